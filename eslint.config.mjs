@@ -1,0 +1,62 @@
+import tseslint from "typescript-eslint";
+
+// The dependency rule of DESIGN.md, checked on every `npm test`:
+//   app -> components, lib/*;  lib/cli, store, judge, live, report -> lib/engine -> lib/config.
+// lib/engine and lib/config stay pure: no framework, database, SDK or fs, no environment.
+
+const frameworkAndIo = [
+  { name: "next", message: "lib/engine and lib/config are pure: no Next.js." },
+  { name: "react", message: "lib/engine and lib/config are pure: no React." },
+  { name: "react-dom", message: "lib/engine and lib/config are pure: no React." },
+  { name: "@prisma/client", message: "lib/engine and lib/config reach the store only through ports." },
+  { name: "@anthropic-ai/sdk", message: "lib/engine and lib/config reach the judge only through the judge port." },
+  { name: "node:fs", message: "lib/engine and lib/config do no I/O: pass text in." },
+  { name: "fs", message: "lib/engine and lib/config do no I/O: pass text in." },
+  { name: "node:fs/promises", message: "lib/engine and lib/config do no I/O: pass text in." },
+  { name: "fs/promises", message: "lib/engine and lib/config do no I/O: pass text in." },
+  { name: "node:child_process", message: "lib/engine and lib/config do no I/O." },
+  { name: "pg-boss", message: "lib/engine and lib/config reach the store only through ports." },
+];
+const frameworkPatterns = [
+  { group: ["next/*", "react/*", "react-dom/*", "@prisma/*", "@anthropic-ai/*", "@modelcontextprotocol/*"], message: "lib/engine and lib/config are pure." },
+];
+const noApp = { group: ["**/app/**", "@/app/**", "@/app"], message: "Nothing imports from app/." };
+const outerLib = ["cli", "store", "judge", "live", "report", "env"].map((m) => ({
+  group: [`**/lib/${m}`, `**/lib/${m}/**`, `../${m}`, `../${m}/**`, `@/lib/${m}`, `@/lib/${m}/**`],
+  message: `lib/engine and lib/config must not import lib/${m} (arrows point one way).`,
+}));
+const engineFromConfig = {
+  group: ["**/lib/engine", "**/lib/engine/**", "../engine", "../engine/**", "@/lib/engine", "@/lib/engine/**"],
+  message: "lib/config must not import lib/engine (engine -> config, not back).",
+};
+const serverOnlyLib = ["cli", "store", "judge", "live", "env"].map((m) => ({
+  group: [`**/lib/${m}`, `**/lib/${m}/**`, `@/lib/${m}`, `@/lib/${m}/**`],
+  message: `components/ never import server code (lib/${m}).`,
+}));
+
+export default tseslint.config(
+  { ignores: ["node_modules/**", ".next/**", "coverage/**", "next-env.d.ts", "public/**", ".data/**", "test/fixtures/**"] },
+  {
+    files: ["**/*.{ts,tsx,mts,mjs}"],
+    languageOptions: { parser: tseslint.parser, parserOptions: { ecmaVersion: "latest", sourceType: "module" } },
+    rules: { "no-restricted-imports": ["error", { patterns: [noApp] }] },
+  },
+  {
+    files: ["lib/engine/**/*.ts"],
+    rules: {
+      "no-restricted-imports": ["error", { paths: frameworkAndIo, patterns: [...frameworkPatterns, noApp, ...outerLib] }],
+      "no-restricted-properties": ["error", { object: "process", property: "env", message: "Read the environment once, in lib/env; pass values in." }],
+    },
+  },
+  {
+    files: ["lib/config/**/*.ts"],
+    rules: {
+      "no-restricted-imports": ["error", { paths: frameworkAndIo, patterns: [...frameworkPatterns, noApp, ...outerLib, engineFromConfig] }],
+      "no-restricted-properties": ["error", { object: "process", property: "env", message: "Read the environment once, in lib/env; pass values in." }],
+    },
+  },
+  {
+    files: ["components/**/*.{ts,tsx}"],
+    rules: { "no-restricted-imports": ["error", { patterns: [noApp, ...serverOnlyLib, { group: ["@prisma/*", "@anthropic-ai/*"], message: "components/ never import server code." }] }] },
+  },
+);

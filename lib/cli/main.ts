@@ -1,0 +1,99 @@
+import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
+import { readFileSync } from "node:fs";
+import { validateCommand } from "./validate-command";
+import { evalCommand } from "./eval-command";
+
+// `rubric-studio`: the command-line face of the engine. Exit codes are chosen
+// here and only here: 0 all passed, 1 a fail / judge_error / budget skip,
+// 2 a config or usage error.
+
+export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
+
+export interface CliIo {
+  stdout: NodeJS.WriteStream;
+  stderr: NodeJS.WriteStream;
+  env: Record<string, string | undefined>;
+  cwd: string;
+}
+
+function toolVersion(): string {
+  const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
+  return pkg.version;
+}
+
+function positiveInt(name: string) {
+  return (value: string) => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`${name} must be a whole number of at least 1`);
+    return n;
+  };
+}
+
+function nonNegative(name: string) {
+  return (value: string) => {
+    const n = Number(value);
+    if (!Number.isFinite(n) || n < 0) throw new InvalidArgumentError(`${name} must be a number of at least 0`);
+    return n;
+  };
+}
+
+export async function main(argv: string[], io: CliIo): Promise<number> {
+  let exitCode: number = EXIT.ok;
+  const version = toolVersion();
+  const program = new Command()
+    .name("rubric-studio")
+    .description("Author, run and gate LLM-as-judge rubrics. Grades responses with a Claude judge; see README.md for the YAML language.")
+    .version(version)
+    .exitOverride()
+    .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) })
+    .showHelpAfterError("(run with --help for usage)");
+
+  program
+    .command("validate")
+    .description("Check a suite: YAML syntax, every field, refs, presets, regexes. Prints file:line:column for each problem.")
+    .requiredOption("-c, --config <file>", "the suite YAML file")
+    .addHelpText("after", "\nExit codes: 0 valid, 2 invalid.\n\nExample:\n  rubric-studio validate --config examples/rubric-eval.yaml")
+    .action(async (opts: { config: string }) => {
+      exitCode = await validateCommand({ file: opts.config, io });
+    });
+
+  program
+    .command("eval")
+    .description("Grade every eval of a suite with the judge, or print the plan and its cost with --explain.")
+    .requiredOption("-c, --config <file>", "the suite YAML file")
+    .option("--explain", "print the plan: rubric, candidate, judge model(s), judge calls and projected cost; calls no provider")
+    .option("-r, --reporter <formats>", "pretty, json, junit, md, html, sarif, gitlab, ndjson, tap (comma-separated)", "pretty")
+    .option("-o, --output <path>", "write the report there (a directory when several non-pretty formats are asked for)")
+    .option("--max-cost <usd>", "stop scheduling judge calls before the spend would pass this many US dollars", nonNegative("--max-cost"))
+    .addOption(new Option("--concurrency <n>", "judge calls in flight at once").argParser(positiveInt("--concurrency")).default(8))
+    .addOption(new Option("--timeout <seconds>", "timeout of one judge request").argParser(nonNegative("--timeout")).default(60))
+    .option("--filter <pattern>", "only evals whose name matches this regular expression")
+    .option("--no-color", "plain text, no ANSI colours")
+    .addHelpText(
+      "after",
+      [
+        "",
+        "Exit codes: 0 every eval passed (deferred counts as passed), 1 any eval failed, was a judge_error or was skipped (budget), 2 config or usage error.",
+        "Without ANTHROPIC_API_KEY every eval defers: reported passed with a note, so a key-free CI run stays green.",
+        "",
+        "Examples:",
+        "  rubric-studio eval --explain --config suite.yaml",
+        "  rubric-studio eval --config suite.yaml --reporter pretty,junit --output reports/junit.xml",
+        "  rubric-studio eval --config suite.yaml --max-cost 0.50 --concurrency 16 --filter '^billing'",
+      ].join("\n"),
+    )
+    .action(async (opts) => {
+      exitCode = await evalCommand({ options: opts, io, toolVersion: version });
+    });
+
+  try {
+    await program.parseAsync(argv, { from: "user" });
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      if (error.code === "commander.helpDisplayed" || error.code === "commander.version" || error.code === "commander.help") return EXIT.ok;
+      return EXIT.usage;
+    }
+    throw error;
+  }
+  return exitCode;
+}

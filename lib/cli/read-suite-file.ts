@@ -1,0 +1,20 @@
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { loadSuite } from "../config/load-suite";
+import type { LoadResult } from "../config/types";
+
+/**
+ * Reads and loads a suite file; a missing or unreadable file is an issue like
+ * any other. Issues name the file as the user wrote it.
+ */
+export async function readSuiteFile(input: { file: string; cwd: string }): Promise<LoadResult> {
+  const { file, cwd } = input;
+  let text: string;
+  try {
+    text = await readFile(path.resolve(cwd, file), "utf8");
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code === "ENOENT" ? "file not found" : (error as Error).message;
+    return { ok: false, issues: [{ file, line: 1, column: 1, path: [], message: `cannot read the suite: ${reason}`, severity: "error" }] };
+  }
+  return loadSuite({ text, file });
+}

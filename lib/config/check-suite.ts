@@ -1,0 +1,131 @@
+import type { z } from "zod";
+import { PRESET_NAMES, type SuiteSchema, type TreeNodeInput } from "./schema";
+import { closestChoice } from "./zod-issues";
+import type { DataPath, YamlLocator } from "./yaml-locator";
+import type { ConfigIssue } from "./types";
+
+// The rules zod's shape cannot say: references, combinations of fields,
+// regular expressions, uniqueness. Each finds every problem, not just the first.
+
+type Suite = z.output<typeof SuiteSchema>;
+type RubricObject = Exclude<NonNullable<Suite["rubrics"]>[string], string> & { ref?: string };
+
+const REF_OVERRIDES = new Set(["ref", "threshold", "strict"]);
+
+export function checkSuite(input: { suite: Suite; locator: YamlLocator; file: string }): { errors: ConfigIssue[]; warnings: ConfigIssue[] } {
+  const { suite, locator, file } = input;
+  const errors: ConfigIssue[] = [];
+  const warnings: ConfigIssue[] = [];
+  const error = (path: DataPath, message: string) => errors.push({ file, ...locator.locate(path), path, message, severity: "error" });
+  const warn = (path: DataPath, message: string) => warnings.push({ file, ...locator.locate(path), path, message, severity: "warning" });
+  const rubricNames = Object.keys(suite.rubrics ?? {});
+
+  const checkStructured = (rubric: RubricObject, path: DataPath, allowRef: boolean) => {
+    if (rubric.ref !== undefined) {
+      if (!allowRef) error([...path, "ref"], "a named rubric cannot itself be a ref");
+      else if (!rubricNames.includes(rubric.ref)) {
+        const hint = closestChoice(rubric.ref, rubricNames);
+        const known = rubricNames.length ? `defined rubrics: ${rubricNames.join(", ")}` : "the suite has no rubrics: map";
+        error([...path, "ref"], `unknown rubric ref "${rubric.ref}"${hint ? ` (did you mean "${hint}"?)` : ""}; ${known}`);
+      }
+      for (const key of Object.keys(rubric)) {
+        if (!REF_OVERRIDES.has(key) && (rubric as Record<string, unknown>)[key] !== undefined) {
+          error([...path, key], `a rubric with ref takes only threshold and strict overrides; move "${key}" into rubrics.${rubric.ref}`);
+        }
+      }
+      return;
+    }
+    if (rubric.preset !== undefined && !(PRESET_NAMES as readonly string[]).includes(rubric.preset)) {
+      const hint = closestChoice(rubric.preset, [...PRESET_NAMES]);
+      error([...path, "preset"], `unknown preset "${rubric.preset}"${hint ? ` (did you mean "${hint}"?)` : ""}; valid presets: ${PRESET_NAMES.join(", ")}`);
+    }
+    if (rubric.criteria && rubric.tree) error(path, "give a rubric either criteria or tree, never both");
+    if (rubric.preset !== undefined && rubric.tree) error([...path, "tree"], "a preset has criteria; it cannot be combined with a tree");
+    if (!rubric.criteria && !rubric.tree && rubric.preset === undefined) {
+      error(path, "a structured rubric needs criteria, tree, preset or ref (or write a free-form rubric as a string)");
+    }
+    if (rubric.tree) {
+      if (rubric.aggregation !== undefined) error([...path, "aggregation"], "a tree rubric always walks the tree; it takes no aggregation");
+      if (rubric.require_evidence) error([...path, "require_evidence"], "evidence is a criteria feature; a decision tree asks yes/no questions and cites no span");
+      checkTree(rubric.tree, [...path, "tree"], 0);
+    }
+    if (typeof rubric.scale === "object" && rubric.scale.likert.min >= rubric.scale.likert.max) {
+      error([...path, "scale", "likert"], `likert min (${rubric.scale.likert.min}) must be below max (${rubric.scale.likert.max})`);
+    }
+    const seen = new Map<string, number>();
+    rubric.criteria?.forEach((criterion, i) => {
+      const cpath = [...path, "criteria", i];
+      if (seen.has(criterion.name)) error([...cpath, "name"], `duplicate criterion name "${criterion.name}" in this rubric`);
+      seen.set(criterion.name, i);
+      if (criterion.guard && criterion.required) {
+        error(cpath, "a criterion is either a guard (must not hold) or required (must hold), not both");
+      }
+      if (criterion.when) {
+        if (criterion.when.contains === undefined && criterion.when.regex === undefined) {
+          error([...cpath, "when"], "when needs contains or regex");
+        }
+        if (criterion.when.regex !== undefined) {
+          try {
+            new RegExp(criterion.when.regex);
+          } catch (e) {
+            error([...cpath, "when", "regex"], `invalid regex: ${(e as Error).message}`);
+          }
+        }
+      }
+    });
+  };
+
+  const checkTree = (node: TreeNodeInput, path: DataPath, depth: number) => {
+    if (depth > 32) {
+      error(path, "the tree is deeper than 32 levels");
+      return;
+    }
+    if ("ask" in node) {
+      checkTree(node.yes, [...path, "yes"], depth + 1);
+      checkTree(node.no, [...path, "no"], depth + 1);
+    }
+  };
+
+  for (const [name, rubric] of Object.entries(suite.rubrics ?? {})) {
+    if (typeof rubric !== "string") checkStructured(rubric, ["rubrics", name], false);
+  }
+
+  const checkJudge = (judge: Suite["judge"], path: DataPath, hasMatrixModels: boolean) => {
+    if (!judge) return;
+    if (judge.panel && judge.model) error([...path, "panel"], "give a judge either model or panel: a panel names its models");
+    if (hasMatrixModels && judge.panel) error([...path, "panel"], "matrix.models varies the judge model; it cannot be combined with a panel");
+    if (!judge.panel && judge.aggregate !== undefined) error([...path, "aggregate"], "aggregate applies to a panel; add panel: [models]");
+    if (!judge.panel && judge.tie_break !== undefined) error([...path, "tie_break"], "tie_break applies to a panel; add panel: [models]");
+  };
+  checkJudge(suite.judge, ["judge"], false);
+
+  const firstByName = new Map<string, number>();
+  suite.evals.forEach((evalInput, i) => {
+    const path: DataPath = ["evals", i];
+    const first = firstByName.get(evalInput.name);
+    if (first !== undefined) {
+      const at = locator.locate(["evals", first, "name"]);
+      error([...path, "name"], `duplicate eval name "${evalInput.name}" (first defined at line ${at.line}); eval names must be unique`);
+    } else firstByName.set(evalInput.name, i);
+
+    if (typeof evalInput.rubric !== "string") checkStructured(evalInput.rubric, [...path, "rubric"], true);
+    const hasMatrixModels = Boolean(evalInput.matrix?.models);
+    checkJudge(evalInput.judge, [...path, "judge"], hasMatrixModels);
+    if (hasMatrixModels && suite.judge?.panel && !evalInput.judge?.model) {
+      error([...path, "matrix", "models"], "matrix.models varies the judge model; it cannot be combined with the suite's judge panel");
+    }
+    if (evalInput.matrix && !evalInput.matrix.models && !evalInput.matrix.prompts) {
+      error([...path, "matrix"], "a matrix needs models, prompts or both");
+    }
+    if (evalInput.response === undefined) {
+      if (evalInput.server === undefined) {
+        warn(path, `eval "${evalInput.name}" has neither response nor server: it will defer`);
+      } else if (suite.servers && !(evalInput.server in suite.servers)) {
+        const names = Object.keys(suite.servers);
+        warn([...path, "server"], `server "${evalInput.server}" is not in servers: (${names.join(", ")}); the eval will defer`);
+      }
+    }
+  });
+
+  return { errors, warnings };
+}

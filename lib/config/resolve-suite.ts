@@ -1,0 +1,120 @@
+import type { z } from "zod";
+import type { SuiteSchema, CriterionInput, ScaleInput, JudgeInput, TreeNodeInput } from "./schema";
+import { PRESETS } from "./presets";
+import type { YamlLocator } from "./yaml-locator";
+import type { Criterion, EvalConfig, JudgeConfig, Rubric, RubricSource, Scale, ServerConfig, SuiteConfig, TreeNode } from "./types";
+
+// Expands refs and presets and applies defaults. Runs only on a suite that
+// checkSuite passed, so every ref and preset here exists.
+
+type Suite = z.output<typeof SuiteSchema>;
+type StructuredRubric = Exclude<NonNullable<Suite["rubrics"]>[string], string>;
+
+export const DEFAULT_THRESHOLD = 0.7;
+export const DEFAULT_JUDGE = { temperature: 0, maxTokens: 1024, consensus: 0.5 } as const;
+
+function toScale(scale: ScaleInput | undefined): Scale {
+  if (scale === undefined || scale === "unit") return { kind: "unit" };
+  if (scale === "boolean" || scale === "letter") return { kind: scale };
+  return { kind: "likert", min: scale.likert.min, max: scale.likert.max };
+}
+
+function toCriterion(input: CriterionInput): Criterion {
+  return {
+    name: input.name,
+    description: input.description,
+    weight: input.weight ?? 1,
+    required: input.required ?? false,
+    guard: input.guard ?? false,
+    threshold: input.threshold,
+    when: input.when,
+    examples: input.examples ?? [],
+  };
+}
+
+function toTree(node: TreeNodeInput): TreeNode {
+  return "ask" in node ? { ask: node.ask, yes: toTree(node.yes), no: toTree(node.no) } : { score: node.score, reason: node.reason };
+}
+
+interface Overrides {
+  threshold?: number;
+  strict?: boolean;
+}
+
+function resolveStructured(rubric: StructuredRubric, source: RubricSource, overrides: Overrides, evalThreshold?: number): Rubric {
+  const preset = rubric.preset ? PRESETS[rubric.preset as keyof typeof PRESETS] : undefined;
+  const threshold = overrides.threshold ?? rubric.threshold ?? evalThreshold ?? preset?.threshold ?? DEFAULT_THRESHOLD;
+  const common = { threshold, strict: overrides.strict ?? rubric.strict ?? false, scale: toScale(rubric.scale), source };
+  if (rubric.tree) return { ...common, kind: "tree", tree: toTree(rubric.tree) };
+  const criteria = [...(preset?.criteria ?? []), ...(rubric.criteria ?? [])].map(toCriterion);
+  return {
+    ...common,
+    kind: "criteria",
+    criteria,
+    requireEvidence: rubric.require_evidence ?? false,
+    aggregation: rubric.aggregation === "min" || rubric.aggregation === "worst" ? "min" : "weighted_average",
+  };
+}
+
+function resolveRubric(suite: Suite, evalInput: Suite["evals"][number]): Rubric {
+  const rubric = evalInput.rubric;
+  if (typeof rubric === "string") {
+    return { kind: "freeform", text: rubric, threshold: evalInput.threshold ?? DEFAULT_THRESHOLD, strict: false, scale: { kind: "unit" }, source: { type: "inline" } };
+  }
+  if (rubric.ref !== undefined) {
+    const named = suite.rubrics![rubric.ref]!;
+    const overrides = { threshold: rubric.threshold ?? evalInput.threshold, strict: rubric.strict };
+    if (typeof named === "string") {
+      return {
+        kind: "freeform",
+        text: named,
+        threshold: overrides.threshold ?? DEFAULT_THRESHOLD,
+        strict: overrides.strict ?? false,
+        scale: { kind: "unit" },
+        source: { type: "ref", name: rubric.ref },
+      };
+    }
+    return resolveStructured(named, { type: "ref", name: rubric.ref }, overrides);
+  }
+  const source: RubricSource = rubric.preset ? { type: "preset", name: rubric.preset } : { type: "inline" };
+  return resolveStructured(rubric, source, {}, evalInput.threshold);
+}
+
+function resolveJudge(suiteJudge: JudgeInput | undefined, evalJudge: JudgeInput | undefined): JudgeConfig {
+  const merged = { ...suiteJudge, ...evalJudge };
+  // An eval that names a model drops a suite-level panel, and the reverse.
+  if (evalJudge?.model) delete merged.panel;
+  if (evalJudge?.panel) delete merged.model;
+  const jury = evalJudge?.jury ?? suiteJudge?.jury;
+  return {
+    model: merged.model,
+    temperature: merged.temperature ?? DEFAULT_JUDGE.temperature,
+    maxTokens: merged.max_tokens ?? DEFAULT_JUDGE.maxTokens,
+    jury: { size: jury?.size ?? 1, consensus: jury?.consensus ?? DEFAULT_JUDGE.consensus },
+    panel: merged.panel,
+    aggregate: merged.aggregate ?? "mean",
+    tieBreak: merged.tie_break ?? "fail",
+  };
+}
+
+function resolveServer(server: NonNullable<Suite["servers"]>[string]): ServerConfig {
+  if ("url" in server) return { kind: "http", url: server.url, headers: server.headers ?? {} };
+  return { kind: "stdio", command: server.command, args: server.args ?? [], env: server.env ?? {}, cwd: server.cwd };
+}
+
+export function resolveSuite(input: { suite: Suite; locator: YamlLocator; file: string }): SuiteConfig {
+  const { suite, locator, file } = input;
+  const servers = Object.fromEntries(Object.entries(suite.servers ?? {}).map(([name, server]) => [name, resolveServer(server)]));
+  const evals: EvalConfig[] = suite.evals.map((evalInput, i) => ({
+    name: evalInput.name,
+    description: evalInput.description,
+    server: evalInput.server,
+    prompt: evalInput.prompt,
+    response: evalInput.response,
+    rubric: resolveRubric(suite, evalInput),
+    judge: resolveJudge(suite.judge, evalInput.judge),
+    matrix: evalInput.matrix,
+    location: { file, ...locator.locate(["evals", i]) },
+  }));
+  return { file, description: suite.description, servers, evals };
+}

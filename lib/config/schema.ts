@@ -1,0 +1,275 @@
+import { z } from "zod";
+
+// The one description of the rubric YAML language. Everything else (the loader,
+// the JSON Schema for editors, the engine's types) is derived from it.
+// Field names are snake_case, as the rubric-scoring guide writes them.
+
+const threshold = z
+  .number()
+  .min(0, { error: "threshold must be between 0 and 1" })
+  .max(1, { error: "threshold must be between 0 and 1" })
+  .describe("Pass mark on the normalised 0..1 scale. Default 0.7.");
+
+export const AGGREGATIONS = ["weighted_average", "min", "worst"] as const;
+export const SCALE_NAMES = ["unit", "boolean", "letter"] as const;
+export const PANEL_AGGREGATES = ["mean", "median", "majority"] as const;
+export const PRESET_NAMES = [
+  "helpfulness",
+  "groundedness",
+  "safety",
+  "format-adherence",
+  "conciseness",
+] as const;
+
+export const AnchorSchema = z
+  .strictObject({
+    response: z.string().describe("A labelled sample response."),
+    score: z
+      .number()
+      .min(0, { error: "an anchor score must be between 0 and 1" })
+      .max(1, { error: "an anchor score must be between 0 and 1" })
+      .describe("The score a human gave this response, in 0..1."),
+  })
+  .describe(
+    'A calibration anchor. Rendered into the judge prompt as Response: "..." -> score X.XX under a "Calibration examples" heading.',
+  );
+
+export const WhenSchema = z
+  .strictObject({
+    contains: z.string().optional().describe("Grade the criterion only when the candidate contains this substring."),
+    regex: z
+      .string()
+      .optional()
+      .describe("Grade the criterion only when the candidate matches this JavaScript regular expression."),
+  })
+  .describe("A deterministic predicate (no model call). A criterion whose predicate does not hold is skipped.");
+
+export const CriterionSchema = z
+  .strictObject({
+    name: z.string().min(1).describe("Short name shown in reports."),
+    description: z.string().min(1).describe("What the judge checks. For a guard, the thing that must NOT hold."),
+    weight: z
+      .number()
+      .gt(0, { error: "weight must be greater than 0" })
+      .optional()
+      .describe("Relative weight in the weighted average. Default 1; must be > 0."),
+    required: z
+      .boolean()
+      .optional()
+      .describe("Hard gate: below its threshold, the eval fails whatever the average."),
+    guard: z
+      .boolean()
+      .optional()
+      .describe(
+        "Negative criterion: the description states something that must not hold. The score is inverted, and if the judge finds it present the eval fails.",
+      ),
+    threshold: threshold.optional().describe("This criterion's own gate, overriding the rubric threshold."),
+    when: WhenSchema.optional(),
+    examples: z.array(AnchorSchema).optional().describe("Calibration anchors: labelled responses with the score a human gave."),
+  })
+  .describe("One named criterion, judged on its own.");
+
+export const LikertSchema = z.strictObject({
+  likert: z
+    .strictObject({
+      min: z.int().describe("Lowest point of the band."),
+      max: z.int().describe("Highest point of the band."),
+    })
+    .describe("An integer band, shown as e.g. 4.0/5."),
+});
+
+export const ScaleSchema = z
+  .union([z.enum(SCALE_NAMES), LikertSchema], {
+    error: "unknown scale: valid scales are unit, boolean, letter, or { likert: { min, max } }",
+  })
+  .describe("How scores read to a person: unit (0.80), boolean (pass/fail), letter (A..F), or likert { min, max }. The 0..1 value is unchanged.");
+
+export const AggregationSchema = z
+  .enum(AGGREGATIONS, {
+    error: "unknown aggregation: valid values are weighted_average, min, worst",
+  })
+  .describe("How criterion scores combine: weighted_average (default), or min (alias worst): the worst criterion caps the score.");
+
+export interface TreeAskInput {
+  ask: string;
+  yes: TreeNodeInput;
+  no: TreeNodeInput;
+}
+export interface TreeLeafInput {
+  score: number;
+  reason?: string;
+}
+export type TreeNodeInput = TreeAskInput | TreeLeafInput;
+
+export const TreeLeafSchema = z
+  .strictObject({
+    score: z
+      .number()
+      .min(0, { error: "a leaf score must be between 0 and 1" })
+      .max(1, { error: "a leaf score must be between 0 and 1" })
+      .describe("The score this leaf gives, in 0..1."),
+    reason: z.string().optional().describe("Why this leaf gives that score; shown in the report."),
+  })
+  .describe("A score leaf: ends the walk.");
+
+export const TreeAskSchema: z.ZodType<TreeAskInput> = z
+  .strictObject({
+    ask: z.string().min(1).describe("A narrow yes/no question for the judge. Yes is a judge score of 0.5 or more."),
+    get yes() {
+      return TreeNodeSchema;
+    },
+    get no() {
+      return TreeNodeSchema;
+    },
+  })
+  .describe("A question node: the walk descends yes or no.");
+
+export const TreeNodeSchema: z.ZodType<TreeNodeInput> = z
+  .union([TreeAskSchema, TreeLeafSchema], {
+    error: "a tree node is either { ask, yes, no } or a leaf { score, reason }",
+  })
+  .describe("A decision-tree node: { ask, yes, no } or { score, reason }.");
+
+const rubricOptions = {
+  threshold: threshold.optional(),
+  strict: z.boolean().optional().describe("Require a perfect score: anything short of 1.0 fails."),
+  require_evidence: z
+    .boolean()
+    .optional()
+    .describe("Each criterion's verdict must cite a verbatim span of the candidate; a missing or invented span scores 0 and fails the eval."),
+  aggregation: AggregationSchema.optional(),
+  scale: ScaleSchema.optional(),
+};
+
+const structuredRubricFields = {
+  description: z.string().optional().describe("What this rubric is for (documentation only)."),
+  preset: z
+    .string()
+    .optional()
+    .describe(`A built-in preset: ${PRESET_NAMES.join(", ")}. Extra criteria are appended to the preset's own.`),
+  criteria: z.array(CriterionSchema).min(1).optional().describe("Weighted criteria, each judged separately."),
+  tree: TreeNodeSchema.optional().describe("A decision tree: one yes/no question per node."),
+  ...rubricOptions,
+};
+
+export const RubricDefinitionSchema = z
+  .union(
+    [
+      z.string().min(1).describe("A free-form rubric: one holistic judgment."),
+      z.strictObject(structuredRubricFields).describe("A structured rubric: criteria, tree or preset."),
+    ],
+    { error: "a rubric is a free-form string or an object with criteria, tree or preset" },
+  )
+  .describe("A rubric: a free-form string, or an object with criteria, tree or preset.");
+
+export const EvalRubricSchema = z
+  .union(
+    [
+      z.string().min(1).describe("A free-form rubric: one holistic judgment."),
+      z
+        .strictObject({
+          ref: z.string().optional().describe("Name of a rubric under the top-level rubrics: map."),
+          ...structuredRubricFields,
+        })
+        .describe("A structured rubric, or { ref } to a named one with inline threshold / strict overrides."),
+    ],
+    { error: "a rubric is a free-form string or an object with criteria, tree, preset or ref" },
+  )
+  .describe("The rubric to grade by: a free-form string, criteria, a tree, a preset, or { ref: name }.");
+
+export const JurySchema = z
+  .strictObject({
+    size: z.int().min(1, { error: "jury size must be at least 1" }).describe("How many times to grade the rubric."),
+    consensus: z
+      .number()
+      .min(0, { error: "consensus must be between 0 and 1" })
+      .max(1, { error: "consensus must be between 0 and 1" })
+      .optional()
+      .describe("Fraction of jurors that must pass (default 0.5). 0.66 means two of three."),
+  })
+  .describe("Grade the rubric several times with the same model and pass by consensus.");
+
+export const JudgeSchema = z
+  .strictObject({
+    model: z.string().min(1).optional().describe("Judge model, e.g. claude-sonnet-4-5. Default: RUBRIC_STUDIO_JUDGE_MODEL or claude-sonnet-4-5."),
+    temperature: z.number().min(0).max(1).optional().describe("Sampling temperature for the judge. Default 0."),
+    max_tokens: z.int().min(64).max(64000).optional().describe("Output token limit per judge call. Default 1024."),
+    jury: JurySchema.optional(),
+    panel: z
+      .array(z.string().min(1))
+      .min(2, { error: "a panel needs at least two models" })
+      .optional()
+      .describe("Grade once per model and combine the per-model verdicts."),
+    aggregate: z
+      .enum(PANEL_AGGREGATES, { error: "unknown panel aggregate: valid values are mean, median, majority" })
+      .optional()
+      .describe("How a panel combines: mean (default) or median of scores against the threshold, or majority of per-model passes."),
+    tie_break: z
+      .enum(["pass", "fail"], { error: "tie_break must be pass or fail" })
+      .optional()
+      .describe("Settles an even majority split. Default fail."),
+  })
+  .describe("Overrides the judge model, and optionally runs a jury or a panel.");
+
+export const MatrixSchema = z
+  .strictObject({
+    models: z.array(z.string().min(1)).min(1).optional().describe("Judge models: one cell per model."),
+    prompts: z.array(z.string().min(1)).min(1).optional().describe("Graded prompts: one cell per prompt."),
+  })
+  .describe("Fan one eval out over the cartesian product of the axes set.");
+
+export const StdioServerSchema = z
+  .strictObject({
+    command: z.string().min(1).describe("Executable that speaks MCP over stdio."),
+    args: z.array(z.string()).optional().describe("Arguments for the command."),
+    env: z.record(z.string(), z.string()).optional().describe("Extra environment variables for the server."),
+    cwd: z.string().optional().describe("Working directory, relative to the suite file."),
+  })
+  .describe("An MCP server started over stdio.");
+
+export const HttpServerSchema = z
+  .strictObject({
+    url: z.url({ error: "url must be an absolute http(s) URL" }).describe("Streamable HTTP endpoint of the MCP server."),
+    headers: z.record(z.string(), z.string()).optional().describe("HTTP headers sent with every request."),
+  })
+  .describe("An MCP server reached over Streamable HTTP.");
+
+export const ServerSchema = z
+  .union([StdioServerSchema, HttpServerSchema], {
+    error: "a server needs either command (stdio) or url (Streamable HTTP)",
+  })
+  .describe("An MCP server: { command, args, env, cwd } or { url, headers }.");
+
+export const EvalSchema = z
+  .strictObject({
+    name: z.string().min(1).describe("Unique name of the eval; report rows are named after it."),
+    description: z.string().optional().describe("What this eval checks (documentation only)."),
+    server: z.string().optional().describe("Name of the MCP server the prompt runs against (live candidates)."),
+    prompt: z.string().optional().describe("The user prompt. Recorded with a fixed response, or run as an agent when response is absent."),
+    response: z.string().optional().describe("A fixed candidate response to grade. Omit it to grade a live agent run."),
+    rubric: EvalRubricSchema,
+    threshold: threshold.optional(),
+    judge: JudgeSchema.optional(),
+    matrix: MatrixSchema.optional(),
+  })
+  .describe("One rubric eval.");
+
+export const SuiteSchema = z
+  .strictObject({
+    version: z.union([z.string(), z.number()]).optional().describe("Free-form version label of this suite."),
+    description: z.string().optional().describe("What this suite checks."),
+    judge: JudgeSchema.optional().describe("Default judge settings for every eval; an eval's judge: block overrides them field by field."),
+    servers: z.record(z.string(), ServerSchema).optional().describe("Named MCP servers."),
+    rubrics: z.record(z.string(), RubricDefinitionSchema).optional().describe("Reusable rubrics, referenced as rubric: { ref: name }."),
+    evals: z.array(EvalSchema).min(1, { error: "a suite needs at least one eval" }).describe("The rubric evals."),
+  })
+  .describe("A Rubric Studio suite: rubric evals graded by an LLM judge.");
+
+export type SuiteInput = z.input<typeof SuiteSchema>;
+export type EvalInput = z.output<typeof EvalSchema>;
+export type CriterionInput = z.output<typeof CriterionSchema>;
+export type JudgeInput = z.output<typeof JudgeSchema>;
+export type ScaleInput = z.output<typeof ScaleSchema>;
+export type ServerInput = z.output<typeof ServerSchema>;
+export type RubricDefinitionInput = z.output<typeof RubricDefinitionSchema>;
+export type EvalRubricInput = z.output<typeof EvalRubricSchema>;

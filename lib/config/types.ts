@@ -1,0 +1,108 @@
+// The resolved, typed form of a suite: refs and presets expanded, defaults
+// applied. This is what the engine consumes; it never sees raw YAML.
+
+export interface SourceLocation {
+  file: string;
+  line: number; // 1-based
+  column: number; // 1-based
+}
+
+export interface ConfigIssue extends SourceLocation {
+  path: (string | number)[];
+  message: string;
+  severity: "error" | "warning";
+}
+
+export type Scale =
+  | { kind: "unit" }
+  | { kind: "boolean" }
+  | { kind: "letter" }
+  | { kind: "likert"; min: number; max: number };
+
+export interface Anchor {
+  response: string;
+  score: number;
+}
+
+export interface WhenPredicate {
+  contains?: string;
+  regex?: string;
+}
+
+export interface Criterion {
+  name: string;
+  description: string;
+  weight: number;
+  required: boolean;
+  guard: boolean;
+  threshold?: number;
+  when?: WhenPredicate;
+  examples: Anchor[];
+}
+
+export type TreeNode = { ask: string; yes: TreeNode; no: TreeNode } | { score: number; reason?: string };
+
+export interface RubricSource {
+  type: "inline" | "ref" | "preset";
+  name?: string;
+}
+
+interface RubricCommon {
+  threshold: number;
+  strict: boolean;
+  scale: Scale;
+  source: RubricSource;
+}
+
+export type Rubric =
+  | (RubricCommon & { kind: "freeform"; text: string })
+  | (RubricCommon & {
+      kind: "criteria";
+      criteria: Criterion[];
+      requireEvidence: boolean;
+      aggregation: "weighted_average" | "min";
+    })
+  | (RubricCommon & { kind: "tree"; tree: TreeNode });
+
+export interface JudgeConfig {
+  /** Undefined means "resolve from the environment" (the caller passes a default). */
+  model?: string;
+  temperature: number;
+  maxTokens: number;
+  jury: { size: number; consensus: number };
+  panel?: string[];
+  aggregate: "mean" | "median" | "majority";
+  tieBreak: "pass" | "fail";
+}
+
+export interface Matrix {
+  models?: string[];
+  prompts?: string[];
+}
+
+export type ServerConfig =
+  | { kind: "stdio"; command: string; args: string[]; env: Record<string, string>; cwd?: string }
+  | { kind: "http"; url: string; headers: Record<string, string> };
+
+export interface EvalConfig {
+  name: string;
+  description?: string;
+  server?: string;
+  prompt?: string;
+  response?: string;
+  rubric: Rubric;
+  judge: JudgeConfig;
+  matrix?: Matrix;
+  location: SourceLocation;
+}
+
+export interface SuiteConfig {
+  file: string;
+  description?: string;
+  servers: Record<string, ServerConfig>;
+  evals: EvalConfig[];
+}
+
+export type LoadResult =
+  | { ok: true; value: SuiteConfig; warnings: ConfigIssue[] }
+  | { ok: false; issues: ConfigIssue[] };

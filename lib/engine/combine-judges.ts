@@ -1,0 +1,80 @@
+import type { JudgeConfig } from "../config/types";
+import { passesThreshold, type RubricScore } from "./score-rubric";
+
+// Juries and panels. A jury grades the rubric `size` times with one model and
+// passes when at least `consensus` of the jurors pass. A panel grades once per
+// model (each model possibly a jury) and combines the per-model outcomes.
+
+/** So that 2 of 3 jurors (0.667) meet a consensus written as 0.66 or 0.67. */
+export const CONSENSUS_TOLERANCE = 0.005;
+
+export interface JudgeOutcomeScore extends RubricScore {
+  model: string;
+  juror: number;
+}
+
+export interface Combined {
+  score: number | null;
+  passed: boolean | null;
+  gates: string[];
+  /** Why a jury or panel decided as it did, when there was one. */
+  decision?: string;
+  error?: string;
+}
+
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+
+function median(xs: number[]): number {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+function combineJury(grades: JudgeOutcomeScore[], consensus: number): Combined {
+  if (grades.length === 1) return { score: grades[0]!.score, passed: grades[0]!.passed, gates: grades[0]!.gates };
+  const passing = grades.filter((g) => g.passed).length;
+  const fraction = passing / grades.length;
+  const passed = fraction >= consensus - CONSENSUS_TOLERANCE;
+  const scores = grades.map((g) => g.score).filter((s): s is number => s !== null);
+  return {
+    score: scores.length ? mean(scores) : null,
+    passed,
+    // A failed jury keeps its jurors' gate reasons; a passing one overrode them.
+    gates: passed ? [] : [...new Set(grades.flatMap((g) => g.gates))],
+    decision: `jury: ${passing} of ${grades.length} jurors passed (consensus ${consensus})`,
+  };
+}
+
+export function combineJudges(input: { grades: JudgeOutcomeScore[]; judge: JudgeConfig; threshold: number; strict: boolean }): Combined {
+  const { grades, judge, threshold, strict } = input;
+  const failed = grades.filter((g) => g.error !== undefined);
+  if (failed.length > 0) {
+    return { score: null, passed: null, gates: [], error: failed.map((g) => `${g.model} #${g.juror}: ${g.error}`).join("; ") };
+  }
+  if (grades.every((g) => g.vacuous)) return { score: null, passed: true, gates: [] };
+
+  const models = [...new Set(grades.map((g) => g.model))];
+  const perModel = models.map((model) => ({ model, ...combineJury(grades.filter((g) => g.model === model), judge.jury.consensus) }));
+  if (!judge.panel || perModel.length === 1) return perModel[0]!;
+
+  const scores = perModel.map((m) => m.score!);
+  const score = mean(scores);
+  if (judge.aggregate === "majority") {
+    const passes = perModel.filter((m) => m.passed).length;
+    const fails = perModel.length - passes;
+    const passed = passes === fails ? judge.tieBreak === "pass" : passes > fails;
+    const tie = passes === fails ? `; an even split, settled by tie_break: ${judge.tieBreak}` : "";
+    return {
+      score,
+      passed,
+      gates: passed ? [] : [...new Set(perModel.flatMap((m) => m.gates))],
+      decision: `panel majority: ${passes} of ${perModel.length} models passed${tie}`,
+    };
+  }
+  const aggregated = judge.aggregate === "median" ? median(scores) : score;
+  // Hard gates veto: a model whose own verdict failed a required, guard or
+  // evidence gate fails the panel, whatever the others scored.
+  const gates = [...new Set(perModel.filter((m) => !m.passed).flatMap((m) => m.gates))];
+  const passed = gates.length === 0 && passesThreshold({ score: aggregated, threshold, strict });
+  return { score, passed, gates, decision: `panel ${judge.aggregate}: ${aggregated.toFixed(2)} over ${perModel.length} models` };
+}

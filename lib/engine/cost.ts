@@ -1,0 +1,27 @@
+import type { TokenUsage } from "./judge-port";
+
+// Cost of judge calls, pure. Prices come in from lib/judge/pricing (the engine
+// does not know model names), so that planning can project a run's cost and
+// the judge adapter can record what a call cost with the same formula.
+
+/** USD per million tokens. */
+export interface ModelPrice {
+  inputPerMTok: number;
+  outputPerMTok: number;
+}
+
+// Prompt caching: writing the cache costs 1.25x the input price (5-minute
+// ephemeral cache), reading it 0.1x. `usage.input` holds only the uncached
+// input tokens, as the API reports cache writes and reads separately.
+const CACHE_WRITE_FACTOR = 1.25;
+const CACHE_READ_FACTOR = 0.1;
+
+export function costOf(price: ModelPrice, usage: TokenUsage): number {
+  const inputTokens = usage.input + usage.cacheWrite * CACHE_WRITE_FACTOR + usage.cacheRead * CACHE_READ_FACTOR;
+  return (inputTokens * price.inputPerMTok + usage.output * price.outputPerMTok) / 1_000_000;
+}
+
+/** A rough token count for projections (about four characters a token), never below the truth by much for English. */
+export function estimateTokens(text: string): number {
+  return Math.ceil(text.length / 4);
+}

@@ -1,0 +1,158 @@
+import type { Rubric, TreeNode } from "../config/types";
+import type { JudgeRequest } from "./judge-port";
+import type { PlannedCell } from "./plan-suite";
+import { criterionRequest, freeformRequest, treeNodeRequest, type Candidate, type JudgeSettings } from "./build-prompt";
+import { costOf, estimateTokens, type ModelPrice } from "./cost";
+import { matchWhen } from "./match-when";
+import { formatUsd } from "./format-score";
+
+// `eval --explain`: what each cell would grade, with how many judge calls and
+// what they would cost. Builds the very requests a run would send, without
+// sending any.
+
+/** Tokens the verdict tool definition and message framing add to every request. */
+export const REQUEST_OVERHEAD_TOKENS = 350;
+/** Output tokens assumed per call: reasoning plus the verdict. */
+export const EXPECTED_OUTPUT_TOKENS = 300;
+
+export type PriceOf = (model: string) => ModelPrice | undefined;
+
+export function estimateRequest(request: JudgeRequest, priceOf: PriceOf): { inputTokens: number; outputTokens: number; costUsd: number | null } {
+  const inputTokens = estimateTokens(request.stablePrompt) + estimateTokens(request.candidatePrompt) + REQUEST_OVERHEAD_TOKENS;
+  const outputTokens = Math.min(EXPECTED_OUTPUT_TOKENS, request.maxTokens);
+  const price = priceOf(request.model);
+  const costUsd = price ? costOf(price, { input: inputTokens, output: outputTokens, cacheRead: 0, cacheWrite: 0 }) : null;
+  return { inputTokens, outputTokens, costUsd };
+}
+
+function longestPath(node: TreeNode): string[] {
+  if (!("ask" in node)) return [];
+  const yes = longestPath(node.yes);
+  const no = longestPath(node.no);
+  return [node.ask, ...(yes.length >= no.length ? yes : no)];
+}
+
+/** The requests one judge would send for a cell (for a tree, along its longest path). */
+function requestsFor(rubric: Rubric, settings: JudgeSettings, candidate: Candidate): JudgeRequest[] {
+  if (rubric.kind === "freeform") return [freeformRequest({ rubricText: rubric.text, settings, candidate })];
+  if (rubric.kind === "tree") return longestPath(rubric.tree).map((question) => treeNodeRequest({ question, settings, candidate }));
+  return rubric.criteria
+    .filter((c) => matchWhen(c.when, candidate.response).applies)
+    .map((criterion) => criterionRequest({ criterion, requireEvidence: rubric.requireEvidence, settings, candidate }));
+}
+
+export interface ExplainedCell {
+  id: string;
+  name: string;
+  rubric: string[];
+  candidate: string;
+  judges: string[];
+  judgeCalls: number;
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: number | null;
+  deferReason?: string;
+}
+
+export interface ExplainedPlan {
+  cells: ExplainedCell[];
+  totals: { cells: number; deferred: number; judgeCalls: number; inputTokens: number; outputTokens: number; costUsd: number; unpricedModels: string[] };
+  assumptions: string;
+}
+
+function describeRubric(rubric: Rubric): string[] {
+  const source = rubric.source.type === "inline" ? "inline" : `${rubric.source.type} ${rubric.source.name}`;
+  const head = `${rubric.kind} rubric (${source}), threshold ${rubric.threshold.toFixed(2)}${rubric.strict ? ", strict" : ""}`;
+  if (rubric.kind === "freeform") return [head, `  "${rubric.text}"`];
+  if (rubric.kind === "tree") return [head, `  ${longestPath(rubric.tree).length} questions on the longest path`];
+  const options = [rubric.aggregation === "min" ? "aggregation min" : "weighted average", rubric.requireEvidence ? "evidence required" : ""].filter(Boolean);
+  return [
+    `${head}, ${options.join(", ")}`,
+    ...rubric.criteria.map((c) => {
+      const flags = [
+        `weight ${c.weight}`,
+        c.required ? "required" : "",
+        c.guard ? "guard" : "",
+        c.threshold !== undefined ? `threshold ${c.threshold.toFixed(2)}` : "",
+        c.when ? `when ${c.when.contains !== undefined ? `contains ${JSON.stringify(c.when.contains)}` : `regex /${c.when.regex}/`}` : "",
+        c.examples.length ? `${c.examples.length} anchors` : "",
+      ].filter(Boolean);
+      return `  - ${c.name} (${flags.join(", ")})`;
+    }),
+  ];
+}
+
+export function explainPlan(cells: PlannedCell[], priceOf: PriceOf): ExplainedPlan {
+  const unpriced = new Set<string>();
+  const explained = cells.map((cell): ExplainedCell => {
+    const candidate = cell.candidate
+      ? `fixed response (${cell.candidate.response.length} chars)${cell.cell?.prompt !== undefined ? `, prompt #${cell.cell.promptIndex}` : ""}`
+      : `live agent run against server ${JSON.stringify(cell.eval.server ?? "(none)")}`;
+    let inputTokens = 0;
+    let outputTokens = 0;
+    let costUsd: number | null = 0;
+    let judgeCalls = 0;
+    if (cell.candidate && cell.deferReason === undefined) {
+      for (const judge of cell.judges) {
+        const settings = { model: judge.model, temperature: cell.eval.judge.temperature, maxTokens: cell.eval.judge.maxTokens };
+        for (const request of requestsFor(cell.eval.rubric, settings, cell.candidate)) {
+          const estimate = estimateRequest(request, priceOf);
+          judgeCalls++;
+          inputTokens += estimate.inputTokens;
+          outputTokens += estimate.outputTokens;
+          if (estimate.costUsd === null) unpriced.add(judge.model);
+          else if (costUsd !== null) costUsd += estimate.costUsd;
+        }
+      }
+      if (cell.judges.some((j) => unpriced.has(j.model))) costUsd = null;
+    }
+    return {
+      id: cell.id,
+      name: cell.name,
+      rubric: describeRubric(cell.eval.rubric),
+      candidate,
+      judges: cell.judges.map((j) => j.label),
+      judgeCalls,
+      inputTokens,
+      outputTokens,
+      costUsd,
+      ...(cell.deferReason !== undefined ? { deferReason: cell.deferReason } : {}),
+    };
+  });
+  return {
+    cells: explained,
+    totals: {
+      cells: explained.length,
+      deferred: explained.filter((c) => c.deferReason !== undefined).length,
+      judgeCalls: explained.reduce((n, c) => n + c.judgeCalls, 0),
+      inputTokens: explained.reduce((n, c) => n + c.inputTokens, 0),
+      outputTokens: explained.reduce((n, c) => n + c.outputTokens, 0),
+      costUsd: explained.reduce((n, c) => n + (c.costUsd ?? 0), 0),
+      unpricedModels: [...unpriced].sort(),
+    },
+    assumptions: `input ≈ prompt characters / 4 + ${REQUEST_OVERHEAD_TOKENS} tokens of framing per call, ${EXPECTED_OUTPUT_TOKENS} output tokens per call, no cache hits (an upper bound when anchors and rubrics repeat); a tree counts its longest path`,
+  };
+}
+
+export function renderExplain(plan: ExplainedPlan): string {
+  const lines: string[] = [];
+  for (const cell of plan.cells) {
+    lines.push(cell.name);
+    lines.push(...cell.rubric.map((l) => `  ${l}`));
+    lines.push(`  candidate: ${cell.candidate}`);
+    lines.push(`  judge: ${cell.judges.join(", ")}`);
+    if (cell.deferReason !== undefined) lines.push(`  deferred: ${cell.deferReason}`);
+    else {
+      const cost = cell.costUsd === null ? "cost unknown (model not in the pricing table)" : `~${formatUsd(cell.costUsd)}`;
+      lines.push(`  judge calls: ${cell.judgeCalls}, ~${cell.inputTokens} input + ${cell.outputTokens} output tokens, ${cost}`);
+    }
+    lines.push("");
+  }
+  const t = plan.totals;
+  lines.push(
+    `Plan: ${t.cells} eval${t.cells === 1 ? "" : "s"}${t.deferred ? ` (${t.deferred} deferred)` : ""}, ${t.judgeCalls} judge calls, ~${t.inputTokens} input + ${t.outputTokens} output tokens, projected cost ~${formatUsd(t.costUsd)}`,
+  );
+  if (t.unpricedModels.length) lines.push(`No price known for: ${t.unpricedModels.join(", ")} (not counted in the cost).`);
+  lines.push(`Assumes ${plan.assumptions}.`);
+  return lines.join("\n");
+}

@@ -1,0 +1,237 @@
+import type { Rubric, TreeNode } from "../config/types";
+import type { JudgeCallRecord, JudgeOutcome, JudgeRequest, TokenUsage } from "./judge-port";
+import type { CriterionResult, EvalResult, TreeStep, VerdictRecord } from "./report";
+import type { PlannedCell, JudgeInstance } from "./plan-suite";
+import { criterionRequest, freeformRequest, treeNodeRequest, type Candidate, type JudgeSettings } from "./build-prompt";
+import { matchWhen } from "./match-when";
+import { scoreCriteria, scoreSingle, type CriterionVerdict, type RubricScore, type ScoredCriterion } from "./score-rubric";
+import { combineJudges, type JudgeOutcomeScore } from "./combine-judges";
+import { formatScore } from "./format-score";
+
+// Grades one planned cell: every judge (panel model × juror) grades the whole
+// rubric, then the jury and panel rules combine them into one result.
+
+export type CallResult = { kind: "done"; outcome: JudgeOutcome } | { kind: "skipped" };
+export type CallJudge = (request: JudgeRequest) => Promise<CallResult>;
+
+interface JudgeRun {
+  grade: JudgeOutcomeScore;
+  skipped: boolean;
+  calls: JudgeCallRecord[];
+  criteria: ScoredCriterion[];
+  verdicts: VerdictRecord[][];
+  treePath?: TreeStep[];
+  leaf?: { score: number; reason?: string };
+}
+
+function record(judge: JudgeInstance, result: CallResult): VerdictRecord {
+  if (result.kind === "skipped") return { judge: judge.label, model: judge.model, juror: judge.juror, score: null, reasoning: "", error: "skipped (budget)" };
+  const { outcome } = result;
+  if (!outcome.ok) return { judge: judge.label, model: judge.model, juror: judge.juror, score: null, reasoning: "", error: outcome.error.message };
+  const { reasoning, score, evidence } = outcome.verdict;
+  return { judge: judge.label, model: judge.model, juror: judge.juror, score, reasoning, ...(evidence !== undefined ? { evidence } : {}) };
+}
+
+async function runJudge(input: { cell: PlannedCell; judge: JudgeInstance; candidate: Candidate; call: CallJudge }): Promise<JudgeRun> {
+  const { cell, judge, candidate, call } = input;
+  const rubric: Rubric = cell.eval.rubric;
+  const settings: JudgeSettings = { model: judge.model, temperature: cell.eval.judge.temperature, maxTokens: cell.eval.judge.maxTokens };
+  const calls: JudgeCallRecord[] = [];
+  let skipped = false;
+  const send = async (request: JudgeRequest) => {
+    const result = await call(request);
+    if (result.kind === "skipped") skipped = true;
+    else calls.push(result.outcome.call);
+    return result;
+  };
+  const errorOf = (result: CallResult) => (result.kind === "done" && !result.outcome.ok ? `${result.outcome.error.kind}: ${result.outcome.error.message}` : undefined);
+  const base = { model: judge.model, juror: judge.juror };
+  const pending: RubricScore = { score: null, passed: null, vacuous: false, gates: [] };
+
+  if (rubric.kind === "criteria") {
+    const results = await Promise.all(
+      rubric.criteria.map(async (criterion): Promise<{ verdict: CriterionVerdict; records: VerdictRecord[] }> => {
+        const when = matchWhen(criterion.when, candidate.response);
+        if (!when.applies) return { verdict: { criterion, skippedReason: when.reason }, records: [] };
+        const result = await send(criterionRequest({ criterion, requireEvidence: rubric.requireEvidence, settings, candidate }));
+        const verdict = result.kind === "done" && result.outcome.ok ? result.outcome.verdict : undefined;
+        return { verdict: { criterion, verdict, error: errorOf(result) }, records: [record(judge, result)] };
+      }),
+    );
+    const scored = scoreCriteria({ rubric, verdicts: results.map((r) => r.verdict), candidate: candidate.response });
+    return { grade: { ...base, ...(skipped ? pending : scored.result) }, skipped, calls, criteria: scored.criteria, verdicts: results.map((r) => r.records) };
+  }
+
+  if (rubric.kind === "freeform") {
+    const result = await send(freeformRequest({ rubricText: rubric.text, settings, candidate }));
+    const rec = record(judge, result);
+    const error = errorOf(result);
+    const grade: RubricScore =
+      result.kind === "done" && result.outcome.ok
+        ? scoreSingle({ score: result.outcome.verdict.score, threshold: rubric.threshold, strict: rubric.strict })
+        : { ...pending, error };
+    return { grade: { ...base, ...grade }, skipped, calls, criteria: [], verdicts: [[rec]] };
+  }
+
+  const path: TreeStep[] = [];
+  let node: TreeNode = rubric.tree;
+  while ("ask" in node) {
+    const result = await send(treeNodeRequest({ question: node.ask, settings, candidate }));
+    if (result.kind === "skipped") return { grade: { ...base, ...pending }, skipped, calls, criteria: [], verdicts: [], treePath: path };
+    if (!result.outcome.ok) {
+      return { grade: { ...base, ...pending, error: errorOf(result) }, skipped, calls, criteria: [], verdicts: [], treePath: path };
+    }
+    const { score, reasoning } = result.outcome.verdict;
+    const answer = score >= 0.5 ? "yes" : "no";
+    path.push({ ask: node.ask, answer, score, reasoning });
+    node = answer === "yes" ? node.yes : node.no;
+  }
+  const leaf = { score: node.score, reason: node.reason };
+  const grade = scoreSingle({ score: leaf.score, threshold: rubric.threshold, strict: rubric.strict });
+  return { grade: { ...base, ...grade }, skipped, calls, criteria: [], verdicts: [], treePath: path, leaf };
+}
+
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+
+function sumUsage(calls: JudgeCallRecord[]): TokenUsage {
+  return calls.reduce(
+    (sum, c) => ({ input: sum.input + c.usage.input, output: sum.output + c.usage.output, cacheRead: sum.cacheRead + c.usage.cacheRead, cacheWrite: sum.cacheWrite + c.usage.cacheWrite }),
+    { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+  );
+}
+
+function criterionResults(runs: JudgeRun[]): CriterionResult[] {
+  const first = runs[0];
+  if (!first) return [];
+  return first.criteria.map((scored, i) => {
+    const all = runs.map((r) => r.criteria[i]!);
+    const verdicts = runs.flatMap((r) => r.verdicts[i] ?? []);
+    const graded = all.filter((c) => c.status === "graded");
+    const status = scored.status === "skipped" ? "skipped" : graded.length === all.length ? "graded" : "judge_error";
+    const score = status === "graded" ? mean(graded.map((c) => c.score!)) : null;
+    const withEvidence = verdicts.find((v) => v.evidence !== undefined);
+    return {
+      name: scored.criterion.name,
+      description: scored.criterion.description,
+      weight: scored.criterion.weight,
+      required: scored.criterion.required,
+      guard: scored.criterion.guard,
+      threshold: scored.threshold,
+      status,
+      ...(scored.skippedReason !== undefined ? { skippedReason: scored.skippedReason } : {}),
+      score,
+      passed: score === null ? null : score >= scored.threshold - 1e-9,
+      reasoning: verdicts.find((v) => v.reasoning)?.reasoning ?? "",
+      ...(withEvidence ? { evidence: withEvidence.evidence } : {}),
+      ...(scored.evidenceFound !== undefined ? { evidenceFound: all.every((c) => c.evidenceFound) } : {}),
+      gates: [...new Set(all.flatMap((c) => c.gates))],
+      verdicts,
+    };
+  });
+}
+
+export async function gradeCell(input: { cell: PlannedCell; call: CallJudge; now: () => number }): Promise<EvalResult> {
+  const { cell, call, now } = input;
+  const started = now();
+  const rubric = cell.eval.rubric;
+  const base = {
+    id: cell.id,
+    name: cell.name,
+    eval: cell.eval.name,
+    cell: cell.cell,
+    threshold: rubric.threshold,
+    scale: rubric.scale,
+    rubric: { kind: rubric.kind, source: rubric.source, ...(rubric.kind === "freeform" ? { text: rubric.text } : {}) },
+    judge: {
+      models: [...new Set(cell.judges.map((j) => j.model))],
+      jurySize: cell.eval.judge.jury.size,
+      consensus: cell.eval.judge.jury.consensus,
+      ...(cell.eval.judge.panel ? { aggregate: cell.eval.judge.aggregate } : {}),
+    },
+    candidate: {
+      source: cell.candidate ? ("fixed" as const) : ("live" as const),
+      ...(cell.eval.server !== undefined ? { server: cell.eval.server } : {}),
+      ...((cell.candidate?.prompt ?? cell.eval.prompt) !== undefined ? { prompt: cell.candidate?.prompt ?? cell.cell?.prompt ?? cell.eval.prompt } : {}),
+      ...(cell.candidate ? { response: cell.candidate.response } : {}),
+    },
+    location: cell.eval.location,
+  };
+
+  if (cell.deferReason !== undefined || !cell.candidate) {
+    return {
+      ...base,
+      status: "deferred",
+      vacuous: false,
+      score: null,
+      display: "deferred",
+      reason: `deferred: ${cell.deferReason}`,
+      note: cell.deferReason,
+      criteria: [],
+      judges: [],
+      gates: [],
+      usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+      costUsd: 0,
+      judgeCalls: 0,
+      latencyMs: 0,
+    };
+  }
+
+  const candidate = cell.candidate;
+  const runs = await Promise.all(cell.judges.map((judge) => runJudge({ cell, judge, candidate, call })));
+  const calls = runs.flatMap((r) => r.calls);
+  const combined = combineJudges({ grades: runs.map((r) => r.grade), judge: cell.eval.judge, threshold: rubric.threshold, strict: rubric.strict });
+  const skipped = runs.some((r) => r.skipped);
+  const vacuous = !skipped && combined.error === undefined && runs.every((r) => r.grade.vacuous);
+  const status = skipped ? "skipped" : combined.error !== undefined ? "judge_error" : combined.passed ? "passed" : "failed";
+  const firstTree = runs[0]?.treePath;
+
+  let reason: string;
+  let note: string | undefined;
+  const score = status === "passed" || status === "failed" ? combined.score : null;
+  if (status === "skipped") {
+    note = "skipped (budget): --max-cost was reached before all of this eval's judge calls could be scheduled";
+    reason = note;
+  } else if (status === "judge_error") {
+    reason = `judge_error: ${combined.error}`;
+  } else if (vacuous) {
+    note = "vacuous pass: every criterion was skipped by its when: predicate";
+    reason = note;
+  } else if (combined.gates.length > 0) {
+    reason = combined.gates.join("; ");
+  } else {
+    const s = combined.score!;
+    const comparison = rubric.strict
+      ? s >= 1 - 1e-9
+        ? "a perfect score (strict)"
+        : `score ${s.toFixed(2)} is short of the perfect 1.00 that strict requires`
+      : `score ${s.toFixed(2)} ${s >= rubric.threshold - 1e-9 ? "≥" : "<"} threshold ${rubric.threshold.toFixed(2)}`;
+    reason = combined.decision ? `${comparison} (${combined.decision})` : comparison;
+  }
+
+  const usage = sumUsage(calls);
+  return {
+    ...base,
+    status,
+    vacuous,
+    score,
+    display: status === "skipped" ? "skipped" : status === "judge_error" ? "judge_error" : vacuous ? "vacuous" : formatScore({ score, scale: rubric.scale, passed: combined.passed ?? undefined }),
+    reason,
+    ...(note !== undefined ? { note } : {}),
+    criteria: criterionResults(runs),
+    ...(rubric.kind === "tree" ? { tree: { path: firstTree ?? [], ...(runs[0]?.leaf ? { leaf: runs[0].leaf } : {}) } } : {}),
+    judges: runs.map((r, i) => ({
+      judge: cell.judges[i]!.label,
+      model: r.grade.model,
+      juror: r.grade.juror,
+      score: r.grade.score,
+      passed: r.grade.passed,
+      ...(r.grade.error !== undefined ? { error: r.grade.error } : {}),
+      ...(r.treePath ? { treePath: r.treePath } : {}),
+    })),
+    gates: combined.gates,
+    usage,
+    costUsd: calls.reduce((sum, c) => sum + (c.costUsd ?? 0), 0),
+    judgeCalls: calls.length,
+    latencyMs: Math.max(0, now() - started),
+  };
+}

@@ -1,0 +1,66 @@
+import type { ScoreVerdict } from "./verdict";
+
+// The judge port: the one way the engine reaches a judge model. Adapters live
+// in lib/judge (the Anthropic SDK) and in tests (fakes).
+
+export interface TokenUsage {
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
+}
+
+export const ZERO_USAGE: TokenUsage = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
+
+export type VerdictKind = "score" | "score_with_evidence";
+
+export interface JudgeRequest {
+  model: string;
+  temperature: number;
+  maxTokens: number;
+  templateVersion: string;
+  /** The stable prefix: instructions, rubric text, calibration anchors. Sent first, with a cache breakpoint. */
+  stablePrompt: string;
+  /** The part that changes per candidate. Sent last. */
+  candidatePrompt: string;
+  verdict: VerdictKind;
+}
+
+/** Everything recorded about one judge call, success or not. */
+export interface JudgeCallRecord {
+  model: string;
+  templateVersion: string;
+  attempts: number;
+  latencyMs: number;
+  usage: TokenUsage;
+  /** null when the model has no entry in the pricing table. */
+  costUsd: number | null;
+  /** The verdict object exactly as the judge sent it (after a repair, the repaired one). */
+  raw?: unknown;
+}
+
+export type JudgeErrorKind = "malformed" | "timeout" | "rate_limited" | "overloaded" | "server" | "auth" | "request" | "connection";
+
+export type JudgeOutcome =
+  | { ok: true; verdict: ScoreVerdict; call: JudgeCallRecord }
+  | { ok: false; error: { kind: JudgeErrorKind; message: string }; call: JudgeCallRecord };
+
+/**
+ * A concurrency slot that the engine's scheduler holds for a call. The judge
+ * gives it back while it waits out a retry-after or a backoff, so that a
+ * waiting call does not block calls that could run, and takes it again before
+ * the next attempt.
+ */
+export interface JudgeSlot {
+  release(): void;
+  acquire(): Promise<void>;
+}
+
+export interface JudgeCallContext {
+  slot: JudgeSlot;
+  signal?: AbortSignal;
+}
+
+export interface JudgePort {
+  grade(request: JudgeRequest, context: JudgeCallContext): Promise<JudgeOutcome>;
+}

@@ -1,0 +1,130 @@
+import type { Scale, SourceLocation, RubricSource } from "../config/types";
+import type { TokenUsage } from "./judge-port";
+
+// The canonical report: one object that every reporter renders. No reporter
+// needs an eval-specific code path; everything a format shows is here.
+
+export type EvalStatus = "passed" | "failed" | "deferred" | "judge_error" | "skipped";
+
+export const EVAL_STATUSES: EvalStatus[] = ["passed", "failed", "deferred", "judge_error", "skipped"];
+
+/** One judge's answer to one question (a criterion, a tree node, a free-form rubric). */
+export interface VerdictRecord {
+  /** e.g. "claude-sonnet-4-5", or "claude-sonnet-4-5 #2" for the second juror. */
+  judge: string;
+  model: string;
+  juror: number;
+  /** The judge's own score in 0..1 (before a guard inverts it); null on judge_error. */
+  score: number | null;
+  reasoning: string;
+  evidence?: string;
+  error?: string;
+}
+
+export type CriterionGate = "required_failed" | "guard_triggered" | "evidence_missing";
+
+export interface CriterionResult {
+  name: string;
+  description: string;
+  weight: number;
+  required: boolean;
+  guard: boolean;
+  /** The threshold this criterion is gated at (its own, or the rubric's). */
+  threshold: number;
+  status: "graded" | "skipped" | "judge_error";
+  /** Why a `when:` predicate skipped it. */
+  skippedReason?: string;
+  /** Effective score in 0..1 (a guard's inverted; 0 when evidence is missing), mean over judges. */
+  score: number | null;
+  passed: boolean | null;
+  reasoning: string;
+  evidence?: string;
+  /** Whether the cited evidence really occurs in the candidate (only with require_evidence). */
+  evidenceFound?: boolean;
+  gates: CriterionGate[];
+  verdicts: VerdictRecord[];
+}
+
+export interface TreeStep {
+  ask: string;
+  answer: "yes" | "no";
+  score: number;
+  reasoning: string;
+}
+
+/** The outcome of one judge (a juror, or a panel model) over the whole rubric. */
+export interface JudgeGrade {
+  judge: string;
+  model: string;
+  juror: number;
+  score: number | null;
+  passed: boolean | null;
+  error?: string;
+  treePath?: TreeStep[];
+}
+
+export interface CellCoordinates {
+  model?: string;
+  prompt?: string;
+  /** 1-based position of the prompt on the matrix's prompts axis. */
+  promptIndex?: number;
+}
+
+export interface EvalResult {
+  /** Stable id: eval name plus cell coordinates. */
+  id: string;
+  /** Display name: the eval name, with the cell's coordinates for a matrix cell. */
+  name: string;
+  eval: string;
+  cell: CellCoordinates | null;
+  status: EvalStatus;
+  /** Every criterion was skipped by its `when:` predicate. */
+  vacuous: boolean;
+  score: number | null;
+  threshold: number;
+  scale: Scale;
+  /** The score in the rubric's scale, e.g. "0.80", "4.0/5", "pass", "B". */
+  display: string;
+  /** One line: why it passed or failed. */
+  reason: string;
+  /** Deferral, skip or vacuous-pass note. */
+  note?: string;
+  rubric: { kind: "freeform" | "criteria" | "tree"; source: RubricSource; text?: string };
+  judge: { models: string[]; jurySize: number; consensus: number; aggregate?: "mean" | "median" | "majority" };
+  candidate: { source: "fixed" | "live"; server?: string; prompt?: string; response?: string };
+  criteria: CriterionResult[];
+  tree?: { path: TreeStep[]; leaf?: { score: number; reason?: string } };
+  judges: JudgeGrade[];
+  /** Human-readable reasons the eval failed regardless of its average. */
+  gates: string[];
+  usage: TokenUsage;
+  costUsd: number;
+  judgeCalls: number;
+  latencyMs: number;
+  location?: SourceLocation;
+}
+
+export interface ReportSummary {
+  total: number;
+  passed: number;
+  failed: number;
+  deferred: number;
+  judgeErrors: number;
+  skipped: number;
+  vacuous: number;
+  judgeCalls: number;
+  costUsd: number;
+  usage: TokenUsage;
+}
+
+export interface Report {
+  schemaVersion: 1;
+  tool: { name: "rubric-studio"; version: string };
+  suite: { file: string; description?: string };
+  startedAt: string;
+  finishedAt: string;
+  durationMs: number;
+  summary: ReportSummary;
+  budget?: { maxCostUsd: number; spentUsd: number };
+  results: EvalResult[];
+}

@@ -1,0 +1,107 @@
+import type { JudgePort } from "./judge-port";
+import type { EvalResult, Report } from "./report";
+import { planSuite, type PlanOptions } from "./plan-suite";
+import { CallScheduler } from "./call-scheduler";
+import { estimateRequest, type PriceOf } from "./explain-plan";
+import { gradeCell, type CallJudge } from "./grade-cell";
+
+// Runs a suite: plans it, schedules every judge call under the concurrency
+// limit and the budget, grades each cell and assembles the canonical report.
+// All side effects arrive through `deps` (DESIGN.md, house rule 3).
+
+export interface EngineDeps {
+  judge: JudgePort;
+  now: () => number;
+  priceOf: PriceOf;
+  onEvent?: (event: RunEvent) => void;
+}
+
+export type RunEvent =
+  | { type: "start"; evals: number; judgeCalls: number }
+  | { type: "call"; done: number; total: number; costUsd: number }
+  | { type: "result"; result: EvalResult; done: number; total: number };
+
+export interface RunOptions extends PlanOptions {
+  concurrency: number;
+  maxCostUsd?: number;
+  toolVersion: string;
+  signal?: AbortSignal;
+}
+
+export async function runSuite(options: RunOptions, deps: EngineDeps): Promise<Report> {
+  const startedAt = deps.now();
+  const cells = planSuite(options);
+  const scheduler = new CallScheduler({ concurrency: options.concurrency, maxCostUsd: options.maxCostUsd });
+  options.signal?.addEventListener("abort", () => scheduler.cancel(), { once: true });
+  // A tree may stop before its longest path; the planned total is an upper bound.
+  let plannedCalls = cells.reduce((n, c) => n + c.judgeCalls, 0);
+  let callsDone = 0;
+  let costUsd = 0;
+  deps.onEvent?.({ type: "start", evals: cells.length, judgeCalls: plannedCalls });
+
+  const call: CallJudge = async (request) => {
+    const estimate = estimateRequest(request, deps.priceOf).costUsd ?? 0;
+    const scheduled = await scheduler.submit(estimate, async (slot) => {
+      const outcome = await deps.judge.grade(request, { slot, signal: options.signal });
+      return { value: outcome, costUsd: outcome.call.costUsd };
+    });
+    if (scheduled.skipped) return { kind: "skipped" };
+    callsDone++;
+    costUsd += scheduled.value.call.costUsd ?? 0;
+    deps.onEvent?.({ type: "call", done: callsDone, total: Math.max(plannedCalls, callsDone), costUsd });
+    return { kind: "done", outcome: scheduled.value };
+  };
+
+  let evalsDone = 0;
+  const results = await Promise.all(
+    cells.map(async (cell) => {
+      const result = await gradeCell({ cell, call, now: deps.now });
+      evalsDone++;
+      // Calls a tree did not need, or that the budget refused, leave the total.
+      plannedCalls -= cell.judgeCalls - result.judgeCalls;
+      deps.onEvent?.({ type: "result", result, done: evalsDone, total: cells.length });
+      return result;
+    }),
+  );
+
+  const finishedAt = deps.now();
+  const count = (status: EvalResult["status"]) => results.filter((r) => r.status === status).length;
+  const usage = results.reduce(
+    (sum, r) => ({
+      input: sum.input + r.usage.input,
+      output: sum.output + r.usage.output,
+      cacheRead: sum.cacheRead + r.usage.cacheRead,
+      cacheWrite: sum.cacheWrite + r.usage.cacheWrite,
+    }),
+    { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+  );
+  const totalCost = results.reduce((sum, r) => sum + r.costUsd, 0);
+  return {
+    schemaVersion: 1,
+    tool: { name: "rubric-studio", version: options.toolVersion },
+    suite: { file: options.suite.file, ...(options.suite.description !== undefined ? { description: options.suite.description } : {}) },
+    startedAt: new Date(startedAt).toISOString(),
+    finishedAt: new Date(finishedAt).toISOString(),
+    durationMs: finishedAt - startedAt,
+    summary: {
+      total: results.length,
+      passed: count("passed"),
+      failed: count("failed"),
+      deferred: count("deferred"),
+      judgeErrors: count("judge_error"),
+      skipped: count("skipped"),
+      vacuous: results.filter((r) => r.vacuous).length,
+      judgeCalls: results.reduce((n, r) => n + r.judgeCalls, 0),
+      costUsd: totalCost,
+      usage,
+    },
+    ...(options.maxCostUsd !== undefined ? { budget: { maxCostUsd: options.maxCostUsd, spentUsd: totalCost } } : {}),
+    results,
+  };
+}
+
+/** 0 when every eval passed (deferred counts as passed), 1 otherwise: a fail, a judge_error or a budget skip. */
+export function exitCodeOf(report: Report): 0 | 1 {
+  const { failed, judgeErrors, skipped } = report.summary;
+  return failed + judgeErrors + skipped > 0 ? 1 : 0;
+}

@@ -1,0 +1,39 @@
+import { z } from "zod";
+
+// The one place that reads the environment (DESIGN.md, house rule 7). Every
+// other module receives these values as parameters.
+
+const EnvSchema = z.object({
+  ANTHROPIC_API_KEY: z.string().min(1).optional(),
+  ANTHROPIC_BASE_URL: z.url({ error: "ANTHROPIC_BASE_URL must be an absolute URL" }).optional(),
+  RUBRIC_STUDIO_JUDGE_MODEL: z.string().min(1).optional(),
+});
+
+export const DEFAULT_JUDGE_MODEL = "claude-sonnet-4-5";
+
+export interface Settings {
+  anthropicApiKey?: string;
+  anthropicBaseUrl?: string;
+  /** The judge model for evals that name none. */
+  judgeModel: string;
+}
+
+export type SettingsResult = { ok: true; value: Settings } | { ok: false; message: string };
+
+export function readEnv(env: Record<string, string | undefined> = process.env): SettingsResult {
+  // An empty variable means unset, as shells and CI systems often export them empty.
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ""));
+  const parsed = EnvSchema.safeParse(present);
+  if (!parsed.success) {
+    return { ok: false, message: parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ") };
+  }
+  const e = parsed.data;
+  return {
+    ok: true,
+    value: {
+      anthropicApiKey: e.ANTHROPIC_API_KEY,
+      anthropicBaseUrl: e.ANTHROPIC_BASE_URL,
+      judgeModel: e.RUBRIC_STUDIO_JUDGE_MODEL ?? DEFAULT_JUDGE_MODEL,
+    },
+  };
+}

@@ -1,0 +1,54 @@
+import type { EvalResult } from "../engine/report";
+import { criterionMarks, criterionOutcome, formatTreePath, formatUnit, judgeErrors } from "./format";
+
+// Why a result did not pass, as plain lines. The terminal colours them and
+// JUnit puts them in a <failure> body; both read the same facts this way.
+
+export type DetailKind = "reason" | "note" | "gate" | "error" | "criterion" | "evidence" | "reasoning" | "tree";
+
+export interface DetailLine {
+  kind: DetailKind;
+  /** Nesting under the result: 0 for the result's own facts, 1 under a criterion. */
+  depth: 0 | 1;
+  text: string;
+  /** For criterion lines: whether the criterion passed (null when it was not graded). */
+  ok?: boolean | null;
+}
+
+export interface DetailOptions {
+  /** Include each criterion's reasoning (long; worth it in a CI failure body). */
+  reasoning: boolean;
+}
+
+const CRITERION_SYMBOL: Record<string, string> = { pass: "✓", fail: "✗", skipped: "-", "judge error": "!" };
+
+export function detailLines(result: EvalResult, options: DetailOptions): DetailLine[] {
+  const lines: DetailLine[] = [];
+  if (result.reason) lines.push({ kind: "reason", depth: 0, text: `reason: ${result.reason}` });
+  if (result.note) lines.push({ kind: "note", depth: 0, text: `note: ${result.note}` });
+  for (const gate of result.gates) lines.push({ kind: "gate", depth: 0, text: `gate: ${gate}` });
+  for (const error of judgeErrors(result)) lines.push({ kind: "error", depth: 0, text: `judge error: ${error}` });
+  for (const criterion of result.criteria) {
+    const outcome = criterionOutcome(criterion);
+    const marks = criterionMarks(criterion);
+    const score = criterion.status === "graded" ? `${formatUnit(criterion.score)} / ${formatUnit(criterion.threshold)}` : "";
+    const text = [`${CRITERION_SYMBOL[outcome] ?? "?"} ${criterion.name}`, score, marks.length ? `[${marks.join(", ")}]` : ""]
+      .filter(Boolean)
+      .join("  ");
+    lines.push({ kind: "criterion", depth: 0, text, ok: criterion.status === "graded" ? criterion.passed : null });
+    if (criterion.evidence !== undefined) {
+      const found = criterion.evidenceFound === false ? " (not found in the candidate)" : "";
+      lines.push({ kind: "evidence", depth: 1, text: `evidence: ${JSON.stringify(criterion.evidence)}${found}` });
+    }
+    if (options.reasoning && criterion.reasoning) lines.push({ kind: "reasoning", depth: 1, text: `reasoning: ${criterion.reasoning}` });
+  }
+  const tree = formatTreePath(result);
+  if (tree) lines.push({ kind: "tree", depth: 0, text: `tree: ${tree}` });
+  return lines;
+}
+
+export function detailText(result: EvalResult, options: DetailOptions): string {
+  return detailLines(result, options)
+    .map((line) => `${"  ".repeat(line.depth)}${line.text}`)
+    .join("\n");
+}

@@ -1,0 +1,92 @@
+import type { CellCoordinates, CriterionResult, EvalResult, TreeStep } from "../engine/report";
+import type { TokenUsage } from "../engine/judge-port";
+
+// Number and phrase formatting for the human formats. Machine formats (json,
+// ndjson, sarif properties) carry the raw numbers instead.
+
+/** A 0..1 score or threshold with two decimals; null reads as a dash, never NaN. */
+export function formatUnit(value: number | null | undefined): string {
+  return value === null || value === undefined || !Number.isFinite(value) ? "—" : value.toFixed(2);
+}
+
+/** US dollars with enough decimals that a cheap judge call does not read as free. */
+export function formatUsd(value: number): string {
+  if (!Number.isFinite(value)) return "$?";
+  if (value === 0) return "$0.00";
+  if (Math.abs(value) < 0.0001) return "<$0.0001";
+  return Math.abs(value) < 1 ? `$${value.toFixed(4)}` : `$${value.toFixed(2)}`;
+}
+
+/** Thousands separators fixed to en-US so that output does not depend on the machine's locale. */
+export function formatInt(value: number): string {
+  return Math.round(value).toLocaleString("en-US");
+}
+
+/** Seconds with millisecond precision, the unit JUnit expects. */
+export function formatSeconds(ms: number): string {
+  return (Math.max(0, ms) / 1000).toFixed(3);
+}
+
+export function totalTokens(usage: TokenUsage): number {
+  return usage.input + usage.output + usage.cacheRead + usage.cacheWrite;
+}
+
+export function formatUsage(usage: TokenUsage): string {
+  return (
+    `${formatInt(totalTokens(usage))} tokens (input ${formatInt(usage.input)}, output ${formatInt(usage.output)}, ` +
+    `cache read ${formatInt(usage.cacheRead)}, cache write ${formatInt(usage.cacheWrite)})`
+  );
+}
+
+export function formatCell(cell: CellCoordinates | null): string {
+  if (!cell) return "";
+  const parts: string[] = [];
+  if (cell.model !== undefined) parts.push(`model ${cell.model}`);
+  if (cell.promptIndex !== undefined) parts.push(`prompt #${cell.promptIndex}`);
+  else if (cell.prompt !== undefined) parts.push(`prompt ${JSON.stringify(cell.prompt)}`);
+  return parts.join(", ");
+}
+
+/** Marks that change how a criterion gates: required, guard, missing evidence, skipped. */
+export function criterionMarks(criterion: CriterionResult): string[] {
+  const marks: string[] = [];
+  if (criterion.required) marks.push(criterion.gates.includes("required_failed") ? "required (failed)" : "required");
+  if (criterion.guard) marks.push(criterion.gates.includes("guard_triggered") ? "guard (triggered)" : "guard");
+  if (criterion.gates.includes("evidence_missing") || criterion.evidenceFound === false) marks.push("evidence missing");
+  if (criterion.status === "skipped") marks.push(criterion.skippedReason ? `skipped: ${criterion.skippedReason}` : "skipped");
+  if (criterion.status === "judge_error") marks.push("judge error");
+  return marks;
+}
+
+/** "pass", "fail", "skipped" or "judge error" for one criterion. */
+export function criterionOutcome(criterion: CriterionResult): string {
+  if (criterion.status === "skipped") return "skipped";
+  if (criterion.status === "judge_error") return "judge error";
+  return criterion.passed ? "pass" : "fail";
+}
+
+export function formatTreeStep(step: TreeStep): string {
+  return `${step.ask} → ${step.answer} (${formatUnit(step.score)})`;
+}
+
+export function formatTreePath(result: EvalResult): string {
+  if (!result.tree) return "";
+  const steps = result.tree.path.map(formatTreeStep);
+  const leaf = result.tree.leaf;
+  if (leaf) steps.push(`leaf ${formatUnit(leaf.score)}${leaf.reason ? `: ${leaf.reason}` : ""}`);
+  return steps.join(" ⇒ ");
+}
+
+/** Errors reported by jurors, panel models or individual verdicts, without repeats. */
+export function judgeErrors(result: EvalResult): string[] {
+  const errors = new Set<string>();
+  for (const grade of result.judges) if (grade.error) errors.add(`${grade.judge}: ${grade.error}`);
+  for (const criterion of result.criteria)
+    for (const verdict of criterion.verdicts) if (verdict.error) errors.add(`${verdict.judge}: ${verdict.error}`);
+  return [...errors];
+}
+
+export function formatLocation(result: EvalResult): string {
+  const at = result.location;
+  return at ? `${at.file}:${at.line}:${at.column}` : "";
+}

@@ -1,0 +1,58 @@
+import type { EvalResult, EvalStatus, Report } from "../engine/report";
+import type { Reporter } from "./reporter";
+import { oneLine } from "./escape";
+import { resultFingerprint, resultPath } from "./fingerprint";
+import { formatUnit } from "./format";
+import { resultLabel } from "./status";
+
+// GitLab Code Quality (the CodeClimate subset GitLab reads) so that failing
+// evals show in the merge-request widget. Passes are not issues.
+
+type Severity = "blocker" | "critical" | "major" | "minor" | "info";
+
+// A failed eval is the gate tripping; a judge error means the gate could not
+// be evaluated, which is serious but says nothing about the candidate.
+const SEVERITY: Record<Exclude<EvalStatus, "passed">, Severity> = {
+  failed: "critical",
+  judge_error: "major",
+  skipped: "minor",
+  deferred: "info",
+};
+
+const CHECK_NAME: Record<Exclude<EvalStatus, "passed">, string> = {
+  failed: "rubric/failed",
+  judge_error: "rubric/judge-error",
+  skipped: "rubric/skipped-budget",
+  deferred: "rubric/deferred",
+};
+
+function description(result: EvalResult): string {
+  const score = result.status === "failed" ? ` (${result.display}, threshold ${formatUnit(result.threshold)})` : "";
+  const why = result.status === "deferred" || result.status === "skipped" ? (result.note ?? result.reason) : result.reason;
+  return oneLine(`${result.name}: ${resultLabel(result)}${score}: ${why}`);
+}
+
+function renderGitlab(report: Report): string {
+  const issues = report.results
+    .filter((r) => r.status !== "passed")
+    .map((r) => {
+      const status = r.status as Exclude<EvalStatus, "passed">;
+      return {
+        type: "issue",
+        description: description(r),
+        check_name: CHECK_NAME[status],
+        categories: ["Bug Risk"],
+        fingerprint: resultFingerprint(r),
+        severity: SEVERITY[status],
+        location: { path: resultPath(r, report.suite.file), lines: { begin: r.location?.line ?? 1 } },
+      };
+    });
+  return `${JSON.stringify(issues, null, 2)}\n`;
+}
+
+export const gitlabReporter: Reporter = {
+  name: "gitlab",
+  extension: "json",
+  description: "application/json: GitLab Code Quality report",
+  render: renderGitlab,
+};

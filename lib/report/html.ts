@@ -1,0 +1,157 @@
+import type { CriterionResult, EvalResult, JudgeGrade, Report } from "../engine/report";
+import type { Reporter } from "./reporter";
+import { html, trusted, type SafeHtml } from "./html-template";
+import { criterionMarks, criterionOutcome, formatCell, formatInt, formatLocation, formatTreeStep, formatUnit, formatUsage, formatUsd, judgeErrors } from "./format";
+import { STATUS_STYLES, isNonPassing, resultLabel } from "./status";
+
+// One self-contained file to attach to a CI run or mail to a colleague: inline
+// CSS, no scripts, no external resources. A Content-Security-Policy meta tag
+// backs up the escaping: even markup that slipped through could not load or run.
+
+const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
+
+const STYLE = `
+:root{color-scheme:light dark;--fg:#1f2328;--muted:#656d76;--bg:#fff;--line:#d0d7de;--pass:#1a7f37;--fail:#cf222e;--defer:#0969da;--error:#8250df;--skip:#9a6700}
+@media (prefers-color-scheme:dark){:root{--fg:#e6edf3;--muted:#8d96a0;--bg:#0d1117;--line:#30363d;--pass:#3fb950;--fail:#f85149;--defer:#58a6ff;--error:#bc8cff;--skip:#d29922}}
+body{font:14px/1.5 system-ui,sans-serif;color:var(--fg);background:var(--bg);margin:2rem auto;max-width:72rem;padding:0 1rem}
+h1{font-size:1.4rem;margin:0}.meta,.muted{color:var(--muted)}
+table{border-collapse:collapse;width:100%;margin:.5rem 0}th,td{border-bottom:1px solid var(--line);padding:.3rem .5rem;text-align:left;vertical-align:top}
+td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+.cards{display:flex;flex-wrap:wrap;gap:.5rem;margin:1rem 0}.card{border:1px solid var(--line);border-radius:6px;padding:.4rem .8rem}
+.card b{display:block;font-size:1.2rem}
+.badge{display:inline-block;border-radius:1rem;padding:0 .5rem;font-size:.8rem;font-weight:600;color:#fff;white-space:nowrap}
+.s-passed{background:var(--pass)}.s-failed{background:var(--fail)}.s-deferred{background:var(--defer)}.s-judge_error{background:var(--error)}.s-skipped{background:var(--skip)}
+.vacuous{background:transparent;color:var(--skip);border:1px solid var(--skip)}
+details{border:1px solid var(--line);border-radius:6px;margin:.6rem 0;padding:.3rem .8rem}summary{cursor:pointer;font-weight:600}
+dl{display:grid;grid-template-columns:max-content 1fr;gap:.1rem 1rem}dt{color:var(--muted)}dd{margin:0}
+pre{white-space:pre-wrap;word-break:break-word;background:rgba(127,127,127,.1);padding:.5rem;border-radius:4px}
+.ok{color:var(--pass)}.bad{color:var(--fail)}q{font-style:italic}
+`;
+
+function badge(result: Pick<EvalResult, "status" | "vacuous">): SafeHtml {
+  const vacuous = result.status === "passed" && result.vacuous ? html` <span class="badge vacuous">vacuous</span>` : "";
+  return html`<span class="badge s-${result.status}">${STATUS_STYLES[result.status].symbol} ${STATUS_STYLES[result.status].label}</span>${vacuous}`;
+}
+
+function graded(result: EvalResult): boolean {
+  return result.status === "passed" || result.status === "failed";
+}
+
+function cards(report: Report): SafeHtml {
+  const s = report.summary;
+  const items: [string, string][] = [
+    ["evals", formatInt(s.total)],
+    ["passed", `${s.passed}${s.vacuous ? ` (${s.vacuous} vacuous)` : ""}`],
+    ["failed", String(s.failed)],
+    ["deferred", String(s.deferred)],
+    ["judge errors", String(s.judgeErrors)],
+    ["skipped (budget)", String(s.skipped)],
+    ["judge calls", formatInt(s.judgeCalls)],
+    ["cost", `${formatUsd(s.costUsd)}${report.budget ? ` of ${formatUsd(report.budget.maxCostUsd)}` : ""}`],
+  ];
+  return html`<section class="cards">${items.map(([label, value]) => html`<div class="card"><b>${value}</b>${label}</div>`)}</section>
+<p class="muted">${formatUsage(s.usage)}</p>`;
+}
+
+function summaryTable(report: Report): SafeHtml {
+  const rows = report.results.map(
+    (r, index) => html`<tr><td>${badge(r)}</td><td><a href="#result-${index + 1}">${r.name}</a></td><td class="num">${graded(r) ? r.display : "—"}</td><td class="num">${formatUnit(r.threshold)}</td><td class="num">${formatUsd(r.costUsd)}</td><td>${r.note ?? r.reason}</td></tr>`,
+  );
+  return html`<table><thead><tr><th>Status</th><th>Eval</th><th>Score</th><th>Threshold</th><th>Cost</th><th>Reason</th></tr></thead><tbody>
+${rows}</tbody></table>`;
+}
+
+function criteriaTable(criteria: CriterionResult[]): SafeHtml {
+  if (criteria.length === 0) return html``;
+  const rows = criteria.map((c) => {
+    const outcome = criterionOutcome(c);
+    const cls = outcome === "pass" ? "ok" : outcome === "fail" ? "bad" : "muted";
+    const evidence = c.evidence === undefined ? "" : html`<q>${c.evidence}</q>${c.evidenceFound === false ? html` <span class="bad">(not found in the candidate)</span>` : ""}`;
+    const verdicts = c.verdicts.map((v) => html`<div class="muted">${v.judge}: ${v.error ? `error: ${v.error}` : formatUnit(v.score)}</div>`);
+    return html`<tr><td>${c.name}<div class="muted">${c.description}</div></td><td class="${cls}">${outcome}</td><td class="num">${c.status === "graded" ? formatUnit(c.score) : "—"}</td><td class="num">${formatUnit(c.threshold)}</td><td>${criterionMarks(c).join(", ")}</td><td>${evidence}</td><td>${c.reasoning}${verdicts}</td></tr>`;
+  });
+  return html`<table><thead><tr><th>Criterion</th><th>Outcome</th><th>Score</th><th>Threshold</th><th>Marks</th><th>Evidence</th><th>Reasoning</th></tr></thead><tbody>
+${rows}</tbody></table>`;
+}
+
+function judgesTable(judges: JudgeGrade[]): SafeHtml {
+  if (judges.length === 0) return html``;
+  const rows = judges.map(
+    (j) => html`<tr><td>${j.judge}</td><td>${j.model}</td><td class="num">${formatUnit(j.score)}</td><td>${j.passed === null ? "—" : j.passed ? "pass" : "fail"}</td><td>${j.error ?? ""}</td></tr>`,
+  );
+  return html`<h4>Judges</h4><table><thead><tr><th>Judge</th><th>Model</th><th>Score</th><th>Verdict</th><th>Error</th></tr></thead><tbody>${rows}</tbody></table>`;
+}
+
+function treePath(result: EvalResult): SafeHtml {
+  if (!result.tree) return html``;
+  const leaf = result.tree.leaf;
+  return html`<h4>Tree path</h4><ol>${result.tree.path.map((step) => html`<li>${formatTreeStep(step)}<div class="muted">${step.reasoning}</div></li>`)}${
+    leaf ? html`<li>leaf ${formatUnit(leaf.score)}${leaf.reason ? `: ${leaf.reason}` : ""}</li>` : ""
+  }</ol>`;
+}
+
+function candidate(result: EvalResult): SafeHtml {
+  const c = result.candidate;
+  return html`<h4>Candidate (${c.source}${c.server ? `, server ${c.server}` : ""})</h4>${c.prompt === undefined ? "" : html`<p class="muted">Prompt</p><pre>${c.prompt}</pre>`}${
+    c.response === undefined ? "" : html`<p class="muted">Response</p><pre>${c.response}</pre>`
+  }`;
+}
+
+function facts(result: EvalResult): SafeHtml {
+  const rows: [string, string][] = [
+    ["Status", resultLabel(result)],
+    ["Score", !graded(result) ? "—" : result.display === formatUnit(result.score) ? result.display : `${result.display} (${formatUnit(result.score)})`],
+    ["Threshold", formatUnit(result.threshold)],
+    ["Reason", result.reason],
+    ["Note", result.note ?? ""],
+    ["Cell", formatCell(result.cell)],
+    ["Rubric", `${result.rubric.kind} (${result.rubric.source.type}${result.rubric.source.name ? `: ${result.rubric.source.name}` : ""})`],
+    ["Judge", `${result.judge.models.join(", ")}; jury ${result.judge.jurySize}, consensus ${result.judge.consensus}${result.judge.aggregate ? `, ${result.judge.aggregate}` : ""}`],
+    ["Usage", `${formatInt(result.judgeCalls)} judge calls · ${formatUsage(result.usage)} · ${formatUsd(result.costUsd)} · ${(result.latencyMs / 1000).toFixed(2)}s`],
+    ["Location", formatLocation(result)],
+  ];
+  return html`<dl>${rows.filter(([, value]) => value !== "").map(([label, value]) => html`<dt>${label}</dt><dd>${value}</dd>`)}</dl>`;
+}
+
+function resultSection(result: EvalResult, index: number): SafeHtml {
+  const problems = [...result.gates, ...judgeErrors(result).map((e) => `judge error: ${e}`)];
+  return html`<details id="result-${index + 1}"${isNonPassing(result.status) ? trusted(" open") : ""}>
+<summary>${badge(result)} ${result.name}</summary>
+${facts(result)}${problems.length ? html`<h4>Gates</h4><ul>${problems.map((p) => html`<li class="bad">${p}</li>`)}</ul>` : ""}
+${criteriaTable(result.criteria)}${treePath(result)}${judgesTable(result.judges)}
+${result.rubric.text === undefined ? "" : html`<h4>Rubric</h4><pre>${result.rubric.text}</pre>`}${candidate(result)}
+</details>`;
+}
+
+function renderHtml(report: Report): string {
+  const page = html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${CSP}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Rubric Studio report: ${report.suite.file}</title>
+<style>${trusted(STYLE)}</style>
+</head>
+<body>
+<header><h1>Rubric Studio report</h1>
+<p class="meta">${report.suite.file} · ${report.tool.name} ${report.tool.version} · ${report.startedAt} · ${(report.durationMs / 1000).toFixed(1)}s</p>
+${report.suite.description ? html`<p>${report.suite.description}</p>` : ""}</header>
+<main>
+${cards(report)}
+${summaryTable(report)}
+<h2>Results</h2>
+${report.results.map((result, index) => resultSection(result, index))}
+</main>
+</body>
+</html>
+`;
+  return page.value;
+}
+
+export const htmlReporter: Reporter = {
+  name: "html",
+  extension: "html",
+  description: "text/html: one self-contained page with inline CSS and no scripts",
+  render: renderHtml,
+};

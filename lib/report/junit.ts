@@ -1,0 +1,101 @@
+import type { EvalResult, Report } from "../engine/report";
+import type { Reporter } from "./reporter";
+import { detailText } from "./details";
+import { escapeXml, escapeXmlAttribute, oneLine } from "./escape";
+import { formatSeconds } from "./format";
+import { resultLabel } from "./status";
+
+// JUnit XML as CI servers read it (Jenkins, GitLab, GitHub test reporters):
+// one suite, one testcase per result. A deferred or budget-skipped eval is
+// <skipped>, a judge that could not answer is an <error> rather than a
+// <failure>, so a flaky judge is not mistaken for a bad candidate.
+
+function attrs(pairs: Record<string, string | number>): string {
+  return Object.entries(pairs)
+    .map(([key, value]) => ` ${key}="${escapeXmlAttribute(String(value))}"`)
+    .join("");
+}
+
+function property(name: string, value: string | number): string {
+  return `<property${attrs({ name, value })}/>`;
+}
+
+function resultProperties(result: EvalResult): string[] {
+  const props = [
+    property("status", result.status),
+    // An ungraded result has no score; an empty or zero value would read as one.
+    ...(result.score === null ? [] : [property("score", result.score), property("display", result.display)]),
+    property("threshold", result.threshold),
+    property("cost_usd", result.costUsd),
+    property("judge_calls", result.judgeCalls),
+    property("judge_models", result.judge.models.join(",")),
+  ];
+  if (result.vacuous) props.push(property("vacuous", "true"));
+  if (result.location) props.push(property("location", `${result.location.file}:${result.location.line}:${result.location.column}`));
+  return props.map((p) => `      ${p}`);
+}
+
+function outcomeElement(result: EvalResult): string[] {
+  const message = oneLine(result.reason);
+  const body = escapeXml(detailText(result, { reasoning: true }));
+  switch (result.status) {
+    case "failed":
+      return [`    <failure${attrs({ message, type: "rubric.failed" })}>${body}</failure>`];
+    case "judge_error":
+      return [`    <error${attrs({ message, type: "rubric.judge_error" })}>${body}</error>`];
+    case "deferred":
+    case "skipped":
+      return [`    <skipped${attrs({ message: oneLine(`${resultLabel(result)}: ${result.note ?? result.reason}`) })}/>`];
+    case "passed":
+      return [];
+  }
+}
+
+function testcase(result: EvalResult): string[] {
+  const open = `  <testcase${attrs({ classname: result.eval, name: result.name, time: formatSeconds(result.latencyMs) })}`;
+  const lines = [`${open}>`, "    <properties>", ...resultProperties(result), "    </properties>", ...outcomeElement(result)];
+  if (result.status === "passed" && result.vacuous && result.note) lines.push(`    <system-out>${escapeXml(result.note)}</system-out>`);
+  lines.push("  </testcase>");
+  return lines;
+}
+
+function renderJunit(report: Report): string {
+  const s = report.summary;
+  const counts = {
+    tests: report.results.length,
+    failures: report.results.filter((r) => r.status === "failed").length,
+    errors: report.results.filter((r) => r.status === "judge_error").length,
+    skipped: report.results.filter((r) => r.status === "deferred" || r.status === "skipped").length,
+    time: formatSeconds(report.durationMs),
+  };
+  const suiteProps = [
+    property("suite_file", report.suite.file),
+    property("tool_version", report.tool.version),
+    property("cost_usd", s.costUsd),
+    property("judge_calls", s.judgeCalls),
+    property("tokens_input", s.usage.input),
+    property("tokens_output", s.usage.output),
+    property("tokens_cache_read", s.usage.cacheRead),
+    property("tokens_cache_write", s.usage.cacheWrite),
+    ...(report.budget ? [property("budget_max_usd", report.budget.maxCostUsd), property("budget_spent_usd", report.budget.spentUsd)] : []),
+  ];
+  return [
+    `<?xml version="1.0" encoding="UTF-8"?>`,
+    `<testsuites${attrs({ name: report.tool.name, ...counts })}>`,
+    `<testsuite${attrs({ name: report.suite.file, ...counts, timestamp: report.startedAt })}>`,
+    "  <properties>",
+    ...suiteProps.map((p) => `    ${p}`),
+    "  </properties>",
+    ...report.results.flatMap(testcase),
+    "</testsuite>",
+    "</testsuites>",
+    "",
+  ].join("\n");
+}
+
+export const junitReporter: Reporter = {
+  name: "junit",
+  extension: "xml",
+  description: "application/xml: JUnit test results for CI",
+  render: renderJunit,
+};

@@ -1,0 +1,127 @@
+import type { CriterionResult, EvalResult, Report } from "../engine/report";
+import type { Reporter } from "./reporter";
+import { escapeMarkdown, escapeMarkdownCell, markdownFence } from "./escape";
+import { criterionMarks, criterionOutcome, formatCell, formatInt, formatLocation, formatTreePath, formatUnit, formatUsage, formatUsd, judgeErrors } from "./format";
+import { STATUS_STYLES, isNonPassing, resultLabel } from "./status";
+
+// GitHub-flavoured Markdown for a pull-request comment or a job summary:
+// a table of every result, then a section for each one that needs attention.
+
+const MD_STATUS_ICON: Record<EvalResult["status"], string> = {
+  passed: "✅",
+  failed: "❌",
+  deferred: "⏸️",
+  judge_error: "⚠️",
+  skipped: "⏭️",
+};
+
+function status(result: EvalResult): string {
+  return `${MD_STATUS_ICON[result.status]} ${resultLabel(result)}`;
+}
+
+function row(cells: string[]): string {
+  return `| ${cells.join(" | ")} |`;
+}
+
+function table(header: string[], rows: string[][]): string[] {
+  return [row(header), row(header.map(() => "---")), ...rows.map(row)];
+}
+
+function summaryTable(report: Report): string[] {
+  const rows = report.results.map((r, index) => [
+    status(r),
+    isNonPassing(r.status) ? `[${escapeMarkdownCell(r.name)}](#${anchor(index)})` : escapeMarkdownCell(r.name),
+    r.status === "passed" || r.status === "failed" ? escapeMarkdownCell(r.display) : "—",
+    formatUnit(r.threshold),
+    formatUsd(r.costUsd),
+    escapeMarkdownCell(r.note ?? r.reason),
+  ]);
+  return table(["Status", "Eval", "Score", "Threshold", "Cost", "Reason"], rows);
+}
+
+/** Our own anchors, so a link never depends on how GitHub slugs a hostile name. */
+function anchor(index: number): string {
+  return `result-${index + 1}`;
+}
+
+function criterionRow(c: CriterionResult): string[] {
+  const evidence = c.evidence === undefined ? "" : `“${escapeMarkdownCell(c.evidence)}”${c.evidenceFound === false ? " (not found)" : ""}`;
+  return [
+    escapeMarkdownCell(c.name),
+    criterionOutcome(c),
+    c.status === "graded" ? formatUnit(c.score) : "—",
+    formatUnit(c.threshold),
+    escapeMarkdownCell(criterionMarks(c).join(", ")),
+    evidence,
+    escapeMarkdownCell(c.reasoning),
+  ];
+}
+
+function candidateBlock(result: EvalResult): string[] {
+  const parts: string[] = [];
+  for (const [label, text] of [["Prompt", result.candidate.prompt], ["Response", result.candidate.response]] as const) {
+    if (text === undefined) continue;
+    const fence = markdownFence(text);
+    parts.push(`**${label}**`, "", `${fence}text`, text, fence, "");
+  }
+  if (parts.length === 0) return [];
+  return ["<details><summary>Candidate</summary>", "", ...parts, "</details>", ""];
+}
+
+function section(result: EvalResult, index: number): string[] {
+  const lines = [`<a id="${anchor(index)}"></a>`, "", `### ${MD_STATUS_ICON[result.status]} ${escapeMarkdown(result.name)}`, ""];
+  const facts = [
+    `**Status:** ${resultLabel(result)}`,
+    result.status === "failed" ? `**Score:** ${escapeMarkdown(result.display)} (${formatUnit(result.score)}, threshold ${formatUnit(result.threshold)})` : "",
+    result.reason ? `**Reason:** ${escapeMarkdown(result.reason)}` : "",
+    result.note ? `**Note:** ${escapeMarkdown(result.note)}` : "",
+    result.cell ? `**Cell:** ${escapeMarkdown(formatCell(result.cell))}` : "",
+    result.location ? `**Location:** ${escapeMarkdown(formatLocation(result))}` : "",
+    `**Judge:** ${escapeMarkdown(result.judge.models.join(", "))} · ${result.judgeCalls} calls · ${formatUsd(result.costUsd)}`,
+  ].filter(Boolean);
+  lines.push(...facts.map((fact) => `- ${fact}`), "");
+  const gates = [...result.gates, ...judgeErrors(result).map((e) => `judge error: ${e}`)];
+  if (gates.length) lines.push("**Gates**", "", ...gates.map((g) => `- ${escapeMarkdown(g)}`), "");
+  if (result.criteria.length) {
+    lines.push(...table(["Criterion", "Outcome", "Score", "Threshold", "Marks", "Evidence", "Reasoning"], result.criteria.map(criterionRow)), "");
+  }
+  const tree = formatTreePath(result);
+  if (tree) lines.push(`**Tree path:** ${escapeMarkdown(tree)}`, "");
+  lines.push(...candidateBlock(result));
+  return lines;
+}
+
+function renderMarkdown(report: Report): string {
+  const s = report.summary;
+  const counts = [
+    `${STATUS_STYLES.passed.label} ${s.passed}${s.vacuous ? ` (${s.vacuous} vacuous)` : ""}`,
+    `${STATUS_STYLES.failed.label} ${s.failed}`,
+    `${STATUS_STYLES.deferred.label} ${s.deferred}`,
+    `${STATUS_STYLES.judge_error.label} ${s.judgeErrors}`,
+    `${STATUS_STYLES.skipped.label} ${s.skipped}`,
+  ];
+  const lines = [
+    `## Rubric Studio: ${escapeMarkdown(report.suite.file)}`,
+    "",
+    ...(report.suite.description ? [escapeMarkdown(report.suite.description), ""] : []),
+    `**${s.total} evals:** ${counts.join(" · ")}`,
+    "",
+    `${formatInt(s.judgeCalls)} judge calls · ${formatUsage(s.usage)} · cost ${formatUsd(s.costUsd)}` +
+      (report.budget ? ` of ${formatUsd(report.budget.maxCostUsd)} budget` : ""),
+    "",
+    ...summaryTable(report),
+    "",
+  ];
+  report.results.forEach((result, index) => {
+    if (isNonPassing(result.status)) lines.push(...section(result, index));
+  });
+  lines.push(`<sub>${escapeMarkdown(report.tool.name)} ${escapeMarkdown(report.tool.version)} · ${escapeMarkdown(report.finishedAt)}</sub>`, "");
+  return lines.join("\n");
+}
+
+export const mdReporter: Reporter = {
+  name: "md",
+  extension: "md",
+  description: "text/markdown: GitHub-flavoured summary for a pull request or job summary",
+  render: renderMarkdown,
+};

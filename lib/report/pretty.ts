@@ -1,0 +1,96 @@
+import type { EvalResult, Report } from "../engine/report";
+import type { RenderOptions, Reporter } from "./reporter";
+import { detailLines, type DetailLine } from "./details";
+import { stripControl } from "./escape";
+import { formatCell, formatInt, formatUnit, formatUsage, formatUsd } from "./format";
+import { STATUS_STYLES, resultLabel } from "./status";
+
+// The default reporter: one line per result and, only under the results that
+// need attention, the facts that explain them, so a green run stays short.
+
+type Paint = (code: string, text: string) => string;
+
+function painter(color: boolean): Paint {
+  return color ? (code, text) => `\u001b[${code}m${text}\u001b[0m` : (_code, text) => text;
+}
+
+const NAME_WIDTH_CAP = 48;
+const TAG_WIDTH = Math.max(...Object.values(STATUS_STYLES).map((style) => style.tag.length));
+
+/** Continuation lines of a multi-line text stay under their first line. */
+function indent(text: string, prefix: string): string {
+  return stripControl(text)
+    .split("\n")
+    .map((line, index) => (index === 0 ? line : `${prefix}  ${line}`))
+    .join("\n");
+}
+
+function detailColor(line: DetailLine): string {
+  if (line.kind === "criterion") return line.ok === true ? "32" : line.ok === false ? "31" : "2";
+  if (line.kind === "gate" || line.kind === "error") return "31";
+  return line.kind === "reason" || line.kind === "note" ? "0" : "2";
+}
+
+function resultLine(result: EvalResult, nameWidth: number, paint: Paint): string {
+  const style = STATUS_STYLES[result.status];
+  const head = paint(style.ansi, `${style.symbol} ${style.tag.padEnd(TAG_WIDTH)}`);
+  const name = stripControl(result.name).replace(/\n/g, " ").padEnd(nameWidth);
+  const graded = result.status === "passed" || result.status === "failed";
+  const score = graded ? result.display : "—";
+  const columns = [head, paint("1", name), score.padStart(6), paint("2", `threshold ${formatUnit(result.threshold)}`), formatUsd(result.costUsd)];
+  if (result.status === "passed" && result.vacuous) columns.push(paint("33", "(vacuous pass)"));
+  return columns.join("  ");
+}
+
+function explanation(result: EvalResult, paint: Paint): string[] {
+  const pad = "    ";
+  if (result.status === "deferred" || result.status === "skipped") {
+    const text = `${resultLabel(result)}: ${result.note ?? result.reason}`;
+    return [`${pad}${paint(STATUS_STYLES[result.status].ansi, indent(text, pad))}`];
+  }
+  if (result.status === "passed" && result.vacuous) return [`${pad}${paint("33", indent(`note: ${result.note ?? result.reason}`, pad))}`];
+  if (result.status === "passed") return [];
+  const lines = detailLines(result, { reasoning: false }).map((line) => {
+    const prefix = pad + "  ".repeat(line.depth);
+    return `${prefix}${paint(detailColor(line), indent(line.text, prefix))}`;
+  });
+  const cell = formatCell(result.cell);
+  if (cell) lines.push(`${pad}${paint("2", `cell: ${stripControl(cell)}`)}`);
+  return lines;
+}
+
+function footer(report: Report, paint: Paint): string[] {
+  const s = report.summary;
+  const counts = [
+    paint(STATUS_STYLES.passed.ansi, `${s.passed} passed`) + (s.vacuous ? ` (${s.vacuous} vacuous)` : ""),
+    paint(s.failed ? STATUS_STYLES.failed.ansi : "0", `${s.failed} failed`),
+    paint(s.deferred ? STATUS_STYLES.deferred.ansi : "0", `${s.deferred} deferred`),
+    paint(s.judgeErrors ? STATUS_STYLES.judge_error.ansi : "0", `${s.judgeErrors} judge error${s.judgeErrors === 1 ? "" : "s"}`),
+    paint(s.skipped ? STATUS_STYLES.skipped.ansi : "0", `${s.skipped} skipped (budget)`),
+  ];
+  const budget = report.budget ? ` of ${formatUsd(report.budget.maxCostUsd)} budget` : "";
+  return [
+    `${paint("1", `${formatInt(s.total)} eval${s.total === 1 ? "" : "s"}:`)} ${counts.join(", ")}`,
+    paint("2", `${formatInt(s.judgeCalls)} judge calls · ${formatUsage(s.usage)} · cost ${formatUsd(s.costUsd)}${budget} · ${(report.durationMs / 1000).toFixed(1)}s`),
+  ];
+}
+
+function renderPretty(report: Report, options: RenderOptions): string {
+  const paint = painter(options.color);
+  const nameWidth = Math.min(NAME_WIDTH_CAP, Math.max(0, ...report.results.map((r) => r.name.length)));
+  const title = stripControl(`${report.tool.name} ${report.tool.version} · ${report.suite.file}`);
+  const lines = [paint("1", title)];
+  if (report.suite.description) lines.push(paint("2", indent(report.suite.description, "")));
+  lines.push("");
+  if (report.results.length === 0) lines.push(paint("2", "no evals ran"));
+  for (const result of report.results) lines.push(resultLine(result, nameWidth, paint), ...explanation(result, paint));
+  lines.push("", ...footer(report, paint));
+  return `${lines.join("\n")}\n`;
+}
+
+export const prettyReporter: Reporter = {
+  name: "pretty",
+  extension: "txt",
+  description: "text/plain: a per-eval summary for a terminal",
+  render: renderPretty,
+};

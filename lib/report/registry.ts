@@ -1,0 +1,50 @@
+import { htmlReporter } from "./html";
+import { gitlabReporter } from "./gitlab";
+import { jsonReporter } from "./json";
+import { junitReporter } from "./junit";
+import { mdReporter } from "./md";
+import { ndjsonReporter } from "./ndjson";
+import { prettyReporter } from "./pretty";
+import { REPORTER_NAMES, type RenderOptions, type Reporter, type ReporterName } from "./reporter";
+import { sarifReporter } from "./sarif";
+import { tapReporter } from "./tap";
+
+// Every reporter, in the order the guide lists them. The CLI, the dashboard's
+// download menu and test/report/registry.test.ts all walk this record, so a
+// new format is added here and nowhere else.
+
+export { REPORTER_NAMES, type ReporterName, type Reporter, type RenderOptions };
+
+export const REPORTERS: Readonly<Record<ReporterName, Reporter>> = {
+  pretty: prettyReporter,
+  json: jsonReporter,
+  junit: junitReporter,
+  md: mdReporter,
+  html: htmlReporter,
+  sarif: sarifReporter,
+  gitlab: gitlabReporter,
+  ndjson: ndjsonReporter,
+  tap: tapReporter,
+};
+
+export function isReporterName(text: string): text is ReporterName {
+  return (REPORTER_NAMES as readonly string[]).includes(text);
+}
+
+export type ParseReporterListResult = { ok: true; value: ReporterName[] } | { ok: false; message: string };
+
+/** Parses `--reporter pretty,junit`: comma-separated, case-insensitive, duplicates dropped. */
+export function parseReporterList(text: string): ParseReporterListResult {
+  const choices = REPORTER_NAMES.join(", ");
+  const names = text
+    .split(",")
+    .map((part) => part.trim().toLowerCase())
+    .filter((part) => part !== "");
+  if (names.length === 0) return { ok: false, message: `no reporter given; valid choices: ${choices}` };
+  const unknown = names.filter((name) => !isReporterName(name));
+  if (unknown.length > 0) {
+    const list = unknown.map((name) => `"${name}"`).join(", ");
+    return { ok: false, message: `unknown reporter${unknown.length > 1 ? "s" : ""} ${list}; valid choices: ${choices}` };
+  }
+  return { ok: true, value: [...new Set(names as ReporterName[])] };
+}

@@ -1,0 +1,22 @@
+import type { Report } from "../engine/report";
+
+// The names live here rather than in registry.ts so that each reporter module
+// can type its own `name` without a cycle through the registry.
+export const REPORTER_NAMES = ["pretty", "json", "junit", "md", "html", "sarif", "gitlab", "ndjson", "tap"] as const;
+
+export type ReporterName = (typeof REPORTER_NAMES)[number];
+
+export interface RenderOptions {
+  /** ANSI colours; only the pretty reporter uses them, every other format ignores it. */
+  color: boolean;
+}
+
+export interface Reporter {
+  name: ReporterName;
+  /** File extension without the leading dot, for `--output` paths. */
+  extension: string;
+  /** MIME-ish description */
+  description: string;
+  /** Pure: the same report and options always give the same text. */
+  render(report: Report, options: RenderOptions): string;
+}

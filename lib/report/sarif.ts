@@ -1,0 +1,133 @@
+import type { EvalResult, EvalStatus, Report } from "../engine/report";
+import type { Reporter } from "./reporter";
+import { oneLine } from "./escape";
+import { resultFingerprint, resultPath } from "./fingerprint";
+import { formatUnit } from "./format";
+import { resultLabel } from "./status";
+
+// SARIF 2.1.0 for GitHub code scanning and other SARIF viewers. Only results
+// that need attention become SARIF results; a pass is not a finding.
+
+type Level = "error" | "warning" | "note";
+
+interface RuleSpec {
+  id: string;
+  name: string;
+  short: string;
+  full: string;
+  level: Level;
+}
+
+const RULES: Record<Exclude<EvalStatus, "passed">, RuleSpec> = {
+  failed: {
+    id: "rubric/failed",
+    name: "EvalFailed",
+    short: "Eval scored below its threshold or failed a gate",
+    full: "The judged score was below the eval's threshold, or a required criterion failed, a guard triggered or cited evidence was missing.",
+    level: "error",
+  },
+  judge_error: {
+    id: "rubric/judge-error",
+    name: "JudgeError",
+    short: "The judge did not return a usable verdict",
+    full: "The judge model's reply did not parse as a verdict, or the call failed after retries; the eval was not graded.",
+    level: "error",
+  },
+  skipped: {
+    id: "rubric/skipped-budget",
+    name: "SkippedBudget",
+    short: "Eval skipped because the cost budget was spent",
+    full: "The run's --max-cost budget was spent before this eval was graded; it was neither passed nor failed.",
+    level: "warning",
+  },
+  deferred: {
+    id: "rubric/deferred",
+    name: "Deferred",
+    short: "Eval deferred: no judge model or no candidate",
+    full: "No model API key was configured, or the candidate could not be produced, so the eval was reported with a note instead of graded.",
+    level: "note",
+  },
+};
+
+const RULE_ORDER = ["failed", "judge_error", "skipped", "deferred"] as const;
+
+/** SARIF wants a URI reference; encodeURI keeps the slashes of a relative path. */
+function artifactUri(path: string): string {
+  return encodeURI(path);
+}
+
+function sentence(text: string): string {
+  const trimmed = text.trim();
+  return trimmed === "" || /[.!?]$/.test(trimmed) ? trimmed : `${trimmed}.`;
+}
+
+function message(result: EvalResult): string {
+  const score = result.status === "failed" ? ` (score ${result.display}, ${formatUnit(result.score)} < threshold ${formatUnit(result.threshold)})` : "";
+  const why = result.status === "deferred" || result.status === "skipped" ? (result.note ?? result.reason) : result.reason;
+  const gates = result.gates.length ? ` Gates: ${result.gates.join("; ")}.` : "";
+  return oneLine(`${result.name}: ${resultLabel(result)}${score}. ${sentence(why)}${gates}`);
+}
+
+function sarifResult(result: EvalResult, suiteFile: string) {
+  const status = result.status as Exclude<EvalStatus, "passed">;
+  const rule = RULES[status];
+  const region = result.location ? { region: { startLine: result.location.line, startColumn: result.location.column } } : {};
+  return {
+    ruleId: rule.id,
+    ruleIndex: RULE_ORDER.indexOf(status),
+    level: rule.level,
+    message: { text: message(result) },
+    locations: [{ physicalLocation: { artifactLocation: { uri: artifactUri(resultPath(result, suiteFile)) }, ...region } }],
+    partialFingerprints: { "rubricResult/v1": resultFingerprint(result) },
+    properties: {
+      evalId: result.id,
+      eval: result.eval,
+      status: result.status,
+      score: result.score,
+      display: result.display,
+      threshold: result.threshold,
+      costUsd: result.costUsd,
+      judgeModels: result.judge.models,
+      ...(result.cell ? { cell: result.cell } : {}),
+    },
+  };
+}
+
+function renderSarif(report: Report): string {
+  const log = {
+    $schema: "https://json.schemastore.org/sarif-2.1.0.json",
+    version: "2.1.0",
+    runs: [
+      {
+        tool: {
+          driver: {
+            name: "rubric-studio",
+            version: report.tool.version,
+            semanticVersion: report.tool.version,
+            rules: RULE_ORDER.map((status) => {
+              const rule = RULES[status];
+              return {
+                id: rule.id,
+                name: rule.name,
+                shortDescription: { text: rule.short },
+                fullDescription: { text: rule.full },
+                defaultConfiguration: { level: rule.level },
+              };
+            }),
+          },
+        },
+        invocations: [{ executionSuccessful: true, startTimeUtc: report.startedAt, endTimeUtc: report.finishedAt }],
+        results: report.results.filter((r) => r.status !== "passed").map((r) => sarifResult(r, report.suite.file)),
+        properties: { suiteFile: report.suite.file, summary: report.summary, ...(report.budget ? { budget: report.budget } : {}) },
+      },
+    ],
+  };
+  return `${JSON.stringify(log, null, 2)}\n`;
+}
+
+export const sarifReporter: Reporter = {
+  name: "sarif",
+  extension: "sarif",
+  description: "application/sarif+json: SARIF 2.1.0 for code scanning",
+  render: renderSarif,
+};

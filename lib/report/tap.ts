@@ -1,0 +1,80 @@
+import type { EvalResult, Report } from "../engine/report";
+import type { Reporter } from "./reporter";
+import { oneLine, stripControl } from "./escape";
+import { criterionOutcome, formatLocation, judgeErrors } from "./format";
+import { resultLabel } from "./status";
+
+// TAP 14. A `# SKIP` directive makes a test point count as ok, so only a
+// deferred eval (which the guide reports as passing with a note) uses it; an
+// eval skipped by the budget was never graded and is `not ok` without a
+// directive, so that no TAP consumer reads it as passed.
+
+/** TAP 14 reserves `#` for directives and `\` for escaping it in descriptions. */
+function description(text: string): string {
+  return oneLine(text).replace(/\\/g, "\\\\").replace(/#/g, "\\#");
+}
+
+/** JSON is a subset of YAML 1.2 flow style, so each value is written as JSON. */
+function yamlValue(value: unknown): string {
+  return JSON.stringify(value ?? null);
+}
+
+function diagnostics(result: EvalResult): string[] {
+  const fields: [string, unknown][] = [];
+  // A budget skip is `not ok` with no directive, so the message is what tells
+  // a reader that it was skipped rather than failed.
+  if (result.status === "skipped" || result.status === "deferred") {
+    fields.push(["message", stripControl(`${resultLabel(result)}: ${result.note ?? result.reason}`)]);
+  }
+  fields.push(
+    ["status", result.status],
+    ["score", result.score],
+    ["display", result.display],
+    ["threshold", result.threshold],
+    ["reason", stripControl(result.reason)],
+  );
+  if (result.note !== undefined) fields.push(["note", stripControl(result.note)]);
+  if (result.vacuous) fields.push(["vacuous", true]);
+  if (result.gates.length) fields.push(["gates", result.gates.map(stripControl)]);
+  const errors = judgeErrors(result);
+  if (errors.length) fields.push(["judge_errors", errors.map(stripControl)]);
+  if (result.status === "failed" || result.status === "judge_error") {
+    const criteria = result.criteria.map((c) => ({ name: stripControl(c.name), outcome: criterionOutcome(c), score: c.score, threshold: c.threshold }));
+    if (criteria.length) fields.push(["criteria", criteria]);
+  }
+  fields.push(["cost_usd", result.costUsd], ["judge_calls", result.judgeCalls]);
+  if (result.location) fields.push(["at", formatLocation(result)]);
+  return ["  ---", ...fields.map(([key, value]) => `  ${key}: ${yamlValue(value)}`), "  ..."];
+}
+
+function testPoint(result: EvalResult, number: number): string[] {
+  const name = description(result.name);
+  switch (result.status) {
+    case "passed":
+      return [`ok ${number} - ${name}`, ...diagnostics(result)];
+    case "deferred":
+      return [`ok ${number} - ${name} # SKIP deferred: ${description(result.note ?? result.reason)}`, ...diagnostics(result)];
+    case "failed":
+    case "judge_error":
+    case "skipped":
+      return [`not ok ${number} - ${name}`, ...diagnostics(result)];
+  }
+}
+
+function renderTap(report: Report): string {
+  const s = report.summary;
+  const lines = ["TAP version 14", `1..${report.results.length}`, ...report.results.flatMap((r, i) => testPoint(r, i + 1))];
+  lines.push(
+    `# ${s.total} evals: ${s.passed} passed (${s.vacuous} vacuous), ${s.failed} failed, ${s.deferred} deferred, ` +
+      `${s.judgeErrors} judge error${s.judgeErrors === 1 ? "" : "s"}, ${s.skipped} skipped (budget)`,
+    `# ${s.judgeCalls} judge calls, cost ${s.costUsd.toFixed(4)} USD`,
+  );
+  return `${lines.join("\n")}\n`;
+}
+
+export const tapReporter: Reporter = {
+  name: "tap",
+  extension: "tap",
+  description: "text/x-tap: TAP version 14",
+  render: renderTap,
+};

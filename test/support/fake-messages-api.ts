@@ -1,0 +1,286 @@
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+
+// A stand-in of the Anthropic Messages API on 127.0.0.1, so that tests run the
+// real SDK over real HTTP (DESIGN.md, the judge protocol). It answers what the
+// test tells it to, in the shapes the real API uses, and checks the few things
+// about a request that the real API would reject with a 400.
+
+export interface FakeUsage {
+  input_tokens: number;
+  output_tokens: number;
+  cache_creation_input_tokens: number;
+  cache_read_input_tokens: number;
+}
+
+export interface FakeRequest {
+  /** 0 for the first request this server received. */
+  index: number;
+  method: string;
+  path: string;
+  headers: IncomingHttpHeaders;
+  /** The parsed JSON body (undefined when it was not JSON). */
+  body: Record<string, unknown>;
+  /** Date.now() when the request arrived. */
+  receivedAt: number;
+  /** The system prompt's text, blocks joined. */
+  system: string;
+  /** The last user turn's text: its text blocks and the text of its tool_result blocks, joined. */
+  user: string;
+  /** The first tool's name, if the request offers tools. */
+  toolName: string | undefined;
+}
+
+export type FakeReply =
+  | { verdict: { reasoning: string; score: number; evidence?: string }; usage?: Partial<FakeUsage> }
+  | { text: string; usage?: Partial<FakeUsage> }
+  | { toolInput: unknown; usage?: Partial<FakeUsage> }
+  | { status: number; headers?: Record<string, string>; body?: unknown }
+  | { hang: true };
+
+export type FakeRespond = (request: FakeRequest) => FakeReply | Promise<FakeReply>;
+
+export interface FakeMessagesApiOptions {
+  /** Delay before each answer (not before a hang). */
+  latencyMs?: number;
+  respond?: FakeRespond;
+  /** 0 (the default) picks a free port. */
+  port?: number;
+}
+
+export interface FakeMessagesApi {
+  /** The base URL to give the SDK (no trailing slash, no /v1). */
+  url: string;
+  requests: FakeRequest[];
+  close(): Promise<void>;
+  setRespond(fn: FakeRespond): void;
+  /** Requests received and not yet answered (or abandoned by the client). */
+  inFlight(): number;
+  maxInFlight(): number;
+}
+
+const DEFAULT_REPLY: FakeReply = { verdict: { reasoning: "ok", score: 1 } };
+
+const ERROR_TYPES: Record<number, string> = {
+  400: "invalid_request_error",
+  401: "authentication_error",
+  402: "billing_error",
+  403: "permission_error",
+  404: "not_found_error",
+  408: "timeout_error",
+  413: "request_too_large",
+  429: "rate_limit_error",
+  500: "api_error",
+  504: "timeout_error",
+  529: "overloaded_error",
+};
+
+export function errorTypeFor(status: number): string {
+  return ERROR_TYPES[status] ?? (status >= 500 ? "api_error" : "invalid_request_error");
+}
+
+export async function startFakeMessagesApi(options: FakeMessagesApiOptions = {}): Promise<FakeMessagesApi> {
+  let respond: FakeRespond = options.respond ?? (() => DEFAULT_REPLY);
+  const latencyMs = options.latencyMs ?? 0;
+  const requests: FakeRequest[] = [];
+  const timers = new Set<NodeJS.Timeout>();
+  let inFlight = 0;
+  let maxInFlight = 0;
+  let serial = 0;
+
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => {
+      inFlight++;
+      maxInFlight = Math.max(maxInFlight, inFlight);
+      let counted = true;
+      const done = () => {
+        if (counted) inFlight--;
+        counted = false;
+      };
+      // A client that times out or aborts closes the socket without an answer.
+      res.on("close", done);
+      const raw = Buffer.concat(chunks).toString("utf8");
+      void handle(req, res, raw).catch((error: unknown) => {
+        if (!res.headersSent) sendError(res, 500, `fake server failure: ${String(error)}`);
+      });
+    });
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse, raw: string): Promise<void> {
+    const path = (req.url ?? "/").split("?")[0] ?? "/";
+    if (req.method !== "POST" || path !== "/v1/messages") {
+      sendError(res, 404, `${req.method ?? "?"} ${path} is not served by the fake Messages API`);
+      return;
+    }
+    let body: Record<string, unknown>;
+    try {
+      body = JSON.parse(raw) as Record<string, unknown>;
+    } catch {
+      sendError(res, 400, "The request body is not valid JSON.");
+      return;
+    }
+    const request = describeRequest({ index: requests.length, req, path, body });
+    requests.push(request);
+    const invalid = checkRequest(req.headers, body);
+    if (invalid) {
+      sendError(res, invalid.status, invalid.message);
+      return;
+    }
+    const reply = await respond(request);
+    if ("hang" in reply) return; // answered by close(), or abandoned by the client
+    if (latencyMs > 0) await delay(latencyMs);
+    if (res.destroyed) return;
+    if ("status" in reply) {
+      const payload = reply.body ?? { type: "error", error: { type: errorTypeFor(reply.status), message: `fake ${reply.status}` } };
+      send(res, reply.status, payload, reply.headers);
+      return;
+    }
+    send(res, 200, messageFor(reply, request, raw.length, ++serial));
+  }
+
+  function delay(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        resolve();
+      }, ms);
+      timers.add(timer);
+    });
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, "127.0.0.1", () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    setRespond(fn) {
+      respond = fn;
+    },
+    inFlight: () => inFlight,
+    maxInFlight: () => maxInFlight,
+    close() {
+      for (const timer of timers) clearTimeout(timer);
+      timers.clear();
+      return new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        // Hanging requests and idle keep-alive sockets would hold close() open.
+        server.closeAllConnections();
+      });
+    },
+  };
+}
+
+function describeRequest(input: { index: number; req: IncomingMessage; path: string; body: Record<string, unknown> }): FakeRequest {
+  const { body } = input;
+  const tools = Array.isArray(body.tools) ? (body.tools as Array<{ name?: unknown }>) : [];
+  const toolName = typeof tools[0]?.name === "string" ? tools[0].name : undefined;
+  const messages = Array.isArray(body.messages) ? (body.messages as Array<{ role?: unknown; content?: unknown }>) : [];
+  const lastUser = messages.filter((m) => m.role === "user").at(-1);
+  return {
+    index: input.index,
+    method: input.req.method ?? "POST",
+    path: input.path,
+    headers: input.req.headers,
+    body,
+    receivedAt: Date.now(),
+    system: textOf(body.system),
+    user: textOf(lastUser?.content),
+    toolName,
+  };
+}
+
+/** The text of a string or of a list of blocks (text blocks, and tool_result blocks' content). */
+function textOf(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  const parts: string[] = [];
+  for (const block of content as Array<{ type?: unknown; text?: unknown; content?: unknown }>) {
+    if (block.type === "text" && typeof block.text === "string") parts.push(block.text);
+    else if (block.type === "tool_result") parts.push(textOf(block.content));
+  }
+  return parts.join("\n");
+}
+
+/** The checks of the real API that a client of ours could plausibly fail. */
+function checkRequest(headers: IncomingHttpHeaders, body: Record<string, unknown>): { status: number; message: string } | undefined {
+  if (!headers["x-api-key"] && !headers.authorization) return { status: 401, message: "x-api-key header is required" };
+  if (!headers["anthropic-version"]) return { status: 400, message: "anthropic-version: header is required" };
+  if (typeof body.model !== "string") return { status: 400, message: "model: Field required" };
+  // API version 2026-10-21 removed the sampling parameters; 2023-06-01 still takes them.
+  if (headers["anthropic-version"] !== "2023-06-01") {
+    for (const field of ["temperature", "top_p", "top_k"]) {
+      if (field in body) return { status: 400, message: `${field}: Extra inputs are not permitted` };
+    }
+  }
+  if (typeof body.max_tokens !== "number") return { status: 400, message: "max_tokens: Field required" };
+  if (!Array.isArray(body.messages) || body.messages.length === 0) return { status: 400, message: "messages: Field required" };
+  const messages = body.messages as Array<{ role?: unknown; content?: unknown }>;
+  for (const [i, message] of messages.entries()) {
+    if (message.role !== "user" && message.role !== "assistant") return { status: 400, message: `messages.${i}.role: Input should be 'user' or 'assistant'` };
+    if (message.role !== "assistant" || !Array.isArray(message.content)) continue;
+    // Every tool_use must be answered by a tool_result in the very next turn.
+    const ids = (message.content as Array<{ type?: unknown; id?: unknown }>).filter((b) => b.type === "tool_use").map((b) => b.id);
+    const next = messages[i + 1]?.content;
+    const answered = new Set(
+      Array.isArray(next) ? (next as Array<{ type?: unknown; tool_use_id?: unknown }>).filter((b) => b.type === "tool_result").map((b) => b.tool_use_id) : [],
+    );
+    const missing = ids.filter((id) => !answered.has(id));
+    if (missing.length > 0) {
+      return {
+        status: 400,
+        message: `messages.${i + 1}: \`tool_use\` ids were found without \`tool_result\` blocks immediately after: ${missing.join(", ")}`,
+      };
+    }
+  }
+  return undefined;
+}
+
+function messageFor(reply: Exclude<FakeReply, { status: number } | { hang: true }>, request: FakeRequest, bodyLength: number, serial: number) {
+  const usage: FakeUsage = {
+    input_tokens: Math.ceil(bodyLength / 4),
+    output_tokens: 60,
+    cache_creation_input_tokens: 0,
+    cache_read_input_tokens: 0,
+    ...reply.usage,
+  };
+  const id = `${serial.toString(36).padStart(6, "0")}fake`;
+  const toolUse = (input: unknown) => ({ type: "tool_use", id: `toolu_01${id}`, name: request.toolName ?? "record_verdict", input });
+  const content = "text" in reply ? [{ type: "text", text: reply.text }] : [toolUse("verdict" in reply ? reply.verdict : reply.toolInput)];
+  return {
+    id: `msg_01${id}`,
+    type: "message",
+    role: "assistant",
+    model: typeof request.body.model === "string" ? request.body.model : "claude-fake",
+    content,
+    stop_reason: "text" in reply ? "end_turn" : "tool_use",
+    stop_sequence: null,
+    usage: {
+      ...usage,
+      cache_creation: { ephemeral_5m_input_tokens: usage.cache_creation_input_tokens, ephemeral_1h_input_tokens: 0 },
+      service_tier: "standard",
+    },
+  };
+}
+
+let requestSerial = 0;
+
+function send(res: ServerResponse, status: number, payload: unknown, headers: Record<string, string> = {}): void {
+  const text = typeof payload === "string" ? payload : JSON.stringify(payload);
+  res.writeHead(status, {
+    "content-type": "application/json",
+    "request-id": `req_fake_${++requestSerial}`,
+    "content-length": Buffer.byteLength(text),
+    ...headers,
+  });
+  res.end(text);
+}
+
+function sendError(res: ServerResponse, status: number, message: string): void {
+  send(res, status, { type: "error", error: { type: errorTypeFor(status), message } });
+}
