@@ -29,6 +29,14 @@ function positiveInt(name: string) {
   };
 }
 
+function positiveNumber(name: string) {
+  return (value: string) => {
+    const n = Number(value);
+    if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError(`${name} must be a number greater than 0`);
+    return n;
+  };
+}
+
 function nonNegative(name: string) {
   return (value: string) => {
     const n = Number(value);
@@ -37,7 +45,21 @@ function nonNegative(name: string) {
   };
 }
 
+// The SDK warns on the console for every request to a deprecated model; a
+// run of 600 calls should say so once.
+function warnOnce(): void {
+  const seen = new Set<string>();
+  const warn = console.warn.bind(console);
+  console.warn = (...args: unknown[]) => {
+    const key = args.map(String).join(" ");
+    if (seen.has(key)) return;
+    seen.add(key);
+    warn(...args);
+  };
+}
+
 export async function main(argv: string[], io: CliIo): Promise<number> {
+  warnOnce();
   let exitCode: number = EXIT.ok;
   const version = toolVersion();
   const program = new Command()
@@ -66,7 +88,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     .option("-o, --output <path>", "write the report there (a directory when several non-pretty formats are asked for)")
     .option("--max-cost <usd>", "stop scheduling judge calls before the spend would pass this many US dollars", nonNegative("--max-cost"))
     .addOption(new Option("--concurrency <n>", "judge calls in flight at once").argParser(positiveInt("--concurrency")).default(8))
-    .addOption(new Option("--timeout <seconds>", "timeout of one judge request").argParser(nonNegative("--timeout")).default(60))
+    .addOption(new Option("--timeout <seconds>", "timeout of one judge request (fractions allowed)").argParser(positiveNumber("--timeout")).default(60))
     .option("--filter <pattern>", "only evals whose name matches this regular expression")
     .option("--no-color", "plain text, no ANSI colours")
     .addHelpText(

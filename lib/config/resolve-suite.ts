@@ -88,7 +88,9 @@ function resolveJudge(suiteJudge: JudgeInput | undefined, evalJudge: JudgeInput 
   const jury = evalJudge?.jury ?? suiteJudge?.jury;
   return {
     model: merged.model,
-    temperature: merged.temperature ?? DEFAULT_JUDGE.temperature,
+    // Jurors at temperature 0 would mostly repeat one verdict; a jury is only
+    // worth its cost when its members are independent samples.
+    temperature: merged.temperature ?? ((jury?.size ?? 1) > 1 ? 1 : DEFAULT_JUDGE.temperature),
     maxTokens: merged.max_tokens ?? DEFAULT_JUDGE.maxTokens,
     jury: { size: jury?.size ?? 1, consensus: jury?.consensus ?? DEFAULT_JUDGE.consensus },
     panel: merged.panel,

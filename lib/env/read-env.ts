@@ -9,7 +9,9 @@ const EnvSchema = z.object({
   RUBRIC_STUDIO_JUDGE_MODEL: z.string().min(1).optional(),
 });
 
-export const DEFAULT_JUDGE_MODEL = "claude-sonnet-4-5";
+// claude-sonnet-4-5, the guide's examples' model, reaches end-of-life on
+// 2026-11-30 (the SDK warns on every call); its successor is the default.
+export const DEFAULT_JUDGE_MODEL = "claude-sonnet-4-6";
 
 export interface Settings {
   anthropicApiKey?: string;

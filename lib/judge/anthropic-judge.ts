@@ -13,6 +13,7 @@ import type {
   VerdictKind,
 } from "../engine/judge-port";
 import { VERDICT_TOOL_NAME, verdictSchemaFor } from "../engine/verdict";
+import { createNodeHttpFetch } from "./node-http-fetch";
 import { priceOf } from "./pricing";
 import { backoffMs, classifyFailure, type AttemptFailure } from "./retry-policy";
 import { readVerdict, repairTurns } from "./verdict-reply";
@@ -69,6 +70,7 @@ export function createAnthropicJudge(options: AnthropicJudgeOptions): JudgePort 
     ...(options.baseURL === undefined ? {} : { baseURL: options.baseURL }),
     timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     maxRetries: 0,
+    fetch: createNodeHttpFetch(),
   });
   const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
   const sleep = options.sleep;

@@ -2,7 +2,10 @@ import type { ModelPrice } from "../engine/cost";
 
 // USD per million tokens, base input and output prices. Cache writes and reads
 // are derived from the input price in lib/engine/cost.ts.
+// Models the table does not list get no cost (null), never a guessed one.
 const PRICE_LIST: Readonly<Record<string, ModelPrice>> = {
+  "claude-opus-4-6": { inputPerMTok: 5, outputPerMTok: 25 },
+  "claude-sonnet-4-6": { inputPerMTok: 3, outputPerMTok: 15 },
   "claude-opus-4-5": { inputPerMTok: 5, outputPerMTok: 25 },
   "claude-opus-4-1": { inputPerMTok: 15, outputPerMTok: 75 },
   "claude-opus-4": { inputPerMTok: 15, outputPerMTok: 75 },

@@ -128,7 +128,7 @@ function renderHtml(report: Report): string {
 <html lang="en">
 <head>
 <meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${CSP}">
+<meta http-equiv="Content-Security-Policy" content="${trusted(CSP)}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Rubric Studio report: ${report.suite.file}</title>
 <style>${trusted(STYLE)}</style>

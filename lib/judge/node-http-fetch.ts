@@ -1,0 +1,78 @@
+import http from "node:http";
+import https from "node:https";
+
+// A `fetch` for the Anthropic SDK over node:http with keep-alive agents.
+// Why: the global fetch (undici) costs this process about 1.2 ms of CPU per
+// judge call on a small server, and a run makes thousands of calls; node:http
+// does the same request for about a third of that. The reply is small JSON
+// (no streaming is used), so it is read whole and handed over as a Response.
+
+const NO_BODY_STATUSES = new Set([101, 204, 205, 304]);
+
+export function createNodeHttpFetch(): typeof fetch {
+  const agents = {
+    "http:": new http.Agent({ keepAlive: true }),
+    "https:": new https.Agent({ keepAlive: true }),
+  };
+
+  return (input, init = {}) =>
+    new Promise<Response>((resolve, reject) => {
+      const url = new URL(typeof input === "string" ? input : input instanceof URL ? input.href : input.url);
+      const protocol = url.protocol === "https:" ? "https:" : url.protocol === "http:" ? "http:" : undefined;
+      if (!protocol) {
+        reject(new TypeError(`fetch: unsupported protocol ${url.protocol}`));
+        return;
+      }
+      const body = bodyOf(init.body);
+      const headers = headersOf(init.headers);
+      if (body !== undefined) headers["content-length"] = String(Buffer.byteLength(body));
+      const send = protocol === "https:" ? https.request : http.request;
+      const request = send(
+        url,
+        { method: init.method ?? "GET", headers, agent: agents[protocol], ...(init.signal ? { signal: init.signal } : {}) },
+        (response) => {
+          const chunks: Buffer[] = [];
+          response.on("data", (chunk: Buffer) => chunks.push(chunk));
+          response.on("error", reject);
+          response.on("end", () => {
+            const status = response.statusCode ?? 0;
+            const replyHeaders = new Headers();
+            for (const [name, value] of Object.entries(response.headers)) {
+              if (value !== undefined) replyHeaders.set(name, Array.isArray(value) ? value.join(", ") : value);
+            }
+            const payload = NO_BODY_STATUSES.has(status) ? null : Buffer.concat(chunks);
+            resolve(new Response(payload, { status, statusText: response.statusMessage ?? "", headers: replyHeaders }));
+          });
+        },
+      );
+      // node:http rejects an aborted request with an error named AbortError,
+      // which the SDK tells apart from a refused connection (a timeout it retries).
+      request.on("error", reject);
+      request.end(body);
+    });
+}
+
+function bodyOf(body: RequestInit["body"]): string | Buffer | undefined {
+  if (body === undefined || body === null) return undefined;
+  if (typeof body === "string") return body;
+  if (body instanceof ArrayBuffer) return Buffer.from(body);
+  if (ArrayBuffer.isView(body)) return Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+  // The SDK sends JSON strings to the Messages API; anything else (streams,
+  // forms) would be a programmer error in this adapter.
+  throw new TypeError("fetch: only string and byte bodies are supported");
+}
+
+function headersOf(headers: RequestInit["headers"]): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (!headers) return out;
+  if (headers instanceof Headers) {
+    headers.forEach((value, name) => {
+      out[name] = value;
+    });
+  } else if (Array.isArray(headers)) {
+    for (const [name, value] of headers) if (name !== undefined && value !== undefined) out[name.toLowerCase()] = value;
+  } else {
+    for (const [name, value] of Object.entries(headers)) out[name.toLowerCase()] = value;
+  }
+  return out;
+}
