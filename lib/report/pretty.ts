@@ -11,7 +11,7 @@ import { STATUS_STYLES, resultLabel } from "./status";
 type Paint = (code: string, text: string) => string;
 
 function painter(color: boolean): Paint {
-  return color ? (code, text) => `\u001b[${code}m${text}\u001b[0m` : (_code, text) => text;
+  return color ? (code, text) => (code ? `\u001b[${code}m${text}\u001b[0m` : text) : (_code, text) => text;
 }
 
 const NAME_WIDTH_CAP = 48;
@@ -28,7 +28,7 @@ function indent(text: string, prefix: string): string {
 function detailColor(line: DetailLine): string {
   if (line.kind === "criterion") return line.ok === true ? "32" : line.ok === false ? "31" : "2";
   if (line.kind === "gate" || line.kind === "error") return "31";
-  return line.kind === "reason" || line.kind === "note" ? "0" : "2";
+  return line.kind === "reason" || line.kind === "note" ? "" : "2";
 }
 
 function resultLine(result: EvalResult, nameWidth: number, paint: Paint): string {
@@ -63,10 +63,10 @@ function footer(report: Report, paint: Paint): string[] {
   const s = report.summary;
   const counts = [
     paint(STATUS_STYLES.passed.ansi, `${s.passed} passed`) + (s.vacuous ? ` (${s.vacuous} vacuous)` : ""),
-    paint(s.failed ? STATUS_STYLES.failed.ansi : "0", `${s.failed} failed`),
-    paint(s.deferred ? STATUS_STYLES.deferred.ansi : "0", `${s.deferred} deferred`),
-    paint(s.judgeErrors ? STATUS_STYLES.judge_error.ansi : "0", `${s.judgeErrors} judge error${s.judgeErrors === 1 ? "" : "s"}`),
-    paint(s.skipped ? STATUS_STYLES.skipped.ansi : "0", `${s.skipped} skipped (budget)`),
+    paint(s.failed ? STATUS_STYLES.failed.ansi : "", `${s.failed} failed`),
+    paint(s.deferred ? STATUS_STYLES.deferred.ansi : "", `${s.deferred} deferred`),
+    paint(s.judgeErrors ? STATUS_STYLES.judge_error.ansi : "", `${s.judgeErrors} judge error${s.judgeErrors === 1 ? "" : "s"}`),
+    paint(s.skipped ? STATUS_STYLES.skipped.ansi : "", `${s.skipped} skipped (budget)`),
   ];
   const budget = report.budget ? ` of ${formatUsd(report.budget.maxCostUsd)} budget` : "";
   return [

@@ -34,3 +34,11 @@ describe("public/rubric-schema.json", () => {
     expect(text).toContain('"weighted_average"');
   });
 });
+
+describe("the example suite in examples/", () => {
+  it("validates", () => {
+    const file = new URL("../../examples/rubric-eval.yaml", import.meta.url);
+    const result = loadSuite({ text: readFileSync(file, "utf8"), file: "examples/rubric-eval.yaml" });
+    expect(result.ok ? [] : result.issues).toEqual([]);
+  });
+});

@@ -1,0 +1,40 @@
+import { ESLint } from "eslint";
+import { describe, expect, it } from "vitest";
+
+// The dependency rule of DESIGN.md is enforced by eslint.config.mjs on every
+// `npm test` (npm run lint). These tests prove the rule bites: each snippet
+// would be a violation in the file it pretends to be.
+
+const eslint = new ESLint({ cwd: new URL("../..", import.meta.url).pathname });
+
+async function ruleMessages(code: string, filePath: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath });
+  return (result?.messages ?? []).filter((m) => m.ruleId?.startsWith("no-restricted")).map((m) => m.message);
+}
+
+describe("the dependency rule", () => {
+  it.each([
+    ['import { NextResponse } from "next/server";', "lib/engine/x.ts"],
+    ['import React from "react";', "lib/config/x.ts"],
+    ['import Anthropic from "@anthropic-ai/sdk";', "lib/engine/x.ts"],
+    ['import { PrismaClient } from "@prisma/client";', "lib/engine/x.ts"],
+    ['import { readFileSync } from "node:fs";', "lib/config/x.ts"],
+    ['import { priceOf } from "../judge/pricing";', "lib/engine/x.ts"],
+    ['import { REPORTERS } from "../report/registry";', "lib/engine/x.ts"],
+    ['import { planSuite } from "../engine/plan-suite";', "lib/config/x.ts"],
+    ['import { main } from "../lib/cli/main";', "components/x.tsx"],
+    ['import Page from "../app/page";', "lib/cli/x.ts"],
+    ["export const key = process.env.ANTHROPIC_API_KEY;", "lib/engine/x.ts"],
+  ])("rejects %s in %s", async (code, file) => {
+    expect(await ruleMessages(code, file)).not.toEqual([]);
+  });
+
+  it.each([
+    ['import { z } from "zod";', "lib/config/x.ts"],
+    ['import { loadSuite } from "../config/load-suite";', "lib/engine/x.ts"],
+    ['import { runSuite } from "../engine/run-suite";', "lib/cli/x.ts"],
+    ['import Anthropic from "@anthropic-ai/sdk";', "lib/judge/x.ts"],
+  ])("allows %s in %s", async (code, file) => {
+    expect(await ruleMessages(code, file)).toEqual([]);
+  });
+});

@@ -1,0 +1,64 @@
+import { mkdtemp, readFile, rm, writeFile, mkdir } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { startFakeMessagesApi, type FakeMessagesApi, type FakeMessagesApiOptions } from "../support/fake-messages-api";
+import { runCli, type CliRun } from "../support/run-cli";
+import type { Report } from "../../lib/engine/report";
+
+// What the CLI tests share: a temporary folder to write suites in, the Messages
+// API stand-in in this process, and the environment that points the CLI at it.
+// Each test gets its own of both, so tests can run concurrently and count the
+// requests they caused.
+
+type OnFinished = (fn: () => void | Promise<void>) => void;
+
+export interface Workspace {
+  dir: string;
+  /** Writes a file (creating folders) and returns its path relative to the workspace. */
+  write(name: string, text: string): Promise<string>;
+  read(name: string): Promise<string>;
+  readReport(name: string): Promise<Report>;
+  /** Runs the CLI in this folder. */
+  cli(args: string[], env?: Record<string, string | undefined>): Promise<CliRun>;
+}
+
+export async function makeWorkspace(onFinished: OnFinished): Promise<Workspace> {
+  const dir = await mkdtemp(path.join(tmpdir(), "rubric-cli-"));
+  onFinished(() => rm(dir, { recursive: true, force: true }));
+  const read = (name: string) => readFile(path.join(dir, name), "utf8");
+  return {
+    dir,
+    async write(name, text) {
+      await mkdir(path.dirname(path.join(dir, name)), { recursive: true });
+      await writeFile(path.join(dir, name), text);
+      return name;
+    },
+    read,
+    async readReport(name) {
+      return JSON.parse(await read(name)) as Report;
+    },
+    cli: (args, env) => runCli(args, { cwd: dir, env: env ?? {} }),
+  };
+}
+
+export interface FakeJudge {
+  api: FakeMessagesApi;
+  /** The environment that makes the CLI grade against the stand-in. */
+  env: Record<string, string>;
+}
+
+export async function startFakeJudge(onFinished: OnFinished, options: FakeMessagesApiOptions = {}): Promise<FakeJudge> {
+  const api = await startFakeMessagesApi(options);
+  onFinished(() => api.close());
+  return { api, env: { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: api.url } };
+}
+
+/** A suite as YAML text, from lines written with two-space indentation. */
+export function yaml(...lines: string[]): string {
+  return `${lines.join("\n")}\n`;
+}
+
+/** The text of every eval's candidate that a request graded (what the stand-in saw). */
+export function candidateOf(request: { user: string }): string {
+  return /<candidate_response>\n([\s\S]*?)\n<\/candidate_response>/.exec(request.user)?.[1] ?? "";
+}
