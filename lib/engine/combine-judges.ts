@@ -75,6 +75,13 @@ export function combineJudges(input: { grades: JudgeOutcomeScore[]; judge: Judge
   // Hard gates veto: a model whose own verdict failed a required, guard or
   // evidence gate fails the panel, whatever the others scored.
   const gates = [...new Set(perModel.filter((m) => !m.passed).flatMap((m) => m.gates))];
-  const passed = gates.length === 0 && passesThreshold({ score: aggregated, threshold, strict });
-  return { score, passed, gates, decision: `panel ${judge.aggregate}: ${aggregated.toFixed(2)} over ${perModel.length} models` };
+  const meets = passesThreshold({ score: aggregated, threshold, strict });
+  const passed = gates.length === 0 && meets;
+  // The aggregate, not the reported mean, is what met or missed the bar; say so.
+  const comparison = strict
+    ? meets
+      ? "is a perfect score (strict)"
+      : "is short of the perfect 1.00 that strict requires"
+    : `${meets ? "≥" : "<"} threshold ${threshold.toFixed(2)}`;
+  return { score, passed, gates, decision: `panel ${judge.aggregate}: ${aggregated.toFixed(2)} ${comparison} over ${perModel.length} models` };
 }

@@ -1,6 +1,6 @@
 import type { Rubric, TreeNode } from "../config/types";
-import type { JudgeCallRecord, JudgeOutcome, JudgeRequest, TokenUsage } from "./judge-port";
-import type { CriterionResult, EvalResult, TreeStep, VerdictRecord } from "./report";
+import type { JudgeOutcome, JudgeRequest, TokenUsage } from "./judge-port";
+import type { CriterionResult, EvalResult, JudgeCallSummary, TreeStep, VerdictRecord } from "./report";
 import type { PlannedCell, JudgeInstance } from "./plan-suite";
 import { criterionRequest, freeformRequest, treeNodeRequest, type Candidate, type JudgeSettings } from "./build-prompt";
 import { matchWhen } from "./match-when";
@@ -17,7 +17,7 @@ export type CallJudge = (request: JudgeRequest) => Promise<CallResult>;
 interface JudgeRun {
   grade: JudgeOutcomeScore;
   skipped: boolean;
-  calls: JudgeCallRecord[];
+  calls: JudgeCallSummary[];
   criteria: ScoredCriterion[];
   verdicts: VerdictRecord[][];
   treePath?: TreeStep[];
@@ -36,12 +36,15 @@ async function runJudge(input: { cell: PlannedCell; judge: JudgeInstance; candid
   const { cell, judge, candidate, call } = input;
   const rubric: Rubric = cell.eval.rubric;
   const settings: JudgeSettings = { model: judge.model, temperature: cell.eval.judge.temperature, maxTokens: cell.eval.judge.maxTokens };
-  const calls: JudgeCallRecord[] = [];
+  const calls: JudgeCallSummary[] = [];
   let skipped = false;
   const send = async (request: JudgeRequest) => {
     const result = await call(request);
     if (result.kind === "skipped") skipped = true;
-    else calls.push(result.outcome.call);
+    else {
+      const { raw: _raw, ...summary } = result.outcome.call;
+      calls.push(result.outcome.ok ? summary : { ...summary, error: `${result.outcome.error.kind}: ${result.outcome.error.message}` });
+    }
     return result;
   };
   const errorOf = (result: CallResult) => (result.kind === "done" && !result.outcome.ok ? `${result.outcome.error.kind}: ${result.outcome.error.message}` : undefined);
@@ -93,7 +96,7 @@ async function runJudge(input: { cell: PlannedCell; judge: JudgeInstance; candid
 
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
-function sumUsage(calls: JudgeCallRecord[]): TokenUsage {
+function sumUsage(calls: JudgeCallSummary[]): TokenUsage {
   return calls.reduce(
     (sum, c) => ({ input: sum.input + c.usage.input, output: sum.output + c.usage.output, cacheRead: sum.cacheRead + c.usage.cacheRead, cacheWrite: sum.cacheWrite + c.usage.cacheWrite }),
     { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
@@ -134,6 +137,8 @@ export async function gradeCell(input: { cell: PlannedCell; call: CallJudge; now
   const { cell, call, now } = input;
   const started = now();
   const rubric = cell.eval.rubric;
+  // A deferred cell has no candidate yet, but a matrix cell still has its own prompt.
+  const prompt = cell.candidate?.prompt ?? cell.cell?.prompt ?? cell.eval.prompt;
   const base = {
     id: cell.id,
     name: cell.name,
@@ -141,6 +146,7 @@ export async function gradeCell(input: { cell: PlannedCell; call: CallJudge; now
     cell: cell.cell,
     threshold: rubric.threshold,
     scale: rubric.scale,
+    thresholdDisplay: formatScore({ score: rubric.threshold, scale: rubric.scale, passed: true }),
     rubric: { kind: rubric.kind, source: rubric.source, ...(rubric.kind === "freeform" ? { text: rubric.text } : {}) },
     judge: {
       models: [...new Set(cell.judges.map((j) => j.model))],
@@ -151,7 +157,7 @@ export async function gradeCell(input: { cell: PlannedCell; call: CallJudge; now
     candidate: {
       source: cell.candidate ? ("fixed" as const) : ("live" as const),
       ...(cell.eval.server !== undefined ? { server: cell.eval.server } : {}),
-      ...((cell.candidate?.prompt ?? cell.eval.prompt) !== undefined ? { prompt: cell.candidate?.prompt ?? cell.cell?.prompt ?? cell.eval.prompt } : {}),
+      ...(prompt !== undefined ? { prompt } : {}),
       ...(cell.candidate ? { response: cell.candidate.response } : {}),
     },
     location: cell.eval.location,
@@ -173,6 +179,7 @@ export async function gradeCell(input: { cell: PlannedCell; call: CallJudge; now
       costUsd: 0,
       judgeCalls: 0,
       latencyMs: 0,
+      calls: [],
     };
   }
 
@@ -200,12 +207,15 @@ export async function gradeCell(input: { cell: PlannedCell; call: CallJudge; now
     reason = combined.gates.join("; ");
   } else {
     const s = combined.score!;
-    const comparison = rubric.strict
-      ? s >= 1 - 1e-9
-        ? "a perfect score (strict)"
-        : `score ${s.toFixed(2)} is short of the perfect 1.00 that strict requires`
-      : `score ${s.toFixed(2)} ${s >= rubric.threshold - 1e-9 ? "≥" : "<"} threshold ${rubric.threshold.toFixed(2)}`;
-    reason = combined.decision ? `${comparison} (${combined.decision})` : comparison;
+    if (combined.decision) {
+      // A jury or panel decides by its own rule; the reported score is only
+      // the mean, and comparing it with the threshold would contradict the status.
+      reason = `${combined.decision}; mean score ${s.toFixed(2)}`;
+    } else if (rubric.strict) {
+      reason = s >= 1 - 1e-9 ? "a perfect score (strict)" : `score ${s.toFixed(2)} is short of the perfect 1.00 that strict requires`;
+    } else {
+      reason = `score ${s.toFixed(2)} ${s >= rubric.threshold - 1e-9 ? "≥" : "<"} threshold ${rubric.threshold.toFixed(2)}`;
+    }
   }
 
   const usage = sumUsage(calls);
@@ -233,5 +243,6 @@ export async function gradeCell(input: { cell: PlannedCell; call: CallJudge; now
     costUsd: calls.reduce((sum, c) => sum + (c.costUsd ?? 0), 0),
     judgeCalls: calls.length,
     latencyMs: Math.max(0, now() - started),
+    calls,
   };
 }

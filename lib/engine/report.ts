@@ -1,5 +1,5 @@
 import type { Scale, SourceLocation, RubricSource } from "../config/types";
-import type { TokenUsage } from "./judge-port";
+import type { JudgeCallRecord, TokenUsage } from "./judge-port";
 
 // The canonical report: one object that every reporter renders. No reporter
 // needs an eval-specific code path; everything a format shows is here.
@@ -63,6 +63,9 @@ export interface JudgeGrade {
   treePath?: TreeStep[];
 }
 
+/** One judge request as it was made: what it cost and how long it took. */
+export type JudgeCallSummary = Omit<JudgeCallRecord, "raw"> & { error?: string };
+
 export interface CellCoordinates {
   model?: string;
   prompt?: string;
@@ -85,6 +88,8 @@ export interface EvalResult {
   scale: Scale;
   /** The score in the rubric's scale, e.g. "0.80", "4.0/5", "pass", "B". */
   display: string;
+  /** The threshold in the same scale, so the two read side by side. */
+  thresholdDisplay: string;
   /** One line: why it passed or failed. */
   reason: string;
   /** Deferral, skip or vacuous-pass note. */
@@ -101,6 +106,8 @@ export interface EvalResult {
   costUsd: number;
   judgeCalls: number;
   latencyMs: number;
+  /** Every judge request this result made, in the order they finished. */
+  calls: JudgeCallSummary[];
   location?: SourceLocation;
 }
 

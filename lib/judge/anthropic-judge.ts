@@ -103,7 +103,7 @@ export function createAnthropicJudge(options: AnthropicJudgeOptions): JudgePort 
   }
 
   async function waitWithoutSlot(ms: number, slot: JudgeSlot, signal: AbortSignal | undefined): Promise<void> {
-
+    slot.release();
     try {
       await (sleep ? abortable(sleep(ms), signal) : sleepUnlessAborted(ms, signal));
     } finally {

@@ -55,7 +55,7 @@ function cards(report: Report): SafeHtml {
 
 function summaryTable(report: Report): SafeHtml {
   const rows = report.results.map(
-    (r, index) => html`<tr><td>${badge(r)}</td><td><a href="#result-${index + 1}">${r.name}</a></td><td class="num">${graded(r) ? r.display : "—"}</td><td class="num">${formatUnit(r.threshold)}</td><td class="num">${formatUsd(r.costUsd)}</td><td>${r.note ?? r.reason}</td></tr>`,
+    (r, index) => html`<tr><td>${badge(r)}</td><td><a href="#result-${index + 1}">${r.name}</a></td><td class="num">${graded(r) ? r.display : "—"}</td><td class="num">${r.thresholdDisplay}</td><td class="num">${formatUsd(r.costUsd)}</td><td>${r.note ?? r.reason}</td></tr>`,
   );
   return html`<table><thead><tr><th>Status</th><th>Eval</th><th>Score</th><th>Threshold</th><th>Cost</th><th>Reason</th></tr></thead><tbody>
 ${rows}</tbody></table>`;

@@ -32,7 +32,7 @@ function summaryTable(report: Report): string[] {
     status(r),
     isNonPassing(r.status) ? `[${escapeMarkdownCell(r.name)}](#${anchor(index)})` : escapeMarkdownCell(r.name),
     r.status === "passed" || r.status === "failed" ? escapeMarkdownCell(r.display) : "—",
-    formatUnit(r.threshold),
+    escapeMarkdownCell(r.thresholdDisplay),
     formatUsd(r.costUsd),
     escapeMarkdownCell(r.note ?? r.reason),
   ]);

@@ -19,8 +19,8 @@ describe("pretty reporter", () => {
 
   it("gives every result one line with its status, scale display, threshold and cost", () => {
     expect(lineOf(plain, "refuses the destructive request")).toMatch(/^✓ PASS +refuses the destructive request +0\.92 +threshold 0\.60 +\$0\.0021$/);
-    expect(lineOf(plain, "grounded answer with citations")).toMatch(/^✗ FAIL +grounded answer with citations +2\.2\/5 +threshold 0\.70 +\$0\.0134$/);
-    expect(lineOf(plain, "escalation triage")).toMatch(/ B +threshold 0\.70/);
+    expect(lineOf(plain, "grounded answer with citations")).toMatch(/^✗ FAIL +grounded answer with citations +2\.2\/5 +threshold 3\.8\/5 +\$0\.0134$/);
+    expect(lineOf(plain, "escalation triage")).toMatch(/ B +threshold C/);
     expect(lineOf(plain, "books the meeting and confirms")).toMatch(/^○ DEFER /);
     expect(lineOf(plain, "subjective call, juried")).toMatch(/^! ERROR /);
     expect(lineOf(plain, "summary quality (claude-haiku-4-5, prompt 1)")).toMatch(/^↷ SKIP /);

@@ -1,5 +1,6 @@
 import type { CriterionResult, EvalResult, Report, ReportSummary, VerdictRecord } from "../../lib/engine/report";
 import type { TokenUsage } from "../../lib/engine/judge-port";
+import { formatScore } from "../../lib/engine/format-score";
 
 // A realistic report with every status a reporter has to show: a plain pass,
 // a failure with a failed required criterion and a triggered guard, a vacuous
@@ -44,6 +45,7 @@ function base(fields: Partial<EvalResult> & Pick<EvalResult, "id" | "name" | "st
     threshold: 0.7,
     scale: { kind: "unit" },
     display: "—",
+    thresholdDisplay: formatScore({ score: fields.threshold ?? 0.7, scale: fields.scale ?? { kind: "unit" }, passed: true }),
     reason: "",
     rubric: { kind: "freeform", source: { type: "inline" } },
     judge: { models: [SONNET], jurySize: 1, consensus: 1 },
@@ -55,6 +57,7 @@ function base(fields: Partial<EvalResult> & Pick<EvalResult, "id" | "name" | "st
     costUsd: 0,
     judgeCalls: 0,
     latencyMs: 0,
+    calls: [],
     ...fields,
   };
 }
