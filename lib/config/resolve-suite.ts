@@ -11,7 +11,7 @@ type Suite = z.output<typeof SuiteSchema>;
 type StructuredRubric = Exclude<NonNullable<Suite["rubrics"]>[string], string>;
 
 export const DEFAULT_THRESHOLD = 0.7;
-export const DEFAULT_JUDGE = { temperature: 0, maxTokens: 1024, consensus: 0.5 } as const;
+export const DEFAULT_JUDGE = { maxTokens: 1024, consensus: 0.5 } as const;
 
 function toScale(scale: ScaleInput | undefined): Scale {
   if (scale === undefined || scale === "unit") return { kind: "unit" };
@@ -88,9 +88,6 @@ function resolveJudge(suiteJudge: JudgeInput | undefined, evalJudge: JudgeInput 
   const jury = evalJudge?.jury ?? suiteJudge?.jury;
   return {
     model: merged.model,
-    // Jurors at temperature 0 would mostly repeat one verdict; a jury is only
-    // worth its cost when its members are independent samples.
-    temperature: merged.temperature ?? ((jury?.size ?? 1) > 1 ? 1 : DEFAULT_JUDGE.temperature),
     maxTokens: merged.max_tokens ?? DEFAULT_JUDGE.maxTokens,
     jury: { size: jury?.size ?? 1, consensus: jury?.consensus ?? DEFAULT_JUDGE.consensus },
     panel: merged.panel,

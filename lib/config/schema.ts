@@ -192,7 +192,6 @@ export const JurySchema = z
 export const JudgeSchema = z
   .strictObject({
     model: z.string().min(1).optional().describe("Judge model, e.g. claude-sonnet-4-5. Default: RUBRIC_STUDIO_JUDGE_MODEL or claude-sonnet-4-6."),
-    temperature: z.number().min(0).max(1).optional().describe("Sampling temperature for the judge. Default 0, or 1 for a jury so that jurors are independent samples."),
     max_tokens: z.int().min(64).max(64000).optional().describe("Output token limit per judge call. Default 1024."),
     jury: JurySchema.optional(),
     panel: z

@@ -67,7 +67,6 @@ export type Rubric =
 export interface JudgeConfig {
   /** Undefined means "resolve from the environment" (the caller passes a default). */
   model?: string;
-  temperature: number;
   maxTokens: number;
   jury: { size: number; consensus: number };
   panel?: string[];

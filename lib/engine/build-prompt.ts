@@ -16,7 +16,6 @@ export interface Candidate {
 
 export interface JudgeSettings {
   model: string;
-  temperature: number;
   maxTokens: number;
 }
 
@@ -50,7 +49,6 @@ export function renderCandidate(candidate: Candidate): string {
 function request(settings: JudgeSettings, stablePrompt: string, candidate: Candidate, verdict: VerdictKind): JudgeRequest {
   return {
     model: settings.model,
-    temperature: settings.temperature,
     maxTokens: settings.maxTokens,
     templateVersion: PROMPT_TEMPLATE_VERSION,
     stablePrompt,

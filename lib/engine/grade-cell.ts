@@ -14,6 +14,8 @@ import { formatScore } from "./format-score";
 export type CallResult = { kind: "done"; outcome: JudgeOutcome } | { kind: "skipped" };
 export type CallJudge = (request: JudgeRequest) => Promise<CallResult>;
 
+const BUDGET_SKIP = "budget: --max-cost was reached before this criterion's judge call";
+
 interface JudgeRun {
   grade: JudgeOutcomeScore;
   skipped: boolean;
@@ -35,7 +37,7 @@ function record(judge: JudgeInstance, result: CallResult): VerdictRecord {
 async function runJudge(input: { cell: PlannedCell; judge: JudgeInstance; candidate: Candidate; call: CallJudge }): Promise<JudgeRun> {
   const { cell, judge, candidate, call } = input;
   const rubric: Rubric = cell.eval.rubric;
-  const settings: JudgeSettings = { model: judge.model, temperature: cell.eval.judge.temperature, maxTokens: cell.eval.judge.maxTokens };
+  const settings: JudgeSettings = { model: judge.model, maxTokens: cell.eval.judge.maxTokens };
   const calls: JudgeCallSummary[] = [];
   let skipped = false;
   const send = async (request: JudgeRequest) => {
@@ -57,6 +59,8 @@ async function runJudge(input: { cell: PlannedCell; judge: JudgeInstance; candid
         const when = matchWhen(criterion.when, candidate.response);
         if (!when.applies) return { verdict: { criterion, skippedReason: when.reason }, records: [] };
         const result = await send(criterionRequest({ criterion, requireEvidence: rubric.requireEvidence, settings, candidate }));
+        // The judge was never asked: not a judge_error. The eval is reported skipped.
+        if (result.kind === "skipped") return { verdict: { criterion, skippedReason: BUDGET_SKIP }, records: [record(judge, result)] };
         const verdict = result.kind === "done" && result.outcome.ok ? result.outcome.verdict : undefined;
         return { verdict: { criterion, verdict, error: errorOf(result) }, records: [record(judge, result)] };
       }),
@@ -110,7 +114,8 @@ function criterionResults(runs: JudgeRun[]): CriterionResult[] {
     const all = runs.map((r) => r.criteria[i]!);
     const verdicts = runs.flatMap((r) => r.verdicts[i] ?? []);
     const graded = all.filter((c) => c.status === "graded");
-    const status = scored.status === "skipped" ? "skipped" : graded.length === all.length ? "graded" : "judge_error";
+    const skippedBy = all.find((c) => c.status === "skipped");
+    const status = graded.length === all.length ? "graded" : skippedBy ? "skipped" : "judge_error";
     const score = status === "graded" ? mean(graded.map((c) => c.score!)) : null;
     const withEvidence = verdicts.find((v) => v.evidence !== undefined);
     return {
@@ -121,7 +126,7 @@ function criterionResults(runs: JudgeRun[]): CriterionResult[] {
       guard: scored.criterion.guard,
       threshold: scored.threshold,
       status,
-      ...(scored.skippedReason !== undefined ? { skippedReason: scored.skippedReason } : {}),
+      ...(skippedBy?.skippedReason !== undefined ? { skippedReason: skippedBy.skippedReason } : {}),
       score,
       passed: score === null ? null : score >= scored.threshold - 1e-9,
       reasoning: verdicts.find((v) => v.reasoning)?.reasoning ?? "",

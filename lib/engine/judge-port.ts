@@ -16,7 +16,6 @@ export type VerdictKind = "score" | "score_with_evidence";
 
 export interface JudgeRequest {
   model: string;
-  temperature: number;
   maxTokens: number;
   templateVersion: string;
   /** The stable prefix: instructions, rubric text, calibration anchors. Sent first, with a cache breakpoint. */

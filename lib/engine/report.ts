@@ -32,7 +32,7 @@ export interface CriterionResult {
   /** The threshold this criterion is gated at (its own, or the rubric's). */
   threshold: number;
   status: "graded" | "skipped" | "judge_error";
-  /** Why a `when:` predicate skipped it. */
+  /** Why a `when:` predicate, or the budget, skipped it. */
   skippedReason?: string;
   /** Effective score in 0..1 (a guard's inverted; 0 when evidence is missing), mean over judges. */
   score: number | null;

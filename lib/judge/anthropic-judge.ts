@@ -134,8 +134,7 @@ export function createAnthropicJudge(options: AnthropicJudgeOptions): JudgePort 
     const schema = verdictSchemaFor(request.verdict);
     // No `temperature`: API version 2026-10-21, which this SDK major sends,
     // rejects temperature, top_p and top_k with a 400 even at their defaults,
-    // and the SDK's types no longer have them. request.temperature is kept by
-    // the engine as a recorded setting; the judge cannot apply it.
+    // and the SDK's types no longer have them; so the language has no such field.
     const body: Anthropic.MessageCreateParamsNonStreaming = {
       model: request.model,
       max_tokens: request.maxTokens,

@@ -165,7 +165,7 @@ evals:
     expect(byPreset!.rubric.criteria.at(-1)).toMatchObject({ name: "extra", weight: 2, required: false, guard: false });
     expect(byPreset!.rubric.criteria.length).toBeGreaterThan(1);
     expect(free!.rubric).toMatchObject({ kind: "freeform", threshold: 0.7, text: "Be good." });
-    expect(free!.judge).toMatchObject({ jury: { size: 1, consensus: 0.5 }, aggregate: "mean", tieBreak: "fail", temperature: 0 });
+    expect(free!.judge).toMatchObject({ jury: { size: 1, consensus: 0.5 }, aggregate: "mean", tieBreak: "fail" });
   });
 
   it("maps worst to min, likert to a scale, and keeps the location of each eval", () => {

@@ -9,7 +9,6 @@ export function judgeRequest(overrides: Partial<JudgeRequest> = {}): JudgeReques
   return {
     // Not a model the SDK calls deprecated: it warns on every call for those.
     model: "claude-haiku-4-5-20251001",
-    temperature: 0,
     maxTokens: 1024,
     templateVersion: "criterion-v3",
     stablePrompt: "You grade answers against this rubric.\n\nCalibration examples\nResponse: \"Paris\" -> score 1.00",
