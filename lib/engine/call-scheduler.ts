@@ -8,7 +8,10 @@ import type { JudgeSlot } from "./judge-port";
 // calls in flight + this call's estimate must stay within it. Once a call is
 // refused, every later one is too, so "skipped (budget)" is a clean tail.
 
-export type Scheduled<T> = { skipped: false; value: T } | { skipped: true };
+/** Why a call was not started: the budget would be passed, or the run was cancelled. */
+export type SkipReason = "budget" | "cancelled";
+
+export type Scheduled<T> = { skipped: false; value: T } | { skipped: true; reason: SkipReason };
 
 interface Task {
   estimateUsd: number;
@@ -25,6 +28,7 @@ export class CallScheduler {
   private spentUsd = 0;
   private reservedUsd = 0;
   private stopped = false;
+  private stopReason: SkipReason = "budget";
 
   constructor(options: { concurrency: number; maxCostUsd?: number }) {
     if (!Number.isInteger(options.concurrency) || options.concurrency < 1) throw new Error("concurrency must be a positive integer");
@@ -42,6 +46,7 @@ export class CallScheduler {
 
   /** Stop starting new calls (calls in flight finish). */
   cancel(): void {
+    if (!this.stopped) this.stopReason = "cancelled";
     this.stopped = true;
     this.pump();
   }
@@ -83,7 +88,7 @@ export class CallScheduler {
           },
         );
       };
-      this.queue.push({ estimateUsd, start, skip: () => resolve({ skipped: true }) });
+      this.queue.push({ estimateUsd, start, skip: () => resolve({ skipped: true, reason: this.stopReason }) });
       this.pump();
     });
   }

@@ -7,18 +7,31 @@ import { matchWhen } from "./match-when";
 import { scoreCriteria, scoreSingle, type CriterionVerdict, type RubricScore, type ScoredCriterion } from "./score-rubric";
 import { combineJudges, type JudgeOutcomeScore } from "./combine-judges";
 import { formatScore } from "./format-score";
+import type { SkipReason } from "./call-scheduler";
 
 // Grades one planned cell: every judge (panel model × juror) grades the whole
 // rubric, then the jury and panel rules combine them into one result.
 
-export type CallResult = { kind: "done"; outcome: JudgeOutcome } | { kind: "skipped" };
+export type CallResult = { kind: "done"; outcome: JudgeOutcome } | { kind: "skipped"; reason: SkipReason };
 export type CallJudge = (request: JudgeRequest) => Promise<CallResult>;
 
-const BUDGET_SKIP = "budget: --max-cost was reached before this criterion's judge call";
+// A call the scheduler never started, per reason: on a verdict, on a criterion, on the eval.
+const SKIPPED: Record<SkipReason, { verdict: string; criterion: string; eval: string }> = {
+  budget: {
+    verdict: "skipped (budget)",
+    criterion: "budget: --max-cost was reached before this criterion's judge call",
+    eval: "skipped (budget): --max-cost was reached before all of this eval's judge calls could be scheduled",
+  },
+  cancelled: {
+    verdict: "skipped (run interrupted)",
+    criterion: "the run was interrupted before this criterion's judge call",
+    eval: "skipped (interrupted): the run was stopped before all of this eval's judge calls could be scheduled",
+  },
+};
 
 interface JudgeRun {
   grade: JudgeOutcomeScore;
-  skipped: boolean;
+  skipped?: SkipReason;
   calls: JudgeCallSummary[];
   criteria: ScoredCriterion[];
   verdicts: VerdictRecord[][];
@@ -27,7 +40,7 @@ interface JudgeRun {
 }
 
 function record(judge: JudgeInstance, result: CallResult): VerdictRecord {
-  if (result.kind === "skipped") return { judge: judge.label, model: judge.model, juror: judge.juror, score: null, reasoning: "", error: "skipped (budget)" };
+  if (result.kind === "skipped") return { judge: judge.label, model: judge.model, juror: judge.juror, score: null, reasoning: "", error: SKIPPED[result.reason].verdict };
   const { outcome } = result;
   if (!outcome.ok) return { judge: judge.label, model: judge.model, juror: judge.juror, score: null, reasoning: "", error: outcome.error.message };
   const { reasoning, score, evidence } = outcome.verdict;
@@ -39,10 +52,10 @@ async function runJudge(input: { cell: PlannedCell; judge: JudgeInstance; candid
   const rubric: Rubric = cell.eval.rubric;
   const settings: JudgeSettings = { model: judge.model, maxTokens: cell.eval.judge.maxTokens };
   const calls: JudgeCallSummary[] = [];
-  let skipped = false;
+  let skipped: SkipReason | undefined;
   const send = async (request: JudgeRequest) => {
     const result = await call(request);
-    if (result.kind === "skipped") skipped = true;
+    if (result.kind === "skipped") skipped ??= result.reason;
     else {
       const { raw: _raw, ...summary } = result.outcome.call;
       calls.push(result.outcome.ok ? summary : { ...summary, error: `${result.outcome.error.kind}: ${result.outcome.error.message}` });
@@ -60,7 +73,7 @@ async function runJudge(input: { cell: PlannedCell; judge: JudgeInstance; candid
         if (!when.applies) return { verdict: { criterion, skippedReason: when.reason }, records: [] };
         const result = await send(criterionRequest({ criterion, requireEvidence: rubric.requireEvidence, settings, candidate }));
         // The judge was never asked: not a judge_error. The eval is reported skipped.
-        if (result.kind === "skipped") return { verdict: { criterion, skippedReason: BUDGET_SKIP }, records: [record(judge, result)] };
+        if (result.kind === "skipped") return { verdict: { criterion, skippedReason: SKIPPED[result.reason].criterion }, records: [record(judge, result)] };
         const verdict = result.kind === "done" && result.outcome.ok ? result.outcome.verdict : undefined;
         return { verdict: { criterion, verdict, error: errorOf(result) }, records: [record(judge, result)] };
       }),
@@ -192,7 +205,7 @@ export async function gradeCell(input: { cell: PlannedCell; call: CallJudge; now
   const runs = await Promise.all(cell.judges.map((judge) => runJudge({ cell, judge, candidate, call })));
   const calls = runs.flatMap((r) => r.calls);
   const combined = combineJudges({ grades: runs.map((r) => r.grade), judge: cell.eval.judge, threshold: rubric.threshold, strict: rubric.strict });
-  const skipped = runs.some((r) => r.skipped);
+  const skipped = runs.find((r) => r.skipped)?.skipped;
   const vacuous = !skipped && combined.error === undefined && runs.every((r) => r.grade.vacuous);
   const status = skipped ? "skipped" : combined.error !== undefined ? "judge_error" : combined.passed ? "passed" : "failed";
   const firstTree = runs[0]?.treePath;
@@ -201,7 +214,7 @@ export async function gradeCell(input: { cell: PlannedCell; call: CallJudge; now
   let note: string | undefined;
   const score = status === "passed" || status === "failed" ? combined.score : null;
   if (status === "skipped") {
-    note = "skipped (budget): --max-cost was reached before all of this eval's judge calls could be scheduled";
+    note = SKIPPED[skipped!].eval;
     reason = note;
   } else if (status === "judge_error") {
     reason = `judge_error: ${combined.error}`;

@@ -45,7 +45,7 @@ export async function runSuite(options: RunOptions, deps: EngineDeps): Promise<R
       const outcome = await deps.judge.grade(request, { slot, signal: options.signal });
       return { value: outcome, costUsd: outcome.call.costUsd };
     });
-    if (scheduled.skipped) return { kind: "skipped" };
+    if (scheduled.skipped) return { kind: "skipped", reason: scheduled.reason };
     callsDone++;
     costUsd += scheduled.value.call.costUsd ?? 0;
     deps.onEvent?.({ type: "call", done: callsDone, total: Math.max(plannedCalls, callsDone), costUsd });

@@ -26,6 +26,8 @@ export function createNodeHttpFetch(): typeof fetch {
       const body = bodyOf(init.body);
       const headers = headersOf(init.headers);
       if (body !== undefined) headers["content-length"] = String(Buffer.byteLength(body));
+      // Unlike fetch, node:http does not decompress; ask for a plain body.
+      headers["accept-encoding"] = "identity";
       const send = protocol === "https:" ? https.request : http.request;
       const request = send(
         url,

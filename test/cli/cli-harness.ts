@@ -10,7 +10,7 @@ import type { Report } from "../../lib/engine/report";
 // Each test gets its own of both, so tests can run concurrently and count the
 // requests they caused.
 
-type OnFinished = (fn: () => void | Promise<void>) => void;
+export type OnFinished = (fn: () => void | Promise<void>) => void;
 
 export interface Workspace {
   dir: string;

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import type { FakeReply, FakeRequest } from "../support/fake-messages-api";
-import { makeWorkspace, startFakeJudge, yaml } from "./cli-harness";
+import { makeWorkspace, startFakeJudge, yaml, type OnFinished } from "./cli-harness";
 
 // What a user sees when the judge misbehaves, through the real SDK over HTTP:
 // transient failures are retried into a normal result; persistent ones become
@@ -22,7 +22,7 @@ function failThen(first: FakeReply, times: number, then: FakeReply = GOOD) {
   return (request: FakeRequest): FakeReply => (request.index < times ? first : then);
 }
 
-async function runSuite(onTestFinished: (fn: () => Promise<void>) => void, respond: (r: FakeRequest) => FakeReply, extraArgs: string[] = []) {
+async function runSuite(onTestFinished: OnFinished, respond: (r: FakeRequest) => FakeReply, extraArgs: string[] = []) {
   const ws = await makeWorkspace(onTestFinished);
   const judge = await startFakeJudge(onTestFinished, { respond });
   await ws.write("suite.yaml", SUITE);

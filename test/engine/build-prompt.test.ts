@@ -16,7 +16,6 @@ evals:
     response: "${RESPONSE}"
     judge:
       model: claude-haiku-4-5
-      temperature: 0.2
       max_tokens: 2048
     rubric:
       criteria:
@@ -83,7 +82,7 @@ describe("stable prompt and candidate prompt", () => {
 
   it("carries the eval's judge settings and the template version", async () => {
     const request = await requestFor("grounded");
-    expect(request).toMatchObject({ model: "claude-haiku-4-5", temperature: 0.2, maxTokens: 2048, templateVersion: PROMPT_TEMPLATE_VERSION, verdict: "score" });
+    expect(request).toMatchObject({ model: "claude-haiku-4-5", maxTokens: 2048, templateVersion: PROMPT_TEMPLATE_VERSION, verdict: "score" });
   });
 
   it("is byte-identical in its stable part for every candidate graded against one rubric", async () => {

@@ -57,6 +57,12 @@ describe("budget (maxCostUsd)", () => {
     expect(exitCodeOf(report)).toBe(1);
   });
 
+  it("runs a call that brings spend exactly to the budget", async () => {
+    const judge = createFakeJudge(always({ score: 1, costUsd: CALL_USD }));
+    const report = await runYaml(freeformEvals(3), { judge, concurrency: 1, maxCostUsd: 0.006, priceOf: flatPrice(CALL_USD) });
+    expect(report.summary).toMatchObject({ passed: 2, skipped: 1, judgeCalls: 2 });
+  });
+
   it("counts what calls really cost, not only the estimate", async () => {
     // Each call is estimated at 0.003 but costs 0.005: after one, a second would pass 0.0075.
     const judge = createFakeJudge(always({ score: 1, costUsd: 0.005 }));
@@ -104,6 +110,23 @@ evals:
     const result = await runOne(yaml, { judge, maxCostUsd: 0.004, priceOf: flatPrice(CALL_USD) });
     expect(result).toMatchObject({ status: "skipped", score: null, judgeCalls: 1 });
     expect(result.tree?.path).toHaveLength(1);
+  });
+});
+
+describe("cancel (an interrupted run)", () => {
+  it("lets calls in flight finish and reports the rest skipped as interrupted, not as over budget", async () => {
+    const abort = new AbortController();
+    const judge = createFakeJudge((request) => {
+      if (request.candidatePrompt.includes("Answer 1.")) abort.abort();
+      return { score: 1, delayMs: 5 };
+    });
+    const report = await runYaml(criteriaEvals(3), { judge, concurrency: 1, signal: abort.signal, maxCostUsd: 10, priceOf: flatPrice(CALL_USD) });
+    expect(judge.requests).toHaveLength(1);
+    expect(report.summary).toMatchObject({ passed: 0, skipped: 3, judgeCalls: 1 });
+    expect(report.results[2]!.note).toBe("skipped (interrupted): the run was stopped before all of this eval's judge calls could be scheduled");
+    expect(criterion(report.results[0]!, "brief")).toMatchObject({ status: "skipped", skippedReason: "the run was interrupted before this criterion's judge call" });
+    expect(criterion(report.results[0]!, "brief").verdicts.map((v) => v.error)).toEqual(["skipped (run interrupted)"]);
+    expect(exitCodeOf(report)).toBe(1);
   });
 });
 

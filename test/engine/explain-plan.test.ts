@@ -95,7 +95,7 @@ describe("explain", () => {
     const text = renderExplain(explainYaml(fanned, { priceOf: flatPrice(0.003) }));
     expect(text).toContain("summary quality [prompt=#2]\n  criteria rubric (inline), threshold 0.70, weighted average");
     expect(text).toContain('  - apologizes on error (weight 1, when contains "error")');
-    expect(text).toContain("  candidate: fixed response (48 chars), prompt #2");
+    expect(text).toContain("  candidate: fixed response (47 chars), prompt #2");
     expect(text).toMatch(/^Plan: 2 evals, 24 judge calls, ~\d+ input \+ 7200 output tokens, projected cost ~\$0\.07$/m);
   });
 

@@ -29,6 +29,7 @@ describe("scale display in the report", () => {
   it("shows likert as a point on the band, e.g. 4.0/5, with the score unchanged", async () => {
     const result = await runOne(withScale("scale: { likert: { min: 1, max: 5 } }"), { judge: createFakeJudge(always({ score: 0.75 })) });
     expect(result.display).toBe("4.0/5");
+    expect(result.thresholdDisplay).toBe("3.8/5");
     expect(result.score).toBe(0.75);
     expect(result.status).toBe("passed");
     expect(result.reason).toBe("score 0.75 ≥ threshold 0.70");

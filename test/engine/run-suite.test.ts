@@ -80,18 +80,19 @@ describe("runSuite", () => {
     const yaml = `
 evals:
   - name: tree
-    response: "No tool was called."
+    response: "I called get_weather: 18C."
     rubric:
       tree:
         ask: "Did the answer call a tool?"
-        yes:
-          ask: "Did it report the result?"
-          yes: { score: 1 }
-          no: { score: 0.4 }
-        no: { score: 0 }
+        yes: { score: 1 }
+        no:
+          ask: "Did it say why not?"
+          yes: { score: 0.4 }
+          no: { score: 0 }
 `;
     const events: RunEvent[] = [];
-    const report = await runYaml(yaml, { judge: createFakeJudge(always({ score: 0 })), events });
+    // The longest path is on the no side; this walk answers yes at once.
+    const report = await runYaml(yaml, { judge: createFakeJudge(always({ score: 1 })), events });
     expect(events[0]).toEqual({ type: "start", evals: 1, judgeCalls: 2 });
     expect(events.filter((e) => e.type === "call")).toHaveLength(1);
     expect(report.summary.judgeCalls).toBe(1);

@@ -1,3 +1,4 @@
+import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
 import { startFakeMessagesApi, type FakeReply } from "./fake-messages-api";
 
@@ -5,6 +6,8 @@ import { startFakeMessagesApi, type FakeReply } from "./fake-messages-api";
 // an event loop with the server they call:
 //   tsx test/support/fake-messages-api-main.ts --port 0 --latency-ms 20 --rate-429 0.1 --retry-after 1
 // Prints `READY <url>` on stdout once it listens; stops on SIGTERM or SIGINT.
+// A line `stats` on stdin prints `STATS {"requests":n,"rateLimited":m}`: what
+// it has received and how many of those it answered 429, since it started.
 
 const { values } = parseArgs({
   options: {
@@ -30,12 +33,23 @@ const limited: FakeReply = {
   body: { type: "error", error: { type: "rate_limit_error", message: "Number of request tokens has exceeded your per-minute rate limit" } },
 };
 
+let rateLimited = 0;
 const api = await startFakeMessagesApi({
   port,
   latencyMs,
-  respond: () => (rate429 > 0 && Math.random() < rate429 ? limited : ok),
+  respond: () => {
+    if (rate429 > 0 && Math.random() < rate429) {
+      rateLimited++;
+      return limited;
+    }
+    return ok;
+  },
 });
 process.stdout.write(`READY ${api.url}\n`);
+
+createInterface({ input: process.stdin }).on("line", (line) => {
+  if (line.trim() === "stats") process.stdout.write(`STATS ${JSON.stringify({ requests: api.requests.length, rateLimited })}\n`);
+});
 
 let stopping = false;
 const stop = () => {

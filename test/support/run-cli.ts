@@ -29,10 +29,8 @@ export const CLI_BIN = fileURLToPath(new URL("../../bin/rubric-studio.mjs", impo
 const OWN_VARIABLES = /^(ANTHROPIC_|RUBRIC_STUDIO_|NO_COLOR$|FORCE_COLOR$)/;
 
 export function runCli(args: string[], options: RunCliOptions): Promise<CliRun> {
-  const env: Record<string, string> = {};
-  for (const [name, value] of Object.entries(process.env)) {
-    if (value !== undefined && !OWN_VARIABLES.test(name)) env[name] = value;
-  }
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of Object.keys(env)) if (OWN_VARIABLES.test(name)) delete env[name];
   for (const [name, value] of Object.entries(options.env ?? {})) {
     if (value === undefined) delete env[name];
     else env[name] = value;

@@ -35,6 +35,7 @@ export interface RunYamlOptions {
   judgeUnavailable?: string;
   priceOf?: PriceOf;
   events?: RunEvent[];
+  signal?: AbortSignal;
 }
 
 export async function runYaml(yaml: string, options: RunYamlOptions): Promise<Report> {
@@ -47,6 +48,7 @@ export async function runYaml(yaml: string, options: RunYamlOptions): Promise<Re
       toolVersion: "0.0.0-test",
       ...(options.maxCostUsd !== undefined ? { maxCostUsd: options.maxCostUsd } : {}),
       ...(options.judgeUnavailable !== undefined ? { judgeUnavailable: options.judgeUnavailable } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
     },
     {
       judge: options.judge,
