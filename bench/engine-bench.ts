@@ -151,11 +151,40 @@ async function measure(input: { suite: SuiteConfig; judge: JudgePort; concurrenc
 }
 
 const idealMs = (concurrency: number) => Math.ceil(CALLS / concurrency) * LATENCY_MS;
-const mark = (ok: boolean) => (ok ? "✓" : "✗ MISSED");
-const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 
-function row(cells: string[], widths: number[]): string {
-  return cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join("  ");
+interface Row {
+  run: string;
+  concurrency: number;
+  ratioTarget: number;
+  m: Measured;
+  /** Requests the stand-in received during the run, and how many it answered 429. */
+  requests: number;
+  rateLimited: number;
+}
+
+/** One line per run: each figure with its target and ✓ or ✗ beside it. */
+function renderTable(rows: Row[]): string {
+  const check = (ok: boolean) => (ok ? "✓" : "✗");
+  const head = ["run", "wall", "ideal", "ratio", "target", "CPU/call", "target", "peak RSS", "target", "graded", "429s sent"];
+  const body = rows.map(({ run, concurrency, ratioTarget, m, rateLimited }) => {
+    const ideal = idealMs(concurrency);
+    const ratio = m.wallMs / ideal;
+    return [
+      run,
+      `${(m.wallMs / 1000).toFixed(2)} s`,
+      `${(ideal / 1000).toFixed(2)} s`,
+      ratio.toFixed(3),
+      `≤${ratioTarget.toFixed(2)} ${check(ratio <= ratioTarget)}`,
+      `${m.cpuMsPerCall.toFixed(2)} ms`,
+      `≤${TARGET.cpuMsPerCall.toFixed(2)} ${check(m.cpuMsPerCall <= TARGET.cpuMsPerCall)}`,
+      `${m.peakRssMb.toFixed(0)} MB`,
+      `≤${TARGET.peakRssMb} ${check(m.peakRssMb <= TARGET.peakRssMb)}`,
+      `${m.graded}/${CALLS} ${check(m.graded === CALLS)}`,
+      String(rateLimited),
+    ];
+  });
+  const widths = head.map((_, i) => Math.max(...[head, ...body].map((cells) => cells[i]!.length)));
+  return [head, ...body].map((cells) => cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join("  ")).join("\n");
 }
 
 async function main(): Promise<number> {
@@ -170,71 +199,37 @@ async function main(): Promise<number> {
     // what later ones do), and the keep-alive connections get opened here too.
     await measure({ suite, judge, concurrency: 64 });
     await measure({ suite: loadBenchSuite(8), judge: limitedJudge, concurrency: 16 });
-
     collectGarbage();
     const restingRssMb = process.memoryUsage.rss() / 2 ** 20;
-    console.log(
-      `Engine benchmark: ${CALLS} judge calls (${EVALS} evals × ${CRITERIA} criteria) through runSuite + createAnthropicJudge,`,
-      `\nagainst the Messages API stand-in in a child process answering after ${LATENCY_MS} ms.`,
-      `\nnode ${process.version}, ${availableParallelism()} CPUs, load average ${loadavg()[0]!.toFixed(2)} at the start;`,
-      `RSS at rest after the warm-up: ${restingRssMb.toFixed(0)} MB (Node, the tsx loader, the SDK, zod, yaml, the engine).\n`,
-    );
-    const widths = [16, 9, 9, 16, 18, 17, 10];
-    console.log(row(["run", "wall", "ideal", "ratio (target)", "CPU/call (≤0.50ms)", "peak RSS (≤150MB)", "graded"], widths));
 
-    let allGraded = true;
+    const rows: Row[] = [];
+    const runOn = async (input: { standIn: StandIn; judge: JudgePort; run: string; concurrency: number; ratioTarget: number }) => {
+      const before = await input.standIn.stats();
+      const m = await measure({ suite, judge: input.judge, concurrency: input.concurrency });
+      const after = await input.standIn.stats();
+      rows.push({ ...input, m, requests: after.requests - before.requests, rateLimited: after.rateLimited - before.rateLimited });
+    };
     for (const concurrency of [4, 16, 64]) {
-      const before = await plain.stats();
-      const m = await measure({ suite, judge, concurrency });
-      const after = await plain.stats();
-      const ideal = idealMs(concurrency);
-      const ratio = m.wallMs / ideal;
-      const target = TARGET.ratio[concurrency]!;
-      allGraded &&= m.graded === CALLS;
-      console.log(
-        row(
-          [
-            `concurrency ${concurrency}`,
-            seconds(m.wallMs),
-            seconds(ideal),
-            `${ratio.toFixed(3)} ≤${target.toFixed(2)} ${mark(ratio <= target)}`,
-            `${m.cpuMsPerCall.toFixed(3)} ms ${mark(m.cpuMsPerCall <= TARGET.cpuMsPerCall)}`,
-            `${m.peakRssMb.toFixed(0)} MB ${mark(m.peakRssMb <= TARGET.peakRssMb)}`,
-            `${m.graded}/${CALLS}${after.requests - before.requests === CALLS ? "" : ` (${after.requests - before.requests} requests)`}`,
-          ],
-          widths,
-        ),
-      );
+      await runOn({ standIn: plain, judge, run: `concurrency ${concurrency}`, concurrency, ratioTarget: TARGET.ratio[concurrency]! });
     }
+    await runOn({ standIn: limited, judge: limitedJudge, run: "concurrency 16, 10% 429", concurrency: 16, ratioTarget: TARGET.ratioUnder429 });
 
-    const before = await limited.stats();
-    const m = await measure({ suite, judge: limitedJudge, concurrency: 16 });
-    const after = await limited.stats();
-    const ideal = idealMs(16);
-    const ratio = m.wallMs / ideal;
-    const sent429 = after.rateLimited - before.rateLimited;
-    allGraded &&= m.graded === CALLS;
+    const limitedRow = rows.at(-1)!;
+    const retries = limitedRow.m.attempts - limitedRow.m.report.summary.judgeCalls;
     console.log(
-      row(
-        [
-          "c 16, 10% 429",
-          seconds(m.wallMs),
-          seconds(ideal),
-          `${ratio.toFixed(3)} ≤${TARGET.ratioUnder429.toFixed(2)} ${mark(ratio <= TARGET.ratioUnder429 && m.graded === CALLS)}`,
-          `${m.cpuMsPerCall.toFixed(3)} ms ${mark(m.cpuMsPerCall <= TARGET.cpuMsPerCall)}`,
-          `${m.peakRssMb.toFixed(0)} MB ${mark(m.peakRssMb <= TARGET.peakRssMb)}`,
-          `${m.graded}/${CALLS}`,
-        ],
-        widths,
-      ),
+      [
+        `Engine benchmark: ${CALLS} judge calls per run (${EVALS} evals × ${CRITERIA} criteria) through runSuite + createAnthropicJudge + the SDK,`,
+        `against the Messages API stand-in in a child process answering after ${LATENCY_MS} ms (429 run: 10% of requests answered 429, retry-after: 1).`,
+        `node ${process.version}, ${availableParallelism()} CPUs, load average ${loadavg()[0]!.toFixed(2)}; RSS at rest after the warm-up and a full GC: ${restingRssMb.toFixed(0)} MB.`,
+        "",
+        renderTable(rows),
+        "",
+        `429 run: the stand-in got ${limitedRow.requests} requests and answered ${limitedRow.rateLimited} of them 429; the judge retried ${retries} times; ${limitedRow.m.graded} of ${CALLS} calls graded.`,
+        "ideal = ceil(calls / concurrency) × latency; ratio = wall / ideal; CPU/call = this process's user + system CPU during the run / calls;",
+        `peak RSS = ${peakIsPerRun ? "the run's own peak (high-water mark reset before it, after a full GC)" : "the peak of the bench so far (no per-run reset on this OS)"}.`,
+      ].join("\n"),
     );
-    console.log(
-      `\nUnder 429s: ${sent429} answered 429 (retry-after: 1) out of ${after.requests - before.requests} requests; the client made ${m.attempts} attempts for ${m.report.summary.judgeCalls} calls (${m.attempts - m.report.summary.judgeCalls} retries).`,
-    );
-    console.log(
-      "Ideal = ceil(calls / concurrency) × latency; ratio = wall / ideal; CPU/call = this process's user+system CPU during the run / calls;",
-      `\npeak RSS = ${peakIsPerRun ? "the run's own peak (high-water mark reset before it, after a full GC)" : "the peak of the bench so far (no per-run reset on this OS)"}.`,
-    );
+    const allGraded = rows.every((r) => r.m.graded === CALLS);
     if (!allGraded) console.error("\nFAILED: some judge calls were not graded.");
     return allGraded ? 0 : 1;
   } finally {

@@ -114,8 +114,17 @@ export function checkSuite(input: { suite: Suite; locator: YamlLocator; file: st
     if (hasMatrixModels && suite.judge?.panel && !evalInput.judge?.model) {
       error([...path, "matrix", "models"], "matrix.models varies the judge model; it cannot be combined with the suite's judge panel");
     }
-    if (evalInput.matrix && !evalInput.matrix.models && !evalInput.matrix.prompts) {
-      error([...path, "matrix"], "a matrix needs models, prompts or both");
+    if (evalInput.matrix && !evalInput.matrix.models && !evalInput.matrix.prompts && !evalInput.matrix.agents) {
+      error([...path, "matrix"], "a matrix needs models, prompts or agents (any combination)");
+    }
+    // Live-run settings on an eval that never runs live would silently do nothing.
+    if (evalInput.response !== undefined) {
+      if (evalInput.agent) error([...path, "agent"], "agent: configures a live run, but this eval grades a fixed response; remove response: to run the prompt as an agent");
+      if (evalInput.matrix?.agents) error([...path, "matrix", "agents"], "matrix.agents varies the live agent's model, but this eval grades a fixed response; use matrix.models to vary the judge");
+    } else if (evalInput.server !== undefined && suite.servers && evalInput.server in suite.servers) {
+      if (evalInput.prompt === undefined && !evalInput.matrix?.prompts) {
+        error(path, `eval "${evalInput.name}" runs live against server "${evalInput.server}" but has no prompt: add prompt: (or matrix.prompts)`);
+      }
     }
     if (evalInput.response === undefined) {
       if (evalInput.server === undefined) {

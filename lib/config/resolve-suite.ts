@@ -1,8 +1,8 @@
 import type { z } from "zod";
-import type { SuiteSchema, CriterionInput, ScaleInput, JudgeInput, TreeNodeInput } from "./schema";
+import type { SuiteSchema, AgentInput, CriterionInput, ScaleInput, JudgeInput, TreeNodeInput } from "./schema";
 import { PRESETS } from "./presets";
 import type { YamlLocator } from "./yaml-locator";
-import type { Criterion, EvalConfig, JudgeConfig, Rubric, RubricSource, Scale, ServerConfig, SuiteConfig, TreeNode } from "./types";
+import type { AgentConfig, Criterion, EvalConfig, JudgeConfig, Rubric, RubricSource, Scale, ServerConfig, SuiteConfig, TreeNode } from "./types";
 
 // Expands refs and presets and applies defaults. Runs only on a suite that
 // checkSuite passed, so every ref and preset here exists.
@@ -12,6 +12,8 @@ type StructuredRubric = Exclude<NonNullable<Suite["rubrics"]>[string], string>;
 
 export const DEFAULT_THRESHOLD = 0.7;
 export const DEFAULT_JUDGE = { maxTokens: 1024, consensus: 0.5 } as const;
+export const DEFAULT_AGENT = { maxTurns: 10, timeoutSeconds: 300, maxTokens: 2048, maxResultChars: 2000 } as const;
+export const DEFAULT_SERVER_TIMEOUTS = { startTimeoutSeconds: 30, toolTimeoutSeconds: 60 } as const;
 
 function toScale(scale: ScaleInput | undefined): Scale {
   if (scale === undefined || scale === "unit") return { kind: "unit" };
@@ -96,9 +98,25 @@ function resolveJudge(suiteJudge: JudgeInput | undefined, evalJudge: JudgeInput 
   };
 }
 
+function resolveAgent(suiteAgent: AgentInput | undefined, evalAgent: AgentInput | undefined): AgentConfig {
+  const merged = { ...suiteAgent, ...evalAgent };
+  return {
+    model: merged.model,
+    maxTurns: merged.max_turns ?? DEFAULT_AGENT.maxTurns,
+    timeoutSeconds: merged.timeout_seconds ?? DEFAULT_AGENT.timeoutSeconds,
+    maxTokens: merged.max_tokens ?? DEFAULT_AGENT.maxTokens,
+    ...(merged.system !== undefined ? { system: merged.system } : {}),
+    maxResultChars: merged.max_result_chars ?? DEFAULT_AGENT.maxResultChars,
+  };
+}
+
 function resolveServer(server: NonNullable<Suite["servers"]>[string]): ServerConfig {
-  if ("url" in server) return { kind: "http", url: server.url, headers: server.headers ?? {} };
-  return { kind: "stdio", command: server.command, args: server.args ?? [], env: server.env ?? {}, cwd: server.cwd };
+  const timeouts = {
+    startTimeoutSeconds: server.start_timeout_seconds ?? DEFAULT_SERVER_TIMEOUTS.startTimeoutSeconds,
+    toolTimeoutSeconds: server.tool_timeout_seconds ?? DEFAULT_SERVER_TIMEOUTS.toolTimeoutSeconds,
+  };
+  if ("url" in server) return { kind: "http", url: server.url, headers: server.headers ?? {}, ...timeouts };
+  return { kind: "stdio", command: server.command, args: server.args ?? [], env: server.env ?? {}, cwd: server.cwd, ...timeouts };
 }
 
 export function resolveSuite(input: { suite: Suite; locator: YamlLocator; file: string }): SuiteConfig {
@@ -112,6 +130,7 @@ export function resolveSuite(input: { suite: Suite; locator: YamlLocator; file: 
     response: evalInput.response,
     rubric: resolveRubric(suite, evalInput),
     judge: resolveJudge(suite.judge, evalInput.judge),
+    agent: resolveAgent(suite.agent, evalInput.agent),
     matrix: evalInput.matrix,
     location: { file, ...locator.locate(["evals", i]) },
   }));

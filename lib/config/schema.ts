@@ -214,15 +214,39 @@ export const MatrixSchema = z
   .strictObject({
     models: z.array(z.string().min(1)).min(1).optional().describe("Judge models: one cell per model."),
     prompts: z.array(z.string().min(1)).min(1).optional().describe("Graded prompts: one cell per prompt."),
+    agents: z
+      .array(z.string().min(1))
+      .min(1)
+      .optional()
+      .describe("Agent models for a live run (an eval without response): one cell per model, so one server is compared across agent models."),
   })
   .describe("Fan one eval out over the cartesian product of the axes set.");
+
+const serverTimeouts = {
+  start_timeout_seconds: z
+    .number()
+    .gt(0, { error: "start_timeout_seconds must be greater than 0" })
+    .max(600)
+    .optional()
+    .describe("How long starting the server and the MCP handshake may take. Default 30. A server that does not answer in time defers its evals."),
+  tool_timeout_seconds: z
+    .number()
+    .gt(0, { error: "tool_timeout_seconds must be greater than 0" })
+    .max(3600)
+    .optional()
+    .describe("How long one tool call may take. Default 60. A call that times out is reported to the agent as a tool error."),
+};
 
 export const StdioServerSchema = z
   .strictObject({
     command: z.string().min(1).describe("Executable that speaks MCP over stdio."),
     args: z.array(z.string()).optional().describe("Arguments for the command."),
-    env: z.record(z.string(), z.string()).optional().describe("Extra environment variables for the server."),
-    cwd: z.string().optional().describe("Working directory, relative to the suite file."),
+    env: z
+      .record(z.string(), z.string())
+      .optional()
+      .describe("Environment variables for the server. It inherits only HOME, LOGNAME, PATH, SHELL, TERM and USER from the caller, so keys are not passed on unless listed here."),
+    cwd: z.string().optional().describe("Working directory, relative to the suite file. Default: the suite file's folder."),
+    ...serverTimeouts,
   })
   .describe("An MCP server started over stdio.");
 
@@ -230,6 +254,7 @@ export const HttpServerSchema = z
   .strictObject({
     url: z.url({ error: "url must be an absolute http(s) URL" }).describe("Streamable HTTP endpoint of the MCP server."),
     headers: z.record(z.string(), z.string()).optional().describe("HTTP headers sent with every request."),
+    ...serverTimeouts,
   })
   .describe("An MCP server reached over Streamable HTTP.");
 
@@ -238,6 +263,35 @@ export const ServerSchema = z
     error: "a server needs either command (stdio) or url (Streamable HTTP)",
   })
   .describe("An MCP server: { command, args, env, cwd } or { url, headers }.");
+
+export const AgentSchema = z
+  .strictObject({
+    model: z
+      .string()
+      .min(1)
+      .optional()
+      .describe("The agent's Claude model. Default: the default judge model (RUBRIC_STUDIO_JUDGE_MODEL or claude-sonnet-4-6)."),
+    max_turns: z
+      .int()
+      .min(1, { error: "max_turns must be at least 1" })
+      .max(100, { error: "max_turns must be at most 100" })
+      .optional()
+      .describe("The agent's call budget: model calls per run. Default 10. A run that reaches it is graded as it stands, marked as stopped."),
+    timeout_seconds: z
+      .number()
+      .gt(0, { error: "timeout_seconds must be greater than 0" })
+      .max(3600)
+      .optional()
+      .describe("Time limit of one agent run, tool calls included. Default 300. A run that reaches it is graded as it stands, marked as stopped."),
+    max_tokens: z.int().min(64).max(64000).optional().describe("Output token limit per agent model call. Default 2048."),
+    system: z.string().min(1).optional().describe("A system prompt for the agent. Default: none."),
+    max_result_chars: z
+      .int()
+      .min(100, { error: "max_result_chars must be at least 100" })
+      .optional()
+      .describe("Tool results longer than this are truncated, with a marker, in the transcript the judge grades. Default 2000."),
+  })
+  .describe("The live agent: for an eval without response, the prompt runs as a Claude agent with the server's tools, and the whole run is graded.");
 
 export const EvalSchema = z
   .strictObject({
@@ -249,6 +303,7 @@ export const EvalSchema = z
     rubric: EvalRubricSchema,
     threshold: threshold.optional(),
     judge: JudgeSchema.optional(),
+    agent: AgentSchema.optional().describe("The live agent's settings for this eval; they override the suite's agent: block field by field."),
     matrix: MatrixSchema.optional(),
   })
   .describe("One rubric eval.");
@@ -258,6 +313,7 @@ export const SuiteSchema = z
     version: z.union([z.string(), z.number()]).optional().describe("Free-form version label of this suite."),
     description: z.string().optional().describe("What this suite checks."),
     judge: JudgeSchema.optional().describe("Default judge settings for every eval; an eval's judge: block overrides them field by field."),
+    agent: AgentSchema.optional().describe("Default live-agent settings for every eval without response; an eval's agent: block overrides them field by field."),
     servers: z.record(z.string(), ServerSchema).optional().describe("Named MCP servers."),
     rubrics: z.record(z.string(), RubricDefinitionSchema).optional().describe("Reusable rubrics, referenced as rubric: { ref: name }."),
     evals: z.array(EvalSchema).min(1, { error: "a suite needs at least one eval" }).describe("The rubric evals."),
@@ -270,5 +326,6 @@ export type CriterionInput = z.output<typeof CriterionSchema>;
 export type JudgeInput = z.output<typeof JudgeSchema>;
 export type ScaleInput = z.output<typeof ScaleSchema>;
 export type ServerInput = z.output<typeof ServerSchema>;
+export type AgentInput = z.output<typeof AgentSchema>;
 export type RubricDefinitionInput = z.output<typeof RubricDefinitionSchema>;
 export type EvalRubricInput = z.output<typeof EvalRubricSchema>;

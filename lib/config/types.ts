@@ -77,11 +77,29 @@ export interface JudgeConfig {
 export interface Matrix {
   models?: string[];
   prompts?: string[];
+  /** Agent models of a live run. */
+  agents?: string[];
+}
+
+interface ServerTimeouts {
+  startTimeoutSeconds: number;
+  toolTimeoutSeconds: number;
 }
 
 export type ServerConfig =
-  | { kind: "stdio"; command: string; args: string[]; env: Record<string, string>; cwd?: string }
-  | { kind: "http"; url: string; headers: Record<string, string> };
+  | ({ kind: "stdio"; command: string; args: string[]; env: Record<string, string>; cwd?: string } & ServerTimeouts)
+  | ({ kind: "http"; url: string; headers: Record<string, string> } & ServerTimeouts);
+
+/** The live agent of an eval without a response. */
+export interface AgentConfig {
+  /** Undefined means "the default" (the caller passes one). */
+  model?: string;
+  maxTurns: number;
+  timeoutSeconds: number;
+  maxTokens: number;
+  system?: string;
+  maxResultChars: number;
+}
 
 export interface EvalConfig {
   name: string;
@@ -91,6 +109,8 @@ export interface EvalConfig {
   response?: string;
   rubric: Rubric;
   judge: JudgeConfig;
+  /** Used only when the eval has no response (a live run). */
+  agent: AgentConfig;
   matrix?: Matrix;
   location: SourceLocation;
 }

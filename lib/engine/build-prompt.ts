@@ -16,6 +16,8 @@ export interface Candidate {
 
 export interface JudgeSettings {
   model: string;
+  /** The juror's number: see JudgeRequest.sample. */
+  sample: number;
   maxTokens: number;
 }
 
@@ -50,6 +52,7 @@ function request(settings: JudgeSettings, stablePrompt: string, candidate: Candi
   return {
     model: settings.model,
     maxTokens: settings.maxTokens,
+    sample: settings.sample,
     templateVersion: PROMPT_TEMPLATE_VERSION,
     stablePrompt,
     candidatePrompt: renderCandidate(candidate),

@@ -94,7 +94,7 @@ export function explainPlan(cells: PlannedCell[], priceOf: PriceOf): ExplainedPl
     let judgeCalls = 0;
     if (cell.candidate && cell.deferReason === undefined) {
       for (const judge of cell.judges) {
-        const settings = { model: judge.model, maxTokens: cell.eval.judge.maxTokens };
+        const settings = { model: judge.model, maxTokens: cell.eval.judge.maxTokens, sample: judge.juror };
         for (const request of requestsFor(cell.eval.rubric, settings, cell.candidate)) {
           const estimate = estimateRequest(request, priceOf);
           judgeCalls++;

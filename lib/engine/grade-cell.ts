@@ -50,7 +50,7 @@ function record(judge: JudgeInstance, result: CallResult): VerdictRecord {
 async function runJudge(input: { cell: PlannedCell; judge: JudgeInstance; candidate: Candidate; call: CallJudge }): Promise<JudgeRun> {
   const { cell, judge, candidate, call } = input;
   const rubric: Rubric = cell.eval.rubric;
-  const settings: JudgeSettings = { model: judge.model, maxTokens: cell.eval.judge.maxTokens };
+  const settings: JudgeSettings = { model: judge.model, maxTokens: cell.eval.judge.maxTokens, sample: judge.juror };
   const calls: JudgeCallSummary[] = [];
   let skipped: SkipReason | undefined;
   const send = async (request: JudgeRequest) => {
@@ -259,7 +259,8 @@ export async function gradeCell(input: { cell: PlannedCell; call: CallJudge; now
     gates: combined.gates,
     usage,
     costUsd: calls.reduce((sum, c) => sum + (c.costUsd ?? 0), 0),
-    judgeCalls: calls.length,
+    // Requests actually sent: verdicts reused from the cache cost nothing now.
+    judgeCalls: calls.filter((c) => !c.reused).length,
     latencyMs: Math.max(0, now() - started),
     calls,
   };

@@ -23,6 +23,11 @@ export interface JudgeRequest {
   /** The part that changes per candidate. Sent last. */
   candidatePrompt: string;
   verdict: VerdictKind;
+  /**
+   * Which sample of an identical request this is (a juror's number, from 1).
+   * Not sent to the model; it keeps a cache from handing every juror one verdict.
+   */
+  sample: number;
 }
 
 /** Everything recorded about one judge call, success or not. */
@@ -36,6 +41,11 @@ export interface JudgeCallRecord {
   costUsd: number | null;
   /** The verdict object exactly as the judge sent it (after a repair, the repaired one). */
   raw?: unknown;
+  /**
+   * Set when the verdict came from the judge cache instead of a request: no
+   * tokens were spent now, and savedUsd is what the original call cost.
+   */
+  reused?: { savedUsd: number | null };
 }
 
 export type JudgeErrorKind = "malformed" | "timeout" | "rate_limited" | "overloaded" | "server" | "auth" | "request" | "connection";

@@ -1,5 +1,6 @@
 import type { Scale, SourceLocation, RubricSource } from "../config/types";
 import type { JudgeCallRecord, TokenUsage } from "./judge-port";
+import type { BaselineComparison } from "./compare-baseline";
 
 // The canonical report: one object that every reporter renders. No reporter
 // needs an eval-specific code path; everything a format shows is here.
@@ -122,6 +123,8 @@ export interface ReportSummary {
   judgeCalls: number;
   costUsd: number;
   usage: TokenUsage;
+  /** Verdicts taken from the judge cache instead of paid for again, and what they would have cost. */
+  reused?: { calls: number; savedUsd: number };
 }
 
 export interface Report {
@@ -133,5 +136,9 @@ export interface Report {
   durationMs: number;
   summary: ReportSummary;
   budget?: { maxCostUsd: number; spentUsd: number };
+  /** The score-delta gate against a baseline run, when one was asked for. */
+  baseline?: BaselineComparison;
+  /** The stored run this report belongs to, when run history is on. */
+  runId?: string;
   results: EvalResult[];
 }

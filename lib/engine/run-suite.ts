@@ -26,11 +26,13 @@ export interface RunOptions extends PlanOptions {
   maxCostUsd?: number;
   toolVersion: string;
   signal?: AbortSignal;
+  /** Result ids already graded (a resumed run): their cells are not graded again. */
+  skipResultIds?: ReadonlySet<string>;
 }
 
 export async function runSuite(options: RunOptions, deps: EngineDeps): Promise<Report> {
   const startedAt = deps.now();
-  const cells = planSuite(options);
+  const cells = planSuite(options).filter((cell) => !options.skipResultIds?.has(cell.id));
   const scheduler = new CallScheduler({ concurrency: options.concurrency, maxCostUsd: options.maxCostUsd });
   options.signal?.addEventListener("abort", () => scheduler.cancel(), { once: true });
   // A tree may stop before its longest path; the planned total is an upper bound.
@@ -58,13 +60,25 @@ export async function runSuite(options: RunOptions, deps: EngineDeps): Promise<R
       const result = await gradeCell({ cell, call, now: deps.now });
       evalsDone++;
       // Calls a tree did not need, or that the budget refused, leave the total.
-      plannedCalls -= cell.judgeCalls - result.judgeCalls;
+      plannedCalls -= cell.judgeCalls - result.calls.length;
       deps.onEvent?.({ type: "result", result, done: evalsDone, total: cells.length });
       return result;
     }),
   );
 
-  const finishedAt = deps.now();
+  return buildReport({ results, suite: options.suite, toolVersion: options.toolVersion, startedAt, finishedAt: deps.now(), maxCostUsd: options.maxCostUsd });
+}
+
+/** The canonical report over a set of results (a whole run, or a resumed one's stored and new results together). */
+export function buildReport(input: {
+  results: EvalResult[];
+  suite: RunOptions["suite"];
+  toolVersion: string;
+  startedAt: number;
+  finishedAt: number;
+  maxCostUsd?: number;
+}): Report {
+  const { results, suite, toolVersion, startedAt, finishedAt, maxCostUsd } = input;
   const count = (status: EvalResult["status"]) => results.filter((r) => r.status === status).length;
   const usage = results.reduce(
     (sum, r) => ({
@@ -76,10 +90,11 @@ export async function runSuite(options: RunOptions, deps: EngineDeps): Promise<R
     { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
   );
   const totalCost = results.reduce((sum, r) => sum + r.costUsd, 0);
+  const reusedCalls = results.flatMap((r) => r.calls.filter((c) => c.reused));
   return {
     schemaVersion: 1,
-    tool: { name: "rubric-studio", version: options.toolVersion },
-    suite: { file: options.suite.file, ...(options.suite.description !== undefined ? { description: options.suite.description } : {}) },
+    tool: { name: "rubric-studio", version: toolVersion },
+    suite: { file: suite.file, ...(suite.description !== undefined ? { description: suite.description } : {}) },
     startedAt: new Date(startedAt).toISOString(),
     finishedAt: new Date(finishedAt).toISOString(),
     durationMs: finishedAt - startedAt,
@@ -94,14 +109,18 @@ export async function runSuite(options: RunOptions, deps: EngineDeps): Promise<R
       judgeCalls: results.reduce((n, r) => n + r.judgeCalls, 0),
       costUsd: totalCost,
       usage,
+      ...(reusedCalls.length ? { reused: { calls: reusedCalls.length, savedUsd: reusedCalls.reduce((sum, c) => sum + (c.reused?.savedUsd ?? 0), 0) } } : {}),
     },
-    ...(options.maxCostUsd !== undefined ? { budget: { maxCostUsd: options.maxCostUsd, spentUsd: totalCost } } : {}),
+    ...(maxCostUsd !== undefined ? { budget: { maxCostUsd, spentUsd: totalCost } } : {}),
     results,
   };
 }
 
-/** 0 when every eval passed (deferred counts as passed), 1 otherwise: a fail, a judge_error or a budget skip. */
+/**
+ * 0 when every eval passed (deferred counts as passed), 1 otherwise: a fail,
+ * a judge_error, a budget skip, or a regression against the baseline.
+ */
 export function exitCodeOf(report: Report): 0 | 1 {
   const { failed, judgeErrors, skipped } = report.summary;
-  return failed + judgeErrors + skipped > 0 ? 1 : 0;
+  return failed + judgeErrors + skipped + (report.baseline?.regressions ?? 0) > 0 ? 1 : 0;
 }

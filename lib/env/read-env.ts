@@ -7,6 +7,11 @@ const EnvSchema = z.object({
   ANTHROPIC_API_KEY: z.string().min(1).optional(),
   ANTHROPIC_BASE_URL: z.url({ error: "ANTHROPIC_BASE_URL must be an absolute URL" }).optional(),
   RUBRIC_STUDIO_JUDGE_MODEL: z.string().min(1).optional(),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, { error: "DATABASE_URL must be a postgres:// or postgresql:// URL" })
+    .optional(),
+  RUBRIC_STUDIO_DATA_DIR: z.string().min(1).optional(),
 });
 
 // claude-sonnet-4-5, the guide's examples' model, reaches end-of-life on
@@ -18,6 +23,10 @@ export interface Settings {
   anthropicBaseUrl?: string;
   /** The judge model for evals that name none. */
   judgeModel: string;
+  /** A real Postgres for run history; unset means the embedded database. */
+  databaseUrl?: string;
+  /** Where the embedded database keeps its files (default .data/pglite in the project). */
+  dataDir?: string;
 }
 
 export type SettingsResult = { ok: true; value: Settings } | { ok: false; message: string };
@@ -36,6 +45,8 @@ export function readEnv(env: Record<string, string | undefined> = process.env): 
       anthropicApiKey: e.ANTHROPIC_API_KEY,
       anthropicBaseUrl: e.ANTHROPIC_BASE_URL,
       judgeModel: e.RUBRIC_STUDIO_JUDGE_MODEL ?? DEFAULT_JUDGE_MODEL,
+      databaseUrl: e.DATABASE_URL,
+      dataDir: e.RUBRIC_STUDIO_DATA_DIR,
     },
   };
 }

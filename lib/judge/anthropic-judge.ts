@@ -8,14 +8,12 @@ import type {
   JudgeOutcome,
   JudgePort,
   JudgeRequest,
-  JudgeSlot,
-  TokenUsage,
   VerdictKind,
 } from "../engine/judge-port";
 import { VERDICT_TOOL_NAME, verdictSchemaFor } from "../engine/verdict";
-import { createNodeHttpFetch } from "./node-http-fetch";
 import { priceOf } from "./pricing";
-import { backoffMs, classifyFailure, type AttemptFailure } from "./retry-policy";
+import type { AttemptFailure } from "./retry-policy";
+import { createRetryingMessages, type CallState } from "./retrying-messages";
 import { readVerdict, repairTurns } from "./verdict-reply";
 
 // The judge port over the Anthropic Messages API (DESIGN.md, the judge
@@ -55,62 +53,19 @@ function verdictTool(kind: VerdictKind): Anthropic.Tool {
   return { name: VERDICT_TOOL_NAME, description: TOOL_DESCRIPTION, input_schema: { ...schema, type: "object" } };
 }
 
-
-type Sent = { ok: true; message: Anthropic.Message } | { ok: false; failure: AttemptFailure; attempts: number };
-
-/** What one grade call accumulates across its attempts. */
-interface CallState {
-  attempts: number;
-  usage: TokenUsage;
-}
-
 export function createAnthropicJudge(options: AnthropicJudgeOptions): JudgePort {
-  const client = new Anthropic({
+  // The retries live in retrying-messages.ts, shared with the live agent (lib/live).
+  const messages = createRetryingMessages({
     apiKey: options.apiKey,
     ...(options.baseURL === undefined ? {} : { baseURL: options.baseURL }),
-    timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-    maxRetries: 0,
-    // CPU per call matters at thousands of calls a run: node:http instead of
-    // the global fetch, and no OpenTelemetry spans (about 0.3 ms a call even
-    // with no tracer registered). The call record carries what we measure.
-    fetch: createNodeHttpFetch(),
-    openTelemetry: false,
+    timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    maxRetries: options.maxRetries ?? DEFAULT_MAX_RETRIES,
+    ...(options.sleep ? { sleep: options.sleep } : {}),
+    ...(options.random ? { random: options.random } : {}),
+    ...(options.now ? { now: options.now } : {}),
   });
-  const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
-  const sleep = options.sleep;
-  const random = options.random ?? Math.random;
+  const send = messages.send;
   const now = options.now ?? Date.now;
-
-  /** One Messages API request, retried; returns holding the slot, whatever happened. */
-  async function send(
-    body: Anthropic.MessageCreateParamsNonStreaming,
-    state: CallState,
-    { slot, signal }: JudgeCallContext,
-  ): Promise<Sent> {
-    for (let retry = 0; ; retry++) {
-      if (signal?.aborted) return { ok: false, failure: aborted(), attempts: retry };
-      state.attempts++;
-      try {
-        const message = await client.messages.create(body, signal ? { signal } : undefined);
-        addUsage(state.usage, message.usage);
-        return { ok: true, message };
-      } catch (error) {
-        const failure = classifyFailure(error, now);
-        if (!failure.retryable || retry >= maxRetries) return { ok: false, failure, attempts: retry + 1 };
-        await waitWithoutSlot(failure.retryAfterMs ?? backoffMs(retry, random), slot, signal);
-      }
-    }
-  }
-
-  async function waitWithoutSlot(ms: number, slot: JudgeSlot, signal: AbortSignal | undefined): Promise<void> {
-    slot.release();
-    try {
-      await (sleep ? abortable(sleep(ms), signal) : sleepUnlessAborted(ms, signal));
-    } finally {
-      // Taken again even after an abort: the caller releases the slot when grade returns.
-      await slot.acquire();
-    }
-  }
 
   async function grade(request: JudgeRequest, context: JudgeCallContext): Promise<JudgeOutcome> {
     const started = now();
@@ -166,52 +121,4 @@ function describeFailure(sent: { failure: AttemptFailure; attempts: number }): s
   const { failure, attempts } = sent;
   const tries = attempts === 1 ? "1 attempt" : `${attempts} attempts`;
   return `${failure.message} (${tries}, last status ${failure.status})`;
-}
-
-function aborted(): AttemptFailure {
-  return { kind: "request", retryable: false, status: "aborted", message: "the judge call was aborted" };
-}
-
-function addUsage(total: TokenUsage, usage: Anthropic.Usage | undefined): void {
-  if (!usage) return;
-  total.input += usage.input_tokens;
-  total.output += usage.output_tokens;
-  total.cacheWrite += usage.cache_creation_input_tokens ?? 0;
-  total.cacheRead += usage.cache_read_input_tokens ?? 0;
-}
-
-/** A timer that is cleared on abort, so that an aborted run leaves no long retry-after timers behind. */
-function sleepUnlessAborted(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise<void>((resolve) => {
-    if (signal?.aborted) return resolve();
-    const onAbort = () => {
-      clearTimeout(timer);
-      resolve();
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
-}
-
-/** Resolves when `promise` does or the signal aborts, whichever comes first. */
-function abortable(promise: Promise<void>, signal: AbortSignal | undefined): Promise<void> {
-  if (!signal) return promise;
-  if (signal.aborted) return Promise.resolve();
-  return new Promise<void>((resolve, reject) => {
-    const onAbort = () => resolve();
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(
-      () => {
-        signal.removeEventListener("abort", onAbort);
-        resolve();
-      },
-      (error: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(error instanceof Error ? error : new Error(String(error)));
-      },
-    );
-  });
 }

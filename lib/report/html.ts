@@ -2,7 +2,7 @@ import type { CriterionResult, EvalResult, JudgeGrade, Report } from "../engine/
 import type { Reporter } from "./reporter";
 import { html, trusted, type SafeHtml } from "./html-template";
 import { criterionMarks, criterionOutcome, formatCell, formatInt, formatLocation, formatTreeStep, formatUnit, formatUsage, formatUsd, judgeErrors } from "./format";
-import { STATUS_STYLES, isNonPassing, resultLabel } from "./status";
+import { STATUS_STYLES, isNonPassing, resultLabel, skippedSummaryLabel } from "./status";
 
 // One self-contained file to attach to a CI run or mail to a colleague: inline
 // CSS, no scripts, no external resources. A Content-Security-Policy meta tag
@@ -45,7 +45,7 @@ function cards(report: Report): SafeHtml {
     ["failed", String(s.failed)],
     ["deferred", String(s.deferred)],
     ["judge errors", String(s.judgeErrors)],
-    ["skipped (budget)", String(s.skipped)],
+    [skippedSummaryLabel(report), String(s.skipped)],
     ["judge calls", formatInt(s.judgeCalls)],
     ["cost", `${formatUsd(s.costUsd)}${report.budget ? ` of ${formatUsd(report.budget.maxCostUsd)}` : ""}`],
   ];

@@ -3,7 +3,7 @@ import type { RenderOptions, Reporter } from "./reporter";
 import { detailLines, type DetailLine } from "./details";
 import { stripControl } from "./escape";
 import { formatCell, formatInt, formatUsage, formatUsd } from "./format";
-import { STATUS_STYLES, resultLabel } from "./status";
+import { STATUS_STYLES, resultLabel, skippedSummaryLabel } from "./status";
 
 // The default reporter: one line per result and, only under the results that
 // need attention, the facts that explain them, so a green run stays short.
@@ -66,7 +66,7 @@ function footer(report: Report, paint: Paint): string[] {
     paint(s.failed ? STATUS_STYLES.failed.ansi : "", `${s.failed} failed`),
     paint(s.deferred ? STATUS_STYLES.deferred.ansi : "", `${s.deferred} deferred`),
     paint(s.judgeErrors ? STATUS_STYLES.judge_error.ansi : "", `${s.judgeErrors} judge error${s.judgeErrors === 1 ? "" : "s"}`),
-    paint(s.skipped ? STATUS_STYLES.skipped.ansi : "", `${s.skipped} skipped (budget)`),
+    paint(s.skipped ? STATUS_STYLES.skipped.ansi : "", `${s.skipped} ${skippedSummaryLabel(report)}`),
   ];
   const budget = report.budget ? ` of ${formatUsd(report.budget.maxCostUsd)} budget` : "";
   return [

@@ -23,6 +23,14 @@ export const STATUS_STYLES: Record<EvalStatus, StatusStyle> = {
   skipped: { label: "skipped (budget)", tag: "SKIP", symbol: "↷", ansi: "33" },
 };
 
+/**
+ * How the summary names skipped evals: a run with a budget skips for the
+ * budget; one without was interrupted (Ctrl-C). Each result's note says which.
+ */
+export function skippedSummaryLabel(report: { budget?: unknown }): string {
+  return report.budget ? "skipped (budget)" : "skipped (interrupted)";
+}
+
 /** The label with the vacuous-pass mark, since a vacuous pass graded nothing. */
 export function resultLabel(result: Pick<EvalResult, "status" | "vacuous">): string {
   const label = STATUS_STYLES[result.status].label;

@@ -10,6 +10,7 @@ export function judgeRequest(overrides: Partial<JudgeRequest> = {}): JudgeReques
     // Not a model the SDK calls deprecated: it warns on every call for those.
     model: "claude-haiku-4-5-20251001",
     maxTokens: 1024,
+    sample: 1,
     templateVersion: "criterion-v3",
     stablePrompt: "You grade answers against this rubric.\n\nCalibration examples\nResponse: \"Paris\" -> score 1.00",
     candidatePrompt: "<candidate>The capital of France is Paris.</candidate>",

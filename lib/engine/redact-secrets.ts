@@ -1,0 +1,70 @@
+// Judges quote candidates, and candidates (agent runs especially) can echo
+// credentials they saw in tool results. Reports end up in CI logs, PR comments
+// and artifacts, so every string is redacted once, before any reporter runs.
+// The patterns look for the shape of a credential, not for words: prose that
+// mentions "token" or "password" stays as written.
+// Pure, and in the engine, so that lib/live can redact transcripts as it
+// builds them and lib/report whole reports: the dependency rule lets both
+// import the engine, not each other.
+
+export const REDACTED = "[REDACTED]";
+
+interface SecretPattern {
+  name: string;
+  pattern: RegExp;
+  /** Gets the match and its capture groups (undefined when a group did not take part); defaults to replacing the whole match. */
+  replace?: (match: string, groups: (string | undefined)[]) => string;
+}
+
+// Value characters of the key/value rule: stop at whitespace, quotes and the
+// separators of query strings, JSON and argument lists.
+const BARE_VALUE = String.raw`[^\s"'&,;<>(){}\[\]]{3,}`;
+
+const SECRET_KEY = String.raw`[A-Za-z0-9_.-]*?(?:api[_-]?key|secret|token|password|passwd|access[_-]?key|private[_-]?key)`;
+
+// Order matters: whole blocks first, then specific token shapes, then the
+// key/value rule, which would otherwise cut a known token in half.
+const PATTERNS: SecretPattern[] = [
+  {
+    name: "PEM private key",
+    pattern: /-----BEGIN ((?:[A-Z0-9]+ )*)PRIVATE KEY-----(?:[\s\S]*?-----END \1PRIVATE KEY-----|[A-Za-z0-9+/=\s]*)/g,
+  },
+  { name: "Anthropic key", pattern: /\bsk-ant-[A-Za-z0-9_-]{10,}/g },
+  { name: "OpenAI-style key", pattern: /\bsk-[A-Za-z0-9_-]{20,}/g },
+  {
+    name: "Bearer token",
+    // A digit or a length no word reaches, so "the bearer of bad news" stays.
+    pattern: /\b(Bearer)(\s+)(?:(?=[A-Za-z0-9._~+/-]*\d)[A-Za-z0-9._~+/-]{8,}|[A-Za-z0-9._~+/-]{24,})=*/gi,
+    replace: (_match, [scheme = "", space = ""]) => `${scheme}${space}${REDACTED}`,
+  },
+  { name: "AWS access key id", pattern: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g },
+  { name: "GitHub token", pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})/g },
+  { name: "Slack token", pattern: /\bxox[baprs]-[A-Za-z0-9-]{10,}/g },
+  { name: "JWT", pattern: /\beyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*/g },
+  {
+    name: "secret key/value",
+    // `api_key=…`, `"password": "…"`, `X-Api-Key: …`. The key must end in the
+    // secret word, so `max_tokens: 1024` and `token count: 3` are not touched.
+    pattern: new RegExp(String.raw`\b(${SECRET_KEY})(["']?\s*[:=]\s*)(?:"([^"\n]*)"|'([^'\n]*)'|(${BARE_VALUE}))`, "gi"),
+    replace: (match, [key = "", separator = "", doubleQuoted, singleQuoted]) => {
+      if (doubleQuoted !== undefined) return doubleQuoted === "" ? match : `${key}${separator}"${REDACTED}"`;
+      if (singleQuoted !== undefined) return singleQuoted === "" ? match : `${key}${separator}'${REDACTED}'`;
+      return `${key}${separator}${REDACTED}`;
+    },
+  },
+];
+
+/** The names of the credential shapes that are redacted, for documentation and tests. */
+export const SECRET_PATTERN_NAMES = PATTERNS.map((p) => p.name);
+
+export function redactSecrets(text: string): string {
+  let out = text;
+  for (const { pattern, replace } of PATTERNS) {
+    // After the groups, String.replace passes the offset and the whole input;
+    // callbacks only read the leading groups, so the tail does no harm.
+    out = replace
+      ? out.replace(pattern, (match: string, ...rest: unknown[]) => replace(match, rest.map((g) => (typeof g === "string" ? g : undefined))))
+      : out.replace(pattern, REDACTED);
+  }
+  return out;
+}

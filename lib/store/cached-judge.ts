@@ -1,0 +1,123 @@
+import type { JudgeCallContext, JudgeOutcome, JudgePort, JudgeRequest } from "../engine/judge-port";
+import { ScoreVerdictSchema } from "../engine/verdict";
+import type { Prisma, PrismaClient } from "./generated/client";
+import { requestKey } from "./request-key";
+
+// The content-addressed judge cache, as a JudgePort around the real one.
+// Before paying for a request it claims the request's key (a row with status
+// pending), so across any number of workers each request is sent once: a
+// second worker that meets a fresh claim waits for the verdict; a claim older
+// than its lease (its worker died) is taken over. Finished verdicts are reused
+// by every later run; errors are not cached, so a resumed run tries again.
+
+export interface CachedJudgeOptions {
+  prisma: PrismaClient;
+  inner: JudgePort;
+  /** Links every call to this run (reused or paid), when set. */
+  runId?: string;
+  /** Who holds claims: host and pid of this worker. */
+  owner: string;
+  /** `false` (--no-cache): always ask the judge, and store the fresh verdict. */
+  reuse: boolean;
+  /** How long a claim holds before another worker may take it over. */
+  leaseMs: number;
+  pollMs?: number;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+type Claim = { kind: "owned" } | { kind: "done"; row: { verdict: unknown; raw: unknown; costUsd: number | null; model: string; templateVersion: string } } | { kind: "wait" };
+
+export function createCachedJudge(options: CachedJudgeOptions): JudgePort {
+  const { prisma, inner, runId, owner, reuse, leaseMs } = options;
+  const pollMs = options.pollMs ?? 250;
+  const sleep = options.sleep ?? defaultSleep;
+
+  const link = async (key: string, reused: boolean) => {
+    if (!runId) return;
+    await prisma.runCall.upsert({ where: { runId_callKey: { runId, callKey: key } }, create: { runId, callKey: key, reused }, update: { reused } });
+  };
+
+  const claim = async (key: string, request: JudgeRequest): Promise<Claim> => {
+    const { count } = await prisma.judgeCall.createMany({
+      data: [{ key, status: "pending", claimedBy: owner, claimedAt: new Date(), model: request.model, templateVersion: request.templateVersion }],
+      skipDuplicates: true,
+    });
+    if (count === 1) return { kind: "owned" };
+    const row = await prisma.judgeCall.findUnique({ where: { key } });
+    if (!row) return { kind: "wait" };
+    if (row.status === "done" && reuse) return { kind: "done", row };
+    const stale = new Date(Date.now() - leaseMs);
+    // Take the row over when it failed before, when --no-cache asks for a
+    // fresh verdict, or when its claimant has not finished within the lease.
+    const takeable: Prisma.JudgeCallWhereInput[] = [{ status: "error" }, { status: "pending", claimedAt: { lt: stale } }];
+    if (!reuse) takeable.push({ status: "done" });
+    const taken = await prisma.judgeCall.updateMany({ where: { key, OR: takeable }, data: { status: "pending", claimedBy: owner, claimedAt: new Date() } });
+    return taken.count === 1 ? { kind: "owned" } : { kind: "wait" };
+  };
+
+  return {
+    async grade(request: JudgeRequest, context: JudgeCallContext): Promise<JudgeOutcome> {
+      const key = requestKey(request);
+      for (;;) {
+        const state = await claim(key, request);
+        if (state.kind === "done") {
+          const verdict = ScoreVerdictSchema.safeParse(state.row.verdict);
+          if (verdict.success) {
+            await link(key, true);
+            return {
+              ok: true,
+              verdict: verdict.data,
+              call: {
+                model: state.row.model,
+                templateVersion: state.row.templateVersion,
+                attempts: 0,
+                latencyMs: 0,
+                usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+                costUsd: 0,
+                raw: state.row.raw,
+                reused: { savedUsd: state.row.costUsd },
+              },
+            };
+          }
+          // A stored verdict that no longer parses (the schema changed) is
+          // not reused: take the row over and ask again.
+          await prisma.judgeCall.updateMany({ where: { key, status: "done" }, data: { status: "error", error: "stored verdict no longer parses" } });
+          continue;
+        }
+        if (state.kind === "wait") {
+          // Another worker is paying for this very request: give the slot back while waiting.
+          context.slot.release();
+          await sleep(pollMs);
+          await context.slot.acquire();
+          if (context.signal?.aborted) return inner.grade(request, context);
+          continue;
+        }
+        break;
+      }
+
+      const outcome = await inner.grade(request, context);
+      const { call } = outcome;
+      const usage = {
+        inputTokens: call.usage.input,
+        outputTokens: call.usage.output,
+        cacheReadTokens: call.usage.cacheRead,
+        cacheWriteTokens: call.usage.cacheWrite,
+        latencyMs: Math.round(call.latencyMs),
+        attempts: call.attempts,
+        costUsd: call.costUsd,
+        raw: (call.raw ?? null) as Prisma.InputJsonValue,
+        finishedAt: new Date(),
+      };
+      await prisma.judgeCall.update({
+        where: { key },
+        data: outcome.ok
+          ? { ...usage, status: "done", verdict: outcome.verdict as Prisma.InputJsonValue, error: null, claimedBy: null }
+          : { ...usage, status: "error", error: `${outcome.error.kind}: ${outcome.error.message}`, claimedBy: null },
+      });
+      await link(key, false);
+      return outcome;
+    },
+  };
+}

@@ -1,0 +1,42 @@
+import { PrismaPg } from "@prisma/adapter-pg";
+import { PrismaClient } from "./generated/client";
+
+// One code path for the embedded PGlite server and a real Postgres: both are
+// reached over the Postgres wire protocol through the same adapter.
+
+export interface ConnectionConfig {
+  host: string;
+  port: number;
+  user: string;
+  password?: string;
+  database: string;
+}
+
+export function parseDatabaseUrl(url: string): ConnectionConfig {
+  const parsed = new URL(url);
+  if (parsed.protocol !== "postgres:" && parsed.protocol !== "postgresql:") {
+    throw new Error(`DATABASE_URL must be a postgres:// URL, not ${parsed.protocol}`);
+  }
+  return {
+    host: decodeURIComponent(parsed.hostname) || "127.0.0.1",
+    port: Number(parsed.port || 5432),
+    user: decodeURIComponent(parsed.username) || "postgres",
+    ...(parsed.password ? { password: decodeURIComponent(parsed.password) } : {}),
+    database: decodeURIComponent(parsed.pathname.replace(/^\//, "")) || "postgres",
+  };
+}
+
+/**
+ * The adapter factory for a URL. Separate fields rather than a connection
+ * string (STACK.md: the string form mis-parses some PGlite URLs), and a small
+ * pool so that every pool together stays within the embedded server's limit.
+ */
+export function adapterFor(url: string, options: { max?: number } = {}): PrismaPg {
+  return new PrismaPg({ ...parseDatabaseUrl(url), max: options.max ?? 4, idleTimeoutMillis: 1_000 });
+}
+
+export function createPrismaClient(url: string, options: { max?: number } = {}): PrismaClient {
+  return new PrismaClient({ adapter: adapterFor(url, options) });
+}
+
+export type { PrismaClient };

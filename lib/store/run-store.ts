@@ -1,0 +1,208 @@
+import { createHash } from "node:crypto";
+import os from "node:os";
+import type { EvalResult, Report } from "../engine/report";
+import type { Prisma, PrismaClient } from "./generated/client";
+
+// Repositories for suites, versions, runs and results. A result is written the
+// moment it is graded (upsert on run + result key), so a crash loses at most
+// the calls in flight and a rerun of the same cell never duplicates a row.
+
+export type RunStatus = "queued" | "running" | "completed" | "cancelled" | "failed";
+export type StartedBy = "cli" | "dashboard" | "worker";
+
+/** What a run needs to be replayed or resumed elsewhere: the options it ran with. */
+export interface RunConfig {
+  file: string;
+  toolVersion: string;
+  judgeModel: string;
+  concurrency: number;
+  maxCostUsd?: number;
+  filter?: string;
+  noCache?: boolean;
+}
+
+export interface StoredRun {
+  id: string;
+  suiteId: string;
+  suiteName: string;
+  yaml: string;
+  status: RunStatus;
+  config: RunConfig;
+  totalCells: number;
+  cancelRequested: boolean;
+  createdAt: Date;
+}
+
+export function contentHash(text: string): string {
+  return createHash("sha256").update(text).digest("hex");
+}
+
+function judgeModelOf(result: EvalResult): string | null {
+  return result.judge.models[0] ?? null;
+}
+
+export function createRunStore(prisma: PrismaClient) {
+  const toStored = (run: Prisma.RunGetPayload<{ include: { suite: true; suiteVersion: true } }>): StoredRun => ({
+    id: run.id,
+    suiteId: run.suiteId,
+    suiteName: run.suite.name,
+    yaml: run.suiteVersion.yaml,
+    status: run.status as RunStatus,
+    config: run.config as unknown as RunConfig,
+    totalCells: run.totalCells,
+    cancelRequested: run.cancelRequested,
+    createdAt: run.createdAt,
+  });
+
+  return {
+    /** The suite by name (created on first use) and the version for this exact YAML (stored once per hash). */
+    async saveSuiteVersion(input: { name: string; yaml: string }): Promise<{ suiteId: string; suiteVersionId: string }> {
+      const suite = await prisma.suite.upsert({ where: { name: input.name }, create: { name: input.name }, update: {} });
+      const hash = contentHash(input.yaml);
+      const version = await prisma.suiteVersion.upsert({
+        where: { suiteId_contentHash: { suiteId: suite.id, contentHash: hash } },
+        create: { suiteId: suite.id, contentHash: hash, yaml: input.yaml },
+        update: {},
+      });
+      return { suiteId: suite.id, suiteVersionId: version.id };
+    },
+
+    async createRun(input: {
+      suiteId: string;
+      suiteVersionId: string;
+      startedBy: StartedBy;
+      config: RunConfig;
+      totalCells: number;
+      status?: RunStatus;
+    }): Promise<string> {
+      const run = await prisma.run.create({
+        data: {
+          suiteId: input.suiteId,
+          suiteVersionId: input.suiteVersionId,
+          startedBy: input.startedBy,
+          host: os.hostname(),
+          config: input.config as unknown as Prisma.InputJsonValue,
+          totalCells: input.totalCells,
+          status: input.status ?? "running",
+          startedAt: input.status === "queued" ? null : new Date(),
+        },
+      });
+      return run.id;
+    },
+
+    async getRun(id: string): Promise<StoredRun | undefined> {
+      if (!/^[0-9a-f-]{36}$/i.test(id)) return undefined;
+      const run = await prisma.run.findUnique({ where: { id }, include: { suite: true, suiteVersion: true } });
+      return run ? toStored(run) : undefined;
+    },
+
+    /** The newest finished run of a suite, other than `excludeRunId`. */
+    async latestRun(input: { suiteName: string; excludeRunId?: string }): Promise<StoredRun | undefined> {
+      const run = await prisma.run.findFirst({
+        where: { suite: { name: input.suiteName }, status: "completed", ...(input.excludeRunId ? { id: { not: input.excludeRunId } } : {}) },
+        orderBy: { createdAt: "desc" },
+        include: { suite: true, suiteVersion: true },
+      });
+      return run ? toStored(run) : undefined;
+    },
+
+    async setStatus(id: string, status: RunStatus): Promise<void> {
+      await prisma.run.update({ where: { id }, data: { status, ...(status === "running" ? { startedAt: new Date(), finishedAt: null } : {}) } });
+    },
+
+    async requestCancel(id: string): Promise<boolean> {
+      const { count } = await prisma.run.updateMany({ where: { id, status: { in: ["queued", "running"] } }, data: { cancelRequested: true } });
+      return count > 0;
+    },
+
+    async isCancelRequested(id: string): Promise<boolean> {
+      const run = await prisma.run.findUnique({ where: { id }, select: { cancelRequested: true } });
+      return run?.cancelRequested ?? false;
+    },
+
+    /** Writes one graded result and its criteria; idempotent on (run, result key). */
+    async saveResult(runId: string, result: EvalResult): Promise<void> {
+      const row = {
+        evalName: result.eval,
+        name: result.name,
+        cellModel: result.cell?.model ?? null,
+        cellPrompt: result.cell?.promptIndex ?? null,
+        judgeModel: judgeModelOf(result),
+        status: result.status,
+        vacuous: result.vacuous,
+        score: result.score,
+        threshold: result.threshold,
+        reason: result.reason,
+        note: result.note ?? null,
+        costUsd: result.costUsd,
+        judgeCalls: result.judgeCalls,
+        latencyMs: Math.round(result.latencyMs),
+        data: result as unknown as Prisma.InputJsonValue,
+      };
+      await prisma.$transaction(async (tx) => {
+        const saved = await tx.evalResultRow.upsert({
+          where: { runId_resultKey: { runId, resultKey: result.id } },
+          create: { runId, resultKey: result.id, ...row },
+          update: row,
+        });
+        await tx.criterionResultRow.deleteMany({ where: { evalResultId: saved.id } });
+        if (result.criteria.length) {
+          await tx.criterionResultRow.createMany({
+            data: result.criteria.map((c) => ({
+              evalResultId: saved.id,
+              runId,
+              name: c.name,
+              status: c.status,
+              score: c.score,
+              passed: c.passed,
+              threshold: c.threshold,
+              weight: c.weight,
+              required: c.required,
+              guard: c.guard,
+              gates: c.gates,
+              reasoning: c.reasoning,
+              evidence: c.evidence ?? null,
+            })),
+          });
+        }
+      });
+    },
+
+    async results(runId: string): Promise<EvalResult[]> {
+      const rows = await prisma.evalResultRow.findMany({ where: { runId }, orderBy: { createdAt: "asc" }, select: { data: true } });
+      return rows.map((r) => r.data as unknown as EvalResult);
+    },
+
+    async resultKeys(runId: string): Promise<Set<string>> {
+      const rows = await prisma.evalResultRow.findMany({ where: { runId }, select: { resultKey: true } });
+      return new Set(rows.map((r) => r.resultKey));
+    },
+
+    /** Records the run's totals and final status. */
+    async finishRun(input: { runId: string; report: Report; status: RunStatus; reused: { calls: number; savedUsd: number } }): Promise<void> {
+      const s = input.report.summary;
+      await prisma.run.update({
+        where: { id: input.runId },
+        data: {
+          status: input.status,
+          finishedAt: new Date(),
+          passed: s.passed,
+          failed: s.failed,
+          deferred: s.deferred,
+          judgeErrors: s.judgeErrors,
+          skipped: s.skipped,
+          judgeCalls: s.judgeCalls,
+          costUsd: s.costUsd,
+          inputTokens: s.usage.input,
+          outputTokens: s.usage.output,
+          cacheReadTokens: s.usage.cacheRead,
+          cacheWriteTokens: s.usage.cacheWrite,
+          reusedCalls: input.reused.calls,
+          savedUsd: input.reused.savedUsd,
+        },
+      });
+    },
+  };
+}
+
+export type RunStore = ReturnType<typeof createRunStore>;

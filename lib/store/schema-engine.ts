@@ -1,0 +1,91 @@
+import { readFile, readdir } from "node:fs/promises";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { bindMigrationAwareSqlAdapterFactory, type SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
+import type { MigrationList } from "@prisma/schema-engine-wasm";
+
+// Prisma's schema engine, compiled to WebAssembly, driven over a driver
+// adapter. Prisma 7's CLI downloads a native schema engine, which cannot be
+// had offline; the WASM build ships inside an npm package and does the same
+// work (STACK.md, "Prisma offline"). Migrations stay in Prisma's standard
+// folder format, so `prisma migrate deploy` works wherever its binary can be had.
+
+type Bindings = typeof import("@prisma/schema-engine-wasm/schema_engine_bg");
+
+export const MIGRATIONS_DIR = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../../prisma/migrations");
+export const SCHEMA_FILE = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../../prisma/schema.prisma");
+
+let bindings: Promise<Bindings> | undefined;
+
+/** The WASM module may be instantiated once per process: a second instance panics. */
+function loadBindings(): Promise<Bindings> {
+  bindings ??= (async () => {
+    const bg = (await import("@prisma/schema-engine-wasm/schema_engine_bg")) as Bindings;
+    const wasmPath = createRequire(import.meta.url).resolve("@prisma/schema-engine-wasm/schema_engine_bg").replace(/\.js$/, ".wasm");
+    const { instance } = await WebAssembly.instantiate(await readFile(wasmPath), { "./schema_engine_bg.js": bg as unknown as WebAssembly.ModuleImports });
+    (globalThis as Record<string, unknown>).PRISMA_WASM_PANIC_REGISTRY ??= { set_message: (message: string) => console.error(`schema engine panic: ${message}`) };
+    bg.__wbg_set_wasm(instance.exports);
+    (instance.exports as { __wbindgen_start?: () => void }).__wbindgen_start?.();
+    return bg;
+  })();
+  return bindings;
+}
+
+export async function readMigrationList(dir = MIGRATIONS_DIR): Promise<MigrationList> {
+  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+  const folders = entries.filter((e) => e.isDirectory()).map((e) => e.name).sort();
+  const migrationDirectories = await Promise.all(
+    folders.map(async (folder) => {
+      const file = path.join(dir, folder, "migration.sql");
+      const content = await readFile(file, "utf8").then(
+        (text) => ({ tag: "ok" as const, value: text }),
+        (error: Error) => ({ tag: "error" as const, value: error.message }),
+      );
+      return { path: folder, migrationFile: { path: "migration.sql", content } };
+    }),
+  );
+  const lockfile = await readFile(path.join(dir, "migration_lock.toml"), "utf8").catch(() => null);
+  return { baseDir: dir, lockfile: { path: "migration_lock.toml", content: lockfile }, shadowDbInitScript: "", migrationDirectories };
+}
+
+/** Runs `work` with a schema engine connected through `adapterFactory`, and frees it after. */
+export async function withSchemaEngine<T>(
+  adapterFactory: SqlMigrationAwareDriverAdapterFactory,
+  work: (engine: Awaited<ReturnType<Bindings["SchemaEngine"]["new"]>>) => Promise<T>,
+): Promise<T> {
+  const bg = await loadBindings();
+  const schema = await readFile(SCHEMA_FILE, "utf8");
+  const engine = await bg.SchemaEngine.new({ datamodels: [[SCHEMA_FILE, schema]] }, () => {}, bindMigrationAwareSqlAdapterFactory(adapterFactory));
+  try {
+    return await work(engine);
+  } finally {
+    engine.free();
+  }
+}
+
+const NO_FILTER = { externalTables: [], externalEnums: [] };
+
+/** Applies every migration not yet applied; returns their names. Safe to run on an up-to-date database. */
+export async function applyMigrations(adapterFactory: SqlMigrationAwareDriverAdapterFactory): Promise<string[]> {
+  const migrationsList = await readMigrationList();
+  return withSchemaEngine(adapterFactory, async (engine) => {
+    const output = await engine.applyMigrations({ migrationsList, filters: NO_FILTER });
+    return output.appliedMigrationNames;
+  });
+}
+
+/** The SQL that takes the committed migrations to the current schema.prisma (empty when in step). */
+export async function diffMigrationsToSchema(shadowCapableFactory: SqlMigrationAwareDriverAdapterFactory): Promise<string> {
+  const migrationsList = await readMigrationList();
+  const schema = await readFile(SCHEMA_FILE, "utf8");
+  return withSchemaEngine(shadowCapableFactory, async (engine) => {
+    const result = await engine.diff({
+      from: migrationsList.migrationDirectories.length ? { tag: "migrations", ...migrationsList } : { tag: "empty" },
+      to: { tag: "schemaDatamodel", files: [{ path: SCHEMA_FILE, content: schema }] },
+      script: true,
+      exitCode: null,
+      filters: NO_FILTER,
+    });
+    return result.stdout ?? "";
+  });
+}
