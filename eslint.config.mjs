@@ -29,6 +29,13 @@ const engineFromConfig = {
   group: ["**/lib/engine", "**/lib/engine/**", "../engine", "../engine/**", "@/lib/engine", "@/lib/engine/**"],
   message: "lib/config must not import lib/engine (engine -> config, not back).",
 };
+// lib/live may use the engine, the config, the MCP and Anthropic SDKs and
+// Node; the judge's retrying sender reaches it through its deps (a structural
+// type), so it imports no sibling adapter.
+const liveSiblings = ["cli", "store", "judge", "report", "env"].map((m) => ({
+  group: [`**/lib/${m}`, `**/lib/${m}/**`, `../${m}`, `../${m}/**`, `@/lib/${m}`, `@/lib/${m}/**`],
+  message: `lib/live must not import lib/${m}: it gets what it needs through its deps.`,
+}));
 const serverOnlyLib = ["cli", "store", "judge", "live", "env"].map((m) => ({
   group: [`**/lib/${m}`, `**/lib/${m}/**`, `@/lib/${m}`, `@/lib/${m}/**`],
   message: `components/ never import server code (lib/${m}).`,
@@ -52,6 +59,16 @@ export default tseslint.config(
     files: ["lib/config/**/*.ts"],
     rules: {
       "no-restricted-imports": ["error", { paths: frameworkAndIo, patterns: [...frameworkPatterns, noApp, ...outerLib, engineFromConfig] }],
+      "no-restricted-properties": ["error", { object: "process", property: "env", message: "Read the environment once, in lib/env; pass values in." }],
+    },
+  },
+  {
+    files: ["lib/live/**/*.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        { paths: frameworkAndIo.filter((p) => p.name !== "@anthropic-ai/sdk" && !p.name.includes("fs") && p.name !== "node:child_process"), patterns: [noApp, ...liveSiblings, { group: ["next/*", "react/*", "@prisma/*"], message: "lib/live runs agents; no framework or database." }] },
+      ],
       "no-restricted-properties": ["error", { object: "process", property: "env", message: "Read the environment once, in lib/env; pass values in." }],
     },
   },

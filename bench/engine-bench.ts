@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import http from "node:http";
 import { writeFileSync } from "node:fs";
 import { availableParallelism, loadavg } from "node:os";
 import { createInterface } from "node:readline";
@@ -150,6 +151,45 @@ async function measure(input: { suite: SuiteConfig; judge: JudgePort; concurrenc
   };
 }
 
+/**
+ * The same number of POSTs with bare node:http (keep-alive, a body the size of
+ * a judge request, JSON.parse of the reply), no SDK and no engine: what any
+ * Node client pays per call on this machine, to read the CPU/call figures against.
+ */
+async function measureHttpFloor(input: { url: string; concurrency: number; body: string }): Promise<{ wallMs: number; cpuMsPerCall: number }> {
+  const target = new URL("/v1/messages", input.url);
+  const agent = new http.Agent({ keepAlive: true });
+  const headers = { "content-type": "application/json", "x-api-key": "sk-ant-bench", "anthropic-version": "2023-06-01", "content-length": Buffer.byteLength(input.body) };
+  const post = () =>
+    new Promise<void>((resolve, reject) => {
+      const request = http.request(target, { method: "POST", headers, agent }, (response) => {
+        const chunks: Buffer[] = [];
+        response.on("data", (chunk: Buffer) => chunks.push(chunk));
+        response.on("end", () => {
+          JSON.parse(Buffer.concat(chunks).toString("utf8"));
+          resolve();
+        });
+      });
+      request.on("error", reject);
+      request.end(input.body);
+    });
+  const run = async (calls: number) => {
+    let next = 0;
+    await Promise.all(Array.from({ length: input.concurrency }, async () => {
+      while (next++ < calls) await post();
+    }));
+  };
+  await run(CALLS); // its own warm-up
+  collectGarbage();
+  const cpuBefore = process.cpuUsage();
+  const started = performance.now();
+  await run(CALLS);
+  const wallMs = performance.now() - started;
+  const cpu = process.cpuUsage(cpuBefore);
+  agent.destroy();
+  return { wallMs, cpuMsPerCall: (cpu.user + cpu.system) / 1000 / CALLS };
+}
+
 const idealMs = (concurrency: number) => Math.ceil(CALLS / concurrency) * LATENCY_MS;
 
 interface Row {
@@ -214,6 +254,10 @@ async function main(): Promise<number> {
     }
     await runOn({ standIn: limited, judge: limitedJudge, run: "concurrency 16, 10% 429", concurrency: 16, ratioTarget: TARGET.ratioUnder429 });
 
+    // A body of the size the judge sends: system prompt, candidate, verdict tool.
+    const floorBody = JSON.stringify({ model: MODEL, max_tokens: 1024, system: "x".repeat(1400), messages: [{ role: "user", content: "y".repeat(300) }], tools: [{ name: "record_verdict", input_schema: { type: "object" } }] });
+    const floor = await measureHttpFloor({ url: plain.url, concurrency: 16, body: floorBody });
+
     const limitedRow = rows.at(-1)!;
     const retries = limitedRow.m.attempts - limitedRow.m.report.summary.judgeCalls;
     console.log(
@@ -224,6 +268,7 @@ async function main(): Promise<number> {
         "",
         renderTable(rows),
         "",
+        `bare node:http floor at concurrency 16 (no SDK, no engine): ${(floor.wallMs / 1000).toFixed(2)} s wall, ratio ${(floor.wallMs / idealMs(16)).toFixed(3)}, ${floor.cpuMsPerCall.toFixed(2)} ms CPU/call.`,
         `429 run: the stand-in got ${limitedRow.requests} requests and answered ${limitedRow.rateLimited} of them 429; the judge retried ${retries} times; ${limitedRow.m.graded} of ${CALLS} calls graded.`,
         "ideal = ceil(calls / concurrency) × latency; ratio = wall / ideal; CPU/call = this process's user + system CPU during the run / calls;",
         `peak RSS = ${peakIsPerRun ? "the run's own peak (high-water mark reset before it, after a full GC)" : "the peak of the bench so far (no per-run reset on this OS)"}.`,

@@ -1,17 +1,13 @@
-import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { formatIssue } from "../config/load-suite";
 import { planSuite } from "../engine/plan-suite";
 import { explainPlan, renderExplain } from "../engine/explain-plan";
-import { runSuite, exitCodeOf } from "../engine/run-suite";
 import { formatUsd } from "../engine/format-score";
-import { createAnthropicJudge } from "../judge/anthropic-judge";
 import { priceOf } from "../judge/pricing";
-import { REPORTERS, parseReporterList, type ReporterName } from "../report/registry";
-import { redactReport } from "../report/redact-secrets";
+import { parseReporterList } from "../report/registry";
 import { readEnv } from "../env/read-env";
 import { readSuiteFile } from "./read-suite-file";
-import { createProgressBar } from "./progress-bar";
+import { executeRun } from "./execute-run";
 import type { CliIo } from "./main";
 
 export interface EvalOptions {
@@ -24,25 +20,10 @@ export interface EvalOptions {
   timeout: number;
   filter?: string;
   color: boolean;
-}
-
-async function writeReports(input: { names: ReporterName[]; report: Parameters<(typeof REPORTERS)["json"]["render"]>[0]; output?: string; io: CliIo; color: boolean }) {
-  const { names, report, output, io, color } = input;
-  const files = names.filter((n) => n !== "pretty");
-  for (const name of names) {
-    const text = REPORTERS[name].render(report, { color: color && name === "pretty" });
-    const withNewline = text.endsWith("\n") ? text : `${text}\n`;
-    // Pretty is for people: it always goes to the terminal. Machine formats go
-    // to --output (a file, or a directory when there are several).
-    if (name === "pretty" || output === undefined) {
-      io.stdout.write(withNewline);
-      continue;
-    }
-    const target = files.length === 1 ? path.resolve(io.cwd, output) : path.join(path.resolve(io.cwd, output), `report.${REPORTERS[name].extension}`);
-    await mkdir(path.dirname(target), { recursive: true });
-    await writeFile(target, withNewline);
-    io.stderr.write(`wrote ${name} report to ${path.relative(io.cwd, target) || target}\n`);
-  }
+  store?: boolean;
+  cache: boolean;
+  baseline?: string;
+  maxDrop: number;
 }
 
 export async function evalCommand(input: { options: EvalOptions; io: CliIo; toolVersion: string }): Promise<number> {
@@ -71,7 +52,7 @@ export async function evalCommand(input: { options: EvalOptions; io: CliIo; tool
   }
   for (const warning of loaded.warnings) io.stderr.write(`${formatIssue(warning)}\n`);
   const suite = loaded.value;
-  const { judgeModel, anthropicApiKey, anthropicBaseUrl } = settings.value;
+  const { judgeModel, anthropicApiKey, databaseUrl } = settings.value;
 
   if (options.explain) {
     const cells = planSuite({ suite, defaultModel: judgeModel, filter });
@@ -89,21 +70,27 @@ export async function evalCommand(input: { options: EvalOptions; io: CliIo; tool
     }\n`,
   );
 
-  const progress = io.stderr.isTTY ? createProgressBar({ stream: io.stderr, now: Date.now }) : undefined;
-  const judge = createAnthropicJudge({ apiKey: anthropicApiKey ?? "unset", baseURL: anthropicBaseUrl, timeoutMs: options.timeout * 1000 });
-  const abort = new AbortController();
-  const onSigint = () => abort.abort();
-  process.once("SIGINT", onSigint);
-  let report;
-  try {
-    report = await runSuite(
-      { suite, defaultModel: judgeModel, judgeUnavailable, filter, concurrency: options.concurrency, maxCostUsd: options.maxCost, toolVersion, signal: abort.signal },
-      { judge, now: Date.now, priceOf, onEvent: progress?.onEvent },
-    );
-  } finally {
-    process.off("SIGINT", onSigint);
-    progress?.finish();
-  }
-  await writeReports({ names: reporters.value, report: redactReport(report), output: options.output, io, color: options.color && Boolean(io.stdout.isTTY) });
-  return exitCodeOf(report);
+  return executeRun({
+    suite,
+    settings: settings.value,
+    config: {
+      file: options.config,
+      toolVersion,
+      judgeModel,
+      concurrency: options.concurrency,
+      timeoutSeconds: options.timeout,
+      ...(options.maxCost !== undefined ? { maxCostUsd: options.maxCost } : {}),
+      ...(options.filter !== undefined ? { filter: options.filter } : {}),
+      ...(!options.cache ? { noCache: true } : {}),
+    },
+    io,
+    reporters: reporters.value,
+    output: options.output,
+    color: options.color && Boolean(io.stdout.isTTY),
+    filter,
+    store: Boolean(options.store || databaseUrl),
+    // The suite is named by its path, as the user wrote it relative to here.
+    target: { kind: "new", suiteName: path.normalize(options.config), yaml: loaded.text ?? "" },
+    ...(options.baseline !== undefined ? { baseline: { ref: options.baseline, maxDrop: options.maxDrop } } : {}),
+  });
 }

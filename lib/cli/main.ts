@@ -2,6 +2,7 @@ import { Command, CommanderError, InvalidArgumentError, Option } from "commander
 import { readFileSync } from "node:fs";
 import { validateCommand } from "./validate-command";
 import { evalCommand } from "./eval-command";
+import { resumeCommand } from "./resume-command";
 
 // `rubric-studio`: the command-line face of the engine. Exit codes are chosen
 // here and only here: 0 all passed, 1 a fail / judge_error / budget skip,
@@ -91,6 +92,10 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     .addOption(new Option("--timeout <seconds>", "timeout of one judge request (fractions allowed)").argParser(positiveNumber("--timeout")).default(60))
     .option("--filter <pattern>", "only evals whose name matches this regular expression")
     .option("--no-color", "plain text, no ANSI colours")
+    .option("--store", "keep the run in the run history (the embedded database, or DATABASE_URL; on whenever DATABASE_URL is set)")
+    .option("--no-cache", "ask the judge afresh instead of reusing stored verdicts (with run history)")
+    .option("--baseline <run>", "compare with a stored run (its id, or latest): exit 1 when a score drops by more than --max-drop or an eval newly fails")
+    .addOption(new Option("--max-drop <delta>", "largest allowed score drop against --baseline, on the 0..1 scale").argParser(nonNegative("--max-drop")).default(0.05))
     .addHelpText(
       "after",
       [
@@ -106,6 +111,17 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     )
     .action(async (opts) => {
       exitCode = await evalCommand({ options: opts, io, toolVersion: version });
+    });
+
+  program
+    .command("resume")
+    .description("Finish a stored run whose process died: grades only the missing results, reusing every judge verdict that was already paid for.")
+    .argument("<run-id>", "the id printed as 'Storing run ...'")
+    .option("-r, --reporter <formats>", "pretty, json, junit, md, html, sarif, gitlab, ndjson, tap (comma-separated)", "pretty")
+    .option("-o, --output <path>", "write the report there (a directory when several non-pretty formats are asked for)")
+    .option("--no-color", "plain text, no ANSI colours")
+    .action(async (runId: string, opts: { reporter: string; output?: string; color: boolean }) => {
+      exitCode = await resumeCommand({ runId, options: opts, io });
     });
 
   try {

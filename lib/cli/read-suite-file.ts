@@ -7,7 +7,7 @@ import type { LoadResult } from "../config/types";
  * Reads and loads a suite file; a missing or unreadable file is an issue like
  * any other. Issues name the file as the user wrote it.
  */
-export async function readSuiteFile(input: { file: string; cwd: string }): Promise<LoadResult> {
+export async function readSuiteFile(input: { file: string; cwd: string }): Promise<LoadResult & { text?: string }> {
   const { file, cwd } = input;
   let text: string;
   try {
@@ -16,5 +16,5 @@ export async function readSuiteFile(input: { file: string; cwd: string }): Promi
     const reason = (error as NodeJS.ErrnoException).code === "ENOENT" ? "file not found" : (error as Error).message;
     return { ok: false, issues: [{ file, line: 1, column: 1, path: [], message: `cannot read the suite: ${reason}`, severity: "error" }] };
   }
-  return loadSuite({ text, file });
+  return { ...loadSuite({ text, file }), text };
 }

@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import { PRESET_NAMES, type SuiteSchema, type TreeNodeInput } from "./schema";
 import { closestChoice } from "./zod-issues";
+import { CATEGORY_AGGREGATES, checkCategoryRubric, checkReviewEval } from "./check-categories";
 import type { DataPath, YamlLocator } from "./yaml-locator";
 import type { ConfigIssue } from "./types";
 
@@ -41,9 +42,10 @@ export function checkSuite(input: { suite: Suite; locator: YamlLocator; file: st
     }
     if (rubric.criteria && rubric.tree) error(path, "give a rubric either criteria or tree, never both");
     if (rubric.preset !== undefined && rubric.tree) error([...path, "tree"], "a preset has criteria; it cannot be combined with a tree");
-    if (!rubric.criteria && !rubric.tree && rubric.preset === undefined) {
-      error(path, "a structured rubric needs criteria, tree, preset or ref (or write a free-form rubric as a string)");
+    if (!rubric.criteria && !rubric.tree && rubric.preset === undefined && !rubric.categories) {
+      error(path, "a structured rubric needs criteria, tree, preset, categories or ref (or write a free-form rubric as a string)");
     }
+    checkCategoryRubric({ rubric, path, error, warn });
     if (rubric.tree) {
       if (rubric.aggregation !== undefined) error([...path, "aggregation"], "a tree rubric always walks the tree; it takes no aggregation");
       if (rubric.require_evidence) error([...path, "require_evidence"], "evidence is a criteria feature; a decision tree asks yes/no questions and cites no span");
@@ -94,7 +96,9 @@ export function checkSuite(input: { suite: Suite; locator: YamlLocator; file: st
     if (!judge) return;
     if (judge.panel && judge.model) error([...path, "panel"], "give a judge either model or panel: a panel names its models");
     if (hasMatrixModels && judge.panel) error([...path, "panel"], "matrix.models varies the judge model; it cannot be combined with a panel");
-    if (!judge.panel && judge.aggregate !== undefined) error([...path, "aggregate"], "aggregate applies to a panel; add panel: [models]");
+    // A category rubric's jury combines votes too; checkReviewEval rejects these on other rubrics.
+    const votes = (CATEGORY_AGGREGATES as readonly string[]).includes(judge.aggregate ?? "");
+    if (!judge.panel && judge.aggregate !== undefined && !votes) error([...path, "aggregate"], "aggregate applies to a panel; add panel: [models]");
     if (!judge.panel && judge.tie_break !== undefined) error([...path, "tie_break"], "tie_break applies to a panel; add panel: [models]");
   };
   checkJudge(suite.judge, ["judge"], false);
@@ -111,6 +115,16 @@ export function checkSuite(input: { suite: Suite; locator: YamlLocator; file: st
     if (typeof evalInput.rubric !== "string") checkStructured(evalInput.rubric, [...path, "rubric"], true);
     const hasMatrixModels = Boolean(evalInput.matrix?.models);
     checkJudge(evalInput.judge, [...path, "judge"], hasMatrixModels);
+    const named = typeof evalInput.rubric === "string" || evalInput.rubric.ref === undefined ? undefined : suite.rubrics?.[evalInput.rubric.ref];
+    const own = typeof evalInput.rubric === "string" ? undefined : evalInput.rubric;
+    checkReviewEval({
+      evalInput,
+      isCategoryRubric: Boolean(own?.categories ?? (typeof named === "object" ? named.categories : undefined)),
+      aggregate: evalInput.judge?.aggregate ?? suite.judge?.aggregate,
+      hasPanel: Boolean(evalInput.judge?.panel ?? (evalInput.judge?.model ? undefined : suite.judge?.panel)),
+      path,
+      error,
+    });
     if (hasMatrixModels && suite.judge?.panel && !evalInput.judge?.model) {
       error([...path, "matrix", "models"], "matrix.models varies the judge model; it cannot be combined with the suite's judge panel");
     }
@@ -126,7 +140,7 @@ export function checkSuite(input: { suite: Suite; locator: YamlLocator; file: st
         error(path, `eval "${evalInput.name}" runs live against server "${evalInput.server}" but has no prompt: add prompt: (or matrix.prompts)`);
       }
     }
-    if (evalInput.response === undefined) {
+    if (evalInput.response === undefined && evalInput.document === undefined) {
       if (evalInput.server === undefined) {
         warn(path, `eval "${evalInput.name}" has neither response nor server: it will defer`);
       } else if (suite.servers && !(evalInput.server in suite.servers)) {

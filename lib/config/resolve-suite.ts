@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import type { SuiteSchema, AgentInput, CriterionInput, ScaleInput, JudgeInput, TreeNodeInput } from "./schema";
 import { PRESETS } from "./presets";
+import { resolveCategoryRubric, resolveDocument } from "./resolve-categories";
 import type { YamlLocator } from "./yaml-locator";
 import type { AgentConfig, Criterion, EvalConfig, JudgeConfig, Rubric, RubricSource, Scale, ServerConfig, SuiteConfig, TreeNode } from "./types";
 
@@ -43,11 +44,12 @@ interface Overrides {
   strict?: boolean;
 }
 
-function resolveStructured(rubric: StructuredRubric, source: RubricSource, overrides: Overrides, evalThreshold?: number): Rubric {
+function resolveStructured(rubric: StructuredRubric, source: RubricSource, overrides: Overrides, evalThreshold?: number, evalName?: string): Rubric {
   const preset = rubric.preset ? PRESETS[rubric.preset as keyof typeof PRESETS] : undefined;
   const threshold = overrides.threshold ?? rubric.threshold ?? evalThreshold ?? preset?.threshold ?? DEFAULT_THRESHOLD;
   const common = { threshold, strict: overrides.strict ?? rubric.strict ?? false, scale: toScale(rubric.scale), source };
   if (rubric.tree) return { ...common, kind: "tree", tree: toTree(rubric.tree) };
+  if (rubric.categories) return { ...common, kind: "categories", rubricSet: resolveCategoryRubric({ rubric, defaultId: source.name ?? evalName ?? "review" }) };
   const criteria = [...(preset?.criteria ?? []), ...(rubric.criteria ?? [])].map(toCriterion);
   return {
     ...common,
@@ -79,7 +81,7 @@ function resolveRubric(suite: Suite, evalInput: Suite["evals"][number]): Rubric 
     return resolveStructured(named, { type: "ref", name: rubric.ref }, overrides);
   }
   const source: RubricSource = rubric.preset ? { type: "preset", name: rubric.preset } : { type: "inline" };
-  return resolveStructured(rubric, source, {}, evalInput.threshold);
+  return resolveStructured(rubric, source, {}, evalInput.threshold, evalInput.name);
 }
 
 function resolveJudge(suiteJudge: JudgeInput | undefined, evalJudge: JudgeInput | undefined): JudgeConfig {
@@ -127,7 +129,9 @@ export function resolveSuite(input: { suite: Suite; locator: YamlLocator; file: 
     description: evalInput.description,
     server: evalInput.server,
     prompt: evalInput.prompt,
-    response: evalInput.response,
+    // An inline document is the candidate; a document file is read by the caller (lib/config does no I/O).
+    response: evalInput.response ?? (typeof evalInput.document === "string" ? evalInput.document : evalInput.document?.text),
+    ...(evalInput.document !== undefined ? { document: resolveDocument(evalInput.document) } : {}),
     rubric: resolveRubric(suite, evalInput),
     judge: resolveJudge(suite.judge, evalInput.judge),
     agent: resolveAgent(suite.agent, evalInput.agent),

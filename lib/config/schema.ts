@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { categoryRubricFields, DocumentSchema } from "./category-schema";
 
 // The one description of the rubric YAML language. Everything else (the loader,
 // the JSON Schema for editors, the engine's types) is derived from it.
@@ -12,7 +13,7 @@ const threshold = z
 
 export const AGGREGATIONS = ["weighted_average", "min", "worst"] as const;
 export const SCALE_NAMES = ["unit", "boolean", "letter"] as const;
-export const PANEL_AGGREGATES = ["mean", "median", "majority"] as const;
+export const PANEL_AGGREGATES = ["mean", "median", "majority", "conservative", "optimistic", "unanimous"] as const;
 export const PRESET_NAMES = [
   "helpfulness",
   "groundedness",
@@ -150,13 +151,14 @@ const structuredRubricFields = {
   criteria: z.array(CriterionSchema).min(1).optional().describe("Weighted criteria, each judged separately."),
   tree: TreeNodeSchema.optional().describe("A decision tree: one yes/no question per node."),
   ...rubricOptions,
+  ...categoryRubricFields,
 };
 
 export const RubricDefinitionSchema = z
   .union(
     [
       z.string().min(1).describe("A free-form rubric: one holistic judgment."),
-      z.strictObject(structuredRubricFields).describe("A structured rubric: criteria, tree or preset."),
+      z.strictObject(structuredRubricFields).describe("A structured rubric: criteria, tree, preset or categories."),
     ],
     { error: "a rubric is a free-form string or an object with criteria, tree or preset" },
   )
@@ -200,9 +202,11 @@ export const JudgeSchema = z
       .optional()
       .describe("Grade once per model and combine the per-model verdicts."),
     aggregate: z
-      .enum(PANEL_AGGREGATES, { error: "unknown panel aggregate: valid values are mean, median, majority" })
+      .enum(PANEL_AGGREGATES, { error: "unknown aggregate: valid values are mean, median, majority, conservative, optimistic, unanimous" })
       .optional()
-      .describe("How a panel combines: mean (default) or median of scores against the threshold, or majority of per-model passes."),
+      .describe(
+        "How a panel combines: mean (default) or median of scores against the threshold, or majority of per-model passes. A category rubric's jury or panel: majority (default), conservative, optimistic or unanimous.",
+      ),
     tie_break: z
       .enum(["pass", "fail"], { error: "tie_break must be pass or fail" })
       .optional()
@@ -305,6 +309,7 @@ export const EvalSchema = z
     judge: JudgeSchema.optional(),
     agent: AgentSchema.optional().describe("The live agent's settings for this eval; they override the suite's agent: block field by field."),
     matrix: MatrixSchema.optional(),
+    document: DocumentSchema.optional(),
   })
   .describe("One rubric eval.");
 

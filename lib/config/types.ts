@@ -1,3 +1,5 @@
+import type { DocumentConfig, RubricSetConfig } from "./category-types";
+
 // The resolved, typed form of a suite: refs and presets expanded, defaults
 // applied. This is what the engine consumes; it never sees raw YAML.
 
@@ -62,7 +64,8 @@ export type Rubric =
       requireEvidence: boolean;
       aggregation: "weighted_average" | "min";
     })
-  | (RubricCommon & { kind: "tree"; tree: TreeNode });
+  | (RubricCommon & { kind: "tree"; tree: TreeNode })
+  | (RubricCommon & { kind: "categories"; rubricSet: RubricSetConfig });
 
 export interface JudgeConfig {
   /** Undefined means "resolve from the environment" (the caller passes a default). */
@@ -70,7 +73,8 @@ export interface JudgeConfig {
   maxTokens: number;
   jury: { size: number; consensus: number };
   panel?: string[];
-  aggregate: "mean" | "median" | "majority";
+  /** mean / median / majority for scores; majority / conservative / optimistic / unanimous for a category rubric's votes. */
+  aggregate: "mean" | "median" | "majority" | "conservative" | "optimistic" | "unanimous";
   tieBreak: "pass" | "fail";
 }
 
@@ -112,6 +116,8 @@ export interface EvalConfig {
   /** Used only when the eval has no response (a live run). */
   agent: AgentConfig;
   matrix?: Matrix;
+  /** The document a review grades; its text is `response` once read. */
+  document?: DocumentConfig;
   location: SourceLocation;
 }
 

@@ -1,5 +1,5 @@
 import type { Anchor, Criterion } from "../config/types";
-import type { JudgeRequest, VerdictKind } from "./judge-port";
+import type { JudgeRequest, ScoreVerdictKind } from "./judge-port";
 import { VERDICT_TOOL_NAME } from "./verdict";
 
 // The judge prompts. The stable part (instructions, rubric, anchors) is built
@@ -25,7 +25,7 @@ const SCORING = [
   "Score on a continuous scale from 0.0 to 1.0: 1.0 when fully met, 0.5 when partly met, 0.0 when not met at all.",
 ].join("\n");
 
-function preamble(task: string): string {
+export function preamble(task: string): string {
   return [
     "You are an impartial, exacting evaluator of AI assistant responses.",
     task,
@@ -48,7 +48,7 @@ export function renderCandidate(candidate: Candidate): string {
   return parts.join("\n\n");
 }
 
-function request(settings: JudgeSettings, stablePrompt: string, candidate: Candidate, verdict: VerdictKind): JudgeRequest {
+function request(settings: JudgeSettings, stablePrompt: string, candidate: Candidate, verdict: ScoreVerdictKind): JudgeRequest {
   return {
     model: settings.model,
     maxTokens: settings.maxTokens,

@@ -1,10 +1,12 @@
 import type { Rubric, TreeNode } from "../config/types";
-import type { JudgeRequest } from "./judge-port";
+import type { JudgeRequest, VerdictKind } from "./judge-port";
 import type { PlannedCell } from "./plan-suite";
 import { criterionRequest, freeformRequest, treeNodeRequest, type Candidate, type JudgeSettings } from "./build-prompt";
 import { costOf, estimateTokens, type ModelPrice } from "./cost";
 import { matchWhen } from "./match-when";
 import { formatUsd } from "./format-score";
+import { describeCategoryRubric, reviewRequests } from "./review/review-prompt";
+import { ASSUMED_TRANSCRIPT_CHARS, assumedLiveCandidate, liveAgentLine, liveCandidateLine } from "./explain-live";
 
 // `eval --explain`: what each cell would grade, with how many judge calls and
 // what they would cost. Builds the very requests a run would send, without
@@ -17,7 +19,7 @@ export const EXPECTED_OUTPUT_TOKENS = 300;
 
 export type PriceOf = (model: string) => ModelPrice | undefined;
 
-export function estimateRequest(request: JudgeRequest, priceOf: PriceOf): { inputTokens: number; outputTokens: number; costUsd: number | null } {
+export function estimateRequest(request: JudgeRequest<VerdictKind>, priceOf: PriceOf): { inputTokens: number; outputTokens: number; costUsd: number | null } {
   const inputTokens = estimateTokens(request.stablePrompt) + estimateTokens(request.candidatePrompt) + REQUEST_OVERHEAD_TOKENS;
   const outputTokens = Math.min(EXPECTED_OUTPUT_TOKENS, request.maxTokens);
   const price = priceOf(request.model);
@@ -33,11 +35,13 @@ function longestPath(node: TreeNode): string[] {
 }
 
 /** The requests one judge would send for a cell (for a tree, along its longest path). */
-function requestsFor(rubric: Rubric, settings: JudgeSettings, candidate: Candidate): JudgeRequest[] {
+function requestsFor(rubric: Rubric, settings: JudgeSettings, candidate: Candidate, whenUnknown = false): JudgeRequest<VerdictKind>[] {
   if (rubric.kind === "freeform") return [freeformRequest({ rubricText: rubric.text, settings, candidate })];
+  if (rubric.kind === "categories") return reviewRequests({ rubric: rubric.rubricSet, settings, document: candidate.response });
   if (rubric.kind === "tree") return longestPath(rubric.tree).map((question) => treeNodeRequest({ question, settings, candidate }));
   return rubric.criteria
-    .filter((c) => matchWhen(c.when, candidate.response).applies)
+    // A live run's transcript is not known yet: every criterion may apply.
+    .filter((c) => whenUnknown || matchWhen(c.when, candidate.response).applies)
     .map((criterion) => criterionRequest({ criterion, requireEvidence: rubric.requireEvidence, settings, candidate }));
 }
 
@@ -52,11 +56,15 @@ export interface ExplainedCell {
   outputTokens: number;
   costUsd: number | null;
   deferReason?: string;
+  /** A live run's agent: model, call budget (turns), limits. */
+  agent?: string;
+  /** Upper bound of the agent's model calls (its turn limit); 0 for a fixed response. */
+  agentCalls: number;
 }
 
 export interface ExplainedPlan {
   cells: ExplainedCell[];
-  totals: { cells: number; deferred: number; judgeCalls: number; inputTokens: number; outputTokens: number; costUsd: number; unpricedModels: string[] };
+  totals: { cells: number; deferred: number; judgeCalls: number; agentCalls: number; inputTokens: number; outputTokens: number; costUsd: number; unpricedModels: string[] };
   assumptions: string;
 }
 
@@ -65,6 +73,7 @@ function describeRubric(rubric: Rubric): string[] {
   const head = `${rubric.kind} rubric (${source}), threshold ${rubric.threshold.toFixed(2)}${rubric.strict ? ", strict" : ""}`;
   if (rubric.kind === "freeform") return [head, `  "${rubric.text}"`];
   if (rubric.kind === "tree") return [head, `  ${longestPath(rubric.tree).length} questions on the longest path`];
+  if (rubric.kind === "categories") return describeCategoryRubric(rubric.rubricSet, source);
   const options = [rubric.aggregation === "min" ? "aggregation min" : "weighted average", rubric.requireEvidence ? "evidence required" : ""].filter(Boolean);
   return [
     `${head}, ${options.join(", ")}`,
@@ -87,15 +96,18 @@ export function explainPlan(cells: PlannedCell[], priceOf: PriceOf): ExplainedPl
   const explained = cells.map((cell): ExplainedCell => {
     const candidate = cell.candidate
       ? `fixed response (${cell.candidate.response.length} chars)${cell.cell?.prompt !== undefined ? `, prompt #${cell.cell.promptIndex}` : ""}`
-      : `live agent run against server ${JSON.stringify(cell.eval.server ?? "(none)")}`;
+      : cell.live
+        ? liveCandidateLine(cell.live)
+        : `live agent run against server ${JSON.stringify(cell.eval.server ?? "(none)")}`;
+    const graded = cell.candidate ?? (cell.live ? assumedLiveCandidate(cell.live) : undefined);
     let inputTokens = 0;
     let outputTokens = 0;
     let costUsd: number | null = 0;
     let judgeCalls = 0;
-    if (cell.candidate && cell.deferReason === undefined) {
+    if (graded && cell.deferReason === undefined) {
       for (const judge of cell.judges) {
         const settings = { model: judge.model, maxTokens: cell.eval.judge.maxTokens, sample: judge.juror };
-        for (const request of requestsFor(cell.eval.rubric, settings, cell.candidate)) {
+        for (const request of requestsFor(cell.eval.rubric, settings, graded, !cell.candidate)) {
           const estimate = estimateRequest(request, priceOf);
           judgeCalls++;
           inputTokens += estimate.inputTokens;
@@ -117,6 +129,8 @@ export function explainPlan(cells: PlannedCell[], priceOf: PriceOf): ExplainedPl
       outputTokens,
       costUsd,
       ...(cell.deferReason !== undefined ? { deferReason: cell.deferReason } : {}),
+      ...(cell.live ? { agent: liveAgentLine(cell.live) } : {}),
+      agentCalls: cell.live && cell.deferReason === undefined ? cell.live.agent.maxTurns : 0,
     };
   });
   return {
@@ -125,12 +139,13 @@ export function explainPlan(cells: PlannedCell[], priceOf: PriceOf): ExplainedPl
       cells: explained.length,
       deferred: explained.filter((c) => c.deferReason !== undefined).length,
       judgeCalls: explained.reduce((n, c) => n + c.judgeCalls, 0),
+      agentCalls: explained.reduce((n, c) => n + c.agentCalls, 0),
       inputTokens: explained.reduce((n, c) => n + c.inputTokens, 0),
       outputTokens: explained.reduce((n, c) => n + c.outputTokens, 0),
       costUsd: explained.reduce((n, c) => n + (c.costUsd ?? 0), 0),
       unpricedModels: [...unpriced].sort(),
     },
-    assumptions: `input ≈ prompt characters / 4 + ${REQUEST_OVERHEAD_TOKENS} tokens of framing per call, ${EXPECTED_OUTPUT_TOKENS} output tokens per call, no cache hits (an upper bound when anchors and rubrics repeat); a tree counts its longest path`,
+    assumptions: `input ≈ prompt characters / 4 + ${REQUEST_OVERHEAD_TOKENS} tokens of framing per call, ${EXPECTED_OUTPUT_TOKENS} output tokens per call, no cache hits (an upper bound when anchors and rubrics repeat); a tree counts its longest path; a live run's transcript is ~${ASSUMED_TRANSCRIPT_CHARS} characters and its agent model calls are not in the cost`,
   };
 }
 
@@ -140,6 +155,7 @@ export function renderExplain(plan: ExplainedPlan): string {
     lines.push(cell.name);
     lines.push(...cell.rubric.map((l) => `  ${l}`));
     lines.push(`  candidate: ${cell.candidate}`);
+    if (cell.agent !== undefined) lines.push(`  agent: ${cell.agent}`);
     lines.push(`  judge: ${cell.judges.join(", ")}`);
     if (cell.deferReason !== undefined) lines.push(`  deferred: ${cell.deferReason}`);
     else {
@@ -152,6 +168,7 @@ export function renderExplain(plan: ExplainedPlan): string {
   lines.push(
     `Plan: ${t.cells} eval${t.cells === 1 ? "" : "s"}${t.deferred ? ` (${t.deferred} deferred)` : ""}, ${t.judgeCalls} judge calls, ~${t.inputTokens} input + ${t.outputTokens} output tokens, projected cost ~${formatUsd(t.costUsd)}`,
   );
+  if (t.agentCalls) lines.push(`Live runs: up to ${t.agentCalls} agent model calls (the sum of their turn limits).`);
   if (t.unpricedModels.length) lines.push(`No price known for: ${t.unpricedModels.join(", ")} (not counted in the cost).`);
   lines.push(`Assumes ${plan.assumptions}.`);
   return lines.join("\n");

@@ -8,15 +8,18 @@ import { scoreCriteria, scoreSingle, type CriterionVerdict, type RubricScore, ty
 import { combineJudges, type JudgeOutcomeScore } from "./combine-judges";
 import { formatScore } from "./format-score";
 import type { SkipReason } from "./call-scheduler";
+import { gradeReviewCell } from "./review/grade-review";
+import type { ScoreVerdict, ScoreVerdictKind, VerdictKind, VerdictOf } from "./verdict";
 
 // Grades one planned cell: every judge (panel model × juror) grades the whole
 // rubric, then the jury and panel rules combine them into one result.
 
-export type CallResult = { kind: "done"; outcome: JudgeOutcome } | { kind: "skipped"; reason: SkipReason };
-export type CallJudge = (request: JudgeRequest) => Promise<CallResult>;
+export type CallResult<V = ScoreVerdict> = { kind: "done"; outcome: JudgeOutcome<V> } | { kind: "skipped"; reason: SkipReason };
+/** Sends one request through the scheduler; the outcome's verdict is of the request's kind. */
+export type CallJudge = <K extends VerdictKind = ScoreVerdictKind>(request: JudgeRequest<K>) => Promise<CallResult<VerdictOf<K>>>;
 
 // A call the scheduler never started, per reason: on a verdict, on a criterion, on the eval.
-const SKIPPED: Record<SkipReason, { verdict: string; criterion: string; eval: string }> = {
+export const SKIPPED: Record<SkipReason, { verdict: string; criterion: string; eval: string }> = {
   budget: {
     verdict: "skipped (budget)",
     criterion: "budget: --max-cost was reached before this criterion's judge call",
@@ -93,6 +96,7 @@ async function runJudge(input: { cell: PlannedCell; judge: JudgeInstance; candid
     return { grade: { ...base, ...grade }, skipped, calls, criteria: [], verdicts: [[rec]] };
   }
 
+  if (rubric.kind !== "tree") throw new Error(`runJudge: a ${rubric.kind} rubric is graded by its own module`);
   const path: TreeStep[] = [];
   let node: TreeNode = rubric.tree;
   while ("ask" in node) {
@@ -202,6 +206,7 @@ export async function gradeCell(input: { cell: PlannedCell; call: CallJudge; now
   }
 
   const candidate = cell.candidate;
+  if (rubric.kind === "categories") return gradeReviewCell({ cell, call, now, base, started, document: candidate.response });
   const runs = await Promise.all(cell.judges.map((judge) => runJudge({ cell, judge, candidate, call })));
   const calls = runs.flatMap((r) => r.calls);
   const combined = combineJudges({ grades: runs.map((r) => r.grade), judge: cell.eval.judge, threshold: rubric.threshold, strict: rubric.strict });

@@ -1,4 +1,4 @@
-import type { ScoreVerdict } from "./verdict";
+import type { ScoreVerdict, ScoreVerdictKind, Verdict, VerdictKind } from "./verdict";
 
 // The judge port: the one way the engine reaches a judge model. Adapters live
 // in lib/judge (the Anthropic SDK) and in tests (fakes).
@@ -12,9 +12,10 @@ export interface TokenUsage {
 
 export const ZERO_USAGE: TokenUsage = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
 
-export type VerdictKind = "score" | "score_with_evidence";
+export type { VerdictKind, ScoreVerdictKind } from "./verdict";
 
-export interface JudgeRequest {
+/** A request for a verdict of kind K; bare `JudgeRequest` is a score request (a criterion, a tree node, a free-form rubric). */
+export interface JudgeRequest<K extends VerdictKind = ScoreVerdictKind> {
   model: string;
   maxTokens: number;
   templateVersion: string;
@@ -22,7 +23,7 @@ export interface JudgeRequest {
   stablePrompt: string;
   /** The part that changes per candidate. Sent last. */
   candidatePrompt: string;
-  verdict: VerdictKind;
+  verdict: K;
   /**
    * Which sample of an identical request this is (a juror's number, from 1).
    * Not sent to the model; it keeps a cache from handing every juror one verdict.
@@ -50,8 +51,8 @@ export interface JudgeCallRecord {
 
 export type JudgeErrorKind = "malformed" | "timeout" | "rate_limited" | "overloaded" | "server" | "auth" | "request" | "connection";
 
-export type JudgeOutcome =
-  | { ok: true; verdict: ScoreVerdict; call: JudgeCallRecord }
+export type JudgeOutcome<V = ScoreVerdict> =
+  | { ok: true; verdict: V; call: JudgeCallRecord }
   | { ok: false; error: { kind: JudgeErrorKind; message: string }; call: JudgeCallRecord };
 
 /**
@@ -71,5 +72,16 @@ export interface JudgeCallContext {
 }
 
 export interface JudgePort {
+  /** The verdict matches the request's kind: adapters validate it with verdictSchemaFor(request.verdict). */
+  grade(request: JudgeRequest<VerdictKind>, context: JudgeCallContext): Promise<JudgeOutcome<Verdict>>;
+}
+
+/**
+ * A judge port whose score requests come back typed as score verdicts, for
+ * callers that hold a concrete adapter (tests, benches). Same object, narrower
+ * view: adapters return this.
+ */
+export interface TypedJudgePort extends JudgePort {
   grade(request: JudgeRequest, context: JudgeCallContext): Promise<JudgeOutcome>;
+  grade(request: JudgeRequest<VerdictKind>, context: JudgeCallContext): Promise<JudgeOutcome<Verdict>>;
 }

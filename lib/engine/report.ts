@@ -1,6 +1,9 @@
-import type { Scale, SourceLocation, RubricSource } from "../config/types";
+import type { JudgeConfig, Scale, SourceLocation, RubricSource } from "../config/types";
 import type { JudgeCallRecord, TokenUsage } from "./judge-port";
+import type { AgentCallRecord } from "./live-port";
+import type { Transcript } from "./transcript";
 import type { BaselineComparison } from "./compare-baseline";
+import type { ReviewOutcome } from "./review/types";
 
 // The canonical report: one object that every reporter renders. No reporter
 // needs an eval-specific code path; everything a format shows is here.
@@ -68,6 +71,9 @@ export interface JudgeGrade {
 export type JudgeCallSummary = Omit<JudgeCallRecord, "raw"> & { error?: string };
 
 export interface CellCoordinates {
+  /** The live agent's model (matrix.agents). */
+  agent?: string;
+  /** The judge model (matrix.models). */
   model?: string;
   prompt?: string;
   /** 1-based position of the prompt on the matrix's prompts axis. */
@@ -95,21 +101,48 @@ export interface EvalResult {
   reason: string;
   /** Deferral, skip or vacuous-pass note. */
   note?: string;
-  rubric: { kind: "freeform" | "criteria" | "tree"; source: RubricSource; text?: string };
-  judge: { models: string[]; jurySize: number; consensus: number; aggregate?: "mean" | "median" | "majority" };
-  candidate: { source: "fixed" | "live"; server?: string; prompt?: string; response?: string };
+  rubric: { kind: "freeform" | "criteria" | "tree" | "categories"; source: RubricSource; text?: string };
+  judge: { models: string[]; jurySize: number; consensus: number; aggregate?: JudgeConfig["aggregate"] };
+  /**
+   * What was graded. For a live run: `response` is the agent's final reply,
+   * `transcript` the whole run (what the judge read), `agent` its model calls,
+   * and `serverStderr` the end of the server's stderr when the run failed.
+   */
+  candidate: {
+    source: "fixed" | "live";
+    server?: string;
+    prompt?: string;
+    response?: string;
+    transcript?: Transcript;
+    agent?: LiveAgentSummary;
+    serverStderr?: string;
+  };
   criteria: CriterionResult[];
   tree?: { path: TreeStep[]; leaf?: { score: number; reason?: string } };
   judges: JudgeGrade[];
   /** Human-readable reasons the eval failed regardless of its average. */
   gates: string[];
+  /** Judge calls plus, for a live run, the agent's model calls. */
   usage: TokenUsage;
+  /** Judge calls plus, for a live run, the agent's model calls. */
   costUsd: number;
   judgeCalls: number;
   latencyMs: number;
   /** Every judge request this result made, in the order they finished. */
   calls: JudgeCallSummary[];
   location?: SourceLocation;
+  /** A category rubric's review: the EvaluationReport (and, with several judges, the MultiJudgeResult). */
+  review?: ReviewOutcome;
+}
+
+/** The live agent's model calls for one result. */
+export interface LiveAgentSummary {
+  model: string;
+  turns: number;
+  maxTurns: number;
+  usage: TokenUsage;
+  costUsd: number;
+  calls: AgentCallRecord[];
 }
 
 export interface ReportSummary {

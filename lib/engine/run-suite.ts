@@ -1,9 +1,13 @@
-import type { JudgePort } from "./judge-port";
+import type { JudgeOutcome, JudgePort, JudgeRequest } from "./judge-port";
+import type { VerdictKind, VerdictOf } from "./verdict";
 import type { EvalResult, Report } from "./report";
 import { planSuite, type PlanOptions } from "./plan-suite";
 import { CallScheduler } from "./call-scheduler";
-import { estimateRequest, type PriceOf } from "./explain-plan";
+import { EXPECTED_OUTPUT_TOKENS, estimateRequest, type PriceOf } from "./explain-plan";
 import { gradeCell, type CallJudge } from "./grade-cell";
+import { gradeLiveCell, type LiveRuns } from "./grade-live-cell";
+import type { LivePort, LiveRequest } from "./live-port";
+import { costOf } from "./cost";
 
 // Runs a suite: plans it, schedules every judge call under the concurrency
 // limit and the budget, grades each cell and assembles the canonical report.
@@ -14,6 +18,8 @@ export interface EngineDeps {
   now: () => number;
   priceOf: PriceOf;
   onEvent?: (event: RunEvent) => void;
+  /** Produces the candidates of evals without a response (live agent runs). Without it they defer. */
+  live?: LivePort;
 }
 
 export type RunEvent =
@@ -32,7 +38,8 @@ export interface RunOptions extends PlanOptions {
 
 export async function runSuite(options: RunOptions, deps: EngineDeps): Promise<Report> {
   const startedAt = deps.now();
-  const cells = planSuite(options).filter((cell) => !options.skipResultIds?.has(cell.id));
+  const liveUnavailable = options.liveUnavailable ?? (deps.live ? undefined : "live agent runs are not enabled here");
+  const cells = planSuite({ ...options, liveUnavailable }).filter((cell) => !options.skipResultIds?.has(cell.id));
   const scheduler = new CallScheduler({ concurrency: options.concurrency, maxCostUsd: options.maxCostUsd });
   options.signal?.addEventListener("abort", () => scheduler.cancel(), { once: true });
   // A tree may stop before its longest path; the planned total is an upper bound.
@@ -41,10 +48,11 @@ export async function runSuite(options: RunOptions, deps: EngineDeps): Promise<R
   let costUsd = 0;
   deps.onEvent?.({ type: "start", evals: cells.length, judgeCalls: plannedCalls });
 
-  const call: CallJudge = async (request) => {
+  const call: CallJudge = async <K extends VerdictKind>(request: JudgeRequest<K>) => {
     const estimate = estimateRequest(request, deps.priceOf).costUsd ?? 0;
     const scheduled = await scheduler.submit(estimate, async (slot) => {
-      const outcome = await deps.judge.grade(request, { slot, signal: options.signal });
+      // The adapter validated the verdict with verdictSchemaFor(request.verdict), so it is of kind K.
+      const outcome = (await deps.judge.grade(request, { slot, signal: options.signal })) as JudgeOutcome<VerdictOf<K>>;
       return { value: outcome, costUsd: outcome.call.costUsd };
     });
     if (scheduled.skipped) return { kind: "skipped", reason: scheduled.reason };
@@ -54,10 +62,39 @@ export async function runSuite(options: RunOptions, deps: EngineDeps): Promise<R
     return { kind: "done", outcome: scheduled.value };
   };
 
+  // Agent model calls share the judge calls' concurrency limit and budget.
+  const schedule: LiveRequest["schedule"] = async (estimate, work) => {
+    const price = deps.priceOf(estimate.model);
+    const usd = (usage: Parameters<typeof costOf>[1]) => (price ? costOf(price, usage) : null);
+    const estimateUsd = usd({ input: estimate.inputTokens, output: Math.min(EXPECTED_OUTPUT_TOKENS, estimate.maxTokens), cacheRead: 0, cacheWrite: 0 }) ?? 0;
+    const scheduled = await scheduler.submit(estimateUsd, async (slot) => {
+      const done = await work(slot);
+      const cost = usd(done.usage);
+      return { value: { value: done.value, cost }, costUsd: cost };
+    });
+    if (scheduled.skipped) return scheduled;
+    costUsd += scheduled.value.cost ?? 0;
+    return { skipped: false, value: scheduled.value.value };
+  };
+  const liveRuns: LiveRuns = new Map();
+
   let evalsDone = 0;
   const results = await Promise.all(
     cells.map(async (cell) => {
-      const result = await gradeCell({ cell, call, now: deps.now });
+      const { live } = cell;
+      const result =
+        live && cell.deferReason === undefined && deps.live
+          ? await gradeLiveCell({
+              cell: { ...cell, live },
+              live: deps.live,
+              schedule,
+              call,
+              now: deps.now,
+              priceOf: deps.priceOf,
+              runs: liveRuns,
+              ...(options.signal ? { signal: options.signal } : {}),
+            })
+          : await gradeCell({ cell, call, now: deps.now });
       evalsDone++;
       // Calls a tree did not need, or that the budget refused, leave the total.
       plannedCalls -= cell.judgeCalls - result.calls.length;

@@ -23,6 +23,87 @@ export type ScoreVerdict = z.infer<typeof ScoreVerdictSchema>;
 
 export const VERDICT_TOOL_NAME = "record_verdict";
 
-export function verdictSchemaFor(kind: "score" | "score_with_evidence"): z.ZodType<ScoreVerdict> {
-  return kind === "score_with_evidence" ? EvidenceVerdictSchema : ScoreVerdictSchema;
+// Category verdicts (the Go package's categorical scales): pass / partial /
+// fail with the evidence quoted and the findings raised; a binary scale has
+// no partial. Findings carry no id or category: the engine assigns both.
+const SEVERITY = z.enum(["critical", "high", "medium", "low", "info"]);
+
+export const FindingVerdictSchema = z.object({
+  severity: SEVERITY.describe("critical and high block approval; medium should be fixed; low is nice to fix; info is informational."),
+  title: z.string().describe("A brief summary of the issue."),
+  description: z.string().describe("What is wrong, in detail."),
+  recommendation: z.string().describe("How to fix it."),
+  evidence: z.string().optional().describe("A quote or reference that shows the issue."),
+});
+
+const ChecklistVerdictSchema = z
+  .object({
+    present: z.array(z.string()).describe("Checklist items (copied exactly from the list) that the document contains."),
+    missing: z.array(z.string()).describe("Checklist items (copied exactly from the list) that the document lacks."),
+  })
+  .describe("For a checklist category only: which items are present and which are missing.");
+
+const categoryVerdictFields = {
+  reasoning: z.string().describe("Step-by-step reasoning about the document for this category, written before the score."),
+  score: z.enum(["pass", "partial", "fail"]).describe("pass, partial or fail."),
+  evidence: z.array(z.string()).describe("Verbatim quotes from the document that support the score."),
+  findings: z.array(FindingVerdictSchema).describe("Issues found in this category; empty when there are none."),
+  checklist: ChecklistVerdictSchema.optional(),
+};
+
+export const CategoryVerdictSchema = z.object(categoryVerdictFields);
+export const BinaryCategoryVerdictSchema = z.object({ ...categoryVerdictFields, score: z.enum(["pass", "fail"]).describe("pass or fail: this scale has no partial.") });
+export const HolisticVerdictSchema = z.object({
+  reasoning: z.string().describe("Step-by-step reasoning about the whole document, written before the scores."),
+  categories: z
+    .array(z.object({ category: z.string().describe("The category id, exactly as listed."), ...categoryVerdictFields }))
+    .describe("One entry per category of the rubric, by id."),
+});
+
+export const PairwiseVerdictSchema = z.object({
+  reasoning: z.string().describe("Step-by-step comparison of the two responses, written before the winner."),
+  winner: z.enum(["A", "B", "tie", "uncertain"]).describe("A or B for the better response, tie when they are equally good, uncertain when you cannot tell."),
+  confidence: z.number().min(0).max(1).describe("How sure you are of the winner, in 0..1."),
+  category_scores: z
+    .array(
+      z.object({
+        category: z.string().describe("The criterion name, exactly as listed."),
+        winner: z.enum(["A", "B", "tie", "uncertain"]),
+        margin: z.number().min(0).max(1).describe("How much better the winner is on this criterion, 0..1."),
+        reasoning: z.string(),
+      }),
+    )
+    .optional()
+    .describe("One entry per listed criterion, when criteria are listed."),
+});
+
+export type CategoryVerdict = z.infer<typeof CategoryVerdictSchema>;
+export type HolisticVerdict = z.infer<typeof HolisticVerdictSchema>;
+export type PairwiseVerdict = z.infer<typeof PairwiseVerdictSchema>;
+
+/** The verdict each kind of request asks for. */
+export interface VerdictByKind {
+  score: ScoreVerdict;
+  score_with_evidence: ScoreVerdict;
+  category: CategoryVerdict;
+  category_binary: CategoryVerdict;
+  category_holistic: HolisticVerdict;
+  pairwise: PairwiseVerdict;
+}
+export type VerdictKind = keyof VerdictByKind;
+export type ScoreVerdictKind = "score" | "score_with_evidence";
+export type VerdictOf<K extends VerdictKind> = VerdictByKind[K];
+export type Verdict = VerdictByKind[VerdictKind];
+
+const SCHEMAS: { [K in VerdictKind]: z.ZodType<VerdictByKind[K]> } = {
+  score: ScoreVerdictSchema,
+  score_with_evidence: EvidenceVerdictSchema,
+  category: CategoryVerdictSchema,
+  category_binary: BinaryCategoryVerdictSchema,
+  category_holistic: HolisticVerdictSchema,
+  pairwise: PairwiseVerdictSchema,
+};
+
+export function verdictSchemaFor<K extends VerdictKind>(kind: K): z.ZodType<VerdictOf<K>> {
+  return SCHEMAS[kind];
 }

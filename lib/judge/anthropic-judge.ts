@@ -6,14 +6,14 @@ import type {
   JudgeCallRecord,
   JudgeErrorKind,
   JudgeOutcome,
-  JudgePort,
   JudgeRequest,
+  TypedJudgePort,
   VerdictKind,
 } from "../engine/judge-port";
-import { VERDICT_TOOL_NAME, verdictSchemaFor } from "../engine/verdict";
+import { VERDICT_TOOL_NAME, verdictSchemaFor, type Verdict } from "../engine/verdict";
 import { priceOf } from "./pricing";
 import type { AttemptFailure } from "./retry-policy";
-import { createRetryingMessages, type CallState } from "./retrying-messages";
+import { DEFAULT_MAX_RETRIES, createRetryingMessages, type CallState } from "./retrying-messages";
 import { readVerdict, repairTurns } from "./verdict-reply";
 
 // The judge port over the Anthropic Messages API (DESIGN.md, the judge
@@ -36,24 +36,31 @@ export interface AnthropicJudgeOptions {
 }
 
 const DEFAULT_TIMEOUT_MS = 60_000;
-const DEFAULT_MAX_RETRIES = 4;
 const TOOL_DESCRIPTION =
   "Record your verdict on the candidate. Write the reasoning first, then the score; quote evidence verbatim from the candidate.";
+const REVIEW_TOOL_DESCRIPTION =
+  "Record your review of the document. Write the reasoning first, then the score (pass, partial or fail), the evidence quoted verbatim, and the findings.";
+const PAIRWISE_TOOL_DESCRIPTION = "Record which of the two responses is better. Write the reasoning first, then the winner and your confidence.";
 
 // Built once: converting a zod schema to JSON Schema on every call would cost
 // more CPU than the rest of the call's own work.
 const VERDICT_TOOLS: Record<VerdictKind, Anthropic.Tool[]> = {
   score: [verdictTool("score")],
   score_with_evidence: [verdictTool("score_with_evidence")],
+  category: [verdictTool("category")],
+  category_binary: [verdictTool("category_binary")],
+  category_holistic: [verdictTool("category_holistic")],
+  pairwise: [verdictTool("pairwise")],
 };
 const TOOL_CHOICE: Anthropic.ToolChoiceTool = { type: "tool", name: VERDICT_TOOL_NAME };
 
 function verdictTool(kind: VerdictKind): Anthropic.Tool {
   const { $schema: _ignored, ...schema } = z.toJSONSchema(verdictSchemaFor(kind));
-  return { name: VERDICT_TOOL_NAME, description: TOOL_DESCRIPTION, input_schema: { ...schema, type: "object" } };
+  const description = kind === "pairwise" ? PAIRWISE_TOOL_DESCRIPTION : kind.startsWith("category") ? REVIEW_TOOL_DESCRIPTION : TOOL_DESCRIPTION;
+  return { name: VERDICT_TOOL_NAME, description, input_schema: { ...schema, type: "object" } };
 }
 
-export function createAnthropicJudge(options: AnthropicJudgeOptions): JudgePort {
+export function createAnthropicJudge(options: AnthropicJudgeOptions): TypedJudgePort {
   // The retries live in retrying-messages.ts, shared with the live agent (lib/live).
   const messages = createRetryingMessages({
     apiKey: options.apiKey,
@@ -67,7 +74,7 @@ export function createAnthropicJudge(options: AnthropicJudgeOptions): JudgePort 
   const send = messages.send;
   const now = options.now ?? Date.now;
 
-  async function grade(request: JudgeRequest, context: JudgeCallContext): Promise<JudgeOutcome> {
+  async function grade(request: JudgeRequest<VerdictKind>, context: JudgeCallContext): Promise<JudgeOutcome<Verdict>> {
     const started = now();
     const state: CallState = { attempts: 0, usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } };
     const price = priceOf(request.model);
@@ -80,7 +87,7 @@ export function createAnthropicJudge(options: AnthropicJudgeOptions): JudgePort 
       costUsd: price ? costOf(price, state.usage) : null,
       ...(raw === undefined ? {} : { raw }),
     });
-    const failed = (kind: JudgeErrorKind, message: string, raw?: unknown): JudgeOutcome => ({
+    const failed = (kind: JudgeErrorKind, message: string, raw?: unknown): JudgeOutcome<Verdict> => ({
       ok: false,
       error: { kind, message },
       call: record(raw),
@@ -114,7 +121,8 @@ export function createAnthropicJudge(options: AnthropicJudgeOptions): JudgePort 
     return failed("malformed", `no valid verdict after one repair attempt: ${repaired.problem}`, repaired.raw);
   }
 
-  return { grade };
+  // One implementation for every verdict kind; the overloads only narrow the type of score outcomes.
+  return { grade } as TypedJudgePort;
 }
 
 function describeFailure(sent: { failure: AttemptFailure; attempts: number }): string {

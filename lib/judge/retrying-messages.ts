@@ -14,12 +14,14 @@ export interface RetryingMessagesOptions {
   baseURL?: string;
   /** Per HTTP attempt. */
   timeoutMs: number;
-  /** Retries after the first attempt. */
-  maxRetries: number;
+  /** Retries after the first attempt. Default 4. */
+  maxRetries?: number;
   sleep?: (ms: number) => Promise<void>;
   random?: () => number;
   now?: () => number;
 }
+
+export const DEFAULT_MAX_RETRIES = 4;
 
 export type Sent = { ok: true; message: Anthropic.Message } | { ok: false; failure: AttemptFailure; attempts: number };
 
@@ -46,7 +48,8 @@ export function createRetryingMessages(options: RetryingMessagesOptions): Retryi
     fetch: createNodeHttpFetch(),
     openTelemetry: false,
   });
-  const { maxRetries, sleep } = options;
+  const { sleep } = options;
+  const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
   const random = options.random ?? Math.random;
   const now = options.now ?? Date.now;
 

@@ -1,16 +1,16 @@
 import type Anthropic from "@anthropic-ai/sdk";
 import { z } from "zod";
-import { VERDICT_TOOL_NAME, type ScoreVerdict, type verdictSchemaFor } from "../engine/verdict";
+import { VERDICT_TOOL_NAME, type Verdict } from "../engine/verdict";
 
 // Reading a verdict out of a Messages API reply, and the turns that ask the
 // judge to correct a reply that is not one (DESIGN.md house rule 4: a reply
 // that does not parse never becomes a score).
 
 export type VerdictReading =
-  | { ok: true; verdict: ScoreVerdict; raw: unknown }
+  | { ok: true; verdict: Verdict; raw: unknown }
   | { ok: false; problem: string; raw: unknown };
 
-type VerdictSchema = ReturnType<typeof verdictSchemaFor>;
+type VerdictSchema = z.ZodType<Verdict>;
 
 export function readVerdict(message: Anthropic.Message, schema: VerdictSchema): VerdictReading {
   let otherTool: string | undefined;

@@ -41,6 +41,7 @@ export function formatUsage(usage: TokenUsage): string {
 export function formatCell(cell: CellCoordinates | null): string {
   if (!cell) return "";
   const parts: string[] = [];
+  if (cell.agent !== undefined) parts.push(`agent ${cell.agent}`);
   if (cell.model !== undefined) parts.push(`model ${cell.model}`);
   if (cell.promptIndex !== undefined) parts.push(`prompt #${cell.promptIndex}`);
   else if (cell.prompt !== undefined) parts.push(`prompt ${JSON.stringify(cell.prompt)}`);

@@ -3,6 +3,7 @@ import type { Reporter } from "./reporter";
 import { escapeMarkdown, escapeMarkdownCell, markdownFence } from "./escape";
 import { criterionMarks, criterionOutcome, formatCell, formatInt, formatLocation, formatTreePath, formatUnit, formatUsage, formatUsd, judgeErrors } from "./format";
 import { STATUS_STYLES, isNonPassing, resultLabel } from "./status";
+import { baselineHeadline, deltaMark, formatDelta, notableDeltas, reusedLine } from "./baseline";
 
 // GitHub-flavoured Markdown for a pull-request comment or a job summary:
 // a table of every result, then a section for each one that needs attention.
@@ -91,6 +92,13 @@ function section(result: EvalResult, index: number): string[] {
   return lines;
 }
 
+function baselineSection(report: Report): string[] {
+  const headline = baselineHeadline(report);
+  if (!headline) return [];
+  const rows = notableDeltas(report).map((d) => [escapeMarkdownCell(deltaMark(d)), escapeMarkdownCell(d.name), escapeMarkdownCell(formatDelta(d))]);
+  return [`**${escapeMarkdown(headline)}**`, "", ...(rows.length ? [...table(["Change", "Eval", "Score"], rows), ""] : [])];
+}
+
 function renderMarkdown(report: Report): string {
   const s = report.summary;
   const counts = [
@@ -107,8 +115,10 @@ function renderMarkdown(report: Report): string {
     `**${s.total} evals:** ${counts.join(" · ")}`,
     "",
     `${formatInt(s.judgeCalls)} judge calls · ${formatUsage(s.usage)} · cost ${formatUsd(s.costUsd)}` +
-      (report.budget ? ` of ${formatUsd(report.budget.maxCostUsd)} budget` : ""),
+      (report.budget ? ` of ${formatUsd(report.budget.maxCostUsd)} budget` : "") +
+      (reusedLine(report) ? ` · ${reusedLine(report)}` : ""),
     "",
+    ...baselineSection(report),
     ...summaryTable(report),
     "",
   ];

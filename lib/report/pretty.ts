@@ -4,6 +4,7 @@ import { detailLines, type DetailLine } from "./details";
 import { stripControl } from "./escape";
 import { formatCell, formatInt, formatUsage, formatUsd } from "./format";
 import { STATUS_STYLES, resultLabel, skippedSummaryLabel } from "./status";
+import { baselineHeadline, deltaMark, formatDelta, notableDeltas, reusedLine } from "./baseline";
 
 // The default reporter: one line per result and, only under the results that
 // need attention, the facts that explain them, so a green run stays short.
@@ -69,10 +70,21 @@ function footer(report: Report, paint: Paint): string[] {
     paint(s.skipped ? STATUS_STYLES.skipped.ansi : "", `${s.skipped} ${skippedSummaryLabel(report)}`),
   ];
   const budget = report.budget ? ` of ${formatUsd(report.budget.maxCostUsd)} budget` : "";
-  return [
+  const reused = reusedLine(report);
+  const lines = [
     `${paint("1", `${formatInt(s.total)} eval${s.total === 1 ? "" : "s"}:`)} ${counts.join(", ")}`,
     paint("2", `${formatInt(s.judgeCalls)} judge calls · ${formatUsage(s.usage)} · cost ${formatUsd(s.costUsd)}${budget} · ${(report.durationMs / 1000).toFixed(1)}s`),
+    ...(reused ? [paint("2", reused)] : []),
   ];
+  const headline = baselineHeadline(report);
+  if (headline) {
+    lines.push("", paint(report.baseline!.regressions ? STATUS_STYLES.failed.ansi : "1", stripControl(headline)));
+    for (const d of notableDeltas(report)) {
+      const color = d.regressed ? STATUS_STYLES.failed.ansi : d.newlyPassing ? STATUS_STYLES.passed.ansi : "2";
+      lines.push(`  ${paint(color, deltaMark(d).padEnd(14))} ${stripControl(d.name)}  ${formatDelta(d)}`);
+    }
+  }
+  return lines;
 }
 
 function renderPretty(report: Report, options: RenderOptions): string {

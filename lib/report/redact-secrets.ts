@@ -1,4 +1,4 @@
-import type { Report } from "../engine/report";
+import type { EvalResult, Report } from "../engine/report";
 import { redactSecrets } from "../engine/redact-secrets";
 
 // The patterns live in lib/engine/redact-secrets.ts (shared with lib/live's
@@ -12,6 +12,11 @@ function redactDeep(value: unknown): unknown {
     return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([key, inner]) => [key, redactDeep(inner)]));
   }
   return value;
+}
+
+/** A deep copy of one result with every string redacted, for storage. */
+export function redactResult(result: EvalResult): EvalResult {
+  return redactDeep(result) as EvalResult;
 }
 
 /** A deep copy of the report in which every string has been redacted; the input is not changed. */

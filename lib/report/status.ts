@@ -28,7 +28,7 @@ export const STATUS_STYLES: Record<EvalStatus, StatusStyle> = {
  * budget; one without was interrupted (Ctrl-C). Each result's note says which.
  */
 export function skippedSummaryLabel(report: { budget?: unknown }): string {
-  return report.budget ? "skipped (budget)" : "skipped (interrupted)";
+  return report.budget ? "skipped (budget)" : "skipped";
 }
 
 /** The label with the vacuous-pass mark, since a vacuous pass graded nothing. */

@@ -1,6 +1,6 @@
-import type { JudgeCallContext, JudgeOutcome, JudgePort, JudgeRequest } from "../engine/judge-port";
-import { ScoreVerdictSchema } from "../engine/verdict";
-import type { Prisma, PrismaClient } from "./generated/client";
+import type { JudgeCallContext, JudgeOutcome, JudgePort, JudgeRequest, VerdictKind } from "../engine/judge-port";
+import { verdictSchemaFor, type Verdict } from "../engine/verdict";
+import { Prisma, type PrismaClient } from "./generated/client";
 import { requestKey } from "./request-key";
 
 // The content-addressed judge cache, as a JudgePort around the real one.
@@ -39,7 +39,7 @@ export function createCachedJudge(options: CachedJudgeOptions): JudgePort {
     await prisma.runCall.upsert({ where: { runId_callKey: { runId, callKey: key } }, create: { runId, callKey: key, reused }, update: { reused } });
   };
 
-  const claim = async (key: string, request: JudgeRequest): Promise<Claim> => {
+  const claim = async (key: string, request: JudgeRequest<VerdictKind>): Promise<Claim> => {
     const { count } = await prisma.judgeCall.createMany({
       data: [{ key, status: "pending", claimedBy: owner, claimedAt: new Date(), model: request.model, templateVersion: request.templateVersion }],
       skipDuplicates: true,
@@ -58,12 +58,12 @@ export function createCachedJudge(options: CachedJudgeOptions): JudgePort {
   };
 
   return {
-    async grade(request: JudgeRequest, context: JudgeCallContext): Promise<JudgeOutcome> {
+    async grade(request: JudgeRequest<VerdictKind>, context: JudgeCallContext): Promise<JudgeOutcome<Verdict>> {
       const key = requestKey(request);
       for (;;) {
         const state = await claim(key, request);
         if (state.kind === "done") {
-          const verdict = ScoreVerdictSchema.safeParse(state.row.verdict);
+          const verdict = verdictSchemaFor(request.verdict).safeParse(state.row.verdict);
           if (verdict.success) {
             await link(key, true);
             return {
@@ -107,7 +107,7 @@ export function createCachedJudge(options: CachedJudgeOptions): JudgePort {
         latencyMs: Math.round(call.latencyMs),
         attempts: call.attempts,
         costUsd: call.costUsd,
-        raw: (call.raw ?? null) as Prisma.InputJsonValue,
+        raw: call.raw === undefined ? Prisma.JsonNull : (call.raw as Prisma.InputJsonValue),
         finishedAt: new Date(),
       };
       await prisma.judgeCall.update({

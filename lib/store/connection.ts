@@ -32,7 +32,7 @@ export function parseDatabaseUrl(url: string): ConnectionConfig {
  * pool so that every pool together stays within the embedded server's limit.
  */
 export function adapterFor(url: string, options: { max?: number } = {}): PrismaPg {
-  return new PrismaPg({ ...parseDatabaseUrl(url), max: options.max ?? 4, idleTimeoutMillis: 1_000 });
+  return new PrismaPg({ ...parseDatabaseUrl(url), max: options.max ?? 6, idleTimeoutMillis: 1_000 });
 }
 
 export function createPrismaClient(url: string, options: { max?: number } = {}): PrismaClient {

@@ -3,6 +3,7 @@ import net from "node:net";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
+import { serializeExtendedProtocol } from "./serialize-extended-protocol";
 
 // The embedded default database: PGlite (Postgres compiled to WebAssembly) on
 // a data folder, served over the Postgres wire protocol by pglite-socket, so
@@ -11,8 +12,12 @@ import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
 // (the CLI while the dashboard runs) connect to that instead of opening the
 // folder a second time.
 
-/** pglite-socket's default of 1 breaks any pool; the pools together stay within this. */
-export const EMBEDDED_MAX_CONNECTIONS = 10;
+/**
+ * pglite-socket's default of 1 breaks any pool. PGlite runs one query at a
+ * time whatever the count; connections only queue, so the dashboard's pools
+ * and a CLI's together stay within this.
+ */
+export const EMBEDDED_MAX_CONNECTIONS = 24;
 
 export interface EmbeddedServer {
   url: string;
@@ -81,6 +86,7 @@ export async function startEmbeddedServer(input: { dataDir: string; port?: numbe
   const db = await PGlite.create(input.dataDir);
   const port = input.port ?? (await freePort());
   const server = new PGLiteSocketServer({ db, port, host: "127.0.0.1", maxConnections: EMBEDDED_MAX_CONNECTIONS });
+  serializeExtendedProtocol(server);
   await server.start();
   const advert = advertFile(input.dataDir);
   await writeFile(advert, JSON.stringify({ port, pid: process.pid } satisfies Advert));

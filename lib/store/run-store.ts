@@ -16,6 +16,7 @@ export interface RunConfig {
   toolVersion: string;
   judgeModel: string;
   concurrency: number;
+  timeoutSeconds: number;
   maxCostUsd?: number;
   filter?: string;
   noCache?: boolean;
@@ -32,6 +33,10 @@ export interface StoredRun {
   cancelRequested: boolean;
   createdAt: Date;
 }
+
+// A busy run shares a small pool with the judge cache: wait for a connection
+// rather than fail the write.
+const TRANSACTION_OPTIONS = { maxWait: 30_000, timeout: 30_000 };
 
 export function contentHash(text: string): string {
   return createHash("sha256").update(text).digest("hex");
@@ -165,7 +170,7 @@ export function createRunStore(prisma: PrismaClient) {
             })),
           });
         }
-      });
+      }, TRANSACTION_OPTIONS);
     },
 
     async results(runId: string): Promise<EvalResult[]> {

@@ -25,6 +25,11 @@ describe("the dependency rule", () => {
     ['import { main } from "../lib/cli/main";', "components/x.tsx"],
     ['import Page from "../app/page";', "lib/cli/x.ts"],
     ["export const key = process.env.ANTHROPIC_API_KEY;", "lib/engine/x.ts"],
+    ['import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";', "lib/engine/x.ts"],
+    ['import { createRetryingMessages } from "../judge/retrying-messages";', "lib/live/x.ts"],
+    ['import { redactReport } from "../report/redact-secrets";', "lib/live/x.ts"],
+    ['import { readEnv } from "../env/read-env";', "lib/live/x.ts"],
+    ["export const key = process.env.ANTHROPIC_API_KEY;", "lib/live/x.ts"],
   ])("rejects %s in %s", async (code, file) => {
     expect(await ruleMessages(code, file)).not.toEqual([]);
   });
@@ -34,6 +39,10 @@ describe("the dependency rule", () => {
     ['import { loadSuite } from "../config/load-suite";', "lib/engine/x.ts"],
     ['import { runSuite } from "../engine/run-suite";', "lib/cli/x.ts"],
     ['import Anthropic from "@anthropic-ai/sdk";', "lib/judge/x.ts"],
+    ['import type Anthropic from "@anthropic-ai/sdk";', "lib/live/x.ts"],
+    ['import { Client } from "@modelcontextprotocol/sdk/client/index.js";', "lib/live/x.ts"],
+    ['import { runSuite } from "../engine/run-suite";', "lib/live/x.ts"],
+    ['import { createLiveRunner } from "../live/create-live-runner";', "lib/cli/x.ts"],
   ])("allows %s in %s", async (code, file) => {
     expect(await ruleMessages(code, file)).toEqual([]);
   });

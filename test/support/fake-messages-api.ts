@@ -35,6 +35,8 @@ export type FakeReply =
   | { verdict: { reasoning: string; score: number; evidence?: string }; usage?: Partial<FakeUsage> }
   | { text: string; usage?: Partial<FakeUsage> }
   | { toolInput: unknown; usage?: Partial<FakeUsage> }
+  /** An agent's turn: calls of the named tools (e.g. an MCP server's), after an optional text. */
+  | { toolCalls: { name: string; input: unknown }[]; text?: string; usage?: Partial<FakeUsage> }
   | { status: number; headers?: Record<string, string>; body?: unknown }
   | { hang: true };
 
@@ -251,14 +253,22 @@ function messageFor(reply: Exclude<FakeReply, { status: number } | { hang: true 
   };
   const id = `${serial.toString(36).padStart(6, "0")}fake`;
   const toolUse = (input: unknown) => ({ type: "tool_use", id: `toolu_01${id}`, name: request.toolName ?? "record_verdict", input });
-  const content = "text" in reply ? [{ type: "text", text: reply.text }] : [toolUse("verdict" in reply ? reply.verdict : reply.toolInput)];
+  const content =
+    "toolCalls" in reply
+      ? [
+          ...(reply.text ? [{ type: "text", text: reply.text }] : []),
+          ...reply.toolCalls.map((c, i) => ({ type: "tool_use", id: `toolu_01${id}${i}`, name: c.name, input: c.input })),
+        ]
+      : "text" in reply
+        ? [{ type: "text", text: reply.text }]
+        : [toolUse("verdict" in reply ? reply.verdict : reply.toolInput)];
   return {
     id: `msg_01${id}`,
     type: "message",
     role: "assistant",
     model: typeof request.body.model === "string" ? request.body.model : "claude-fake",
     content,
-    stop_reason: "text" in reply ? "end_turn" : "tool_use",
+    stop_reason: "text" in reply && !("toolCalls" in reply) ? "end_turn" : "tool_use",
     stop_sequence: null,
     usage: {
       ...usage,

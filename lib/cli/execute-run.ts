@@ -1,0 +1,165 @@
+import os from "node:os";
+import type { SuiteConfig } from "../config/types";
+import type { JudgePort } from "../engine/judge-port";
+import type { EvalResult, Report } from "../engine/report";
+import { runSuite, buildReport, exitCodeOf } from "../engine/run-suite";
+import { planSuite } from "../engine/plan-suite";
+import { compareToBaseline } from "../engine/compare-baseline";
+import { formatUsd } from "../engine/format-score";
+import { createAnthropicJudge } from "../judge/anthropic-judge";
+import { priceOf } from "../judge/pricing";
+import type { ReporterName } from "../report/registry";
+import { redactReport, redactResult } from "../report/redact-secrets";
+import type { Settings } from "../env/read-env";
+import { openDatabase, type Database } from "../store/open-database";
+import { createRunStore, type RunConfig, type RunStore } from "../store/run-store";
+import { createCachedJudge } from "../store/cached-judge";
+import { createProgressBar } from "./progress-bar";
+import { createCliLiveRunner } from "./create-cli-live-runner";
+import { writeReports } from "./write-reports";
+import type { CliIo } from "./main";
+
+// One run from the command line, for `eval` and `resume` alike: the judge
+// (behind the cache when run history is on), the progress bar, storing each
+// result as it is graded, the baseline gate, the reports and the exit code.
+
+export interface RunRequest {
+  suite: SuiteConfig;
+  settings: Settings;
+  config: RunConfig;
+  io: CliIo;
+  reporters: ReporterName[];
+  output?: string;
+  color: boolean;
+  filter?: RegExp;
+  /** Keep history: DATABASE_URL, or the embedded database with --store. */
+  store: boolean;
+  /** A new run (the suite's YAML and name), or the stored run to resume. */
+  target: { kind: "new"; suiteName: string; yaml: string } | { kind: "resume"; runId: string };
+  baseline?: { ref: string; maxDrop: number };
+}
+
+/** What the lease on a claimed judge call must outlast: every attempt of the request and its repair. */
+function leaseMs(timeoutSeconds: number): number {
+  return Math.max(30_000, timeoutSeconds * 1000 * 2 * 5 + 60_000);
+}
+
+async function resolveBaseline(store: RunStore, ref: string, suiteName: string, runId: string): Promise<{ runId: string; results: EvalResult[] } | string> {
+  const run = ref === "latest" ? await store.latestRun({ suiteName, excludeRunId: runId }) : await store.getRun(ref);
+  if (!run) return ref === "latest" ? `no finished run of "${suiteName}" to compare with yet` : `no run with id ${ref}`;
+  return { runId: run.id, results: await store.results(run.id) };
+}
+
+export async function executeRun(request: RunRequest): Promise<number> {
+  const { suite, settings, config, io } = request;
+  const fail = (message: string) => {
+    io.stderr.write(`error: ${message}\n`);
+    return 2;
+  };
+  let db: Database | undefined;
+  try {
+    let store: RunStore | undefined;
+    let runId: string | undefined;
+    let suiteName: string;
+    let stored: EvalResult[] = [];
+    if (request.store) {
+      db = await openDatabase({ databaseUrl: settings.databaseUrl, dataDir: settings.dataDir });
+      store = createRunStore(db.prisma);
+    }
+    if (request.target.kind === "resume") {
+      const run = await store!.getRun(request.target.runId);
+      if (!run) return fail(`no run with id ${request.target.runId}`);
+      runId = run.id;
+      suiteName = run.suiteName;
+      stored = await store!.results(run.id);
+      await store!.setStatus(run.id, "running");
+      io.stderr.write(`Resuming run ${run.id}: ${stored.length} of ${run.totalCells} results already stored\n`);
+    } else {
+      suiteName = request.target.suiteName;
+    }
+
+    let baseline: { runId: string; results: EvalResult[] } | undefined;
+    if (request.baseline) {
+      if (!store) return fail("--baseline needs run history: pass --store or set DATABASE_URL");
+      const found = await resolveBaseline(store, request.baseline.ref, suiteName, runId ?? "");
+      if (typeof found === "string") return fail(`--baseline: ${found}`);
+      baseline = found;
+    }
+
+    const judgeUnavailable = settings.anthropicApiKey ? undefined : "no judge key: set ANTHROPIC_API_KEY to grade for real";
+    const skipResultIds = new Set(stored.map((r) => r.id));
+    if (store && request.target.kind === "new") {
+      const { suiteId, suiteVersionId } = await store.saveSuiteVersion({ name: suiteName, yaml: request.target.yaml });
+      const totalCells = planSuite({ suite, defaultModel: settings.judgeModel, filter: request.filter }).length;
+      runId = await store.createRun({ suiteId, suiteVersionId, startedBy: "cli", config, totalCells });
+      io.stderr.write(`Storing run ${runId}\n`);
+    }
+
+    let judge: JudgePort = createAnthropicJudge({ apiKey: settings.anthropicApiKey ?? "unset", baseURL: settings.anthropicBaseUrl, timeoutMs: config.timeoutSeconds * 1000 });
+    if (store && db) {
+      judge = createCachedJudge({ prisma: db.prisma, inner: judge, runId, owner: `${os.hostname()}:${process.pid}`, reuse: !config.noCache, leaseMs: leaseMs(config.timeoutSeconds) });
+    }
+
+    const progress = io.stderr.isTTY ? createProgressBar({ stream: io.stderr, now: Date.now }) : undefined;
+    // Evals without a response run as agents against their MCP servers; the servers close with the run.
+    const live = createCliLiveRunner({ settings, suiteFile: config.file, cwd: io.cwd, timeoutSeconds: config.timeoutSeconds, toolVersion: config.toolVersion });
+    const abort = new AbortController();
+    const onSigint = () => abort.abort();
+    process.once("SIGINT", onSigint);
+    // Results are written one at a time as they are graded, so a crash keeps
+    // every finished one; the chain is awaited before the run is closed.
+    let saving: Promise<void> = Promise.resolve();
+    const save = (result: EvalResult) => {
+      if (store && runId) saving = saving.then(() => store.saveResult(runId!, redactResult(result)));
+    };
+    let report: Report;
+    try {
+      const started = Date.now();
+      const fresh = await runSuite(
+        {
+          suite,
+          defaultModel: settings.judgeModel,
+          judgeUnavailable,
+          filter: request.filter,
+          concurrency: config.concurrency,
+          maxCostUsd: config.maxCostUsd,
+          toolVersion: config.toolVersion,
+          signal: abort.signal,
+          skipResultIds,
+        },
+        {
+          judge,
+          ...(live ? { live } : {}),
+          now: Date.now,
+          priceOf,
+          onEvent: (event) => {
+            progress?.onEvent(event);
+            if (event.type === "result") save(event.result);
+          },
+        },
+      );
+      await saving;
+      report = stored.length
+        ? buildReport({ results: [...stored, ...fresh.results], suite, toolVersion: config.toolVersion, startedAt: started, finishedAt: Date.now(), maxCostUsd: config.maxCostUsd })
+        : fresh;
+    } finally {
+      process.off("SIGINT", onSigint);
+      progress?.finish();
+      await live?.close();
+    }
+
+    if (baseline) report = { ...report, baseline: compareToBaseline({ report, baseline: baseline.results, baselineRunId: baseline.runId, maxDrop: request.baseline!.maxDrop }) };
+    if (runId) report = { ...report, runId };
+    if (store && runId) {
+      const reused = report.summary.reused ?? { calls: 0, savedUsd: 0 };
+      await store.finishRun({ runId, report, status: abort.signal.aborted ? "cancelled" : "completed", reused });
+    }
+    if (report.summary.reused) {
+      io.stderr.write(`Reused ${report.summary.reused.calls} judge verdicts from the cache, saving ~${formatUsd(report.summary.reused.savedUsd)}\n`);
+    }
+    await writeReports({ names: request.reporters, report: redactReport(report), output: request.output, io, color: request.color });
+    return exitCodeOf(report);
+  } finally {
+    await db?.close();
+  }
+}

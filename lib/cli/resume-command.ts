@@ -1,0 +1,55 @@
+import { loadSuite, formatIssue } from "../config/load-suite";
+import { parseReporterList } from "../report/registry";
+import { readEnv } from "../env/read-env";
+import { openDatabase } from "../store/open-database";
+import { createRunStore, type RunConfig } from "../store/run-store";
+import { executeRun } from "./execute-run";
+import type { CliIo } from "./main";
+
+/**
+ * `resume RUN_ID`: finishes a run whose process died. Stored results are kept;
+ * the missing cells are graded again, and every judge call that finished
+ * before the crash comes back from the cache, so only calls in flight are paid again.
+ */
+export async function resumeCommand(input: { runId: string; options: { reporter: string; output?: string; color: boolean }; io: CliIo }): Promise<number> {
+  const { runId, options, io } = input;
+  const fail = (message: string) => {
+    io.stderr.write(`error: ${message}\n`);
+    return 2;
+  };
+  const settings = readEnv(io.env);
+  if (!settings.ok) return fail(settings.message);
+  const reporters = parseReporterList(options.reporter);
+  if (!reporters.ok) return fail(reporters.message);
+
+  // Read the run's own YAML and options: the file on disk may have changed since.
+  const db = await openDatabase({ databaseUrl: settings.value.databaseUrl, dataDir: settings.value.dataDir });
+  let yaml: string;
+  let config: RunConfig;
+  try {
+    const run = await createRunStore(db.prisma).getRun(runId);
+    if (!run) return fail(`no run with id ${runId}`);
+    if (run.status === "completed") return fail(`run ${runId} is already complete`);
+    yaml = run.yaml;
+    config = run.config;
+  } finally {
+    await db.close();
+  }
+  const loaded = loadSuite({ text: yaml, file: config.file });
+  if (!loaded.ok) {
+    for (const issue of loaded.issues) io.stderr.write(`${formatIssue(issue)}\n`);
+    return 2;
+  }
+  return executeRun({
+    suite: loaded.value,
+    settings: { ...settings.value, judgeModel: config.judgeModel },
+    config,
+    io,
+    reporters: reporters.value,
+    output: options.output,
+    color: options.color && Boolean(io.stdout.isTTY),
+    filter: config.filter !== undefined ? new RegExp(config.filter, "i") : undefined,
+    store: true,
+    target: { kind: "resume", runId },
+  });
+}

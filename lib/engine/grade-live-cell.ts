@@ -1,0 +1,109 @@
+import type { TokenUsage } from "./judge-port";
+import type { AgentCallRecord, LiveOutcome, LivePort, LiveRequest } from "./live-port";
+import type { EvalResult, LiveAgentSummary } from "./report";
+import type { PlannedCell } from "./plan-suite";
+import type { PriceOf } from "./explain-plan";
+import { gradeCell, type CallJudge } from "./grade-cell";
+import { costOf } from "./cost";
+import { finalReply, renderTranscript, type Transcript } from "./transcript";
+
+// Grades a cell whose candidate is a live agent run: asks the live port for
+// the run, then grades the rendered transcript like any fixed response. Cells
+// that differ only in their judge model (matrix.models) share one run, so the
+// judges are compared on the very same transcript, and it is paid for once.
+
+export type LiveRuns = Map<string, Promise<LiveOutcome>>;
+
+export interface GradeLiveCellInput {
+  cell: PlannedCell & { live: NonNullable<PlannedCell["live"]> };
+  live: LivePort;
+  schedule: LiveRequest["schedule"];
+  call: CallJudge;
+  now: () => number;
+  priceOf: PriceOf;
+  runs: LiveRuns;
+  signal?: AbortSignal;
+}
+
+const SKIPPED_NOTE = {
+  budget: "skipped (budget): --max-cost was reached before the live agent run could finish",
+  cancelled: "skipped (interrupted): the run was stopped before the live agent run could finish",
+} as const;
+
+function addUsage(a: TokenUsage, b: TokenUsage): TokenUsage {
+  return { input: a.input + b.input, output: a.output + b.output, cacheRead: a.cacheRead + b.cacheRead, cacheWrite: a.cacheWrite + b.cacheWrite };
+}
+
+function agentSummary(input: { calls: AgentCallRecord[]; cell: GradeLiveCellInput["cell"]; priceOf: PriceOf; transcript?: Transcript }): LiveAgentSummary {
+  const { cell, priceOf, transcript } = input;
+  const price = priceOf(cell.live.agent.model);
+  const calls = input.calls.map((c) => ({ ...c, costUsd: price ? costOf(price, c.usage) : null }));
+  return {
+    model: cell.live.agent.model,
+    turns: transcript?.turns ?? calls.length,
+    maxTurns: cell.live.agent.maxTurns,
+    usage: calls.reduce((sum, c) => addUsage(sum, c.usage), { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }),
+    costUsd: calls.reduce((sum, c) => sum + (c.costUsd ?? 0), 0),
+    calls,
+  };
+}
+
+export async function gradeLiveCell(input: GradeLiveCellInput): Promise<EvalResult> {
+  const { cell, live, runs, now } = input;
+  const started = now();
+  const key = JSON.stringify([cell.eval.name, cell.live.agent.model, cell.live.prompt]);
+  let pending = runs.get(key);
+  if (!pending) {
+    pending = live.run({ cellId: cell.id, ...cell.live, schedule: input.schedule, ...(input.signal ? { signal: input.signal } : {}) });
+    runs.set(key, pending);
+  }
+  const outcome = await pending;
+
+  if (outcome.kind === "deferred") {
+    const result = await gradeCell({ cell: { ...cell, deferReason: outcome.reason, judgeCalls: 0 }, call: input.call, now });
+    return { ...result, candidate: { ...result.candidate, source: "live" } };
+  }
+
+  const agent = agentSummary({ calls: outcome.calls, cell, priceOf: input.priceOf, ...(outcome.transcript ? { transcript: outcome.transcript } : {}) });
+  const liveCandidate = (transcript: Transcript | undefined, serverStderr?: string): EvalResult["candidate"] => {
+    const reply = transcript ? finalReply(transcript) : undefined;
+    return {
+      source: "live",
+      server: cell.live.serverName,
+      prompt: cell.live.prompt,
+      ...(reply !== undefined ? { response: reply } : {}),
+      ...(transcript ? { transcript } : {}),
+      agent,
+      ...(serverStderr ? { serverStderr } : {}),
+    };
+  };
+
+  if (outcome.kind === "error" || outcome.kind === "skipped") {
+    // Built on the deferred shape (no judge calls were made), then marked for what happened.
+    const base = await gradeCell({ cell: { ...cell, deferReason: "", judgeCalls: 0 }, call: input.call, now });
+    const failed = outcome.kind === "error";
+    const reason = failed ? `live run failed: ${outcome.message}` : SKIPPED_NOTE[outcome.reason];
+    return {
+      ...base,
+      status: failed ? "failed" : "skipped",
+      display: failed ? "error" : "skipped",
+      reason,
+      note: reason,
+      candidate: liveCandidate(outcome.transcript, failed ? outcome.serverStderr : undefined),
+      usage: agent.usage,
+      costUsd: agent.costUsd,
+      latencyMs: Math.max(0, now() - started),
+    };
+  }
+
+  // Graded like a fixed response: criteria, `when:` predicates and evidence
+  // spans all read the rendered transcript. The prompt is part of it.
+  const graded = await gradeCell({ cell: { ...cell, candidate: { response: renderTranscript(outcome.transcript) } }, call: input.call, now });
+  return {
+    ...graded,
+    candidate: liveCandidate(outcome.transcript),
+    usage: addUsage(graded.usage, agent.usage),
+    costUsd: graded.costUsd + agent.costUsd,
+    latencyMs: Math.max(0, now() - started),
+  };
+}

@@ -1,0 +1,152 @@
+import type { ReviewPassCriteria, RubricSetConfig } from "../../config/category-types";
+import type { TokenUsage } from "../judge-port";
+import type { CriterionResult, EvalResult, JudgeCallSummary } from "../report";
+import type { PlannedCell } from "../plan-suite";
+import { SKIPPED, type CallJudge } from "../grade-cell";
+import { aggregationMethodOf } from "./aggregation/registry";
+import { buildEvaluationReport, judgeMetadata, reportMetadata } from "./build-evaluation-report";
+import { reviewScore, SCORE_POINTS } from "./category-result";
+import { aggregateEvaluations, type JudgedReview } from "./multi-judge";
+import { REVIEW_TEMPLATE_VERSION } from "./review-prompt";
+import { runReviewJudge, type ReviewJudgeRun } from "./run-review-judge";
+import type { CategoryResult, ReviewOutcome } from "./types";
+
+// Grades a cell whose rubric is a category rubric: every judge reviews the
+// document, one judge's review is the result, several are aggregated by the
+// eval's method (majority by default). The eval passes when the decision
+// says passed: pass, or conditional with passed (Go's Decision.Passed).
+
+/** The fields gradeCell has already worked out for every result. */
+export type ResultBase = Pick<EvalResult, "id" | "name" | "eval" | "cell" | "threshold" | "scale" | "thresholdDisplay" | "rubric" | "judge" | "candidate" | "location">;
+
+type CategoriesRubric = { kind: "categories"; rubricSet: RubricSetConfig };
+
+const ZERO: TokenUsage = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
+
+function sumUsage(calls: JudgeCallSummary[]): TokenUsage {
+  return calls.reduce(
+    (sum, c) => ({ input: sum.input + c.usage.input, output: sum.output + c.usage.output, cacheRead: sum.cacheRead + c.usage.cacheRead, cacheWrite: sum.cacheWrite + c.usage.cacheWrite }),
+    ZERO,
+  );
+}
+
+/** A shell-safe rerun of just this review. */
+export function rerunCommandFor(input: { suiteFile: string; evalName: string }): string {
+  const pattern = `^${input.evalName.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`;
+  const quote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
+  return `rubric-studio review --config ${quote(input.suiteFile)} --filter ${quote(pattern)}`;
+}
+
+export function describePassCriteria(criteria: ReviewPassCriteria): string {
+  const limit = (n: number) => (n < 0 ? "any" : `≤${n}`);
+  const { critical, high, medium } = criteria.maxFindings;
+  return `${criteria.minCategoriesPassing}; critical ${limit(critical)}, high ${limit(high)}, medium ${limit(medium)}`;
+}
+
+function criterionRows(input: { rubric: RubricSetConfig; categories: CategoryResult[]; runs: ReviewJudgeRun[] }): CriterionResult[] {
+  return input.rubric.categories.flatMap((category) => {
+    const result = input.categories.find((c) => c.category === category.id);
+    if (!result) return [];
+    return [
+      {
+        name: category.name,
+        description: category.description,
+        weight: category.weight,
+        required: category.required,
+        guard: false,
+        threshold: 1,
+        status: "graded" as const,
+        score: SCORE_POINTS[result.score],
+        passed: result.score === "pass",
+        reasoning: `${result.score}: ${result.reasoning}`,
+        ...(result.evidence?.[0] !== undefined ? { evidence: result.evidence[0] } : {}),
+        gates: [],
+        verdicts: input.runs.flatMap((r) => r.verdicts.get(category.id) ?? []),
+      },
+    ];
+  });
+}
+
+export async function gradeReviewCell(input: { cell: PlannedCell; call: CallJudge; now: () => number; base: ResultBase; started: number; document: string }): Promise<EvalResult> {
+  const { cell, call, now, base, started, document } = input;
+  const rubric = (cell.eval.rubric as CategoriesRubric).rubricSet;
+  const runs = await Promise.all(cell.judges.map((judge) => runReviewJudge({ rubric, judge, maxTokens: cell.eval.judge.maxTokens, document, call })));
+  const calls = runs.flatMap((r) => r.calls);
+  const usage = sumUsage(calls);
+  const accounting = {
+    usage,
+    costUsd: calls.reduce((sum, c) => sum + (c.costUsd ?? 0), 0),
+    judgeCalls: calls.filter((c) => !c.reused).length,
+    latencyMs: Math.max(0, now() - started),
+    calls,
+  };
+  const common = { ...base, thresholdDisplay: describePassCriteria(rubric.passCriteria), vacuous: false, gates: [] as string[], ...accounting };
+  const judges = (run: ReviewJudgeRun, passed: boolean | null, score: number | null) => ({
+    judge: run.judge.label,
+    model: run.judge.model,
+    juror: run.judge.juror,
+    score,
+    passed,
+    ...(run.error !== undefined ? { error: run.error } : {}),
+  });
+
+  const skipped = runs.find((r) => r.skipped)?.skipped;
+  if (skipped) {
+    const note = SKIPPED[skipped].eval;
+    return { ...common, status: "skipped", score: null, display: "skipped", reason: note, note, criteria: [], judges: runs.map((r) => judges(r, null, null)) };
+  }
+  const failed = runs.filter((r) => r.error !== undefined);
+  if (failed.length > 0) {
+    const reason = `judge_error: ${failed.map((r) => `${r.judge.label}: ${r.error}`).join("; ")}`;
+    return { ...common, status: "judge_error", score: null, display: "judge_error", reason, criteria: [], judges: runs.map((r) => judges(r, null, null)) };
+  }
+
+  const generatedAt = new Date(now()).toISOString();
+  const rerunCommand = rerunCommandFor({ suiteFile: cell.eval.location.file, evalName: cell.eval.name });
+  const reviews: JudgedReview[] = runs.map((run) => {
+    const own = run.calls;
+    const judge = judgeMetadata({
+      judgeId: run.judge.label,
+      model: run.judge.model,
+      templateVersion: REVIEW_TEMPLATE_VERSION,
+      maxTokens: cell.eval.judge.maxTokens,
+      rubric,
+      evaluatedAt: generatedAt,
+      latencyMs: own.reduce((sum, c) => sum + c.latencyMs, 0),
+      usage: sumUsage(own),
+    });
+    const categories = run.categories!;
+    const metadata = reportMetadata({ document: cell.eval.document, generatedAt, reviewerId: run.judge.label });
+    return { judgeId: run.judge.label, report: buildEvaluationReport({ rubric, metadata, judge, categories, findings: categories.flatMap((c) => c.findings ?? []), rerunCommand }) };
+  });
+
+  let outcome: ReviewOutcome;
+  if (reviews.length === 1) outcome = { report: reviews[0]!.report };
+  else {
+    const multiJudge = aggregateEvaluations({ reviews, judges: reviews.map((r) => r.report.judge!), method: aggregationMethodOf(cell.eval.judge.aggregate), rubric });
+    const metadata = reportMetadata({ document: cell.eval.document, generatedAt, reviewerId: `${reviews.length} judges (${multiJudge.aggregationMethod})` });
+    const report = buildEvaluationReport({
+      rubric,
+      metadata,
+      categories: multiJudge.aggregatedCategories,
+      findings: multiJudge.consolidatedFindings,
+      rerunCommand,
+      decision: multiJudge.consolidatedDecision,
+    });
+    outcome = { report, multiJudge };
+  }
+
+  const { decision } = outcome.report;
+  const score = reviewScore(outcome.report.categories, rubric.categories);
+  return {
+    ...common,
+    status: decision.passed ? "passed" : "failed",
+    score,
+    display: decision.status,
+    reason: `${decision.status}: ${decision.rationale}`,
+    gates: decision.passed ? [] : [decision.rationale],
+    criteria: criterionRows({ rubric, categories: outcome.report.categories, runs }),
+    judges: runs.map((run, i) => judges(run, reviews[i]!.report.decision.passed, reviewScore(run.categories!, rubric.categories))),
+    review: outcome,
+  };
+}

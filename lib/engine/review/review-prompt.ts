@@ -1,0 +1,139 @@
+import type { ReviewCategory, RubricSetConfig } from "../../config/category-types";
+import type { JudgeRequest } from "../judge-port";
+import { preamble, renderCandidate, type JudgeSettings } from "../build-prompt";
+
+// The judge prompts of a category review. As with every rubric, the stable
+// part (instructions, the category's scale, criteria and examples) comes first
+// and is byte-identical for every document reviewed against the rubric, so the
+// cache breakpoint after it pays off; the document comes last.
+
+/** Bump when the wording changes: it is recorded with every call and keys the judge cache. */
+export const REVIEW_TEMPLATE_VERSION = "review-v1";
+
+const FINDINGS = [
+  "## Findings",
+  "Report every issue you find in this category as a finding with a severity:",
+  "- critical: blocks approval, must be fixed;",
+  "- high: blocks approval, must be fixed;",
+  "- medium: should be fixed before approval;",
+  "- low: nice to fix;",
+  "- info: informational only.",
+  "Give each finding a short title, a description, and a concrete recommendation. Quote evidence verbatim from the document.",
+  "A category can pass and still have low or info findings; give an empty list when there is nothing to report.",
+].join("\n");
+
+function scaleLines(category: ReviewCategory): string[] {
+  const { scale } = category;
+  if (scale.type === "checklist") {
+    const threshold = scale.passingThreshold ?? { required: "all", optional: 0 };
+    const lines = ["### Checklist", "Required items:", ...scale.requiredItems.map((item) => `- ${item}`)];
+    if (scale.optionalItems.length > 0) lines.push("Optional items:", ...scale.optionalItems.map((item) => `- ${item}`));
+    const need = threshold.required === "all" ? "all required items" : `at least ${threshold.required} required items`;
+    lines.push(
+      `The category passes when the document contains ${need}${threshold.optional > 0 ? ` and at least ${threshold.optional} optional items` : ""}.`,
+      "In `checklist`, list under `present` and `missing` every item above, copied exactly.",
+    );
+    return lines;
+  }
+  const header = scale.type === "binary" ? "### Scale (binary: pass or fail, no partial)" : "### Scale";
+  return [
+    header,
+    ...scale.options.map((option) => {
+      const criteria = option.criteria.length > 0 ? `: ${option.criteria.join("; ")}` : "";
+      return `- ${option.value} (${option.label})${criteria}`;
+    }),
+  ];
+}
+
+function exampleLines(category: ReviewCategory): string[] {
+  const levels = (["pass", "partial", "fail"] as const).filter((level) => category.examples[level]);
+  if (levels.length === 0) return [];
+  return [
+    "### Examples",
+    ...levels.flatMap((level) => {
+      const example = category.examples[level]!;
+      return [`Score ${level}:`, `Excerpt: ${JSON.stringify(example.excerpt)}`, `Reasoning: ${example.reasoning}`];
+    }),
+  ];
+}
+
+export function categoryText(category: ReviewCategory): string {
+  return [
+    `## Category: ${category.name} (id: ${category.id})${category.required ? " (required)" : ""}`,
+    category.description,
+    ...(category.evaluationPrompt ? [category.evaluationPrompt] : []),
+    ...scaleLines(category),
+    ...exampleLines(category),
+  ].join("\n");
+}
+
+function instructions(rubric: RubricSetConfig): string[] {
+  if (!rubric.judgePrompt) return [];
+  // Go's template placeholders name what we put elsewhere in the prompt.
+  const text = rubric.judgePrompt.replaceAll("{content}", "the document in <candidate_response>").replaceAll("{categories}", "the categories below");
+  return ["## Review instructions", text, ""];
+}
+
+const task = (what: string) => `${what} The document is the candidate inside <candidate_response>.`;
+
+export function categoryRequest(input: { rubric: RubricSetConfig; category: ReviewCategory; settings: JudgeSettings; document: string }): JudgeRequest<"category" | "category_binary"> {
+  const { rubric, category, settings, document } = input;
+  const stable = [
+    preamble(task(`You review a document (${rubric.reviewType}) against one category of the rubric "${rubric.name}" at a time.`)),
+    "",
+    "Score the category pass, partial or fail by its scale.",
+    "",
+    ...instructions(rubric),
+    categoryText(category),
+    "",
+    FINDINGS,
+  ].join("\n");
+  return {
+    model: settings.model,
+    maxTokens: settings.maxTokens,
+    sample: settings.sample,
+    templateVersion: REVIEW_TEMPLATE_VERSION,
+    stablePrompt: stable,
+    candidatePrompt: renderCandidate({ response: document }),
+    verdict: category.scale.type === "binary" ? "category_binary" : "category",
+  };
+}
+
+export function holisticRequest(input: { rubric: RubricSetConfig; settings: JudgeSettings; document: string }): JudgeRequest<"category_holistic"> {
+  const { rubric, settings, document } = input;
+  const stable = [
+    preamble(task(`You review a document (${rubric.reviewType}) against every category of the rubric "${rubric.name}" in one pass.`)),
+    "",
+    "Score each category pass, partial or fail by its scale (a binary category is pass or fail), and give one entry per category id.",
+    "",
+    ...instructions(rubric),
+    ...rubric.categories.flatMap((category) => [categoryText(category), ""]),
+    FINDINGS,
+  ].join("\n");
+  return {
+    model: settings.model,
+    maxTokens: settings.maxTokens,
+    sample: settings.sample,
+    templateVersion: REVIEW_TEMPLATE_VERSION,
+    stablePrompt: stable,
+    candidatePrompt: renderCandidate({ response: document }),
+    verdict: "category_holistic",
+  };
+}
+
+/** The requests one judge sends for a review: one per category, or one for all. */
+export function reviewRequests(input: { rubric: RubricSetConfig; settings: JudgeSettings; document: string }): JudgeRequest<"category" | "category_binary" | "category_holistic">[] {
+  const { rubric, settings, document } = input;
+  if (rubric.evaluationType === "holistic") return [holisticRequest({ rubric, settings, document })];
+  return rubric.categories.map((category) => categoryRequest({ rubric, category, settings, document }));
+}
+
+/** `eval --explain` lines for a category rubric. */
+export function describeCategoryRubric(rubric: RubricSetConfig, source: string): string[] {
+  const { minCategoriesPassing, maxFindings } = rubric.passCriteria;
+  const limit = (n: number) => (n < 0 ? "unlimited" : String(n));
+  return [
+    `category rubric "${rubric.name}" (${source}), ${rubric.evaluationType}, pass when ${minCategoriesPassing}; findings allowed: critical ${limit(maxFindings.critical)}, high ${limit(maxFindings.high)}, medium ${limit(maxFindings.medium)}`,
+    ...rubric.categories.map((c) => `  - ${c.id}: ${c.name} (${c.scale.type}${c.required ? ", required" : ""}, weight ${c.weight})`),
+  ];
+}

@@ -1,0 +1,41 @@
+import type { BaselineDelta } from "../engine/compare-baseline";
+import type { Report } from "../engine/report";
+import { formatUnit, formatUsd } from "./format";
+
+// The score-delta gate and the judge cache, as the text formats show them.
+// One wording for pretty, md and html, so they never disagree.
+
+export function baselineHeadline(report: Report): string | undefined {
+  const b = report.baseline;
+  if (!b) return undefined;
+  const parts = [
+    `${b.regressions} regression${b.regressions === 1 ? "" : "s"}`,
+    `${b.newlyFailing} newly failing`,
+    `${b.newlyPassing} newly passing`,
+    ...(b.unmatched ? [`${b.unmatched} not in the baseline`] : []),
+  ];
+  return `Against baseline run ${b.runId} (max drop ${b.maxDrop.toFixed(2)}): ${parts.join(", ")}`;
+}
+
+/** The deltas worth a line: regressions, status changes and any drop. */
+export function notableDeltas(report: Report): BaselineDelta[] {
+  return (report.baseline?.deltas ?? []).filter((d) => d.regressed || d.newlyPassing || (d.delta !== null && d.delta < 0));
+}
+
+export function deltaMark(d: BaselineDelta): string {
+  if (d.newlyFailing) return "newly failing";
+  if (d.regressed) return "regressed";
+  if (d.newlyPassing) return "newly passing";
+  return "dropped";
+}
+
+export function formatDelta(d: BaselineDelta): string {
+  const delta = d.delta === null ? "" : ` (${d.delta >= 0 ? "+" : ""}${d.delta.toFixed(2)})`;
+  return `${formatUnit(d.baselineScore)} → ${formatUnit(d.score)}${delta}`;
+}
+
+export function reusedLine(report: Report): string | undefined {
+  const reused = report.summary.reused;
+  if (!reused) return undefined;
+  return `reused ${reused.calls} judge verdict${reused.calls === 1 ? "" : "s"} from the cache, saving ~${formatUsd(reused.savedUsd)}`;
+}

@@ -1,0 +1,50 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { startEmbeddedServer } from "../../lib/store/embedded-postgres";
+import { parseDatabaseUrl } from "../../lib/store/connection";
+
+// A fresh, empty database for one test file. By default an embedded PGlite
+// server on a temporary folder, so `npm test` needs no server; with
+// TEST_DATABASE_URL (set by .ci/run to a real Postgres 15) a new database
+// created on that server and dropped afterwards.
+
+export interface TestDatabase {
+  url: string;
+  kind: "pglite" | "postgres";
+  close(): Promise<void>;
+}
+
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const serverUrl = process.env.TEST_DATABASE_URL;
+  if (serverUrl) {
+    const name = `rs_test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
+    const admin = new pg.Client(parseDatabaseUrl(serverUrl));
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.end();
+    const url = new URL(serverUrl);
+    url.pathname = `/${name}`;
+    return {
+      url: url.toString(),
+      kind: "postgres",
+      async close() {
+        const client = new pg.Client(parseDatabaseUrl(serverUrl));
+        await client.connect();
+        await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        await client.end();
+      },
+    };
+  }
+  const dir = await mkdtemp(path.join(os.tmpdir(), "rs-test-db-"));
+  const server = await startEmbeddedServer({ dataDir: path.join(dir, "pglite") });
+  return {
+    url: server.url,
+    kind: "pglite",
+    async close() {
+      await server.stop();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
