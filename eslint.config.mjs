@@ -36,6 +36,10 @@ const liveSiblings = ["cli", "store", "judge", "report", "env"].map((m) => ({
   group: [`**/lib/${m}`, `**/lib/${m}/**`, `../${m}`, `../${m}/**`, `@/lib/${m}`, `@/lib/${m}/**`],
   message: `lib/live must not import lib/${m}: it gets what it needs through its deps.`,
 }));
+const statsLeaf = {
+  group: ["**/lib/config", "**/lib/config/**", "../config", "../config/**", "@/lib/config", "@/lib/config/**", "**/lib/engine", "**/lib/engine/**", "../engine", "../engine/**"],
+  message: "lib/stats is a leaf: it imports nothing else of lib/.",
+};
 const serverOnlyLib = ["cli", "store", "judge", "live", "env"].map((m) => ({
   group: [`**/lib/${m}`, `**/lib/${m}/**`, `@/lib/${m}`, `@/lib/${m}/**`],
   message: `components/ never import server code (lib/${m}).`,
@@ -69,6 +73,14 @@ export default tseslint.config(
         "error",
         { paths: frameworkAndIo.filter((p) => p.name !== "@anthropic-ai/sdk" && !p.name.includes("fs") && p.name !== "node:child_process"), patterns: [noApp, ...liveSiblings, { group: ["next/*", "react/*", "@prisma/*"], message: "lib/live runs agents; no framework or database." }] },
       ],
+      "no-restricted-properties": ["error", { object: "process", property: "env", message: "Read the environment once, in lib/env; pass values in." }],
+    },
+  },
+  {
+    // lib/stats is a pure leaf: statistics over plain numbers, importing nothing else of lib/.
+    files: ["lib/stats/**/*.ts"],
+    rules: {
+      "no-restricted-imports": ["error", { paths: frameworkAndIo, patterns: [...frameworkPatterns, noApp, ...outerLib, statsLeaf] }],
       "no-restricted-properties": ["error", { object: "process", property: "env", message: "Read the environment once, in lib/env; pass values in." }],
     },
   },

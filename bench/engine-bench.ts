@@ -63,16 +63,15 @@ async function startStandIn(args: string[]): Promise<StandIn> {
   const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", STAND_IN, "--latency-ms", String(LATENCY_MS), ...args], {
     stdio: ["pipe", "pipe", "inherit"],
   });
-  const waiting: ((line: string) => boolean)[] = [];
+  const waiting: { prefix: string; resolve: (rest: string) => void; reject: (error: Error) => void }[] = [];
   createInterface({ input: child.stdout! }).on("line", (line) => {
-    const index = waiting.findIndex((take) => take(line));
-    if (index >= 0) waiting.splice(index, 1);
+    const index = waiting.findIndex((w) => line.startsWith(`${w.prefix} `));
+    if (index >= 0) waiting.splice(index, 1)[0]!.resolve(line.slice(line.indexOf(" ") + 1));
   });
-  const next = (prefix: string) =>
-    new Promise<string>((resolve, reject) => {
-      child.once("exit", (code) => reject(new Error(`the stand-in exited (${code}) before printing ${prefix}`)));
-      waiting.push((line) => (line.startsWith(`${prefix} `) ? (resolve(line.slice(prefix.length + 1)), true) : false));
-    });
+  child.once("exit", (code) => {
+    for (const w of waiting.splice(0)) w.reject(new Error(`the stand-in exited (${code}) before printing ${w.prefix}`));
+  });
+  const next = (prefix: string) => new Promise<string>((resolve, reject) => waiting.push({ prefix, resolve, reject }));
   const url = await next("READY");
   return {
     url,

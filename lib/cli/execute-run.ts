@@ -1,4 +1,3 @@
-import os from "node:os";
 import type { SuiteConfig } from "../config/types";
 import type { JudgePort } from "../engine/judge-port";
 import type { EvalResult, Report } from "../engine/report";
@@ -13,7 +12,7 @@ import { redactReport, redactResult } from "../report/redact-secrets";
 import type { Settings } from "../env/read-env";
 import { openDatabase, type Database } from "../store/open-database";
 import { createRunStore, type RunConfig, type RunStore } from "../store/run-store";
-import { createCachedJudge } from "../store/cached-judge";
+import { claimOwner, createCachedJudge } from "../store/cached-judge";
 import { createProgressBar } from "./progress-bar";
 import { createCliLiveRunner } from "./create-cli-live-runner";
 import { writeReports } from "./write-reports";
@@ -97,7 +96,7 @@ export async function executeRun(request: RunRequest): Promise<number> {
 
     let judge: JudgePort = createAnthropicJudge({ apiKey: settings.anthropicApiKey ?? "unset", baseURL: settings.anthropicBaseUrl, timeoutMs: config.timeoutSeconds * 1000 });
     if (store && db) {
-      judge = createCachedJudge({ prisma: db.prisma, inner: judge, runId, owner: `${os.hostname()}:${process.pid}`, reuse: !config.noCache, leaseMs: leaseMs(config.timeoutSeconds) });
+      judge = createCachedJudge({ prisma: db.prisma, inner: judge, runId, owner: claimOwner(), reuse: !config.noCache, leaseMs: leaseMs(config.timeoutSeconds) });
     }
 
     const progress = io.stderr.isTTY ? createProgressBar({ stream: io.stderr, now: Date.now }) : undefined;

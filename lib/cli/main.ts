@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { validateCommand } from "./validate-command";
 import { evalCommand } from "./eval-command";
 import { resumeCommand } from "./resume-command";
+import { addReviewCommands } from "./review-commands";
 
 // `rubric-studio`: the command-line face of the engine. Exit codes are chosen
 // here and only here: 0 all passed, 1 a fail / judge_error / budget skip,
@@ -123,6 +124,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     .action(async (runId: string, opts: { reporter: string; output?: string; color: boolean }) => {
       exitCode = await resumeCommand({ runId, options: opts, io });
     });
+
+  addReviewCommands(program, { io, toolVersion: version, setExitCode: (code) => (exitCode = code), parsers: { positiveInt, positiveNumber, nonNegative } });
 
   try {
     await program.parseAsync(argv, { from: "user" });

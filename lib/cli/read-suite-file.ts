@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { loadSuite } from "../config/load-suite";
 import type { LoadResult } from "../config/types";
+import { readDocuments } from "./read-documents";
 
 /**
  * Reads and loads a suite file; a missing or unreadable file is an issue like
@@ -16,5 +17,8 @@ export async function readSuiteFile(input: { file: string; cwd: string }): Promi
     const reason = (error as NodeJS.ErrnoException).code === "ENOENT" ? "file not found" : (error as Error).message;
     return { ok: false, issues: [{ file, line: 1, column: 1, path: [], message: `cannot read the suite: ${reason}`, severity: "error" }] };
   }
-  return { ...loadSuite({ text, file }), text };
+  const loaded = loadSuite({ text, file });
+  if (!loaded.ok) return { ...loaded, text };
+  const documents = await readDocuments({ suite: loaded.value, suitePath: path.resolve(cwd, file) });
+  return documents.ok ? { ...loaded, value: documents.value, text } : { ...documents, text };
 }

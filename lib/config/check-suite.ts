@@ -2,6 +2,7 @@ import type { z } from "zod";
 import { PRESET_NAMES, type SuiteSchema, type TreeNodeInput } from "./schema";
 import { closestChoice } from "./zod-issues";
 import { CATEGORY_AGGREGATES, checkCategoryRubric, checkReviewEval } from "./check-categories";
+import { checkCompareEval } from "./check-compare";
 import type { DataPath, YamlLocator } from "./yaml-locator";
 import type { ConfigIssue } from "./types";
 
@@ -125,6 +126,7 @@ export function checkSuite(input: { suite: Suite; locator: YamlLocator; file: st
       path,
       error,
     });
+    checkCompareEval({ evalInput, rubric: named ?? own, path, error });
     if (hasMatrixModels && suite.judge?.panel && !evalInput.judge?.model) {
       error([...path, "matrix", "models"], "matrix.models varies the judge model; it cannot be combined with the suite's judge panel");
     }
@@ -140,7 +142,7 @@ export function checkSuite(input: { suite: Suite; locator: YamlLocator; file: st
         error(path, `eval "${evalInput.name}" runs live against server "${evalInput.server}" but has no prompt: add prompt: (or matrix.prompts)`);
       }
     }
-    if (evalInput.response === undefined && evalInput.document === undefined) {
+    if (evalInput.response === undefined && evalInput.document === undefined && evalInput.compare === undefined) {
       if (evalInput.server === undefined) {
         warn(path, `eval "${evalInput.name}" has neither response nor server: it will defer`);
       } else if (suite.servers && !(evalInput.server in suite.servers)) {

@@ -2,6 +2,7 @@ import type { z } from "zod";
 import type { SuiteSchema, AgentInput, CriterionInput, ScaleInput, JudgeInput, TreeNodeInput } from "./schema";
 import { PRESETS } from "./presets";
 import { resolveCategoryRubric, resolveDocument } from "./resolve-categories";
+import { describeCompareInput, withComparison } from "./resolve-compare";
 import type { YamlLocator } from "./yaml-locator";
 import type { AgentConfig, Criterion, EvalConfig, JudgeConfig, Rubric, RubricSource, Scale, ServerConfig, SuiteConfig, TreeNode } from "./types";
 
@@ -130,9 +131,13 @@ export function resolveSuite(input: { suite: Suite; locator: YamlLocator; file: 
     server: evalInput.server,
     prompt: evalInput.prompt,
     // An inline document is the candidate; a document file is read by the caller (lib/config does no I/O).
-    response: evalInput.response ?? (typeof evalInput.document === "string" ? evalInput.document : evalInput.document?.text),
+    // A pairwise eval's "candidate" is the comparison itself; the outputs are in its rubric.
+    response:
+      evalInput.response ??
+      (typeof evalInput.document === "string" ? evalInput.document : evalInput.document?.text) ??
+      (evalInput.compare ? describeCompareInput(evalInput.compare) : undefined),
     ...(evalInput.document !== undefined ? { document: resolveDocument(evalInput.document) } : {}),
-    rubric: resolveRubric(suite, evalInput),
+    rubric: withComparison(resolveRubric(suite, evalInput), evalInput.compare),
     judge: resolveJudge(suite.judge, evalInput.judge),
     agent: resolveAgent(suite.agent, evalInput.agent),
     matrix: evalInput.matrix,

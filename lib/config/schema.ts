@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { categoryRubricFields, DocumentSchema } from "./category-schema";
+import { CompareSchema } from "./compare-schema";
 
 // The one description of the rubric YAML language. Everything else (the loader,
 // the JSON Schema for editors, the engine's types) is derived from it.
@@ -310,6 +311,7 @@ export const EvalSchema = z
     agent: AgentSchema.optional().describe("The live agent's settings for this eval; they override the suite's agent: block field by field."),
     matrix: MatrixSchema.optional(),
     document: DocumentSchema.optional(),
+    compare: CompareSchema.optional(),
   })
   .describe("One rubric eval.");
 

@@ -1,4 +1,5 @@
 import type { DocumentConfig, RubricSetConfig } from "./category-types";
+import type { PairwiseConfig } from "./pairwise-types";
 
 // The resolved, typed form of a suite: refs and presets expanded, defaults
 // applied. This is what the engine consumes; it never sees raw YAML.
@@ -65,7 +66,8 @@ export type Rubric =
       aggregation: "weighted_average" | "min";
     })
   | (RubricCommon & { kind: "tree"; tree: TreeNode })
-  | (RubricCommon & { kind: "categories"; rubricSet: RubricSetConfig });
+  | (RubricCommon & { kind: "categories"; rubricSet: RubricSetConfig })
+  | (RubricCommon & { kind: "pairwise"; comparison: PairwiseConfig });
 
 export interface JudgeConfig {
   /** Undefined means "resolve from the environment" (the caller passes a default). */

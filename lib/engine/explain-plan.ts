@@ -6,6 +6,7 @@ import { costOf, estimateTokens, type ModelPrice } from "./cost";
 import { matchWhen } from "./match-when";
 import { formatUsd } from "./format-score";
 import { describeCategoryRubric, reviewRequests } from "./review/review-prompt";
+import { pairwiseRequests } from "./pairwise/pairwise-prompt";
 import { ASSUMED_TRANSCRIPT_CHARS, assumedLiveCandidate, liveAgentLine, liveCandidateLine } from "./explain-live";
 
 // `eval --explain`: what each cell would grade, with how many judge calls and
@@ -38,6 +39,7 @@ function longestPath(node: TreeNode): string[] {
 function requestsFor(rubric: Rubric, settings: JudgeSettings, candidate: Candidate, whenUnknown = false): JudgeRequest<VerdictKind>[] {
   if (rubric.kind === "freeform") return [freeformRequest({ rubricText: rubric.text, settings, candidate })];
   if (rubric.kind === "categories") return reviewRequests({ rubric: rubric.rubricSet, settings, document: candidate.response });
+  if (rubric.kind === "pairwise") return pairwiseRequests({ config: rubric.comparison, settings });
   if (rubric.kind === "tree") return longestPath(rubric.tree).map((question) => treeNodeRequest({ question, settings, candidate }));
   return rubric.criteria
     // A live run's transcript is not known yet: every criterion may apply.
@@ -74,6 +76,11 @@ function describeRubric(rubric: Rubric): string[] {
   if (rubric.kind === "freeform") return [head, `  "${rubric.text}"`];
   if (rubric.kind === "tree") return [head, `  ${longestPath(rubric.tree).length} questions on the longest path`];
   if (rubric.kind === "categories") return describeCategoryRubric(rubric.rubricSet, source);
+  if (rubric.kind === "pairwise") {
+    const { comparison: c } = rubric;
+    const asks = c.question !== undefined ? `"${c.question}"` : `criteria: ${c.criteria.map((x) => x.name).join(", ")}`;
+    return [`pairwise comparison (${source}): ${c.labels.a} vs ${c.labels.b}, ${c.items.length} pairs x 2 orders, ${asks}${c.expect ? `, expect ${c.expect}` : ""}`];
+  }
   const options = [rubric.aggregation === "min" ? "aggregation min" : "weighted average", rubric.requireEvidence ? "evidence required" : ""].filter(Boolean);
   return [
     `${head}, ${options.join(", ")}`,

@@ -9,6 +9,7 @@ import { combineJudges, type JudgeOutcomeScore } from "./combine-judges";
 import { formatScore } from "./format-score";
 import type { SkipReason } from "./call-scheduler";
 import { gradeReviewCell } from "./review/grade-review";
+import { gradePairwiseCell } from "./pairwise/grade-pairwise";
 import type { ScoreVerdict, ScoreVerdictKind, VerdictKind, VerdictOf } from "./verdict";
 
 // Grades one planned cell: every judge (panel model × juror) grades the whole
@@ -207,6 +208,7 @@ export async function gradeCell(input: { cell: PlannedCell; call: CallJudge; now
 
   const candidate = cell.candidate;
   if (rubric.kind === "categories") return gradeReviewCell({ cell, call, now, base, started, document: candidate.response });
+  if (rubric.kind === "pairwise") return gradePairwiseCell({ cell, call, now, base, started });
   const runs = await Promise.all(cell.judges.map((judge) => runJudge({ cell, judge, candidate, call })));
   const calls = runs.flatMap((r) => r.calls);
   const combined = combineJudges({ grades: runs.map((r) => r.grade), judge: cell.eval.judge, threshold: rubric.threshold, strict: rubric.strict });

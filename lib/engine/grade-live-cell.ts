@@ -80,7 +80,7 @@ export async function gradeLiveCell(input: GradeLiveCellInput): Promise<EvalResu
 
   if (outcome.kind === "error" || outcome.kind === "skipped") {
     // Built on the deferred shape (no judge calls were made), then marked for what happened.
-    const base = await gradeCell({ cell: { ...cell, deferReason: "", judgeCalls: 0 }, call: input.call, now });
+    const { note: _deferNote, ...base } = await gradeCell({ cell: { ...cell, deferReason: "", judgeCalls: 0 }, call: input.call, now });
     const failed = outcome.kind === "error";
     const reason = failed ? `live run failed: ${outcome.message}` : SKIPPED_NOTE[outcome.reason];
     return {
@@ -88,7 +88,8 @@ export async function gradeLiveCell(input: GradeLiveCellInput): Promise<EvalResu
       status: failed ? "failed" : "skipped",
       display: failed ? "error" : "skipped",
       reason,
-      note: reason,
+      // A skip carries its note as other skips do; a failure's reason says it all.
+      ...(failed ? {} : { note: reason }),
       candidate: liveCandidate(outcome.transcript, failed ? outcome.serverStderr : undefined),
       usage: agent.usage,
       costUsd: agent.costUsd,

@@ -106,6 +106,8 @@ function callsPerJudge(evalConfig: EvalConfig, candidate: Candidate | undefined)
   if (rubric.kind === "freeform") return 1;
   if (rubric.kind === "tree") return treeDepth(rubric.tree);
   if (rubric.kind === "categories") return rubric.rubricSet.evaluationType === "holistic" ? 1 : rubric.rubricSet.categories.length;
+  // Every pair, in both orders.
+  if (rubric.kind === "pairwise") return rubric.comparison.items.length * 2;
   // For a fixed response the `when:` predicates are known now, so skipped
   // criteria cost nothing and are not counted.
   return rubric.criteria.filter((c) => !candidate || matchWhen(c.when, candidate.response).applies).length;

@@ -4,6 +4,8 @@ import type { AgentCallRecord } from "./live-port";
 import type { Transcript } from "./transcript";
 import type { BaselineComparison } from "./compare-baseline";
 import type { ReviewOutcome } from "./review/types";
+import type { PairwiseOutcome } from "./pairwise/types";
+import type { JudgeAgreement } from "./agreement/judge-agreement";
 
 // The canonical report: one object that every reporter renders. No reporter
 // needs an eval-specific code path; everything a format shows is here.
@@ -101,7 +103,7 @@ export interface EvalResult {
   reason: string;
   /** Deferral, skip or vacuous-pass note. */
   note?: string;
-  rubric: { kind: "freeform" | "criteria" | "tree" | "categories"; source: RubricSource; text?: string };
+  rubric: { kind: "freeform" | "criteria" | "tree" | "categories" | "pairwise"; source: RubricSource; text?: string };
   judge: { models: string[]; jurySize: number; consensus: number; aggregate?: JudgeConfig["aggregate"] };
   /**
    * What was graded. For a live run: `response` is the agent's final reply,
@@ -133,6 +135,8 @@ export interface EvalResult {
   location?: SourceLocation;
   /** A category rubric's review: the EvaluationReport (and, with several judges, the MultiJudgeResult). */
   review?: ReviewOutcome;
+  /** A pairwise eval's comparisons: both orders per pair, win rates, Wilson intervals, position bias. */
+  pairwise?: PairwiseOutcome;
 }
 
 /** The live agent's model calls for one result. */
@@ -169,6 +173,8 @@ export interface Report {
   durationMs: number;
   summary: ReportSummary;
   budget?: { maxCostUsd: number; spentUsd: number };
+  /** How far the jurors and panel models of each eval agree, per criterion or category (several judges only). */
+  agreement?: JudgeAgreement[];
   /** The score-delta gate against a baseline run, when one was asked for. */
   baseline?: BaselineComparison;
   /** The stored run this report belongs to, when run history is on. */

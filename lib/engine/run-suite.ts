@@ -8,6 +8,7 @@ import { gradeCell, type CallJudge } from "./grade-cell";
 import { gradeLiveCell, type LiveRuns } from "./grade-live-cell";
 import type { LivePort, LiveRequest } from "./live-port";
 import { costOf } from "./cost";
+import { judgeAgreement } from "./agreement/judge-agreement";
 
 // Runs a suite: plans it, schedules every judge call under the concurrency
 // limit and the budget, grades each cell and assembles the canonical report.
@@ -128,6 +129,7 @@ export function buildReport(input: {
   );
   const totalCost = results.reduce((sum, r) => sum + r.costUsd, 0);
   const reusedCalls = results.flatMap((r) => r.calls.filter((c) => c.reused));
+  const agreement = judgeAgreement(results);
   return {
     schemaVersion: 1,
     tool: { name: "rubric-studio", version: toolVersion },
@@ -149,6 +151,7 @@ export function buildReport(input: {
       ...(reusedCalls.length ? { reused: { calls: reusedCalls.length, savedUsd: reusedCalls.reduce((sum, c) => sum + (c.reused?.savedUsd ?? 0), 0) } } : {}),
     },
     ...(maxCostUsd !== undefined ? { budget: { maxCostUsd, spentUsd: totalCost } } : {}),
+    ...(agreement.length > 0 ? { agreement } : {}),
     results,
   };
 }

@@ -3,6 +3,7 @@ import type { Reporter } from "./reporter";
 import { html, trusted, type SafeHtml } from "./html-template";
 import { criterionMarks, criterionOutcome, formatCell, formatInt, formatLocation, formatTreeStep, formatUnit, formatUsage, formatUsd, judgeErrors } from "./format";
 import { STATUS_STYLES, isNonPassing, resultLabel, skippedSummaryLabel } from "./status";
+import { truncationMarker, type Transcript } from "../engine/transcript";
 
 // One self-contained file to attach to a CI run or mail to a colleague: inline
 // CSS, no scripts, no external resources. A Content-Security-Policy meta tag
@@ -90,11 +91,30 @@ function treePath(result: EvalResult): SafeHtml {
   }</ol>`;
 }
 
+/** A live run step by step; every text goes through the escaping template. */
+function transcriptSection(t: Transcript): SafeHtml {
+  let call = 0;
+  const steps = t.entries.map((e) => {
+    if (e.kind === "user") return html`<li><b>User</b><pre>${e.text}</pre></li>`;
+    if (e.kind === "assistant") return html`<li><b>Assistant</b><pre>${e.text}</pre></li>`;
+    if (e.kind === "final") return html`<li><b>Final reply</b><pre>${e.text}</pre></li>`;
+    call++;
+    const marker = e.truncatedFrom === undefined ? "" : `\n${truncationMarker(e.result.length, e.truncatedFrom)}`;
+    return html`<li><b>Tool call ${call}: ${e.name}</b> <span class="muted">${e.durationMs} ms</span><pre>${JSON.stringify(e.arguments, null, 2) ?? "{}"}</pre><b class="${e.isError ? "bad" : "muted"}">${e.isError ? "Error result" : "Result"}</b><pre>${e.result}${marker}</pre></li>`;
+  });
+  return html`<h4>Transcript</h4><p class="muted">server ${t.server} · agent ${t.model} · ${t.turns} of ${t.maxTurns} turns</p><ol>${steps}</ol>${
+    t.stopNote ? html`<p class="bad">${t.stopNote}</p>` : ""
+  }`;
+}
+
 function candidate(result: EvalResult): SafeHtml {
   const c = result.candidate;
+  if (c.transcript) {
+    return html`${transcriptSection(c.transcript)}${c.serverStderr ? html`<h4>Server stderr</h4><pre>${c.serverStderr}</pre>` : ""}`;
+  }
   return html`<h4>Candidate (${c.source}${c.server ? `, server ${c.server}` : ""})</h4>${c.prompt === undefined ? "" : html`<p class="muted">Prompt</p><pre>${c.prompt}</pre>`}${
     c.response === undefined ? "" : html`<p class="muted">Response</p><pre>${c.response}</pre>`
-  }`;
+  }${c.serverStderr ? html`<h4>Server stderr</h4><pre>${c.serverStderr}</pre>` : ""}`;
 }
 
 function facts(result: EvalResult): SafeHtml {

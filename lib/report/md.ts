@@ -3,6 +3,7 @@ import type { Reporter } from "./reporter";
 import { escapeMarkdown, escapeMarkdownCell, markdownFence } from "./escape";
 import { criterionMarks, criterionOutcome, formatCell, formatInt, formatLocation, formatTreePath, formatUnit, formatUsage, formatUsd, judgeErrors } from "./format";
 import { STATUS_STYLES, isNonPassing, resultLabel } from "./status";
+import { renderTranscript } from "../engine/transcript";
 import { baselineHeadline, deltaMark, formatDelta, notableDeltas, reusedLine } from "./baseline";
 
 // GitHub-flavoured Markdown for a pull-request comment or a job summary:
@@ -60,10 +61,18 @@ function criterionRow(c: CriterionResult): string[] {
 
 function candidateBlock(result: EvalResult): string[] {
   const parts: string[] = [];
-  for (const [label, text] of [["Prompt", result.candidate.prompt], ["Response", result.candidate.response]] as const) {
+  const { transcript, serverStderr } = result.candidate;
+  // A live run: the transcript exactly as the judge read it, and the server's stderr when it failed.
+  const texts = [
+    ["Prompt", transcript ? undefined : result.candidate.prompt],
+    ["Response", transcript ? undefined : result.candidate.response],
+    [transcript ? `Transcript (server ${transcript.server}, agent ${transcript.model}, ${transcript.turns} of ${transcript.maxTurns} turns)` : "", transcript ? renderTranscript(transcript) : undefined],
+    ["Server stderr", serverStderr],
+  ] as const;
+  for (const [label, text] of texts) {
     if (text === undefined) continue;
     const fence = markdownFence(text);
-    parts.push(`**${label}**`, "", `${fence}text`, text, fence, "");
+    parts.push(`**${escapeMarkdown(label)}**`, "", `${fence}text`, text, fence, "");
   }
   if (parts.length === 0) return [];
   return ["<details><summary>Candidate</summary>", "", ...parts, "</details>", ""];

@@ -4,6 +4,7 @@ import { detailLines, type DetailLine } from "./details";
 import { stripControl } from "./escape";
 import { formatCell, formatInt, formatUsage, formatUsd } from "./format";
 import { STATUS_STYLES, resultLabel, skippedSummaryLabel } from "./status";
+import { transcriptLines } from "./transcript-lines";
 import { baselineHeadline, deltaMark, formatDelta, notableDeltas, reusedLine } from "./baseline";
 
 // The default reporter: one line per result and, only under the results that
@@ -57,6 +58,8 @@ function explanation(result: EvalResult, paint: Paint): string[] {
   });
   const cell = formatCell(result.cell);
   if (cell) lines.push(`${pad}${paint("2", `cell: ${stripControl(cell)}`)}`);
+  // A live run that did not pass: what the agent did is the first thing to read.
+  for (const line of transcriptLines(result)) lines.push(`${pad}${paint("2", stripControl(line))}`);
   return lines;
 }
 

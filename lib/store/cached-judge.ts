@@ -1,3 +1,4 @@
+import os from "node:os";
 import type { JudgeCallContext, JudgeOutcome, JudgePort, JudgeRequest, VerdictKind } from "../engine/judge-port";
 import { verdictSchemaFor, type Verdict } from "../engine/verdict";
 import { Prisma, type PrismaClient } from "./generated/client";
@@ -27,6 +28,24 @@ export interface CachedJudgeOptions {
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+/** The owner string a worker claims with: host and process id. */
+export function claimOwner(): string {
+  return `${os.hostname()}:${process.pid}`;
+}
+
+function claimantIsGone(owner: string): boolean {
+  const at = owner.lastIndexOf(":");
+  const host = owner.slice(0, at);
+  const pid = Number(owner.slice(at + 1));
+  if (host !== os.hostname() || !Number.isInteger(pid) || pid === process.pid) return false;
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "ESRCH";
+  }
+}
+
 type Claim = { kind: "owned" } | { kind: "done"; row: { verdict: unknown; raw: unknown; costUsd: number | null; model: string; templateVersion: string } } | { kind: "wait" };
 
 export function createCachedJudge(options: CachedJudgeOptions): JudgePort {
@@ -50,8 +69,10 @@ export function createCachedJudge(options: CachedJudgeOptions): JudgePort {
     if (row.status === "done" && reuse) return { kind: "done", row };
     const stale = new Date(Date.now() - leaseMs);
     // Take the row over when it failed before, when --no-cache asks for a
-    // fresh verdict, or when its claimant has not finished within the lease.
+    // fresh verdict, when its claimant has not finished within the lease, or
+    // at once when the claimant was a process on this host that is gone.
     const takeable: Prisma.JudgeCallWhereInput[] = [{ status: "error" }, { status: "pending", claimedAt: { lt: stale } }];
+    if (row.status === "pending" && row.claimedBy && claimantIsGone(row.claimedBy)) takeable.push({ status: "pending", claimedBy: row.claimedBy });
     if (!reuse) takeable.push({ status: "done" });
     const taken = await prisma.judgeCall.updateMany({ where: { key, OR: takeable }, data: { status: "pending", claimedBy: owner, claimedAt: new Date() } });
     return taken.count === 1 ? { kind: "owned" } : { kind: "wait" };

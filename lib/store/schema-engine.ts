@@ -22,7 +22,19 @@ function loadBindings(): Promise<Bindings> {
   bindings ??= (async () => {
     const bg = (await import("@prisma/schema-engine-wasm/schema_engine_bg")) as Bindings;
     const wasmPath = createRequire(import.meta.url).resolve("@prisma/schema-engine-wasm/schema_engine_bg").replace(/\.js$/, ".wasm");
-    const { instance } = await WebAssembly.instantiate(await readFile(wasmPath), { "./schema_engine_bg.js": bg as unknown as WebAssembly.ModuleImports });
+    // The engine arms 10-second timers it never clears; unref'd, they no
+    // longer keep a finished process waiting.
+    const imports: Record<string, unknown> = { ...bg };
+    for (const [name, value] of Object.entries(bg)) {
+      if (name.startsWith("__wbg_setTimeout") && typeof value === "function") {
+        imports[name] = (...args: unknown[]) => {
+          const timer = (value as (...a: unknown[]) => unknown)(...args) as { unref?: () => void } | undefined;
+          timer?.unref?.();
+          return timer;
+        };
+      }
+    }
+    const { instance } = await WebAssembly.instantiate(await readFile(wasmPath), { "./schema_engine_bg.js": imports as WebAssembly.ModuleImports });
     (globalThis as Record<string, unknown>).PRISMA_WASM_PANIC_REGISTRY ??= { set_message: (message: string) => console.error(`schema engine panic: ${message}`) };
     bg.__wbg_set_wasm(instance.exports);
     (instance.exports as { __wbindgen_start?: () => void }).__wbindgen_start?.();
@@ -55,11 +67,27 @@ export async function withSchemaEngine<T>(
 ): Promise<T> {
   const bg = await loadBindings();
   const schema = await readFile(SCHEMA_FILE, "utf8");
-  const engine = await bg.SchemaEngine.new({ datamodels: [[SCHEMA_FILE, schema]] }, () => {}, bindMigrationAwareSqlAdapterFactory(adapterFactory));
+  // Freeing the engine does not close the connections it opened, and an open
+  // connection keeps the process alive: track them and dispose of them here.
+  const opened: { dispose(): Promise<void> }[] = [];
+  const tracked: SqlMigrationAwareDriverAdapterFactory = Object.assign(Object.create(adapterFactory) as SqlMigrationAwareDriverAdapterFactory, {
+    connect: async () => {
+      const adapter = await adapterFactory.connect();
+      opened.push(adapter);
+      return adapter;
+    },
+    connectToShadowDb: async () => {
+      const adapter = await adapterFactory.connectToShadowDb();
+      opened.push(adapter);
+      return adapter;
+    },
+  });
+  const engine = await bg.SchemaEngine.new({ datamodels: [[SCHEMA_FILE, schema]] }, () => {}, bindMigrationAwareSqlAdapterFactory(tracked));
   try {
     return await work(engine);
   } finally {
     engine.free();
+    await Promise.all(opened.map((adapter) => adapter.dispose()));
   }
 }
 

@@ -1,4 +1,5 @@
-import type { JudgeCallContext, JudgeErrorKind, JudgeOutcome, JudgePort, JudgeRequest, TokenUsage } from "../../lib/engine/judge-port";
+import type { JudgeCallContext, JudgeErrorKind, JudgeOutcome, JudgePort, JudgeRequest, TokenUsage, VerdictKind } from "../../lib/engine/judge-port";
+import type { Verdict } from "../../lib/engine/verdict";
 import { ZERO_USAGE } from "../../lib/engine/judge-port";
 
 // A scripted stand-in for the judge port (DESIGN.md, house rule 3): a plain
@@ -22,13 +23,15 @@ interface AnswerTiming {
 
 export type FakeVerdict = { score: number; reasoning?: string; evidence?: string } & AnswerTiming;
 export type FakeError = { error: JudgeErrorKind; message?: string } & AnswerTiming;
-export type FakeAnswer = FakeVerdict | FakeError;
+/** A structured verdict (category, holistic, pairwise), returned as given. */
+export type FakeStructured = { verdict: Verdict } & AnswerTiming;
+export type FakeAnswer = FakeVerdict | FakeError | FakeStructured;
 
-export type FakeScript = (request: JudgeRequest) => FakeAnswer | Promise<FakeAnswer>;
+export type FakeScript = (request: JudgeRequest<VerdictKind>) => FakeAnswer | Promise<FakeAnswer>;
 
 export interface FakeJudge extends JudgePort {
   /** Every request, in the order the calls started. */
-  readonly requests: JudgeRequest[];
+  readonly requests: JudgeRequest<VerdictKind>[];
   /** Calls that hold a concurrency slot right now. */
   readonly inFlight: number;
   /** The most calls that ever held a slot at once. */
@@ -43,13 +46,13 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  * A short label for a request in `events`: the criterion, tree question or
  * "rubric", plus the model.
  */
-export function labelOf(request: JudgeRequest): string {
-  const what = criterionOf(request) ?? questionOf(request) ?? "rubric";
+export function labelOf(request: JudgeRequest<VerdictKind>): string {
+  const what = criterionOf(request) ?? questionOf(request) ?? categoryOf(request) ?? "rubric";
   return `${what} @${request.model}`;
 }
 
 export function createFakeJudge(script: FakeScript): FakeJudge {
-  const requests: JudgeRequest[] = [];
+  const requests: JudgeRequest<VerdictKind>[] = [];
   const events: string[] = [];
   let inFlight = 0;
   let maxInFlight = 0;
@@ -58,7 +61,7 @@ export function createFakeJudge(script: FakeScript): FakeJudge {
     maxInFlight = Math.max(maxInFlight, inFlight);
   };
 
-  const grade = async (request: JudgeRequest, { slot }: JudgeCallContext): Promise<JudgeOutcome> => {
+  const grade = async (request: JudgeRequest<VerdictKind>, { slot }: JudgeCallContext): Promise<JudgeOutcome<Verdict>> => {
     requests.push(request);
     const label = labelOf(request);
     hold();
@@ -86,6 +89,7 @@ export function createFakeJudge(script: FakeScript): FakeJudge {
       raw: answer,
     };
     if ("error" in answer) return { ok: false, error: { kind: answer.error, message: answer.message ?? `fake ${answer.error}` }, call };
+    if ("verdict" in answer) return { ok: true, verdict: answer.verdict, call };
     const verdict = {
       reasoning: answer.reasoning ?? `scripted ${answer.score}`,
       score: answer.score,
@@ -111,22 +115,27 @@ export function createFakeJudge(script: FakeScript): FakeJudge {
 // "## Criterion: ", a tree question and a free-form rubric on the line after
 // their heading.
 
-export function criterionOf(request: JudgeRequest): string | undefined {
+export function criterionOf(request: JudgeRequest<VerdictKind>): string | undefined {
   return /^## Criterion: (.*)$/m.exec(request.stablePrompt)?.[1];
 }
 
-export function questionOf(request: JudgeRequest): string | undefined {
+export function questionOf(request: JudgeRequest<VerdictKind>): string | undefined {
   return /^## Question\n(.*)$/m.exec(request.stablePrompt)?.[1];
 }
 
-export function rubricTextOf(request: JudgeRequest): string | undefined {
+export function rubricTextOf(request: JudgeRequest<VerdictKind>): string | undefined {
   return /^## Rubric\n(.*)$/m.exec(request.stablePrompt)?.[1];
+}
+
+/** The category id a review request grades ("## Category: Name (id: x)"). */
+export function categoryOf(request: JudgeRequest<VerdictKind>): string | undefined {
+  return /^## Category: .* \(id: ([^)]*)\)/m.exec(request.stablePrompt)?.[1];
 }
 
 /** An entry of a routing table: one answer for every call, or a list consumed in order (the last repeats). */
 export type Answers = FakeAnswer | FakeAnswer[];
 
-function router(keyOf: (request: JudgeRequest) => string | undefined, what: string, table: Record<string, Answers>): FakeScript {
+function router(keyOf: (request: JudgeRequest<VerdictKind>) => string | undefined, what: string, table: Record<string, Answers>): FakeScript {
   const used = new Map<string, number>();
   return (request) => {
     const key = keyOf(request);
@@ -149,6 +158,9 @@ export const byCriterion = (table: Record<string, Answers>): FakeScript => route
 
 /** Answers by the tree question the request asks. */
 export const byQuestion = (table: Record<string, Answers>): FakeScript => router(questionOf, "question", table);
+
+/** Answers by the category a review request grades (analytic reviews). */
+export const byCategory = (table: Record<string, Answers>): FakeScript => router(categoryOf, "category", table);
 
 /** Answers by the judge model (panels, matrix cells). */
 export const byModel = (table: Record<string, Answers>): FakeScript => router((r) => r.model, "model", table);

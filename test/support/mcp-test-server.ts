@@ -49,7 +49,7 @@ export function createMcpTestServer(options: McpTestServerOptions = {}): McpServ
     async ({ city, forecast_days, delay_ms }) => {
       crashIfAsked("get_weather");
       if (delay_ms) await new Promise((resolve) => setTimeout(resolve, delay_ms));
-      const lines = [`${city}: 18C and clear`];
+      const lines = [`${city}: 18C and clear (server pid ${process.pid})`];
       for (let day = 1; day <= (forecast_days ?? 0); day++) lines.push(`day ${day}: ${15 + (day % 7)}C, light wind from the west`);
       return { content: [{ type: "text", text: lines.join("\n") }] };
     },

@@ -1,6 +1,6 @@
 import type { ReviewPassCriteria, RubricSetConfig } from "../../config/category-types";
 import type { TokenUsage } from "../judge-port";
-import type { CriterionResult, EvalResult, JudgeCallSummary } from "../report";
+import type { CriterionResult, EvalResult, JudgeCallSummary } from "../../engine/report"; // (not "../report": the lint rule reads that as lib/report)
 import type { PlannedCell } from "../plan-suite";
 import { SKIPPED, type CallJudge } from "../grade-cell";
 import { aggregationMethodOf } from "./aggregation/registry";

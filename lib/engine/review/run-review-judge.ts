@@ -1,6 +1,6 @@
 import type { RubricSetConfig } from "../../config/category-types";
 import type { JudgeRequest } from "../judge-port";
-import type { JudgeCallSummary, VerdictRecord } from "../report";
+import type { JudgeCallSummary, VerdictRecord } from "../../engine/report"; // (not "../report": the lint rule reads that as lib/report)
 import type { JudgeInstance } from "../plan-suite";
 import type { CallJudge, CallResult } from "../grade-cell";
 import type { SkipReason } from "../call-scheduler";
@@ -30,7 +30,7 @@ export async function runReviewJudge(input: { rubric: RubricSetConfig; judge: Ju
   const run: ReviewJudgeRun = { judge, calls: [], verdicts: new Map() };
   const errors: string[] = [];
 
-  const send = async <K extends VerdictKind>(request: JudgeRequest<K>): Promise<CallResult<VerdictOf<K>> | undefined> => {
+  const send = async <K extends VerdictKind>(request: JudgeRequest<K>, what: string): Promise<CallResult<VerdictOf<K>> | undefined> => {
     const result = await call(request);
     if (result.kind === "skipped") {
       run.skipped ??= result.reason;
@@ -41,7 +41,7 @@ export async function runReviewJudge(input: { rubric: RubricSetConfig; judge: Ju
     else {
       const message = `${result.outcome.error.kind}: ${result.outcome.error.message}`;
       run.calls.push({ ...summary, error: message });
-      errors.push(message);
+      errors.push(`${what}: ${message}`);
     }
     return result;
   };
@@ -50,7 +50,7 @@ export async function runReviewJudge(input: { rubric: RubricSetConfig; judge: Ju
   };
 
   if (rubric.evaluationType === "holistic") {
-    const result = await send(holisticRequest({ rubric, settings, document }));
+    const result = await send(holisticRequest({ rubric, settings, document }), "holistic review");
     if (result?.kind === "done" && result.outcome.ok) {
       const entries = result.outcome.verdict.categories;
       const categories: CategoryResult[] = [];
@@ -64,7 +64,7 @@ export async function runReviewJudge(input: { rubric: RubricSetConfig; judge: Ju
   } else {
     const results = await Promise.all(
       rubric.categories.map(async (category) => {
-        const result = await send(categoryRequest({ rubric, category, settings, document }));
+        const result = await send(categoryRequest({ rubric, category, settings, document }), `category ${category.id}`);
         return result?.kind === "done" && result.outcome.ok ? categoryResultOf(category, result.outcome.verdict as CategoryVerdict) : undefined;
       }),
     );

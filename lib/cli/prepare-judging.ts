@@ -1,0 +1,52 @@
+import { formatIssue } from "../config/load-suite";
+import type { SuiteConfig } from "../config/types";
+import type { TypedJudgePort } from "../engine/judge-port";
+import { createAnthropicJudge } from "../judge/anthropic-judge";
+import { readEnv, type Settings } from "../env/read-env";
+import { readSuiteFile } from "./read-suite-file";
+import type { CliIo } from "./main";
+
+// What `review` and `calibrate` share before they grade: the environment, the
+// suite (documents read), the --filter, and the judge. Problems come back as
+// the exit code 2 after saying what is wrong.
+
+export interface JudgingSetup {
+  suite: SuiteConfig;
+  settings: Settings;
+  filter?: RegExp;
+  /** Undefined without ANTHROPIC_API_KEY: the caller defers, as `eval` does. */
+  judge?: TypedJudgePort;
+}
+
+export interface JudgingOptions {
+  config: string;
+  filter?: string;
+  timeout: number;
+}
+
+export async function prepareJudging(input: { options: JudgingOptions; io: CliIo }): Promise<{ ok: true; value: JudgingSetup } | { ok: false; exitCode: 2 }> {
+  const { options, io } = input;
+  const fail = (message: string) => {
+    io.stderr.write(`error: ${message}\n`);
+    return { ok: false as const, exitCode: 2 as const };
+  };
+  const settings = readEnv(io.env);
+  if (!settings.ok) return fail(settings.message);
+  let filter: RegExp | undefined;
+  if (options.filter !== undefined) {
+    try {
+      filter = new RegExp(options.filter, "i");
+    } catch (error) {
+      return fail(`--filter is not a valid regular expression: ${(error as Error).message}`);
+    }
+  }
+  const loaded = await readSuiteFile({ file: options.config, cwd: io.cwd });
+  if (!loaded.ok) {
+    for (const issue of loaded.issues) io.stderr.write(`${formatIssue(issue)}\n`);
+    return { ok: false, exitCode: 2 };
+  }
+  for (const warning of loaded.warnings) io.stderr.write(`${formatIssue(warning)}\n`);
+  const { anthropicApiKey, anthropicBaseUrl } = settings.value;
+  const judge = anthropicApiKey ? createAnthropicJudge({ apiKey: anthropicApiKey, baseURL: anthropicBaseUrl, timeoutMs: options.timeout * 1000 }) : undefined;
+  return { ok: true, value: { suite: loaded.value, settings: settings.value, ...(filter ? { filter } : {}), ...(judge ? { judge } : {}) } };
+}

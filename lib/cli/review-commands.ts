@@ -1,0 +1,58 @@
+import { Option, type Command } from "commander";
+import { reviewCommand } from "./review-command";
+import { importCommand } from "./import-command";
+import type { CliIo } from "./main";
+
+// The commands of category reviews and judge-trust statistics, registered on
+// the program by main.ts. main.ts keeps choosing the exit code: each action
+// hands its code to setExitCode.
+
+type Parser = (name: string) => (value: string) => number;
+
+export interface ReviewCommandsContext {
+  io: CliIo;
+  toolVersion: string;
+  setExitCode: (code: number) => void;
+  parsers: { positiveInt: Parser; positiveNumber: Parser; nonNegative: Parser };
+}
+
+export function addReviewCommands(program: Command, context: ReviewCommandsContext): void {
+  const { io, toolVersion, setExitCode, parsers } = context;
+
+  program
+    .command("review")
+    .description("Review documents against the suite's category rubrics; writes each review as EvaluationReport JSON (the Go package's wire format).")
+    .requiredOption("-c, --config <file>", "the suite YAML file")
+    .option("-o, --output <file>", "write the JSON there instead of stdout")
+    .option("--multi-judge", "write the MultiJudgeResult (every judge's report, agreement, disagreements) instead of the consolidated report")
+    .option("--max-cost <usd>", "stop scheduling judge calls before the spend would pass this many US dollars", parsers.nonNegative("--max-cost"))
+    .addOption(new Option("--concurrency <n>", "judge calls in flight at once").argParser(parsers.positiveInt("--concurrency")).default(8))
+    .addOption(new Option("--timeout <seconds>", "timeout of one judge request (fractions allowed)").argParser(parsers.positiveNumber("--timeout")).default(60))
+    .option("--filter <pattern>", "only evals whose name matches this regular expression")
+    .addHelpText(
+      "after",
+      [
+        "",
+        "One review prints one JSON object, several an array. A jury or panel is aggregated by judge.aggregate (majority, conservative, optimistic, unanimous).",
+        "Exit codes: 0 every review passed (pass, or conditional with passed: true), 1 a review failed, needs human_review, was a judge_error or skipped, 2 config or usage error.",
+        "",
+        "Examples:",
+        "  rubric-studio review --config reviews.yaml --output reports/prd-review.json",
+        "  rubric-studio review --config reviews.yaml --multi-judge --filter '^checkout'",
+      ].join("\n"),
+    )
+    .action(async (opts) => {
+      setExitCode(await reviewCommand({ options: opts, io, toolVersion }));
+    });
+
+  program
+    .command("import")
+    .description("Turn a RubricSet JSON file (the Go package's wire format) into a suite in the YAML language.")
+    .argument("<rubricset.json>", "the RubricSet JSON file")
+    .option("-o, --output <file>", "write the suite there instead of stdout")
+    .option("--document <file>", "the document the suite's review eval grades", "document.md")
+    .addHelpText("after", "\nExit codes: 0 written, 2 the file is not a RubricSet or cannot be expressed.\n\nExample:\n  rubric-studio import prd-rubric.json --output reviews.yaml --document docs/prd.md")
+    .action(async (file: string, opts: { output?: string; document: string }) => {
+      setExitCode(await importCommand({ file, options: opts, io }));
+    });
+}

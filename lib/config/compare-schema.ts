@@ -1,0 +1,33 @@
+import { z } from "zod";
+
+// The pairwise form of an eval: `compare:` instead of `response:`. Two
+// outputs for the same input, judged against the eval's rubric (a free-form
+// question, or criteria for per-criterion winners) in both orders, always.
+
+export const CompareItemSchema = z
+  .strictObject({
+    id: z.string().min(1).optional().describe("An id for the item in reports (default: its position)."),
+    input: z.string().optional().describe("The shared input (prompt) both outputs answer."),
+    output_a: z.string().min(1).describe("The first output."),
+    output_b: z.string().min(1).describe("The second output."),
+  })
+  .describe("One pair of outputs to compare.");
+
+export const CompareSchema = z
+  .strictObject({
+    input: z.string().optional().describe("A single comparison: the shared input."),
+    output_a: z.string().min(1).optional().describe("A single comparison: output A."),
+    output_b: z.string().min(1).optional().describe("A single comparison: output B."),
+    items: z.array(CompareItemSchema).min(1, { error: "items needs at least one pair" }).optional().describe("Several comparisons; win rates are over these."),
+    labels: z
+      .strictObject({ a: z.string().min(1).optional(), b: z.string().min(1).optional() })
+      .optional()
+      .describe('Names for A and B in reports (e.g. { a: "v1", b: "v2" }).'),
+    expect: z
+      .enum(["A", "B"], { error: "expect is A or B" })
+      .optional()
+      .describe("Gate: the eval passes only when this output is the overall winner. Without it the comparison is informational."),
+  })
+  .describe("A pairwise comparison: input with output_a and output_b, or items: [...]. Every pair is judged in both orders.");
+
+export type CompareInput = z.output<typeof CompareSchema>;
