@@ -8,6 +8,8 @@ import { parseReporterList } from "../report/registry";
 import { readEnv } from "../env/read-env";
 import { readSuiteFile } from "./read-suite-file";
 import { executeRun } from "./execute-run";
+import { queuedRun } from "./queue-commands";
+import type { RunConfig } from "../store/run-store";
 import type { CliIo } from "./main";
 
 export interface EvalOptions {
@@ -24,6 +26,8 @@ export interface EvalOptions {
   cache: boolean;
   baseline?: string;
   maxDrop: number;
+  queue?: boolean;
+  detach?: boolean;
 }
 
 export async function evalCommand(input: { options: EvalOptions; io: CliIo; toolVersion: string }): Promise<number> {
@@ -65,24 +69,37 @@ export async function evalCommand(input: { options: EvalOptions; io: CliIo; tool
   const planned = explainPlan(planSuite({ suite, defaultModel: judgeModel, judgeUnavailable, filter }), priceOf);
   if (planned.cells.length === 0) return fail(`--filter ${JSON.stringify(options.filter)} matches no eval`);
   io.stderr.write(
-    `Grading ${planned.totals.cells} eval${planned.totals.cells === 1 ? "" : "s"}: ${planned.totals.judgeCalls} judge calls, projected ~${formatUsd(planned.totals.costUsd)}${
+    `Grading ${planned.totals.cells} eval${planned.totals.cells === 1 ? "" : "s"}: ${planned.totals.judgeCalls} judge calls${
+      planned.totals.agentCalls ? ` (plus up to ${planned.totals.agentCalls} agent model calls)` : ""
+    }, projected ~${formatUsd(planned.totals.costUsd)}${
       options.maxCost !== undefined ? ` (budget ${formatUsd(options.maxCost)})` : ""
     }\n`,
   );
 
+  const config: RunConfig = {
+    file: options.config,
+    toolVersion,
+    judgeModel,
+    concurrency: options.concurrency,
+    timeoutSeconds: options.timeout,
+    ...(options.maxCost !== undefined ? { maxCostUsd: options.maxCost } : {}),
+    ...(options.filter !== undefined ? { filter: options.filter } : {}),
+    ...(!options.cache ? { noCache: true } : {}),
+  };
+  // The suite is named by its path, as the user wrote it relative to here.
+  const suiteName = path.normalize(options.config);
+  if (options.detach && !options.queue) return fail("--detach needs --queue");
+  if (options.queue) {
+    // A budget and a baseline need the whole run in one process; queued runs report them with `report`.
+    if (options.maxCost !== undefined) return fail("--max-cost is not supported with --queue yet");
+    if (options.baseline !== undefined) return fail("--baseline is not supported with --queue yet");
+    return queuedRun({ suite, yaml: loaded.text ?? "", suiteName, settings: settings.value, config, io, reporters: reporters.value, output: options.output, color: options.color && Boolean(io.stdout.isTTY), filter, detach: Boolean(options.detach) });
+  }
+
   return executeRun({
     suite,
     settings: settings.value,
-    config: {
-      file: options.config,
-      toolVersion,
-      judgeModel,
-      concurrency: options.concurrency,
-      timeoutSeconds: options.timeout,
-      ...(options.maxCost !== undefined ? { maxCostUsd: options.maxCost } : {}),
-      ...(options.filter !== undefined ? { filter: options.filter } : {}),
-      ...(!options.cache ? { noCache: true } : {}),
-    },
+    config,
     io,
     reporters: reporters.value,
     output: options.output,
@@ -90,7 +107,7 @@ export async function evalCommand(input: { options: EvalOptions; io: CliIo; tool
     filter,
     store: Boolean(options.store || databaseUrl),
     // The suite is named by its path, as the user wrote it relative to here.
-    target: { kind: "new", suiteName: path.normalize(options.config), yaml: loaded.text ?? "" },
+    target: { kind: "new", suiteName, yaml: loaded.text ?? "" },
     ...(options.baseline !== undefined ? { baseline: { ref: options.baseline, maxDrop: options.maxDrop } } : {}),
   });
 }

@@ -3,6 +3,9 @@ import { readFileSync } from "node:fs";
 import { validateCommand } from "./validate-command";
 import { evalCommand } from "./eval-command";
 import { resumeCommand } from "./resume-command";
+import { cancelCommand, reportCommand, workerCommand } from "./queue-commands";
+import { parseReporterList } from "../report/registry";
+import { readEnv, type Settings } from "../env/read-env";
 import { addReviewCommands } from "./review-commands";
 
 // `rubric-studio`: the command-line face of the engine. Exit codes are chosen
@@ -60,6 +63,15 @@ function warnOnce(): void {
   };
 }
 
+async function withSettings(io: CliIo, work: (settings: Settings) => Promise<number>): Promise<number> {
+  const settings = readEnv(io.env);
+  if (!settings.ok) {
+    io.stderr.write(`error: ${settings.message}\n`);
+    return EXIT.usage;
+  }
+  return work(settings.value);
+}
+
 export async function main(argv: string[], io: CliIo): Promise<number> {
   warnOnce();
   let exitCode: number = EXIT.ok;
@@ -97,6 +109,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     .option("--no-cache", "ask the judge afresh instead of reusing stored verdicts (with run history)")
     .option("--baseline <run>", "compare with a stored run (its id, or latest): exit 1 when a score drops by more than --max-drop or an eval newly fails")
     .addOption(new Option("--max-drop <delta>", "largest allowed score drop against --baseline, on the 0..1 scale").argParser(nonNegative("--max-drop")).default(0.05))
+    .option("--queue", "split the run into jobs on the job queue: graded here and by any `rubric-studio worker` on the same database")
+    .option("--detach", "with --queue: print the run id and exit; workers grade it (see `rubric-studio report`)")
     .addHelpText(
       "after",
       [
@@ -126,6 +140,45 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     });
 
   addReviewCommands(program, { io, toolVersion: version, setExitCode: (code) => (exitCode = code), parsers: { positiveInt, positiveNumber, nonNegative } });
+
+  const reporterOptions = (command: Command) =>
+    command
+      .option("-r, --reporter <formats>", "pretty, json, junit, md, html, sarif, gitlab, ndjson, tap (comma-separated)", "pretty")
+      .option("-o, --output <path>", "write the report there (a directory when several non-pretty formats are asked for)")
+      .option("--no-color", "plain text, no ANSI colours");
+
+  program
+    .command("worker")
+    .description("Grade queued runs (eval --queue) from the run-history database, alongside any other workers, until Ctrl-C.")
+    .addOption(new Option("--concurrency <n>", "judge calls in flight at once").argParser(positiveInt("--concurrency")).default(8))
+    .addOption(new Option("--timeout <seconds>", "timeout of one judge request").argParser(positiveNumber("--timeout")).default(60))
+    .action(async (opts: { concurrency: number; timeout: number }) => {
+      exitCode = await withSettings(io, (settings) => workerCommand({ settings, io, concurrency: opts.concurrency, timeoutSeconds: opts.timeout, toolVersion: version }));
+    });
+
+  program
+    .command("cancel")
+    .description("Ask a queued or running run to stop: no new judge calls are scheduled; what is left reports skipped.")
+    .argument("<run-id>")
+    .action(async (runId: string) => {
+      exitCode = await withSettings(io, (settings) => cancelCommand({ runId, settings, io }));
+    });
+
+  reporterOptions(
+    program
+      .command("report")
+      .description("Render a stored run in any format (for a run started with --detach, or any past run).")
+      .argument("<run-id>"),
+  ).action(async (runId: string, opts: { reporter: string; output?: string; color: boolean }) => {
+    exitCode = await withSettings(io, async (settings) => {
+      const reporters = parseReporterList(opts.reporter);
+      if (!reporters.ok) {
+        io.stderr.write(`error: ${reporters.message}\n`);
+        return EXIT.usage;
+      }
+      return reportCommand({ runId, settings, io, reporters: reporters.value, output: opts.output, color: opts.color && Boolean(io.stdout.isTTY) });
+    });
+  });
 
   try {
     await program.parseAsync(argv, { from: "user" });

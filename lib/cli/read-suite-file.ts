@@ -3,6 +3,7 @@ import path from "node:path";
 import { loadSuite } from "../config/load-suite";
 import type { LoadResult } from "../config/types";
 import { readDocuments } from "./read-documents";
+import { readDatasets } from "./read-datasets";
 
 /**
  * Reads and loads a suite file; a missing or unreadable file is an issue like
@@ -20,5 +21,7 @@ export async function readSuiteFile(input: { file: string; cwd: string }): Promi
   const loaded = loadSuite({ text, file });
   if (!loaded.ok) return { ...loaded, text };
   const documents = await readDocuments({ suite: loaded.value, suitePath: path.resolve(cwd, file) });
-  return documents.ok ? { ...loaded, value: documents.value, text } : { ...documents, text };
+  if (!documents.ok) return { ...documents, text };
+  const datasets = await readDatasets({ suite: documents.value, suitePath: path.resolve(cwd, file) });
+  return datasets.ok ? { ...loaded, value: datasets.value, text } : { ...datasets, text };
 }

@@ -93,6 +93,10 @@ export function checkSuite(input: { suite: Suite; locator: YamlLocator; file: st
     if (typeof rubric !== "string") checkStructured(rubric, ["rubrics", name], false);
   }
 
+  for (const [name, dataset] of Object.entries(suite.datasets ?? {})) {
+    if ((dataset.file === undefined) === (dataset.items === undefined)) error(["datasets", name], "a dataset needs exactly one of file or items");
+  }
+
   const checkJudge = (judge: Suite["judge"], path: DataPath, hasMatrixModels: boolean) => {
     if (!judge) return;
     if (judge.panel && judge.model) error([...path, "panel"], "give a judge either model or panel: a panel names its models");
@@ -127,6 +131,10 @@ export function checkSuite(input: { suite: Suite; locator: YamlLocator; file: st
       error,
     });
     checkCompareEval({ evalInput, rubric: named ?? own, path, error });
+    if (evalInput.dataset !== undefined && !(suite.datasets && evalInput.dataset in suite.datasets)) {
+      const names = Object.keys(suite.datasets ?? {});
+      error([...path, "dataset"], `unknown dataset "${evalInput.dataset}"; ${names.length ? `defined datasets: ${names.join(", ")}` : "the suite has no datasets: map"}`);
+    }
     if (hasMatrixModels && suite.judge?.panel && !evalInput.judge?.model) {
       error([...path, "matrix", "models"], "matrix.models varies the judge model; it cannot be combined with the suite's judge panel");
     }

@@ -3,6 +3,7 @@ import type { SuiteSchema, AgentInput, CriterionInput, ScaleInput, JudgeInput, T
 import { PRESETS } from "./presets";
 import { resolveCategoryRubric, resolveDocument } from "./resolve-categories";
 import { describeCompareInput, withComparison } from "./resolve-compare";
+import { resolveDatasetItems } from "./dataset-schema";
 import type { YamlLocator } from "./yaml-locator";
 import type { AgentConfig, Criterion, EvalConfig, JudgeConfig, Rubric, RubricSource, Scale, ServerConfig, SuiteConfig, TreeNode } from "./types";
 
@@ -137,11 +138,15 @@ export function resolveSuite(input: { suite: Suite; locator: YamlLocator; file: 
       (typeof evalInput.document === "string" ? evalInput.document : evalInput.document?.text) ??
       (evalInput.compare ? describeCompareInput(evalInput.compare) : undefined),
     ...(evalInput.document !== undefined ? { document: resolveDocument(evalInput.document) } : {}),
+    ...(evalInput.dataset !== undefined ? { dataset: evalInput.dataset } : {}),
     rubric: withComparison(resolveRubric(suite, evalInput), evalInput.compare),
     judge: resolveJudge(suite.judge, evalInput.judge),
     agent: resolveAgent(suite.agent, evalInput.agent),
     matrix: evalInput.matrix,
     location: { file, ...locator.locate(["evals", i]) },
   }));
-  return { file, description: suite.description, servers, evals };
+  const datasets = Object.fromEntries(
+    Object.entries(suite.datasets ?? {}).map(([name, d]) => [name, { name, ...(d.file !== undefined ? { file: d.file } : {}), items: resolveDatasetItems(d.items ?? []) }]),
+  );
+  return { file, description: suite.description, servers, evals, ...(suite.datasets ? { datasets } : {}) };
 }

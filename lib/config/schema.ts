@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { categoryRubricFields, DocumentSchema } from "./category-schema";
 import { CompareSchema } from "./compare-schema";
+import { DatasetSchema } from "./dataset-schema";
 
 // The one description of the rubric YAML language. Everything else (the loader,
 // the JSON Schema for editors, the engine's types) is derived from it.
@@ -312,6 +313,7 @@ export const EvalSchema = z
     matrix: MatrixSchema.optional(),
     document: DocumentSchema.optional(),
     compare: CompareSchema.optional(),
+    dataset: z.string().min(1).optional().describe("A dataset under datasets: whose annotated items are human labels for this eval's rubric (rubric-studio calibrate)."),
   })
   .describe("One rubric eval.");
 
@@ -323,6 +325,7 @@ export const SuiteSchema = z
     agent: AgentSchema.optional().describe("Default live-agent settings for every eval without response; an eval's agent: block overrides them field by field."),
     servers: z.record(z.string(), ServerSchema).optional().describe("Named MCP servers."),
     rubrics: z.record(z.string(), RubricDefinitionSchema).optional().describe("Reusable rubrics, referenced as rubric: { ref: name }."),
+    datasets: z.record(z.string(), DatasetSchema).optional().describe("Reference datasets (items with annotations), referenced by an eval's dataset:."),
     evals: z.array(EvalSchema).min(1, { error: "a suite needs at least one eval" }).describe("The rubric evals."),
   })
   .describe("A Rubric Studio suite: rubric evals graded by an LLM judge.");

@@ -1,5 +1,6 @@
 import type { DocumentConfig, RubricSetConfig } from "./category-types";
 import type { PairwiseConfig } from "./pairwise-types";
+import type { DatasetConfig } from "./dataset-schema";
 
 // The resolved, typed form of a suite: refs and presets expanded, defaults
 // applied. This is what the engine consumes; it never sees raw YAML.
@@ -120,6 +121,8 @@ export interface EvalConfig {
   matrix?: Matrix;
   /** The document a review grades; its text is `response` once read. */
   document?: DocumentConfig;
+  /** A dataset (under datasets:) whose annotations label this eval's rubric, for calibrate. */
+  dataset?: string;
   location: SourceLocation;
 }
 
@@ -128,6 +131,8 @@ export interface SuiteConfig {
   description?: string;
   servers: Record<string, ServerConfig>;
   evals: EvalConfig[];
+  /** Reference datasets; a file dataset's items are read by the caller. */
+  datasets?: Record<string, DatasetConfig>;
 }
 
 export type LoadResult =

@@ -35,13 +35,19 @@ export interface RunOptions extends PlanOptions {
   signal?: AbortSignal;
   /** Result ids already graded (a resumed run): their cells are not graded again. */
   skipResultIds?: ReadonlySet<string>;
+  /** Grade only these cells (a worker's job). */
+  onlyResultIds?: ReadonlySet<string>;
+  /** A scheduler shared with other runs in this process (a worker's jobs), instead of one of this run's own. */
+  scheduler?: CallScheduler;
 }
 
 export async function runSuite(options: RunOptions, deps: EngineDeps): Promise<Report> {
   const startedAt = deps.now();
   const liveUnavailable = options.liveUnavailable ?? (deps.live ? undefined : "live agent runs are not enabled here");
-  const cells = planSuite({ ...options, liveUnavailable }).filter((cell) => !options.skipResultIds?.has(cell.id));
-  const scheduler = new CallScheduler({ concurrency: options.concurrency, maxCostUsd: options.maxCostUsd });
+  const cells = planSuite({ ...options, liveUnavailable }).filter(
+    (cell) => !options.skipResultIds?.has(cell.id) && (!options.onlyResultIds || options.onlyResultIds.has(cell.id)),
+  );
+  const scheduler = options.scheduler ?? new CallScheduler({ concurrency: options.concurrency, maxCostUsd: options.maxCostUsd });
   options.signal?.addEventListener("abort", () => scheduler.cancel(), { once: true });
   // A tree may stop before its longest path; the planned total is an upper bound.
   let plannedCalls = cells.reduce((n, c) => n + c.judgeCalls, 0);

@@ -12,6 +12,11 @@ const EnvSchema = z.object({
     .regex(/^postgres(ql)?:\/\//, { error: "DATABASE_URL must be a postgres:// or postgresql:// URL" })
     .optional(),
   RUBRIC_STUDIO_DATA_DIR: z.string().min(1).optional(),
+  RUBRIC_STUDIO_WORKER_HEARTBEAT_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(10, { error: "RUBRIC_STUDIO_WORKER_HEARTBEAT_SECONDS must be a whole number of seconds, at least 10" })
+    .optional(),
 });
 
 // claude-sonnet-4-5, the guide's examples' model, reaches end-of-life on
@@ -27,6 +32,8 @@ export interface Settings {
   databaseUrl?: string;
   /** Where the embedded database keeps its files (default .data/pglite in the project). */
   dataDir?: string;
+  /** How often queue workers must show life before their jobs go to another worker (default 30). */
+  workerHeartbeatSeconds?: number;
 }
 
 export type SettingsResult = { ok: true; value: Settings } | { ok: false; message: string };
@@ -47,6 +54,7 @@ export function readEnv(env: Record<string, string | undefined> = process.env): 
       judgeModel: e.RUBRIC_STUDIO_JUDGE_MODEL ?? DEFAULT_JUDGE_MODEL,
       databaseUrl: e.DATABASE_URL,
       dataDir: e.RUBRIC_STUDIO_DATA_DIR,
+      workerHeartbeatSeconds: e.RUBRIC_STUDIO_WORKER_HEARTBEAT_SECONDS,
     },
   };
 }

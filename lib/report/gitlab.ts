@@ -4,6 +4,7 @@ import { oneLine } from "./escape";
 import { resultFingerprint, resultPath } from "./fingerprint";
 import { formatUnit } from "./format";
 import { resultLabel } from "./status";
+import { GITLAB_SEVERITY, findingText, reviewFindings } from "./findings";
 
 // GitLab Code Quality (the CodeClimate subset GitLab reads) so that failing
 // evals show in the merge-request widget. Passes are not issues.
@@ -47,7 +48,17 @@ function renderGitlab(report: Report): string {
         location: { path: resultPath(r, report.suite.file), lines: { begin: r.location?.line ?? 1 } },
       };
     });
-  return `${JSON.stringify(issues, null, 2)}\n`;
+  // Every review finding is an issue of its own, at the document it is about.
+  const findings = reviewFindings(report).map((f) => ({
+    type: "issue",
+    description: oneLine(findingText(f)),
+    check_name: `review/${f.finding.category}`,
+    categories: ["Bug Risk"],
+    fingerprint: f.fingerprint,
+    severity: GITLAB_SEVERITY[f.finding.severity],
+    location: { path: f.path, lines: { begin: f.line ?? 1 } },
+  }));
+  return `${JSON.stringify([...issues, ...findings], null, 2)}\n`;
 }
 
 export const gitlabReporter: Reporter = {

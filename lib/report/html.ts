@@ -4,6 +4,7 @@ import { html, trusted, type SafeHtml } from "./html-template";
 import { criterionMarks, criterionOutcome, formatCell, formatInt, formatLocation, formatTreeStep, formatUnit, formatUsage, formatUsd, judgeErrors } from "./format";
 import { STATUS_STYLES, isNonPassing, resultLabel, skippedSummaryLabel } from "./status";
 import { truncationMarker, type Transcript } from "../engine/transcript";
+import { trustHtml } from "./html-trust";
 
 // One self-contained file to attach to a CI run or mail to a colleague: inline
 // CSS, no scripts, no external resources. A Content-Security-Policy meta tag
@@ -160,6 +161,7 @@ ${report.suite.description ? html`<p>${report.suite.description}</p>` : ""}</hea
 <main>
 ${cards(report)}
 ${summaryTable(report)}
+${trustHtml(report)}
 <h2>Results</h2>
 ${report.results.map((result, index) => resultSection(result, index))}
 </main>

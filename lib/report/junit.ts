@@ -4,6 +4,7 @@ import { detailText } from "./details";
 import { escapeXml, escapeXmlAttribute, oneLine } from "./escape";
 import { formatSeconds } from "./format";
 import { resultLabel } from "./status";
+import { findingText, reviewFindings, type ReportedFinding } from "./findings";
 
 // JUnit XML as CI servers read it (Jenkins, GitLab, GitHub test reporters):
 // one suite, one testcase per result. A deferred or budget-skipped eval is
@@ -59,11 +60,23 @@ function testcase(result: EvalResult): string[] {
   return lines;
 }
 
+/** A review finding as its own test case: a failure unless it is informational. */
+function findingCase(f: ReportedFinding): string[] {
+  const name = `${f.result.name} › ${f.finding.id}: ${f.finding.title}`;
+  const body = escapeXml(findingText(f));
+  const outcome =
+    f.finding.severity === "info"
+      ? `    <system-out>${body}</system-out>`
+      : `    <failure${attrs({ message: oneLine(`[${f.finding.severity}] ${f.finding.title}`), type: `review.finding.${f.finding.severity}` })}>${body}</failure>`;
+  return [`  <testcase${attrs({ classname: `${f.result.eval}.findings`, name, time: "0" })}>`, outcome, "  </testcase>"];
+}
+
 function renderJunit(report: Report): string {
   const s = report.summary;
+  const findings = reviewFindings(report);
   const counts = {
-    tests: report.results.length,
-    failures: report.results.filter((r) => r.status === "failed").length,
+    tests: report.results.length + findings.length,
+    failures: report.results.filter((r) => r.status === "failed").length + findings.filter((f) => f.finding.severity !== "info").length,
     errors: report.results.filter((r) => r.status === "judge_error").length,
     skipped: report.results.filter((r) => r.status === "deferred" || r.status === "skipped").length,
     time: formatSeconds(report.durationMs),
@@ -87,6 +100,7 @@ function renderJunit(report: Report): string {
     ...suiteProps.map((p) => `    ${p}`),
     "  </properties>",
     ...report.results.flatMap(testcase),
+    ...findings.flatMap(findingCase),
     "</testsuite>",
     "</testsuites>",
     "",

@@ -5,6 +5,7 @@ import { criterionMarks, criterionOutcome, formatCell, formatInt, formatLocation
 import { STATUS_STYLES, isNonPassing, resultLabel } from "./status";
 import { renderTranscript } from "../engine/transcript";
 import { baselineHeadline, deltaMark, formatDelta, notableDeltas, reusedLine } from "./baseline";
+import { trustMarkdown } from "./md-trust";
 
 // GitHub-flavoured Markdown for a pull-request comment or a job summary:
 // a table of every result, then a section for each one that needs attention.
@@ -130,6 +131,7 @@ function renderMarkdown(report: Report): string {
     ...baselineSection(report),
     ...summaryTable(report),
     "",
+    ...trustMarkdown(report),
   ];
   report.results.forEach((result, index) => {
     if (isNonPassing(result.status)) lines.push(...section(result, index));

@@ -4,6 +4,8 @@ import { oneLine } from "./escape";
 import { resultFingerprint, resultPath } from "./fingerprint";
 import { formatUnit } from "./format";
 import { resultLabel } from "./status";
+import { SARIF_LEVEL, findingText, reviewFindings } from "./findings";
+import type { Severity } from "../engine/review/types";
 
 // SARIF 2.1.0 for GitHub code scanning and other SARIF viewers. Only results
 // that need attention become SARIF results; a pass is not a finding.
@@ -93,6 +95,31 @@ function sarifResult(result: EvalResult, suiteFile: string) {
   };
 }
 
+const FINDING_SEVERITIES: Severity[] = ["critical", "high", "medium", "low", "info"];
+
+/** One rule per finding severity, after the status rules; a finding's level follows its severity. */
+function findingRules() {
+  return FINDING_SEVERITIES.map((severity) => ({
+    id: `review/finding-${severity}`,
+    name: `ReviewFinding${severity.charAt(0).toUpperCase()}${severity.slice(1)}`,
+    shortDescription: { text: `A ${severity} finding of a category review` },
+    fullDescription: { text: `A judge reviewing a document against a category rubric raised a ${severity} finding.` },
+    defaultConfiguration: { level: SARIF_LEVEL[severity] },
+  }));
+}
+
+function findingResults(report: Report) {
+  return reviewFindings(report).map((f) => ({
+    ruleId: `review/finding-${f.finding.severity}`,
+    ruleIndex: RULE_ORDER.length + FINDING_SEVERITIES.indexOf(f.finding.severity),
+    level: SARIF_LEVEL[f.finding.severity],
+    message: { text: oneLine(findingText(f)) },
+    locations: [{ physicalLocation: { artifactLocation: { uri: artifactUri(f.path) }, ...(f.line !== undefined ? { region: { startLine: f.line } } : {}) } }],
+    partialFingerprints: { "rubricFinding/v1": f.fingerprint },
+    properties: { evalId: f.result.id, eval: f.result.eval, findingId: f.finding.id, category: f.finding.category, severity: f.finding.severity },
+  }));
+}
+
 function renderSarif(report: Report): string {
   const log = {
     $schema: "https://json.schemastore.org/sarif-2.1.0.json",
@@ -113,11 +140,11 @@ function renderSarif(report: Report): string {
                 fullDescription: { text: rule.full },
                 defaultConfiguration: { level: rule.level },
               };
-            }),
+            }).concat(findingRules()),
           },
         },
         invocations: [{ executionSuccessful: true, startTimeUtc: report.startedAt, endTimeUtc: report.finishedAt }],
-        results: report.results.filter((r) => r.status !== "passed").map((r) => sarifResult(r, report.suite.file)),
+        results: [...report.results.filter((r) => r.status !== "passed").map((r) => sarifResult(r, report.suite.file)), ...findingResults(report)],
         properties: { suiteFile: report.suite.file, summary: report.summary, ...(report.budget ? { budget: report.budget } : {}) },
       },
     ],

@@ -103,3 +103,33 @@ describe("category rubrics", () => {
     expect(file.warnings).toEqual([]);
   });
 });
+
+describe("pairwise evals (compare:)", () => {
+  it("resolves a single pair with the free-form rubric as the question, labels defaulting to A and B", () => {
+    const result = load(`evals:\n  - name: p\n    compare: { input: "Q?", output_a: "one", output_b: "two" }\n    rubric: "Which answers better?"\n`);
+    if (!result.ok) throw new Error(result.issues.map((i) => i.message).join("\n"));
+    const rubric = result.value.evals[0]!.rubric;
+    expect(rubric).toMatchObject({ kind: "pairwise", comparison: { question: "Which answers better?", labels: { a: "A", b: "B" }, items: [{ id: "1", input: "Q?", outputA: "one", outputB: "two" }] } });
+    expect(result.warnings).toEqual([]);
+  });
+
+  it("rejects a comparison that is half given, mixed with a response, or graded by a tree or a guard", () => {
+    const issues = issuesOf(
+      [
+        "evals:",
+        "  - name: p",
+        "    response: r",
+        "    compare: { output_a: one }",
+        "    rubric:",
+        "      criteria:",
+        "        - { name: safe, description: d, guard: true }",
+        "",
+      ].join("\n"),
+    ).map((i) => i.message);
+    expect(issues).toEqual([
+      "a pairwise eval compares the outputs under compare:; it takes no response",
+      "a comparison needs both output_a and output_b",
+      "guard does not apply to a comparison: name the better output on each criterion instead",
+    ]);
+  });
+});

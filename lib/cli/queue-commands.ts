@@ -1,0 +1,175 @@
+import type { SuiteConfig } from "../config/types";
+import { loadSuite } from "../config/load-suite";
+import { planSuite } from "../engine/plan-suite";
+import { buildReport, exitCodeOf } from "../engine/run-suite";
+import { createAnthropicJudge } from "../judge/anthropic-judge";
+import { priceOf } from "../judge/pricing";
+import type { ReporterName } from "../report/registry";
+import { redactReport } from "../report/redact-secrets";
+import type { Settings } from "../env/read-env";
+import { openDatabase, type Database } from "../store/open-database";
+import { createRunStore, type RunConfig } from "../store/run-store";
+import { DEFAULT_QUEUE_TIMING, enqueueCells, openQueue, startWorker, type QueueTiming } from "../store/run-worker";
+import { writeReports } from "./write-reports";
+import type { CliIo } from "./main";
+
+// Runs through the job queue: `eval --queue` (split a run into jobs, grade
+// them here and on any `worker`, wait), `worker`, `cancel` and `report`.
+
+const NO_KEY = "no judge key: set ANTHROPIC_API_KEY to grade for real";
+
+function timingFrom(settings: Settings): QueueTiming {
+  const heartbeat = settings.workerHeartbeatSeconds;
+  if (heartbeat === undefined) return DEFAULT_QUEUE_TIMING;
+  return { heartbeatSeconds: heartbeat, superviseIntervalSeconds: Math.max(1, Math.floor(heartbeat / 5)) };
+}
+
+function workerJudge(settings: Settings, timeoutSeconds: number) {
+  return createAnthropicJudge({ apiKey: settings.anthropicApiKey ?? "unset", baseURL: settings.anthropicBaseUrl, timeoutMs: timeoutSeconds * 1000 });
+}
+
+export async function queuedRun(input: {
+  suite: SuiteConfig;
+  yaml: string;
+  suiteName: string;
+  settings: Settings;
+  config: RunConfig;
+  io: CliIo;
+  reporters: ReporterName[];
+  output?: string;
+  color: boolean;
+  filter?: RegExp;
+  detach: boolean;
+}): Promise<number> {
+  const { suite, settings, config, io } = input;
+  const db = await openDatabase({ databaseUrl: settings.databaseUrl, dataDir: settings.dataDir });
+  const boss = await openQueue({ db, timing: timingFrom(settings) });
+  try {
+    const store = createRunStore(db.prisma);
+    const cells = planSuite({ suite, defaultModel: config.judgeModel, filter: input.filter });
+    const { suiteId, suiteVersionId } = await store.saveSuiteVersion({ name: input.suiteName, yaml: input.yaml });
+    const runId = await store.createRun({ suiteId, suiteVersionId, startedBy: "cli", config, totalCells: cells.length, status: "queued" });
+    await enqueueCells({ boss, runId, cellIds: cells.map((c) => c.id) });
+    io.stderr.write(`Queued run ${runId}: ${cells.length} jobs\n`);
+    if (input.detach) {
+      io.stdout.write(`${runId}\n`);
+      return 0;
+    }
+    const worker = await startWorker({
+      db,
+      boss,
+      judge: workerJudge(settings, config.timeoutSeconds),
+      priceOf,
+      concurrency: config.concurrency,
+      judgeModel: config.judgeModel,
+      judgeUnavailable: settings.anthropicApiKey ? undefined : NO_KEY,
+      toolVersion: config.toolVersion,
+    });
+    try {
+      await waitForRun({ db, runId, io });
+    } finally {
+      await worker.stop();
+    }
+    return await renderStoredRun({ db, runId, io, reporters: input.reporters, output: input.output, color: input.color });
+  } finally {
+    await boss.stop({ graceful: true });
+    await db.close();
+  }
+}
+
+async function waitForRun(input: { db: Database; runId: string; io: CliIo }): Promise<void> {
+  let last = -1;
+  for (;;) {
+    const run = await input.db.prisma.run.findUnique({ where: { id: input.runId }, select: { status: true, totalCells: true, _count: { select: { results: true } } } });
+    if (!run || run.status === "completed" || run.status === "cancelled" || run.status === "failed") return;
+    if (input.io.stderr.isTTY && run._count.results !== last) {
+      last = run._count.results;
+      input.io.stderr.write(`\r\x1b[2K${last}/${run.totalCells} results`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+async function renderStoredRun(input: { db: Database; runId: string; io: CliIo; reporters: ReporterName[]; output?: string; color: boolean }): Promise<number> {
+  const store = createRunStore(input.db.prisma);
+  const run = await store.getRun(input.runId);
+  if (!run) {
+    input.io.stderr.write(`error: no run with id ${input.runId}\n`);
+    return 2;
+  }
+  const loaded = loadSuite({ text: run.yaml, file: run.config.file });
+  if (!loaded.ok) {
+    input.io.stderr.write(`error: the stored suite of run ${run.id} no longer loads\n`);
+    return 2;
+  }
+  const order = new Map(planSuite({ suite: loaded.value, defaultModel: run.config.judgeModel }).map((cell, i) => [cell.id, i]));
+  const results = (await store.results(run.id)).sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
+  const row = await input.db.prisma.run.findUnique({ where: { id: run.id }, select: { finishedAt: true } });
+  const report = {
+    ...buildReport({ results, suite: loaded.value, toolVersion: run.config.toolVersion, startedAt: run.createdAt.getTime(), finishedAt: (row?.finishedAt ?? new Date()).getTime() }),
+    runId: run.id,
+  };
+  await writeReports({ names: input.reporters, report: redactReport(report), output: input.output, io: input.io, color: input.color });
+  if (results.length < run.totalCells) {
+    input.io.stderr.write(`run ${run.id} is ${run.status}: ${results.length} of ${run.totalCells} results so far\n`);
+    return 1;
+  }
+  return exitCodeOf(report);
+}
+
+export async function workerCommand(input: { settings: Settings; io: CliIo; concurrency: number; timeoutSeconds: number; toolVersion: string }): Promise<number> {
+  const { settings, io } = input;
+  const db = await openDatabase({ databaseUrl: settings.databaseUrl, dataDir: settings.dataDir });
+  const boss = await openQueue({ db, timing: timingFrom(settings) });
+  let graded = 0;
+  const worker = await startWorker({
+    db,
+    boss,
+    judge: workerJudge(settings, input.timeoutSeconds),
+    priceOf,
+    concurrency: input.concurrency,
+    judgeModel: settings.judgeModel,
+    judgeUnavailable: settings.anthropicApiKey ? undefined : NO_KEY,
+    toolVersion: input.toolVersion,
+    onResult: (runId, result) => {
+      graded++;
+      io.stderr.write(`run ${runId}: ${result.status} ${result.name}\n`);
+    },
+    log: (line) => io.stderr.write(`${line}\n`),
+  });
+  io.stderr.write(`Worker ready (concurrency ${input.concurrency}, ${db.source === "url" ? "DATABASE_URL" : "embedded database"}); Ctrl-C to stop\n`);
+  await new Promise<void>((resolve) => {
+    process.once("SIGINT", resolve);
+    process.once("SIGTERM", resolve);
+  });
+  io.stderr.write("Stopping: finishing the jobs in hand...\n");
+  await worker.stop();
+  await boss.stop({ graceful: true });
+  await db.close();
+  io.stderr.write(`Worker stopped after ${graded} results\n`);
+  return 0;
+}
+
+export async function cancelCommand(input: { runId: string; settings: Settings; io: CliIo }): Promise<number> {
+  const db = await openDatabase({ databaseUrl: input.settings.databaseUrl, dataDir: input.settings.dataDir });
+  try {
+    const requested = await createRunStore(db.prisma).requestCancel(input.runId);
+    if (!requested) {
+      input.io.stderr.write(`error: no queued or running run with id ${input.runId}\n`);
+      return 2;
+    }
+    input.io.stderr.write(`Cancel requested for run ${input.runId}: no new judge calls will be scheduled\n`);
+    return 0;
+  } finally {
+    await db.close();
+  }
+}
+
+export async function reportCommand(input: { runId: string; settings: Settings; io: CliIo; reporters: ReporterName[]; output?: string; color: boolean }): Promise<number> {
+  const db = await openDatabase({ databaseUrl: input.settings.databaseUrl, dataDir: input.settings.dataDir });
+  try {
+    return await renderStoredRun({ db, runId: input.runId, io: input.io, reporters: input.reporters, output: input.output, color: input.color });
+  } finally {
+    await db.close();
+  }
+}

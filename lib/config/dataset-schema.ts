@@ -1,0 +1,101 @@
+import { z } from "zod";
+import { goList, omitempty } from "./go-json";
+
+// Reference datasets (the Go package's ReferenceDataset): items with an
+// input, expected output(s), context and annotations (human or other labels).
+// In the YAML language a dataset is inline `items:` or a JSON `file:` in the
+// Go shape; `rubric-studio calibrate` grades annotated items and compares.
+
+export const AnnotationSchema = z
+  .strictObject({
+    name: z.string().min(1).describe("What is labelled: a criterion name, a category id, or score for a whole free-form rubric."),
+    score: z.number().min(0).max(1).optional().describe("A score in 0..1."),
+    label: z.string().optional().describe("A categorical label: pass, partial or fail."),
+    explanation: z.string().optional(),
+    annotator_id: z.string().optional(),
+    annotator_type: z.string().optional().describe("human, llm, rule..."),
+  })
+  .describe("One label on a reference item.");
+
+export const DatasetItemSchema = z
+  .strictObject({
+    id: z.string().min(1).optional(),
+    input: z.string().optional().describe("The prompt that produced the output."),
+    expected_output: z.string().optional().describe("The reference output: the candidate that calibrate grades."),
+    expected_outputs: z.array(z.string()).optional(),
+    context: z.array(z.string()).optional(),
+    annotations: z.array(AnnotationSchema).optional(),
+    source: z.string().optional(),
+    tags: z.array(z.string()).optional(),
+  })
+  .describe("A reference item.");
+
+export const DatasetSchema = z
+  .strictObject({
+    file: z.string().min(1).optional().describe("A ReferenceDataset JSON file (the Go package's shape), relative to the suite file."),
+    description: z.string().optional(),
+    items: z.array(DatasetItemSchema).optional().describe("Inline reference items."),
+  })
+  .describe("A reference dataset: items: [...] inline, or file: dataset.json.");
+
+/** The Go package's ReferenceDataset JSON. */
+const AnnotationJson = z.object({
+  name: z.string(),
+  score: omitempty(z.number()),
+  label: omitempty(z.string()),
+  explanation: omitempty(z.string()),
+  annotator_id: omitempty(z.string()),
+  annotator_type: omitempty(z.string()),
+});
+export const ReferenceDatasetJsonSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: omitempty(z.string()),
+  version: omitempty(z.string()),
+  items: goList(
+    z.object({
+      id: omitempty(z.string()),
+      input: omitempty(z.string()),
+      expected_output: omitempty(z.string()),
+      expected_outputs: omitempty(z.array(z.string())),
+      context: omitempty(z.array(z.string())),
+      annotations: omitempty(z.array(AnnotationJson)),
+      source: omitempty(z.string()),
+      tags: omitempty(z.array(z.string())),
+      metadata: omitempty(z.record(z.string(), z.unknown())),
+    }),
+  ),
+  tags: omitempty(z.array(z.string())),
+  metadata: omitempty(z.record(z.string(), z.unknown())),
+});
+
+export type DatasetInput = z.output<typeof DatasetSchema>;
+
+/** The resolved dataset: items numbered; a file's items are filled in by whoever can read files. */
+export interface DatasetConfig {
+  name: string;
+  file?: string;
+  items: DatasetItem[];
+}
+
+export interface DatasetItem {
+  id: string;
+  input?: string;
+  expectedOutput?: string;
+  annotations: { name: string; score?: number; label?: string; annotatorType?: string; annotatorId?: string }[];
+}
+
+export function resolveDatasetItems(items: { id?: string; input?: string; expected_output?: string; annotations?: { name: string; score?: number; label?: string; annotator_type?: string; annotator_id?: string }[] }[]): DatasetItem[] {
+  return items.map((item, i) => ({
+    id: item.id ?? String(i + 1),
+    ...(item.input !== undefined ? { input: item.input } : {}),
+    ...(item.expected_output !== undefined ? { expectedOutput: item.expected_output } : {}),
+    annotations: (item.annotations ?? []).map((a) => ({
+      name: a.name,
+      ...(a.score !== undefined ? { score: a.score } : {}),
+      ...(a.label !== undefined ? { label: a.label } : {}),
+      ...(a.annotator_type !== undefined ? { annotatorType: a.annotator_type } : {}),
+      ...(a.annotator_id !== undefined ? { annotatorId: a.annotator_id } : {}),
+    })),
+  }));
+}

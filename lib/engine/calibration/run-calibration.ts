@@ -1,0 +1,85 @@
+import type { SuiteConfig } from "../../config/types";
+import type { EvalResult } from "../../engine/report"; // (not "../report": the lint rule reads that as lib/report)
+import { runSuite, type EngineDeps, type RunOptions } from "../run-suite";
+import { planCalibration, type Probe } from "./plan-calibration";
+import { calibrateItem, type CalibrationItem, type CriterionCalibration } from "./calibration-stats";
+
+// `rubric-studio calibrate`: how well the configured judge matches the
+// labels people gave, per criterion. Grades the probes as a normal run does,
+// then compares. The result is a plain object: the CLI prints it, the
+// dashboard's calibration view draws it.
+
+export const DEFAULT_TOLERANCE = 0.25;
+
+export interface CalibrationResult {
+  tolerance: number;
+  maxError?: number;
+  criteria: CriterionCalibration[];
+  /** Criteria whose MAE is above maxError (empty without one). */
+  overMaxError: { eval: string; item: string; mae: number }[];
+  probes: number;
+  ungraded: number;
+  judgeCalls: number;
+  costUsd: number;
+}
+
+function judgedOf(result: EvalResult, probe: Probe): { judged: number | null; reasoning: string } {
+  if (result.status !== "passed" && result.status !== "failed") return { judged: null, reasoning: result.reason };
+  if (probe.scale === "categorical") {
+    const category = result.review?.report.categories[0];
+    const points = category ? { pass: 1, partial: 0.5, fail: 0 }[category.score] : null;
+    return { judged: points, reasoning: category?.reasoning ?? "" };
+  }
+  // The judge's own score (a guard's before inversion): that is what an anchor's label calibrates.
+  const verdicts = result.criteria[0]?.verdicts ?? [];
+  const scores = (verdicts.length > 0 ? verdicts.map((v) => v.score) : result.judges.map((j) => j.score)).filter((s): s is number => s !== null);
+  const reasoning = verdicts.find((v) => v.reasoning)?.reasoning ?? result.reason;
+  return { judged: scores.length > 0 ? scores.reduce((a, b) => a + b, 0) / scores.length : null, reasoning };
+}
+
+export async function runCalibration(
+  options: Omit<RunOptions, "suite" | "filter"> & { suite: SuiteConfig; filter?: RegExp; tolerance?: number; maxError?: number },
+  deps: EngineDeps,
+): Promise<CalibrationResult> {
+  const tolerance = options.tolerance ?? DEFAULT_TOLERANCE;
+  const { suite, probes } = planCalibration(options.suite, options.filter);
+  const { filter: _f, tolerance: _t, maxError: _m, ...run } = options;
+  const report = probes.length > 0 ? await runSuite({ ...run, suite }, deps) : undefined;
+  const byName = new Map((report?.results ?? []).map((r) => [r.eval, r]));
+
+  const groups = new Map<string, { probe: Probe; items: CalibrationItem[] }>();
+  for (const probe of probes) {
+    const result = byName.get(probe.name);
+    const { judged, reasoning } = result ? judgedOf(result, probe) : { judged: null, reasoning: "not graded" };
+    const error = judged === null ? null : judged - probe.label;
+    const item: CalibrationItem = {
+      id: probe.id,
+      source: probe.source,
+      ...(probe.annotator ? { annotator: probe.annotator } : {}),
+      label: probe.label,
+      judged,
+      error,
+      outlier: error !== null && Math.abs(error) > tolerance + 1e-9,
+      reasoning,
+    };
+    const key = `${probe.eval}\u0000${probe.item}`;
+    const group = groups.get(key) ?? { probe, items: [] };
+    group.items.push(item);
+    groups.set(key, group);
+  }
+  const criteria = [...groups.values()].map(({ probe, items }) =>
+    calibrateItem({ eval: probe.eval, item: probe.item, scale: probe.scale, ...(probe.likert ? { likert: probe.likert } : {}), threshold: probe.threshold, items }),
+  );
+  const overMaxError =
+    options.maxError === undefined ? [] : criteria.filter((c) => c.mae !== null && c.mae > options.maxError! + 1e-12).map((c) => ({ eval: c.eval, item: c.item, mae: c.mae! }));
+  return {
+    tolerance,
+    ...(options.maxError !== undefined ? { maxError: options.maxError } : {}),
+    criteria,
+    overMaxError,
+    probes: probes.length,
+    ungraded: criteria.reduce((n, c) => n + c.items.length - c.graded, 0),
+    judgeCalls: report?.summary.judgeCalls ?? 0,
+    costUsd: report?.summary.costUsd ?? 0,
+  };
+}

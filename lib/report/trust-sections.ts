@@ -1,0 +1,114 @@
+import type { EvalResult, Report } from "../engine/report";
+import type { JudgeAgreement, AgreementValue } from "../engine/agreement/judge-agreement";
+
+// The facts of category reviews, pairwise comparisons and judge agreement, as
+// plain sections (headings, facts, tables, lists of text) that the md and
+// html reporters each render with their own escaping. One model, so that the
+// two formats never disagree about what a review or a comparison says.
+
+export interface TrustTable {
+  caption?: string;
+  header: string[];
+  rows: string[][];
+}
+
+export interface TrustSection {
+  heading: string;
+  facts: string[];
+  tables: TrustTable[];
+  lists: { title: string; items: string[] }[];
+}
+
+const pct = (x: number) => `${(x * 100).toFixed(0)}%`;
+const num = (x: number) => x.toFixed(3);
+
+function reviewSection(result: EvalResult): TrustSection | undefined {
+  const review = result.review;
+  if (!review) return undefined;
+  const { report, multiJudge } = review;
+  const facts = [
+    `Decision: ${report.decision.status} (${report.decision.passed ? "passed" : "not passed"}): ${report.decision.rationale}`,
+    report.summary,
+    `Rubric ${report.rubricId ?? ""} ${report.rubricVersion ?? ""}, review type ${report.reviewType}, document ${report.metadata.document}`.replace(/\s+/g, " "),
+  ];
+  if (multiJudge) {
+    facts.push(`${multiJudge.evaluations.length} judges, aggregated by ${multiJudge.aggregationMethod}; agreement ${pct(multiJudge.agreement)}`);
+  }
+  const tables: TrustTable[] = [
+    { caption: "Categories", header: ["Category", "Score", "Reasoning"], rows: report.categories.map((c) => [c.category, c.score, c.reasoning]) },
+  ];
+  if (report.findings.length > 0) {
+    tables.push({ caption: "Findings", header: ["Id", "Severity", "Category", "Title", "Recommendation"], rows: report.findings.map((f) => [f.id, f.severity, f.category, f.title, f.recommendation]) });
+  }
+  if (multiJudge?.disagreements?.length) {
+    tables.push({
+      caption: "Judge disagreements",
+      header: ["Category", "Scores"],
+      rows: multiJudge.disagreements.map((d) => [d.category, d.scores.map((s) => `${s.judgeId}: ${s.score}`).join(", ")]),
+    });
+  }
+  const lists = [
+    { title: "Immediate", items: (report.nextSteps.immediate ?? []).map((a) => a.action) },
+    { title: "Recommended", items: (report.nextSteps.recommended ?? []).map((a) => a.action) },
+    { title: "Rerun", items: report.nextSteps.rerunCommand ? [report.nextSteps.rerunCommand] : [] },
+  ].filter((l) => l.items.length > 0);
+  return { heading: `Review: ${result.name}`, facts, tables, lists };
+}
+
+function pairwiseSection(result: EvalResult): TrustSection | undefined {
+  const p = result.pairwise;
+  if (!p) return undefined;
+  const { result: r, labels, positionBias: bias } = p;
+  const wilson = p.wilson;
+  const facts = [
+    result.reason,
+    `Win rates: ${labels.a} (A) ${pct(r.win_rate_a)}${wilson ? ` [95% ${pct(wilson.a.low)}–${pct(wilson.a.high)}]` : ""}, ${labels.b} (B) ${pct(r.win_rate_b)}${wilson ? ` [95% ${pct(wilson.b.low)}–${pct(wilson.b.high)}]` : ""}, ties ${pct(r.tie_rate)}; overall winner ${r.overall_winner}, confidence ${r.confidence.toFixed(2)}`,
+    bias.rate === null
+      ? "Position bias: no pair had a definite verdict in both orders"
+      : `Position bias: ${bias.biased} of ${bias.comparable} pairs (${pct(bias.rate)}) changed winner when the order was swapped${bias.biased > 0 ? ` (favoured first slot ${bias.favoredFirst}, second slot ${bias.favoredSecond}); each counts as a tie` : ""}`,
+  ];
+  const tables: TrustTable[] = [
+    {
+      caption: "Pairs (both orders)",
+      header: ["Pair", "Judge", "A first", "B first (mapped)", "Winner", "Flag"],
+      rows: p.pairs.map((x) => [x.item, x.judge, x.original, x.swappedMapped, x.winner, x.positionBiased ? `position-biased${x.favoredPosition ? ` (${x.favoredPosition} slot)` : ""}` : ""]),
+    },
+  ];
+  if (p.categories.length > 0) {
+    tables.push({ caption: "Per criterion", header: ["Criterion", "A wins", "B wins", "Ties", "Winner", "Margin"], rows: p.categories.map((c) => [c.category, String(c.winsA), String(c.winsB), String(c.ties), c.winner, c.margin.toFixed(2)]) });
+  }
+  return { heading: `Comparison: ${result.name}`, facts, tables, lists: [] };
+}
+
+const value = (v: AgreementValue | undefined) => (v === undefined ? "—" : v.value === null ? `n/a (${v.note})` : num(v.value));
+
+function agreementSection(rows: JudgeAgreement[]): TrustSection | undefined {
+  if (rows.length === 0) return undefined;
+  return {
+    heading: "Judge agreement",
+    facts: ["Krippendorff's alpha and Fleiss' kappa: 1 is perfect agreement, 0 is chance; alpha below 0.667 is usually too low to rely on (Krippendorff 2004)."],
+    tables: [
+      {
+        header: ["Eval", "Item", "Level", "Judges", "Items", "Exact", "α", "α 95% CI", "Fleiss κ"],
+        rows: rows.map((a) => [
+          a.eval,
+          a.item,
+          a.level,
+          String(a.judges.length),
+          String(a.units),
+          value(a.exactAgreement),
+          value(a.krippendorffAlpha),
+          a.krippendorffAlpha.ci95 ? `${num(a.krippendorffAlpha.ci95.low)}–${num(a.krippendorffAlpha.ci95.high)}` : "—",
+          value(a.fleissKappa),
+        ]),
+      },
+    ],
+    lists: [],
+  };
+}
+
+export function trustSections(report: Report): TrustSection[] {
+  const sections = report.results.flatMap((r) => [reviewSection(r), pairwiseSection(r)]);
+  sections.push(agreementSection(report.agreement ?? []));
+  return sections.filter((s): s is TrustSection => s !== undefined);
+}

@@ -1,0 +1,167 @@
+import { PgBoss } from "pg-boss";
+import { loadSuite } from "../config/load-suite";
+import type { SuiteConfig } from "../config/types";
+import type { JudgePort } from "../engine/judge-port";
+import type { EvalResult } from "../engine/report";
+import { CallScheduler } from "../engine/call-scheduler";
+import { buildReport, runSuite } from "../engine/run-suite";
+import { planSuite } from "../engine/plan-suite";
+import type { PriceOf } from "../engine/explain-plan";
+import { redactResult } from "../report/redact-secrets";
+import { parseDatabaseUrl } from "./connection";
+import type { Database } from "./open-database";
+import { createRunStore, type StoredRun } from "./run-store";
+import { claimOwner, createCachedJudge } from "./cached-judge";
+
+// Distributed grading: a queued run is one pg-boss job per cell. Any number
+// of workers, on any number of machines, take jobs from the same database.
+// A job is idempotent: its result is an upsert on (run, cell), and its judge
+// calls go through the claimed cache, so a job retried after its worker died
+// re-pays only the calls that worker had in flight.
+
+export const GRADE_QUEUE = "rubric-studio-grade-cell";
+
+interface CellJob {
+  runId: string;
+  cellId: string;
+}
+
+export interface QueueTiming {
+  /** A worker must signal life this often, or its jobs are retried elsewhere (pg-boss minimum 10). */
+  heartbeatSeconds: number;
+  /** How often pg-boss looks for jobs whose worker went quiet. */
+  superviseIntervalSeconds: number;
+}
+
+export const DEFAULT_QUEUE_TIMING: QueueTiming = { heartbeatSeconds: 30, superviseIntervalSeconds: 15 };
+
+export async function openQueue(input: { db: Database; timing?: QueueTiming; poolSize?: number }): Promise<PgBoss> {
+  const timing = input.timing ?? DEFAULT_QUEUE_TIMING;
+  const boss = new PgBoss({
+    ...parseDatabaseUrl(input.db.url),
+    // Within the embedded server's connection limit, beside Prisma's pool.
+    max: input.poolSize ?? 3,
+    superviseIntervalSeconds: timing.superviseIntervalSeconds,
+    monitorIntervalSeconds: Math.max(1, timing.superviseIntervalSeconds),
+    schedule: false,
+  });
+  boss.on("error", (error: unknown) => console.error(`job queue: ${(error as Error).message}`));
+  await boss.start();
+  if (!(await boss.getQueue(GRADE_QUEUE))) {
+    await boss.createQueue(GRADE_QUEUE, { heartbeatSeconds: timing.heartbeatSeconds, retryLimit: 5, retryDelay: 1, expireInSeconds: 3600 }).catch(async (error: unknown) => {
+      // Two workers starting at once may both try to create it.
+      if (!(await boss.getQueue(GRADE_QUEUE))) throw error;
+    });
+  }
+  return boss;
+}
+
+/** Queues one job per cell that has no stored result yet. Returns how many were queued. */
+export async function enqueueCells(input: { boss: PgBoss; runId: string; cellIds: string[] }): Promise<number> {
+  if (input.cellIds.length === 0) return 0;
+  await input.boss.insert(
+    GRADE_QUEUE,
+    input.cellIds.map((cellId) => ({ data: { runId: input.runId, cellId } satisfies CellJob })),
+  );
+  return input.cellIds.length;
+}
+
+export interface WorkerOptions {
+  db: Database;
+  boss: PgBoss;
+  /** The uncached judge; the worker puts the shared cache in front of it per run. */
+  judge: JudgePort;
+  priceOf: PriceOf;
+  /** Judge calls in flight at once across all of this worker's jobs. */
+  concurrency: number;
+  judgeModel: string;
+  judgeUnavailable?: string;
+  toolVersion: string;
+  onResult?: (runId: string, result: EvalResult) => void;
+  log?: (line: string) => void;
+}
+
+interface RunContext {
+  run: StoredRun;
+  suite: SuiteConfig;
+  judge: JudgePort;
+}
+
+/** Starts taking jobs; resolves to a stop function that finishes the jobs in hand first. */
+export async function startWorker(options: WorkerOptions): Promise<{ stop(): Promise<void> }> {
+  const store = createRunStore(options.db.prisma);
+  const scheduler = new CallScheduler({ concurrency: options.concurrency });
+  const contexts = new Map<string, Promise<RunContext | undefined>>();
+
+  const contextOf = (runId: string) => {
+    let context = contexts.get(runId);
+    if (!context) {
+      context = (async () => {
+        const run = await store.getRun(runId);
+        if (!run) return undefined;
+        const loaded = loadSuite({ text: run.yaml, file: run.config.file });
+        if (!loaded.ok) return undefined;
+        const judge = createCachedJudge({ prisma: options.db.prisma, inner: options.judge, runId, owner: claimOwner(), reuse: !run.config.noCache, leaseMs: 10 * 60_000 });
+        return { run, suite: loaded.value, judge };
+      })();
+      contexts.set(runId, context);
+    }
+    return context;
+  };
+
+  const finishIfDone = async (context: RunContext) => {
+    const results = await store.results(context.run.id);
+    if (results.length < context.run.totalCells) return;
+    const planned = planSuite({ suite: context.suite, defaultModel: context.run.config.judgeModel });
+    const order = new Map(planned.map((cell, i) => [cell.id, i]));
+    results.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
+    const report = buildReport({ results, suite: context.suite, toolVersion: context.run.config.toolVersion, startedAt: context.run.createdAt.getTime(), finishedAt: Date.now() });
+    const cancelled = await store.isCancelRequested(context.run.id);
+    await store.finishRun({ runId: context.run.id, report, status: cancelled ? "cancelled" : "completed", reused: report.summary.reused ?? { calls: 0, savedUsd: 0 } });
+    contexts.delete(context.run.id);
+  };
+
+  const handle = async (job: { data: CellJob }) => {
+    const context = await contextOf(job.data.runId);
+    if (!context) {
+      options.log?.(`job for unknown run ${job.data.runId}: dropped`);
+      return;
+    }
+    if (context.run.status === "queued") await store.setStatus(context.run.id, "running");
+    const cancelled = await store.isCancelRequested(context.run.id);
+    const report = await runSuite(
+      {
+        suite: context.suite,
+        defaultModel: context.run.config.judgeModel,
+        judgeUnavailable: options.judgeUnavailable,
+        concurrency: options.concurrency,
+        toolVersion: options.toolVersion,
+        onlyResultIds: new Set([job.data.cellId]),
+        scheduler: cancelled ? cancelledScheduler() : scheduler,
+        ...(context.run.config.filter !== undefined ? { filter: new RegExp(context.run.config.filter, "i") } : {}),
+      },
+      { judge: context.judge, now: Date.now, priceOf: options.priceOf },
+    );
+    for (const result of report.results) {
+      await store.saveResult(context.run.id, redactResult(result));
+      options.onResult?.(context.run.id, result);
+    }
+    await finishIfDone(context);
+  };
+
+  await options.boss.work<CellJob>(GRADE_QUEUE, { batchSize: options.concurrency, pollingIntervalSeconds: 0.5 }, async (jobs) => {
+    await Promise.all(jobs.map(handle));
+  });
+  return {
+    async stop() {
+      await options.boss.offWork(GRADE_QUEUE, { wait: true });
+    },
+  };
+}
+
+/** For a run whose cancel was requested: every call is refused, so its cells report skipped (interrupted). */
+function cancelledScheduler(): CallScheduler {
+  const scheduler = new CallScheduler({ concurrency: 1 });
+  scheduler.cancel();
+  return scheduler;
+}

@@ -1,0 +1,132 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createPrismaClient, type PrismaClient } from "../../lib/store/connection";
+import { CLI_BIN } from "../support/run-cli";
+import { createTestDatabase, type TestDatabase } from "../support/test-database";
+import { makeWorkspace, startFakeJudge, yaml, candidateOf, type OnFinished } from "./cli-harness";
+
+// Distributed grading through pg-boss: worker processes share queued runs.
+
+let db: TestDatabase;
+let prisma: PrismaClient;
+beforeAll(async () => {
+  db = await createTestDatabase();
+  prisma = createPrismaClient(db.url);
+}, 60_000);
+afterAll(async () => {
+  await prisma?.$disconnect();
+  await db?.close();
+});
+
+interface Worker {
+  child: ChildProcess;
+  stderr(): string;
+}
+
+function startWorker(input: { cwd: string; env: Record<string, string>; onFinished: OnFinished; concurrency?: number }): Promise<Worker> {
+  const child = spawn(process.execPath, [CLI_BIN, "worker", "--concurrency", String(input.concurrency ?? 4)], {
+    cwd: input.cwd,
+    env: { ...process.env, ...input.env, RUBRIC_STUDIO_WORKER_HEARTBEAT_SECONDS: "10" },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  let stderr = "";
+  child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  input.onFinished(() => {
+    child.kill("SIGKILL");
+  });
+  return new Promise((resolve, reject) => {
+    const timer = setInterval(() => {
+      if (stderr.includes("Worker ready")) {
+        clearInterval(timer);
+        resolve({ child, stderr: () => stderr });
+      }
+    }, 20);
+    child.once("exit", (code) => {
+      clearInterval(timer);
+      reject(new Error(`worker exited (${code}): ${stderr}`));
+    });
+  });
+}
+
+async function waitForStatus(runId: string, timeoutMs: number): Promise<string | undefined> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const run = await prisma.run.findUnique({ where: { id: runId }, select: { status: true } });
+    if (run && (run.status === "completed" || run.status === "cancelled") ) return run.status;
+    if (Date.now() > deadline) return run?.status;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+function criteriaSuite(evals: number): string {
+  const lines = ["evals:"];
+  for (let i = 1; i <= evals; i++) {
+    lines.push(`  - name: eval ${i}`, `    response: "Response ${i}."`, "    rubric:", "      criteria:");
+    for (const c of ["accurate", "complete", "polite", "brief"]) lines.push(`        - { name: ${c}, description: "The answer is ${c}." }`);
+  }
+  return yaml(...lines);
+}
+
+describe("rubric-studio worker", () => {
+  it("two workers share one queued run of 200 judge calls, and each call runs exactly once", async ({ onTestFinished }) => {
+    const ws = await makeWorkspace(onTestFinished);
+    const judge = await startFakeJudge(onTestFinished, { latencyMs: 30, respond: () => ({ verdict: { reasoning: "ok", score: 0.9 } }) });
+    const env = { ...judge.env, DATABASE_URL: db.url };
+    await ws.write("shared.yaml", criteriaSuite(50));
+    const [a, b] = await Promise.all([startWorker({ cwd: ws.dir, env, onFinished: onTestFinished }), startWorker({ cwd: ws.dir, env, onFinished: onTestFinished })]);
+
+    const queued = await ws.cli(["eval", "--config", "shared.yaml", "--queue", "--detach"], env);
+    expect(queued.code, queued.stderr).toBe(0);
+    const runId = queued.stdout.trim();
+    expect(queued.stderr).toContain(`Queued run ${runId}: 50 jobs`);
+    expect(await waitForStatus(runId, 90_000)).toBe("completed");
+
+    const bodies = judge.api.requests.map((r) => `${r.system}\n${r.user}`);
+    expect(bodies).toHaveLength(200);
+    expect(new Set(bodies).size).toBe(200);
+    expect(await prisma.evalResultRow.count({ where: { runId } })).toBe(50);
+    const run = await prisma.run.findUnique({ where: { id: runId } });
+    expect(run).toMatchObject({ passed: 50, judgeCalls: 200 });
+    const gradedBy = (w: Worker) => (w.stderr().match(new RegExp(`run ${runId}: passed`, "g")) ?? []).length;
+    expect(gradedBy(a) + gradedBy(b)).toBe(50);
+    expect(gradedBy(a)).toBeGreaterThan(0);
+    expect(gradedBy(b)).toBeGreaterThan(0);
+
+    const report = await ws.cli(["report", runId, "--reporter", "json"], env);
+    expect(report.code).toBe(0);
+    expect(JSON.parse(report.stdout).summary).toMatchObject({ total: 50, passed: 50 });
+  }, 120_000);
+
+  it("a worker killed mid-run has its jobs retried by another: nothing missing or duplicated, at most the in-flight calls re-paid", async ({ onTestFinished }) => {
+    const ws = await makeWorkspace(onTestFinished);
+    const latency = 200;
+    const judge = await startFakeJudge(onTestFinished, { latencyMs: latency, respond: () => ({ verdict: { reasoning: "ok", score: 0.9 } }) });
+    const env = { ...judge.env, DATABASE_URL: db.url };
+    const lines = ["evals:"];
+    for (let i = 1; i <= 24; i++) lines.push(`  - name: crash ${i}`, `    response: "Crash answer ${i}."`, `    rubric: "Answers ${i}."`);
+    await ws.write("crash.yaml", yaml(...lines));
+
+    const first = await startWorker({ cwd: ws.dir, env, onFinished: onTestFinished, concurrency: 2 });
+    const queued = await ws.cli(["eval", "--config", "crash.yaml", "--queue", "--detach"], env);
+    const runId = queued.stdout.trim();
+    for (let i = 0; i < 400 && (await prisma.evalResultRow.count({ where: { runId } })) < 5; i++) await new Promise((r) => setTimeout(r, 25));
+    const killedAt = Date.now();
+    first.child.kill("SIGKILL");
+    await new Promise((resolve) => first.child.once("exit", resolve));
+    await new Promise((resolve) => setTimeout(resolve, latency * 2));
+    const inFlightAtKill = judge.api.requests.filter((r) => r.receivedAt > killedAt - latency - 5).length;
+    const before = judge.api.requests.length;
+    const storedBefore = await prisma.evalResultRow.count({ where: { runId } });
+    expect(storedBefore).toBeLessThan(24);
+
+    await startWorker({ cwd: ws.dir, env, onFinished: onTestFinished, concurrency: 2 });
+    expect(await waitForStatus(runId, 90_000)).toBe("completed");
+    const rows = await prisma.evalResultRow.findMany({ where: { runId }, select: { resultKey: true } });
+    expect(rows).toHaveLength(24);
+    expect(new Set(rows.map((r) => r.resultKey)).size).toBe(24);
+    const firstPhase = new Set(judge.api.requests.slice(0, before).map((r) => candidateOf(r)));
+    const repaid = judge.api.requests.slice(before).filter((r) => firstPhase.has(candidateOf(r)));
+    expect(repaid.length).toBeLessThanOrEqual(inFlightAtKill);
+    expect(new Set(judge.api.requests.map((r) => candidateOf(r))).size).toBe(24);
+  }, 120_000);
+});
