@@ -1,12 +1,10 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { readFileSync } from "node:fs";
 import { validateCommand } from "./validate-command";
-import { evalCommand } from "./eval-command";
-import { resumeCommand } from "./resume-command";
-import { cancelCommand, reportCommand, workerCommand } from "./queue-commands";
 import { parseReporterList } from "../report/registry";
 import { readEnv, type Settings } from "../env/read-env";
 import { addReviewCommands } from "./review-commands";
+import { repeatCommand } from "./repeat-command";
 
 // `rubric-studio`: the command-line face of the engine. Exit codes are chosen
 // here and only here: 0 all passed, 1 a fail / judge_error / budget skip,
@@ -21,6 +19,8 @@ export interface CliIo {
   cwd: string;
 }
 
+// Commands load their modules when they run, so that `validate` and `--help`
+// do not pay for the judge, the store and the job queue.
 function toolVersion(): string {
   const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
   return pkg.version;
@@ -109,6 +109,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     .option("--no-cache", "ask the judge afresh instead of reusing stored verdicts (with run history)")
     .option("--baseline <run>", "compare with a stored run (its id, or latest): exit 1 when a score drops by more than --max-drop or an eval newly fails")
     .addOption(new Option("--max-drop <delta>", "largest allowed score drop against --baseline, on the 0..1 scale").argParser(nonNegative("--max-drop")).default(0.05))
+    .addOption(new Option("--repeat <n>", "grade every judge call n times and report, per criterion, how often pass/fail flipped").argParser(positiveInt("--repeat")))
     .option("--queue", "split the run into jobs on the job queue: graded here and by any `rubric-studio worker` on the same database")
     .option("--detach", "with --queue: print the run id and exit; workers grade it (see `rubric-studio report`)")
     .addHelpText(
@@ -125,7 +126,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       ].join("\n"),
     )
     .action(async (opts) => {
-      exitCode = await evalCommand({ options: opts, io, toolVersion: version });
+      const { evalCommand } = await import("./eval-command");
+      exitCode = opts.repeat > 1 ? await repeatCommand({ options: opts, io, toolVersion: version }) : await evalCommand({ options: opts, io, toolVersion: version });
     });
 
   program
@@ -136,6 +138,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     .option("-o, --output <path>", "write the report there (a directory when several non-pretty formats are asked for)")
     .option("--no-color", "plain text, no ANSI colours")
     .action(async (runId: string, opts: { reporter: string; output?: string; color: boolean }) => {
+      const { resumeCommand } = await import("./resume-command");
       exitCode = await resumeCommand({ runId, options: opts, io });
     });
 
@@ -153,6 +156,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     .addOption(new Option("--concurrency <n>", "judge calls in flight at once").argParser(positiveInt("--concurrency")).default(8))
     .addOption(new Option("--timeout <seconds>", "timeout of one judge request").argParser(positiveNumber("--timeout")).default(60))
     .action(async (opts: { concurrency: number; timeout: number }) => {
+      const { workerCommand } = await import("./queue-commands");
       exitCode = await withSettings(io, (settings) => workerCommand({ settings, io, concurrency: opts.concurrency, timeoutSeconds: opts.timeout, toolVersion: version }));
     });
 
@@ -161,6 +165,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     .description("Ask a queued or running run to stop: no new judge calls are scheduled; what is left reports skipped.")
     .argument("<run-id>")
     .action(async (runId: string) => {
+      const { cancelCommand } = await import("./queue-commands");
       exitCode = await withSettings(io, (settings) => cancelCommand({ runId, settings, io }));
     });
 
@@ -176,6 +181,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
         io.stderr.write(`error: ${reporters.message}\n`);
         return EXIT.usage;
       }
+      const { reportCommand } = await import("./queue-commands");
       return reportCommand({ runId, settings, io, reporters: reporters.value, output: opts.output, color: opts.color && Boolean(io.stdout.isTTY) });
     });
   });

@@ -1,6 +1,7 @@
 import { Option, type Command } from "commander";
 import { reviewCommand } from "./review-command";
 import { importCommand } from "./import-command";
+import { calibrateCommand } from "./calibrate-command";
 import type { CliIo } from "./main";
 
 // The commands of category reviews and judge-trust statistics, registered on
@@ -43,6 +44,34 @@ export function addReviewCommands(program: Command, context: ReviewCommandsConte
     )
     .action(async (opts) => {
       setExitCode(await reviewCommand({ options: opts, io, toolVersion }));
+    });
+
+  program
+    .command("calibrate")
+    .description("Grade every calibration anchor, category example and annotated dataset item with the configured judge, and compare with the labels.")
+    .requiredOption("-c, --config <file>", "the suite YAML file")
+    .option("--tolerance <delta>", "an item judged further than this from its label (0..1 scale) is an outlier", parsers.nonNegative("--tolerance"), 0.25)
+    .option("--max-error <mae>", "exit 1 when a criterion's mean absolute error is above this", parsers.nonNegative("--max-error"))
+    .option("--json", "print the result as JSON (the object the dashboard's calibration view draws)")
+    .option("-o, --output <file>", "also write the JSON result there")
+    .option("--max-cost <usd>", "stop scheduling judge calls before the spend would pass this many US dollars", parsers.nonNegative("--max-cost"))
+    .addOption(new Option("--concurrency <n>", "judge calls in flight at once").argParser(parsers.positiveInt("--concurrency")).default(8))
+    .addOption(new Option("--timeout <seconds>", "timeout of one judge request (fractions allowed)").argParser(parsers.positiveNumber("--timeout")).default(60))
+    .option("--filter <pattern>", "only evals whose name matches this regular expression")
+    .addHelpText(
+      "after",
+      [
+        "",
+        "Per criterion: judged vs labelled, MAE, Cohen's kappa (quadratic weights for ordinal scales), a confusion matrix and the outliers.",
+        "An anchor is graded with itself left out of the prompt's calibration examples.",
+        "Exit codes: 0 calibrated (or deferred without ANTHROPIC_API_KEY), 1 a criterion's MAE is above --max-error or an item could not be graded, 2 config or usage error, or nothing to calibrate.",
+        "",
+        "Example:",
+        "  rubric-studio calibrate --config suite.yaml --max-error 0.15 --output reports/calibration.json",
+      ].join("\n"),
+    )
+    .action(async (opts) => {
+      setExitCode(await calibrateCommand({ options: opts, io, toolVersion }));
     });
 
   program

@@ -6,6 +6,7 @@ import type { BaselineComparison } from "./compare-baseline";
 import type { ReviewOutcome } from "./review/types";
 import type { PairwiseOutcome } from "./pairwise/types";
 import type { JudgeAgreement } from "./agreement/judge-agreement";
+import type { RepeatSummary } from "./repeat/flip-rate";
 
 // The canonical report: one object that every reporter renders. No reporter
 // needs an eval-specific code path; everything a format shows is here.
@@ -175,6 +176,8 @@ export interface Report {
   budget?: { maxCostUsd: number; spentUsd: number };
   /** How far the jurors and panel models of each eval agree, per criterion or category (several judges only). */
   agreement?: JudgeAgreement[];
+  /** `eval --repeat N`: how many runs, and per criterion how often pass / fail flipped between them. */
+  repeat?: RepeatSummary;
   /** The score-delta gate against a baseline run, when one was asked for. */
   baseline?: BaselineComparison;
   /** The stored run this report belongs to, when run history is on. */

@@ -99,6 +99,9 @@ export async function connectServer(input: ConnectServerInput): Promise<ConnectR
       return alive;
     },
     async callTool({ name: tool, arguments: args, signal }) {
+      // Evals bind to the connection when they start; one that outlives its
+      // server (killed by another eval's call) fails at its next tool call.
+      if (!alive) return { kind: "server_gone", message: "had already exited earlier in the run (its process closed the connection)" };
       try {
         const result = await client.callTool({ name: tool, arguments: (args ?? {}) as Record<string, unknown> }, undefined, { timeout: toolMs, signal });
         return { kind: "result", text: resultText(result as CallToolResult), isError: result.isError === true };

@@ -107,8 +107,24 @@ function agreementSection(rows: JudgeAgreement[]): TrustSection | undefined {
   };
 }
 
+function repeatSection(report: Report): TrustSection | undefined {
+  const repeat = report.repeat;
+  if (!repeat) return undefined;
+  return {
+    heading: `Flip rate over ${repeat.runs} repeats`,
+    facts: ["The share of items whose pass / fail changed between repeats of the same judge calls: 0% is a stable judge."],
+    tables: [
+      {
+        header: ["Eval", "Criterion", "Items", "Flipped", "Flip rate"],
+        rows: repeat.flips.map((f) => [f.eval, f.item, String(f.items), f.flippedIds.length > 0 ? f.flippedIds.join(", ") : "0", f.rate === null ? "—" : pct(f.rate)]),
+      },
+    ],
+    lists: [],
+  };
+}
+
 export function trustSections(report: Report): TrustSection[] {
   const sections = report.results.flatMap((r) => [reviewSection(r), pairwiseSection(r)]);
-  sections.push(agreementSection(report.agreement ?? []));
+  sections.push(agreementSection(report.agreement ?? []), repeatSection(report));
   return sections.filter((s): s is TrustSection => s !== undefined);
 }

@@ -3,7 +3,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { createServer } from "node:net";
 import { describe, expect, test } from "vitest";
-import { allowListedServers } from "../../lib/live/allow-servers";
+import { allowAllServers, allowListedServers } from "../../lib/live/allow-servers";
+import { createServerPool } from "../../lib/live/server-pool";
+import { resolveSuiteServers } from "./resolve-servers";
 import { agentPrompt, callThenAnswer, isJudgeRequest, judgedCandidate, scriptAgents } from "../support/agent-script";
 import { resultNamed, runLive, startStandIn, stdioServer, type OnFinished } from "./live-harness";
 
@@ -95,8 +97,8 @@ evals:
     server: flaky
     prompt: "Book a meeting on Tuesday."
     rubric: "Confirms the booking."
-${liveEval("weather on the flaky server", "flaky")}${liveEval("weather on the good server", "calendar")}`;
-    const report = await runLive(yaml, { api, concurrency: 1 });
+${liveEval("weather on the good server", "calendar")}`;
+    const report = await runLive(yaml, { api });
     const crashed = resultNamed(report, "books on the flaky server");
     expect(crashed.status).toBe("failed");
     expect(crashed.score).toBeNull();
@@ -105,9 +107,31 @@ ${liveEval("weather on the flaky server", "flaky")}${liveEval("weather on the go
     expect(crashed.candidate.transcript).toMatchObject({ stop: "error", turns: 1 });
     expect(crashed.candidate.transcript!.entries.at(-1)).toMatchObject({ kind: "tool_call", name: "create_event", isError: true });
     expect(crashed.judgeCalls).toBe(0);
-    // The other evals go on: on a healthy server, and on the crashed one, started afresh.
     expect(resultNamed(report, "weather on the good server").status).toBe("passed");
-    expect(resultNamed(report, "weather on the flaky server").status).toBe("passed");
+  });
+
+  test("a server that died is started afresh for the evals that start after it; the run closes it", async () => {
+    const { flaky } = resolveSuiteServers(`servers:\n${stdioServer("flaky", { MCP_TEST_CRASH_TOOL: "create_event" })}`);
+    const pool = createServerPool({ baseDir: process.cwd(), allowServer: allowAllServers, clientVersion: "test" });
+    try {
+      const first = await pool.acquire({ name: "flaky", config: flaky! });
+      if (!first.ok) throw new Error(first.reason);
+      expect(await pool.acquire({ name: "flaky", config: flaky! })).toBe(first); // shared while it lives
+      const signal = new AbortController().signal;
+      expect(await first.connection.callTool({ name: "create_event", arguments: { title: "t", day: "Tuesday", time: "14:00" }, signal })).toMatchObject({ kind: "server_gone" });
+      // An eval still bound to the dead connection fails at its next call; a new one gets a new process.
+      expect(await first.connection.callTool({ name: "get_weather", arguments: { city: "Paris" }, signal })).toEqual({
+        kind: "server_gone",
+        message: "had already exited earlier in the run (its process closed the connection)",
+      });
+      const second = await pool.acquire({ name: "flaky", config: flaky! });
+      if (!second.ok) throw new Error(second.reason);
+      expect(second.connection).not.toBe(first.connection);
+      expect(await second.connection.callTool({ name: "get_weather", arguments: { city: "Paris" }, signal })).toMatchObject({ kind: "result", isError: false });
+    } finally {
+      await pool.closeAll();
+    }
+    expect(await pool.acquire({ name: "flaky", config: flaky! })).toEqual({ ok: false, reason: 'server "flaky" was not started: the run has ended' });
   });
 
   test("the turn limit ends a run that keeps calling tools; the transcript says so and is graded", async ({ onTestFinished }) => {
