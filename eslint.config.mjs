@@ -46,7 +46,7 @@ const serverOnlyLib = ["cli", "store", "judge", "live", "env"].map((m) => ({
 }));
 
 export default tseslint.config(
-  { ignores: ["node_modules/**", ".next/**", "coverage/**", "next-env.d.ts", "public/**", ".data/**", "test/fixtures/**"] },
+  { ignores: ["node_modules/**", ".next/**", "coverage/**", "next-env.d.ts", "public/**", ".data/**", "test/fixtures/**", "lib/store/generated/**", "dist/**", ".bench/**", "scratch/**"] },
   {
     files: ["**/*.{ts,tsx,mts,mjs}"],
     languageOptions: { parser: tseslint.parser, parserOptions: { ecmaVersion: "latest", sourceType: "module" } },

@@ -8,7 +8,8 @@ import { formatUsd } from "../engine/format-score";
 import { createAnthropicJudge } from "../judge/anthropic-judge";
 import { priceOf } from "../judge/pricing";
 import type { ReporterName } from "../report/registry";
-import { redactReport, redactResult } from "../report/redact-secrets";
+import { redactReport } from "../report/redact-secrets";
+import { redactDeep } from "../engine/redact-secrets";
 import type { Settings } from "../env/read-env";
 import { openDatabase, type Database } from "../store/open-database";
 import { createRunStore, type RunConfig, type RunStore } from "../store/run-store";
@@ -109,7 +110,7 @@ export async function executeRun(request: RunRequest): Promise<number> {
     // every finished one; the chain is awaited before the run is closed.
     let saving: Promise<void> = Promise.resolve();
     const save = (result: EvalResult) => {
-      if (store && runId) saving = saving.then(() => store.saveResult(runId!, redactResult(result)));
+      if (store && runId) saving = saving.then(() => store.saveResult(runId!, redactDeep(result)));
     };
     let report: Report;
     try {

@@ -7,7 +7,7 @@ import { aggregateEvaluations } from "../engine/review/multi-judge";
 import { AGGREGATION_METHODS } from "../engine/review/aggregation/registry";
 import { evaluationReportToJson, multiJudgeResultToJson } from "../engine/review/wire-json";
 import { priceOf } from "../judge/pricing";
-import { redactResult } from "../report/redact-secrets";
+import { redactDeep } from "../engine/redact-secrets";
 import { prepareJudging, type JudgingOptions } from "./prepare-judging";
 import type { CliIo } from "./main";
 
@@ -61,7 +61,7 @@ export async function reviewCommand(input: { options: ReviewOptions; io: CliIo; 
 
   const written: unknown[] = [];
   for (const raw of report.results) {
-    const result = redactResult(raw);
+    const result = redactDeep(raw);
     const mark = result.status === "passed" ? "✓" : result.status === "deferred" ? "-" : "✗";
     io.stderr.write(`${mark} ${result.name}: ${result.reason}\n`);
     const rubric = reviews.find((e) => e.name === result.eval)?.rubric;

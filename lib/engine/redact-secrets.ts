@@ -68,3 +68,13 @@ export function redactSecrets(text: string): string {
   }
   return out;
 }
+
+/** A deep copy of any JSON-like value (a report, a result) with every string redacted; the input is not changed. */
+export function redactDeep<T>(value: T): T {
+  if (typeof value === "string") return redactSecrets(value) as T;
+  if (Array.isArray(value)) return value.map((item) => redactDeep(item)) as T;
+  if (value !== null && typeof value === "object") {
+    return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([key, inner]) => [key, redactDeep(inner)])) as T;
+  }
+  return value;
+}

@@ -19,7 +19,7 @@ function verdictSchemaText(kind: VerdictKind): string {
   return text;
 }
 
-export function requestKey(request: JudgeRequest): string {
+export function requestKey(request: JudgeRequest<VerdictKind>): string {
   const hash = createHash("sha256");
   // Length-prefixed fields: no choice of prompt text can make two different
   // requests hash alike by moving a boundary.

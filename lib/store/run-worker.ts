@@ -7,7 +7,7 @@ import { CallScheduler } from "../engine/call-scheduler";
 import { buildReport, runSuite } from "../engine/run-suite";
 import { planSuite } from "../engine/plan-suite";
 import type { PriceOf } from "../engine/explain-plan";
-import { redactResult } from "../report/redact-secrets";
+import { redactDeep } from "../engine/redact-secrets";
 import { parseDatabaseUrl } from "./connection";
 import type { Database } from "./open-database";
 import { createRunStore, type StoredRun } from "./run-store";
@@ -143,7 +143,7 @@ export async function startWorker(options: WorkerOptions): Promise<{ stop(): Pro
       { judge: context.judge, now: Date.now, priceOf: options.priceOf },
     );
     for (const result of report.results) {
-      await store.saveResult(context.run.id, redactResult(result));
+      await store.saveResult(context.run.id, redactDeep(result));
       options.onResult?.(context.run.id, result);
     }
     await finishIfDone(context);

@@ -62,3 +62,27 @@ export function yaml(...lines: string[]): string {
 export function candidateOf(request: { user: string }): string {
   return /<candidate_response>\n([\s\S]*?)\n<\/candidate_response>/.exec(request.user)?.[1] ?? "";
 }
+
+/**
+ * A judge for crash tests: answers the first `answered` requests at once and
+ * holds every later one until release(), so that when the test kills a
+ * process, exactly the held requests are in flight and every earlier verdict
+ * was delivered long before. Held requests then answer into the void.
+ */
+export function heldAfter(answered: number) {
+  let releaseAll: () => void = () => {};
+  let holding = true;
+  const gate = new Promise<void>((resolve) => {
+    releaseAll = () => {
+      holding = false;
+      resolve();
+    };
+  });
+  return {
+    respond: async (request: { index: number }) => {
+      if (holding && request.index >= answered) await gate;
+      return { verdict: { reasoning: "ok", score: 0.9 } };
+    },
+    release: () => releaseAll(),
+  };
+}

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPrismaClient, type PrismaClient } from "../../lib/store/connection";
 import { CLI_BIN } from "../support/run-cli";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";
-import { makeWorkspace, startFakeJudge, yaml, candidateOf } from "./cli-harness";
+import { makeWorkspace, startFakeJudge, yaml, candidateOf, heldAfter } from "./cli-harness";
 
 // Run history from the command line, against a real database (PGlite by
 // default, Postgres 15 in CI through TEST_DATABASE_URL) and the real SDK over
@@ -29,7 +29,7 @@ function suite(evals: number, name = "answer"): string {
 }
 
 describe("eval --store", () => {
-  it("stores the run; a rerun of the unchanged suite makes 0 judge calls and says what it reused; --no-cache pays again", async ({ onTestFinished }) => {
+  it("stores the run; a rerun of the unchanged suite makes 0 judge calls and says what it reused; --no-cache pays again", { timeout: 120_000 }, async ({ onTestFinished }) => {
     const ws = await makeWorkspace(onTestFinished);
     const judge = await startFakeJudge(onTestFinished, { respond: () => ({ verdict: { reasoning: "ok", score: 0.9 } }) });
     await ws.write("rerun.yaml", suite(3, "rerun"));
@@ -62,7 +62,7 @@ describe("eval --store", () => {
     expect(await prisma.suiteVersion.count({ where: { suite: { name: "rerun.yaml" } } })).toBe(1);
   });
 
-  it("gates on a score drop against --baseline latest, and names what newly fails", async ({ onTestFinished }) => {
+  it("gates on a score drop against --baseline latest, and names what newly fails", { timeout: 120_000 }, async ({ onTestFinished }) => {
     const ws = await makeWorkspace(onTestFinished);
     let scores: Record<string, number> = { "Answer number 1.": 0.9, "Answer number 2.": 0.9, "Answer number 3.": 0.9 };
     const judge = await startFakeJudge(onTestFinished, { respond: (r) => ({ verdict: { reasoning: "ok", score: scores[candidateOf(r)] ?? 0 } }) });
@@ -91,12 +91,12 @@ describe("eval --store", () => {
   });
 });
 
-const LATENCY = 150;
-
 describe("resume", () => {
   it("finishes a run whose process was killed: no result missing or duplicated, re-paying at most the calls in flight", async ({ onTestFinished }) => {
     const ws = await makeWorkspace(onTestFinished);
-    const judge = await startFakeJudge(onTestFinished, { latencyMs: LATENCY, respond: () => ({ verdict: { reasoning: "ok", score: 0.9 } }) });
+    const held = heldAfter(6);
+    onTestFinished(() => held.release());
+    const judge = await startFakeJudge(onTestFinished, { respond: held.respond });
     await ws.write("crash.yaml", suite(16, "crash"));
     const env: NodeJS.ProcessEnv = { ...process.env, ...judge.env, DATABASE_URL: db.url };
 
@@ -113,17 +113,16 @@ describe("resume", () => {
       }, 20);
       child.once("exit", () => reject(new Error(`CLI exited before storing: ${stderr}`)));
     });
-    // Let some results be stored, then kill the process mid-run.
-    for (let i = 0; i < 200 && (await prisma.evalResultRow.count({ where: { runId } })) < 5; i++) await new Promise((r) => setTimeout(r, 25));
-    const killedAt = Date.now();
+    // Six results are stored and three calls are held in flight: kill the process there.
+    for (let i = 0; i < 400 && ((await prisma.evalResultRow.count({ where: { runId } })) < 6 || judge.api.inFlight() < 3); i++) await new Promise((r) => setTimeout(r, 25));
+    const inFlightAtKill = judge.api.inFlight();
     child.kill("SIGKILL");
     await new Promise((resolve) => child.once("exit", resolve));
-    // Requests the stand-in was still answering when the process died (each takes LATENCY ms).
-    await new Promise((resolve) => setTimeout(resolve, LATENCY * 2));
-    const inFlightAtKill = judge.api.requests.filter((r) => r.receivedAt > killedAt - LATENCY - 5).length;
+    held.release();
     const before = judge.api.requests.length;
+    expect(inFlightAtKill).toBe(3);
     const storedBefore = await prisma.evalResultRow.count({ where: { runId } });
-    expect(storedBefore).toBeGreaterThanOrEqual(5);
+    expect(storedBefore).toBe(6);
     expect(storedBefore).toBeLessThan(16);
     expect((await prisma.run.findUnique({ where: { id: runId } }))?.status).toBe("running");
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPrismaClient, type PrismaClient } from "../../lib/store/connection";
 import { CLI_BIN } from "../support/run-cli";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";
-import { makeWorkspace, startFakeJudge, yaml, candidateOf, type OnFinished } from "./cli-harness";
+import { makeWorkspace, startFakeJudge, yaml, candidateOf, heldAfter, type OnFinished } from "./cli-harness";
 
 // Distributed grading through pg-boss: worker processes share queued runs.
 
@@ -99,8 +99,9 @@ describe("rubric-studio worker", () => {
 
   it("a worker killed mid-run has its jobs retried by another: nothing missing or duplicated, at most the in-flight calls re-paid", async ({ onTestFinished }) => {
     const ws = await makeWorkspace(onTestFinished);
-    const latency = 200;
-    const judge = await startFakeJudge(onTestFinished, { latencyMs: latency, respond: () => ({ verdict: { reasoning: "ok", score: 0.9 } }) });
+    const held = heldAfter(6);
+    onTestFinished(() => held.release());
+    const judge = await startFakeJudge(onTestFinished, { respond: held.respond });
     const env = { ...judge.env, DATABASE_URL: db.url };
     const lines = ["evals:"];
     for (let i = 1; i <= 24; i++) lines.push(`  - name: crash ${i}`, `    response: "Crash answer ${i}."`, `    rubric: "Answers ${i}."`);
@@ -109,13 +110,14 @@ describe("rubric-studio worker", () => {
     const first = await startWorker({ cwd: ws.dir, env, onFinished: onTestFinished, concurrency: 2 });
     const queued = await ws.cli(["eval", "--config", "crash.yaml", "--queue", "--detach"], env);
     const runId = queued.stdout.trim();
-    for (let i = 0; i < 400 && (await prisma.evalResultRow.count({ where: { runId } })) < 5; i++) await new Promise((r) => setTimeout(r, 25));
-    const killedAt = Date.now();
+    // Six results are stored and the worker's two calls are held in flight: kill it there.
+    for (let i = 0; i < 800 && ((await prisma.evalResultRow.count({ where: { runId } })) < 6 || judge.api.inFlight() < 2); i++) await new Promise((r) => setTimeout(r, 25));
+    const inFlightAtKill = judge.api.inFlight();
     first.child.kill("SIGKILL");
     await new Promise((resolve) => first.child.once("exit", resolve));
-    await new Promise((resolve) => setTimeout(resolve, latency * 2));
-    const inFlightAtKill = judge.api.requests.filter((r) => r.receivedAt > killedAt - latency - 5).length;
+    held.release();
     const before = judge.api.requests.length;
+    expect(inFlightAtKill).toBe(2);
     const storedBefore = await prisma.evalResultRow.count({ where: { runId } });
     expect(storedBefore).toBeLessThan(24);
 

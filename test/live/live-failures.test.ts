@@ -35,7 +35,8 @@ async function closedPort(): Promise<number> {
 
 const exists = (file: string) => stat(file).then(() => true, () => false);
 
-describe.concurrent("live runs that cannot run or break", () => {
+// Each test starts server processes through tsx: slow on a busy two-core machine.
+describe.concurrent("live runs that cannot run or break", { timeout: 120_000 }, () => {
   test("deferrals name their cause: no key, unknown server, unreachable (cannot start, no such command, closed port), not allowed", async ({ onTestFinished }) => {
     const dir = await tempDir(onTestFinished);
     const api = await startStandIn(onTestFinished, scriptAgents({ agent: weatherAgent }));

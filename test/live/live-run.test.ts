@@ -42,7 +42,8 @@ const agentRequests = (requests: FakeRequest[]) => requests.filter((r) => !isJud
 const judgeRequests = (requests: FakeRequest[]) => requests.filter(isJudgeRequest);
 const pidIn = (text: string) => Number(/server pid (\d+)/.exec(text)?.[1]);
 
-describe.concurrent("a live agent run against an MCP server", () => {
+// Each test starts server processes through tsx: slow on a busy two-core machine.
+describe.concurrent("a live agent run against an MCP server", { timeout: 120_000 }, () => {
   test("over stdio: the transcript (prompt, tool call, result, final reply) is the candidate, and it is graded", async ({ onTestFinished }) => {
     const api = await startStandIn(onTestFinished, scriptAgents({ agent }));
     const report = await runLive(SUITE(stdioServer("calendar")), { api });
