@@ -1,6 +1,6 @@
 // `npm run db:migrate`: applies the committed migrations to DATABASE_URL, or
 // to the embedded database in .data/pglite. Offline; safe to run twice.
-import { adapterFor } from "../lib/store/connection";
+import { withAdapter } from "../lib/store/connection";
 import { findEmbeddedServer, startEmbeddedServer } from "../lib/store/embedded-postgres";
 import { DEFAULT_DATA_DIR } from "../lib/store/open-database";
 import { applyMigrations } from "../lib/store/schema-engine";
@@ -14,7 +14,7 @@ if (!settings.ok) {
 const dataDir = settings.value.dataDir ?? DEFAULT_DATA_DIR;
 const owned = settings.value.databaseUrl || (await findEmbeddedServer(dataDir)) ? undefined : await startEmbeddedServer({ dataDir });
 const url = settings.value.databaseUrl ?? (await findEmbeddedServer(dataDir)) ?? owned!.url;
-const applied = await applyMigrations(adapterFor(url, { max: 1 }));
+const applied = await withAdapter(url, applyMigrations);
 console.log(applied.length ? `applied ${applied.length} migration(s): ${applied.join(", ")}` : "the database is up to date");
 await owned?.stop();
 process.exit(0);

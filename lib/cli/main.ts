@@ -4,7 +4,6 @@ import { validateCommand } from "./validate-command";
 import { parseReporterList } from "../report/registry";
 import { readEnv, type Settings } from "../env/read-env";
 import { addReviewCommands } from "./review-commands";
-import { repeatCommand } from "./repeat-command";
 
 // `rubric-studio`: the command-line face of the engine. Exit codes are chosen
 // here and only here: 0 all passed, 1 a fail / judge_error / budget skip,
@@ -126,8 +125,13 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       ].join("\n"),
     )
     .action(async (opts) => {
+      if (opts.repeat > 1) {
+        const { repeatCommand } = await import("./repeat-command");
+        exitCode = await repeatCommand({ options: opts, io, toolVersion: version });
+        return;
+      }
       const { evalCommand } = await import("./eval-command");
-      exitCode = opts.repeat > 1 ? await repeatCommand({ options: opts, io, toolVersion: version }) : await evalCommand({ options: opts, io, toolVersion: version });
+      exitCode = await evalCommand({ options: opts, io, toolVersion: version });
     });
 
   program

@@ -1,12 +1,10 @@
 import { Option, type Command } from "commander";
-import { reviewCommand } from "./review-command";
-import { importCommand } from "./import-command";
-import { calibrateCommand } from "./calibrate-command";
 import type { CliIo } from "./main";
 
 // The commands of category reviews and judge-trust statistics, registered on
 // the program by main.ts. main.ts keeps choosing the exit code: each action
-// hands its code to setExitCode.
+// hands its code to setExitCode. Each action loads its module when it runs,
+// as main.ts does, so that `--help` and other commands start fast.
 
 type Parser = (name: string) => (value: string) => number;
 
@@ -43,6 +41,7 @@ export function addReviewCommands(program: Command, context: ReviewCommandsConte
       ].join("\n"),
     )
     .action(async (opts) => {
+      const { reviewCommand } = await import("./review-command");
       setExitCode(await reviewCommand({ options: opts, io, toolVersion }));
     });
 
@@ -71,6 +70,7 @@ export function addReviewCommands(program: Command, context: ReviewCommandsConte
       ].join("\n"),
     )
     .action(async (opts) => {
+      const { calibrateCommand } = await import("./calibrate-command");
       setExitCode(await calibrateCommand({ options: opts, io, toolVersion }));
     });
 
@@ -82,6 +82,7 @@ export function addReviewCommands(program: Command, context: ReviewCommandsConte
     .option("--document <file>", "the document the suite's review eval grades", "document.md")
     .addHelpText("after", "\nExit codes: 0 written, 2 the file is not a RubricSet or cannot be expressed.\n\nExample:\n  rubric-studio import prd-rubric.json --output reviews.yaml --document docs/prd.md")
     .action(async (file: string, opts: { output?: string; document: string }) => {
+      const { importCommand } = await import("./import-command");
       setExitCode(await importCommand({ file, options: opts, io }));
     });
 }

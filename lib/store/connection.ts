@@ -1,4 +1,5 @@
 import { PrismaPg } from "@prisma/adapter-pg";
+import pg from "pg";
 import { PrismaClient } from "./generated/client";
 
 // One code path for the embedded PGlite server and a real Postgres: both are
@@ -33,6 +34,19 @@ export function parseDatabaseUrl(url: string): ConnectionConfig {
  */
 export function adapterFor(url: string, options: { max?: number } = {}): PrismaPg {
   return new PrismaPg({ ...parseDatabaseUrl(url), max: options.max ?? 6, idleTimeoutMillis: 1_000 });
+}
+
+/**
+ * Runs `work` with an adapter over a pool of its own, ended afterwards: an
+ * idle pool would keep a finished process alive for its idle timeout.
+ */
+export async function withAdapter<T>(url: string, work: (adapter: PrismaPg) => Promise<T>): Promise<T> {
+  const pool = new pg.Pool({ ...parseDatabaseUrl(url), max: 1 });
+  try {
+    return await work(new PrismaPg(pool));
+  } finally {
+    await pool.end();
+  }
 }
 
 export function createPrismaClient(url: string, options: { max?: number } = {}): PrismaClient {

@@ -4,6 +4,8 @@ import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
 import { serializeExtendedProtocol } from "./serialize-extended-protocol";
+import { withAdapter } from "./connection";
+import { applyMigrations } from "./schema-engine";
 
 // The embedded default database: PGlite (Postgres compiled to WebAssembly) on
 // a data folder, served over the Postgres wire protocol by pglite-socket, so
@@ -81,13 +83,27 @@ async function freePort(): Promise<number> {
   });
 }
 
-export async function startEmbeddedServer(input: { dataDir: string; port?: number }): Promise<EmbeddedServer> {
+/**
+ * Serves `dataDir`. With `migrate`, applies the migrations before anyone else
+ * can connect: PGlite is one session, so Postgres' advisory lock cannot keep
+ * two processes from migrating at once, and the server's owner must do it.
+ */
+export async function startEmbeddedServer(input: { dataDir: string; port?: number; migrate?: boolean }): Promise<EmbeddedServer> {
   await mkdir(input.dataDir, { recursive: true });
   const db = await PGlite.create(input.dataDir);
   const port = input.port ?? (await freePort());
   const server = new PGLiteSocketServer({ db, port, host: "127.0.0.1", maxConnections: EMBEDDED_MAX_CONNECTIONS });
   serializeExtendedProtocol(server);
   await server.start();
+  if (input.migrate) {
+    try {
+      await withAdapter(urlFor(port), applyMigrations);
+    } catch (error) {
+      await server.stop();
+      await db.close();
+      throw error;
+    }
+  }
   const advert = advertFile(input.dataDir);
   await writeFile(advert, JSON.stringify({ port, pid: process.pid } satisfies Advert));
   let stopped = false;

@@ -1,5 +1,5 @@
 import path from "node:path";
-import { adapterFor, createPrismaClient, type PrismaClient } from "./connection";
+import { createPrismaClient, withAdapter, type PrismaClient } from "./connection";
 import { findEmbeddedServer, startEmbeddedServer, type EmbeddedServer } from "./embedded-postgres";
 import { applyMigrations } from "./schema-engine";
 
@@ -17,7 +17,7 @@ export interface Database {
 /**
  * Opens the run-history database: DATABASE_URL when set, else the embedded
  * server already serving the data folder, else one started here. Migrations
- * are applied (a no-op on an up-to-date database).
+ * are applied (a no-op on an up-to-date database) by whoever owns the server.
  */
 export async function openDatabase(input: { databaseUrl?: string; dataDir?: string; poolSize?: number; migrate?: boolean }): Promise<Database> {
   let owned: EmbeddedServer | undefined;
@@ -28,17 +28,14 @@ export async function openDatabase(input: { databaseUrl?: string; dataDir?: stri
     url = await findEmbeddedServer(dataDir);
     source = "shared";
     if (!url) {
-      owned = await startEmbeddedServer({ dataDir });
+      owned = await startEmbeddedServer({ dataDir, migrate: input.migrate !== false });
       url = owned.url;
       source = "owned";
     }
   }
-  try {
-    if (input.migrate !== false) await applyMigrations(adapterFor(url, { max: 1 }));
-  } catch (error) {
-    await owned?.stop();
-    throw error;
-  }
+  // The embedded server's owner has migrated it (see startEmbeddedServer);
+  // a real Postgres serialises concurrent migrations with an advisory lock.
+  if (source === "url" && input.migrate !== false) await withAdapter(url, applyMigrations);
   const prisma = createPrismaClient(url, { max: input.poolSize });
   return {
     url,

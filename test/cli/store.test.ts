@@ -20,10 +20,12 @@ afterAll(async () => {
   await db?.close();
 });
 
+// The rubric names the suite: the judge cache is shared by every suite in a
+// database, so identical texts would be (correctly) reused across tests.
 function suite(evals: number, name = "answer"): string {
   const lines = ["evals:"];
   for (let i = 1; i <= evals; i++) {
-    lines.push(`  - name: ${name} ${i}`, `    prompt: "Question ${i}?"`, `    response: "Answer number ${i}."`, `    rubric: "Answers question ${i}."`, `    threshold: 0.5`);
+    lines.push(`  - name: ${name} ${i}`, `    prompt: "Question ${i}?"`, `    response: "Answer number ${i}."`, `    rubric: "Answers question ${i} (${name})."`, `    threshold: 0.5`);
   }
   return yaml(...lines);
 }

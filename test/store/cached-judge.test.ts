@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCachedJudge } from "../../lib/store/cached-judge";
-import { createPrismaClient, adapterFor, type PrismaClient } from "../../lib/store/connection";
-import { applyMigrations } from "../../lib/store/schema-engine";
+import { createPrismaClient, type PrismaClient } from "../../lib/store/connection";
 import type { JudgeRequest, JudgeSlot } from "../../lib/engine/judge-port";
 import { always, createFakeJudge } from "../support/fake-judge";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";
@@ -10,7 +9,6 @@ let db: TestDatabase;
 let prisma: PrismaClient;
 beforeAll(async () => {
   db = await createTestDatabase();
-  await applyMigrations(adapterFor(db.url, { max: 1 }));
   prisma = createPrismaClient(db.url);
 });
 afterAll(async () => {

@@ -8,7 +8,7 @@ import { PrismaPGlite } from "pglite-prisma-adapter";
 
 let db: TestDatabase;
 beforeAll(async () => {
-  db = await createTestDatabase();
+  db = await createTestDatabase({ migrate: false });
 });
 afterAll(async () => {
   await db?.close();

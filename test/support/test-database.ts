@@ -3,7 +3,8 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { startEmbeddedServer } from "../../lib/store/embedded-postgres";
-import { parseDatabaseUrl } from "../../lib/store/connection";
+import { parseDatabaseUrl, withAdapter } from "../../lib/store/connection";
+import { applyMigrations } from "../../lib/store/schema-engine";
 
 // A fresh, empty database for one test file. By default an embedded PGlite
 // server on a temporary folder, so `npm test` needs no server; with
@@ -16,7 +17,9 @@ export interface TestDatabase {
   close(): Promise<void>;
 }
 
-export async function createTestDatabase(): Promise<TestDatabase> {
+/** `migrate: false` gives an empty database (the migration tests); by default it is migrated, as the dashboard's would be. */
+export async function createTestDatabase(options: { migrate?: boolean } = {}): Promise<TestDatabase> {
+  const migrate = options.migrate !== false;
   const serverUrl = process.env.TEST_DATABASE_URL;
   if (serverUrl) {
     const name = `rs_test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
@@ -26,6 +29,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     await admin.end();
     const url = new URL(serverUrl);
     url.pathname = `/${name}`;
+    if (migrate) await withAdapter(url.toString(), applyMigrations);
     return {
       url: url.toString(),
       kind: "postgres",
@@ -38,7 +42,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     };
   }
   const dir = await mkdtemp(path.join(os.tmpdir(), "rs-test-db-"));
-  const server = await startEmbeddedServer({ dataDir: path.join(dir, "pglite") });
+  const server = await startEmbeddedServer({ dataDir: path.join(dir, "pglite"), migrate });
   return {
     url: server.url,
     kind: "pglite",

@@ -78,7 +78,8 @@ function unitOf(verdicts: VerdictRecord[], rate: (score: number) => number): Uni
 }
 
 export function judgeAgreement(results: EvalResult[]): JudgeAgreement[] {
-  const graded = results.filter((r) => (r.status === "passed" || r.status === "failed") && new Set(r.judges.map((j) => j.judge)).size >= 2);
+  // A comparison's trust measure is its position bias, not agreement on win rates.
+  const graded = results.filter((r) => (r.status === "passed" || r.status === "failed") && !r.pairwise && new Set(r.judges.map((j) => j.judge)).size >= 2);
   const evals = [...new Set(graded.map((r) => r.eval))];
   return evals.flatMap((name) => {
     const cells = graded.filter((r) => r.eval === name);
