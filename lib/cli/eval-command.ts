@@ -78,6 +78,7 @@ export async function evalCommand(input: { options: EvalOptions; io: CliIo; tool
 
   const config: RunConfig = {
     file: options.config,
+    cwd: io.cwd,
     toolVersion,
     judgeModel,
     concurrency: options.concurrency,

@@ -8,7 +8,8 @@ import type { ReporterName } from "../report/registry";
 import { redactReport } from "../report/redact-secrets";
 import type { Settings } from "../env/read-env";
 import { openDatabase, type Database } from "../store/open-database";
-import { createRunStore, type RunConfig } from "../store/run-store";
+import { createRunStore, type RunConfig, type StoredRun } from "../store/run-store";
+import { createCliLiveRunner } from "./create-cli-live-runner";
 import { DEFAULT_QUEUE_TIMING, enqueueCells, openQueue, startWorker, type QueueTiming } from "../store/run-worker";
 import { writeReports } from "./write-reports";
 import type { CliIo } from "./main";
@@ -22,6 +23,16 @@ function timingFrom(settings: Settings): QueueTiming {
   const heartbeat = settings.workerHeartbeatSeconds;
   if (heartbeat === undefined) return DEFAULT_QUEUE_TIMING;
   return { heartbeatSeconds: heartbeat, superviseIntervalSeconds: Math.max(1, Math.floor(heartbeat / 5)) };
+}
+
+/**
+ * Live evals of runs queued from the CLI start the servers their own suite
+ * names, as `eval` does; a run from the dashboard gets none here (it must use
+ * the server's allow-list).
+ */
+function cliLive(settings: Settings, timeoutSeconds: number) {
+  return (run: StoredRun) =>
+    run.startedBy === "cli" ? createCliLiveRunner({ settings, suiteFile: run.config.file, cwd: run.config.cwd ?? process.cwd(), timeoutSeconds, toolVersion: run.config.toolVersion }) : undefined;
 }
 
 function workerJudge(settings: Settings, timeoutSeconds: number) {
@@ -64,6 +75,7 @@ export async function queuedRun(input: {
       judgeModel: config.judgeModel,
       judgeUnavailable: settings.anthropicApiKey ? undefined : NO_KEY,
       toolVersion: config.toolVersion,
+      liveFor: cliLive(settings, config.timeoutSeconds),
     });
     try {
       await waitForRun({ db, runId, io });
@@ -131,6 +143,7 @@ export async function workerCommand(input: { settings: Settings; io: CliIo; conc
     judgeModel: settings.judgeModel,
     judgeUnavailable: settings.anthropicApiKey ? undefined : NO_KEY,
     toolVersion: input.toolVersion,
+    liveFor: cliLive(settings, input.timeoutSeconds),
     onResult: (runId, result) => {
       graded++;
       io.stderr.write(`run ${runId}: ${result.status} ${result.name}\n`);

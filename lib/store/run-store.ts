@@ -13,6 +13,8 @@ export type StartedBy = "cli" | "dashboard" | "worker";
 /** What a run needs to be replayed or resumed elsewhere: the options it ran with. */
 export interface RunConfig {
   file: string;
+  /** Where the suite was run from: live evals start their stdio servers relative to it. */
+  cwd?: string;
   toolVersion: string;
   judgeModel: string;
   concurrency: number;
@@ -28,6 +30,7 @@ export interface StoredRun {
   suiteName: string;
   yaml: string;
   status: RunStatus;
+  startedBy: StartedBy;
   config: RunConfig;
   totalCells: number;
   cancelRequested: boolean;
@@ -53,6 +56,7 @@ export function createRunStore(prisma: PrismaClient) {
     suiteName: run.suite.name,
     yaml: run.suiteVersion.yaml,
     status: run.status as RunStatus,
+    startedBy: run.startedBy as StartedBy,
     config: run.config as unknown as RunConfig,
     totalCells: run.totalCells,
     cancelRequested: run.cancelRequested,

@@ -12,6 +12,10 @@ import { parseDatabaseUrl } from "./connection";
 import type { Database } from "./open-database";
 import { createRunStore, type StoredRun } from "./run-store";
 import { claimOwner, createCachedJudge } from "./cached-judge";
+import type { LivePort } from "../engine/live-port";
+
+/** A live port that owns servers: closed when its run is finished here. */
+type LiveRunner = LivePort & { close(): Promise<void> };
 
 // Distributed grading: a queued run is one pg-boss job per cell. Any number
 // of workers, on any number of machines, take jobs from the same database.
@@ -79,12 +83,18 @@ export interface WorkerOptions {
   toolVersion: string;
   onResult?: (runId: string, result: EvalResult) => void;
   log?: (line: string) => void;
+  /**
+   * The live port for a run's agent evals (it decides which servers that run
+   * may start); closed when the run is finished here. Without it they defer.
+   */
+  liveFor?: (run: StoredRun) => LiveRunner | undefined;
 }
 
 interface RunContext {
   run: StoredRun;
   suite: SuiteConfig;
   judge: JudgePort;
+  live?: LiveRunner;
 }
 
 /** Starts taking jobs; resolves to a stop function that finishes the jobs in hand first. */
@@ -102,7 +112,7 @@ export async function startWorker(options: WorkerOptions): Promise<{ stop(): Pro
         const loaded = loadSuite({ text: run.yaml, file: run.config.file });
         if (!loaded.ok) return undefined;
         const judge = createCachedJudge({ prisma: options.db.prisma, inner: options.judge, runId, owner: claimOwner(), reuse: !run.config.noCache, leaseMs: 10 * 60_000 });
-        return { run, suite: loaded.value, judge };
+        return { run, suite: loaded.value, judge, live: options.liveFor?.(run) };
       })();
       contexts.set(runId, context);
     }
@@ -119,6 +129,7 @@ export async function startWorker(options: WorkerOptions): Promise<{ stop(): Pro
     const cancelled = await store.isCancelRequested(context.run.id);
     await store.finishRun({ runId: context.run.id, report, status: cancelled ? "cancelled" : "completed", reused: report.summary.reused ?? { calls: 0, savedUsd: 0 } });
     contexts.delete(context.run.id);
+    await context.live?.close();
   };
 
   const handle = async (job: { data: CellJob }) => {
@@ -140,7 +151,7 @@ export async function startWorker(options: WorkerOptions): Promise<{ stop(): Pro
         scheduler: cancelled ? cancelledScheduler() : scheduler,
         ...(context.run.config.filter !== undefined ? { filter: new RegExp(context.run.config.filter, "i") } : {}),
       },
-      { judge: context.judge, now: Date.now, priceOf: options.priceOf },
+      { judge: context.judge, now: Date.now, priceOf: options.priceOf, ...(context.live ? { live: context.live } : {}) },
     );
     for (const result of report.results) {
       await store.saveResult(context.run.id, redactDeep(result));
