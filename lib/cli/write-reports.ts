@@ -18,7 +18,11 @@ export async function writeReports(input: { names: ReporterName[]; report: Repor
       io.stdout.write(withNewline);
       continue;
     }
-    const target = files.length === 1 ? path.resolve(io.cwd, output) : path.join(path.resolve(io.cwd, output), `report.${REPORTERS[name].extension}`);
+    const extension = REPORTERS[name].extension;
+    // json and gitlab are both .json: formats that share an extension are told apart by name.
+    const shared = files.some((other) => other !== name && REPORTERS[other].extension === extension);
+    const fileName = shared ? `report.${name}.${extension}` : `report.${extension}`;
+    const target = files.length === 1 ? path.resolve(io.cwd, output) : path.join(path.resolve(io.cwd, output), fileName);
     await mkdir(path.dirname(target), { recursive: true });
     await writeFile(target, withNewline);
     io.stderr.write(`wrote ${name} report to ${path.relative(io.cwd, target) || target}\n`);
