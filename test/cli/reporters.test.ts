@@ -89,10 +89,9 @@ describe.concurrent("reporters and --output", () => {
     const ws = await makeWorkspace(onTestFinished);
     const judge = await startFakeJudge(onTestFinished, { respond: leakyJudge });
     await ws.write("suite.yaml", SUITE);
-    const machine = ["json", "junit", "md", "html", "sarif", "ndjson", "tap"];
+    const machine = ["json", "junit", "md", "html", "sarif", "gitlab", "ndjson", "tap"];
     const [toFiles, toStdout] = await Promise.all([
       ws.cli(["eval", "--config", "suite.yaml", "--reporter", ["pretty", ...machine].join(","), "--output", "out"], judge.env),
-      // gitlab's file is also report.json, so it is read from stdout, with every other format once more.
       ws.cli(["eval", "--config", "suite.yaml", "--reporter", "pretty,json,junit,md,html,sarif,gitlab,ndjson,tap"], judge.env),
     ]);
     expect(toFiles.code).toBe(1);
@@ -103,10 +102,11 @@ describe.concurrent("reporters and --output", () => {
     expectNoSecrets(toFiles.stdout, "pretty");
     expectNoSecrets(toFiles.stderr, "stderr");
     const files = (await readdir(`${ws.dir}/out`)).sort();
-    expect(files).toEqual(["report.html", "report.json", "report.md", "report.ndjson", "report.sarif", "report.tap", "report.xml"]);
+    // json and gitlab share .json, so both are named by format; the rest by extension alone.
+    expect(files).toEqual(["report.gitlab.json", "report.html", "report.json.json", "report.md", "report.ndjson", "report.sarif", "report.tap", "report.xml"]);
     for (const file of files) expectNoSecrets(await ws.read(`out/${file}`), file);
     // The reasoning itself is kept, with only the credentials masked.
-    for (const file of ["report.json", "report.xml", "report.html"]) {
+    for (const file of ["report.json.json", "report.xml", "report.html"]) {
       const text = await ws.read(`out/${file}`);
       expect(text, file).toMatch(/The candidate leaks a credential: it prints \[REDACTED\]/);
     }
