@@ -1,0 +1,263 @@
+import type { EvalStatus } from "../engine/report";
+import { Prisma, type PrismaClient } from "./generated/client";
+import type { RunStatus } from "./run-store";
+
+// The run-history reads behind the dashboard: the trend of one eval across a
+// suite's runs, one page of a run's results (filtered, sorted and paged on the
+// server: a run can hold 10,000 results), and a run's figures per judge model.
+// Raw SQL through tagged templates: every value is a bound parameter; the only
+// SQL text chosen at run time comes from the fixed SORT_COLUMNS table below.
+// `npm run bench:store` times these three on a million criterion results.
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** One eval result of one run: a point of a trend line. */
+export interface TrendPoint {
+  runId: string;
+  runCreatedAt: Date;
+  runStatus: RunStatus;
+  /** The engine's stable id of the result: the eval name plus its cell coordinates. */
+  resultKey: string;
+  name: string;
+  cellModel: string | null;
+  cellPrompt: number | null;
+  judgeModel: string | null;
+  status: EvalStatus;
+  score: number | null;
+  threshold: number;
+}
+
+/** A result row as the run's table shows it (without the full EvalResult document). */
+export interface ResultRow {
+  id: string;
+  resultKey: string;
+  evalName: string;
+  name: string;
+  cellModel: string | null;
+  cellPrompt: number | null;
+  judgeModel: string | null;
+  status: EvalStatus;
+  vacuous: boolean;
+  score: number | null;
+  threshold: number;
+  reason: string;
+  costUsd: number;
+  judgeCalls: number;
+  latencyMs: number;
+  createdAt: Date;
+}
+
+export type ResultSortKey = "name" | "status" | "score" | "costUsd" | "latencyMs" | "createdAt";
+export interface ResultSort {
+  by: ResultSortKey;
+  direction: "asc" | "desc";
+}
+
+export interface ResultsPage {
+  rows: ResultRow[];
+  /** Results matching the status and search filters, over all pages. */
+  total: number;
+  /** Pass back as `cursor` for the page after this one; null on the last page. */
+  nextCursor: string | null;
+}
+
+export interface ModelSummary {
+  /** null for results graded by no judge model. */
+  judgeModel: string | null;
+  results: number;
+  passed: number;
+  failed: number;
+  judgeErrors: number;
+  deferred: number;
+  skipped: number;
+  /** Mean over the results that have a score; null when none has. */
+  meanScore: number | null;
+  costUsd: number;
+  judgeCalls: number;
+}
+
+// Sort keys map to fixed column names; `nullable` columns sort their nulls
+// last in both directions (an ungraded result is never the "best" or "worst").
+const SORT_COLUMNS: Record<ResultSortKey, { column: string; nullable: boolean; kind: "text" | "number" | "date" }> = {
+  name: { column: "name", nullable: false, kind: "text" },
+  status: { column: "status", nullable: false, kind: "text" },
+  score: { column: "score", nullable: true, kind: "number" },
+  costUsd: { column: "cost_usd", nullable: false, kind: "number" },
+  latencyMs: { column: "latency_ms", nullable: false, kind: "number" },
+  createdAt: { column: "created_at", nullable: false, kind: "date" },
+};
+
+const DEFAULT_SORT: ResultSort = { by: "name", direction: "asc" };
+const MAX_PAGE_SIZE = 500;
+
+interface Cursor {
+  by: ResultSortKey;
+  direction: "asc" | "desc";
+  /** The last row's sort value (ISO string for dates), and its id as the tie-breaker. */
+  value: string | number | null;
+  id: string;
+}
+
+function encodeCursor(cursor: Cursor): string {
+  return Buffer.from(JSON.stringify(cursor)).toString("base64url");
+}
+
+/** A cursor comes back from a URL: anything malformed, or made for another sort, is refused. */
+function decodeCursor(text: string, sort: ResultSort): Cursor {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(text, "base64url").toString("utf8"));
+  } catch {
+    parsed = undefined;
+  }
+  const c = parsed as Partial<Cursor> | undefined;
+  const spec = SORT_COLUMNS[sort.by];
+  const valueOk =
+    c?.value === null ? spec.nullable : spec.kind === "number" ? typeof c?.value === "number" : typeof c?.value === "string" && (spec.kind === "text" || !Number.isNaN(Date.parse(c.value)));
+  if (!c || c.by !== sort.by || c.direction !== sort.direction || typeof c.id !== "string" || !UUID.test(c.id) || !valueOk) {
+    throw new RangeError("invalid cursor: it is malformed or belongs to another sort order");
+  }
+  return c as Cursor;
+}
+
+function cursorValue(row: ResultRow, by: ResultSortKey): Cursor["value"] {
+  const value = row[by];
+  return value instanceof Date ? value.toISOString() : value;
+}
+
+function sortValueSql(value: Cursor["value"], kind: "text" | "number" | "date"): Prisma.Sql {
+  if (kind === "date") return Prisma.sql`${value}::timestamptz`;
+  if (kind === "number") return Prisma.sql`${value}::float8`;
+  return Prisma.sql`${value}::text`;
+}
+
+export function createRunQueries(prisma: PrismaClient) {
+  return {
+    /**
+     * The score and status of one eval in the newest `limit` runs of a suite
+     * that graded it, newest run first: every cell of the eval, or only the
+     * cell whose result key is `resultKey`. Within a run, cells come in
+     * result-key order.
+     */
+    async evalTrend(input: { suiteName: string; evalName: string; resultKey?: string; limit: number }): Promise<TrendPoint[]> {
+      const limit = Math.max(0, Math.floor(input.limit));
+      const key = input.resultKey === undefined ? Prisma.empty : Prisma.sql`AND e.result_key = ${input.resultKey}`;
+      // The runs are picked first (newest with this eval, via runs(suite_id,
+      // created_at)), then each one's results by (run_id, eval_name): the cost
+      // follows `limit`, not how many suites share the eval's name.
+      return prisma.$queryRaw<TrendPoint[]>`
+        WITH picked AS (
+          SELECT r.id, r.created_at, r.status
+          FROM runs r
+          JOIN suites s ON s.id = r.suite_id
+          WHERE s.name = ${input.suiteName}
+            AND EXISTS (SELECT 1 FROM eval_results e WHERE e.run_id = r.id AND e.eval_name = ${input.evalName} ${key})
+          ORDER BY r.created_at DESC, r.id DESC
+          LIMIT ${limit}
+        )
+        SELECT p.id::text AS "runId", p.created_at AS "runCreatedAt", p.status AS "runStatus",
+               e.result_key AS "resultKey", e.name, e.cell_model AS "cellModel", e.cell_prompt AS "cellPrompt",
+               e.judge_model AS "judgeModel", e.status, e.score, e.threshold
+        FROM picked p
+        JOIN eval_results e ON e.run_id = p.id AND e.eval_name = ${input.evalName} ${key}
+        ORDER BY p.created_at DESC, p.id DESC, e.result_key`;
+    },
+
+    /**
+     * One page of a run's results, with the total that match the filters.
+     * `status` keeps only those statuses; `search` matches the result's name
+     * (eval name and cell) case-insensitively. Sorted by `sort` with the row
+     * id as tie-breaker, so pages tile the results with no gap or repeat.
+     * Page with `cursor` (the previous page's `nextCursor`; keyset, as fast
+     * on the last page as on the first) or with `offset` (for "go to page n").
+     */
+    async runResultsPage(input: {
+      runId: string;
+      status?: EvalStatus | EvalStatus[];
+      search?: string;
+      sort?: ResultSort;
+      pageSize: number;
+      cursor?: string;
+      offset?: number;
+    }): Promise<ResultsPage> {
+      if (!UUID.test(input.runId)) return { rows: [], total: 0, nextCursor: null };
+      const sort = input.sort ?? DEFAULT_SORT;
+      const spec = SORT_COLUMNS[sort.by];
+      const pageSize = Math.min(MAX_PAGE_SIZE, Math.max(1, Math.floor(input.pageSize)));
+      const cursor = input.cursor ? decodeCursor(input.cursor, sort) : undefined;
+      const offset = cursor ? 0 : Math.max(0, Math.floor(input.offset ?? 0));
+
+      const statuses = input.status === undefined ? undefined : Array.isArray(input.status) ? input.status : [input.status];
+      const search = input.search?.trim();
+      const filters = Prisma.join(
+        [
+          Prisma.sql`run_id = ${input.runId}::uuid`,
+          ...(statuses ? [statuses.length ? Prisma.sql`status IN (${Prisma.join(statuses)})` : Prisma.sql`FALSE`] : []),
+          // The search text is a value, and its LIKE wildcards are escaped: "50%" finds "50%".
+          ...(search ? [Prisma.sql`name ILIKE ${`%${search.replace(/[\\%_]/g, "\\$&")}%`}`] : []),
+        ],
+        " AND ",
+      );
+
+      const column = Prisma.raw(spec.column);
+      const dir = Prisma.raw(sort.direction === "asc" ? "ASC" : "DESC");
+      const after = sort.direction === "asc" ? Prisma.raw(">") : Prisma.raw("<");
+      const order = spec.nullable ? Prisma.sql`${column} ${dir} NULLS LAST, id ${dir}` : Prisma.sql`${column} ${dir}, id ${dir}`;
+      let keyset = Prisma.empty;
+      if (cursor) {
+        const id = Prisma.sql`${cursor.id}::uuid`;
+        // Nulls come last: after a non-null value come the larger (or smaller)
+        // values and then every null; after a null, only the nulls left.
+        keyset =
+          cursor.value === null
+            ? Prisma.sql`AND ${column} IS NULL AND id ${after} ${id}`
+            : spec.nullable
+              ? Prisma.sql`AND ((${column}, id) ${after} (${sortValueSql(cursor.value, spec.kind)}, ${id}) OR ${column} IS NULL)`
+              : Prisma.sql`AND (${column}, id) ${after} (${sortValueSql(cursor.value, spec.kind)}, ${id})`;
+      }
+
+      const [rows, counted] = await Promise.all([
+        prisma.$queryRaw<ResultRow[]>`
+          SELECT id::text AS id, result_key AS "resultKey", eval_name AS "evalName", name, cell_model AS "cellModel",
+                 cell_prompt AS "cellPrompt", judge_model AS "judgeModel", status, vacuous, score, threshold, reason,
+                 cost_usd AS "costUsd", judge_calls AS "judgeCalls", latency_ms AS "latencyMs", created_at AS "createdAt"
+          FROM eval_results
+          WHERE ${filters} ${keyset}
+          ORDER BY ${order}
+          LIMIT ${pageSize + 1} OFFSET ${offset}`,
+        prisma.$queryRaw<{ total: number }[]>`SELECT count(*)::int AS total FROM eval_results WHERE ${filters}`,
+      ]);
+      // One row more than a page tells whether another page follows.
+      const more = rows.length > pageSize;
+      const page = more ? rows.slice(0, pageSize) : rows;
+      const last = page.at(-1);
+      return {
+        rows: page,
+        total: counted[0]?.total ?? 0,
+        nextCursor: more && last ? encodeCursor({ by: sort.by, direction: sort.direction, value: cursorValue(last, sort.by), id: last.id }) : null,
+      };
+    },
+
+    /** A run's results per judge model: counts by outcome, mean score, cost and calls; by model name. */
+    async runModelSummary(input: { runId: string }): Promise<ModelSummary[]> {
+      if (!UUID.test(input.runId)) return [];
+      return prisma.$queryRaw<ModelSummary[]>`
+        SELECT judge_model AS "judgeModel",
+               count(*)::int AS results,
+               (count(*) FILTER (WHERE status = 'passed'))::int AS passed,
+               (count(*) FILTER (WHERE status = 'failed'))::int AS failed,
+               (count(*) FILTER (WHERE status = 'judge_error'))::int AS "judgeErrors",
+               (count(*) FILTER (WHERE status = 'deferred'))::int AS deferred,
+               (count(*) FILTER (WHERE status = 'skipped'))::int AS skipped,
+               avg(score) AS "meanScore",
+               coalesce(sum(cost_usd), 0)::float8 AS "costUsd",
+               coalesce(sum(judge_calls), 0)::int AS "judgeCalls"
+        FROM eval_results
+        WHERE run_id = ${input.runId}::uuid
+        GROUP BY judge_model
+        ORDER BY judge_model NULLS LAST`;
+    },
+  };
+}
+
+export type RunQueries = ReturnType<typeof createRunQueries>;
