@@ -8,9 +8,8 @@ import { createRandom, JUDGE_MODELS, SUITE_FILE, suiteYaml, syntheticResult } fr
 // runs, 100,000 eval results and exactly 1,000,000 criterion results. 499
 // runs grade 45 evals × 4 judge models × 10 criteria; the newest run grades a
 // grown suite version of 2,500 evals × 4 models (10,000 results, its first
-// 450 evals with an 11th criterion). Rows go in as multi-row INSERTs over
-// unnest(array parameters), one statement per table and batch, on two
-// connections, with the secondary indexes dropped during the load and built
+// 450 evals with an 11th criterion). Rows go in with COPY, one per table and
+// batch, on two connections, with the secondary indexes dropped during the load and built
 // afterwards (what a bulk load does; the FK checks stay on).
 
 export const SUITE_NAME = "support-assistant";
@@ -75,63 +74,94 @@ function* batches(runIds: string[], runCreatedAt: Date[]): Generator<Batch> {
   }
 }
 
-/** Inserts one batch: its eval results, then their criteria (the FK needs the parents first). */
-async function insertBatch(client: pg.Client, batch: Batch): Promise<{ evalResults: number; criteria: number }> {
-  const e = { id: [] as string[], run: [] as string[], key: [] as string[], evalName: [] as string[], name: [] as string[], cellModel: [] as (string | null)[], cellPrompt: [] as (number | null)[], judgeModel: [] as (string | null)[], status: [] as string[], vacuous: [] as boolean[], score: [] as (number | null)[], threshold: [] as number[], reason: [] as string[], note: [] as (string | null)[], cost: [] as number[], calls: [] as number[], latency: [] as number[], data: [] as string[], createdAt: [] as string[] };
-  const c = { id: [] as string[], evalResult: [] as string[], run: [] as string[], name: [] as string[], status: [] as string[], score: [] as (number | null)[], passed: [] as (boolean | null)[], threshold: [] as number[], weight: [] as number[], required: [] as boolean[], guard: [] as boolean[], gates: [] as string[], reasoning: [] as string[], evidence: [] as (string | null)[] };
+/**
+ * COPY … FROM STDIN over a pg client. pg has no COPY of its own (the
+ * pg-copy-streams package adds it); this is the same small "submittable":
+ * pg hands it the connection, it sends the rows as CopyData messages when the
+ * server asks for them, and settles when the server is ready again.
+ */
+function copyFrom(client: pg.Client, input: { sql: string; rows: string }): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let failed = false;
+    const submittable = {
+      submit: (connection: CopyConnection) => connection.query(input.sql),
+      handleCopyInResponse: (connection: CopyConnection) => {
+        const bytes = Buffer.from(input.rows);
+        for (let at = 0; at < bytes.length; at += 1 << 20) connection.sendCopyFromChunk(bytes.subarray(at, at + (1 << 20)));
+        connection.endCopyFrom();
+      },
+      handleCommandComplete: () => {},
+      handleReadyForQuery: () => {
+        if (!failed) resolve();
+      },
+      handleError: (error: Error) => {
+        failed = true;
+        reject(error);
+      },
+    };
+    void client.query(submittable as unknown as pg.QueryConfig);
+  });
+}
+
+interface CopyConnection {
+  query(sql: string): void;
+  sendCopyFromChunk(chunk: Buffer): void;
+  endCopyFrom(): void;
+}
+
+/** A value in COPY's text format: \N for null, and backslash, tab and line breaks escaped. */
+function field(value: string | number | boolean | null | undefined): string {
+  if (value === null || value === undefined) return "\\N";
+  if (typeof value !== "string") return String(value);
+  return /[\\\t\n\r]/.test(value) ? value.replace(/[\\\t\n\r]/g, (ch) => ({ "\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r" })[ch]!) : value;
+}
+
+/** Copies one batch: its eval results, then their criteria (the FK needs the parents first). */
+async function copyBatch(client: pg.Client, batch: Batch): Promise<{ evalResults: number; criteria: number }> {
+  const results: string[] = [];
+  const criteria: string[] = [];
   batch.results.forEach((r, index) => {
     const id = randomUUID();
     const runId = batch.runIds[index]!;
     // The same mapping as createRunStore().saveResult.
-    e.id.push(id);
-    e.run.push(runId);
-    e.key.push(r.id);
-    e.evalName.push(r.eval);
-    e.name.push(r.name);
-    e.cellModel.push(r.cell?.model ?? null);
-    e.cellPrompt.push(r.cell?.promptIndex ?? null);
-    e.judgeModel.push(r.judge.models[0] ?? null);
-    e.status.push(r.status);
-    e.vacuous.push(r.vacuous);
-    e.score.push(r.score);
-    e.threshold.push(r.threshold);
-    e.reason.push(r.reason);
-    e.note.push(r.note ?? null);
-    e.cost.push(r.costUsd);
-    e.calls.push(r.judgeCalls);
-    e.latency.push(Math.round(r.latencyMs));
-    e.data.push(JSON.stringify(r));
-    e.createdAt.push(batch.createdAt[index]!.toISOString());
+    results.push(
+      [
+        id,
+        runId,
+        field(r.id),
+        field(r.eval),
+        field(r.name),
+        field(r.cell?.model),
+        field(r.cell?.promptIndex),
+        field(r.judge.models[0]),
+        r.status,
+        r.vacuous,
+        field(r.score),
+        r.threshold,
+        field(r.reason),
+        field(r.note),
+        r.costUsd,
+        r.judgeCalls,
+        Math.round(r.latencyMs),
+        field(JSON.stringify(r)),
+        batch.createdAt[index]!.toISOString(),
+      ].join("\t"),
+    );
     for (const k of r.criteria) {
-      c.id.push(randomUUID());
-      c.evalResult.push(id);
-      c.run.push(runId);
-      c.name.push(k.name);
-      c.status.push(k.status);
-      c.score.push(k.score);
-      c.passed.push(k.passed);
-      c.threshold.push(k.threshold);
-      c.weight.push(k.weight);
-      c.required.push(k.required);
-      c.guard.push(k.guard);
-      c.gates.push(`{${k.gates.join(",")}}`);
-      c.reasoning.push(k.reasoning);
-      c.evidence.push(k.evidence ?? null);
+      criteria.push(
+        [randomUUID(), id, runId, field(k.name), k.status, field(k.score), field(k.passed), k.threshold, k.weight, k.required, k.guard, `{${k.gates.join(",")}}`, field(k.reasoning), field(k.evidence)].join("\t"),
+      );
     }
   });
-  await client.query(
-    `INSERT INTO eval_results (id, run_id, result_key, eval_name, name, cell_model, cell_prompt, judge_model, status, vacuous, score, threshold, reason, note, cost_usd, judge_calls, latency_ms, data, created_at)
-     SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int[], $8::text[], $9::text[], $10::bool[], $11::float8[], $12::float8[], $13::text[], $14::text[], $15::float8[], $16::int[], $17::int[], $18::jsonb[], $19::timestamptz[])`,
-    [e.id, e.run, e.key, e.evalName, e.name, e.cellModel, e.cellPrompt, e.judgeModel, e.status, e.vacuous, e.score, e.threshold, e.reason, e.note, e.cost, e.calls, e.latency, e.data, e.createdAt],
-  );
-  await client.query(
-    `INSERT INTO criterion_results (id, eval_result_id, run_id, name, status, score, passed, threshold, weight, required, guard, gates, reasoning, evidence)
-     SELECT id, eval_result_id, run_id, name, status, score, passed, threshold, weight, required, guard, gates::text[], reasoning, evidence
-     FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::text[], $5::text[], $6::float8[], $7::bool[], $8::float8[], $9::float8[], $10::bool[], $11::bool[], $12::text[], $13::text[], $14::text[])
-       AS t(id, eval_result_id, run_id, name, status, score, passed, threshold, weight, required, guard, gates, reasoning, evidence)`,
-    [c.id, c.evalResult, c.run, c.name, c.status, c.score, c.passed, c.threshold, c.weight, c.required, c.guard, c.gates, c.reasoning, c.evidence],
-  );
-  return { evalResults: e.id.length, criteria: c.id.length };
+  await copyFrom(client, {
+    sql: "COPY eval_results (id, run_id, result_key, eval_name, name, cell_model, cell_prompt, judge_model, status, vacuous, score, threshold, reason, note, cost_usd, judge_calls, latency_ms, data, created_at) FROM STDIN",
+    rows: `${results.join("\n")}\n`,
+  });
+  await copyFrom(client, {
+    sql: "COPY criterion_results (id, eval_result_id, run_id, name, status, score, passed, threshold, weight, required, guard, gates, reasoning, evidence) FROM STDIN",
+    rows: `${criteria.join("\n")}\n`,
+  });
+  return { evalResults: results.length, criteria: criteria.length };
 }
 
 export async function bulkLoadHistory(input: { connection: pg.ClientConfig; onProgress?: (criteria: number) => void }): Promise<LoadedHistory> {
@@ -160,12 +190,21 @@ export async function bulkLoadHistory(input: { connection: pg.ClientConfig; onPr
       [runIds, suiteId, versionIds[0], versionIds[1], RUNS, config, runCreatedAt.map((d) => d.toISOString())],
     );
 
+    // Constraints (foreign keys first) and indexes are dropped for the load and
+    // made again afterwards, each with one pass over the table, from their own
+    // definitions: whatever the migrations created, a new index included.
+    const constraints = await main.query<{ table: string; name: string; def: string }>(
+      `SELECT conrelid::regclass::text AS table, conname AS name, pg_get_constraintdef(oid) AS def
+       FROM pg_constraint WHERE conrelid = ANY($1::regclass[]) AND contype IN ('p', 'f') ORDER BY contype = 'f' DESC`,
+      [LOADED_TABLES],
+    );
     const indexes = await main.query<{ indexname: string; indexdef: string }>(
       `SELECT indexname, indexdef FROM pg_indexes
        WHERE schemaname = current_schema() AND tablename = ANY($1)
          AND indexname NOT IN (SELECT conname FROM pg_constraint WHERE contype IN ('p', 'u', 'x'))`,
       [LOADED_TABLES],
     );
+    for (const c of constraints.rows) await main.query(`ALTER TABLE ${pg.escapeIdentifier(c.table)} DROP CONSTRAINT ${pg.escapeIdentifier(c.name)}`);
     for (const { indexname } of indexes.rows) await main.query(`DROP INDEX ${pg.escapeIdentifier(indexname)}`);
 
     const source = batches(runIds, runCreatedAt);
@@ -175,7 +214,7 @@ export async function bulkLoadHistory(input: { connection: pg.ClientConfig; onPr
     await Promise.all(
       clients.map(async (client) => {
         for (let next = source.next(); !next.done; next = source.next()) {
-          const counted = await insertBatch(client, next.value);
+          const counted = await copyBatch(client, next.value);
           evalResults += counted.evalResults;
           criterionResults += counted.criteria;
           input.onProgress?.(criterionResults);
@@ -184,14 +223,17 @@ export async function bulkLoadHistory(input: { connection: pg.ClientConfig; onPr
     );
     const loaded = performance.now();
 
-    // Indexes, built in parallel on both connections, then the planner's statistics.
-    const queue = [...indexes.rows];
-    await Promise.all(
-      clients.map(async (client) => {
-        await client.query("SET maintenance_work_mem = '256MB'");
-        for (let index = queue.shift(); index; index = queue.shift()) await client.query(index.indexdef);
-      }),
-    );
+    // Primary keys, then indexes in parallel on both connections, then the
+    // foreign keys (each validated with one join), then the planner's statistics.
+    const restore = async (client: pg.Client, statements: string[]) => {
+      await client.query("SET maintenance_work_mem = '256MB'");
+      for (let sql = statements.shift(); sql; sql = statements.shift()) await client.query(sql);
+    };
+    const constraintSql = (kind: "p" | "f") =>
+      constraints.rows.filter((c) => c.def.startsWith(kind === "p" ? "PRIMARY KEY" : "FOREIGN KEY")).map((c) => `ALTER TABLE ${pg.escapeIdentifier(c.table)} ADD CONSTRAINT ${pg.escapeIdentifier(c.name)} ${c.def}`);
+    for (const statements of [[...constraintSql("p"), ...indexes.rows.map((i) => i.indexdef)], constraintSql("f")]) {
+      await Promise.all(clients.map((client) => restore(client, statements)));
+    }
     await main.query(
       `UPDATE runs r SET passed = t.passed, failed = t.failed, deferred = t.deferred, judge_errors = t.judge_errors, skipped = t.skipped, judge_calls = t.judge_calls, cost_usd = t.cost_usd
        FROM (SELECT run_id, count(*) FILTER (WHERE status = 'passed') AS passed, count(*) FILTER (WHERE status = 'failed') AS failed,

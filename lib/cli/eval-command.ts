@@ -1,14 +1,11 @@
 import path from "node:path";
-import { formatIssue } from "../config/load-suite";
 import { planSuite } from "../engine/plan-suite";
 import { explainPlan, renderExplain } from "../engine/explain-plan";
 import { formatUsd } from "../engine/format-score";
 import { priceOf } from "../judge/pricing";
 import { parseReporterList } from "../report/registry";
-import { readEnv } from "../env/read-env";
-import { readSuiteFile } from "./read-suite-file";
 import { executeRun } from "./execute-run";
-import { queuedRun } from "./queue-commands";
+import { prepareSuite } from "./prepare-judging";
 import type { RunConfig } from "../store/run-store";
 import type { CliIo } from "./main";
 
@@ -36,27 +33,12 @@ export async function evalCommand(input: { options: EvalOptions; io: CliIo; tool
     io.stderr.write(`error: ${message}\n`);
     return 2;
   };
-  const settings = readEnv(io.env);
-  if (!settings.ok) return fail(settings.message);
   const reporters = parseReporterList(options.reporter);
   if (!reporters.ok) return fail(reporters.message);
-  let filter: RegExp | undefined;
-  if (options.filter !== undefined) {
-    try {
-      filter = new RegExp(options.filter, "i");
-    } catch (error) {
-      return fail(`--filter is not a valid regular expression: ${(error as Error).message}`);
-    }
-  }
-
-  const loaded = await readSuiteFile({ file: options.config, cwd: io.cwd });
-  if (!loaded.ok) {
-    for (const issue of loaded.issues) io.stderr.write(`${formatIssue(issue)}\n`);
-    return 2;
-  }
-  for (const warning of loaded.warnings) io.stderr.write(`${formatIssue(warning)}\n`);
-  const suite = loaded.value;
-  const { judgeModel, anthropicApiKey, databaseUrl } = settings.value;
+  const prepared = await prepareSuite({ options, io });
+  if (!prepared.ok) return prepared.exitCode;
+  const { suite, filter, text, settings } = prepared.value;
+  const { judgeModel, anthropicApiKey, databaseUrl } = settings;
 
   if (options.explain) {
     const cells = planSuite({ suite, defaultModel: judgeModel, filter });
@@ -94,12 +76,13 @@ export async function evalCommand(input: { options: EvalOptions; io: CliIo; tool
     // A budget and a baseline need the whole run in one process; queued runs report them with `report`.
     if (options.maxCost !== undefined) return fail("--max-cost is not supported with --queue yet");
     if (options.baseline !== undefined) return fail("--baseline is not supported with --queue yet");
-    return queuedRun({ suite, yaml: loaded.text ?? "", suiteName, settings: settings.value, config, io, reporters: reporters.value, output: options.output, color: options.color && Boolean(io.stdout.isTTY), filter, detach: Boolean(options.detach) });
+    const { queuedRun } = await import("./queue-commands");
+    return queuedRun({ suite, yaml: text, suiteName, settings, config, io, reporters: reporters.value, output: options.output, color: options.color && Boolean(io.stdout.isTTY), filter, detach: Boolean(options.detach) });
   }
 
   return executeRun({
     suite,
-    settings: settings.value,
+    settings,
     config,
     io,
     reporters: reporters.value,
@@ -108,7 +91,7 @@ export async function evalCommand(input: { options: EvalOptions; io: CliIo; tool
     filter,
     store: Boolean(options.store || databaseUrl),
     // The suite is named by its path, as the user wrote it relative to here.
-    target: { kind: "new", suiteName, yaml: loaded.text ?? "" },
+    target: { kind: "new", suiteName, yaml: text },
     ...(options.baseline !== undefined ? { baseline: { ref: options.baseline, maxDrop: options.maxDrop } } : {}),
   });
 }

@@ -11,9 +11,8 @@ import type { ReporterName } from "../report/registry";
 import { redactReport } from "../report/redact-secrets";
 import { redactDeep } from "../engine/redact-secrets";
 import type { Settings } from "../env/read-env";
-import { openDatabase, type Database } from "../store/open-database";
-import { createRunStore, type RunConfig, type RunStore } from "../store/run-store";
-import { claimOwner, createCachedJudge } from "../store/cached-judge";
+import type { Database } from "../store/open-database";
+import type { RunConfig, RunStore } from "../store/run-store";
 import { createProgressBar } from "./progress-bar";
 import { createCliLiveRunner } from "./create-cli-live-runner";
 import { writeReports } from "./write-reports";
@@ -50,6 +49,15 @@ async function resolveBaseline(store: RunStore, ref: string, suiteName: string, 
   return { runId: run.id, results: await store.results(run.id) };
 }
 
+async function loadHistory() {
+  const [{ openDatabase }, { createRunStore }, { claimOwner, createCachedJudge }] = await Promise.all([
+    import("../store/open-database"),
+    import("../store/run-store"),
+    import("../store/cached-judge"),
+  ]);
+  return { openDatabase, createRunStore, claimOwner, createCachedJudge };
+}
+
 export async function executeRun(request: RunRequest): Promise<number> {
   const { suite, settings, config, io } = request;
   const fail = (message: string) => {
@@ -62,9 +70,11 @@ export async function executeRun(request: RunRequest): Promise<number> {
     let runId: string | undefined;
     let suiteName: string;
     let stored: EvalResult[] = [];
-    if (request.store) {
-      db = await openDatabase({ databaseUrl: settings.databaseUrl, dataDir: settings.dataDir });
-      store = createRunStore(db.prisma);
+    // Run history loads Prisma and the database only when it is asked for.
+    const history = request.store ? await loadHistory() : undefined;
+    if (history) {
+      db = await history.openDatabase({ databaseUrl: settings.databaseUrl, dataDir: settings.dataDir });
+      store = history.createRunStore(db.prisma);
     }
     if (request.target.kind === "resume") {
       const run = await store!.getRun(request.target.runId);
@@ -96,8 +106,8 @@ export async function executeRun(request: RunRequest): Promise<number> {
     }
 
     let judge: JudgePort = createAnthropicJudge({ apiKey: settings.anthropicApiKey ?? "unset", baseURL: settings.anthropicBaseUrl, timeoutMs: config.timeoutSeconds * 1000 });
-    if (store && db) {
-      judge = createCachedJudge({ prisma: db.prisma, inner: judge, runId, owner: claimOwner(), reuse: !config.noCache, leaseMs: leaseMs(config.timeoutSeconds) });
+    if (history && db) {
+      judge = history.createCachedJudge({ prisma: db.prisma, inner: judge, runId, owner: history.claimOwner(), reuse: !config.noCache, leaseMs: leaseMs(config.timeoutSeconds) });
     }
 
     const progress = io.stderr.isTTY ? createProgressBar({ stream: io.stderr, now: Date.now }) : undefined;

@@ -24,7 +24,16 @@ export interface JudgingOptions {
   timeout: number;
 }
 
-export async function prepareJudging(input: { options: JudgingOptions; io: CliIo }): Promise<{ ok: true; value: JudgingSetup } | { ok: false; exitCode: 2 }> {
+export interface SuiteSetup {
+  suite: SuiteConfig;
+  /** The suite file's text, as read (run history stores it). */
+  text: string;
+  settings: Settings;
+  filter?: RegExp;
+}
+
+/** The environment, the suite and --filter, for every command that grades. Problems are said and become exit code 2. */
+export async function prepareSuite(input: { options: { config: string; filter?: string }; io: CliIo }): Promise<{ ok: true; value: SuiteSetup } | { ok: false; exitCode: 2 }> {
   const { options, io } = input;
   const fail = (message: string) => {
     io.stderr.write(`error: ${message}\n`);
@@ -46,7 +55,14 @@ export async function prepareJudging(input: { options: JudgingOptions; io: CliIo
     return { ok: false, exitCode: 2 };
   }
   for (const warning of loaded.warnings) io.stderr.write(`${formatIssue(warning)}\n`);
-  const { anthropicApiKey, anthropicBaseUrl } = settings.value;
-  const judge = anthropicApiKey ? createAnthropicJudge({ apiKey: anthropicApiKey, baseURL: anthropicBaseUrl, timeoutMs: options.timeout * 1000 }) : undefined;
-  return { ok: true, value: { suite: loaded.value, settings: settings.value, ...(filter ? { filter } : {}), ...(judge ? { judge } : {}) } };
+  return { ok: true, value: { suite: loaded.value, text: loaded.text ?? "", settings: settings.value, ...(filter ? { filter } : {}) } };
+}
+
+export async function prepareJudging(input: { options: JudgingOptions; io: CliIo }): Promise<{ ok: true; value: JudgingSetup } | { ok: false; exitCode: 2 }> {
+  const prepared = await prepareSuite(input);
+  if (!prepared.ok) return prepared;
+  const { suite, settings, filter } = prepared.value;
+  const { anthropicApiKey, anthropicBaseUrl } = settings;
+  const judge = anthropicApiKey ? createAnthropicJudge({ apiKey: anthropicApiKey, baseURL: anthropicBaseUrl, timeoutMs: input.options.timeout * 1000 }) : undefined;
+  return { ok: true, value: { suite, settings, ...(filter ? { filter } : {}), ...(judge ? { judge } : {}) } };
 }
