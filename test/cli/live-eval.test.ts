@@ -163,3 +163,32 @@ describe.concurrent("rubric-studio eval with live evals", SLOW, () => {
     expect(report.results[1]!.candidate.transcript.entries[1]).toMatchObject({ result: "Monday 09:30 is taken by evt_001 (Team standup)", isError: true });
   });
 });
+
+describe("a live run in the run history", SLOW, () => {
+  test("is stored with its structured transcript, secrets redacted", async ({ onTestFinished }) => {
+    const { createTestDatabase } = await import("../support/test-database");
+    const { createPrismaClient } = await import("../../lib/store/connection");
+    const db = await createTestDatabase();
+    onTestFinished(() => db.close());
+    const prisma = createPrismaClient(db.url);
+    onTestFinished(() => prisma.$disconnect());
+    const ws = await makeWorkspace(onTestFinished);
+    const judge = await startFakeJudge(onTestFinished, { respond: scriptAgents({ agent: bookAgent }) });
+    await ws.write("suite.yaml", SUITE(server("calendar")));
+
+    const run = await cli(ws, ["eval", "--config", "suite.yaml"], { ...judge.env, DATABASE_URL: db.url });
+    expect(run.code, run.stderr).toBe(0);
+    const runId = /Storing run ([0-9a-f-]{36})/.exec(run.stderr)?.[1];
+    expect(runId).toBeDefined();
+    const rows = await prisma.evalResultRow.findMany({ where: { runId: runId! }, orderBy: { evalName: "asc" } });
+    expect(rows.map((r) => [r.evalName, r.status])).toEqual([
+      ["books the meeting", "passed"],
+      ["weather with a forecast", "passed"],
+    ]);
+    const stored = rows[0]!.data as { candidate: { source: string; transcript?: { steps: { kind: string; name?: string }[]; stop: string } } };
+    expect(stored.candidate.source).toBe("live");
+    expect(stored.candidate.transcript?.stop).toBe("final");
+    expect(JSON.stringify(stored.candidate.transcript)).toContain("create_event");
+    expect(JSON.stringify(rows.map((r) => r.data))).not.toContain("SECRETSECRETSECRET");
+  });
+});
