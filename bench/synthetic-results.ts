@@ -99,9 +99,9 @@ export function syntheticResult(input: { evalIndex: number; model: string; crite
   const { random, model } = input;
   const evalName = evalNameOf(input.evalIndex);
   const roll = random();
-  // About 72% passed, 18% failed, 4% judge errors, 4% deferred, 2% skipped by the budget.
-  const outcome: EvalStatus = roll < 0.72 ? "passed" : roll < 0.9 ? "failed" : roll < 0.94 ? "judge_error" : roll < 0.98 ? "deferred" : "skipped";
-  const graded = outcome === "passed" || outcome === "failed";
+  // About 90% graded (passed or failed by their score), 4% judge errors, 4% deferred, 2% skipped by the budget.
+  const graded = roll < 0.9;
+  const ungraded: EvalStatus = roll < 0.94 ? "judge_error" : roll < 0.98 ? "deferred" : "skipped";
   const threshold = 0.7;
   const base = 0.55 + ((input.evalIndex * 37) % 40) / 100 + input.drift;
   const prompt = `Customer ticket #${4000 + input.evalIndex}: ${TASKS[input.evalIndex % TASKS.length]}?`;
@@ -110,7 +110,7 @@ export function syntheticResult(input: { evalIndex: number; model: string; crite
   const criteria: CriterionResult[] = [];
   for (let c = 0; c < input.criteria; c++) {
     const skipped = graded && random() < 0.05;
-    const score = !graded || skipped ? null : round(Math.min(1, Math.max(0, base + (random() - 0.5) * 0.5 - (outcome === "failed" ? 0.3 : 0))), 2);
+    const score = !graded || skipped ? null : round(Math.min(1, Math.max(0, base + (random() - 0.5) * 0.5)), 2);
     const required = c === 0;
     const guard = c === 2;
     const passed = score === null ? null : score >= threshold;
@@ -123,7 +123,7 @@ export function syntheticResult(input: { evalIndex: number; model: string; crite
       required,
       guard,
       threshold,
-      status: outcome === "judge_error" ? "judge_error" : score === null ? "skipped" : "graded",
+      status: !graded && ungraded === "judge_error" ? "judge_error" : score === null ? "skipped" : "graded",
       ...(skipped ? { skippedReason: 'when: { contains: "refund" } did not match' } : {}),
       score,
       passed,
@@ -135,6 +135,7 @@ export function syntheticResult(input: { evalIndex: number; model: string; crite
   }
   const scored = criteria.filter((c) => c.score !== null);
   const score = graded && scored.length ? round(scored.reduce((s, c) => s + c.score!, 0) / scored.length, 4) : null;
+  const outcome: EvalStatus = !graded ? ungraded : score !== null && score >= threshold && criteria[0]?.passed !== false ? "passed" : "failed";
   const calls = graded || outcome === "judge_error" ? input.criteria : 0;
   const [inPrice, outPrice] = PRICE_PER_MTOK[model] ?? [3, 15];
   const usage = { input: calls * 900, output: calls * 120, cacheRead: calls * 700, cacheWrite: calls > 0 ? 1200 : 0 };
@@ -153,20 +154,22 @@ export function syntheticResult(input: { evalIndex: number; model: string; crite
     display: score === null ? "–" : score.toFixed(2),
     thresholdDisplay: "0.70",
     reason:
-      outcome === "passed"
-        ? `scored ${score!.toFixed(2)}, at or above the threshold 0.70`
-        : outcome === "failed"
-          ? `scored ${score!.toFixed(2)}, below the threshold 0.70`
-          : outcome === "judge_error"
-            ? "the judge returned no usable verdict after 3 attempts"
-            : "not graded",
+      outcome === "judge_error"
+        ? "the judge returned no usable verdict after 3 attempts"
+        : score === null
+          ? "not graded"
+          : outcome === "passed"
+            ? `scored ${score.toFixed(2)}, at or above the threshold 0.70`
+            : score < threshold
+              ? `scored ${score.toFixed(2)}, below the threshold 0.70`
+              : `required criterion "${criteria[0]!.name}" failed`,
     ...(outcome === "deferred" ? { note: "no model API key (ANTHROPIC_API_KEY is not set); the eval was deferred" } : {}),
     ...(outcome === "skipped" ? { note: "the --max-cost budget of $5.00 would be exceeded by this cell" } : {}),
     rubric: { kind: "criteria", source: { type: "inline" } },
     judge: { models: [model], jurySize: 1, consensus: 1 },
     candidate: { source: "fixed", server: "support", prompt, response },
     criteria,
-    judges: [{ judge: model, model, juror: 1, score, passed: score === null ? null : score >= threshold }],
+    judges: [{ judge: model, model, juror: 1, score, passed: score === null ? null : outcome === "passed" }],
     gates: criteria.filter((c) => c.gates.length).map((c) => `criterion "${c.name}" ${c.gates[0] === "required_failed" ? "is required and failed" : "triggered its guard"}`),
     usage,
     costUsd,

@@ -1,0 +1,51 @@
+import { loadSuite } from "../config/load-suite";
+import type { ConfigIssue } from "../config/types";
+import { planSuite } from "./plan-suite";
+import { explainPlan, type PriceOf } from "./explain-plan";
+
+// What the editor shows while someone types: the loader's located issues (the
+// same ones `rubric-studio validate` prints) and, when the suite loads, the
+// plan `eval --explain` would show, in figures. Pure: the caller passes the
+// pricing table and says whether the server has a judge key.
+
+export interface DraftPlan {
+  cells: number;
+  judgeCalls: number;
+  /** Upper bound of live agents' model calls (not priced). */
+  agentCalls: number;
+  costUsd: number;
+  unpricedModels: string[];
+  /** Cells that will not be graded, and why (an unknown server, no judge key...). */
+  deferred: { name: string; reason: string }[];
+  assumptions: string;
+}
+
+export interface DraftCheck {
+  issues: ConfigIssue[];
+  /** Null while the suite has errors: there is nothing to plan. */
+  plan: DraftPlan | null;
+}
+
+export function checkDraft(input: { text: string; file: string; priceOf: PriceOf; defaultModel: string; judgeUnavailable?: string }): DraftCheck {
+  const loaded = loadSuite({ text: input.text, file: input.file });
+  if (!loaded.ok) return { issues: loaded.issues, plan: null };
+  // Calls and cost are those of a real run even when this server has no key,
+  // as `eval --explain` shows them: the author is sizing the suite, not this box.
+  const explained = explainPlan(planSuite({ suite: loaded.value, defaultModel: input.defaultModel }), input.priceOf);
+  const deferred = explained.cells.flatMap((cell) => {
+    const reason = cell.deferReason ?? input.judgeUnavailable;
+    return reason === undefined ? [] : [{ name: cell.name, reason }];
+  });
+  return {
+    issues: loaded.warnings,
+    plan: {
+      cells: explained.totals.cells,
+      judgeCalls: explained.totals.judgeCalls,
+      agentCalls: explained.totals.agentCalls,
+      costUsd: explained.totals.costUsd,
+      unpricedModels: explained.totals.unpricedModels,
+      deferred,
+      assumptions: explained.assumptions,
+    },
+  };
+}

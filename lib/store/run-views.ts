@@ -1,0 +1,176 @@
+import { compareToBaseline, type BaselineComparison } from "../engine/compare-baseline";
+import type { EvalResult, EvalStatus, Report } from "../engine/report";
+import { EVAL_STATUSES } from "../engine/report";
+import type { PrismaClient } from "./generated/client";
+import { createRunStore, type RunStatus, type StartedBy } from "./run-store";
+
+// The dashboard's reads of run history that are not in run-queries.ts (which
+// holds the heavy, benchmarked ones: result pages, trends, per-model figures):
+// the runs list, one run's figures, one stored result, two runs compared and
+// the matrix heatmap's cells. Plain data out, so pages pass it to components.
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export interface RunListItem {
+  id: string;
+  suiteId: string;
+  suiteName: string;
+  status: RunStatus;
+  startedBy: StartedBy;
+  createdAt: Date;
+  finishedAt: Date | null;
+  totalCells: number;
+  counts: Record<EvalStatus, number>;
+  costUsd: number;
+}
+
+export interface RunOverview extends RunListItem {
+  /** Counted from the stored results, so a run still in progress shows what has landed. */
+  results: number;
+  vacuous: number;
+  judgeCalls: number;
+  tokens: { input: number; output: number; cacheRead: number; cacheWrite: number };
+  reusedCalls: number;
+  savedUsd: number;
+  error: string | null;
+}
+
+export interface MatrixCell {
+  model: string | null;
+  promptIndex: number | null;
+  results: number;
+  passed: number;
+  meanScore: number | null;
+}
+
+function emptyCounts(): Record<EvalStatus, number> {
+  return Object.fromEntries(EVAL_STATUSES.map((s) => [s, 0])) as Record<EvalStatus, number>;
+}
+
+type RunRow = Awaited<ReturnType<PrismaClient["run"]["findMany"]>>[number] & { suite: { name: string } };
+
+function listItemOf(run: RunRow): RunListItem {
+  return {
+    id: run.id,
+    suiteId: run.suiteId,
+    suiteName: run.suite.name,
+    status: run.status as RunStatus,
+    startedBy: run.startedBy as StartedBy,
+    createdAt: run.createdAt,
+    finishedAt: run.finishedAt,
+    totalCells: run.totalCells,
+    counts: { passed: run.passed, failed: run.failed, deferred: run.deferred, judge_error: run.judgeErrors, skipped: run.skipped },
+    costUsd: run.costUsd,
+  };
+}
+
+export function createRunViews(prisma: PrismaClient) {
+  return {
+    /** Newest first; of one suite when `suiteId` is given. */
+    async listRuns(input: { suiteId?: string; limit: number }): Promise<RunListItem[]> {
+      if (input.suiteId !== undefined && !UUID.test(input.suiteId)) return [];
+      const runs = await prisma.run.findMany({
+        where: input.suiteId ? { suiteId: input.suiteId } : {},
+        orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+        take: Math.max(1, Math.min(500, Math.floor(input.limit))),
+        include: { suite: { select: { name: true } } },
+      });
+      return runs.map(listItemOf);
+    },
+
+    async suite(id: string): Promise<{ id: string; name: string } | undefined> {
+      if (!UUID.test(id)) return undefined;
+      return (await prisma.suite.findUnique({ where: { id }, select: { id: true, name: true } })) ?? undefined;
+    },
+
+    async runOverview(runId: string): Promise<RunOverview | undefined> {
+      if (!UUID.test(runId)) return undefined;
+      const run = await prisma.run.findUnique({ where: { id: runId }, include: { suite: { select: { name: true } } } });
+      if (!run) return undefined;
+      // The run's columns are totals written when it finishes; the results'
+      // own rows are the truth while it is still running.
+      const [byStatus, vacuous] = await Promise.all([
+        prisma.evalResultRow.groupBy({ by: ["status"], where: { runId }, _count: { _all: true }, _sum: { costUsd: true, judgeCalls: true } }),
+        prisma.evalResultRow.count({ where: { runId, vacuous: true } }),
+      ]);
+      const counts = emptyCounts();
+      let results = 0;
+      let costUsd = 0;
+      let judgeCalls = 0;
+      for (const group of byStatus) {
+        if ((EVAL_STATUSES as string[]).includes(group.status)) counts[group.status as EvalStatus] = group._count._all;
+        results += group._count._all;
+        costUsd += group._sum.costUsd ?? 0;
+        judgeCalls += group._sum.judgeCalls ?? 0;
+      }
+      const finished = run.finishedAt !== null;
+      return {
+        ...listItemOf(run),
+        counts,
+        results,
+        vacuous,
+        costUsd: finished ? run.costUsd : costUsd,
+        judgeCalls: finished ? run.judgeCalls : judgeCalls,
+        tokens: { input: run.inputTokens, output: run.outputTokens, cacheRead: run.cacheReadTokens, cacheWrite: run.cacheWriteTokens },
+        reusedCalls: run.reusedCalls,
+        savedUsd: run.savedUsd,
+        error: run.error,
+      };
+    },
+
+    /** One stored result, whole, as the reporters render it. */
+    async evalResult(input: { runId: string; resultKey: string }): Promise<EvalResult | undefined> {
+      if (!UUID.test(input.runId)) return undefined;
+      const row = await prisma.evalResultRow.findUnique({ where: { runId_resultKey: { runId: input.runId, resultKey: input.resultKey } }, select: { data: true } });
+      return row ? (row.data as unknown as EvalResult) : undefined;
+    },
+
+    /** The distinct eval names of a run, for one trend chart each. */
+    async evalNames(runId: string): Promise<string[]> {
+      if (!UUID.test(runId)) return [];
+      const rows = await prisma.evalResultRow.findMany({ where: { runId }, distinct: ["evalName"], select: { evalName: true }, orderBy: { evalName: "asc" } });
+      return rows.map((r) => r.evalName);
+    },
+
+    /**
+     * `head` against `base` with the engine's own baseline rule (the same one
+     * `eval --baseline` gates on), so the page and the CLI never disagree.
+     */
+    async compareRuns(input: { baseRunId: string; headRunId: string; maxDrop: number }): Promise<BaselineComparison | undefined> {
+      if (!UUID.test(input.baseRunId) || !UUID.test(input.headRunId)) return undefined;
+      const store = createRunStore(prisma);
+      const [base, head] = await Promise.all([store.results(input.baseRunId), store.results(input.headRunId)]);
+      // compareToBaseline reads only the report's results; the rest of a
+      // Report (summary, timings) does not decide any delta.
+      const report = { results: head } as Report;
+      return compareToBaseline({ report, baseline: base, baselineRunId: input.baseRunId, maxDrop: input.maxDrop });
+    },
+
+    /** The heatmap of a run's matrix cells: judge model × prompt, over every eval with a matrix (or one eval). */
+    async matrixCells(input: { runId: string; evalName?: string }): Promise<MatrixCell[]> {
+      if (!UUID.test(input.runId)) return [];
+      const rows = await prisma.evalResultRow.groupBy({
+        by: ["cellModel", "cellPrompt", "status"],
+        where: { runId: input.runId, OR: [{ cellModel: { not: null } }, { cellPrompt: { not: null } }], ...(input.evalName ? { evalName: input.evalName } : {}) },
+        _count: { _all: true },
+        _sum: { score: true },
+        _avg: { score: true },
+      });
+      const cells = new Map<string, MatrixCell & { scored: number; scoreSum: number }>();
+      for (const row of rows) {
+        const key = `${row.cellModel ?? ""}\u0000${row.cellPrompt ?? ""}`;
+        const cell = cells.get(key) ?? { model: row.cellModel, promptIndex: row.cellPrompt, results: 0, passed: 0, meanScore: null, scored: 0, scoreSum: 0 };
+        cell.results += row._count._all;
+        if (row.status === "passed") cell.passed += row._count._all;
+        if (row._avg.score !== null && row._sum.score !== null) {
+          cell.scoreSum += row._sum.score;
+          cell.scored += Math.round(row._sum.score / row._avg.score) || 0;
+        }
+        cells.set(key, cell);
+      }
+      return [...cells.values()].map(({ scored, scoreSum, ...cell }) => ({ ...cell, meanScore: scored > 0 ? scoreSum / scored : null }));
+    },
+  };
+}
+
+export type RunViews = ReturnType<typeof createRunViews>;
