@@ -5,12 +5,12 @@ import { contentHash } from "../lib/store/run-store";
 import { createRandom, JUDGE_MODELS, SUITE_FILE, suiteYaml, syntheticResult } from "./synthetic-results";
 
 // Loads the benchmark's run history straight into Postgres: one suite, 500
-// runs, 100,000 eval results and exactly 1,000,000 criterion results. 499
+// runs, 99,820 eval results and exactly 1,000,000 criterion results. 499
 // runs grade 45 evals × 4 judge models × 10 criteria; the newest run grades a
 // grown suite version of 2,500 evals × 4 models (10,000 results, its first
 // 450 evals with an 11th criterion). Rows go in with COPY, one per table and
-// batch, on two connections, with the secondary indexes dropped during the load and built
-// afterwards (what a bulk load does; the FK checks stay on).
+// batch, on two connections, with the keys and indexes of the two big tables
+// dropped during the load and made again afterwards (what a bulk load does).
 
 export const SUITE_NAME = "support-assistant";
 export const RUNS = 500;

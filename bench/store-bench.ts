@@ -1,4 +1,4 @@
-import { availableParallelism } from "node:os";
+import { availableParallelism, loadavg } from "node:os";
 import pg from "pg";
 import { createPrismaClient, parseDatabaseUrl, withAdapter, type PrismaClient } from "../lib/store/connection";
 import { createRunQueries, type ResultSort } from "../lib/store/run-queries";
@@ -116,7 +116,7 @@ async function timeQueries(prisma: PrismaClient, history: LoadedHistory): Promis
     await time({
       label: "page filtered: failed + search, by cost",
       call: (i) => queries.runResultsPage({ runId, status: "failed", search: ["refund", "billing", "SAML", "#12", "sonnet"][i % 5], sort: sorts[2], pageSize: 50 }),
-      rows: (page) => page.total,
+      rows: (page) => page.rows.length,
       check: (page) => (page.total > 0 && page.rows.every((r) => r.status === "failed") ? undefined : `total ${page.total}`),
     }),
   );
@@ -175,38 +175,41 @@ async function provision(): Promise<{ url: string; server: string; release(): Pr
     const bin = findPostgresBin();
     if (!bin) return undefined;
     throwaway = await startThrowawayPostgres(bin);
-    onExit = () => throwaway?.stop();
+    onInterrupt = async () => throwaway?.stop();
   }
   const serverUrl = given ?? throwaway!.url;
   const name = `rs_bench_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
-  const admin = new pg.Client(parseDatabaseUrl(serverUrl));
-  await admin.connect();
-  const version = (await admin.query<{ server_version: string }>("SHOW server_version")).rows[0]!.server_version;
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    server: `${throwaway ? "throwaway" : "BENCH_DATABASE_URL"} Postgres ${version}${throwaway ? " (fsync=off)" : ""}`,
-    async release() {
-      if (throwaway) {
-        throwaway.stop();
-        return;
-      }
-      const client = new pg.Client(parseDatabaseUrl(serverUrl));
-      await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await client.end();
-    },
+  const release = async () => {
+    if (throwaway) {
+      throwaway.stop();
+      return;
+    }
+    const client = new pg.Client(parseDatabaseUrl(serverUrl));
+    await client.connect();
+    await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await client.end();
   };
+  try {
+    const admin = new pg.Client(parseDatabaseUrl(serverUrl));
+    await admin.connect();
+    const version = (await admin.query<{ server_version: string }>("SHOW server_version")).rows[0]!.server_version;
+    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.end();
+    onInterrupt = release;
+    const url = new URL(serverUrl);
+    url.pathname = `/${name}`;
+    return { url: url.toString(), server: `${throwaway ? "throwaway" : "BENCH_DATABASE_URL"} Postgres ${version}${throwaway ? " (fsync=off)" : ""}`, release };
+  } catch (error) {
+    throwaway?.stop();
+    throw error;
+  }
 }
 
-let onExit: (() => void) | undefined;
+// Ctrl-C or a kill during the load still stops the server (or drops the database).
+let onInterrupt: (() => Promise<void>) | undefined;
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.once(signal, () => {
-    onExit?.();
-    process.exit(130);
+    void (onInterrupt?.() ?? Promise.resolve()).finally(() => process.exit(130));
   });
 }
 
@@ -225,7 +228,7 @@ async function main(): Promise<number> {
   let prisma: PrismaClient | undefined;
   try {
     const benchStarted = performance.now();
-    console.log(`Store benchmark on ${db.server}; node ${process.version}, ${availableParallelism()} CPUs.`);
+    console.log(`Store benchmark on ${db.server}; node ${process.version}, ${availableParallelism()} CPUs, load average ${loadavg()[0]!.toFixed(2)}.`);
     await withAdapter(db.url, applyMigrations);
     let shown = 0;
     const history = await bulkLoadHistory({
@@ -241,7 +244,7 @@ async function main(): Promise<number> {
     console.log(
       `Loaded ${history.criterionResults.toLocaleString("en-US")} criterion results and ${history.evalResults.toLocaleString("en-US")} eval results in ${RUNS} runs ` +
         `in ${(history.loadMs / 1000).toFixed(1)} s (${Math.round(rowsPerSecond).toLocaleString("en-US")} rows/s), ` +
-        `then built the indexes and ran VACUUM ANALYZE in ${(history.indexMs / 1000).toFixed(1)} s.`,
+        `then made the keys and indexes again and ran VACUUM ANALYZE in ${(history.indexMs / 1000).toFixed(1)} s.`,
     );
 
     prisma = createPrismaClient(db.url, { max: SAVE_IN_FLIGHT });
@@ -261,8 +264,8 @@ async function main(): Promise<number> {
     return 0;
   } finally {
     await prisma?.$disconnect();
+    onInterrupt = undefined;
     await db.release();
-    onExit = undefined;
   }
 }
 

@@ -152,9 +152,8 @@ export function createRunViews(prisma: PrismaClient) {
       const rows = await prisma.evalResultRow.groupBy({
         by: ["cellModel", "cellPrompt", "status"],
         where: { runId: input.runId, OR: [{ cellModel: { not: null } }, { cellPrompt: { not: null } }], ...(input.evalName ? { evalName: input.evalName } : {}) },
-        _count: { _all: true },
+        _count: { _all: true, score: true },
         _sum: { score: true },
-        _avg: { score: true },
       });
       const cells = new Map<string, MatrixCell & { scored: number; scoreSum: number }>();
       for (const row of rows) {
@@ -162,10 +161,9 @@ export function createRunViews(prisma: PrismaClient) {
         const cell = cells.get(key) ?? { model: row.cellModel, promptIndex: row.cellPrompt, results: 0, passed: 0, meanScore: null, scored: 0, scoreSum: 0 };
         cell.results += row._count._all;
         if (row.status === "passed") cell.passed += row._count._all;
-        if (row._avg.score !== null && row._sum.score !== null) {
-          cell.scoreSum += row._sum.score;
-          cell.scored += Math.round(row._sum.score / row._avg.score) || 0;
-        }
+        // Ungraded results (no score) count towards the pass rate, not the mean.
+        cell.scoreSum += row._sum.score ?? 0;
+        cell.scored += row._count.score;
         cells.set(key, cell);
       }
       return [...cells.values()].map(({ scored, scoreSum, ...cell }) => ({ ...cell, meanScore: scored > 0 ? scoreSum / scored : null }));

@@ -1,0 +1,109 @@
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { z } from "zod";
+import { formatInt, formatTime, formatUsd } from "@/components/results/format";
+import { MatrixHeatmap } from "@/components/results/matrix-heatmap";
+import { ResultsFilter } from "@/components/results/results-filter";
+import { ResultsPager, ResultsTable, type TableQuery } from "@/components/results/results-table";
+import styles from "@/components/results/results.module.css";
+import { Stat, StatusCounts } from "@/components/results/status-counts";
+import { StatusBadge } from "@/components/results/status-badge";
+import { EVAL_STATUSES } from "@/lib/engine/report";
+import { runQueries, runViews } from "../_lib/load";
+
+export const dynamic = "force-dynamic";
+
+const PAGE_SIZE = 50;
+
+// Anything unexpected in the URL falls back to the default rather than
+// failing the page: these are links people edit and share.
+const QuerySchema = z.object({
+  status: z.enum(EVAL_STATUSES).optional().catch(undefined),
+  q: z.string().max(200).optional().catch(undefined),
+  sort: z.enum(["name", "status", "score", "costUsd", "latencyMs"]).catch("name"),
+  dir: z.enum(["asc", "desc"]).catch("asc"),
+  page: z.coerce.number().int().min(1).max(100_000).catch(1),
+});
+
+type SearchParams = Record<string, string | string[] | undefined>;
+
+function first(params: SearchParams): Record<string, string | undefined> {
+  return Object.fromEntries(Object.entries(params).map(([k, v]) => [k, Array.isArray(v) ? v[0] : v || undefined]));
+}
+
+export default async function RunPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<SearchParams> }) {
+  const { id } = await params;
+  const query: TableQuery = QuerySchema.parse({ sort: undefined, dir: undefined, page: undefined, ...first(await searchParams) });
+  const views = await runViews();
+  const run = await views.runOverview(id);
+  if (!run) notFound();
+  const [page, cells] = await Promise.all([
+    (await runQueries()).runResultsPage({
+      runId: id,
+      ...(query.status ? { status: query.status as (typeof EVAL_STATUSES)[number] } : {}),
+      ...(query.q ? { search: query.q } : {}),
+      sort: { by: query.sort, direction: query.dir },
+      pageSize: PAGE_SIZE,
+      offset: (query.page - 1) * PAGE_SIZE,
+    }),
+    views.matrixCells({ runId: id }),
+  ]);
+  const tokens = run.tokens.input + run.tokens.output + run.tokens.cacheRead + run.tokens.cacheWrite;
+
+  return (
+    <div className={styles.page}>
+      <div className={styles.crumbs}>
+        <Link href="/runs">Runs</Link> / <Link href={`/suites/${run.suiteId}/runs`}>{run.suiteName}</Link>
+      </div>
+      <h1 className={styles.title}>
+        Run of {run.suiteName} <StatusBadge status={run.status} />
+      </h1>
+      <p className={styles.muted}>
+        {formatTime(run.createdAt)} · started by {run.startedBy} · {run.results} of {run.totalCells} results
+        {run.vacuous ? ` · ${run.vacuous} vacuous` : ""}
+      </p>
+      {run.error ? <div className={styles.error}>{run.error}</div> : null}
+
+      <div className={`${styles.section} ${styles.stats}`} data-testid="run-counts">
+        <StatusCounts counts={run.counts} />
+      </div>
+      <div className={`${styles.section} ${styles.stats}`}>
+        <Stat label="Cost" value={formatUsd(run.costUsd)} testId="run-cost" />
+        <Stat label="Judge calls" value={formatInt(run.judgeCalls)} />
+        <Stat label="Tokens" value={formatInt(tokens)} testId="run-tokens" />
+        <Stat label="Cache reads / writes" value={`${formatInt(run.tokens.cacheRead)} / ${formatInt(run.tokens.cacheWrite)}`} />
+        <Stat label="Reused verdicts" value={formatInt(run.reusedCalls)} testId="run-reused" />
+        <Stat label="Saved by the cache" value={formatUsd(run.savedUsd)} testId="run-saved" />
+      </div>
+
+      {cells.length > 0 ? (
+        <section className={styles.section}>
+          <h2>Matrix</h2>
+          <p className={styles.muted}>Mean score and pass rate per judge model and prompt, over every eval with a matrix. Click a cell to list its results.</p>
+          <MatrixHeatmap runId={id} cells={cells} />
+        </section>
+      ) : null}
+
+      <section className={styles.section} id="results">
+        <h2>Results</h2>
+        <ResultsFilter runId={id} query={query} />
+        <ResultsTable
+          runId={id}
+          query={query}
+          rows={page.rows.map((r) => ({
+            resultKey: r.resultKey,
+            name: r.name,
+            status: r.status,
+            vacuous: r.vacuous,
+            score: r.score,
+            threshold: r.threshold,
+            reason: r.reason,
+            costUsd: r.costUsd,
+            latencyMs: r.latencyMs,
+          }))}
+        />
+        <ResultsPager runId={id} query={query} total={page.total} pageSize={PAGE_SIZE} />
+      </section>
+    </div>
+  );
+}

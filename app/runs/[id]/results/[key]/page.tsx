@@ -1,0 +1,108 @@
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { CandidateView } from "@/components/results/candidate-view";
+import { CriteriaList, VerdictGrid } from "@/components/results/criteria-list";
+import { formatInt, formatMs, formatUsd } from "@/components/results/format";
+import { JudgesGrid } from "@/components/results/judges-grid";
+import styles from "@/components/results/results.module.css";
+import { Stat } from "@/components/results/status-counts";
+import { StatusBadge } from "@/components/results/status-badge";
+import { TranscriptView } from "@/components/results/transcript-view";
+import { TreePath } from "@/components/results/tree-path";
+import { renderTranscript } from "@/lib/engine/transcript";
+import { runViews } from "../../../_lib/load";
+
+export const dynamic = "force-dynamic";
+
+export default async function EvalResultPage({ params }: { params: Promise<{ id: string; key: string }> }) {
+  const { id, key } = await params;
+  const views = await runViews();
+  const [result, run] = await Promise.all([views.evalResult({ runId: id, resultKey: decodeURIComponent(key) }), views.runOverview(id)]);
+  if (!result || !run) notFound();
+
+  // Evidence was checked against what the judge read: the rendered transcript
+  // of a live run, the fixed response otherwise.
+  const candidateText = result.candidate.transcript ? renderTranscript(result.candidate.transcript) : (result.candidate.response ?? "");
+  const sources = result.criteria.flatMap((c, index) => (c.evidence ? [{ index, evidence: c.evidence }] : []));
+  const names = result.criteria.map((c) => c.name);
+  const freeformVerdicts = result.criteria.length === 0 ? [] : result.criteria[0]!.verdicts;
+
+  return (
+    <div className={styles.page}>
+      <div className={styles.crumbs}>
+        <Link href="/runs">Runs</Link> / <Link href={`/runs/${id}`}>{run.suiteName}</Link> / result
+      </div>
+      <h1 className={styles.title} data-testid="result-name">
+        {result.name}
+      </h1>
+      <p>
+        <StatusBadge status={result.status} /> <span data-testid="result-reason">{result.reason}</span>
+      </p>
+      {result.note ? <p className={styles.muted}>{result.note}</p> : null}
+      {result.gates.length ? <p className={styles.down}>Failed gates: {result.gates.join("; ")}</p> : null}
+
+      <div className={`${styles.section} ${styles.stats}`}>
+        <Stat label="Score" value={`${result.display} / ${result.thresholdDisplay}`} testId="result-score" />
+        <Stat label="Rubric" value={result.rubric.kind} />
+        <Stat label="Judge calls" value={formatInt(result.judgeCalls)} />
+        <Stat label="Cost" value={formatUsd(result.costUsd)} />
+        <Stat label="Tokens" value={formatInt(result.usage.input + result.usage.output + result.usage.cacheRead + result.usage.cacheWrite)} />
+        <Stat label="Latency" value={formatMs(result.latencyMs)} />
+      </div>
+
+      {result.candidate.prompt ? (
+        <section className={styles.section}>
+          <h2>Prompt</h2>
+          <div className={styles.candidate}>{result.candidate.prompt}</div>
+        </section>
+      ) : null}
+
+      <section className={styles.section}>
+        <h2>Candidate{sources.length ? " (evidence highlighted; the number is the criterion's)" : ""}</h2>
+        {candidateText ? <CandidateView text={candidateText} sources={sources} names={names} /> : <div className={styles.empty}>No candidate text was recorded.</div>}
+      </section>
+
+      {result.rubric.text ? (
+        <section className={styles.section}>
+          <h2>Rubric</h2>
+          <p className={styles.reasoning}>{result.rubric.text}</p>
+        </section>
+      ) : null}
+
+      {result.tree ? (
+        <section className={styles.section}>
+          <h2>Tree path</h2>
+          <TreePath path={result.tree.path} leaf={result.tree.leaf} />
+        </section>
+      ) : null}
+
+      {result.criteria.length ? (
+        <section className={styles.section}>
+          <h2>{result.rubric.kind === "criteria" ? "Criteria" : "Verdict"}</h2>
+          <CriteriaList criteria={result.criteria} />
+        </section>
+      ) : null}
+
+      {result.judges.length > 1 ? (
+        <section className={styles.section}>
+          <h2>Judges side by side</h2>
+          <JudgesGrid judges={result.judges} />
+          {result.rubric.kind === "freeform" && freeformVerdicts.length > 1 ? <VerdictGrid verdicts={freeformVerdicts} /> : null}
+        </section>
+      ) : null}
+
+      {result.candidate.transcript ? (
+        <section className={styles.section}>
+          <h2>Live transcript</h2>
+          <TranscriptView transcript={result.candidate.transcript} />
+        </section>
+      ) : null}
+      {result.candidate.serverStderr ? (
+        <section className={styles.section}>
+          <h2>Server stderr</h2>
+          <div className={styles.candidate}>{result.candidate.serverStderr}</div>
+        </section>
+      ) : null}
+    </div>
+  );
+}

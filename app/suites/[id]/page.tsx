@@ -1,0 +1,22 @@
+import { notFound } from "next/navigation";
+import { createSuiteStore } from "../../../lib/store/suite-store";
+import { dashboardDatabase } from "../../../lib/store/dashboard-database";
+import { SuiteWorkspace } from "../../../components/authoring/suite-workspace";
+import { ErrorState } from "../../../components/ui/states";
+
+export const dynamic = "force-dynamic";
+
+export default async function SuitePage({ params }: { params: Promise<{ id: string }> }) {
+  const { id } = await params;
+  const db = dashboardDatabase();
+  if (!db.ok) {
+    return (
+      <main className="page">
+        <ErrorState title="The database is not available" message={db.message} />
+      </main>
+    );
+  }
+  const suite = await createSuiteStore(db.prisma).getSuite(id);
+  if (!suite) notFound();
+  return <SuiteWorkspace suite={{ id: suite.id, name: suite.name }} savedYaml={suite.latest?.yaml ?? ""} />;
+}

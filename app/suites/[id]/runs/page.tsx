@@ -1,0 +1,86 @@
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { z } from "zod";
+import { CompareForm } from "@/components/results/compare-form";
+import { formatTime } from "@/components/results/format";
+import { RunComparison } from "@/components/results/run-comparison";
+import styles from "@/components/results/results.module.css";
+import { RunsTable } from "@/components/results/runs-table";
+import { ScoreTrend } from "@/components/results/score-trend";
+import type { TrendRow, TrendSeries } from "@/components/results/score-trend-chart";
+import type { TrendPoint } from "@/lib/store/run-queries";
+import { runQueries, runViews, toRunRow } from "../../../runs/_lib/load";
+
+export const dynamic = "force-dynamic";
+
+const RUNS_SHOWN = 50;
+const TREND_RUNS = 20;
+const TREND_EVALS = 12;
+
+const CompareSchema = z.object({ base: z.uuid().optional().catch(undefined), head: z.uuid().optional().catch(undefined) });
+
+/** evalTrend's points (newest first) as chart rows, oldest first, one series per result key (matrix cell). */
+function chartOf(points: TrendPoint[]): { rows: TrendRow[]; series: TrendSeries[]; threshold?: number } {
+  const series = new Map<string, TrendSeries>();
+  const rows = new Map<string, TrendRow>();
+  for (const p of [...points].reverse()) {
+    const label = p.cellModel || p.cellPrompt ? p.name.slice(p.name.indexOf("[")) : p.name;
+    if (!series.has(p.resultKey)) series.set(p.resultKey, { key: `s${series.size}`, label });
+    const row = rows.get(p.runId) ?? ({ run: formatTime(p.runCreatedAt).slice(5, 19) } as TrendRow);
+    row[series.get(p.resultKey)!.key] = p.score;
+    rows.set(p.runId, row);
+  }
+  return { rows: [...rows.values()], series: [...series.values()], threshold: points[0]?.threshold };
+}
+
+export default async function SuiteRunsPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const { id } = await params;
+  const views = await runViews();
+  const suite = await views.suite(id);
+  if (!suite) notFound();
+  const runs = await views.listRuns({ suiteId: id, limit: RUNS_SHOWN });
+  const raw = await searchParams;
+  const picked = CompareSchema.parse({ base: raw.base, head: raw.head });
+  // By default the two newest runs, the question people ask most: what changed since last time?
+  const head = picked.head ?? runs[0]?.id;
+  const base = picked.base ?? runs[1]?.id;
+
+  const queries = await runQueries();
+  const evalNames = runs[0] ? (await views.evalNames(runs[0].id)).slice(0, TREND_EVALS) : [];
+  const [trends, comparison] = await Promise.all([
+    Promise.all(evalNames.map(async (evalName) => ({ evalName, ...chartOf(await queries.evalTrend({ suiteName: suite.name, evalName, limit: TREND_RUNS })) }))),
+    base && head && base !== head ? views.compareRuns({ baseRunId: base, headRunId: head, maxDrop: 0.05 }) : undefined,
+  ]);
+
+  return (
+    <div className={styles.page}>
+      <div className={styles.crumbs}>
+        <Link href="/runs">Runs</Link> / <Link href={`/suites/${id}`}>{suite.name}</Link> / history
+      </div>
+      <h1 className={styles.title}>History of {suite.name}</h1>
+
+      <section className={styles.section}>
+        <h2>Runs</h2>
+        <RunsTable runs={runs.map(toRunRow)} showSuite={false} />
+      </section>
+
+      {runs.length >= 2 ? (
+        <section className={styles.section} id="compare">
+          <h2>Compare two runs</h2>
+          <CompareForm action={`/suites/${id}/runs#compare`} runs={runs.map((r) => ({ id: r.id, createdAt: r.createdAt.toISOString(), status: r.status }))} base={base} head={head} />
+          {comparison ? <RunComparison comparison={comparison} headRunId={head!} /> : <p className={styles.muted}>Pick two different runs.</p>}
+        </section>
+      ) : null}
+
+      {trends.length ? (
+        <section className={styles.section}>
+          <h2>Score trend per eval</h2>
+          <p className={styles.muted}>The last {TREND_RUNS} runs that graded each eval of the newest run{evalNames.length === TREND_EVALS ? ` (first ${TREND_EVALS} evals)` : ""}.</p>
+          {trends.map((t) => (
+            <ScoreTrend key={t.evalName} title={t.evalName} rows={t.rows} series={t.series} threshold={t.threshold} />
+          ))}
+        </section>
+      ) : null}
+    </div>
+  );
+}

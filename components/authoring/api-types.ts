@@ -1,0 +1,58 @@
+import { z } from "zod";
+
+// The JSON the authoring routes accept and return. Shared by the route
+// handlers (which parse requests with these schemas) and the client
+// components (which send them); dates travel as ISO strings.
+
+export const SUITE_NAME = z.string().trim().min(1, "A suite needs a name.").max(200, "Keep the name under 200 characters.");
+/** Generous, but a bound: the editor posts the whole text on every pause. */
+export const SUITE_YAML = z.string().max(2_000_000, "The suite is larger than 2 MB.");
+
+export const CreateSuiteBody = z.object({ name: SUITE_NAME, yaml: SUITE_YAML });
+export const RenameSuiteBody = z.object({ name: SUITE_NAME });
+export const SaveVersionBody = z.object({ yaml: SUITE_YAML });
+export const ValidateBody = z.object({ yaml: SUITE_YAML, file: z.string().max(300).optional() });
+
+export interface ApiError {
+  error: { code: string; message: string };
+}
+
+export interface VersionInfo {
+  id: string;
+  contentHash: string;
+  createdAt: string;
+  lines: number;
+}
+
+export interface VersionPair {
+  from: VersionInfo & { yaml: string };
+  to: VersionInfo & { yaml: string };
+}
+
+export interface SaveResult {
+  version: VersionInfo;
+  created: boolean;
+}
+
+export interface DraftIssue {
+  line: number;
+  column: number;
+  message: string;
+  severity: "error" | "warning";
+  path: (string | number)[];
+}
+
+export interface DraftPlan {
+  cells: number;
+  judgeCalls: number;
+  agentCalls: number;
+  costUsd: number;
+  unpricedModels: string[];
+  deferred: { name: string; reason: string }[];
+  assumptions: string;
+}
+
+export interface DraftCheck {
+  issues: DraftIssue[];
+  plan: DraftPlan | null;
+}

@@ -1,0 +1,102 @@
+"use client";
+import type { DraftCheck } from "./api-types";
+
+function usd(value: number): string {
+  if (value === 0) return "$0.00";
+  return value < 0.01 ? `$${value.toFixed(4)}` : `$${value.toFixed(2)}`;
+}
+
+/** What a run of the text in the editor would do, from the validate route. */
+export function PlanPanel({ check, checking, error }: { check: DraftCheck | null; checking: boolean; error?: string }) {
+  const plan = check?.plan ?? null;
+  const errors = check?.issues.filter((i) => i.severity === "error").length ?? 0;
+  return (
+    <section className="panel" aria-label="Plan" data-testid="plan-panel">
+      <h2>
+        Plan {checking ? <span className="spinner" aria-label="Updating" /> : null}
+      </h2>
+      {error ? (
+        <p className="notice notice-error" role="alert">
+          {error}
+        </p>
+      ) : check === null ? (
+        <div className="skeleton" style={{ height: 64 }} aria-busy="true" />
+      ) : plan === null ? (
+        <p className="notice notice-warning">
+          Fix the {errors === 1 ? "error" : `${errors} errors`} in the editor to see the plan.
+        </p>
+      ) : (
+        <div className={checking ? "stale" : undefined}>
+          <div className="metrics">
+            <div className="metric">
+              <div className="value" data-testid="plan-calls">
+                {plan.judgeCalls}
+              </div>
+              <div className="label">judge calls</div>
+            </div>
+            <div className="metric">
+              <div className="value" data-testid="plan-cost">
+                {usd(plan.costUsd)}
+              </div>
+              <div className="label">projected cost</div>
+            </div>
+            <div className="metric">
+              <div className="value">{plan.cells}</div>
+              <div className="label">evals (cells)</div>
+            </div>
+            <div className="metric">
+              <div className="value">{plan.deferred.length}</div>
+              <div className="label">will defer</div>
+            </div>
+          </div>
+          {plan.unpricedModels.length > 0 ? (
+            <p className="notice notice-warning small">Not in the pricing table, so not in the cost: {plan.unpricedModels.join(", ")}.</p>
+          ) : null}
+          {plan.agentCalls > 0 ? <p className="muted small">Plus up to {plan.agentCalls} live agent model calls (not priced).</p> : null}
+          {plan.deferred.length > 0 ? (
+            <details>
+              <summary className="small">Evals that will defer</summary>
+              <ul className="list" data-testid="plan-deferred">
+                {plan.deferred.map((d) => (
+                  <li key={d.name}>
+                    <strong>{d.name}</strong>
+                    <div className="muted small">{d.reason}</div>
+                  </li>
+                ))}
+              </ul>
+            </details>
+          ) : null}
+          <p className="muted small" title={plan.assumptions}>
+            Estimate: no cache hits, ~300 output tokens per call.
+          </p>
+        </div>
+      )}
+    </section>
+  );
+}
+
+/** The engine's and schema's issues as a list beside the editor, so they can be read without hovering. */
+export function IssuesPanel({ check }: { check: DraftCheck | null }) {
+  if (!check) return null;
+  return (
+    <section className="panel" aria-label="Problems">
+      <h2>
+        Problems <span className={`badge ${check.issues.some((i) => i.severity === "error") ? "badge-danger" : check.issues.length ? "badge-warning" : "badge-success"}`}>{check.issues.length}</span>
+      </h2>
+      {check.issues.length === 0 ? (
+        <p className="muted small">The engine loads this suite without complaint.</p>
+      ) : (
+        <ul className="list" data-testid="issues-list">
+          {check.issues.map((issue, i) => (
+            <li key={i}>
+              <span className="issue-line">
+                {issue.line}:{issue.column}
+              </span>
+              <span className={issue.severity === "error" ? "" : "muted"}>{issue.message}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

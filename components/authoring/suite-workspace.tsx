@@ -1,0 +1,137 @@
+"use client";
+import dynamic from "next/dynamic";
+import Link from "next/link";
+import { useCallback, useEffect, useRef, useState } from "react";
+import { apiFetch } from "./api-client";
+import type { DraftCheck, SaveResult } from "./api-types";
+import { IssuesPanel, PlanPanel } from "./plan-panel";
+import { VersionsPanel } from "./versions-panel";
+
+// Monaco touches window and workers at import time: client only.
+const YamlEditor = dynamic(() => import("./yaml-editor"), {
+  ssr: false,
+  loading: () => <div className="muted small" style={{ padding: 16 }}>Loading the editor…</div>,
+});
+
+/** Long enough not to validate every keystroke, short enough to feel live. */
+const CHECK_DELAY_MS = 300;
+
+export interface SuiteWorkspaceProps {
+  suite: { id: string; name: string };
+  /** The newest saved version's text ("" when the suite has none). */
+  savedYaml: string;
+}
+
+export function SuiteWorkspace({ suite, savedYaml }: SuiteWorkspaceProps) {
+  const [text, setText] = useState(savedYaml);
+  const [saved, setSaved] = useState(savedYaml);
+  const [check, setCheck] = useState<DraftCheck | null>(null);
+  const [checking, setChecking] = useState(false);
+  const [checkError, setCheckError] = useState<string>();
+  const [saveState, setSaveState] = useState<{ busy: boolean; message?: string; error?: string }>({ busy: false });
+  const [versionsKey, setVersionsKey] = useState(0);
+  const textRef = useRef(text);
+  textRef.current = text;
+
+  // Debounced validation; a newer keystroke aborts the request in flight so
+  // markers never go back to an older text.
+  useEffect(() => {
+    const controller = new AbortController();
+    setChecking(true);
+    const timer = setTimeout(() => {
+      apiFetch<DraftCheck>("/api/validate", { method: "POST", body: { yaml: text, file: suite.name }, signal: controller.signal })
+        .then((result) => {
+          setChecking(false);
+          if (!result.ok) return setCheckError(result.message);
+          setCheckError(undefined);
+          setCheck(result.value);
+        })
+        .catch(() => undefined);
+    }, CHECK_DELAY_MS);
+    return () => {
+      clearTimeout(timer);
+      controller.abort();
+    };
+  }, [text, suite.name]);
+
+  const save = useCallback(async () => {
+    const yaml = textRef.current;
+    setSaveState({ busy: true });
+    const result = await apiFetch<SaveResult>(`/api/suites/${suite.id}/versions`, { method: "POST", body: { yaml } });
+    if (!result.ok) return setSaveState({ busy: false, error: result.message });
+    setSaved(yaml);
+    setSaveState({ busy: false, message: result.value.created ? "Saved as a new version." : "No changes since the last version." });
+    setVersionsKey((k) => k + 1);
+  }, [suite.id]);
+
+  // Ctrl/Cmd+S anywhere on the page (the editor binds it too, while focused).
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === "s") {
+        event.preventDefault();
+        void save();
+      }
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [save]);
+
+  // Leaving with unsaved changes asks first.
+  const dirty = text !== saved;
+  useEffect(() => {
+    if (!dirty) return;
+    const onLeave = (event: BeforeUnloadEvent) => event.preventDefault();
+    window.addEventListener("beforeunload", onLeave);
+    return () => window.removeEventListener("beforeunload", onLeave);
+  }, [dirty]);
+
+  const errors = check?.issues.filter((i) => i.severity === "error").length ?? 0;
+  return (
+    <main className="page-wide">
+      <div className="page-header" style={{ marginBottom: 12 }}>
+        <div style={{ minWidth: 0 }}>
+          <div className="breadcrumb">
+            <Link href="/suites">Suites</Link> /
+          </div>
+          <h1 style={{ wordBreak: "break-word" }}>{suite.name}</h1>
+        </div>
+        <div className="row">
+          {saveState.error ? (
+            <span className="notice notice-error" role="alert">
+              {saveState.error}
+            </span>
+          ) : saveState.message && !dirty ? (
+            <span className="muted small" role="status">
+              {saveState.message}
+            </span>
+          ) : null}
+          {dirty ? <span className="badge badge-warning">Unsaved changes</span> : null}
+          <button type="button" className="btn btn-primary" onClick={() => void save()} disabled={saveState.busy} title="Save a version (Ctrl/Cmd+S)">
+            {saveState.busy ? <span className="spinner" aria-hidden="true" /> : null}
+            Save version
+          </button>
+        </div>
+      </div>
+      <div className="workspace">
+        <div className="editor-frame">
+          <div className="editor-host" data-testid="editor">
+            <YamlEditor path={`suites/${suite.id}.yaml`} defaultValue={savedYaml} issues={check?.issues ?? []} onChange={setText} onSave={() => void save()} />
+          </div>
+          <div className="editor-status">
+            <span>{text.split("\n").length} lines</span>
+            <span>{check === null ? "checking…" : errors ? `${errors} error${errors === 1 ? "" : "s"}` : "valid"}</span>
+            <span className="spacer" />
+            <span>
+              <kbd>Ctrl</kbd>+<kbd>Space</kbd> completes · hover for docs · <kbd>Ctrl</kbd>+<kbd>S</kbd> saves
+            </span>
+          </div>
+        </div>
+        <aside className="side">
+          <PlanPanel check={check} checking={checking} error={checkError} />
+          <IssuesPanel check={check} />
+          <VersionsPanel suiteId={suite.id} refreshKey={versionsKey} />
+        </aside>
+      </div>
+    </main>
+  );
+}

@@ -1,0 +1,41 @@
+import { mkdtempSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { defineConfig } from "@playwright/test";
+
+// Browser tests against the built app (`next build`, then `npm start`: the
+// embedded database on a temporary data folder, migrated, with its queue
+// worker). Specs seed data through the real CLI, which finds that database
+// through the same data folder. Debian's chromium, never a downloaded one
+// (STACK.md); the flags keep it from calling out into the closed network.
+//
+// The data folder is made once, in the main process: workers inherit the
+// environment, so every process agrees on it.
+process.env.E2E_DATA_DIR ??= path.join(mkdtempSync(path.join(os.tmpdir(), "rs-e2e-")), "pglite");
+const PORT = Number(process.env.E2E_PORT ?? 3100);
+
+export default defineConfig({
+  testDir: "test/e2e",
+  testMatch: "**/*.spec.ts",
+  // One server, one database: specs run one at a time.
+  workers: 1,
+  fullyParallel: false,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: [["list"]],
+  use: {
+    baseURL: `http://127.0.0.1:${PORT}`,
+    launchOptions: {
+      executablePath: "/usr/bin/chromium",
+      args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    },
+  },
+  webServer: {
+    command: `${process.env.E2E_SKIP_BUILD ? "" : "npx next build && "}npx tsx scripts/serve.ts start --port ${PORT}`,
+    url: `http://127.0.0.1:${PORT}/runs`,
+    timeout: 240_000,
+    reuseExistingServer: false,
+    stdout: "pipe",
+    env: { RUBRIC_STUDIO_DATA_DIR: process.env.E2E_DATA_DIR, ANTHROPIC_API_KEY: "", DATABASE_URL: "", NEXT_TELEMETRY_DISABLED: "1" },
+  },
+});
