@@ -76,6 +76,14 @@ async function timeQueries(prisma: PrismaClient, history: LoadedHistory): Promis
   );
   timings.push(
     await time({
+      label: "trend: one eval, newest 20 runs (history page)",
+      call: (i) => queries.evalTrend({ suiteName: SUITE_NAME, evalName: evalAt(i), limit: 20 }),
+      rows: (points) => points.length,
+      check: (points) => (points.length === 20 * JUDGE_MODELS.length ? undefined : `${points.length} points`),
+    }),
+  );
+  timings.push(
+    await time({
       label: `trend: one cell, ${RUNS} runs`,
       call: (i) => queries.evalTrend({ suiteName: SUITE_NAME, evalName: evalAt(i), resultKey: resultKeyOf(evalAt(i), JUDGE_MODELS[i % JUDGE_MODELS.length]!), limit: RUNS }),
       rows: (points) => points.length,

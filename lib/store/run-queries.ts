@@ -143,10 +143,10 @@ export function createRunQueries(prisma: PrismaClient) {
       const limit = Math.max(0, Math.floor(input.limit));
       const key = input.resultKey === undefined ? Prisma.empty : Prisma.sql`AND e.result_key = ${input.resultKey}`;
       // The limit counts runs, not rows: a run that did not grade the eval
-      // (a filtered run) is passed over rather than shown as a gap. Postgres
-      // reaches the eval's rows through the trends index,
-      // eval_results(eval_name, created_at): on the bench's 500 runs, 2,000
-      // rows and ~12 ms in the server (EXPLAIN ANALYZE).
+      // (a filtered run) is passed over rather than shown as a gap. With
+      // eval_results(run_id, eval_name), the newest runs are probed one by
+      // one, so the history page's 20-run charts cost 20 probes however long
+      // the suite's history, not a read of the eval's every result.
       return prisma.$queryRaw<TrendPoint[]>`
         WITH picked AS (
           SELECT r.id, r.created_at, r.status
