@@ -116,6 +116,14 @@ export async function executeRun(request: RunRequest): Promise<number> {
     const abort = new AbortController();
     const onSigint = () => abort.abort();
     process.once("SIGINT", onSigint);
+    // `rubric-studio cancel RUN_ID` (or the dashboard) asks through the database.
+    const cancelled = new AbortController();
+    const cancelWatch =
+      store && runId
+        ? setInterval(() => {
+            void store.isCancelRequested(runId!).then((yes) => yes && cancelled.abort(), () => {});
+          }, 1000)
+        : undefined;
     // Results are written one at a time as they are graded, so a crash keeps
     // every finished one; the chain is awaited before the run is closed.
     let saving: Promise<void> = Promise.resolve();
@@ -135,6 +143,7 @@ export async function executeRun(request: RunRequest): Promise<number> {
           maxCostUsd: config.maxCostUsd,
           toolVersion: config.toolVersion,
           signal: abort.signal,
+          stopScheduling: cancelled.signal,
           skipResultIds,
         },
         {
@@ -154,6 +163,7 @@ export async function executeRun(request: RunRequest): Promise<number> {
         : fresh;
     } finally {
       process.off("SIGINT", onSigint);
+      clearInterval(cancelWatch);
       progress?.finish();
       await live?.close();
     }
@@ -162,7 +172,7 @@ export async function executeRun(request: RunRequest): Promise<number> {
     if (runId) report = { ...report, runId };
     if (store && runId) {
       const reused = report.summary.reused ?? { calls: 0, savedUsd: 0 };
-      await store.finishRun({ runId, report, status: abort.signal.aborted ? "cancelled" : "completed", reused });
+      await store.finishRun({ runId, report, status: abort.signal.aborted || cancelled.signal.aborted ? "cancelled" : "completed", reused });
     }
     if (report.summary.reused) {
       io.stderr.write(`Reused ${report.summary.reused.calls} judge verdicts from the cache, saving ~${formatUsd(report.summary.reused.savedUsd)}\n`);

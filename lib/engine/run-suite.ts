@@ -37,6 +37,8 @@ export interface RunOptions extends PlanOptions {
   skipResultIds?: ReadonlySet<string>;
   /** Grade only these cells (a worker's job). */
   onlyResultIds?: ReadonlySet<string>;
+  /** Stops scheduling new calls and lets the ones in flight finish (a cancel request); `signal` aborts those too. */
+  stopScheduling?: AbortSignal;
   /** A scheduler shared with other runs in this process (a worker's jobs), instead of one of this run's own. */
   scheduler?: CallScheduler;
 }
@@ -49,6 +51,7 @@ export async function runSuite(options: RunOptions, deps: EngineDeps): Promise<R
   );
   const scheduler = options.scheduler ?? new CallScheduler({ concurrency: options.concurrency, maxCostUsd: options.maxCostUsd });
   options.signal?.addEventListener("abort", () => scheduler.cancel(), { once: true });
+  options.stopScheduling?.addEventListener("abort", () => scheduler.cancel(), { once: true });
   // A tree may stop before its longest path; the planned total is an upper bound.
   let plannedCalls = cells.reduce((n, c) => n + c.judgeCalls, 0);
   let callsDone = 0;

@@ -148,3 +148,37 @@ describe("resume", () => {
     expect(judge.api.requests.length - before).toBeLessThanOrEqual(16 - storedBefore);
   }, 60_000);
 });
+
+describe("cancel", () => {
+  it("stops a running run from another process: no new judge calls, the rest reported skipped, the run marked cancelled", { timeout: 120_000 }, async ({ onTestFinished }) => {
+    const ws = await makeWorkspace(onTestFinished);
+    const held = heldAfter(2);
+    onTestFinished(() => held.release());
+    const judge = await startFakeJudge(onTestFinished, { respond: held.respond });
+    await ws.write("cancel.yaml", suite(12, "cancel"));
+    const env = { ...judge.env, DATABASE_URL: db.url };
+
+    const child = spawn(process.execPath, [CLI_BIN, "eval", "--config", "cancel.yaml", "--concurrency", "2", "--reporter", "json"], { cwd: ws.dir, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+    for (let i = 0; i < 800 && judge.api.inFlight() < 2; i++) await new Promise((r) => setTimeout(r, 25));
+    const runId = /Storing run ([0-9a-f-]{36})/.exec(stderr)?.[1];
+    expect(runId).toBeDefined();
+
+    const cancel = await ws.cli(["cancel", runId!], env);
+    expect(cancel.code, cancel.stderr).toBe(0);
+    await new Promise((r) => setTimeout(r, 1500)); // the run notices within a second
+    held.release();
+    expect(await exited).toBe(1);
+
+    const report = JSON.parse(stdout);
+    const statuses = report.results.map((r: { status: string }) => r.status);
+    expect(statuses.filter((s: string) => s === "passed")).toHaveLength(4);
+    expect(statuses.filter((s: string) => s === "skipped")).toHaveLength(8);
+    expect(judge.api.requests).toHaveLength(4);
+    expect((await prisma.run.findUnique({ where: { id: runId! } }))?.status).toBe("cancelled");
+  });
+});
