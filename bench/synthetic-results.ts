@@ -68,17 +68,8 @@ const VERDICT_TAILS = [
   "The evidence is clear and verbatim.",
 ];
 
-/** mulberry32: small, fast and deterministic. */
-export function createRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The same seeded generator the statistics use, so the bench's data is reproducible. */
+export { seededRandom as createRandom } from "../lib/stats/bootstrap";
 
 const pick = <T>(random: () => number, list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
 const round = (value: number, digits: number) => Number(value.toFixed(digits));

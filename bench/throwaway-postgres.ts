@@ -3,6 +3,7 @@ import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { freePort } from "../lib/store/embedded-postgres";
 
 // A Postgres server for one benchmark run, started the way .ci/run starts the
 // tests' server (STACK.md, "A real Postgres for tests and CI"): Debian's
@@ -25,16 +26,6 @@ export function findPostgresBin(): string | undefined {
   return newest ? path.join(root, newest, "bin") : undefined;
 }
 
-async function sparePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 export async function startThrowawayPostgres(bin: string): Promise<ThrowawayPostgres> {
   const asRoot = process.getuid?.() === 0;
@@ -62,7 +53,7 @@ export async function startThrowawayPostgres(bin: string): Promise<ThrowawayPost
     rmSync(dir, { recursive: true, force: true });
   };
   try {
-    const port = await sparePort();
+    const port = await freePort();
     run(`${bin}/initdb -D ${data} -U postgres --auth=trust -E UTF8`);
     // -l: the server's output goes to a file, so pg_ctl returns once it is up.
     started = true;

@@ -34,25 +34,6 @@ export interface SaveResult {
   created: boolean;
 }
 
-export interface DraftIssue {
-  line: number;
-  column: number;
-  message: string;
-  severity: "error" | "warning";
-  path: (string | number)[];
-}
-
-export interface DraftPlan {
-  cells: number;
-  judgeCalls: number;
-  agentCalls: number;
-  costUsd: number;
-  unpricedModels: string[];
-  deferred: { name: string; reason: string }[];
-  assumptions: string;
-}
-
-export interface DraftCheck {
-  issues: DraftIssue[];
-  plan: DraftPlan | null;
-}
+// The validate route returns the engine's own DraftCheck (pure types; no server code comes along).
+export type { DraftCheck, DraftPlan } from "../../lib/engine/check-draft";
+export type { ConfigIssue as DraftIssue } from "../../lib/config/types";

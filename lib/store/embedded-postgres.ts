@@ -72,7 +72,8 @@ export async function findEmbeddedServer(dataDir: string): Promise<string | unde
   return urlFor(advert.port);
 }
 
-async function freePort(): Promise<number> {
+/** A port on 127.0.0.1 that nothing listens on right now. */
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.once("error", reject);
