@@ -1,10 +1,11 @@
 // Display formatting shared by the results views. Pure, so server and client
 // components render the same text.
 
+import { formatUsd as formatEngineUsd } from "../../lib/engine/format-score";
+
+/** The CLI's dollar format (lib/engine), with a word for a cost that is not known. */
 export function formatUsd(value: number | null | undefined): string {
-  if (value === null || value === undefined) return "unknown";
-  if (value === 0) return "$0";
-  return value < 0.01 ? `$${value.toFixed(4)}` : `$${value.toFixed(2)}`;
+  return value === null || value === undefined ? "unknown" : formatEngineUsd(value);
 }
 
 export function formatInt(value: number): string {
