@@ -37,3 +37,10 @@ export interface SaveResult {
 // The validate route returns the engine's own DraftCheck (pure types; no server code comes along).
 export type { DraftCheck, DraftPlan } from "../../lib/engine/check-draft";
 export type { ConfigIssue as DraftIssue } from "../../lib/config/types";
+
+/** The Run button posts the saved version's text; the server queues it. */
+export const RunSuiteBody = z.object({ yaml: SUITE_YAML });
+export interface RunStarted {
+  runId: string;
+  cells: number;
+}

@@ -1,9 +1,10 @@
 "use client";
 import dynamic from "next/dynamic";
 import Link from "next/link";
+import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { apiFetch } from "./api-client";
-import type { DraftCheck, SaveResult } from "./api-types";
+import type { DraftCheck, RunStarted, SaveResult } from "./api-types";
 import { IssuesPanel, PlanPanel } from "./plan-panel";
 import { VersionsPanel } from "./versions-panel";
 
@@ -30,6 +31,8 @@ export function SuiteWorkspace({ suite, savedYaml }: SuiteWorkspaceProps) {
   const [checkError, setCheckError] = useState<string>();
   const [saveState, setSaveState] = useState<{ busy: boolean; message?: string; error?: string }>({ busy: false });
   const [versionsKey, setVersionsKey] = useState(0);
+  const [runState, setRunState] = useState<{ busy: boolean; error?: string }>({ busy: false });
+  const router = useRouter();
   const textRef = useRef(text);
   textRef.current = text;
 
@@ -63,6 +66,15 @@ export function SuiteWorkspace({ suite, savedYaml }: SuiteWorkspaceProps) {
     setSaveState({ busy: false, message: result.value.created ? "Saved as a new version." : "No changes since the last version." });
     setVersionsKey((k) => k + 1);
   }, [suite.id]);
+
+  // Run queues the saved version on the server (its workers hold the judge
+  // key), then opens the run's page with its live progress.
+  const run = useCallback(async () => {
+    setRunState({ busy: true });
+    const result = await apiFetch<RunStarted>(`/api/suites/${suite.id}/runs`, { method: "POST", body: { yaml: saved } });
+    if (!result.ok) return setRunState({ busy: false, error: result.message });
+    router.push(`/runs/${result.value.runId}`);
+  }, [suite.id, saved, router]);
 
   // Ctrl/Cmd+S anywhere on the page (the editor binds it too, while focused).
   useEffect(() => {
@@ -105,7 +117,16 @@ export function SuiteWorkspace({ suite, savedYaml }: SuiteWorkspaceProps) {
               {saveState.message}
             </span>
           ) : null}
+          {runState.error ? (
+            <span className="notice notice-error" role="alert">
+              {runState.error}
+            </span>
+          ) : null}
           {dirty ? <span className="badge badge-warning">Unsaved changes</span> : null}
+          <button type="button" className="btn" onClick={() => void run()} disabled={runState.busy || saved === ""} title="Run the saved version on the server">
+            {runState.busy ? <span className="spinner" aria-hidden="true" /> : null}
+            Run
+          </button>
           <button type="button" className="btn btn-primary" onClick={() => void save()} disabled={saveState.busy} title="Save a version (Ctrl/Cmd+S)">
             {saveState.busy ? <span className="spinner" aria-hidden="true" /> : null}
             Save version

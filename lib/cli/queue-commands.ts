@@ -10,7 +10,8 @@ import type { Settings } from "../env/read-env";
 import { openDatabase, type Database } from "../store/open-database";
 import { createRunStore, type RunConfig, type StoredRun } from "../store/run-store";
 import { createCliLiveRunner } from "./create-cli-live-runner";
-import { DEFAULT_QUEUE_TIMING, enqueueCells, openQueue, startWorker, type QueueTiming } from "../store/run-worker";
+import { enqueuePlannedRun } from "../store/enqueue-run";
+import { DEFAULT_QUEUE_TIMING, openQueue, startWorker, type QueueTiming } from "../store/run-worker";
 import { writeReports } from "./write-reports";
 import type { CliIo } from "./main";
 
@@ -56,12 +57,8 @@ export async function queuedRun(input: {
   const db = await openDatabase({ databaseUrl: settings.databaseUrl, dataDir: settings.dataDir });
   const boss = await openQueue({ db, timing: timingFrom(settings) });
   try {
-    const store = createRunStore(db.prisma);
-    const cells = planSuite({ suite, defaultModel: config.judgeModel, filter: input.filter });
-    const { suiteId, suiteVersionId } = await store.saveSuiteVersion({ name: input.suiteName, yaml: input.yaml });
-    const runId = await store.createRun({ suiteId, suiteVersionId, startedBy: "cli", config, totalCells: cells.length, status: "queued" });
-    await enqueueCells({ boss, runId, cellIds: cells.map((c) => c.id) });
-    io.stderr.write(`Queued run ${runId}: ${cells.length} jobs\n`);
+    const { runId, cells } = await enqueuePlannedRun({ prisma: db.prisma, boss, suite, suiteName: input.suiteName, yaml: input.yaml, config, startedBy: "cli", filter: input.filter });
+    io.stderr.write(`Queued run ${runId}: ${cells} jobs\n`);
     if (input.detach) {
       io.stdout.write(`${runId}\n`);
       return 0;

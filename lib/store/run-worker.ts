@@ -39,7 +39,7 @@ export interface QueueTiming {
 
 export const DEFAULT_QUEUE_TIMING: QueueTiming = { heartbeatSeconds: 30, superviseIntervalSeconds: 15 };
 
-export async function openQueue(input: { db: Database; timing?: QueueTiming; poolSize?: number }): Promise<PgBoss> {
+export async function openQueue(input: { db: Pick<Database, "url">; timing?: QueueTiming; poolSize?: number }): Promise<PgBoss> {
   const timing = input.timing ?? DEFAULT_QUEUE_TIMING;
   const boss = new PgBoss({
     ...parseDatabaseUrl(input.db.url),

@@ -3,6 +3,7 @@ import { notFound } from "next/navigation";
 import { z } from "zod";
 import { formatInt, formatTime, formatUsd } from "@/components/results/format";
 import { MatrixHeatmap } from "@/components/results/matrix-heatmap";
+import { RunProgressView } from "@/components/results/run-progress";
 import { ResultsFilter } from "@/components/results/results-filter";
 import { ResultsPager, ResultsTable, type TableQuery } from "@/components/results/results-table";
 import styles from "@/components/results/results.module.css";
@@ -63,6 +64,7 @@ export default async function RunPage({ params, searchParams }: { params: Promis
         {run.vacuous ? ` · ${run.vacuous} vacuous` : ""}
       </p>
       {run.error ? <div className={styles.error}>{run.error}</div> : null}
+      <RunProgressView runId={id} active={run.status === "queued" || run.status === "running"} />
 
       <div className={`${styles.section} ${styles.stats}`} data-testid="run-counts">
         <StatusCounts counts={run.counts} />

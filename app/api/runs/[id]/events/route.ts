@@ -1,0 +1,61 @@
+import { createRunViews } from "../../../../../lib/store/run-views";
+import { runProgress } from "../../../../../lib/store/run-progress";
+import { errorResponse, withDatabase, type IdParams } from "../../../respond";
+
+export const dynamic = "force-dynamic";
+
+const INTERVAL_MS = 500;
+
+/**
+ * Server-sent events: a `progress` event every half second with the run's
+ * status, results done of total, outcome counts, cost and ETA; `end` once the
+ * run is completed, cancelled or failed. A client that comes back reconnects.
+ */
+export async function GET(request: Request, { params }: IdParams) {
+  const { id } = await params;
+  const db = withDatabase();
+  if (!db.ok) return db.response;
+  const views = createRunViews(db.prisma);
+  if (!(await views.runOverview(id))) return errorResponse("not_found", "No such run.");
+  const encoder = new TextEncoder();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let closed = false;
+  const stop = () => {
+    closed = true;
+    clearTimeout(timer);
+  };
+  const stream = new ReadableStream<Uint8Array>({
+    start(controller) {
+      const send = (event: string, data: unknown) => controller.enqueue(encoder.encode(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`));
+      const close = () => {
+        if (closed) return;
+        stop();
+        controller.close();
+      };
+      request.signal.addEventListener("abort", close);
+      const tick = async () => {
+        if (closed) return;
+        try {
+          const run = await views.runOverview(id);
+          if (closed) return;
+          if (!run) return close();
+          const progress = runProgress(run, Date.now());
+          send("progress", progress);
+          if (progress.finished) {
+            send("end", { status: progress.status });
+            return close();
+          }
+        } catch (error) {
+          if (closed) return;
+          send("problem", { message: (error as Error).message });
+        }
+        timer = setTimeout(() => void tick(), INTERVAL_MS);
+      };
+      void tick();
+    },
+    cancel: stop,
+  });
+  return new Response(stream, {
+    headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache, no-transform", connection: "keep-alive", "x-accel-buffering": "no" },
+  });
+}

@@ -1,0 +1,28 @@
+import { readEnv } from "../../../../../lib/env/read-env";
+import { enqueueSuiteRun } from "../../../../../lib/store/enqueue-run";
+import { RunSuiteBody } from "../../../../../components/authoring/api-types";
+import pkg from "../../../../../package.json";
+import { errorResponse, fromResult, parseJson, withDatabase, type IdParams } from "../../../respond";
+
+export const dynamic = "force-dynamic";
+
+/** Queues a run of the posted (saved) suite text; the server's workers grade it with the server's key. */
+export async function POST(request: Request, { params }: IdParams) {
+  const { id } = await params;
+  const body = await parseJson(request, RunSuiteBody);
+  if (!body.ok) return body.response;
+  const db = withDatabase();
+  if (!db.ok) return db.response;
+  const settings = readEnv();
+  if (!settings.ok) return errorResponse("unavailable", settings.message);
+  if (!settings.value.databaseUrl) return errorResponse("unavailable", "No database URL: start the dashboard with `npm run dev`.");
+  const started = await enqueueSuiteRun({
+    prisma: db.prisma,
+    databaseUrl: settings.value.databaseUrl,
+    suiteId: id,
+    yaml: body.value.yaml,
+    judgeModel: settings.value.judgeModel,
+    toolVersion: pkg.version,
+  });
+  return fromResult(started, 201);
+}

@@ -1,0 +1,75 @@
+import type { PgBoss } from "pg-boss";
+import { loadSuite } from "../config/load-suite";
+import type { SuiteConfig } from "../config/types";
+import { planSuite } from "../engine/plan-suite";
+import type { PrismaClient } from "./connection";
+import { createRunStore, type RunConfig, type StartedBy } from "./run-store";
+import { enqueueCells, openQueue } from "./run-worker";
+
+// Starting a queued run: plan the cells, store the suite's version, create the
+// run as "queued" and put one pg-boss job per cell on the queue. Shared by
+// `eval --queue` (which already holds a queue) and the dashboard's Run button.
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Defaults of a run started from the dashboard (the CLI's own defaults). */
+const DASHBOARD_CONCURRENCY = 8;
+const DASHBOARD_TIMEOUT_SECONDS = 60;
+
+export async function enqueuePlannedRun(input: {
+  prisma: PrismaClient;
+  boss: PgBoss;
+  suite: SuiteConfig;
+  suiteName: string;
+  yaml: string;
+  config: RunConfig;
+  startedBy: StartedBy;
+  filter?: RegExp;
+}): Promise<{ runId: string; cells: number }> {
+  const store = createRunStore(input.prisma);
+  const cells = planSuite({ suite: input.suite, defaultModel: input.config.judgeModel, filter: input.filter });
+  const { suiteId, suiteVersionId } = await store.saveSuiteVersion({ name: input.suiteName, yaml: input.yaml });
+  const runId = await store.createRun({ suiteId, suiteVersionId, startedBy: input.startedBy, config: input.config, totalCells: cells.length, status: "queued" });
+  await enqueueCells({ boss: input.boss, runId, cellIds: cells.map((c) => c.id) });
+  return { runId, cells: cells.length };
+}
+
+export type EnqueueSuiteRunResult =
+  | { ok: true; value: { runId: string; cells: number } }
+  | { ok: false; code: "not_found" | "bad_request"; message: string };
+
+/**
+ * The dashboard's Run: queues a run of a stored suite's text, graded by any
+ * worker (the dashboard's own in-process one included). Opens the queue on
+ * the app's database for the time of the insert.
+ */
+export async function enqueueSuiteRun(input: {
+  prisma: PrismaClient;
+  databaseUrl: string;
+  suiteId: string;
+  yaml: string;
+  judgeModel: string;
+  toolVersion: string;
+}): Promise<EnqueueSuiteRunResult> {
+  const row = UUID.test(input.suiteId) ? await input.prisma.suite.findUnique({ where: { id: input.suiteId }, select: { name: true } }) : null;
+  if (!row) return { ok: false, code: "not_found", message: "No such suite." };
+  const loaded = loadSuite({ text: input.yaml, file: row.name });
+  if (!loaded.ok) {
+    const first = loaded.issues.find((i) => i.severity === "error") ?? loaded.issues[0];
+    return { ok: false, code: "bad_request", message: `The suite does not load${first ? `: line ${first.line}: ${first.message}` : "."}` };
+  }
+  const config: RunConfig = {
+    file: row.name,
+    toolVersion: input.toolVersion,
+    judgeModel: input.judgeModel,
+    concurrency: DASHBOARD_CONCURRENCY,
+    timeoutSeconds: DASHBOARD_TIMEOUT_SECONDS,
+  };
+  const boss = await openQueue({ db: { url: input.databaseUrl }, poolSize: 1 });
+  try {
+    const value = await enqueuePlannedRun({ prisma: input.prisma, boss, suite: loaded.value, suiteName: row.name, yaml: input.yaml, config, startedBy: "dashboard" });
+    return { ok: true, value };
+  } finally {
+    await boss.stop({ graceful: false });
+  }
+}

@@ -1,0 +1,60 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createPrismaClient, type PrismaClient } from "../../lib/store/connection";
+import { enqueueSuiteRun } from "../../lib/store/enqueue-run";
+import { createRunStore } from "../../lib/store/run-store";
+import { GRADE_QUEUE } from "../../lib/store/run-worker";
+import { createTestDatabase, type TestDatabase } from "../support/test-database";
+
+// The dashboard's Run: plan, store the version, a queued run, one job per cell.
+
+let db: TestDatabase;
+let prisma: PrismaClient;
+beforeAll(async () => {
+  db = await createTestDatabase();
+  prisma = createPrismaClient(db.url);
+}, 60_000);
+afterAll(async () => {
+  await prisma?.$disconnect();
+  await db?.close();
+});
+
+const YAML = `evals:
+  - name: billing
+    response: "Invoice 42 totaled $120.00."
+    rubric:
+      criteria:
+        - name: correct total
+          description: "States the total."
+  - name: refund
+    response: "Refunded."
+    rubric:
+      criteria:
+        - name: polite
+          description: "Is polite."
+`;
+
+describe("enqueueSuiteRun", () => {
+  it("creates a queued dashboard run and one pg-boss job per cell", async () => {
+    const { suiteId } = await createRunStore(prisma).saveSuiteVersion({ name: `enqueue ${Date.now()}`, yaml: YAML });
+    const started = await enqueueSuiteRun({ prisma, databaseUrl: db.url, suiteId, yaml: YAML, judgeModel: "claude-test", toolVersion: "0.0.0" });
+    expect(started.ok).toBe(true);
+    if (!started.ok) return;
+    expect(started.value.cells).toBe(2);
+    const run = await prisma.run.findUnique({ where: { id: started.value.runId } });
+    expect(run).toMatchObject({ suiteId, status: "queued", startedBy: "dashboard", totalCells: 2 });
+    const jobs = await prisma.$queryRawUnsafe<{ n: number }[]>(
+      "select count(*)::int as n from pgboss.job where name = $1 and data->>'runId' = $2",
+      GRADE_QUEUE,
+      started.value.runId,
+    );
+    expect(jobs[0]!.n).toBe(2);
+  }, 60_000);
+
+  it("answers not_found for an unknown suite and bad_request for text that does not load", async () => {
+    const missing = await enqueueSuiteRun({ prisma, databaseUrl: db.url, suiteId: "00000000-0000-4000-8000-000000000000", yaml: YAML, judgeModel: "m", toolVersion: "0" });
+    expect(missing).toMatchObject({ ok: false, code: "not_found" });
+    const { suiteId } = await createRunStore(prisma).saveSuiteVersion({ name: `broken ${Date.now()}`, yaml: YAML });
+    const broken = await enqueueSuiteRun({ prisma, databaseUrl: db.url, suiteId, yaml: "evals: 3\n", judgeModel: "m", toolVersion: "0" });
+    expect(broken).toMatchObject({ ok: false, code: "bad_request" });
+  }, 60_000);
+});
