@@ -1,24 +1,14 @@
 import { spawn } from "node:child_process";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createPrismaClient, type PrismaClient } from "../../lib/store/connection";
+import { describe, expect, it } from "vitest";
 import { CLI_BIN } from "../support/run-cli";
-import { createTestDatabase, type TestDatabase } from "../support/test-database";
+import { useTestDatabase } from "../support/test-database";
 import { makeWorkspace, startFakeJudge, yaml, candidateOf, heldAfter } from "./cli-harness";
 
 // Run history from the command line, against a real database (PGlite by
 // default, Postgres 15 in CI through TEST_DATABASE_URL) and the real SDK over
 // HTTP against the stand-in Messages API.
 
-let db: TestDatabase;
-let prisma: PrismaClient;
-beforeAll(async () => {
-  db = await createTestDatabase();
-  prisma = createPrismaClient(db.url);
-}, 60_000);
-afterAll(async () => {
-  await prisma?.$disconnect();
-  await db?.close();
-});
+const database = useTestDatabase();
 
 // The rubric names the suite: the judge cache is shared by every suite in a
 // database, so identical texts would be (correctly) reused across tests.
@@ -35,7 +25,7 @@ describe("eval --store", () => {
     const ws = await makeWorkspace(onTestFinished);
     const judge = await startFakeJudge(onTestFinished, { respond: () => ({ verdict: { reasoning: "ok", score: 0.9 } }) });
     await ws.write("rerun.yaml", suite(3, "rerun"));
-    const env = { ...judge.env, DATABASE_URL: db.url };
+    const env = { ...judge.env, DATABASE_URL: database.url };
 
     const first = await ws.cli(["eval", "--config", "rerun.yaml"], env);
     expect(first.code, first.stderr).toBe(0);
@@ -55,13 +45,13 @@ describe("eval --store", () => {
     expect(third.code).toBe(0);
     expect(judge.api.requests).toHaveLength(6);
 
-    const runs = await prisma.run.findMany({ where: { suite: { name: "rerun.yaml" } }, orderBy: { createdAt: "asc" } });
+    const runs = await database.prisma.run.findMany({ where: { suite: { name: "rerun.yaml" } }, orderBy: { createdAt: "asc" } });
     expect(runs.map((r) => [r.status, r.passed, r.judgeCalls, r.reusedCalls])).toEqual([
       ["completed", 3, 3, 0],
       ["completed", 3, 0, 3],
       ["completed", 3, 3, 0],
     ]);
-    expect(await prisma.suiteVersion.count({ where: { suite: { name: "rerun.yaml" } } })).toBe(1);
+    expect(await database.prisma.suiteVersion.count({ where: { suite: { name: "rerun.yaml" } } })).toBe(1);
   });
 
   it("gates on a score drop against --baseline latest, and names what newly fails", { timeout: 120_000 }, async ({ onTestFinished }) => {
@@ -69,7 +59,7 @@ describe("eval --store", () => {
     let scores: Record<string, number> = { "Answer number 1.": 0.9, "Answer number 2.": 0.9, "Answer number 3.": 0.9 };
     const judge = await startFakeJudge(onTestFinished, { respond: (r) => ({ verdict: { reasoning: "ok", score: scores[candidateOf(r)] ?? 0 } }) });
     await ws.write("gate.yaml", suite(3, "gate"));
-    const env = { ...judge.env, DATABASE_URL: db.url };
+    const env = { ...judge.env, DATABASE_URL: database.url };
 
     const none = await ws.cli(["eval", "--config", "gate.yaml", "--baseline", "latest"], env);
     expect(none.code).toBe(2);
@@ -100,7 +90,7 @@ describe("resume", () => {
     onTestFinished(() => held.release());
     const judge = await startFakeJudge(onTestFinished, { respond: held.respond });
     await ws.write("crash.yaml", suite(16, "crash"));
-    const env: NodeJS.ProcessEnv = { ...process.env, ...judge.env, DATABASE_URL: db.url };
+    const env: NodeJS.ProcessEnv = { ...process.env, ...judge.env, DATABASE_URL: database.url };
 
     const child = spawn(process.execPath, [CLI_BIN, "eval", "--config", "crash.yaml", "--concurrency", "3"], { cwd: ws.dir, env, stdio: ["ignore", "pipe", "pipe"] });
     let stderr = "";
@@ -116,28 +106,28 @@ describe("resume", () => {
       child.once("exit", () => reject(new Error(`CLI exited before storing: ${stderr}`)));
     });
     // Six results are stored and three calls are held in flight: kill the process there.
-    for (let i = 0; i < 400 && ((await prisma.evalResultRow.count({ where: { runId } })) < 6 || judge.api.inFlight() < 3); i++) await new Promise((r) => setTimeout(r, 25));
+    for (let i = 0; i < 400 && ((await database.prisma.evalResultRow.count({ where: { runId } })) < 6 || judge.api.inFlight() < 3); i++) await new Promise((r) => setTimeout(r, 25));
     const inFlightAtKill = judge.api.inFlight();
     child.kill("SIGKILL");
     await new Promise((resolve) => child.once("exit", resolve));
     held.release();
     const before = judge.api.requests.length;
     expect(inFlightAtKill).toBe(3);
-    const storedBefore = await prisma.evalResultRow.count({ where: { runId } });
+    const storedBefore = await database.prisma.evalResultRow.count({ where: { runId } });
     expect(storedBefore).toBe(6);
     expect(storedBefore).toBeLessThan(16);
-    expect((await prisma.run.findUnique({ where: { id: runId } }))?.status).toBe("running");
+    expect((await database.prisma.run.findUnique({ where: { id: runId } }))?.status).toBe("running");
 
-    const resumed = await ws.cli(["resume", runId, "--reporter", "json"], { ...judge.env, DATABASE_URL: db.url });
+    const resumed = await ws.cli(["resume", runId, "--reporter", "json"], { ...judge.env, DATABASE_URL: database.url });
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(resumed.stderr).toContain(`Resuming run ${runId}: ${storedBefore} of 16 results already stored`);
     const report = JSON.parse(resumed.stdout);
     expect(report.results).toHaveLength(16);
     expect(new Set(report.results.map((r: { id: string }) => r.id)).size).toBe(16);
 
-    const rows = await prisma.evalResultRow.findMany({ where: { runId }, select: { resultKey: true } });
+    const rows = await database.prisma.evalResultRow.findMany({ where: { runId }, select: { resultKey: true } });
     expect(rows).toHaveLength(16);
-    const run = await prisma.run.findUnique({ where: { id: runId } });
+    const run = await database.prisma.run.findUnique({ where: { id: runId } });
     expect(run?.status).toBe("completed");
     expect(run?.passed).toBe(16);
 
@@ -156,7 +146,7 @@ describe("cancel", () => {
     onTestFinished(() => held.release());
     const judge = await startFakeJudge(onTestFinished, { respond: held.respond });
     await ws.write("cancel.yaml", suite(12, "cancel"));
-    const env = { ...judge.env, DATABASE_URL: db.url };
+    const env = { ...judge.env, DATABASE_URL: database.url };
 
     const child = spawn(process.execPath, [CLI_BIN, "eval", "--config", "cancel.yaml", "--concurrency", "2", "--reporter", "json"], { cwd: ws.dir, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
@@ -179,6 +169,6 @@ describe("cancel", () => {
     expect(statuses.filter((s: string) => s === "passed")).toHaveLength(4);
     expect(statuses.filter((s: string) => s === "skipped")).toHaveLength(8);
     expect(judge.api.requests).toHaveLength(4);
-    expect((await prisma.run.findUnique({ where: { id: runId! } }))?.status).toBe("cancelled");
+    expect((await database.prisma.run.findUnique({ where: { id: runId! } }))?.status).toBe("cancelled");
   });
 });

@@ -1,22 +1,12 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createPrismaClient, type PrismaClient } from "../../lib/store/connection";
+import { describe, expect, it } from "vitest";
 import { CLI_BIN } from "../support/run-cli";
-import { createTestDatabase, type TestDatabase } from "../support/test-database";
+import { useTestDatabase } from "../support/test-database";
 import { makeWorkspace, startFakeJudge, yaml, candidateOf, heldAfter, type OnFinished } from "./cli-harness";
 
 // Distributed grading through pg-boss: worker processes share queued runs.
 
-let db: TestDatabase;
-let prisma: PrismaClient;
-beforeAll(async () => {
-  db = await createTestDatabase();
-  prisma = createPrismaClient(db.url);
-}, 60_000);
-afterAll(async () => {
-  await prisma?.$disconnect();
-  await db?.close();
-});
+const database = useTestDatabase();
 
 interface Worker {
   child: ChildProcess;
@@ -51,7 +41,7 @@ function startWorker(input: { cwd: string; env: Record<string, string>; onFinish
 async function waitForStatus(runId: string, timeoutMs: number): Promise<string | undefined> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const run = await prisma.run.findUnique({ where: { id: runId }, select: { status: true } });
+    const run = await database.prisma.run.findUnique({ where: { id: runId }, select: { status: true } });
     if (run && (run.status === "completed" || run.status === "cancelled") ) return run.status;
     if (Date.now() > deadline) return run?.status;
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -71,7 +61,7 @@ describe("rubric-studio worker", () => {
   it("two workers share one queued run of 200 judge calls, and each call runs exactly once", async ({ onTestFinished }) => {
     const ws = await makeWorkspace(onTestFinished);
     const judge = await startFakeJudge(onTestFinished, { latencyMs: 30, respond: () => ({ verdict: { reasoning: "ok", score: 0.9 } }) });
-    const env = { ...judge.env, DATABASE_URL: db.url };
+    const env = { ...judge.env, DATABASE_URL: database.url };
     await ws.write("shared.yaml", criteriaSuite(50));
     const [a, b] = await Promise.all([startWorker({ cwd: ws.dir, env, onFinished: onTestFinished }), startWorker({ cwd: ws.dir, env, onFinished: onTestFinished })]);
 
@@ -84,8 +74,8 @@ describe("rubric-studio worker", () => {
     const bodies = judge.api.requests.map((r) => `${r.system}\n${r.user}`);
     expect(bodies).toHaveLength(200);
     expect(new Set(bodies).size).toBe(200);
-    expect(await prisma.evalResultRow.count({ where: { runId } })).toBe(50);
-    const run = await prisma.run.findUnique({ where: { id: runId } });
+    expect(await database.prisma.evalResultRow.count({ where: { runId } })).toBe(50);
+    const run = await database.prisma.run.findUnique({ where: { id: runId } });
     expect(run).toMatchObject({ passed: 50, judgeCalls: 200 });
     const gradedBy = (w: Worker) => (w.stderr().match(new RegExp(`run ${runId}: passed`, "g")) ?? []).length;
     expect(gradedBy(a) + gradedBy(b)).toBe(50);
@@ -102,7 +92,7 @@ describe("rubric-studio worker", () => {
     const held = heldAfter(6);
     onTestFinished(() => held.release());
     const judge = await startFakeJudge(onTestFinished, { respond: held.respond });
-    const env = { ...judge.env, DATABASE_URL: db.url };
+    const env = { ...judge.env, DATABASE_URL: database.url };
     const lines = ["evals:"];
     for (let i = 1; i <= 24; i++) lines.push(`  - name: crash ${i}`, `    response: "Crash answer ${i}."`, `    rubric: "Answers ${i}."`);
     await ws.write("crash.yaml", yaml(...lines));
@@ -111,19 +101,19 @@ describe("rubric-studio worker", () => {
     const queued = await ws.cli(["eval", "--config", "crash.yaml", "--queue", "--detach"], env);
     const runId = queued.stdout.trim();
     // Six results are stored and the worker's two calls are held in flight: kill it there.
-    for (let i = 0; i < 800 && ((await prisma.evalResultRow.count({ where: { runId } })) < 6 || judge.api.inFlight() < 2); i++) await new Promise((r) => setTimeout(r, 25));
+    for (let i = 0; i < 800 && ((await database.prisma.evalResultRow.count({ where: { runId } })) < 6 || judge.api.inFlight() < 2); i++) await new Promise((r) => setTimeout(r, 25));
     const inFlightAtKill = judge.api.inFlight();
     first.child.kill("SIGKILL");
     await new Promise((resolve) => first.child.once("exit", resolve));
     held.release();
     const before = judge.api.requests.length;
     expect(inFlightAtKill).toBe(2);
-    const storedBefore = await prisma.evalResultRow.count({ where: { runId } });
+    const storedBefore = await database.prisma.evalResultRow.count({ where: { runId } });
     expect(storedBefore).toBeLessThan(24);
 
     await startWorker({ cwd: ws.dir, env, onFinished: onTestFinished, concurrency: 2 });
     expect(await waitForStatus(runId, 90_000)).toBe("completed");
-    const rows = await prisma.evalResultRow.findMany({ where: { runId }, select: { resultKey: true } });
+    const rows = await database.prisma.evalResultRow.findMany({ where: { runId }, select: { resultKey: true } });
     expect(rows).toHaveLength(24);
     expect(new Set(rows.map((r) => r.resultKey)).size).toBe(24);
     const firstPhase = new Set(judge.api.requests.slice(0, before).map((r) => candidateOf(r)));

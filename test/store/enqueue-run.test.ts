@@ -1,22 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createPrismaClient, type PrismaClient } from "../../lib/store/connection";
+import { describe, expect, it } from "vitest";
 import { enqueueSuiteRun } from "../../lib/store/enqueue-run";
 import { createRunStore } from "../../lib/store/run-store";
 import { GRADE_QUEUE } from "../../lib/store/run-worker";
-import { createTestDatabase, type TestDatabase } from "../support/test-database";
+import { useTestDatabase } from "../support/test-database";
 
 // The dashboard's Run: plan, store the version, a queued run, one job per cell.
 
-let db: TestDatabase;
-let prisma: PrismaClient;
-beforeAll(async () => {
-  db = await createTestDatabase();
-  prisma = createPrismaClient(db.url);
-}, 60_000);
-afterAll(async () => {
-  await prisma?.$disconnect();
-  await db?.close();
-});
+const database = useTestDatabase();
 
 const YAML = `evals:
   - name: billing
@@ -35,14 +25,14 @@ const YAML = `evals:
 
 describe("enqueueSuiteRun", () => {
   it("creates a queued dashboard run and one pg-boss job per cell", async () => {
-    const { suiteId } = await createRunStore(prisma).saveSuiteVersion({ name: `enqueue ${Date.now()}`, yaml: YAML });
-    const started = await enqueueSuiteRun({ prisma, databaseUrl: db.url, suiteId, yaml: YAML, judgeModel: "claude-test", toolVersion: "0.0.0" });
+    const { suiteId } = await createRunStore(database.prisma).saveSuiteVersion({ name: `enqueue ${Date.now()}`, yaml: YAML });
+    const started = await enqueueSuiteRun({ prisma: database.prisma, databaseUrl: database.url, suiteId, yaml: YAML, judgeModel: "claude-test", toolVersion: "0.0.0" });
     expect(started.ok).toBe(true);
     if (!started.ok) return;
     expect(started.value.cells).toBe(2);
-    const run = await prisma.run.findUnique({ where: { id: started.value.runId } });
+    const run = await database.prisma.run.findUnique({ where: { id: started.value.runId } });
     expect(run).toMatchObject({ suiteId, status: "queued", startedBy: "dashboard", totalCells: 2 });
-    const jobs = await prisma.$queryRawUnsafe<{ n: number }[]>(
+    const jobs = await database.prisma.$queryRawUnsafe<{ n: number }[]>(
       "select count(*)::int as n from pgboss.job where name = $1 and data->>'runId' = $2",
       GRADE_QUEUE,
       started.value.runId,
@@ -51,10 +41,10 @@ describe("enqueueSuiteRun", () => {
   }, 60_000);
 
   it("answers not_found for an unknown suite and bad_request for text that does not load", async () => {
-    const missing = await enqueueSuiteRun({ prisma, databaseUrl: db.url, suiteId: "00000000-0000-4000-8000-000000000000", yaml: YAML, judgeModel: "m", toolVersion: "0" });
+    const missing = await enqueueSuiteRun({ prisma: database.prisma, databaseUrl: database.url, suiteId: "00000000-0000-4000-8000-000000000000", yaml: YAML, judgeModel: "m", toolVersion: "0" });
     expect(missing).toMatchObject({ ok: false, code: "not_found" });
-    const { suiteId } = await createRunStore(prisma).saveSuiteVersion({ name: `broken ${Date.now()}`, yaml: YAML });
-    const broken = await enqueueSuiteRun({ prisma, databaseUrl: db.url, suiteId, yaml: "evals: 3\n", judgeModel: "m", toolVersion: "0" });
+    const { suiteId } = await createRunStore(database.prisma).saveSuiteVersion({ name: `broken ${Date.now()}`, yaml: YAML });
+    const broken = await enqueueSuiteRun({ prisma: database.prisma, databaseUrl: database.url, suiteId, yaml: "evals: 3\n", judgeModel: "m", toolVersion: "0" });
     expect(broken).toMatchObject({ ok: false, code: "bad_request" });
   }, 60_000);
 });

@@ -3,7 +3,8 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { startEmbeddedServer } from "../../lib/store/embedded-postgres";
-import { parseDatabaseUrl, withAdapter } from "../../lib/store/connection";
+import { afterAll, beforeAll } from "vitest";
+import { createPrismaClient, parseDatabaseUrl, withAdapter, type PrismaClient } from "../../lib/store/connection";
 import { applyMigrations } from "../../lib/store/schema-engine";
 
 // A fresh, empty database for one test file. By default an embedded PGlite
@@ -49,6 +50,31 @@ export async function createTestDatabase(options: { migrate?: boolean } = {}): P
     async close() {
       await server.stop();
       await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * A migrated test database and a Prisma client for the test file that calls
+ * this at its top level: created before its tests, dropped after them.
+ */
+export function useTestDatabase(): { readonly url: string; readonly prisma: PrismaClient } {
+  let db: TestDatabase | undefined;
+  let prisma: PrismaClient | undefined;
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    prisma = createPrismaClient(db.url);
+  }, 60_000);
+  afterAll(async () => {
+    await prisma?.$disconnect();
+    await db?.close();
+  });
+  return {
+    get url() {
+      return db!.url;
+    },
+    get prisma() {
+      return prisma!;
     },
   };
 }
