@@ -168,7 +168,8 @@ export function createRunQueries(prisma: PrismaClient) {
     /**
      * One page of a run's results, with the total that match the filters.
      * `status` keeps only those statuses; `search` matches the result's name
-     * (eval name and cell) case-insensitively. Sorted by `sort` with the row
+     * (eval name and cell) case-insensitively; `cell` keeps exactly one matrix
+     * cell (the heatmap's drill-down). Sorted by `sort` with the row
      * id as tie-breaker, so pages tile the results with no gap or repeat.
      * Page with `cursor` (the previous page's `nextCursor`; keyset, so it
      * skips no rows) or with `offset` (for "go to page n"). At most 500 rows
@@ -178,6 +179,8 @@ export function createRunQueries(prisma: PrismaClient) {
       runId: string;
       status?: EvalStatus | EvalStatus[];
       search?: string;
+      /** Exactly one matrix cell: its judge model and prompt position (null: the result has none on that axis). */
+      cell?: { model: string | null; promptIndex: number | null };
       sort?: ResultSort;
       pageSize: number;
       cursor?: string;
@@ -198,6 +201,7 @@ export function createRunQueries(prisma: PrismaClient) {
           ...(statuses ? [statuses.length ? Prisma.sql`status IN (${Prisma.join(statuses)})` : Prisma.sql`FALSE`] : []),
           // The search text is a value, and its LIKE wildcards are escaped: "50%" finds "50%".
           ...(search ? [Prisma.sql`name ILIKE ${`%${search.replace(/[\\%_]/g, "\\$&")}%`}`] : []),
+          ...(input.cell ? [Prisma.sql`cell_model IS NOT DISTINCT FROM ${input.cell.model}::text AND cell_prompt IS NOT DISTINCT FROM ${input.cell.promptIndex}::int`] : []),
         ],
         " AND ",
       );

@@ -1,7 +1,10 @@
+import { judgeAgreement, type JudgeAgreement } from "../engine/agreement/judge-agreement";
+import { judgeDisagreements, type JudgeDisagreement } from "../engine/agreement/judge-disagreements";
+import { jurorAgreementMatrices, type JurorAgreementMatrix } from "../engine/agreement/juror-agreement-matrix";
 import { compareToBaseline, type BaselineComparison } from "../engine/compare-baseline";
 import type { EvalResult, EvalStatus, Report } from "../engine/report";
 import { EVAL_STATUSES } from "../engine/report";
-import type { PrismaClient } from "./generated/client";
+import { Prisma, type PrismaClient } from "./generated/client";
 import { createRunStore, type RunStatus, type StartedBy } from "./run-store";
 
 // The dashboard's reads of run history that are not in run-queries.ts (which
@@ -42,6 +45,20 @@ export interface MatrixCell {
   passed: number;
   meanScore: number | null;
 }
+
+/** The judge-agreement view of a run: the engine's statistics, juror × juror matrices and disagreements. */
+export interface RunAgreement {
+  /** Results graded by two or more judges (the units of every figure below). */
+  results: number;
+  statistics: JudgeAgreement[];
+  matrices: JurorAgreementMatrix[];
+  disagreements: JudgeDisagreement[];
+}
+
+// Graded results with two or more judge entries, comparisons left out: the
+// only rows agreement reads, picked in SQL so a 10,000-result single-judge
+// run loads no documents. The engine still applies its own exact filter.
+const MULTI_JUDGE = Prisma.sql`status IN ('passed', 'failed') AND jsonb_typeof(data->'judges') = 'array' AND jsonb_array_length(data->'judges') >= 2 AND data->'pairwise' IS NULL`;
 
 function emptyCounts(): Record<EvalStatus, number> {
   return Object.fromEntries(EVAL_STATUSES.map((s) => [s, 0])) as Record<EvalStatus, number>;
@@ -144,6 +161,21 @@ export function createRunViews(prisma: PrismaClient) {
       // Report (summary, timings) does not decide any delta.
       const report = { results: head } as Report;
       return compareToBaseline({ report, baseline: base, baselineRunId: input.baseRunId, maxDrop: input.maxDrop });
+    },
+
+    /** Whether any result of the run was graded by several jurors or panel models (the run page links the agreement view). */
+    async hasSeveralJudges(runId: string): Promise<boolean> {
+      if (!UUID.test(runId)) return false;
+      const rows = await prisma.$queryRaw<{ found: boolean }[]>`SELECT EXISTS (SELECT 1 FROM eval_results WHERE run_id = ${runId}::uuid AND ${MULTI_JUDGE}) AS found`;
+      return rows[0]?.found === true;
+    },
+
+    /** Agreement of the run's jurors and panel models, computed by the engine from the stored results. */
+    async runAgreement(runId: string): Promise<RunAgreement> {
+      if (!UUID.test(runId)) return { results: 0, statistics: [], matrices: [], disagreements: [] };
+      const rows = await prisma.$queryRaw<{ data: unknown }[]>`SELECT data FROM eval_results WHERE run_id = ${runId}::uuid AND ${MULTI_JUDGE} ORDER BY created_at, id`;
+      const results = rows.map((r) => r.data as EvalResult);
+      return { results: results.length, statistics: judgeAgreement(results), matrices: jurorAgreementMatrices(results), disagreements: judgeDisagreements(results) };
     },
 
     /** The heatmap of a run's matrix cells: judge model × prompt, over every eval with a matrix (or one eval). */
