@@ -10,15 +10,21 @@ export interface MatrixCellView {
 }
 
 /**
- * The run page's search text that selects a cell's rows: result names end in
- * their coordinates (`eval [agent=…, model=…, prompt=#n]`, lib/engine's
- * cellName), so the tail of that bracket picks exactly this model and prompt.
+ * The run page's link that lists exactly one cell's results: its judge model
+ * and prompt position as the results query's cell filter (lib/store
+ * run-queries), not a name search, which a prompt-only cell would share with
+ * the cells of another eval that also vary the model.
  */
-export function cellSearch(cell: Pick<MatrixCellView, "model" | "promptIndex">): string {
-  const parts: string[] = [];
-  if (cell.model !== null) parts.push(`model=${cell.model}`);
-  if (cell.promptIndex !== null) parts.push(`prompt=#${cell.promptIndex}`);
-  return `${parts.join(", ")}]`;
+export function cellHref(runId: string, cell: Pick<MatrixCellView, "model" | "promptIndex">): string {
+  const params = new URLSearchParams();
+  if (cell.model !== null) params.set("model", cell.model);
+  if (cell.promptIndex !== null) params.set("prompt", String(cell.promptIndex));
+  return `/runs/${runId}?${params.toString()}#results`;
+}
+
+/** How a cell is named on the page: "claude-haiku-4-5 · prompt #2". */
+export function cellLabel(cell: Pick<MatrixCellView, "model" | "promptIndex">): string {
+  return [cell.model ?? "(suite judge)", cell.promptIndex === null ? "(one prompt)" : `prompt #${cell.promptIndex}`].join(" · ");
 }
 
 // Red (0) to green (1) through amber; ungraded cells stay grey.
@@ -49,14 +55,15 @@ export function MatrixHeatmap({ runId, cells }: { runId: string; cells: MatrixCe
             {prompts.map((prompt) => {
               const cell = at(model, prompt);
               if (!cell) return <td key={prompt ?? "none"} className={styles.muted}>—</td>;
-              const q = encodeURIComponent(cellSearch(cell));
               return (
                 <td key={prompt ?? "none"}>
                   <Link
                     className={styles.heatCell}
                     style={{ background: colourOf(cell.meanScore) }}
-                    href={`/runs/${runId}?q=${q}#results`}
+                    href={cellHref(runId, cell)}
                     data-testid="matrix-cell"
+                    data-model={cell.model ?? ""}
+                    data-prompt={cell.promptIndex ?? ""}
                     title={`${cell.results} results; click to list them`}
                   >
                     <strong>{cell.meanScore === null ? "—" : cell.meanScore.toFixed(2)}</strong>

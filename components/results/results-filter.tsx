@@ -30,6 +30,8 @@ export function ResultsFilter({ runId, query }: { runId: string; query: TableQue
         Name contains
         <input className={styles.input} type="search" name="q" defaultValue={query.q ?? ""} placeholder="eval name or cell, e.g. model=claude" aria-label="Search" />
       </label>
+      {query.model !== undefined ? <input type="hidden" name="model" value={query.model} /> : null}
+      {query.prompt !== undefined ? <input type="hidden" name="prompt" value={query.prompt} /> : null}
       {query.sort !== "name" ? <input type="hidden" name="sort" value={query.sort} /> : null}
       {query.dir !== "asc" ? <input type="hidden" name="dir" value={query.dir} /> : null}
       <button className={styles.button} type="submit">

@@ -21,6 +21,9 @@ export type SortKey = "name" | "status" | "score" | "costUsd" | "latencyMs";
 export interface TableQuery {
   status?: string;
   q?: string;
+  /** One matrix cell (the heatmap's drill-down): either given means the cell filter is on, and a missing axis is "none". */
+  model?: string;
+  prompt?: number;
   sort: SortKey;
   dir: "asc" | "desc";
   page: number;
@@ -32,6 +35,8 @@ export function queryHref(runId: string, query: TableQuery, change: Partial<Tabl
   const params = new URLSearchParams();
   if (next.status) params.set("status", next.status);
   if (next.q) params.set("q", next.q);
+  if (next.model !== undefined) params.set("model", next.model);
+  if (next.prompt !== undefined) params.set("prompt", String(next.prompt));
   if (next.sort !== "name") params.set("sort", next.sort);
   if (next.dir !== "asc") params.set("dir", next.dir);
   if (next.page > 1) params.set("page", String(next.page));

@@ -2,10 +2,11 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { z } from "zod";
 import { formatInt, formatTime, formatUsd } from "@/components/results/format";
-import { MatrixHeatmap } from "@/components/results/matrix-heatmap";
+import { MatrixBars } from "@/components/results/matrix-bars";
+import { cellHref, cellLabel, MatrixHeatmap } from "@/components/results/matrix-heatmap";
 import { RunProgressView } from "@/components/results/run-progress";
 import { ResultsFilter } from "@/components/results/results-filter";
-import { ResultsPager, ResultsTable, type TableQuery } from "@/components/results/results-table";
+import { queryHref, ResultsPager, ResultsTable, type TableQuery } from "@/components/results/results-table";
 import styles from "@/components/results/results.module.css";
 import { Stat, StatusCounts } from "@/components/results/status-counts";
 import { StatusBadge } from "@/components/results/status-badge";
@@ -21,6 +22,8 @@ const PAGE_SIZE = 50;
 const QuerySchema = z.object({
   status: z.enum(EVAL_STATUSES).optional().catch(undefined),
   q: z.string().max(200).optional().catch(undefined),
+  model: z.string().max(200).optional().catch(undefined),
+  prompt: z.coerce.number().int().min(1).max(100_000).optional().catch(undefined),
   sort: z.enum(["name", "status", "score", "costUsd", "latencyMs"]).catch("name"),
   dir: z.enum(["asc", "desc"]).catch("asc"),
   page: z.coerce.number().int().min(1).max(100_000).catch(1),
@@ -38,16 +41,20 @@ export default async function RunPage({ params, searchParams }: { params: Promis
   const views = await runViews();
   const run = await views.runOverview(id);
   if (!run) notFound();
-  const [page, cells] = await Promise.all([
+  // The heatmap's drill-down: one exact cell, a missing axis meaning "none".
+  const cell = query.model !== undefined || query.prompt !== undefined ? { model: query.model ?? null, promptIndex: query.prompt ?? null } : undefined;
+  const [page, cells, severalJudges] = await Promise.all([
     (await runQueries()).runResultsPage({
       runId: id,
       ...(query.status ? { status: query.status as (typeof EVAL_STATUSES)[number] } : {}),
       ...(query.q ? { search: query.q } : {}),
+      ...(cell ? { cell } : {}),
       sort: { by: query.sort, direction: query.dir },
       pageSize: PAGE_SIZE,
       offset: (query.page - 1) * PAGE_SIZE,
     }),
     views.matrixCells({ runId: id }),
+    views.hasSeveralJudges(id),
   ]);
   const tokens = run.tokens.input + run.tokens.output + run.tokens.cacheRead + run.tokens.cacheWrite;
 
@@ -64,6 +71,14 @@ export default async function RunPage({ params, searchParams }: { params: Promis
         {run.vacuous ? ` · ${run.vacuous} vacuous` : ""}
       </p>
       {run.error ? <div className={styles.error}>{run.error}</div> : null}
+      {severalJudges ? (
+        <p>
+          <Link href={`/runs/${id}/agreement`} data-testid="agreement-link">
+            Judge agreement →
+          </Link>{" "}
+          <span className={styles.muted}>how far this run&apos;s jurors and panel models agree</span>
+        </p>
+      ) : null}
       <RunProgressView runId={id} active={run.status === "queued" || run.status === "running"} />
 
       <div className={`${styles.section} ${styles.stats}`} data-testid="run-counts">
@@ -83,12 +98,18 @@ export default async function RunPage({ params, searchParams }: { params: Promis
           <h2>Matrix</h2>
           <p className={styles.muted}>Mean score and pass rate per judge model and prompt, over every eval with a matrix. Click a cell to list its results.</p>
           <MatrixHeatmap runId={id} cells={cells} />
+          <MatrixBars bars={cells.map((c) => ({ label: cellLabel(c), meanScore: c.meanScore, passRate: c.passed / c.results, results: c.results, href: cellHref(id, c) }))} />
         </section>
       ) : null}
 
       <section className={styles.section} id="results">
         <h2>Results</h2>
         <ResultsFilter runId={id} query={query} />
+        {cell ? (
+          <p data-testid="cell-filter">
+            Cell <strong>{cellLabel(cell)}</strong> · <Link href={queryHref(id, { ...query, model: undefined, prompt: undefined }, { page: 1 })}>show every cell</Link>
+          </p>
+        ) : null}
         <ResultsTable
           runId={id}
           query={query}

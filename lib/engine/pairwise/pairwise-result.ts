@@ -59,3 +59,20 @@ export function categoryWinners(input: { names: string[]; pairs: JudgedPair[] })
     return { category, winsA: winsA.length, winsB: winsB.length, ties: scores.filter((s) => s.winner === "tie").length, winner, margin };
   });
 }
+
+export interface WinRateBar {
+  side: "A" | "B" | "tie";
+  /** The side's label (labels.a / labels.b), or "tie". */
+  label: string;
+  count: number;
+  rate: number;
+  /** Wilson 95% interval of the rate; null without pairs. */
+  ci95: { low: number; high: number } | null;
+}
+
+/** Win rates of A, B and ties over a comparison's pairs, each with its Wilson 95% interval: what the pairwise chart draws. */
+export function winRateBars(input: { pairs: Pick<JudgedPair, "winner">[]; labels: { a: string; b: string } }): WinRateBar[] {
+  const s = computePairwiseResult(input.pairs);
+  const bar = (side: WinRateBar["side"], label: string, count: number, rate: number): WinRateBar => ({ side, label, count, rate, ci95: wilsonInterval({ successes: count, trials: s.total }) ?? null });
+  return [bar("A", input.labels.a, s.winsA, s.win_rate_a), bar("B", input.labels.b, s.winsB, s.win_rate_b), bar("tie", "tie", s.ties, s.tie_rate)];
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { combineOrders, swapWinner } from "../../../lib/engine/pairwise/map-verdicts";
-import { computePairwiseResult } from "../../../lib/engine/pairwise/pairwise-result";
+import { computePairwiseResult, winRateBars } from "../../../lib/engine/pairwise/pairwise-result";
 import { createFakeJudge, type FakeAnswer } from "../../support/fake-judge";
 import { runOne } from "../../support/run-yaml";
 import type { JudgeRequest, VerdictKind } from "../../../lib/engine/judge-port";
@@ -120,5 +120,23 @@ describe("a pairwise eval", () => {
     const result = await runOne(suite(), { judge });
     expect(result.status).toBe("judge_error");
     expect(result.reason).toContain("pair 3 (B first)");
+  });
+});
+
+describe("win-rate bars for the pairwise chart", () => {
+  it("A, B and tie with their Wilson 95% intervals (Newcombe 1998: 81 of 263 is 0.2553 to 0.3662; 0 of n is 0 to z²/(n+z²))", () => {
+    const winners: PairwiseWinner[] = [...Array<PairwiseWinner>(81).fill("A"), ...Array<PairwiseWinner>(182).fill("B")];
+    const [a, b, tie] = winRateBars({ pairs: winners.map((winner) => ({ winner })), labels: { a: "v1", b: "v2" } });
+    expect(a).toMatchObject({ side: "A", label: "v1", count: 81 });
+    expect(a!.ci95!.low).toBeCloseTo(0.2553, 4);
+    expect(a!.ci95!.high).toBeCloseTo(0.3662, 4);
+    expect(b).toMatchObject({ side: "B", label: "v2", count: 182, rate: 182 / 263 });
+    expect(tie).toMatchObject({ side: "tie", count: 0, rate: 0 });
+    expect(tie!.ci95!.low).toBe(0);
+    expect(tie!.ci95!.high).toBeCloseTo(1.959964 ** 2 / (263 + 1.959964 ** 2), 6);
+  });
+
+  it("has no intervals without pairs", () => {
+    expect(winRateBars({ pairs: [], labels: { a: "A", b: "B" } }).map((bar) => bar.ci95)).toEqual([null, null, null]);
   });
 });

@@ -4,11 +4,14 @@ import { CandidateView } from "@/components/results/candidate-view";
 import { CriteriaList, VerdictGrid } from "@/components/results/criteria-list";
 import { formatInt, formatMs, formatUsd } from "@/components/results/format";
 import { JudgesGrid } from "@/components/results/judges-grid";
+import { PairwiseView } from "@/components/results/pairwise-view";
+import { ReviewView } from "@/components/results/review-view";
 import styles from "@/components/results/results.module.css";
 import { Stat } from "@/components/results/status-counts";
 import { StatusBadge } from "@/components/results/status-badge";
 import { TranscriptView } from "@/components/results/transcript-view";
 import { TreePath } from "@/components/results/tree-path";
+import { winRateBars } from "@/lib/engine/pairwise/pairwise-result";
 import { renderTranscript } from "@/lib/engine/transcript";
 import { runViews } from "../../../_lib/load";
 
@@ -49,6 +52,20 @@ export default async function EvalResultPage({ params }: { params: Promise<{ id:
         <Stat label="Tokens" value={formatInt(result.usage.input + result.usage.output + result.usage.cacheRead + result.usage.cacheWrite)} />
         <Stat label="Latency" value={formatMs(result.latencyMs)} />
       </div>
+
+      {result.review ? (
+        <section className={styles.section}>
+          <h2>Review</h2>
+          <ReviewView review={result.review} />
+        </section>
+      ) : null}
+
+      {result.pairwise ? (
+        <section className={styles.section}>
+          <h2>Pairwise comparison</h2>
+          <PairwiseView outcome={result.pairwise} bars={winRateBars({ pairs: result.pairwise.pairs, labels: result.pairwise.labels })} />
+        </section>
+      ) : null}
 
       {result.candidate.prompt ? (
         <section className={styles.section}>

@@ -1,0 +1,94 @@
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { AgreementChart } from "@/components/results/agreement-chart";
+import { AgreementTable } from "@/components/results/agreement-table";
+import { DisagreementList } from "@/components/results/disagreement-list";
+import { JurorMatrix } from "@/components/results/juror-matrix";
+import styles from "@/components/results/results.module.css";
+import trust from "@/components/results/trust.module.css";
+import { Stat } from "@/components/results/status-counts";
+import { DISAGREEMENT_SPREAD } from "@/lib/engine/agreement/judge-disagreements";
+import { runViews } from "../../_lib/load";
+
+export const dynamic = "force-dynamic";
+
+const DISAGREEMENTS_SHOWN = 200;
+
+const JURY_EXAMPLE = `evals:
+  - name: summary quality
+    response: "..."
+    rubric: "Accurate and complete summary."
+    judge:
+      jury: { size: 3 }              # three independent samples of one model
+  - name: summary quality (panel)
+    response: "..."
+    rubric: "Accurate and complete summary."
+    judge:
+      panel: [claude-sonnet-4-6, claude-haiku-4-5]   # or several models
+    matrix:
+      prompts: ["Summarize.", "Summarize in one line."]   # more cells, more units to agree on`;
+
+export default async function AgreementPage({ params }: { params: Promise<{ id: string }> }) {
+  const { id } = await params;
+  const views = await runViews();
+  const run = await views.runOverview(id);
+  if (!run) notFound();
+  const agreement = await views.runAgreement(id);
+  // The α bars: one per criterion whose α is defined; the pooled row is in the table.
+  const bars = agreement.statistics.flatMap((s) =>
+    s.krippendorffAlpha.value === null
+      ? []
+      : [{ label: agreement.matrices.length > 1 ? `${s.eval}: ${s.item}` : s.item, alpha: s.krippendorffAlpha.value, low: s.krippendorffAlpha.ci95?.low ?? null, high: s.krippendorffAlpha.ci95?.high ?? null }],
+  );
+
+  return (
+    <div className={styles.page}>
+      <div className={styles.crumbs}>
+        <Link href="/runs">Runs</Link> / <Link href={`/runs/${id}`}>{run.suiteName}</Link> / judge agreement
+      </div>
+      <h1 className={styles.title}>Judge agreement</h1>
+      <p className={styles.muted}>How far the jurors and panel models of this run agree with each other, per criterion: Krippendorff&apos;s α with a bootstrap 95% interval, Fleiss&apos; κ for categorical scales, and exact agreement. The units are each eval&apos;s graded cells.</p>
+
+      {agreement.results === 0 ? (
+        <div className={styles.empty} data-testid="agreement-empty">
+          <p>
+            <strong>No eval in this run was graded by more than one judge.</strong>
+          </p>
+          <p>Agreement needs several jurors (samples of one model) or a panel of models on the same eval. Add a <code>judge:</code> block with a jury or a panel, then run the suite again:</p>
+          <pre className={trust.code}>{JURY_EXAMPLE}</pre>
+        </div>
+      ) : (
+        <>
+          <div className={`${styles.section} ${styles.stats}`}>
+            <Stat label="Multi-judge results" value={String(agreement.results)} />
+            <Stat label="Evals" value={String(agreement.matrices.length)} />
+            <Stat label="Disagreements" value={String(agreement.disagreements.length)} testId="disagreement-count" />
+          </div>
+
+          <section className={styles.section}>
+            <h2>Per criterion</h2>
+            <AgreementChart bars={bars} />
+            <AgreementTable rows={agreement.statistics} />
+          </section>
+
+          <section className={styles.section}>
+            <h2>Judge × judge</h2>
+            {agreement.matrices.map((m) => (
+              <JurorMatrix key={m.eval} matrix={m} />
+            ))}
+          </section>
+
+          <section className={styles.section}>
+            <h2>Disagreements</h2>
+            <p className={styles.muted}>On pass/fail and other categorical scales, the judges disagree when their ratings differ; on unit scores, when their pass/fail splits or their scores spread by {DISAGREEMENT_SPREAD} or more.</p>
+            {agreement.disagreements.length === 0 ? (
+              <div className={styles.empty}>The judges agreed on every graded criterion.</div>
+            ) : (
+              <DisagreementList runId={id} rows={agreement.disagreements} limit={DISAGREEMENTS_SHOWN} />
+            )}
+          </section>
+        </>
+      )}
+    </div>
+  );
+}

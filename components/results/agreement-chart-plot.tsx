@@ -1,0 +1,29 @@
+"use client";
+
+import { Bar, BarChart, CartesianGrid, ErrorBar, ReferenceLine, Tooltip, XAxis, YAxis } from "recharts";
+
+export interface AlphaBar {
+  label: string;
+  alpha: number;
+  low: number | null;
+  high: number | null;
+}
+
+// Fixed size rather than ResponsiveContainer, as in score-trend-chart.tsx.
+export default function AgreementChartPlot({ bars }: { bars: AlphaBar[] }) {
+  // ErrorBar takes the distances below and above the bar's value.
+  const data = bars.map((b) => ({ ...b, ci: b.low === null || b.high === null ? [0, 0] : [b.alpha - b.low, b.high - b.alpha] }));
+  const min = Math.min(0, ...bars.map((b) => b.low ?? b.alpha));
+  return (
+    <BarChart width={Math.max(360, 90 * bars.length + 80)} height={240} data={data} margin={{ top: 8, right: 16, bottom: 8, left: 0 }}>
+      <CartesianGrid stroke="#1f2532" />
+      <XAxis dataKey="label" stroke="#9aa3b5" fontSize={11} interval={0} />
+      <YAxis domain={[Math.floor(min * 4) / 4, 1]} stroke="#9aa3b5" fontSize={11} />
+      <ReferenceLine y={0} stroke="#5d6678" />
+      <Tooltip contentStyle={{ background: "#121620", border: "1px solid #2a3140" }} formatter={(v) => (typeof v === "number" ? v.toFixed(3) : String(v))} />
+      <Bar dataKey="alpha" name="α" fill="#7aa2ff" isAnimationActive={false}>
+        <ErrorBar dataKey="ci" width={6} stroke="#f0d46a" strokeWidth={2} />
+      </Bar>
+    </BarChart>
+  );
+}
