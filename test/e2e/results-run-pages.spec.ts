@@ -85,6 +85,9 @@ test("the matrix heatmap drills into a cell", async ({ page }) => {
   const cells = page.getByTestId("matrix-cell");
   await expect(cells).toHaveCount(4);
   await cells.filter({ hasText: "0.40" }).first().click();
+  // The cell's coordinates, not a name search, select its rows.
+  await expect(page).toHaveURL(/model=claude-haiku-4-5&prompt=\d/);
+  await expect(page.getByTestId("cell-filter")).toContainText("claude-haiku-4-5 · prompt #");
   await expect(page.getByTestId("results-range")).toContainText("1–1 of 1");
   await expect(page.getByTestId("result-row")).toContainText("model=claude-haiku-4-5");
 });

@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { runCli } from "../support/run-cli";
-import { startFakeMessagesApi, type FakeMessagesApi, type FakeReply } from "../support/fake-messages-api";
+import { startFakeMessagesApi, type FakeMessagesApi, type FakeReply, type FakeRespond } from "../support/fake-messages-api";
 
 // Seeds the e2e database the way a user would: the real CLI (`eval --store`)
 // grades a suite against the stand-in Messages API, and stores the run in the
@@ -82,18 +82,34 @@ export async function seedRuns(input: { tag: string; rounds: number }): Promise<
   const api: FakeMessagesApi = await startFakeMessagesApi({ respond: (r) => reply(candidateOf(r), round, `${r.system}\n${JSON.stringify(r.body.model)}`) });
   const runIds: string[] = [];
   try {
-    for (; round <= input.rounds; round++) {
-      const run = await runCli(["eval", "--config", file, "--store", "--no-cache", "--reporter", "json"], {
-        cwd: dir,
-        timeoutMs: 120_000,
-        env: { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: api.url, RUBRIC_STUDIO_DATA_DIR: process.env.E2E_DATA_DIR },
-      });
-      const id = /Storing run ([0-9a-f-]{36})/.exec(run.stderr)?.[1];
-      if (!id) throw new Error(`the CLI stored no run (exit ${run.code}):\n${run.stderr}`);
-      runIds.push(id);
-    }
+    for (; round <= input.rounds; round++) runIds.push(await storeRun({ dir, file, apiUrl: api.url }));
   } finally {
     await api.close();
   }
   return { runIds, suiteName: file, close: () => rm(dir, { recursive: true, force: true }) };
+}
+
+/** `eval --store` of the suite file in `dir` against the stand-in at `apiUrl`: the stored run's id. */
+async function storeRun(input: { dir: string; file: string; apiUrl: string }): Promise<string> {
+  const run = await runCli(["eval", "--config", input.file, "--store", "--no-cache", "--reporter", "json"], {
+    cwd: input.dir,
+    timeoutMs: 120_000,
+    env: { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: input.apiUrl, RUBRIC_STUDIO_DATA_DIR: process.env.E2E_DATA_DIR },
+  });
+  const id = /Storing run ([0-9a-f-]{36})/.exec(run.stderr)?.[1];
+  if (!id) throw new Error(`the CLI stored no run (exit ${run.code}):\n${run.stderr}`);
+  return id;
+}
+
+/** Stores one run of `yaml` (as `<tag>.yaml`), graded by a stand-in that answers with `respond`. */
+export async function seedSuite(input: { tag: string; yaml: string; respond: FakeRespond }): Promise<{ runId: string; suiteName: string; close(): Promise<void> }> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), "rs-e2e-suite-"));
+  const file = `${input.tag}.yaml`;
+  await writeFile(path.join(dir, file), input.yaml);
+  const api = await startFakeMessagesApi({ respond: input.respond });
+  try {
+    return { runId: await storeRun({ dir, file, apiUrl: api.url }), suiteName: file, close: () => rm(dir, { recursive: true, force: true }) };
+  } finally {
+    await api.close();
+  }
 }
