@@ -16,13 +16,13 @@ export default function AgreementChartPlot({ bars }: { bars: AlphaBar[] }) {
   const min = Math.min(0, ...bars.map((b) => b.low ?? b.alpha));
   return (
     <BarChart width={Math.max(360, 90 * bars.length + 80)} height={240} data={data} margin={{ top: 8, right: 16, bottom: 8, left: 0 }}>
-      <CartesianGrid stroke="#1f2532" />
-      <XAxis dataKey="label" stroke="#9aa3b5" fontSize={11} interval={0} />
-      <YAxis domain={[Math.floor(min * 4) / 4, 1]} stroke="#9aa3b5" fontSize={11} />
-      <ReferenceLine y={0} stroke="#5d6678" />
-      <Tooltip contentStyle={{ background: "#121620", border: "1px solid #2a3140" }} formatter={(v) => (typeof v === "number" ? v.toFixed(3) : String(v))} />
-      <Bar dataKey="alpha" name="α" fill="#7aa2ff" isAnimationActive={false}>
-        <ErrorBar dataKey="ci" width={6} stroke="#f0d46a" strokeWidth={2} />
+      <CartesianGrid stroke="#dfe3e8" />
+      <XAxis dataKey="label" stroke="#5d6877" fontSize={11} interval={0} />
+      <YAxis domain={[Math.floor(min * 4) / 4, 1]} stroke="#5d6877" fontSize={11} />
+      <ReferenceLine y={0} stroke="#5d6877" />
+      <Tooltip contentStyle={{ background: "#ffffff", border: "1px solid #dfe3e8" }} formatter={(v) => (typeof v === "number" ? v.toFixed(3) : String(v))} />
+      <Bar dataKey="alpha" name="α" fill="#3b5bdb" isAnimationActive={false} maxBarSize={70} minPointSize={2}>
+        <ErrorBar dataKey="ci" width={6} stroke="#b35c00" strokeWidth={2} />
       </Bar>
     </BarChart>
   );

@@ -6,8 +6,8 @@ import trust from "./trust.module.css";
 // which they agreed exactly (and, for unit scores, their mean difference).
 
 function colourOf(agreement: number | null): string {
-  if (agreement === null) return "#2a3140";
-  return `hsl(${Math.round(agreement * 120)} 55% 30%)`;
+  if (agreement === null) return "#8a94a3";
+  return `hsl(${Math.round(agreement * 120)} 55% 34%)`;
 }
 
 export function JurorMatrix({ matrix }: { matrix: JurorAgreementMatrix }) {
@@ -35,7 +35,7 @@ export function JurorMatrix({ matrix }: { matrix: JurorAgreementMatrix }) {
                 const cell = matrix.cells[i]![j]!;
                 return (
                   <td key={b} data-testid="juror-pair" data-a={a} data-b={b}>
-                    <span className={trust.pair} style={{ background: i === j ? "#1c2230" : colourOf(cell.agreement) }}>
+                    <span className={i === j ? `${trust.pair} ${trust.self}` : trust.pair} style={i === j ? undefined : { background: colourOf(cell.agreement) }}>
                       <strong>{cell.agreement === null ? "—" : `${Math.round(cell.agreement * 100)}%`}</strong>
                       <br />
                       {cell.agreed}/{cell.units}

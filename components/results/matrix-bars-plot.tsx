@@ -19,14 +19,14 @@ export default function MatrixBarsPlot({ bars }: { bars: MatrixBar[] }) {
     if (href) router.push(href);
   };
   return (
-    <BarChart width={Math.max(420, 130 * bars.length + 80)} height={260} data={bars} margin={{ top: 8, right: 16, bottom: 8, left: 0 }}>
-      <CartesianGrid stroke="#1f2532" />
-      <XAxis dataKey="label" stroke="#9aa3b5" fontSize={11} interval={0} />
-      <YAxis domain={[0, 1]} stroke="#9aa3b5" fontSize={11} />
-      <Tooltip contentStyle={{ background: "#121620", border: "1px solid #2a3140" }} formatter={(v) => (typeof v === "number" ? v.toFixed(2) : "—")} />
+    <BarChart width={Math.max(420, 110 * bars.length + 80)} height={300} data={bars} margin={{ top: 8, right: 16, bottom: 8, left: 0 }}>
+      <CartesianGrid stroke="#dfe3e8" />
+      <XAxis dataKey="label" stroke="#5d6877" fontSize={11} interval={0} angle={-20} textAnchor="end" height={70} />
+      <YAxis domain={[0, 1]} stroke="#5d6877" fontSize={11} />
+      <Tooltip contentStyle={{ background: "#ffffff", border: "1px solid #dfe3e8" }} formatter={(v) => (typeof v === "number" ? v.toFixed(2) : "—")} />
       <Legend />
-      <Bar dataKey="meanScore" name="mean score" fill="#7aa2ff" isAnimationActive={false} cursor="pointer" onClick={open} />
-      <Bar dataKey="passRate" name="pass rate" fill="#6fe39a" isAnimationActive={false} cursor="pointer" onClick={open} />
+      <Bar dataKey="meanScore" name="mean score" fill="#3b5bdb" isAnimationActive={false} maxBarSize={40} cursor="pointer" onClick={open} />
+      <Bar dataKey="passRate" name="pass rate" fill="#2b8a3e" isAnimationActive={false} maxBarSize={40} cursor="pointer" onClick={open} />
     </BarChart>
   );
 }

@@ -64,7 +64,7 @@ function Categories({ categories }: { categories: CategoryResult[] }) {
       {categories.map((c) => (
         <div className={styles.card} key={c.category} data-testid="review-category" data-score={c.score}>
           <div className={styles.cardHead}>
-            <span className={`${trust.decision} ${trust[c.score === "partial" ? "conditional" : c.score]}`} style={{ fontSize: 12, padding: "1px 8px" }}>
+            <span className={`${trust.decision} ${trust.small} ${trust[c.score]}`}>
               {c.score}
             </span>
             <strong>{c.category}</strong>
