@@ -15,9 +15,9 @@ export default function AgreementChartPlot({ bars }: { bars: AlphaBar[] }) {
   const data = bars.map((b) => ({ ...b, ci: b.low === null || b.high === null ? [0, 0] : [b.alpha - b.low, b.high - b.alpha] }));
   const min = Math.min(0, ...bars.map((b) => b.low ?? b.alpha));
   return (
-    <BarChart width={Math.max(360, 90 * bars.length + 80)} height={240} data={data} margin={{ top: 8, right: 16, bottom: 8, left: 0 }}>
+    <BarChart width={Math.max(360, 110 * bars.length + 80)} height={290} data={data} margin={{ top: 8, right: 16, bottom: 8, left: 0 }}>
       <CartesianGrid stroke="#dfe3e8" />
-      <XAxis dataKey="label" stroke="#5d6877" fontSize={11} interval={0} />
+      <XAxis dataKey="label" stroke="#5d6877" fontSize={11} interval={0} angle={-20} textAnchor="end" height={80} />
       <YAxis domain={[Math.floor(min * 4) / 4, 1]} stroke="#5d6877" fontSize={11} />
       <ReferenceLine y={0} stroke="#5d6877" />
       <Tooltip contentStyle={{ background: "#ffffff", border: "1px solid #dfe3e8" }} formatter={(v) => (typeof v === "number" ? v.toFixed(3) : String(v))} />

@@ -4,8 +4,9 @@ import type { FakeReply, FakeRequest } from "../support/fake-messages-api";
 // stand-in (results-seed.ts's seedSuite): a panel of three models whose
 // jurors disagree on a pass/fail criterion over three prompts, a judge-model ×
 // prompt matrix, a category review with findings of every severity but low,
-// and a pairwise comparison judged by a stand-in that always prefers the
-// response shown first.
+// the same review by a panel of two that splits on one category, and a
+// pairwise comparison judged by a stand-in that always prefers the response
+// shown first.
 
 export const PANEL = ["claude-haiku-4-5", "claude-opus-4-1", "claude-sonnet-4-6"] as const;
 /** Each panel model's pass (1) or fail (0) on items 1..3. */
@@ -42,6 +43,10 @@ evals:
   - name: checkout prd
     document: "# Checkout v2\\nCarts are abandoned when checkout is slow.\\n"
     rubric: { ref: prd }
+  - name: checkout prd panel
+    document: "# Checkout v3\\nPanel review document.\\n"
+    rubric: { ref: prd }
+    judge: { panel: [claude-sonnet-4-6, claude-opus-4-1], aggregate: majority }
   - name: notes v1 vs v2
     rubric: "Which release note is more accurate?"
     compare:
@@ -63,6 +68,11 @@ export function trustReply(request: FakeRequest): FakeReply {
   const model = String(request.body.model);
   if (request.user.includes("<response_a>")) return { toolInput: { reasoning: "The first one reads better.", winner: "A", confidence: 0.9 } };
   const category = /\(id: (\w+)\)/.exec(request.system)?.[1];
+  if (category && request.user.includes("Panel review document.")) {
+    // Opus calls the problem statement partial; everything else passes, without findings.
+    const score = category === "problem" && model.includes("opus") ? "partial" : "pass";
+    return { toolInput: { reasoning: `${model}: ${category} is ${score}.`, score, evidence: [], findings: [] } };
+  }
   if (category === "problem") return { toolInput: { reasoning: "The problem is stated.", score: "pass", evidence: ["Carts are abandoned"], findings: [finding("info", "Nice framing")] } };
   if (category === "metrics") {
     const findings = [finding("critical", "No success metric"), finding("high", "No baseline"), finding("medium", "Vague target"), finding("medium", XSS_FINDING)];

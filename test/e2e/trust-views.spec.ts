@@ -44,7 +44,7 @@ test("the agreement view: per-criterion statistics, the judge × judge matrix an
   await expect(page.getByTestId("alpha-chart").locator("svg.recharts-surface")).toBeVisible();
 
   // sonnet passes 1,2,3; haiku 1,2; opus only 2.
-  const pair = (a: string, b: string) => page.locator(`[data-testid=juror-pair][data-a="${a}"][data-b="${b}"]`);
+  const pair = (a: string, b: string) => page.locator(`[data-testid=juror-matrix][data-eval="refusal panel"] [data-testid=juror-pair][data-a="${a}"][data-b="${b}"]`);
   await expect(pair("claude-haiku-4-5", "claude-sonnet-4-6")).toContainText("67%");
   await expect(pair("claude-haiku-4-5", "claude-sonnet-4-6")).toContainText("2/3");
   await expect(pair("claude-opus-4-1", "claude-sonnet-4-6")).toContainText("33%");
@@ -52,10 +52,14 @@ test("the agreement view: per-criterion statistics, the judge × judge matrix an
   await expect(pair("claude-haiku-4-5", "claude-opus-4-1")).toContainText("2/3");
   await expect(pair("claude-sonnet-4-6", "claude-opus-4-1")).toContainText("1/3");
 
-  // Prompts 1 and 3 split the panel; prompt 2 was unanimous.
-  const rows = page.getByTestId("disagreement");
+  // Prompts 1 and 3 split the panel; prompt 2 was unanimous. (The review panel split on one category: the third row.)
+  await expect(page.getByTestId("disagreement-count")).toContainText("3");
+  const rows = page.getByTestId("disagreement").filter({ hasText: "refusal panel" });
   await expect(rows).toHaveCount(2);
-  await expect(page.getByTestId("disagreement-count")).toContainText("2");
+  const review = page.getByTestId("disagreement").filter({ hasText: "checkout prd panel" });
+  await expect(review.getByTestId("disagreement-item")).toHaveText("Problem");
+  await expect(review.locator("[data-judge=claude-opus-4-1] [data-testid=verdict-label]")).toHaveText("partial");
+  await expect(page.locator('[data-testid=juror-matrix][data-eval="checkout prd panel"] [data-testid=juror-pair][data-a=claude-opus-4-1][data-b=claude-sonnet-4-6]')).toContainText("1/2");
   await expect(rows.getByTestId("disagreement-result")).toHaveText(["refusal panel [prompt=#1]", "refusal panel [prompt=#3]"]);
   const first = rows.first();
   await expect(first.locator("[data-judge=claude-sonnet-4-6] [data-testid=verdict-label]")).toHaveText("pass");
@@ -106,6 +110,19 @@ test("a review result: the decision badge, findings grouped by severity with cou
   expect(dialogs).toEqual([]);
 });
 
+test("a review by a panel that splits: human review, the judges' own decisions, their agreement and the split category", async ({ page }) => {
+  await page.goto(`/runs/${trust.runId}/results/${encodeURIComponent("checkout prd panel")}`);
+  // Majority of two decisions (pass, conditional) has no majority: a person decides.
+  await expect(page.getByTestId("decision-badge").first()).toHaveText("human review");
+  const multi = page.getByTestId("multi-judge");
+  await expect(multi).toContainText("2 judges, majority");
+  await expect(multi.getByTestId("review-agreement")).toHaveText("agreement 75%");
+  await expect(multi.getByTestId("judge-decision")).toHaveCount(2);
+  await expect(multi.getByTestId("review-disagreement")).toHaveText(/problem\s*pass\s*partial|problem\s*partial\s*pass/);
+  await expect(page.locator("[data-testid=review-category][data-score=partial]")).toContainText("problem");
+  await expect(page.getByTestId("findings")).toHaveCount(0);
+});
+
 test("a pairwise run whose judge favours position A: every pair flagged position-biased, both orders side by side, win rates with intervals", async ({ page }) => {
   await page.goto(`/runs/${trust.runId}/results/${encodeURIComponent("notes v1 vs v2")}`);
   await expect(page.getByTestId("position-bias")).toContainText("100%");
@@ -147,5 +164,5 @@ test("the matrix view: bars per cell, and a click on a cell lists exactly that c
   await expect(page.getByTestId("result-row")).toContainText("model matrix [model=claude-haiku-4-5, prompt=#2]");
   await expect(page.getByTestId("result-row")).toContainText("0.40");
   await page.getByRole("link", { name: "show every cell" }).click();
-  await expect(page.getByTestId("results-range")).toContainText("of 9");
+  await expect(page.getByTestId("results-range")).toContainText("of 10");
 });
