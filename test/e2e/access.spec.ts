@@ -29,7 +29,7 @@ test("off-loopback access without a login is refused; the right password opens i
   for (const path of ["/suites", "/runs", "/rubric-schema.json"]) {
     const response = await anonymous.get(path);
     expect(response.status(), path).toBe(307);
-    expect(new URL(response.headers()["location"]!).pathname, path).toBe("/login");
+    expect(new URL(response.headers()["location"]!, dashboard.url).pathname, path).toBe("/login");
   }
   // API routes, the event stream and writes: 401 with the JSON error shape, nothing done.
   for (const [method, path] of [
