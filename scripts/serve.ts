@@ -95,7 +95,13 @@ console.log(binding.loginRequired ? `listening on ${binding.host}: every page an
 const next = spawn(process.execPath, [new URL("../node_modules/next/dist/bin/next", import.meta.url).pathname, mode, "--hostname", binding.host, ...nextArgs], {
   stdio: "inherit",
   // The proxy (proxy.ts) decides from these what each request needs.
-  env: { ...process.env, DATABASE_URL: db.url, RUBRIC_STUDIO_HOST: binding.host, RUBRIC_STUDIO_SESSION_SECRET: sessionSecret },
+  env: {
+    ...process.env,
+    DATABASE_URL: db.url,
+    RUBRIC_STUDIO_HOST: binding.host,
+    RUBRIC_STUDIO_SESSION_SECRET: sessionSecret,
+    ...(allowList.value ? { RUBRIC_STUDIO_MCP_SERVERS: allowList.value.file } : {}),
+  },
 });
 
 let stopping = false;

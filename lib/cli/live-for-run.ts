@@ -47,6 +47,19 @@ export async function readServerAllowList(settings: Pick<Settings, "mcpServersFi
 
 const NO_ALLOW_LIST: AllowServer = () => "this server allows no MCP servers for suites run from the dashboard; list them in the file named by RUBRIC_STUDIO_MCP_SERVERS";
 
+/** The check a dashboard run's servers pass: the allow-list's, or none allowed without one. */
+export function dashboardAllowServer(allowList: ServerAllowList | undefined): AllowServer {
+  return allowList ? allowListedServers(allowList.servers) : NO_ALLOW_LIST;
+}
+
+let cached: Promise<AllowListRead> | undefined;
+
+/** The allow-list for the editor's plan panel, read once per process (the server reads it at start too). */
+export function dashboardAllowList(settings: Pick<Settings, "mcpServersFile">): Promise<AllowListRead> {
+  cached ??= readServerAllowList(settings);
+  return cached;
+}
+
 export function liveForRun(input: { settings: Settings; allowList: ServerAllowList | undefined; timeoutSeconds: number }): (run: StoredRun) => LiveRunner | undefined {
   const { settings, allowList } = input;
   return (run) => {
@@ -62,7 +75,7 @@ export function liveForRun(input: { settings: Settings; allowList: ServerAllowLi
         timeoutMs: input.timeoutSeconds * 1000,
       }),
       baseDir: allowList ? path.dirname(allowList.file) : process.cwd(),
-      allowServer: allowList ? allowListedServers(allowList.servers) : NO_ALLOW_LIST,
+      allowServer: dashboardAllowServer(allowList),
       clientVersion: run.config.toolVersion,
     });
   };
