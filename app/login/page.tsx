@@ -1,6 +1,8 @@
+import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
 import { currentAccessPolicy } from "../../lib/access/access-policy";
 import { safeNextPath } from "../../lib/access/log-in";
+import { isLoggedIn, SESSION_COOKIE } from "../../lib/access/session";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Log in · Rubric Studio" };
@@ -16,7 +18,10 @@ export default async function LoginPage({ searchParams }: { searchParams: Promis
   const params = await searchParams;
   const one = (key: string) => (typeof params[key] === "string" ? params[key] : undefined);
   const next = safeNextPath(one("next"));
-  if (!currentAccessPolicy().loginRequired) redirect(next);
+  const policy = currentAccessPolicy();
+  // Nothing to log in to, or already logged in: straight on.
+  if (!policy.loginRequired) redirect(next);
+  if (policy.sessionSecret && (await isLoggedIn((await cookies()).get(SESSION_COOKIE)?.value, policy.sessionSecret))) redirect(next);
   const error = one("error");
   const wait = Number(one("wait"));
   const message = error === undefined ? undefined : `${MESSAGES[error] ?? "Logging in failed."}${error === "too_many_attempts" && wait > 0 ? ` Try again in ${wait} s.` : ""}`;
