@@ -21,7 +21,7 @@ const frameworkPatterns = [
   { group: ["next/*", "react/*", "react-dom/*", "@prisma/*", "@anthropic-ai/*", "@modelcontextprotocol/*"], message: "lib/engine and lib/config are pure." },
 ];
 const noApp = { group: ["**/app/**", "@/app/**", "@/app"], message: "Nothing imports from app/." };
-const outerLib = ["cli", "store", "judge", "live", "report", "env"].map((m) => ({
+const outerLib = ["cli", "store", "judge", "live", "report", "env", "access"].map((m) => ({
   group: [`**/lib/${m}`, `**/lib/${m}/**`, `../${m}`, `../${m}/**`, `@/lib/${m}`, `@/lib/${m}/**`],
   message: `lib/engine and lib/config must not import lib/${m} (arrows point one way).`,
 }));
@@ -32,7 +32,7 @@ const engineFromConfig = {
 // lib/live may use the engine, the config, the MCP and Anthropic SDKs and
 // Node; the judge's retrying sender reaches it through its deps (a structural
 // type), so it imports no sibling adapter.
-const liveSiblings = ["cli", "store", "judge", "report", "env"].map((m) => ({
+const liveSiblings = ["cli", "store", "judge", "report", "env", "access"].map((m) => ({
   group: [`**/lib/${m}`, `**/lib/${m}/**`, `../${m}`, `../${m}/**`, `@/lib/${m}`, `@/lib/${m}/**`],
   message: `lib/live must not import lib/${m}: it gets what it needs through its deps.`,
 }));
@@ -40,7 +40,7 @@ const statsLeaf = {
   group: ["**/lib/config", "**/lib/config/**", "../config", "../config/**", "@/lib/config", "@/lib/config/**", "**/lib/engine", "**/lib/engine/**", "../engine", "../engine/**"],
   message: "lib/stats is a leaf: it imports nothing else of lib/.",
 };
-const serverOnlyLib = ["cli", "store", "judge", "live", "env"].map((m) => ({
+const serverOnlyLib = ["cli", "store", "judge", "live", "env", "access"].map((m) => ({
   group: [`**/lib/${m}`, `**/lib/${m}/**`, `@/lib/${m}`, `@/lib/${m}/**`],
   message: `components/ never import server code (lib/${m}).`,
 }));

@@ -4,8 +4,12 @@
 //   - applies migrations, loads the example suite into an empty database;
 //   - runs an in-process queue worker (runs started from the dashboard, or
 //     `rubric-studio eval --queue`, are graded here and by any other worker);
-//   - starts Next.js (dev or production) with DATABASE_URL pointing there.
+//   - starts Next.js (dev or production) with DATABASE_URL pointing there, on
+//     127.0.0.1 unless `--host` (or RUBRIC_STUDIO_HOST) says otherwise; off
+//     loopback only with RUBRIC_STUDIO_PASSWORD set (every request then needs
+//     a login, checked by proxy.ts).
 import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { readEnv } from "../lib/env/read-env";
 import { openDatabase } from "../lib/store/open-database";
@@ -13,15 +17,45 @@ import { createRunStore } from "../lib/store/run-store";
 import { openQueue, startWorker } from "../lib/store/run-worker";
 import { createAnthropicJudge } from "../lib/judge/anthropic-judge";
 import { priceOf } from "../lib/judge/pricing";
+import { checkBinding } from "../lib/access/binding";
+import { liveForRun, readServerAllowList } from "../lib/cli/live-for-run";
 
 const mode = process.argv[2] === "start" ? "start" : "dev";
-const nextArgs = process.argv.slice(3);
+
+/** `--host X` / `--host=X` (also -H and --hostname, as next takes them) are ours; the rest goes to next. */
+function splitHost(args: string[]): { host?: string; rest: string[] } {
+  const rest: string[] = [];
+  let host: string | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    const inline = /^--(?:host|hostname)=(.*)$/.exec(arg);
+    if (inline) host = inline[1];
+    else if (arg === "--host" || arg === "--hostname" || arg === "-H") host = args[++i];
+    else rest.push(arg);
+  }
+  return { host, rest };
+}
+
+const { host: hostArg, rest: nextArgs } = splitHost(process.argv.slice(3));
 const settings = readEnv();
 if (!settings.ok) {
   console.error(`error: ${settings.message}`);
   process.exit(2);
 }
 const { value } = settings;
+const binding = checkBinding({ host: hostArg ?? value.host, password: value.password });
+if (!binding.ok) {
+  console.error(`error: ${binding.message}`);
+  process.exit(2);
+}
+const allowList = await readServerAllowList(value);
+if (!allowList.ok) {
+  console.error(`error: ${allowList.message}`);
+  process.exit(2);
+}
+// Sessions are sealed with this secret; one made here lasts until the server
+// stops (everyone logs in again after a restart).
+const sessionSecret = value.sessionSecret ?? randomBytes(32).toString("base64url");
 const pkg = JSON.parse(await readFile(new URL("../package.json", import.meta.url), "utf8")) as { version: string };
 
 const db = await openDatabase({ databaseUrl: value.databaseUrl, dataDir: value.dataDir, poolSize: 4 });
@@ -48,13 +82,26 @@ const worker = await startWorker({
   judgeModel: value.judgeModel,
   ...(value.anthropicApiKey ? {} : { judgeUnavailable: "no judge key: set ANTHROPIC_API_KEY on the server to grade for real" }),
   toolVersion: pkg.version,
+  liveFor: liveForRun({ settings: value, allowList: allowList.value, timeoutSeconds: 60 }),
 });
 console.log(`queue worker ready${value.anthropicApiKey ? "" : " (no ANTHROPIC_API_KEY: runs will defer)"}`);
+console.log(
+  allowList.value
+    ? `MCP servers allowed for dashboard runs (${allowList.value.file}): ${Object.keys(allowList.value.servers).join(", ") || "none"}`
+    : "no MCP allow-list (RUBRIC_STUDIO_MCP_SERVERS): live evals of dashboard runs defer",
+);
+console.log(binding.loginRequired ? `listening on ${binding.host}: every page and route asks for the password (RUBRIC_STUDIO_PASSWORD)` : `listening on ${binding.host} only (no login on loopback)`);
 
-// Bind to loopback unless told otherwise: the dashboard has no login yet.
-const next = spawn(process.execPath, [new URL("../node_modules/next/dist/bin/next", import.meta.url).pathname, mode, "--hostname", "127.0.0.1", ...nextArgs], {
+const next = spawn(process.execPath, [new URL("../node_modules/next/dist/bin/next", import.meta.url).pathname, mode, "--hostname", binding.host, ...nextArgs], {
   stdio: "inherit",
-  env: { ...process.env, DATABASE_URL: db.url },
+  // The proxy (proxy.ts) decides from these what each request needs.
+  env: {
+    ...process.env,
+    DATABASE_URL: db.url,
+    RUBRIC_STUDIO_HOST: binding.host,
+    RUBRIC_STUDIO_SESSION_SECRET: sessionSecret,
+    ...(allowList.value ? { RUBRIC_STUDIO_MCP_SERVERS: allowList.value.file } : {}),
+  },
 });
 
 let stopping = false;

@@ -8,8 +8,8 @@ import type { ReporterName } from "../report/registry";
 import { redactReport } from "../report/redact-secrets";
 import type { Settings } from "../env/read-env";
 import { openDatabase, type Database } from "../store/open-database";
-import { createRunStore, type RunConfig, type StoredRun } from "../store/run-store";
-import { createCliLiveRunner } from "./create-cli-live-runner";
+import { createRunStore, type RunConfig } from "../store/run-store";
+import { liveForRun, readServerAllowList } from "./live-for-run";
 import { enqueuePlannedRun } from "../store/enqueue-run";
 import { DEFAULT_QUEUE_TIMING, openQueue, startWorker, type QueueTiming } from "../store/run-worker";
 import { writeReports } from "./write-reports";
@@ -24,16 +24,6 @@ function timingFrom(settings: Settings): QueueTiming {
   const heartbeat = settings.workerHeartbeatSeconds;
   if (heartbeat === undefined) return DEFAULT_QUEUE_TIMING;
   return { heartbeatSeconds: heartbeat, superviseIntervalSeconds: Math.max(1, Math.floor(heartbeat / 5)) };
-}
-
-/**
- * Live evals of runs queued from the CLI start the servers their own suite
- * names, as `eval` does; a run from the dashboard gets none here (it must use
- * the server's allow-list).
- */
-function cliLive(settings: Settings, timeoutSeconds: number) {
-  return (run: StoredRun) =>
-    run.startedBy === "cli" ? createCliLiveRunner({ settings, suiteFile: run.config.file, cwd: run.config.cwd ?? process.cwd(), timeoutSeconds, toolVersion: run.config.toolVersion }) : undefined;
 }
 
 function workerJudge(settings: Settings, timeoutSeconds: number) {
@@ -54,6 +44,11 @@ export async function queuedRun(input: {
   detach: boolean;
 }): Promise<number> {
   const { suite, settings, config, io } = input;
+  const allowList = await readServerAllowList(settings);
+  if (!allowList.ok) {
+    io.stderr.write(`error: ${allowList.message}\n`);
+    return 2;
+  }
   const db = await openDatabase({ databaseUrl: settings.databaseUrl, dataDir: settings.dataDir });
   const boss = await openQueue({ db, timing: timingFrom(settings) });
   try {
@@ -72,7 +67,7 @@ export async function queuedRun(input: {
       judgeModel: config.judgeModel,
       judgeUnavailable: settings.anthropicApiKey ? undefined : NO_KEY,
       toolVersion: config.toolVersion,
-      liveFor: cliLive(settings, config.timeoutSeconds),
+      liveFor: liveForRun({ settings, allowList: allowList.value, timeoutSeconds: config.timeoutSeconds }),
     });
     try {
       await waitForRun({ db, runId, io });
@@ -128,6 +123,11 @@ async function renderStoredRun(input: { db: Database; runId: string; io: CliIo; 
 
 export async function workerCommand(input: { settings: Settings; io: CliIo; concurrency: number; timeoutSeconds: number; toolVersion: string }): Promise<number> {
   const { settings, io } = input;
+  const allowList = await readServerAllowList(settings);
+  if (!allowList.ok) {
+    io.stderr.write(`error: ${allowList.message}\n`);
+    return 2;
+  }
   const db = await openDatabase({ databaseUrl: settings.databaseUrl, dataDir: settings.dataDir });
   const boss = await openQueue({ db, timing: timingFrom(settings) });
   let graded = 0;
@@ -140,7 +140,7 @@ export async function workerCommand(input: { settings: Settings; io: CliIo; conc
     judgeModel: settings.judgeModel,
     judgeUnavailable: settings.anthropicApiKey ? undefined : NO_KEY,
     toolVersion: input.toolVersion,
-    liveFor: cliLive(settings, input.timeoutSeconds),
+    liveFor: liveForRun({ settings, allowList: allowList.value, timeoutSeconds: input.timeoutSeconds }),
     onResult: (runId, result) => {
       graded++;
       io.stderr.write(`run ${runId}: ${result.status} ${result.name}\n`);

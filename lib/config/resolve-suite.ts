@@ -114,7 +114,7 @@ function resolveAgent(suiteAgent: AgentInput | undefined, evalAgent: AgentInput 
   };
 }
 
-function resolveServer(server: NonNullable<Suite["servers"]>[string]): ServerConfig {
+export function resolveServer(server: NonNullable<Suite["servers"]>[string]): ServerConfig {
   const timeouts = {
     startTimeoutSeconds: server.start_timeout_seconds ?? DEFAULT_SERVER_TIMEOUTS.startTimeoutSeconds,
     toolTimeoutSeconds: server.tool_timeout_seconds ?? DEFAULT_SERVER_TIMEOUTS.toolTimeoutSeconds,

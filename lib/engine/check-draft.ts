@@ -1,5 +1,5 @@
 import { loadSuite } from "../config/load-suite";
-import type { ConfigIssue } from "../config/types";
+import type { ConfigIssue, ServerConfig } from "../config/types";
 import { planSuite } from "./plan-suite";
 import { explainPlan, type PriceOf } from "./explain-plan";
 
@@ -26,14 +26,29 @@ export interface DraftCheck {
   plan: DraftPlan | null;
 }
 
-export function checkDraft(input: { text: string; file: string; priceOf: PriceOf; defaultModel: string; judgeUnavailable?: string }): DraftCheck {
+export function checkDraft(input: {
+  text: string;
+  file: string;
+  priceOf: PriceOf;
+  defaultModel: string;
+  judgeUnavailable?: string;
+  /** The server's MCP allow-list as a check (lib/live's AllowServer): true, or why a server would be refused. */
+  allowServer?: (server: { name: string; config: ServerConfig }) => true | string;
+}): DraftCheck {
   const loaded = loadSuite({ text: input.text, file: input.file });
   if (!loaded.ok) return { issues: loaded.issues, plan: null };
   // Calls and cost are those of a real run even when this server has no key,
   // as `eval --explain` shows them: the author is sizing the suite, not this box.
-  const explained = explainPlan(planSuite({ suite: loaded.value, defaultModel: input.defaultModel }), input.priceOf);
-  const deferred = explained.cells.flatMap((cell) => {
-    const reason = cell.deferReason ?? input.judgeUnavailable;
+  const planned = planSuite({ suite: loaded.value, defaultModel: input.defaultModel });
+  const explained = explainPlan(planned, input.priceOf);
+  const refusal = (index: number): string | undefined => {
+    const live = planned[index]?.live;
+    if (!live || !input.allowServer) return undefined;
+    const verdict = input.allowServer({ name: live.serverName, config: live.server });
+    return verdict === true ? undefined : `server "${live.serverName}" is not allowed here: ${verdict}`;
+  };
+  const deferred = explained.cells.flatMap((cell, index) => {
+    const reason = cell.deferReason ?? input.judgeUnavailable ?? refusal(index);
     return reason === undefined ? [] : [{ name: cell.name, reason }];
   });
   return {

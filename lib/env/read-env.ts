@@ -17,6 +17,11 @@ const EnvSchema = z.object({
     .int()
     .min(10, { error: "RUBRIC_STUDIO_WORKER_HEARTBEAT_SECONDS must be a whole number of seconds, at least 10" })
     .optional(),
+  RUBRIC_STUDIO_HOST: z.string().min(1).optional(),
+  RUBRIC_STUDIO_PASSWORD: z.string().min(8, { error: "RUBRIC_STUDIO_PASSWORD must be at least 8 characters" }).optional(),
+  RUBRIC_STUDIO_API_TOKEN: z.string().min(16, { error: "RUBRIC_STUDIO_API_TOKEN must be at least 16 characters" }).optional(),
+  RUBRIC_STUDIO_SESSION_SECRET: z.string().min(32, { error: "RUBRIC_STUDIO_SESSION_SECRET must be at least 32 characters" }).optional(),
+  RUBRIC_STUDIO_MCP_SERVERS: z.string().min(1).optional(),
 });
 
 // claude-sonnet-4-5, the guide's examples' model, reaches end-of-life on
@@ -34,6 +39,16 @@ export interface Settings {
   dataDir?: string;
   /** How often queue workers must show life before their jobs go to another worker (default 30). */
   workerHeartbeatSeconds?: number;
+  /** The address the dashboard binds to (default 127.0.0.1); `--host` overrides it. */
+  host?: string;
+  /** The dashboard's login password; required off loopback, and asked for everywhere once set. */
+  password?: string;
+  /** A token scripts send as `Authorization: Bearer <token>` instead of logging in. */
+  apiToken?: string;
+  /** Seals session cookies; `npm run dev`/`start` generates one per start when unset. */
+  sessionSecret?: string;
+  /** The file listing the MCP servers that suites run from the dashboard may start. */
+  mcpServersFile?: string;
 }
 
 export type SettingsResult = { ok: true; value: Settings } | { ok: false; message: string };
@@ -55,6 +70,11 @@ export function readEnv(env: Record<string, string | undefined> = process.env): 
       databaseUrl: e.DATABASE_URL,
       dataDir: e.RUBRIC_STUDIO_DATA_DIR,
       workerHeartbeatSeconds: e.RUBRIC_STUDIO_WORKER_HEARTBEAT_SECONDS,
+      host: e.RUBRIC_STUDIO_HOST,
+      password: e.RUBRIC_STUDIO_PASSWORD,
+      apiToken: e.RUBRIC_STUDIO_API_TOKEN,
+      sessionSecret: e.RUBRIC_STUDIO_SESSION_SECRET,
+      mcpServersFile: e.RUBRIC_STUDIO_MCP_SERVERS,
     },
   };
 }

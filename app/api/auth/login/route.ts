@@ -1,0 +1,54 @@
+import { cookies } from "next/headers";
+import { NextResponse } from "next/server";
+import { getIronSession } from "iron-session";
+import { currentAccessPolicy } from "../../../../lib/access/access-policy";
+import { attemptLogin, safeNextPath } from "../../../../lib/access/log-in";
+import { clientOf, sharedLoginThrottle } from "../../../../lib/access/login-throttle";
+import { isHttps, sessionOptions, type SessionData } from "../../../../lib/access/session";
+import { errorResponse } from "../../respond";
+
+export const dynamic = "force-dynamic";
+
+// A wrong password is answered after this delay, so guessing is slow even
+// within the throttle's limits.
+const FAILURE_DELAY_MS = 1000;
+
+/**
+ * POST the password: a form (the login page; answers with a redirect) or
+ * JSON `{ password }` (answers `{ loggedIn: true }`, or 401/429). Sets the
+ * session cookie on success.
+ */
+export async function POST(request: Request) {
+  const isForm = (request.headers.get("content-type") ?? "").includes("application/x-www-form-urlencoded");
+  let password = "";
+  let next: string | null = null;
+  if (isForm) {
+    const form = await request.formData().catch(() => undefined);
+    password = String(form?.get("password") ?? "");
+    next = form?.get("next")?.toString() ?? null;
+  } else {
+    const body = (await request.json().catch(() => undefined)) as { password?: unknown } | undefined;
+    if (typeof body?.password !== "string") return errorResponse("bad_request", "Send { password } as JSON, or the login form.");
+    password = body.password;
+  }
+  const policy = currentAccessPolicy();
+  const outcome = attemptLogin({ password, policy, throttle: sharedLoginThrottle(), client: clientOf(request.headers), now: Date.now() });
+  const url = new URL(request.url);
+  if (!outcome.ok) {
+    if (outcome.code === "wrong_password") await new Promise((resolve) => setTimeout(resolve, FAILURE_DELAY_MS));
+    if (isForm) {
+      const back = new URL("/login", url);
+      back.searchParams.set("error", outcome.code);
+      if (outcome.code === "too_many_attempts") back.searchParams.set("wait", String(outcome.retryAfterSeconds));
+      if (next) back.searchParams.set("next", safeNextPath(next));
+      return NextResponse.redirect(back, 303);
+    }
+    const status = outcome.code === "too_many_attempts" ? 429 : outcome.code === "no_login" ? 400 : 401;
+    return NextResponse.json({ error: { code: outcome.code, message: outcome.message } }, { status, headers: outcome.code === "too_many_attempts" ? { "retry-after": String(outcome.retryAfterSeconds) } : {} });
+  }
+  const session = await getIronSession<SessionData>(await cookies(), sessionOptions({ secret: policy.sessionSecret!, secure: isHttps(request.headers, url) }));
+  session.loggedIn = true;
+  session.since = Date.now();
+  await session.save();
+  return isForm ? NextResponse.redirect(new URL(safeNextPath(next), url), 303) : NextResponse.json({ loggedIn: true });
+}

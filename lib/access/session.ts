@@ -1,0 +1,43 @@
+import { unsealData, type SessionOptions } from "iron-session";
+
+// The login session: an iron-session cookie (sealed and signed with the
+// session secret), httpOnly, SameSite=Lax, Secure when the request came over
+// https (directly or through a proxy that says so). It holds no more than
+// "logged in, since when".
+
+export const SESSION_COOKIE = "rubric_studio_session";
+export const SESSION_TTL_SECONDS = 7 * 24 * 60 * 60;
+
+export interface SessionData {
+  loggedIn?: boolean;
+  /** Date.now() at login. */
+  since?: number;
+}
+
+export function sessionOptions(input: { secret: string; secure: boolean }): SessionOptions {
+  return {
+    cookieName: SESSION_COOKIE,
+    password: input.secret,
+    ttl: SESSION_TTL_SECONDS,
+    cookieOptions: { httpOnly: true, sameSite: "lax", secure: input.secure, path: "/" },
+  };
+}
+
+/** Whether a request reached us over https (Next sets x-forwarded-proto, keeping a proxy's). */
+export function isHttps(headers: Headers, url: URL): boolean {
+  const forwarded = headers.get("x-forwarded-proto")?.split(",")[0]?.trim().toLowerCase();
+  return forwarded ? forwarded === "https" : url.protocol === "https:";
+}
+
+/** Whether a session cookie's value is a valid, unexpired login. A forged or stale cookie is simply not one. */
+export async function isLoggedIn(cookieValue: string | undefined, secret: string): Promise<boolean> {
+  if (!cookieValue) return false;
+  try {
+    const data = await unsealData<SessionData>(cookieValue, { password: secret, ttl: SESSION_TTL_SECONDS });
+    return data.loggedIn === true;
+  } catch {
+    // unsealData throws on a seal it did not make (tampered, another secret):
+    // that is an answer (not logged in), not an error to report.
+    return false;
+  }
+}
