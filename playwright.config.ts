@@ -33,7 +33,7 @@ export default defineConfig({
   webServer: {
     command: `${process.env.E2E_SKIP_BUILD ? "" : "npx next build && "}npx tsx scripts/serve.ts start --port ${PORT}`,
     url: `http://127.0.0.1:${PORT}/runs`,
-    timeout: 240_000,
+    timeout: 600_000,
     reuseExistingServer: false,
     stdout: "pipe",
     env: { RUBRIC_STUDIO_DATA_DIR: process.env.E2E_DATA_DIR, ANTHROPIC_API_KEY: "", DATABASE_URL: "", NEXT_TELEMETRY_DISABLED: "1" },
