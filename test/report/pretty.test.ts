@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { EvalResult } from "../../lib/engine/report";
 import { prettyReporter } from "../../lib/report/pretty";
 import { buildSampleReport, sampleResults } from "../support/sample-report";
-import { categoryOf, createFakeJudge } from "../support/fake-judge";
+import { categoryOf, createFakeJudge, type FakeAnswer } from "../support/fake-judge";
 import { runYaml } from "../support/run-yaml";
 
 const ANSI = /\u001b\[/;
@@ -96,13 +96,13 @@ evals:
 
   async function render(color = false): Promise<string> {
     let juror = 0;
-    const judge = createFakeJudge((request) => {
+    const judge = createFakeJudge((request): FakeAnswer => {
       if (request.verdict === "pairwise") {
         const first = /<response_a>\n(.*)\n/.exec(request.candidatePrompt)?.[1] ?? "";
         // "v1 vs v2": pair Q1 is judged on merit (B both times); pair Q2 always goes to the first slot.
         if (first.endsWith("two")) return { verdict: { reasoning: "first reads better", winner: "A", confidence: 0.8 } };
-        const winner = first.startsWith("long") ? "A" : "B";
-        return { verdict: { reasoning: "the detailed one", winner, confidence: 0.9, category_scores: [{ category: "accuracy", winner, margin: 0.4 }] } };
+        const winner: "A" | "B" = first.startsWith("long") ? "A" : "B";
+        return { verdict: { reasoning: "the detailed one", winner, confidence: 0.9, category_scores: [{ category: "accuracy", winner, margin: 0.4, reasoning: "more precise" }] } };
       }
       if (categoryOf(request) === "goal") return { verdict: { reasoning: "goal stated", score: juror++ % 2 === 0 ? "pass" : "partial", evidence: [], findings: [finding("info", "Nice framing")] } };
       return { verdict: { reasoning: "risks thin", score: "partial", evidence: [], findings: [finding("medium", "Vague owner"), finding("critical", "No rollback plan")] } };
