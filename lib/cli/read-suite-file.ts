@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { loadSuite } from "../config/load-suite";
+import { candidateItemIssues } from "../config/check-candidates";
 import type { LoadResult } from "../config/types";
 import { readDocuments } from "./read-documents";
 import { readDatasets } from "./read-datasets";
@@ -23,5 +24,9 @@ export async function readSuiteFile(input: { file: string; cwd: string }): Promi
   const documents = await readDocuments({ suite: loaded.value, suitePath: path.resolve(cwd, file) });
   if (!documents.ok) return { ...documents, text };
   const datasets = await readDatasets({ suite: documents.value, suitePath: path.resolve(cwd, file) });
-  return datasets.ok ? { ...loaded, value: datasets.value, text } : { ...datasets, text };
+  if (!datasets.ok) return { ...datasets, text };
+  // Items read from a file are checked as candidates now; inline ones were checked by loadSuite.
+  const fromFiles = Object.values(datasets.value.datasets ?? {}).filter((d) => d.file !== undefined).map((d) => d.name);
+  const itemIssues = candidateItemIssues({ suite: datasets.value, datasets: fromFiles });
+  return itemIssues.length > 0 ? { ok: false, issues: itemIssues, text } : { ...loaded, value: datasets.value, text };
 }

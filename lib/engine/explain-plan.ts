@@ -101,11 +101,12 @@ function describeRubric(rubric: Rubric): string[] {
 export function explainPlan(cells: PlannedCell[], priceOf: PriceOf): ExplainedPlan {
   const unpriced = new Set<string>();
   const explained = cells.map((cell): ExplainedCell => {
+    const item = cell.cell?.item !== undefined ? `, dataset ${JSON.stringify(cell.eval.candidates?.dataset)} item ${JSON.stringify(cell.cell.item)}` : "";
     const candidate = cell.candidate
-      ? `fixed response (${cell.candidate.response.length} chars)${cell.cell?.prompt !== undefined ? `, prompt #${cell.cell.promptIndex}` : ""}`
+      ? `fixed response (${cell.candidate.response.length} chars)${item}${cell.cell?.prompt !== undefined ? `, prompt #${cell.cell.promptIndex}` : ""}`
       : cell.live
-        ? liveCandidateLine(cell.live)
-        : `live agent run against server ${JSON.stringify(cell.eval.server ?? "(none)")}`;
+        ? `${liveCandidateLine(cell.live)}${item}`
+        : `live agent run against server ${JSON.stringify(cell.eval.server ?? "(none)")}${item}`;
     const graded = cell.candidate ?? (cell.live ? assumedLiveCandidate(cell.live) : undefined);
     let inputTokens = 0;
     let outputTokens = 0;

@@ -51,7 +51,8 @@ function agentSummary(input: { calls: AgentCallRecord[]; cell: GradeLiveCellInpu
 export async function gradeLiveCell(input: GradeLiveCellInput): Promise<EvalResult> {
   const { cell, live, runs, now } = input;
   const started = now();
-  const key = JSON.stringify([cell.eval.name, cell.live.agent.model, cell.live.prompt]);
+  // Each dataset item is its own run, even when two items share an input.
+  const key = JSON.stringify([cell.eval.name, cell.live.agent.model, cell.live.prompt, cell.cell?.item ?? null]);
   let pending = runs.get(key);
   if (!pending) {
     pending = live.run({ cellId: cell.id, ...cell.live, schedule: input.schedule, ...(input.signal ? { signal: input.signal } : {}) });
