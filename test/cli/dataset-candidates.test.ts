@@ -2,7 +2,8 @@ import { describe, expect, test } from "vitest";
 import { agentPrompt, callThenAnswer, isJudgeRequest, scriptAgents } from "../support/agent-script";
 import { MCP_TEST_SERVER_ARGS } from "../support/mcp-test-server";
 import { runCli } from "../support/run-cli";
-import { candidateOf, makeWorkspace, startFakeJudge, yaml } from "./cli-harness";
+import { useTestDatabase } from "../support/test-database";
+import { candidateOf, makeWorkspace, startFakeJudge, yaml, type Workspace } from "./cli-harness";
 
 // An eval that takes its candidates from a dataset, through the real CLI and
 // SDK against the Messages API stand-in: each item is one result named by its
@@ -30,7 +31,11 @@ const FIXED = yaml(
   "    matrix: { models: [claude-sonnet-4-6, claude-haiku-4-5] }",
 );
 
-describe.concurrent("eval with candidates: { dataset }", () => {
+const database = useTestDatabase();
+// Each test starts the CLI a few times; on a busy two-core machine one start can take long.
+const cli = (ws: Workspace, args: string[], env: Record<string, string> = {}) => runCli(args, { cwd: ws.dir, env, timeoutMs: 110_000 });
+
+describe.concurrent("eval with candidates: { dataset }", { timeout: 120_000 }, () => {
   test("fixed: one result per item and judge model, named by item id, graded on its expected output with the prompt template filled", async ({ onTestFinished }) => {
     const ws = await makeWorkspace(onTestFinished);
     const judge = await startFakeJudge(onTestFinished, {
@@ -39,13 +44,13 @@ describe.concurrent("eval with candidates: { dataset }", () => {
     await ws.write("data/support.json", DATASET);
     await ws.write("suite.yaml", FIXED);
 
-    const explain = await ws.cli(["eval", "--explain", "--config", "suite.yaml"]);
+    const explain = await cli(ws, ["eval", "--explain", "--config", "suite.yaml"]);
     expect(explain.code, explain.stderr).toBe(0);
     expect(explain.stdout).toContain("support answers [item=refund, model=claude-haiku-4-5]");
     expect(explain.stdout).toContain('candidate: fixed response (48 chars), dataset "support" item "refund"');
     expect(explain.stdout).toMatch(/Plan: 6 evals, 6 judge calls/);
 
-    const run = await ws.cli(["eval", "--config", "suite.yaml", "--reporter", "pretty,json", "--output", "out/report.json", "--no-color"], judge.env);
+    const run = await cli(ws, ["eval", "--config", "suite.yaml", "--reporter", "pretty,json", "--output", "out/report.json", "--no-color"], judge.env);
     expect(run.code, run.stderr).toBe(1);
     expect(judge.api.requests).toHaveLength(6);
     const graded = judge.api.requests.map(candidateOf).sort();
@@ -80,7 +85,7 @@ describe.concurrent("eval with candidates: { dataset }", () => {
     const ws = await makeWorkspace(onTestFinished);
     await ws.write("data/support.json", JSON.stringify({ id: "d", name: "d", items: [{ id: "q1", input: "Hi?" }] }));
     await ws.write("suite.yaml", FIXED);
-    const run = await ws.cli(["validate", "--config", "suite.yaml"]);
+    const run = await cli(ws, ["validate", "--config", "suite.yaml"]);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('suite.yaml:4:5: error: data/support.json: item "q1" of dataset "support" has no expected_output, which eval "support answers" grades as its response');
   });
@@ -114,7 +119,7 @@ describe.concurrent("eval with candidates: { dataset }", () => {
         "    matrix: { agents: [claude-haiku-4-5, claude-sonnet-4-6] }",
       ),
     );
-    const run = await runCli(["eval", "--config", "suite.yaml", "--reporter", "json"], { cwd: ws.dir, env: judge.env, timeoutMs: 110_000 });
+    const run = await cli(ws, ["eval", "--config", "suite.yaml", "--reporter", "json"], judge.env);
     expect(run.code, run.stderr).toBe(1);
     const agentRuns = judge.api.requests.filter((r) => !isJudgeRequest(r) && r.body.messages && (r.body.messages as unknown[]).length === 1);
     expect(agentRuns.map((r) => `${String(r.body.model)}: ${agentPrompt(r)}`).sort()).toEqual([
@@ -131,5 +136,32 @@ describe.concurrent("eval with candidates: { dataset }", () => {
       ["weather answers [item=oslo, agent=claude-sonnet-4-6]", "failed"],
     ]);
     expect(report.results[2]!.candidate).toMatchObject({ source: "live", prompt: "Weather in Oslo? Answer in one line." });
+  });
+
+  test("--store keeps one result per item; a rerun reuses every verdict", { timeout: 120_000 }, async ({ onTestFinished }) => {
+    const ws = await makeWorkspace(onTestFinished);
+    const judge = await startFakeJudge(onTestFinished, { respond: () => ({ verdict: { reasoning: "ok", score: 0.9 } }) });
+    await ws.write("data/support.json", DATASET);
+    await ws.write("stored.yaml", FIXED.replace("Answers the question from the context.", "Answers the question (stored)."));
+    const env = { ...judge.env, DATABASE_URL: database.url };
+
+    const first = await cli(ws, ["eval", "--config", "stored.yaml"], env);
+    expect(first.code, first.stderr).toBe(0);
+    expect(judge.api.requests).toHaveLength(6);
+    const run = await database.prisma.run.findFirstOrThrow({ where: { suite: { name: "stored.yaml" } } });
+    const stored = await database.prisma.evalResultRow.findMany({ where: { runId: run.id }, select: { resultKey: true } });
+    expect(stored.map((r) => r.resultKey).sort()).toEqual([
+      "support answers::item=export::model=claude-haiku-4-5",
+      "support answers::item=export::model=claude-sonnet-4-6",
+      "support answers::item=refund::model=claude-haiku-4-5",
+      "support answers::item=refund::model=claude-sonnet-4-6",
+      "support answers::item=reset::model=claude-haiku-4-5",
+      "support answers::item=reset::model=claude-sonnet-4-6",
+    ]);
+
+    const second = await cli(ws, ["eval", "--config", "stored.yaml", "--reporter", "json"], env);
+    expect(second.code, second.stderr).toBe(0);
+    expect(judge.api.requests).toHaveLength(6);
+    expect(JSON.parse(second.stdout).summary.reused.calls).toBe(6);
   });
 });
