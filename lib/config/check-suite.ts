@@ -131,7 +131,7 @@ export function checkSuite(input: { suite: Suite; locator: YamlLocator; file: st
       path,
       error,
     });
-    checkCompareEval({ evalInput, rubric: named ?? own, path, error });
+    checkCompareEval({ evalInput, evals: suite.evals, rubric: named ?? own, path, error });
     checkCandidatesEval({ evalInput, datasets: suite.datasets, path, error, warn });
     if (evalInput.dataset !== undefined && !(suite.datasets && evalInput.dataset in suite.datasets)) {
       const names = Object.keys(suite.datasets ?? {});

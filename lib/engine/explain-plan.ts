@@ -7,6 +7,7 @@ import { matchWhen } from "./match-when";
 import { formatUsd } from "./format-score";
 import { describeCategoryRubric, reviewRequests } from "./review/review-prompt";
 import { pairwiseRequests } from "./pairwise/pairwise-prompt";
+import type { ComparedCells } from "./pairwise/plan-cell-comparison";
 import { ASSUMED_TRANSCRIPT_CHARS, assumedLiveCandidate, liveAgentLine, liveCandidateLine } from "./explain-live";
 
 // `eval --explain`: what each cell would grade, with how many judge calls and
@@ -98,11 +99,31 @@ function describeRubric(rubric: Rubric): string[] {
   ];
 }
 
+/** The live sides of a comparison of cells, each run once. */
+function comparedLiveSides(compared: ComparedCells): NonNullable<PlannedCell["live"]>[] {
+  const sides = new Map(compared.pairs.flatMap((p) => [p.a, p.b]).filter((side) => !side.candidate && side.live).map((side) => [side.id, side.live!]));
+  return [...sides.values()];
+}
+
+function comparedLine(compared: ComparedCells, rubric: Rubric): string {
+  const source = rubric.kind === "pairwise" ? rubric.comparison.cells?.eval : undefined;
+  const live = comparedLiveSides(compared).length;
+  const kind = live > 0 ? `${live} live run${live === 1 ? "" : "s"}${compared.sourcePlanned ? `, shared with eval ${JSON.stringify(source)}'s own cells` : ""}` : "fixed responses";
+  return `${compared.pairs.length} pair${compared.pairs.length === 1 ? "" : "s"} of cells of eval ${JSON.stringify(source)} (${kind})`;
+}
+
+/** Agent calls a comparison adds: none when the source eval's own cells run the same agent runs. */
+function comparedAgentCalls(compared: ComparedCells): number {
+  return compared.sourcePlanned ? 0 : comparedLiveSides(compared).reduce((n, live) => n + live.agent.maxTurns, 0);
+}
+
 export function explainPlan(cells: PlannedCell[], priceOf: PriceOf): ExplainedPlan {
   const unpriced = new Set<string>();
   const explained = cells.map((cell): ExplainedCell => {
     const item = cell.cell?.item !== undefined ? `, dataset ${JSON.stringify(cell.eval.candidates?.dataset)} item ${JSON.stringify(cell.cell.item)}` : "";
-    const candidate = cell.candidate
+    const candidate = cell.compared
+      ? comparedLine(cell.compared, cell.eval.rubric)
+      : cell.candidate
       ? `fixed response (${cell.candidate.response.length} chars)${item}${cell.cell?.prompt !== undefined ? `, prompt #${cell.cell.promptIndex}` : ""}`
       : cell.live
         ? `${liveCandidateLine(cell.live)}${item}`
@@ -138,7 +159,7 @@ export function explainPlan(cells: PlannedCell[], priceOf: PriceOf): ExplainedPl
       costUsd,
       ...(cell.deferReason !== undefined ? { deferReason: cell.deferReason } : {}),
       ...(cell.live ? { agent: liveAgentLine(cell.live) } : {}),
-      agentCalls: cell.live && cell.deferReason === undefined ? cell.live.agent.maxTurns : 0,
+      agentCalls: cell.deferReason !== undefined ? 0 : cell.compared ? comparedAgentCalls(cell.compared) : cell.live ? cell.live.agent.maxTurns : 0,
     };
   });
   return {

@@ -5,6 +5,7 @@ import type { LiveRequest } from "./live-port";
 import { matchWhen } from "./match-when";
 import { renderPromptTemplate } from "../config/prompt-template";
 import type { DatasetItem } from "../config/dataset-schema";
+import { planCellComparison, type ComparedCells } from "./pairwise/plan-cell-comparison";
 
 // Expands a suite into cells (eval × matrix coordinates) and, per cell, the
 // judges (panel models × jurors) and the number of judge calls it will make.
@@ -32,6 +33,8 @@ export interface PlannedCell {
   /** Calls one judge makes: applicable criteria, 1 for free-form, the longest path for a tree. */
   callsPerJudge: number;
   judgeCalls: number;
+  /** A comparison of two matrix cells of another eval (`compare: { eval, a, b }`): the source cells of each pair. */
+  compared?: ComparedCells;
 }
 
 export interface PlanOptions {
@@ -138,53 +141,69 @@ function candidateItemsOf(evalConfig: EvalConfig, suite: SuiteConfig): { items: 
 }
 
 export function planSuite(options: PlanOptions): PlannedCell[] {
-  const { suite, defaultModel, filter } = options;
+  const { suite, filter } = options;
   const cells: PlannedCell[] = [];
   for (const evalConfig of suite.evals) {
     if (filter && !filter.test(evalConfig.name)) continue;
-    const source = candidateItemsOf(evalConfig, suite);
-    if (source && "unread" in source) {
-      cells.push({ id: evalConfig.name, name: evalConfig.name, eval: evalConfig, cell: null, deferReason: source.unread, judges: [], callsPerJudge: 0, judgeCalls: 0 });
+    const planned = planEval(evalConfig, options);
+    const cellsOfComparison = evalConfig.rubric.kind === "pairwise" ? evalConfig.rubric.comparison.cells : undefined;
+    if (!cellsOfComparison) {
+      cells.push(...planned);
       continue;
     }
-    const items = new Map((source?.items ?? []).map((item) => [item.id, item]));
-    for (const cell of cellsOf(evalConfig, source?.items)) {
-      const models = evalConfig.judge.panel ?? [cell?.model ?? evalConfig.judge.model ?? defaultModel];
-      const jury = evalConfig.judge.jury.size;
-      const judges = models.flatMap((model) =>
-        Array.from({ length: jury }, (_, i) => ({ model, juror: i + 1, label: jury > 1 ? `${model} #${i + 1}` : model })),
-      );
-      // A dataset item fills the prompt template (or is the prompt), and without a server its expected output is the response.
-      const item = cell?.item !== undefined ? items.get(cell.item) : undefined;
-      const template = cell?.prompt ?? evalConfig.prompt;
-      const prompt = item ? renderPromptTemplate(template, item) : template;
-      const response = item ? (evalConfig.server === undefined ? item.expectedOutput : undefined) : evalConfig.response;
-      const candidate: Candidate | undefined = response !== undefined ? { prompt, response } : undefined;
-      const server = response === undefined && evalConfig.server !== undefined ? suite.servers[evalConfig.server] : undefined;
-      const live =
-        server && prompt !== undefined
-          ? {
-              serverName: evalConfig.server!,
-              server,
-              prompt,
-              agent: { ...evalConfig.agent, model: cell?.agent ?? evalConfig.agent.model ?? options.defaultAgentModel ?? defaultModel },
-            }
-          : undefined;
-      const deferReason = deferReasonOf({ evalConfig, suite, prompt, ...(response !== undefined ? { response } : {}), options });
-      const perJudge = callsPerJudge(evalConfig, candidate);
-      cells.push({
-        id: cellId(evalConfig.name, cell),
-        name: cellName(evalConfig.name, cell),
-        eval: evalConfig,
-        cell,
-        candidate,
-        ...(live ? { live } : {}),
-        deferReason,
-        judges,
-        callsPerJudge: perJudge,
-        judgeCalls: deferReason ? 0 : perJudge * judges.length,
-      });
-    }
+    // The loader checked that the source eval exists. It is planned here even when --filter leaves it out.
+    const source = suite.evals.find((e) => e.name === cellsOfComparison.eval)!;
+    const sourcePlanned = !filter || filter.test(source.name);
+    cells.push(...planned.map((cell) => planCellComparison({ cell, sourceCells: planEval(source, options), sourcePlanned })));
+  }
+  return cells;
+}
+
+/** The cells of one eval, with their candidates, judges, call counts and deferrals. */
+function planEval(evalConfig: EvalConfig, options: PlanOptions): PlannedCell[] {
+  const { suite, defaultModel } = options;
+  const cells: PlannedCell[] = [];
+  const source = candidateItemsOf(evalConfig, suite);
+  if (source && "unread" in source) {
+    return [{ id: evalConfig.name, name: evalConfig.name, eval: evalConfig, cell: null, deferReason: source.unread, judges: [], callsPerJudge: 0, judgeCalls: 0 }];
+  }
+  const items = new Map((source?.items ?? []).map((item) => [item.id, item]));
+  for (const cell of cellsOf(evalConfig, source?.items)) {
+    const models = evalConfig.judge.panel ?? [cell?.model ?? evalConfig.judge.model ?? defaultModel];
+    const jury = evalConfig.judge.jury.size;
+    const judges = models.flatMap((model) =>
+      Array.from({ length: jury }, (_, i) => ({ model, juror: i + 1, label: jury > 1 ? `${model} #${i + 1}` : model })),
+    );
+    // A dataset item fills the prompt template (or is the prompt), and without a server its expected output is the response.
+    const item = cell?.item !== undefined ? items.get(cell.item) : undefined;
+    const template = cell?.prompt ?? evalConfig.prompt;
+    const prompt = item ? renderPromptTemplate(template, item) : template;
+    const response = item ? (evalConfig.server === undefined ? item.expectedOutput : undefined) : evalConfig.response;
+    const candidate: Candidate | undefined = response !== undefined ? { prompt, response } : undefined;
+    const server = response === undefined && evalConfig.server !== undefined ? suite.servers[evalConfig.server] : undefined;
+    const live =
+      server && prompt !== undefined
+        ? {
+            serverName: evalConfig.server!,
+            server,
+            prompt,
+            agent: { ...evalConfig.agent, model: cell?.agent ?? evalConfig.agent.model ?? options.defaultAgentModel ?? defaultModel },
+          }
+        : undefined;
+    const deferReason = deferReasonOf({ evalConfig, suite, prompt, ...(response !== undefined ? { response } : {}), options });
+    const perJudge = callsPerJudge(evalConfig, candidate);
+    cells.push({
+      id: cellId(evalConfig.name, cell),
+      name: cellName(evalConfig.name, cell),
+      eval: evalConfig,
+      cell,
+      candidate,
+      ...(live ? { live } : {}),
+      deferReason,
+      judges,
+      callsPerJudge: perJudge,
+      judgeCalls: deferReason ? 0 : perJudge * judges.length,
+    });
   }
   return cells;
 }
