@@ -54,7 +54,8 @@ function checkCellComparison(input: { compare: CompareInput; evalName: string; e
     }
   }
   const { a, b } = compare;
-  if (a && b && (a.agent ?? b.agent) === (b.agent ?? a.agent) && (a.prompt ?? b.prompt) === (b.prompt ?? a.prompt)) {
+  const names = (s: CompareInput["a"]) => s !== undefined && (s.agent !== undefined || s.prompt !== undefined);
+  if (a && b && names(a) && names(b) && (a.agent ?? b.agent) === (b.agent ?? a.agent) && (a.prompt ?? b.prompt) === (b.prompt ?? a.prompt)) {
     error(cpath, "a and b pick the same cells: they must differ in agent or prompt (what one side leaves out, it takes from the other)");
   }
 }
