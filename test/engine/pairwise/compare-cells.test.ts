@@ -115,7 +115,7 @@ describe("compare: { eval, a, b } load-time errors", () => {
   };
   const messages = (issues: ConfigIssue[]) => issues.map((i) => `${i.line}:${i.column} ${i.message}`);
 
-  it("an unknown eval, its own name, or a comparison as the source", () => {
+  it("an unknown eval, or its own name", () => {
     expect(messages(issuesOf("{ eval: t, a: { prompt: 1 }, b: { prompt: 2 } }"))).toEqual(['8:22 unknown eval "t"; compare: { eval } names another eval of this suite, whose matrix cells are compared']);
     expect(messages(issuesOf("{ eval: c, a: { prompt: 1 }, b: { prompt: 2 } }"))).toEqual(["8:22 an eval cannot compare its own cells: name the eval that has the matrix"]);
   });
