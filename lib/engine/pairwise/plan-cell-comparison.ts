@@ -106,7 +106,8 @@ export function planCellComparison(input: { cell: PlannedCell; sourceCells: Plan
   const pairs = pairCells({ comparison: rubric.comparison.cells, sourceCells: input.sourceCells });
   const items = comparedItems(pairs, (side) => side.candidate?.response ?? (side.live ? assumedLiveCandidate(side.live).response : ""));
   const comparison = { ...rubric.comparison, items };
-  const sideDeferred = pairs.flatMap((p) => [p.a, p.b]).find((side) => side.deferReason !== undefined);
+  // A side that cannot be graded, or (with no pairs) a source eval that cannot be planned at all, e.g. its dataset file was not read here.
+  const sideDeferred = (pairs.length > 0 ? pairs.flatMap((p) => [p.a, p.b]) : input.sourceCells).find((side) => side.deferReason !== undefined);
   const deferReason =
     cell.deferReason ??
     (sideDeferred ? `cell ${sideDeferred.name} cannot be graded: ${sideDeferred.deferReason}` : pairs.length === 0 ? `no cells of eval "${rubric.comparison.cells.eval}" match both sides` : undefined);

@@ -137,3 +137,29 @@ describe("compare: { eval, a, b } load-time errors", () => {
     ]);
   });
 });
+
+describe("comparing cells of an eval that cannot be planned here", () => {
+  it("defers with the source eval's own reason (its dataset file was not read)", async () => {
+    const report = await runYaml(
+      `
+servers:
+  s: { command: node }
+datasets:
+  qa: { file: qa.json }
+evals:
+  - name: runs
+    server: s
+    candidates: { dataset: qa }
+    rubric: "r"
+    matrix: { agents: [claude-haiku-4-5, claude-sonnet-4-6] }
+  - name: c
+    rubric: "Which?"
+    compare: { eval: runs, a: { agent: claude-haiku-4-5 }, b: { agent: claude-sonnet-4-6 } }
+`,
+      { judge: judge() },
+    );
+    expect(report.results.find((r) => r.eval === "c")!.note).toBe(
+      'cell runs cannot be graded: the items of dataset "qa" are in qa.json, which was not read here (a run from the dashboard or a queue worker reads no files; use inline items:)',
+    );
+  });
+});
