@@ -48,6 +48,11 @@ export function agentSummary(input: { calls: AgentCallRecord[]; cell: GradeLiveC
   };
 }
 
+/** Cells with the same key grade the same agent run. Each dataset item is its own run, even when two items share an input. */
+export function liveRunKey(cell: GradeLiveCellInput["cell"]): string {
+  return JSON.stringify([cell.eval.name, cell.live.agent.model, cell.live.prompt, cell.cell?.item ?? null]);
+}
+
 /**
  * The agent run of a live cell, started once per run of the suite and shared
  * by every cell that grades it: the cells that differ only in judge model, and
@@ -55,8 +60,7 @@ export function agentSummary(input: { calls: AgentCallRecord[]; cell: GradeLiveC
  */
 export function liveRunOf(input: Pick<GradeLiveCellInput, "cell" | "live" | "schedule" | "runs" | "signal">): Promise<LiveOutcome> {
   const { cell, live, runs } = input;
-  // Each dataset item is its own run, even when two items share an input.
-  const key = JSON.stringify([cell.eval.name, cell.live.agent.model, cell.live.prompt, cell.cell?.item ?? null]);
+  const key = liveRunKey(cell);
   let pending = runs.get(key);
   if (!pending) {
     pending = live.run({ cellId: cell.id, ...cell.live, schedule: input.schedule, ...(input.signal ? { signal: input.signal } : {}) });

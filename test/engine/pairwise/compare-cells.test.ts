@@ -163,3 +163,28 @@ evals:
     );
   });
 });
+
+describe("eval --explain on a comparison of live cells", () => {
+  const yaml = `
+servers:
+  s: { command: node }
+agent: { max_turns: 5 }
+evals:
+  - name: runs
+    server: s
+    prompt: "Do it."
+    rubric: "r"
+    matrix: { agents: [claude-haiku-4-5, claude-sonnet-4-6], models: [claude-sonnet-4-6, claude-haiku-4-5] }
+  - name: c
+    rubric: "Which?"
+    compare: { eval: runs, a: { agent: claude-haiku-4-5 }, b: { agent: claude-sonnet-4-6 } }
+`;
+  it("counts each agent run once: the judge-model cells and the comparison share the two runs", () => {
+    const plan = explainYaml(yaml);
+    // 2 agents x 2 judge models = 4 cells, but 2 runs of up to 5 turns; the comparison adds none.
+    expect(plan.totals.agentCalls).toBe(10);
+    const compared = plan.cells.find((c) => c.name === "c")!;
+    expect(compared.candidate).toBe('1 pair of cells of eval "runs" (2 live runs, shared with eval "runs"\'s own cells)');
+    expect(compared.judgeCalls).toBe(2);
+  });
+});
