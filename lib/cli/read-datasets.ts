@@ -35,7 +35,8 @@ export async function readDatasets(input: { suite: SuiteConfig; suitePath: strin
       issue(name, `dataset "${name}" (${dataset.file}) is not a ReferenceDataset: ${describeZodError(parsed.error).join("; ")}`);
       continue;
     }
-    datasets[name] = { ...dataset, items: resolveDatasetItems(parsed.data.items) };
+    const { unread: _unread, ...read } = dataset;
+    datasets[name] = { ...read, items: resolveDatasetItems(parsed.data.items) };
   }
   return issues.length > 0 ? { ok: false, issues } : { ok: true, value: { ...suite, datasets } };
 }

@@ -1,7 +1,8 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { loadSuite } from "../config/load-suite";
-import type { LoadResult } from "../config/types";
+import { candidateItemIssues } from "../config/check-candidates";
+import type { ConfigIssue, LoadResult, SuiteConfig } from "../config/types";
 import { readDocuments } from "./read-documents";
 import { readDatasets } from "./read-datasets";
 
@@ -20,8 +21,21 @@ export async function readSuiteFile(input: { file: string; cwd: string }): Promi
   }
   const loaded = loadSuite({ text, file });
   if (!loaded.ok) return { ...loaded, text };
-  const documents = await readDocuments({ suite: loaded.value, suitePath: path.resolve(cwd, file) });
-  if (!documents.ok) return { ...documents, text };
-  const datasets = await readDatasets({ suite: documents.value, suitePath: path.resolve(cwd, file) });
-  return datasets.ok ? { ...loaded, value: datasets.value, text } : { ...datasets, text };
+  const read = await readSuiteAttachments({ suite: loaded.value, suitePath: path.resolve(cwd, file) });
+  return read.ok ? { ...loaded, value: read.value, text } : { ...read, text };
+}
+
+/**
+ * The files a loaded suite names (documents, datasets), read relative to the
+ * suite file, and dataset items checked as candidates (inline ones were
+ * checked by loadSuite). `resume` reads them again for a stored suite.
+ */
+export async function readSuiteAttachments(input: { suite: SuiteConfig; suitePath: string }): Promise<{ ok: true; value: SuiteConfig } | { ok: false; issues: ConfigIssue[] }> {
+  const documents = await readDocuments(input);
+  if (!documents.ok) return documents;
+  const datasets = await readDatasets({ suite: documents.value, suitePath: input.suitePath });
+  if (!datasets.ok) return datasets;
+  const fromFiles = Object.values(datasets.value.datasets ?? {}).filter((d) => d.file !== undefined).map((d) => d.name);
+  const itemIssues = candidateItemIssues({ suite: datasets.value, datasets: fromFiles });
+  return itemIssues.length > 0 ? { ok: false, issues: itemIssues } : datasets;
 }

@@ -1,9 +1,11 @@
+import path from "node:path";
 import { loadSuite, formatIssue } from "../config/load-suite";
 import { parseReporterList } from "../report/registry";
 import { readEnv } from "../env/read-env";
 import { openDatabase } from "../store/open-database";
 import { createRunStore, type RunConfig } from "../store/run-store";
 import { executeRun } from "./execute-run";
+import { readSuiteAttachments } from "./read-suite-file";
 import type { CliIo } from "./main";
 
 /**
@@ -40,8 +42,14 @@ export async function resumeCommand(input: { runId: string; options: { reporter:
     for (const issue of loaded.issues) io.stderr.write(`${formatIssue(issue)}\n`);
     return 2;
   }
+  // The documents and dataset files the suite names, read again from where it was run.
+  const read = await readSuiteAttachments({ suite: loaded.value, suitePath: path.resolve(config.cwd ?? io.cwd, config.file) });
+  if (!read.ok) {
+    for (const issue of read.issues) io.stderr.write(`${formatIssue(issue)}\n`);
+    return 2;
+  }
   return executeRun({
-    suite: loaded.value,
+    suite: read.value,
     settings: { ...settings.value, judgeModel: config.judgeModel },
     config,
     io,

@@ -3,6 +3,7 @@ import { PRESET_NAMES, type SuiteSchema, type TreeNodeInput } from "./schema";
 import { closestChoice } from "./zod-issues";
 import { CATEGORY_AGGREGATES, checkCategoryRubric, checkReviewEval } from "./check-categories";
 import { checkCompareEval } from "./check-compare";
+import { checkCandidatesEval } from "./check-candidates";
 import type { DataPath, YamlLocator } from "./yaml-locator";
 import type { ConfigIssue } from "./types";
 
@@ -130,7 +131,8 @@ export function checkSuite(input: { suite: Suite; locator: YamlLocator; file: st
       path,
       error,
     });
-    checkCompareEval({ evalInput, rubric: named ?? own, path, error });
+    checkCompareEval({ evalInput, evals: suite.evals, rubric: named ?? own, path, error });
+    checkCandidatesEval({ evalInput, datasets: suite.datasets, path, error, warn });
     if (evalInput.dataset !== undefined && !(suite.datasets && evalInput.dataset in suite.datasets)) {
       const names = Object.keys(suite.datasets ?? {});
       error([...path, "dataset"], `unknown dataset "${evalInput.dataset}"; ${names.length ? `defined datasets: ${names.join(", ")}` : "the suite has no datasets: map"}`);
@@ -146,11 +148,11 @@ export function checkSuite(input: { suite: Suite; locator: YamlLocator; file: st
       if (evalInput.agent) error([...path, "agent"], "agent: configures a live run, but this eval grades a fixed response; remove response: to run the prompt as an agent");
       if (evalInput.matrix?.agents) error([...path, "matrix", "agents"], "matrix.agents varies the live agent's model, but this eval grades a fixed response; use matrix.models to vary the judge");
     } else if (evalInput.server !== undefined && suite.servers && evalInput.server in suite.servers) {
-      if (evalInput.prompt === undefined && !evalInput.matrix?.prompts) {
+      if (evalInput.prompt === undefined && !evalInput.matrix?.prompts && !evalInput.candidates) {
         error(path, `eval "${evalInput.name}" runs live against server "${evalInput.server}" but has no prompt: add prompt: (or matrix.prompts)`);
       }
     }
-    if (evalInput.response === undefined && evalInput.document === undefined && evalInput.compare === undefined) {
+    if (evalInput.response === undefined && evalInput.document === undefined && evalInput.compare === undefined && evalInput.candidates === undefined) {
       if (evalInput.server === undefined) {
         warn(path, `eval "${evalInput.name}" has neither response nor server: it will defer`);
       } else if (suite.servers && !(evalInput.server in suite.servers)) {

@@ -30,6 +30,14 @@ export const DatasetItemSchema = z
   })
   .describe("A reference item.");
 
+export const DatasetCandidatesSchema = z
+  .strictObject({
+    dataset: z.string().min(1).describe("A dataset under datasets:. Each item is graded as its own result, named by its id."),
+  })
+  .describe(
+    "Take this eval's candidates from a dataset: each item becomes one result (`name [item=ID]`). Without server: the item's expected_output is the fixed response and its input the prompt. With server: the item's input is the prompt the live agent runs. prompt: and matrix.prompts may use {{input}}, {{context}}, {{expected_output}} and {{id}}.",
+  );
+
 export const DatasetSchema = z
   .strictObject({
     file: z.string().min(1).optional().describe("A ReferenceDataset JSON file (the Go package's shape), relative to the suite file."),
@@ -76,20 +84,25 @@ export interface DatasetConfig {
   name: string;
   file?: string;
   items: DatasetItem[];
+  /** A file dataset whose file has not been read in this process (the loader does no I/O; the CLI reads it). */
+  unread?: boolean;
 }
 
 export interface DatasetItem {
   id: string;
   input?: string;
   expectedOutput?: string;
+  /** Extra context (e.g. retrieved documents), for {{context}} in a prompt template. */
+  context?: string[];
   annotations: { name: string; score?: number; label?: string; annotatorType?: string; annotatorId?: string }[];
 }
 
-export function resolveDatasetItems(items: { id?: string; input?: string; expected_output?: string; annotations?: { name: string; score?: number; label?: string; annotator_type?: string; annotator_id?: string }[] }[]): DatasetItem[] {
+export function resolveDatasetItems(items: { id?: string; input?: string; expected_output?: string; context?: string[]; annotations?: { name: string; score?: number; label?: string; annotator_type?: string; annotator_id?: string }[] }[]): DatasetItem[] {
   return items.map((item, i) => ({
     id: item.id ?? String(i + 1),
     ...(item.input !== undefined ? { input: item.input } : {}),
     ...(item.expected_output !== undefined ? { expectedOutput: item.expected_output } : {}),
+    ...(item.context !== undefined ? { context: item.context } : {}),
     annotations: (item.annotations ?? []).map((a) => ({
       name: a.name,
       ...(a.score !== undefined ? { score: a.score } : {}),

@@ -139,6 +139,7 @@ export function resolveSuite(input: { suite: Suite; locator: YamlLocator; file: 
       (evalInput.compare ? describeCompareInput(evalInput.compare) : undefined),
     ...(evalInput.document !== undefined ? { document: resolveDocument(evalInput.document) } : {}),
     ...(evalInput.dataset !== undefined ? { dataset: evalInput.dataset } : {}),
+    ...(evalInput.candidates !== undefined ? { candidates: { dataset: evalInput.candidates.dataset } } : {}),
     rubric: withComparison(resolveRubric(suite, evalInput), evalInput.compare),
     judge: resolveJudge(suite.judge, evalInput.judge),
     agent: resolveAgent(suite.agent, evalInput.agent),
@@ -146,7 +147,7 @@ export function resolveSuite(input: { suite: Suite; locator: YamlLocator; file: 
     location: { file, ...locator.locate(["evals", i]) },
   }));
   const datasets = Object.fromEntries(
-    Object.entries(suite.datasets ?? {}).map(([name, d]) => [name, { name, ...(d.file !== undefined ? { file: d.file } : {}), items: resolveDatasetItems(d.items ?? []) }]),
+    Object.entries(suite.datasets ?? {}).map(([name, d]) => [name, { name, ...(d.file !== undefined ? { file: d.file, unread: true } : {}), items: resolveDatasetItems(d.items ?? []) }]),
   );
   return { file, description: suite.description, servers, evals, ...(suite.datasets ? { datasets } : {}) };
 }

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { categoryRubricFields, DocumentSchema } from "./category-schema";
 import { CompareSchema } from "./compare-schema";
-import { DatasetSchema } from "./dataset-schema";
+import { DatasetCandidatesSchema, DatasetSchema } from "./dataset-schema";
 
 // The one description of the rubric YAML language. Everything else (the loader,
 // the JSON Schema for editors, the engine's types) is derived from it.
@@ -314,6 +314,7 @@ export const EvalSchema = z
     document: DocumentSchema.optional(),
     compare: CompareSchema.optional(),
     dataset: z.string().min(1).optional().describe("A dataset under datasets: whose annotated items are human labels for this eval's rubric (rubric-studio calibrate)."),
+    candidates: DatasetCandidatesSchema.optional(),
   })
   .describe("One rubric eval.");
 

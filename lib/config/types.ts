@@ -123,6 +123,12 @@ export interface EvalConfig {
   document?: DocumentConfig;
   /** A dataset (under datasets:) whose annotations label this eval's rubric, for calibrate. */
   dataset?: string;
+  /**
+   * A dataset (under datasets:) whose items are this eval's candidates, one
+   * result each. Planning uses it only while `response` is unset: a fixed
+   * response (as calibrate's probes set) is the candidate itself.
+   */
+  candidates?: { dataset: string };
   location: SourceLocation;
 }
 

@@ -7,6 +7,8 @@ import { matchWhen } from "./match-when";
 import { formatUsd } from "./format-score";
 import { describeCategoryRubric, reviewRequests } from "./review/review-prompt";
 import { pairwiseRequests } from "./pairwise/pairwise-prompt";
+import type { ComparedCells } from "./pairwise/plan-cell-comparison";
+import { liveRunKey } from "./grade-live-cell";
 import { ASSUMED_TRANSCRIPT_CHARS, assumedLiveCandidate, liveAgentLine, liveCandidateLine } from "./explain-live";
 
 // `eval --explain`: what each cell would grade, with how many judge calls and
@@ -60,7 +62,7 @@ export interface ExplainedCell {
   deferReason?: string;
   /** A live run's agent: model, call budget (turns), limits. */
   agent?: string;
-  /** Upper bound of the agent's model calls (its turn limit); 0 for a fixed response. */
+  /** Upper bound of the agent's model calls (its turn limit); 0 for a fixed response, and for a run an earlier cell already counts. */
   agentCalls: number;
 }
 
@@ -98,14 +100,42 @@ function describeRubric(rubric: Rubric): string[] {
   ];
 }
 
+type LiveCell = PlannedCell & { live: NonNullable<PlannedCell["live"]> };
+
+/** The live sides of a comparison of cells, each run once. */
+function comparedLiveSides(compared: ComparedCells): LiveCell[] {
+  const sides = new Map(compared.pairs.flatMap((p) => [p.a, p.b]).filter((side): side is LiveCell => !side.candidate && side.live !== undefined).map((side) => [side.id, side]));
+  return [...sides.values()];
+}
+
+function comparedLine(compared: ComparedCells, rubric: Rubric): string {
+  const source = rubric.kind === "pairwise" ? rubric.comparison.cells?.eval : undefined;
+  const live = comparedLiveSides(compared).length;
+  const kind = live > 0 ? `${live} live run${live === 1 ? "" : "s"}${compared.sourcePlanned ? `, shared with eval ${JSON.stringify(source)}'s own cells` : ""}` : "fixed responses";
+  return `${compared.pairs.length} pair${compared.pairs.length === 1 ? "" : "s"} of cells of eval ${JSON.stringify(source)} (${kind})`;
+}
+
+
 export function explainPlan(cells: PlannedCell[], priceOf: PriceOf): ExplainedPlan {
   const unpriced = new Set<string>();
+  // An agent run is counted once, however many cells grade it (judge-model cells, a comparison of cells).
+  const counted = new Set<string>();
+  const agentCallsOf = (runs: LiveCell[]) =>
+    runs.reduce((n, cell) => {
+      const key = liveRunKey(cell);
+      if (counted.has(key)) return n;
+      counted.add(key);
+      return n + cell.live.agent.maxTurns;
+    }, 0);
   const explained = cells.map((cell): ExplainedCell => {
-    const candidate = cell.candidate
-      ? `fixed response (${cell.candidate.response.length} chars)${cell.cell?.prompt !== undefined ? `, prompt #${cell.cell.promptIndex}` : ""}`
+    const item = cell.cell?.item !== undefined ? `, dataset ${JSON.stringify(cell.eval.candidates?.dataset)} item ${JSON.stringify(cell.cell.item)}` : "";
+    const candidate = cell.compared
+      ? comparedLine(cell.compared, cell.eval.rubric)
+      : cell.candidate
+      ? `fixed response (${cell.candidate.response.length} chars)${item}${cell.cell?.prompt !== undefined ? `, prompt #${cell.cell.promptIndex}` : ""}`
       : cell.live
-        ? liveCandidateLine(cell.live)
-        : `live agent run against server ${JSON.stringify(cell.eval.server ?? "(none)")}`;
+        ? `${liveCandidateLine(cell.live)}${item}`
+        : `live agent run against server ${JSON.stringify(cell.eval.server ?? "(none)")}${item}`;
     const graded = cell.candidate ?? (cell.live ? assumedLiveCandidate(cell.live) : undefined);
     let inputTokens = 0;
     let outputTokens = 0;
@@ -137,7 +167,7 @@ export function explainPlan(cells: PlannedCell[], priceOf: PriceOf): ExplainedPl
       costUsd,
       ...(cell.deferReason !== undefined ? { deferReason: cell.deferReason } : {}),
       ...(cell.live ? { agent: liveAgentLine(cell.live) } : {}),
-      agentCalls: cell.live && cell.deferReason === undefined ? cell.live.agent.maxTurns : 0,
+      agentCalls: cell.deferReason !== undefined ? 0 : cell.compared ? agentCallsOf(comparedLiveSides(cell.compared)) : cell.live ? agentCallsOf([{ ...cell, live: cell.live }]) : 0,
     };
   });
   return {

@@ -161,7 +161,7 @@ export async function gradeCell(input: { cell: PlannedCell; call: CallJudge; now
   const started = now();
   const rubric = cell.eval.rubric;
   // A deferred cell has no candidate yet, but a matrix cell still has its own prompt.
-  const prompt = cell.candidate?.prompt ?? cell.cell?.prompt ?? cell.eval.prompt;
+  const prompt = cell.candidate?.prompt ?? cell.live?.prompt ?? cell.cell?.prompt ?? cell.eval.prompt;
   const base = {
     id: cell.id,
     name: cell.name,

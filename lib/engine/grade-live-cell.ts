@@ -34,7 +34,7 @@ function addUsage(a: TokenUsage, b: TokenUsage): TokenUsage {
   return { input: a.input + b.input, output: a.output + b.output, cacheRead: a.cacheRead + b.cacheRead, cacheWrite: a.cacheWrite + b.cacheWrite };
 }
 
-function agentSummary(input: { calls: AgentCallRecord[]; cell: GradeLiveCellInput["cell"]; priceOf: PriceOf; transcript?: Transcript }): LiveAgentSummary {
+export function agentSummary(input: { calls: AgentCallRecord[]; cell: GradeLiveCellInput["cell"]; priceOf: PriceOf; transcript?: Transcript }): LiveAgentSummary {
   const { cell, priceOf, transcript } = input;
   const price = priceOf(cell.live.agent.model);
   const calls = input.calls.map((c) => ({ ...c, costUsd: price ? costOf(price, c.usage) : null }));
@@ -48,16 +48,31 @@ function agentSummary(input: { calls: AgentCallRecord[]; cell: GradeLiveCellInpu
   };
 }
 
-export async function gradeLiveCell(input: GradeLiveCellInput): Promise<EvalResult> {
-  const { cell, live, runs, now } = input;
-  const started = now();
-  const key = JSON.stringify([cell.eval.name, cell.live.agent.model, cell.live.prompt]);
+/** Cells with the same key grade the same agent run. Each dataset item is its own run, even when two items share an input. */
+export function liveRunKey(cell: GradeLiveCellInput["cell"]): string {
+  return JSON.stringify([cell.eval.name, cell.live.agent.model, cell.live.prompt, cell.cell?.item ?? null]);
+}
+
+/**
+ * The agent run of a live cell, started once per run of the suite and shared
+ * by every cell that grades it: the cells that differ only in judge model, and
+ * a comparison of cells (`compare: { eval, a, b }`).
+ */
+export function liveRunOf(input: Pick<GradeLiveCellInput, "cell" | "live" | "schedule" | "runs" | "signal">): Promise<LiveOutcome> {
+  const { cell, live, runs } = input;
+  const key = liveRunKey(cell);
   let pending = runs.get(key);
   if (!pending) {
     pending = live.run({ cellId: cell.id, ...cell.live, schedule: input.schedule, ...(input.signal ? { signal: input.signal } : {}) });
     runs.set(key, pending);
   }
-  const outcome = await pending;
+  return pending;
+}
+
+export async function gradeLiveCell(input: GradeLiveCellInput): Promise<EvalResult> {
+  const { cell, now } = input;
+  const started = now();
+  const outcome = await liveRunOf(input);
 
   if (outcome.kind === "deferred") {
     const result = await gradeCell({ cell: { ...cell, deferReason: outcome.reason, judgeCalls: 0 }, call: input.call, now });

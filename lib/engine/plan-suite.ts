@@ -3,6 +3,9 @@ import type { CellCoordinates } from "./report";
 import type { Candidate } from "./build-prompt";
 import type { LiveRequest } from "./live-port";
 import { matchWhen } from "./match-when";
+import { renderPromptTemplate } from "../config/prompt-template";
+import type { DatasetItem } from "../config/dataset-schema";
+import { planCellComparison, type ComparedCells } from "./pairwise/plan-cell-comparison";
 
 // Expands a suite into cells (eval × matrix coordinates) and, per cell, the
 // judges (panel models × jurors) and the number of judge calls it will make.
@@ -30,6 +33,8 @@ export interface PlannedCell {
   /** Calls one judge makes: applicable criteria, 1 for free-form, the longest path for a tree. */
   callsPerJudge: number;
   judgeCalls: number;
+  /** A comparison of two matrix cells of another eval (`compare: { eval, a, b }`): the source cells of each pair. */
+  compared?: ComparedCells;
 }
 
 export interface PlanOptions {
@@ -50,7 +55,14 @@ export function treeDepth(node: TreeNode): number {
   return "ask" in node ? 1 + Math.max(treeDepth(node.yes), treeDepth(node.no)) : 0;
 }
 
-function cellsOf(evalConfig: EvalConfig): (CellCoordinates | null)[] {
+/** The matrix cells of an eval; with dataset candidates, every cell once per item (the item first). */
+function cellsOf(evalConfig: EvalConfig, items?: DatasetItem[]): (CellCoordinates | null)[] {
+  const cells = matrixCellsOf(evalConfig);
+  if (!items) return cells;
+  return items.flatMap((item) => cells.map((cell) => ({ item: item.id, ...cell })));
+}
+
+function matrixCellsOf(evalConfig: EvalConfig): (CellCoordinates | null)[] {
   const agents = evalConfig.matrix?.agents;
   const models = evalConfig.matrix?.models;
   const prompts = evalConfig.matrix?.prompts;
@@ -72,6 +84,7 @@ function cellsOf(evalConfig: EvalConfig): (CellCoordinates | null)[] {
 export function cellName(evalName: string, cell: CellCoordinates | null): string {
   if (!cell) return evalName;
   const parts: string[] = [];
+  if (cell.item !== undefined) parts.push(`item=${cell.item}`);
   if (cell.agent !== undefined) parts.push(`agent=${cell.agent}`);
   if (cell.model !== undefined) parts.push(`model=${cell.model}`);
   if (cell.promptIndex !== undefined) parts.push(`prompt=#${cell.promptIndex}`);
@@ -82,6 +95,7 @@ function cellId(evalName: string, cell: CellCoordinates | null): string {
   if (!cell) return evalName;
   return [
     evalName,
+    cell.item !== undefined ? `item=${cell.item}` : "",
     cell.agent !== undefined ? `agent=${cell.agent}` : "",
     cell.model !== undefined ? `model=${cell.model}` : "",
     cell.promptIndex !== undefined ? `prompt=${cell.promptIndex}` : "",
@@ -90,9 +104,9 @@ function cellId(evalName: string, cell: CellCoordinates | null): string {
     .join("::");
 }
 
-function deferReasonOf(input: { evalConfig: EvalConfig; suite: SuiteConfig; prompt?: string; options: PlanOptions }): string | undefined {
-  const { evalConfig, suite, prompt, options } = input;
-  if (evalConfig.response === undefined) {
+function deferReasonOf(input: { evalConfig: EvalConfig; suite: SuiteConfig; prompt?: string; response?: string; options: PlanOptions }): string | undefined {
+  const { evalConfig, suite, prompt, response, options } = input;
+  if (response === undefined) {
     if (evalConfig.server === undefined) return "no response to grade and no server to run the prompt against";
     if (!(evalConfig.server in suite.servers)) return `server "${evalConfig.server}" is unknown (not in servers:)`;
     if (prompt === undefined) return `no prompt to run against server "${evalConfig.server}"`;
@@ -113,44 +127,83 @@ function callsPerJudge(evalConfig: EvalConfig, candidate: Candidate | undefined)
   return rubric.criteria.filter((c) => !candidate || matchWhen(c.when, candidate.response).applies).length;
 }
 
+/**
+ * The dataset items an eval grades, when it takes its candidates from a
+ * dataset. A fixed response wins over them (calibrate's probes set one).
+ */
+function candidateItemsOf(evalConfig: EvalConfig, suite: SuiteConfig): { items: DatasetItem[] } | { unread: string } | undefined {
+  const name = evalConfig.candidates?.dataset;
+  if (name === undefined || evalConfig.response !== undefined) return undefined;
+  const dataset = suite.datasets?.[name];
+  if (!dataset) return { unread: `dataset "${name}" is not defined` };
+  if (dataset.unread) return { unread: `the items of dataset "${name}" are in ${dataset.file}, which was not read here (a run from the dashboard or a queue worker reads no files; use inline items:)` };
+  return { items: dataset.items };
+}
+
 export function planSuite(options: PlanOptions): PlannedCell[] {
-  const { suite, defaultModel, filter } = options;
+  const { suite, filter } = options;
   const cells: PlannedCell[] = [];
   for (const evalConfig of suite.evals) {
     if (filter && !filter.test(evalConfig.name)) continue;
-    for (const cell of cellsOf(evalConfig)) {
-      const models = evalConfig.judge.panel ?? [cell?.model ?? evalConfig.judge.model ?? defaultModel];
-      const jury = evalConfig.judge.jury.size;
-      const judges = models.flatMap((model) =>
-        Array.from({ length: jury }, (_, i) => ({ model, juror: i + 1, label: jury > 1 ? `${model} #${i + 1}` : model })),
-      );
-      const prompt = cell?.prompt ?? evalConfig.prompt;
-      const candidate: Candidate | undefined = evalConfig.response !== undefined ? { prompt, response: evalConfig.response } : undefined;
-      const server = evalConfig.response === undefined && evalConfig.server !== undefined ? suite.servers[evalConfig.server] : undefined;
-      const live =
-        server && prompt !== undefined
-          ? {
-              serverName: evalConfig.server!,
-              server,
-              prompt,
-              agent: { ...evalConfig.agent, model: cell?.agent ?? evalConfig.agent.model ?? options.defaultAgentModel ?? defaultModel },
-            }
-          : undefined;
-      const deferReason = deferReasonOf({ evalConfig, suite, prompt, options });
-      const perJudge = callsPerJudge(evalConfig, candidate);
-      cells.push({
-        id: cellId(evalConfig.name, cell),
-        name: cellName(evalConfig.name, cell),
-        eval: evalConfig,
-        cell,
-        candidate,
-        ...(live ? { live } : {}),
-        deferReason,
-        judges,
-        callsPerJudge: perJudge,
-        judgeCalls: deferReason ? 0 : perJudge * judges.length,
-      });
+    const planned = planEval(evalConfig, options);
+    const cellsOfComparison = evalConfig.rubric.kind === "pairwise" ? evalConfig.rubric.comparison.cells : undefined;
+    if (!cellsOfComparison) {
+      cells.push(...planned);
+      continue;
     }
+    // The loader checked that the source eval exists. It is planned here even when --filter leaves it out.
+    const source = suite.evals.find((e) => e.name === cellsOfComparison.eval)!;
+    const sourcePlanned = !filter || filter.test(source.name);
+    cells.push(...planned.map((cell) => planCellComparison({ cell, sourceCells: planEval(source, options), sourcePlanned })));
+  }
+  return cells;
+}
+
+/** The cells of one eval, with their candidates, judges, call counts and deferrals. */
+function planEval(evalConfig: EvalConfig, options: PlanOptions): PlannedCell[] {
+  const { suite, defaultModel } = options;
+  const cells: PlannedCell[] = [];
+  const source = candidateItemsOf(evalConfig, suite);
+  if (source && "unread" in source) {
+    return [{ id: evalConfig.name, name: evalConfig.name, eval: evalConfig, cell: null, deferReason: source.unread, judges: [], callsPerJudge: 0, judgeCalls: 0 }];
+  }
+  const items = new Map((source?.items ?? []).map((item) => [item.id, item]));
+  for (const cell of cellsOf(evalConfig, source?.items)) {
+    const models = evalConfig.judge.panel ?? [cell?.model ?? evalConfig.judge.model ?? defaultModel];
+    const jury = evalConfig.judge.jury.size;
+    const judges = models.flatMap((model) =>
+      Array.from({ length: jury }, (_, i) => ({ model, juror: i + 1, label: jury > 1 ? `${model} #${i + 1}` : model })),
+    );
+    // A dataset item fills the prompt template (or is the prompt), and without a server its expected output is the response.
+    const item = cell?.item !== undefined ? items.get(cell.item) : undefined;
+    const template = cell?.prompt ?? evalConfig.prompt;
+    const prompt = item ? renderPromptTemplate(template, item) : template;
+    const response = item ? (evalConfig.server === undefined ? item.expectedOutput : undefined) : evalConfig.response;
+    const candidate: Candidate | undefined = response !== undefined ? { prompt, response } : undefined;
+    const server = response === undefined && evalConfig.server !== undefined ? suite.servers[evalConfig.server] : undefined;
+    const live =
+      server && prompt !== undefined
+        ? {
+            serverName: evalConfig.server!,
+            server,
+            prompt,
+            agent: { ...evalConfig.agent, model: cell?.agent ?? evalConfig.agent.model ?? options.defaultAgentModel ?? defaultModel },
+          }
+        : undefined;
+    const deferReason = deferReasonOf({ evalConfig, suite, prompt, ...(response !== undefined ? { response } : {}), options });
+    const perJudge = callsPerJudge(evalConfig, candidate);
+    cells.push({
+      id: cellId(evalConfig.name, cell),
+      name: cellName(evalConfig.name, cell),
+      eval: evalConfig,
+      cell,
+      candidate,
+      ...(live ? { live } : {}),
+      deferReason,
+      judges,
+      callsPerJudge: perJudge,
+      judgeCalls: deferReason ? 0 : perJudge * judges.length,
+    });
   }
   return cells;
 }

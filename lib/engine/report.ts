@@ -74,6 +74,8 @@ export interface JudgeGrade {
 export type JudgeCallSummary = Omit<JudgeCallRecord, "raw"> & { error?: string };
 
 export interface CellCoordinates {
+  /** The id of the dataset item this cell grades (an eval with `candidates: { dataset }`). */
+  item?: string;
   /** The live agent's model (matrix.agents). */
   agent?: string;
   /** The judge model (matrix.models). */

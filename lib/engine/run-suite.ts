@@ -6,6 +6,7 @@ import { CallScheduler } from "./call-scheduler";
 import { EXPECTED_OUTPUT_TOKENS, estimateRequest, type PriceOf } from "./explain-plan";
 import { gradeCell, type CallJudge } from "./grade-cell";
 import { gradeLiveCell, type LiveRuns } from "./grade-live-cell";
+import { gradeCellComparison } from "./pairwise/grade-cell-comparison";
 import type { LivePort, LiveRequest } from "./live-port";
 import { costOf } from "./cost";
 import { judgeAgreement } from "./agreement/judge-agreement";
@@ -91,9 +92,19 @@ export async function runSuite(options: RunOptions, deps: EngineDeps): Promise<R
   let evalsDone = 0;
   const results = await Promise.all(
     cells.map(async (cell) => {
-      const { live } = cell;
-      const result =
-        live && cell.deferReason === undefined && deps.live
+      const { live, compared } = cell;
+      const result = compared
+        ? await gradeCellComparison({
+            cell: { ...cell, compared },
+            call,
+            now: deps.now,
+            priceOf: deps.priceOf,
+            runs: liveRuns,
+            schedule,
+            ...(deps.live ? { live: deps.live } : {}),
+            ...(options.signal ? { signal: options.signal } : {}),
+          })
+        : live && cell.deferReason === undefined && deps.live
           ? await gradeLiveCell({
               cell: { ...cell, live },
               live: deps.live,

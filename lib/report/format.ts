@@ -41,6 +41,7 @@ export function formatUsage(usage: TokenUsage): string {
 export function formatCell(cell: CellCoordinates | null): string {
   if (!cell) return "";
   const parts: string[] = [];
+  if (cell.item !== undefined) parts.push(`item ${cell.item}`);
   if (cell.agent !== undefined) parts.push(`agent ${cell.agent}`);
   if (cell.model !== undefined) parts.push(`model ${cell.model}`);
   if (cell.promptIndex !== undefined) parts.push(`prompt #${cell.promptIndex}`);

@@ -6,11 +6,12 @@ import { formatCell, formatInt, formatUsage, formatUsd } from "./format";
 import { STATUS_STYLES, resultLabel, skippedSummaryLabel } from "./status";
 import { transcriptLines } from "./transcript-lines";
 import { baselineHeadline, deltaMark, formatDelta, notableDeltas, reusedLine } from "./baseline";
+import { trustPretty, type Paint } from "./pretty-trust";
 
 // The default reporter: one line per result and, only under the results that
 // need attention, the facts that explain them, so a green run stays short.
-
-type Paint = (code: string, text: string) => string;
+// Reviews, comparisons, agreement and flip rates follow in compact sections
+// (pretty-trust.ts), before the summary.
 
 function painter(color: boolean): Paint {
   return color ? (code, text) => (code ? `\u001b[${code}m${text}\u001b[0m` : text) : (_code, text) => text;
@@ -99,7 +100,9 @@ function renderPretty(report: Report, options: RenderOptions): string {
   lines.push("");
   if (report.results.length === 0) lines.push(paint("2", "no evals ran"));
   for (const result of report.results) lines.push(resultLine(result, nameWidth, paint), ...explanation(result, paint));
-  lines.push("", ...footer(report, paint));
+  // Reviews, comparisons, judge agreement and flip rates: what a single score line cannot say.
+  const trust = trustPretty(report, paint);
+  lines.push("", ...trust, ...footer(report, paint));
   return `${lines.join("\n")}\n`;
 }
 

@@ -6,7 +6,11 @@ import type { JudgeAgreement, AgreementValue } from "../engine/agreement/judge-a
 // html reporters each render with their own escaping. One model, so that the
 // two formats never disagree about what a review or a comparison says.
 
+/** What a table holds, so that a compact format (pretty) can pick and shape the tables it shows. */
+export type TrustTableId = "categories" | "findings" | "disagreements" | "pairs" | "criteria" | "agreement" | "flips";
+
 export interface TrustTable {
+  id: TrustTableId;
   caption?: string;
   header: string[];
   rows: string[][];
@@ -14,6 +18,8 @@ export interface TrustTable {
 
 export interface TrustSection {
   heading: string;
+  /** How the section reads at a glance (a review's decision, a comparison's bias), for formats with colour. */
+  tone?: "good" | "warn" | "bad";
   facts: string[];
   tables: TrustTable[];
   lists: { title: string; items: string[] }[];
@@ -35,13 +41,14 @@ function reviewSection(result: EvalResult): TrustSection | undefined {
     facts.push(`${multiJudge.evaluations.length} judges, aggregated by ${multiJudge.aggregationMethod}; agreement ${pct(multiJudge.agreement)}`);
   }
   const tables: TrustTable[] = [
-    { caption: "Categories", header: ["Category", "Score", "Reasoning"], rows: report.categories.map((c) => [c.category, c.score, c.reasoning]) },
+    { id: "categories", caption: "Categories", header: ["Category", "Score", "Reasoning"], rows: report.categories.map((c) => [c.category, c.score, c.reasoning]) },
   ];
   if (report.findings.length > 0) {
-    tables.push({ caption: "Findings", header: ["Id", "Severity", "Category", "Title", "Recommendation"], rows: report.findings.map((f) => [f.id, f.severity, f.category, f.title, f.recommendation]) });
+    tables.push({ id: "findings", caption: "Findings", header: ["Id", "Severity", "Category", "Title", "Recommendation"], rows: report.findings.map((f) => [f.id, f.severity, f.category, f.title, f.recommendation]) });
   }
   if (multiJudge?.disagreements?.length) {
     tables.push({
+      id: "disagreements",
       caption: "Judge disagreements",
       header: ["Category", "Scores"],
       rows: multiJudge.disagreements.map((d) => [d.category, d.scores.map((s) => `${s.judgeId}: ${s.score}`).join(", ")]),
@@ -52,7 +59,8 @@ function reviewSection(result: EvalResult): TrustSection | undefined {
     { title: "Recommended", items: (report.nextSteps.recommended ?? []).map((a) => a.action) },
     { title: "Rerun", items: report.nextSteps.rerunCommand ? [report.nextSteps.rerunCommand] : [] },
   ].filter((l) => l.items.length > 0);
-  return { heading: `Review: ${result.name}`, facts, tables, lists };
+  const tone = report.decision.status === "pass" ? "good" : report.decision.status === "conditional" && report.decision.passed ? "warn" : "bad";
+  return { heading: `Review: ${result.name}`, tone, facts, tables, lists };
 }
 
 function pairwiseSection(result: EvalResult): TrustSection | undefined {
@@ -69,15 +77,17 @@ function pairwiseSection(result: EvalResult): TrustSection | undefined {
   ];
   const tables: TrustTable[] = [
     {
+      id: "pairs",
       caption: "Pairs (both orders)",
       header: ["Pair", "Judge", "A first", "B first (mapped)", "Winner", "Flag"],
       rows: p.pairs.map((x) => [x.item, x.judge, x.original, x.swappedMapped, x.winner, x.positionBiased ? `position-biased${x.favoredPosition ? ` (${x.favoredPosition} slot)` : ""}` : ""]),
     },
   ];
   if (p.categories.length > 0) {
-    tables.push({ caption: "Per criterion", header: ["Criterion", "A wins", "B wins", "Ties", "Winner", "Margin"], rows: p.categories.map((c) => [c.category, String(c.winsA), String(c.winsB), String(c.ties), c.winner, c.margin.toFixed(2)]) });
+    tables.push({ id: "criteria", caption: "Per criterion", header: ["Criterion", "A wins", "B wins", "Ties", "Winner", "Margin"], rows: p.categories.map((c) => [c.category, String(c.winsA), String(c.winsB), String(c.ties), c.winner, c.margin.toFixed(2)]) });
   }
-  return { heading: `Comparison: ${result.name}`, facts, tables, lists: [] };
+  const tone = result.status !== "passed" ? "bad" : bias.biased > 0 ? "warn" : "good";
+  return { heading: `Comparison: ${result.name}`, tone, facts, tables, lists: [] };
 }
 
 const value = (v: AgreementValue | undefined) => (v === undefined ? "—" : v.value === null ? `n/a (${v.note})` : num(v.value));
@@ -89,6 +99,7 @@ function agreementSection(rows: JudgeAgreement[]): TrustSection | undefined {
     facts: ["Krippendorff's alpha and Fleiss' kappa: 1 is perfect agreement, 0 is chance; alpha below 0.667 is usually too low to rely on (Krippendorff 2004)."],
     tables: [
       {
+        id: "agreement",
         header: ["Eval", "Item", "Level", "Judges", "Items", "Exact", "α", "α 95% CI", "Fleiss κ"],
         rows: rows.map((a) => [
           a.eval,
@@ -115,6 +126,7 @@ function repeatSection(report: Report): TrustSection | undefined {
     facts: ["The share of items whose pass / fail changed between repeats of the same judge calls: 0% is a stable judge."],
     tables: [
       {
+        id: "flips",
         header: ["Eval", "Criterion", "Items", "Flipped", "Flip rate"],
         rows: repeat.flips.map((f) => [f.eval, f.item, String(f.items), f.flippedIds.length > 0 ? f.flippedIds.join(", ") : "0", f.rate === null ? "—" : pct(f.rate)]),
       },

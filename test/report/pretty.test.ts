@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import type { EvalResult } from "../../lib/engine/report";
 import { prettyReporter } from "../../lib/report/pretty";
 import { buildSampleReport, sampleResults } from "../support/sample-report";
+import { categoryOf, createFakeJudge, type FakeAnswer } from "../support/fake-judge";
+import { runYaml } from "../support/run-yaml";
 
 const ANSI = /\u001b\[/;
 
@@ -9,8 +11,9 @@ function lineOf(text: string, name: string): string {
   return text.split("\n").find((l) => l.includes(name)) ?? "";
 }
 
+const plain = prettyReporter.render(buildSampleReport(), { color: false });
+
 describe("pretty reporter", () => {
-  const plain = prettyReporter.render(buildSampleReport(), { color: false });
 
   it("uses colour only when asked", () => {
     expect(plain).not.toMatch(ANSI);
@@ -60,5 +63,115 @@ describe("pretty reporter", () => {
     const results = sampleResults().map((r) => ({ ...r, reason: "\u001b[2J\u001b]0;pwned\u0007cleared", name: `${r.name}\u001b[31m` }));
     const text = prettyReporter.render(buildSampleReport({ results }), { color: false });
     expect(text).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
+  });
+});
+
+// Reviews, comparisons, agreement and flip rates, graded through the real
+// engine with a scripted judge, as the terminal shows them.
+describe("pretty reporter: reviews, comparisons, agreement and repeats", () => {
+  const SUITE = `
+evals:
+  - name: prd review
+    document: { text: "PRD text" }
+    rubric:
+      categories:
+        - { id: goal, description: "States the goal.", required: true }
+        - { id: risk, description: "Covers risks." }
+    judge: { jury: { size: 2 }, aggregate: conservative }
+  - name: v1 vs v2
+    rubric: "Which is better?"
+    compare:
+      labels: { a: v1, b: v2 }
+      items:
+        - { input: "Q1", output_a: "short one", output_b: "long detailed one" }
+        - { input: "Q2", output_a: "short two", output_b: "long detailed two" }
+  - name: by criterion
+    rubric:
+      criteria:
+        - { name: accuracy, description: "Is it accurate?" }
+    compare: { input: "Q3", output_a: "short three", output_b: "long detailed three" }
+`;
+
+  const finding = (severity: "critical" | "high" | "medium" | "info", title: string) => ({ severity, title, description: `${title} described`, recommendation: `Fix ${title}` });
+
+  async function render(color = false): Promise<string> {
+    let juror = 0;
+    const judge = createFakeJudge((request): FakeAnswer => {
+      if (request.verdict === "pairwise") {
+        const first = /<response_a>\n(.*)\n/.exec(request.candidatePrompt)?.[1] ?? "";
+        // "v1 vs v2": pair Q1 is judged on merit (B both times); pair Q2 always goes to the first slot.
+        if (first.endsWith("two")) return { verdict: { reasoning: "first reads better", winner: "A", confidence: 0.8 } };
+        const winner: "A" | "B" = first.startsWith("long") ? "A" : "B";
+        return { verdict: { reasoning: "the detailed one", winner, confidence: 0.9, category_scores: [{ category: "accuracy", winner, margin: 0.4, reasoning: "more precise" }] } };
+      }
+      if (categoryOf(request) === "goal") return { verdict: { reasoning: "goal stated", score: juror++ % 2 === 0 ? "pass" : "partial", evidence: [], findings: [finding("info", "Nice framing")] } };
+      return { verdict: { reasoning: "risks thin", score: "partial", evidence: [], findings: [finding("medium", "Vague owner"), finding("critical", "No rollback plan")] } };
+    });
+    const report = await runYaml(SUITE, { judge });
+    report.repeat = {
+      runs: 3,
+      flips: [
+        { eval: "prd review", item: "(eval)", items: 1, flipped: 0, rate: 0, flippedIds: [] },
+        { eval: "prd review", item: "goal", items: 1, flipped: 1, rate: 1, flippedIds: ["prd review"] },
+      ],
+    };
+    return prettyReporter.render(report, { color });
+  }
+
+  const block = (text: string, heading: string) => {
+    const start = text.indexOf(`\n${heading}`);
+    expect(start, `no "${heading}" section in:\n${text}`).toBeGreaterThan(-1);
+    const end = text.indexOf("\n\n", start + 1);
+    return text.slice(start + 1, end);
+  };
+
+  it("a review: its decision, categories, findings grouped by severity (worst first) and next steps", async () => {
+    const review = block(await render(), "Review: prd review");
+    const lines = review.split("\n");
+    expect(lines[1]).toMatch(/^ {2}Decision: fail \(not passed\): /);
+    expect(review).toContain("  categories: goal partial · risk partial");
+    const findings = lines.slice(lines.indexOf("  findings by severity:") + 1).filter((l) => /^ {4}[A-Z]/.test(l));
+    expect(findings.map((l) => l.trim().split(/\s+/)[0])).toEqual(["CRITICAL", "MEDIUM", "INFO"]);
+    expect(findings[0]).toContain("(risk): No rollback plan → Fix No rollback plan");
+    expect(review).toContain("  judges disagree on goal:");
+    expect(review).toMatch(/ {2}immediate: .*No rollback plan/);
+    expect(review).toMatch(/ {2}rerun: rubric-studio review/);
+  });
+
+  it("a comparison: win rates with their intervals, ties, the winner, the bias rate and only the flagged pairs", async () => {
+    const text = await render();
+    const comparison = block(text, "Comparison: v1 vs v2");
+    expect(comparison).toMatch(/Win rates: v1 \(A\) 0% \[95% 0%–\d+%\], v2 \(B\) 50% \[95% \d+%–\d+%\], ties 50%; overall winner B/);
+    expect(comparison).toContain("Position bias: 1 of 2 pairs (50%) changed winner when the order was swapped");
+    expect(comparison).toContain("pairs the judge flipped on (1 of 2):");
+    expect(comparison).toContain("pair 2 · claude-sonnet-4-5: A first → A, B first → B (mapped); counted tie; position-biased (first slot)");
+    expect(comparison).not.toContain("pair 1 ·");
+    const byCriterion = block(text, "Comparison: by criterion");
+    expect(byCriterion).toContain("  accuracy: B (margin 0.40; A 0, B 1, ties 0)");
+    expect(byCriterion).not.toContain("flipped on");
+  });
+
+  it("judge agreement and flip rates as aligned tables, before the summary", async () => {
+    const text = await render();
+    const agreement = block(text, "Judge agreement");
+    expect(agreement).toMatch(/ {2}Eval +Item +Level +Judges +Items +Exact +α +α 95% CI +Fleiss κ/);
+    expect(agreement).toMatch(/ {2}prd review +goal +nominal +2 +1 +0\.000 +0\.000 +— +-1\.000/);
+    // A statistic that cannot be computed says n/a in its cell, and why once, below the table.
+    expect(agreement).toMatch(/ {2}prd review +risk +nominal +2 +1 +1\.000 +n\/a +— +n\/a/);
+    expect(agreement).toContain("  n/a: every rating is the same value, so agreement cannot be told from chance");
+    const flips = block(text, "Flip rate over 3 repeats");
+    expect(flips).toMatch(/ {2}prd review +goal +1 +prd review +100%/);
+    expect(text.indexOf("Flip rate over 3 repeats")).toBeLessThan(text.indexOf("3 evals:"));
+  });
+
+  it("colours a failed decision red and a biased comparison yellow, and only when asked", async () => {
+    const coloured = await render(true);
+    expect(coloured).toContain("\u001b[1;31mReview: prd review");
+    expect(coloured).toContain("\u001b[1;33mComparison: v1 vs v2");
+    expect(await render(false)).not.toMatch(ANSI);
+  });
+
+  it("adds nothing to a report without reviews, comparisons, agreement or repeats", () => {
+    expect(plain).not.toMatch(/Review:|Comparison:|Judge agreement|Flip rate/);
   });
 });
