@@ -1,5 +1,3 @@
-import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, statSync, readdirSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -7,6 +5,7 @@ import { chromium, type Browser, type Page } from "playwright-core";
 import { createPrismaClient } from "../lib/store/connection";
 import { freePort, startEmbeddedServer } from "../lib/store/embedded-postgres";
 import { createRunStore } from "../lib/store/run-store";
+import { CHROMIUM_ARGS, CHROMIUM_PATH, ensureBuild, startBuiltApp, type BuiltApp } from "../scripts/built-app";
 import { seedBigRun } from "./seed-big-run";
 import { suiteYaml } from "./synthetic-results";
 
@@ -23,17 +22,15 @@ import { suiteYaml } from "./synthetic-results";
 // non-zero only when something does not work, not when a figure is slow.
 //
 // The app is built first unless .next is newer than every source file, then
-// started with `npm start`'s script on a spare port. The bundle is written to
-// .bench/ui/ so that lib/store finds prisma/ two folders up.
+// started with `npm start`'s script on a spare port (scripts/built-app.ts).
+// The bundle is written to .bench/ui/ so that lib/store finds prisma/ two
+// folders up.
 
-const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../..");
 const RESULTS = 10_000;
 const REQUESTS = 20;
 const BROWSER_TRIES = 5;
 const EDITOR_TRIES = 5;
 const EDITOR_EVALS = 250; // × 8 lines = 2,004 lines with 3 criteria each
-const CHROMIUM = "/usr/bin/chromium";
-const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 const TARGETS = { serverMs: 300, interactiveMs: 2_000, markersMs: 200 };
 
 interface Figure {
@@ -52,58 +49,6 @@ function percentile(values: number[], p: number): number {
 function uptime(): string {
   const [one, five, fifteen] = os.loadavg();
   return `load average ${one!.toFixed(2)}, ${five!.toFixed(2)}, ${fifteen!.toFixed(2)} on ${os.availableParallelism()} cores`;
-}
-
-/** Newest modification time under the folders the app is built from. */
-function newestSource(): number {
-  let newest = 0;
-  const walk = (dir: string) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      if (entry.name === "node_modules" || entry.name === "generated" || entry.name.startsWith(".")) continue;
-      const full = path.join(dir, entry.name);
-      if (entry.isDirectory()) walk(full);
-      else newest = Math.max(newest, statSync(full).mtimeMs);
-    }
-  };
-  for (const dir of ["app", "components", "lib", "public"]) walk(path.join(ROOT, dir));
-  for (const file of ["next.config.ts", "package.json"]) newest = Math.max(newest, statSync(path.join(ROOT, file)).mtimeMs);
-  return newest;
-}
-
-function run(command: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: ROOT, env, stdio: ["ignore", "inherit", "inherit"] });
-    child.on("error", reject);
-    child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`${command} ${args.join(" ")} exited with ${code}`))));
-  });
-}
-
-async function ensureBuild(): Promise<void> {
-  const buildId = path.join(ROOT, ".next/BUILD_ID");
-  if (existsSync(buildId) && statSync(buildId).mtimeMs > newestSource()) {
-    console.log("reusing the build in .next (newer than every source file)");
-    return;
-  }
-  console.log("building the app (next build)...");
-  const started = performance.now();
-  await run(process.execPath, [path.join(ROOT, "node_modules/next/dist/bin/next"), "build"], { ...process.env, NEXT_TELEMETRY_DISABLED: "1" });
-  console.log(`built in ${((performance.now() - started) / 1000).toFixed(0)} s`);
-}
-
-async function startApp(input: { dataDir: string; port: number }): Promise<ChildProcess> {
-  const app = spawn(process.execPath, [path.join(ROOT, "node_modules/tsx/dist/cli.mjs"), "scripts/serve.ts", "start", "--port", String(input.port)], {
-    cwd: ROOT,
-    env: { ...process.env, RUBRIC_STUDIO_DATA_DIR: input.dataDir, DATABASE_URL: "", ANTHROPIC_API_KEY: "", NEXT_TELEMETRY_DISABLED: "1" },
-    stdio: ["ignore", "ignore", "inherit"],
-  });
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    if (app.exitCode !== null) throw new Error(`the app exited with ${app.exitCode} while starting`);
-    const ok = await fetch(`http://127.0.0.1:${input.port}/runs`).then((r) => r.ok, () => false);
-    if (ok) return app;
-    if (Date.now() > deadline) throw new Error("the app did not answer within 120 s");
-    await new Promise((r) => setTimeout(r, 500));
-  }
 }
 
 /** (a) Full responses of the run page: the server renders counts, the first rows and the matrix. */
@@ -235,15 +180,11 @@ async function main() {
   console.log(`bench:ui on ${uptime()}`);
   const dir = await mkdtemp(path.join(os.tmpdir(), "rs-bench-ui-"));
   const dataDir = path.join(dir, "pglite");
-  let app: ChildProcess | undefined;
+  let app: BuiltApp | undefined;
   let browser: Browser | undefined;
   const stop = async () => {
     await browser?.close().catch(() => undefined);
-    if (app && app.exitCode === null) {
-      const exited = new Promise((r) => app!.once("exit", r));
-      app.kill("SIGTERM");
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
-    }
+    await app?.stop();
     await rm(dir, { recursive: true, force: true });
   };
   process.on("SIGINT", () => void stop().then(() => process.exit(130)));
@@ -260,12 +201,12 @@ async function main() {
 
     await ensureBuild();
     const port = await freePort();
-    app = await startApp({ dataDir, port });
-    const base = `http://127.0.0.1:${port}`;
+    app = await startBuiltApp({ dataDir, port });
+    const base = app.url;
     console.log(`app on ${base}; ${uptime()}`);
 
     const figures: Figure[] = [await timeServer(`${base}/runs/${seeded.runId}`)];
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
     figures.push(...(await timeTable(browser, `${base}/runs/${seeded.runId}`)));
     figures.push(...(await timeEditor(browser, `${base}/suites/${suiteId}`, editorYaml.split("\n").length - 1)));
     const met = print(figures);

@@ -97,6 +97,10 @@ export function ResultsTable({ runId, query, total: initialTotal, initial }: Res
     [runId, query, rerender],
   );
 
+  const retryFailed = () => {
+    for (const [block, state] of blocksRef.current) if (state !== "loading") void fetchBlock(block);
+  };
+
   // Fetch the blocks of the rows in view that are neither here nor on their way.
   useEffect(() => {
     if (lastIndex < 0) return;
@@ -130,8 +134,10 @@ export function ResultsTable({ runId, query, total: initialTotal, initial }: Res
     if (index === null) return;
     const row = scrollRef.current?.querySelector<HTMLElement>(`tr[data-index="${index}"]`);
     if (!row) return;
-    (row.querySelector<HTMLElement>("a") ?? row).focus({ preventScroll: true });
-    pendingFocus.current = null;
+    const link = row.querySelector<HTMLElement>("a");
+    // A row still loading holds the focus until its link arrives.
+    if (document.activeElement !== row || link) (link ?? row).focus({ preventScroll: true });
+    if (link) pendingFocus.current = null;
   }, []);
   useEffect(focusPending);
   const onKeyDown = (event: KeyboardEvent<HTMLTableSectionElement>) => {
@@ -211,7 +217,7 @@ export function ResultsTable({ runId, query, total: initialTotal, initial }: Res
                       {failed ? (
                         <>
                           Rows could not be loaded: {failed}.{" "}
-                          <button type="button" className={styles.retry} onClick={() => void fetchBlock(Math.floor(item.index / FETCH_ROWS))}>
+                          <button type="button" className={styles.retry} onClick={retryFailed}>
                             Retry
                           </button>
                         </>
