@@ -22,7 +22,7 @@ function newestSource(): number {
   let newest = 0;
   const walk = (dir: string) => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      if (entry.name === "node_modules" || entry.name === "generated" || entry.name.startsWith(".")) continue;
+      if (entry.name === "node_modules" || entry.name === "generated" || entry.name.startsWith(".") || entry.name.endsWith(".md")) continue;
       const full = path.join(dir, entry.name);
       if (entry.isDirectory()) walk(full);
       else newest = Math.max(newest, statSync(full).mtimeMs);
