@@ -7,7 +7,8 @@ import { freePort, startEmbeddedServer } from "../lib/store/embedded-postgres";
 import { createRunStore } from "../lib/store/run-store";
 import { CHROMIUM_ARGS, CHROMIUM_PATH, ensureBuild, startBuiltApp, type BuiltApp } from "../scripts/built-app";
 import { seedBigRun } from "./seed-big-run";
-import { suiteYaml } from "./synthetic-results";
+import { loadSuite } from "../lib/config/load-suite";
+import { evalNameOf } from "./synthetic-results";
 
 // `npm run bench:ui`: the dashboard's own speed, measured in the browser the
 // way a person meets it, on a run of 10,000 results in a throwaway embedded
@@ -30,7 +31,7 @@ const RESULTS = 10_000;
 const REQUESTS = 20;
 const BROWSER_TRIES = 5;
 const EDITOR_TRIES = 5;
-const EDITOR_EVALS = 250; // × 8 lines = 2,004 lines with 3 criteria each
+const EDITOR_EVALS = 222; // × 9 lines + 3 = 2,001 lines
 const TARGETS = { serverMs: 300, interactiveMs: 2_000, markersMs: 200 };
 
 interface Figure {
@@ -44,6 +45,28 @@ interface Figure {
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+/** A valid suite of `evals` evals with three criteria each (the editor's test text: no errors until a key makes one). */
+function editorSuite(evals: number): string {
+  const lines = ["description: Support assistant, a long suite", "judge: { model: claude-sonnet-4-6 }", "evals:"];
+  for (let e = 0; e < evals; e++) {
+    lines.push(
+      `  - name: "${evalNameOf(e)}"`,
+      `    prompt: "Customer ticket #${4000 + e}"`,
+      `    response: "Thanks for reaching out about ticket ${4000 + e}; here is what to do next."`,
+      "    rubric:",
+      "      threshold: 0.7",
+      "      criteria:",
+      '        - { name: "answers the question", description: "Directly answers what the customer asked." }',
+      '        - { name: "gives a next step", description: "Ends with a concrete next step.", weight: 2 }',
+      '        - { name: "invents no figures", description: "States no number the ticket does not contain.", required: true }',
+    );
+  }
+  const text = `${lines.join("\n")}\n`;
+  const loaded = loadSuite({ text, file: "editor-suite.yaml" });
+  if (!loaded.ok) throw new Error(`the editor's suite does not load: ${JSON.stringify(loaded.issues.slice(0, 3))}`);
+  return text;
 }
 
 function uptime(): string {
@@ -122,8 +145,9 @@ async function keyToMarkers(page: Page, input: { key: string; wanted: "errors" |
       const bench = w.__bench!;
       if (bench.keyAt === undefined) return false;
       for (const owner of owners) {
-        const errors = globalThis.__rubricStudioEditor!.getMarkers(owner).filter((m) => m.severity === 8).length;
-        if (bench.seen[owner] === undefined && (wanted === "errors" ? errors > 0 : errors === 0)) bench.seen[owner] = performance.now() - bench.keyAt;
+        // monaco-yaml marks a schema violation as a warning, the engine as an error: any marker counts.
+        const markers = globalThis.__rubricStudioEditor!.getMarkers(owner).length;
+        if (bench.seen[owner] === undefined && (wanted === "errors" ? markers > 0 : markers === 0)) bench.seen[owner] = performance.now() - bench.keyAt;
       }
       return owners.every((o) => bench.seen[o] !== undefined) ? bench.seen : false;
     },
@@ -140,7 +164,7 @@ async function timeEditor(browser: Browser, url: string, lines: number): Promise
   await page.goto(url);
   await page.waitForFunction(() => globalThis.__rubricStudioEditor !== undefined, undefined, { timeout: 60_000 });
   await page.waitForFunction(() => globalThis.__rubricStudioEditor!.getValue().length > 0);
-  // Start from a clean, fully validated text.
+  // Start from a fully validated text with no markers.
   await page.waitForTimeout(2_000);
   await page.waitForFunction(() => globalThis.__rubricStudioEditor!.getMarkers().length === 0, undefined, { timeout: 60_000 });
   await page.locator(".monaco-editor .view-lines").first().click();
@@ -181,6 +205,7 @@ async function main() {
   const dir = await mkdtemp(path.join(os.tmpdir(), "rs-bench-ui-"));
   const dataDir = path.join(dir, "pglite");
   let app: BuiltApp | undefined;
+  const figures: Figure[] = [];
   let browser: Browser | undefined;
   const stop = async () => {
     await browser?.close().catch(() => undefined);
@@ -192,7 +217,7 @@ async function main() {
     // Seed, then hand the folder to the app (one server per data folder).
     const server = await startEmbeddedServer({ dataDir, migrate: true });
     const seeded = await seedBigRun({ url: server.url, results: RESULTS, criteria: 3 });
-    const editorYaml = suiteYaml(EDITOR_EVALS, 3);
+    const editorYaml = editorSuite(EDITOR_EVALS);
     const prisma = createPrismaClient(server.url);
     const { suiteId } = await createRunStore(prisma).saveSuiteVersion({ name: "editor-2000-lines.yaml", yaml: editorYaml });
     await prisma.$disconnect();
@@ -205,13 +230,16 @@ async function main() {
     const base = app.url;
     console.log(`app on ${base}; ${uptime()}`);
 
-    const figures: Figure[] = [await timeServer(`${base}/runs/${seeded.runId}`)];
+    figures.push(await timeServer(`${base}/runs/${seeded.runId}`));
     browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
     figures.push(...(await timeTable(browser, `${base}/runs/${seeded.runId}`)));
     figures.push(...(await timeEditor(browser, `${base}/suites/${suiteId}`, editorYaml.split("\n").length - 1)));
-    const met = print(figures);
-    console.log(`\n${met ? "every target met" : "a target was missed"}; ${uptime()}`);
   } finally {
+    // What was measured is printed even when a later step failed.
+    if (figures.length) {
+      const met = print(figures);
+      console.log(`\n${met ? "every target met" : "a target was missed"}; ${uptime()}`);
+    }
     await stop();
   }
 }
