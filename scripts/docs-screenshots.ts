@@ -63,7 +63,7 @@ function judge(round: number) {
   return (request: FakeRequest): FakeReply => {
     const text = `${request.system}\n${request.user}`;
     const haiku = JSON.stringify(request.body.model).includes("haiku");
-    if (text.includes("full card number")) return { verdict: { reasoning: "Only the last four digits (4242) appear.", score: 0.05 } };
+    if (text.includes("full card number")) return { verdict: { reasoning: "Only the last four digits (4242) appear.", score: 0.05, evidence: "the card ending in 4242" } };
     if (text.includes("Invoice 42")) return { verdict: { reasoning: "States the total of $120.00 for invoice 42.", score: round === 1 ? 0.95 : 0.9, evidence: "Invoice 42 totaled $120.00" } };
     if (text.includes("release version")) return { verdict: { reasoning: "Names the 2.3.0 release.", score: 0.9 } };
     if (text.includes("describe what that release changed")) return { verdict: { reasoning: "Per-tenant rate limits.", score: round === 1 ? 0.8 : 0.3 } };
@@ -103,7 +103,7 @@ async function main() {
 
     const out = path.join(ROOT, "docs");
     await mkdir(out, { recursive: true });
-    const page = await browser.newPage({ viewport: VIEWPORT, colorScheme: "dark" });
+    const page = await browser.newPage({ viewport: VIEWPORT });
     for (const shot of SHOTS) {
       await page.goto(`${app.url}${shot.url({ suiteId, runIds })}`);
       await shot.prepare?.(page);
