@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+// A test may call a route handler the way Next does; the rule keeps lib/ and components/ off app/.
+// eslint-disable-next-line no-restricted-imports
 import { GET } from "../../../app/api/runs/[id]/results/route";
 import type { ResultRowsResponse } from "../../../components/results/results-query";
 import { createRunStore } from "../../../lib/store/run-store";
