@@ -33,7 +33,8 @@ export interface LoadedHistory {
   indexMs: number;
 }
 
-interface Batch {
+/** Eval results to COPY, each with its run and its creation time. */
+export interface Batch {
   results: EvalResult[];
   runIds: string[];
   createdAt: Date[];
@@ -116,51 +117,51 @@ function field(value: string | number | boolean | null | undefined): string {
   return /[\\\t\n\r]/.test(value) ? value.replace(/[\\\t\n\r]/g, (ch) => ({ "\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r" })[ch]!) : value;
 }
 
-/** Copies one batch: its eval results, then their criteria (the FK needs the parents first). */
-async function copyBatch(client: pg.Client, batch: Batch): Promise<{ evalResults: number; criteria: number }> {
-  const results: string[] = [];
-  const criteria: string[] = [];
+type Value = string | number | boolean | null | undefined | string[];
+const EVAL_COLUMNS = "id, run_id, result_key, eval_name, name, cell_model, cell_prompt, judge_model, status, vacuous, score, threshold, reason, note, cost_usd, judge_calls, latency_ms, data, created_at";
+const CRITERION_COLUMNS = "id, eval_result_id, run_id, name, status, score, passed, threshold, weight, required, guard, gates, reasoning, evidence";
+
+/** A batch as table rows (values in the order of EVAL_COLUMNS and CRITERION_COLUMNS): the same mapping as createRunStore().saveResult. */
+function tableRows(batch: Batch): { results: Value[][]; criteria: Value[][] } {
+  const results: Value[][] = [];
+  const criteria: Value[][] = [];
   batch.results.forEach((r, index) => {
     const id = randomUUID();
     const runId = batch.runIds[index]!;
-    // The same mapping as createRunStore().saveResult.
-    results.push(
-      [
-        id,
-        runId,
-        field(r.id),
-        field(r.eval),
-        field(r.name),
-        field(r.cell?.model),
-        field(r.cell?.promptIndex),
-        field(r.judge.models[0]),
-        r.status,
-        r.vacuous,
-        field(r.score),
-        r.threshold,
-        field(r.reason),
-        field(r.note),
-        r.costUsd,
-        r.judgeCalls,
-        Math.round(r.latencyMs),
-        field(JSON.stringify(r)),
-        batch.createdAt[index]!.toISOString(),
-      ].join("\t"),
-    );
+    results.push([
+      id, runId, r.id, r.eval, r.name, r.cell?.model, r.cell?.promptIndex, r.judge.models[0], r.status, r.vacuous, r.score, r.threshold, r.reason, r.note,
+      r.costUsd, r.judgeCalls, Math.round(r.latencyMs), JSON.stringify(r), batch.createdAt[index]!.toISOString(),
+    ]);
     for (const k of r.criteria) {
-      criteria.push(
-        [randomUUID(), id, runId, field(k.name), k.status, field(k.score), field(k.passed), k.threshold, k.weight, k.required, k.guard, `{${k.gates.join(",")}}`, field(k.reasoning), field(k.evidence)].join("\t"),
-      );
+      criteria.push([randomUUID(), id, runId, k.name, k.status, k.score, k.passed, k.threshold, k.weight, k.required, k.guard, k.gates, k.reasoning, k.evidence]);
     }
   });
-  await copyFrom(client, {
-    sql: "COPY eval_results (id, run_id, result_key, eval_name, name, cell_model, cell_prompt, judge_model, status, vacuous, score, threshold, reason, note, cost_usd, judge_calls, latency_ms, data, created_at) FROM STDIN",
-    rows: `${results.join("\n")}\n`,
-  });
-  await copyFrom(client, {
-    sql: "COPY criterion_results (id, eval_result_id, run_id, name, status, score, passed, threshold, weight, required, guard, gates, reasoning, evidence) FROM STDIN",
-    rows: `${criteria.join("\n")}\n`,
-  });
+  return { results, criteria };
+}
+
+/** Copies one batch: its eval results, then their criteria (the FK needs the parents first). */
+export async function copyBatch(client: pg.Client, batch: Batch): Promise<{ evalResults: number; criteria: number }> {
+  const { results, criteria } = tableRows(batch);
+  const text = (rows: Value[][]) => `${rows.map((row) => row.map((v) => (Array.isArray(v) ? `{${v.join(",")}}` : field(v))).join("\t")).join("\n")}\n`;
+  await copyFrom(client, { sql: `COPY eval_results (${EVAL_COLUMNS}) FROM STDIN`, rows: text(results) });
+  await copyFrom(client, { sql: `COPY criterion_results (${CRITERION_COLUMNS}) FROM STDIN`, rows: text(criteria) });
+  return { evalResults: results.length, criteria: criteria.length };
+}
+
+/**
+ * The same rows as copyBatch, as one INSERT per table from a JSON array, for
+ * servers without COPY FROM STDIN: the embedded PGlite server (pglite-socket)
+ * loses protocol synchronisation on CopyData.
+ */
+export async function insertBatch(client: pg.Client, batch: Batch): Promise<{ evalResults: number; criteria: number }> {
+  const { results, criteria } = tableRows(batch);
+  const insert = async (table: string, columns: string, rows: Value[][]) => {
+    const names = columns.split(", ");
+    const objects = rows.map((row) => Object.fromEntries(names.map((n, i) => [n, n === "data" ? JSON.parse(row[i] as string) : (row[i] ?? null)])));
+    await client.query(`INSERT INTO ${table} (${columns}) SELECT ${columns} FROM json_populate_recordset(NULL::${table}, $1::json)`, [JSON.stringify(objects)]);
+  };
+  await insert("eval_results", EVAL_COLUMNS, results);
+  await insert("criterion_results", CRITERION_COLUMNS, criteria);
   return { evalResults: results.length, criteria: criteria.length };
 }
 

@@ -1,6 +1,6 @@
 import Link from "next/link";
 import type { JudgeDisagreement } from "@/lib/engine/agreement/judge-disagreements";
-import { resultHref } from "./results-table";
+import { resultHref } from "./results-query";
 import styles from "./results.module.css";
 import trust from "./trust.module.css";
 

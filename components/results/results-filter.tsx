@@ -1,4 +1,4 @@
-import type { TableQuery } from "./results-table";
+import type { TableQuery } from "./results-query";
 import styles from "./results.module.css";
 
 const STATUSES: { value: string; label: string }[] = [
@@ -12,7 +12,7 @@ const STATUSES: { value: string; label: string }[] = [
 
 // A plain GET form: the server filters, so the table works the same without
 // client JavaScript, and the URL can be shared. Sort order is kept; the page
-// goes back to 1 (a filtered set has its own pages).
+// goes back to the top (a filtered set has its own rows).
 export function ResultsFilter({ runId, query }: { runId: string; query: TableQuery }) {
   return (
     <form className={styles.toolbar} method="get" action={`/runs/${runId}#results`} role="search" aria-label="Filter results">

@@ -1,61 +1,41 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { z } from "zod";
 import { formatInt, formatTime, formatUsd } from "@/components/results/format";
 import { MatrixBars } from "@/components/results/matrix-bars";
 import { cellHref, cellLabel, MatrixHeatmap } from "@/components/results/matrix-heatmap";
 import { RunProgressView } from "@/components/results/run-progress";
 import { ResultsFilter } from "@/components/results/results-filter";
-import { queryHref, ResultsPager, ResultsTable, type TableQuery } from "@/components/results/results-table";
+import { cellFilter, parseTableQuery, queryHref, RESULTS_PAGE_SIZE, toResultRowView } from "@/components/results/results-query";
+import { ResultsTable } from "@/components/results/results-table";
 import styles from "@/components/results/results.module.css";
 import { Stat, StatusCounts } from "@/components/results/status-counts";
 import { StatusBadge } from "@/components/results/status-badge";
-import { EVAL_STATUSES } from "@/lib/engine/report";
 import { runQueries, runViews } from "../_lib/load";
 
 export const dynamic = "force-dynamic";
 
-const PAGE_SIZE = 50;
-
-// Anything unexpected in the URL falls back to the default rather than
-// failing the page: these are links people edit and share.
-const QuerySchema = z.object({
-  status: z.enum(EVAL_STATUSES).optional().catch(undefined),
-  q: z.string().max(200).optional().catch(undefined),
-  model: z.string().max(200).optional().catch(undefined),
-  prompt: z.coerce.number().int().min(1).max(100_000).optional().catch(undefined),
-  sort: z.enum(["name", "status", "score", "costUsd", "latencyMs"]).catch("name"),
-  dir: z.enum(["asc", "desc"]).catch("asc"),
-  page: z.coerce.number().int().min(1).max(100_000).catch(1),
-});
-
-type SearchParams = Record<string, string | string[] | undefined>;
-
-function first(params: SearchParams): Record<string, string | undefined> {
-  return Object.fromEntries(Object.entries(params).map(([k, v]) => [k, Array.isArray(v) ? v[0] : v || undefined]));
-}
-
-export default async function RunPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<SearchParams> }) {
+export default async function RunPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const { id } = await params;
-  const query: TableQuery = QuerySchema.parse({ sort: undefined, dir: undefined, page: undefined, ...first(await searchParams) });
+  const query = parseTableQuery(await searchParams);
   const views = await runViews();
-  const run = await views.runOverview(id);
-  if (!run) notFound();
   // The heatmap's drill-down: one exact cell, a missing axis meaning "none".
-  const cell = query.model !== undefined || query.prompt !== undefined ? { model: query.model ?? null, promptIndex: query.prompt ?? null } : undefined;
-  const [page, cells, severalJudges] = await Promise.all([
+  const cell = cellFilter(query);
+  // One round of queries, not two: the figures, the table's first rows, the matrix and whether there are juries at once.
+  const [run, page, cells, severalJudges] = await Promise.all([
+    views.runOverview(id),
     (await runQueries()).runResultsPage({
       runId: id,
-      ...(query.status ? { status: query.status as (typeof EVAL_STATUSES)[number] } : {}),
+      ...(query.status ? { status: query.status } : {}),
       ...(query.q ? { search: query.q } : {}),
       ...(cell ? { cell } : {}),
       sort: { by: query.sort, direction: query.dir },
-      pageSize: PAGE_SIZE,
-      offset: (query.page - 1) * PAGE_SIZE,
+      pageSize: RESULTS_PAGE_SIZE,
+      offset: (query.page - 1) * RESULTS_PAGE_SIZE,
     }),
     views.matrixCells({ runId: id }),
     views.hasSeveralJudges(id),
   ]);
+  if (!run) notFound();
   const tokens = run.tokens.input + run.tokens.output + run.tokens.cacheRead + run.tokens.cacheWrite;
 
   return (
@@ -110,22 +90,14 @@ export default async function RunPage({ params, searchParams }: { params: Promis
             Cell <strong>{cellLabel(cell)}</strong> · <Link href={queryHref(id, { ...query, model: undefined, prompt: undefined }, { page: 1 })}>show every cell</Link>
           </p>
         ) : null}
+        {/* Keyed by the filters and sort: a new query is a new table; scrolling (page=) is not. */}
         <ResultsTable
+          key={`${query.status ?? ""}|${query.q ?? ""}|${query.model ?? ""}|${query.prompt ?? ""}|${query.sort}|${query.dir}`}
           runId={id}
           query={query}
-          rows={page.rows.map((r) => ({
-            resultKey: r.resultKey,
-            name: r.name,
-            status: r.status,
-            vacuous: r.vacuous,
-            score: r.score,
-            threshold: r.threshold,
-            reason: r.reason,
-            costUsd: r.costUsd,
-            latencyMs: r.latencyMs,
-          }))}
+          total={page.total}
+          initial={{ offset: (query.page - 1) * RESULTS_PAGE_SIZE, rows: page.rows.map(toResultRowView) }}
         />
-        <ResultsPager runId={id} query={query} total={page.total} pageSize={PAGE_SIZE} />
       </section>
     </div>
   );

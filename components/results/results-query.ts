@@ -1,0 +1,127 @@
+import { z } from "zod";
+import { EVAL_STATUSES } from "../../lib/engine/report";
+
+// The results table's query, as it travels in the run page's URL and in the
+// rows route (`GET /api/runs/<id>/results`): one schema for both, so a link
+// someone shares and the requests the table makes while scrolling agree on
+// what each parameter means.
+
+export const SORT_KEYS = ["name", "status", "score", "costUsd", "latencyMs"] as const;
+export type SortKey = (typeof SORT_KEYS)[number];
+
+/** Rows the table asks for in one request, and the page unit of `page=` in the URL. */
+export const RESULTS_PAGE_SIZE = 50;
+/** The most rows one request of the rows route may ask for. */
+export const MAX_ROWS_PER_REQUEST = 500;
+
+// Anything unexpected in the URL falls back to the default rather than
+// failing the page: these are links people edit and share.
+export const TableQuerySchema = z.object({
+  status: z.enum(EVAL_STATUSES).optional().catch(undefined),
+  q: z.string().max(200).optional().catch(undefined),
+  /** One matrix cell (the heatmap's drill-down): either given means the cell filter is on, and a missing axis is "none". */
+  model: z.string().max(200).optional().catch(undefined),
+  prompt: z.coerce.number().int().min(1).max(100_000).optional().catch(undefined),
+  sort: z.enum(SORT_KEYS).catch("name"),
+  dir: z.enum(["asc", "desc"]).catch("asc"),
+  /** Where the table opens: page n starts at row (n - 1) × 50 + 1. */
+  page: z.coerce.number().int().min(1).max(100_000).catch(1),
+});
+export type TableQuery = z.infer<typeof TableQuerySchema>;
+
+// The rows route is an API: a bad offset is the caller's mistake, said so with a 400.
+export const RowsRequestSchema = z.object({
+  status: z.enum(EVAL_STATUSES).optional(),
+  q: z.string().max(200).optional(),
+  model: z.string().max(200).optional(),
+  prompt: z.coerce.number().int().min(1).max(100_000).optional(),
+  sort: z.enum(SORT_KEYS).default("name"),
+  dir: z.enum(["asc", "desc"]).default("asc"),
+  offset: z.coerce.number().int().min(0).max(10_000_000).default(0),
+  limit: z.coerce.number().int().min(1).max(MAX_ROWS_PER_REQUEST).default(RESULTS_PAGE_SIZE),
+});
+export type RowsRequest = z.infer<typeof RowsRequestSchema>;
+
+type SearchParams = Record<string, string | string[] | undefined> | URLSearchParams;
+
+/** The first value of each parameter, empty values dropped (an empty search box means no search). */
+export function firstValues(params: SearchParams): Record<string, string> {
+  const entries = params instanceof URLSearchParams ? [...params.keys()].map((k) => [k, params.get(k) ?? undefined] as const) : Object.entries(params).map(([k, v]) => [k, Array.isArray(v) ? v[0] : v] as const);
+  return Object.fromEntries(entries.filter((e): e is readonly [string, string] => typeof e[1] === "string" && e[1] !== ""));
+}
+
+export function parseTableQuery(params: SearchParams): TableQuery {
+  return TableQuerySchema.parse({ sort: undefined, dir: undefined, page: undefined, ...firstValues(params) });
+}
+
+/** One row of a run's results table (plain data, picked from the store's ResultRow). */
+export interface ResultRowView {
+  resultKey: string;
+  name: string;
+  status: string;
+  vacuous: boolean;
+  score: number | null;
+  threshold: number;
+  reason: string;
+  costUsd: number;
+  latencyMs: number;
+}
+
+/** What the rows route answers: the rows from `offset` on, and how many match in all. */
+export interface ResultRowsResponse {
+  offset: number;
+  total: number;
+  rows: ResultRowView[];
+}
+
+/** Only the fields the table shows cross to the browser (the store's row has more). */
+export function toResultRowView(row: ResultRowView): ResultRowView {
+  return {
+    resultKey: row.resultKey,
+    name: row.name,
+    status: row.status,
+    vacuous: row.vacuous,
+    score: row.score,
+    threshold: row.threshold,
+    reason: row.reason,
+    costUsd: row.costUsd,
+    latencyMs: row.latencyMs,
+  };
+}
+
+/** The store's filter for one matrix cell, when the query names one (a missing axis meaning "none"). */
+export function cellFilter(query: Pick<TableQuery, "model" | "prompt">): { model: string | null; promptIndex: number | null } | undefined {
+  return query.model !== undefined || query.prompt !== undefined ? { model: query.model ?? null, promptIndex: query.prompt ?? null } : undefined;
+}
+
+function filterParams(query: Pick<TableQuery, "status" | "q" | "model" | "prompt" | "sort" | "dir">): URLSearchParams {
+  const params = new URLSearchParams();
+  if (query.status) params.set("status", query.status);
+  if (query.q) params.set("q", query.q);
+  if (query.model !== undefined) params.set("model", query.model);
+  if (query.prompt !== undefined) params.set("prompt", String(query.prompt));
+  if (query.sort !== "name") params.set("sort", query.sort);
+  if (query.dir !== "asc") params.set("dir", query.dir);
+  return params;
+}
+
+/** The URL of the run page for a query, so filters, sorting and position are links (and survive a reload). */
+export function queryHref(runId: string, query: TableQuery, change: Partial<TableQuery>): string {
+  const next = { ...query, ...change };
+  const params = filterParams(next);
+  if (next.page > 1) params.set("page", String(next.page));
+  const text = params.toString();
+  return `/runs/${runId}${text ? `?${text}` : ""}#results`;
+}
+
+/** The rows route's URL for `limit` rows from `offset` under a query's filters and sort. */
+export function rowsHref(input: { runId: string; query: TableQuery; offset: number; limit: number }): string {
+  const params = filterParams(input.query);
+  params.set("offset", String(input.offset));
+  params.set("limit", String(input.limit));
+  return `/api/runs/${encodeURIComponent(input.runId)}/results?${params.toString()}`;
+}
+
+export function resultHref(runId: string, resultKey: string): string {
+  return `/runs/${runId}/results/${encodeURIComponent(resultKey)}`;
+}

@@ -1,0 +1,117 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+// A test may call a route handler the way Next does; the rule keeps lib/ and components/ off app/.
+// eslint-disable-next-line no-restricted-imports
+import { GET } from "../../../app/api/runs/[id]/results/route";
+import type { ResultRowsResponse } from "../../../components/results/results-query";
+import { createRunStore } from "../../../lib/store/run-store";
+import { useTestDatabase } from "../../support/test-database";
+
+// The rows route behind the run page's scrolling table, called as Next calls
+// it, on a real database: pages tile the run under a filter and a sort, the
+// total counts what matches, and bad input is a 400, an unknown run a 404.
+
+const db = useTestDatabase();
+const ROWS = 1_234;
+const STATUSES = ["passed", "failed", "judge_error", "deferred"] as const;
+let runId: string;
+let emptyRunId: string;
+const holder = globalThis as typeof globalThis & { __rubricStudioPrisma?: unknown };
+
+beforeAll(async () => {
+  // The route reaches the database as the dashboard does: through DATABASE_URL.
+  process.env.DATABASE_URL = db.url;
+  const store = createRunStore(db.prisma);
+  const version = await store.saveSuiteVersion({ name: "big.yaml", yaml: "evals: []\n" });
+  const config = { file: "big.yaml", toolVersion: "0.1.0", judgeModel: "claude-sonnet-4-6", concurrency: 4, timeoutSeconds: 60 };
+  runId = await store.createRun({ ...version, startedBy: "cli", config, totalCells: ROWS });
+  emptyRunId = await store.createRun({ ...version, startedBy: "cli", config, totalCells: 0 });
+  // Row i: status cycles through four, score i / ROWS except every 10th has none, cost grows with i.
+  await db.prisma.evalResultRow.createMany({
+    data: Array.from({ length: ROWS }, (_, i) => ({
+      runId,
+      resultKey: `eval ${String(i).padStart(4, "0")}`,
+      evalName: `eval ${String(i).padStart(4, "0")}`,
+      name: `eval ${String(i).padStart(4, "0")}${i % 7 === 0 ? " [model=claude-haiku-4-5]" : ""}`,
+      status: STATUSES[i % 4]!,
+      score: i % 10 === 0 ? null : i / ROWS,
+      threshold: 0.5,
+      reason: `reason ${i}`,
+      costUsd: i / 1000,
+      judgeCalls: 1,
+      latencyMs: 100 + i,
+      data: {},
+    })),
+  });
+}, 60_000);
+afterAll(async () => {
+  const prisma = holder.__rubricStudioPrisma as { $disconnect(): Promise<void> } | undefined;
+  await prisma?.$disconnect();
+  delete holder.__rubricStudioPrisma;
+  delete process.env.DATABASE_URL;
+});
+
+async function get(id: string, query: string): Promise<{ status: number; body: ResultRowsResponse & { error?: { code: string; message: string } } }> {
+  const response = await GET(new Request(`http://127.0.0.1/api/runs/${id}/results?${query}`), { params: Promise.resolve({ id }) });
+  return { status: response.status, body: await response.json() };
+}
+
+describe("GET /api/runs/<id>/results", () => {
+  it("pages through every row of a run once, in name order, with the total", async () => {
+    const names: string[] = [];
+    for (let offset = 0; offset < ROWS; offset += 500) {
+      const { status, body } = await get(runId, `offset=${offset}&limit=500`);
+      expect(status).toBe(200);
+      expect(body.total).toBe(ROWS);
+      expect(body.offset).toBe(offset);
+      names.push(...body.rows.map((r) => r.name));
+    }
+    expect(names).toHaveLength(ROWS);
+    expect(new Set(names).size).toBe(ROWS);
+    expect(names).toEqual([...names].sort());
+    // The last row of the run is what a scroll to the end shows.
+    const last = await get(runId, `offset=${ROWS - 1}&limit=100`);
+    expect(last.body.rows.map((r) => r.name)).toEqual(["eval 1233"]);
+  });
+
+  it("sends only what the table shows", async () => {
+    const { body } = await get(runId, "limit=1");
+    expect(Object.keys(body.rows[0]!).sort()).toEqual(["costUsd", "latencyMs", "name", "reason", "resultKey", "score", "status", "threshold", "vacuous"]);
+    expect(body.rows[0]).toMatchObject({ resultKey: "eval 0000", status: "passed", score: null, reason: "reason 0", latencyMs: 100 });
+  });
+
+  it("filters by status and name on the server, and sorts, with nulls last", async () => {
+    const failed = await get(runId, "status=failed&limit=500");
+    expect(failed.body.total).toBe(Math.ceil((ROWS - 1) / 4));
+    expect(new Set(failed.body.rows.map((r) => r.status))).toEqual(new Set(["failed"]));
+
+    const haiku = await get(runId, `q=${encodeURIComponent("model=claude-haiku")}&limit=500`);
+    expect(haiku.body.total).toBe(Math.ceil(ROWS / 7));
+    expect(haiku.body.rows.every((r) => r.name.endsWith("[model=claude-haiku-4-5]"))).toBe(true);
+
+    const byScore = await get(runId, "sort=score&dir=desc&limit=3");
+    expect(byScore.body.rows.map((r) => r.resultKey)).toEqual(["eval 1233", "eval 1232", "eval 1231"]);
+    const tail = await get(runId, `sort=score&dir=desc&offset=${ROWS - 2}&limit=10`);
+    expect(tail.body.rows.map((r) => r.score)).toEqual([null, null]);
+
+    const costly = await get(runId, "status=judge_error&sort=costUsd&dir=desc&limit=2");
+    expect(costly.body.rows.map((r) => [r.resultKey, r.status])).toEqual([
+      ["eval 1230", "judge_error"],
+      ["eval 1226", "judge_error"],
+    ]);
+  });
+
+  it("answers an empty run with no rows, and an unknown run with a 404", async () => {
+    expect(await get(emptyRunId, "")).toEqual({ status: 200, body: { offset: 0, total: 0, rows: [] } });
+    const unknown = await get("00000000-0000-4000-8000-000000000000", "");
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error?.code).toBe("not_found");
+  });
+
+  it("refuses bad parameters with a 400 that names them", async () => {
+    for (const query of ["limit=501", "limit=0", "offset=-1", "sort=reason", "status=great", "dir=up"]) {
+      const { status, body } = await get(runId, query);
+      expect(status, query).toBe(400);
+      expect(body.error?.message, query).toMatch(new RegExp(query.split("=")[0]!));
+    }
+  });
+});
