@@ -108,7 +108,7 @@ export function createRunStore(prisma: PrismaClient) {
     /** The newest finished run of a suite, other than `excludeRunId`. */
     async latestRun(input: { suiteName: string; excludeRunId?: string }): Promise<StoredRun | undefined> {
       const run = await prisma.run.findFirst({
-        where: { suite: { name: input.suiteName }, status: "completed", ...(input.excludeRunId ? { id: { not: input.excludeRunId } } : {}) },
+        where: { suite: { name: input.suiteName }, kind: "eval", status: "completed", ...(input.excludeRunId ? { id: { not: input.excludeRunId } } : {}) },
         orderBy: { createdAt: "desc" },
         include: { suite: true, suiteVersion: true },
       });
