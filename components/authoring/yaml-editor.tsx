@@ -51,6 +51,7 @@ export default function YamlEditor(props: YamlEditorProps) {
   const cursorLine = useRef(props.cursorLine);
   cursorLine.current = props.cursorLine;
   const decorations = useRef<Monaco.editor.IEditorDecorationsCollection | null>(null);
+  const widgets = useRef<Monaco.editor.IContentWidget[]>([]);
 
   const onMount: OnMount = (editor) => {
     editorRef.current = editor;
@@ -93,25 +94,35 @@ export default function YamlEditor(props: YamlEditorProps) {
     );
   }, [props.issues]);
 
-  // Judged against labelled after each checked anchor; an anchor off by more
-  // than the tolerance gets a warning squiggle whose hover is the judge's reasoning.
+  // Judged against labelled after each checked anchor (a content widget at the
+  // end of its last line, its text set as text); an anchor off by more than
+  // the tolerance also gets its line tinted and a warning squiggle whose hover
+  // is the judge's reasoning.
   useEffect(() => {
-    const model = editorRef.current?.getModel();
-    if (!model || !decorations.current) return;
+    const editor = editorRef.current;
+    const model = editor?.getModel();
+    if (!editor || !model) return;
     const anchors = props.anchors ?? [];
     const lines = model.getLineCount();
     const valid = anchors.filter((a) => a.endLine <= lines);
-    decorations.current.set(
-      valid.map((a) => {
-        const text = `judged ${fixed(a.judged)} · labelled ${fixed(a.label)}${a.outlier ? " · off" : ""}`;
-        return {
-          range: new monaco.Range(a.endLine, model.getLineMaxColumn(a.endLine), a.endLine, model.getLineMaxColumn(a.endLine)),
-          options: {
-            after: { content: `  ${text}`, inlineClassName: a.outlier ? "anchor-inline-off" : "anchor-inline" },
-            hoverMessage: { value: `Judge's reasoning: ${a.reasoning}`, isTrusted: false, supportHtml: false },
-          },
-        };
-      }),
+    for (const widget of widgets.current) editor.removeContentWidget(widget);
+    widgets.current = valid.map((a, i) => {
+      const node = document.createElement("span");
+      node.className = a.outlier ? "anchor-inline-off" : "anchor-inline";
+      node.textContent = `judged ${fixed(a.judged)} · labelled ${fixed(a.label)}${a.outlier ? " · off" : ""}`;
+      node.title = a.reasoning;
+      const widget: Monaco.editor.IContentWidget = {
+        getId: () => `rubric-studio.anchor.${i}`,
+        getDomNode: () => node,
+        getPosition: () => ({ position: { lineNumber: a.endLine, column: model.getLineMaxColumn(a.endLine) }, preference: [monaco.editor.ContentWidgetPositionPreference.EXACT] }),
+      };
+      editor.addContentWidget(widget);
+      return widget;
+    });
+    decorations.current?.set(
+      valid
+        .filter((a) => a.outlier)
+        .map((a) => ({ range: new monaco.Range(a.line, 1, a.endLine, 1), options: { isWholeLine: true, className: "anchor-line-off" } })),
     );
     monaco.editor.setModelMarkers(
       model,

@@ -68,7 +68,7 @@ test("the calibration view shows each criterion's anchors as the judge scored th
   // Drift: both calibration runs, one line per criterion, one point per run.
   const drift = page.getByTestId("calibration-drift");
   await expect(drift.locator(".recharts-line")).toHaveCount(2);
-  await expect(drift.locator(".recharts-line").first().locator(".recharts-line-dot, .recharts-dot")).toHaveCount(2);
+  await expect(drift.locator(".recharts-line-dot, .recharts-dot")).toHaveCount(4);
 
   // Calibration runs are not eval runs: the runs list does not show this suite.
   await page.goto("/runs");

@@ -39,8 +39,8 @@ test("Check anchors grades the criterion under the cursor, then all, and marks t
 
   // In the editor: the judged score after each anchor's line, and a squiggle on the one that is off.
   const editor = page.getByTestId("editor");
-  await expect(editor.locator(".anchor-inline")).toHaveText(["  judged 0.90 · labelled 1.00"]);
-  await expect(editor.locator(".anchor-inline-off")).toHaveText(["  judged 0.70 · labelled 0.00 · off"]);
+  await expect(editor.locator(".anchor-inline")).toHaveText(["judged 0.90 · labelled 1.00"]);
+  await expect(editor.locator(".anchor-inline-off")).toHaveText(["judged 0.70 · labelled 0.00 · off"]);
   const markers = await page.evaluate(() => globalThis.__rubricStudioEditor!.getMarkers("rubric-studio-anchors"));
   expect(markers.map((m) => [m.startLineNumber, m.message.startsWith("Anchor off: labelled 0.00, judged 0.70 (+0.70).")])).toEqual([[11, true]]);
   expect(markers[0]!.message).toContain(HOSTILE_REASONING);
