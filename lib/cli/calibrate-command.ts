@@ -5,6 +5,7 @@ import { runCalibration, calibrationReport, DEFAULT_TOLERANCE, type CalibrationR
 import { formatUsd } from "../engine/format-score";
 import { priceOf } from "../judge/pricing";
 import { stripControl } from "../report/escape";
+import { redactDeep } from "../engine/redact-secrets";
 import { parseReporterList, type ReporterName } from "../report/registry";
 import { redactReport } from "../report/redact-secrets";
 import { writeReports } from "./write-reports";
@@ -111,7 +112,8 @@ export async function calibrateCommand(input: { options: CalibrateOptions; io: C
     return 0;
   }
   const startedAt = Date.now();
-  const result = await runCalibration(
+  // Anchors, dataset items and reasoning can quote credentials: redacted before anything is printed, written or stored.
+  const result = redactDeep(await runCalibration(
     {
       suite,
       ...(filter ? { filter } : {}),
@@ -123,7 +125,7 @@ export async function calibrateCommand(input: { options: CalibrateOptions; io: C
       ...(options.maxError !== undefined ? { maxError: options.maxError } : {}),
     },
     { judge, now: Date.now, priceOf },
-  );
+  ));
   if (options.store || settings.databaseUrl) await storeCalibration({ result, options, settings, yaml: text, toolVersion, io });
   const names = reporters.value;
   const machine = names.filter((n) => n !== "pretty");

@@ -2,6 +2,7 @@ import { loadSuite, formatIssue } from "../config/load-suite";
 import type { PriceOf } from "../engine/explain-plan";
 import type { JudgePort } from "../engine/judge-port";
 import { runCalibration, DEFAULT_TOLERANCE } from "../engine/calibration/run-calibration";
+import { redactDeep } from "../engine/redact-secrets";
 import type { PrismaClient } from "./generated/client";
 import { createCalibrationStore } from "./calibration-store";
 import type { StartedBy } from "./run-store";
@@ -32,10 +33,11 @@ export async function calibrateStoredSuite(input: {
   const loaded = loadSuite({ text: version.yaml, file: suite.name });
   if (!loaded.ok) return { ok: false, code: "bad_request", message: `The saved version has errors: ${loaded.issues.slice(0, 3).map(formatIssue).join("; ")}` };
   const concurrency = input.concurrency ?? 8;
-  const result = await runCalibration(
+  // Stored redacted, as run results are.
+  const result = redactDeep(await runCalibration(
     { suite: loaded.value, defaultModel: input.judgeModel, concurrency, toolVersion: input.toolVersion, tolerance: DEFAULT_TOLERANCE },
     { judge: input.judge, now: Date.now, priceOf: input.priceOf },
-  );
+  ));
   if (result.probes === 0) return { ok: false, code: "bad_request", message: "Nothing to calibrate: add examples (anchors) to a criterion, then save." };
   const runId = await createCalibrationStore(prisma).saveCalibrationOf({
     suiteId: suite.id,
