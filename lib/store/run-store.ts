@@ -102,7 +102,8 @@ export function createRunStore(prisma: PrismaClient) {
     async getRun(id: string): Promise<StoredRun | undefined> {
       if (!/^[0-9a-f-]{36}$/i.test(id)) return undefined;
       const run = await prisma.run.findUnique({ where: { id }, include: { suite: true, suiteVersion: true } });
-      return run ? toStored(run) : undefined;
+      // A calibration run (calibration-store.ts) is not an eval run to resume, report, or compare with.
+      return run && run.kind === "eval" ? toStored(run) : undefined;
     },
 
     /** The newest finished run of a suite, other than `excludeRunId`. */

@@ -105,6 +105,8 @@ describe("calibrate --store and --reporter", () => {
     const listed = (await createSuiteStore(database.prisma).listSuites()).find((s) => s.id === suite.id);
     expect(listed?.lastRun?.id).toBe(runs[0]!.id);
     expect(await createRunViews(database.prisma).runOverview(latest!.runId)).toBeUndefined();
+    // Nor can `resume`, `report` or `--baseline` take a calibration run for an eval run.
+    expect(await createRunStore(database.prisma).getRun(latest!.runId)).toBeUndefined();
   });
 
   it("refuses a format that cannot carry a calibration", async ({ onTestFinished }) => {
