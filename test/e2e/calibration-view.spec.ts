@@ -37,8 +37,10 @@ test.afterAll(async () => rm(dir, { recursive: true, force: true }));
 test("the calibration view shows each criterion's anchors as the judge scored them, the outliers and the drift", async ({ page }) => {
   await page.goto("/suites");
   await page.getByTestId("suite-row").filter({ hasText: FILE }).getByRole("link").first().click();
+  await expect(page.getByRole("heading", { level: 1, name: FILE })).toBeVisible();
   await page.getByRole("link", { name: "Calibration" }).click();
-  await expect(page.getByRole("heading", { level: 1, name: `Calibration of ${FILE}` })).toBeVisible();
+  await expect(page).toHaveURL(/\/suites\/[0-9a-f-]{36}\/calibration$/, { timeout: 30_000 });
+  await expect(page.getByRole("heading", { level: 1, name: `Calibration of ${FILE}` })).toBeVisible({ timeout: 30_000 });
 
   const policy = page.locator('[data-testid=calibration-criterion][data-criterion="cites the policy"]');
   const polite = page.locator('[data-testid=calibration-criterion][data-criterion="polite"]');
