@@ -80,7 +80,9 @@ export function SuiteWorkspace({ suite, savedYaml }: SuiteWorkspaceProps) {
   }, [suite.id, saved, router]);
 
   // Check anchors grades the draft's anchors on the server (its judge, its
-  // key): those of the criterion under the cursor, or of every criterion.
+  // key): those of the criterion under the cursor, or of every criterion. The
+  // editor shows the verdicts only while the text is the one they are for;
+  // the panel keeps them, marked as for an earlier draft.
   const checkAnchors = useCallback(
     async (all: boolean) => {
       const yaml = textRef.current;
@@ -156,7 +158,7 @@ export function SuiteWorkspace({ suite, savedYaml }: SuiteWorkspaceProps) {
       <div className="workspace">
         <div className="editor-frame">
           <div className="editor-host" data-testid="editor">
-            <YamlEditor path={`suites/${suite.id}.yaml`} defaultValue={savedYaml} issues={check?.issues ?? []} onChange={setText} onSave={() => void save()} anchors={anchors.anchors} cursorLine={cursorLine} />
+            <YamlEditor path={`suites/${suite.id}.yaml`} defaultValue={savedYaml} issues={check?.issues ?? []} onChange={setText} onSave={() => void save()} anchors={anchors.text === text ? anchors.anchors : undefined} cursorLine={cursorLine} />
           </div>
           <div className="editor-status">
             <span>{text.split("\n").length} lines</span>

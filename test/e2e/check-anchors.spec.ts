@@ -50,6 +50,12 @@ test("Check anchors grades the criterion under the cursor, then all, and marks t
   await expect(results).toHaveCount(4);
   await expect(panel.getByTestId("anchors-summary")).toContainText("4 anchors of 2 criteria: 2 off by more than ±0.25.");
   await expect(editor.locator(".anchor-inline-off")).toHaveCount(2);
+
+  // An edit makes the verdicts stale: gone from the editor, kept in the panel as for an earlier draft.
+  await page.evaluate(() => globalThis.__rubricStudioEditor!.setValue(`${globalThis.__rubricStudioEditor!.getValue()}# edited\n`));
+  await expect(editor.locator(".anchor-inline, .anchor-inline-off")).toHaveCount(0);
+  expect(await page.evaluate(() => globalThis.__rubricStudioEditor!.getMarkers("rubric-studio-anchors"))).toEqual([]);
+  await expect(panel.getByTestId("anchors-summary")).toContainText("(checked an earlier draft)");
 });
 
 test("Run calibration on the server fills the calibration view", async ({ page }) => {
