@@ -12,7 +12,14 @@ import { defineConfig } from "@playwright/test";
 // The data folder is made once, in the main process: workers inherit the
 // environment, so every process agrees on it.
 process.env.E2E_DATA_DIR ??= path.join(mkdtempSync(path.join(os.tmpdir(), "rs-e2e-")), "pglite");
+process.env.E2E_KEYED_DATA_DIR ??= path.join(mkdtempSync(path.join(os.tmpdir(), "rs-e2e-keyed-")), "pglite");
 const PORT = Number(process.env.E2E_PORT ?? 3100);
+// A second dashboard that has a judge key, pointed at a stand-in Messages API
+// (test/e2e/anchor-judge-main.ts): for what needs the server's judge ("Check
+// anchors", "Run calibration"). The main one keeps no key, as the other specs expect.
+const KEYED_PORT = PORT + 100;
+const JUDGE_PORT = PORT + 200;
+process.env.E2E_KEYED_URL = `http://127.0.0.1:${KEYED_PORT}`;
 
 export default defineConfig({
   testDir: "test/e2e",
@@ -30,12 +37,35 @@ export default defineConfig({
       args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
     },
   },
-  webServer: {
-    command: `${process.env.E2E_SKIP_BUILD ? "" : "npx next build && "}npx tsx scripts/serve.ts start --port ${PORT}`,
-    url: `http://127.0.0.1:${PORT}/runs`,
-    timeout: 600_000,
-    reuseExistingServer: false,
-    stdout: "pipe",
-    env: { RUBRIC_STUDIO_DATA_DIR: process.env.E2E_DATA_DIR, ANTHROPIC_API_KEY: "", DATABASE_URL: "", NEXT_TELEMETRY_DISABLED: "1" },
-  },
+  // Started in this order, one after the other: the build comes first.
+  webServer: [
+    {
+      command: `${process.env.E2E_SKIP_BUILD ? "" : "npx next build && "}npx tsx scripts/serve.ts start --port ${PORT}`,
+      url: `http://127.0.0.1:${PORT}/runs`,
+      timeout: 600_000,
+      reuseExistingServer: false,
+      stdout: "pipe",
+      env: { RUBRIC_STUDIO_DATA_DIR: process.env.E2E_DATA_DIR, ANTHROPIC_API_KEY: "", DATABASE_URL: "", NEXT_TELEMETRY_DISABLED: "1" },
+    },
+    {
+      command: `npx tsx test/e2e/anchor-judge-main.ts --port ${JUDGE_PORT}`,
+      port: JUDGE_PORT,
+      timeout: 60_000,
+      reuseExistingServer: false,
+    },
+    {
+      command: `npx tsx scripts/serve.ts start --port ${KEYED_PORT}`,
+      url: `http://127.0.0.1:${KEYED_PORT}/runs`,
+      timeout: 120_000,
+      reuseExistingServer: false,
+      stdout: "pipe",
+      env: {
+        RUBRIC_STUDIO_DATA_DIR: process.env.E2E_KEYED_DATA_DIR,
+        ANTHROPIC_API_KEY: "sk-ant-e2e",
+        ANTHROPIC_BASE_URL: `http://127.0.0.1:${JUDGE_PORT}`,
+        DATABASE_URL: "",
+        NEXT_TELEMETRY_DISABLED: "1",
+      },
+    },
+  ],
 });

@@ -44,3 +44,12 @@ export interface RunStarted {
   runId: string;
   cells: number;
 }
+
+/** "Check anchors": the draft's text and, optionally, the cursor's line (its criterion only). */
+export const CheckAnchorsBody = z.object({ yaml: SUITE_YAML, file: z.string().max(300).optional(), line: z.number().int().min(1).optional() });
+export type { AnchorCheck, CheckedAnchor } from "../../lib/engine/calibration/check-anchors";
+
+/** The calibration view's "Run calibration": calibrates the suite's newest saved version on the server. */
+export interface CalibrationStarted {
+  runId: string;
+}

@@ -4,7 +4,8 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { apiFetch } from "./api-client";
-import type { DraftCheck, RunStarted, SaveResult } from "./api-types";
+import type { AnchorCheck, DraftCheck, RunStarted, SaveResult } from "./api-types";
+import { AnchorsPanel, type AnchorsState } from "./anchors-panel";
 import { IssuesPanel, PlanPanel } from "./plan-panel";
 import { VersionsPanel } from "./versions-panel";
 
@@ -35,6 +36,8 @@ export function SuiteWorkspace({ suite, savedYaml }: SuiteWorkspaceProps) {
   const router = useRouter();
   const textRef = useRef(text);
   textRef.current = text;
+  const cursorLine = useRef<number | undefined>(undefined);
+  const [anchors, setAnchors] = useState<AnchorsState>({ busy: false });
 
   // Debounced validation; a newer keystroke aborts the request in flight so
   // markers never go back to an older text.
@@ -76,6 +79,25 @@ export function SuiteWorkspace({ suite, savedYaml }: SuiteWorkspaceProps) {
     router.push(`/runs/${result.value.runId}`);
   }, [suite.id, saved, router]);
 
+  // Check anchors grades the draft's anchors on the server (its judge, its
+  // key): those of the criterion under the cursor, or of every criterion. The
+  // editor shows the verdicts only while the text is the one they are for;
+  // the panel keeps them, marked as for an earlier draft.
+  const checkAnchors = useCallback(
+    async (all: boolean) => {
+      const yaml = textRef.current;
+      const line = all ? undefined : cursorLine.current;
+      setAnchors((previous) => ({ ...previous, busy: true, error: undefined }));
+      const result = await apiFetch<AnchorCheck>("/api/calibration/check", { method: "POST", body: { yaml, file: suite.name, ...(line !== undefined ? { line } : {}) } });
+      if (!result.ok) return setAnchors({ busy: false, error: result.message });
+      const check = result.value;
+      if (!check.ok) return setAnchors({ busy: false, issues: check.issues.filter((i) => i.severity === "error").length || 1 });
+      const scope = check.scope.length === 1 ? `“${check.scope[0]!.criterion}”` : `${check.scope.length} criteria`;
+      setAnchors({ busy: false, anchors: check.anchors, scope, text: yaml });
+    },
+    [suite.name],
+  );
+
   // Ctrl/Cmd+S anywhere on the page (the editor binds it too, while focused).
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
@@ -103,7 +125,7 @@ export function SuiteWorkspace({ suite, savedYaml }: SuiteWorkspaceProps) {
       <div className="page-header" style={{ marginBottom: 12 }}>
         <div style={{ minWidth: 0 }}>
           <div className="breadcrumb">
-            <Link href="/suites">Suites</Link> /
+            <Link href="/suites">Suites</Link> / <Link href={`/suites/${suite.id}/runs`}>History</Link> · <Link href={`/suites/${suite.id}/calibration`}>Calibration</Link>
           </div>
           <h1 style={{ wordBreak: "break-word" }}>{suite.name}</h1>
         </div>
@@ -136,7 +158,7 @@ export function SuiteWorkspace({ suite, savedYaml }: SuiteWorkspaceProps) {
       <div className="workspace">
         <div className="editor-frame">
           <div className="editor-host" data-testid="editor">
-            <YamlEditor path={`suites/${suite.id}.yaml`} defaultValue={savedYaml} issues={check?.issues ?? []} onChange={setText} onSave={() => void save()} />
+            <YamlEditor path={`suites/${suite.id}.yaml`} defaultValue={savedYaml} issues={check?.issues ?? []} onChange={setText} onSave={() => void save()} anchors={anchors.text === text ? anchors.anchors : undefined} cursorLine={cursorLine} />
           </div>
           <div className="editor-status">
             <span>{text.split("\n").length} lines</span>
@@ -150,6 +172,7 @@ export function SuiteWorkspace({ suite, savedYaml }: SuiteWorkspaceProps) {
         <aside className="side">
           <PlanPanel check={check} checking={checking} error={checkError} />
           <IssuesPanel check={check} />
+          <AnchorsPanel state={anchors} current={text} onCheck={(all) => void checkAnchors(all)} />
           <VersionsPanel suiteId={suite.id} refreshKey={versionsKey} />
         </aside>
       </div>

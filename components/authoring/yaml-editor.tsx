@@ -3,13 +3,15 @@ import Editor, { type OnMount } from "@monaco-editor/react";
 import { useEffect, useRef } from "react";
 import type * as Monaco from "monaco-editor";
 import { setUpMonaco } from "./monaco-setup";
-import type { DraftIssue } from "./api-types";
+import type { CheckedAnchor, DraftIssue } from "./api-types";
 
 // The suite editor: Monaco with monaco-yaml's schema markers (owner "yaml")
 // and the engine's own load-time issues from the validate route (owner
 // ENGINE_OWNER), so refs, presets, regexes and the rest show where they are.
 
 export const ENGINE_OWNER = "rubric-studio";
+/** The owner of "Check anchors" markers: anchors the judge scored far from their label. */
+export const ANCHORS_OWNER = "rubric-studio-anchors";
 const monaco = setUpMonaco();
 
 /**
@@ -21,6 +23,8 @@ export interface EditorTestHandle {
   getMarkers(owner?: string): { owner: string; message: string; startLineNumber: number; startColumn: number; severity: number }[];
   setValue(text: string): void;
   getValue(): string;
+  /** Puts the cursor on a line (1-based), as a click there would. */
+  setCursorLine(line: number): void;
 }
 declare global {
   var __rubricStudioEditor: EditorTestHandle | undefined;
@@ -32,20 +36,35 @@ export interface YamlEditorProps {
   issues: DraftIssue[];
   onChange(text: string): void;
   onSave(): void;
+  /** The last "Check anchors" verdicts, drawn after each anchor's line. */
+  anchors?: CheckedAnchor[];
+  /** Kept current with the cursor's line, for "Check anchors" of the criterion under it. */
+  cursorLine?: { current: number | undefined };
 }
+
+const fixed = (x: number | null) => (x === null ? "—" : x.toFixed(2));
 
 export default function YamlEditor(props: YamlEditorProps) {
   const editorRef = useRef<Monaco.editor.IStandaloneCodeEditor | null>(null);
   const onSave = useRef(props.onSave);
   onSave.current = props.onSave;
+  const cursorLine = useRef(props.cursorLine);
+  cursorLine.current = props.cursorLine;
+  const decorations = useRef<Monaco.editor.IEditorDecorationsCollection | null>(null);
+  const widgets = useRef<Monaco.editor.IContentWidget[]>([]);
 
   const onMount: OnMount = (editor) => {
     editorRef.current = editor;
     editor.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.KeyS, () => onSave.current());
+    decorations.current = editor.createDecorationsCollection();
+    editor.onDidChangeCursorPosition((event) => {
+      if (cursorLine.current) cursorLine.current.current = event.position.lineNumber;
+    });
     globalThis.__rubricStudioEditor = {
       getMarkers: (owner) => monaco.editor.getModelMarkers(owner ? { owner } : {}),
       setValue: (text) => editor.setValue(text),
       getValue: () => editor.getValue(),
+      setCursorLine: (line) => editor.setPosition({ lineNumber: line, column: 1 }),
     };
     editor.focus();
   };
@@ -74,6 +93,53 @@ export default function YamlEditor(props: YamlEditorProps) {
       }),
     );
   }, [props.issues]);
+
+  // Judged against labelled after each checked anchor (a content widget at the
+  // end of its last line, its text set as text); an anchor off by more than
+  // the tolerance also gets its line tinted and a warning squiggle whose hover
+  // is the judge's reasoning.
+  useEffect(() => {
+    const editor = editorRef.current;
+    const model = editor?.getModel();
+    if (!editor || !model) return;
+    const anchors = props.anchors ?? [];
+    const lines = model.getLineCount();
+    const valid = anchors.filter((a) => a.endLine <= lines);
+    for (const widget of widgets.current) editor.removeContentWidget(widget);
+    widgets.current = valid.map((a, i) => {
+      const node = document.createElement("span");
+      node.className = a.outlier ? "anchor-inline-off" : "anchor-inline";
+      node.textContent = `judged ${fixed(a.judged)} · labelled ${fixed(a.label)}${a.outlier ? " · off" : ""}`;
+      node.title = a.reasoning;
+      const widget: Monaco.editor.IContentWidget = {
+        getId: () => `rubric-studio.anchor.${i}`,
+        getDomNode: () => node,
+        getPosition: () => ({ position: { lineNumber: a.endLine, column: model.getLineMaxColumn(a.endLine) }, preference: [monaco.editor.ContentWidgetPositionPreference.EXACT] }),
+      };
+      editor.addContentWidget(widget);
+      return widget;
+    });
+    decorations.current?.set(
+      valid
+        .filter((a) => a.outlier)
+        .map((a) => ({ range: new monaco.Range(a.line, 1, a.endLine, 1), options: { isWholeLine: true, className: "anchor-line-off" } })),
+    );
+    monaco.editor.setModelMarkers(
+      model,
+      ANCHORS_OWNER,
+      valid
+        .filter((a) => a.outlier)
+        .map((a) => ({
+          severity: monaco.MarkerSeverity.Warning,
+          message: `Anchor off: labelled ${fixed(a.label)}, judged ${fixed(a.judged)} (${a.error === null ? "not graded" : `${a.error > 0 ? "+" : ""}${a.error.toFixed(2)}`}). The judge's reasoning: ${a.reasoning}`,
+          source: "check anchors",
+          startLineNumber: a.line,
+          startColumn: a.column,
+          endLineNumber: a.endLine,
+          endColumn: model.getLineMaxColumn(a.endLine),
+        })),
+    );
+  }, [props.anchors]);
 
   return (
     <Editor

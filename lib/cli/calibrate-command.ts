@@ -1,11 +1,16 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { planCalibration } from "../engine/calibration/plan-calibration";
-import { runCalibration, DEFAULT_TOLERANCE, type CalibrationResult } from "../engine/calibration/run-calibration";
+import { runCalibration, calibrationReport, DEFAULT_TOLERANCE, type CalibrationResult } from "../engine/calibration/run-calibration";
 import { formatUsd } from "../engine/format-score";
 import { priceOf } from "../judge/pricing";
 import { stripControl } from "../report/escape";
+import { redactDeep } from "../engine/redact-secrets";
+import { parseReporterList, type ReporterName } from "../report/registry";
+import { redactReport } from "../report/redact-secrets";
+import { writeReports } from "./write-reports";
 import { prepareJudging, type JudgingOptions } from "./prepare-judging";
+import type { Settings } from "../env/read-env";
 import type { CliIo } from "./main";
 
 // `rubric-studio calibrate --config F`: grades every calibration anchor,
@@ -13,13 +18,18 @@ import type { CliIo } from "./main";
 // compares with the labels. Prints a table (or the plain JSON object with
 // --json); exit 1 when a criterion's MAE is above --max-error or an item could
 // not be graded, 2 for config or usage errors, and for a suite with nothing
-// to calibrate.
+// to calibrate. --reporter json,md,html renders the canonical report with its
+// calibration section; with run history (--store or DATABASE_URL) the result
+// is stored as a calibration run, for the dashboard's view and drift.
 
 export interface CalibrateOptions extends JudgingOptions {
   tolerance?: number;
   maxError?: number;
   json?: boolean;
   output?: string;
+  reporter?: string;
+  format?: string;
+  store?: boolean;
   maxCost?: number;
   concurrency: number;
 }
@@ -41,11 +51,57 @@ export function renderCalibration(result: CalibrationResult): string {
   return `${lines.join("\n")}\n`;
 }
 
+/** The formats a calibration can be written in: the table, and the reporters that carry a calibration section. */
+const CALIBRATION_FORMATS: ReporterName[] = ["pretty", "json", "md", "html"];
+
+function reportersOf(options: CalibrateOptions): { ok: true; value: ReporterName[] } | { ok: false; message: string } {
+  const parsed = parseReporterList(options.format ?? options.reporter ?? "pretty");
+  if (!parsed.ok) return parsed;
+  const unsupported = parsed.value.filter((n) => !CALIBRATION_FORMATS.includes(n));
+  if (unsupported.length > 0) return { ok: false, message: `calibrate writes ${CALIBRATION_FORMATS.join(", ")}; not ${unsupported.join(", ")}` };
+  return parsed;
+}
+
+async function storeCalibration(input: { result: CalibrationResult; options: CalibrateOptions; settings: Settings; yaml: string; toolVersion: string; io: CliIo }): Promise<void> {
+  const { result, options, settings } = input;
+  const [{ openDatabase }, { createCalibrationStore }] = await Promise.all([import("../store/open-database"), import("../store/calibration-store")]);
+  const db = await openDatabase({ databaseUrl: settings.databaseUrl, dataDir: settings.dataDir });
+  try {
+    const runId = await createCalibrationStore(db.prisma).saveCalibration({
+      // The same suite name `eval --store` uses: the path as given, so both land on one suite.
+      suiteName: path.normalize(options.config),
+      yaml: input.yaml,
+      result,
+      startedBy: "cli",
+      config: {
+        file: options.config,
+        cwd: input.io.cwd,
+        toolVersion: input.toolVersion,
+        judgeModel: settings.judgeModel,
+        concurrency: options.concurrency,
+        timeoutSeconds: options.timeout,
+        ...(options.maxCost !== undefined ? { maxCostUsd: options.maxCost } : {}),
+        ...(options.filter !== undefined ? { filter: options.filter } : {}),
+        tolerance: result.tolerance,
+        ...(result.maxError !== undefined ? { maxError: result.maxError } : {}),
+      },
+    });
+    input.io.stderr.write(`Stored calibration run ${runId}\n`);
+  } finally {
+    await db.close();
+  }
+}
+
 export async function calibrateCommand(input: { options: CalibrateOptions; io: CliIo; toolVersion: string }): Promise<number> {
   const { options, io, toolVersion } = input;
+  const reporters = reportersOf(options);
+  if (!reporters.ok) {
+    io.stderr.write(`error: ${reporters.message}\n`);
+    return 2;
+  }
   const setup = await prepareJudging({ options, io });
   if (!setup.ok) return setup.exitCode;
-  const { suite, settings, filter, judge } = setup.value;
+  const { suite, settings, filter, judge, text } = setup.value;
   const planned = planCalibration(suite, filter);
   if (planned.probes.length === 0) {
     io.stderr.write("error: nothing to calibrate: add examples (anchors) to criteria or categories, or an eval dataset: with annotated items\n");
@@ -55,7 +111,9 @@ export async function calibrateCommand(input: { options: CalibrateOptions; io: C
     io.stderr.write(`No ANTHROPIC_API_KEY is set: calibration of ${planned.probes.length} labelled items deferred.\n`);
     return 0;
   }
-  const result = await runCalibration(
+  const startedAt = Date.now();
+  // Anchors, dataset items and reasoning can quote credentials: redacted before anything is printed, written or stored.
+  const result = redactDeep(await runCalibration(
     {
       suite,
       ...(filter ? { filter } : {}),
@@ -67,14 +125,20 @@ export async function calibrateCommand(input: { options: CalibrateOptions; io: C
       ...(options.maxError !== undefined ? { maxError: options.maxError } : {}),
     },
     { judge, now: Date.now, priceOf },
-  );
-  const text = options.json ? `${JSON.stringify(result, null, 2)}\n` : renderCalibration(result);
-  if (options.output === undefined) io.stdout.write(text);
-  else {
+  ));
+  if (options.store || settings.databaseUrl) await storeCalibration({ result, options, settings, yaml: text, toolVersion, io });
+  const names = reporters.value;
+  const machine = names.filter((n) => n !== "pretty");
+  if (options.json) io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+  else if (names.includes("pretty")) io.stdout.write(renderCalibration(result));
+  if (machine.length > 0) {
+    const report = calibrationReport({ calibration: result, suite, toolVersion, startedAt, finishedAt: Date.now() });
+    await writeReports({ names: machine, report: redactReport(report), ...(options.output !== undefined ? { output: options.output } : {}), io, color: false });
+  } else if (options.output !== undefined) {
+    // Only the table asked for: --output keeps the plain result, as it always has.
     const target = path.resolve(io.cwd, options.output);
     await mkdir(path.dirname(target), { recursive: true });
     await writeFile(target, `${JSON.stringify(result, null, 2)}\n`);
-    io.stdout.write(renderCalibration(result));
     io.stderr.write(`wrote calibration to ${options.output}\n`);
   }
   return result.overMaxError.length > 0 || result.ungraded > 0 ? 1 : 0;

@@ -16,6 +16,8 @@ export interface JudgingSetup {
   filter?: RegExp;
   /** Undefined without ANTHROPIC_API_KEY: the caller defers, as `eval` does. */
   judge?: TypedJudgePort;
+  /** The suite file's text, as read (run history stores it). */
+  text: string;
 }
 
 export interface JudgingOptions {
@@ -61,8 +63,8 @@ export async function prepareSuite(input: { options: { config: string; filter?: 
 export async function prepareJudging(input: { options: JudgingOptions; io: CliIo }): Promise<{ ok: true; value: JudgingSetup } | { ok: false; exitCode: 2 }> {
   const prepared = await prepareSuite(input);
   if (!prepared.ok) return prepared;
-  const { suite, settings, filter } = prepared.value;
+  const { suite, settings, filter, text } = prepared.value;
   const { anthropicApiKey, anthropicBaseUrl } = settings;
   const judge = anthropicApiKey ? createAnthropicJudge({ apiKey: anthropicApiKey, baseURL: anthropicBaseUrl, timeoutMs: input.options.timeout * 1000 }) : undefined;
-  return { ok: true, value: { suite, settings, ...(filter ? { filter } : {}), ...(judge ? { judge } : {}) } };
+  return { ok: true, value: { suite, settings, text, ...(filter ? { filter } : {}), ...(judge ? { judge } : {}) } };
 }

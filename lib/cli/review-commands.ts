@@ -51,8 +51,11 @@ export function addReviewCommands(program: Command, context: ReviewCommandsConte
     .requiredOption("-c, --config <file>", "the suite YAML file")
     .option("--tolerance <delta>", "an item judged further than this from its label (0..1 scale) is an outlier", parsers.nonNegative("--tolerance"), 0.25)
     .option("--max-error <mae>", "exit 1 when a criterion's mean absolute error is above this", parsers.nonNegative("--max-error"))
-    .option("--json", "print the result as JSON (the object the dashboard's calibration view draws)")
-    .option("-o, --output <file>", "also write the JSON result there")
+    .option("-r, --reporter <formats>", "pretty (the table), json (the canonical report with its calibration section), md, html; comma-separated", "pretty")
+    .addOption(new Option("--format <formats>", "the same as --reporter").hideHelp())
+    .option("--json", "print the plain calibration result as JSON (the object the dashboard's calibration view draws)")
+    .option("-o, --output <path>", "where json, md and html go (a file for one, a directory for several); with only pretty, the plain JSON result is written there")
+    .option("--store", "keep the calibration in the run history (the embedded database; on whenever DATABASE_URL is set), for the dashboard's calibration view and drift")
     .option("--max-cost <usd>", "stop scheduling judge calls before the spend would pass this many US dollars", parsers.nonNegative("--max-cost"))
     .addOption(new Option("--concurrency <n>", "judge calls in flight at once").argParser(parsers.positiveInt("--concurrency")).default(8))
     .addOption(new Option("--timeout <seconds>", "timeout of one judge request (fractions allowed)").argParser(parsers.positiveNumber("--timeout")).default(60))
@@ -67,6 +70,7 @@ export function addReviewCommands(program: Command, context: ReviewCommandsConte
         "",
         "Example:",
         "  rubric-studio calibrate --config suite.yaml --max-error 0.15 --output reports/calibration.json",
+        "  rubric-studio calibrate --config suite.yaml --reporter pretty,md,html --output reports/ --store",
       ].join("\n"),
     )
     .action(async (opts) => {

@@ -7,6 +7,7 @@ import type { ReviewOutcome } from "./review/types";
 import type { PairwiseOutcome } from "./pairwise/types";
 import type { JudgeAgreement } from "./agreement/judge-agreement";
 import type { RepeatSummary } from "./repeat/flip-rate";
+import type { CalibrationResult } from "./calibration/run-calibration";
 
 // The canonical report: one object that every reporter renders. No reporter
 // needs an eval-specific code path; everything a format shows is here.
@@ -180,6 +181,8 @@ export interface Report {
   agreement?: JudgeAgreement[];
   /** `eval --repeat N`: how many runs, and per criterion how often pass / fail flipped between them. */
   repeat?: RepeatSummary;
+  /** `calibrate`: the judge against the labelled anchors and items, per criterion (its reports carry no eval results). */
+  calibration?: CalibrationResult;
   /** The score-delta gate against a baseline run, when one was asked for. */
   baseline?: BaselineComparison;
   /** The stored run this report belongs to, when run history is on. */

@@ -144,7 +144,13 @@ ${result.rubric.text === undefined ? "" : html`<h4>Rubric</h4><pre>${result.rubr
 </details>`;
 }
 
+/** A calibration's report has no eval results: no eval cards, table or results heading. */
+function calibrationOnly(report: Report): boolean {
+  return report.calibration !== undefined && report.results.length === 0;
+}
+
 function renderHtml(report: Report): string {
+  const evals = !calibrationOnly(report);
   const page = html`<!doctype html>
 <html lang="en">
 <head>
@@ -155,15 +161,15 @@ function renderHtml(report: Report): string {
 <style>${trusted(STYLE)}</style>
 </head>
 <body>
-<header><h1>Rubric Studio report</h1>
+<header><h1>Rubric Studio ${evals ? "report" : "calibration"}</h1>
 <p class="meta">${report.suite.file} · ${report.tool.name} ${report.tool.version} · ${report.startedAt} · ${(report.durationMs / 1000).toFixed(1)}s</p>
 ${report.suite.description ? html`<p>${report.suite.description}</p>` : ""}</header>
 <main>
-${cards(report)}
-${summaryTable(report)}
+${evals ? cards(report) : html`<p class="muted">${formatInt(report.summary.judgeCalls)} judge calls · ${formatUsage(report.summary.usage)} · cost ${formatUsd(report.summary.costUsd)}</p>`}
+${evals ? summaryTable(report) : ""}
 ${trustHtml(report)}
-<h2>Results</h2>
-${report.results.map((result, index) => resultSection(result, index))}
+${evals ? html`<h2>Results</h2>
+${report.results.map((result, index) => resultSection(result, index))}` : ""}
 </main>
 </body>
 </html>

@@ -111,6 +111,18 @@ function baselineSection(report: Report): string[] {
 
 function renderMarkdown(report: Report): string {
   const s = report.summary;
+  // A calibration's report has no eval results: its own heading, no eval counts or table.
+  if (report.calibration && report.results.length === 0) {
+    return [
+      `## Rubric Studio calibration: ${escapeMarkdown(report.suite.file)}`,
+      "",
+      `${formatInt(s.judgeCalls)} judge calls · ${formatUsage(s.usage)} · cost ${formatUsd(s.costUsd)}`,
+      "",
+      ...trustMarkdown(report),
+      `<sub>${escapeMarkdown(report.tool.name)} ${escapeMarkdown(report.tool.version)} · ${escapeMarkdown(report.finishedAt)}</sub>`,
+      "",
+    ].join("\n");
+  }
   const counts = [
     `${STATUS_STYLES.passed.label} ${s.passed}${s.vacuous ? ` (${s.vacuous} vacuous)` : ""}`,
     `${STATUS_STYLES.failed.label} ${s.failed}`,

@@ -87,6 +87,9 @@ function compactTable(table: TrustTable, paint: Paint): string[] {
       ];
     case "agreement":
     case "flips":
+    case "calibration":
+    case "calibration-items":
+    case "confusion":
       return aligned(table, paint);
   }
 }

@@ -1,5 +1,6 @@
 import type { EvalResult, Report } from "../engine/report";
 import type { JudgeAgreement, AgreementValue } from "../engine/agreement/judge-agreement";
+import type { CalibrationResult } from "../engine/calibration/run-calibration";
 
 // The facts of category reviews, pairwise comparisons and judge agreement, as
 // plain sections (headings, facts, tables, lists of text) that the md and
@@ -7,7 +8,7 @@ import type { JudgeAgreement, AgreementValue } from "../engine/agreement/judge-a
 // two formats never disagree about what a review or a comparison says.
 
 /** What a table holds, so that a compact format (pretty) can pick and shape the tables it shows. */
-export type TrustTableId = "categories" | "findings" | "disagreements" | "pairs" | "criteria" | "agreement" | "flips";
+export type TrustTableId = "categories" | "findings" | "disagreements" | "pairs" | "criteria" | "agreement" | "flips" | "calibration" | "calibration-items" | "confusion";
 
 export interface TrustTable {
   id: TrustTableId;
@@ -135,8 +136,54 @@ function repeatSection(report: Report): TrustSection | undefined {
   };
 }
 
+const label = (x: number | null) => (x === null ? "—" : x.toFixed(2));
+
+/** `calibrate`: per criterion the MAE, kappa and outliers; each outlier with what was graded and why; confusion matrices of categorical scales. */
+export function calibrationSections(c: CalibrationResult): TrustSection[] {
+  const over = (e: string, item: string) => c.overMaxError.some((o) => o.eval === e && o.item === item);
+  const facts = [
+    `${c.probes} labelled items graded against their labels; an item judged more than ±${c.tolerance} from its label is an outlier${c.maxError !== undefined ? `; largest allowed MAE ${c.maxError}` : ""}.`,
+    c.overMaxError.length > 0
+      ? `Above the largest allowed MAE: ${c.overMaxError.map((o) => `${o.eval} › ${o.item} (${num(o.mae)})`).join(", ")}`
+      : c.maxError !== undefined
+        ? "Every criterion is within the largest allowed MAE."
+        : "",
+    c.ungraded > 0 ? `${c.ungraded} item${c.ungraded === 1 ? "" : "s"} could not be graded.` : "",
+    `Cohen's kappa: 1 is perfect agreement with the labels, 0 is chance (quadratic weights for ordinal scales).`,
+  ].filter(Boolean);
+  const tables: TrustTable[] = [
+    {
+      id: "calibration",
+      caption: "Per criterion",
+      header: ["Eval", "Criterion", "Scale", "Graded", "MAE", "Cohen's κ", "Outliers", "Verdict"],
+      rows: c.criteria.map((k) => [
+        k.eval,
+        k.item,
+        k.scale,
+        `${k.graded}/${k.items.length}`,
+        k.mae === null ? "—" : num(k.mae),
+        k.kappa.value === null ? `n/a (${k.kappa.note ?? ""})` : `${num(k.kappa.value)} (${k.kappa.weights})`,
+        String(k.outliers),
+        over(k.eval, k.item) ? "above max MAE" : k.graded < k.items.length ? "not all graded" : "ok",
+      ]),
+    },
+  ];
+  const off = c.criteria.flatMap((k) => k.items.filter((i) => i.outlier || i.judged === null).map((i) => [k.eval, k.item, `${i.source} ${i.id}`, i.text, label(i.label), label(i.judged), i.error === null ? "—" : `${i.error > 0 ? "+" : ""}${i.error.toFixed(2)}`, i.reasoning]));
+  if (off.length > 0) tables.push({ id: "calibration-items", caption: "Outliers and ungraded items", header: ["Eval", "Criterion", "Item", "Text", "Labelled", "Judged", "Error", "Judge's reasoning"], rows: off });
+  for (const k of c.criteria.filter((x) => x.scale !== "unit")) {
+    tables.push({
+      id: "confusion",
+      caption: `Confusion: ${k.eval} › ${k.item} (rows labelled, columns judged)`,
+      header: ["labelled ↓ judged →", ...k.confusion.categories],
+      rows: k.confusion.matrix.map((row, i) => [k.confusion.categories[i] ?? "", ...row.map(String)]),
+    });
+  }
+  return [{ heading: "Calibration", facts, tables, lists: [] }];
+}
+
 export function trustSections(report: Report): TrustSection[] {
   const sections = report.results.flatMap((r) => [reviewSection(r), pairwiseSection(r)]);
+  sections.push(...(report.calibration ? calibrationSections(report.calibration) : []));
   sections.push(agreementSection(report.agreement ?? []), repeatSection(report));
   return sections.filter((s): s is TrustSection => s !== undefined);
 }

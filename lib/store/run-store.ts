@@ -102,13 +102,14 @@ export function createRunStore(prisma: PrismaClient) {
     async getRun(id: string): Promise<StoredRun | undefined> {
       if (!/^[0-9a-f-]{36}$/i.test(id)) return undefined;
       const run = await prisma.run.findUnique({ where: { id }, include: { suite: true, suiteVersion: true } });
-      return run ? toStored(run) : undefined;
+      // A calibration run (calibration-store.ts) is not an eval run to resume, report, or compare with.
+      return run && run.kind === "eval" ? toStored(run) : undefined;
     },
 
     /** The newest finished run of a suite, other than `excludeRunId`. */
     async latestRun(input: { suiteName: string; excludeRunId?: string }): Promise<StoredRun | undefined> {
       const run = await prisma.run.findFirst({
-        where: { suite: { name: input.suiteName }, status: "completed", ...(input.excludeRunId ? { id: { not: input.excludeRunId } } : {}) },
+        where: { suite: { name: input.suiteName }, kind: "eval", status: "completed", ...(input.excludeRunId ? { id: { not: input.excludeRunId } } : {}) },
         orderBy: { createdAt: "desc" },
         include: { suite: true, suiteVersion: true },
       });

@@ -87,7 +87,8 @@ export function createRunViews(prisma: PrismaClient) {
     async listRuns(input: { suiteId?: string; limit: number }): Promise<RunListItem[]> {
       if (input.suiteId !== undefined && !UUID.test(input.suiteId)) return [];
       const runs = await prisma.run.findMany({
-        where: input.suiteId ? { suiteId: input.suiteId } : {},
+        // Eval runs only: calibration runs have their own view (calibration-store.ts).
+        where: input.suiteId ? { suiteId: input.suiteId, kind: "eval" } : { kind: "eval" },
         orderBy: [{ createdAt: "desc" }, { id: "desc" }],
         take: Math.max(1, Math.min(500, Math.floor(input.limit))),
         include: { suite: { select: { name: true } } },
@@ -103,7 +104,8 @@ export function createRunViews(prisma: PrismaClient) {
     async runOverview(runId: string): Promise<RunOverview | undefined> {
       if (!UUID.test(runId)) return undefined;
       const run = await prisma.run.findUnique({ where: { id: runId }, include: { suite: { select: { name: true } } } });
-      if (!run) return undefined;
+      // A calibration run is drawn by the suite's calibration view, not as an eval run.
+      if (!run || run.kind !== "eval") return undefined;
       // The run's columns are totals written when it finishes; the results'
       // own rows are the truth while it is still running.
       // One pass over the run's results gives both the counts and the vacuous ones

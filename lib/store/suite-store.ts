@@ -50,7 +50,8 @@ export function createSuiteStore(prisma: PrismaClient) {
         include: {
           _count: { select: { versions: true } },
           versions: { orderBy: { createdAt: "desc" }, take: 1, select: { createdAt: true } },
-          runs: { orderBy: { createdAt: "desc" }, take: 1, select: { id: true, status: true, createdAt: true } },
+          // Calibration runs are not runs of the suite's evals (they have their own view).
+          runs: { where: { kind: "eval" }, orderBy: { createdAt: "desc" }, take: 1, select: { id: true, status: true, createdAt: true } },
         },
       });
       const summaries = suites.map((s): SuiteSummary => {

@@ -18,6 +18,8 @@ export interface CalibrationItem {
   error: number | null;
   outlier: boolean;
   reasoning: string;
+  /** What was graded (the anchor's response...): shown beside an outlier. */
+  text: string;
 }
 
 export interface CriterionCalibration {

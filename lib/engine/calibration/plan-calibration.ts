@@ -26,6 +26,8 @@ export interface Probe {
   likert?: { min: number; max: number };
   threshold: number;
   annotator?: string;
+  /** The graded text: the anchor's response, the category example's excerpt, the dataset item's expected output. */
+  text: string;
 }
 
 const POINTS: Record<ScoreValue, number> = { pass: 1, partial: 0.5, fail: 0 };
@@ -42,12 +44,15 @@ function labelOf(annotation: DatasetItem["annotations"][number]): number | undef
   return label === "pass" || label === "partial" || label === "fail" ? POINTS[label] : undefined;
 }
 
-export function planCalibration(suite: SuiteConfig, filter?: RegExp): { suite: SuiteConfig; probes: Probe[] } {
+/** `select` keeps only some probes (the editor's "Check anchors" grades one criterion's anchors). */
+export function planCalibration(suite: SuiteConfig, filter?: RegExp, select?: (probe: Probe) => boolean): { suite: SuiteConfig; probes: Probe[] } {
   const evals: EvalConfig[] = [];
   const probes: Probe[] = [];
-  const add = (source: EvalConfig, probe: Omit<Probe, "name">, rubric: Rubric, candidate: { prompt?: string; response: string }) => {
+  const add = (source: EvalConfig, probe: Omit<Probe, "name" | "text">, rubric: Rubric, candidate: { prompt?: string; response: string }) => {
     const name = `${probe.eval} › ${probe.item} › ${probe.source} ${probe.id}`;
-    probes.push({ ...probe, name });
+    const full: Probe = { ...probe, name, text: candidate.response };
+    if (select && !select(full)) return;
+    probes.push(full);
     const { matrix: _m, document: _d, dataset: _s, ...rest } = source;
     evals.push({ ...rest, name, rubric, response: candidate.response, ...(candidate.prompt !== undefined ? { prompt: candidate.prompt } : { prompt: undefined }) });
   };

@@ -1,6 +1,7 @@
 import type { SuiteConfig } from "../../config/types";
-import type { EvalResult } from "../../engine/report"; // (not "../report": the lint rule reads that as lib/report)
-import { runSuite, type EngineDeps, type RunOptions } from "../run-suite";
+import type { EvalResult, Report } from "../../engine/report"; // (not "../report": the lint rule reads that as lib/report)
+import type { TokenUsage } from "../judge-port";
+import { buildReport, runSuite, type EngineDeps, type RunOptions } from "../run-suite";
 import { planCalibration, type Probe } from "./plan-calibration";
 import { calibrateItem, type CalibrationItem, type CriterionCalibration } from "./calibration-stats";
 
@@ -21,6 +22,7 @@ export interface CalibrationResult {
   ungraded: number;
   judgeCalls: number;
   costUsd: number;
+  usage: TokenUsage;
 }
 
 function judgedOf(result: EvalResult, probe: Probe): { judged: number | null; reasoning: string } {
@@ -38,12 +40,12 @@ function judgedOf(result: EvalResult, probe: Probe): { judged: number | null; re
 }
 
 export async function runCalibration(
-  options: Omit<RunOptions, "suite" | "filter"> & { suite: SuiteConfig; filter?: RegExp; tolerance?: number; maxError?: number },
+  options: Omit<RunOptions, "suite" | "filter"> & { suite: SuiteConfig; filter?: RegExp; select?: (probe: Probe) => boolean; tolerance?: number; maxError?: number },
   deps: EngineDeps,
 ): Promise<CalibrationResult> {
   const tolerance = options.tolerance ?? DEFAULT_TOLERANCE;
-  const { suite, probes } = planCalibration(options.suite, options.filter);
-  const { filter: _f, tolerance: _t, maxError: _m, ...run } = options;
+  const { suite, probes } = planCalibration(options.suite, options.filter, options.select);
+  const { filter: _f, select: _s, tolerance: _t, maxError: _m, ...run } = options;
   const report = probes.length > 0 ? await runSuite({ ...run, suite }, deps) : undefined;
   const byName = new Map((report?.results ?? []).map((r) => [r.eval, r]));
 
@@ -61,6 +63,7 @@ export async function runCalibration(
       error,
       outlier: error !== null && Math.abs(error) > tolerance + 1e-9,
       reasoning,
+      text: probe.text,
     };
     const key = `${probe.eval}\u0000${probe.item}`;
     const group = groups.get(key) ?? { probe, items: [] };
@@ -81,5 +84,18 @@ export async function runCalibration(
     ungraded: criteria.reduce((n, c) => n + c.items.length - c.graded, 0),
     judgeCalls: report?.summary.judgeCalls ?? 0,
     costUsd: report?.summary.costUsd ?? 0,
+    usage: report?.summary.usage ?? { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
   };
+}
+
+/**
+ * The canonical report of a calibration, for the json, md and html reporters:
+ * no eval results (the probes are not evals a person wrote, and their pass /
+ * fail against a threshold means nothing here), the calibration itself, and
+ * the judge calls, tokens and cost it took.
+ */
+export function calibrationReport(input: { calibration: CalibrationResult; suite: SuiteConfig; toolVersion: string; startedAt: number; finishedAt: number }): Report {
+  const base = buildReport({ results: [], suite: input.suite, toolVersion: input.toolVersion, startedAt: input.startedAt, finishedAt: input.finishedAt });
+  const { calibration } = input;
+  return { ...base, summary: { ...base.summary, judgeCalls: calibration.judgeCalls, costUsd: calibration.costUsd, usage: calibration.usage }, calibration };
 }

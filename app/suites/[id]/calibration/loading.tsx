@@ -1,0 +1,11 @@
+import { LoadingRows } from "@/components/ui/states";
+
+export default function Loading() {
+  return (
+    <main className="page">
+      <div className="card">
+        <LoadingRows rows={5} label="Loading the calibration" />
+      </div>
+    </main>
+  );
+}

@@ -1,0 +1,77 @@
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { CalibrationEmpty, CalibrationView } from "@/components/calibration/calibration-view";
+import { RunCalibrationButton } from "@/components/calibration/run-calibration-button";
+import { formatInt, formatTime, formatUsd } from "@/components/results/format";
+import styles from "@/components/results/results.module.css";
+import { createCalibrationStore } from "@/lib/store/calibration-store";
+import { dashboardDatabase } from "@/lib/store/dashboard-database";
+import { runViews } from "../../../runs/_lib/load";
+
+export const dynamic = "force-dynamic";
+
+/** Calibration runs shown in the drift chart. */
+const DRIFT_RUNS = 30;
+
+export default async function SuiteCalibrationPage({ params }: { params: Promise<{ id: string }> }) {
+  const { id } = await params;
+  const views = await runViews();
+  const suite = await views.suite(id);
+  if (!suite) notFound();
+  const db = dashboardDatabase();
+  if (!db.ok) throw new Error(db.message);
+  const store = createCalibrationStore(db.prisma);
+  const [latest, drift] = await Promise.all([store.latestCalibration(id), store.maeHistory({ suiteId: id, limit: DRIFT_RUNS })]);
+
+  return (
+    <div className={styles.page}>
+      <div className={styles.crumbs}>
+        <Link href="/suites">Suites</Link> / <Link href={`/suites/${id}`}>{suite.name}</Link> / calibration · <Link href={`/suites/${id}/runs`}>history</Link>
+      </div>
+      <h1 className={styles.title}>Calibration of {suite.name}</h1>
+      <p className={styles.muted}>How closely the judge matches the scores people gave the suite&apos;s anchors and labelled items.</p>
+      <div className={styles.section}>
+        <RunCalibrationButton suiteId={id} {...(latest ? { anchors: latest.result.probes } : {})} />
+      </div>
+      {latest ? (
+        <>
+          <section className={styles.section}>
+            <div className={styles.stats}>
+              <div className={styles.stat}>
+                <div className={styles.label}>calibrated</div>
+                <div className={styles.value} style={{ fontSize: 14 }}>{formatTime(latest.createdAt)}</div>
+              </div>
+              <div className={styles.stat}>
+                <div className={styles.label}>by</div>
+                <div className={styles.value}>{latest.startedBy}</div>
+              </div>
+              <div className={styles.stat}>
+                <div className={styles.label}>labelled items</div>
+                <div className={styles.value}>{formatInt(latest.result.probes)}</div>
+              </div>
+              <div className={styles.stat}>
+                <div className={styles.label}>outliers</div>
+                <div className={styles.value}>{formatInt(latest.result.criteria.reduce((n, c) => n + c.outliers, 0))}</div>
+              </div>
+              <div className={styles.stat}>
+                <div className={styles.label}>not graded</div>
+                <div className={styles.value}>{formatInt(latest.result.ungraded)}</div>
+              </div>
+              <div className={styles.stat}>
+                <div className={styles.label}>judge calls · cost</div>
+                <div className={styles.value} style={{ fontSize: 14 }}>
+                  {formatInt(latest.result.judgeCalls)} · {formatUsd(latest.result.costUsd)}
+                </div>
+              </div>
+            </div>
+          </section>
+          <CalibrationView result={latest.result} drift={drift.map((d) => ({ ...d, points: d.points.map((p) => ({ ...p, createdAt: p.createdAt.toISOString() })) }))} />
+        </>
+      ) : (
+        <section className={styles.section}>
+          <CalibrationEmpty suiteName={suite.name} />
+        </section>
+      )}
+    </div>
+  );
+}

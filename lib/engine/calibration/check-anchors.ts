@@ -1,0 +1,62 @@
+import { loadSuite } from "../../config/load-suite";
+import type { ConfigIssue } from "../../config/types";
+import type { EngineDeps } from "../run-suite";
+import { locateAnchors, type AnchorSpot } from "./locate-anchors";
+import { runCalibration, DEFAULT_TOLERANCE, type CalibrationResult } from "./run-calibration";
+
+// The editor's "Check anchors": grades the calibration anchors of the draft
+// (of the criterion under the cursor, or of every criterion) with the judge,
+// exactly as `calibrate` does (each anchor with itself left out of the
+// prompt), and says where each anchor was typed so the editor can show the
+// judged score beside it.
+
+export interface CheckedAnchor extends AnchorSpot {
+  label: number;
+  judged: number | null;
+  error: number | null;
+  outlier: boolean;
+  reasoning: string;
+}
+
+export type AnchorCheck =
+  | { ok: false; issues: ConfigIssue[] }
+  | {
+      ok: true;
+      /** The criteria that were checked: the one under the cursor, or all that have anchors. */
+      scope: { eval: string; criterion: string }[];
+      anchors: CheckedAnchor[];
+      result: CalibrationResult;
+    };
+
+export async function checkAnchors(
+  input: { text: string; file: string; line?: number; defaultModel: string; toolVersion: string; concurrency?: number; tolerance?: number },
+  deps: EngineDeps,
+): Promise<AnchorCheck> {
+  const loaded = loadSuite({ text: input.text, file: input.file });
+  if (!loaded.ok) return { ok: false, issues: loaded.issues };
+  const spans = locateAnchors({ text: input.text, file: input.file }).filter((s) => s.anchors.length > 0);
+  const under = input.line === undefined ? [] : spans.filter((s) => input.line! >= s.startLine && input.line! <= s.endLine);
+  const chosen = under.length > 0 ? under : spans;
+  const scope = chosen.map((s) => ({ eval: s.eval, criterion: s.criterion }));
+  const wanted = new Set(scope.map((s) => `${s.eval}\u0000${s.criterion}`));
+  const tolerance = input.tolerance ?? DEFAULT_TOLERANCE;
+  const result = await runCalibration(
+    {
+      suite: loaded.value,
+      select: (probe) => probe.source === "anchor" && wanted.has(`${probe.eval}\u0000${probe.item}`),
+      defaultModel: input.defaultModel,
+      concurrency: input.concurrency ?? 4,
+      toolVersion: input.toolVersion,
+      tolerance,
+    },
+    deps,
+  );
+  const anchors = chosen.flatMap((span) => {
+    const graded = result.criteria.find((c) => c.eval === span.eval && c.item === span.criterion);
+    return span.anchors.flatMap((spot): CheckedAnchor[] => {
+      const item = graded?.items.find((i) => i.source === "anchor" && i.id === spot.id);
+      return item ? [{ ...spot, label: item.label, judged: item.judged, error: item.error, outlier: item.outlier, reasoning: item.reasoning }] : [];
+    });
+  });
+  return { ok: true, scope, anchors, result };
+}

@@ -1,0 +1,50 @@
+import { loadSuite, formatIssue } from "../config/load-suite";
+import type { PriceOf } from "../engine/explain-plan";
+import type { JudgePort } from "../engine/judge-port";
+import { runCalibration, DEFAULT_TOLERANCE } from "../engine/calibration/run-calibration";
+import { redactDeep } from "../engine/redact-secrets";
+import type { PrismaClient } from "./generated/client";
+import { createCalibrationStore } from "./calibration-store";
+import type { StartedBy } from "./run-store";
+
+// The dashboard's "Run calibration": the suite's newest saved version,
+// calibrated with the server's judge exactly as `rubric-studio calibrate`
+// does, stored as a calibration run. Results with codes, never exceptions for
+// a user's mistake (a suite with errors, nothing to calibrate).
+
+export type CalibrateSuiteResult = { ok: true; value: { runId: string } } | { ok: false; code: "not_found" | "bad_request"; message: string };
+
+export async function calibrateStoredSuite(input: {
+  prisma: PrismaClient;
+  suiteId: string;
+  judge: JudgePort;
+  judgeModel: string;
+  toolVersion: string;
+  priceOf: PriceOf;
+  startedBy: StartedBy;
+  concurrency?: number;
+}): Promise<CalibrateSuiteResult> {
+  const { prisma } = input;
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(input.suiteId)) return { ok: false, code: "not_found", message: "No such suite." };
+  const suite = await prisma.suite.findUnique({ where: { id: input.suiteId }, include: { versions: { orderBy: { createdAt: "desc" }, take: 1 } } });
+  if (!suite) return { ok: false, code: "not_found", message: "No such suite." };
+  const version = suite.versions[0];
+  if (!version) return { ok: false, code: "bad_request", message: "The suite has no saved version yet: save it first." };
+  const loaded = loadSuite({ text: version.yaml, file: suite.name });
+  if (!loaded.ok) return { ok: false, code: "bad_request", message: `The saved version has errors: ${loaded.issues.slice(0, 3).map(formatIssue).join("; ")}` };
+  const concurrency = input.concurrency ?? 8;
+  // Stored redacted, as run results are.
+  const result = redactDeep(await runCalibration(
+    { suite: loaded.value, defaultModel: input.judgeModel, concurrency, toolVersion: input.toolVersion, tolerance: DEFAULT_TOLERANCE },
+    { judge: input.judge, now: Date.now, priceOf: input.priceOf },
+  ));
+  if (result.probes === 0) return { ok: false, code: "bad_request", message: "Nothing to calibrate: add examples (anchors) to a criterion, then save." };
+  const runId = await createCalibrationStore(prisma).saveCalibrationOf({
+    suiteId: suite.id,
+    suiteVersionId: version.id,
+    result,
+    startedBy: input.startedBy,
+    config: { file: suite.name, toolVersion: input.toolVersion, judgeModel: input.judgeModel, concurrency, timeoutSeconds: 60, tolerance: result.tolerance },
+  });
+  return { ok: true, value: { runId } };
+}

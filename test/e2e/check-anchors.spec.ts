@@ -1,0 +1,76 @@
+import { expect, test, type Page } from "@playwright/test";
+import { ANCHOR_SUITE, HOSTILE_REASONING } from "./calibration-fixtures";
+
+// Issue 5 §1, "Check anchors", and the calibration view's "Run calibration":
+// on the dashboard that has a judge key (playwright.config.ts points it at the
+// stand-in of anchor-judge-main.ts), the draft's anchors are graded on the
+// server and the verdicts appear beside each anchor in the editor; without a
+// key the editor says so.
+
+const KEYED = process.env.E2E_KEYED_URL!;
+
+async function openSuite(page: Page, base: string, name: string, yaml: string): Promise<string> {
+  const created = await page.request.post(`${base}/api/suites`, { data: { name, yaml } });
+  expect(created.status()).toBe(201);
+  const { id } = (await created.json()) as { id: string };
+  await page.goto(`${base}/suites/${id}`);
+  await expect.poll(() => page.evaluate(() => globalThis.__rubricStudioEditor?.getValue() ?? null)).toBe(yaml);
+  return id;
+}
+
+test("Check anchors grades the criterion under the cursor, then all, and marks the anchor that is off", async ({ page }) => {
+  await openSuite(page, KEYED, "anchors check", ANCHOR_SUITE);
+  await page.evaluate(() => globalThis.__rubricStudioEditor!.setCursorLine(11));
+  const panel = page.getByTestId("anchors-panel");
+  await panel.getByRole("button", { name: "Check anchors" }).click();
+
+  // Only "cites the policy": its two anchors, the second off (labelled 0, judged 0.7).
+  const results = panel.getByTestId("anchor-result");
+  await expect(results).toHaveCount(2);
+  await expect(panel.getByTestId("anchors-summary")).toContainText("2 anchors of “cites the policy”: 1 off by more than ±0.25.");
+  await expect(results.nth(0)).toHaveAttribute("data-outlier", "false");
+  await expect(results.nth(0)).toContainText("line 10: cites the policy");
+  await expect(results.nth(0)).toContainText("labelled 1.00 · judged 0.90");
+  await expect(results.nth(1)).toHaveAttribute("data-outlier", "true");
+  await expect(results.nth(1)).toContainText("labelled 0.00 · judged 0.70");
+  // The judge's reasoning is text, never markup.
+  await expect(results.nth(1)).toContainText(HOSTILE_REASONING);
+  await expect(page.locator("img[src=x]")).toHaveCount(0);
+
+  // In the editor: the judged score after each anchor's line, and a squiggle on the one that is off.
+  const editor = page.getByTestId("editor");
+  await expect(editor.locator(".anchor-inline")).toHaveText(["judged 0.90 · labelled 1.00"]);
+  await expect(editor.locator(".anchor-inline-off")).toHaveText(["judged 0.70 · labelled 0.00 · off"]);
+  const markers = await page.evaluate(() => globalThis.__rubricStudioEditor!.getMarkers("rubric-studio-anchors"));
+  expect(markers.map((m) => [m.startLineNumber, m.message.startsWith("Anchor off: labelled 0.00, judged 0.70 (+0.70).")])).toEqual([[11, true]]);
+  expect(markers[0]!.message).toContain(HOSTILE_REASONING);
+
+  // Every criterion: four anchors; "Whatever." (labelled 0, judged 0.4) is off too.
+  await panel.getByRole("button", { name: "All criteria" }).click();
+  await expect(results).toHaveCount(4);
+  await expect(panel.getByTestId("anchors-summary")).toContainText("4 anchors of 2 criteria: 2 off by more than ±0.25.");
+  await expect(editor.locator(".anchor-inline-off")).toHaveCount(2);
+
+  // An edit makes the verdicts stale: gone from the editor, kept in the panel as for an earlier draft.
+  await page.evaluate(() => globalThis.__rubricStudioEditor!.setValue(`${globalThis.__rubricStudioEditor!.getValue()}# edited\n`));
+  await expect(editor.locator(".anchor-inline, .anchor-inline-off")).toHaveCount(0);
+  expect(await page.evaluate(() => globalThis.__rubricStudioEditor!.getMarkers("rubric-studio-anchors"))).toEqual([]);
+  await expect(panel.getByTestId("anchors-summary")).toContainText("(checked an earlier draft)");
+});
+
+test("Run calibration on the server fills the calibration view", async ({ page }) => {
+  const id = await openSuite(page, KEYED, "anchors calibration", ANCHOR_SUITE);
+  await page.goto(`${KEYED}/suites/${id}/calibration`);
+  await expect(page.getByTestId("calibration-empty")).toContainText("rubric-studio calibrate --config anchors calibration --store");
+  await page.getByRole("button", { name: "Run calibration" }).click();
+  await expect(page.getByTestId("calibration-criterion")).toHaveCount(2, { timeout: 30_000 });
+  const policy = page.locator('[data-testid=calibration-criterion][data-criterion="cites the policy"]');
+  await expect(policy.getByTestId("calibration-mae")).toHaveText("MAE 0.400");
+  await expect(policy.locator("[data-testid=calibration-items] tr[data-outlier=true] td").nth(1)).toHaveText("Ask support maybe.");
+});
+
+test("without a judge key on the server, Check anchors says so", async ({ page }) => {
+  await openSuite(page, "", "anchors without key", ANCHOR_SUITE);
+  await page.getByTestId("anchors-panel").getByRole("button", { name: "Check anchors" }).click();
+  await expect(page.getByTestId("anchors-error")).toContainText("The server has no ANTHROPIC_API_KEY");
+});
