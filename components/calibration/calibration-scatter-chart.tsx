@@ -17,7 +17,7 @@ export default function CalibrationScatterChart({ points }: { points: ScatterPoi
   const off = points.filter((p) => p.outlier);
   return (
     <ScatterChart width={360} height={300} margin={{ top: 10, right: 16, bottom: 24, left: 0 }}>
-      <CartesianGrid stroke="#1f2532" />
+      <CartesianGrid stroke="#dfe3e8" />
       <XAxis type="number" dataKey="label" name="labelled" domain={[0, 1]} ticks={[0, 0.25, 0.5, 0.75, 1]} stroke="#9aa3b5" fontSize={11} label={{ value: "labelled", position: "insideBottom", offset: -14, fill: "#9aa3b5", fontSize: 11 }} />
       <YAxis type="number" dataKey="judged" name="judged" domain={[0, 1]} ticks={[0, 0.25, 0.5, 0.75, 1]} stroke="#9aa3b5" fontSize={11} label={{ value: "judged", angle: -90, position: "insideLeft", offset: 14, fill: "#9aa3b5", fontSize: 11 }} />
       <ZAxis range={[70, 70]} />

@@ -11,7 +11,7 @@ import { WinRateChart } from "./win-rate-chart";
 
 const pct = (v: number) => `${Math.round(v * 100)}%`;
 
-function winnerText(winner: PairwiseWinner, labels: { a: string; b: string }): string {
+export function winnerText(winner: PairwiseWinner, labels: { a: string; b: string }): string {
   if (winner === "A") return `A (${labels.a})`;
   if (winner === "B") return `B (${labels.b})`;
   return winner;

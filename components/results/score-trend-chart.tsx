@@ -17,7 +17,7 @@ const COLOURS = ["#7aa2ff", "#6fe39a", "#f0d46a", "#ff8a94", "#c59bff", "#5fd4d4
 export default function ScoreTrendChart({ rows, series, threshold }: { rows: TrendRow[]; series: TrendSeries[]; threshold?: number }) {
   return (
     <LineChart width={640} height={220} data={rows} margin={{ top: 8, right: 16, bottom: 8, left: 0 }}>
-      <CartesianGrid stroke="#1f2532" />
+      <CartesianGrid stroke="#dfe3e8" />
       <XAxis dataKey="run" stroke="#9aa3b5" fontSize={11} />
       <YAxis domain={[0, 1]} stroke="#9aa3b5" fontSize={11} />
       <Tooltip contentStyle={{ background: "#121620", border: "1px solid #2a3140" }} />

@@ -4,7 +4,7 @@ import { CandidateView } from "@/components/results/candidate-view";
 import { CriteriaList, VerdictGrid } from "@/components/results/criteria-list";
 import { formatInt, formatMs, formatUsd } from "@/components/results/format";
 import { JudgesGrid } from "@/components/results/judges-grid";
-import { PairwiseView } from "@/components/results/pairwise-view";
+import { PairwiseView, winnerText } from "@/components/results/pairwise-view";
 import { ReviewView } from "@/components/results/review-view";
 import styles from "@/components/results/results.module.css";
 import { Stat } from "@/components/results/status-counts";
@@ -45,7 +45,16 @@ export default async function EvalResultPage({ params }: { params: Promise<{ id:
       {result.gates.length ? <p className={styles.down}>Failed gates: {result.gates.join("; ")}</p> : null}
 
       <div className={`${styles.section} ${styles.stats}`}>
-        <Stat label="Score" value={`${result.display} / ${result.thresholdDisplay}`} testId="result-score" />
+        {/* A review's pass rules and a comparison's win rates are sentences: they are read in their own sections below. */}
+        {result.review || result.pairwise ? (
+          <Stat
+            label={result.review ? "Decision" : "Winner"}
+            value={result.review ? result.review.report.decision.status : winnerText(result.pairwise!.result.overall_winner, result.pairwise!.labels)}
+            testId="result-score"
+          />
+        ) : (
+          <Stat label="Score" value={`${result.display} / ${result.thresholdDisplay}`} testId="result-score" />
+        )}
         <Stat label="Rubric" value={result.rubric.kind} />
         <Stat label="Judge calls" value={formatInt(result.judgeCalls)} />
         <Stat label="Cost" value={formatUsd(result.costUsd)} />
