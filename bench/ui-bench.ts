@@ -183,7 +183,7 @@ async function timeEditor(browser: Browser, url: string, lines: number): Promise
   return [
     figure("key to schema marker shown", broke.map((t) => t.schema)),
     figure("key to schema marker gone", mended.map((t) => t.schema)),
-    figure("key to engine marker shown", broke.map((t) => t.engine), "includes the editor's 300 ms pause before it asks the server"),
+    figure("key to engine marker shown", broke.map((t) => t.engine), "includes the editor's 60 ms pause before it asks the server"),
     figure("key to engine marker gone", mended.map((t) => t.engine), "likewise"),
   ];
 }

@@ -15,8 +15,8 @@ const YamlEditor = dynamic(() => import("./yaml-editor"), {
   loading: () => <div className="muted small" style={{ padding: 16 }}>Loading the editor…</div>,
 });
 
-/** Long enough not to validate every keystroke, short enough to feel live. */
-const CHECK_DELAY_MS = 300;
+/** Long enough to let a burst of typing settle into one request (a newer keystroke aborts the one in flight), short enough that markers follow the keystroke. */
+const CHECK_DELAY_MS = 60;
 
 export interface SuiteWorkspaceProps {
   suite: { id: string; name: string };

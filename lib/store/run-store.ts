@@ -138,6 +138,7 @@ export function createRunStore(prisma: PrismaClient) {
         cellModel: result.cell?.model ?? null,
         cellPrompt: result.cell?.promptIndex ?? null,
         judgeModel: judgeModelOf(result),
+        judgeCount: Math.max(1, result.judges.length),
         status: result.status,
         vacuous: result.vacuous,
         score: result.score,

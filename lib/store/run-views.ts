@@ -58,7 +58,8 @@ export interface RunAgreement {
 // Graded results with two or more judge entries, comparisons left out: the
 // only rows agreement reads, picked in SQL so a 10,000-result single-judge
 // run loads no documents. The engine still applies its own exact filter.
-const MULTI_JUDGE = Prisma.sql`status IN ('passed', 'failed') AND jsonb_typeof(data->'judges') = 'array' AND jsonb_array_length(data->'judges') >= 2 AND data->'pairwise' IS NULL`;
+// judge_count first: the run page asks this of every run, and only the few multi-judge rows need their JSON read.
+const MULTI_JUDGE = Prisma.sql`judge_count >= 2 AND status IN ('passed', 'failed') AND data->'pairwise' IS NULL`;
 
 function emptyCounts(): Record<EvalStatus, number> {
   return Object.fromEntries(EVAL_STATUSES.map((s) => [s, 0])) as Record<EvalStatus, number>;
