@@ -1,17 +1,6 @@
 "use client";
-import { ErrorState } from "../../components/ui/states";
+import { RouteError } from "../../components/ui/states";
 
-export default function SuitesError({ error, reset }: { error: Error; reset: () => void }) {
-  return (
-    <main className="page">
-      <ErrorState
-        message={error.message || "The suites could not be loaded."}
-        action={
-          <button type="button" className="btn" onClick={reset}>
-            Try again
-          </button>
-        }
-      />
-    </main>
-  );
+export default function SuitesError(props: { error: Error; reset: () => void }) {
+  return <RouteError {...props} fallback="The suites could not be loaded." />;
 }

@@ -25,6 +25,22 @@ export function ErrorState({ title = "Something went wrong", message, action }: 
   );
 }
 
+/** The body of a route's `error.tsx` (a client component): what went wrong, and a retry. */
+export function RouteError({ error, reset, fallback }: { error: Error; reset: () => void; fallback: string }) {
+  return (
+    <main className="page">
+      <ErrorState
+        message={error.message || fallback}
+        action={
+          <button type="button" className="btn" onClick={reset}>
+            Try again
+          </button>
+        }
+      />
+    </main>
+  );
+}
+
 export function LoadingRows({ rows = 3, label = "Loading" }: { rows?: number; label?: string }) {
   return (
     <div className="stack" aria-busy="true" aria-label={label} style={{ padding: 16 }}>
