@@ -32,6 +32,7 @@ beforeAll(async () => {
       resultKey: `eval ${String(i).padStart(4, "0")}`,
       evalName: `eval ${String(i).padStart(4, "0")}`,
       name: `eval ${String(i).padStart(4, "0")}${i % 7 === 0 ? " [model=claude-haiku-4-5]" : ""}`,
+      cellModel: i % 7 === 0 ? "claude-haiku-4-5" : null,
       status: STATUSES[i % 4]!,
       score: i % 10 === 0 ? null : i / ROWS,
       threshold: 0.5,
@@ -56,6 +57,18 @@ async function get(id: string, query: string): Promise<{ status: number; body: R
 }
 
 describe("GET /api/runs/<id>/results", () => {
+  it("keeps exactly one matrix cell when the heatmap's drill-down names it, a missing axis meaning none", async () => {
+    const cell = await get(runId, "model=claude-haiku-4-5&limit=500");
+    expect(cell.status).toBe(200);
+    expect(cell.body.total).toBe(177); // rows 0, 7, ..., 1232
+    expect(cell.body.rows.every((r) => r.name.endsWith("[model=claude-haiku-4-5]"))).toBe(true);
+    // The same model on prompt 1 is another cell, which this run does not have.
+    const other = await get(runId, "model=claude-haiku-4-5&prompt=1");
+    expect(other.status).toBe(200);
+    expect(other.body.total).toBe(0);
+    expect((await get(runId, "prompt=0")).status).toBe(400);
+  });
+
   it("pages through every row of a run once, in name order, with the total", async () => {
     const names: string[] = [];
     for (let offset = 0; offset < ROWS; offset += 500) {
