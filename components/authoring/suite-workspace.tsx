@@ -38,6 +38,9 @@ export function SuiteWorkspace({ suite, savedYaml }: SuiteWorkspaceProps) {
   textRef.current = text;
   const cursorLine = useRef<number | undefined>(undefined);
   const [anchors, setAnchors] = useState<AnchorsState>({ busy: false });
+  // The server renders the buttons disabled: a click before the page's script runs would do nothing.
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
 
   // Debounced validation; a newer keystroke aborts the request in flight so
   // markers never go back to an older text.
@@ -145,11 +148,11 @@ export function SuiteWorkspace({ suite, savedYaml }: SuiteWorkspaceProps) {
             </span>
           ) : null}
           {dirty ? <span className="badge badge-warning">Unsaved changes</span> : null}
-          <button type="button" className="btn" onClick={() => void run()} disabled={runState.busy || saved === ""} title="Run the saved version on the server">
+          <button type="button" className="btn" onClick={() => void run()} disabled={!hydrated || runState.busy || saved === ""} title="Run the saved version on the server">
             {runState.busy ? <span className="spinner" aria-hidden="true" /> : null}
             Run
           </button>
-          <button type="button" className="btn btn-primary" onClick={() => void save()} disabled={saveState.busy} title="Save a version (Ctrl/Cmd+S)">
+          <button type="button" className="btn btn-primary" onClick={() => void save()} disabled={!hydrated || saveState.busy} title="Save a version (Ctrl/Cmd+S)">
             {saveState.busy ? <span className="spinner" aria-hidden="true" /> : null}
             Save version
           </button>

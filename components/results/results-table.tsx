@@ -62,6 +62,9 @@ export function ResultsTable({ runId, query, total: initialTotal, initial }: Res
     blocksRef.current = new Map();
   }
   useEffect(() => setTotal(initialTotal), [initialTotal, initial]);
+  // Set once the script runs: until then the server's rows show, but scrolling fetches nothing (browser tests wait for it).
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
 
   const virtualizer = useVirtualizer({
     count: total,
@@ -176,6 +179,7 @@ export function ResultsTable({ runId, query, total: initialTotal, initial }: Res
         className={styles.scroller}
         style={{ height: viewHeight }}
         data-testid="results-scroller"
+        data-hydrated={hydrated ? "true" : undefined}
         role="region"
         aria-label={`Results: ${formatInt(total)} rows`}
         tabIndex={0}

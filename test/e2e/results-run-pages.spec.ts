@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { EVIDENCE, FILLERS, seedRuns, XSS_NAME, XSS_REASONING, XSS_RESPONSE, type Seeded } from "./results-seed";
+import { EVIDENCE, FILLERS, hydratedScroller, seedRuns, XSS_NAME, XSS_REASONING, XSS_RESPONSE, type Seeded } from "./results-seed";
 
 // The runs list, a run's page (counts, filter, sort, paging, matrix) and an
 // eval's detail (evidence highlighted, reasoning, tree path), seeded by the
@@ -54,7 +54,7 @@ test("the run page counts match, and filtering, sorting and scrolling happen on 
   await expect(page.getByTestId("results-range")).toContainText(`of ${TOTAL}`);
   const firstRows = await rows.locator("td:first-child").allInnerTexts();
   expect(firstRows.length).toBeLessThan(TOTAL);
-  await page.getByTestId("results-scroller").evaluate((el) => el.scrollTo({ top: el.scrollHeight }));
+  await hydratedScroller(page).evaluate((el) => el.scrollTo({ top: el.scrollHeight }));
   await expect(page.getByTestId("results-range")).toContainText(`–${TOTAL} of ${TOTAL}`);
   await expect(rows.last()).toHaveAttribute("aria-rowindex", String(TOTAL + 1));
   await expect(rows.last()).toBeVisible();

@@ -1,6 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { seedBigRun, type SeededRun } from "../../bench/seed-big-run";
 import { findEmbeddedServer } from "../../lib/store/embedded-postgres";
+import { hydratedScroller } from "./results-seed";
 
 // The results table of a 10,000-result run: a fixed-height scroller that holds
 // only the rows in view, fetches more from the server as they scroll in,
@@ -32,7 +33,7 @@ test("a 10,000-result run opens with its first rows, and scrolling to the end sh
   page.on("request", (r) => {
     if (r.url().includes(`/api/runs/${big.runId}/results`)) requests.push(r.url());
   });
-  await page.getByTestId("results-scroller").evaluate((el) => el.scrollTo({ top: el.scrollHeight }));
+  await hydratedScroller(page).evaluate((el) => el.scrollTo({ top: el.scrollHeight }));
   const last = rows(page).filter({ hasText: big.lastName });
   await expect(last).toBeVisible();
   await expect(last).toHaveAttribute("aria-rowindex", String(RESULTS + 1));
@@ -55,7 +56,7 @@ test("rows scrolled into view are fetched, with a loading row until they come", 
     await route.continue();
   });
   await page.goto(`/runs/${big.runId}`);
-  await page.getByTestId("results-scroller").evaluate((el) => el.scrollTo({ top: 5_000 * 40 }));
+  await hydratedScroller(page).evaluate((el) => el.scrollTo({ top: 5_000 * 40 }));
   await expect(page.getByTestId("results-loading-row").first()).toBeVisible();
   await expect(page.getByTestId("results-loading-row")).toHaveCount(0);
   const shown = await rows(page).evaluateAll((els) => els.map((e) => Number(e.getAttribute("aria-rowindex"))));
@@ -69,7 +70,7 @@ test("a failed fetch says so, and Retry fetches again", async ({ page }) => {
     fail ? route.fulfill({ status: 503, contentType: "application/json", body: JSON.stringify({ error: { code: "unavailable", message: "database away" } }) }) : route.continue(),
   );
   await page.goto(`/runs/${big.runId}`);
-  await page.getByTestId("results-scroller").evaluate((el) => el.scrollTo({ top: 3_000 * 40 }));
+  await hydratedScroller(page).evaluate((el) => el.scrollTo({ top: 3_000 * 40 }));
   await expect(page.getByTestId("results-error-row").first()).toContainText("database away");
   fail = false;
   await page.getByTestId("results-error-row").first().getByRole("button", { name: "Retry" }).click();
@@ -107,7 +108,7 @@ test("filtering and sorting happen on the server over all 10,000 results", async
   expect(total).toBeGreaterThan(100);
   expect(total).toBeLessThan(1_000);
   // Scroll through to the end of the filtered set: every row is a judge error.
-  await page.getByTestId("results-scroller").evaluate((el) => el.scrollTo({ top: el.scrollHeight }));
+  await hydratedScroller(page).evaluate((el) => el.scrollTo({ top: el.scrollHeight }));
   await expect(range).toContainText(`–${total.toLocaleString("en-US")} of`);
   await expect(page.getByTestId("results-loading-row")).toHaveCount(0);
   expect(new Set(await rows(page).evaluateAll((els) => els.map((e) => e.getAttribute("data-status"))))).toEqual(new Set(["judge_error"]));
