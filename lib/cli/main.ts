@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { validateCommand } from "./validate-command";
 import { parseReporterList } from "../report/registry";
 import { readEnv, type Settings } from "../env/read-env";
+import { addJudgingOptions } from "./judging-options";
 import { addReviewCommands } from "./review-commands";
 
 // `rubric-studio`: the command-line face of the engine. Exit codes are chosen
@@ -92,17 +93,16 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       exitCode = await validateCommand({ file: opts.config, io });
     });
 
-  program
-    .command("eval")
-    .description("Grade every eval of a suite with the judge, or print the plan and its cost with --explain.")
-    .requiredOption("-c, --config <file>", "the suite YAML file")
+  addJudgingOptions(
+    program
+      .command("eval")
+      .description("Grade every eval of a suite with the judge, or print the plan and its cost with --explain.")
+      .requiredOption("-c, --config <file>", "the suite YAML file"),
+    { positiveInt, positiveNumber, nonNegative },
+  )
     .option("--explain", "print the plan: rubric, candidate, judge model(s), judge calls and projected cost; calls no provider")
     .option("-r, --reporter <formats>", "pretty, json, junit, md, html, sarif, gitlab, ndjson, tap (comma-separated)", "pretty")
     .option("-o, --output <path>", "write the report there (a directory when several non-pretty formats are asked for)")
-    .option("--max-cost <usd>", "stop scheduling judge calls before the spend would pass this many US dollars", nonNegative("--max-cost"))
-    .addOption(new Option("--concurrency <n>", "judge calls in flight at once").argParser(positiveInt("--concurrency")).default(8))
-    .addOption(new Option("--timeout <seconds>", "timeout of one judge request (fractions allowed)").argParser(positiveNumber("--timeout")).default(60))
-    .option("--filter <pattern>", "only evals whose name matches this regular expression")
     .option("--no-color", "plain text, no ANSI colours")
     .option("--store", "keep the run in the run history (the embedded database, or DATABASE_URL; on whenever DATABASE_URL is set)")
     .option("--no-cache", "ask the judge afresh instead of reusing stored verdicts (with run history)")

@@ -1,4 +1,5 @@
 import { Option, type Command } from "commander";
+import { addJudgingOptions, type JudgingParsers } from "./judging-options";
 import type { CliIo } from "./main";
 
 // The commands of category reviews and judge-trust statistics, registered on
@@ -6,28 +7,26 @@ import type { CliIo } from "./main";
 // hands its code to setExitCode. Each action loads its module when it runs,
 // as main.ts does, so that `--help` and other commands start fast.
 
-type Parser = (name: string) => (value: string) => number;
 
 export interface ReviewCommandsContext {
   io: CliIo;
   toolVersion: string;
   setExitCode: (code: number) => void;
-  parsers: { positiveInt: Parser; positiveNumber: Parser; nonNegative: Parser };
+  parsers: JudgingParsers;
 }
 
 export function addReviewCommands(program: Command, context: ReviewCommandsContext): void {
   const { io, toolVersion, setExitCode, parsers } = context;
 
-  program
-    .command("review")
-    .description("Review documents against the suite's category rubrics; writes each review as EvaluationReport JSON (the Go package's wire format).")
-    .requiredOption("-c, --config <file>", "the suite YAML file")
+  addJudgingOptions(
+    program
+      .command("review")
+      .description("Review documents against the suite's category rubrics; writes each review as EvaluationReport JSON (the Go package's wire format).")
+      .requiredOption("-c, --config <file>", "the suite YAML file"),
+    parsers,
+  )
     .option("-o, --output <file>", "write the JSON there instead of stdout")
     .option("--multi-judge", "write the MultiJudgeResult (every judge's report, agreement, disagreements) instead of the consolidated report")
-    .option("--max-cost <usd>", "stop scheduling judge calls before the spend would pass this many US dollars", parsers.nonNegative("--max-cost"))
-    .addOption(new Option("--concurrency <n>", "judge calls in flight at once").argParser(parsers.positiveInt("--concurrency")).default(8))
-    .addOption(new Option("--timeout <seconds>", "timeout of one judge request (fractions allowed)").argParser(parsers.positiveNumber("--timeout")).default(60))
-    .option("--filter <pattern>", "only evals whose name matches this regular expression")
     .addHelpText(
       "after",
       [
@@ -45,10 +44,13 @@ export function addReviewCommands(program: Command, context: ReviewCommandsConte
       setExitCode(await reviewCommand({ options: opts, io, toolVersion }));
     });
 
-  program
-    .command("calibrate")
-    .description("Grade every calibration anchor, category example and annotated dataset item with the configured judge, and compare with the labels.")
-    .requiredOption("-c, --config <file>", "the suite YAML file")
+  addJudgingOptions(
+    program
+      .command("calibrate")
+      .description("Grade every calibration anchor, category example and annotated dataset item with the configured judge, and compare with the labels.")
+      .requiredOption("-c, --config <file>", "the suite YAML file"),
+    parsers,
+  )
     .option("--tolerance <delta>", "an item judged further than this from its label (0..1 scale) is an outlier", parsers.nonNegative("--tolerance"), 0.25)
     .option("--max-error <mae>", "exit 1 when a criterion's mean absolute error is above this", parsers.nonNegative("--max-error"))
     .option("-r, --reporter <formats>", "pretty (the table), json (the canonical report with its calibration section), md, html; comma-separated", "pretty")
@@ -56,10 +58,6 @@ export function addReviewCommands(program: Command, context: ReviewCommandsConte
     .option("--json", "print the plain calibration result as JSON (the object the dashboard's calibration view draws)")
     .option("-o, --output <path>", "where json, md and html go (a file for one, a directory for several); with only pretty, the plain JSON result is written there")
     .option("--store", "keep the calibration in the run history (the embedded database; on whenever DATABASE_URL is set), for the dashboard's calibration view and drift")
-    .option("--max-cost <usd>", "stop scheduling judge calls before the spend would pass this many US dollars", parsers.nonNegative("--max-cost"))
-    .addOption(new Option("--concurrency <n>", "judge calls in flight at once").argParser(parsers.positiveInt("--concurrency")).default(8))
-    .addOption(new Option("--timeout <seconds>", "timeout of one judge request (fractions allowed)").argParser(parsers.positiveNumber("--timeout")).default(60))
-    .option("--filter <pattern>", "only evals whose name matches this regular expression")
     .addHelpText(
       "after",
       [

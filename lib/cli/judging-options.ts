@@ -1,0 +1,34 @@
+import { Option, type Command } from "commander";
+
+type Parser = (flag: string) => (value: string) => number;
+export type JudgingParsers = { positiveInt: Parser; positiveNumber: Parser; nonNegative: Parser };
+
+/** The options every grading command shares (`eval`, `review`, `calibrate`): budget, concurrency, request timeout, eval filter. */
+export function addJudgingOptions(
+  command: Command,
+  parsers: { positiveInt: Parser; positiveNumber: Parser; nonNegative: Parser },
+): Command {
+  return command
+    .option(
+      "--max-cost <usd>",
+      "stop scheduling judge calls before the spend would pass this many US dollars",
+      parsers.nonNegative("--max-cost"),
+    )
+    .addOption(
+      new Option("--concurrency <n>", "judge calls in flight at once")
+        .argParser(parsers.positiveInt("--concurrency"))
+        .default(8),
+    )
+    .addOption(
+      new Option(
+        "--timeout <seconds>",
+        "timeout of one judge request (fractions allowed)",
+      )
+        .argParser(parsers.positiveNumber("--timeout"))
+        .default(60),
+    )
+    .option(
+      "--filter <pattern>",
+      "only evals whose name matches this regular expression",
+    );
+}
