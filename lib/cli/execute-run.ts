@@ -143,7 +143,7 @@ export async function executeRun(request: RunRequest): Promise<number> {
           maxCostUsd: config.maxCostUsd,
           toolVersion: config.toolVersion,
           signal: abort.signal,
-          stopScheduling: cancelled.signal,
+          cancel: cancelled.signal,
           skipResultIds,
         },
         {
