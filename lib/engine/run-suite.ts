@@ -74,7 +74,7 @@ export async function runSuite(options: RunOptions, deps: EngineDeps): Promise<R
   const call: CallJudge = async <K extends VerdictKind>(request: JudgeRequest<K>) => {
     const estimate = estimateRequest(request, deps.priceOf).costUsd ?? 0;
     const scheduled = await scheduler.submit(estimate, async (slot) => {
-      // The adapter validated the verdict with verdictSchemaFor(request.verdict), so it is of kind K.
+      // The adapter validated the verdict with replySchemaFor(request), so it is of kind K.
       const outcome = (await deps.judge.grade(request, { slot, signal: options.signal })) as JudgeOutcome<VerdictOf<K>>;
       return { value: outcome, costUsd: outcome.call.costUsd };
     }, stops);
