@@ -17,6 +17,9 @@ export type EvalStatus = "passed" | "failed" | "deferred" | "judge_error" | "ski
 
 export const EVAL_STATUSES: EvalStatus[] = ["passed", "failed", "deferred", "judge_error", "skipped"];
 
+/** Results per outcome, with the skipped ones per cause where it is known (the dashboard's count cards). */
+export type OutcomeCounts = Record<EvalStatus, number> & { skippedBy?: SkippedBy };
+
 /** One judge's answer to one question (a criterion, a tree node, a free-form rubric). */
 export interface VerdictRecord {
   /** e.g. "claude-sonnet-4-5", or "claude-sonnet-4-5 #2" for the second juror. */
