@@ -38,8 +38,8 @@ export class CallScheduler {
   private readonly reacquirers: (() => void)[] = [];
   private spentUsd = 0;
   private reservedUsd = 0;
+  /** The budget refused a call: every later one is refused too. */
   private stopped = false;
-  private stopReason: SkipReason = "budget";
   /** A call's stop fired since the queue was last swept. */
   private stopFired = false;
 
@@ -55,13 +55,6 @@ export class CallScheduler {
 
   get budgetExhausted(): boolean {
     return this.stopped;
-  }
-
-  /** Stop starting new calls, of every run (calls in flight finish). */
-  cancel(kind: SkipKind = "cancelled"): void {
-    if (!this.stopped) this.stopReason = kind;
-    this.stopped = true;
-    this.pump();
   }
 
   submit<T>(
@@ -158,7 +151,7 @@ export class CallScheduler {
         this.stopped = true;
       }
       if (this.stopped) {
-        task.skip(this.stopReason);
+        task.skip("budget");
         continue;
       }
       this.active++;
@@ -166,7 +159,7 @@ export class CallScheduler {
       task.start();
     }
     // Over the limit or not, refused calls must not wait for a slot to be told so.
-    if (this.stopped) for (const task of this.queue.splice(0)) task.skip(this.stopReason);
+    if (this.stopped) for (const task of this.queue.splice(0)) task.skip("budget");
   }
 }
 

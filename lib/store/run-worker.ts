@@ -106,7 +106,7 @@ interface RunContext {
   cancel: AbortController;
 }
 
-/** Starts taking jobs; resolves to a stop function that finishes the jobs in hand first. */
+/** Starts taking jobs; resolves to a stop function (no new call starts; the calls in flight finish first). */
 export async function startWorker(options: WorkerOptions): Promise<{ stop(): Promise<void> }> {
   const store = createRunStore(options.db.prisma);
   const scheduler = new CallScheduler({ concurrency: options.concurrency });
