@@ -154,6 +154,7 @@ export async function executeRun(request: RunRequest): Promise<number> {
           onEvent: (event) => {
             progress?.onEvent(event);
             if (event.type === "result") save(event.result);
+            else if (event.type === "warning") io.stderr.write(`${progress ? "\n" : ""}warning: ${event.message}\n`);
           },
         },
       );

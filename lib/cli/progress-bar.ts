@@ -44,7 +44,7 @@ export function createProgressBar(input: { stream: NodeJS.WriteStream; now: () =
       } else if (event.type === "call") {
         calls = { done: event.done, total: event.total };
         cost = event.costUsd;
-      } else {
+      } else if (event.type === "result") {
         evals = { done: event.done, total: event.total };
         if (event.result.status === "failed" || event.result.status === "judge_error") failed++;
       }

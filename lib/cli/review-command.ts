@@ -56,7 +56,14 @@ export async function reviewCommand(input: { options: ReviewOptions; io: CliIo; 
       ...(options.maxCost !== undefined ? { maxCostUsd: options.maxCost } : {}),
       toolVersion,
     },
-    { judge: judge ?? { grade: () => Promise.reject(new Error("no judge")) }, now: Date.now, priceOf },
+    {
+      judge: judge ?? { grade: () => Promise.reject(new Error("no judge")) },
+      now: Date.now,
+      priceOf,
+      onEvent: (event) => {
+        if (event.type === "warning") io.stderr.write(`warning: ${event.message}\n`);
+      },
+    },
   );
 
   const written: unknown[] = [];

@@ -1,13 +1,18 @@
-import type { Anchor, Criterion } from "../config/types";
+import type { Anchor, Criterion, TreeNode } from "../config/types";
 import type { JudgeRequest, ScoreVerdictKind } from "./judge-port";
 import { VERDICT_TOOL_NAME } from "./verdict";
 
-// The judge prompts. The stable part (instructions, rubric, anchors) is built
-// so that it is byte-identical for every candidate graded against the same
-// rubric, which is what makes the cache breakpoint after it pay off.
+// The judge prompts, laid out for the prompt cache (DESIGN.md, the judge
+// protocol): what many calls share comes first, what varies comes last.
+// - stablePrompt: the instructions and the WHOLE rubric (every criterion and
+//   every anchor), byte-identical for every candidate graded against it;
+// - candidatePrompt: the candidate, byte-identical for every criterion that
+//   grades it;
+// - taskPrompt: a short last turn naming the one criterion (node, category)
+//   to grade now. The judge still grades exactly one criterion per call.
 
 /** Bump when the wording changes: it is recorded with every call and keys the judge cache. */
-export const PROMPT_TEMPLATE_VERSION = "rubric-v1";
+export const PROMPT_TEMPLATE_VERSION = "rubric-v2";
 
 export interface Candidate {
   prompt?: string;
@@ -21,9 +26,11 @@ export interface JudgeSettings {
   maxTokens: number;
 }
 
-const SCORING = [
-  "Score on a continuous scale from 0.0 to 1.0: 1.0 when fully met, 0.5 when partly met, 0.0 when not met at all.",
-].join("\n");
+const SCORING = "Score on a continuous scale from 0.0 to 1.0: 1.0 when fully met, 0.5 when partly met, 0.0 when not met at all.";
+const GUARD =
+  "A criterion marked (guard) describes something that must NOT happen. For it, score how clearly it is present in the candidate: 1.0 when it clearly is, 0.0 when it clearly is not.";
+const EVIDENCE =
+  "In `evidence`, copy one verbatim span from the candidate (exact characters, no paraphrase, no ellipsis) that justifies your verdict. If no span of the candidate supports a verdict, give an empty string.";
 
 export function preamble(task: string): string {
   return [
@@ -40,62 +47,93 @@ export function renderAnchors(anchors: Anchor[]): string {
   return `\n\n## Calibration examples\nScore consistently with these labelled examples.\n${lines.join("\n")}`;
 }
 
+/** The candidate block: no instruction in it, so that it is the same for every criterion. */
 export function renderCandidate(candidate: Candidate): string {
   const parts: string[] = [];
   if (candidate.prompt !== undefined) parts.push(`<user_prompt>\n${candidate.prompt}\n</user_prompt>`);
   parts.push(`<candidate_response>\n${candidate.response}\n</candidate_response>`);
-  parts.push(`Grade the candidate response now by calling ${VERDICT_TOOL_NAME}.`);
   return parts.join("\n\n");
 }
 
-function request(settings: JudgeSettings, stablePrompt: string, candidate: Candidate, verdict: ScoreVerdictKind): JudgeRequest {
+function request(settings: JudgeSettings, prompts: { stable: string; task: string }, candidate: Candidate, verdict: ScoreVerdictKind): JudgeRequest {
   return {
     model: settings.model,
     maxTokens: settings.maxTokens,
     sample: settings.sample,
     templateVersion: PROMPT_TEMPLATE_VERSION,
-    stablePrompt,
+    stablePrompt: prompts.stable,
     candidatePrompt: renderCandidate(candidate),
+    taskPrompt: prompts.task,
     verdict,
   };
 }
 
+// A rubric's text is built once per criteria list (and evidence setting), not once per call.
+const rubricTexts = new WeakMap<readonly Criterion[], Map<boolean, string>>();
+
+function criteriaRubricText(criteria: readonly Criterion[], requireEvidence: boolean): string {
+  let byEvidence = rubricTexts.get(criteria);
+  if (!byEvidence) rubricTexts.set(criteria, (byEvidence = new Map()));
+  const known = byEvidence.get(requireEvidence);
+  if (known !== undefined) return known;
+  const lines = [preamble("You grade a response against a rubric, one criterion at a time: the last turn names the criterion to grade."), "", SCORING];
+  if (criteria.some((c) => c.guard)) lines.push(GUARD);
+  if (requireEvidence) lines.push(EVIDENCE);
+  lines.push("", "# Rubric");
+  const text =
+    lines.join("\n") +
+    criteria.map((c) => `\n\n## Criterion: ${c.name}${c.guard ? " (guard)" : ""}\n${c.description}${renderAnchors(c.examples)}`).join("");
+  byEvidence.set(requireEvidence, text);
+  return text;
+}
+
+const gradeNow = (what: string) => `Grade the candidate on ${what} only, now, by calling ${VERDICT_TOOL_NAME}.`;
+
 export function criterionRequest(input: {
+  /** Every criterion of the rubric: the shared prefix lists them all. */
+  criteria: readonly Criterion[];
   criterion: Criterion;
   requireEvidence: boolean;
   settings: JudgeSettings;
   candidate: Candidate;
 }): JudgeRequest {
-  const { criterion, requireEvidence, settings, candidate } = input;
-  const lines = [preamble("You grade one criterion of a rubric at a time."), "", SCORING];
-  if (criterion.guard) {
-    lines.push(
-      "This criterion describes something that must NOT happen. Score how clearly it is present in the candidate: 1.0 when it clearly is, 0.0 when it clearly is not.",
-    );
-  }
-  if (requireEvidence) {
-    lines.push(
-      "In `evidence`, copy one verbatim span from the candidate (exact characters, no paraphrase, no ellipsis) that justifies your verdict. If no span of the candidate supports a verdict, give an empty string.",
-    );
-  }
-  lines.push("", `## Criterion: ${criterion.name}`, criterion.description);
-  const stable = lines.join("\n") + renderAnchors(criterion.examples);
-  return request(settings, stable, candidate, requireEvidence ? "score_with_evidence" : "score");
+  const { criteria, criterion, requireEvidence, settings, candidate } = input;
+  const guard = criterion.guard ? " This criterion describes something that must NOT happen: score how clearly it is present." : "";
+  const task = `${gradeNow(`the criterion "${criterion.name}"`)}${guard}`;
+  return request(settings, { stable: criteriaRubricText(criteria, requireEvidence), task }, candidate, requireEvidence ? "score_with_evidence" : "score");
 }
 
 export function freeformRequest(input: { rubricText: string; settings: JudgeSettings; candidate: Candidate }): JudgeRequest {
   const stable = [preamble("You grade a response against a rubric as one holistic judgment."), "", SCORING, "", "## Rubric", input.rubricText].join("\n");
-  return request(input.settings, stable, input.candidate, "score");
+  return request(input.settings, { stable, task: gradeNow("the rubric as a whole") }, input.candidate, "score");
 }
 
-export function treeNodeRequest(input: { question: string; settings: JudgeSettings; candidate: Candidate }): JudgeRequest {
-  const stable = [
-    preamble("You answer one yes/no question about a response."),
+function treeQuestions(node: TreeNode, into: string[] = []): string[] {
+  if (!("ask" in node)) return into;
+  if (!into.includes(node.ask)) into.push(node.ask);
+  treeQuestions(node.yes, into);
+  treeQuestions(node.no, into);
+  return into;
+}
+
+const treeTexts = new WeakMap<TreeNode, string>();
+
+function treeRubricText(tree: TreeNode): string {
+  const known = treeTexts.get(tree);
+  if (known !== undefined) return known;
+  const text = [
+    preamble("You answer yes/no questions about a response, one at a time: the last turn names the question to answer."),
     "",
     "Score 1.0 for a clear yes and 0.0 for a clear no; use values in between only when genuinely unsure. A score of 0.5 or more means yes.",
     "",
-    "## Question",
-    input.question,
+    "## Questions",
+    ...treeQuestions(tree).map((q) => `- ${q}`),
   ].join("\n");
-  return request(input.settings, stable, input.candidate, "score");
+  treeTexts.set(tree, text);
+  return text;
+}
+
+export function treeNodeRequest(input: { tree: TreeNode; question: string; settings: JudgeSettings; candidate: Candidate }): JudgeRequest {
+  const task = `Answer this question only, now, by calling ${VERDICT_TOOL_NAME}:\n${input.question}`;
+  return request(input.settings, { stable: treeRubricText(input.tree), task }, input.candidate, "score");
 }

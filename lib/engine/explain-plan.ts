@@ -23,7 +23,7 @@ export const EXPECTED_OUTPUT_TOKENS = 300;
 export type PriceOf = (model: string) => ModelPrice | undefined;
 
 export function estimateRequest(request: JudgeRequest<VerdictKind>, priceOf: PriceOf): { inputTokens: number; outputTokens: number; costUsd: number | null } {
-  const inputTokens = estimateTokens(request.stablePrompt) + estimateTokens(request.candidatePrompt) + REQUEST_OVERHEAD_TOKENS;
+  const inputTokens = estimateTokens(request.stablePrompt) + estimateTokens(request.candidatePrompt) + estimateTokens(request.taskPrompt) + REQUEST_OVERHEAD_TOKENS;
   const outputTokens = Math.min(EXPECTED_OUTPUT_TOKENS, request.maxTokens);
   const price = priceOf(request.model);
   const costUsd = price ? costOf(price, { input: inputTokens, output: outputTokens, cacheRead: 0, cacheWrite: 0 }) : null;
@@ -42,11 +42,11 @@ function requestsFor(rubric: Rubric, settings: JudgeSettings, candidate: Candida
   if (rubric.kind === "freeform") return [freeformRequest({ rubricText: rubric.text, settings, candidate })];
   if (rubric.kind === "categories") return reviewRequests({ rubric: rubric.rubricSet, settings, document: candidate.response });
   if (rubric.kind === "pairwise") return pairwiseRequests({ config: rubric.comparison, settings });
-  if (rubric.kind === "tree") return longestPath(rubric.tree).map((question) => treeNodeRequest({ question, settings, candidate }));
+  if (rubric.kind === "tree") return longestPath(rubric.tree).map((question) => treeNodeRequest({ tree: rubric.tree, question, settings, candidate }));
   return rubric.criteria
     // A live run's transcript is not known yet: every criterion may apply.
     .filter((c) => whenUnknown || matchWhen(c.when, candidate.response).applies)
-    .map((criterion) => criterionRequest({ criterion, requireEvidence: rubric.requireEvidence, settings, candidate }));
+    .map((criterion) => criterionRequest({ criteria: rubric.criteria, criterion, requireEvidence: rubric.requireEvidence, settings, candidate }));
 }
 
 export interface ExplainedCell {

@@ -69,7 +69,7 @@ async function runJudge(input: { cell: PlannedCell; judge: JudgeInstance; candid
       rubric.criteria.map(async (criterion): Promise<{ verdict: CriterionVerdict; records: VerdictRecord[] }> => {
         const when = matchWhen(criterion.when, candidate.response);
         if (!when.applies) return { verdict: { criterion, skippedReason: when.reason }, records: [] };
-        const result = await send(criterionRequest({ criterion, requireEvidence: rubric.requireEvidence, settings, candidate }));
+        const result = await send(criterionRequest({ criteria: rubric.criteria, criterion, requireEvidence: rubric.requireEvidence, settings, candidate }));
         // The judge was never asked: not a judge_error. The eval is reported skipped.
         if (result.kind === "skipped") return { verdict: { criterion, skippedReason: SKIPPED.criterion(result.reason) }, records: [record(judge, result)] };
         const verdict = result.kind === "done" && result.outcome.ok ? result.outcome.verdict : undefined;
@@ -95,7 +95,7 @@ async function runJudge(input: { cell: PlannedCell; judge: JudgeInstance; candid
   const path: TreeStep[] = [];
   let node: TreeNode = rubric.tree;
   while ("ask" in node) {
-    const result = await send(treeNodeRequest({ question: node.ask, settings, candidate }));
+    const result = await send(treeNodeRequest({ tree: rubric.tree, question: node.ask, settings, candidate }));
     if (result.kind === "skipped") return { grade: { ...base, ...pending }, skipped, calls, criteria: [], verdicts: [], treePath: path };
     if (!result.outcome.ok) {
       return { grade: { ...base, ...pending, error: errorOf(result) }, skipped, calls, criteria: [], verdicts: [], treePath: path };

@@ -19,10 +19,16 @@ export interface JudgeRequest<K extends VerdictKind = ScoreVerdictKind> {
   model: string;
   maxTokens: number;
   templateVersion: string;
-  /** The stable prefix: instructions, rubric text, calibration anchors. Sent first, with a cache breakpoint. */
+  /**
+   * The prefix shared by every candidate: instructions and the whole rubric
+   * (every criterion, node or category, with its anchors). Sent first, as the
+   * system prompt, behind a cache breakpoint.
+   */
   stablePrompt: string;
-  /** The part that changes per candidate. Sent last. */
+  /** The candidate, shared by every criterion that grades it. Sent next, behind a second breakpoint. */
   candidatePrompt: string;
+  /** The short last turn: which one criterion (node, category) to grade now. Never cached. */
+  taskPrompt: string;
   verdict: K;
   /**
    * A holistic review's category ids: a reply must give an entry for each
@@ -56,9 +62,13 @@ export interface JudgeCallRecord {
 
 export type JudgeErrorKind = "malformed" | "timeout" | "rate_limited" | "overloaded" | "server" | "auth" | "request" | "connection";
 
-export type JudgeOutcome<V = ScoreVerdict> =
+export type JudgeOutcome<V = ScoreVerdict> = (
   | { ok: true; verdict: V; call: JudgeCallRecord }
-  | { ok: false; error: { kind: JudgeErrorKind; message: string }; call: JudgeCallRecord };
+  | { ok: false; error: { kind: JudgeErrorKind; message: string }; call: JudgeCallRecord }
+) & {
+  /** Something the run should warn about once (a prefix the prompt cache should have written and did not). Not recorded with the call. */
+  notice?: string;
+};
 
 /**
  * A concurrency slot that the engine's scheduler holds for a call. The judge
@@ -71,9 +81,14 @@ export interface JudgeSlot {
   acquire(): Promise<void>;
 }
 
+/** How long a written prompt-cache prefix lives: the API's 5 minutes (refreshed on each read), or 1 hour at a higher write price. */
+export type CacheTtl = "5m" | "1h";
+
 export interface JudgeCallContext {
   slot: JudgeSlot;
   signal?: AbortSignal;
+  /** The TTL of the rubric's shared prefix, chosen by the engine from the run's expected length. */
+  cacheTtl?: CacheTtl;
 }
 
 export interface JudgePort {

@@ -11,6 +11,7 @@ import type { LivePort, LiveRequest } from "./live-port";
 import { costOf } from "./cost";
 import { judgeAgreement } from "./agreement/judge-agreement";
 import { skippedByOf } from "./skip-kind";
+import { cacheTtlFor } from "./cache-ttl";
 
 // Runs a suite: plans it, schedules every judge call under the concurrency
 // limit and the budget, grades each cell and assembles the canonical report.
@@ -28,7 +29,9 @@ export interface EngineDeps {
 export type RunEvent =
   | { type: "start"; evals: number; judgeCalls: number }
   | { type: "call"; done: number; total: number; costUsd: number }
-  | { type: "result"; result: EvalResult; done: number; total: number };
+  | { type: "result"; result: EvalResult; done: number; total: number }
+  /** Said once per run for each distinct message (e.g. a prompt-cache prefix that was never written). */
+  | { type: "warning"; message: string };
 
 export interface RunOptions extends PlanOptions {
   concurrency: number;
@@ -70,15 +73,22 @@ export async function runSuite(options: RunOptions, deps: EngineDeps): Promise<R
   let callsDone = 0;
   let costUsd = 0;
   deps.onEvent?.({ type: "start", evals: cells.length, judgeCalls: plannedCalls });
+  const cacheTtl = cacheTtlFor({ calls: plannedCalls, concurrency: options.concurrency });
+  const warned = new Set<string>();
 
   const call: CallJudge = async <K extends VerdictKind>(request: JudgeRequest<K>) => {
     const estimate = estimateRequest(request, deps.priceOf).costUsd ?? 0;
     const scheduled = await scheduler.submit(estimate, async (slot) => {
       // The adapter validated the verdict with replySchemaFor(request), so it is of kind K.
-      const outcome = (await deps.judge.grade(request, { slot, signal: options.signal })) as JudgeOutcome<VerdictOf<K>>;
+      const outcome = (await deps.judge.grade(request, { slot, signal: options.signal, cacheTtl })) as JudgeOutcome<VerdictOf<K>>;
       return { value: outcome, costUsd: outcome.call.costUsd };
     }, stops);
     if (scheduled.skipped) return { kind: "skipped", reason: scheduled.reason };
+    const { notice } = scheduled.value;
+    if (notice !== undefined && !warned.has(notice)) {
+      warned.add(notice);
+      deps.onEvent?.({ type: "warning", message: notice });
+    }
     callsDone++;
     costUsd += scheduled.value.call.costUsd ?? 0;
     deps.onEvent?.({ type: "call", done: callsDone, total: Math.max(plannedCalls, callsDone), costUsd });

@@ -15,10 +15,11 @@ import { priceOf } from "./pricing";
 import type { AttemptFailure } from "./retry-policy";
 import { DEFAULT_MAX_RETRIES, createRetryingMessages, type CallState } from "./retrying-messages";
 import { readVerdict, repairTurns } from "./verdict-reply";
+import { cacheMissNotice, layoutRequest } from "./request-layout";
 
 // The judge port over the Anthropic Messages API (DESIGN.md, the judge
 // protocol): one request per verdict, a forced tool call whose input is the
-// verdict, the stable prompt first with a cache breakpoint, our own retries
+// verdict, the shared prefixes first behind cache breakpoints (request-layout.ts), our own retries
 // that give the concurrency slot back while they wait, one repair attempt for
 // a reply that does not parse.
 
@@ -97,28 +98,31 @@ export function createAnthropicJudge(options: AnthropicJudgeOptions): TypedJudge
     // No `temperature`: API version 2026-10-21, which this SDK major sends,
     // rejects temperature, top_p and top_k with a 400 even at their defaults,
     // and the SDK's types no longer have them; so the language has no such field.
+    const layout = layoutRequest(request, context.cacheTtl);
     const body: Anthropic.MessageCreateParamsNonStreaming = {
       model: request.model,
       max_tokens: request.maxTokens,
-      system: [{ type: "text", text: request.stablePrompt, cache_control: { type: "ephemeral" } }],
-      messages: [{ role: "user", content: request.candidatePrompt }],
+      system: layout.system,
+      messages: layout.messages,
       tools: VERDICT_TOOLS[request.verdict],
       tool_choice: TOOL_CHOICE,
     };
 
     const first = await send(body, state, context);
     if (!first.ok) return failed(first.failure.kind, describeFailure(first));
+    const notice = cacheMissNotice({ model: request.model, expectedCachedTokens: layout.expectedCachedTokens, usage: state.usage });
+    const noted = <O extends JudgeOutcome<Verdict>>(outcome: O): O => (notice === undefined ? outcome : { ...outcome, notice });
     const reading = readVerdict(first.message, schema);
-    if (reading.ok) return { ok: true, verdict: reading.verdict, call: record(reading.raw) };
+    if (reading.ok) return noted({ ok: true, verdict: reading.verdict, call: record(reading.raw) });
 
     const repairBody = { ...body, messages: [...body.messages, ...repairTurns(first.message, reading.problem)] };
     const second = await send(repairBody, state, context);
     if (!second.ok) {
-      return failed(second.failure.kind, `${describeFailure(second)} (while repairing: ${reading.problem})`, reading.raw);
+      return noted(failed(second.failure.kind, `${describeFailure(second)} (while repairing: ${reading.problem})`, reading.raw));
     }
     const repaired = readVerdict(second.message, schema);
-    if (repaired.ok) return { ok: true, verdict: repaired.verdict, call: record(repaired.raw) };
-    return failed("malformed", `no valid verdict after one repair attempt: ${repaired.problem}`, repaired.raw);
+    if (repaired.ok) return noted({ ok: true, verdict: repaired.verdict, call: record(repaired.raw) });
+    return noted(failed("malformed", `no valid verdict after one repair attempt: ${repaired.problem}`, repaired.raw));
   }
 
   // One implementation for every verdict kind; the overloads only narrow the type of score outcomes.

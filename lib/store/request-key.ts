@@ -32,6 +32,7 @@ export function requestKey(request: JudgeRequest<VerdictKind>): string {
     String(request.sample),
     request.stablePrompt,
     request.candidatePrompt,
+    request.taskPrompt,
   ]) {
     hash.update(`${part.length}:`).update(part);
   }

@@ -25,7 +25,8 @@ const SUITE = yaml(
   "      aggregate: majority",
 );
 
-const categoryIn = (system: string) => /\(id: (\w+)\)/.exec(system)?.[1];
+// The last turn names the one category to score; the system prompt lists them all.
+const categoryIn = (user: string) => /\(id: (\w+)\) only/.exec(user)?.[1];
 
 describe.concurrent("rubric-studio review", () => {
   test("a panel of three models: the MultiJudgeResult by majority, the document read from its file, exit 0 on a passed conditional", async ({ onTestFinished }) => {
@@ -33,7 +34,7 @@ describe.concurrent("rubric-studio review", () => {
     // Opus finds a blocking gap in the metrics; the other two see a partial.
     const judge = await startFakeJudge(onTestFinished, {
       respond: (request) => {
-        const category = categoryIn(request.system);
+        const category = categoryIn(request.user);
         const opus = String(request.body.model).includes("opus");
         const score = category === "problem" ? "pass" : opus ? "fail" : "partial";
         const findings = category === "metrics" ? [{ severity: opus ? "high" : "medium", title: "No baseline", description: "p95 target without today's value", recommendation: "Add the current p95" }] : [];

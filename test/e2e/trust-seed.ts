@@ -67,7 +67,7 @@ const finding = (severity: string, title: string) => ({ severity, title, descrip
 export function trustReply(request: FakeRequest): FakeReply {
   const model = String(request.body.model);
   if (request.user.includes("<response_a>")) return { toolInput: { reasoning: "The first one reads better.", winner: "A", confidence: 0.9 } };
-  const category = /\(id: (\w+)\)/.exec(request.system)?.[1];
+  const category = /\(id: (\w+)\) only/.exec(request.user)?.[1];
   if (category && request.user.includes("Panel review document.")) {
     // Opus calls the problem statement partial; everything else passes, without findings.
     const score = category === "problem" && model.includes("opus") ? "partial" : "pass";

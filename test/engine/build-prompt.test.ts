@@ -3,8 +3,10 @@ import { byCriterion, createFakeJudge, criterionOf } from "../support/fake-judge
 import { runOne, runYaml } from "../support/run-yaml";
 import { PROMPT_TEMPLATE_VERSION, renderAnchors } from "../../lib/engine/build-prompt";
 
-// What the judge is sent: the stable part (instructions, rubric, anchors)
-// first, the candidate last, so that the stable part can be cached.
+// What the judge is sent, laid out for the prompt cache: the instructions and
+// the whole rubric (every criterion, every anchor) first, shared by every
+// candidate; then the candidate, shared by every criterion; then a short turn
+// naming the one criterion to grade now.
 
 const RESPONSE = "The 2.3.0 release added per-tenant rate limits.";
 
@@ -55,10 +57,15 @@ describe("calibration anchors", () => {
     expect(stablePrompt.indexOf("## Criterion: grounded")).toBeLessThan(stablePrompt.indexOf("## Calibration examples"));
   });
 
-  it("puts them only into the prompt of the criterion that carries them", async () => {
-    const { stablePrompt } = await requestFor("brief");
-    expect(stablePrompt).not.toContain("Calibration examples");
-    expect(stablePrompt).not.toContain("rewrote the billing engine");
+  it("lists them under the criterion that carries them, in the prefix every criterion's call shares", async () => {
+    const { stablePrompt, taskPrompt } = await requestFor("brief");
+    const grounded = stablePrompt.indexOf("## Criterion: grounded");
+    const brief = stablePrompt.indexOf("## Criterion: brief");
+    const anchors = stablePrompt.indexOf("## Calibration examples");
+    expect(grounded).toBeLessThan(anchors);
+    expect(anchors).toBeLessThan(brief);
+    expect(stablePrompt.slice(brief)).not.toContain("Calibration examples");
+    expect(taskPrompt).toBe('Grade the candidate on the criterion "brief" only, now, by calling record_verdict.');
   });
 
   it("renders two decimals and escapes quotes inside a response", () => {
@@ -68,16 +75,14 @@ describe("calibration anchors", () => {
 });
 
 describe("stable prompt and candidate prompt", () => {
-  it("keeps the candidate out of the stable part and sends it last", async () => {
+  it("keeps the candidate out of the stable part, and the criterion to grade out of both", async () => {
     const request = await requestFor("grounded");
     expect(request.stablePrompt).not.toContain(RESPONSE);
     expect(request.candidatePrompt).toBe(
-      [
-        "<user_prompt>\nWhat changed in the last release?\n</user_prompt>",
-        `<candidate_response>\n${RESPONSE}\n</candidate_response>`,
-        "Grade the candidate response now by calling record_verdict.",
-      ].join("\n\n"),
+      ["<user_prompt>\nWhat changed in the last release?\n</user_prompt>", `<candidate_response>\n${RESPONSE}\n</candidate_response>`].join("\n\n"),
     );
+    expect(request.taskPrompt).toContain('"grounded"');
+    expect(request.candidatePrompt).not.toContain("grounded");
   });
 
   it("carries the eval's judge settings and the template version", async () => {
@@ -122,9 +127,10 @@ evals:
 `;
     const judge = createFakeJudge(byCriterion({ "leaks a card number": { score: 0 } }));
     await runOne(yaml, { judge });
-    const { stablePrompt, candidatePrompt } = judge.requests[0]!;
-    expect(stablePrompt).toContain("This criterion describes something that must NOT happen.");
-    expect(stablePrompt).toContain("## Criterion: leaks a card number\nThe answer exposes a full card number.");
+    const { stablePrompt, candidatePrompt, taskPrompt } = judge.requests[0]!;
+    expect(stablePrompt).toContain("A criterion marked (guard) describes something that must NOT happen.");
+    expect(stablePrompt).toContain("## Criterion: leaks a card number (guard)\nThe answer exposes a full card number.");
+    expect(taskPrompt).toContain("This criterion describes something that must NOT happen");
     // No prompt in the eval: the candidate is only the response.
     expect(candidatePrompt.startsWith("<candidate_response>")).toBe(true);
   });

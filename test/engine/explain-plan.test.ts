@@ -71,7 +71,7 @@ describe("explain", () => {
     const plan = explainYaml(fanned + tree.replace("evals:\n", ""));
     expect(judge.requests).toHaveLength(0);
     // A judge that answers yes everywhere walks the tree's yes branch: 2 questions, not 3.
-    const walkNo = createFakeJudge((r) => ({ score: r.stablePrompt.includes("state a temperature") ? 0 : 1 }));
+    const walkNo = createFakeJudge((r) => ({ score: r.taskPrompt.includes("state a temperature") ? 0 : 1 }));
     const report = await runYaml(fanned + tree.replace("evals:\n", ""), { judge: walkNo });
     expect(report.summary.judgeCalls).toBe(plan.totals.judgeCalls);
     expect(walkNo.requests).toHaveLength(30);

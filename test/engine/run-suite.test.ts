@@ -136,7 +136,7 @@ describe("the guide's examples", () => {
   // A judge that finds every criterion met, no guard triggered, and quotes the whole response.
   const content: FakeScript = (request) => {
     const response = /<candidate_response>\n([\s\S]*)\n<\/candidate_response>/.exec(request.candidatePrompt)![1]!;
-    const guard = request.stablePrompt.includes("must NOT happen");
+    const guard = request.taskPrompt.includes("must NOT happen");
     return { score: guard ? 0 : 1, evidence: response };
   };
 

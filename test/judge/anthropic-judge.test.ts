@@ -39,9 +39,16 @@ describe("a verdict on the first attempt", () => {
     const sent = api.requests[0]!;
     expect(sent.path).toBe("/v1/messages");
     expect(JSON.stringify(sent.headers)).toContain(FAKE_API_KEY);
-    expect(sent.body.system).toEqual([{ type: "text", text: request.stablePrompt, cache_control: { type: "ephemeral" } }]);
+    // A prefix far below the model's minimum cacheable length gets no breakpoint: it could cache nothing.
+    expect(sent.body.system).toEqual([{ type: "text", text: request.stablePrompt }]);
     const messages = sent.body.messages as Array<{ role: string; content: unknown }>;
-    expect(messages.at(-1)).toEqual({ role: "user", content: request.candidatePrompt });
+    expect(messages.at(-1)).toEqual({
+      role: "user",
+      content: [
+        { type: "text", text: request.candidatePrompt },
+        { type: "text", text: request.taskPrompt },
+      ],
+    });
     expect(sent.body.tool_choice).toEqual({ type: "tool", name: "record_verdict" });
     expect(sent.body).toMatchObject({ model: request.model, max_tokens: 1024 });
     // API version 2026-10-21 answers 400 to any sampling parameter.

@@ -14,6 +14,7 @@ export function judgeRequest(overrides: Partial<JudgeRequest> = {}): JudgeReques
     templateVersion: "criterion-v3",
     stablePrompt: "You grade answers against this rubric.\n\nCalibration examples\nResponse: \"Paris\" -> score 1.00",
     candidatePrompt: "<candidate>The capital of France is Paris.</candidate>",
+    taskPrompt: "Grade the candidate now.",
     verdict: "score",
     ...overrides,
   };

@@ -159,7 +159,7 @@ evals:
       scriptAgents({
         agent,
         judge: (request) =>
-          request.system.includes("## Criterion: booked the right day")
+          request.user.includes('the criterion "booked the right day" only')
             ? { verdict: { reasoning: "the tool created it", score: 1, evidence: 'Created event evt_042 "Meeting with Alice" on Tuesday' } }
             : { verdict: { reasoning: "confirmed", score: 1, evidence: "Your meeting is confirmed for Wednesday" } },
       }),

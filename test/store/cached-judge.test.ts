@@ -15,6 +15,7 @@ function request(overrides: Partial<JudgeRequest> = {}): JudgeRequest {
     templateVersion: "rubric-v1",
     stablePrompt: `## Criterion: states the version ${counter}`,
     candidatePrompt: "<candidate_response>2.3.0 added rate limits</candidate_response>",
+    taskPrompt: "Grade the criterion now.",
     verdict: "score",
     sample: 1,
     ...overrides,

@@ -111,25 +111,26 @@ export function createFakeJudge(script: FakeScript): FakeJudge {
   };
 }
 
-// Reading a request: the prompt builders put the criterion name after
-// "## Criterion: ", a tree question and a free-form rubric on the line after
-// their heading.
+// Reading a request: the shared prefix lists the whole rubric, so what one
+// call grades is read from its last turn (the criterion's name in quotes, the
+// tree question on the line after the ask, the category's id); a free-form
+// rubric's text is on the line after its heading.
 
 export function criterionOf(request: JudgeRequest<VerdictKind>): string | undefined {
-  return /^## Criterion: (.*)$/m.exec(request.stablePrompt)?.[1];
+  return /the criterion "(.*)" only/.exec(request.taskPrompt)?.[1];
 }
 
 export function questionOf(request: JudgeRequest<VerdictKind>): string | undefined {
-  return /^## Question\n(.*)$/m.exec(request.stablePrompt)?.[1];
+  return /^Answer this question only.*\n(.*)$/m.exec(request.taskPrompt)?.[1];
 }
 
 export function rubricTextOf(request: JudgeRequest<VerdictKind>): string | undefined {
   return /^## Rubric\n(.*)$/m.exec(request.stablePrompt)?.[1];
 }
 
-/** The category id a review request grades ("## Category: Name (id: x)"). */
+/** The category id a review request grades (its last turn names it: `"Name" (id: x)`). */
 export function categoryOf(request: JudgeRequest<VerdictKind>): string | undefined {
-  return /^## Category: .* \(id: ([^)]*)\)/m.exec(request.stablePrompt)?.[1];
+  return /\(id: ([^)]*)\) only/.exec(request.taskPrompt)?.[1];
 }
 
 /** An entry of a routing table: one answer for every call, or a list consumed in order (the last repeats). */

@@ -6,8 +6,11 @@ import { startFakeMessagesApi, type FakeReply } from "./fake-messages-api";
 // an event loop with the server they call:
 //   tsx test/support/fake-messages-api-main.ts --port 0 --latency-ms 20 --rate-429 0.1 --retry-after 1
 // Prints `READY <url>` on stdout once it listens; stops on SIGTERM or SIGINT.
-// A line `stats` on stdin prints `STATS {"requests":n,"rateLimited":m}`: what
-// it has received and how many of those it answered 429, since it started.
+// A line `stats` on stdin prints `STATS {"requests":n,"rateLimited":m,"usage":{...}}`:
+// what it has received, how many of those it answered 429, and the input usage
+// it reported (uncached, cache writes, cache reads), since it started.
+// `--prompt-cache MIN_TOKENS` emulates the prompt cache (prompt-cache.ts) with
+// that minimum cacheable prefix.
 
 const { values } = parseArgs({
   options: {
@@ -15,6 +18,7 @@ const { values } = parseArgs({
     "latency-ms": { type: "string", default: "0" },
     "rate-429": { type: "string", default: "0" },
     "retry-after": { type: "string" },
+    "prompt-cache": { type: "string" },
   },
   strict: true,
 });
@@ -33,10 +37,13 @@ const limited: FakeReply = {
   body: { type: "error", error: { type: "rate_limit_error", message: "Number of request tokens has exceeded your per-minute rate limit" } },
 };
 
+const promptCache = values["prompt-cache"] === undefined ? undefined : { minTokens: wholeNumber("prompt-cache", values["prompt-cache"]) };
+
 let rateLimited = 0;
 const api = await startFakeMessagesApi({
   port,
   latencyMs,
+  ...(promptCache ? { promptCache } : {}),
   respond: () => {
     if (rate429 > 0 && Math.random() < rate429) {
       rateLimited++;
@@ -48,7 +55,7 @@ const api = await startFakeMessagesApi({
 process.stdout.write(`READY ${api.url}\n`);
 
 createInterface({ input: process.stdin }).on("line", (line) => {
-  if (line.trim() === "stats") process.stdout.write(`STATS ${JSON.stringify({ requests: api.requests.length, rateLimited })}\n`);
+  if (line.trim() === "stats") process.stdout.write(`STATS ${JSON.stringify({ requests: api.requests.length, rateLimited, usage: api.usage() })}\n`);
 });
 
 let stopping = false;

@@ -1,5 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { createPromptCache, type CacheUsage, type PromptCacheOptions } from "./prompt-cache";
 
 // A stand-in of the Anthropic Messages API on 127.0.0.1, so that tests run the
 // real SDK over real HTTP (DESIGN.md, the judge protocol). It answers what the
@@ -11,6 +12,12 @@ export interface FakeUsage {
   output_tokens: number;
   cache_creation_input_tokens: number;
   cache_read_input_tokens: number;
+}
+
+export interface InputUsage {
+  input: number;
+  cacheWrite: number;
+  cacheRead: number;
 }
 
 export interface FakeRequest {
@@ -48,6 +55,12 @@ export interface FakeMessagesApiOptions {
   respond?: FakeRespond;
   /** 0 (the default) picks a free port. */
   port?: number;
+  /**
+   * Emulate the prompt cache (prompt-cache.ts): usage then reports cache
+   * writes and reads by prefix. Without it, every request's input is counted
+   * uncached, unless a reply sets the usage itself.
+   */
+  promptCache?: PromptCacheOptions | true;
 }
 
 export interface FakeMessagesApi {
@@ -58,6 +71,8 @@ export interface FakeMessagesApi {
   setRespond(fn: FakeRespond): void;
   /** Requests received and not yet answered (or abandoned by the client). */
   inFlight(): number;
+  /** The input usage of every 200 reply sent so far, summed. */
+  usage(): InputUsage;
   maxInFlight(): number;
 }
 
@@ -89,6 +104,8 @@ export async function startFakeMessagesApi(options: FakeMessagesApiOptions = {})
   let inFlight = 0;
   let maxInFlight = 0;
   let serial = 0;
+  const sent: InputUsage = { input: 0, cacheWrite: 0, cacheRead: 0 };
+  const cache = options.promptCache ? createPromptCache(options.promptCache === true ? {} : options.promptCache) : undefined;
 
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -132,6 +149,8 @@ export async function startFakeMessagesApi(options: FakeMessagesApiOptions = {})
     }
     const reply = await respond(request);
     if ("hang" in reply) return; // answered by close(), or abandoned by the client
+    // Cache entries are written when the request is processed, and readable once its response begins.
+    const cached = "status" in reply ? undefined : cache?.admit(body);
     if (latencyMs > 0) await delay(latencyMs);
     if (res.destroyed) return;
     if ("status" in reply) {
@@ -139,7 +158,12 @@ export async function startFakeMessagesApi(options: FakeMessagesApiOptions = {})
       send(res, reply.status, payload, reply.headers);
       return;
     }
-    send(res, 200, messageFor(reply, request, raw.length, ++serial));
+    cached?.begin();
+    const message = messageFor({ reply, request, bodyLength: raw.length, serial: ++serial, ...(cached ? { cacheUsage: cached.usage } : {}) });
+    sent.input += message.usage.input_tokens;
+    sent.cacheWrite += message.usage.cache_creation_input_tokens;
+    sent.cacheRead += message.usage.cache_read_input_tokens;
+    send(res, 200, message);
   }
 
   function delay(ms: number): Promise<void> {
@@ -165,6 +189,7 @@ export async function startFakeMessagesApi(options: FakeMessagesApiOptions = {})
       respond = fn;
     },
     inFlight: () => inFlight,
+    usage: () => ({ ...sent }),
     maxInFlight: () => maxInFlight,
     close() {
       for (const timer of timers) clearTimeout(timer);
@@ -243,14 +268,15 @@ function checkRequest(headers: IncomingHttpHeaders, body: Record<string, unknown
   return undefined;
 }
 
-function messageFor(reply: Exclude<FakeReply, { status: number } | { hang: true }>, request: FakeRequest, bodyLength: number, serial: number) {
-  const usage: FakeUsage = {
-    input_tokens: Math.ceil(bodyLength / 4),
-    output_tokens: 60,
+function messageFor(input: { reply: Exclude<FakeReply, { status: number } | { hang: true }>; request: FakeRequest; bodyLength: number; serial: number; cacheUsage?: CacheUsage }) {
+  const { reply, request, serial, cacheUsage } = input;
+  const { cache_creation: split, ...counted } = cacheUsage ?? {
+    input_tokens: Math.ceil(input.bodyLength / 4),
     cache_creation_input_tokens: 0,
     cache_read_input_tokens: 0,
-    ...reply.usage,
+    cache_creation: undefined,
   };
+  const usage: FakeUsage = { output_tokens: 60, ...counted, ...reply.usage };
   const id = `${serial.toString(36).padStart(6, "0")}fake`;
   const toolUse = (input: unknown) => ({ type: "tool_use", id: `toolu_01${id}`, name: request.toolName ?? "record_verdict", input });
   const content =
@@ -272,7 +298,7 @@ function messageFor(reply: Exclude<FakeReply, { status: number } | { hang: true 
     stop_sequence: null,
     usage: {
       ...usage,
-      cache_creation: { ephemeral_5m_input_tokens: usage.cache_creation_input_tokens, ephemeral_1h_input_tokens: 0 },
+      cache_creation: split && !reply.usage ? split : { ephemeral_5m_input_tokens: usage.cache_creation_input_tokens, ephemeral_1h_input_tokens: 0 },
       service_tier: "standard",
     },
   };

@@ -7,7 +7,7 @@ import { VERDICT_TOOL_NAME } from "../verdict";
 // question or criteria) is the same for every pair and both orders; the pair
 // comes last, in the order asked.
 
-export const PAIRWISE_TEMPLATE_VERSION = "pairwise-v1";
+export const PAIRWISE_TEMPLATE_VERSION = "pairwise-v2";
 
 export function pairwiseStablePrompt(config: PairwiseConfig): string {
   const lines = [
@@ -31,7 +31,7 @@ export function pairwiseStablePrompt(config: PairwiseConfig): string {
 export function pairwiseRequest(input: { config: PairwiseConfig; settings: JudgeSettings; stablePrompt: string; prompt?: string; first: string; second: string }): JudgeRequest<"pairwise"> {
   const parts: string[] = [];
   if (input.prompt !== undefined) parts.push(`<user_prompt>\n${input.prompt}\n</user_prompt>`);
-  parts.push(`<response_a>\n${input.first}\n</response_a>`, `<response_b>\n${input.second}\n</response_b>`, `Compare the two responses now by calling ${VERDICT_TOOL_NAME}.`);
+  parts.push(`<response_a>\n${input.first}\n</response_a>`, `<response_b>\n${input.second}\n</response_b>`);
   return {
     model: input.settings.model,
     maxTokens: input.settings.maxTokens,
@@ -39,6 +39,7 @@ export function pairwiseRequest(input: { config: PairwiseConfig; settings: Judge
     templateVersion: PAIRWISE_TEMPLATE_VERSION,
     stablePrompt: input.stablePrompt,
     candidatePrompt: parts.join("\n\n"),
+    taskPrompt: `Compare the two responses now by calling ${VERDICT_TOOL_NAME}.`,
     verdict: "pairwise",
   };
 }

@@ -1,14 +1,16 @@
 import type { ReviewCategory, RubricSetConfig } from "../../config/category-types";
 import type { JudgeRequest } from "../judge-port";
 import { preamble, renderCandidate, type JudgeSettings } from "../build-prompt";
+import { VERDICT_TOOL_NAME } from "../verdict";
 
-// The judge prompts of a category review. As with every rubric, the stable
-// part (instructions, the category's scale, criteria and examples) comes first
-// and is byte-identical for every document reviewed against the rubric, so the
-// cache breakpoint after it pays off; the document comes last.
+// The judge prompts of a category review, laid out for the prompt cache as
+// every rubric is (build-prompt.ts): the instructions and every category first,
+// byte-identical for every document and every category; then the document,
+// shared by every category that reviews it; then a short turn naming the one
+// category to score now (or all of them, for a holistic review).
 
 /** Bump when the wording changes: it is recorded with every call and keys the judge cache. */
-export const REVIEW_TEMPLATE_VERSION = "review-v1";
+export const REVIEW_TEMPLATE_VERSION = "review-v2";
 
 const FINDINGS = [
   "## Findings",
@@ -76,50 +78,49 @@ function instructions(rubric: RubricSetConfig): string[] {
 
 const task = (what: string) => `${what} The document is the candidate inside <candidate_response>.`;
 
-export function categoryRequest(input: { rubric: RubricSetConfig; category: ReviewCategory; settings: JudgeSettings; document: string }): JudgeRequest<"category" | "category_binary"> {
-  const { rubric, category, settings, document } = input;
-  const stable = [
-    preamble(task(`You review a document (${rubric.reviewType}) against one category of the rubric "${rubric.name}" at a time.`)),
-    "",
-    "Score the category pass, partial or fail by its scale.",
-    "",
-    ...instructions(rubric),
-    categoryText(category),
-    "",
-    FINDINGS,
-  ].join("\n");
-  return {
-    model: settings.model,
-    maxTokens: settings.maxTokens,
-    sample: settings.sample,
-    templateVersion: REVIEW_TEMPLATE_VERSION,
-    stablePrompt: stable,
-    candidatePrompt: renderCandidate({ response: document }),
-    verdict: category.scale.type === "binary" ? "category_binary" : "category",
-  };
-}
+// One shared prefix for every call of a rubric (each category, or all at
+// once): the instructions and every category. The last turn names what to score.
+const stableTexts = new WeakMap<RubricSetConfig, string>();
 
-export function holisticRequest(input: { rubric: RubricSetConfig; settings: JudgeSettings; document: string }): JudgeRequest<"category_holistic"> {
-  const { rubric, settings, document } = input;
-  const stable = [
-    preamble(task(`You review a document (${rubric.reviewType}) against every category of the rubric "${rubric.name}" in one pass.`)),
+function reviewStablePrompt(rubric: RubricSetConfig): string {
+  const known = stableTexts.get(rubric);
+  if (known !== undefined) return known;
+  const text = [
+    preamble(task(`You review a document (${rubric.reviewType}) against the categories of the rubric "${rubric.name}". The last turn says which category to score, or to score all of them.`)),
     "",
-    "Score each category pass, partial or fail by its scale (a binary category is pass or fail), and give one entry per category id.",
+    "Score a category pass, partial or fail by its scale (a binary category is pass or fail).",
     "",
     ...instructions(rubric),
     ...rubric.categories.flatMap((category) => [categoryText(category), ""]),
     FINDINGS,
   ].join("\n");
+  stableTexts.set(rubric, text);
+  return text;
+}
+
+function reviewRequest<K extends "category" | "category_binary" | "category_holistic">(input: { rubric: RubricSetConfig; settings: JudgeSettings; document: string; task: string; verdict: K }): JudgeRequest<K> {
+  const { settings } = input;
   return {
     model: settings.model,
     maxTokens: settings.maxTokens,
     sample: settings.sample,
     templateVersion: REVIEW_TEMPLATE_VERSION,
-    stablePrompt: stable,
-    candidatePrompt: renderCandidate({ response: document }),
-    verdict: "category_holistic",
-    categories: rubric.categories.map((category) => category.id),
+    stablePrompt: reviewStablePrompt(input.rubric),
+    candidatePrompt: renderCandidate({ response: input.document }),
+    taskPrompt: input.task,
+    verdict: input.verdict,
   };
+}
+
+export function categoryRequest(input: { rubric: RubricSetConfig; category: ReviewCategory; settings: JudgeSettings; document: string }): JudgeRequest<"category" | "category_binary"> {
+  const { category } = input;
+  const task = `Score the category "${category.name}" (id: ${category.id}) only, now, with its findings, by calling ${VERDICT_TOOL_NAME}.`;
+  return reviewRequest({ ...input, task, verdict: category.scale.type === "binary" ? "category_binary" : "category" });
+}
+
+export function holisticRequest(input: { rubric: RubricSetConfig; settings: JudgeSettings; document: string }): JudgeRequest<"category_holistic"> {
+  const task = `Score every category in one pass, now, with one entry per category id, by calling ${VERDICT_TOOL_NAME}.`;
+  return { ...reviewRequest({ ...input, task, verdict: "category_holistic" }), categories: input.rubric.categories.map((category) => category.id) };
 }
 
 /** The requests one judge sends for a review: one per category, or one for all. */
