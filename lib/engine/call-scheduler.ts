@@ -11,6 +11,12 @@ import type { SkipKind } from "./skip-kind";
 // A call may also carry stops (a run's cancel request, a worker's shutdown):
 // once one fires, that run's calls not yet started are refused at once, while
 // other runs sharing the scheduler (a worker's jobs) go on.
+// Warm before fan-out: a call may name the prompt-cache prefixes it shares
+// with others (JudgePort.cachePrefixes). Concurrent requests with the same new
+// prefix would all miss the cache, since an entry is readable only once the
+// first response has begun; so the first call of a new prefix goes alone, the
+// calls that share it wait until it is answered, and meanwhile the free slots
+// go to the next calls that wait for no prefix (in queue order).
 
 /** Why a call was not started: the budget would be passed, or the run was cancelled or interrupted. */
 export type SkipReason = SkipKind;
@@ -26,6 +32,7 @@ export interface ScheduleStop {
 interface Task {
   estimateUsd: number;
   stops: readonly ScheduleStop[];
+  prefixes: readonly string[];
   start: () => void;
   skip: (reason: SkipReason) => void;
 }
@@ -42,6 +49,10 @@ export class CallScheduler {
   private stopped = false;
   /** A call's stop fired since the queue was last swept. */
   private stopFired = false;
+  /** Prefixes a call in flight is writing: calls that share one wait. */
+  private readonly warming = new Set<string>();
+  /** Prefixes whose first call was answered: readable now (until the cache's TTL). */
+  private readonly warmed = new Set<string>();
 
   constructor(options: { concurrency: number; maxCostUsd?: number }) {
     if (!Number.isInteger(options.concurrency) || options.concurrency < 1) throw new Error("concurrency must be a positive integer");
@@ -61,9 +72,19 @@ export class CallScheduler {
     estimateUsd: number,
     work: (slot: JudgeSlot) => Promise<{ value: T; costUsd: number | null }>,
     stops: readonly ScheduleStop[] = [],
+    prefixes: readonly string[] = [],
   ): Promise<Scheduled<T>> {
     return new Promise((resolve, reject) => {
       const start = () => {
+        const claimed = prefixes.filter((prefix) => !this.warmed.has(prefix));
+        for (const prefix of claimed) this.warming.add(prefix);
+        const answered = () => {
+          if (this.warmed.size > MAX_WARMED) this.warmed.clear();
+          for (const prefix of claimed) {
+            this.warming.delete(prefix);
+            this.warmed.add(prefix);
+          }
+        };
         let held = true;
         const slot: JudgeSlot = {
           release: () => {
@@ -86,12 +107,14 @@ export class CallScheduler {
         };
         work(slot).then(
           ({ value, costUsd }) => {
+            answered();
             this.reservedUsd -= estimateUsd;
             this.spentUsd += costUsd ?? estimateUsd;
             slot.release();
             resolve({ skipped: false, value });
           },
           (error: unknown) => {
+            answered();
             this.reservedUsd -= estimateUsd;
             slot.release();
             reject(error);
@@ -111,6 +134,7 @@ export class CallScheduler {
       this.queue.push({
         estimateUsd,
         stops,
+        prefixes,
         start: () => {
           settle();
           start();
@@ -140,8 +164,9 @@ export class CallScheduler {
         reacquire();
         continue;
       }
-      const task = this.queue.shift();
-      if (!task) return;
+      const next = this.queue.findIndex((task) => !this.waitsForWarming(task));
+      if (next < 0) return;
+      const task = this.queue.splice(next, 1)[0]!;
       const stop = firedStop(task);
       if (stop) {
         task.skip(stop.kind);
@@ -161,7 +186,15 @@ export class CallScheduler {
     // Over the limit or not, refused calls must not wait for a slot to be told so.
     if (this.stopped) for (const task of this.queue.splice(0)) task.skip("budget");
   }
+
+  private waitsForWarming(task: Task): boolean {
+    if (this.warming.size === 0) return false;
+    return task.prefixes.some((prefix) => this.warming.has(prefix) && !this.warmed.has(prefix));
+  }
 }
+
+/** A bound on the prefixes remembered as warmed (a worker's scheduler lives long); past it they are forgotten, which costs at most a few concurrent misses. */
+const MAX_WARMED = 100_000;
 
 function firedStop(task: Task): ScheduleStop | undefined {
   return task.stops.find((stop) => stop.signal.aborted);

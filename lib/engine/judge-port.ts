@@ -94,6 +94,14 @@ export interface JudgeCallContext {
 export interface JudgePort {
   /** The verdict matches the request's kind: adapters validate it with replySchemaFor(request). */
   grade(request: JudgeRequest<VerdictKind>, context: JudgeCallContext): Promise<JudgeOutcome<Verdict>>;
+  /**
+   * The prompt-cache prefixes the request would write or read, as opaque keys,
+   * only those long enough to be cached. The scheduler sends the first call of
+   * a new prefix and holds the calls that share it until it is answered (a
+   * prefix is readable only once a response using it has begun). Left out by
+   * judges without a prompt cache.
+   */
+  cachePrefixes?(request: JudgeRequest<VerdictKind>): readonly string[];
 }
 
 /**

@@ -82,7 +82,7 @@ export async function runSuite(options: RunOptions, deps: EngineDeps): Promise<R
       // The adapter validated the verdict with replySchemaFor(request), so it is of kind K.
       const outcome = (await deps.judge.grade(request, { slot, signal: options.signal, cacheTtl })) as JudgeOutcome<VerdictOf<K>>;
       return { value: outcome, costUsd: outcome.call.costUsd };
-    }, stops);
+    }, stops, deps.judge.cachePrefixes?.(request) ?? []);
     if (scheduled.skipped) return { kind: "skipped", reason: scheduled.reason };
     const { notice } = scheduled.value;
     if (notice !== undefined && !warned.has(notice)) {

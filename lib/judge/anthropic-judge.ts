@@ -15,7 +15,7 @@ import { priceOf } from "./pricing";
 import type { AttemptFailure } from "./retry-policy";
 import { DEFAULT_MAX_RETRIES, createRetryingMessages, type CallState } from "./retrying-messages";
 import { readVerdict, repairTurns } from "./verdict-reply";
-import { cacheMissNotice, layoutRequest } from "./request-layout";
+import { cacheMissNotice, cachePrefixes, layoutRequest } from "./request-layout";
 
 // The judge port over the Anthropic Messages API (DESIGN.md, the judge
 // protocol): one request per verdict, a forced tool call whose input is the
@@ -126,7 +126,7 @@ export function createAnthropicJudge(options: AnthropicJudgeOptions): TypedJudge
   }
 
   // One implementation for every verdict kind; the overloads only narrow the type of score outcomes.
-  return { grade } as TypedJudgePort;
+  return { grade, cachePrefixes } as TypedJudgePort;
 }
 
 function describeFailure(sent: { failure: AttemptFailure; attempts: number }): string {

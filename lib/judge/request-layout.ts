@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type Anthropic from "@anthropic-ai/sdk";
 import { estimateTokens } from "../engine/cost";
 import type { CacheTtl, JudgeRequest, VerdictKind } from "../engine/judge-port";
@@ -52,4 +53,21 @@ export function layoutRequest(request: JudgeRequest<VerdictKind>, ttl: CacheTtl 
 export function cacheMissNotice(input: { model: string; expectedCachedTokens: number; usage: { cacheRead: number; cacheWrite: number } }): string | undefined {
   if (input.expectedCachedTokens === 0 || input.usage.cacheRead > 0 || input.usage.cacheWrite > 0) return undefined;
   return `prompt cache: ${input.model} neither wrote nor read a prefix of about ${input.expectedCachedTokens} tokens (cache_creation_input_tokens = 0), so judge calls are billed in full; the model's minimum cacheable length may be higher than the table in lib/judge/cache-minimums.ts says`;
+}
+
+/**
+ * Keys of the prefixes `layoutRequest` puts a breakpoint after (the rubric,
+ * then rubric + candidate), for the scheduler's warm-first rule. The same
+ * model and text give the same key; no text is kept.
+ */
+export function cachePrefixes(request: JudgeRequest<VerdictKind>): string[] {
+  const { system, messages } = layoutRequest(request);
+  const keys: string[] = [];
+  const hash = createHash("sha256").update(`${request.model}\u0000${request.verdict}\u0000`);
+  const blocks = [...system, ...(messages[0]!.content as Anthropic.TextBlockParam[])];
+  for (const block of blocks) {
+    hash.update(`${block.text.length}:${block.text}`);
+    if (block.cache_control) keys.push(hash.copy().digest("hex"));
+  }
+  return keys;
 }

@@ -79,6 +79,7 @@ export function createCachedJudge(options: CachedJudgeOptions): JudgePort {
   };
 
   return {
+    ...(inner.cachePrefixes ? { cachePrefixes: (request: JudgeRequest<VerdictKind>) => inner.cachePrefixes!(request) } : {}),
     async grade(request: JudgeRequest<VerdictKind>, context: JudgeCallContext): Promise<JudgeOutcome<Verdict>> {
       const key = requestKey(request);
       for (;;) {
