@@ -117,7 +117,7 @@ evals:
     document: "Search returns stale results."
     rubric: { ref: prd }
 `;
-    const judge = createFakeJudge((r) => ({ verdict: { reasoning: "r", score: "pass", evidence: [], findings: [] } }));
+    const judge = createFakeJudge(() => ({ verdict: { reasoning: "r", score: "pass", evidence: [], findings: [] } }));
     await runYaml(yaml, { judge });
     expect(judge.requests).toHaveLength(4);
     expect(new Set(judge.requests.map((r) => r.stablePrompt)).size).toBe(1);

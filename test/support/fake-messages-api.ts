@@ -1,5 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { checkRequest } from "./check-messages-request";
 import { createPromptCache, type CacheUsage, type PromptCacheOptions } from "./prompt-cache";
 
 // A stand-in of the Anthropic Messages API on 127.0.0.1, so that tests run the
@@ -17,6 +18,8 @@ export interface FakeUsage {
 export interface InputUsage {
   input: number;
   cacheWrite: number;
+  /** The part of cacheWrite written with a 1-hour TTL (billed 2× input, not 1.25×). */
+  cacheWrite1h: number;
   cacheRead: number;
 }
 
@@ -104,7 +107,7 @@ export async function startFakeMessagesApi(options: FakeMessagesApiOptions = {})
   let inFlight = 0;
   let maxInFlight = 0;
   let serial = 0;
-  const sent: InputUsage = { input: 0, cacheWrite: 0, cacheRead: 0 };
+  const sent: InputUsage = { input: 0, cacheWrite: 0, cacheWrite1h: 0, cacheRead: 0 };
   const cache = options.promptCache ? createPromptCache(options.promptCache === true ? {} : options.promptCache) : undefined;
 
   const server = createServer((req, res) => {
@@ -163,6 +166,7 @@ export async function startFakeMessagesApi(options: FakeMessagesApiOptions = {})
     sent.input += message.usage.input_tokens;
     sent.cacheWrite += message.usage.cache_creation_input_tokens;
     sent.cacheRead += message.usage.cache_read_input_tokens;
+    sent.cacheWrite1h += message.usage.cache_creation.ephemeral_1h_input_tokens;
     send(res, 200, message);
   }
 
@@ -232,40 +236,6 @@ function textOf(content: unknown): string {
     else if (block.type === "tool_result") parts.push(textOf(block.content));
   }
   return parts.join("\n");
-}
-
-/** The checks of the real API that a client of ours could plausibly fail. */
-function checkRequest(headers: IncomingHttpHeaders, body: Record<string, unknown>): { status: number; message: string } | undefined {
-  if (!headers["x-api-key"] && !headers.authorization) return { status: 401, message: "x-api-key header is required" };
-  if (!headers["anthropic-version"]) return { status: 400, message: "anthropic-version: header is required" };
-  if (typeof body.model !== "string") return { status: 400, message: "model: Field required" };
-  // API version 2026-10-21 removed the sampling parameters; 2023-06-01 still takes them.
-  if (headers["anthropic-version"] !== "2023-06-01") {
-    for (const field of ["temperature", "top_p", "top_k"]) {
-      if (field in body) return { status: 400, message: `${field}: Extra inputs are not permitted` };
-    }
-  }
-  if (typeof body.max_tokens !== "number") return { status: 400, message: "max_tokens: Field required" };
-  if (!Array.isArray(body.messages) || body.messages.length === 0) return { status: 400, message: "messages: Field required" };
-  const messages = body.messages as Array<{ role?: unknown; content?: unknown }>;
-  for (const [i, message] of messages.entries()) {
-    if (message.role !== "user" && message.role !== "assistant") return { status: 400, message: `messages.${i}.role: Input should be 'user' or 'assistant'` };
-    if (message.role !== "assistant" || !Array.isArray(message.content)) continue;
-    // Every tool_use must be answered by a tool_result in the very next turn.
-    const ids = (message.content as Array<{ type?: unknown; id?: unknown }>).filter((b) => b.type === "tool_use").map((b) => b.id);
-    const next = messages[i + 1]?.content;
-    const answered = new Set(
-      Array.isArray(next) ? (next as Array<{ type?: unknown; tool_use_id?: unknown }>).filter((b) => b.type === "tool_result").map((b) => b.tool_use_id) : [],
-    );
-    const missing = ids.filter((id) => !answered.has(id));
-    if (missing.length > 0) {
-      return {
-        status: 400,
-        message: `messages.${i + 1}: \`tool_use\` ids were found without \`tool_result\` blocks immediately after: ${missing.join(", ")}`,
-      };
-    }
-  }
-  return undefined;
 }
 
 function messageFor(input: { reply: Exclude<FakeReply, { status: number } | { hang: true }>; request: FakeRequest; bodyLength: number; serial: number; cacheUsage?: CacheUsage }) {

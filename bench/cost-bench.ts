@@ -1,0 +1,154 @@
+import { spawn } from "node:child_process";
+import { mkdtemp, mkdir, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { startFakeMessagesApi, type FakeReply, type FakeRequest, type InputUsage } from "../test/support/fake-messages-api";
+
+// `npm run bench:cost`: what the prompt cache saves on two workloads, run
+// through the real CLI against the Messages API stand-in with its prompt-cache
+// emulation (test/support/prompt-cache.ts: a prefix of at least 1,024 tokens,
+// counted as characters / 4; 5-minute or 1-hour TTL; readable once the first
+// response using it has begun).
+//   A. a design document of ~14k tokens reviewed by a category rubric of 8
+//      categories (`review`, analytic);
+//   B. 40 dataset items graded by 4 criteria with 6 calibration anchors each
+//      (`eval --no-cache`).
+// Prints billed input ÷ naive input for each, where naive is every input token
+// at the base price and billed = uncached + 1.25 × 5-minute writes + 2 × 1-hour
+// writes + 0.1 × reads. Target: ≤ 0.30 on both. The billed tokens are printed
+// too: a layout that sends the whole rubric with every call has a larger naive
+// input than one that sends one criterion, so compare billed across layouts.
+//   --cli DIR    run the CLI of another checkout (e.g. main's, for a before figure)
+
+const TARGET = 0.3;
+const MODEL = "claude-sonnet-4-5";
+const MIN_TOKENS = 1024;
+const LATENCY_MS = 40;
+
+const { values } = parseArgs({ options: { cli: { type: "string" } }, strict: true });
+// npm runs scripts at the package root: its CLI, unless --cli names another checkout.
+const cliRoot = path.resolve(values.cli ?? process.cwd());
+const CLI_BIN = path.join(cliRoot, "bin/rubric-studio.mjs");
+
+// Deterministic filler text: distinct sentences, so no two sections are alike.
+const WORDS = "service queue latency shard replica tenant quota budget schema index cache lease worker backlog audit rollout".split(" ");
+function sentence(seed: number): string {
+  const pick = (k: number) => WORDS[(seed * 7 + k * 13) % WORDS.length];
+  return `The ${pick(1)} ${pick(2)} keeps ${seed % 97} ${pick(3)} entries per ${pick(4)} and hands the ${pick(5)} to the ${pick(6)} within ${(seed % 40) + 5} ms.`;
+}
+function paragraph(seed: number, sentences: number): string {
+  return Array.from({ length: sentences }, (_, i) => sentence(seed * 31 + i)).join(" ");
+}
+
+function designDocument(): string {
+  // ~56,000 characters: ~14k tokens.
+  const sections = Array.from({ length: 50 }, (_, s) => `## ${s + 1}. Component ${s + 1}\n\n${paragraph(s + 1, 5)}\n\n${paragraph(s + 101, 5)}\n`);
+  return `# Design: multi-tenant job scheduler\n\n${sections.join("\n")}`;
+}
+
+function workloadA(): string {
+  const categories = ["problem", "goals", "architecture", "data", "scaling", "failure", "security", "rollout"].map(
+    (id, i) => `      - { id: ${id}, name: ${id[0]!.toUpperCase()}${id.slice(1)}, description: "The document covers ${id}: ${sentence(i + 500)}" }`,
+  );
+  return [
+    `judge: { model: ${MODEL} }`,
+    "rubrics:",
+    "  design:",
+    "    name: Design review",
+    "    review_type: design",
+    "    evaluation_type: analytic",
+    "    categories:",
+    ...categories,
+    "evals:",
+    "  - name: scheduler design",
+    "    document: { file: docs/design.md, id: DES-7, title: Job scheduler }",
+    "    rubric: { ref: design }",
+    "",
+  ].join("\n");
+}
+
+function workloadB(): string {
+  const criteria = ["correct", "grounded", "complete", "clear"].map((name, c) => {
+    const anchors = Array.from({ length: 6 }, (_, a) => `          - { response: "${paragraph(c * 10 + a + 700, 2)}", score: ${(a / 5).toFixed(2)} }`);
+    return [`      - name: ${name}`, `        description: "The answer is ${name}: ${sentence(c + 900)}"`, "        examples:", ...anchors].join("\n");
+  });
+  const items = Array.from(
+    { length: 40 },
+    (_, i) => `      - { id: item-${i + 1}, input: "How does component ${i + 1} behave under load?", expected_output: "${paragraph(i + 1000, 4)}" }`,
+  );
+  return [
+    `judge: { model: ${MODEL} }`,
+    "datasets:",
+    "  questions:",
+    "    items:",
+    ...items,
+    "evals:",
+    "  - name: answers",
+    "    candidates: { dataset: questions }",
+    "    rubric:",
+    "      threshold: 0.5",
+    "      criteria:",
+    ...criteria,
+    "",
+  ].join("\n");
+}
+
+function reply(request: FakeRequest): FakeReply {
+  const category = JSON.stringify(request.body.tools ?? []).includes("findings");
+  return category ? { toolInput: { reasoning: "covered", score: "pass", evidence: [], findings: [] } } : { verdict: { reasoning: "met", score: 0.9 } };
+}
+
+function runCli(args: string[], cwd: string, env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI_BIN, ...args], { cwd, env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "pipe"] });
+    let stderr = "";
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    child.once("error", reject);
+    child.once("exit", (code) => resolve({ code, stderr }));
+  });
+}
+
+interface Measured {
+  name: string;
+  calls: number;
+  usage: InputUsage;
+  ratio: number;
+  billed: number;
+  warnings: string[];
+}
+
+async function measure(name: string, files: Record<string, string>, args: string[]): Promise<Measured> {
+  const api = await startFakeMessagesApi({ promptCache: { minTokens: MIN_TOKENS }, latencyMs: LATENCY_MS, respond: reply });
+  const dir = await mkdtemp(path.join(tmpdir(), "rubric-cost-"));
+  try {
+    for (const [file, text] of Object.entries(files)) {
+      await mkdir(path.dirname(path.join(dir, file)), { recursive: true });
+      await writeFile(path.join(dir, file), text);
+    }
+    const run = await runCli(args, dir, { ANTHROPIC_API_KEY: "sk-ant-bench", ANTHROPIC_BASE_URL: api.url, NO_COLOR: "1" });
+    if (run.code !== 0) throw new Error(`${name}: the CLI exited ${run.code}\n${run.stderr}`);
+    const usage = api.usage();
+    const naive = usage.input + usage.cacheWrite + usage.cacheRead;
+    const billed = usage.input + 1.25 * (usage.cacheWrite - usage.cacheWrite1h) + 2 * usage.cacheWrite1h + 0.1 * usage.cacheRead;
+    const warnings = run.stderr.split("\n").filter((line) => line.startsWith("warning:"));
+    return { name, calls: api.requests.length, usage, ratio: billed / naive, billed, warnings };
+  } finally {
+    await api.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+const results = [
+  await measure("A  design doc ~14k tokens, 8 categories (review, analytic)", { "review.yaml": workloadA(), "docs/design.md": designDocument() }, ["review", "--config", "review.yaml", "--output", "out.json"]),
+  await measure("B  40 items x 4 criteria x 6 anchors (eval --no-cache)", { "suite.yaml": workloadB() }, ["eval", "--config", "suite.yaml", "--no-cache", "--reporter", "json", "--output", "out.json"]),
+];
+
+console.log(`CLI: ${cliRoot}; judge ${MODEL}; stand-in cache minimum ${MIN_TOKENS} tokens (chars/4), latency ${LATENCY_MS} ms`);
+console.log("workload                                                      calls   uncached     writes      reads     billed   billed/naive");
+for (const r of results) {
+  const cells = [r.calls, r.usage.input, r.usage.cacheWrite, r.usage.cacheRead, Math.round(r.billed)].map((n, i) => String(n).padStart(i === 0 ? 5 : 10));
+  console.log(`${r.name.padEnd(60)} ${cells.join(" ")}   ${r.ratio.toFixed(2).padStart(6)} ${r.ratio <= TARGET ? "ok" : `over ${TARGET}`}`);
+  for (const warning of r.warnings) console.log(`   ${warning}`);
+}
+process.exitCode = results.every((r) => r.ratio <= TARGET) ? 0 : 1;
