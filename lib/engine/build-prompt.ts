@@ -24,6 +24,13 @@ export interface JudgeSettings {
   /** The juror's number: see JudgeRequest.sample. */
   sample: number;
   maxTokens: number;
+  /** How many judges of this model grade the same candidate (a jury); 1 when left out. */
+  jurors?: number;
+}
+
+/** Whether other calls send the same candidate block: this judge's other calls on it (`calls` > 1), or other jurors. */
+export function candidateShared(settings: JudgeSettings, calls: number): boolean {
+  return calls * (settings.jurors ?? 1) > 1;
 }
 
 const SCORING = "Score on a continuous scale from 0.0 to 1.0: 1.0 when fully met, 0.5 when partly met, 0.0 when not met at all.";
@@ -55,7 +62,7 @@ export function renderCandidate(candidate: Candidate): string {
   return parts.join("\n\n");
 }
 
-function request(settings: JudgeSettings, prompts: { stable: string; task: string }, candidate: Candidate, verdict: ScoreVerdictKind): JudgeRequest {
+function request(settings: JudgeSettings, prompts: { stable: string; task: string; calls: number }, candidate: Candidate, verdict: ScoreVerdictKind): JudgeRequest {
   return {
     model: settings.model,
     maxTokens: settings.maxTokens,
@@ -64,6 +71,7 @@ function request(settings: JudgeSettings, prompts: { stable: string; task: strin
     stablePrompt: prompts.stable,
     candidatePrompt: renderCandidate(candidate),
     taskPrompt: prompts.task,
+    ...(candidateShared(settings, prompts.calls) ? {} : { candidateShared: false }),
     verdict,
   };
 }
@@ -100,12 +108,13 @@ export function criterionRequest(input: {
   const { criteria, criterion, requireEvidence, settings, candidate } = input;
   const guard = criterion.guard ? " This criterion describes something that must NOT happen: score how clearly it is present." : "";
   const task = `${gradeNow(`the criterion "${criterion.name}"`)}${guard}`;
-  return request(settings, { stable: criteriaRubricText(criteria, requireEvidence), task }, candidate, requireEvidence ? "score_with_evidence" : "score");
+  const stable = criteriaRubricText(criteria, requireEvidence);
+  return request(settings, { stable, task, calls: criteria.length }, candidate, requireEvidence ? "score_with_evidence" : "score");
 }
 
 export function freeformRequest(input: { rubricText: string; settings: JudgeSettings; candidate: Candidate }): JudgeRequest {
   const stable = [preamble("You grade a response against a rubric as one holistic judgment."), "", SCORING, "", "## Rubric", input.rubricText].join("\n");
-  return request(input.settings, { stable, task: gradeNow("the rubric as a whole") }, input.candidate, "score");
+  return request(input.settings, { stable, task: gradeNow("the rubric as a whole"), calls: 1 }, input.candidate, "score");
 }
 
 function treeQuestions(node: TreeNode, into: string[] = []): string[] {
@@ -135,5 +144,7 @@ function treeRubricText(tree: TreeNode): string {
 
 export function treeNodeRequest(input: { tree: TreeNode; question: string; settings: JudgeSettings; candidate: Candidate }): JudgeRequest {
   const task = `Answer this question only, now, by calling ${VERDICT_TOOL_NAME}:\n${input.question}`;
-  return request(input.settings, { stable: treeRubricText(input.tree), task }, input.candidate, "score");
+  // A walk asks at least two questions when the tree has two.
+  const calls = "ask" in input.tree && ("ask" in input.tree.yes || "ask" in input.tree.no) ? 2 : 1;
+  return request(input.settings, { stable: treeRubricText(input.tree), task, calls }, input.candidate, "score");
 }

@@ -48,7 +48,8 @@ function record(judge: JudgeInstance, result: CallResult): VerdictRecord {
 async function runJudge(input: { cell: PlannedCell; judge: JudgeInstance; candidate: Candidate; call: CallJudge }): Promise<JudgeRun> {
   const { cell, judge, candidate, call } = input;
   const rubric: Rubric = cell.eval.rubric;
-  const settings: JudgeSettings = { model: judge.model, maxTokens: cell.eval.judge.maxTokens, sample: judge.juror };
+  const jurors = cell.judges.filter((j) => j.model === judge.model).length;
+  const settings: JudgeSettings = { model: judge.model, maxTokens: cell.eval.judge.maxTokens, sample: judge.juror, jurors };
   const calls: JudgeCallSummary[] = [];
   let skipped: SkipReason | undefined;
   const send = async (request: JudgeRequest) => {

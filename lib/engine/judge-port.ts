@@ -29,6 +29,13 @@ export interface JudgeRequest<K extends VerdictKind = ScoreVerdictKind> {
   candidatePrompt: string;
   /** The short last turn: which one criterion (node, category) to grade now. Never cached. */
   taskPrompt: string;
+  /**
+   * False when no other call sends this candidate block (a free-form rubric, a
+   * holistic review or a pair, with one judge of the model): a cache write
+   * that nothing reads costs 1.25× for nothing, so the adapter puts no
+   * breakpoint after it. Layout only: not part of the judge cache's key.
+   */
+  candidateShared?: boolean;
   verdict: K;
   /**
    * A holistic review's category ids: a reply must give an entry for each

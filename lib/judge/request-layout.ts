@@ -31,8 +31,10 @@ export function layoutRequest(request: JudgeRequest<VerdictKind>, ttl: CacheTtl 
   // A longer TTL must come before a shorter one: the rubric's may be 1 h, the candidate's is 5 min,
   // since the calls that share a candidate follow its first one at once (the scheduler warms it first).
   const systemCache = systemTokens >= minimum ? { cache_control: ttl === "1h" ? { type: "ephemeral" as const, ttl: "1h" as const } : { type: "ephemeral" as const } } : {};
-  const candidateCache = withCandidate >= minimum ? { cache_control: { type: "ephemeral" as const } } : {};
-  const longest = withCandidate >= minimum ? withCandidate : systemTokens >= minimum ? systemTokens : 0;
+  // A candidate no other call sends is not worth a write (1.25×) that nothing reads.
+  const cacheCandidate = request.candidateShared !== false && withCandidate >= minimum;
+  const candidateCache = cacheCandidate ? { cache_control: { type: "ephemeral" as const } } : {};
+  const longest = cacheCandidate ? withCandidate : systemTokens >= minimum ? systemTokens : 0;
   return {
     system: [{ type: "text", text: request.stablePrompt, ...systemCache }],
     messages: [

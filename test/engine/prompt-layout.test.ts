@@ -129,3 +129,25 @@ evals:
     expect(PAIRWISE_TEMPLATE_VERSION).not.toBe("pairwise-v1");
   });
 });
+
+describe("which candidates are worth caching", () => {
+  it("marks a candidate no other call sends (a free-form rubric, one judge) and leaves a jury's or a criteria rubric's shared", async () => {
+    const eval_ = (name: string, judge: string, rubric: string) => `
+  - name: ${name}
+    response: "Paris."
+    judge: ${judge}
+    rubric: ${rubric}`;
+    const yaml = `evals:${[
+      eval_("alone", "{ model: claude-sonnet-4-5 }", '"Answers the question."'),
+      eval_("jury", "{ model: claude-sonnet-4-5, jury: { size: 3 } }", '"Answers the question well."'),
+      eval_("criteria", "{ model: claude-sonnet-4-5 }", '{ criteria: [{ name: correct, description: "Is right." }, { name: brief, description: "No filler." }] }'),
+    ].join("")}\n`;
+    const judge = createFakeJudge(() => ({ score: 1 }));
+    await runYaml(yaml, { judge });
+    const shared = (text: string) => judge.requests.filter((r) => r.stablePrompt.includes(text) || r.taskPrompt.includes(text)).map((r) => r.candidateShared !== false);
+    expect(shared("Answers the question.")).toEqual([false]);
+    expect(shared("Answers the question well.")).toEqual([true, true, true]);
+    expect(shared('"correct"')).toEqual([true]);
+  });
+});
+

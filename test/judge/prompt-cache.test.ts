@@ -69,6 +69,14 @@ describe("cache breakpoints against the emulated prompt cache", () => {
     expect((body.messages as Array<{ content: Array<{ cache_control?: unknown }> }>)[0]!.content[0]!.cache_control).toEqual({ type: "ephemeral" });
   });
 
+  it("puts no breakpoint after a candidate that no other call sends, and still caches the rubric", async () => {
+    const judge = await start();
+    await grade(judge, { ...request("Paris. ", "a"), candidateShared: false });
+    const body = api!.requests[0]!.body;
+    expect((body.system as Array<{ cache_control?: unknown }>)[0]!.cache_control).toEqual({ type: "ephemeral" });
+    expect((body.messages as Array<{ content: Array<{ cache_control?: unknown }> }>)[0]!.content.map((b) => b.cache_control)).toEqual([undefined, undefined]);
+  });
+
   it("places no breakpoint on a prefix below the model's minimum (claude-haiku-4-5: 4,096 tokens)", async () => {
     const judge = await start();
     const outcome = await grade(judge, { ...request("Paris. ", "a"), model: "claude-haiku-4-5" });

@@ -25,9 +25,9 @@ interface JudgeRun {
   skipped?: SkipReason;
 }
 
-async function runJudge(input: { config: PairwiseConfig; judge: JudgeInstance; maxTokens: number; call: CallJudge }): Promise<JudgeRun> {
+async function runJudge(input: { config: PairwiseConfig; judge: JudgeInstance; jurors: number; maxTokens: number; call: CallJudge }): Promise<JudgeRun> {
   const { config, judge, call } = input;
-  const settings = { model: judge.model, maxTokens: input.maxTokens, sample: judge.juror };
+  const settings = { model: judge.model, maxTokens: input.maxTokens, sample: judge.juror, jurors: input.jurors };
   const stablePrompt = pairwiseStablePrompt(config);
   const run: JudgeRun = { pairs: [], calls: [], errors: [] };
   const ask = async (item: PairwiseConfig["items"][number], first: string, second: string, order: string): Promise<PairwiseVerdict | undefined> => {
@@ -96,7 +96,7 @@ function comparisonOf(pair: JudgedPair, config: PairwiseConfig, at: string): Pai
 export async function gradePairwiseCell(input: { cell: PlannedCell; call: CallJudge; now: () => number; base: ResultBase; started: number }): Promise<EvalResult> {
   const { cell, call, now, base, started } = input;
   const config = (cell.eval.rubric as PairwiseRubric).comparison;
-  const runs = await Promise.all(cell.judges.map((judge) => runJudge({ config, judge, maxTokens: cell.eval.judge.maxTokens, call })));
+  const runs = await Promise.all(cell.judges.map((judge) => runJudge({ config, judge, jurors: cell.judges.filter((j) => j.model === judge.model).length, maxTokens: cell.eval.judge.maxTokens, call })));
   const calls = runs.flatMap((r) => r.calls);
   const usage = calls.reduce(
     (sum, c) => ({ input: sum.input + c.usage.input, output: sum.output + c.usage.output, cacheRead: sum.cacheRead + c.usage.cacheRead, cacheWrite: sum.cacheWrite + c.usage.cacheWrite }),

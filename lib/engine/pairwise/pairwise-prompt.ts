@@ -1,6 +1,6 @@
 import type { PairwiseConfig } from "../../config/pairwise-types";
 import type { JudgeRequest } from "../judge-port";
-import type { JudgeSettings } from "../build-prompt";
+import { candidateShared, type JudgeSettings } from "../build-prompt";
 import { VERDICT_TOOL_NAME } from "../verdict";
 
 // The judge prompt of a comparison. The stable part (instructions and the
@@ -40,6 +40,8 @@ export function pairwiseRequest(input: { config: PairwiseConfig; settings: Judge
     stablePrompt: input.stablePrompt,
     candidatePrompt: parts.join("\n\n"),
     taskPrompt: `Compare the two responses now by calling ${VERDICT_TOOL_NAME}.`,
+    // Each pair is sent once per order: only other jurors of the model share it.
+    ...(candidateShared(input.settings, 1) ? {} : { candidateShared: false }),
     verdict: "pairwise",
   };
 }

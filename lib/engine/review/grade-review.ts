@@ -70,7 +70,8 @@ function criterionRows(input: { rubric: RubricSetConfig; categories: CategoryRes
 export async function gradeReviewCell(input: { cell: PlannedCell; call: CallJudge; now: () => number; base: ResultBase; started: number; document: string }): Promise<EvalResult> {
   const { cell, call, now, base, started, document } = input;
   const rubric = (cell.eval.rubric as CategoriesRubric).rubricSet;
-  const runs = await Promise.all(cell.judges.map((judge) => runReviewJudge({ rubric, judge, maxTokens: cell.eval.judge.maxTokens, document, call })));
+  const jurorsOf = (model: string) => cell.judges.filter((j) => j.model === model).length;
+  const runs = await Promise.all(cell.judges.map((judge) => runReviewJudge({ rubric, judge, jurors: jurorsOf(judge.model), maxTokens: cell.eval.judge.maxTokens, document, call })));
   const calls = runs.flatMap((r) => r.calls);
   const usage = sumUsage(calls);
   const accounting = {

@@ -1,6 +1,6 @@
 import type { ReviewCategory, RubricSetConfig } from "../../config/category-types";
 import type { JudgeRequest } from "../judge-port";
-import { preamble, renderCandidate, type JudgeSettings } from "../build-prompt";
+import { candidateShared, preamble, renderCandidate, type JudgeSettings } from "../build-prompt";
 import { VERDICT_TOOL_NAME } from "../verdict";
 
 // The judge prompts of a category review, laid out for the prompt cache as
@@ -98,7 +98,7 @@ function reviewStablePrompt(rubric: RubricSetConfig): string {
   return text;
 }
 
-function reviewRequest<K extends "category" | "category_binary" | "category_holistic">(input: { rubric: RubricSetConfig; settings: JudgeSettings; document: string; task: string; verdict: K }): JudgeRequest<K> {
+function reviewRequest<K extends "category" | "category_binary" | "category_holistic">(input: { rubric: RubricSetConfig; settings: JudgeSettings; document: string; task: string; verdict: K; calls: number }): JudgeRequest<K> {
   const { settings } = input;
   return {
     model: settings.model,
@@ -108,6 +108,7 @@ function reviewRequest<K extends "category" | "category_binary" | "category_holi
     stablePrompt: reviewStablePrompt(input.rubric),
     candidatePrompt: renderCandidate({ response: input.document }),
     taskPrompt: input.task,
+    ...(candidateShared(settings, input.calls) ? {} : { candidateShared: false }),
     verdict: input.verdict,
   };
 }
@@ -115,12 +116,12 @@ function reviewRequest<K extends "category" | "category_binary" | "category_holi
 export function categoryRequest(input: { rubric: RubricSetConfig; category: ReviewCategory; settings: JudgeSettings; document: string }): JudgeRequest<"category" | "category_binary"> {
   const { category } = input;
   const task = `Score the category "${category.name}" (id: ${category.id}) only, now, with its findings, by calling ${VERDICT_TOOL_NAME}.`;
-  return reviewRequest({ ...input, task, verdict: category.scale.type === "binary" ? "category_binary" : "category" });
+  return reviewRequest({ ...input, task, verdict: category.scale.type === "binary" ? "category_binary" : "category", calls: input.rubric.categories.length });
 }
 
 export function holisticRequest(input: { rubric: RubricSetConfig; settings: JudgeSettings; document: string }): JudgeRequest<"category_holistic"> {
   const task = `Score every category in one pass, now, with one entry per category id, by calling ${VERDICT_TOOL_NAME}.`;
-  return { ...reviewRequest({ ...input, task, verdict: "category_holistic" }), categories: input.rubric.categories.map((category) => category.id) };
+  return { ...reviewRequest({ ...input, task, verdict: "category_holistic", calls: 1 }), categories: input.rubric.categories.map((category) => category.id) };
 }
 
 /** The requests one judge sends for a review: one per category, or one for all. */

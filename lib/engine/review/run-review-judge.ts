@@ -24,9 +24,9 @@ export interface ReviewJudgeRun {
   verdicts: Map<string, VerdictRecord>;
 }
 
-export async function runReviewJudge(input: { rubric: RubricSetConfig; judge: JudgeInstance; maxTokens: number; document: string; call: CallJudge }): Promise<ReviewJudgeRun> {
+export async function runReviewJudge(input: { rubric: RubricSetConfig; judge: JudgeInstance; jurors: number; maxTokens: number; document: string; call: CallJudge }): Promise<ReviewJudgeRun> {
   const { rubric, judge, document, call } = input;
-  const settings = { model: judge.model, maxTokens: input.maxTokens, sample: judge.juror };
+  const settings = { model: judge.model, maxTokens: input.maxTokens, sample: judge.juror, jurors: input.jurors };
   const run: ReviewJudgeRun = { judge, calls: [], verdicts: new Map() };
   const errors: string[] = [];
 
