@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { LIMITS, atMost } from "./limits";
 
 // The fourth rubric form: a category rubric, the YAML spelling of the Go
 // package's RubricSet (spec 004). Field names are snake_case like the rest of
@@ -47,7 +48,7 @@ export const CategoryScaleSchema = z
 
 export const CategorySchema = z
   .strictObject({
-    id: z.string().min(1).describe("Unique id of the category within the rubric; findings and reports name it."),
+    id: z.string().min(1).max(LIMITS.nameChars, atMost(LIMITS.nameChars, "at most {n} characters")).describe("Unique id of the category within the rubric; findings and reports name it."),
     name: z.string().min(1).optional().describe("Human-readable name; defaults to the id."),
     description: z.string().min(1).describe("What this category measures."),
     weight: z.number().gt(0, { error: "weight must be greater than 0" }).optional().describe("Relative importance (default 1)."),
@@ -97,7 +98,11 @@ export const categoryRubricFields = {
     .strictObject({ created_at: z.string().optional(), author: z.string().optional(), based_on: z.array(z.string()).optional() })
     .optional()
     .describe("Category rubric: who wrote it and what it is based on."),
-  categories: z.array(CategorySchema).min(1, { error: "a category rubric needs at least one category" }).optional().describe("A category rubric: pass / partial / fail per category, findings and a decision."),
+  categories: z
+    .array(CategorySchema)
+    .min(1, { error: "a category rubric needs at least one category" })
+    .max(LIMITS.categories, atMost(LIMITS.categories, "a category rubric has at most {n} categories"))
+    .optional().describe("A category rubric: pass / partial / fail per category, findings and a decision."),
 };
 
 export const DocumentSchema = z

@@ -3,6 +3,7 @@ import { parseYaml } from "./yaml-locator";
 import { zodIssuesToConfigIssues } from "./zod-issues";
 import { checkSuite } from "./check-suite";
 import { resolveSuite } from "./resolve-suite";
+import { planSizeIssues } from "./plan-size";
 import type { ConfigIssue, LoadResult } from "./types";
 
 /**
@@ -10,6 +11,19 @@ import type { ConfigIssue, LoadResult } from "./types";
  * input: the CLI, the editor's markers and the HTTP API all show these issues.
  */
 export function loadSuite(input: { text: string; file: string }): LoadResult {
+  try {
+    return loadSuiteText(input);
+  } catch (error) {
+    // A bug, not the author's mistake; still an answer the caller can show
+    // (the fuzz test fails on this message, so it is not a hiding place).
+    return { ok: false, issues: [{ file: input.file, line: 1, column: 1, path: [], message: `${INTERNAL_ERROR}: ${(error as Error).message}`, severity: "error" }] };
+  }
+}
+
+/** The start of the message of an issue that is a loader bug. */
+export const INTERNAL_ERROR = "internal error while loading the suite";
+
+function loadSuiteText(input: { text: string; file: string }): LoadResult {
   const { text, file } = input;
   const parsed = parseYaml(text, file);
   if (!parsed.ok) return { ok: false, issues: parsed.issues };
@@ -23,7 +37,10 @@ export function loadSuite(input: { text: string; file: string }): LoadResult {
   }
   const { errors, warnings } = checkSuite({ suite: result.data, locator, file });
   if (errors.length > 0) return { ok: false, issues: sortIssues(errors) };
-  return { ok: true, value: resolveSuite({ suite: result.data, locator, file }), warnings: sortIssues(warnings) };
+  const suite = resolveSuite({ suite: result.data, locator, file });
+  const tooLarge = planSizeIssues(suite);
+  if (tooLarge.length > 0) return { ok: false, issues: tooLarge };
+  return { ok: true, value: suite, warnings: sortIssues(warnings) };
 }
 
 function sortIssues(issues: ConfigIssue[]): ConfigIssue[] {

@@ -142,15 +142,19 @@ export function explainPlan(cells: PlannedCell[], priceOf: PriceOf): ExplainedPl
     let costUsd: number | null = 0;
     let judgeCalls = 0;
     if (graded && cell.deferReason === undefined) {
-      for (const judge of cell.judges) {
-        const settings = { model: judge.model, maxTokens: cell.eval.judge.maxTokens, sample: judge.juror };
+      // Jurors of one model send the same requests (only the sample number
+      // differs), so each model's requests are built once and counted per juror.
+      const jurors = new Map<string, number>();
+      for (const judge of cell.judges) jurors.set(judge.model, (jurors.get(judge.model) ?? 0) + 1);
+      for (const [model, count] of jurors) {
+        const settings = { model, maxTokens: cell.eval.judge.maxTokens, sample: 1 };
         for (const request of requestsFor(cell.eval.rubric, settings, graded, !cell.candidate)) {
           const estimate = estimateRequest(request, priceOf);
-          judgeCalls++;
-          inputTokens += estimate.inputTokens;
-          outputTokens += estimate.outputTokens;
-          if (estimate.costUsd === null) unpriced.add(judge.model);
-          else if (costUsd !== null) costUsd += estimate.costUsd;
+          judgeCalls += count;
+          inputTokens += estimate.inputTokens * count;
+          outputTokens += estimate.outputTokens * count;
+          if (estimate.costUsd === null) unpriced.add(model);
+          else if (costUsd !== null) costUsd += estimate.costUsd * count;
         }
       }
       if (cell.judges.some((j) => unpriced.has(j.model))) costUsd = null;

@@ -6,6 +6,7 @@ import { matchWhen } from "./match-when";
 import { renderPromptTemplate } from "../config/prompt-template";
 import type { DatasetItem } from "../config/dataset-schema";
 import { planCellComparison, type ComparedCells } from "./pairwise/plan-cell-comparison";
+import { planSizeIssues } from "../config/plan-size";
 
 // Expands a suite into cells (eval × matrix coordinates) and, per cell, the
 // judges (panel models × jurors) and the number of judge calls it will make.
@@ -142,6 +143,9 @@ function candidateItemsOf(evalConfig: EvalConfig, suite: SuiteConfig): { items: 
 
 export function planSuite(options: PlanOptions): PlannedCell[] {
   const { suite, filter } = options;
+  // The loader refuses such a suite with located errors; reaching here with one is a bug, not a reason to expand it.
+  const tooLarge = planSizeIssues(suite);
+  if (tooLarge.length > 0) throw new Error(`planSuite: ${tooLarge[0]!.message}`);
   const cells: PlannedCell[] = [];
   for (const evalConfig of suite.evals) {
     if (filter && !filter.test(evalConfig.name)) continue;
@@ -154,7 +158,8 @@ export function planSuite(options: PlanOptions): PlannedCell[] {
     // The loader checked that the source eval exists. It is planned here even when --filter leaves it out.
     const source = suite.evals.find((e) => e.name === cellsOfComparison.eval)!;
     const sourcePlanned = !filter || filter.test(source.name);
-    cells.push(...planned.map((cell) => planCellComparison({ cell, sourceCells: planEval(source, options), sourcePlanned })));
+    const sourceCells = planEval(source, options);
+    cells.push(...planned.map((cell) => planCellComparison({ cell, sourceCells, sourcePlanned })));
   }
   return cells;
 }
