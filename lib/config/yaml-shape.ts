@@ -1,4 +1,4 @@
-import { isAlias, isMap, isPair, isSeq, type Document, type Node } from "yaml";
+import { isAlias, isMap, isPair, isSeq, type CST, type Document, type Node } from "yaml";
 import { LIMITS, formatCount } from "./limits";
 
 // What must hold of a parsed YAML document before it is turned into data:
@@ -11,6 +11,30 @@ export interface ShapeProblem {
   /** Offset in the text of the node the problem is at. */
   offset: number;
   message: string;
+}
+
+const COLLECTIONS = new Set(["block-map", "block-seq", "flow-collection"]);
+
+/**
+ * Nesting measured on the parser's tokens, before a document is composed:
+ * the yaml package composes recursively, and tens of thousands of nested
+ * brackets take it minutes or the whole stack.
+ */
+export function checkTokenDepth(tokens: readonly CST.Token[]): ShapeProblem | null {
+  const stack: { token: CST.Token; depth: number }[] = tokens.map((token) => ({ token, depth: 0 }));
+  while (stack.length > 0) {
+    const { token, depth: parentDepth } = stack.pop()!;
+    const depth = COLLECTIONS.has(token.type) ? parentDepth + 1 : parentDepth;
+    if (depth > LIMITS.depth) return { offset: token.offset, message: `the YAML nests deeper than ${LIMITS.depth} levels` };
+    if (token.type === "document" && token.value) stack.push({ token: token.value, depth });
+    if (token.type === "block-map" || token.type === "block-seq" || token.type === "flow-collection") {
+      for (const item of token.items) {
+        if (item.key) stack.push({ token: item.key, depth });
+        if (item.value) stack.push({ token: item.value, depth });
+      }
+    }
+  }
+  return null;
 }
 
 interface Frame {
