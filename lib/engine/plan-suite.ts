@@ -6,7 +6,6 @@ import { matchWhen } from "./match-when";
 import { renderPromptTemplate } from "../config/prompt-template";
 import type { DatasetItem } from "../config/dataset-schema";
 import { planCellComparison, type ComparedCells } from "./pairwise/plan-cell-comparison";
-import { planSizeIssues } from "../config/plan-size";
 
 // Expands a suite into cells (eval × matrix coordinates) and, per cell, the
 // judges (panel models × jurors) and the number of judge calls it will make.
@@ -141,11 +140,13 @@ function candidateItemsOf(evalConfig: EvalConfig, suite: SuiteConfig): { items: 
   return { items: dataset.items };
 }
 
+/**
+ * Every cell of the suite. Its size is what `lib/config/plan-size.ts`
+ * counts, which the loader (and the CLI, once it has read dataset files)
+ * holds under the limits, so this expands no more than that.
+ */
 export function planSuite(options: PlanOptions): PlannedCell[] {
   const { suite, filter } = options;
-  // The loader refuses such a suite with located errors; reaching here with one is a bug, not a reason to expand it.
-  const tooLarge = planSizeIssues(suite);
-  if (tooLarge.length > 0) throw new Error(`planSuite: ${tooLarge[0]!.message}`);
   const cells: PlannedCell[] = [];
   for (const evalConfig of suite.evals) {
     if (filter && !filter.test(evalConfig.name)) continue;
