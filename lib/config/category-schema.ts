@@ -102,7 +102,8 @@ export const categoryRubricFields = {
     .array(CategorySchema)
     .min(1, { error: "a category rubric needs at least one category" })
     .max(LIMITS.categories, atMost(LIMITS.categories, "a category rubric has at most {n} categories"))
-    .optional().describe("A category rubric: pass / partial / fail per category, findings and a decision."),
+    .optional()
+    .describe("A category rubric: pass / partial / fail per category, findings and a decision."),
 };
 
 export const DocumentSchema = z

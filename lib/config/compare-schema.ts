@@ -34,7 +34,8 @@ export const CompareSchema = z
       .array(CompareItemSchema)
       .min(1, { error: "items needs at least one pair" })
       .max(LIMITS.compareItems, atMost(LIMITS.compareItems, "a comparison has at most {n} items"))
-      .optional().describe("Several comparisons; win rates are over these."),
+      .optional()
+      .describe("Several comparisons; win rates are over these."),
     labels: z
       .strictObject({ a: z.string().min(1).optional(), b: z.string().min(1).optional() })
       .optional()

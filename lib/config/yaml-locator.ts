@@ -1,7 +1,7 @@
 import { Composer, isMap, isPair, isScalar, isSeq, LineCounter, Parser, type CST, type Document, type Node } from "yaml";
 import type { ConfigIssue } from "./types";
 import { LIMITS, formatCount } from "./limits";
-import { checkTokenDepth, checkYamlShape } from "./yaml-shape";
+import { TOO_DEEP, checkTokenDepth, checkYamlShape } from "./yaml-shape";
 
 // Keeps the parsed YAML document so that any path in the data can be turned
 // back into the line and column a person typed it at.
@@ -63,13 +63,13 @@ export function parseYaml(text: string, file: string): ParsedYaml {
     if (composed.length > 1) return issue(position(composed[1]!.range[0]), "YAML syntax error: a suite is one YAML document; remove the second ---");
   } catch (error) {
     // The yaml package reports what it can as errors; anything it throws is still this file's problem.
-    return issue({ line: 1, column: 1 }, `YAML syntax error: ${STACK_EXHAUSTED.test(String(error)) ? `the YAML nests deeper than ${LIMITS.depth} levels` : (error as Error).message}`);
+    return issue({ line: 1, column: 1 }, `YAML syntax error: ${STACK_EXHAUSTED.test(String(error)) ? TOO_DEEP : (error as Error).message}`);
   }
   if (doc.errors.length > 0) {
     return {
       ok: false,
       issues: doc.errors.map((error) => {
-        const message = STACK_EXHAUSTED.test(error.message) ? `the YAML nests deeper than ${LIMITS.depth} levels` : error.message;
+        const message = STACK_EXHAUSTED.test(error.message) ? TOO_DEEP : error.message;
         return { file, ...position(error.pos[0]), path: [], message: `YAML syntax error: ${message}`, severity: "error" as const };
       }),
     };

@@ -7,6 +7,8 @@ import { LIMITS, formatCount } from "./limits";
 // deeper than the loader and zod can walk. One iterative pass, so that a
 // hostile file cannot exhaust the stack here either.
 
+export const TOO_DEEP = `the YAML nests deeper than ${LIMITS.depth} levels`;
+
 export interface ShapeProblem {
   /** Offset in the text of the node the problem is at. */
   offset: number;
@@ -25,7 +27,7 @@ export function checkTokenDepth(tokens: readonly CST.Token[]): ShapeProblem | nu
   while (stack.length > 0) {
     const { token, depth: parentDepth } = stack.pop()!;
     const depth = COLLECTIONS.has(token.type) ? parentDepth + 1 : parentDepth;
-    if (depth > LIMITS.depth) return { offset: token.offset, message: `the YAML nests deeper than ${LIMITS.depth} levels` };
+    if (depth > LIMITS.depth) return { offset: token.offset, message: TOO_DEEP };
     if (token.type === "document" && token.value) stack.push({ token: token.value, depth });
     if (token.type === "block-map" || token.type === "block-seq" || token.type === "flow-collection") {
       for (const item of token.items) {
@@ -64,7 +66,7 @@ export function checkYamlShape(doc: Document): ShapeProblem | null {
 
   const enter = (node: Node, depth: number): ShapeProblem | { size: number; height: number } | null => {
     const offset = node.range?.[0] ?? 0;
-    if (depth > LIMITS.depth) return { offset, message: `the YAML nests deeper than ${LIMITS.depth} levels` };
+    if (depth > LIMITS.depth) return { offset, message: TOO_DEEP };
     if (isAlias(node)) {
       const target = anchors.get(node.source);
       if (!target) return { offset, message: `unknown alias *${node.source}: an anchor &${node.source} must come before it` };
