@@ -14,6 +14,8 @@ import type { CaseOutcome, CaseResult } from "./fuzz-case";
 export interface FuzzOptions {
   root: string;
   cases: number;
+  /** The number of the first case (to rerun a failure: its number, and cases 1). Default 0. */
+  first?: number;
   seed: number;
   timeLimitMs: number;
   workers: number;
@@ -79,7 +81,8 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzFigures> {
   const figures: FuzzFigures = { cases: 0, valid: 0, invalid: 0, crashes: 0, hangs: 0, unlocated: 0, failures: [], ms: { p50: 0, p99: 0, max: 0 }, slowest: [] };
   const times: number[] = [];
   const byCase: [number, number][] = [];
-  let next = 0;
+  let next = options.first ?? 0;
+  const end = next + options.cases;
 
   const record = (n: number, text: string, outcome: CaseOutcome | "hang", ms: number, detail?: string) => {
     figures.cases++;
@@ -122,7 +125,7 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzFigures> {
         send();
       };
       const send = () => {
-        if (next >= options.cases) {
+        if (next >= end) {
           current = undefined;
           void worker.terminate().then(() => resolve());
           return;
