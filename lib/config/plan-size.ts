@@ -1,4 +1,5 @@
 import { LIMITS, formatCount } from "./limits";
+import { renderedPromptLengths } from "./prompt-template";
 import type { ConfigIssue, EvalConfig, SuiteConfig, TreeNode } from "./types";
 
 // How much a suite asks for, by arithmetic on its counts: cells (dataset
@@ -70,12 +71,33 @@ function spelled(factors: [string, number][], total: number, unit: string): stri
   return parts.length > 1 ? `${parts.join(" × ")} = ${formatCount(total)} ${unit}` : `${formatCount(total)} ${unit}`;
 }
 
-/** Located errors for a suite that plans more cells or judge calls than a suite may. */
+/** The first prompt template of an eval that one of its dataset items fills past the limit, if any. */
+function oversizedPrompt(evalConfig: EvalConfig, suite: SuiteConfig): string | undefined {
+  const dataset = evalConfig.candidates ? suite.datasets?.[evalConfig.candidates.dataset] : undefined;
+  if (!dataset || evalConfig.response !== undefined) return undefined;
+  const templates = [evalConfig.prompt, ...(evalConfig.matrix?.prompts ?? [])].filter((t): t is string => t !== undefined && t.includes("{{"));
+  for (const template of templates) {
+    const lengthOf = renderedPromptLengths(template);
+    for (const item of dataset.items) {
+      const length = lengthOf(item);
+      if (length > LIMITS.suiteChars) {
+        return `eval "${evalConfig.name}": its prompt filled from item "${item.id}" would be ${formatCount(length)} characters; a prompt may be at most ${formatCount(LIMITS.suiteChars)}`;
+      }
+    }
+  }
+  return undefined;
+}
+
+/** Located errors for a suite that plans more cells or judge calls than a suite may, or prompts larger than a suite may be. */
 export function planSizeIssues(suite: SuiteConfig): ConfigIssue[] {
   const sizes = suite.evals.map((evalConfig) => ({ evalConfig, size: evalPlanSize(evalConfig, suite) }));
   const issues: ConfigIssue[] = [];
   const error = (evalConfig: EvalConfig, message: string) =>
     issues.push({ ...evalConfig.location, path: ["evals", suite.evals.indexOf(evalConfig)], message, severity: "error" });
+  for (const evalConfig of suite.evals) {
+    const oversized = oversizedPrompt(evalConfig, suite);
+    if (oversized) error(evalConfig, oversized);
+  }
   const cellLimit = `a suite may plan at most ${formatCount(LIMITS.cells)} cells`;
   const callLimit = `a suite may plan at most ${formatCount(LIMITS.judgeCalls)} judge calls`;
   for (const { evalConfig, size } of sizes) {

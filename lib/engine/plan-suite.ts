@@ -174,6 +174,8 @@ function planEval(evalConfig: EvalConfig, options: PlanOptions): PlannedCell[] {
     return [{ id: evalConfig.name, name: evalConfig.name, eval: evalConfig, cell: null, deferReason: source.unread, judges: [], callsPerJudge: 0, judgeCalls: 0 }];
   }
   const items = new Map((source?.items ?? []).map((item) => [item.id, item]));
+  // Cells that grade the same response (judge models, or items sharing an aliased text) test its when: predicates once.
+  const perJudgeByResponse = new Map<string, number>();
   for (const cell of cellsOf(evalConfig, source?.items)) {
     const models = evalConfig.judge.panel ?? [cell?.model ?? evalConfig.judge.model ?? defaultModel];
     const jury = evalConfig.judge.jury.size;
@@ -197,7 +199,11 @@ function planEval(evalConfig: EvalConfig, options: PlanOptions): PlannedCell[] {
           }
         : undefined;
     const deferReason = deferReasonOf({ evalConfig, suite, prompt, ...(response !== undefined ? { response } : {}), options });
-    const perJudge = callsPerJudge(evalConfig, candidate);
+    const perJudge =
+      candidate === undefined
+        ? callsPerJudge(evalConfig, candidate)
+        : (perJudgeByResponse.get(candidate.response) ??
+          perJudgeByResponse.set(candidate.response, callsPerJudge(evalConfig, candidate)).get(candidate.response)!);
     cells.push({
       id: cellId(evalConfig.name, cell),
       name: cellName(evalConfig.name, cell),

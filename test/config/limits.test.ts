@@ -52,6 +52,16 @@ describe("what a suite multiplies out to is checked before anything is expanded"
     expect(issue.message).toBe('the suite plans 12,500 cells in all (eval "e0": 2,500); a suite may plan at most 10,000 cells');
   });
 
+  it("a prompt template that multiplies an item's text: an error at the eval, before any prompt is built", () => {
+    const template = "{{expected_output}}".repeat(600);
+    const text = `datasets:\n  d:\n    items:\n      - { id: big, expected_output: "${"x".repeat(1_000_000)}" }\nevals:\n  - name: amplified\n    candidates: { dataset: d }\n    prompt: "${template}"\n    rubric: x\n`;
+    const draft = checkDraft({ text, file: "suite.yaml", priceOf: () => undefined, defaultModel: "m" });
+    expect(draft.plan).toBeNull();
+    expect(draft.issues).toMatchObject([
+      { line: 6, column: 5, message: 'eval "amplified": its prompt filled from item "big" would be 600,000,000 characters; a prompt may be at most 2,097,152' },
+    ]);
+  });
+
   it("the editor's check answers a huge jury with the located issue and no plan", () => {
     const draft = checkDraft({ text: "judge: { jury: { size: 99999999 } }\nevals:\n  - { name: a, response: hi, rubric: x }\n", file: "suite.yaml", priceOf: () => undefined, defaultModel: "m" });
     expect(draft.plan).toBeNull();
