@@ -1,3 +1,5 @@
+import { z } from "zod";
+
 // Upper bounds of the rubric language. A suite is hostile input (the editor
 // posts every keystroke to the server), so every count has a ceiling, and the
 // work that multiplies counts (cells, judge calls) is checked by arithmetic
@@ -35,6 +37,9 @@ export const LIMITS = {
 export function atMost(n: number, what: string): { error: string } {
   return { error: `${what.replace("{n}", formatCount(n))}` };
 }
+
+/** A name, id or model name: short enough to read in a report. */
+export const nameString = z.string().min(1).max(LIMITS.nameChars, atMost(LIMITS.nameChars, "at most {n} characters"));
 
 /** 12345 → "12,345", so that limits and products read at a glance. */
 export function formatCount(n: number): string {

@@ -2,14 +2,11 @@ import { z } from "zod";
 import { categoryRubricFields, DocumentSchema } from "./category-schema";
 import { CompareSchema } from "./compare-schema";
 import { DatasetCandidatesSchema, DatasetSchema } from "./dataset-schema";
-import { LIMITS, atMost } from "./limits";
+import { LIMITS, atMost, nameString } from "./limits";
 
 // The one description of the rubric YAML language. Everything else (the loader,
 // the JSON Schema for editors, the engine's types) is derived from it.
 // Field names are snake_case, as the rubric-scoring guide writes them.
-
-/** A name, id or model name: short enough to read in a report. */
-export const nameString = z.string().min(1).max(LIMITS.nameChars, atMost(LIMITS.nameChars, "at most {n} characters"));
 
 const threshold = z
   .number()

@@ -49,10 +49,15 @@ export interface ExplainedPlan {
   assumptions: string;
 }
 
+/** A long text as the plan shows it: its start and its length (the plan repeats it per cell). */
+function clip(text: string, max = 200): string {
+  return text.length <= max ? text : `${text.slice(0, max)}… (${text.length} characters)`;
+}
+
 function describeRubric(rubric: Rubric): string[] {
   const source = rubric.source.type === "inline" ? "inline" : `${rubric.source.type} ${rubric.source.name}`;
   const head = `${rubric.kind} rubric (${source}), threshold ${rubric.threshold.toFixed(2)}${rubric.strict ? ", strict" : ""}`;
-  if (rubric.kind === "freeform") return [head, `  "${rubric.text}"`];
+  if (rubric.kind === "freeform") return [head, `  "${clip(rubric.text)}"`];
   if (rubric.kind === "tree") return [head, `  ${longestPath(rubric.tree).length} questions on the longest path`];
   if (rubric.kind === "categories") return describeCategoryRubric(rubric.rubricSet, source);
   if (rubric.kind === "pairwise") {
@@ -69,7 +74,7 @@ function describeRubric(rubric: Rubric): string[] {
         c.required ? "required" : "",
         c.guard ? "guard" : "",
         c.threshold !== undefined ? `threshold ${c.threshold.toFixed(2)}` : "",
-        c.when ? `when ${c.when.contains !== undefined ? `contains ${JSON.stringify(c.when.contains)}` : `regex /${c.when.regex}/`}` : "",
+        c.when ? `when ${c.when.contains !== undefined ? `contains ${JSON.stringify(clip(c.when.contains))}` : `regex /${clip(c.when.regex ?? "")}/`}` : "",
         c.examples.length ? `${c.examples.length} anchors` : "",
       ].filter(Boolean);
       return `  - ${c.name} (${flags.join(", ")})`;

@@ -98,6 +98,14 @@ describe("explain", () => {
     expect(plan.totals.inputTokens / 2_500).toBeGreaterThan(250_000);
   });
 
+  it("shows a long free-form rubric by its start and length, so a plan of many cells stays printable", () => {
+    const axis = (prefix: string, n: number) => `[${Array.from({ length: n }, (_, i) => `${prefix}${i}`).join(", ")}]`;
+    const yaml = `evals:\n  - name: a\n    response: hi\n    matrix: { models: ${axis("m", 50)}, prompts: ${axis("p", 20)} }\n    rubric: "${"r".repeat(600_000)}"\n`;
+    const text = renderExplain(explainYaml(yaml));
+    expect(text).toContain(`  "${"r".repeat(200)}… (600000 characters)"`);
+    expect(text.length).toBeLessThan(2_000_000);
+  });
+
   it("projects the cost from the price of each call", () => {
     const plan = explainYaml(fanned, { priceOf: flatPrice(0.003) });
     expect(plan.totals.outputTokens).toBe(24 * EXPECTED_OUTPUT_TOKENS);
