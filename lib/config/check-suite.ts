@@ -6,6 +6,7 @@ import { checkCompareEval } from "./check-compare";
 import { checkCandidatesEval } from "./check-candidates";
 import type { DataPath, YamlLocator } from "./yaml-locator";
 import type { ConfigIssue } from "./types";
+import { LIMITS } from "./limits";
 
 // The rules zod's shape cannot say: references, combinations of fields,
 // regular expressions, uniqueness. Each finds every problem, not just the first.
@@ -80,8 +81,8 @@ export function checkSuite(input: { suite: Suite; locator: YamlLocator; file: st
   };
 
   const checkTree = (node: TreeNodeInput, path: DataPath, depth: number) => {
-    if (depth > 32) {
-      error(path, "the tree is deeper than 32 levels");
+    if (depth > LIMITS.treeDepth) {
+      error(path, `the tree is deeper than ${LIMITS.treeDepth} levels`);
       return;
     }
     if ("ask" in node) {

@@ -10,7 +10,7 @@ import type { ConfigIssue, EvalConfig, SuiteConfig, TreeNode } from "./types";
 // The counts are upper bounds: a `when:` that skips a criterion is not
 // known until the candidate is.
 
-export interface EvalPlanSize {
+interface EvalPlanSize {
   cells: number;
   judgeCalls: number;
   /** The factors of the cell count, for messages: [["items", 500], ["models", 3]]. */
@@ -19,7 +19,8 @@ export interface EvalPlanSize {
   callFactors: [string, number][];
 }
 
-function treeDepth(node: TreeNode): number {
+/** Questions on a tree's longest path: the calls one judge makes at most. */
+export function treeDepth(node: TreeNode): number {
   return "ask" in node ? 1 + Math.max(treeDepth(node.yes), treeDepth(node.no)) : 0;
 }
 
@@ -55,7 +56,7 @@ function callsPerJudge(evalConfig: EvalConfig, suite: SuiteConfig): [string, num
   return ["criteria", rubric.criteria.length];
 }
 
-export function evalPlanSize(evalConfig: EvalConfig, suite: SuiteConfig): EvalPlanSize {
+function evalPlanSize(evalConfig: EvalConfig, suite: SuiteConfig): EvalPlanSize {
   const cellFactors = cellFactorsOf(evalConfig, suite);
   if (cellFactors === "deferred") return { cells: 1, judgeCalls: 0, cellFactors: [], callFactors: [] };
   const cells = product(cellFactors);

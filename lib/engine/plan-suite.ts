@@ -6,6 +6,7 @@ import { matchWhen } from "./match-when";
 import { renderPromptTemplate } from "../config/prompt-template";
 import type { DatasetItem } from "../config/dataset-schema";
 import { planCellComparison, type ComparedCells } from "./pairwise/plan-cell-comparison";
+import { treeDepth } from "../config/plan-size";
 
 // Expands a suite into cells (eval × matrix coordinates) and, per cell, the
 // judges (panel models × jurors) and the number of judge calls it will make.
@@ -49,10 +50,6 @@ export interface PlanOptions {
   liveUnavailable?: string;
   /** Only evals whose name matches run. */
   filter?: RegExp;
-}
-
-export function treeDepth(node: TreeNode): number {
-  return "ask" in node ? 1 + Math.max(treeDepth(node.yes), treeDepth(node.no)) : 0;
 }
 
 /** The matrix cells of an eval; with dataset candidates, every cell once per item (the item first). */
