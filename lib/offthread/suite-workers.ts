@@ -79,11 +79,18 @@ export function createSuiteWorkers(options: SuiteWorkersOptions): SuiteWorkers {
   }
 
   async function execute(job: Job): Promise<void> {
-    const thread = idle.pop() ?? spawn();
-    const answer = await onThread(thread, job.task);
-    job.resolve(answer.result);
-    if (answer.reusable && !closed) idle.push(thread);
-    else void thread.worker.terminate();
+    let thread: Thread | undefined;
+    try {
+      thread = idle.pop() ?? spawn();
+    } catch (error) {
+      job.resolve({ ok: false, code: "failed", message: `The server could not start a thread to check the suite: ${(error as Error).message}.` });
+    }
+    if (thread) {
+      const answer = await onThread(thread, job.task);
+      job.resolve(answer.result);
+      if (answer.reusable && !closed) idle.push(thread);
+      else void thread.worker.terminate();
+    }
     const next = waiting.shift();
     if (next) void execute(next);
     else busy--;
