@@ -12,7 +12,8 @@ import type { SuiteTask, SuiteTaskResult } from "./suite-task";
 export type OffThread<T> = { ok: true; value: T } | { ok: false; code: "too_complex" | "busy" | "failed"; message: string };
 
 export interface SuiteWorkers {
-  run<T extends SuiteTask>(task: T): Promise<OffThread<SuiteTaskResult<T>>>;
+  /** `signal`: the request's; a task whose request is gone before a thread takes it is dropped. */
+  run<T extends SuiteTask>(task: T, options?: { signal?: AbortSignal }): Promise<OffThread<SuiteTaskResult<T>>>;
   /** Ends every thread; tasks in flight answer "failed". */
   close(): Promise<void>;
 }
@@ -129,15 +130,27 @@ export function createSuiteWorkers(options: SuiteWorkersOptions): SuiteWorkers {
   }
 
   return {
-    run<T extends SuiteTask>(task: T): Promise<OffThread<SuiteTaskResult<T>>> {
+    run<T extends SuiteTask>(task: T, { signal }: { signal?: AbortSignal } = {}): Promise<OffThread<SuiteTaskResult<T>>> {
       if (closed) return Promise.resolve({ ok: false, code: "failed", message: "The server is shutting down." });
       return new Promise((resolve) => {
         const job: Job = { task, resolve: resolve as Job["resolve"] };
         if (busy < size) {
           busy++;
           void execute(job);
-        } else if (waiting.length < maxWaiting) waiting.push(job);
-        else resolve({ ok: false, code: "busy", message: `The server is already checking ${busy + waiting.length} suites; try again in a moment.` });
+        } else if (waiting.length < maxWaiting) {
+          waiting.push(job);
+          // The editor aborts its check on every keystroke: a stale one must not hold a place in line.
+          signal?.addEventListener(
+            "abort",
+            () => {
+              const at = waiting.indexOf(job);
+              if (at < 0) return;
+              waiting.splice(at, 1);
+              resolve({ ok: false, code: "failed", message: "The request was abandoned before the suite was checked." });
+            },
+            { once: true },
+          );
+        } else resolve({ ok: false, code: "busy", message: `The server is already checking ${busy + waiting.length} suites; try again in a moment.` });
       });
     },
     async close() {

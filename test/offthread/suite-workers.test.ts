@@ -42,4 +42,14 @@ describe("suite workers", () => {
     expect(answer.ok ? "" : answer.message).toMatch(/^Checking this suite needs more than 24 MB/);
     expect((await pool.run({ kind: "load", text: SMALL, file: "s.yaml" })).ok).toBe(true);
   });
+
+  it("drops a waiting task whose request was abandoned (the editor aborts its check on each keystroke)", async () => {
+    pool = createSuiteWorkers({ workerFile: WORKER, size: 1 });
+    const first = pool.run({ kind: "load", text: big(2_000), file: "s.yaml" });
+    const stale = new AbortController();
+    const abandoned = pool.run({ kind: "load", text: SMALL, file: "s.yaml" }, { signal: stale.signal });
+    stale.abort();
+    expect(await abandoned).toEqual({ ok: false, code: "failed", message: "The request was abandoned before the suite was checked." });
+    expect((await first).ok).toBe(true);
+  });
 });

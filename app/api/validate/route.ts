@@ -19,14 +19,17 @@ export async function POST(request: Request) {
   // Live evals whose server the allow-list refuses will defer: the plan says so while typing.
   const allowList = await dashboardAllowList(settings.value);
   if (!allowList.ok) return errorResponse("unavailable", allowList.message);
-  const checked = await suiteWorkers().run({
-    kind: "draft",
-    text: body.value.yaml,
-    file: body.value.file ?? "suite.yaml",
-    defaultModel: judgeModel,
-    ...(anthropicApiKey ? {} : { judgeUnavailable: "no ANTHROPIC_API_KEY on the server: a run would defer it" }),
-    ...(allowList.value ? { allowListed: allowList.value.servers } : {}),
-  });
+  const checked = await suiteWorkers().run(
+    {
+      kind: "draft",
+      text: body.value.yaml,
+      file: body.value.file ?? "suite.yaml",
+      defaultModel: judgeModel,
+      ...(anthropicApiKey ? {} : { judgeUnavailable: "no ANTHROPIC_API_KEY on the server: a run would defer it" }),
+      ...(allowList.value ? { allowListed: allowList.value.servers } : {}),
+    },
+    { signal: request.signal },
+  );
   if (!checked.ok) return errorResponse(checked.code, checked.message);
   return NextResponse.json(checked.value);
 }
