@@ -5,6 +5,7 @@ import { POST as validate } from "../../../app/api/validate/route";
 import { POST as checkAnchors } from "../../../app/api/calibration/check/route";
 import { GET as listSuites, POST as createSuite } from "../../../app/api/suites/route";
 import { POST as runSuite } from "../../../app/api/suites/[id]/runs/route";
+import { POST as calibrate } from "../../../app/api/suites/[id]/calibrations/route";
 /* eslint-enable no-restricted-imports */
 import { resetSuiteWorkers } from "../../../lib/offthread/suite-workers";
 import { useTestDatabase } from "../../support/test-database";
@@ -75,16 +76,19 @@ describe("suites from the browser are checked off the main thread", () => {
     expect(small.status).toBe(200);
   });
 
-  it("applies the same limit to Check anchors and to the Run button", async () => {
+  it("applies the same limit to Check anchors, the Run button and Run calibration", async () => {
     await resetSuiteWorkers({ timeLimitMs: 300 });
     process.env.ANTHROPIC_API_KEY = "sk-ant-test-key";
     const anchors = await checkAnchors(post("/api/calibration/check", { yaml: HEAVY }));
     expect(anchors.status).toBe(422);
-    const created = await createSuite(post("/api/suites", { name: "heavy", yaml: "evals: []\n" }));
+    const created = await createSuite(post("/api/suites", { name: "heavy", yaml: HEAVY }));
     const { id } = (await created.json()) as { id: string };
     const run = await runSuite(post(`/api/suites/${id}/runs`, { yaml: HEAVY }), { params: Promise.resolve({ id }) });
     expect(run.status).toBe(422);
     expect(((await run.json()) as { error: { message: string } }).error.message).toContain("took longer than");
+    // Run calibration loads the saved version, which came from a browser too.
+    const calibration = await calibrate(post(`/api/suites/${id}/calibrations`, {}), { params: Promise.resolve({ id }) });
+    expect(calibration.status).toBe(422);
   });
 });
 
