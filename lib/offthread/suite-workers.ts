@@ -39,6 +39,7 @@ interface Thread {
   ready: Promise<boolean>;
   /** The reason it died, once it has. */
   dead?: string;
+  outOfMemory?: boolean;
 }
 
 export function createSuiteWorkers(options: SuiteWorkersOptions): SuiteWorkers {
@@ -66,12 +67,16 @@ export function createSuiteWorkers(options: SuiteWorkersOptions): SuiteWorkers {
       };
       worker.on("message", onMessage);
       worker.once("error", (error) => {
-        thread.dead = deathReason(error);
+        thread.outOfMemory = (error as Error & { code?: string }).code === "ERR_WORKER_OUT_OF_MEMORY";
+        thread.dead = error.message;
         resolve(false);
       });
       worker.once("exit", () => {
         thread.dead ??= "the checking thread stopped";
         all.delete(thread);
+        // A thread that dies idle must not be handed the next task.
+        const at = idle.indexOf(thread);
+        if (at >= 0) idle.splice(at, 1);
         resolve(false);
       });
     });
@@ -115,8 +120,7 @@ export function createSuiteWorkers(options: SuiteWorkersOptions): SuiteWorkers {
       };
       const onExit = () => {
         const reason = thread.dead ?? "the checking thread stopped";
-        const outOfMemory = reason.includes("memory");
-        finish(outOfMemory ? { ok: false, code: "too_complex", message: `Checking this suite needs more than ${heapMb} MB, so the server stopped: make it smaller (fewer evals, matrix cells or jurors).` } : { ok: false, code: "failed", message: `The server failed while checking the suite: ${reason}.` }, false);
+        finish(thread.outOfMemory ? { ok: false, code: "too_complex", message: `Checking this suite needs more than ${heapMb} MB, so the server stopped: make it smaller (fewer evals, matrix cells or jurors).` } : { ok: false, code: "failed", message: `The server failed while checking the suite: ${reason}.` }, false);
       };
       const timer = setTimeout(() => {
         finish({ ok: false, code: "too_complex", message: `Checking this suite took longer than ${formatSeconds(timeLimitMs)}, so the server stopped: make it smaller (fewer evals, matrix cells or jurors) or split it.` }, false);
@@ -158,11 +162,6 @@ export function createSuiteWorkers(options: SuiteWorkersOptions): SuiteWorkers {
       await Promise.all([...all].map((t) => t.worker.terminate()));
     },
   };
-}
-
-function deathReason(error: Error): string {
-  const code = (error as Error & { code?: string }).code;
-  return code === "ERR_WORKER_OUT_OF_MEMORY" ? "it ran out of memory" : error.message;
 }
 
 function formatSeconds(ms: number): string {
