@@ -45,6 +45,16 @@ const serverOnlyLib = ["cli", "store", "judge", "live", "env", "access"].map((m)
   message: `components/ never import server code (lib/${m}).`,
 }));
 
+// A regular expression built from data (a suite's text, a request) runs on
+// V8's backtracking engine, where one pattern can stall the server for
+// minutes: `when.regex` goes through RE2 (lib/config/when-regex.ts), and a
+// search is a value (ILIKE), never a pattern. Patterns written in the code are fine.
+const NOT_WRITTEN = "[arguments.0.type!=/^(Literal|TemplateLiteral|TaggedTemplateExpression)$/]";
+const noDataRegExp = ["NewExpression", "CallExpression"].map((node) => ({
+  selector: `${node}[callee.name="RegExp"]${NOT_WRITTEN}`,
+  message: "No RegExp from data here: a backtracking pattern can stall the server. Use RE2 (compileWhenRegex) or match the text as a value.",
+}));
+
 export default tseslint.config(
   { ignores: ["node_modules/**", ".next/**", "coverage/**", "next-env.d.ts", "public/**", ".data/**", "test/fixtures/**", "lib/store/generated/**", "dist/**", ".bench/**", "scratch/**"] },
   {
@@ -83,6 +93,10 @@ export default tseslint.config(
       "no-restricted-imports": ["error", { paths: frameworkAndIo, patterns: [...frameworkPatterns, noApp, ...outerLib, statsLeaf] }],
       "no-restricted-properties": ["error", { object: "process", property: "env", message: "Read the environment once, in lib/env; pass values in." }],
     },
+  },
+  {
+    files: ["lib/engine/**/*.ts", "lib/config/**/*.ts", "app/**/*.{ts,tsx}"],
+    rules: { "no-restricted-syntax": ["error", ...noDataRegExp] },
   },
   {
     files: ["components/**/*.{ts,tsx}"],

@@ -22,6 +22,16 @@ export async function runQueries() {
   return createRunQueries(prisma());
 }
 
+/** A URL segment decoded, or undefined when it cannot name anything: bad percent-encoding, or a NUL (which Postgres text cannot hold). */
+export function decodeSegment(raw: string): string | undefined {
+  try {
+    const decoded = decodeURIComponent(raw);
+    return decoded.includes("\u0000") ? undefined : decoded;
+  } catch {
+    return undefined;
+  }
+}
+
 export function toRunRow(run: RunListItem): RunRowView {
   return {
     id: run.id,

@@ -1,5 +1,5 @@
 import { loadSuite } from "../../config/load-suite";
-import type { ConfigIssue } from "../../config/types";
+import type { ConfigIssue, LoadResult } from "../../config/types";
 import type { EngineDeps } from "../run-suite";
 import { locateAnchors, type AnchorSpot } from "./locate-anchors";
 import { runCalibration, DEFAULT_TOLERANCE, type CalibrationResult } from "./run-calibration";
@@ -29,10 +29,20 @@ export type AnchorCheck =
     };
 
 export async function checkAnchors(
-  input: { text: string; file: string; line?: number; defaultModel: string; toolVersion: string; concurrency?: number; tolerance?: number },
+  input: {
+    text: string;
+    file: string;
+    line?: number;
+    defaultModel: string;
+    toolVersion: string;
+    concurrency?: number;
+    tolerance?: number;
+    /** `text` already loaded (the dashboard loads it on a worker thread, under a time limit). */
+    loaded?: LoadResult;
+  },
   deps: EngineDeps,
 ): Promise<AnchorCheck> {
-  const loaded = loadSuite({ text: input.text, file: input.file });
+  const loaded = input.loaded ?? loadSuite({ text: input.text, file: input.file });
   if (!loaded.ok) return { ok: false, issues: loaded.issues };
   const spans = locateAnchors({ text: input.text, file: input.file }).filter((s) => s.anchors.length > 0);
   const under = input.line === undefined ? [] : spans.filter((s) => input.line! >= s.startLine && input.line! <= s.endLine);

@@ -13,14 +13,16 @@ import { TranscriptView } from "@/components/results/transcript-view";
 import { TreePath } from "@/components/results/tree-path";
 import { winRateBars } from "@/lib/engine/pairwise/pairwise-result";
 import { renderTranscript } from "@/lib/engine/transcript";
-import { runViews } from "../../../_lib/load";
+import { decodeSegment, runViews } from "../../../_lib/load";
 
 export const dynamic = "force-dynamic";
 
 export default async function EvalResultPage({ params }: { params: Promise<{ id: string; key: string }> }) {
   const { id, key } = await params;
+  const resultKey = decodeSegment(key);
+  if (resultKey === undefined) notFound();
   const views = await runViews();
-  const [result, run] = await Promise.all([views.evalResult({ runId: id, resultKey: decodeURIComponent(key) }), views.runOverview(id)]);
+  const [result, run] = await Promise.all([views.evalResult({ runId: id, resultKey }), views.runOverview(id)]);
   if (!result || !run) notFound();
 
   // Evidence was checked against what the judge read: the rendered transcript

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { RunsTable } from "@/components/results/runs-table";
 import styles from "@/components/results/results.module.css";
-import { runViews, toRunRow } from "./_lib/load";
+import { runViews, toRunRow } from "../_lib/load";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Runs · Rubric Studio" };
