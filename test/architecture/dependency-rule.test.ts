@@ -27,7 +27,7 @@ describe("the dependency rule", () => {
     ["export const key = process.env.ANTHROPIC_API_KEY;", "lib/engine/x.ts"],
     ['import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";', "lib/engine/x.ts"],
     ['import { createRetryingMessages } from "../judge/retrying-messages";', "lib/live/x.ts"],
-    ['import { redactReport } from "../report/redact-secrets";', "lib/live/x.ts"],
+    ['import { REPORTERS } from "../report/registry";', "lib/live/x.ts"],
     ['import { readEnv } from "../env/read-env";', "lib/live/x.ts"],
     ["export const key = process.env.ANTHROPIC_API_KEY;", "lib/live/x.ts"],
   ])("rejects %s in %s", async (code, file) => {
