@@ -19,7 +19,7 @@ interface RequestLike {
 
 // A host name, IPv4 address or bracketed IPv6 address, and an optional port:
 // nothing that could carry a path, credentials or a second host.
-const HOST_HEADER = /^(?:\[[0-9a-f:.]+\]|[a-z0-9](?:[a-z0-9-]{0,62})(?:\.[a-z0-9-]{1,63})*\.?)(?::\d{1,5})?$/i;
+const HOST_HEADER = /^(?:\[[0-9a-f:.]+\]|[a-z0-9_](?:[a-z0-9_-]{0,62})(?:\.[a-z0-9_-]{1,63})*\.?)(?::\d{1,5})?$/i;
 
 /** A Host-style value when it is just a host and port, else undefined. */
 export function validHost(value: string | null | undefined): string | undefined {

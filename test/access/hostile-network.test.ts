@@ -45,6 +45,12 @@ describe("redirects go to the address the browser asked for (item 5)", () => {
     expect(requestOrigin(at, accessPolicy({ ...settings, trustProxy: true }))).toBe("https://evil.example");
   });
 
+  it("takes any host name a browser sends, IPv6 addresses and container names included", () => {
+    for (const host of ["[fd00::2]:4700", "rubric_studio:3000", "Rubrics.Example.com"]) {
+      expect(requestOrigin({ headers: new Headers({ host }), url: "http://0.0.0.0:4700/" }, offLoopback), host).toBe(`http://${host.toLowerCase()}`);
+    }
+  });
+
   it("never builds a redirect from a Host header that is more than a host and port", async () => {
     for (const host of ["evil.example/path", "user@evil.example", "a b", "evil.example:80:80"]) {
       const location = (await guard(request("/runs", { host })))!.headers.get("location")!;
