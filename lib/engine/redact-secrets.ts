@@ -27,8 +27,10 @@ const SECRET_KEY = String.raw`[A-Za-z0-9_.-]*?(?:api[_-]?key|secret|token|passwo
 // `?k=%0Aghp_...`), where the letter before the token belongs to an escape
 // (`\n`, `\u003d`, `%3D`), so no word boundary precedes it. A start is the
 // start of the text, anything but a letter or digit, or the end of an escape.
-const START = String.raw`(?:(?<![A-Za-z0-9])|(?<=\\[nrtbfv0])|(?<=\\u[0-9A-Fa-f]{4})|(?<=%[0-9A-Fa-f]{2}))`;
-const at = (pattern: string, flags = "g") => new RegExp(`${START}${pattern}`, flags);
+// Checked behind the token's prefix rather than in front of it, so that the
+// engine scans for the prefix first (in front, it made redaction 25 times slower).
+const BEFORE = String.raw`(?:^|[^A-Za-z0-9]|\\[nrtbfv0]|\\u[0-9A-Fa-f]{4}|%[0-9A-Fa-f]{2})`;
+const at = (prefix: string, rest: string, flags = "g") => new RegExp(`(?:${prefix})(?<=${BEFORE}(?:${prefix}))${rest}`, flags);
 
 // Order matters: whole blocks first, then specific token shapes, then the
 // key/value rule, which would otherwise cut a known token in half.
@@ -39,17 +41,17 @@ const PATTERNS: SecretPattern[] = [
   },
   // Distinctive enough to need no start at all: whatever comes before, it goes.
   { name: "Anthropic key", pattern: /sk-ant-[A-Za-z0-9_-]{10,}/g },
-  { name: "OpenAI-style key", pattern: at(String.raw`sk-[A-Za-z0-9_-]{20,}`) },
+  { name: "OpenAI-style key", pattern: at("sk-", "[A-Za-z0-9_-]{20,}") },
   {
     name: "Bearer token",
     // A digit or a length no word reaches, so "the bearer of bad news" stays.
-    pattern: at(String.raw`(Bearer)(\s+)(?:(?=[A-Za-z0-9._~+/-]*\d)[A-Za-z0-9._~+/-]{8,}|[A-Za-z0-9._~+/-]{24,})=*`, "gi"),
+    pattern: new RegExp(String.raw`(Bearer)(?<=${BEFORE}Bearer)(\s+)(?:(?=[A-Za-z0-9._~+/-]*\d)[A-Za-z0-9._~+/-]{8,}|[A-Za-z0-9._~+/-]{24,})=*`, "gi"),
     replace: (_match, [scheme = "", space = ""]) => `${scheme}${space}${REDACTED}`,
   },
-  { name: "AWS access key id", pattern: at(String.raw`(?:AKIA|ASIA)[0-9A-Z]{16}(?![0-9A-Za-z])`) },
-  { name: "GitHub token", pattern: at(String.raw`(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})`) },
-  { name: "Slack token", pattern: at(String.raw`xox[baprs]-[A-Za-z0-9-]{10,}`) },
-  { name: "JWT", pattern: at(String.raw`eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*`) },
+  { name: "AWS access key id", pattern: at("AKIA|ASIA", "[0-9A-Z]{16}(?![0-9A-Za-z])") },
+  { name: "GitHub token", pattern: at("gh[pousr]_|github_pat_", "[A-Za-z0-9_]{20,}") },
+  { name: "Slack token", pattern: at("xox[baprs]-", "[A-Za-z0-9-]{10,}") },
+  { name: "JWT", pattern: at("eyJ", String.raw`[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*`) },
   {
     name: "secret key/value",
     // `api_key=…`, `"password": "…"`, `X-Api-Key: …`, and the same inside
