@@ -22,7 +22,7 @@ interface RequestLike {
 const HOST_HEADER = /^(?:\[[0-9a-f:.]+\]|[a-z0-9_](?:[a-z0-9_-]{0,62})(?:\.[a-z0-9_-]{1,63})*\.?)(?::\d{1,5})?$/i;
 
 /** A Host-style value when it is just a host and port, else undefined. */
-export function validHost(value: string | null | undefined): string | undefined {
+function validHost(value: string | null | undefined): string | undefined {
   const trimmed = value?.trim();
   return trimmed && HOST_HEADER.test(trimmed) ? trimmed.toLowerCase() : undefined;
 }

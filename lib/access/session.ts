@@ -2,8 +2,8 @@ import { unsealData, type SessionOptions } from "iron-session";
 
 // The login session: an iron-session cookie (sealed and signed with the
 // session secret), httpOnly, SameSite=Lax, Secure when the request came over
-// https (directly, or through a trusted proxy that says so: `isHttpsRequest`). It holds no more than
-// "logged in, since when".
+// https (directly, or through a trusted proxy that says so: `isHttpsRequest`
+// in request-address.ts). It holds no more than "logged in, since when".
 
 export const SESSION_COOKIE = "rubric_studio_session";
 export const SESSION_TTL_SECONDS = 7 * 24 * 60 * 60;

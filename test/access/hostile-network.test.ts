@@ -5,6 +5,7 @@ import { guardRequest } from "../../lib/access/guard-request";
 import { attemptLogin, safeNextPath } from "../../lib/access/log-in";
 import { createLoginThrottle, DEFAULT_THROTTLE_LIMITS } from "../../lib/access/login-throttle";
 import { clientAddress, requestOrigin } from "../../lib/access/request-address";
+import { readEnv } from "../../lib/env/read-env";
 
 // Issue 13, items 5 to 8: what a hostile network can send the access guard.
 // Requests are built as Next builds them for a server started with
@@ -36,6 +37,16 @@ describe("redirects go to the address the browser asked for (item 5)", () => {
     const policy = accessPolicy({ ...settings, publicUrl: "https://rubrics.example.com" });
     const response = await guard(request("/suites", { host: "127.0.0.1:4700" }), policy);
     expect(response!.headers.get("location")).toBe("https://rubrics.example.com/login?next=%2Fsuites");
+  });
+
+  it("reads RUBRIC_STUDIO_PUBLIC_URL as an origin, and RUBRIC_STUDIO_TRUST_PROXY as a switch, refusing anything else by name", () => {
+    expect(readEnv({ RUBRIC_STUDIO_PUBLIC_URL: "https://rubrics.example.com/ignored?x", RUBRIC_STUDIO_TRUST_PROXY: "1" })).toMatchObject({ ok: true, value: { publicUrl: "https://rubrics.example.com", trustProxy: true } });
+    expect(readEnv({})).toMatchObject({ ok: true, value: { trustProxy: false } });
+    for (const [name, value] of [["RUBRIC_STUDIO_PUBLIC_URL", "javascript:alert(1)"], ["RUBRIC_STUDIO_PUBLIC_URL", "rubrics.example.com"], ["RUBRIC_STUDIO_TRUST_PROXY", "yes"]] as const) {
+      const result = readEnv({ [name]: value });
+      expect(result.ok, `${name}=${value}`).toBe(false);
+      if (!result.ok) expect(result.message).toMatch(new RegExp(`^${name}: `));
+    }
   });
 
   it("takes the proxy's X-Forwarded-Host and -Proto only when the proxy is trusted", () => {
