@@ -30,6 +30,8 @@ describe("the dependency rule", () => {
     ['import { REPORTERS } from "../report/registry";', "lib/live/x.ts"],
     ['import { readEnv } from "../env/read-env";', "lib/live/x.ts"],
     ["export const key = process.env.ANTHROPIC_API_KEY;", "lib/live/x.ts"],
+    // Issue 13 item 5: redirects built from the request URL go to 0.0.0.0 under --host 0.0.0.0.
+    ['import { NextResponse } from "next/server";\nexport const go = (r: Request) => NextResponse.redirect(new URL("/login", r.url));', "app/api/auth/x/route.ts"],
   ])("rejects %s in %s", async (code, file) => {
     expect(await ruleMessages(code, file)).not.toEqual([]);
   });
