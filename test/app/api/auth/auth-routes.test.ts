@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { unsealData } from "iron-session";
 
 // The login and logout routes called as Next calls them on a server started
@@ -14,11 +14,14 @@ let login: Handler;
 let logout: Handler;
 
 beforeAll(async () => {
-  Object.assign(process.env, { RUBRIC_STUDIO_HOST: "0.0.0.0", RUBRIC_STUDIO_PASSWORD: PASSWORD, RUBRIC_STUDIO_SESSION_SECRET: SECRET, RUBRIC_STUDIO_PUBLIC_URL: "", RUBRIC_STUDIO_TRUST_PROXY: "" });
+  const env = { RUBRIC_STUDIO_HOST: "0.0.0.0", RUBRIC_STUDIO_PASSWORD: PASSWORD, RUBRIC_STUDIO_SESSION_SECRET: SECRET, RUBRIC_STUDIO_PUBLIC_URL: "", RUBRIC_STUDIO_TRUST_PROXY: "" };
+  for (const [name, value] of Object.entries(env)) vi.stubEnv(name, value);
   // A test may call a route handler the way Next does; the rule keeps lib/ and components/ off app/.
   login = (await import("../../../../app/api/auth/login/route")).POST;
   logout = (await import("../../../../app/api/auth/logout/route")).POST;
 });
+
+afterAll(() => vi.unstubAllEnvs());
 
 function form(fields: Record<string, string>, headers: Record<string, string> = {}) {
   return new Request("http://0.0.0.0:4700/api/auth/login", {
