@@ -102,4 +102,9 @@ export default tseslint.config(
     files: ["components/**/*.{ts,tsx}"],
     rules: { "no-restricted-imports": ["error", { patterns: [noApp, ...serverOnlyLib, { group: ["@prisma/*", "@anthropic-ai/*"], message: "components/ never import server code." }] }] },
   },
+  {
+    // Request URLs name the address the server listens on (http://0.0.0.0:3000 under --host 0.0.0.0), not the one the browser asked for.
+    files: ["app/**/*.{ts,tsx}", "lib/access/**/*.ts", "proxy.ts"],
+    rules: { "no-restricted-properties": ["error", { object: "NextResponse", property: "redirect", message: "Redirect with redirectTo (lib/access/request-address.ts), which goes to the browser's own address." }] },
+  },
 );

@@ -8,7 +8,6 @@ import { formatUsd } from "../engine/format-score";
 import { createAnthropicJudge } from "../judge/anthropic-judge";
 import { priceOf } from "../judge/pricing";
 import type { ReporterName } from "../report/registry";
-import { redactReport } from "../report/redact-secrets";
 import { redactDeep } from "../engine/redact-secrets";
 import type { Settings } from "../env/read-env";
 import type { Database } from "../store/open-database";
@@ -177,7 +176,7 @@ export async function executeRun(request: RunRequest): Promise<number> {
     if (report.summary.reused) {
       io.stderr.write(`Reused ${report.summary.reused.calls} judge verdicts from the cache, saving ~${formatUsd(report.summary.reused.savedUsd)}\n`);
     }
-    await writeReports({ names: request.reporters, report: redactReport(report), output: request.output, io, color: request.color });
+    await writeReports({ names: request.reporters, report, output: request.output, io, color: request.color });
     return exitCodeOf(report);
   } finally {
     await db?.close();

@@ -5,7 +5,6 @@ import { buildReport, exitCodeOf } from "../engine/run-suite";
 import { createAnthropicJudge } from "../judge/anthropic-judge";
 import { priceOf } from "../judge/pricing";
 import type { ReporterName } from "../report/registry";
-import { redactReport } from "../report/redact-secrets";
 import type { Settings } from "../env/read-env";
 import { openDatabase, type Database } from "../store/open-database";
 import { createRunStore, type RunConfig } from "../store/run-store";
@@ -113,7 +112,7 @@ async function renderStoredRun(input: { db: Database; runId: string; io: CliIo; 
     ...buildReport({ results, suite: loaded.value, toolVersion: run.config.toolVersion, startedAt: run.createdAt.getTime(), finishedAt: (row?.finishedAt ?? new Date()).getTime() }),
     runId: run.id,
   };
-  await writeReports({ names: input.reporters, report: redactReport(report), output: input.output, io: input.io, color: input.color });
+  await writeReports({ names: input.reporters, report, output: input.output, io: input.io, color: input.color });
   if (results.length < run.totalCells) {
     input.io.stderr.write(`run ${run.id} is ${run.status}: ${results.length} of ${run.totalCells} results so far\n`);
     return 1;

@@ -3,7 +3,6 @@ import { exitCodeOf } from "../engine/run-suite";
 import { formatUsd } from "../engine/format-score";
 import { priceOf } from "../judge/pricing";
 import { parseReporterList } from "../report/registry";
-import { redactReport } from "../report/redact-secrets";
 import { prepareJudging } from "./prepare-judging";
 import { writeReports } from "./write-reports";
 import type { CliIo } from "./main";
@@ -60,6 +59,6 @@ export async function repeatCommand(input: { options: RepeatOptions; io: CliIo; 
     io.stderr.write(`error: --filter ${JSON.stringify(options.filter)} matches no eval\n`);
     return 2;
   }
-  await writeReports({ names: reporters.value, report: redactReport(report), output: options.output, io, color: options.color && Boolean(io.stdout.isTTY) });
+  await writeReports({ names: reporters.value, report, output: options.output, io, color: options.color && Boolean(io.stdout.isTTY) });
   return exitCodeOf(report);
 }
