@@ -1,16 +1,28 @@
 import type { JudgeConfig } from "../config/types";
-import { passesThreshold, type RubricScore } from "./score-rubric";
+import {
+  passesThreshold,
+  type RubricScore,
+  type ScoredCriterion,
+} from "./score-rubric";
+import {
+  CONSENSUS_TOLERANCE,
+  combineJuryCriterion,
+  describeCombinedGate,
+  mean,
+  median,
+} from "./combine-criteria";
 
 // Juries and panels. A jury grades the rubric `size` times with one model and
 // passes when at least `consensus` of the jurors pass. A panel grades once per
 // model (each model possibly a jury) and combines the per-model outcomes.
 
-/** So that 2 of 3 jurors (0.667) meet a consensus written as 0.66 or 0.67. */
-export const CONSENSUS_TOLERANCE = 0.005;
+export { CONSENSUS_TOLERANCE };
 
 export interface JudgeOutcomeScore extends RubricScore {
   model: string;
   juror: number;
+  /** A criteria rubric's per-criterion verdicts of this judge, in rubric order. */
+  criteria?: ScoredCriterion[];
 }
 
 export interface Combined {
@@ -22,39 +34,70 @@ export interface Combined {
   error?: string;
 }
 
-const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-
-function median(xs: number[]): number {
-  const sorted = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+function juryGates(grades: JudgeOutcomeScore[], consensus: number): string[] {
+  const first = grades[0]?.criteria;
+  if (!first) return [...new Set(grades.flatMap((g) => g.gates))];
+  return first.flatMap((scored, i) => {
+    const combined = combineJuryCriterion(
+      grades.map((g) => g.criteria![i]!),
+      consensus,
+    );
+    return combined.gates.map((gate) =>
+      describeCombinedGate(gate, combined, scored),
+    );
+  });
 }
 
 function combineJury(grades: JudgeOutcomeScore[], consensus: number): Combined {
-  if (grades.length === 1) return { score: grades[0]!.score, passed: grades[0]!.passed, gates: grades[0]!.gates };
+  if (grades.length === 1)
+    return {
+      score: grades[0]!.score,
+      passed: grades[0]!.passed,
+      gates: grades[0]!.gates,
+    };
   const passing = grades.filter((g) => g.passed).length;
   const fraction = passing / grades.length;
   const passed = fraction >= consensus - CONSENSUS_TOLERANCE;
-  const scores = grades.map((g) => g.score).filter((s): s is number => s !== null);
+  const scores = grades
+    .map((g) => g.score)
+    .filter((s): s is number => s !== null);
   return {
     score: scores.length ? mean(scores) : null,
     passed,
-    // A failed jury keeps its jurors' gate reasons; a passing one overrode them.
-    gates: passed ? [] : [...new Set(grades.flatMap((g) => g.gates))],
+    // A passing jury overrode its jurors' gates; a failing one names the gates
+    // the jury as a whole failed, per criterion, on the combined verdict.
+    gates: passed ? [] : juryGates(grades, consensus),
     decision: `jury: ${passing} of ${grades.length} jurors passed (consensus ${consensus})`,
   };
 }
 
-export function combineJudges(input: { grades: JudgeOutcomeScore[]; judge: JudgeConfig; threshold: number; strict: boolean }): Combined {
+export function combineJudges(input: {
+  grades: JudgeOutcomeScore[];
+  judge: JudgeConfig;
+  threshold: number;
+  strict: boolean;
+}): Combined {
   const { grades, judge, threshold, strict } = input;
   const failed = grades.filter((g) => g.error !== undefined);
   if (failed.length > 0) {
-    return { score: null, passed: null, gates: [], error: failed.map((g) => `${g.model} #${g.juror}: ${g.error}`).join("; ") };
+    return {
+      score: null,
+      passed: null,
+      gates: [],
+      error: failed.map((g) => `${g.model} #${g.juror}: ${g.error}`).join("; "),
+    };
   }
-  if (grades.every((g) => g.vacuous)) return { score: null, passed: true, gates: [] };
+  if (grades.every((g) => g.vacuous))
+    return { score: null, passed: true, gates: [] };
 
   const models = [...new Set(grades.map((g) => g.model))];
-  const perModel = models.map((model) => ({ model, ...combineJury(grades.filter((g) => g.model === model), judge.jury.consensus) }));
+  const perModel = models.map((model) => ({
+    model,
+    ...combineJury(
+      grades.filter((g) => g.model === model),
+      judge.jury.consensus,
+    ),
+  }));
   if (!judge.panel || perModel.length === 1) return perModel[0]!;
 
   const scores = perModel.map((m) => m.score!);
@@ -62,8 +105,12 @@ export function combineJudges(input: { grades: JudgeOutcomeScore[]; judge: Judge
   if (judge.aggregate === "majority") {
     const passes = perModel.filter((m) => m.passed).length;
     const fails = perModel.length - passes;
-    const passed = passes === fails ? judge.tieBreak === "pass" : passes > fails;
-    const tie = passes === fails ? `; an even split, settled by tie_break: ${judge.tieBreak}` : "";
+    const passed =
+      passes === fails ? judge.tieBreak === "pass" : passes > fails;
+    const tie =
+      passes === fails
+        ? `; an even split, settled by tie_break: ${judge.tieBreak}`
+        : "";
     return {
       score,
       passed,
@@ -74,7 +121,9 @@ export function combineJudges(input: { grades: JudgeOutcomeScore[]; judge: Judge
   const aggregated = judge.aggregate === "median" ? median(scores) : score;
   // Hard gates veto: a model whose own verdict failed a required, guard or
   // evidence gate fails the panel, whatever the others scored.
-  const gates = [...new Set(perModel.filter((m) => !m.passed).flatMap((m) => m.gates))];
+  const gates = [
+    ...new Set(perModel.filter((m) => !m.passed).flatMap((m) => m.gates)),
+  ];
   const meets = passesThreshold({ score: aggregated, threshold, strict });
   const passed = gates.length === 0 && meets;
   // The aggregate, not the reported mean, is what met or missed the bar; say so.
@@ -83,5 +132,10 @@ export function combineJudges(input: { grades: JudgeOutcomeScore[]; judge: Judge
       ? "is a perfect score (strict)"
       : "is short of the perfect 1.00 that strict requires"
     : `${meets ? "≥" : "<"} threshold ${threshold.toFixed(2)}`;
-  return { score, passed, gates, decision: `panel ${judge.aggregate}: ${aggregated.toFixed(2)} ${comparison} over ${perModel.length} models` };
+  return {
+    score,
+    passed,
+    gates,
+    decision: `panel ${judge.aggregate}: ${aggregated.toFixed(2)} ${comparison} over ${perModel.length} models`,
+  };
 }
