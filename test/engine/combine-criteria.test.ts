@@ -1,10 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  byCriterion,
-  byModel,
-  createFakeJudge,
-  type FakeVerdict,
-} from "../support/fake-judge";
+import { byCriterion, byModel, createFakeJudge } from "../support/fake-judge";
+import { GUARD_AT_HALF, jurorVerdicts } from "../support/jury-suites";
 import { criterion, runOne } from "../support/run-yaml";
 
 // A criterion graded by a jury or a panel shows one combined verdict (score,
@@ -36,11 +32,7 @@ const accurateRequired = `
         - name: concise
           description: "Two sentences at most."`;
 
-const jurors = (...scores: number[]): FakeVerdict[] =>
-  scores.map((score, i) => ({
-    score,
-    reasoning: `juror ${i + 1} gave a score of ${score}`,
-  }));
+const jurors = jurorVerdicts;
 
 describe("a jury of 3 split around a required criterion's gate", () => {
   it("2 of 3 pass: the criterion passed, no gate failed, and each juror's reasoning stays with the juror", async () => {
@@ -201,18 +193,7 @@ evals:
 
 describe("a single judge", () => {
   it("marks a triggered guard as failed even when its inverted score clears the criterion's threshold", async () => {
-    const yaml = `
-evals:
-  - name: guarded
-    response: "Invoice 42 totaled $120.00."
-    rubric:
-      criteria:
-        - name: leak
-          description: "Exposes a card number."
-          guard: true
-          threshold: 0.1
-`;
-    const result = await runOne(yaml, {
+    const result = await runOne(GUARD_AT_HALF, {
       judge: createFakeJudge(byCriterion({ leak: { score: 0.5 } })),
     });
     expect(result.status).toBe("failed");
