@@ -86,7 +86,11 @@ export function CriteriaList({ criteria }: { criteria: CriterionResult[] }) {
             {c.evidenceFound !== undefined ? <span>evidence {c.evidenceFound ? "found in the candidate" : "not found in the candidate"}</span> : null}
           </div>
           {c.description ? <p className={styles.muted}>{c.description}</p> : null}
-          {c.gates.length ? <p className={styles.down}>Gates: {c.gates.map((g) => GATE_TEXT[g] ?? g).join("; ")}</p> : null}
+          {c.gates.length ? (
+            <p className={styles.down} data-testid="criterion-gates">
+              Gates: {c.gates.map((g) => GATE_TEXT[g] ?? g).join("; ")}
+            </p>
+          ) : null}
           {c.reasoning ? (
             <p className={styles.reasoning} data-testid="criterion-reasoning">
               {c.reasoning}

@@ -1,5 +1,9 @@
 import { expect, test } from "@playwright/test";
-import type { FakeReply, FakeRequest } from "../support/fake-messages-api";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { startFakeMessagesApi, type FakeReply, type FakeRequest } from "../support/fake-messages-api";
+import { runCli } from "../support/run-cli";
 import { seedSuite } from "./results-seed";
 
 // A jury of 3 that splits around a required criterion's gate, stored by the
@@ -8,6 +12,8 @@ import { seedSuite } from "./results-seed";
 // agree with it and with the eval, and each juror's reasoning under that
 // juror. Before, the criterion read "passed 0.77" beside "required: failed
 // the gate" on an eval that passed, with one juror's reasoning under the mean.
+// And a run graded with `eval --repeat 3 --store` shows its flip rate per
+// criterion on its results' pages.
 
 const JURY_SUITE = `evals:
   - name: jury passes
@@ -39,10 +45,48 @@ function juryReply(): (request: FakeRequest) => FakeReply {
   };
 }
 
+const REPEAT_SUITE = `evals:
+  - name: flaky summary
+    response: "The 2.3.0 release added per-tenant rate limits."
+    rubric:
+      criteria:
+        - { name: accurate, description: "States the correct change (flaky)." }
+        - { name: concise, description: "Two sentences at most (steady)." }
+`;
+
+/** \`eval --repeat 3 --store\` through the real CLI: "accurate" passes in the first repeat only, "concise" always. */
+async function storeRepeatedRun(): Promise<string> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), "rs-e2e-repeat-"));
+  let accurate = 0;
+  const api = await startFakeMessagesApi({
+    respond: (request) => {
+      const flaky = request.system.includes("(flaky)");
+      const score = flaky ? (++accurate === 1 ? 0.9 : 0.3) : 0.9;
+      return { verdict: { reasoning: `Scored ${score}.`, score } };
+    },
+  });
+  try {
+    await writeFile(path.join(dir, "repeat.yaml"), REPEAT_SUITE);
+    const run = await runCli(["eval", "--config", "repeat.yaml", "--repeat", "3", "--store", "--concurrency", "1", "--reporter", "json"], {
+      cwd: dir,
+      timeoutMs: 120_000,
+      env: { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: api.url, RUBRIC_STUDIO_DATA_DIR: process.env.E2E_DATA_DIR },
+    });
+    const id = /Stored run ([0-9a-f-]{36})/.exec(run.stderr)?.[1];
+    if (!id) throw new Error(`the CLI stored no run (exit ${run.code}):\n${run.stderr}`);
+    return id;
+  } finally {
+    await api.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
 let seeded: Awaited<ReturnType<typeof seedSuite>>;
+let repeatedRunId: string;
 test.beforeAll(async () => {
-  test.setTimeout(180_000);
+  test.setTimeout(240_000);
   seeded = await seedSuite({ tag: "jury-verdicts", yaml: JURY_SUITE, respond: juryReply() });
+  repeatedRunId = await storeRepeatedRun();
 });
 test.afterAll(async () => {
   await seeded?.close();
@@ -58,7 +102,8 @@ test("a jury that passes 2 of 3: the criterion's headline, its gate and the eval
   await expect(criterion.locator("[data-status]").first()).toHaveAttribute("data-status", "passed");
   await expect(criterion).toContainText("required: held");
   await expect(criterion).not.toContainText("failed the gate");
-  await expect(criterion).not.toContainText("Gates:");
+  // The criterion's own gates line is absent; only the third juror's verdict shows its gate.
+  await expect(criterion.getByTestId("criterion-gates")).toHaveCount(0);
   // No one juror's reasoning stands under the combined score.
   await expect(criterion.getByTestId("criterion-reasoning")).toHaveCount(0);
 
@@ -87,6 +132,7 @@ test("a jury that passes 1 of 3 with a mean above the threshold: the criterion f
   const criterion = page.getByTestId("criterion");
   await expect(criterion.getByTestId("criterion-headline")).toContainText("mean of 3 jurors: 0.77, 1 of 3 passed");
   await expect(criterion).toContainText("required: failed the gate");
+  await expect(criterion.getByTestId("criterion-gates")).toHaveText("Gates: required criterion below its threshold");
   await expect(criterion.locator("[data-status]").first()).toHaveAttribute("data-status", "failed");
   await expect(page.locator("p > [data-status]").first()).toHaveAttribute("data-status", "failed");
   await expect(page.getByTestId("result-reason")).toHaveText('required criterion "accurate" failed: mean of 3 jurors: 0.77, 1 of 3 passed, threshold 0.70');
@@ -94,6 +140,14 @@ test("a jury that passes 1 of 3 with a mean above the threshold: the criterion f
 
 test("the runs list shows no markdown backticks", async ({ page }) => {
   await page.goto("/runs");
-  await expect(page.locator("main")).toContainText("eval --store");
-  expect(await page.locator("main").textContent()).not.toContain("`");
+  await expect(page.locator("body")).toContainText("eval --store");
+  expect(await page.locator("body").innerText()).not.toContain("`");
+});
+
+test("a run graded 3 times shows, on its result page, the flip rate per criterion", async ({ page }) => {
+  await page.goto(`/runs/${repeatedRunId}/results/${encodeURIComponent("flaky summary::repeat=1")}`);
+  const section = page.getByTestId("flip-section");
+  await expect(section).toContainText("Flip rate over 3 repeats");
+  await expect(section.locator("[data-testid=flip-rate][data-item=accurate] [data-testid=flip-rate-value]")).toHaveText("100%");
+  await expect(section.locator("[data-testid=flip-rate][data-item=concise] [data-testid=flip-rate-value]")).toHaveText("0%");
 });
