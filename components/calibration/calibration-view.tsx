@@ -137,7 +137,7 @@ export function CalibrationView({ result, drift }: { result: CalibrationResult; 
           <p className={styles.muted}>One calibration so far: run it again after changing the rubric or the judge to see whether its error drifts.</p>
         ) : (
           <figure className={styles.card}>
-            <figcaption className={styles.muted}>Mean absolute error per criterion, oldest to newest ({runs} runs): lower is better.</figcaption>
+            <figcaption className={styles.muted}>Mean absolute error per criterion, oldest to newest ({runs} {runs === 1 ? "run" : "runs"}): lower is better.</figcaption>
             <MaeDriftChart rows={chart.rows} series={chart.series} />
           </figure>
         )}

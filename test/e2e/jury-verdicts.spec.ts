@@ -81,12 +81,50 @@ async function storeRepeatedRun(): Promise<string> {
   }
 }
 
+const CALIBRATION_FILE = "jury-calibration.yaml";
+const CALIBRATION_SUITE = `evals:
+  - name: refund answer
+    response: "Yes, within 30 days."
+    judge: { jury: { size: 3 } }
+    rubric:
+      criteria:
+        - name: cites the policy
+          description: "Names the refund window."
+          examples:
+            - { response: "Refunds within 30 days of purchase.", score: 1.0 }
+`;
+
+/** \`calibrate --store\` of a juried anchor through the real CLI: the jurors judge it 0.90, 0.60 and 0.30 (in the order the calls arrive). */
+async function storeJuriedCalibration(): Promise<void> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), "rs-e2e-jury-cal-"));
+  let calls = 0;
+  const api = await startFakeMessagesApi({
+    respond: () => {
+      const score = [0.9, 0.6, 0.3][calls++ % 3]!;
+      return { verdict: { reasoning: `This juror judges ${score.toFixed(2)}.`, score } };
+    },
+  });
+  try {
+    await writeFile(path.join(dir, CALIBRATION_FILE), CALIBRATION_SUITE);
+    const run = await runCli(["calibrate", "--config", CALIBRATION_FILE, "--store"], {
+      cwd: dir,
+      timeoutMs: 120_000,
+      env: { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: api.url, RUBRIC_STUDIO_DATA_DIR: process.env.E2E_DATA_DIR },
+    });
+    if (!/Stored calibration run [0-9a-f-]{36}/.test(run.stderr)) throw new Error(`the CLI stored no calibration (exit ${run.code}):\n${run.stderr}`);
+  } finally {
+    await api.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
 let seeded: Awaited<ReturnType<typeof seedSuite>>;
 let repeatedRunId: string;
 test.beforeAll(async () => {
   test.setTimeout(240_000);
   seeded = await seedSuite({ tag: "jury-verdicts", yaml: JURY_SUITE, respond: juryReply() });
   repeatedRunId = await storeRepeatedRun();
+  await storeJuriedCalibration();
 });
 test.afterAll(async () => {
   await seeded?.close();
@@ -150,4 +188,28 @@ test("a run graded 3 times shows, on its result page, the flip rate per criterio
   await expect(section).toContainText("Flip rate over 3 repeats");
   await expect(section.locator("[data-testid=flip-rate][data-item=accurate] [data-testid=flip-rate-value]")).toHaveText("100%");
   await expect(section.locator("[data-testid=flip-rate][data-item=concise] [data-testid=flip-rate-value]")).toHaveText("0%");
+});
+
+test("the calibration view gives a juried anchor's mean, then each juror's own score and reasoning", async ({ page }) => {
+  await page.goto("/suites");
+  await page.getByTestId("suite-row").filter({ hasText: CALIBRATION_FILE }).getByRole("link").first().click();
+  await expect(page.getByRole("heading", { level: 1, name: CALIBRATION_FILE })).toBeVisible();
+  await page.goto((await page.getByRole("link", { name: "Calibration" }).getAttribute("href"))!);
+  await expect(page.getByRole("heading", { level: 1, name: `Calibration of ${CALIBRATION_FILE}` })).toBeVisible({ timeout: 30_000 });
+  const row = page.locator("[data-testid=calibration-items] tbody tr");
+  await expect(row).toHaveCount(1);
+  await expect(row.locator("td").nth(3)).toHaveText("0.60");
+  await expect(row.getByTestId("judge-readings-summary")).toHaveText("mean of 3 judges: 0.60");
+  const readings = row.getByTestId("judge-reading");
+  await expect(readings).toHaveCount(3);
+  const seen: string[] = [];
+  for (let i = 0; i < 3; i++) {
+    const text = (await readings.nth(i).textContent()) ?? "";
+    // "claude-… #k 0.90: This juror judges 0.90.": the score beside the reasoning is that juror's own.
+    const match = /#\d (\d\.\d\d): This juror judges (\d\.\d\d)\./.exec(text);
+    expect(match, text).not.toBeNull();
+    expect(match![1]).toBe(match![2]);
+    seen.push(match![1]!);
+  }
+  expect(seen.sort()).toEqual(["0.30", "0.60", "0.90"]);
 });
