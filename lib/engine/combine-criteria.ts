@@ -32,24 +32,18 @@ export const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 export function median(xs: number[]): number {
   const sorted = [...xs].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2
-    ? sorted[mid]!
-    : (sorted[mid - 1]! + sorted[mid]!) / 2;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
 const fixed = (x: number) => x.toFixed(2);
 
-function notGraded(
-  all: Pick<CombinedCriterion, "status" | "skippedReason">[],
-): CombinedCriterion | undefined {
+function notGraded(all: Pick<CombinedCriterion, "status" | "skippedReason">[]): CombinedCriterion | undefined {
   if (all.every((c) => c.status === "graded")) return undefined;
   const skipped = all.find((c) => c.status === "skipped");
   const status = skipped ? "skipped" : "judge_error";
   return {
     status,
-    ...(skipped?.skippedReason !== undefined
-      ? { skippedReason: skipped.skippedReason }
-      : {}),
+    ...(skipped?.skippedReason !== undefined ? { skippedReason: skipped.skippedReason } : {}),
     score: null,
     raw: null,
     passed: null,
@@ -60,24 +54,17 @@ function notGraded(
 function single(c: ScoredCriterion): CombinedCriterion {
   return {
     status: c.status,
-    ...(c.skippedReason !== undefined
-      ? { skippedReason: c.skippedReason }
-      : {}),
+    ...(c.skippedReason !== undefined ? { skippedReason: c.skippedReason } : {}),
     score: c.score,
     raw: c.raw,
     passed: c.passed,
     gates: [...c.gates],
-    ...(c.evidenceFound !== undefined
-      ? { evidenceFound: c.evidenceFound }
-      : {}),
+    ...(c.evidenceFound !== undefined ? { evidenceFound: c.evidenceFound } : {}),
   };
 }
 
 /** One model's jurors on one criterion. */
-export function combineJuryCriterion(
-  votes: ScoredCriterion[],
-  consensus: number,
-): CombinedCriterion {
+export function combineJuryCriterion(votes: ScoredCriterion[], consensus: number): CombinedCriterion {
   if (votes.length === 1) return single(votes[0]!);
   const off = notGraded(votes);
   if (off) return off;
@@ -88,17 +75,10 @@ export function combineJuryCriterion(
   const passed = meets(passing);
   const gates: CriterionGate[] = [];
   const withEvidence = votes.filter((v) => v.evidenceFound !== undefined);
-  const evidenceFound = withEvidence.length
-    ? meets(withEvidence.filter((v) => v.evidenceFound).length)
-    : undefined;
+  const evidenceFound = withEvidence.length ? meets(withEvidence.filter((v) => v.evidenceFound).length) : undefined;
   if (evidenceFound === false) gates.push("evidence_missing");
-  if (
-    criterion.guard &&
-    !meets(votes.filter((v) => !v.gates.includes("guard_triggered")).length)
-  )
-    gates.push("guard_triggered");
-  if (criterion.required && !passed && evidenceFound !== false)
-    gates.push("required_failed");
+  if (criterion.guard && !meets(votes.filter((v) => !v.gates.includes("guard_triggered")).length)) gates.push("guard_triggered");
+  if (criterion.required && !passed && evidenceFound !== false) gates.push("required_failed");
   const score = mean(votes.map((v) => v.score!));
   return {
     status: "graded",
@@ -118,11 +98,7 @@ export function combineJuryCriterion(
 }
 
 /** The models' (each possibly a jury's) verdicts on one criterion, combined as the panel combines evals. */
-export function combinePanelCriterion(input: {
-  perModel: CombinedCriterion[];
-  criterion: ScoredCriterion;
-  judge: JudgeConfig;
-}): CombinedCriterion {
+export function combinePanelCriterion(input: { perModel: CombinedCriterion[]; criterion: ScoredCriterion; judge: JudgeConfig }): CombinedCriterion {
   const { perModel, criterion, judge } = input;
   if (perModel.length === 1) return perModel[0]!;
   const off = notGraded(perModel);
@@ -132,9 +108,7 @@ export function combinePanelCriterion(input: {
   const score = mean(perModel.map((m) => m.score!));
   const raw = mean(perModel.map((m) => m.raw!));
   const found = perModel.filter((m) => m.evidenceFound !== undefined);
-  const evidenceFound = found.length
-    ? found.every((m) => m.evidenceFound)
-    : undefined;
+  const evidenceFound = found.length ? found.every((m) => m.evidenceFound) : undefined;
   const common = {
     status: "graded" as const,
     score,
@@ -143,11 +117,8 @@ export function combinePanelCriterion(input: {
   };
   if (judge.aggregate === "majority") {
     const fails = n - passing;
-    const passed =
-      passing === fails ? judge.tieBreak === "pass" : passing > fails;
-    const gates = passed
-      ? []
-      : [...new Set(perModel.filter((m) => !m.passed).flatMap((m) => m.gates))];
+    const passed = passing === fails ? judge.tieBreak === "pass" : passing > fails;
+    const gates = passed ? [] : [...new Set(perModel.filter((m) => !m.passed).flatMap((m) => m.gates))];
     const summary = `mean of ${n} models: ${fixed(score)}, ${passing} of ${n} passed (majority)`;
     return {
       ...common,
@@ -165,18 +136,10 @@ export function combinePanelCriterion(input: {
   // Hard gates veto, as they do for the eval: a model whose own verdict failed
   // one fails the criterion, whatever the others scored.
   const gates = [...new Set(perModel.flatMap((m) => m.gates))];
-  const aggregate =
-    judge.aggregate === "median"
-      ? median(perModel.map((m) => m.score!))
-      : score;
+  const aggregate = judge.aggregate === "median" ? median(perModel.map((m) => m.score!)) : score;
   // A required criterion is decided by the models' verdicts (the veto), as the eval is; others by the aggregate.
-  const passed =
-    gates.length === 0 &&
-    (criterion.criterion.required || aggregate >= criterion.threshold - 1e-9);
-  const head =
-    judge.aggregate === "median"
-      ? `median of ${n} models: ${fixed(aggregate)} (mean ${fixed(score)})`
-      : `mean of ${n} models: ${fixed(score)}`;
+  const passed = gates.length === 0 && (criterion.criterion.required || aggregate >= criterion.threshold - 1e-9);
+  const head = judge.aggregate === "median" ? `median of ${n} models: ${fixed(aggregate)} (mean ${fixed(score)})` : `mean of ${n} models: ${fixed(score)}`;
   const method = judge.aggregate === "median" ? "median" : "mean";
   return {
     ...common,
@@ -193,10 +156,7 @@ export function combinePanelCriterion(input: {
 }
 
 /** Every judge's verdict on one criterion, grouped by model (jurors within), combined into one. */
-export function combineCriterion(input: {
-  votes: { model: string; scored: ScoredCriterion }[];
-  judge: JudgeConfig;
-}): CombinedCriterion {
+export function combineCriterion(input: { votes: { model: string; scored: ScoredCriterion }[]; judge: JudgeConfig }): CombinedCriterion {
   const { votes, judge } = input;
   const models = [...new Set(votes.map((v) => v.model))];
   const perModel = models.map((model) =>
@@ -213,11 +173,7 @@ export function combineCriterion(input: {
 }
 
 /** The reason a combined gate failed, in words, on the combined value. */
-export function describeCombinedGate(
-  gate: CriterionGate,
-  combined: CombinedCriterion,
-  scored: ScoredCriterion,
-): string {
+export function describeCombinedGate(gate: CriterionGate, combined: CombinedCriterion, scored: ScoredCriterion): string {
   const how = combined.combination;
   if (!how)
     return describeGate(gate, {

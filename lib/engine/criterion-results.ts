@@ -15,32 +15,22 @@ export interface JudgeCriteria {
   verdicts: VerdictRecord[][];
 }
 
-function withOwnVerdict(
-  record: VerdictRecord,
-  scored: ScoredCriterion,
-): VerdictRecord {
+function withOwnVerdict(record: VerdictRecord, scored: ScoredCriterion): VerdictRecord {
   if (scored.status !== "graded") return record;
   return {
     ...record,
     passed: scored.passed,
     gates: [...scored.gates],
-    ...(scored.evidenceFound !== undefined
-      ? { evidenceFound: scored.evidenceFound }
-      : {}),
+    ...(scored.evidenceFound !== undefined ? { evidenceFound: scored.evidenceFound } : {}),
   };
 }
 
-export function criterionResults(input: {
-  runs: JudgeCriteria[];
-  judge: JudgeConfig;
-}): CriterionResult[] {
+export function criterionResults(input: { runs: JudgeCriteria[]; judge: JudgeConfig }): CriterionResult[] {
   const { runs, judge } = input;
   const first = runs[0];
   if (!first) return [];
   return first.criteria.map((scored, i) => {
-    const verdicts = runs.flatMap((r) =>
-      (r.verdicts[i] ?? []).map((v) => withOwnVerdict(v, r.criteria[i]!)),
-    );
+    const verdicts = runs.flatMap((r) => (r.verdicts[i] ?? []).map((v) => withOwnVerdict(v, r.criteria[i]!)));
     const combined = combineCriterion({
       votes: runs.map((r) => ({ model: r.model, scored: r.criteria[i]! })),
       judge,
@@ -55,17 +45,13 @@ export function criterionResults(input: {
       guard: scored.criterion.guard,
       threshold: scored.threshold,
       status: combined.status,
-      ...(combined.skippedReason !== undefined
-        ? { skippedReason: combined.skippedReason }
-        : {}),
+      ...(combined.skippedReason !== undefined ? { skippedReason: combined.skippedReason } : {}),
       score: combined.score,
       passed: combined.passed,
       ...(combined.combination ? { combined: combined.combination } : {}),
       reasoning: one?.reasoning ?? "",
       ...(one?.evidence !== undefined ? { evidence: one.evidence } : {}),
-      ...(combined.evidenceFound !== undefined
-        ? { evidenceFound: combined.evidenceFound }
-        : {}),
+      ...(combined.evidenceFound !== undefined ? { evidenceFound: combined.evidenceFound } : {}),
       gates: combined.gates,
       verdicts,
     };

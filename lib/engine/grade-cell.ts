@@ -117,7 +117,6 @@ async function runJudge(input: { cell: PlannedCell; judge: JudgeInstance; candid
   return { grade: { ...base, ...grade }, skipped, calls, criteria: [], verdicts: [], treePath: path, leaf };
 }
 
-
 function sumUsage(calls: JudgeCallSummary[]): TokenUsage {
   return calls.reduce(
     (sum, c) => ({ input: sum.input + c.usage.input, output: sum.output + c.usage.output, cacheRead: sum.cacheRead + c.usage.cacheRead, cacheWrite: sum.cacheWrite + c.usage.cacheWrite }),

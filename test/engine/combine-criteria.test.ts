@@ -54,15 +54,7 @@ describe("a jury of 3 split around a required criterion's gate", () => {
       passed: 2,
       summary: "mean of 3 jurors: 0.77, 2 of 3 passed",
     });
-    expect(
-      accurate.verdicts.map((v) => [
-        v.juror,
-        v.score,
-        v.passed,
-        v.gates,
-        v.reasoning,
-      ]),
-    ).toEqual([
+    expect(accurate.verdicts.map((v) => [v.juror, v.score, v.passed, v.gates, v.reasoning])).toEqual([
       [1, 0.9, true, [], "juror 1 gave a score of 0.9"],
       [2, 0.9, true, [], "juror 2 gave a score of 0.9"],
       [3, 0.5, false, ["required_failed"], "juror 3 gave a score of 0.5"],
@@ -85,13 +77,9 @@ describe("a jury of 3 split around a required criterion's gate", () => {
       passed: false,
       gates: ["required_failed"],
     });
-    expect(accurate.combined?.summary).toBe(
-      "mean of 3 jurors: 0.77, 1 of 3 passed",
-    );
+    expect(accurate.combined?.summary).toBe("mean of 3 jurors: 0.77, 1 of 3 passed");
     // The eval's gate speaks of the jury, not of one juror's 0.65.
-    expect(result.gates).toEqual([
-      'required criterion "accurate" failed: mean of 3 jurors: 0.77, 1 of 3 passed, threshold 0.70',
-    ]);
+    expect(result.gates).toEqual(['required criterion "accurate" failed: mean of 3 jurors: 0.77, 1 of 3 passed, threshold 0.70']);
     expect(result.reason).toBe(result.gates[0]);
   });
 
@@ -112,17 +100,12 @@ describe("a jury of 3 split around a required criterion's gate", () => {
     expect(result.status).toBe("passed");
     const guard = criterion(result, "leaks a secret");
     expect(guard).toMatchObject({ passed: true, gates: [] });
-    expect(guard.verdicts.map((v) => v.gates)).toEqual([
-      [],
-      [],
-      ["guard_triggered"],
-    ]);
+    expect(guard.verdicts.map((v) => v.gates)).toEqual([[], [], ["guard_triggered"]]);
   });
 
   it("whatever the jurors say, a criterion that failed a gate never sits on an eval that passed", async () => {
     let seed = 7;
-    const next = () =>
-      ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % 11) / 10;
+    const next = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % 11) / 10;
     for (let round = 0; round < 60; round++) {
       const yaml = juried(
         `
@@ -151,8 +134,7 @@ describe("a jury of 3 split around a required criterion's gate", () => {
           expect(result.status, `${c.name} in round ${round}`).toBe("failed");
         }
       }
-      if (result.status === "failed" && result.gates.length > 0)
-        expect(result.criteria.some((c) => c.gates.length > 0)).toBe(true);
+      if (result.status === "failed" && result.gates.length > 0) expect(result.criteria.some((c) => c.gates.length > 0)).toBe(true);
     }
   });
 });
@@ -179,12 +161,8 @@ evals:
     expect(result.status).toBe("failed");
     const accurate = criterion(result, "accurate");
     expect(accurate).toMatchObject({ passed: false, reasoning: "" });
-    expect(accurate.combined?.summary).toBe(
-      "mean of 2 models: 0.65, 1 of 2 passed (majority)",
-    );
-    expect(
-      accurate.verdicts.map((v) => [v.judge, v.passed, v.reasoning]),
-    ).toEqual([
+    expect(accurate.combined?.summary).toBe("mean of 2 models: 0.65, 1 of 2 passed (majority)");
+    expect(accurate.verdicts.map((v) => [v.judge, v.passed, v.reasoning])).toEqual([
       [SONNET, true, "sonnet says so"],
       [HAIKU, false, "haiku doubts it"],
     ]);
