@@ -2,7 +2,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { planCalibration } from "../engine/calibration/plan-calibration";
 import { runCalibration, calibrationReport, DEFAULT_TOLERANCE, type CalibrationResult } from "../engine/calibration/run-calibration";
-import { formatUsd } from "../engine/format-score";
+import { formatUsd, plural } from "../engine/format-score";
 import { priceOf } from "../judge/pricing";
 import { stripControl } from "../report/escape";
 import { redactDeep } from "../engine/redact-secrets";
@@ -46,7 +46,7 @@ export function renderCalibration(result: CalibrationResult): string {
       lines.push(`    ${item.source} ${stripControl(item.id)}: labelled ${fixed(item.label, 2)}, judged ${fixed(item.judged, 2)}${item.judged === null ? ` (${stripControl(item.reasoning)})` : ""}`);
     }
   }
-  lines.push("", `${result.judgeCalls} judge calls · ${formatUsd(result.costUsd)}`);
+  lines.push("", `${plural(result.judgeCalls, "judge call")} · ${formatUsd(result.costUsd)}`);
   return `${lines.join("\n")}\n`;
 }
 

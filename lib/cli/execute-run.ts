@@ -4,7 +4,7 @@ import type { EvalResult, Report } from "../engine/report";
 import { runSuite, buildReport, exitCodeOf } from "../engine/run-suite";
 import { planSuite } from "../engine/plan-suite";
 import { compareToBaseline } from "../engine/compare-baseline";
-import { formatUsd } from "../engine/format-score";
+import { formatUsd, plural } from "../engine/format-score";
 import { createAnthropicJudge } from "../judge/anthropic-judge";
 import { priceOf } from "../judge/pricing";
 import type { ReporterName } from "../report/registry";
@@ -82,7 +82,7 @@ export async function executeRun(request: RunRequest): Promise<number> {
       suiteName = run.suiteName;
       stored = await store!.results(run.id);
       await store!.setStatus(run.id, "running");
-      io.stderr.write(`Resuming run ${run.id}: ${stored.length} of ${run.totalCells} results already stored\n`);
+      io.stderr.write(`Resuming run ${run.id}: ${stored.length} of ${plural(run.totalCells, "result")} already stored\n`);
     } else {
       suiteName = request.target.suiteName;
     }

@@ -1,3 +1,4 @@
+import { plural } from "../engine/format-score";
 import type { SuiteConfig } from "../config/types";
 import { loadSuite } from "../config/load-suite";
 import { planSuite } from "../engine/plan-suite";
@@ -87,7 +88,7 @@ async function waitForRun(input: { db: Database; runId: string; io: CliIo }): Pr
     if (!run || run.status === "completed" || run.status === "cancelled" || run.status === "failed") return;
     if (input.io.stderr.isTTY && run._count.results !== last) {
       last = run._count.results;
-      input.io.stderr.write(`\r\x1b[2K${last}/${run.totalCells} results`);
+      input.io.stderr.write(`\r\x1b[2K${last}/${plural(run.totalCells, "result")}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
@@ -114,7 +115,7 @@ async function renderStoredRun(input: { db: Database; runId: string; io: CliIo; 
   };
   await writeReports({ names: input.reporters, report, output: input.output, io: input.io, color: input.color });
   if (results.length < run.totalCells) {
-    input.io.stderr.write(`run ${run.id} is ${run.status}: ${results.length} of ${run.totalCells} results so far\n`);
+    input.io.stderr.write(`run ${run.id} is ${run.status}: ${results.length} of ${plural(run.totalCells, "result")} so far\n`);
     return 1;
   }
   return exitCodeOf(report);
@@ -155,7 +156,7 @@ export async function workerCommand(input: { settings: Settings; io: CliIo; conc
   await worker.stop();
   await boss.stop({ graceful: true });
   await db.close();
-  io.stderr.write(`Worker stopped after ${graded} results\n`);
+  io.stderr.write(`Worker stopped after ${plural(graded, "result")}\n`);
   return 0;
 }
 

@@ -4,7 +4,7 @@ import type { PlannedCell } from "./plan-suite";
 import { criterionRequest, freeformRequest, treeNodeRequest, type Candidate, type JudgeSettings } from "./build-prompt";
 import { costOf, estimateTokens, type ModelPrice } from "./cost";
 import { matchWhen } from "./match-when";
-import { formatUsd } from "./format-score";
+import { formatUsd, plural } from "./format-score";
 import { describeCategoryRubric, reviewRequests } from "./review/review-prompt";
 import { pairwiseRequests } from "./pairwise/pairwise-prompt";
 import type { ComparedCells } from "./pairwise/plan-cell-comparison";
@@ -93,7 +93,7 @@ function describeRubric(rubric: Rubric): string[] {
         c.guard ? "guard" : "",
         c.threshold !== undefined ? `threshold ${c.threshold.toFixed(2)}` : "",
         c.when ? `when ${c.when.contains !== undefined ? `contains ${JSON.stringify(c.when.contains)}` : `regex /${c.when.regex}/`}` : "",
-        c.examples.length ? `${c.examples.length} anchors` : "",
+        c.examples.length ? plural(c.examples.length, "anchor") : "",
       ].filter(Boolean);
       return `  - ${c.name} (${flags.join(", ")})`;
     }),

@@ -1,5 +1,6 @@
 import type { RunRowView } from "@/components/results/runs-table";
 import { dashboardDatabase } from "@/lib/store/dashboard-database";
+import { createRepeatStore } from "@/lib/store/repeat-store";
 import { createRunQueries } from "@/lib/store/run-queries";
 import { createRunViews, type RunListItem } from "@/lib/store/run-views";
 
@@ -16,6 +17,11 @@ function prisma() {
 
 export async function runViews() {
   return createRunViews(prisma());
+}
+
+/** `eval --repeat N --store` runs: their flip rates. */
+export async function repeatViews() {
+  return createRepeatStore(prisma());
 }
 
 export async function runQueries() {

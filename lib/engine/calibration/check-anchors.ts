@@ -2,6 +2,7 @@ import { loadSuite } from "../../config/load-suite";
 import type { ConfigIssue, LoadResult } from "../../config/types";
 import type { EngineDeps } from "../run-suite";
 import { locateAnchors, type AnchorSpot } from "./locate-anchors";
+import type { JudgeReading } from "./calibration-stats";
 import { runCalibration, DEFAULT_TOLERANCE, type CalibrationResult } from "./run-calibration";
 
 // The editor's "Check anchors": grades the calibration anchors of the draft
@@ -16,6 +17,8 @@ export interface CheckedAnchor extends AnchorSpot {
   error: number | null;
   outlier: boolean;
   reasoning: string;
+  /** A jury or panel: each judge's own score and reasoning (`judged` is their mean). */
+  judges?: JudgeReading[];
 }
 
 export type AnchorCheck =
@@ -65,7 +68,7 @@ export async function checkAnchors(
     const graded = result.criteria.find((c) => c.eval === span.eval && c.item === span.criterion);
     return span.anchors.flatMap((spot): CheckedAnchor[] => {
       const item = graded?.items.find((i) => i.source === "anchor" && i.id === spot.id);
-      return item ? [{ ...spot, label: item.label, judged: item.judged, error: item.error, outlier: item.outlier, reasoning: item.reasoning }] : [];
+      return item ? [{ ...spot, label: item.label, judged: item.judged, error: item.error, outlier: item.outlier, reasoning: item.reasoning, ...(item.judges ? { judges: item.judges } : {}) }] : [];
     });
   });
   return { ok: true, scope, anchors, result };
