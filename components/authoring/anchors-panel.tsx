@@ -1,5 +1,6 @@
 "use client";
 import type { CheckedAnchor } from "./api-types";
+import { JudgeReadings } from "../calibration/judge-readings";
 
 // "Check anchors": the judge's score for each calibration anchor of the draft
 // against the score it is labelled with. The editor shows the same verdicts
@@ -62,7 +63,11 @@ export function AnchorsPanel({ state, current, onCheck }: { state: AnchorsState;
                   labelled {fixed(a.label)} · judged {fixed(a.judged)}
                   {a.outlier ? <span className="badge badge-danger" style={{ marginLeft: 6 }}>off</span> : null}
                 </div>
-                {a.reasoning ? <div className="muted small anchor-reasoning">{a.reasoning}</div> : null}
+                {a.judges ? (
+                  <JudgeReadings judges={a.judges} judged={a.judged} />
+                ) : a.reasoning ? (
+                  <div className="muted small anchor-reasoning">{a.reasoning}</div>
+                ) : null}
               </li>
             ))}
           </ul>

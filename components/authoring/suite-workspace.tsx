@@ -8,6 +8,7 @@ import type { AnchorCheck, DraftCheck, RunStarted, SaveResult } from "./api-type
 import { AnchorsPanel, type AnchorsState } from "./anchors-panel";
 import { IssuesPanel, PlanPanel } from "./plan-panel";
 import { VersionsPanel } from "./versions-panel";
+import { plural } from "@/lib/engine/format-score";
 
 // Monaco touches window and workers at import time: client only.
 const YamlEditor = dynamic(() => import("./yaml-editor"), {
@@ -164,7 +165,7 @@ export function SuiteWorkspace({ suite, savedYaml }: SuiteWorkspaceProps) {
             <YamlEditor path={`suites/${suite.id}.yaml`} defaultValue={savedYaml} issues={check?.issues ?? []} onChange={setText} onSave={() => void save()} anchors={anchors.text === text ? anchors.anchors : undefined} cursorLine={cursorLine} />
           </div>
           <div className="editor-status">
-            <span>{text.split("\n").length} lines</span>
+            <span>{plural(text.split("\n").length, "line")}</span>
             <span>{check === null ? "checking…" : errors ? `${errors} error${errors === 1 ? "" : "s"}` : "valid"}</span>
             <span className="spacer" />
             <span>

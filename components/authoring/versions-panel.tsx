@@ -4,6 +4,7 @@ import { apiFetch } from "./api-client";
 import type { VersionInfo, VersionPair } from "./api-types";
 import { diffLines, withContext } from "./line-diff";
 import { fullTime, relativeTime } from "./format-time";
+import { plural } from "@/lib/engine/format-score";
 
 /** Saved versions, newest first, and a unified diff between any two of them. */
 export function VersionsPanel({ suiteId, refreshKey }: { suiteId: string; refreshKey: number }) {
@@ -51,7 +52,7 @@ export function VersionsPanel({ suiteId, refreshKey }: { suiteId: string; refres
                   {relativeTime(v.createdAt)}
                 </span>
                 <span className="spacer" />
-                <span className="muted small">{v.lines} lines</span>
+                <span className="muted small">{plural(v.lines, "line")}</span>
               </li>
             ))}
           </ul>

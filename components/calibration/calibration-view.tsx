@@ -1,6 +1,7 @@
 import type { CalibrationItem, CalibrationResult, CriterionCalibration, MaeDrift } from "./calibration-types";
 import type { TrendRow, TrendSeries } from "../results/score-trend-chart";
 import { CalibrationScatter, MaeDriftChart } from "./calibration-charts";
+import { JudgeReadings } from "./judge-readings";
 import styles from "../results/results.module.css";
 import own from "./calibration.module.css";
 
@@ -39,7 +40,7 @@ function ItemsTable({ items }: { items: CalibrationItem[] }) {
             <td className={styles.num}>{fixed(item.label)}</td>
             <td className={styles.num}>{fixed(item.judged)}</td>
             <td className={styles.num}>{item.error === null ? "—" : `${item.error > 0 ? "+" : ""}${item.error.toFixed(2)}`}</td>
-            <td className={own.text}>{item.reasoning}</td>
+            <td className={own.text}>{item.judges ? <JudgeReadings judges={item.judges} judged={item.judged} /> : item.reasoning}</td>
           </tr>
         ))}
       </tbody>
@@ -136,7 +137,7 @@ export function CalibrationView({ result, drift }: { result: CalibrationResult; 
           <p className={styles.muted}>One calibration so far: run it again after changing the rubric or the judge to see whether its error drifts.</p>
         ) : (
           <figure className={styles.card}>
-            <figcaption className={styles.muted}>Mean absolute error per criterion, oldest to newest ({runs} runs): lower is better.</figcaption>
+            <figcaption className={styles.muted}>Mean absolute error per criterion, oldest to newest ({runs} {runs === 1 ? "run" : "runs"}): lower is better.</figcaption>
             <MaeDriftChart rows={chart.rows} series={chart.series} />
           </figure>
         )}

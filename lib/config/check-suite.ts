@@ -4,6 +4,7 @@ import { closestChoice } from "./zod-issues";
 import { CATEGORY_AGGREGATES, checkCategoryRubric, checkReviewEval } from "./check-categories";
 import { checkCompareEval } from "./check-compare";
 import { checkCandidatesEval } from "./check-candidates";
+import { compileWhenRegex } from "./when-regex";
 import type { DataPath, YamlLocator } from "./yaml-locator";
 import type { ConfigIssue } from "./types";
 import { LIMITS } from "./limits";
@@ -70,11 +71,8 @@ export function checkSuite(input: { suite: Suite; locator: YamlLocator; file: st
           error([...cpath, "when"], "when needs contains or regex");
         }
         if (criterion.when.regex !== undefined) {
-          try {
-            new RegExp(criterion.when.regex);
-          } catch (e) {
-            error([...cpath, "when", "regex"], `invalid regex: ${(e as Error).message}`);
-          }
+          const compiled = compileWhenRegex(criterion.when.regex);
+          if (!compiled.ok) error([...cpath, "when", "regex"], compiled.message);
         }
       }
     });

@@ -13,7 +13,8 @@ export const LIMITS = {
   depth: 64,
   /** Nodes that aliases may add to the document when expanded. */
   aliasExpansion: 100_000,
-  evals: 1_000,
+  // As many as the cells a suite may plan: every eval is at least one cell.
+  evals: 10_000,
   criteria: 100,
   anchors: 50,
   categories: 100,

@@ -44,7 +44,7 @@ export const WhenSchema = z
     regex: z
       .string()
       .optional()
-      .describe("Grade the criterion only when the candidate matches this JavaScript regular expression."),
+      .describe("Grade the criterion only when the candidate matches this regular expression (RE2 syntax: no backreferences or lookaround)."),
   })
   .describe("A deterministic predicate (no model call). A criterion whose predicate does not hold is skipped.");
 

@@ -2,7 +2,7 @@ import type { Rubric } from "../config/types";
 import type { JudgeRequest, VerdictKind } from "./judge-port";
 import type { PlannedCell } from "./plan-suite";
 import { costOf, type ModelPrice } from "./cost";
-import { formatUsd } from "./format-score";
+import { formatUsd, plural } from "./format-score";
 import { describeCategoryRubric } from "./review/review-prompt";
 import { createRequestEstimator, EXPECTED_OUTPUT_TOKENS, longestPath, REQUEST_OVERHEAD_TOKENS, tokensOf, type TokenEstimate } from "./estimate-requests";
 import type { ComparedCells } from "./pairwise/plan-cell-comparison";
@@ -75,7 +75,7 @@ function describeRubric(rubric: Rubric): string[] {
         c.guard ? "guard" : "",
         c.threshold !== undefined ? `threshold ${c.threshold.toFixed(2)}` : "",
         c.when ? `when ${c.when.contains !== undefined ? `contains ${JSON.stringify(clip(c.when.contains))}` : `regex /${clip(c.when.regex ?? "")}/`}` : "",
-        c.examples.length ? `${c.examples.length} anchors` : "",
+        c.examples.length ? plural(c.examples.length, "anchor") : "",
       ].filter(Boolean);
       return `  - ${c.name} (${flags.join(", ")})`;
     }),

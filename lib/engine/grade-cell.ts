@@ -1,13 +1,15 @@
 import type { Rubric, TreeNode } from "../config/types";
 import type { JudgeOutcome, JudgeRequest, TokenUsage } from "./judge-port";
-import type { CriterionResult, EvalResult, JudgeCallSummary, TreeStep, VerdictRecord } from "./report";
+import type { EvalResult, JudgeCallSummary, TreeStep, VerdictRecord } from "./report";
 import type { PlannedCell, JudgeInstance } from "./plan-suite";
 import { criterionRequest, freeformRequest, treeNodeRequest, type Candidate, type JudgeSettings } from "./build-prompt";
 import { matchWhen } from "./match-when";
 import { scoreCriteria, scoreSingle, type CriterionVerdict, type RubricScore, type ScoredCriterion } from "./score-rubric";
 import { combineJudges, type JudgeOutcomeScore } from "./combine-judges";
+import { criterionResults } from "./criterion-results";
 import { formatScore } from "./format-score";
 import type { SkipReason } from "./call-scheduler";
+import { skipDetail, skipLabel, skippedFields } from "./skip-kind";
 import { gradeReviewCell } from "./review/grade-review";
 import { gradePairwiseCell } from "./pairwise/grade-pairwise";
 import type { ScoreVerdict, ScoreVerdictKind, VerdictKind, VerdictOf } from "./verdict";
@@ -20,17 +22,10 @@ export type CallResult<V = ScoreVerdict> = { kind: "done"; outcome: JudgeOutcome
 export type CallJudge = <K extends VerdictKind = ScoreVerdictKind>(request: JudgeRequest<K>) => Promise<CallResult<VerdictOf<K>>>;
 
 // A call the scheduler never started, per reason: on a verdict, on a criterion, on the eval.
-export const SKIPPED: Record<SkipReason, { verdict: string; criterion: string; eval: string }> = {
-  budget: {
-    verdict: "skipped (budget)",
-    criterion: "budget: --max-cost was reached before this criterion's judge call",
-    eval: "skipped (budget): --max-cost was reached before all of this eval's judge calls could be scheduled",
-  },
-  cancelled: {
-    verdict: "skipped (run interrupted)",
-    criterion: "the run was interrupted before this criterion's judge call",
-    eval: "skipped (interrupted): the run was stopped before all of this eval's judge calls could be scheduled",
-  },
+export const SKIPPED = {
+  verdict: (kind: SkipReason) => skipLabel(kind),
+  criterion: (kind: SkipReason) => skipDetail(kind, "this criterion's judge call"),
+  eval: (kind: SkipReason) => skippedFields(kind, "all of this eval's judge calls could be made"),
 };
 
 interface JudgeRun {
@@ -44,7 +39,7 @@ interface JudgeRun {
 }
 
 function record(judge: JudgeInstance, result: CallResult): VerdictRecord {
-  if (result.kind === "skipped") return { judge: judge.label, model: judge.model, juror: judge.juror, score: null, reasoning: "", error: SKIPPED[result.reason].verdict };
+  if (result.kind === "skipped") return { judge: judge.label, model: judge.model, juror: judge.juror, score: null, reasoning: "", error: SKIPPED.verdict(result.reason) };
   const { outcome } = result;
   if (!outcome.ok) return { judge: judge.label, model: judge.model, juror: judge.juror, score: null, reasoning: "", error: outcome.error.message };
   const { reasoning, score, evidence } = outcome.verdict;
@@ -77,13 +72,13 @@ async function runJudge(input: { cell: PlannedCell; judge: JudgeInstance; candid
         if (!when.applies) return { verdict: { criterion, skippedReason: when.reason }, records: [] };
         const result = await send(criterionRequest({ criterion, requireEvidence: rubric.requireEvidence, settings, candidate }));
         // The judge was never asked: not a judge_error. The eval is reported skipped.
-        if (result.kind === "skipped") return { verdict: { criterion, skippedReason: SKIPPED[result.reason].criterion }, records: [record(judge, result)] };
+        if (result.kind === "skipped") return { verdict: { criterion, skippedReason: SKIPPED.criterion(result.reason) }, records: [record(judge, result)] };
         const verdict = result.kind === "done" && result.outcome.ok ? result.outcome.verdict : undefined;
         return { verdict: { criterion, verdict, error: errorOf(result) }, records: [record(judge, result)] };
       }),
     );
     const scored = scoreCriteria({ rubric, verdicts: results.map((r) => r.verdict), candidate: candidate.response });
-    return { grade: { ...base, ...(skipped ? pending : scored.result) }, skipped, calls, criteria: scored.criteria, verdicts: results.map((r) => r.records) };
+    return { grade: { ...base, ...(skipped ? pending : scored.result), criteria: scored.criteria }, skipped, calls, criteria: scored.criteria, verdicts: results.map((r) => r.records) };
   }
 
   if (rubric.kind === "freeform") {
@@ -116,44 +111,11 @@ async function runJudge(input: { cell: PlannedCell; judge: JudgeInstance; candid
   return { grade: { ...base, ...grade }, skipped, calls, criteria: [], verdicts: [], treePath: path, leaf };
 }
 
-const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-
 function sumUsage(calls: JudgeCallSummary[]): TokenUsage {
   return calls.reduce(
     (sum, c) => ({ input: sum.input + c.usage.input, output: sum.output + c.usage.output, cacheRead: sum.cacheRead + c.usage.cacheRead, cacheWrite: sum.cacheWrite + c.usage.cacheWrite }),
     { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
   );
-}
-
-function criterionResults(runs: JudgeRun[]): CriterionResult[] {
-  const first = runs[0];
-  if (!first) return [];
-  return first.criteria.map((scored, i) => {
-    const all = runs.map((r) => r.criteria[i]!);
-    const verdicts = runs.flatMap((r) => r.verdicts[i] ?? []);
-    const graded = all.filter((c) => c.status === "graded");
-    const skippedBy = all.find((c) => c.status === "skipped");
-    const status = graded.length === all.length ? "graded" : skippedBy ? "skipped" : "judge_error";
-    const score = status === "graded" ? mean(graded.map((c) => c.score!)) : null;
-    const withEvidence = verdicts.find((v) => v.evidence !== undefined);
-    return {
-      name: scored.criterion.name,
-      description: scored.criterion.description,
-      weight: scored.criterion.weight,
-      required: scored.criterion.required,
-      guard: scored.criterion.guard,
-      threshold: scored.threshold,
-      status,
-      ...(skippedBy?.skippedReason !== undefined ? { skippedReason: skippedBy.skippedReason } : {}),
-      score,
-      passed: score === null ? null : score >= scored.threshold - 1e-9,
-      reasoning: verdicts.find((v) => v.reasoning)?.reasoning ?? "",
-      ...(withEvidence ? { evidence: withEvidence.evidence } : {}),
-      ...(scored.evidenceFound !== undefined ? { evidenceFound: all.every((c) => c.evidenceFound) } : {}),
-      gates: [...new Set(all.flatMap((c) => c.gates))],
-      verdicts,
-    };
-  });
 }
 
 export async function gradeCell(input: { cell: PlannedCell; call: CallJudge; now: () => number }): Promise<EvalResult> {
@@ -221,8 +183,7 @@ export async function gradeCell(input: { cell: PlannedCell; call: CallJudge; now
   let note: string | undefined;
   const score = status === "passed" || status === "failed" ? combined.score : null;
   if (status === "skipped") {
-    note = SKIPPED[skipped!].eval;
-    reason = note;
+    ({ reason, note } = SKIPPED.eval(skipped!));
   } else if (status === "judge_error") {
     reason = `judge_error: ${combined.error}`;
   } else if (vacuous) {
@@ -252,7 +213,8 @@ export async function gradeCell(input: { cell: PlannedCell; call: CallJudge; now
     display: status === "skipped" ? "skipped" : status === "judge_error" ? "judge_error" : vacuous ? "vacuous" : formatScore({ score, scale: rubric.scale, passed: combined.passed ?? undefined }),
     reason,
     ...(note !== undefined ? { note } : {}),
-    criteria: criterionResults(runs),
+    ...(skipped ? { skipKind: skipped } : {}),
+    criteria: criterionResults({ runs: runs.map((r) => ({ model: r.grade.model, criteria: r.criteria, verdicts: r.verdicts })), judge: cell.eval.judge }),
     ...(rubric.kind === "tree" ? { tree: { path: firstTree ?? [], ...(runs[0]?.leaf ? { leaf: runs[0].leaf } : {}) } } : {}),
     judges: runs.map((r, i) => ({
       judge: cell.judges[i]!.label,

@@ -104,6 +104,9 @@ function cellId(evalName: string, cell: CellCoordinates | null): string {
 function deferReasonOf(input: { evalConfig: EvalConfig; suite: SuiteConfig; prompt?: string; response?: string; options: PlanOptions }): string | undefined {
   const { evalConfig, suite, prompt, response, options } = input;
   if (response === undefined) {
+    // The CLI reads document files before planning; a caller that reads no files (the dashboard) lands here.
+    const file = evalConfig.document?.file;
+    if (file !== undefined) return `the document file "${file}" is not read here (the dashboard reads no files): write its text inline as document: { text: ... }, or grade it with rubric-studio eval`;
     if (evalConfig.server === undefined) return "no response to grade and no server to run the prompt against";
     if (!(evalConfig.server in suite.servers)) return `server "${evalConfig.server}" is unknown (not in servers:)`;
     if (prompt === undefined) return `no prompt to run against server "${evalConfig.server}"`;

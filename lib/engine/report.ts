@@ -8,6 +8,7 @@ import type { PairwiseOutcome } from "./pairwise/types";
 import type { JudgeAgreement } from "./agreement/judge-agreement";
 import type { RepeatSummary } from "./repeat/flip-rate";
 import type { CalibrationResult } from "./calibration/run-calibration";
+import type { SkipKind, SkippedBy } from "./skip-kind";
 
 // The canonical report: one object that every reporter renders. No reporter
 // needs an eval-specific code path; everything a format shows is here.
@@ -15,6 +16,9 @@ import type { CalibrationResult } from "./calibration/run-calibration";
 export type EvalStatus = "passed" | "failed" | "deferred" | "judge_error" | "skipped";
 
 export const EVAL_STATUSES: EvalStatus[] = ["passed", "failed", "deferred", "judge_error", "skipped"];
+
+/** Results per outcome, with the skipped ones per cause where it is known (the dashboard's count cards). */
+export type OutcomeCounts = Record<EvalStatus, number> & { skippedBy?: SkippedBy };
 
 /** One judge's answer to one question (a criterion, a tree node, a free-form rubric). */
 export interface VerdictRecord {
@@ -27,6 +31,30 @@ export interface VerdictRecord {
   reasoning: string;
   evidence?: string;
   error?: string;
+  /** This judge's own verdict on the criterion, its gates included (criteria rubrics). */
+  passed?: boolean | null;
+  /** The gates this judge's verdict failed. */
+  gates?: CriterionGate[];
+  /** Whether this judge's cited evidence occurs in the candidate (only with require_evidence). */
+  evidenceFound?: boolean;
+}
+
+/**
+ * How several judges' verdicts on one criterion became its one verdict: a jury
+ * by its consensus, a panel by its aggregate. `score`, `passed` and `gates` of
+ * the criterion are this combined verdict; each judge's own is in `verdicts`.
+ */
+export interface CriterionCombination {
+  /** "jury": one model's jurors; "mean" | "median" | "majority": a panel's aggregate over its models. */
+  method: "jury" | "mean" | "median" | "majority";
+  /** Jurors (a jury) or models (a panel). */
+  judges: number;
+  /** How many of them passed the criterion. */
+  passed: number;
+  /** The value the rule compared: the mean, or a median panel's median. */
+  aggregate: number;
+  /** e.g. "mean of 3 jurors: 0.77, 2 of 3 passed". */
+  summary: string;
 }
 
 export type CriterionGate = "required_failed" | "guard_triggered" | "evidence_missing";
@@ -44,11 +72,17 @@ export interface CriterionResult {
   skippedReason?: string;
   /** Effective score in 0..1 (a guard's inverted; 0 when evidence is missing), mean over judges. */
   score: number | null;
+  /** The combined verdict, gates included: a failed gate is never a pass. */
   passed: boolean | null;
+  /** With several judges: how their verdicts were combined (see `verdicts` for each one's). */
+  combined?: CriterionCombination;
+  /** The judge's reasoning; empty with several judges, whose reasoning is each in `verdicts`. */
   reasoning: string;
+  /** The cited evidence (a single judge; with several, each in `verdicts`). */
   evidence?: string;
-  /** Whether the cited evidence really occurs in the candidate (only with require_evidence). */
+  /** Whether the cited evidence really occurs in the candidate (only with require_evidence; with several judges, for enough of them). */
   evidenceFound?: boolean;
+  /** The gates the combined verdict failed. */
   gates: CriterionGate[];
   verdicts: VerdictRecord[];
 }
@@ -105,8 +139,10 @@ export interface EvalResult {
   thresholdDisplay: string;
   /** One line: why it passed or failed. */
   reason: string;
-  /** Deferral, skip or vacuous-pass note. */
+  /** Deferral, skip or vacuous-pass note. A skip's note is its detail, without the "skipped (kind)" label. */
   note?: string;
+  /** Why a skipped result was not graded: the budget, a cancel request or an interruption. */
+  skipKind?: SkipKind;
   rubric: { kind: "freeform" | "criteria" | "tree" | "categories" | "pairwise"; source: RubricSource; text?: string };
   judge: { models: string[]; jurySize: number; consensus: number; aggregate?: JudgeConfig["aggregate"] };
   /**
@@ -160,6 +196,8 @@ export interface ReportSummary {
   deferred: number;
   judgeErrors: number;
   skipped: number;
+  /** The skipped results per cause, when there are any. */
+  skippedBy?: SkippedBy;
   vacuous: number;
   judgeCalls: number;
   costUsd: number;

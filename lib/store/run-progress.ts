@@ -1,4 +1,4 @@
-import type { EvalStatus } from "../engine/report";
+import type { OutcomeCounts } from "../engine/report";
 import type { RunStatus } from "./run-store";
 import type { RunOverview } from "./run-views";
 
@@ -11,7 +11,7 @@ export interface RunProgress {
   finished: boolean;
   done: number;
   total: number;
-  counts: Record<EvalStatus, number>;
+  counts: OutcomeCounts;
   costUsd: number;
   /** Seconds left at the pace so far; null before the first result or once finished. */
   etaSeconds: number | null;

@@ -11,7 +11,7 @@ describe("counts in the language have upper bounds, each a located error", () =>
     ["a matrix axis", `evals:\n  - name: a\n    response: hi\n    rubric: x\n    matrix: { models: ${list(51, "m")} }\n`, { line: 5, column: 23 }, "a matrix axis has at most 50 values"],
     ["a name", `evals:\n  - { name: ${"n".repeat(201)}, response: hi, rubric: x }\n`, { line: 2, column: 13 }, "at most 200 characters"],
     ["the agent's tool results", "agent: { max_result_chars: 99999999999 }\nevals:\n  - { name: a, server: s, prompt: p, rubric: x }\n", { line: 1, column: 28 }, "max_result_chars must be at most 1,000,000"],
-    ["evals", `evals:\n${"  - { name: a, response: hi, rubric: x }\n".repeat(1001)}`, { line: 2, column: 3 }, "a suite has at most 1,000 evals"],
+    ["evals", `evals:\n${"  - { name: a, response: hi, rubric: x }\n".repeat(10_001)}`, { line: 2, column: 3 }, "a suite has at most 10,000 evals"],
   ])("%s", (_, text, at, message) => {
     const issue = only(text);
     expect(issue).toMatchObject(at);

@@ -1,7 +1,8 @@
 import { loadSuite } from "../../config/load-suite";
-import type { ConfigIssue } from "../../config/types";
+import type { ConfigIssue, LoadResult } from "../../config/types";
 import type { EngineDeps } from "../run-suite";
 import { locateAnchors, type AnchorSpot } from "./locate-anchors";
+import type { JudgeReading } from "./calibration-stats";
 import { runCalibration, DEFAULT_TOLERANCE, type CalibrationResult } from "./run-calibration";
 
 // The editor's "Check anchors": grades the calibration anchors of the draft
@@ -16,6 +17,8 @@ export interface CheckedAnchor extends AnchorSpot {
   error: number | null;
   outlier: boolean;
   reasoning: string;
+  /** A jury or panel: each judge's own score and reasoning (`judged` is their mean). */
+  judges?: JudgeReading[];
 }
 
 export type AnchorCheck =
@@ -29,10 +32,20 @@ export type AnchorCheck =
     };
 
 export async function checkAnchors(
-  input: { text: string; file: string; line?: number; defaultModel: string; toolVersion: string; concurrency?: number; tolerance?: number },
+  input: {
+    text: string;
+    file: string;
+    line?: number;
+    defaultModel: string;
+    toolVersion: string;
+    concurrency?: number;
+    tolerance?: number;
+    /** `text` already loaded (the dashboard loads it on a worker thread, under a time limit). */
+    loaded?: LoadResult;
+  },
   deps: EngineDeps,
 ): Promise<AnchorCheck> {
-  const loaded = loadSuite({ text: input.text, file: input.file });
+  const loaded = input.loaded ?? loadSuite({ text: input.text, file: input.file });
   if (!loaded.ok) return { ok: false, issues: loaded.issues };
   const spans = locateAnchors({ text: input.text, file: input.file }).filter((s) => s.anchors.length > 0);
   const under = input.line === undefined ? [] : spans.filter((s) => input.line! >= s.startLine && input.line! <= s.endLine);
@@ -55,7 +68,7 @@ export async function checkAnchors(
     const graded = result.criteria.find((c) => c.eval === span.eval && c.item === span.criterion);
     return span.anchors.flatMap((spot): CheckedAnchor[] => {
       const item = graded?.items.find((i) => i.source === "anchor" && i.id === spot.id);
-      return item ? [{ ...spot, label: item.label, judged: item.judged, error: item.error, outlier: item.outlier, reasoning: item.reasoning }] : [];
+      return item ? [{ ...spot, label: item.label, judged: item.judged, error: item.error, outlier: item.outlier, reasoning: item.reasoning, ...(item.judges ? { judges: item.judges } : {}) }] : [];
     });
   });
   return { ok: true, scope, anchors, result };

@@ -77,6 +77,27 @@ describe("checkAnchors", () => {
     ]);
   });
 
+  it("with a jury, gives the jurors' mean and each juror's own score and reasoning, never one juror's under the mean", async () => {
+    const juried = DRAFT.replace("    rubric: { ref: shared }", "    rubric: { ref: shared }\n    judge: { jury: { size: 3 } }");
+    const scores = [0.9, 0.6, 0.3];
+    // Each juror asks with its own sample number (1, 2, 3).
+    const judge = createFakeJudge((request) => {
+      const score = scores[request.sample - 1]!;
+      return { score, reasoning: `I say ${score}` };
+    });
+    const check = await checkAnchors({ text: juried, file: "s.yaml", line: 7, defaultModel: DEFAULT_MODEL, toolVersion: "test" }, { judge, now: () => 0, priceOf: () => undefined });
+    if (!check.ok) throw new Error("the draft should load");
+    const anchor = check.anchors.find((a) => a.line === 7)!;
+    expect(anchor.judged).toBeCloseTo(0.6, 10);
+    expect(anchor.judges?.map((j) => [j.judge, j.score, j.reasoning])).toEqual([
+      [`${DEFAULT_MODEL} #1`, 0.9, "I say 0.9"],
+      [`${DEFAULT_MODEL} #2`, 0.6, "I say 0.6"],
+      [`${DEFAULT_MODEL} #3`, 0.3, "I say 0.3"],
+    ]);
+    // Text formats read the same: each juror's reasoning beside its own score.
+    expect(anchor.reasoning).toBe(`${DEFAULT_MODEL} #1 (0.90): I say 0.9\n${DEFAULT_MODEL} #2 (0.60): I say 0.6\n${DEFAULT_MODEL} #3 (0.30): I say 0.3`);
+  });
+
   it("returns the loader's issues for a draft that does not load, and calls no judge", async () => {
     const judge = createFakeJudge(() => ({ score: 1 }));
     const check = await checkAnchors({ text: "evals:\n  - name: x\n    rubric: { ref: missing }\n", file: "s.yaml", defaultModel: DEFAULT_MODEL, toolVersion: "test" }, { judge, now: () => 0, priceOf: () => undefined });
