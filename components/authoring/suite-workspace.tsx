@@ -8,6 +8,7 @@ import type { AnchorCheck, DraftCheck, RunStarted, SaveResult } from "./api-type
 import { AnchorsPanel, type AnchorsState } from "./anchors-panel";
 import { IssuesPanel, PlanPanel } from "./plan-panel";
 import { VersionsPanel } from "./versions-panel";
+import { suiteFileName, suiteYamlUrl } from "./suite-file";
 
 // Monaco touches window and workers at import time: client only.
 const YamlEditor = dynamic(() => import("./yaml-editor"), {
@@ -148,6 +149,9 @@ export function SuiteWorkspace({ suite, savedYaml }: SuiteWorkspaceProps) {
             </span>
           ) : null}
           {dirty ? <span className="badge badge-warning">Unsaved changes</span> : null}
+          <a className="btn" href={suiteYamlUrl(suite.id)} download={suiteFileName(suite.name)} title="Download the saved version's YAML (save first to include your changes)" data-testid="download-yaml">
+            Download
+          </a>
           <button type="button" className="btn" onClick={() => void run()} disabled={!hydrated || runState.busy || saved === ""} title="Run the saved version on the server">
             {runState.busy ? <span className="spinner" aria-hidden="true" /> : null}
             Run
@@ -176,7 +180,7 @@ export function SuiteWorkspace({ suite, savedYaml }: SuiteWorkspaceProps) {
           <PlanPanel check={check} checking={checking} error={checkError} />
           <IssuesPanel check={check} />
           <AnchorsPanel state={anchors} current={text} onCheck={(all) => void checkAnchors(all)} />
-          <VersionsPanel suiteId={suite.id} refreshKey={versionsKey} />
+          <VersionsPanel suiteId={suite.id} fileName={suiteFileName(suite.name)} refreshKey={versionsKey} />
         </aside>
       </div>
     </main>

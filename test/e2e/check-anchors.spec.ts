@@ -61,7 +61,11 @@ test("Check anchors grades the criterion under the cursor, then all, and marks t
 test("Run calibration on the server fills the calibration view", async ({ page }) => {
   const id = await openSuite(page, KEYED, "anchors calibration", ANCHOR_SUITE);
   await page.goto(`${KEYED}/suites/${id}/calibration`);
-  await expect(page.getByTestId("calibration-empty")).toContainText("rubric-studio calibrate --config anchors calibration --store");
+  // The hint quotes the suite's name (one shell word) and says where to get the file it names.
+  await expect(page.getByTestId("calibration-command")).toHaveText("npx rubric-studio calibrate --config 'anchors calibration' --store");
+  await expect(page.getByTestId("calibration-file")).toHaveText("anchors calibration");
+  const download = await page.request.get(`${KEYED}${await page.getByTestId("calibration-download").getAttribute("href")}`);
+  expect(await download.text()).toBe(ANCHOR_SUITE);
   await page.getByRole("button", { name: "Run calibration" }).click();
   await expect(page.getByTestId("calibration-criterion")).toHaveCount(2, { timeout: 30_000 });
   const policy = page.locator('[data-testid=calibration-criterion][data-criterion="cites the policy"]');
