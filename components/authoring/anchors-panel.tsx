@@ -17,7 +17,7 @@ export interface AnchorsState {
   issues?: number;
   /** Whether the verdicts came from a check as you type. */
   auto?: boolean;
-  /** The check's judge calls, how many of them the judge cache answered, and what it cost. */
+  /** The check's paid judge calls, the verdicts the judge cache answered besides, and what it cost. */
   calls?: number;
   reused?: number;
   costUsd?: number;
@@ -39,10 +39,13 @@ const usd = (x: number, digits: number) => `$${x.toFixed(digits)}`;
 /** A cap in cents when it is whole cents ("$0.10"), else to the tenth of a cent ("$0.005"). */
 const capText = (x: number) => usd(x, Math.abs(x * 100 - Math.round(x * 100)) < 1e-9 ? 2 : 3);
 
+/** What the check took: judge calls paid and their cost, or verdicts the judge cache answered. */
 function fromCache(state: AnchorsState): string {
-  if (state.calls === undefined || state.calls === 0) return "";
-  if (state.reused === state.calls) return ` · all ${state.calls} from the judge cache, no cost`;
-  return `${state.reused ? ` · ${state.reused} of ${state.calls} from the judge cache` : ""} · ${usd(state.costUsd ?? 0, 3)}`;
+  const paid = state.calls ?? 0;
+  const reused = state.reused ?? 0;
+  if (paid === 0 && reused === 0) return "";
+  if (paid === 0) return ` · all ${reused} from the judge cache, no cost`;
+  return ` · ${paid} judge call${paid === 1 ? "" : "s"}, ${usd(state.costUsd ?? 0, 3)}${reused ? `; ${reused} from the judge cache` : ""}`;
 }
 
 export interface AnchorsPanelProps {

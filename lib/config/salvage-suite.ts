@@ -36,40 +36,62 @@ function stringsIn(value: unknown, out: Set<string>, depth = 0): Set<string> {
 
 export function salvageSuite(input: { data: unknown; issues: ConfigIssue[]; locator: YamlLocator; file: string }): SalvagedSuite | undefined {
   if (!isObject(input.data) || Array.isArray(input.data) || !Array.isArray(input.data.evals)) return undefined;
-  const work: Json = { ...input.data, evals: [...(input.data.evals as unknown[])] };
-  if (isObject(work.rubrics)) work.rubrics = { ...work.rubrics };
-  if (isObject(work.datasets)) work.datasets = { ...work.datasets };
-  // Always work.evals itself: cut() replaces the objects on its path with copies.
-  const evals = () => work.evals as unknown[];
-  // evalIndex[j]: the original index of the salvaged suite's eval j.
-  const evalIndex = evals().map((_, i) => i);
+  // Copy on write: a node is copied the first time a cut passes through it, so the text's data is never changed.
+  const owned = new WeakSet<object>();
+  const own = <T extends object>(value: T): T => (owned.add(value), value);
+  const work: Json = own({ ...input.data });
+  // evals[j] came from the text's eval evalIndex[j].
+  let evals: unknown[] = (input.data.evals as unknown[]).slice();
+  let evalIndex = evals.map((_, i) => i);
   const removed = new Set<string>();
   /** Names whose definition was cut out: evals that mention them go too. */
   const gone = new Set<string>();
-  // Cutting a field copies the objects on its path, so the text's data is never changed.
   const cut = (path: DataPath): boolean => {
     let node: Json = work;
     for (const segment of path.slice(0, -1)) {
-      const child = node[segment];
+      const child = node === work && segment === "evals" ? evals : node[segment];
       if (!isObject(child)) return false;
-      const copy: Json = Array.isArray(child) ? ([...child] as unknown as Json) : { ...child };
-      node[segment] = copy;
-      node = copy;
+      const next: Json = owned.has(child) ? child : own(Array.isArray(child) ? ([...child] as unknown as Json) : { ...child });
+      if (node === work && segment === "evals") evals = next as unknown as unknown[];
+      else node[segment] = next;
+      node = next;
     }
     const last = path[path.length - 1]!;
     if (Array.isArray(node) || !(last in node)) return false;
     delete node[last];
     return true;
   };
-  const dropEval = (j: number) => {
-    const name = (evals()[j] as Json | undefined)?.name;
-    if (typeof name === "string") gone.add(name);
-    evals().splice(j, 1);
-    evalIndex.splice(j, 1);
-  };
   const dropEntry = (map: "rubrics" | "datasets", name: string) => {
-    if (isObject(work[map])) delete (work[map] as Json)[name];
+    const entries = work[map];
+    if (isObject(entries)) {
+      const copy = owned.has(entries) ? entries : own({ ...entries });
+      delete copy[name];
+      work[map] = copy;
+    }
     gone.add(name);
+  };
+  /** Drops the evals at `drop`, then every eval that names a dropped eval or a cut definition (one pass over an index of names). */
+  const dropEvals = (drop: Set<number>) => {
+    const mentioning = new Map<string, number[]>();
+    evals.forEach((e, j) => {
+      for (const text of stringsIn(e, new Set())) mentioning.set(text, [...(mentioning.get(text) ?? []), j]);
+    });
+    const queue = [...gone];
+    for (const j of drop) {
+      const name = (evals[j] as Json | undefined)?.name;
+      if (typeof name === "string") queue.push(name);
+    }
+    for (let name = queue.pop(); name !== undefined; name = queue.pop()) {
+      gone.add(name);
+      for (const j of mentioning.get(name) ?? []) {
+        if (drop.has(j)) continue;
+        drop.add(j);
+        const evalName = (evals[j] as Json | undefined)?.name;
+        if (typeof evalName === "string" && !gone.has(evalName)) queue.push(evalName);
+      }
+    }
+    evalIndex = evalIndex.filter((_, j) => !drop.has(j));
+    evals = evals.filter((_, j) => !drop.has(j));
   };
 
   let issues = input.issues;
@@ -90,18 +112,9 @@ export function salvageSuite(input: { data: unknown; issues: ConfigIssue[]; loca
         delete work[top];
       } else return undefined;
     }
-    for (const j of [...evalsToDrop].sort((a, b) => b - a)) dropEval(j);
-    for (let changed = true; changed; ) {
-      changed = false;
-      for (let j = evals().length - 1; j >= 0; j--) {
-        const mentioned = stringsIn(evals()[j], new Set());
-        if ([...gone].some((name) => mentioned.has(name))) {
-          dropEval(j);
-          changed = true;
-        }
-      }
-    }
-    if (evals().length === 0) return undefined;
+    dropEvals(evalsToDrop);
+    if (evals.length === 0) return undefined;
+    work.evals = evals;
     const parsed = SuiteSchema.safeParse(work);
     if (parsed.success) return { suite: parsed.data, ...remapped(input.locator, evalIndex) };
     issues = zodIssuesToConfigIssues({ error: parsed.error, schema: SuiteSchema, data: work, locator: input.locator, file: input.file });

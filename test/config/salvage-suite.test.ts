@@ -85,4 +85,13 @@ evals:
     expect(broken).toContainEqual(expect.stringMatching(/^5:\d+ unknown field "descripton"/));
     expect(broken).toContainEqual(expect.stringMatching(/^12:\d+ unknown rubric ref "missing"/));
   });
+
+  it("stays fast on a large suite full of problems: 3,000 evals, each with a typo, each naming the one before", () => {
+    const evals = Array.from({ length: 3_000 }, (_, i) => `  - name: e${i}\n    response: "e${i - 1}"\n    rubric: "Is it right?"\n    threshhold: 0.5\n`).join("");
+    const started = performance.now();
+    const issues = located(`evals:\n${evals}  - name: e0\n    response: "x"\n    rubric: "Is it right?"\n`);
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(issues.filter((i) => i.includes('unknown field "threshhold"'))).toHaveLength(3_000);
+    expect(issues.filter((i) => i.includes('duplicate eval name "e0"'))).toHaveLength(1);
+  });
 });

@@ -1,4 +1,4 @@
-import { writeFileSync } from "node:fs";
+import { renameSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { startFakeMessagesApi } from "../support/fake-messages-api";
 import { anchorReply } from "./calibration-fixtures";
@@ -13,8 +13,13 @@ const api = await startFakeMessagesApi({ port: Number(values.port), respond: (re
 // names, so a spec can tell whether a page made the judge work.
 const callsFile = process.env.E2E_JUDGE_CALLS;
 if (callsFile) {
-  writeFileSync(callsFile, "0");
-  setInterval(() => writeFileSync(callsFile, String(api.requests.length)), 50).unref();
+  // Written aside and renamed into place, so a reader never sees a half-written file.
+  const write = () => {
+    writeFileSync(`${callsFile}.next`, String(api.requests.length));
+    renameSync(`${callsFile}.next`, callsFile);
+  };
+  write();
+  setInterval(write, 50).unref();
 }
 process.stdout.write(`READY ${api.url}\n`);
 const stop = () => void api.close().then(() => process.exit(0));

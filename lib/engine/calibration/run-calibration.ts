@@ -21,7 +21,7 @@ export interface CalibrationResult {
   probes: number;
   ungraded: number;
   judgeCalls: number;
-  /** Of judgeCalls, those the judge cache answered (at no cost). */
+  /** Verdicts the judge cache answered, at no cost (judgeCalls counts only calls paid for). */
   reusedCalls?: number;
   /** Probes a budget (or a cancel) kept from being graded. */
   skipped?: number;
