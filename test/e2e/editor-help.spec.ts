@@ -102,3 +102,26 @@ evals:
   await expect(page.getByTestId("issues-list")).toContainText('unknown field "descripton"');
   await expect(page.getByTestId("issues-list")).toContainText('unknown rubric ref "tones"');
 });
+
+// Issue 12 §11: the suite's YAML, any version, as a file.
+test("Download: the editor's button saves the newest version, each version's link its own, named after the suite", async ({ page }) => {
+  const v1 = "evals:\n  - name: first\n    response: \"A.\"\n    rubric: \"Is it right?\"\n";
+  const v2 = `${v1}  - name: second\n    response: "B."\n    rubric: "Is it right?"\n`;
+  const name = `release notes ${Date.now().toString(36)}`;
+  const created = await page.request.post("/api/suites", { data: { name, yaml: v1 } });
+  const { id } = (await created.json()) as { id: string };
+  expect((await page.request.post(`/api/suites/${id}/versions`, { data: { yaml: v2 } })).status()).toBe(201);
+  await page.goto(`/suites/${id}`);
+  await expect(page.getByTestId("versions-list").locator("li")).toHaveCount(2);
+
+  const saved = async (click: () => Promise<void>) => {
+    const [download] = await Promise.all([page.waitForEvent("download"), click()]);
+    const file = await download.path();
+    return { name: download.suggestedFilename(), text: readFileSync(file, "utf8") };
+  };
+  expect(await saved(() => page.getByTestId("download-yaml").click())).toEqual({ name, text: v2 });
+  expect(await saved(() => page.getByRole("link", { name: "Download v1" }).click())).toEqual({ name, text: v1 });
+  const response = await page.request.get(`/api/suites/${id}/yaml`);
+  expect(response.headers()["content-type"]).toBe("text/yaml; charset=utf-8");
+  expect(response.headers()["content-disposition"]).toContain("attachment;");
+});
