@@ -28,6 +28,10 @@ export function useAnchorChecks(input: { suiteName: string; text: string; savedY
   const [auto, setAuto] = useState<AutoCheckState>({ on: true, capUsd: DEFAULT_SPEND_CAP_USD, spentUsd: 0, capReached: false });
   // The spend as of the last answer, read by requests sent before React re-renders.
   const spent = useRef(0);
+  // One check as you type at a time, each given what is left of the cap; an
+  // edit that settles meanwhile waits for it (only the newest such edit).
+  const inFlight = useRef(false);
+  const waiting = useRef<CheckRequest | null>(null);
   const capUsd = useRef(auto.capUsd);
   capUsd.current = auto.capUsd;
   // The text the next settled edit is compared with, to find what it touched.
@@ -81,20 +85,39 @@ export function useAnchorChecks(input: { suiteName: string; text: string; savedY
     void send({ yaml, ...(line !== undefined ? { line } : {}), auto: false });
   }, [send, cursorLine]);
 
+  const sendAuto = useCallback(
+    async (request: CheckRequest) => {
+      inFlight.current = true;
+      for (let next: CheckRequest | null = request; next; next = waiting.current) {
+        waiting.current = null;
+        if (spent.current >= capUsd.current) {
+          setAuto((a) => ({ ...a, capReached: true }));
+          break;
+        }
+        await send(next);
+      }
+      inFlight.current = false;
+    },
+    [send],
+  );
+
   useEffect(() => {
     if (!hydrated || !auto.on || auto.capReached) {
       settled.current = text;
+      waiting.current = null;
       return;
     }
     const timer = setTimeout(() => {
       const lines = changedLineRange(settled.current, text);
       settled.current = text;
       if (!lines) return;
-      if (spent.current >= capUsd.current) return setAuto((a) => ({ ...a, capReached: true }));
-      void send({ yaml: text, lines, auto: true });
+      if (!inFlight.current) return void sendAuto({ yaml: text, lines, auto: true });
+      // Both edits' lines, so the criteria the waiting edit touched are not forgotten.
+      const before = waiting.current?.lines;
+      waiting.current = { yaml: text, lines: before ? { from: Math.min(before.from, lines.from), to: Math.max(before.to, lines.to) } : lines, auto: true };
     }, AUTO_CHECK_DELAY_MS);
     return () => clearTimeout(timer);
-  }, [text, hydrated, auto.on, auto.capReached, send]);
+  }, [text, hydrated, auto.on, auto.capReached, sendAuto]);
 
   const setAutoOn = useCallback((on: boolean) => setAuto((a) => ({ ...a, on, paused: undefined })), []);
   const setCap = useCallback((usd: number) => setAuto((a) => ({ ...a, capUsd: usd, capReached: spent.current >= usd })), []);
