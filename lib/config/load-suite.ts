@@ -37,8 +37,9 @@ export function loadSuite(input: { text: string; file: string }): LoadResult {
 function semanticIssuesDespite(input: { data: unknown; locator: YamlLocator; file: string; schemaIssues: ConfigIssue[] }): ConfigIssue[] {
   const salvaged = salvageSuite({ data: input.data, issues: input.schemaIssues, locator: input.locator, file: input.file });
   if (!salvaged) return [];
-  const rejected = input.schemaIssues.map((issue) => issue.path);
-  const above = (path: DataPath) => rejected.some((r) => r.length >= path.length && path.every((segment, i) => r[i] === segment));
+  // Every rejected path and each of its ancestors, so the test per issue is one lookup.
+  const rejected = new Set(input.schemaIssues.flatMap(({ path }) => Array.from({ length: path.length + 1 }, (_, i) => JSON.stringify(path.slice(0, i)))));
+  const above = (path: DataPath) => rejected.has(JSON.stringify(path));
   return checkSuite({ suite: salvaged.suite, locator: salvaged.locator, file: input.file })
     .errors.map((issue) => ({ ...issue, path: salvaged.originalPath(issue.path) }))
     .filter((issue) => !above(issue.path));
