@@ -36,6 +36,10 @@ export async function checkAnchors(
     text: string;
     file: string;
     line?: number;
+    /** An edit's lines (as you type): only the criteria they touch, and none when they touch no criterion with anchors. */
+    lines?: { from: number; to: number };
+    /** What the check may spend (the editor's cap, less what it has spent). */
+    maxCostUsd?: number;
     defaultModel: string;
     toolVersion: string;
     concurrency?: number;
@@ -48,8 +52,9 @@ export async function checkAnchors(
   const loaded = input.loaded ?? loadSuite({ text: input.text, file: input.file });
   if (!loaded.ok) return { ok: false, issues: loaded.issues };
   const spans = locateAnchors({ text: input.text, file: input.file }).filter((s) => s.anchors.length > 0);
-  const under = input.line === undefined ? [] : spans.filter((s) => input.line! >= s.startLine && input.line! <= s.endLine);
-  const chosen = under.length > 0 ? under : spans;
+  const { line, lines } = input;
+  const under = line === undefined ? [] : spans.filter((s) => line >= s.startLine && line <= s.endLine);
+  const chosen = lines !== undefined ? spans.filter((s) => s.startLine <= lines.to && s.endLine >= lines.from) : under.length > 0 ? under : spans;
   const scope = chosen.map((s) => ({ eval: s.eval, criterion: s.criterion }));
   const wanted = new Set(scope.map((s) => `${s.eval}\u0000${s.criterion}`));
   const tolerance = input.tolerance ?? DEFAULT_TOLERANCE;
@@ -61,6 +66,7 @@ export async function checkAnchors(
       concurrency: input.concurrency ?? 4,
       toolVersion: input.toolVersion,
       tolerance,
+      ...(input.maxCostUsd !== undefined ? { maxCostUsd: input.maxCostUsd } : {}),
     },
     deps,
   );

@@ -21,6 +21,10 @@ export interface CalibrationResult {
   probes: number;
   ungraded: number;
   judgeCalls: number;
+  /** Verdicts the judge cache answered, at no cost (judgeCalls counts only calls paid for). */
+  reusedCalls?: number;
+  /** Probes a budget (or a cancel) kept from being graded. */
+  skipped?: number;
   costUsd: number;
   usage: TokenUsage;
 }
@@ -87,6 +91,8 @@ export async function runCalibration(
     probes: probes.length,
     ungraded: criteria.reduce((n, c) => n + c.items.length - c.graded, 0),
     judgeCalls: report?.summary.judgeCalls ?? 0,
+    ...(report?.summary.reused ? { reusedCalls: report.summary.reused.calls } : {}),
+    ...(report?.summary.skipped ? { skipped: report.summary.skipped } : {}),
     costUsd: report?.summary.costUsd ?? 0,
     usage: report?.summary.usage ?? { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
   };

@@ -105,4 +105,29 @@ describe("checkAnchors", () => {
     if (!check.ok) expect(check.issues[0]?.message).toContain("missing");
     expect(judge.requests).toHaveLength(0);
   });
+
+  // As you type (issue 12 §16): an edit's lines pick the criteria it touched, and no others.
+  it("with an edit's lines, grades the criteria they touch, and nothing for an edit outside every criterion with anchors", async () => {
+    const judge = createFakeJudge((request) => ({ score: SCORES[candidateOf(request.candidatePrompt)]! }));
+    const deps = { judge, now: () => 0, priceOf: () => undefined };
+    const touched = await checkAnchors({ text: DRAFT, file: "s.yaml", lines: { from: 17, to: 18 }, defaultModel: DEFAULT_MODEL, toolVersion: "test" }, deps);
+    if (!touched.ok) throw new Error("the draft should load");
+    expect(touched.scope).toEqual([{ eval: "notes", criterion: "polite" }]);
+    expect(judge.requests).toHaveLength(1);
+    const outside = await checkAnchors({ text: DRAFT, file: "s.yaml", lines: { from: 12, to: 12 }, defaultModel: DEFAULT_MODEL, toolVersion: "test" }, deps);
+    if (!outside.ok) throw new Error("the draft should load");
+    expect(outside.scope).toEqual([]);
+    expect(outside.anchors).toEqual([]);
+    expect(judge.requests).toHaveLength(1);
+  });
+
+  it("spends no more than maxCostUsd: past it, anchors are left ungraded and counted as skipped", async () => {
+    const judge = createFakeJudge((request) => ({ score: SCORES[candidateOf(request.candidatePrompt)]! }));
+    const priceOf = () => ({ inputPerMTok: 3, outputPerMTok: 15 });
+    const check = await checkAnchors({ text: DRAFT, file: "s.yaml", line: 8, maxCostUsd: 0.000001, defaultModel: DEFAULT_MODEL, toolVersion: "test" }, { judge, now: () => 0, priceOf });
+    if (!check.ok) throw new Error("the draft should load");
+    expect(judge.requests).toHaveLength(0);
+    expect(check.result.skipped).toBe(2);
+    expect(check.anchors.map((a) => a.judged)).toEqual([null, null]);
+  });
 });
