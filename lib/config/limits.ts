@@ -32,6 +32,8 @@ export const LIMITS = {
   cells: 10_000,
   /** Judge calls one suite plans: cells × judges × calls per judge. */
   judgeCalls: 100_000,
+  /** `eval --repeat N`: every judge call N times. */
+  repeats: 100,
 } as const;
 
 /** zod's error option for an upper bound: "a jury has at most 25 jurors". */
