@@ -45,6 +45,16 @@ const serverOnlyLib = ["cli", "store", "judge", "live", "env", "access"].map((m)
   message: `components/ never import server code (lib/${m}).`,
 }));
 
+// A regular expression built from data (a suite's text, a request) runs on
+// V8's backtracking engine, where one pattern can stall the server for
+// minutes: `when.regex` goes through RE2 (lib/config/when-regex.ts), and a
+// search is a value (ILIKE), never a pattern. Patterns written in the code are fine.
+const NOT_WRITTEN = "[arguments.0.type!=/^(Literal|TemplateLiteral|TaggedTemplateExpression)$/]";
+const noDataRegExp = ["NewExpression", "CallExpression"].map((node) => ({
+  selector: `${node}[callee.name="RegExp"]${NOT_WRITTEN}`,
+  message: "No RegExp from data here: a backtracking pattern can stall the server. Use RE2 (compileWhenRegex) or match the text as a value.",
+}));
+
 export default tseslint.config(
   { ignores: ["node_modules/**", ".next/**", "coverage/**", "next-env.d.ts", "public/**", ".data/**", "test/fixtures/**", "lib/store/generated/**", "dist/**", ".bench/**", "scratch/**"] },
   {
@@ -85,7 +95,16 @@ export default tseslint.config(
     },
   },
   {
+    files: ["lib/engine/**/*.ts", "lib/config/**/*.ts", "app/**/*.{ts,tsx}"],
+    rules: { "no-restricted-syntax": ["error", ...noDataRegExp] },
+  },
+  {
     files: ["components/**/*.{ts,tsx}"],
     rules: { "no-restricted-imports": ["error", { patterns: [noApp, ...serverOnlyLib, { group: ["@prisma/*", "@anthropic-ai/*"], message: "components/ never import server code." }] }] },
+  },
+  {
+    // Request URLs name the address the server listens on (http://0.0.0.0:3000 under --host 0.0.0.0), not the one the browser asked for.
+    files: ["app/**/*.{ts,tsx}", "lib/access/**/*.ts", "proxy.ts"],
+    rules: { "no-restricted-properties": ["error", { object: "NextResponse", property: "redirect", message: "Redirect with redirectTo (lib/access/request-address.ts), which goes to the browser's own address." }] },
   },
 );

@@ -13,6 +13,8 @@ import { defineConfig } from "@playwright/test";
 // environment, so every process agrees on it.
 process.env.E2E_DATA_DIR ??= path.join(mkdtempSync(path.join(os.tmpdir(), "rs-e2e-")), "pglite");
 process.env.E2E_KEYED_DATA_DIR ??= path.join(mkdtempSync(path.join(os.tmpdir(), "rs-e2e-keyed-")), "pglite");
+// Where the stand-in judge (anchor-judge-main.ts) keeps its count of requests.
+process.env.E2E_JUDGE_CALLS ??= path.join(mkdtempSync(path.join(os.tmpdir(), "rs-e2e-judge-")), "calls");
 const PORT = Number(process.env.E2E_PORT ?? 3100);
 // A second dashboard that has a judge key, pointed at a stand-in Messages API
 // (test/e2e/anchor-judge-main.ts): for what needs the server's judge ("Check

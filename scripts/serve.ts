@@ -92,6 +92,9 @@ console.log(
 );
 console.log(binding.loginRequired ? `listening on ${binding.host}: every page and route asks for the password (RUBRIC_STUDIO_PASSWORD)` : `listening on ${binding.host} only (no login on loopback)`);
 
+// Without a trusted proxy, X-Forwarded-* headers from clients are dropped as
+// requests arrive (lib/access/ignore-forwarded-headers.mjs).
+const ignoreForwarded = value.trustProxy ? "" : `--import=${new URL("../lib/access/ignore-forwarded-headers.mjs", import.meta.url).href}`;
 const next = spawn(process.execPath, [new URL("../node_modules/next/dist/bin/next", import.meta.url).pathname, mode, "--hostname", binding.host, ...nextArgs], {
   stdio: "inherit",
   // The proxy (proxy.ts) decides from these what each request needs.
@@ -100,6 +103,7 @@ const next = spawn(process.execPath, [new URL("../node_modules/next/dist/bin/nex
     DATABASE_URL: db.url,
     RUBRIC_STUDIO_HOST: binding.host,
     RUBRIC_STUDIO_SESSION_SECRET: sessionSecret,
+    NODE_OPTIONS: [process.env.NODE_OPTIONS, ignoreForwarded].filter(Boolean).join(" "),
     ...(allowList.value ? { RUBRIC_STUDIO_MCP_SERVERS: allowList.value.file } : {}),
   },
 });

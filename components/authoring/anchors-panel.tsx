@@ -1,9 +1,11 @@
 "use client";
 import type { CheckedAnchor } from "./api-types";
+import { JudgeReadings } from "../calibration/judge-readings";
 
 // "Check anchors": the judge's score for each calibration anchor of the draft
 // against the score it is labelled with. The editor shows the same verdicts
-// inline; this panel lists them, with the judge's reasoning, as text.
+// inline; this panel lists them, with the judge's reasoning, as text, and
+// holds the switch and the spend cap of checking as you type.
 
 export interface AnchorsState {
   busy: boolean;
@@ -14,11 +16,49 @@ export interface AnchorsState {
   text?: string;
   error?: string;
   issues?: number;
+  /** Whether the verdicts came from a check as you type. */
+  auto?: boolean;
+  /** The check's paid judge calls, the verdicts the judge cache answered besides, and what it cost. */
+  calls?: number;
+  reused?: number;
+  costUsd?: number;
+}
+
+/** Checking as you type: on or off, and this open editor's spend against its cap. */
+export interface AutoCheckState {
+  on: boolean;
+  capUsd: number;
+  spentUsd: number;
+  capReached: boolean;
+  /** Why the server could not check as you type (checking was switched off). */
+  paused?: string;
 }
 
 const fixed = (x: number | null) => (x === null ? "—" : x.toFixed(2));
 
-export function AnchorsPanel({ state, current, onCheck }: { state: AnchorsState; current: string; onCheck(all: boolean): void }) {
+const usd = (x: number, digits: number) => `$${x.toFixed(digits)}`;
+/** A cap in cents when it is whole cents ("$0.10"), else to the tenth of a cent ("$0.005"). */
+const capText = (x: number) => usd(x, Math.abs(x * 100 - Math.round(x * 100)) < 1e-9 ? 2 : 3);
+
+/** What the check took: judge calls paid and their cost, or verdicts the judge cache answered. */
+function fromCache(state: AnchorsState): string {
+  const paid = state.calls ?? 0;
+  const reused = state.reused ?? 0;
+  if (paid === 0 && reused === 0) return "";
+  if (paid === 0) return ` · all ${reused} from the judge cache, no cost`;
+  return ` · ${paid} judge call${paid === 1 ? "" : "s"}, ${usd(state.costUsd ?? 0, 3)}${reused ? `; ${reused} from the judge cache` : ""}`;
+}
+
+export interface AnchorsPanelProps {
+  state: AnchorsState;
+  current: string;
+  onCheck(all: boolean): void;
+  auto: AutoCheckState;
+  onAuto(on: boolean): void;
+  onCap(usd: number): void;
+}
+
+export function AnchorsPanel({ state, current, onCheck, auto, onAuto, onCap }: AnchorsPanelProps) {
   const off = state.anchors?.filter((a) => a.outlier).length ?? 0;
   return (
     <section className="panel" aria-label="Anchors" data-testid="anchors-panel">
@@ -31,6 +71,41 @@ export function AnchorsPanel({ state, current, onCheck }: { state: AnchorsState;
           All criteria
         </button>
       </div>
+      <div className="row small" style={{ flexWrap: "wrap", marginBottom: 8, gap: 8 }}>
+        <label className="row" style={{ gap: 4 }} title="After an edit to a criterion or its anchors settles, grade that criterion's anchors again">
+          <input type="checkbox" role="switch" checked={auto.on} onChange={(e) => onAuto(e.target.checked)} data-testid="anchors-auto" />
+          Check as you type
+        </label>
+        <span className={auto.capReached ? undefined : "muted"} data-testid="anchors-spend">
+          {usd(auto.spentUsd, 3)} of {capText(auto.capUsd)} used
+        </span>
+        <label className="row muted" style={{ gap: 4 }}>
+          cap $
+          <input
+            className="input"
+            type="number"
+            min={0}
+            step={0.01}
+            style={{ width: 72 }}
+            aria-label="Spend cap for checking as you type (USD)"
+            defaultValue={auto.capUsd}
+            onChange={(e) => {
+              const value = Number(e.target.value);
+              if (e.target.value !== "" && Number.isFinite(value) && value >= 0) onCap(value);
+            }}
+          />
+        </label>
+      </div>
+      {auto.on && auto.capReached ? (
+        <p className="notice notice-warning small" data-testid="anchors-cap">
+          Spend cap reached: checking as you type has stopped ({usd(auto.spentUsd, 3)} of {capText(auto.capUsd)}). Raise the cap to go on, or check by hand.
+        </p>
+      ) : null}
+      {!auto.on && auto.paused ? (
+        <p className="muted small" data-testid="anchors-paused">
+          Checking as you type is off: {auto.paused}
+        </p>
+      ) : null}
       {state.error ? (
         <p className="notice notice-error" role="alert" data-testid="anchors-error">
           {state.error}
@@ -49,6 +124,10 @@ export function AnchorsPanel({ state, current, onCheck }: { state: AnchorsState;
             {state.anchors.length} anchor{state.anchors.length === 1 ? "" : "s"} of {state.scope}: {off === 0 ? "all within ±0.25 of their labels." : `${off} off by more than ±0.25.`}
             {state.text !== current ? <span className="muted"> (checked an earlier draft)</span> : null}
           </p>
+          <p className="muted small" data-testid="anchors-source">
+            {state.auto ? "Checked as you typed" : "Checked by hand"}
+            {fromCache(state)}
+          </p>
           <ul className="anchor-list">
             {state.anchors.map((a) => (
               <li key={`${a.eval}-${a.criterion}-${a.id}`} className={a.outlier ? "anchor-off" : undefined} data-testid="anchor-result" data-outlier={a.outlier ? "true" : "false"}>
@@ -62,7 +141,11 @@ export function AnchorsPanel({ state, current, onCheck }: { state: AnchorsState;
                   labelled {fixed(a.label)} · judged {fixed(a.judged)}
                   {a.outlier ? <span className="badge badge-danger" style={{ marginLeft: 6 }}>off</span> : null}
                 </div>
-                {a.reasoning ? <div className="muted small anchor-reasoning">{a.reasoning}</div> : null}
+                {a.judges ? (
+                  <JudgeReadings judges={a.judges} judged={a.judged} />
+                ) : a.reasoning ? (
+                  <div className="muted small anchor-reasoning">{a.reasoning}</div>
+                ) : null}
               </li>
             ))}
           </ul>

@@ -45,8 +45,18 @@ export interface RunStarted {
   cells: number;
 }
 
-/** "Check anchors": the draft's text and, optionally, the cursor's line (its criterion only). */
-export const CheckAnchorsBody = z.object({ yaml: SUITE_YAML, file: z.string().max(300).optional(), line: z.number().int().min(1).optional() });
+/**
+ * "Check anchors": the draft's text and, optionally, the cursor's line (its
+ * criterion only); as you type, the edit's lines (the criteria they touch,
+ * or none) and what the check may spend.
+ */
+export const CheckAnchorsBody = z.object({
+  yaml: SUITE_YAML,
+  file: z.string().max(300).optional(),
+  line: z.number().int().min(1).optional(),
+  lines: z.object({ from: z.number().int().min(1), to: z.number().int().min(1) }).optional(),
+  maxCostUsd: z.number().min(0).max(100).optional(),
+});
 export type { AnchorCheck, CheckedAnchor } from "../../lib/engine/calibration/check-anchors";
 
 /** The calibration view's "Run calibration": calibrates the suite's newest saved version on the server. */

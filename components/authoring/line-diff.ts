@@ -82,3 +82,20 @@ export function withContext(lines: DiffLine[], context = 3): DiffRow[] {
   if (hidden > 0) rows.push({ kind: "gap", hidden });
   return rows;
 }
+
+/**
+ * The lines of `after` (1-based, inclusive) an edit from `before` touched:
+ * everything between the common head and the common tail. A pure deletion
+ * touches the line that now stands where it was. Undefined when nothing changed.
+ */
+export function changedLineRange(before: string, after: string): { from: number; to: number } | undefined {
+  if (before === after) return undefined;
+  const a = before.split("\n");
+  const b = after.split("\n");
+  let head = 0;
+  while (head < a.length && head < b.length && a[head] === b[head]) head++;
+  let tail = 0;
+  while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail++;
+  const from = Math.min(head + 1, b.length);
+  return { from, to: Math.max(from, b.length - tail) };
+}

@@ -4,7 +4,8 @@ import { configureMonacoYaml } from "monaco-yaml";
 import rubricSchema from "../../public/rubric-schema.json";
 
 // Monaco from our own bundle, never a CDN, with monaco-yaml validating
-// against the suite schema generated from the zod schema. Browser-only: this
+// against the suite schema generated from the zod schema, whatever a suite's
+// `$schema` modeline says. Browser-only: this
 // module is reached only through the editor's dynamic(..., { ssr: false }).
 // The two workarounds are STACK.md's "Monaco with monaco-yaml, no CDN".
 
@@ -13,7 +14,7 @@ type WebWorkerOptions = Parameters<typeof monaco.editor.createWebWorker>[0];
 
 const env: WorkerEnv = {
   getWorker(_moduleId, label) {
-    if (label === "yaml") return new Worker(new URL("monaco-yaml/yaml.worker.js", import.meta.url), { type: "module" });
+    if (label === "yaml") return new Worker(new URL("./yaml-schema-worker.ts", import.meta.url), { type: "module" });
     return new Worker(new URL("monaco-editor/editor/editor.worker.js", import.meta.url), { type: "module" });
   },
 };
@@ -39,8 +40,12 @@ export function setUpMonaco(): typeof monaco {
   Object.assign(monaco.editor, { createWebWorker: shim });
 
   loader.config({ monaco });
+  // Schema requests on: a `$schema` modeline makes monaco-yaml request the
+  // schema it names, and our worker (yaml-schema-worker.ts) answers every
+  // request with the bundled schema, offline. Off, the modeline's schema
+  // fails to load and the editor loses hover, completion and markers.
   configureMonacoYaml(monaco, {
-    enableSchemaRequest: false,
+    enableSchemaRequest: true,
     validate: true,
     hover: true,
     completion: true,

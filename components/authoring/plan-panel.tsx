@@ -32,7 +32,7 @@ export function PlanPanel({ check, checking, error }: { check: DraftCheck | null
               <div className="value" data-testid="plan-calls">
                 {plan.judgeCalls}
               </div>
-              <div className="label">judge calls</div>
+              <div className="label">{plan.judgeCalls === 1 ? "judge call" : "judge calls"}</div>
             </div>
             <div className="metric">
               <div className="value" data-testid="plan-cost">
@@ -42,7 +42,7 @@ export function PlanPanel({ check, checking, error }: { check: DraftCheck | null
             </div>
             <div className="metric">
               <div className="value">{plan.cells}</div>
-              <div className="label">evals (cells)</div>
+              <div className="label">{plan.cells === 1 ? "eval (cell)" : "evals (cells)"}</div>
             </div>
             <div className="metric">
               <div className="value">{plan.deferred.length}</div>
@@ -52,7 +52,7 @@ export function PlanPanel({ check, checking, error }: { check: DraftCheck | null
           {plan.unpricedModels.length > 0 ? (
             <p className="notice notice-warning small">Not in the pricing table, so not in the cost: {plan.unpricedModels.join(", ")}.</p>
           ) : null}
-          {plan.agentCalls > 0 ? <p className="muted small">Plus up to {plan.agentCalls} live agent model calls (not priced).</p> : null}
+          {plan.agentCalls > 0 ? <p className="muted small">Plus up to {plan.agentCalls} live agent model {plan.agentCalls === 1 ? "call" : "calls"} (not priced).</p> : null}
           {plan.deferred.length > 0 ? (
             <details>
               <summary className="small">Evals that will defer</summary>

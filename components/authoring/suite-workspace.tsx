@@ -4,10 +4,13 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { apiFetch } from "./api-client";
-import type { AnchorCheck, DraftCheck, RunStarted, SaveResult } from "./api-types";
-import { AnchorsPanel, type AnchorsState } from "./anchors-panel";
+import type { DraftCheck, RunStarted, SaveResult } from "./api-types";
+import { AnchorsPanel } from "./anchors-panel";
+import { useAnchorChecks } from "./use-anchor-checks";
 import { IssuesPanel, PlanPanel } from "./plan-panel";
 import { VersionsPanel } from "./versions-panel";
+import { plural } from "@/lib/engine/format-score";
+import { suiteFileName, suiteYamlUrl } from "./suite-file";
 
 // Monaco touches window and workers at import time: client only.
 const YamlEditor = dynamic(() => import("./yaml-editor"), {
@@ -37,7 +40,6 @@ export function SuiteWorkspace({ suite, savedYaml }: SuiteWorkspaceProps) {
   const textRef = useRef(text);
   textRef.current = text;
   const cursorLine = useRef<number | undefined>(undefined);
-  const [anchors, setAnchors] = useState<AnchorsState>({ busy: false });
   // The server renders the buttons disabled: a click before the page's script runs would do nothing.
   const [hydrated, setHydrated] = useState(false);
   useEffect(() => setHydrated(true), []);
@@ -82,24 +84,11 @@ export function SuiteWorkspace({ suite, savedYaml }: SuiteWorkspaceProps) {
     router.push(`/runs/${result.value.runId}`);
   }, [suite.id, saved, router]);
 
-  // Check anchors grades the draft's anchors on the server (its judge, its
-  // key): those of the criterion under the cursor, or of every criterion. The
-  // editor shows the verdicts only while the text is the one they are for;
-  // the panel keeps them, marked as for an earlier draft.
-  const checkAnchors = useCallback(
-    async (all: boolean) => {
-      const yaml = textRef.current;
-      const line = all ? undefined : cursorLine.current;
-      setAnchors((previous) => ({ ...previous, busy: true, error: undefined }));
-      const result = await apiFetch<AnchorCheck>("/api/calibration/check", { method: "POST", body: { yaml, file: suite.name, ...(line !== undefined ? { line } : {}) } });
-      if (!result.ok) return setAnchors({ busy: false, error: result.message });
-      const check = result.value;
-      if (!check.ok) return setAnchors({ busy: false, issues: check.issues.filter((i) => i.severity === "error").length || 1 });
-      const scope = check.scope.length === 1 ? `“${check.scope[0]!.criterion}”` : `${check.scope.length} criteria`;
-      setAnchors({ busy: false, anchors: check.anchors, scope, text: yaml });
-    },
-    [suite.name],
-  );
+  // Check anchors (by hand, and as you type) grades the draft's anchors on
+  // the server (its judge, its key). The editor shows the verdicts only while
+  // the text is the one they are for; the panel keeps them, marked as for an
+  // earlier draft.
+  const { anchors, auto, checkByHand, setAutoOn, setCap } = useAnchorChecks({ suiteName: suite.name, text, savedYaml, hydrated, cursorLine });
 
   // Ctrl/Cmd+S anywhere on the page (the editor binds it too, while focused).
   useEffect(() => {
@@ -148,6 +137,9 @@ export function SuiteWorkspace({ suite, savedYaml }: SuiteWorkspaceProps) {
             </span>
           ) : null}
           {dirty ? <span className="badge badge-warning">Unsaved changes</span> : null}
+          <a className="btn" href={suiteYamlUrl(suite.id)} download={suiteFileName(suite.name)} title="Download the saved version's YAML (save first to include your changes)" data-testid="download-yaml">
+            Download
+          </a>
           <button type="button" className="btn" onClick={() => void run()} disabled={!hydrated || runState.busy || saved === ""} title="Run the saved version on the server">
             {runState.busy ? <span className="spinner" aria-hidden="true" /> : null}
             Run
@@ -164,7 +156,7 @@ export function SuiteWorkspace({ suite, savedYaml }: SuiteWorkspaceProps) {
             <YamlEditor path={`suites/${suite.id}.yaml`} defaultValue={savedYaml} issues={check?.issues ?? []} onChange={setText} onSave={() => void save()} anchors={anchors.text === text ? anchors.anchors : undefined} cursorLine={cursorLine} />
           </div>
           <div className="editor-status">
-            <span>{text.split("\n").length} lines</span>
+            <span>{plural(text.split("\n").length, "line")}</span>
             <span>{check === null ? "checking…" : errors ? `${errors} error${errors === 1 ? "" : "s"}` : "valid"}</span>
             <span className="spacer" />
             <span>
@@ -175,8 +167,8 @@ export function SuiteWorkspace({ suite, savedYaml }: SuiteWorkspaceProps) {
         <aside className="side">
           <PlanPanel check={check} checking={checking} error={checkError} />
           <IssuesPanel check={check} />
-          <AnchorsPanel state={anchors} current={text} onCheck={(all) => void checkAnchors(all)} />
-          <VersionsPanel suiteId={suite.id} refreshKey={versionsKey} />
+          <AnchorsPanel state={anchors} current={text} onCheck={(all) => checkByHand(textRef.current, all)} auto={auto} onAuto={setAutoOn} onCap={setCap} />
+          <VersionsPanel suiteId={suite.id} fileName={suiteFileName(suite.name)} refreshKey={versionsKey} />
         </aside>
       </div>
     </main>

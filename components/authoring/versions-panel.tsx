@@ -4,9 +4,11 @@ import { apiFetch } from "./api-client";
 import type { VersionInfo, VersionPair } from "./api-types";
 import { diffLines, withContext } from "./line-diff";
 import { fullTime, relativeTime } from "./format-time";
+import { plural } from "@/lib/engine/format-score";
+import { suiteYamlUrl } from "./suite-file";
 
 /** Saved versions, newest first, and a unified diff between any two of them. */
-export function VersionsPanel({ suiteId, refreshKey }: { suiteId: string; refreshKey: number }) {
+export function VersionsPanel({ suiteId, fileName, refreshKey }: { suiteId: string; fileName: string; refreshKey: number }) {
   const [versions, setVersions] = useState<VersionInfo[] | null>(null);
   const [error, setError] = useState<string>();
   const [from, setFrom] = useState<string>();
@@ -51,7 +53,10 @@ export function VersionsPanel({ suiteId, refreshKey }: { suiteId: string; refres
                   {relativeTime(v.createdAt)}
                 </span>
                 <span className="spacer" />
-                <span className="muted small">{v.lines} lines</span>
+                <span className="muted small">{plural(v.lines, "line")}</span>
+                <a className="small" href={suiteYamlUrl(suiteId, v.id)} download={fileName} aria-label={`Download v${versions.length - i}`} title="Download this version's YAML">
+                  Download
+                </a>
               </li>
             ))}
           </ul>

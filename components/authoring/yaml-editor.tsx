@@ -1,6 +1,6 @@
 "use client";
 import Editor, { type OnMount } from "@monaco-editor/react";
-import { useEffect, useRef } from "react";
+import { useCallback, useEffect, useRef } from "react";
 import type * as Monaco from "monaco-editor";
 import { setUpMonaco } from "./monaco-setup";
 import type { CheckedAnchor, DraftIssue } from "./api-types";
@@ -67,18 +67,24 @@ export default function YamlEditor(props: YamlEditorProps) {
       setCursorLine: (line) => editor.setPosition({ lineNumber: line, column: 1 }),
     };
     editor.focus();
+    showIssues();
   };
 
   useEffect(() => () => void (globalThis.__rubricStudioEditor = undefined), []);
 
-  useEffect(() => {
+  // The engine's issues as markers. Also run once the editor mounts: the
+  // first check of a suite opened with errors can land before Monaco has
+  // loaded, and its markers must not wait for the next edit.
+  const issues = useRef(props.issues);
+  issues.current = props.issues;
+  const showIssues = useCallback(() => {
     const model = editorRef.current?.getModel();
     if (!model) return;
     const lines = model.getLineCount();
     monaco.editor.setModelMarkers(
       model,
       ENGINE_OWNER,
-      props.issues.map((issue) => {
+      issues.current.map((issue) => {
         // The loader locates the start of the offending node; underline to the end of its line.
         const line = Math.min(Math.max(issue.line, 1), lines);
         return {
@@ -92,7 +98,8 @@ export default function YamlEditor(props: YamlEditorProps) {
         };
       }),
     );
-  }, [props.issues]);
+  }, []);
+  useEffect(showIssues, [props.issues, showIssues]);
 
   // Judged against labelled after each checked anchor (a content widget at the
   // end of its last line, its text set as text); an anchor off by more than

@@ -3,7 +3,7 @@
 // so they can cross to client components.
 
 export type { CalibrationResult } from "../../lib/engine/calibration/run-calibration";
-export type { CriterionCalibration, CalibrationItem } from "../../lib/engine/calibration/calibration-stats";
+export type { CriterionCalibration, CalibrationItem, JudgeReading } from "../../lib/engine/calibration/calibration-stats";
 
 export interface MaeDrift {
   eval: string;

@@ -1,8 +1,10 @@
 import type { CalibrationItem, CalibrationResult, CriterionCalibration, MaeDrift } from "./calibration-types";
 import type { TrendRow, TrendSeries } from "../results/score-trend-chart";
 import { CalibrationScatter, MaeDriftChart } from "./calibration-charts";
+import { JudgeReadings } from "./judge-readings";
 import styles from "../results/results.module.css";
 import own from "./calibration.module.css";
+import { shellQuote, suiteConfigPath, suiteFileName, suiteYamlUrl } from "../authoring/suite-file";
 
 // The calibration view: per criterion, labelled against judged (scatter with
 // y = x), MAE, Cohen's kappa, the confusion matrix of categorical scales and
@@ -39,7 +41,7 @@ function ItemsTable({ items }: { items: CalibrationItem[] }) {
             <td className={styles.num}>{fixed(item.label)}</td>
             <td className={styles.num}>{fixed(item.judged)}</td>
             <td className={styles.num}>{item.error === null ? "—" : `${item.error > 0 ? "+" : ""}${item.error.toFixed(2)}`}</td>
-            <td className={own.text}>{item.reasoning}</td>
+            <td className={own.text}>{item.judges ? <JudgeReadings judges={item.judges} judged={item.judged} /> : item.reasoning}</td>
           </tr>
         ))}
       </tbody>
@@ -136,7 +138,7 @@ export function CalibrationView({ result, drift }: { result: CalibrationResult; 
           <p className={styles.muted}>One calibration so far: run it again after changing the rubric or the judge to see whether its error drifts.</p>
         ) : (
           <figure className={styles.card}>
-            <figcaption className={styles.muted}>Mean absolute error per criterion, oldest to newest ({runs} runs): lower is better.</figcaption>
+            <figcaption className={styles.muted}>Mean absolute error per criterion, oldest to newest ({runs} {runs === 1 ? "run" : "runs"}): lower is better.</figcaption>
             <MaeDriftChart rows={chart.rows} series={chart.series} />
           </figure>
         )}
@@ -157,7 +159,9 @@ const ANCHORS_EXAMPLE = `evals:
             - { response: "Click Forgot password on the sign-in page.", score: 1.0 }
             - { response: "Passwords are important.", score: 0.0 }`;
 
-export function CalibrationEmpty({ suiteName }: { suiteName: string }) {
+export function CalibrationEmpty({ suiteId, suiteName }: { suiteId: string; suiteName: string }) {
+  // The path --store files a calibration under is the one given to --config: the suite's own name.
+  const configPath = suiteConfigPath(suiteName);
   return (
     <div className={styles.empty} data-testid="calibration-empty">
       <p>
@@ -167,9 +171,13 @@ export function CalibrationEmpty({ suiteName }: { suiteName: string }) {
       <p>Add anchors to a criterion:</p>
       <pre className={own.code}>{ANCHORS_EXAMPLE}</pre>
       <p>
-        Then press <em>Run calibration</em> above (the server needs <code>ANTHROPIC_API_KEY</code>), or run it from the command line where you have a key:
+        Then press <em>Run calibration</em> above (the server needs <code>ANTHROPIC_API_KEY</code>), or run it from the command line where you have a key:{" "}
+        <a href={suiteYamlUrl(suiteId)} download={suiteFileName(suiteName)} data-testid="calibration-download">
+          download the suite
+        </a>
+        , save it as <code data-testid="calibration-file">{configPath}</code> (the path <code>--store</code> files the calibration under, so it lands on this suite), and run:
       </p>
-      <pre className={own.code}>{`npx rubric-studio calibrate --config ${suiteName} --store`}</pre>
+      <pre className={own.code} data-testid="calibration-command">{`npx rubric-studio calibrate --config ${shellQuote(configPath)} --store`}</pre>
     </div>
   );
 }

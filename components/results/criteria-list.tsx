@@ -1,9 +1,9 @@
-import type { CriterionResult, VerdictRecord } from "@/lib/engine/report";
+import type { CriterionGate, CriterionResult, VerdictRecord } from "@/lib/engine/report";
 import { formatScore } from "./format";
 import { StatusBadge } from "./status-badge";
 import styles from "./results.module.css";
 
-const GATE_TEXT: Record<string, string> = {
+const GATE_TEXT: Record<CriterionGate, string> = {
   required_failed: "required criterion below its threshold",
   guard_triggered: "guard triggered",
   evidence_missing: "cited evidence not found in the candidate",
@@ -14,26 +14,58 @@ function criterionStatus(c: CriterionResult): string {
   return c.passed === false ? "failed" : "passed";
 }
 
+function verdictStatus(v: VerdictRecord): string | null {
+  if (v.error) return "judge_error";
+  return v.passed === true ? "passed" : v.passed === false ? "failed" : null;
+}
+
+/**
+ * Each judge's own verdict: its score (a guard's as the judge said it, before
+ * inversion), whether it passed, the gates it failed, and its own reasoning
+ * and evidence, under that judge and no other.
+ */
 export function VerdictGrid({ verdicts }: { verdicts: VerdictRecord[] }) {
   if (verdicts.length === 0) return null;
   return (
     <div className={styles.verdicts} data-testid="verdicts">
-      {verdicts.map((v, i) => (
-        <div className={styles.verdict} key={`${v.judge}-${i}`}>
-          <div className={styles.cardHead}>
-            <strong>{v.judge}</strong>
-            <span>{v.error ? <StatusBadge status="judge_error" /> : formatScore(v.score)}</span>
+      {verdicts.map((v, i) => {
+        const status = verdictStatus(v);
+        return (
+          <div className={styles.verdict} key={`${v.judge}-${i}`} data-testid="verdict">
+            <div className={styles.cardHead}>
+              <strong>{v.judge}</strong>
+              {status ? <StatusBadge status={status} /> : null}
+              <span>{v.error ? null : formatScore(v.score)}</span>
+            </div>
+            {v.gates?.length ? <p className={styles.down}>Gates: {v.gates.map((g) => GATE_TEXT[g] ?? g).join("; ")}</p> : null}
+            {v.error ? <p className={styles.reasoning}>{v.error}</p> : null}
+            <p className={styles.reasoning} data-testid="juror-reasoning">
+              {v.reasoning}
+            </p>
+            {v.evidence ? (
+              <blockquote className={styles.quote}>
+                {v.evidence}
+                {v.evidenceFound === false ? " (not found in the candidate)" : ""}
+              </blockquote>
+            ) : null}
           </div>
-          {v.error ? <p className={styles.reasoning}>{v.error}</p> : null}
-          <p className={styles.reasoning}>{v.reasoning}</p>
-          {v.evidence ? <blockquote className={styles.quote}>{v.evidence}</blockquote> : null}
-        </div>
-      ))}
+        );
+      })}
     </div>
   );
 }
 
-/** Per criterion: outcome, score against threshold, weight, the required / guard / when outcomes, reasoning, evidence, and each judge's verdict. */
+/** The criterion's one verdict: with several judges, how they combined ("mean of 3 jurors: 0.77, 2 of 3 passed"); with one, its score. */
+function Headline({ c }: { c: CriterionResult }) {
+  const threshold = <span className={styles.muted}>/ threshold {formatScore(c.threshold)}</span>;
+  return (
+    <span data-testid="criterion-headline">
+      {c.combined && c.status === "graded" ? c.combined.summary : formatScore(c.score)} {threshold}
+    </span>
+  );
+}
+
+/** Per criterion: the combined outcome, score against threshold, weight, the required / guard / when outcomes on that same verdict, and each judge's own verdict and reasoning. */
 export function CriteriaList({ criteria }: { criteria: CriterionResult[] }) {
   return (
     <div data-testid="criteria">
@@ -44,9 +76,7 @@ export function CriteriaList({ criteria }: { criteria: CriterionResult[] }) {
               {i + 1}. {c.name}
             </strong>
             <StatusBadge status={criterionStatus(c)} />
-            <span>
-              {formatScore(c.score)} <span className={styles.muted}>/ threshold {formatScore(c.threshold)}</span>
-            </span>
+            <Headline c={c} />
           </div>
           <div className={styles.facts}>
             <span>weight {c.weight}</span>
@@ -56,8 +86,16 @@ export function CriteriaList({ criteria }: { criteria: CriterionResult[] }) {
             {c.evidenceFound !== undefined ? <span>evidence {c.evidenceFound ? "found in the candidate" : "not found in the candidate"}</span> : null}
           </div>
           {c.description ? <p className={styles.muted}>{c.description}</p> : null}
-          {c.gates.length ? <p className={styles.down}>Gates: {c.gates.map((g) => GATE_TEXT[g] ?? g).join("; ")}</p> : null}
-          {c.reasoning ? <p className={styles.reasoning} data-testid="criterion-reasoning">{c.reasoning}</p> : null}
+          {c.gates.length ? (
+            <p className={styles.down} data-testid="criterion-gates">
+              Gates: {c.gates.map((g) => GATE_TEXT[g] ?? g).join("; ")}
+            </p>
+          ) : null}
+          {c.reasoning ? (
+            <p className={styles.reasoning} data-testid="criterion-reasoning">
+              {c.reasoning}
+            </p>
+          ) : null}
           {c.evidence ? <blockquote className={styles.quote}>{c.evidence}</blockquote> : null}
           {c.verdicts.length > 1 ? <VerdictGrid verdicts={c.verdicts} /> : null}
         </article>

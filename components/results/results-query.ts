@@ -14,13 +14,19 @@ export const RESULTS_PAGE_SIZE = 50;
 /** The most rows one request of the rows route may ask for. */
 export const MAX_ROWS_PER_REQUEST = 500;
 
+/** A search or a model name: Postgres text cannot hold a NUL, so one is bad input, not a query. */
+const TEXT_PARAM = z
+  .string()
+  .max(200)
+  .refine((q) => !q.includes("\u0000"), "must not contain a NUL character");
+
 // Anything unexpected in the URL falls back to the default rather than
 // failing the page: these are links people edit and share.
 export const TableQuerySchema = z.object({
   status: z.enum(EVAL_STATUSES).optional().catch(undefined),
-  q: z.string().max(200).optional().catch(undefined),
+  q: TEXT_PARAM.optional().catch(undefined),
   /** One matrix cell (the heatmap's drill-down): either given means the cell filter is on, and a missing axis is "none". */
-  model: z.string().max(200).optional().catch(undefined),
+  model: TEXT_PARAM.optional().catch(undefined),
   prompt: z.coerce.number().int().min(1).max(100_000).optional().catch(undefined),
   sort: z.enum(SORT_KEYS).catch("name"),
   dir: z.enum(["asc", "desc"]).catch("asc"),
@@ -32,8 +38,8 @@ export type TableQuery = z.infer<typeof TableQuerySchema>;
 // The rows route is an API: a bad offset is the caller's mistake, said so with a 400.
 export const RowsRequestSchema = z.object({
   status: z.enum(EVAL_STATUSES).optional(),
-  q: z.string().max(200).optional(),
-  model: z.string().max(200).optional(),
+  q: TEXT_PARAM.optional(),
+  model: TEXT_PARAM.optional(),
   prompt: z.coerce.number().int().min(1).max(100_000).optional(),
   sort: z.enum(SORT_KEYS).default("name"),
   dir: z.enum(["asc", "desc"]).default("asc"),

@@ -11,14 +11,26 @@ export interface AccessPolicy {
   password?: string;
   apiToken?: string;
   sessionSecret?: string;
+  /** The origin people open the dashboard at (RUBRIC_STUDIO_PUBLIC_URL); redirects go there. */
+  publicUrl?: string;
+  /** Whether X-Forwarded-Host/-Proto/-For come from a reverse proxy the operator trusts. */
+  trustProxy: boolean;
   /** Set when the server must not serve anything: why. */
   problem?: string;
 }
 
-export function accessPolicy(settings: Pick<Settings, "host" | "password" | "apiToken" | "sessionSecret">): AccessPolicy {
+export function accessPolicy(settings: Pick<Settings, "host" | "password" | "apiToken" | "sessionSecret" | "publicUrl" | "trustProxy">): AccessPolicy {
+  const trustProxy = settings.trustProxy === true;
   const binding = checkBinding({ host: settings.host, password: settings.password });
-  if (!binding.ok) return { loginRequired: true, problem: binding.message };
-  const policy: AccessPolicy = { loginRequired: binding.loginRequired, password: settings.password, apiToken: settings.apiToken, sessionSecret: settings.sessionSecret };
+  if (!binding.ok) return { loginRequired: true, trustProxy, problem: binding.message };
+  const policy: AccessPolicy = {
+    loginRequired: binding.loginRequired,
+    password: settings.password,
+    apiToken: settings.apiToken,
+    sessionSecret: settings.sessionSecret,
+    ...(settings.publicUrl ? { publicUrl: settings.publicUrl } : {}),
+    trustProxy,
+  };
   if (binding.loginRequired && !settings.sessionSecret) {
     return { ...policy, problem: "no session secret: start the dashboard with `npm run dev` or `npm start` (they make one), or set RUBRIC_STUDIO_SESSION_SECRET (at least 32 characters)." };
   }
@@ -31,6 +43,6 @@ let current: AccessPolicy | undefined;
 export function currentAccessPolicy(): AccessPolicy {
   if (current) return current;
   const settings = readEnv();
-  current = settings.ok ? accessPolicy(settings.value) : { loginRequired: true, problem: settings.message };
+  current = settings.ok ? accessPolicy(settings.value) : { loginRequired: true, trustProxy: false, problem: settings.message };
   return current;
 }

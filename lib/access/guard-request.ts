@@ -2,7 +2,8 @@ import { NextResponse, type NextRequest } from "next/server";
 import type { AccessPolicy } from "./access-policy";
 import { hostOfHeader, isLoopbackHost } from "./binding";
 import { secretMatches } from "./check-secret";
-import { clientOf, type LoginThrottle } from "./login-throttle";
+import type { LoginThrottle } from "./login-throttle";
+import { clientAddress, redirectTo, requestHost } from "./request-address";
 import { isLoggedIn, SESSION_COOKIE } from "./session";
 
 // The one gate in front of every page, route handler, event stream and
@@ -11,10 +12,12 @@ import { isLoggedIn, SESSION_COOKIE } from "./session";
 //
 //   - cross-site writes are refused always (an Origin that is not this host);
 //   - without a login (loopback, no password): only requests addressed to a
-//     loopback name, so a web page cannot reach the dashboard by DNS rebinding;
+//     loopback name, so a web page cannot reach the dashboard by DNS rebinding
+//     (the Host header decides; X-Forwarded-Host only behind a trusted proxy);
 //   - with a login: a valid session cookie, or `Authorization: Bearer <token>`
 //     when RUBRIC_STUDIO_API_TOKEN is set. Pages redirect to /login; API
-//     routes, event streams and writes answer 401.
+//     routes, event streams and writes answer 401. A valid token always
+//     passes; wrong ones count against the client in the login throttle.
 
 export const LOGIN_PATH = "/login";
 
@@ -29,12 +32,7 @@ function refuse(status: 401 | 403 | 429 | 503, code: string, message: string, he
   return NextResponse.json({ error: { code, message } }, { status, headers: { "cache-control": "no-store", ...headers } });
 }
 
-/** The host this request was addressed to, as the browser saw it (a proxy's x-forwarded-host first, as Next itself reads it). */
-function requestHost(request: NextRequest): string | undefined {
-  return request.headers.get("x-forwarded-host")?.split(",")[0]?.trim() || request.headers.get("host") || undefined;
-}
-
-function isCrossSite(request: NextRequest): boolean {
+function isCrossSite(request: NextRequest, policy: AccessPolicy): boolean {
   if (SAFE_METHODS.has(request.method)) return false;
   const origin = request.headers.get("origin");
   if (origin === null) return false;
@@ -44,24 +42,25 @@ function isCrossSite(request: NextRequest): boolean {
   } catch {
     return true; // "null" (a sandboxed frame, a file) or garbage: not us
   }
-  return originHost.toLowerCase() !== requestHost(request)?.toLowerCase();
+  originHost = originHost.toLowerCase();
+  if (policy.publicUrl !== undefined && originHost === new URL(policy.publicUrl).host) return false;
+  return originHost !== requestHost(request.headers, policy);
 }
 
 /** Where a page request without a session goes: the login page, coming back to where it was. */
-export function loginRedirect(request: NextRequest): NextResponse {
-  const url = new URL(LOGIN_PATH, request.nextUrl.origin);
+export function loginRedirect(request: NextRequest, policy: AccessPolicy): NextResponse {
   const back = `${request.nextUrl.pathname}${request.nextUrl.search}`;
-  if (back !== "/") url.searchParams.set("next", back);
-  return NextResponse.redirect(url, 307);
+  const path = back === "/" ? LOGIN_PATH : `${LOGIN_PATH}?${new URLSearchParams({ next: back }).toString()}`;
+  return redirectTo({ path, request, policy, status: 307 });
 }
 
 export async function guardRequest(input: { request: NextRequest; policy: AccessPolicy; throttle: LoginThrottle; now: number }): Promise<NextResponse | undefined> {
   const { request, policy } = input;
-  if (isCrossSite(request)) return refuse(403, "cross_site", "Cross-site requests are refused: use the dashboard's own pages.");
+  if (isCrossSite(request, policy)) return refuse(403, "cross_site", "Cross-site requests are refused: use the dashboard's own pages.");
   if (policy.problem) return refuse(503, "unavailable", `The dashboard will not serve anything: ${policy.problem}`);
 
   if (!policy.loginRequired) {
-    const host = requestHost(request);
+    const host = requestHost(request.headers, policy);
     if (host === undefined || !isLoopbackHost(hostOfHeader(host))) {
       return refuse(403, "not_loopback", "This dashboard only answers on 127.0.0.1 or localhost (it has no login). To reach it from elsewhere, start it with --host and RUBRIC_STUDIO_PASSWORD.");
     }
@@ -74,10 +73,13 @@ export async function guardRequest(input: { request: NextRequest; policy: Access
   const authorization = request.headers.get("authorization");
   if (authorization !== null) {
     const token = /^Bearer\s+(.+)$/i.exec(authorization)?.[1]?.trim();
-    const client = clientOf(request.headers);
+    // The token is checked first: a valid one is never throttled (CI scripts
+    // keep working while someone else guesses), and it is long enough that
+    // guessing it is hopeless anyway.
+    if (token !== undefined && policy.apiToken !== undefined && secretMatches(token, policy.apiToken)) return undefined;
+    const client = clientAddress(request.headers);
     const wait = input.throttle.retryAfterSeconds(client, input.now);
     if (wait > 0) return refuse(429, "too_many_attempts", `Too many failed attempts: try again in ${wait} s.`, { "retry-after": String(wait) });
-    if (token !== undefined && policy.apiToken !== undefined && secretMatches(token, policy.apiToken)) return undefined;
     input.throttle.recordFailure(client, input.now);
     return refuse(401, "unauthorized", policy.apiToken === undefined ? "Bearer tokens are off: set RUBRIC_STUDIO_API_TOKEN on the server, or log in." : "The bearer token is not valid.", {
       "www-authenticate": 'Bearer realm="rubric-studio"',
@@ -87,6 +89,6 @@ export async function guardRequest(input: { request: NextRequest; policy: Access
   if (await isLoggedIn(request.cookies.get(SESSION_COOKIE)?.value, policy.sessionSecret!)) return undefined;
 
   const isPage = SAFE_METHODS.has(request.method) && !pathname.startsWith("/api/") && request.headers.get("accept") !== "text/event-stream";
-  if (isPage) return loginRedirect(request);
+  if (isPage) return loginRedirect(request, policy);
   return refuse(401, "unauthorized", "Log in first (the dashboard's login page, or Authorization: Bearer <RUBRIC_STUDIO_API_TOKEN>).", { "www-authenticate": 'Bearer realm="rubric-studio"' });
 }

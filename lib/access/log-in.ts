@@ -20,8 +20,26 @@ export function attemptLogin(input: { password: string; policy: AccessPolicy; th
   return { ok: true };
 }
 
-/** A `next` parameter that stays on this site: a path, never another origin (`//evil`, `/\\evil`, `https://...`). */
+const DEFAULT_NEXT = "/suites";
+// Any origin will do: only whether the parsed URL stays on it matters.
+const HERE = "http://rubric-studio.invalid";
+
+/**
+ * A `next` parameter that stays on this site: a path, never another origin.
+ * Judged after URL parsing, as the browser will read it, since the parser
+ * drops tabs and newlines and reads `\` as `/` (`/%09/evil.example/` arrives
+ * as "/\t/evil.example/", which a browser takes for `//evil.example/`). The
+ * answer is the parsed path, so what was checked is what is sent.
+ */
 export function safeNextPath(next: string | null | undefined): string {
-  if (!next || !next.startsWith("/") || next.startsWith("//") || next.startsWith("/\\") || next.startsWith("/api/")) return "/suites";
-  return next;
+  if (!next || !next.startsWith("/")) return DEFAULT_NEXT;
+  let url: URL;
+  try {
+    url = new URL(next, HERE);
+  } catch {
+    return DEFAULT_NEXT;
+  }
+  const path = `${url.pathname}${url.search}${url.hash}`;
+  if (url.origin !== HERE || !path.startsWith("/") || path.startsWith("//") || url.pathname.startsWith("/api/")) return DEFAULT_NEXT;
+  return path;
 }

@@ -1,9 +1,12 @@
-// Slows down password guessing. Each client (by its address, as Next reports
-// it in x-forwarded-for) may fail 5 times in 15 minutes before it has to wait;
-// all clients together 50 times, since a client can send any x-forwarded-for
-// it likes. The route also answers every failure after a fixed delay. Kept on
-// globalThis: the proxy (bearer tokens) and the login route are bundled
-// separately but run in one process, and must count together.
+// Slows down password guessing. Each client (by its address: the socket's
+// peer, or what a trusted proxy saw; `clientAddress` in request-address.ts)
+// may fail 5 times in 15 minutes before it has to wait. Once all clients
+// together have failed 50 times, a client that has failed too must wait as
+// well (one guess per address, against guessing from many), while a client
+// with no failures still logs in: a flood of wrong guesses never locks out
+// the right password. The route also answers every failure after a fixed
+// delay. Kept on globalThis: the proxy (bearer tokens) and the login route are
+// bundled separately but run in one process, and must count together.
 
 export interface ThrottleLimits {
   perClient: number;
@@ -35,6 +38,7 @@ export function createLoginThrottle(limits: ThrottleLimits = DEFAULT_THROTTLE_LI
       const mine = recent(failures.get(client) ?? [], now);
       if (mine.length) failures.set(client, mine);
       else failures.delete(client);
+      if (mine.length === 0) return 0;
       return Math.max(waitFor(mine, limits.perClient, now), waitFor(overall, limits.overall, now));
     },
     recordFailure(client, now) {
@@ -53,9 +57,4 @@ const holder = globalThis as typeof globalThis & { __rubricStudioLoginThrottle?:
 export function sharedLoginThrottle(): LoginThrottle {
   holder.__rubricStudioLoginThrottle ??= createLoginThrottle();
   return holder.__rubricStudioLoginThrottle;
-}
-
-/** The client's address as Next reports it (its own socket's, unless a proxy in front set the header). */
-export function clientOf(headers: Headers): string {
-  return headers.get("x-forwarded-for")?.split(",")[0]?.trim() || "unknown";
 }

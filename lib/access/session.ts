@@ -2,8 +2,8 @@ import { unsealData, type SessionOptions } from "iron-session";
 
 // The login session: an iron-session cookie (sealed and signed with the
 // session secret), httpOnly, SameSite=Lax, Secure when the request came over
-// https (directly or through a proxy that says so). It holds no more than
-// "logged in, since when".
+// https (directly, or through a trusted proxy that says so: `isHttpsRequest`
+// in request-address.ts). It holds no more than "logged in, since when".
 
 export const SESSION_COOKIE = "rubric_studio_session";
 export const SESSION_TTL_SECONDS = 7 * 24 * 60 * 60;
@@ -21,12 +21,6 @@ export function sessionOptions(input: { secret: string; secure: boolean }): Sess
     ttl: SESSION_TTL_SECONDS,
     cookieOptions: { httpOnly: true, sameSite: "lax", secure: input.secure, path: "/" },
   };
-}
-
-/** Whether a request reached us over https (Next sets x-forwarded-proto, keeping a proxy's). */
-export function isHttps(headers: Headers, url: URL): boolean {
-  const forwarded = headers.get("x-forwarded-proto")?.split(",")[0]?.trim().toLowerCase();
-  return forwarded ? forwarded === "https" : url.protocol === "https:";
 }
 
 /** Whether a session cookie's value is a valid, unexpired login. A forged or stale cookie is simply not one. */

@@ -2,12 +2,11 @@ import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { planCalibration } from "../engine/calibration/plan-calibration";
 import { runCalibration, calibrationReport, DEFAULT_TOLERANCE, type CalibrationResult } from "../engine/calibration/run-calibration";
-import { formatUsd } from "../engine/format-score";
+import { formatUsd, plural } from "../engine/format-score";
 import { priceOf } from "../judge/pricing";
 import { stripControl } from "../report/escape";
 import { redactDeep } from "../engine/redact-secrets";
 import { parseReporterList, type ReporterName } from "../report/registry";
-import { redactReport } from "../report/redact-secrets";
 import { writeReports } from "./write-reports";
 import { prepareJudging, type JudgingOptions } from "./prepare-judging";
 import type { Settings } from "../env/read-env";
@@ -47,7 +46,7 @@ export function renderCalibration(result: CalibrationResult): string {
       lines.push(`    ${item.source} ${stripControl(item.id)}: labelled ${fixed(item.label, 2)}, judged ${fixed(item.judged, 2)}${item.judged === null ? ` (${stripControl(item.reasoning)})` : ""}`);
     }
   }
-  lines.push("", `${result.judgeCalls} judge calls · ${formatUsd(result.costUsd)}`);
+  lines.push("", `${plural(result.judgeCalls, "judge call")} · ${formatUsd(result.costUsd)}`);
   return `${lines.join("\n")}\n`;
 }
 
@@ -133,7 +132,7 @@ export async function calibrateCommand(input: { options: CalibrateOptions; io: C
   else if (names.includes("pretty")) io.stdout.write(renderCalibration(result));
   if (machine.length > 0) {
     const report = calibrationReport({ calibration: result, suite, toolVersion, startedAt, finishedAt: Date.now() });
-    await writeReports({ names: machine, report: redactReport(report), ...(options.output !== undefined ? { output: options.output } : {}), io, color: false });
+    await writeReports({ names: machine, report, ...(options.output !== undefined ? { output: options.output } : {}), io, color: false });
   } else if (options.output !== undefined) {
     // Only the table asked for: --output keeps the plain result, as it always has.
     const target = path.resolve(io.cwd, options.output);

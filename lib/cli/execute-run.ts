@@ -4,11 +4,10 @@ import type { EvalResult, Report } from "../engine/report";
 import { runSuite, buildReport, exitCodeOf } from "../engine/run-suite";
 import { planSuite } from "../engine/plan-suite";
 import { compareToBaseline } from "../engine/compare-baseline";
-import { formatUsd } from "../engine/format-score";
+import { formatUsd, plural } from "../engine/format-score";
 import { createAnthropicJudge } from "../judge/anthropic-judge";
 import { priceOf } from "../judge/pricing";
 import type { ReporterName } from "../report/registry";
-import { redactReport } from "../report/redact-secrets";
 import { redactDeep } from "../engine/redact-secrets";
 import type { Settings } from "../env/read-env";
 import type { Database } from "../store/open-database";
@@ -83,7 +82,7 @@ export async function executeRun(request: RunRequest): Promise<number> {
       suiteName = run.suiteName;
       stored = await store!.results(run.id);
       await store!.setStatus(run.id, "running");
-      io.stderr.write(`Resuming run ${run.id}: ${stored.length} of ${run.totalCells} results already stored\n`);
+      io.stderr.write(`Resuming run ${run.id}: ${stored.length} of ${plural(run.totalCells, "result")} already stored\n`);
     } else {
       suiteName = request.target.suiteName;
     }
@@ -178,7 +177,7 @@ export async function executeRun(request: RunRequest): Promise<number> {
     if (report.summary.reused) {
       io.stderr.write(`Reused ${report.summary.reused.calls} judge verdicts from the cache, saving ~${formatUsd(report.summary.reused.savedUsd)}\n`);
     }
-    await writeReports({ names: request.reporters, report: redactReport(report), output: request.output, io, color: request.color });
+    await writeReports({ names: request.reporters, report, output: request.output, io, color: request.color });
     return exitCodeOf(report);
   } finally {
     await db?.close();

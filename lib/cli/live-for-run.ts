@@ -5,7 +5,7 @@ import { loadServerAllowList } from "../config/load-server-allow-list";
 import type { ServerConfig } from "../config/types";
 import type { Settings } from "../env/read-env";
 import { createRetryingMessages } from "../judge/retrying-messages";
-import { allowListedServers, type AllowServer } from "../live/allow-servers";
+import { allowListedOrNone, type AllowServer } from "../live/allow-servers";
 import { createLiveRunner, type LiveRunner } from "../live/create-live-runner";
 import type { StoredRun } from "../store/run-store";
 import { createCliLiveRunner } from "./create-cli-live-runner";
@@ -45,11 +45,9 @@ export async function readServerAllowList(settings: Pick<Settings, "mcpServersFi
   return { ok: true, value: { file, servers: loaded.value } };
 }
 
-const NO_ALLOW_LIST: AllowServer = () => "this server allows no MCP servers for suites run from the dashboard; list them in the file named by RUBRIC_STUDIO_MCP_SERVERS";
-
 /** The check a dashboard run's servers pass: the allow-list's, or none allowed without one. */
 export function dashboardAllowServer(allowList: ServerAllowList | undefined): AllowServer {
-  return allowList ? allowListedServers(allowList.servers) : NO_ALLOW_LIST;
+  return allowListedOrNone(allowList?.servers);
 }
 
 let cached: Promise<AllowListRead> | undefined;

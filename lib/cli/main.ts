@@ -5,6 +5,7 @@ import { parseReporterList } from "../report/registry";
 import { readEnv, type Settings } from "../env/read-env";
 import { addJudgingOptions } from "./judging-options";
 import { addReviewCommands } from "./review-commands";
+import { LIMITS } from "../config/limits";
 
 // `rubric-studio`: the command-line face of the engine. Exit codes are chosen
 // here and only here: 0 all passed, 1 a fail / judge_error / budget skip,
@@ -26,10 +27,11 @@ function toolVersion(): string {
   return pkg.version;
 }
 
-function positiveInt(name: string) {
+function positiveInt(name: string, max = Number.MAX_SAFE_INTEGER) {
   return (value: string) => {
     const n = Number(value);
     if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`${name} must be a whole number of at least 1`);
+    if (n > max) throw new InvalidArgumentError(`${name} must be at most ${max}`);
     return n;
   };
 }
@@ -108,7 +110,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     .option("--no-cache", "ask the judge afresh instead of reusing stored verdicts (with run history)")
     .option("--baseline <run>", "compare with a stored run (its id, or latest): exit 1 when a score drops by more than --max-drop or an eval newly fails")
     .addOption(new Option("--max-drop <delta>", "largest allowed score drop against --baseline, on the 0..1 scale").argParser(nonNegative("--max-drop")).default(0.05))
-    .addOption(new Option("--repeat <n>", "grade every judge call n times and report, per criterion, how often pass/fail flipped").argParser(positiveInt("--repeat")))
+    .addOption(new Option("--repeat <n>", "grade every judge call n times and report, per criterion, how often pass/fail flipped").argParser(positiveInt("--repeat", LIMITS.repeats)))
     .option("--queue", "split the run into jobs on the job queue: graded here and by any `rubric-studio worker` on the same database")
     .option("--detach", "with --queue: print the run id and exit; workers grade it (see `rubric-studio report`)")
     .addHelpText(

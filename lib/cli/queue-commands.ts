@@ -1,3 +1,4 @@
+import { plural } from "../engine/format-score";
 import type { SuiteConfig } from "../config/types";
 import { loadSuite } from "../config/load-suite";
 import { planSuite } from "../engine/plan-suite";
@@ -5,7 +6,6 @@ import { buildReport, exitCodeOf } from "../engine/run-suite";
 import { createAnthropicJudge } from "../judge/anthropic-judge";
 import { priceOf } from "../judge/pricing";
 import type { ReporterName } from "../report/registry";
-import { redactReport } from "../report/redact-secrets";
 import type { Settings } from "../env/read-env";
 import { openDatabase, type Database } from "../store/open-database";
 import { createRunStore, type RunConfig } from "../store/run-store";
@@ -88,7 +88,7 @@ async function waitForRun(input: { db: Database; runId: string; io: CliIo }): Pr
     if (!run || run.status === "completed" || run.status === "cancelled" || run.status === "failed") return;
     if (input.io.stderr.isTTY && run._count.results !== last) {
       last = run._count.results;
-      input.io.stderr.write(`\r\x1b[2K${last}/${run.totalCells} results`);
+      input.io.stderr.write(`\r\x1b[2K${last}/${plural(run.totalCells, "result")}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
@@ -113,9 +113,9 @@ async function renderStoredRun(input: { db: Database; runId: string; io: CliIo; 
     ...buildReport({ results, suite: loaded.value, toolVersion: run.config.toolVersion, startedAt: run.createdAt.getTime(), finishedAt: (row?.finishedAt ?? new Date()).getTime() }),
     runId: run.id,
   };
-  await writeReports({ names: input.reporters, report: redactReport(report), output: input.output, io: input.io, color: input.color });
+  await writeReports({ names: input.reporters, report, output: input.output, io: input.io, color: input.color });
   if (results.length < run.totalCells) {
-    input.io.stderr.write(`run ${run.id} is ${run.status}: ${results.length} of ${run.totalCells} results so far\n`);
+    input.io.stderr.write(`run ${run.id} is ${run.status}: ${results.length} of ${plural(run.totalCells, "result")} so far\n`);
     return 1;
   }
   return exitCodeOf(report);
@@ -156,7 +156,7 @@ export async function workerCommand(input: { settings: Settings; io: CliIo; conc
   await worker.stop();
   await boss.stop({ graceful: true });
   await db.close();
-  io.stderr.write(`Worker stopped after ${graded} results\n`);
+  io.stderr.write(`Worker stopped after ${plural(graded, "result")}\n`);
   return 0;
 }
 

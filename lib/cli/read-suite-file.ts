@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { loadSuite } from "../config/load-suite";
 import { candidateItemIssues } from "../config/check-candidates";
+import { planSizeIssues } from "../config/plan-size";
 import type { ConfigIssue, LoadResult, SuiteConfig } from "../config/types";
 import { readDocuments } from "./read-documents";
 import { readDatasets } from "./read-datasets";
@@ -37,5 +38,8 @@ export async function readSuiteAttachments(input: { suite: SuiteConfig; suitePat
   if (!datasets.ok) return datasets;
   const fromFiles = Object.values(datasets.value.datasets ?? {}).filter((d) => d.file !== undefined).map((d) => d.name);
   const itemIssues = candidateItemIssues({ suite: datasets.value, datasets: fromFiles });
-  return itemIssues.length > 0 ? { ok: false, issues: itemIssues } : datasets;
+  if (itemIssues.length > 0) return { ok: false, issues: itemIssues };
+  // The items of dataset files count only now that they are read.
+  const tooLarge = planSizeIssues(datasets.value);
+  return tooLarge.length > 0 ? { ok: false, issues: tooLarge } : datasets;
 }

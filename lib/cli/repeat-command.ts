@@ -1,17 +1,19 @@
+import path from "node:path";
+import type { RunConfig } from "../store/run-store";
 import { runRepeated } from "../engine/repeat/run-repeated";
 import { exitCodeOf } from "../engine/run-suite";
 import { formatUsd } from "../engine/format-score";
 import { priceOf } from "../judge/pricing";
 import { parseReporterList } from "../report/registry";
-import { redactReport } from "../report/redact-secrets";
 import { prepareJudging } from "./prepare-judging";
 import { writeReports } from "./write-reports";
 import type { CliIo } from "./main";
 
 // `eval --repeat N`: the run N times through the engine, every result once
-// per repeat, and the flip rate per criterion in every report. Run history
-// and the judge cache are left out on purpose: a repeat measures the judge's
-// own variance, which a stored verdict would hide.
+// per repeat, and the flip rate per criterion in every report. The judge
+// cache is left out on purpose: a repeat measures the judge's own variance,
+// which a stored verdict would hide. With --store (or DATABASE_URL) the
+// finished run is kept, its results and flip rates with it, for the dashboard.
 
 export interface RepeatOptions {
   config: string;
@@ -40,8 +42,9 @@ export async function repeatCommand(input: { options: RepeatOptions; io: CliIo; 
   }
   const setup = await prepareJudging({ options, io });
   if (!setup.ok) return setup.exitCode;
-  const { suite, settings, filter, judge } = setup.value;
-  if (options.store) io.stderr.write("note: --repeat keeps no run history and reuses no stored verdicts\n");
+  const { suite, settings, filter, judge, text } = setup.value;
+  const store = Boolean(options.store || settings.databaseUrl);
+  if (store) io.stderr.write("note: --repeat reuses no stored verdicts; the run and its flip rates are stored when it finishes\n");
   io.stderr.write(`Grading every eval ${options.repeat} times${options.maxCost !== undefined ? ` (budget ${formatUsd(options.maxCost)} for all repeats)` : ""}\n`);
   const report = await runRepeated(
     {
@@ -60,6 +63,29 @@ export async function repeatCommand(input: { options: RepeatOptions; io: CliIo; 
     io.stderr.write(`error: --filter ${JSON.stringify(options.filter)} matches no eval\n`);
     return 2;
   }
-  await writeReports({ names: reporters.value, report: redactReport(report), output: options.output, io, color: options.color && Boolean(io.stdout.isTTY) });
+  let runId: string | undefined;
+  if (store) {
+    const config: RunConfig = {
+      file: options.config,
+      cwd: io.cwd,
+      toolVersion,
+      judgeModel: settings.judgeModel,
+      concurrency: options.concurrency,
+      timeoutSeconds: options.timeout,
+      ...(options.maxCost !== undefined ? { maxCostUsd: options.maxCost } : {}),
+      ...(options.filter !== undefined ? { filter: options.filter } : {}),
+      noCache: true,
+    };
+    const { openDatabase } = await import("../store/open-database");
+    const { createRepeatStore } = await import("../store/repeat-store");
+    const db = await openDatabase({ databaseUrl: settings.databaseUrl, dataDir: settings.dataDir });
+    try {
+      runId = await createRepeatStore(db.prisma).saveRepeatedRun({ suiteName: path.normalize(options.config), yaml: text, report, config });
+      io.stderr.write(`Stored run ${runId}\n`);
+    } finally {
+      await db.close();
+    }
+  }
+  await writeReports({ names: reporters.value, report: { ...report, ...(runId ? { runId } : {}) }, output: options.output, io, color: options.color && Boolean(io.stdout.isTTY) });
   return exitCodeOf(report);
 }

@@ -81,9 +81,9 @@ export function addReviewCommands(program: Command, context: ReviewCommandsConte
     .description("Turn a RubricSet JSON file (the Go package's wire format) into a suite in the YAML language.")
     .argument("<rubricset.json>", "the RubricSet JSON file")
     .option("-o, --output <file>", "write the suite there instead of stdout")
-    .option("--document <file>", "the document the suite's review eval grades", "document.md")
-    .addHelpText("after", "\nExit codes: 0 written, 2 the file is not a RubricSet or cannot be expressed.\n\nExample:\n  rubric-studio import prd-rubric.json --output reviews.yaml --document docs/prd.md")
-    .action(async (file: string, opts: { output?: string; document: string }) => {
+    .option("--document <file>", "the document the suite's review eval grades (must exist; without it the eval reads document.md next to the suite)")
+    .addHelpText("after", "\nExit codes: 0 written, 2 the file is not a RubricSet or cannot be expressed, or --document does not exist.\n\nExample:\n  rubric-studio import prd-rubric.json --output reviews.yaml --document docs/prd.md")
+    .action(async (file: string, opts: { output?: string; document?: string }) => {
       const { importCommand } = await import("./import-command");
       setExitCode(await importCommand({ file, options: opts, io }));
     });

@@ -1,4 +1,5 @@
 import { formatIssue } from "../config/load-suite";
+import { planSuite } from "../engine/plan-suite";
 import { readSuiteFile } from "./read-suite-file";
 import type { CliIo } from "./main";
 
@@ -12,7 +13,8 @@ export async function validateCommand(input: { file: string; io: CliIo }): Promi
   }
   for (const warning of loaded.warnings) io.stderr.write(`${formatIssue(warning)}\n`);
   const evals = loaded.value.evals;
-  const cells = evals.reduce((n, e) => n + (e.matrix?.models?.length ?? 1) * (e.matrix?.prompts?.length ?? 1), 0);
+  // The cells `eval` would grade (dataset items and every matrix axis); the judge model does not change how many.
+  const cells = planSuite({ suite: loaded.value, defaultModel: "default" }).length;
   io.stdout.write(`${file}: valid (${evals.length} eval${evals.length === 1 ? "" : "s"}, ${cells} cell${cells === 1 ? "" : "s"})\n`);
   return 0;
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { LIMITS, atMost, nameString } from "./limits";
 
 // The fourth rubric form: a category rubric, the YAML spelling of the Go
 // package's RubricSet (spec 004). Field names are snake_case like the rest of
@@ -47,8 +48,8 @@ export const CategoryScaleSchema = z
 
 export const CategorySchema = z
   .strictObject({
-    id: z.string().min(1).describe("Unique id of the category within the rubric; findings and reports name it."),
-    name: z.string().min(1).optional().describe("Human-readable name; defaults to the id."),
+    id: nameString.describe("Unique id of the category within the rubric; findings and reports name it."),
+    name: nameString.optional().describe("Human-readable name; defaults to the id."),
     description: z.string().min(1).describe("What this category measures."),
     weight: z.number().gt(0, { error: "weight must be greater than 0" }).optional().describe("Relative importance (default 1)."),
     required: z.boolean().optional().describe("Must pass for the review to pass under min_categories_passing: all_required."),
@@ -84,7 +85,7 @@ export const PassCriteriaSchema = z
 /** The category-rubric fields of a structured rubric. */
 export const categoryRubricFields = {
   id: z.string().min(1).optional().describe("Category rubric: its id (default: the rubrics: key, or the eval name)."),
-  name: z.string().min(1).optional().describe("Category rubric: its human-readable name."),
+  name: nameString.optional().describe("Category rubric: its human-readable name."),
   version: z.union([z.string(), z.number()]).optional().describe("Category rubric: its version."),
   review_type: z.string().min(1).optional().describe("Category rubric: the kind of review (prd, arb, security...), written to the report. Default: the rubric id."),
   evaluation_type: z
@@ -97,7 +98,12 @@ export const categoryRubricFields = {
     .strictObject({ created_at: z.string().optional(), author: z.string().optional(), based_on: z.array(z.string()).optional() })
     .optional()
     .describe("Category rubric: who wrote it and what it is based on."),
-  categories: z.array(CategorySchema).min(1, { error: "a category rubric needs at least one category" }).optional().describe("A category rubric: pass / partial / fail per category, findings and a decision."),
+  categories: z
+    .array(CategorySchema)
+    .min(1, { error: "a category rubric needs at least one category" })
+    .max(LIMITS.categories, atMost(LIMITS.categories, "a category rubric has at most {n} categories"))
+    .optional()
+    .describe("A category rubric: pass / partial / fail per category, findings and a decision."),
 };
 
 export const DocumentSchema = z

@@ -4,8 +4,10 @@ import { closestChoice } from "./zod-issues";
 import { CATEGORY_AGGREGATES, checkCategoryRubric, checkReviewEval } from "./check-categories";
 import { checkCompareEval } from "./check-compare";
 import { checkCandidatesEval } from "./check-candidates";
+import { compileWhenRegex } from "./when-regex";
 import type { DataPath, YamlLocator } from "./yaml-locator";
 import type { ConfigIssue } from "./types";
+import { LIMITS } from "./limits";
 
 // The rules zod's shape cannot say: references, combinations of fields,
 // regular expressions, uniqueness. Each finds every problem, not just the first.
@@ -69,19 +71,16 @@ export function checkSuite(input: { suite: Suite; locator: YamlLocator; file: st
           error([...cpath, "when"], "when needs contains or regex");
         }
         if (criterion.when.regex !== undefined) {
-          try {
-            new RegExp(criterion.when.regex);
-          } catch (e) {
-            error([...cpath, "when", "regex"], `invalid regex: ${(e as Error).message}`);
-          }
+          const compiled = compileWhenRegex(criterion.when.regex);
+          if (!compiled.ok) error([...cpath, "when", "regex"], compiled.message);
         }
       }
     });
   };
 
   const checkTree = (node: TreeNodeInput, path: DataPath, depth: number) => {
-    if (depth > 32) {
-      error(path, "the tree is deeper than 32 levels");
+    if (depth > LIMITS.treeDepth) {
+      error(path, `the tree is deeper than ${LIMITS.treeDepth} levels`);
       return;
     }
     if ("ask" in node) {

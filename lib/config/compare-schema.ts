@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { LIMITS, atMost } from "./limits";
 
 // The pairwise form of an eval: `compare:` instead of `response:`. Two
 // outputs for the same input, judged against the eval's rubric (a free-form
@@ -29,7 +30,12 @@ export const CompareSchema = z
     input: z.string().optional().describe("A single comparison: the shared input."),
     output_a: z.string().min(1).optional().describe("A single comparison: output A."),
     output_b: z.string().min(1).optional().describe("A single comparison: output B."),
-    items: z.array(CompareItemSchema).min(1, { error: "items needs at least one pair" }).optional().describe("Several comparisons; win rates are over these."),
+    items: z
+      .array(CompareItemSchema)
+      .min(1, { error: "items needs at least one pair" })
+      .max(LIMITS.compareItems, atMost(LIMITS.compareItems, "a comparison has at most {n} items"))
+      .optional()
+      .describe("Several comparisons; win rates are over these."),
     labels: z
       .strictObject({ a: z.string().min(1).optional(), b: z.string().min(1).optional() })
       .optional()

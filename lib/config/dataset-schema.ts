@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { goList, omitempty } from "./go-json";
+import { LIMITS, atMost } from "./limits";
 
 // Reference datasets (the Go package's ReferenceDataset): items with an
 // input, expected output(s), context and annotations (human or other labels).
@@ -38,11 +39,13 @@ export const DatasetCandidatesSchema = z
     "Take this eval's candidates from a dataset: each item becomes one result (`name [item=ID]`). Without server: the item's expected_output is the fixed response and its input the prompt. With server: the item's input is the prompt the live agent runs. prompt: and matrix.prompts may use {{input}}, {{context}}, {{expected_output}} and {{id}}.",
   );
 
+const datasetItemsMax = atMost(LIMITS.datasetItems, "a dataset has at most {n} items");
+
 export const DatasetSchema = z
   .strictObject({
     file: z.string().min(1).optional().describe("A ReferenceDataset JSON file (the Go package's shape), relative to the suite file."),
     description: z.string().optional(),
-    items: z.array(DatasetItemSchema).optional().describe("Inline reference items."),
+    items: z.array(DatasetItemSchema).max(LIMITS.datasetItems, datasetItemsMax).optional().describe("Inline reference items."),
   })
   .describe("A reference dataset: items: [...] inline, or file: dataset.json.");
 
@@ -72,7 +75,7 @@ export const ReferenceDatasetJsonSchema = z.object({
       tags: omitempty(z.array(z.string())),
       metadata: omitempty(z.record(z.string(), z.unknown())),
     }),
-  ),
+  ).refine((items) => items.length <= LIMITS.datasetItems, datasetItemsMax),
   tags: omitempty(z.array(z.string())),
   metadata: omitempty(z.record(z.string(), z.unknown())),
 });

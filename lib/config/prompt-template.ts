@@ -23,6 +23,27 @@ function fieldOf(item: DatasetItem, name: string): string {
   throw new Error(`renderPromptTemplate: unknown placeholder {{${name}}}`);
 }
 
+function fieldLength(item: DatasetItem, name: string): number {
+  if (name === "context") return (item.context ?? []).reduce((n, entry, i) => n + entry.length + (i > 0 ? 2 : 0), 0);
+  return fieldOf(item, name).length;
+}
+
+/**
+ * The length of renderPromptTemplate(template, item) for each item, by
+ * arithmetic: a template that repeats {{expected_output}} can multiply an
+ * item's text past what a process can hold, so its size is known before it
+ * is built. The template is scanned once, each item in constant time.
+ */
+export function renderedPromptLengths(template: string): (item: DatasetItem) => number {
+  const counts = new Map<string, number>();
+  let fixed = template.length;
+  for (const match of template.matchAll(PLACEHOLDER)) {
+    counts.set(match[1]!, (counts.get(match[1]!) ?? 0) + 1);
+    fixed -= match[0].length;
+  }
+  return (item) => [...counts].reduce((n, [name, count]) => n + count * fieldLength(item, name), fixed);
+}
+
 /**
  * The prompt one dataset item is graded (or run) with: the template filled
  * from the item, or, without a template, the item's own input.

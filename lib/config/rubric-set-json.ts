@@ -116,7 +116,11 @@ export function rubricSetToYamlObject(rubric: RubricSetJson): { ok: true; value:
 }
 
 /** A suite (YAML text) with the rubric under rubrics: and one review eval of `document`. */
-export function rubricSetToSuiteYaml(input: { rubric: RubricSetJson; document: string; source: string }): { ok: true; text: string } | { ok: false; issues: string[] } {
+/**
+ * `schema` is the `$schema` modeline's target (a path relative to the suite
+ * file, which editors resolve offline); without it no modeline is written.
+ */
+export function rubricSetToSuiteYaml(input: { rubric: RubricSetJson; document: string; source: string; schema?: string }): { ok: true; text: string } | { ok: false; issues: string[] } {
   const converted = rubricSetToYamlObject(input.rubric);
   if (!converted.ok) return converted;
   const key = input.rubric.id;
@@ -125,7 +129,8 @@ export function rubricSetToSuiteYaml(input: { rubric: RubricSetJson; document: s
     rubrics: { [key]: converted.value },
     evals: [{ name: `review ${input.rubric.name}`, document: { file: input.document }, rubric: { ref: key } }],
   };
-  const header = `# yaml-language-server: $schema=https://rubric.studio/schema/rubric-schema.json\n# Imported by rubric-studio import from ${input.source}.\n`;
+  const modeline = input.schema === undefined ? "" : `# yaml-language-server: $schema=${input.schema}\n`;
+  const header = `${modeline}# Imported by rubric-studio import from ${input.source}.\n`;
   return { ok: true, text: header + stringify(suite, { lineWidth: 0 }) };
 }
 

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { categoryRubricFields, DocumentSchema } from "./category-schema";
 import { CompareSchema } from "./compare-schema";
 import { DatasetCandidatesSchema, DatasetSchema } from "./dataset-schema";
+import { LIMITS, atMost, nameString } from "./limits";
 
 // The one description of the rubric YAML language. Everything else (the loader,
 // the JSON Schema for editors, the engine's types) is derived from it.
@@ -43,13 +44,13 @@ export const WhenSchema = z
     regex: z
       .string()
       .optional()
-      .describe("Grade the criterion only when the candidate matches this JavaScript regular expression."),
+      .describe("Grade the criterion only when the candidate matches this regular expression (RE2 syntax: no backreferences or lookaround)."),
   })
   .describe("A deterministic predicate (no model call). A criterion whose predicate does not hold is skipped.");
 
 export const CriterionSchema = z
   .strictObject({
-    name: z.string().min(1).describe("Short name shown in reports."),
+    name: nameString.describe("Short name shown in reports."),
     description: z.string().min(1).describe("What the judge checks. For a guard, the thing that must NOT hold."),
     weight: z
       .number()
@@ -68,7 +69,7 @@ export const CriterionSchema = z
       ),
     threshold: threshold.optional().describe("This criterion's own gate, overriding the rubric threshold."),
     when: WhenSchema.optional(),
-    examples: z.array(AnchorSchema).optional().describe("Calibration anchors: labelled responses with the score a human gave."),
+    examples: z.array(AnchorSchema).max(LIMITS.anchors, atMost(LIMITS.anchors, "a criterion has at most {n} anchors")).optional().describe("Calibration anchors: labelled responses with the score a human gave."),
   })
   .describe("One named criterion, judged on its own.");
 
@@ -150,7 +151,7 @@ const structuredRubricFields = {
     .string()
     .optional()
     .describe(`A built-in preset: ${PRESET_NAMES.join(", ")}. Extra criteria are appended to the preset's own.`),
-  criteria: z.array(CriterionSchema).min(1).optional().describe("Weighted criteria, each judged separately."),
+  criteria: z.array(CriterionSchema).min(1).max(LIMITS.criteria, atMost(LIMITS.criteria, "a rubric has at most {n} criteria")).optional().describe("Weighted criteria, each judged separately."),
   tree: TreeNodeSchema.optional().describe("A decision tree: one yes/no question per node."),
   ...rubricOptions,
   ...categoryRubricFields,
@@ -183,7 +184,11 @@ export const EvalRubricSchema = z
 
 export const JurySchema = z
   .strictObject({
-    size: z.int().min(1, { error: "jury size must be at least 1" }).describe("How many times to grade the rubric."),
+    size: z
+      .int()
+      .min(1, { error: "jury size must be at least 1" })
+      .max(LIMITS.jury, atMost(LIMITS.jury, "jury size must be at most {n}"))
+      .describe("How many times to grade the rubric."),
     consensus: z
       .number()
       .min(0, { error: "consensus must be between 0 and 1" })
@@ -195,12 +200,13 @@ export const JurySchema = z
 
 export const JudgeSchema = z
   .strictObject({
-    model: z.string().min(1).optional().describe("Judge model, e.g. claude-sonnet-4-5. Default: RUBRIC_STUDIO_JUDGE_MODEL or claude-sonnet-4-6."),
+    model: nameString.optional().describe("Judge model, e.g. claude-sonnet-4-5. Default: RUBRIC_STUDIO_JUDGE_MODEL or claude-sonnet-4-6."),
     max_tokens: z.int().min(64).max(64000).optional().describe("Output token limit per judge call. Default 1024."),
     jury: JurySchema.optional(),
     panel: z
-      .array(z.string().min(1))
+      .array(nameString)
       .min(2, { error: "a panel needs at least two models" })
+      .max(LIMITS.panel, atMost(LIMITS.panel, "a panel has at most {n} models"))
       .optional()
       .describe("Grade once per model and combine the per-model verdicts."),
     aggregate: z
@@ -216,13 +222,16 @@ export const JudgeSchema = z
   })
   .describe("Overrides the judge model, and optionally runs a jury or a panel.");
 
+const matrixAxisMax = atMost(LIMITS.matrixAxis, "a matrix axis has at most {n} values");
+
 export const MatrixSchema = z
   .strictObject({
-    models: z.array(z.string().min(1)).min(1).optional().describe("Judge models: one cell per model."),
-    prompts: z.array(z.string().min(1)).min(1).optional().describe("Graded prompts: one cell per prompt."),
+    models: z.array(nameString).min(1).max(LIMITS.matrixAxis, matrixAxisMax).optional().describe("Judge models: one cell per model."),
+    prompts: z.array(z.string().min(1)).min(1).max(LIMITS.matrixAxis, matrixAxisMax).optional().describe("Graded prompts: one cell per prompt."),
     agents: z
-      .array(z.string().min(1))
+      .array(nameString)
       .min(1)
+      .max(LIMITS.matrixAxis, matrixAxisMax)
       .optional()
       .describe("Agent models for a live run (an eval without response): one cell per model, so one server is compared across agent models."),
   })
@@ -272,9 +281,7 @@ export const ServerSchema = z
 
 export const AgentSchema = z
   .strictObject({
-    model: z
-      .string()
-      .min(1)
+    model: nameString
       .optional()
       .describe("The agent's Claude model. Default: the default judge model (RUBRIC_STUDIO_JUDGE_MODEL or claude-sonnet-4-6)."),
     max_turns: z
@@ -294,6 +301,7 @@ export const AgentSchema = z
     max_result_chars: z
       .int()
       .min(100, { error: "max_result_chars must be at least 100" })
+      .max(LIMITS.maxResultChars, atMost(LIMITS.maxResultChars, "max_result_chars must be at most {n}"))
       .optional()
       .describe("Tool results longer than this are truncated, with a marker, in the transcript the judge grades. Default 2000."),
   })
@@ -301,7 +309,7 @@ export const AgentSchema = z
 
 export const EvalSchema = z
   .strictObject({
-    name: z.string().min(1).describe("Unique name of the eval; report rows are named after it."),
+    name: nameString.describe("Unique name of the eval; report rows are named after it."),
     description: z.string().optional().describe("What this eval checks (documentation only)."),
     server: z.string().optional().describe("Name of the MCP server the prompt runs against (live candidates)."),
     prompt: z.string().optional().describe("The user prompt. Recorded with a fixed response, or run as an agent when response is absent."),
@@ -327,7 +335,11 @@ export const SuiteSchema = z
     servers: z.record(z.string(), ServerSchema).optional().describe("Named MCP servers."),
     rubrics: z.record(z.string(), RubricDefinitionSchema).optional().describe("Reusable rubrics, referenced as rubric: { ref: name }."),
     datasets: z.record(z.string(), DatasetSchema).optional().describe("Reference datasets (items with annotations), referenced by an eval's dataset:."),
-    evals: z.array(EvalSchema).min(1, { error: "a suite needs at least one eval" }).describe("The rubric evals."),
+    evals: z
+      .array(EvalSchema)
+      .min(1, { error: "a suite needs at least one eval" })
+      .max(LIMITS.evals, atMost(LIMITS.evals, "a suite has at most {n} evals"))
+      .describe("The rubric evals."),
   })
   .describe("A Rubric Studio suite: rubric evals graded by an LLM judge.");
 

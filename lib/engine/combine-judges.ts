@@ -1,16 +1,18 @@
 import type { JudgeConfig } from "../config/types";
-import { passesThreshold, type RubricScore } from "./score-rubric";
+import { passesThreshold, type RubricScore, type ScoredCriterion } from "./score-rubric";
+import { CONSENSUS_TOLERANCE, combineJuryCriterion, describeCombinedGate, mean, median } from "./combine-criteria";
 
 // Juries and panels. A jury grades the rubric `size` times with one model and
 // passes when at least `consensus` of the jurors pass. A panel grades once per
 // model (each model possibly a jury) and combines the per-model outcomes.
 
-/** So that 2 of 3 jurors (0.667) meet a consensus written as 0.66 or 0.67. */
-export const CONSENSUS_TOLERANCE = 0.005;
+export { CONSENSUS_TOLERANCE };
 
 export interface JudgeOutcomeScore extends RubricScore {
   model: string;
   juror: number;
+  /** A criteria rubric's per-criterion verdicts of this judge, in rubric order. */
+  criteria?: ScoredCriterion[];
 }
 
 export interface Combined {
@@ -22,12 +24,14 @@ export interface Combined {
   error?: string;
 }
 
-const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-
-function median(xs: number[]): number {
-  const sorted = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+/** A failed jury's gates: those its combined criteria failed, described on the combined verdict. */
+function juryGates(grades: JudgeOutcomeScore[], consensus: number): string[] {
+  const first = grades[0]?.criteria;
+  if (!first) return [...new Set(grades.flatMap((g) => g.gates))];
+  return first.flatMap((scored, i) => {
+    const combined = combineJuryCriterion(grades.map((g) => g.criteria![i]!), consensus);
+    return combined.gates.map((gate) => describeCombinedGate(gate, combined, scored));
+  });
 }
 
 function combineJury(grades: JudgeOutcomeScore[], consensus: number): Combined {
@@ -39,8 +43,9 @@ function combineJury(grades: JudgeOutcomeScore[], consensus: number): Combined {
   return {
     score: scores.length ? mean(scores) : null,
     passed,
-    // A failed jury keeps its jurors' gate reasons; a passing one overrode them.
-    gates: passed ? [] : [...new Set(grades.flatMap((g) => g.gates))],
+    // A passing jury overrode its jurors' gates; a failing one names the gates
+    // the jury as a whole failed, per criterion, not one juror's.
+    gates: passed ? [] : juryGates(grades, consensus),
     decision: `jury: ${passing} of ${grades.length} jurors passed (consensus ${consensus})`,
   };
 }

@@ -23,5 +23,10 @@ export function costOf(price: ModelPrice, usage: TokenUsage): number {
 
 /** A rough token count for projections (about four characters a token), never below the truth by much for English. */
 export function estimateTokens(text: string): number {
-  return Math.ceil(text.length / 4);
+  return tokensForChars(text.length);
+}
+
+/** estimateTokens of a text of this many characters. */
+export function tokensForChars(chars: number): number {
+  return Math.ceil(chars / 4);
 }

@@ -1,52 +1,29 @@
-import type { Rubric, TreeNode } from "../config/types";
+import type { Rubric } from "../config/types";
 import type { JudgeRequest, VerdictKind } from "./judge-port";
 import type { PlannedCell } from "./plan-suite";
-import { criterionRequest, freeformRequest, treeNodeRequest, type Candidate, type JudgeSettings } from "./build-prompt";
-import { costOf, estimateTokens, type ModelPrice } from "./cost";
-import { matchWhen } from "./match-when";
-import { formatUsd } from "./format-score";
-import { describeCategoryRubric, reviewRequests } from "./review/review-prompt";
-import { pairwiseRequests } from "./pairwise/pairwise-prompt";
+import { costOf, type ModelPrice } from "./cost";
+import { formatUsd, plural } from "./format-score";
+import { describeCategoryRubric } from "./review/review-prompt";
+import { createRequestEstimator, EXPECTED_OUTPUT_TOKENS, longestPath, REQUEST_OVERHEAD_TOKENS, tokensOf, type TokenEstimate } from "./estimate-requests";
 import type { ComparedCells } from "./pairwise/plan-cell-comparison";
 import { liveRunKey } from "./grade-live-cell";
 import { ASSUMED_TRANSCRIPT_CHARS, assumedLiveCandidate, liveAgentLine, liveCandidateLine } from "./explain-live";
 
 // `eval --explain`: what each cell would grade, with how many judge calls and
-// what they would cost. Builds the very requests a run would send, without
-// sending any.
+// what they would cost. Builds the requests a run would send, without
+// sending any (their stable parts once per rubric: estimate-requests.ts).
 
-/** Tokens the verdict tool definition and message framing add to every request. */
-export const REQUEST_OVERHEAD_TOKENS = 350;
-/** Output tokens assumed per call: reasoning plus the verdict. */
-export const EXPECTED_OUTPUT_TOKENS = 300;
+export { EXPECTED_OUTPUT_TOKENS, REQUEST_OVERHEAD_TOKENS };
 
 export type PriceOf = (model: string) => ModelPrice | undefined;
 
 export function estimateRequest(request: JudgeRequest<VerdictKind>, priceOf: PriceOf): { inputTokens: number; outputTokens: number; costUsd: number | null } {
-  const inputTokens = estimateTokens(request.stablePrompt) + estimateTokens(request.candidatePrompt) + estimateTokens(request.taskPrompt) + REQUEST_OVERHEAD_TOKENS;
-  const outputTokens = Math.min(EXPECTED_OUTPUT_TOKENS, request.maxTokens);
-  const price = priceOf(request.model);
-  const costUsd = price ? costOf(price, { input: inputTokens, output: outputTokens, cacheRead: 0, cacheWrite: 0 }) : null;
-  return { inputTokens, outputTokens, costUsd };
+  const tokens = tokensOf(request);
+  return { ...tokens, costUsd: costOfTokens(tokens, priceOf(request.model)) };
 }
 
-function longestPath(node: TreeNode): string[] {
-  if (!("ask" in node)) return [];
-  const yes = longestPath(node.yes);
-  const no = longestPath(node.no);
-  return [node.ask, ...(yes.length >= no.length ? yes : no)];
-}
-
-/** The requests one judge would send for a cell (for a tree, along its longest path). */
-function requestsFor(rubric: Rubric, settings: JudgeSettings, candidate: Candidate, whenUnknown = false): JudgeRequest<VerdictKind>[] {
-  if (rubric.kind === "freeform") return [freeformRequest({ rubricText: rubric.text, settings, candidate })];
-  if (rubric.kind === "categories") return reviewRequests({ rubric: rubric.rubricSet, settings, document: candidate.response });
-  if (rubric.kind === "pairwise") return pairwiseRequests({ config: rubric.comparison, settings });
-  if (rubric.kind === "tree") return longestPath(rubric.tree).map((question) => treeNodeRequest({ tree: rubric.tree, question, settings, candidate }));
-  return rubric.criteria
-    // A live run's transcript is not known yet: every criterion may apply.
-    .filter((c) => whenUnknown || matchWhen(c.when, candidate.response).applies)
-    .map((criterion) => criterionRequest({ criteria: rubric.criteria, criterion, requireEvidence: rubric.requireEvidence, settings, candidate }));
+function costOfTokens(tokens: TokenEstimate, price: ModelPrice | undefined): number | null {
+  return price ? costOf(price, { input: tokens.inputTokens, output: tokens.outputTokens, cacheRead: 0, cacheWrite: 0 }) : null;
 }
 
 export interface ExplainedCell {
@@ -72,10 +49,15 @@ export interface ExplainedPlan {
   assumptions: string;
 }
 
+/** A long text as the plan shows it: its start and its length (the plan repeats it per cell). */
+function clip(text: string, max = 200): string {
+  return text.length <= max ? text : `${text.slice(0, max)}… (${text.length} characters)`;
+}
+
 function describeRubric(rubric: Rubric): string[] {
   const source = rubric.source.type === "inline" ? "inline" : `${rubric.source.type} ${rubric.source.name}`;
   const head = `${rubric.kind} rubric (${source}), threshold ${rubric.threshold.toFixed(2)}${rubric.strict ? ", strict" : ""}`;
-  if (rubric.kind === "freeform") return [head, `  "${rubric.text}"`];
+  if (rubric.kind === "freeform") return [head, `  "${clip(rubric.text)}"`];
   if (rubric.kind === "tree") return [head, `  ${longestPath(rubric.tree).length} questions on the longest path`];
   if (rubric.kind === "categories") return describeCategoryRubric(rubric.rubricSet, source);
   if (rubric.kind === "pairwise") {
@@ -92,8 +74,8 @@ function describeRubric(rubric: Rubric): string[] {
         c.required ? "required" : "",
         c.guard ? "guard" : "",
         c.threshold !== undefined ? `threshold ${c.threshold.toFixed(2)}` : "",
-        c.when ? `when ${c.when.contains !== undefined ? `contains ${JSON.stringify(c.when.contains)}` : `regex /${c.when.regex}/`}` : "",
-        c.examples.length ? `${c.examples.length} anchors` : "",
+        c.when ? `when ${c.when.contains !== undefined ? `contains ${JSON.stringify(clip(c.when.contains))}` : `regex /${clip(c.when.regex ?? "")}/`}` : "",
+        c.examples.length ? plural(c.examples.length, "anchor") : "",
       ].filter(Boolean);
       return `  - ${c.name} (${flags.join(", ")})`;
     }),
@@ -117,6 +99,7 @@ function comparedLine(compared: ComparedCells, rubric: Rubric): string {
 
 
 export function explainPlan(cells: PlannedCell[], priceOf: PriceOf): ExplainedPlan {
+  const estimate = createRequestEstimator();
   const unpriced = new Set<string>();
   // An agent run is counted once, however many cells grade it (judge-model cells, a comparison of cells).
   const counted = new Set<string>();
@@ -142,15 +125,18 @@ export function explainPlan(cells: PlannedCell[], priceOf: PriceOf): ExplainedPl
     let costUsd: number | null = 0;
     let judgeCalls = 0;
     if (graded && cell.deferReason === undefined) {
+      // Every judge of a cell sends the same requests but for the model (and
+      // a juror's sample number), so they are estimated once per cell.
+      const estimates = estimate({ rubric: cell.eval.rubric, maxTokens: cell.eval.judge.maxTokens, candidate: graded, whenUnknown: !cell.candidate });
       for (const judge of cell.judges) {
-        const settings = { model: judge.model, maxTokens: cell.eval.judge.maxTokens, sample: judge.juror };
-        for (const request of requestsFor(cell.eval.rubric, settings, graded, !cell.candidate)) {
-          const estimate = estimateRequest(request, priceOf);
+        const price = priceOf(judge.model);
+        for (const tokens of estimates) {
           judgeCalls++;
-          inputTokens += estimate.inputTokens;
-          outputTokens += estimate.outputTokens;
-          if (estimate.costUsd === null) unpriced.add(judge.model);
-          else if (costUsd !== null) costUsd += estimate.costUsd;
+          inputTokens += tokens.inputTokens;
+          outputTokens += tokens.outputTokens;
+          const cost = costOfTokens(tokens, price);
+          if (cost === null) unpriced.add(judge.model);
+          else if (costUsd !== null) costUsd += cost;
         }
       }
       if (cell.judges.some((j) => unpriced.has(j.model))) costUsd = null;

@@ -32,3 +32,8 @@ export function formatUsd(usd: number): string {
   if (usd < 0.01) return `$${usd.toFixed(4)}`;
   return `$${usd.toFixed(2)}`;
 }
+
+/** "1 result", "2 results": a count with its noun agreed (`many` for irregular plurals, e.g. "criteria"). */
+export function plural(count: number, one: string, many = `${one}s`): string {
+  return `${count.toLocaleString("en-US")} ${count === 1 ? one : many}`;
+}

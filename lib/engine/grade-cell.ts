@@ -1,11 +1,12 @@
 import type { Rubric, TreeNode } from "../config/types";
 import type { JudgeOutcome, JudgeRequest, TokenUsage } from "./judge-port";
-import type { CriterionResult, EvalResult, JudgeCallSummary, TreeStep, VerdictRecord } from "./report";
+import type { EvalResult, JudgeCallSummary, TreeStep, VerdictRecord } from "./report";
 import type { PlannedCell, JudgeInstance } from "./plan-suite";
 import { criterionRequest, freeformRequest, treeNodeRequest, type Candidate, type JudgeSettings } from "./build-prompt";
 import { matchWhen } from "./match-when";
 import { scoreCriteria, scoreSingle, type CriterionVerdict, type RubricScore, type ScoredCriterion } from "./score-rubric";
 import { combineJudges, type JudgeOutcomeScore } from "./combine-judges";
+import { criterionResults } from "./criterion-results";
 import { formatScore } from "./format-score";
 import type { SkipReason } from "./call-scheduler";
 import { skipDetail, skipLabel, skippedFields } from "./skip-kind";
@@ -78,7 +79,7 @@ async function runJudge(input: { cell: PlannedCell; judge: JudgeInstance; candid
       }),
     );
     const scored = scoreCriteria({ rubric, verdicts: results.map((r) => r.verdict), candidate: candidate.response });
-    return { grade: { ...base, ...(skipped ? pending : scored.result) }, skipped, calls, criteria: scored.criteria, verdicts: results.map((r) => r.records) };
+    return { grade: { ...base, ...(skipped ? pending : scored.result), criteria: scored.criteria }, skipped, calls, criteria: scored.criteria, verdicts: results.map((r) => r.records) };
   }
 
   if (rubric.kind === "freeform") {
@@ -111,44 +112,11 @@ async function runJudge(input: { cell: PlannedCell; judge: JudgeInstance; candid
   return { grade: { ...base, ...grade }, skipped, calls, criteria: [], verdicts: [], treePath: path, leaf };
 }
 
-const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-
 function sumUsage(calls: JudgeCallSummary[]): TokenUsage {
   return calls.reduce(
     (sum, c) => ({ input: sum.input + c.usage.input, output: sum.output + c.usage.output, cacheRead: sum.cacheRead + c.usage.cacheRead, cacheWrite: sum.cacheWrite + c.usage.cacheWrite }),
     { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
   );
-}
-
-function criterionResults(runs: JudgeRun[]): CriterionResult[] {
-  const first = runs[0];
-  if (!first) return [];
-  return first.criteria.map((scored, i) => {
-    const all = runs.map((r) => r.criteria[i]!);
-    const verdicts = runs.flatMap((r) => r.verdicts[i] ?? []);
-    const graded = all.filter((c) => c.status === "graded");
-    const skippedBy = all.find((c) => c.status === "skipped");
-    const status = graded.length === all.length ? "graded" : skippedBy ? "skipped" : "judge_error";
-    const score = status === "graded" ? mean(graded.map((c) => c.score!)) : null;
-    const withEvidence = verdicts.find((v) => v.evidence !== undefined);
-    return {
-      name: scored.criterion.name,
-      description: scored.criterion.description,
-      weight: scored.criterion.weight,
-      required: scored.criterion.required,
-      guard: scored.criterion.guard,
-      threshold: scored.threshold,
-      status,
-      ...(skippedBy?.skippedReason !== undefined ? { skippedReason: skippedBy.skippedReason } : {}),
-      score,
-      passed: score === null ? null : score >= scored.threshold - 1e-9,
-      reasoning: verdicts.find((v) => v.reasoning)?.reasoning ?? "",
-      ...(withEvidence ? { evidence: withEvidence.evidence } : {}),
-      ...(scored.evidenceFound !== undefined ? { evidenceFound: all.every((c) => c.evidenceFound) } : {}),
-      gates: [...new Set(all.flatMap((c) => c.gates))],
-      verdicts,
-    };
-  });
 }
 
 export async function gradeCell(input: { cell: PlannedCell; call: CallJudge; now: () => number }): Promise<EvalResult> {
@@ -247,7 +215,7 @@ export async function gradeCell(input: { cell: PlannedCell; call: CallJudge; now
     reason,
     ...(note !== undefined ? { note } : {}),
     ...(skipped ? { skipKind: skipped } : {}),
-    criteria: criterionResults(runs),
+    criteria: criterionResults({ runs: runs.map((r) => ({ model: r.grade.model, criteria: r.criteria, verdicts: r.verdicts })), judge: cell.eval.judge }),
     ...(rubric.kind === "tree" ? { tree: { path: firstTree ?? [], ...(runs[0]?.leaf ? { leaf: runs[0].leaf } : {}) } } : {}),
     judges: runs.map((r, i) => ({
       judge: cell.judges[i]!.label,

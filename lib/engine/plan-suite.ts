@@ -6,6 +6,7 @@ import { matchWhen } from "./match-when";
 import { renderPromptTemplate } from "../config/prompt-template";
 import type { DatasetItem } from "../config/dataset-schema";
 import { planCellComparison, type ComparedCells } from "./pairwise/plan-cell-comparison";
+import { treeDepth } from "../config/plan-size";
 
 // Expands a suite into cells (eval × matrix coordinates) and, per cell, the
 // judges (panel models × jurors) and the number of judge calls it will make.
@@ -49,10 +50,6 @@ export interface PlanOptions {
   liveUnavailable?: string;
   /** Only evals whose name matches run. */
   filter?: RegExp;
-}
-
-export function treeDepth(node: TreeNode): number {
-  return "ask" in node ? 1 + Math.max(treeDepth(node.yes), treeDepth(node.no)) : 0;
 }
 
 /** The matrix cells of an eval; with dataset candidates, every cell once per item (the item first). */
@@ -107,6 +104,9 @@ function cellId(evalName: string, cell: CellCoordinates | null): string {
 function deferReasonOf(input: { evalConfig: EvalConfig; suite: SuiteConfig; prompt?: string; response?: string; options: PlanOptions }): string | undefined {
   const { evalConfig, suite, prompt, response, options } = input;
   if (response === undefined) {
+    // The CLI reads document files before planning; a caller that reads no files (the dashboard) lands here.
+    const file = evalConfig.document?.file;
+    if (file !== undefined) return `the document file "${file}" is not read here (the dashboard reads no files): write its text inline as document: { text: ... }, or grade it with rubric-studio eval`;
     if (evalConfig.server === undefined) return "no response to grade and no server to run the prompt against";
     if (!(evalConfig.server in suite.servers)) return `server "${evalConfig.server}" is unknown (not in servers:)`;
     if (prompt === undefined) return `no prompt to run against server "${evalConfig.server}"`;
@@ -140,6 +140,11 @@ function candidateItemsOf(evalConfig: EvalConfig, suite: SuiteConfig): { items: 
   return { items: dataset.items };
 }
 
+/**
+ * Every cell of the suite. Its size is what `lib/config/plan-size.ts`
+ * counts, which the loader (and the CLI, once it has read dataset files)
+ * holds under the limits, so this expands no more than that.
+ */
 export function planSuite(options: PlanOptions): PlannedCell[] {
   const { suite, filter } = options;
   const cells: PlannedCell[] = [];
@@ -154,7 +159,8 @@ export function planSuite(options: PlanOptions): PlannedCell[] {
     // The loader checked that the source eval exists. It is planned here even when --filter leaves it out.
     const source = suite.evals.find((e) => e.name === cellsOfComparison.eval)!;
     const sourcePlanned = !filter || filter.test(source.name);
-    cells.push(...planned.map((cell) => planCellComparison({ cell, sourceCells: planEval(source, options), sourcePlanned })));
+    const sourceCells = planEval(source, options);
+    cells.push(...planned.map((cell) => planCellComparison({ cell, sourceCells, sourcePlanned })));
   }
   return cells;
 }
@@ -168,6 +174,8 @@ function planEval(evalConfig: EvalConfig, options: PlanOptions): PlannedCell[] {
     return [{ id: evalConfig.name, name: evalConfig.name, eval: evalConfig, cell: null, deferReason: source.unread, judges: [], callsPerJudge: 0, judgeCalls: 0 }];
   }
   const items = new Map((source?.items ?? []).map((item) => [item.id, item]));
+  // Cells that grade the same response (judge models, or items sharing an aliased text) test its when: predicates once.
+  const perJudgeByResponse = new Map<string, number>();
   for (const cell of cellsOf(evalConfig, source?.items)) {
     const models = evalConfig.judge.panel ?? [cell?.model ?? evalConfig.judge.model ?? defaultModel];
     const jury = evalConfig.judge.jury.size;
@@ -191,7 +199,11 @@ function planEval(evalConfig: EvalConfig, options: PlanOptions): PlannedCell[] {
           }
         : undefined;
     const deferReason = deferReasonOf({ evalConfig, suite, prompt, ...(response !== undefined ? { response } : {}), options });
-    const perJudge = callsPerJudge(evalConfig, candidate);
+    const perJudge =
+      candidate === undefined
+        ? callsPerJudge(evalConfig, candidate)
+        : (perJudgeByResponse.get(candidate.response) ??
+          perJudgeByResponse.set(candidate.response, callsPerJudge(evalConfig, candidate)).get(candidate.response)!);
     cells.push({
       id: cellId(evalConfig.name, cell),
       name: cellName(evalConfig.name, cell),

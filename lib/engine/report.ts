@@ -31,6 +31,30 @@ export interface VerdictRecord {
   reasoning: string;
   evidence?: string;
   error?: string;
+  /** This judge's own verdict on the criterion, its gates included (criteria rubrics). */
+  passed?: boolean | null;
+  /** The gates this judge's verdict failed. */
+  gates?: CriterionGate[];
+  /** Whether this judge's cited evidence occurs in the candidate (only with require_evidence). */
+  evidenceFound?: boolean;
+}
+
+/**
+ * How several judges' verdicts on one criterion became its one verdict: a jury
+ * by its consensus, a panel by its aggregate. `score`, `passed` and `gates` of
+ * the criterion are this combined verdict; each judge's own is in `verdicts`.
+ */
+export interface CriterionCombination {
+  /** "jury": one model's jurors; "mean" | "median" | "majority": a panel's aggregate over its models. */
+  method: "jury" | "mean" | "median" | "majority";
+  /** Jurors (a jury) or models (a panel). */
+  judges: number;
+  /** How many of them passed the criterion. */
+  passed: number;
+  /** The value the rule compared: the mean, or a median panel's median. */
+  aggregate: number;
+  /** e.g. "mean of 3 jurors: 0.77, 2 of 3 passed". */
+  summary: string;
 }
 
 export type CriterionGate = "required_failed" | "guard_triggered" | "evidence_missing";
@@ -48,11 +72,17 @@ export interface CriterionResult {
   skippedReason?: string;
   /** Effective score in 0..1 (a guard's inverted; 0 when evidence is missing), mean over judges. */
   score: number | null;
+  /** The combined verdict, gates included: a failed gate is never a pass. */
   passed: boolean | null;
+  /** With several judges: how their verdicts were combined (see `verdicts` for each one's). */
+  combined?: CriterionCombination;
+  /** The judge's reasoning; empty with several judges, whose reasoning is each in `verdicts`. */
   reasoning: string;
+  /** The cited evidence (a single judge; with several, each in `verdicts`). */
   evidence?: string;
-  /** Whether the cited evidence really occurs in the candidate (only with require_evidence). */
+  /** Whether the cited evidence really occurs in the candidate (only with require_evidence; with several judges, for enough of them). */
   evidenceFound?: boolean;
+  /** The gates the combined verdict failed. */
   gates: CriterionGate[];
   verdicts: VerdictRecord[];
 }

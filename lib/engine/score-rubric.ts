@@ -63,8 +63,11 @@ function scoreOne(item: CriterionVerdict, rubric: CriteriaRubric, candidate: str
     }
   }
   if (criterion.guard && raw >= 0.5) gates.push("guard_triggered");
-  const passed = score >= threshold - EPSILON;
-  if (criterion.required && !passed && !gates.includes("evidence_missing")) gates.push("required_failed");
+  const meets = score >= threshold - EPSILON;
+  if (criterion.required && !meets && !gates.includes("evidence_missing")) gates.push("required_failed");
+  // A failed gate is never a pass, whatever the score: a guard that triggered
+  // at 0.50 against a threshold of 0.10 still failed.
+  const passed = meets && gates.length === 0;
   return { ...base, status: "graded", raw, score, passed, gates, evidenceFound };
 }
 

@@ -57,14 +57,21 @@ export function createRetryingMessages(options: RetryingMessagesOptions): Retryi
     for (let retry = 0; ; retry++) {
       if (signal?.aborted) return { ok: false, failure: aborted(), attempts: retry };
       state.attempts++;
+      // The SDK listens to the signal it is given; it gets one of its own per attempt, so that
+      // however many calls of a run are in flight or waiting, the run's signal has one listener.
+      const attempt = new AbortController();
+      const unfollow = signal ? followAbort(signal, () => attempt.abort()) : undefined;
       try {
-        const message = await client.messages.create(body, signal ? { signal } : undefined);
+        const message = await client.messages.create(body, signal ? { signal: attempt.signal } : undefined);
         addUsage(state.usage, message.usage);
         return { ok: true, message };
       } catch (error) {
         const failure = classifyFailure(error, now);
         if (!failure.retryable || retry >= maxRetries) return { ok: false, failure, attempts: retry + 1 };
+        unfollow?.();
         await waitWithoutSlot(failure.retryAfterMs ?? backoffMs(retry, random), slot, signal);
+      } finally {
+        unfollow?.();
       }
     }
   }
@@ -94,19 +101,49 @@ function addUsage(total: TokenUsage, usage: Anthropic.Usage | undefined): void {
   total.cacheRead += usage.cache_read_input_tokens ?? 0;
 }
 
+// One "abort" listener per signal, whatever the number of followers: a run's
+// signal is shared by every call of the run, and with retries after 529s
+// many calls wait or are in flight at once (Node warns past 10 listeners).
+const followers = new WeakMap<AbortSignal, { listener: () => void; set: Set<() => void> }>();
+
+/** Calls `onAbort` when `signal` aborts; the returned function stops following (idempotent). */
+function followAbort(signal: AbortSignal, onAbort: () => void): () => void {
+  let entry = followers.get(signal);
+  if (!entry) {
+    const set = new Set<() => void>();
+    const listener = () => {
+      followers.delete(signal);
+      for (const follower of set) follower();
+    };
+    entry = { listener, set };
+    followers.set(signal, entry);
+    signal.addEventListener("abort", listener, { once: true });
+  }
+  const mine = entry;
+  const follower = () => onAbort();
+  mine.set.add(follower);
+  return () => {
+    if (!mine.set.delete(follower) || mine.set.size > 0) return;
+    // The last follower left: the signal keeps no listener of ours.
+    signal.removeEventListener("abort", mine.listener);
+    if (followers.get(signal) === mine) followers.delete(signal);
+  };
+}
+
 /** A timer that is cleared on abort, so that an aborted run leaves no long retry-after timers behind. */
 function sleepUnlessAborted(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise<void>((resolve) => {
     if (signal?.aborted) return resolve();
-    const onAbort = () => {
-      clearTimeout(timer);
-      resolve();
-    };
+    const unfollow = signal
+      ? followAbort(signal, () => {
+          clearTimeout(timer);
+          resolve();
+        })
+      : undefined;
     const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
+      unfollow?.();
       resolve();
     }, ms);
-    signal?.addEventListener("abort", onAbort, { once: true });
   });
 }
 
@@ -115,15 +152,14 @@ function abortable(promise: Promise<void>, signal: AbortSignal | undefined): Pro
   if (!signal) return promise;
   if (signal.aborted) return Promise.resolve();
   return new Promise<void>((resolve, reject) => {
-    const onAbort = () => resolve();
-    signal.addEventListener("abort", onAbort, { once: true });
+    const unfollow = followAbort(signal, () => resolve());
     promise.then(
       () => {
-        signal.removeEventListener("abort", onAbort);
+        unfollow();
         resolve();
       },
       (error: unknown) => {
-        signal.removeEventListener("abort", onAbort);
+        unfollow();
         reject(error instanceof Error ? error : new Error(String(error)));
       },
     );

@@ -43,3 +43,10 @@ export function allowListedServers(listed: Record<string, ServerConfig>): AllowS
     return true;
   };
 }
+
+const NO_ALLOW_LIST: AllowServer = () => "this server allows no MCP servers for suites run from the dashboard; list them in the file named by RUBRIC_STUDIO_MCP_SERVERS";
+
+/** The dashboard's check: the servers of its allow-list, or none at all without one. */
+export function allowListedOrNone(listed: Record<string, ServerConfig> | undefined): AllowServer {
+  return listed ? allowListedServers(listed) : NO_ALLOW_LIST;
+}

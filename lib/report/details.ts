@@ -1,10 +1,10 @@
 import type { EvalResult } from "../engine/report";
-import { criterionMarks, criterionOutcome, formatTreePath, formatUnit, judgeErrors } from "./format";
+import { criterionCombination, criterionMarks, criterionOutcome, formatTreePath, formatUnit, formatVerdict, judgeErrors, jurorVerdicts } from "./format";
 
 // Why a result did not pass, as plain lines. The terminal colours them and
 // JUnit puts them in a <failure> body; both read the same facts this way.
 
-export type DetailKind = "reason" | "note" | "gate" | "error" | "criterion" | "evidence" | "reasoning" | "tree";
+export type DetailKind = "reason" | "note" | "gate" | "error" | "criterion" | "juror" | "evidence" | "reasoning" | "tree";
 
 export interface DetailLine {
   kind: DetailKind;
@@ -32,7 +32,8 @@ export function detailLines(result: EvalResult, options: DetailOptions): DetailL
     const outcome = criterionOutcome(criterion);
     const marks = criterionMarks(criterion);
     const score = criterion.status === "graded" ? `${formatUnit(criterion.score)} / ${formatUnit(criterion.threshold)}` : "";
-    const text = [`${CRITERION_SYMBOL[outcome] ?? "?"} ${criterion.name}`, score, marks.length ? `[${marks.join(", ")}]` : ""]
+    const combination = criterion.status === "graded" ? criterionCombination(criterion) : "";
+    const text = [`${CRITERION_SYMBOL[outcome] ?? "?"} ${criterion.name}`, score, combination, marks.length ? `[${marks.join(", ")}]` : ""]
       .filter(Boolean)
       .join("  ");
     lines.push({ kind: "criterion", depth: 0, text, ok: criterion.status === "graded" ? criterion.passed : null });
@@ -41,6 +42,12 @@ export function detailLines(result: EvalResult, options: DetailOptions): DetailL
       lines.push({ kind: "evidence", depth: 1, text: `evidence: ${JSON.stringify(criterion.evidence)}${found}` });
     }
     if (options.reasoning && criterion.reasoning) lines.push({ kind: "reasoning", depth: 1, text: `reasoning: ${criterion.reasoning}` });
+    // Several judges: each one's verdict (and reasoning) under it, never one judge's under the combined score.
+    for (const verdict of jurorVerdicts(criterion)) {
+      const evidence = verdict.evidence !== undefined ? ` · evidence: ${JSON.stringify(verdict.evidence)}${verdict.evidenceFound === false ? " (not found in the candidate)" : ""}` : "";
+      const why = options.reasoning && verdict.reasoning ? ` · reasoning: ${verdict.reasoning}` : "";
+      lines.push({ kind: "juror", depth: 1, text: `${formatVerdict(verdict)}${evidence}${why}` });
+    }
   }
   const tree = formatTreePath(result);
   if (tree) lines.push({ kind: "tree", depth: 0, text: `tree: ${tree}` });

@@ -1,5 +1,7 @@
-import type { CellCoordinates, CriterionResult, EvalResult, TreeStep } from "../engine/report";
+import type { CellCoordinates, CriterionGate, CriterionResult, EvalResult, TreeStep, VerdictRecord } from "../engine/report";
 import type { TokenUsage } from "../engine/judge-port";
+
+export { plural } from "../engine/format-score";
 
 // Number and phrase formatting for the human formats. Machine formats (json,
 // ndjson, sarif properties) carry the raw numbers instead.
@@ -65,6 +67,30 @@ export function criterionOutcome(criterion: CriterionResult): string {
   if (criterion.status === "skipped") return "skipped";
   if (criterion.status === "judge_error") return "judge error";
   return criterion.passed ? "pass" : "fail";
+}
+
+const GATE_WORDS: Record<CriterionGate, string> = { required_failed: "required failed", guard_triggered: "guard triggered", evidence_missing: "evidence missing" };
+
+/** How several judges' verdicts became the criterion's, e.g. "mean of 3 jurors: 0.77, 2 of 3 passed"; "" for one judge. */
+export function criterionCombination(criterion: CriterionResult): string {
+  return criterion.combined?.summary ?? "";
+}
+
+/**
+ * One judge's own verdict on a criterion, for the criteria of a jury or panel:
+ * "claude-sonnet-4-5 #3: 0.50 fail (required failed)". The score is the
+ * judge's own (a guard's before inversion).
+ */
+export function formatVerdict(verdict: VerdictRecord): string {
+  if (verdict.error) return `${verdict.judge}: error: ${verdict.error}`;
+  const outcome = verdict.passed === true ? " pass" : verdict.passed === false ? " fail" : "";
+  const gates = verdict.gates?.length ? ` (${verdict.gates.map((g) => GATE_WORDS[g]).join(", ")})` : "";
+  return `${verdict.judge}: ${formatUnit(verdict.score)}${outcome}${gates}`;
+}
+
+/** The judges whose verdicts a criterion shows one by one: several judges only (one judge's reasoning is the criterion's). */
+export function jurorVerdicts(criterion: CriterionResult): VerdictRecord[] {
+  return criterion.verdicts.length > 1 ? criterion.verdicts : [];
 }
 
 export function formatTreeStep(step: TreeStep): string {

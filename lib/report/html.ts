@@ -1,7 +1,7 @@
 import type { CriterionResult, EvalResult, JudgeGrade, Report } from "../engine/report";
 import type { Reporter } from "./reporter";
 import { html, trusted, type SafeHtml } from "./html-template";
-import { criterionMarks, criterionOutcome, formatCell, formatInt, formatLocation, formatTreeStep, formatUnit, formatUsage, formatUsd, judgeErrors } from "./format";
+import { criterionCombination, criterionMarks, criterionOutcome, formatCell, formatInt, formatLocation, formatTreeStep, formatUnit, formatUsage, formatUsd, formatVerdict, judgeErrors, jurorVerdicts, plural } from "./format";
 import { STATUS_STYLES, isNonPassing, resultLabel, skippedSummaryLabel } from "./status";
 import { truncationMarker, type Transcript } from "../engine/transcript";
 import { trustHtml } from "./html-trust";
@@ -71,8 +71,14 @@ function criteriaTable(criteria: CriterionResult[]): SafeHtml {
     const outcome = criterionOutcome(c);
     const cls = outcome === "pass" ? "ok" : outcome === "fail" ? "bad" : "muted";
     const evidence = c.evidence === undefined ? "" : html`<q>${c.evidence}</q>${c.evidenceFound === false ? html` <span class="bad">(not found in the candidate)</span>` : ""}`;
-    const verdicts = c.verdicts.map((v) => html`<div class="muted">${v.judge}: ${v.error ? `error: ${v.error}` : formatUnit(v.score)}</div>`);
-    return html`<tr><td>${c.name}<div class="muted">${c.description}</div></td><td class="${cls}">${outcome}</td><td class="num">${c.status === "graded" ? formatUnit(c.score) : "—"}</td><td class="num">${formatUnit(c.threshold)}</td><td>${criterionMarks(c).join(", ")}</td><td>${evidence}</td><td>${c.reasoning}${verdicts}</td></tr>`;
+    // Several judges: how they combined, then each one's own verdict with its reasoning and evidence under it.
+    const verdicts = jurorVerdicts(c).map(
+      (v) =>
+        html`<div class="juror"><div class="muted">${formatVerdict(v)}</div>${v.reasoning ? html`<div>${v.reasoning}</div>` : ""}${v.evidence !== undefined ? html`<q>${v.evidence}</q>${v.evidenceFound === false ? html` <span class="bad">(not found in the candidate)</span>` : ""}` : ""}</div>`,
+    );
+    const combination = criterionCombination(c);
+    const score = c.status === "graded" ? formatUnit(c.score) : "—";
+    return html`<tr><td>${c.name}<div class="muted">${c.description}</div></td><td class="${cls}">${outcome}</td><td class="num">${score}${combination ? html`<div class="muted">${combination}</div>` : ""}</td><td class="num">${formatUnit(c.threshold)}</td><td>${criterionMarks(c).join(", ")}</td><td>${evidence}</td><td>${c.reasoning}${verdicts}</td></tr>`;
   });
   return html`<table><thead><tr><th>Criterion</th><th>Outcome</th><th>Score</th><th>Threshold</th><th>Marks</th><th>Evidence</th><th>Reasoning</th></tr></thead><tbody>
 ${rows}</tbody></table>`;
@@ -130,7 +136,7 @@ function facts(result: EvalResult): SafeHtml {
     ["Cell", formatCell(result.cell)],
     ["Rubric", `${result.rubric.kind} (${result.rubric.source.type}${result.rubric.source.name ? `: ${result.rubric.source.name}` : ""})`],
     ["Judge", `${result.judge.models.join(", ")}; jury ${result.judge.jurySize}, consensus ${result.judge.consensus}${result.judge.aggregate ? `, ${result.judge.aggregate}` : ""}`],
-    ["Usage", `${formatInt(result.judgeCalls)} judge calls · ${formatUsage(result.usage)} · ${formatUsd(result.costUsd)} · ${(result.latencyMs / 1000).toFixed(2)}s`],
+    ["Usage", `${plural(result.judgeCalls, "judge call")} · ${formatUsage(result.usage)} · ${formatUsd(result.costUsd)} · ${(result.latencyMs / 1000).toFixed(2)}s`],
     ["Location", formatLocation(result)],
   ];
   return html`<dl>${rows.filter(([, value]) => value !== "").map(([label, value]) => html`<dt>${label}</dt><dd>${value}</dd>`)}</dl>`;
@@ -167,7 +173,7 @@ function renderHtml(report: Report): string {
 <p class="meta">${report.suite.file} · ${report.tool.name} ${report.tool.version} · ${report.startedAt} · ${(report.durationMs / 1000).toFixed(1)}s</p>
 ${report.suite.description ? html`<p>${report.suite.description}</p>` : ""}</header>
 <main>
-${evals ? cards(report) : html`<p class="muted">${formatInt(report.summary.judgeCalls)} judge calls · ${formatUsage(report.summary.usage)} · cost ${formatUsd(report.summary.costUsd)}</p>`}
+${evals ? cards(report) : html`<p class="muted">${plural(report.summary.judgeCalls, "judge call")} · ${formatUsage(report.summary.usage)} · cost ${formatUsd(report.summary.costUsd)}</p>`}
 ${evals ? summaryTable(report) : ""}
 ${trustHtml(report)}
 ${evals ? html`<h2>Results</h2>

@@ -1,7 +1,7 @@
 import type { CriterionResult, EvalResult, Report } from "../engine/report";
 import type { Reporter } from "./reporter";
 import { escapeMarkdown, escapeMarkdownCell, markdownFence } from "./escape";
-import { criterionMarks, criterionOutcome, formatCell, formatInt, formatLocation, formatTreePath, formatUnit, formatUsage, formatUsd, judgeErrors } from "./format";
+import { criterionCombination, criterionMarks, criterionOutcome, formatCell, formatInt, formatLocation, formatTreePath, formatUnit, formatUsage, formatUsd, formatVerdict, judgeErrors, jurorVerdicts, plural } from "./format";
 import { STATUS_STYLES, isNonPassing, resultLabel, skippedSummaryLabel } from "./status";
 import { renderTranscript } from "../engine/transcript";
 import { baselineHeadline, deltaMark, formatDelta, notableDeltas, reusedLine } from "./baseline";
@@ -47,6 +47,15 @@ function anchor(index: number): string {
   return `result-${index + 1}`;
 }
 
+/** Several judges: each one's verdict, evidence and reasoning on its own line, after how they were combined. */
+function jurorLines(c: CriterionResult): string {
+  const lines = jurorVerdicts(c).map((v) => {
+    const evidence = v.evidence !== undefined ? ` “${v.evidence}”${v.evidenceFound === false ? " (not found)" : ""}` : "";
+    return `${formatVerdict(v)}${evidence}${v.reasoning ? `: ${v.reasoning}` : ""}`;
+  });
+  return lines.length ? escapeMarkdownCell([criterionCombination(c), ...lines].filter(Boolean).join("\n")) : "";
+}
+
 function criterionRow(c: CriterionResult): string[] {
   const evidence = c.evidence === undefined ? "" : `“${escapeMarkdownCell(c.evidence)}”${c.evidenceFound === false ? " (not found)" : ""}`;
   return [
@@ -56,7 +65,7 @@ function criterionRow(c: CriterionResult): string[] {
     formatUnit(c.threshold),
     escapeMarkdownCell(criterionMarks(c).join(", ")),
     evidence,
-    escapeMarkdownCell(c.reasoning),
+    jurorLines(c) || escapeMarkdownCell(c.reasoning),
   ];
 }
 
@@ -88,7 +97,7 @@ function section(result: EvalResult, index: number): string[] {
     result.note ? `**Note:** ${escapeMarkdown(result.note)}` : "",
     result.cell ? `**Cell:** ${escapeMarkdown(formatCell(result.cell))}` : "",
     result.location ? `**Location:** ${escapeMarkdown(formatLocation(result))}` : "",
-    `**Judge:** ${escapeMarkdown(result.judge.models.join(", "))} · ${result.judgeCalls} calls · ${formatUsd(result.costUsd)}`,
+    `**Judge:** ${escapeMarkdown(result.judge.models.join(", "))} · ${plural(result.judgeCalls, "call")} · ${formatUsd(result.costUsd)}`,
   ].filter(Boolean);
   lines.push(...facts.map((fact) => `- ${fact}`), "");
   const gates = [...result.gates, ...judgeErrors(result).map((e) => `judge error: ${e}`)];
@@ -116,7 +125,7 @@ function renderMarkdown(report: Report): string {
     return [
       `## Rubric Studio calibration: ${escapeMarkdown(report.suite.file)}`,
       "",
-      `${formatInt(s.judgeCalls)} judge calls · ${formatUsage(s.usage)} · cost ${formatUsd(s.costUsd)}`,
+      `${plural(s.judgeCalls, "judge call")} · ${formatUsage(s.usage)} · cost ${formatUsd(s.costUsd)}`,
       "",
       ...trustMarkdown(report),
       `<sub>${escapeMarkdown(report.tool.name)} ${escapeMarkdown(report.tool.version)} · ${escapeMarkdown(report.finishedAt)}</sub>`,
@@ -134,9 +143,9 @@ function renderMarkdown(report: Report): string {
     `## Rubric Studio: ${escapeMarkdown(report.suite.file)}`,
     "",
     ...(report.suite.description ? [escapeMarkdown(report.suite.description), ""] : []),
-    `**${s.total} evals:** ${counts.join(" · ")}`,
+    `**${plural(s.total, "eval")}:** ${counts.join(" · ")}`,
     "",
-    `${formatInt(s.judgeCalls)} judge calls · ${formatUsage(s.usage)} · cost ${formatUsd(s.costUsd)}` +
+    `${plural(s.judgeCalls, "judge call")} · ${formatUsage(s.usage)} · cost ${formatUsd(s.costUsd)}` +
       (report.budget ? ` of ${formatUsd(report.budget.maxCostUsd)} budget` : "") +
       (reusedLine(report) ? ` · ${reusedLine(report)}` : ""),
     "",

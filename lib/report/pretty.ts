@@ -2,7 +2,7 @@ import type { EvalResult, Report } from "../engine/report";
 import type { RenderOptions, Reporter } from "./reporter";
 import { detailLines, type DetailLine } from "./details";
 import { stripControl } from "./escape";
-import { formatCell, formatInt, formatUsage, formatUsd } from "./format";
+import { formatCell, formatInt, formatUsage, formatUsd, plural } from "./format";
 import { STATUS_STYLES, resultLabel, skippedSummaryLabel } from "./status";
 import { transcriptLines } from "./transcript-lines";
 import { baselineHeadline, deltaMark, formatDelta, notableDeltas, reusedLine } from "./baseline";
@@ -77,7 +77,7 @@ function footer(report: Report, paint: Paint): string[] {
   const reused = reusedLine(report);
   const lines = [
     `${paint("1", `${formatInt(s.total)} eval${s.total === 1 ? "" : "s"}:`)} ${counts.join(", ")}`,
-    paint("2", `${formatInt(s.judgeCalls)} judge calls · ${formatUsage(s.usage)} · cost ${formatUsd(s.costUsd)}${budget} · ${(report.durationMs / 1000).toFixed(1)}s`),
+    paint("2", `${plural(s.judgeCalls, "judge call")} · ${formatUsage(s.usage)} · cost ${formatUsd(s.costUsd)}${budget} · ${(report.durationMs / 1000).toFixed(1)}s`),
     ...(reused ? [paint("2", reused)] : []),
   ];
   const headline = baselineHeadline(report);

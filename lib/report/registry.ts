@@ -1,3 +1,4 @@
+import { redactDeep } from "../engine/redact-secrets";
 import { htmlReporter } from "./html";
 import { gitlabReporter } from "./gitlab";
 import { jsonReporter } from "./json";
@@ -15,16 +16,25 @@ import { tapReporter } from "./tap";
 
 export { REPORTER_NAMES, type ReporterName, type Reporter, type RenderOptions };
 
+/**
+ * Redaction is part of rendering: every format listed here renders a deep
+ * copy of the report with credentials replaced (lib/engine/redact-secrets.ts),
+ * so no caller can forget it and no format can leak what another hides.
+ */
+function redacting(reporter: Reporter): Reporter {
+  return { ...reporter, render: (report, options) => reporter.render(redactDeep(report), options) };
+}
+
 export const REPORTERS: Readonly<Record<ReporterName, Reporter>> = {
-  pretty: prettyReporter,
-  json: jsonReporter,
-  junit: junitReporter,
-  md: mdReporter,
-  html: htmlReporter,
-  sarif: sarifReporter,
-  gitlab: gitlabReporter,
-  ndjson: ndjsonReporter,
-  tap: tapReporter,
+  pretty: redacting(prettyReporter),
+  json: redacting(jsonReporter),
+  junit: redacting(junitReporter),
+  md: redacting(mdReporter),
+  html: redacting(htmlReporter),
+  sarif: redacting(sarifReporter),
+  gitlab: redacting(gitlabReporter),
+  ndjson: redacting(ndjsonReporter),
+  tap: redacting(tapReporter),
 };
 
 export function isReporterName(text: string): text is ReporterName {

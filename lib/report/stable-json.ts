@@ -1,3 +1,5 @@
+import { tidyNumbers } from "./tidy-numbers";
+
 // Keys are sorted, except for a few leading keys that a reader looks for
 // first, so the same report always gives the same bytes however it was built
 // and a diff of two runs shows only what changed.
@@ -9,9 +11,9 @@ export function sortKeys(value: unknown): unknown {
   return Object.fromEntries(entries.map(([key, inner]) => [key, sortKeys(inner)]));
 }
 
-/** Sorts keys at every depth, then moves `leading` (those present) to the front of the top level. */
+/** Sorts keys at every depth (numbers tidied: `tidy-numbers.ts`), then moves `leading` (those present) to the front of the top level. */
 export function stableObject(value: Record<string, unknown>, leading: readonly string[]): Record<string, unknown> {
-  const sorted = sortKeys(value) as Record<string, unknown>;
+  const sorted = sortKeys(tidyNumbers(value)) as Record<string, unknown>;
   const ordered: Record<string, unknown> = {};
   for (const key of leading) if (key in sorted) ordered[key] = sorted[key];
   for (const [key, inner] of Object.entries(sorted)) if (!(key in ordered)) ordered[key] = inner;

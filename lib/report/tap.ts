@@ -1,7 +1,8 @@
 import type { EvalResult, Report } from "../engine/report";
 import type { Reporter } from "./reporter";
 import { oneLine, stripControl } from "./escape";
-import { criterionOutcome, formatLocation, judgeErrors } from "./format";
+import { criterionOutcome, formatLocation, formatVerdict, judgeErrors, plural } from "./format";
+import { tidyNumbers } from "./tidy-numbers";
 import { resultLabel, skippedSummaryLabel } from "./status";
 
 // TAP 14. A `# SKIP` directive makes a test point count as ok, so only a
@@ -16,8 +17,8 @@ function description(text: string): string {
 }
 
 /** JSON is a subset of YAML 1.2 flow style, so each value is written as JSON. */
-function yamlValue(value: unknown): string {
-  return JSON.stringify(value ?? null);
+function yamlValue(value: unknown, key: string): string {
+  return JSON.stringify(tidyNumbers(value ?? null, key));
 }
 
 function diagnostics(result: EvalResult): string[] {
@@ -40,12 +41,19 @@ function diagnostics(result: EvalResult): string[] {
   const errors = judgeErrors(result);
   if (errors.length) fields.push(["judge_errors", errors.map(stripControl)]);
   if (result.status === "failed" || result.status === "judge_error") {
-    const criteria = result.criteria.map((c) => ({ name: stripControl(c.name), outcome: criterionOutcome(c), score: c.score, threshold: c.threshold }));
+    const criteria = result.criteria.map((c) => ({
+      name: stripControl(c.name),
+      outcome: criterionOutcome(c),
+      score: c.score,
+      threshold: c.threshold,
+      // Several judges: how they combined, and each one's own verdict.
+      ...(c.combined ? { combined: c.combined.summary, judges: c.verdicts.map((v) => stripControl(formatVerdict(v))) } : {}),
+    }));
     if (criteria.length) fields.push(["criteria", criteria]);
   }
   fields.push(["cost_usd", result.costUsd], ["judge_calls", result.judgeCalls]);
   if (result.location) fields.push(["at", formatLocation(result)]);
-  return ["  ---", ...fields.map(([key, value]) => `  ${key}: ${yamlValue(value)}`), "  ..."];
+  return ["  ---", ...fields.map(([key, value]) => `  ${key}: ${yamlValue(value, key)}`), "  ..."];
 }
 
 function testPoint(result: EvalResult, number: number): string[] {
@@ -66,9 +74,9 @@ function renderTap(report: Report): string {
   const s = report.summary;
   const lines = ["TAP version 14", `1..${report.results.length}`, ...report.results.flatMap((r, i) => testPoint(r, i + 1))];
   lines.push(
-    `# ${s.total} evals: ${s.passed} passed (${s.vacuous} vacuous), ${s.failed} failed, ${s.deferred} deferred, ` +
+    `# ${plural(s.total, "eval")}: ${s.passed} passed (${s.vacuous} vacuous), ${s.failed} failed, ${s.deferred} deferred, ` +
       `${s.judgeErrors} judge error${s.judgeErrors === 1 ? "" : "s"}, ${s.skipped} ${skippedSummaryLabel(report)}`,
-    `# ${s.judgeCalls} judge calls, cost ${s.costUsd.toFixed(4)} USD`,
+    `# ${plural(s.judgeCalls, "judge call")}, cost ${s.costUsd.toFixed(4)} USD`,
   );
   return `${lines.join("\n")}\n`;
 }

@@ -1,3 +1,4 @@
+import { plural } from "./format";
 import type { EvalResult, Report } from "../engine/report";
 import type { JudgeAgreement, AgreementValue } from "../engine/agreement/judge-agreement";
 import type { CalibrationResult } from "../engine/calibration/run-calibration";
@@ -123,7 +124,7 @@ function repeatSection(report: Report): TrustSection | undefined {
   const repeat = report.repeat;
   if (!repeat) return undefined;
   return {
-    heading: `Flip rate over ${repeat.runs} repeats`,
+    heading: `Flip rate over ${plural(repeat.runs, "repeat")}`,
     facts: ["The share of items whose pass / fail changed between repeats of the same judge calls: 0% is a stable judge."],
     tables: [
       {

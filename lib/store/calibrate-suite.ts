@@ -1,4 +1,5 @@
 import { loadSuite, formatIssue } from "../config/load-suite";
+import type { LoadResult } from "../config/types";
 import type { PriceOf } from "../engine/explain-plan";
 import type { JudgePort } from "../engine/judge-port";
 import { runCalibration, DEFAULT_TOLERANCE } from "../engine/calibration/run-calibration";
@@ -12,7 +13,12 @@ import type { StartedBy } from "./run-store";
 // does, stored as a calibration run. Results with codes, never exceptions for
 // a user's mistake (a suite with errors, nothing to calibrate).
 
-export type CalibrateSuiteResult = { ok: true; value: { runId: string } } | { ok: false; code: "not_found" | "bad_request"; message: string };
+export type CalibrateSuiteResult = { ok: true; value: { runId: string } } | { ok: false; code: "not_found" | "bad_request" | "too_complex" | "busy" | "failed"; message: string };
+
+/** How the saved text is loaded: in this thread by default; the dashboard loads it on a worker thread, under a time limit. */
+export type LoadText = (input: { text: string; file: string }) => Promise<{ ok: true; value: LoadResult } | { ok: false; code: "too_complex" | "busy" | "failed"; message: string }>;
+
+const loadHere: LoadText = async (input) => ({ ok: true, value: loadSuite(input) });
 
 export async function calibrateStoredSuite(input: {
   prisma: PrismaClient;
@@ -23,6 +29,7 @@ export async function calibrateStoredSuite(input: {
   priceOf: PriceOf;
   startedBy: StartedBy;
   concurrency?: number;
+  loadText?: LoadText;
 }): Promise<CalibrateSuiteResult> {
   const { prisma } = input;
   if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(input.suiteId)) return { ok: false, code: "not_found", message: "No such suite." };
@@ -30,7 +37,9 @@ export async function calibrateStoredSuite(input: {
   if (!suite) return { ok: false, code: "not_found", message: "No such suite." };
   const version = suite.versions[0];
   if (!version) return { ok: false, code: "bad_request", message: "The suite has no saved version yet: save it first." };
-  const loaded = loadSuite({ text: version.yaml, file: suite.name });
+  const attempt = await (input.loadText ?? loadHere)({ text: version.yaml, file: suite.name });
+  if (!attempt.ok) return attempt;
+  const loaded = attempt.value;
   if (!loaded.ok) return { ok: false, code: "bad_request", message: `The saved version has errors: ${loaded.issues.slice(0, 3).map(formatIssue).join("; ")}` };
   const concurrency = input.concurrency ?? 8;
   // Stored redacted, as run results are.

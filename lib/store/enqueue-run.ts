@@ -1,6 +1,6 @@
 import type { PgBoss } from "pg-boss";
 import { loadSuite } from "../config/load-suite";
-import type { SuiteConfig } from "../config/types";
+import type { LoadResult, SuiteConfig } from "../config/types";
 import { planSuite } from "../engine/plan-suite";
 import type { PrismaClient } from "./connection";
 import { createRunStore, type RunConfig, type StartedBy } from "./run-store";
@@ -50,10 +50,12 @@ export async function enqueueSuiteRun(input: {
   yaml: string;
   judgeModel: string;
   toolVersion: string;
+  /** `yaml` already loaded (the dashboard loads it on a worker thread, under a time limit). */
+  loaded?: LoadResult;
 }): Promise<EnqueueSuiteRunResult> {
   const row = UUID.test(input.suiteId) ? await input.prisma.suite.findUnique({ where: { id: input.suiteId }, select: { name: true } }) : null;
   if (!row) return { ok: false, code: "not_found", message: "No such suite." };
-  const loaded = loadSuite({ text: input.yaml, file: row.name });
+  const loaded = input.loaded ?? loadSuite({ text: input.yaml, file: row.name });
   if (!loaded.ok) {
     const first = loaded.issues.find((i) => i.severity === "error") ?? loaded.issues[0];
     return { ok: false, code: "bad_request", message: `The suite does not load${first ? `: line ${first.line}: ${first.message}` : "."}` };

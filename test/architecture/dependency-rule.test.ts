@@ -27,9 +27,15 @@ describe("the dependency rule", () => {
     ["export const key = process.env.ANTHROPIC_API_KEY;", "lib/engine/x.ts"],
     ['import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";', "lib/engine/x.ts"],
     ['import { createRetryingMessages } from "../judge/retrying-messages";', "lib/live/x.ts"],
-    ['import { redactReport } from "../report/redact-secrets";', "lib/live/x.ts"],
+    ['import { REPORTERS } from "../report/registry";', "lib/live/x.ts"],
     ['import { readEnv } from "../env/read-env";', "lib/live/x.ts"],
     ["export const key = process.env.ANTHROPIC_API_KEY;", "lib/live/x.ts"],
+    // A pattern from data would run on the backtracking engine (issue 13: `(a+)+$`).
+    ["export const m = (p: string, s: string) => new RegExp(p).test(s);", "lib/engine/x.ts"],
+    ["export const m = (p: string) => RegExp(p, \"i\");", "lib/config/x.ts"],
+    ["export const m = (q: string) => new RegExp(q);", "app/api/x/route.ts"],
+    // Issue 13 item 5: redirects built from the request URL go to 0.0.0.0 under --host 0.0.0.0.
+    ['import { NextResponse } from "next/server";\nexport const go = (r: Request) => NextResponse.redirect(new URL("/login", r.url));', "app/api/auth/x/route.ts"],
   ])("rejects %s in %s", async (code, file) => {
     expect(await ruleMessages(code, file)).not.toEqual([]);
   });
@@ -43,6 +49,9 @@ describe("the dependency rule", () => {
     ['import { Client } from "@modelcontextprotocol/sdk/client/index.js";', "lib/live/x.ts"],
     ['import { runSuite } from "../engine/run-suite";', "lib/live/x.ts"],
     ['import { createLiveRunner } from "../live/create-live-runner";', "lib/cli/x.ts"],
+    ["export const r = new RegExp(String.raw`\\bsk-ant-`, \"g\");", "lib/engine/x.ts"],
+    ['export const r = new RegExp("^a+$");', "lib/config/x.ts"],
+    ["export const filter = (p: string) => new RegExp(p, \"i\");", "lib/cli/x.ts"],
   ])("allows %s in %s", async (code, file) => {
     expect(await ruleMessages(code, file)).toEqual([]);
   });

@@ -89,6 +89,7 @@ describe.concurrent("rubric-studio eval", () => {
     { what: "--concurrency 0", args: ["--concurrency", "0"], says: /--concurrency must be a whole number of at least 1/ },
     { what: "an unknown option", args: ["--colour"], says: /unknown option '--colour'/ },
     { what: "a negative --max-cost", args: ["--max-cost", "-1"], says: /--max-cost must be a number of at least 0/ },
+    { what: "--repeat past its ceiling", args: ["--repeat", "1000000"], says: /--repeat must be at most 100/ },
   ])("a usage error ($what) exits 2, says what is wrong, and grades nothing", async ({ args, says }, { onTestFinished }) => {
     const ws = await makeWorkspace(onTestFinished);
     const judge = await startFakeJudge(onTestFinished);

@@ -1,4 +1,3 @@
-import { readFileSync } from "node:fs";
 import { describe, expect, test } from "vitest";
 import { makeWorkspace, startFakeJudge, yaml } from "./cli-harness";
 import { parseEvaluationReport, parseMultiJudgeResult } from "../../lib/engine/review/wire-json";
@@ -82,20 +81,5 @@ describe.concurrent("rubric-studio review", () => {
     if (!report.ok) throw new Error(report.issues.join("\n"));
     expect(report.value).toMatchObject({ reviewType: "prd", overallDecision: "pass", decision: { passed: true }, summary: "Categories: 2 pass, 0 partial, 0 fail. No findings. Decision: pass." });
     expect(report.value.nextSteps.rerunCommand).toBe("rubric-studio review --config 'reviews.yaml' --filter '^checkout prd$'");
-  });
-});
-
-describe.concurrent("rubric-studio import", () => {
-  test("a RubricSet JSON file becomes a suite that validates; a missing document file is then a located error", async ({ onTestFinished }) => {
-    const ws = await makeWorkspace(onTestFinished);
-    await ws.write("prd.json", readFileSync(new URL("../fixtures/review/prd-rubricset.json", import.meta.url), "utf8"));
-    const run = await ws.cli(["import", "prd.json", "--output", "reviews.yaml", "--document", "docs/prd.md"]);
-    expect(run.code, run.stderr).toBe(0);
-    expect(run.stderr).toContain('rubric "prd-review" with 3 categories');
-    const text = await ws.read("reviews.yaml");
-    expect(text).toContain("min_categories_passing: all_required");
-    const validate = await ws.cli(["validate", "--config", "reviews.yaml"]);
-    expect(validate.code).toBe(2);
-    expect(validate.stderr).toMatch(/reviews\.yaml:\d+:\d+: error: cannot read the document "docs\/prd\.md" \(relative to the suite file\): file not found/);
   });
 });

@@ -142,6 +142,67 @@ describe.concurrent("rubric-studio validate", () => {
     expect(issues[0]!.message).toMatch(/YAML syntax error/);
   });
 
+  test("counts cells as eval does: dataset items (inline and from a file) and matrix.agents", async ({ onTestFinished }) => {
+    const ws = await makeWorkspace(onTestFinished);
+    await ws.write("answers.json", JSON.stringify({ id: "more", name: "more", items: [{ id: "x", expected_output: "four" }, { id: "y", expected_output: "five" }] }));
+    await ws.write(
+      "suite.yaml",
+      yaml(
+        "servers:",
+        "  files: { command: node, args: [server.mjs] }",
+        "datasets:",
+        "  answers:",
+        "    items:",
+        '      - { id: a, expected_output: "one" }',
+        '      - { id: b, expected_output: "two" }',
+        '      - { id: c, expected_output: "three" }',
+        "  more: { file: answers.json }",
+        "evals:",
+        "  - name: inline items",
+        "    candidates: { dataset: answers }",
+        '    rubric: "Is it a number word?"',
+        "  - name: file items",
+        "    candidates: { dataset: more }",
+        '    rubric: "Is it a number word?"',
+        "  - name: agents",
+        "    server: files",
+        '    prompt: "List the files"',
+        "    matrix: { agents: [claude-haiku-4-5, claude-sonnet-4-6] }",
+        '    rubric: "Did it list them?"',
+      ),
+    );
+    const [validate, explain] = await Promise.all([ws.cli(["validate", "--config", "suite.yaml"]), ws.cli(["eval", "--explain", "--config", "suite.yaml"])]);
+    expect(validate.stdout).toBe("suite.yaml: valid (3 evals, 7 cells)\n");
+    expect(validate.code).toBe(0);
+    // The same count as the plan eval grades.
+    expect(explain.stdout).toMatch(/^Plan: 7 evals,/m);
+  });
+
+  test("hostile files answer quickly with a located error and exit 2, never a stack trace", async ({ onTestFinished }) => {
+    const ws = await makeWorkspace(onTestFinished);
+    const laughs = ['a: &a ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]'];
+    for (const [i, name] of [..."bcdefghi"].entries()) laughs.push(`${name}: &${name} [${Array(9).fill(`*${"abcdefghi"[i]}`).join(", ")}]`);
+    const cases: [string, string, RegExp][] = [
+      ["forward alias", yaml("evals:", "  - name: a", "    response: *r", '    rubric: "x"', 'r: &r "hi"'), /^3:15: unknown alias \*r/],
+      ["alias bomb", yaml(...laughs, "evals:", "  - name: a", "    response: hi", "    rubric: *i"), /^\d+:\d+: aliases expand this file to more than 100,000 values/],
+      ["deep nesting", yaml("evals:", "  - name: a", "    response: hi", `    rubric: ${"[".repeat(5000)}${"]".repeat(5000)}`), /^4:\d+: the YAML nests deeper than 64 levels/],
+      ["huge jury", yaml("judge: { jury: { size: 99999999 } }", "evals:", "  - name: a", "    response: hi", '    rubric: "x"'), /^1:24: jury size must be at most 25$/],
+    ];
+    for (const [name, text, expected] of cases) {
+      await ws.write(`${name}.yaml`, text);
+      for (const args of [["validate"], ["eval", "--explain"]]) {
+        const started = Date.now();
+        const run = await ws.cli([...args, "--config", `${name}.yaml`]);
+        expect(Date.now() - started, `${name}: ${args.join(" ")} answers quickly`).toBeLessThan(10_000);
+        expect(run.code, `${name}: ${run.stderr}`).toBe(2);
+        expect(run.stderr).not.toMatch(/\bat .+:\d+:\d+\)|Error:/);
+        const issues = issuesOf(run.stderr);
+        expect(issues, `${name}: ${run.stderr}`).toHaveLength(1);
+        expect(`${issues[0]!.line}:${issues[0]!.column}: ${issues[0]!.message.replace(/^YAML (syntax )?error: /, "")}`).toMatch(expected);
+      }
+    }
+  });
+
   test("a missing file exits 2 and names the file", async ({ onTestFinished }) => {
     const ws = await makeWorkspace(onTestFinished);
     const run = await ws.cli(["validate", "--config", "nowhere/suite.yaml"]);

@@ -1,18 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { loadSuite } from "../../lib/config/load-suite";
-import type { ConfigIssue } from "../../lib/config/types";
-
-function issuesOf(text: string): ConfigIssue[] {
-  const result = loadSuite({ text, file: "suite.yaml" });
-  if (result.ok) throw new Error("expected the suite to be invalid");
-  return result.issues;
-}
-
-function only(text: string): ConfigIssue {
-  const issues = issuesOf(text);
-  expect(issues, JSON.stringify(issues)).toHaveLength(1);
-  return issues[0]!;
-}
+import { issuesOf, only } from "./issues-of";
 
 const evalWith = (rubric: string) => `evals:
   - name: e

@@ -1,3 +1,4 @@
+import http from "node:http";
 import { expect, request as playwrightRequest, test } from "@playwright/test";
 import { nonLoopbackAddress, spawnDashboard, type SpawnedDashboard } from "./spawn-dashboard";
 
@@ -94,4 +95,59 @@ test("the server refuses to start off loopback without a password", async () => 
   test.setTimeout(60_000);
   const address = nonLoopbackAddress() ?? "0.0.0.0";
   await expect(spawnDashboard({ host: address, env: { RUBRIC_STUDIO_PASSWORD: "" } })).rejects.toThrow(/exited with 2[\s\S]*refusing to listen on .* without a login[\s\S]*RUBRIC_STUDIO_PASSWORD/);
+});
+
+// Issue 13, items 5, 6 and 8, against real servers.
+test.describe("on --host 0.0.0.0", () => {
+  let wide: SpawnedDashboard;
+  test.beforeAll(async () => {
+    test.setTimeout(150_000);
+    wide = await spawnDashboard({ host: "0.0.0.0", reachAt: nonLoopbackAddress() ?? "127.0.0.1", env: { RUBRIC_STUDIO_PASSWORD: PASSWORD, RUBRIC_STUDIO_API_TOKEN: TOKEN } });
+  });
+  test.afterAll(async () => wide?.stop());
+
+  test("logging in stays on the address the browser asked for, through Log out", async ({ browser }) => {
+    const context = await browser.newContext({ baseURL: wide.url });
+    const page = await context.newPage();
+    const visited: string[] = [];
+    page.on("framenavigated", (frame) => visited.push(frame.url()));
+    await page.goto("/runs");
+    await expect(page).toHaveURL(`${wide.url}/login?next=%2Fruns`);
+    await page.getByLabel("Password").fill(PASSWORD);
+    await page.getByRole("button", { name: "Log in" }).click();
+    await expect(page).toHaveURL(`${wide.url}/runs`);
+    await expect(page.getByRole("button", { name: "Log out" })).toBeVisible();
+    await page.goto("/suites");
+    await expect(page.getByTestId("suite-row").filter({ hasText: "examples/rubric-eval.yaml" })).toBeVisible();
+    await page.getByRole("button", { name: "Log out" }).click();
+    await expect(page).toHaveURL(`${wide.url}/login`);
+    // Never by way of 0.0.0.0, where the cookie does not apply.
+    expect(visited.filter((url) => !url.startsWith(wide.url))).toEqual([]);
+    await context.close();
+  });
+
+  test("a client's own X-Forwarded-For does not reset its guesses, and a valid token is never throttled", async () => {
+    test.setTimeout(60_000);
+    const api = await playwrightRequest.newContext({ baseURL: wide.url });
+    const guess = (i: number) => api.post("/api/auth/login", { data: { password: `guess number ${i}` }, headers: { "x-forwarded-for": `198.51.100.${i}` } });
+    for (let i = 0; i < 5; i++) expect((await guess(i)).status(), `guess ${i}`).toBe(401);
+    const locked = await guess(99);
+    expect(locked.status()).toBe(429);
+    expect(Number(locked.headers()["retry-after"])).toBeGreaterThan(0);
+    expect((await api.get("/api/suites", { headers: { authorization: `Bearer ${TOKEN}` } })).status()).toBe(200);
+    await api.dispose();
+  });
+});
+
+test("the loopback dashboard answers no request addressed to another name, whatever X-Forwarded-Host says", async ({ baseURL }) => {
+  const port = Number(new URL(baseURL!).port);
+  // node:http, since browsers and fetch choose their own Host header.
+  const status = await new Promise<number>((resolve, reject) => {
+    const req = http.get({ host: "127.0.0.1", port, path: "/api/suites", headers: { host: `evil.example:${port}`, "x-forwarded-host": `127.0.0.1:${port}` } }, (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
+    req.on("error", reject);
+  });
+  expect(status).toBe(403);
 });

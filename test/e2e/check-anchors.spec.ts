@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
 import { ANCHOR_SUITE, HOSTILE_REASONING } from "./calibration-fixtures";
 
@@ -61,7 +62,11 @@ test("Check anchors grades the criterion under the cursor, then all, and marks t
 test("Run calibration on the server fills the calibration view", async ({ page }) => {
   const id = await openSuite(page, KEYED, "anchors calibration", ANCHOR_SUITE);
   await page.goto(`${KEYED}/suites/${id}/calibration`);
-  await expect(page.getByTestId("calibration-empty")).toContainText("rubric-studio calibrate --config anchors calibration --store");
+  // The hint quotes the suite's name (one shell word) and says where to get the file it names.
+  await expect(page.getByTestId("calibration-command")).toHaveText("npx rubric-studio calibrate --config 'anchors calibration' --store");
+  await expect(page.getByTestId("calibration-file")).toHaveText("anchors calibration");
+  const download = await page.request.get(`${KEYED}${await page.getByTestId("calibration-download").getAttribute("href")}`);
+  expect(await download.text()).toBe(ANCHOR_SUITE);
   await page.getByRole("button", { name: "Run calibration" }).click();
   await expect(page.getByTestId("calibration-criterion")).toHaveCount(2, { timeout: 30_000 });
   const policy = page.locator('[data-testid=calibration-criterion][data-criterion="cites the policy"]');
@@ -73,4 +78,80 @@ test("without a judge key on the server, Check anchors says so", async ({ page }
   await openSuite(page, "", "anchors without key", ANCHOR_SUITE);
   await page.getByTestId("anchors-panel").getByRole("button", { name: "Check anchors" }).click();
   await expect(page.getByTestId("anchors-error")).toContainText("The server has no ANTHROPIC_API_KEY");
+});
+
+// Issue 12 §16, checking as you type. The stand-in judge counts the requests
+// it answered (E2E_JUDGE_CALLS), so each step can say whether the judge worked.
+const judgeCalls = () => Number(readFileSync(process.env.E2E_JUDGE_CALLS!, "utf8") || "0");
+/** After the stand-in's count has had time to catch up (it is written every 50 ms). */
+const settledCalls = async (page: Page) => {
+  await page.waitForTimeout(300);
+  return judgeCalls();
+};
+const edit = (page: Page, text: string) => page.evaluate((t) => globalThis.__rubricStudioEditor!.setValue(t), text);
+/** The fixture with the "Ask support maybe." anchor (line 11) replaced: an edit inside "cites the policy". */
+const withAnchor = (response: string) => ANCHOR_SUITE.replace("Ask support maybe.", response);
+
+test("as you type: an edited anchor is graded without a click, text checked before comes from the judge cache, and the switch stops it", async ({ page }) => {
+  const tag = Date.now().toString(36);
+  await openSuite(page, KEYED, `as you type ${tag}`, ANCHOR_SUITE);
+  const panel = page.getByTestId("anchors-panel");
+  const results = panel.getByTestId("anchor-result");
+  await expect(panel.getByTestId("anchors-spend")).toHaveText("$0.000 of $0.10 used");
+  const start = await settledCalls(page);
+
+  // An edit to an anchor: once it settles, its criterion's two anchors are graded (the stand-in says 0.5 to a text it does not know).
+  await edit(page, withAnchor(`Ask support, ${tag}.`));
+  await expect(results).toHaveCount(2, { timeout: 15_000 });
+  await expect(panel.getByTestId("anchors-summary")).toContainText("2 anchors of “cites the policy”");
+  await expect(results.nth(1)).toContainText("labelled 0.00 · judged 0.50");
+  await expect(panel.getByTestId("anchors-source")).toContainText("Checked as you typed");
+  await expect(page.getByTestId("editor").locator(".anchor-inline-off")).toHaveText(["judged 0.50 · labelled 0.00 · off"]);
+  expect(await settledCalls(page)).toBe(start + 2);
+  await expect(panel.getByTestId("anchors-spend")).toHaveText(/^\$0\.0\d\d of \$0\.10 used$/);
+  await expect(panel.getByTestId("anchors-spend")).not.toHaveText("$0.000 of $0.10 used");
+
+  // Another text: both anchors again (each one's prompt holds the other).
+  await edit(page, withAnchor(`Email us, ${tag}.`));
+  await expect.poll(() => judgeCalls(), { timeout: 15_000 }).toBe(start + 4);
+  const spent = await panel.getByTestId("anchors-spend").textContent();
+
+  // Back to the first text: served from the judge cache, no request, no spend.
+  await edit(page, withAnchor(`Ask support, ${tag}.`));
+  await expect(panel.getByTestId("anchors-source")).toContainText("all 2 from the judge cache, no cost", { timeout: 15_000 });
+  await expect(results.nth(1)).toContainText("labelled 0.00 · judged 0.50");
+  expect(await settledCalls(page)).toBe(start + 4);
+  await expect(panel.getByTestId("anchors-spend")).toHaveText(spent!);
+
+  // Switched off: an edit sends nothing.
+  await panel.getByTestId("anchors-auto").uncheck();
+  await edit(page, withAnchor(`Off, ${tag}.`));
+  await page.waitForTimeout(2_500);
+  expect(await settledCalls(page)).toBe(start + 4);
+  await expect(panel.getByTestId("anchors-summary")).toContainText("(checked an earlier draft)");
+});
+
+test("as you type: past the spend cap the checks stop and the panel says so; a higher cap lets them go on", async ({ page }) => {
+  const tag = Date.now().toString(36);
+  await openSuite(page, KEYED, `capped ${tag}`, ANCHOR_SUITE);
+  const panel = page.getByTestId("anchors-panel");
+  await panel.getByLabel("Spend cap for checking as you type (USD)").fill("0.001");
+  await expect(panel.getByTestId("anchors-spend")).toHaveText("$0.000 of $0.001 used");
+  const start = await settledCalls(page);
+
+  // One call costs more than $0.001: the check sends none, and says why.
+  await edit(page, withAnchor(`Capped, ${tag}.`));
+  await expect(panel.getByTestId("anchors-cap")).toContainText("Spend cap reached: checking as you type has stopped", { timeout: 15_000 });
+  expect(await settledCalls(page)).toBe(start);
+  // Stopped: a later edit is not even sent.
+  await edit(page, withAnchor(`Still capped, ${tag}.`));
+  await page.waitForTimeout(2_500);
+  expect(await settledCalls(page)).toBe(start);
+
+  // A cap with room: the next edit is graded.
+  await panel.getByLabel("Spend cap for checking as you type (USD)").fill("1");
+  await expect(panel.getByTestId("anchors-cap")).toHaveCount(0);
+  await edit(page, withAnchor(`Room again, ${tag}.`));
+  await expect.poll(() => judgeCalls(), { timeout: 15_000 }).toBe(start + 2);
+  await expect(panel.getByTestId("anchors-source")).toContainText("Checked as you typed");
 });

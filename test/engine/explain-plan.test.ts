@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { always, createFakeJudge } from "../support/fake-judge";
 import { explainYaml, flatPrice, runYaml } from "../support/run-yaml";
 import { EXPECTED_OUTPUT_TOKENS, renderExplain } from "../../lib/engine/explain-plan";
+import { tokensOf } from "../../lib/engine/estimate-requests";
 
 // `eval --explain`: what a run would grade and how many judge calls it would
 // make, without asking any judge.
@@ -75,6 +76,34 @@ describe("explain", () => {
     const report = await runYaml(fanned + tree.replace("evals:\n", ""), { judge: walkNo });
     expect(report.summary.judgeCalls).toBe(plan.totals.judgeCalls);
     expect(walkNo.requests).toHaveLength(30);
+  });
+
+  it("projects the input tokens of exactly the requests a run sends", async () => {
+    const plan = explainYaml(fanned);
+    const judge = createFakeJudge(always({ score: 1 }));
+    await runYaml(fanned, { judge });
+    expect(judge.requests).toHaveLength(24);
+    expect(plan.totals.inputTokens).toBe(judge.requests.reduce((n, r) => n + tokensOf(r).inputTokens, 0));
+  });
+
+  it("builds a rubric's prompts once, not once per cell: 2,500 cells of a 1 MB rubric answer at once", () => {
+    const anchors = Array.from({ length: 50 }, () => `            - { response: "${"y".repeat(20_000)}", score: 0.5 }`).join("\n");
+    const axis = (prefix: string) => `[${Array.from({ length: 50 }, (_, i) => `${prefix}${i}`).join(", ")}]`;
+    const yaml = `evals:\n  - name: a\n    response: hi\n    matrix:\n      models: ${axis("m")}\n      prompts: ${axis("p")}\n    rubric:\n      criteria:\n        - name: c\n          description: d\n          examples:\n${anchors}\n`;
+    const started = Date.now();
+    const plan = explainYaml(yaml);
+    expect(Date.now() - started).toBeLessThan(3_000);
+    expect(plan.totals).toMatchObject({ cells: 2_500, judgeCalls: 2_500 });
+    // Each call carries the whole rubric: 50 anchors of 20,000 characters, about 250,000 tokens.
+    expect(plan.totals.inputTokens / 2_500).toBeGreaterThan(250_000);
+  });
+
+  it("shows a long free-form rubric by its start and length, so a plan of many cells stays printable", () => {
+    const axis = (prefix: string, n: number) => `[${Array.from({ length: n }, (_, i) => `${prefix}${i}`).join(", ")}]`;
+    const yaml = `evals:\n  - name: a\n    response: hi\n    matrix: { models: ${axis("m", 50)}, prompts: ${axis("p", 20)} }\n    rubric: "${"r".repeat(600_000)}"\n`;
+    const text = renderExplain(explainYaml(yaml));
+    expect(text).toContain(`  "${"r".repeat(200)}… (600000 characters)"`);
+    expect(text.length).toBeLessThan(2_000_000);
   });
 
   it("projects the cost from the price of each call", () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { EvalResult, Report } from "../../lib/engine/report";
 import type { Transcript } from "../../lib/engine/transcript";
-import { REPORTERS } from "../../lib/report/registry";
-import { redactReport } from "../../lib/report/redact-secrets";
+import { REPORTER_NAMES, REPORTERS } from "../../lib/report/registry";
+import { redactDeep } from "../../lib/engine/redact-secrets";
 import { buildSampleReport, sampleResults, summarizeResults } from "../support/sample-report";
 
 // A live result's transcript in the reports: structured in JSON, step by step
@@ -22,7 +22,7 @@ const TRANSCRIPT: Transcript = {
   ],
 };
 
-function liveReport(): Report {
+function liveReport(transcript: Transcript = TRANSCRIPT): Report {
   const failed = sampleResults().find((r) => r.status === "failed")!;
   const live: EvalResult = {
     ...failed,
@@ -34,17 +34,17 @@ function liveReport(): Report {
       source: "live",
       server: "calendar",
       prompt: "Book <b>Alice</b> for Tuesday.",
-      transcript: TRANSCRIPT,
+      transcript,
       agent: { model: "claude-haiku-4-5", turns: 1, maxTurns: 6, usage: { input: 10, output: 5, cacheRead: 0, cacheWrite: 0 }, costUsd: 0, calls: [] },
       serverStderr: "fatal: backend down\nkey sk-ant-api03-abcdefghijklmnopqrstuv\n",
     },
   };
   const results = [live];
-  return redactReport(buildSampleReport({ results, summary: summarizeResults(results) }));
+  return buildSampleReport({ results, summary: summarizeResults(results) });
 }
 
 describe("live transcripts in reports", () => {
-  const report = liveReport();
+  const report = redactDeep(liveReport());
 
   it("json keeps the transcript structured", () => {
     const parsed = JSON.parse(REPORTERS.json.render(report, { color: false })) as Report;
@@ -78,4 +78,35 @@ describe("live transcripts in reports", () => {
     expect(text).toContain('tool create_event {"title":"<script>alert(1)</script>"} → Created evt_9 <img src=x onerror=alert(1)> [… truncated: showing the first 42 of 9000 characters]');
     expect(text).toMatch(/server stderr \(last lines\):\n\s+fatal: backend down\n\s+key \[REDACTED\]/);
   });
+});
+
+// Issue 13 item 9: tool output is often JSON, quoted into the transcript with
+// its escapes, so a key follows `\n` rather than a space. Rendered through the
+// registry from an unredacted report, as the CLI writes report.json and report.html.
+describe("a key in a live transcript's JSON-escaped tool output", () => {
+  const key = `sk-ant-api03-${"Zq8".repeat(15)}`;
+  const github = `ghp_${"Lm4".repeat(12)}`;
+  const transcript: Transcript = {
+    ...TRANSCRIPT,
+    entries: [
+      { kind: "user", text: "Run the deploy script." },
+      {
+        kind: "tool_call",
+        name: "shell",
+        arguments: { command: "deploy --verbose" },
+        result: `{"stdout": "x\\n${key}\\nfetching https://git.example.com/r?token%3D${github}", "exit": 0}`,
+        isError: false,
+        durationMs: 5,
+      },
+      { kind: "final", text: `Done; the log said x\\n${key}` },
+    ],
+  };
+
+  for (const name of REPORTER_NAMES) {
+    it(`${name} shows neither key`, () => {
+      const text = REPORTERS[name].render(liveReport(transcript), { color: false });
+      expect(text).not.toContain(key.slice(13));
+      expect(text).not.toContain(github.slice(4));
+    });
+  }
 });

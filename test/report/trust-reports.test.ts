@@ -1,7 +1,7 @@
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { beforeAll, describe, expect, it } from "vitest";
 import { REPORTERS } from "../../lib/report/registry";
-import { redactReport } from "../../lib/report/redact-secrets";
+import { redactDeep } from "../../lib/engine/redact-secrets";
 import type { Report } from "../../lib/engine/report";
 import { categoryOf, createFakeJudge, type FakeAnswer } from "../support/fake-judge";
 import { runYaml } from "../support/run-yaml";
@@ -49,7 +49,7 @@ beforeAll(async () => {
   const raw = await runYaml(SUITE.replace("document: { file: docs/prd.md }", "document: { text: 'PRD text' }"), { judge });
   // Pretend it came from docs/prd.md, so findings point at the document.
   raw.results[0]!.review!.report.metadata.document = "docs/prd.md";
-  report = redactReport(raw);
+  report = redactDeep(raw);
 });
 
 describe("reviews, comparisons and agreement in every format", () => {

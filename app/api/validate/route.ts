@@ -1,14 +1,15 @@
 import { NextResponse } from "next/server";
 import { readEnv } from "../../../lib/env/read-env";
-import { checkDraft } from "../../../lib/engine/check-draft";
-import { priceOf } from "../../../lib/judge/pricing";
-import { dashboardAllowList, dashboardAllowServer } from "../../../lib/cli/live-for-run";
+import { dashboardAllowList } from "../../../lib/cli/live-for-run";
+import { suiteWorkers } from "../../../lib/offthread/suite-workers";
 import { ValidateBody } from "../../../components/authoring/api-types";
 import { errorResponse, parseJson } from "../respond";
 
 // POST { yaml } -> { issues, plan }: the engine's own load-time issues (the
 // editor shows them as markers beside monaco-yaml's schema markers) and the
-// plan panel's figures. Stateless: nothing is stored.
+// plan panel's figures. Stateless: nothing is stored. The check runs on a
+// worker thread under a time limit: the editor posts on every pause, and no
+// text may stall the rest of the server.
 export async function POST(request: Request) {
   const body = await parseJson(request, ValidateBody);
   if (!body.ok) return body.response;
@@ -18,14 +19,17 @@ export async function POST(request: Request) {
   // Live evals whose server the allow-list refuses will defer: the plan says so while typing.
   const allowList = await dashboardAllowList(settings.value);
   if (!allowList.ok) return errorResponse("unavailable", allowList.message);
-  return NextResponse.json(
-    checkDraft({
+  const checked = await suiteWorkers().run(
+    {
+      kind: "draft",
       text: body.value.yaml,
       file: body.value.file ?? "suite.yaml",
-      priceOf,
       defaultModel: judgeModel,
       ...(anthropicApiKey ? {} : { judgeUnavailable: "no ANTHROPIC_API_KEY on the server: a run would defer it" }),
-      allowServer: dashboardAllowServer(allowList.value),
-    }),
+      ...(allowList.value ? { allowListed: allowList.value.servers } : {}),
+    },
+    { signal: request.signal },
   );
+  if (!checked.ok) return errorResponse(checked.code, checked.message);
+  return NextResponse.json(checked.value);
 }

@@ -1,5 +1,6 @@
 import type { RunRowView } from "@/components/results/runs-table";
 import { dashboardDatabase } from "@/lib/store/dashboard-database";
+import { createRepeatStore } from "@/lib/store/repeat-store";
 import { createRunQueries } from "@/lib/store/run-queries";
 import { createRunViews, type RunListItem } from "@/lib/store/run-views";
 
@@ -18,8 +19,23 @@ export async function runViews() {
   return createRunViews(prisma());
 }
 
+/** `eval --repeat N --store` runs: their flip rates. */
+export async function repeatViews() {
+  return createRepeatStore(prisma());
+}
+
 export async function runQueries() {
   return createRunQueries(prisma());
+}
+
+/** A URL segment decoded, or undefined when it cannot name anything: bad percent-encoding, or a NUL (which Postgres text cannot hold). */
+export function decodeSegment(raw: string): string | undefined {
+  try {
+    const decoded = decodeURIComponent(raw);
+    return decoded.includes("\u0000") ? undefined : decoded;
+  } catch {
+    return undefined;
+  }
 }
 
 export function toRunRow(run: RunListItem): RunRowView {

@@ -7,6 +7,13 @@ import type { CalibrationScale, Probe } from "./plan-calibration";
 // unit scores in quarter bands), unweighted for categorical ones (pass / fail,
 // pass / partial / fail). A plain data object a page can draw.
 
+/** One judge's own reading of an anchor or item. */
+export interface JudgeReading {
+  judge: string;
+  score: number | null;
+  reasoning: string;
+}
+
 export interface CalibrationItem {
   id: string;
   source: Probe["source"];
@@ -17,7 +24,10 @@ export interface CalibrationItem {
   /** judged - label. */
   error: number | null;
   outlier: boolean;
+  /** The judge's reasoning; with several judges, each one's on its own line, led by its name and score (see `judges`). */
   reasoning: string;
+  /** Several judges (a jury or a panel): each one's own score and reasoning, which `judged` is the mean of. */
+  judges?: JudgeReading[];
   /** What was graded (the anchor's response...): shown beside an outlier. */
   text: string;
 }

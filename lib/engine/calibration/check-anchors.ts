@@ -1,7 +1,8 @@
 import { loadSuite } from "../../config/load-suite";
-import type { ConfigIssue } from "../../config/types";
+import type { ConfigIssue, LoadResult } from "../../config/types";
 import type { EngineDeps } from "../run-suite";
 import { locateAnchors, type AnchorSpot } from "./locate-anchors";
+import type { JudgeReading } from "./calibration-stats";
 import { runCalibration, DEFAULT_TOLERANCE, type CalibrationResult } from "./run-calibration";
 
 // The editor's "Check anchors": grades the calibration anchors of the draft
@@ -16,6 +17,8 @@ export interface CheckedAnchor extends AnchorSpot {
   error: number | null;
   outlier: boolean;
   reasoning: string;
+  /** A jury or panel: each judge's own score and reasoning (`judged` is their mean). */
+  judges?: JudgeReading[];
 }
 
 export type AnchorCheck =
@@ -29,14 +32,29 @@ export type AnchorCheck =
     };
 
 export async function checkAnchors(
-  input: { text: string; file: string; line?: number; defaultModel: string; toolVersion: string; concurrency?: number; tolerance?: number },
+  input: {
+    text: string;
+    file: string;
+    line?: number;
+    /** An edit's lines (as you type): only the criteria they touch, and none when they touch no criterion with anchors. */
+    lines?: { from: number; to: number };
+    /** What the check may spend (the editor's cap, less what it has spent). */
+    maxCostUsd?: number;
+    defaultModel: string;
+    toolVersion: string;
+    concurrency?: number;
+    tolerance?: number;
+    /** `text` already loaded (the dashboard loads it on a worker thread, under a time limit). */
+    loaded?: LoadResult;
+  },
   deps: EngineDeps,
 ): Promise<AnchorCheck> {
-  const loaded = loadSuite({ text: input.text, file: input.file });
+  const loaded = input.loaded ?? loadSuite({ text: input.text, file: input.file });
   if (!loaded.ok) return { ok: false, issues: loaded.issues };
   const spans = locateAnchors({ text: input.text, file: input.file }).filter((s) => s.anchors.length > 0);
-  const under = input.line === undefined ? [] : spans.filter((s) => input.line! >= s.startLine && input.line! <= s.endLine);
-  const chosen = under.length > 0 ? under : spans;
+  const { line, lines } = input;
+  const under = line === undefined ? [] : spans.filter((s) => line >= s.startLine && line <= s.endLine);
+  const chosen = lines !== undefined ? spans.filter((s) => s.startLine <= lines.to && s.endLine >= lines.from) : under.length > 0 ? under : spans;
   const scope = chosen.map((s) => ({ eval: s.eval, criterion: s.criterion }));
   const wanted = new Set(scope.map((s) => `${s.eval}\u0000${s.criterion}`));
   const tolerance = input.tolerance ?? DEFAULT_TOLERANCE;
@@ -48,6 +66,7 @@ export async function checkAnchors(
       concurrency: input.concurrency ?? 4,
       toolVersion: input.toolVersion,
       tolerance,
+      ...(input.maxCostUsd !== undefined ? { maxCostUsd: input.maxCostUsd } : {}),
     },
     deps,
   );
@@ -55,7 +74,7 @@ export async function checkAnchors(
     const graded = result.criteria.find((c) => c.eval === span.eval && c.item === span.criterion);
     return span.anchors.flatMap((spot): CheckedAnchor[] => {
       const item = graded?.items.find((i) => i.source === "anchor" && i.id === spot.id);
-      return item ? [{ ...spot, label: item.label, judged: item.judged, error: item.error, outlier: item.outlier, reasoning: item.reasoning }] : [];
+      return item ? [{ ...spot, label: item.label, judged: item.judged, error: item.error, outlier: item.outlier, reasoning: item.reasoning, ...(item.judges ? { judges: item.judges } : {}) }] : [];
     });
   });
   return { ok: true, scope, anchors, result };

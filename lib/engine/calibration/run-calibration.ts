@@ -3,7 +3,7 @@ import type { EvalResult, Report } from "../../engine/report"; // (not "../repor
 import type { TokenUsage } from "../judge-port";
 import { buildReport, runSuite, type EngineDeps, type RunOptions } from "../run-suite";
 import { planCalibration, type Probe } from "./plan-calibration";
-import { calibrateItem, type CalibrationItem, type CriterionCalibration } from "./calibration-stats";
+import { calibrateItem, type CalibrationItem, type CriterionCalibration, type JudgeReading } from "./calibration-stats";
 
 // `rubric-studio calibrate`: how well the configured judge matches the
 // labels people gave, per criterion. Grades the probes as a normal run does,
@@ -21,11 +21,15 @@ export interface CalibrationResult {
   probes: number;
   ungraded: number;
   judgeCalls: number;
+  /** Verdicts the judge cache answered, at no cost (judgeCalls counts only calls paid for). */
+  reusedCalls?: number;
+  /** Probes a budget (or a cancel) kept from being graded. */
+  skipped?: number;
   costUsd: number;
   usage: TokenUsage;
 }
 
-function judgedOf(result: EvalResult, probe: Probe): { judged: number | null; reasoning: string } {
+function judgedOf(result: EvalResult, probe: Probe): { judged: number | null; reasoning: string; judges?: JudgeReading[] } {
   if (result.status !== "passed" && result.status !== "failed") return { judged: null, reasoning: result.reason };
   if (probe.scale === "categorical") {
     const category = result.review?.report.categories[0];
@@ -35,8 +39,11 @@ function judgedOf(result: EvalResult, probe: Probe): { judged: number | null; re
   // The judge's own score (a guard's before inversion): that is what an anchor's label calibrates.
   const verdicts = result.criteria[0]?.verdicts ?? [];
   const scores = (verdicts.length > 0 ? verdicts.map((v) => v.score) : result.judges.map((j) => j.score)).filter((s): s is number => s !== null);
-  const reasoning = verdicts.find((v) => v.reasoning)?.reasoning ?? result.reason;
-  return { judged: scores.length > 0 ? scores.reduce((a, b) => a + b, 0) / scores.length : null, reasoning };
+  const judged = scores.length > 0 ? scores.reduce((a, b) => a + b, 0) / scores.length : null;
+  if (verdicts.length <= 1) return { judged, reasoning: verdicts[0]?.reasoning || result.reason };
+  // Several judges: the mean is theirs together, and each one's reasoning stays with its own score.
+  const judges = verdicts.map((v) => ({ judge: v.judge, score: v.score, reasoning: v.error ? `error: ${v.error}` : v.reasoning }));
+  return { judged, judges, reasoning: judges.map((j) => `${j.judge} (${j.score === null ? "—" : j.score.toFixed(2)}): ${j.reasoning}`).join("\n") };
 }
 
 export async function runCalibration(
@@ -52,7 +59,7 @@ export async function runCalibration(
   const groups = new Map<string, { probe: Probe; items: CalibrationItem[] }>();
   for (const probe of probes) {
     const result = byName.get(probe.name);
-    const { judged, reasoning } = result ? judgedOf(result, probe) : { judged: null, reasoning: "not graded" };
+    const { judged, reasoning, judges } = result ? judgedOf(result, probe) : { judged: null, reasoning: "not graded", judges: undefined };
     const error = judged === null ? null : judged - probe.label;
     const item: CalibrationItem = {
       id: probe.id,
@@ -63,6 +70,7 @@ export async function runCalibration(
       error,
       outlier: error !== null && Math.abs(error) > tolerance + 1e-9,
       reasoning,
+      ...(judges ? { judges } : {}),
       text: probe.text,
     };
     const key = `${probe.eval}\u0000${probe.item}`;
@@ -83,6 +91,8 @@ export async function runCalibration(
     probes: probes.length,
     ungraded: criteria.reduce((n, c) => n + c.items.length - c.graded, 0),
     judgeCalls: report?.summary.judgeCalls ?? 0,
+    ...(report?.summary.reused ? { reusedCalls: report.summary.reused.calls } : {}),
+    ...(report?.summary.skipped ? { skipped: report.summary.skipped } : {}),
     costUsd: report?.summary.costUsd ?? 0,
     usage: report?.summary.usage ?? { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
   };

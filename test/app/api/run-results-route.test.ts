@@ -118,10 +118,12 @@ describe("GET /api/runs/<id>/results", () => {
     const unknown = await get("00000000-0000-4000-8000-000000000000", "");
     expect(unknown.status).toBe(404);
     expect(unknown.body.error?.code).toBe("not_found");
+    for (const id of ["not-a-run", "%E0%A4%A", "\u0000"]) expect((await get(id, "")).status, id).toBe(404);
   });
 
   it("refuses bad parameters with a 400 that names them", async () => {
-    for (const query of ["limit=501", "limit=0", "offset=-1", "sort=reason", "status=great", "dir=up"]) {
+    // A NUL cannot reach Postgres text: it was a 500 ("invalid byte sequence").
+    for (const query of ["limit=501", "limit=0", "offset=-1", "sort=reason", "status=great", "dir=up", "q=%00", "q=a%00b", "model=%00"]) {
       const { status, body } = await get(runId, query);
       expect(status, query).toBe(400);
       expect(body.error?.message, query).toMatch(new RegExp(query.split("=")[0]!));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { diffLines, withContext } from "../../../components/authoring/line-diff";
+import { changedLineRange, diffLines, withContext } from "../../../components/authoring/line-diff";
 
 const kinds = (text: string, next: string) => diffLines(text, next).map((l) => `${l.kind === "same" ? " " : l.kind === "add" ? "+" : "-"}${l.text}`);
 
@@ -31,5 +31,16 @@ describe("withContext", () => {
     expect(rows[0]).toEqual({ kind: "gap", hidden: 7 });
     expect(rows.filter((r) => r.kind !== "gap")).toHaveLength(6);
     expect(rows.at(-1)).toEqual({ kind: "gap", hidden: 8 });
+  });
+});
+
+// Check anchors as you type re-grades the criteria an edit touched: these lines.
+describe("changedLineRange", () => {
+  it("is the changed lines of the new text: one edited line, an insertion, a deletion, nothing", () => {
+    expect(changedLineRange("a\nb\nc\nd", "a\nB\nc\nd")).toEqual({ from: 2, to: 2 });
+    expect(changedLineRange("a\nb\nc", "a\nb\nx\ny\nc")).toEqual({ from: 3, to: 4 });
+    expect(changedLineRange("a\nb\nc\nd", "a\nd")).toEqual({ from: 2, to: 2 });
+    expect(changedLineRange("a\nb", "a\nb\n")).toEqual({ from: 3, to: 3 });
+    expect(changedLineRange("a\nb", "a\nb")).toBeUndefined();
   });
 });

@@ -77,11 +77,57 @@ describe("checkAnchors", () => {
     ]);
   });
 
+  it("with a jury, gives the jurors' mean and each juror's own score and reasoning, never one juror's under the mean", async () => {
+    const juried = DRAFT.replace("    rubric: { ref: shared }", "    rubric: { ref: shared }\n    judge: { jury: { size: 3 } }");
+    const scores = [0.9, 0.6, 0.3];
+    // Each juror asks with its own sample number (1, 2, 3).
+    const judge = createFakeJudge((request) => {
+      const score = scores[request.sample - 1]!;
+      return { score, reasoning: `I say ${score}` };
+    });
+    const check = await checkAnchors({ text: juried, file: "s.yaml", line: 7, defaultModel: DEFAULT_MODEL, toolVersion: "test" }, { judge, now: () => 0, priceOf: () => undefined });
+    if (!check.ok) throw new Error("the draft should load");
+    const anchor = check.anchors.find((a) => a.line === 7)!;
+    expect(anchor.judged).toBeCloseTo(0.6, 10);
+    expect(anchor.judges?.map((j) => [j.judge, j.score, j.reasoning])).toEqual([
+      [`${DEFAULT_MODEL} #1`, 0.9, "I say 0.9"],
+      [`${DEFAULT_MODEL} #2`, 0.6, "I say 0.6"],
+      [`${DEFAULT_MODEL} #3`, 0.3, "I say 0.3"],
+    ]);
+    // Text formats read the same: each juror's reasoning beside its own score.
+    expect(anchor.reasoning).toBe(`${DEFAULT_MODEL} #1 (0.90): I say 0.9\n${DEFAULT_MODEL} #2 (0.60): I say 0.6\n${DEFAULT_MODEL} #3 (0.30): I say 0.3`);
+  });
+
   it("returns the loader's issues for a draft that does not load, and calls no judge", async () => {
     const judge = createFakeJudge(() => ({ score: 1 }));
     const check = await checkAnchors({ text: "evals:\n  - name: x\n    rubric: { ref: missing }\n", file: "s.yaml", defaultModel: DEFAULT_MODEL, toolVersion: "test" }, { judge, now: () => 0, priceOf: () => undefined });
     expect(check.ok).toBe(false);
     if (!check.ok) expect(check.issues[0]?.message).toContain("missing");
     expect(judge.requests).toHaveLength(0);
+  });
+
+  // As you type (issue 12 §16): an edit's lines pick the criteria it touched, and no others.
+  it("with an edit's lines, grades the criteria they touch, and nothing for an edit outside every criterion with anchors", async () => {
+    const judge = createFakeJudge((request) => ({ score: SCORES[candidateOf(request.candidatePrompt)]! }));
+    const deps = { judge, now: () => 0, priceOf: () => undefined };
+    const touched = await checkAnchors({ text: DRAFT, file: "s.yaml", lines: { from: 17, to: 18 }, defaultModel: DEFAULT_MODEL, toolVersion: "test" }, deps);
+    if (!touched.ok) throw new Error("the draft should load");
+    expect(touched.scope).toEqual([{ eval: "notes", criterion: "polite" }]);
+    expect(judge.requests).toHaveLength(1);
+    const outside = await checkAnchors({ text: DRAFT, file: "s.yaml", lines: { from: 12, to: 12 }, defaultModel: DEFAULT_MODEL, toolVersion: "test" }, deps);
+    if (!outside.ok) throw new Error("the draft should load");
+    expect(outside.scope).toEqual([]);
+    expect(outside.anchors).toEqual([]);
+    expect(judge.requests).toHaveLength(1);
+  });
+
+  it("spends no more than maxCostUsd: past it, anchors are left ungraded and counted as skipped", async () => {
+    const judge = createFakeJudge((request) => ({ score: SCORES[candidateOf(request.candidatePrompt)]! }));
+    const priceOf = () => ({ inputPerMTok: 3, outputPerMTok: 15 });
+    const check = await checkAnchors({ text: DRAFT, file: "s.yaml", line: 8, maxCostUsd: 0.000001, defaultModel: DEFAULT_MODEL, toolVersion: "test" }, { judge, now: () => 0, priceOf });
+    if (!check.ok) throw new Error("the draft should load");
+    expect(judge.requests).toHaveLength(0);
+    expect(check.result.skipped).toBe(2);
+    expect(check.anchors.map((a) => a.judged)).toEqual([null, null]);
   });
 });

@@ -1,10 +1,10 @@
-import { cookies } from "next/headers";
 import { NextResponse } from "next/server";
 import { getIronSession } from "iron-session";
 import { currentAccessPolicy } from "../../../../lib/access/access-policy";
 import { attemptLogin, safeNextPath } from "../../../../lib/access/log-in";
-import { clientOf, sharedLoginThrottle } from "../../../../lib/access/login-throttle";
-import { isHttps, sessionOptions, type SessionData } from "../../../../lib/access/session";
+import { sharedLoginThrottle } from "../../../../lib/access/login-throttle";
+import { clientAddress, isHttpsRequest, redirectTo } from "../../../../lib/access/request-address";
+import { sessionOptions, type SessionData } from "../../../../lib/access/session";
 import { errorResponse } from "../../respond";
 
 export const dynamic = "force-dynamic";
@@ -32,23 +32,23 @@ export async function POST(request: Request) {
     password = body.password;
   }
   const policy = currentAccessPolicy();
-  const outcome = attemptLogin({ password, policy, throttle: sharedLoginThrottle(), client: clientOf(request.headers), now: Date.now() });
-  const url = new URL(request.url);
+  const outcome = attemptLogin({ password, policy, throttle: sharedLoginThrottle(), client: clientAddress(request.headers), now: Date.now() });
   if (!outcome.ok) {
     if (outcome.code === "wrong_password") await new Promise((resolve) => setTimeout(resolve, FAILURE_DELAY_MS));
     if (isForm) {
-      const back = new URL("/login", url);
-      back.searchParams.set("error", outcome.code);
-      if (outcome.code === "too_many_attempts") back.searchParams.set("wait", String(outcome.retryAfterSeconds));
-      if (next) back.searchParams.set("next", safeNextPath(next));
-      return NextResponse.redirect(back, 303);
+      const back = new URLSearchParams({ error: outcome.code });
+      if (outcome.code === "too_many_attempts") back.set("wait", String(outcome.retryAfterSeconds));
+      if (next) back.set("next", safeNextPath(next));
+      return redirectTo({ path: `/login?${back.toString()}`, request, policy, status: 303 });
     }
     const status = outcome.code === "too_many_attempts" ? 429 : outcome.code === "no_login" ? 400 : 401;
     return NextResponse.json({ error: { code: outcome.code, message: outcome.message } }, { status, headers: outcome.code === "too_many_attempts" ? { "retry-after": String(outcome.retryAfterSeconds) } : {} });
   }
-  const session = await getIronSession<SessionData>(await cookies(), sessionOptions({ secret: policy.sessionSecret!, secure: isHttps(request.headers, url) }));
+  const response = isForm ? redirectTo({ path: safeNextPath(next), request, policy, status: 303 }) : NextResponse.json({ loggedIn: true });
+  // The cookie goes on this response itself, so the route needs no request scope of Next's (and tests can call it).
+  const session = await getIronSession<SessionData>(request, response, sessionOptions({ secret: policy.sessionSecret!, secure: isHttpsRequest(request, policy) }));
   session.loggedIn = true;
   session.since = Date.now();
   await session.save();
-  return isForm ? NextResponse.redirect(new URL(safeNextPath(next), url), 303) : NextResponse.json({ loggedIn: true });
+  return response;
 }

@@ -69,7 +69,7 @@ export default async function SuiteCalibrationPage({ params }: { params: Promise
         </>
       ) : (
         <section className={styles.section}>
-          <CalibrationEmpty suiteName={suite.name} />
+          <CalibrationEmpty suiteId={id} suiteName={suite.name} />
         </section>
       )}
     </div>

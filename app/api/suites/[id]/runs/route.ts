@@ -1,5 +1,6 @@
 import { readEnv } from "../../../../../lib/env/read-env";
 import { enqueueSuiteRun } from "../../../../../lib/store/enqueue-run";
+import { suiteWorkers } from "../../../../../lib/offthread/suite-workers";
 import { RunSuiteBody } from "../../../../../components/authoring/api-types";
 import pkg from "../../../../../package.json";
 import { errorResponse, fromResult, parseJson, withDatabase, type IdParams } from "../../../respond";
@@ -16,6 +17,9 @@ export async function POST(request: Request, { params }: IdParams) {
   const settings = readEnv();
   if (!settings.ok) return errorResponse("unavailable", settings.message);
   if (!settings.value.databaseUrl) return errorResponse("unavailable", "No database URL: start the dashboard with `npm run dev`.");
+  // Loaded on a worker thread under a time limit: the text comes from a browser.
+  const loaded = await suiteWorkers().run({ kind: "load", text: body.value.yaml, file: "suite.yaml" });
+  if (!loaded.ok) return errorResponse(loaded.code, loaded.message);
   const started = await enqueueSuiteRun({
     prisma: db.prisma,
     databaseUrl: settings.value.databaseUrl,
@@ -23,6 +27,7 @@ export async function POST(request: Request, { params }: IdParams) {
     yaml: body.value.yaml,
     judgeModel: settings.value.judgeModel,
     toolVersion: pkg.version,
+    loaded: loaded.value,
   });
   return fromResult(started, 201);
 }

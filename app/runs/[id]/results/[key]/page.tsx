@@ -13,20 +13,30 @@ import { TranscriptView } from "@/components/results/transcript-view";
 import { TreePath } from "@/components/results/tree-path";
 import { winRateBars } from "@/lib/engine/pairwise/pairwise-result";
 import { renderTranscript } from "@/lib/engine/transcript";
-import { runViews } from "../../../_lib/load";
+import { FlipRateTable } from "@/components/results/flip-rate-table";
+import { decodeSegment, repeatViews, runViews } from "../../../_lib/load";
 
 export const dynamic = "force-dynamic";
 
 export default async function EvalResultPage({ params }: { params: Promise<{ id: string; key: string }> }) {
   const { id, key } = await params;
+  const resultKey = decodeSegment(key);
+  if (resultKey === undefined) notFound();
   const views = await runViews();
-  const [result, run] = await Promise.all([views.evalResult({ runId: id, resultKey: decodeURIComponent(key) }), views.runOverview(id)]);
+  const [result, run, repeat] = await Promise.all([
+    views.evalResult({ runId: id, resultKey }),
+    views.runOverview(id),
+    (await repeatViews()).flipRates(id),
+  ]);
   if (!result || !run) notFound();
+  const flips = repeat?.flips.filter((f) => f.eval === result.eval) ?? [];
 
   // Evidence was checked against what the judge read: the rendered transcript
   // of a live run, the fixed response otherwise.
   const candidateText = result.candidate.transcript ? renderTranscript(result.candidate.transcript) : (result.candidate.response ?? "");
-  const sources = result.criteria.flatMap((c, index) => (c.evidence ? [{ index, evidence: c.evidence }] : []));
+  // A jury's or panel's evidence is each judge's own.
+  const cited = result.criteria.flatMap((c, index) => (c.evidence ? [{ index, evidence: c.evidence }] : c.verdicts.flatMap((v) => (v.evidence ? [{ index, evidence: v.evidence }] : []))));
+  const sources = cited.filter((s, i) => cited.findIndex((t) => t.index === s.index && t.evidence === s.evidence) === i);
   const names = result.criteria.map((c) => c.name);
   const freeformVerdicts = result.criteria.length === 0 ? [] : result.criteria[0]!.verdicts;
 
@@ -114,6 +124,14 @@ export default async function EvalResultPage({ params }: { params: Promise<{ id:
           <h2>Judges side by side</h2>
           <JudgesGrid judges={result.judges} />
           {result.rubric.kind === "freeform" && freeformVerdicts.length > 1 ? <VerdictGrid verdicts={freeformVerdicts} /> : null}
+        </section>
+      ) : null}
+
+      {repeat && flips.length ? (
+        <section className={styles.section} data-testid="flip-section">
+          <h2>Flip rate over {repeat.runs} repeats</h2>
+          <p className={styles.muted}>This run graded every eval {repeat.runs} times (<code>eval --repeat {repeat.runs}</code>): per criterion of {result.eval}, how often its pass / fail changed between the repeats.</p>
+          <FlipRateTable flips={flips} />
         </section>
       ) : null}
 

@@ -1,7 +1,7 @@
-import { createSuiteStore } from "../../lib/store/suite-store";
-import { dashboardDatabase } from "../../lib/store/dashboard-database";
-import { SuitesList, type SuiteRow } from "../../components/authoring/suites-list";
-import { ErrorState } from "../../components/ui/states";
+import { createSuiteStore } from "../../../lib/store/suite-store";
+import { dashboardDatabase } from "../../../lib/store/dashboard-database";
+import { SuitesList, type SuiteRow } from "../../../components/authoring/suites-list";
+import { ErrorState } from "../../../components/ui/states";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Suites · Rubric Studio" };

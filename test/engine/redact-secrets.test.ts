@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { REDACTED, redactReport, redactSecrets } from "../../lib/report/redact-secrets";
+import { REDACTED, redactDeep, redactSecrets } from "../../lib/engine/redact-secrets";
 import { buildSampleReport, sampleResults } from "../support/sample-report";
 
 // Fake credentials are assembled at run time so that no scanner mistakes this
@@ -70,13 +70,50 @@ describe("redactSecrets", () => {
     for (const text of prose) expect(redactSecrets(text)).toBe(text);
   });
 
+  // Issue 13 item 9: a live transcript quotes tool output as JSON, so the
+  // letter before a key is often an escape's (`\n`, `\u003d`, `%0A`).
+  it("redacts every kind of key inside JSON-escaped text, whatever escape comes before it", () => {
+    for (const [kind, secret] of SECRETS) {
+      for (const before of ["\\n", "\\t", "\\r", "\\u003d", "\\\\", "\\\"", " "]) {
+        const text = `{"stdout": "x${before}${secret}\\n", "exit": 0}`;
+        const out = redactSecrets(text);
+        expect(out, `${kind} after ${before}`).not.toContain(secret);
+        expect(out, `${kind} after ${before}`).toContain(REDACTED);
+      }
+    }
+  });
+
+  it("redacts keys in URLs and query strings, plain and percent-encoded", () => {
+    const key = SECRETS[0]![1];
+    const github = SECRETS[4]![1];
+    const cases = [
+      `https://api.example.com/v1/messages?key=${key}&page=2`,
+      `https://api.example.com/v1/messages?q=x%0A${key}`,
+      `https://api.example.com/v1/messages?k%3D${github}`,
+      `https://user:${github}@git.example.com/repo.git`,
+      `GET /callback?code=1&access_token=${github}#state`,
+      `https://example.com/?redirect=https%3A%2F%2Fx.example%2F%3Ftoken%3D${github}`,
+    ];
+    for (const text of cases) {
+      const out = redactSecrets(text);
+      expect(out, text).not.toContain(key);
+      expect(out, text).not.toContain(github);
+    }
+    expect(redactSecrets("https://api.example.com/v1?token=abc123&page=2")).toBe(`https://api.example.com/v1?token=${REDACTED}&page=2`);
+  });
+
+  it("redacts secret values of JSON-escaped key/value pairs, keeping the escapes", () => {
+    expect(redactSecrets('{"result": "{\\"api_key\\": \\"abc123xyz\\", \\"n\\": 1}"}')).toBe(`{"result": "{\\"api_key\\": \\"${REDACTED}\\", \\"n\\": 1}"}`);
+    expect(redactSecrets('x\\npassword=hunter22\\n')).not.toContain("hunter22");
+  });
+
   it("is idempotent", () => {
     const once = redactSecrets(`api_key=${SECRETS[0]?.[1]} and Bearer ${body(30)}`);
     expect(redactSecrets(once)).toBe(once);
   });
 });
 
-describe("redactReport", () => {
+describe("redactDeep on a report", () => {
   it("redacts every string, however deep, and returns a copy", () => {
     const secret = `sk-ant-api03-${body(40)}`;
     const results = sampleResults().map((r) => ({
@@ -96,7 +133,7 @@ describe("redactReport", () => {
     const report = buildSampleReport({ results, suite: { file: "suite.yml", description: secret } });
     const before = structuredClone(report);
 
-    const redacted = redactReport(report);
+    const redacted = redactDeep(report);
 
     expect(JSON.stringify(redacted)).not.toContain(secret);
     expect(redacted.results[1]?.criteria[0]?.verdicts[0]?.error).toBe(`bad reply ${REDACTED}`);

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { RunsTable } from "@/components/results/runs-table";
 import styles from "@/components/results/results.module.css";
-import { runViews, toRunRow } from "./_lib/load";
+import { runViews, toRunRow } from "../_lib/load";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Runs · Rubric Studio" };
@@ -11,7 +11,7 @@ export default async function RunsPage() {
   return (
     <div className={styles.page}>
       <h1 className={styles.title}>Runs</h1>
-      <p className={styles.muted}>Every stored run, newest first: from the dashboard, the CLI (`eval --store`) and queue workers.</p>
+      <p className={styles.muted}>Every stored run, newest first: from the dashboard, the CLI (<code>eval --store</code>) and queue workers.</p>
       <div className={styles.section}>
         <RunsTable runs={runs.map(toRunRow)} />
       </div>

@@ -1,0 +1,2 @@
+// Side effects only (see ignore-forwarded-headers.mjs).
+export {};

@@ -1,0 +1,50 @@
+import { z } from "zod";
+
+// Upper bounds of the rubric language. A suite is hostile input (the editor
+// posts every keystroke to the server), so every count has a ceiling, and the
+// work that multiplies counts (cells, judge calls) is checked by arithmetic
+// before anything is expanded. Generous for real suites, far below what
+// stalls a process.
+
+export const LIMITS = {
+  /** Characters in one suite file. */
+  suiteChars: 2 * 1024 * 1024,
+  /** Nesting of YAML collections, aliases expanded. */
+  depth: 64,
+  /** Nodes that aliases may add to the document when expanded. */
+  aliasExpansion: 100_000,
+  // As many as the cells a suite may plan: every eval is at least one cell.
+  evals: 10_000,
+  criteria: 100,
+  anchors: 50,
+  categories: 100,
+  treeDepth: 32,
+  jury: 25,
+  panel: 10,
+  /** Values per matrix axis (models, prompts, agents). */
+  matrixAxis: 50,
+  datasetItems: 10_000,
+  compareItems: 1_000,
+  /** Names, ids and model names. */
+  nameChars: 200,
+  maxResultChars: 1_000_000,
+  /** Cells one suite plans: evals × dataset items × matrix cells. */
+  cells: 10_000,
+  /** Judge calls one suite plans: cells × judges × calls per judge. */
+  judgeCalls: 100_000,
+  /** `eval --repeat N`: every judge call N times. */
+  repeats: 100,
+} as const;
+
+/** zod's error option for an upper bound: "a jury has at most 25 jurors". */
+export function atMost(n: number, what: string): { error: string } {
+  return { error: `${what.replace("{n}", formatCount(n))}` };
+}
+
+/** A name, id or model name: short enough to read in a report. */
+export const nameString = z.string().min(1).max(LIMITS.nameChars, atMost(LIMITS.nameChars, "at most {n} characters"));
+
+/** 12345 → "12,345", so that limits and products read at a glance. */
+export function formatCount(n: number): string {
+  return Number.isFinite(n) ? Math.round(n).toLocaleString("en-US") : String(n);
+}

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "runs" ADD COLUMN     "flip_rates" JSONB,
+ADD COLUMN     "repeats" INTEGER NOT NULL DEFAULT 1;

@@ -1,0 +1,43 @@
+import { INTERNAL_ERROR } from "../../../lib/config/load-suite";
+import { checkDraft } from "../../../lib/engine/check-draft";
+import { explainPlan, renderExplain } from "../../../lib/engine/explain-plan";
+import { planSuite } from "../../../lib/engine/plan-suite";
+import { loadSuite } from "../../../lib/config/load-suite";
+import type { ConfigIssue } from "../../../lib/config/types";
+
+// One fuzz case, as the CLI and the dashboard take a suite: the loader, then
+// the plan step (`eval --explain`) and the editor's check. What counts as a
+// failure: anything thrown, a loader bug reported as an issue, an issue
+// without a line and column.
+
+export type CaseOutcome = "valid" | "invalid" | "crash" | "unlocated";
+
+export interface CaseResult {
+  outcome: CaseOutcome;
+  /** The error or the unlocated issue, for a failure. */
+  detail?: string;
+  ms: number;
+}
+
+const located = (issue: ConfigIssue) => Number.isInteger(issue.line) && issue.line >= 1 && Number.isInteger(issue.column) && issue.column >= 1;
+
+export function runFuzzCase(text: string): CaseResult {
+  const started = performance.now();
+  const done = (outcome: CaseOutcome, detail?: string): CaseResult => ({ outcome, ...(detail !== undefined ? { detail } : {}), ms: performance.now() - started });
+  try {
+    const loaded = loadSuite({ text, file: "fuzz.yaml" });
+    const issues = loaded.ok ? loaded.warnings : loaded.issues;
+    const bug = issues.find((issue) => issue.message.startsWith(INTERNAL_ERROR));
+    if (bug) return done("crash", bug.message);
+    const unlocated = issues.find((issue) => !located(issue));
+    if (unlocated) return done("unlocated", JSON.stringify(unlocated));
+    if (!loaded.ok) return done("invalid");
+    renderExplain(explainPlan(planSuite({ suite: loaded.value, defaultModel: "claude-sonnet-4-6" }), () => undefined));
+    const draft = checkDraft({ text, file: "fuzz.yaml", priceOf: () => undefined, defaultModel: "claude-sonnet-4-6" });
+    const draftUnlocated = draft.issues.find((issue) => !located(issue));
+    if (draftUnlocated) return done("unlocated", JSON.stringify(draftUnlocated));
+    return done("valid");
+  } catch (error) {
+    return done("crash", (error as Error).stack ?? String(error));
+  }
+}
