@@ -74,7 +74,11 @@ export function createPromptCache(options: PromptCacheOptions = {}): PromptCache
       const byTtl = { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 0 };
       for (const point of breakpoints.slice(hit + 1)) {
         if (point.tokens < minTokens) continue;
-        const entry: Entry = { expiresAt: at + point.ttlMs, readable: false };
+        // A request that misses while another writes the same prefix writes too (and is billed so),
+        // and the entry is readable once either response has begun.
+        const pending = entries.get(point.key);
+        const entry: Entry = pending && !pending.readable && pending.expiresAt > at ? pending : { expiresAt: at + point.ttlMs, readable: false };
+        entry.expiresAt = Math.max(entry.expiresAt, at + point.ttlMs);
         entries.set(point.key, entry);
         written.push(entry);
         byTtl[point.ttl === "1h" ? "ephemeral_1h_input_tokens" : "ephemeral_5m_input_tokens"] += point.tokens - covered;
