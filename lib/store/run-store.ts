@@ -22,6 +22,8 @@ export interface RunConfig {
   maxCostUsd?: number;
   filter?: string;
   noCache?: boolean;
+  /** Judge calls the plan expects (an upper bound: a tree takes one path, the cache merges equal requests); the run page's progress counts calls against it. */
+  plannedJudgeCalls?: number;
 }
 
 export interface StoredRun {

@@ -65,7 +65,7 @@ test("the ETA shows while a run goes, comes down as results land, and gives way 
   expect(etas[etas.length - 1]!, `ETAs seen: ${etas.join(", ")}`).toBeLessThan(etas[0]!);
   await expect(summary).toContainText("completed · 32 of 32 results · 100%");
   await expect(summary).toContainText("ETA —");
-  await expect(page.getByTestId("run-progress-counts").getByTestId("count-passed")).toContainText("32");
+  await expect(page.getByTestId("run-counts").getByTestId("count-passed")).toContainText("32");
 });
 
 test("Cancel stops the scheduling of judge calls and the page shows the run cancelled", async ({ page }) => {
@@ -88,7 +88,7 @@ test("Cancel stops the scheduling of judge calls and the page shows the run canc
   const skipped = await countOf("skipped")();
   const passed = await countOf("passed")();
   expect(skipped).toBeGreaterThan(0);
-  await expect(page.getByTestId("run-progress-counts").getByTestId("count-skipped")).toContainText(String(skipped));
+  await expect(page.getByTestId("run-counts").getByTestId("count-skipped")).toContainText(String(skipped));
   // No new judge call went out after the cancel: the stand-in saw only the calls in flight then.
   const calls = api.requests.length - before;
   expect(calls).toBe(passed);
