@@ -5,7 +5,7 @@ import type { EvalStatus } from "@/lib/engine/report";
 import { formatInt, formatTime, formatUsd } from "./format";
 import { formatEta, progressFraction, rawEta, smoothEta, type EtaEstimate } from "./run-eta";
 import styles from "./results.module.css";
-import { StatusBadge } from "./status-badge";
+import { RunBadge } from "./status-badge";
 import { Stat, StatusCounts } from "./status-counts";
 
 // A run's figures, in one place and from one snapshot: the title's status, the
@@ -99,7 +99,7 @@ export function RunLive({ runId, suiteName, createdAt, startedBy, version, initi
   return (
     <>
       <h1 className={styles.title}>
-        Run of {suiteName} <StatusBadge status={shown.status} />
+        Run of {suiteName} <RunBadge status={shown.status} counts={shown.counts} />
       </h1>
       <p className={styles.muted} data-testid="run-header">
         {formatTime(createdAt)} · started by {startedBy} · suite version v{version} ·{" "}

@@ -5,10 +5,11 @@ import { cellHref, cellLabel, MatrixHeatmap } from "@/components/results/matrix-
 import { RunLive } from "@/components/results/run-live";
 import { ResultsFilter } from "@/components/results/results-filter";
 import { cellFilter, parseTableQuery, queryHref, RESULTS_PAGE_SIZE, toResultRowView } from "@/components/results/results-query";
+import { RunPositionBiasCard } from "@/components/results/position-bias";
 import { ResultsTable } from "@/components/results/results-table";
 import styles from "@/components/results/results.module.css";
 import { runProgress } from "@/lib/store/run-progress";
-import { runQueries, runViews } from "../_lib/load";
+import { positionBiasViews, runQueries, runViews } from "../_lib/load";
 
 export const dynamic = "force-dynamic";
 
@@ -19,7 +20,7 @@ export default async function RunPage({ params, searchParams }: { params: Promis
   // The heatmap's drill-down: one exact cell, a missing axis meaning "none".
   const cell = cellFilter(query);
   // One round of queries, not two: the figures, the table's first rows, the matrix and whether there are juries at once.
-  const [run, page, cells, severalJudges] = await Promise.all([
+  const [run, page, cells, severalJudges, bias] = await Promise.all([
     views.runOverview(id),
     (await runQueries()).runResultsPage({
       runId: id,
@@ -32,6 +33,7 @@ export default async function RunPage({ params, searchParams }: { params: Promis
     }),
     views.matrixCells({ runId: id }),
     views.hasSeveralJudges(id),
+    (await positionBiasViews()).runPositionBias(id),
   ]);
   if (!run) notFound();
 
@@ -51,10 +53,22 @@ export default async function RunPage({ params, searchParams }: { params: Promis
         </p>
       ) : null}
 
+      {bias ? (
+        <section className={styles.section}>
+          <h2>Pairwise position bias</h2>
+          <p className={styles.muted}>Pairs whose verdict changed when the two outputs swapped places, of the pairs where both orders gave a definite verdict, over every comparison of this run.</p>
+          <div className={styles.stats}>
+            <RunPositionBiasCard bias={bias} />
+          </div>
+        </section>
+      ) : null}
+
       {cells.length > 0 ? (
         <section className={styles.section}>
           <h2>Matrix</h2>
-          <p className={styles.muted}>Mean score and pass rate per judge model and prompt, over every eval with a matrix. Click a cell to list its results.</p>
+          <p className={styles.muted}>
+            Per judge model and prompt, over every eval with a matrix: how many results passed (green: all, amber: some, red: none) and their mean score. Click a cell to list its results.
+          </p>
           <MatrixHeatmap runId={id} cells={cells} selected={cell} />
           <MatrixBars bars={cells.map((c) => ({ label: cellLabel(c), meanScore: c.meanScore, passRate: c.passed / c.results, results: c.results, href: cellHref(id, c) }))} />
         </section>

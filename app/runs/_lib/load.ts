@@ -1,5 +1,6 @@
 import type { RunRowView } from "@/components/results/runs-table";
 import { dashboardDatabase } from "@/lib/store/dashboard-database";
+import { createPositionBiasViews } from "@/lib/store/position-bias";
 import { createRunQueries } from "@/lib/store/run-queries";
 import { createRunViews, type RunListItem } from "@/lib/store/run-views";
 
@@ -22,6 +23,10 @@ export async function runQueries() {
   return createRunQueries(prisma());
 }
 
+export async function positionBiasViews() {
+  return createPositionBiasViews(prisma());
+}
+
 export function toRunRow(run: RunListItem): RunRowView {
   return {
     id: run.id,
@@ -32,5 +37,6 @@ export function toRunRow(run: RunListItem): RunRowView {
     createdAt: run.createdAt.toISOString(),
     counts: run.counts,
     costUsd: run.costUsd,
+    version: run.version.number,
   };
 }

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { splitCellName } from "../../../components/results/format";
 import { cellSummary, cellTone } from "../../../components/results/matrix-heatmap";
 import { ScoreCell } from "../../../components/results/results-table";
+import { passRate, runOutcome } from "../../../components/results/run-outcome";
 
 // What the run page's table and heatmap say of a result or a cell (issue 12,
 // items 4 and 5): a score against a threshold only where there is one, and a
@@ -45,5 +46,23 @@ describe("a result's name", () => {
   it("splits into the eval and its cell, so two cells of one eval read differently", () => {
     expect(splitCellName("matrix summary [model=claude-haiku-4-5, prompt=#2]")).toEqual({ eval: "matrix summary", cell: "model=claude-haiku-4-5, prompt=#2" });
     expect(splitCellName("plain eval")).toEqual({ eval: "plain eval", cell: null });
+  });
+});
+
+describe("a run's badge", () => {
+  it("says a completed run with failures failed, in red, not a green completed", () => {
+    expect(runOutcome("completed", { passed: 8, failed: 2, judge_error: 0 })).toEqual({ label: "completed · 2 failed", tone: "danger" });
+    expect(runOutcome("completed", { passed: 8, failed: 0, judge_error: 1 })).toEqual({ label: "completed · 1 judge error", tone: "warning" });
+  });
+
+  it("is green only when everything graded passed; a run that graded nothing is not a success", () => {
+    expect(runOutcome("completed", { passed: 8, failed: 0, judge_error: 0 }).tone).toBe("success");
+    expect(runOutcome("completed", { passed: 0, failed: 0, judge_error: 0 })).toEqual({ label: "completed · nothing graded", tone: "neutral" });
+    expect(runOutcome("running", { passed: 1, failed: 1, judge_error: 0 }).tone).toBe("info");
+  });
+
+  it("has a pass rate over the graded results only", () => {
+    expect(passRate({ passed: 3, failed: 1, judge_error: 0 })).toBe(0.75);
+    expect(passRate({ passed: 0, failed: 0, judge_error: 0 })).toBeNull();
   });
 });
