@@ -8,23 +8,9 @@ import { Prisma, type PrismaClient } from "./generated/client";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export interface PooledPositionBias {
-  /** Biased / comparable; null when no pair had two definite verdicts. */
-  rate: number | null;
-  biased: number;
-  comparable: number;
-  favoredFirst: number;
-  favoredSecond: number;
-  /** Pairwise results pooled. */
-  comparisons: number;
-}
+export type RunPositionBias = PooledPositionBias & { runId: string; createdAt: Date; status: string };
 
-export interface RunPositionBias extends PooledPositionBias {
-  runId: string;
-  createdAt: Date;
-  status: string;
-}
-
+/** Pairwise results pooled, and the sums of their PositionBias counts. */
 type Row = { comparisons: number; biased: number; comparable: number; favoredFirst: number; favoredSecond: number };
 
 const POOLED = Prisma.sql`
@@ -34,9 +20,12 @@ const POOLED = Prisma.sql`
   coalesce(sum((e.data->'pairwise'->'positionBias'->>'favoredFirst')::int), 0)::int AS "favoredFirst",
   coalesce(sum((e.data->'pairwise'->'positionBias'->>'favoredSecond')::int), 0)::int AS "favoredSecond"`;
 
-function pooled(row: Row): PooledPositionBias {
+/** The pooled counts, and their rate (biased / comparable; null when no pair had two definite verdicts). The page's view declares this shape (components/results/position-bias.tsx). */
+function pooled(row: Row) {
   return { ...row, rate: row.comparable > 0 ? row.biased / row.comparable : null };
 }
+
+export type PooledPositionBias = ReturnType<typeof pooled>;
 
 export function createPositionBiasViews(prisma: PrismaClient) {
   return {
