@@ -62,7 +62,9 @@ export function RunLive({ runId, suiteName, createdAt, startedBy, version, initi
   // A run watched while it ran keeps its progress line once it ends (done, 100%); a finished run opened later has none.
   const [watched] = useState(active);
   const [cancel, setCancel] = useState<{ busy: boolean; message?: string }>({ busy: false });
-  const refreshed = useRef({ done: initial.done, at: Date.now() });
+  // The first results refresh the page at once; later ones at most every REFRESH_MS, and none is left behind.
+  const refreshed = useRef({ done: initial.done, at: 0 });
+  const trailing = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
   useEffect(() => {
     if (!active) return;
@@ -72,17 +74,25 @@ export function RunLive({ runId, suiteName, createdAt, startedBy, version, initi
       setLive(next);
       setEta((previous) => smoothEta(previous, rawEta(next), Date.now()));
       // New results: bring the table and the heatmap up to date (throttled; the end event refreshes once more).
-      const now = Date.now();
-      if (next.done > refreshed.current.done && now - refreshed.current.at >= REFRESH_MS) {
-        refreshed.current = { done: next.done, at: now };
+      if (next.done <= refreshed.current.done || trailing.current) return;
+      const refresh = () => {
+        trailing.current = undefined;
+        refreshed.current = { done: next.done, at: Date.now() };
         router.refresh();
-      }
+      };
+      const wait = refreshed.current.at + REFRESH_MS - Date.now();
+      if (wait <= 0) refresh();
+      else trailing.current = setTimeout(refresh, wait);
     });
     source.addEventListener("end", () => {
       source.close();
+      clearTimeout(trailing.current);
       router.refresh();
     });
-    return () => source.close();
+    return () => {
+      source.close();
+      clearTimeout(trailing.current);
+    };
   }, [runId, active, router]);
 
   const shown = newerSnapshot(initial, live);

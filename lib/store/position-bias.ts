@@ -5,6 +5,8 @@ import { Prisma, type PrismaClient } from "./generated/client";
 // the engine's PositionBias (lib/engine/pairwise: pairs whose two orders
 // disagreed, of the pairs where both orders gave a definite verdict); pooling
 // sums those counts, so a comparison of 40 pairs weighs more than one of 2.
+// Results are picked by eval_results.rubric_kind, so only the comparisons'
+// JSON is read (the run page asks this of every run, 10,000 results or not).
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -32,7 +34,7 @@ export function createPositionBiasViews(prisma: PrismaClient) {
     /** A run's pairwise results pooled; undefined when it has none. */
     async runPositionBias(runId: string): Promise<PooledPositionBias | undefined> {
       if (!UUID.test(runId)) return undefined;
-      const rows = await prisma.$queryRaw<Row[]>`SELECT ${POOLED} FROM eval_results e WHERE e.run_id = ${runId}::uuid AND e.data->'pairwise' IS NOT NULL`;
+      const rows = await prisma.$queryRaw<Row[]>`SELECT ${POOLED} FROM eval_results e WHERE e.run_id = ${runId}::uuid AND e.rubric_kind = 'pairwise'`;
       const row = rows[0];
       return row && row.comparisons > 0 ? pooled(row) : undefined;
     },
@@ -43,7 +45,7 @@ export function createPositionBiasViews(prisma: PrismaClient) {
       const rows = await prisma.$queryRaw<(Row & { runId: string; createdAt: Date; status: string })[]>`
         SELECT r.id::text AS "runId", r.created_at AS "createdAt", r.status, ${POOLED}
         FROM runs r JOIN eval_results e ON e.run_id = r.id
-        WHERE r.suite_id = ${input.suiteId}::uuid AND r.kind = 'eval' AND e.data->'pairwise' IS NOT NULL
+        WHERE r.suite_id = ${input.suiteId}::uuid AND r.kind = 'eval' AND e.rubric_kind = 'pairwise'
         GROUP BY r.id, r.created_at, r.status
         ORDER BY r.created_at DESC, r.id DESC
         LIMIT ${Math.max(1, Math.min(500, Math.floor(input.limit)))}`;

@@ -141,6 +141,7 @@ export function createRunStore(prisma: PrismaClient) {
         cellPrompt: result.cell?.promptIndex ?? null,
         judgeModel: judgeModelOf(result),
         judgeCount: Math.max(1, result.judges.length),
+        rubricKind: result.rubric.kind,
         status: result.status,
         vacuous: result.vacuous,
         score: result.score,

@@ -169,7 +169,8 @@ export function createRunViews(prisma: PrismaClient) {
         judgeCalls += group._sum.judgeCalls ?? 0;
       }
       const finished = run.finishedAt !== null;
-      const [versions, live] = await Promise.all([versionNumbers(prisma, [run]), liveCalls(prisma, runId)]);
+      // A finished run's columns hold its totals: its calls need no second read.
+      const [versions, live] = await Promise.all([versionNumbers(prisma, [run]), finished ? undefined : liveCalls(prisma, runId)]);
       const planned = (run.config as { plannedJudgeCalls?: unknown } | null)?.plannedJudgeCalls;
       return {
         ...listItemOf(run, versions),
@@ -177,15 +178,15 @@ export function createRunViews(prisma: PrismaClient) {
         results,
         vacuous,
         startedAt: run.startedAt,
-        callsDone: finished ? run.judgeCalls : live.calls,
+        callsDone: live ? live.calls : run.judgeCalls,
         callsPlanned: typeof planned === "number" ? planned : null,
         costUsd: finished ? run.costUsd : costUsd,
-        judgeCalls: finished ? run.judgeCalls : live.calls,
-        tokens: finished
-          ? { input: run.inputTokens, output: run.outputTokens, cacheRead: run.cacheReadTokens, cacheWrite: run.cacheWriteTokens }
-          : { input: live.input, output: live.output, cacheRead: live.cacheRead, cacheWrite: live.cacheWrite },
-        reusedCalls: finished ? run.reusedCalls : live.reused,
-        savedUsd: finished ? run.savedUsd : live.savedUsd,
+        judgeCalls: live ? live.calls : run.judgeCalls,
+        tokens: live
+          ? { input: live.input, output: live.output, cacheRead: live.cacheRead, cacheWrite: live.cacheWrite }
+          : { input: run.inputTokens, output: run.outputTokens, cacheRead: run.cacheReadTokens, cacheWrite: run.cacheWriteTokens },
+        reusedCalls: live ? live.reused : run.reusedCalls,
+        savedUsd: live ? live.savedUsd : run.savedUsd,
         error: run.error,
       };
     },
