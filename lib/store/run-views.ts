@@ -178,10 +178,11 @@ export function createRunViews(prisma: PrismaClient) {
         results,
         vacuous,
         startedAt: run.startedAt,
-        callsDone: live ? live.calls : run.judgeCalls,
+        // Calls done counts reused verdicts too (progress); "judge calls" only those made, as the run's totals do.
+        callsDone: live ? live.calls : run.judgeCalls + run.reusedCalls,
         callsPlanned: typeof planned === "number" ? planned : null,
         costUsd: finished ? run.costUsd : costUsd,
-        judgeCalls: live ? live.calls : run.judgeCalls,
+        judgeCalls: live ? live.calls - live.reused : run.judgeCalls,
         tokens: live
           ? { input: live.input, output: live.output, cacheRead: live.cacheRead, cacheWrite: live.cacheWrite }
           : { input: run.inputTokens, output: run.outputTokens, cacheRead: run.cacheReadTokens, cacheWrite: run.cacheWriteTokens },

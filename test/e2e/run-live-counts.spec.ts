@@ -100,6 +100,7 @@ test("mid-run and after, the run page has one set of counts that agree, and the 
   await expect.poll(async () => Number(await progress.getAttribute("data-done")), { timeout: 40_000 }).toBeGreaterThan(0);
   let seenMidRun = false;
   let firstLanded: number | undefined;
+  let shotMidRun = false;
   let rowsMidRun = 0;
   const deadline = Date.now() + 40_000;
   while (Date.now() < deadline) {
@@ -120,7 +121,8 @@ test("mid-run and after, the run page has one set of counts that agree, and the 
       expect(f.rows, JSON.stringify(f)).toBeGreaterThan(0);
     }
     rowsMidRun = Math.max(rowsMidRun, f.rows);
-    if (SHOTS && f.rows > 0 && f.done < RESULTS) {
+    if (SHOTS && f.rows > 0 && f.done < RESULTS - 4 && !shotMidRun) {
+      shotMidRun = true;
       await mkdir(SHOTS, { recursive: true });
       await page.screenshot({ path: `${SHOTS}/run-mid.png`, fullPage: true });
     }

@@ -63,13 +63,21 @@ describe("a running run's snapshot", () => {
 
     const overview = (await createRunViews(database.prisma).runOverview(runId))!;
     const snapshot = runProgress(overview, Date.now());
-    expect(snapshot).toMatchObject({ status: "running", finished: false, done: 1, total: 5, calls: { done: 8, planned: 36 }, judgeCalls: 8, reusedCalls: 1 });
+    expect(snapshot).toMatchObject({ status: "running", finished: false, done: 1, total: 5, calls: { done: 8, planned: 36 }, judgeCalls: 7, reusedCalls: 1 });
     // The cards' counts add up to the results done: "1 of 5" and "Failed 1", never "0 of 5".
     expect(Object.values(snapshot.counts).reduce((a, b) => a + b, 0)).toBe(snapshot.done);
     expect(snapshot.counts.failed).toBe(1);
     // Tokens of the calls made so far (a reused verdict costs none), not the zero the run's totals hold until it ends.
     expect(snapshot.tokens.input).toBe(700);
     expect(snapshot.elapsedSeconds).not.toBeNull();
+  });
+
+  it("once finished, counts the verdicts the cache reused among the calls done, as it did while running", async () => {
+    const { store, runId } = await newRun("reused.yaml", "evals: [] # reused\n", 25);
+    const report = { summary: { passed: 5, failed: 0, deferred: 0, judgeErrors: 0, skipped: 0, judgeCalls: 0, costUsd: 0, usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } } };
+    await store.finishRun({ runId, report: report as never, status: "completed", reused: { calls: 25, savedUsd: 0.05 } });
+    const snapshot = runProgress((await createRunViews(database.prisma).runOverview(runId))!, Date.now());
+    expect(snapshot).toMatchObject({ finished: true, calls: { done: 25, planned: 25 }, judgeCalls: 0, reusedCalls: 25 });
   });
 });
 
