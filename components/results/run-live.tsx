@@ -1,7 +1,7 @@
 "use client";
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
-import type { EvalStatus } from "@/lib/engine/report";
+import type { OutcomeCounts } from "@/lib/engine/report";
 import { formatInt, formatTime, formatUsd } from "./format";
 import { formatEta, progressFraction, rawEta, smoothEta, type EtaEstimate } from "./run-eta";
 import styles from "./results.module.css";
@@ -21,7 +21,8 @@ export interface RunSnapshot {
   done: number;
   total: number;
   vacuous: number;
-  counts: Record<EvalStatus, number>;
+  /** With the skipped results per cause, when any were skipped. */
+  counts: OutcomeCounts;
   calls: { done: number; planned: number | null };
   costUsd: number;
   judgeCalls: number;

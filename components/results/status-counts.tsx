@@ -1,4 +1,5 @@
-import type { EvalStatus } from "@/lib/engine/report";
+import type { EvalStatus, OutcomeCounts } from "@/lib/engine/report";
+import { skippedCountLabel } from "@/lib/engine/skip-kind";
 import styles from "./results.module.css";
 
 // The five outcome counts, in the order the CLI and every reporter use.
@@ -7,15 +8,22 @@ const ORDER: { status: EvalStatus; label: string }[] = [
   { status: "failed", label: "Failed" },
   { status: "deferred", label: "Deferred" },
   { status: "judge_error", label: "Judge errors" },
-  { status: "skipped", label: "Skipped (budget)" },
+  { status: "skipped", label: "Skipped" },
 ];
 
-export function StatusCounts({ counts }: { counts: Record<EvalStatus, number> }) {
+/** "Skipped (cancelled)", "Skipped (2 budget, 1 cancelled)": the cause, when the counts know it. */
+function labelOf(status: EvalStatus, label: string, counts: OutcomeCounts): string {
+  if (status !== "skipped") return label;
+  const text = skippedCountLabel(counts.skippedBy);
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+export function StatusCounts({ counts }: { counts: OutcomeCounts }) {
   return (
     <>
       {ORDER.map(({ status, label }) => (
         <div className={styles.stat} key={status} data-testid={`count-${status}`}>
-          <div className={styles.label}>{label}</div>
+          <div className={styles.label}>{labelOf(status, label, counts)}</div>
           <div className={`${styles.value}`}>{counts[status]}</div>
         </div>
       ))}

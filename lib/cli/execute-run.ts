@@ -123,7 +123,7 @@ export async function executeRun(request: RunRequest): Promise<number> {
       store && runId
         ? setInterval(() => {
             void store.isCancelRequested(runId!).then((yes) => yes && cancelled.abort(), () => {});
-          }, 1000)
+          }, 500)
         : undefined;
     // Results are written one at a time as they are graded, so a crash keeps
     // every finished one; the chain is awaited before the run is closed.
@@ -144,7 +144,7 @@ export async function executeRun(request: RunRequest): Promise<number> {
           maxCostUsd: config.maxCostUsd,
           toolVersion: config.toolVersion,
           signal: abort.signal,
-          stopScheduling: cancelled.signal,
+          cancel: cancelled.signal,
           skipResultIds,
         },
         {

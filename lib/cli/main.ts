@@ -115,7 +115,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       "after",
       [
         "",
-        "Exit codes: 0 every eval passed (deferred counts as passed), 1 any eval failed, was a judge_error or was skipped (budget), 2 config or usage error.",
+        "Exit codes: 0 every eval passed (deferred counts as passed), 1 any eval failed, was a judge_error or was skipped (budget, cancelled or interrupted), 2 config or usage error.",
         "Without ANTHROPIC_API_KEY every eval defers: reported passed with a note, so a key-free CI run stays green.",
         "",
         "Examples:",
@@ -166,7 +166,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
 
   program
     .command("cancel")
-    .description("Ask a queued or running run to stop: no new judge calls are scheduled; what is left reports skipped.")
+    .description("Ask a queued or running run to stop: no new judge or agent calls start, even inside an eval being graded; what is left reports skipped (cancelled).")
     .argument("<run-id>")
     .action(async (runId: string) => {
       const { cancelCommand } = await import("./queue-commands");

@@ -1,4 +1,5 @@
 import type { JudgeSlot } from "./judge-port";
+import type { SkipKind } from "./skip-kind";
 
 // Runs judge calls under a concurrency limit and a spending budget.
 // A call that waits out a retry gives its slot back (JudgeSlot.release) and
@@ -7,16 +8,26 @@ import type { JudgeSlot } from "./judge-port";
 // The budget is checked when a call would start: spent + the estimates of the
 // calls in flight + this call's estimate must stay within it. Once a call is
 // refused, every later one is too, so "skipped (budget)" is a clean tail.
+// A call may also carry stops (a run's cancel request, a worker's shutdown):
+// once one fires, that run's calls not yet started are refused at once, while
+// other runs sharing the scheduler (a worker's jobs) go on.
 
-/** Why a call was not started: the budget would be passed, or the run was cancelled. */
-export type SkipReason = "budget" | "cancelled";
+/** Why a call was not started: the budget would be passed, or the run was cancelled or interrupted. */
+export type SkipReason = SkipKind;
 
 export type Scheduled<T> = { skipped: false; value: T } | { skipped: true; reason: SkipReason };
 
+/** A signal that, once aborted, refuses the calls it was given to that are not yet started. */
+export interface ScheduleStop {
+  signal: AbortSignal;
+  kind: SkipKind;
+}
+
 interface Task {
   estimateUsd: number;
+  stops: readonly ScheduleStop[];
   start: () => void;
-  skip: () => void;
+  skip: (reason: SkipReason) => void;
 }
 
 export class CallScheduler {
@@ -27,8 +38,10 @@ export class CallScheduler {
   private readonly reacquirers: (() => void)[] = [];
   private spentUsd = 0;
   private reservedUsd = 0;
+  /** The budget refused a call: every later one is refused too. */
   private stopped = false;
-  private stopReason: SkipReason = "budget";
+  /** A call's stop fired since the queue was last swept. */
+  private stopFired = false;
 
   constructor(options: { concurrency: number; maxCostUsd?: number }) {
     if (!Number.isInteger(options.concurrency) || options.concurrency < 1) throw new Error("concurrency must be a positive integer");
@@ -44,14 +57,11 @@ export class CallScheduler {
     return this.stopped;
   }
 
-  /** Stop starting new calls (calls in flight finish). */
-  cancel(): void {
-    if (!this.stopped) this.stopReason = "cancelled";
-    this.stopped = true;
-    this.pump();
-  }
-
-  submit<T>(estimateUsd: number, work: (slot: JudgeSlot) => Promise<{ value: T; costUsd: number | null }>): Promise<Scheduled<T>> {
+  submit<T>(
+    estimateUsd: number,
+    work: (slot: JudgeSlot) => Promise<{ value: T; costUsd: number | null }>,
+    stops: readonly ScheduleStop[] = [],
+  ): Promise<Scheduled<T>> {
     return new Promise((resolve, reject) => {
       const start = () => {
         let held = true;
@@ -88,12 +98,42 @@ export class CallScheduler {
           },
         );
       };
-      this.queue.push({ estimateUsd, start, skip: () => resolve({ skipped: true, reason: this.stopReason }) });
+      // A stop that fires while the call waits for a slot refuses it then, not when a slot frees up.
+      const wake = () => {
+        this.stopFired = true;
+        this.pump();
+      };
+      for (const stop of stops) stop.signal.addEventListener("abort", wake, { once: true });
+      if (stops.some((stop) => stop.signal.aborted)) this.stopFired = true;
+      const settle = () => {
+        for (const stop of stops) stop.signal.removeEventListener("abort", wake);
+      };
+      this.queue.push({
+        estimateUsd,
+        stops,
+        start: () => {
+          settle();
+          start();
+        },
+        skip: (reason) => {
+          settle();
+          resolve({ skipped: true, reason });
+        },
+      });
       this.pump();
     });
   }
 
   private pump(): void {
+    // Calls whose run was stopped are refused whether or not a slot is free.
+    if (this.stopFired) {
+      this.stopFired = false;
+      for (const task of this.queue.splice(0)) {
+        const stop = firedStop(task);
+        if (stop) task.skip(stop.kind);
+        else this.queue.push(task);
+      }
+    }
     while (this.active < this.concurrency) {
       const reacquire = this.reacquirers.shift();
       if (reacquire) {
@@ -102,11 +142,16 @@ export class CallScheduler {
       }
       const task = this.queue.shift();
       if (!task) return;
+      const stop = firedStop(task);
+      if (stop) {
+        task.skip(stop.kind);
+        continue;
+      }
       if (!this.stopped && this.maxCostUsd !== undefined && this.spentUsd + this.reservedUsd + task.estimateUsd > this.maxCostUsd + 1e-12) {
         this.stopped = true;
       }
       if (this.stopped) {
-        task.skip();
+        task.skip("budget");
         continue;
       }
       this.active++;
@@ -114,6 +159,10 @@ export class CallScheduler {
       task.start();
     }
     // Over the limit or not, refused calls must not wait for a slot to be told so.
-    if (this.stopped) for (const task of this.queue.splice(0)) task.skip();
+    if (this.stopped) for (const task of this.queue.splice(0)) task.skip("budget");
   }
+}
+
+function firedStop(task: Task): ScheduleStop | undefined {
+  return task.stops.find((stop) => stop.signal.aborted);
 }

@@ -8,6 +8,7 @@ import { scoreCriteria, scoreSingle, type CriterionVerdict, type RubricScore, ty
 import { combineJudges, type JudgeOutcomeScore } from "./combine-judges";
 import { formatScore } from "./format-score";
 import type { SkipReason } from "./call-scheduler";
+import { skipDetail, skipLabel, skippedFields } from "./skip-kind";
 import { gradeReviewCell } from "./review/grade-review";
 import { gradePairwiseCell } from "./pairwise/grade-pairwise";
 import type { ScoreVerdict, ScoreVerdictKind, VerdictKind, VerdictOf } from "./verdict";
@@ -20,17 +21,10 @@ export type CallResult<V = ScoreVerdict> = { kind: "done"; outcome: JudgeOutcome
 export type CallJudge = <K extends VerdictKind = ScoreVerdictKind>(request: JudgeRequest<K>) => Promise<CallResult<VerdictOf<K>>>;
 
 // A call the scheduler never started, per reason: on a verdict, on a criterion, on the eval.
-export const SKIPPED: Record<SkipReason, { verdict: string; criterion: string; eval: string }> = {
-  budget: {
-    verdict: "skipped (budget)",
-    criterion: "budget: --max-cost was reached before this criterion's judge call",
-    eval: "skipped (budget): --max-cost was reached before all of this eval's judge calls could be scheduled",
-  },
-  cancelled: {
-    verdict: "skipped (run interrupted)",
-    criterion: "the run was interrupted before this criterion's judge call",
-    eval: "skipped (interrupted): the run was stopped before all of this eval's judge calls could be scheduled",
-  },
+export const SKIPPED = {
+  verdict: (kind: SkipReason) => skipLabel(kind),
+  criterion: (kind: SkipReason) => skipDetail(kind, "this criterion's judge call"),
+  eval: (kind: SkipReason) => skippedFields(kind, "all of this eval's judge calls could be made"),
 };
 
 interface JudgeRun {
@@ -44,7 +38,7 @@ interface JudgeRun {
 }
 
 function record(judge: JudgeInstance, result: CallResult): VerdictRecord {
-  if (result.kind === "skipped") return { judge: judge.label, model: judge.model, juror: judge.juror, score: null, reasoning: "", error: SKIPPED[result.reason].verdict };
+  if (result.kind === "skipped") return { judge: judge.label, model: judge.model, juror: judge.juror, score: null, reasoning: "", error: SKIPPED.verdict(result.reason) };
   const { outcome } = result;
   if (!outcome.ok) return { judge: judge.label, model: judge.model, juror: judge.juror, score: null, reasoning: "", error: outcome.error.message };
   const { reasoning, score, evidence } = outcome.verdict;
@@ -77,7 +71,7 @@ async function runJudge(input: { cell: PlannedCell; judge: JudgeInstance; candid
         if (!when.applies) return { verdict: { criterion, skippedReason: when.reason }, records: [] };
         const result = await send(criterionRequest({ criterion, requireEvidence: rubric.requireEvidence, settings, candidate }));
         // The judge was never asked: not a judge_error. The eval is reported skipped.
-        if (result.kind === "skipped") return { verdict: { criterion, skippedReason: SKIPPED[result.reason].criterion }, records: [record(judge, result)] };
+        if (result.kind === "skipped") return { verdict: { criterion, skippedReason: SKIPPED.criterion(result.reason) }, records: [record(judge, result)] };
         const verdict = result.kind === "done" && result.outcome.ok ? result.outcome.verdict : undefined;
         return { verdict: { criterion, verdict, error: errorOf(result) }, records: [record(judge, result)] };
       }),
@@ -221,8 +215,7 @@ export async function gradeCell(input: { cell: PlannedCell; call: CallJudge; now
   let note: string | undefined;
   const score = status === "passed" || status === "failed" ? combined.score : null;
   if (status === "skipped") {
-    note = SKIPPED[skipped!].eval;
-    reason = note;
+    ({ reason, note } = SKIPPED.eval(skipped!));
   } else if (status === "judge_error") {
     reason = `judge_error: ${combined.error}`;
   } else if (vacuous) {
@@ -252,6 +245,7 @@ export async function gradeCell(input: { cell: PlannedCell; call: CallJudge; now
     display: status === "skipped" ? "skipped" : status === "judge_error" ? "judge_error" : vacuous ? "vacuous" : formatScore({ score, scale: rubric.scale, passed: combined.passed ?? undefined }),
     reason,
     ...(note !== undefined ? { note } : {}),
+    ...(skipped ? { skipKind: skipped } : {}),
     criteria: criterionResults(runs),
     ...(rubric.kind === "tree" ? { tree: { path: firstTree ?? [], ...(runs[0]?.leaf ? { leaf: runs[0].leaf } : {}) } } : {}),
     judges: runs.map((r, i) => ({

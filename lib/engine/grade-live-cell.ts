@@ -6,6 +6,7 @@ import type { PriceOf } from "./explain-plan";
 import { gradeCell, type CallJudge } from "./grade-cell";
 import { costOf } from "./cost";
 import { finalReply, renderTranscript, type Transcript } from "./transcript";
+import { skippedFields } from "./skip-kind";
 
 // Grades a cell whose candidate is a live agent run: asks the live port for
 // the run, then grades the rendered transcript like any fixed response. Cells
@@ -24,11 +25,6 @@ export interface GradeLiveCellInput {
   runs: LiveRuns;
   signal?: AbortSignal;
 }
-
-const SKIPPED_NOTE = {
-  budget: "skipped (budget): --max-cost was reached before the live agent run could finish",
-  cancelled: "skipped (interrupted): the run was stopped before the live agent run could finish",
-} as const;
 
 function addUsage(a: TokenUsage, b: TokenUsage): TokenUsage {
   return { input: a.input + b.input, output: a.output + b.output, cacheRead: a.cacheRead + b.cacheRead, cacheWrite: a.cacheWrite + b.cacheWrite };
@@ -97,14 +93,12 @@ export async function gradeLiveCell(input: GradeLiveCellInput): Promise<EvalResu
     // Built on the deferred shape (no judge calls were made), then marked for what happened.
     const { note: _deferNote, ...base } = await gradeCell({ cell: { ...cell, deferReason: "", judgeCalls: 0 }, call: input.call, now });
     const failed = outcome.kind === "error";
-    const reason = failed ? `live run failed: ${outcome.message}` : SKIPPED_NOTE[outcome.reason];
     return {
       ...base,
-      status: failed ? "failed" : "skipped",
-      display: failed ? "error" : "skipped",
-      reason,
-      // A skip carries its note as other skips do; a failure's reason says it all.
-      ...(failed ? {} : { note: reason }),
+      // A skip carries its kind and note as other skips do; a failure's reason says it all.
+      ...(failed
+        ? { status: "failed" as const, display: "error", reason: `live run failed: ${outcome.message}` }
+        : skippedFields(outcome.reason, "the live agent run could finish")),
       candidate: liveCandidate(outcome.transcript, failed ? outcome.serverStderr : undefined),
       usage: agent.usage,
       costUsd: agent.costUsd,

@@ -25,6 +25,11 @@ export interface JudgeRequest<K extends VerdictKind = ScoreVerdictKind> {
   candidatePrompt: string;
   verdict: K;
   /**
+   * A holistic review's category ids: a reply must give an entry for each
+   * (`replySchemaFor`), or it is malformed and repaired once like any other.
+   */
+  categories?: readonly string[];
+  /**
    * Which sample of an identical request this is (a juror's number, from 1).
    * Not sent to the model; it keeps a cache from handing every juror one verdict.
    */
@@ -72,7 +77,7 @@ export interface JudgeCallContext {
 }
 
 export interface JudgePort {
-  /** The verdict matches the request's kind: adapters validate it with verdictSchemaFor(request.verdict). */
+  /** The verdict matches the request's kind: adapters validate it with replySchemaFor(request). */
   grade(request: JudgeRequest<VerdictKind>, context: JudgeCallContext): Promise<JudgeOutcome<Verdict>>;
 }
 

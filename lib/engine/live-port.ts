@@ -2,6 +2,7 @@ import type { AgentConfig, ServerConfig } from "../config/types";
 import type { JudgeSlot, TokenUsage } from "./judge-port";
 import type { Scheduled } from "./call-scheduler";
 import type { Transcript } from "./transcript";
+import type { SkipKind } from "./skip-kind";
 
 // The live port: how the engine gets the candidate of an eval without a
 // response. The adapter (lib/live) starts the MCP server, runs the agent and
@@ -55,7 +56,7 @@ export type LiveOutcome =
   /** It broke mid-run (the server died, the agent's model failed): that eval fails with this message. */
   | { kind: "error"; message: string; transcript?: Transcript; serverStderr?: string; calls: AgentCallRecord[] }
   /** The budget or an interruption stopped it before it finished. */
-  | { kind: "skipped"; reason: "budget" | "cancelled"; transcript?: Transcript; calls: AgentCallRecord[] };
+  | { kind: "skipped"; reason: SkipKind; transcript?: Transcript; calls: AgentCallRecord[] };
 
 export interface LivePort {
   run(request: LiveRequest): Promise<LiveOutcome>;

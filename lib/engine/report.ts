@@ -8,6 +8,7 @@ import type { PairwiseOutcome } from "./pairwise/types";
 import type { JudgeAgreement } from "./agreement/judge-agreement";
 import type { RepeatSummary } from "./repeat/flip-rate";
 import type { CalibrationResult } from "./calibration/run-calibration";
+import type { SkipKind, SkippedBy } from "./skip-kind";
 
 // The canonical report: one object that every reporter renders. No reporter
 // needs an eval-specific code path; everything a format shows is here.
@@ -15,6 +16,9 @@ import type { CalibrationResult } from "./calibration/run-calibration";
 export type EvalStatus = "passed" | "failed" | "deferred" | "judge_error" | "skipped";
 
 export const EVAL_STATUSES: EvalStatus[] = ["passed", "failed", "deferred", "judge_error", "skipped"];
+
+/** Results per outcome, with the skipped ones per cause where it is known (the dashboard's count cards). */
+export type OutcomeCounts = Record<EvalStatus, number> & { skippedBy?: SkippedBy };
 
 /** One judge's answer to one question (a criterion, a tree node, a free-form rubric). */
 export interface VerdictRecord {
@@ -105,8 +109,10 @@ export interface EvalResult {
   thresholdDisplay: string;
   /** One line: why it passed or failed. */
   reason: string;
-  /** Deferral, skip or vacuous-pass note. */
+  /** Deferral, skip or vacuous-pass note. A skip's note is its detail, without the "skipped (kind)" label. */
   note?: string;
+  /** Why a skipped result was not graded: the budget, a cancel request or an interruption. */
+  skipKind?: SkipKind;
   rubric: { kind: "freeform" | "criteria" | "tree" | "categories" | "pairwise"; source: RubricSource; text?: string };
   judge: { models: string[]; jurySize: number; consensus: number; aggregate?: JudgeConfig["aggregate"] };
   /**
@@ -160,6 +166,8 @@ export interface ReportSummary {
   deferred: number;
   judgeErrors: number;
   skipped: number;
+  /** The skipped results per cause, when there are any. */
+  skippedBy?: SkippedBy;
   vacuous: number;
   judgeCalls: number;
   costUsd: number;

@@ -2,7 +2,7 @@ import type { JudgeOutcome, JudgePort, JudgeRequest } from "./judge-port";
 import type { VerdictKind, VerdictOf } from "./verdict";
 import type { EvalResult, Report } from "./report";
 import { planSuite, type PlanOptions } from "./plan-suite";
-import { CallScheduler } from "./call-scheduler";
+import { CallScheduler, type ScheduleStop } from "./call-scheduler";
 import { EXPECTED_OUTPUT_TOKENS, estimateRequest, type PriceOf } from "./explain-plan";
 import { gradeCell, type CallJudge } from "./grade-cell";
 import { gradeLiveCell, type LiveRuns } from "./grade-live-cell";
@@ -10,6 +10,7 @@ import { gradeCellComparison } from "./pairwise/grade-cell-comparison";
 import type { LivePort, LiveRequest } from "./live-port";
 import { costOf } from "./cost";
 import { judgeAgreement } from "./agreement/judge-agreement";
+import { skippedByOf } from "./skip-kind";
 
 // Runs a suite: plans it, schedules every judge call under the concurrency
 // limit and the budget, grades each cell and assembles the canonical report.
@@ -38,8 +39,15 @@ export interface RunOptions extends PlanOptions {
   skipResultIds?: ReadonlySet<string>;
   /** Grade only these cells (a worker's job). */
   onlyResultIds?: ReadonlySet<string>;
-  /** Stops scheduling new calls and lets the ones in flight finish (a cancel request); `signal` aborts those too. */
-  stopScheduling?: AbortSignal;
+  /**
+   * A cancel request (the dashboard, `rubric-studio cancel`): no new judge or
+   * agent call of this run starts, the ones in flight finish, and what was not
+   * graded is skipped (cancelled). `signal` (Ctrl-C) also aborts those in
+   * flight: skipped (interrupted).
+   */
+  cancel?: AbortSignal;
+  /** A worker's shutdown: like `cancel`, but what was not graded is skipped (interrupted). */
+  shutdown?: AbortSignal;
   /** A scheduler shared with other runs in this process (a worker's jobs), instead of one of this run's own. */
   scheduler?: CallScheduler;
 }
@@ -51,8 +59,12 @@ export async function runSuite(options: RunOptions, deps: EngineDeps): Promise<R
     (cell) => !options.skipResultIds?.has(cell.id) && (!options.onlyResultIds || options.onlyResultIds.has(cell.id)),
   );
   const scheduler = options.scheduler ?? new CallScheduler({ concurrency: options.concurrency, maxCostUsd: options.maxCostUsd });
-  options.signal?.addEventListener("abort", () => scheduler.cancel(), { once: true });
-  options.stopScheduling?.addEventListener("abort", () => scheduler.cancel(), { once: true });
+  // Stops are per call, not on the scheduler: a worker's scheduler is shared with other runs.
+  const stops: ScheduleStop[] = [
+    ...(options.signal ? [{ signal: options.signal, kind: "interrupted" as const }] : []),
+    ...(options.shutdown ? [{ signal: options.shutdown, kind: "interrupted" as const }] : []),
+    ...(options.cancel ? [{ signal: options.cancel, kind: "cancelled" as const }] : []),
+  ];
   // A tree may stop before its longest path; the planned total is an upper bound.
   let plannedCalls = cells.reduce((n, c) => n + c.judgeCalls, 0);
   let callsDone = 0;
@@ -62,10 +74,10 @@ export async function runSuite(options: RunOptions, deps: EngineDeps): Promise<R
   const call: CallJudge = async <K extends VerdictKind>(request: JudgeRequest<K>) => {
     const estimate = estimateRequest(request, deps.priceOf).costUsd ?? 0;
     const scheduled = await scheduler.submit(estimate, async (slot) => {
-      // The adapter validated the verdict with verdictSchemaFor(request.verdict), so it is of kind K.
+      // The adapter validated the verdict with replySchemaFor(request), so it is of kind K.
       const outcome = (await deps.judge.grade(request, { slot, signal: options.signal })) as JudgeOutcome<VerdictOf<K>>;
       return { value: outcome, costUsd: outcome.call.costUsd };
-    });
+    }, stops);
     if (scheduled.skipped) return { kind: "skipped", reason: scheduled.reason };
     callsDone++;
     costUsd += scheduled.value.call.costUsd ?? 0;
@@ -82,7 +94,7 @@ export async function runSuite(options: RunOptions, deps: EngineDeps): Promise<R
       const done = await work(slot);
       const cost = usd(done.usage);
       return { value: { value: done.value, cost }, costUsd: cost };
-    });
+    }, stops);
     if (scheduled.skipped) return scheduled;
     costUsd += scheduled.value.cost ?? 0;
     return { skipped: false, value: scheduled.value.value };
@@ -164,6 +176,7 @@ export function buildReport(input: {
       deferred: count("deferred"),
       judgeErrors: count("judge_error"),
       skipped: count("skipped"),
+      ...(count("skipped") > 0 ? { skippedBy: skippedByOf(results) } : {}),
       vacuous: results.filter((r) => r.vacuous).length,
       judgeCalls: results.reduce((n, r) => n + r.judgeCalls, 0),
       costUsd: totalCost,
@@ -178,7 +191,7 @@ export function buildReport(input: {
 
 /**
  * 0 when every eval passed (deferred counts as passed), 1 otherwise: a fail,
- * a judge_error, a budget skip, or a regression against the baseline.
+ * a judge_error, a skip (budget, cancelled, interrupted), or a regression against the baseline.
  */
 export function exitCodeOf(report: Report): 0 | 1 {
   const { failed, judgeErrors, skipped } = report.summary;

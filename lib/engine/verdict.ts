@@ -107,3 +107,26 @@ const SCHEMAS: { [K in VerdictKind]: z.ZodType<VerdictByKind[K]> } = {
 export function verdictSchemaFor<K extends VerdictKind>(kind: K): z.ZodType<VerdictOf<K>> {
   return SCHEMAS[kind];
 }
+
+/**
+ * The schema a reply to a request must match: its kind's schema and, for a
+ * holistic review, one entry per category the request names. A reply that
+ * leaves a category out is malformed like any other, so it gets the one
+ * repair attempt (DESIGN.md, the repair-once rule) instead of failing at once.
+ */
+export function replySchemaFor<K extends VerdictKind>(request: { verdict: K; categories?: readonly string[] }): z.ZodType<VerdictOf<K>> {
+  const expected = request.categories;
+  if (request.verdict !== "category_holistic" || !expected?.length) return verdictSchemaFor(request.verdict);
+  const complete = HolisticVerdictSchema.superRefine((verdict, ctx) => {
+    const given = new Set(verdict.categories.map((entry) => entry.category.trim()));
+    const missing = expected.filter((id) => !given.has(id));
+    if (missing.length > 0) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["categories"],
+        message: `no entry for category ${missing.map((id) => `"${id}"`).join(", ")}: give one entry per category id (${expected.join(", ")})`,
+      });
+    }
+  });
+  return complete as unknown as z.ZodType<VerdictOf<K>>;
+}

@@ -10,7 +10,7 @@ import type {
   TypedJudgePort,
   VerdictKind,
 } from "../engine/judge-port";
-import { VERDICT_TOOL_NAME, verdictSchemaFor, type Verdict } from "../engine/verdict";
+import { VERDICT_TOOL_NAME, replySchemaFor, verdictSchemaFor, type Verdict } from "../engine/verdict";
 import { priceOf } from "./pricing";
 import type { AttemptFailure } from "./retry-policy";
 import { DEFAULT_MAX_RETRIES, createRetryingMessages, type CallState } from "./retrying-messages";
@@ -93,7 +93,7 @@ export function createAnthropicJudge(options: AnthropicJudgeOptions): TypedJudge
       call: record(raw),
     });
 
-    const schema = verdictSchemaFor(request.verdict);
+    const schema = replySchemaFor(request);
     // No `temperature`: API version 2026-10-21, which this SDK major sends,
     // rejects temperature, top_p and top_k with a 400 even at their defaults,
     // and the SDK's types no longer have them; so the language has no such field.

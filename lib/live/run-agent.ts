@@ -90,7 +90,7 @@ export async function runAgent(input: RunAgentInput): Promise<LiveOutcome> {
       }
       if (!sent.ok) {
         if (timedOut) return { kind: "transcript", transcript: transcript.build("timeout", timeoutNote()), calls };
-        if (interrupted()) return { kind: "skipped", reason: "cancelled", transcript: transcript.build("skipped"), calls };
+        if (interrupted()) return { kind: "skipped", reason: "interrupted", transcript: transcript.build("skipped"), calls };
         const { kind, message, status } = sent.failure;
         const error = `the agent's model call failed: ${kind}: ${message} (${sent.attempts} attempt${sent.attempts === 1 ? "" : "s"}, last status ${status})`;
         return { kind: "error", message: error, transcript: transcript.build("error", error), calls };
@@ -117,7 +117,7 @@ export async function runAgent(input: RunAgentInput): Promise<LiveOutcome> {
         const started = now();
         const outcome = await connection.callTool({ name, arguments: use.input, signal: limit.signal });
         if (outcome.kind === "aborted") {
-          if (interrupted()) return { kind: "skipped", reason: "cancelled", transcript: transcript.build("skipped"), calls };
+          if (interrupted()) return { kind: "skipped", reason: "interrupted", transcript: transcript.build("skipped"), calls };
           transcript.toolCall({ name, arguments: use.input, result: "(no result: the time limit was reached during this call)", isError: true, durationMs: now() - started });
           return { kind: "transcript", transcript: transcript.build("timeout", timeoutNote()), calls };
         }

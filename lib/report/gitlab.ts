@@ -23,7 +23,7 @@ const SEVERITY: Record<Exclude<EvalStatus, "passed">, Severity> = {
 const CHECK_NAME: Record<Exclude<EvalStatus, "passed">, string> = {
   failed: "rubric/failed",
   judge_error: "rubric/judge-error",
-  skipped: "rubric/skipped-budget",
+  skipped: "rubric/skipped",
   deferred: "rubric/deferred",
 };
 
@@ -41,7 +41,8 @@ function renderGitlab(report: Report): string {
       return {
         type: "issue",
         description: description(r),
-        check_name: CHECK_NAME[status],
+        // A skip's check names its cause: rubric/skipped-budget, -cancelled, -interrupted.
+        check_name: status === "skipped" && r.skipKind ? `${CHECK_NAME.skipped}-${r.skipKind}` : CHECK_NAME[status],
         categories: ["Bug Risk"],
         fingerprint: resultFingerprint(r),
         severity: SEVERITY[status],

@@ -30,9 +30,11 @@ pre{white-space:pre-wrap;word-break:break-word;background:rgba(127,127,127,.1);p
 .ok{color:var(--pass)}.bad{color:var(--fail)}q{font-style:italic}
 `;
 
-function badge(result: Pick<EvalResult, "status" | "vacuous">): SafeHtml {
+function badge(result: Pick<EvalResult, "status" | "vacuous" | "skipKind">): SafeHtml {
   const vacuous = result.status === "passed" && result.vacuous ? html` <span class="badge vacuous">vacuous</span>` : "";
-  return html`<span class="badge s-${result.status}">${STATUS_STYLES[result.status].symbol} ${STATUS_STYLES[result.status].label}</span>${vacuous}`;
+  // A skip's badge names its cause; a vacuous pass gets its own badge beside it.
+  const label = result.status === "skipped" ? resultLabel(result) : STATUS_STYLES[result.status].label;
+  return html`<span class="badge s-${result.status}">${STATUS_STYLES[result.status].symbol} ${label}</span>${vacuous}`;
 }
 
 function graded(result: EvalResult): boolean {

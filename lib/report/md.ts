@@ -2,7 +2,7 @@ import type { CriterionResult, EvalResult, Report } from "../engine/report";
 import type { Reporter } from "./reporter";
 import { escapeMarkdown, escapeMarkdownCell, markdownFence } from "./escape";
 import { criterionMarks, criterionOutcome, formatCell, formatInt, formatLocation, formatTreePath, formatUnit, formatUsage, formatUsd, judgeErrors } from "./format";
-import { STATUS_STYLES, isNonPassing, resultLabel } from "./status";
+import { STATUS_STYLES, isNonPassing, resultLabel, skippedSummaryLabel } from "./status";
 import { renderTranscript } from "../engine/transcript";
 import { baselineHeadline, deltaMark, formatDelta, notableDeltas, reusedLine } from "./baseline";
 import { trustMarkdown } from "./md-trust";
@@ -128,7 +128,7 @@ function renderMarkdown(report: Report): string {
     `${STATUS_STYLES.failed.label} ${s.failed}`,
     `${STATUS_STYLES.deferred.label} ${s.deferred}`,
     `${STATUS_STYLES.judge_error.label} ${s.judgeErrors}`,
-    `${STATUS_STYLES.skipped.label} ${s.skipped}`,
+    `${skippedSummaryLabel(report)} ${s.skipped}`,
   ];
   const lines = [
     `## Rubric Studio: ${escapeMarkdown(report.suite.file)}`,

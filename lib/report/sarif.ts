@@ -20,7 +20,10 @@ interface RuleSpec {
   level: Level;
 }
 
-const RULES: Record<Exclude<EvalStatus, "passed">, RuleSpec> = {
+// One rule per outcome that needs attention; a skip's rule names its cause.
+type RuleKey = Exclude<EvalStatus, "passed" | "skipped"> | "skipped-budget" | "skipped-cancelled" | "skipped-interrupted" | "skipped";
+
+const RULES: Record<RuleKey, RuleSpec> = {
   failed: {
     id: "rubric/failed",
     name: "EvalFailed",
@@ -35,11 +38,32 @@ const RULES: Record<Exclude<EvalStatus, "passed">, RuleSpec> = {
     full: "The judge model's reply did not parse as a verdict, or the call failed after retries; the eval was not graded.",
     level: "error",
   },
-  skipped: {
+  "skipped-budget": {
     id: "rubric/skipped-budget",
     name: "SkippedBudget",
     short: "Eval skipped because the cost budget was spent",
     full: "The run's --max-cost budget was spent before this eval was graded; it was neither passed nor failed.",
+    level: "warning",
+  },
+  "skipped-cancelled": {
+    id: "rubric/skipped-cancelled",
+    name: "SkippedCancelled",
+    short: "Eval skipped because the run was cancelled",
+    full: "A cancel request (the dashboard, rubric-studio cancel) stopped the run's judge calls before this eval was graded; it was neither passed nor failed.",
+    level: "warning",
+  },
+  "skipped-interrupted": {
+    id: "rubric/skipped-interrupted",
+    name: "SkippedInterrupted",
+    short: "Eval skipped because the run was interrupted",
+    full: "The run was interrupted (Ctrl-C) before this eval was graded; it was neither passed nor failed.",
+    level: "warning",
+  },
+  skipped: {
+    id: "rubric/skipped",
+    name: "Skipped",
+    short: "Eval skipped before it was graded",
+    full: "The run stopped scheduling judge calls before this eval was graded; it was neither passed nor failed.",
     level: "warning",
   },
   deferred: {
@@ -51,7 +75,12 @@ const RULES: Record<Exclude<EvalStatus, "passed">, RuleSpec> = {
   },
 };
 
-const RULE_ORDER = ["failed", "judge_error", "skipped", "deferred"] as const;
+const RULE_ORDER: readonly RuleKey[] = ["failed", "judge_error", "skipped-budget", "skipped-cancelled", "skipped-interrupted", "skipped", "deferred"];
+
+function ruleKeyOf(result: EvalResult): RuleKey {
+  if (result.status === "skipped") return result.skipKind ? `skipped-${result.skipKind}` : "skipped";
+  return result.status as Exclude<RuleKey, `skipped${string}`>;
+}
 
 /** SARIF wants a URI reference; encodeURI keeps the slashes of a relative path. */
 function artifactUri(path: string): string {
@@ -71,12 +100,12 @@ function message(result: EvalResult): string {
 }
 
 function sarifResult(result: EvalResult, suiteFile: string) {
-  const status = result.status as Exclude<EvalStatus, "passed">;
-  const rule = RULES[status];
+  const key = ruleKeyOf(result);
+  const rule = RULES[key];
   const region = result.location ? { region: { startLine: result.location.line, startColumn: result.location.column } } : {};
   return {
     ruleId: rule.id,
-    ruleIndex: RULE_ORDER.indexOf(status),
+    ruleIndex: RULE_ORDER.indexOf(key),
     level: rule.level,
     message: { text: message(result) },
     locations: [{ physicalLocation: { artifactLocation: { uri: artifactUri(resultPath(result, suiteFile)) }, ...region } }],
@@ -131,8 +160,8 @@ function renderSarif(report: Report): string {
             name: "rubric-studio",
             version: report.tool.version,
             semanticVersion: report.tool.version,
-            rules: RULE_ORDER.map((status) => {
-              const rule = RULES[status];
+            rules: RULE_ORDER.map((key) => {
+              const rule = RULES[key];
               return {
                 id: rule.id,
                 name: rule.name,

@@ -1,4 +1,5 @@
 import type { EvalResult, EvalStatus } from "../engine/report";
+import { skipLabel, skippedCountLabel, type SkippedBy } from "../engine/skip-kind";
 
 // How each status reads to a person, shared by every human format so that a
 // status is spelt the same in the terminal, Markdown and HTML.
@@ -18,21 +19,22 @@ export const STATUS_STYLES: Record<EvalStatus, StatusStyle> = {
   failed: { label: "failed", tag: "FAIL", symbol: "✗", ansi: "31" },
   deferred: { label: "deferred", tag: "DEFER", symbol: "○", ansi: "36" },
   judge_error: { label: "judge error", tag: "ERROR", symbol: "!", ansi: "35" },
-  // Skips come from the --max-cost budget; the label says so, because a
-  // skipped eval was never graded and must not read as a pass.
-  skipped: { label: "skipped (budget)", tag: "SKIP", symbol: "↷", ansi: "33" },
+  // A skipped eval was never graded and must not read as a pass; resultLabel
+  // adds its cause (budget, cancelled, interrupted).
+  skipped: { label: "skipped", tag: "SKIP", symbol: "↷", ansi: "33" },
 };
 
 /**
- * How the summary names skipped evals: a run with a budget skips for the
- * budget; one without was interrupted (Ctrl-C). Each result's note says which.
+ * How the summary names skipped evals, by the causes their results carry:
+ * "skipped (cancelled)", or "skipped (2 budget, 1 cancelled)" when mixed.
  */
-export function skippedSummaryLabel(report: { budget?: unknown }): string {
-  return report.budget ? "skipped (budget)" : "skipped";
+export function skippedSummaryLabel(report: { summary: { skippedBy?: SkippedBy } }): string {
+  return skippedCountLabel(report.summary.skippedBy);
 }
 
-/** The label with the vacuous-pass mark, since a vacuous pass graded nothing. */
-export function resultLabel(result: Pick<EvalResult, "status" | "vacuous">): string {
+/** The label with a skip's cause, or the vacuous-pass mark, since a vacuous pass graded nothing. */
+export function resultLabel(result: Pick<EvalResult, "status" | "vacuous" | "skipKind">): string {
+  if (result.status === "skipped") return skipLabel(result.skipKind);
   const label = STATUS_STYLES[result.status].label;
   return result.status === "passed" && result.vacuous ? `${label} (vacuous)` : label;
 }

@@ -2,12 +2,13 @@ import type { EvalResult, Report } from "../engine/report";
 import type { Reporter } from "./reporter";
 import { oneLine, stripControl } from "./escape";
 import { criterionOutcome, formatLocation, judgeErrors } from "./format";
-import { resultLabel } from "./status";
+import { resultLabel, skippedSummaryLabel } from "./status";
 
 // TAP 14. A `# SKIP` directive makes a test point count as ok, so only a
 // deferred eval (which the guide reports as passing with a note) uses it; an
 // eval skipped by the budget was never graded and is `not ok` without a
-// directive, so that no TAP consumer reads it as passed.
+// directive, so that no TAP consumer reads it as passed; its message says why
+// (budget, cancelled, interrupted).
 
 /** TAP 14 reserves `#` for directives and `\` for escaping it in descriptions. */
 function description(text: string): string {
@@ -66,7 +67,7 @@ function renderTap(report: Report): string {
   const lines = ["TAP version 14", `1..${report.results.length}`, ...report.results.flatMap((r, i) => testPoint(r, i + 1))];
   lines.push(
     `# ${s.total} evals: ${s.passed} passed (${s.vacuous} vacuous), ${s.failed} failed, ${s.deferred} deferred, ` +
-      `${s.judgeErrors} judge error${s.judgeErrors === 1 ? "" : "s"}, ${s.skipped} skipped (budget)`,
+      `${s.judgeErrors} judge error${s.judgeErrors === 1 ? "" : "s"}, ${s.skipped} ${skippedSummaryLabel(report)}`,
     `# ${s.judgeCalls} judge calls, cost ${s.costUsd.toFixed(4)} USD`,
   );
   return `${lines.join("\n")}\n`;

@@ -1,6 +1,6 @@
 import os from "node:os";
 import type { JudgeCallContext, JudgeOutcome, JudgePort, JudgeRequest, VerdictKind } from "../engine/judge-port";
-import { verdictSchemaFor, type Verdict } from "../engine/verdict";
+import { replySchemaFor, type Verdict } from "../engine/verdict";
 import { Prisma, type PrismaClient } from "./generated/client";
 import { requestKey } from "./request-key";
 
@@ -84,7 +84,7 @@ export function createCachedJudge(options: CachedJudgeOptions): JudgePort {
       for (;;) {
         const state = await claim(key, request);
         if (state.kind === "done") {
-          const verdict = verdictSchemaFor(request.verdict).safeParse(state.row.verdict);
+          const verdict = replySchemaFor(request).safeParse(state.row.verdict);
           if (verdict.success) {
             await link(key, true);
             return {

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import os from "node:os";
 import type { EvalResult, Report } from "../engine/report";
+import { withSkipKind } from "../engine/skip-kind";
 import type { Prisma, PrismaClient } from "./generated/client";
 
 // Repositories for suites, versions, runs and results. A result is written the
@@ -132,6 +133,13 @@ export function createRunStore(prisma: PrismaClient) {
       return run?.cancelRequested ?? false;
     },
 
+    /** Of these runs, the ones whose cancel was requested: one query for all of a worker's runs in hand. */
+    async cancelRequestedAmong(ids: readonly string[]): Promise<string[]> {
+      if (ids.length === 0) return [];
+      const runs = await prisma.run.findMany({ where: { id: { in: [...ids] }, cancelRequested: true }, select: { id: true } });
+      return runs.map((r) => r.id);
+    },
+
     /** Writes one graded result and its criteria; idempotent on (run, result key). */
     async saveResult(runId: string, result: EvalResult): Promise<void> {
       const row = {
@@ -184,7 +192,8 @@ export function createRunStore(prisma: PrismaClient) {
 
     async results(runId: string): Promise<EvalResult[]> {
       const rows = await prisma.evalResultRow.findMany({ where: { runId }, orderBy: { createdAt: "asc" }, select: { data: true } });
-      return rows.map((r) => r.data as unknown as EvalResult);
+      // A result stored before skips had a kind is read as one that has it.
+      return rows.map((r) => withSkipKind(r.data as unknown as EvalResult));
     },
 
     async resultKeys(runId: string): Promise<Set<string>> {

@@ -2,7 +2,8 @@ import { judgeAgreement, type JudgeAgreement } from "../engine/agreement/judge-a
 import { judgeDisagreements, type JudgeDisagreement } from "../engine/agreement/judge-disagreements";
 import { jurorAgreementMatrices, type JurorAgreementMatrix } from "../engine/agreement/juror-agreement-matrix";
 import { compareToBaseline, type BaselineComparison } from "../engine/compare-baseline";
-import type { EvalResult, EvalStatus, Report } from "../engine/report";
+import type { EvalResult, EvalStatus, OutcomeCounts, Report } from "../engine/report";
+import { SKIP_KINDS, type SkipKind, type SkippedBy } from "../engine/skip-kind";
 import { EVAL_STATUSES } from "../engine/report";
 import { Prisma, type PrismaClient } from "./generated/client";
 import { createRunStore, type RunStatus, type StartedBy } from "./run-store";
@@ -35,6 +36,8 @@ export interface RunOverview extends RunListItem {
   callsDone: number;
   /** Judge calls the plan expected; null for runs stored before it was recorded. */
   callsPlanned: number | null;
+  /** With the skipped results per cause (budget, cancelled, interrupted). */
+  counts: OutcomeCounts;
   /** Counted from the stored results, so a run still in progress shows what has landed. */
   results: number;
   vacuous: number;
@@ -70,6 +73,19 @@ const MULTI_JUDGE = Prisma.sql`judge_count >= 2 AND status IN ('passed', 'failed
 
 function emptyCounts(): Record<EvalStatus, number> {
   return Object.fromEntries(EVAL_STATUSES.map((s) => [s, 0])) as Record<EvalStatus, number>;
+}
+
+/**
+ * A run's skipped results per cause: the result's skipKind, or for a result
+ * stored before skips had one, the cause its note began with.
+ */
+async function skippedBy(prisma: PrismaClient, runId: string): Promise<SkippedBy> {
+  const rows = await prisma.$queryRaw<{ kind: string | null; n: number }[]>`
+    SELECT COALESCE(data->>'skipKind', substring(note from '^skipped [(](budget|interrupted)[)]: ')) AS kind, count(*)::int AS n
+    FROM eval_results WHERE run_id = ${runId}::uuid AND status = 'skipped' GROUP BY 1`;
+  const by: SkippedBy = {};
+  for (const row of rows) if ((SKIP_KINDS as readonly (string | null)[]).includes(row.kind)) by[row.kind as SkipKind] = row.n;
+  return by;
 }
 
 type RunRow = Awaited<ReturnType<PrismaClient["run"]["findMany"]>>[number] & { suite: { name: string } };
@@ -174,7 +190,7 @@ export function createRunViews(prisma: PrismaClient) {
       const planned = (run.config as { plannedJudgeCalls?: unknown } | null)?.plannedJudgeCalls;
       return {
         ...listItemOf(run, versions),
-        counts,
+        counts: counts.skipped > 0 ? { ...counts, skippedBy: await skippedBy(prisma, runId) } : counts,
         results,
         vacuous,
         startedAt: run.startedAt,

@@ -22,8 +22,15 @@ type LiveRunner = LivePort & { close(): Promise<void> };
 // A job is idempotent: its result is an upsert on (run, cell), and its judge
 // calls go through the claimed cache, so a job retried after its worker died
 // re-pays only the calls that worker had in flight.
+// A cancel request reaches the cells in hand within CANCEL_POLL_MS: the run's
+// signal aborts and the scheduler refuses its calls not yet started (they are
+// reported skipped (cancelled)). A worker's shutdown does the same for all its
+// cells, but hands each cut-short cell back to the queue instead of storing it.
 
 export const GRADE_QUEUE = "rubric-studio-grade-cell";
+
+/** How often a worker asks whether the runs it is grading were cancelled. */
+const CANCEL_POLL_MS = 500;
 
 interface CellJob {
   runId: string;
@@ -95,13 +102,31 @@ interface RunContext {
   suite: SuiteConfig;
   judge: JudgePort;
   live?: LiveRunner;
+  /** Aborted once the run's cancel request is seen. */
+  cancel: AbortController;
 }
 
-/** Starts taking jobs; resolves to a stop function that finishes the jobs in hand first. */
+/** Starts taking jobs; resolves to a stop function (no new call starts; the calls in flight finish first). */
 export async function startWorker(options: WorkerOptions): Promise<{ stop(): Promise<void> }> {
   const store = createRunStore(options.db.prisma);
   const scheduler = new CallScheduler({ concurrency: options.concurrency });
   const contexts = new Map<string, Promise<RunContext | undefined>>();
+  const shutdown = new AbortController();
+  // Cells being graded here, per run: the runs whose cancel requests are watched.
+  const inHand = new Map<string, number>();
+  let checking = false;
+  const cancelWatch = setInterval(() => {
+    if (checking || inHand.size === 0) return;
+    checking = true;
+    store
+      .cancelRequestedAmong([...inHand.keys()])
+      .then(async (ids) => {
+        for (const id of ids) (await contexts.get(id))?.cancel.abort();
+      })
+      .catch((error: unknown) => options.log?.(`could not check for cancel requests: ${(error as Error).message}`))
+      .finally(() => (checking = false));
+  }, CANCEL_POLL_MS);
+  cancelWatch.unref();
 
   const contextOf = (runId: string) => {
     let context = contexts.get(runId);
@@ -112,7 +137,7 @@ export async function startWorker(options: WorkerOptions): Promise<{ stop(): Pro
         const loaded = loadSuite({ text: run.yaml, file: run.config.file });
         if (!loaded.ok) return undefined;
         const judge = createCachedJudge({ prisma: options.db.prisma, inner: options.judge, runId, owner: claimOwner(), reuse: !run.config.noCache, leaseMs: 10 * 60_000 });
-        return { run, suite: loaded.value, judge, live: options.liveFor?.(run) };
+        return { run, suite: loaded.value, judge, live: options.liveFor?.(run), cancel: new AbortController() };
       })();
       contexts.set(runId, context);
     }
@@ -132,30 +157,48 @@ export async function startWorker(options: WorkerOptions): Promise<{ stop(): Pro
     await context.live?.close();
   };
 
-  const handle = async (job: { data: CellJob }) => {
+  const handle = async (job: { id: string; data: CellJob }) => {
     const context = await contextOf(job.data.runId);
     if (!context) {
       options.log?.(`job for unknown run ${job.data.runId}: dropped`);
       return;
     }
-    if (context.run.status === "queued") await store.setStatus(context.run.id, "running");
-    const cancelled = await store.isCancelRequested(context.run.id);
-    const report = await runSuite(
-      {
-        suite: context.suite,
-        defaultModel: context.run.config.judgeModel,
-        judgeUnavailable: options.judgeUnavailable,
-        concurrency: options.concurrency,
-        toolVersion: options.toolVersion,
-        onlyResultIds: new Set([job.data.cellId]),
-        scheduler: cancelled ? cancelledScheduler() : scheduler,
-        ...(context.run.config.filter !== undefined ? { filter: new RegExp(context.run.config.filter, "i") } : {}),
-      },
-      { judge: context.judge, now: Date.now, priceOf: options.priceOf, ...(context.live ? { live: context.live } : {}) },
-    );
+    const runId = context.run.id;
+    if (context.run.status === "queued") await store.setStatus(runId, "running");
+    if (!context.cancel.signal.aborted && (await store.isCancelRequested(runId))) context.cancel.abort();
+    inHand.set(runId, (inHand.get(runId) ?? 0) + 1);
+    let report: Awaited<ReturnType<typeof runSuite>>;
+    try {
+      report = await runSuite(
+        {
+          suite: context.suite,
+          defaultModel: context.run.config.judgeModel,
+          judgeUnavailable: options.judgeUnavailable,
+          concurrency: options.concurrency,
+          toolVersion: options.toolVersion,
+          onlyResultIds: new Set([job.data.cellId]),
+          scheduler,
+          cancel: context.cancel.signal,
+          shutdown: shutdown.signal,
+          ...(context.run.config.filter !== undefined ? { filter: new RegExp(context.run.config.filter, "i") } : {}),
+        },
+        { judge: context.judge, now: Date.now, priceOf: options.priceOf, ...(context.live ? { live: context.live } : {}) },
+      );
+    } finally {
+      const left = (inHand.get(runId) ?? 1) - 1;
+      if (left > 0) inHand.set(runId, left);
+      else inHand.delete(runId);
+    }
+    // Cut short by this worker's shutdown: back to the queue for another
+    // worker, which finds the calls made here in the judge cache.
+    if (report.results.some((r) => r.status === "skipped" && r.skipKind === "interrupted")) {
+      await options.boss.fail(GRADE_QUEUE, job.id, { message: "the worker stopped before this cell was graded; it goes back to the queue" });
+      options.log?.(`run ${runId}: ${job.data.cellId} returned to the queue (worker stopping)`);
+      return;
+    }
     for (const result of report.results) {
-      await store.saveResult(context.run.id, redactDeep(result));
-      options.onResult?.(context.run.id, result);
+      await store.saveResult(runId, redactDeep(result));
+      options.onResult?.(runId, result);
     }
     await finishIfDone(context);
   };
@@ -164,15 +207,11 @@ export async function startWorker(options: WorkerOptions): Promise<{ stop(): Pro
     await Promise.all(jobs.map(handle));
   });
   return {
+    /** Stops scheduling calls at once; the calls in flight finish, and the cells they belong to go back to the queue. */
     async stop() {
+      shutdown.abort();
       await options.boss.offWork(GRADE_QUEUE, { wait: true });
+      clearInterval(cancelWatch);
     },
   };
-}
-
-/** For a run whose cancel was requested: every call is refused, so its cells report skipped (interrupted). */
-function cancelledScheduler(): CallScheduler {
-  const scheduler = new CallScheduler({ concurrency: 1 });
-  scheduler.cancel();
-  return scheduler;
 }

@@ -1,8 +1,9 @@
+import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile, mkdir } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { startFakeMessagesApi, type FakeMessagesApi, type FakeMessagesApiOptions } from "../support/fake-messages-api";
-import { runCli, type CliRun } from "../support/run-cli";
+import { CLI_BIN, runCli, type CliRun } from "../support/run-cli";
 import type { Report } from "../../lib/engine/report";
 
 // What the CLI tests share: a temporary folder to write suites in, the Messages
@@ -85,4 +86,37 @@ export function heldAfter(answered: number) {
     },
     release: () => releaseAll(),
   };
+}
+
+export interface WorkerProcess {
+  child: ChildProcess;
+  stderr(): string;
+  exited: Promise<number | null>;
+}
+
+/** A `rubric-studio worker` process, resolved once it says it is ready; killed when the test ends. */
+export function startWorkerProcess(input: { cwd: string; env: Record<string, string>; onFinished: OnFinished; concurrency?: number }): Promise<WorkerProcess> {
+  const child = spawn(process.execPath, [CLI_BIN, "worker", "--concurrency", String(input.concurrency ?? 4)], {
+    cwd: input.cwd,
+    env: { ...process.env, ...input.env, RUBRIC_STUDIO_WORKER_HEARTBEAT_SECONDS: "10" },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  let stderr = "";
+  child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+  input.onFinished(() => {
+    child.kill("SIGKILL");
+  });
+  return new Promise((resolve, reject) => {
+    const timer = setInterval(() => {
+      if (stderr.includes("Worker ready")) {
+        clearInterval(timer);
+        resolve({ child, stderr: () => stderr, exited });
+      }
+    }, 20);
+    void exited.then((code) => {
+      clearInterval(timer);
+      reject(new Error(`worker exited (${code}): ${stderr}`));
+    });
+  });
 }

@@ -42,7 +42,8 @@ test("--max-cost: evals past the budget are skipped (budget), none passes ungrad
   for (const result of skipped) {
     expect(result.score).toBeNull();
     expect(result.judgeCalls).toBe(0);
-    expect(result.note).toMatch(/skipped \(budget\)/);
+    expect(result.skipKind).toBe("budget");
+    expect(result.reason).toBe("skipped (budget): the --max-cost budget was reached before all of this eval's judge calls could be made");
   }
   for (const result of passed) expect(result.judgeCalls).toBe(1);
   expect(report.summary.skipped).toBe(skipped.length);
@@ -55,4 +56,7 @@ test("--max-cost: evals past the budget are skipped (budget), none passes ungrad
 
   expect(run.stdout.match(/↷ SKIP/g)).toHaveLength(skipped.length);
   expect(run.stdout).toMatch(new RegExp(`${skipped.length} skipped \\(budget\\)`));
+  // The cause is said once per skipped eval, never "skipped (budget): skipped (budget): ...".
+  expect(run.stdout.match(/skipped \(budget\): the --max-cost budget was reached/g)).toHaveLength(skipped.length);
+  expect(run.stdout).not.toMatch(/skipped \(budget\): skipped/);
 });

@@ -168,6 +168,10 @@ describe("cancel", () => {
     const statuses = report.results.map((r: { status: string }) => r.status);
     expect(statuses.filter((s: string) => s === "passed")).toHaveLength(4);
     expect(statuses.filter((s: string) => s === "skipped")).toHaveLength(8);
+    // Skipped for the cancel, said once, never counted as a budget skip.
+    expect(report.summary.skippedBy).toEqual({ cancelled: 8 });
+    expect(report.results.find((r: { status: string }) => r.status === "skipped")).toMatchObject({ skipKind: "cancelled", reason: "skipped (cancelled): the run was cancelled before all of this eval's judge calls could be made" });
+    expect(stderr).not.toContain("budget");
     expect(judge.api.requests).toHaveLength(4);
     expect((await database.prisma.run.findUnique({ where: { id: runId! } }))?.status).toBe("cancelled");
   });

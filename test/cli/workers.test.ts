@@ -1,42 +1,13 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { CLI_BIN } from "../support/run-cli";
 import { useTestDatabase } from "../support/test-database";
-import { makeWorkspace, startFakeJudge, yaml, candidateOf, heldAfter, type OnFinished } from "./cli-harness";
+import { makeWorkspace, startFakeJudge, startWorkerProcess, yaml, candidateOf, heldAfter, type WorkerProcess } from "./cli-harness";
 
 // Distributed grading through pg-boss: worker processes share queued runs.
 
 const database = useTestDatabase();
 
-interface Worker {
-  child: ChildProcess;
-  stderr(): string;
-}
-
-function startWorker(input: { cwd: string; env: Record<string, string>; onFinished: OnFinished; concurrency?: number }): Promise<Worker> {
-  const child = spawn(process.execPath, [CLI_BIN, "worker", "--concurrency", String(input.concurrency ?? 4)], {
-    cwd: input.cwd,
-    env: { ...process.env, ...input.env, RUBRIC_STUDIO_WORKER_HEARTBEAT_SECONDS: "10" },
-    stdio: ["ignore", "ignore", "pipe"],
-  });
-  let stderr = "";
-  child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  input.onFinished(() => {
-    child.kill("SIGKILL");
-  });
-  return new Promise((resolve, reject) => {
-    const timer = setInterval(() => {
-      if (stderr.includes("Worker ready")) {
-        clearInterval(timer);
-        resolve({ child, stderr: () => stderr });
-      }
-    }, 20);
-    child.once("exit", (code) => {
-      clearInterval(timer);
-      reject(new Error(`worker exited (${code}): ${stderr}`));
-    });
-  });
-}
+type Worker = WorkerProcess;
+const startWorker = startWorkerProcess;
 
 async function waitForStatus(runId: string, timeoutMs: number): Promise<string | undefined> {
   const deadline = Date.now() + timeoutMs;

@@ -52,8 +52,11 @@ describe("budget (maxCostUsd)", () => {
       score: null,
       display: "skipped",
       judgeCalls: 0,
-      note: "skipped (budget): --max-cost was reached before all of this eval's judge calls could be scheduled",
+      skipKind: "budget",
+      reason: "skipped (budget): the --max-cost budget was reached before all of this eval's judge calls could be made",
+      note: "the --max-cost budget was reached before all of this eval's judge calls could be made",
     });
+    expect(report.summary.skippedBy).toEqual({ budget: 2 });
     expect(exitCodeOf(report)).toBe(1);
   });
 
@@ -123,9 +126,10 @@ describe("cancel (an interrupted run)", () => {
     const report = await runYaml(criteriaEvals(3), { judge, concurrency: 1, signal: abort.signal, maxCostUsd: 10, priceOf: flatPrice(CALL_USD) });
     expect(judge.requests).toHaveLength(1);
     expect(report.summary).toMatchObject({ passed: 0, skipped: 3, judgeCalls: 1 });
-    expect(report.results[2]!.note).toBe("skipped (interrupted): the run was stopped before all of this eval's judge calls could be scheduled");
+    expect(report.results[2]).toMatchObject({ skipKind: "interrupted", reason: "skipped (interrupted): the run was interrupted before all of this eval's judge calls could be made" });
+    expect(report.summary.skippedBy).toEqual({ interrupted: 3 });
     expect(criterion(report.results[0]!, "brief")).toMatchObject({ status: "skipped", skippedReason: "the run was interrupted before this criterion's judge call" });
-    expect(criterion(report.results[0]!, "brief").verdicts.map((v) => v.error)).toEqual(["skipped (run interrupted)"]);
+    expect(criterion(report.results[0]!, "brief").verdicts.map((v) => v.error)).toEqual(["skipped (interrupted)"]);
     expect(exitCodeOf(report)).toBe(1);
   });
 });

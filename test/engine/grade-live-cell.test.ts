@@ -113,7 +113,12 @@ describe("live cells in the engine", () => {
       candidate: { source: "live", server: "calendar", serverStderr: "fatal: boom\n" },
     });
     expect(failed!.note).toBeUndefined();
-    expect(skipped).toMatchObject({ status: "skipped", reason: "skipped (interrupted): the run was stopped before the live agent run could finish" });
+    expect(skipped).toMatchObject({
+      status: "skipped",
+      skipKind: "cancelled",
+      reason: "skipped (cancelled): the run was cancelled before the live agent run could finish",
+      note: "the run was cancelled before the live agent run could finish",
+    });
     expect(judge.requests).toHaveLength(0);
     expect(report.summary).toMatchObject({ deferred: 1, failed: 1, skipped: 1 });
   });
@@ -125,7 +130,7 @@ describe("live cells in the engine", () => {
 
   it("puts agent calls under --max-cost: a refused agent call skips the eval (budget)", async () => {
     const report = await run(`${SERVERS}evals:\n${LIVE_EVAL()}`, { live: fakeLive(), maxCostUsd: 0.001, usd: 0.01 });
-    expect(report.results[0]).toMatchObject({ status: "skipped", reason: "skipped (budget): --max-cost was reached before the live agent run could finish" });
+    expect(report.results[0]).toMatchObject({ status: "skipped", skipKind: "budget", reason: "skipped (budget): the --max-cost budget was reached before the live agent run could finish" });
   });
 
   it("evaluates when: predicates against the transcript, tool calls included", async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { EvalResult } from "../../lib/engine/report";
+import { EVAL_STATUSES, type EvalResult } from "../../lib/engine/report";
 import type { PairwiseOutcome } from "../../lib/engine/pairwise/types";
 import type { ReviewOutcome } from "../../lib/engine/review/types";
 import { createPositionBiasViews } from "../../lib/store/position-bias";
@@ -65,7 +65,7 @@ describe("a running run's snapshot", () => {
     const snapshot = runProgress(overview, Date.now());
     expect(snapshot).toMatchObject({ status: "running", finished: false, done: 1, total: 5, calls: { done: 8, planned: 36 }, judgeCalls: 7, reusedCalls: 1 });
     // The cards' counts add up to the results done: "1 of 5" and "Failed 1", never "0 of 5".
-    expect(Object.values(snapshot.counts).reduce((a, b) => a + b, 0)).toBe(snapshot.done);
+    expect(EVAL_STATUSES.reduce((sum, s) => sum + snapshot.counts[s], 0)).toBe(snapshot.done);
     expect(snapshot.counts.failed).toBe(1);
     // Tokens of the calls made so far (a reused verdict costs none), not the zero the run's totals hold until it ends.
     expect(snapshot.tokens.input).toBe(700);

@@ -6,6 +6,7 @@ import { runSuite, type RunEvent } from "../../lib/engine/run-suite";
 import { planSuite } from "../../lib/engine/plan-suite";
 import { explainPlan, type ExplainedPlan, type PriceOf } from "../../lib/engine/explain-plan";
 import type { FakeJudge } from "./fake-judge";
+import type { CallScheduler } from "../../lib/engine/call-scheduler";
 
 // Builders shared by the engine tests: a suite from YAML text as a user writes
 // it, run through the real engine with a fake judge.
@@ -36,6 +37,9 @@ export interface RunYamlOptions {
   priceOf?: PriceOf;
   events?: RunEvent[];
   signal?: AbortSignal;
+  cancel?: AbortSignal;
+  shutdown?: AbortSignal;
+  scheduler?: CallScheduler;
 }
 
 export async function runYaml(yaml: string, options: RunYamlOptions): Promise<Report> {
@@ -49,6 +53,9 @@ export async function runYaml(yaml: string, options: RunYamlOptions): Promise<Re
       ...(options.maxCostUsd !== undefined ? { maxCostUsd: options.maxCostUsd } : {}),
       ...(options.judgeUnavailable !== undefined ? { judgeUnavailable: options.judgeUnavailable } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.cancel ? { cancel: options.cancel } : {}),
+      ...(options.shutdown ? { shutdown: options.shutdown } : {}),
+      ...(options.scheduler ? { scheduler: options.scheduler } : {}),
     },
     {
       judge: options.judge,

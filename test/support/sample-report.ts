@@ -1,6 +1,7 @@
 import type { CriterionResult, EvalResult, Report, ReportSummary, VerdictRecord } from "../../lib/engine/report";
 import type { TokenUsage } from "../../lib/engine/judge-port";
 import { formatScore } from "../../lib/engine/format-score";
+import { skippedByOf } from "../../lib/engine/skip-kind";
 
 // A realistic report with every status a reporter has to show: a plain pass,
 // a failure with a failed required criterion and a triggered guard, a vacuous
@@ -231,8 +232,9 @@ export function sampleResults(): EvalResult[] {
     cell: { model: HAIKU, prompt: "Summarize the release.", promptIndex: 1 },
     candidate: { source: "fixed", server: "docs", prompt: "Summarize the release.", response: "The 2.3.0 release added per-tenant rate limits." },
     judge: { models: [HAIKU], jurySize: 1, consensus: 1 },
-    reason: "not graded",
+    reason: "skipped (budget): the --max-cost budget of $0.03 would be exceeded by this cell (projected $0.0040)",
     note: "the --max-cost budget of $0.03 would be exceeded by this cell (projected $0.0040)",
+    skipKind: "budget",
     location: { file: SUITE_FILE, line: 70, column: 5 },
   });
 
@@ -249,6 +251,7 @@ export function summarizeResults(results: EvalResult[]): ReportSummary {
     deferred: count("deferred"),
     judgeErrors: count("judge_error"),
     skipped: count("skipped"),
+    ...(count("skipped") > 0 ? { skippedBy: skippedByOf(results) } : {}),
     vacuous: results.filter((r) => r.status === "passed" && r.vacuous).length,
     judgeCalls: results.reduce((sum, r) => sum + r.judgeCalls, 0),
     costUsd: Number(results.reduce((sum, r) => sum + r.costUsd, 0).toFixed(6)),

@@ -5,6 +5,7 @@ import type { PriceOf } from "../explain-plan";
 import { gradeCell, type CallJudge } from "../grade-cell";
 import { agentSummary, liveRunOf, type LiveRuns } from "../grade-live-cell";
 import { renderTranscript } from "../transcript";
+import { skippedFields } from "../skip-kind";
 import { comparedItems, type ComparedCells } from "./plan-cell-comparison";
 
 // Grades `compare: { eval, a, b }`: gets each side's candidate (a fixed
@@ -67,10 +68,12 @@ export async function gradeCellComparison(input: GradeCellComparisonInput): Prom
     if (outcome.kind === "deferred") return gradeCell({ cell: { ...cell, deferReason: `cell ${side.name} could not run: ${outcome.reason}`, judgeCalls: 0 }, call, now });
     const { note: _deferNote, ...base } = await gradeCell({ cell: { ...cell, deferReason: "", judgeCalls: 0 }, call, now });
     const failed = outcome.kind === "error";
-    const reason = failed
-      ? `live run failed in cell ${side.name}: ${outcome.message}`
-      : `skipped (${outcome.reason === "budget" ? "budget" : "interrupted"}): the live run of cell ${side.name} did not finish`;
-    return withAgents({ ...base, status: failed ? "failed" : "skipped", display: failed ? "error" : "skipped", reason, ...(failed ? {} : { note: reason }) });
+    return withAgents({
+      ...base,
+      ...(failed
+        ? { status: "failed" as const, display: "error", reason: `live run failed in cell ${side.name}: ${outcome.message}` }
+        : skippedFields(outcome.reason, `the live run of cell ${side.name} could finish`)),
+    });
   }
 
   const outputOf = (side: PlannedCell) => {

@@ -118,8 +118,7 @@ export async function gradePairwiseCell(input: { cell: PlannedCell; call: CallJu
 
   const skipped = runs.find((r) => r.skipped)?.skipped;
   if (skipped) {
-    const note = SKIPPED[skipped].eval;
-    return { ...common, status: "skipped", score: null, display: "skipped", reason: note, note, gates: [], judges: judgeRows(() => null) };
+    return { ...common, ...SKIPPED.eval(skipped), gates: [], judges: judgeRows(() => null) };
   }
   const errors = runs.flatMap((r) => r.errors);
   if (errors.length > 0) {

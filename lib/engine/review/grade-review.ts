@@ -92,8 +92,7 @@ export async function gradeReviewCell(input: { cell: PlannedCell; call: CallJudg
 
   const skipped = runs.find((r) => r.skipped)?.skipped;
   if (skipped) {
-    const note = SKIPPED[skipped].eval;
-    return { ...common, status: "skipped", score: null, display: "skipped", reason: note, note, criteria: [], judges: runs.map((r) => judges(r, null, null)) };
+    return { ...common, ...SKIPPED.eval(skipped), criteria: [], judges: runs.map((r) => judges(r, null, null)) };
   }
   const failed = runs.filter((r) => r.error !== undefined);
   if (failed.length > 0) {

@@ -118,6 +118,7 @@ export function holisticRequest(input: { rubric: RubricSetConfig; settings: Judg
     stablePrompt: stable,
     candidatePrompt: renderCandidate({ response: document }),
     verdict: "category_holistic",
+    categories: rubric.categories.map((category) => category.id),
   };
 }
 
