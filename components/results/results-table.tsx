@@ -268,12 +268,10 @@ export function ResultsTable({ runId, query, total: initialTotal, initial }: Res
 function NameCell({ name, href }: { name: string; href: string }) {
   const parts = splitCellName(name);
   return (
-    <>
-      <Link className={styles.rowLink} href={href} prefetch={false}>
-        {parts.eval}
-        {parts.cell ? <span className={styles.cellName}> [{parts.cell}]</span> : null}
-      </Link>
-    </>
+    <Link className={styles.rowLink} href={href} prefetch={false}>
+      {parts.eval}
+      {parts.cell ? <span className={styles.cellName}> [{parts.cell}]</span> : null}
+    </Link>
   );
 }
 

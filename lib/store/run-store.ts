@@ -120,7 +120,12 @@ export function createRunStore(prisma: PrismaClient) {
     },
 
     async setStatus(id: string, status: RunStatus): Promise<void> {
-      await prisma.run.update({ where: { id }, data: { status, ...(status === "running" ? { startedAt: new Date(), finishedAt: null } : {}) } });
+      if (status === "running") {
+        // Each cell of a queued run asks for "running" as it starts: only the first starts the run's clock (the page's ETA reads it).
+        await prisma.run.updateMany({ where: { id, status: { not: "running" } }, data: { status, startedAt: new Date(), finishedAt: null } });
+        return;
+      }
+      await prisma.run.update({ where: { id }, data: { status } });
     },
 
     async requestCancel(id: string): Promise<boolean> {

@@ -81,6 +81,19 @@ describe("a running run's snapshot", () => {
   });
 });
 
+describe("a queued run's clock", () => {
+  it("starts with its first cell, not again with every cell that starts after it (the ETA's elapsed time)", async () => {
+    const store = createRunStore(database.prisma);
+    const version = await store.saveSuiteVersion({ name: "clock.yaml", yaml: "evals: [] # clock\n" });
+    const runId = await store.createRun({ ...version, startedBy: "dashboard", config: CONFIG, totalCells: 5, status: "queued" });
+    await store.setStatus(runId, "running");
+    const first = (await database.prisma.run.findUnique({ where: { id: runId } }))!.startedAt!;
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    await store.setStatus(runId, "running");
+    expect((await database.prisma.run.findUnique({ where: { id: runId } }))!.startedAt).toEqual(first);
+  });
+});
+
 describe("the results table's rows", () => {
   it("carry a comparison's winner and a review's decision, which have no threshold to meet", async () => {
     const review = { report: { decision: { status: "human_review" } } } as unknown as ReviewOutcome;
