@@ -1,8 +1,8 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useEffect, useRef, useState } from "react";
 import { Bar, BarChart, CartesianGrid, Legend, Tooltip, XAxis, YAxis } from "recharts";
+import { useWidth } from "./use-width";
 
 export interface MatrixBar {
   label: string;
@@ -43,21 +43,10 @@ function CellTick({ x, y, payload }: { x?: number; y?: number; payload?: { value
 }
 
 // Horizontal bars, as wide as the figure: one row per matrix cell with its
-// whole name beside it. The width is measured here (not ResponsiveContainer,
-// which draws nothing when it first measures zero in a narrow layout).
+// whole name beside it.
 export default function MatrixBarsPlot({ bars }: { bars: MatrixBar[] }) {
   const router = useRouter();
-  const box = useRef<HTMLDivElement>(null);
-  const [width, setWidth] = useState(720);
-  useEffect(() => {
-    const el = box.current;
-    if (!el) return;
-    const measure = () => setWidth(Math.max(360, Math.floor(el.getBoundingClientRect().width)));
-    measure();
-    const observer = new ResizeObserver(measure);
-    observer.observe(el);
-    return () => observer.disconnect();
-  }, []);
+  const { ref: box, width } = useWidth<HTMLDivElement>({ fallback: 720, min: 360 });
   const open = (entry: unknown) => {
     const href = (entry as { payload?: MatrixBar } | undefined)?.payload?.href;
     if (href) router.push(href);

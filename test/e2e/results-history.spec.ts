@@ -29,6 +29,9 @@ test("the suite's runs, their trend charts and their comparison", async ({ page 
   // A trend per eval, drawn in the browser with one point per run.
   const chart = page.getByTestId("score-trend").filter({ hasText: "filler 01" });
   await expect(chart.locator(".recharts-line-dot, .recharts-dot")).toHaveCount(2);
+  // The chart takes its figure's width (it was a fixed 640 px in a 1,150 px box).
+  const [plotWidth, figureWidth] = await Promise.all([chart.getByTestId("score-trend-plot").evaluate((el) => el.getBoundingClientRect().width), chart.evaluate((el) => el.clientWidth)]);
+  expect(plotWidth).toBeGreaterThan(figureWidth * 0.8);
 });
 
 // Issue 12, items 6 and 17: a suite saved twice (two versions), each run with

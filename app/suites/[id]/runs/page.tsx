@@ -84,7 +84,7 @@ export default async function SuiteRunsPage({ params, searchParams }: { params: 
       {runs.length >= 2 ? (
         <section className={styles.section} id="compare">
           <h2>Compare two runs</h2>
-          <CompareForm action={`/suites/${id}/runs#compare`} runs={runs.map((r) => ({ id: r.id, createdAt: r.createdAt.toISOString(), status: r.status, version: r.version.number }))} base={base} head={head} />
+          <CompareForm action={`/suites/${id}/runs#compare`} runs={runs.map((r) => ({ id: r.id, createdAt: r.createdAt.toISOString(), status: r.status, counts: r.counts, version: r.version.number }))} base={base} head={head} />
           <VersionsCompared suiteId={id} base={runs.find((r) => r.id === base)} head={runs.find((r) => r.id === head)} />
           {comparison ? <RunComparison comparison={comparison} headRunId={head!} /> : <p className={styles.muted}>Pick two different runs.</p>}
         </section>
