@@ -36,5 +36,3 @@ export function runProgress(run: RunOverview, now: number) {
     elapsedSeconds,
   };
 }
-
-export type RunProgress = ReturnType<typeof runProgress>;
