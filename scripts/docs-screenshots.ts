@@ -141,7 +141,7 @@ async function main() {
   const dir = await mkdtemp(path.join(os.tmpdir(), "rs-docs-"));
   const dataDir = path.join(dir, "pglite");
   await ensureBuild();
-  const app = await startBuiltApp({ dataDir, port: await freePort() });
+  const app = await startBuiltApp({ dataDir, port: Number(process.env.DOCS_PORT) || (await freePort()) });
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
   try {
     let round = 1;

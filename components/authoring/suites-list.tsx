@@ -13,10 +13,9 @@ export interface SuiteRow {
   name: string;
   versions: number;
   lastSavedAt: string | null;
-  lastRun: { id: string; status: string; createdAt: string } | null;
+  /** The last run's outcome (components/results/run-outcome.ts): "completed · 2 failed" is not a green "completed". */
+  lastRun: { id: string; label: string; tone: string; createdAt: string } | null;
 }
-
-const RUN_BADGE: Record<string, string> = { completed: "badge-success", failed: "badge-danger", cancelled: "badge-warning", running: "badge-info", queued: "badge-info" };
 
 function Time({ iso }: { iso: string | null }) {
   if (!iso) return <span className="muted">never</span>;
@@ -154,7 +153,9 @@ export function SuitesList({ suites }: { suites: SuiteRow[] }) {
                   <td>
                     {s.lastRun ? (
                       <span className="row">
-                        <span className={`badge ${RUN_BADGE[s.lastRun.status] ?? ""}`}>{s.lastRun.status}</span>
+                        <span className={`badge badge-${s.lastRun.tone}`} data-testid="last-run">
+                          {s.lastRun.label}
+                        </span>
                         <span className="muted small">
                           <Time iso={s.lastRun.createdAt} />
                         </span>

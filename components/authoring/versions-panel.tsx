@@ -2,6 +2,7 @@
 import { useEffect, useMemo, useState } from "react";
 import { apiFetch } from "./api-client";
 import type { VersionInfo, VersionPair } from "./api-types";
+import { DiffView } from "./diff-view";
 import { diffLines, withContext } from "./line-diff";
 import { fullTime, relativeTime } from "./format-time";
 import { plural } from "@/lib/engine/format-score";
@@ -113,29 +114,12 @@ function VersionDiff({ suiteId, from, to }: { suiteId: string; from: string; to:
   if (error) return <p className="notice notice-error">{error}</p>;
   if (!pair) return <div className="skeleton" style={{ height: 80 }} aria-busy="true" />;
   if (from === to || rows.every((r) => r.kind === "gap")) return <p className="muted small">The two versions are identical.</p>;
-  const added = rows.filter((r) => r.kind === "add").length;
-  const removed = rows.filter((r) => r.kind === "del").length;
   return (
-    <div>
-      <p className="small" style={{ margin: "0 0 6px" }}>
-        <span style={{ color: "var(--success)" }}>+{added}</span> <span style={{ color: "var(--danger)" }}>−{removed}</span> lines
-      </p>
-      <div className="diff" data-testid="version-diff" role="table" aria-label="Differences between the two versions">
-        {rows.map((row, i) =>
-          row.kind === "gap" ? (
-            <div key={i} className="diff-gap">
-              ⋯ {row.hidden} unchanged line{row.hidden === 1 ? "" : "s"}
-            </div>
-          ) : (
-            <div key={i} className={`diff-line ${row.kind === "add" ? "diff-add" : row.kind === "del" ? "diff-del" : ""}`} data-kind={row.kind} role="row">
-              <span className="ln">{row.kind === "add" ? "" : row.oldLine}</span>
-              <span className="ln">{row.kind === "del" ? "" : row.newLine}</span>
-              <span className="sign">{row.kind === "add" ? "+" : row.kind === "del" ? "−" : " "}</span>
-              <span>{row.text || " "}</span>
-            </div>
-          ),
-        )}
-      </div>
-    </div>
+    <>
+      <DiffView rows={rows} />
+      <a className="small" href={`/suites/${suiteId}/diff?from=${from}&to=${to}`} target="_blank" rel="noreferrer">
+        Open the diff at full width ↗
+      </a>
+    </>
   );
 }

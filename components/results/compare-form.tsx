@@ -1,11 +1,15 @@
+import type { EvalStatus } from "@/lib/engine/report";
 import { formatTime } from "./format";
+import { runOutcome } from "./run-outcome";
 import styles from "./results.module.css";
 
 // Pick two runs of the suite to compare; a GET form, so the comparison is a link.
-export function CompareForm({ action, runs, base, head }: { action: string; runs: { id: string; createdAt: string; status: string }[]; base?: string; head?: string }) {
-  const option = (r: { id: string; createdAt: string; status: string }) => (
+type RunOption = { id: string; createdAt: string; status: string; counts: Record<EvalStatus, number>; version: number };
+
+export function CompareForm({ action, runs, base, head }: { action: string; runs: RunOption[]; base?: string; head?: string }) {
+  const option = (r: RunOption) => (
     <option key={r.id} value={r.id}>
-      {formatTime(r.createdAt)} ({r.status})
+      {formatTime(r.createdAt)} · v{r.version} ({runOutcome(r.status, r.counts).label})
     </option>
   );
   return (

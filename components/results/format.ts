@@ -30,3 +30,21 @@ export function formatTime(value: Date | string): string {
 export function formatMs(value: number): string {
   return value < 1000 ? `${Math.round(value)} ms` : `${(value / 1000).toFixed(1)} s`;
 }
+
+/** A comparison's winner with its side's label: "A (baseline)", or "tie" / "uncertain". */
+export function winnerText(winner: "A" | "B" | "tie" | "uncertain", labels: { a: string; b: string }): string {
+  if (winner === "A") return `A (${labels.a})`;
+  if (winner === "B") return `B (${labels.b})`;
+  return winner;
+}
+
+/** A review's decision as people read it. */
+export function decisionText(status: string): string {
+  return status === "human_review" ? "human review" : status;
+}
+
+/** An eval's name split into the eval and its cell ("model=…, prompt=#2"), so the cell can show on a line of its own. */
+export function splitCellName(name: string): { eval: string; cell: string | null } {
+  const match = /^(.*) \[([^\[\]]*)\]$/s.exec(name);
+  return match ? { eval: match[1]!, cell: match[2]! } : { eval: name, cell: null };
+}

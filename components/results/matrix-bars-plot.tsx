@@ -2,6 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { Bar, BarChart, CartesianGrid, Legend, Tooltip, XAxis, YAxis } from "recharts";
+import { useWidth } from "./use-width";
 
 export interface MatrixBar {
   label: string;
@@ -11,22 +12,56 @@ export interface MatrixBar {
   href: string;
 }
 
-// Fixed size rather than ResponsiveContainer, as in score-trend-chart.tsx.
+const FONT_PX = 12;
+/** Roughly the width of one character of the axis font: labels get the room their longest line needs. */
+const CHAR_PX = 7;
+const ROW_PX = 46;
+
+/** A label in lines of its " · " parts (judge model, prompt), so a long name wraps rather than being cut. */
+export function labelLines(label: string): string[] {
+  return label.split(" · ");
+}
+
+/** The width the label column needs for its longest line, within a third of the chart (bounded for a pathological name). */
+export function labelWidth(labels: string[], chartWidth: number): number {
+  const longest = Math.max(0, ...labels.flatMap(labelLines).map((line) => line.length));
+  return Math.min(Math.max(80, longest * CHAR_PX + 16), Math.max(160, Math.floor(chartWidth / 3)));
+}
+
+function CellTick({ x, y, payload }: { x?: number; y?: number; payload?: { value: string } }) {
+  const lines = labelLines(payload?.value ?? "");
+  return (
+    <text x={x} y={y} textAnchor="end" fontSize={FONT_PX} fill="#3d4755">
+      <title>{payload?.value}</title>
+      {lines.map((line, i) => (
+        <tspan key={i} x={x} dx={-4} dy={i === 0 ? -((lines.length - 1) * (FONT_PX + 2)) / 2 + 4 : FONT_PX + 2}>
+          {line}
+        </tspan>
+      ))}
+    </text>
+  );
+}
+
+// Horizontal bars, as wide as the figure: one row per matrix cell with its
+// whole name beside it.
 export default function MatrixBarsPlot({ bars }: { bars: MatrixBar[] }) {
   const router = useRouter();
+  const { ref: box, width } = useWidth<HTMLDivElement>({ fallback: 720, min: 360 });
   const open = (entry: unknown) => {
     const href = (entry as { payload?: MatrixBar } | undefined)?.payload?.href;
     if (href) router.push(href);
   };
   return (
-    <BarChart width={Math.max(420, 110 * bars.length + 80)} height={300} data={bars} margin={{ top: 8, right: 16, bottom: 8, left: 0 }}>
-      <CartesianGrid stroke="#dfe3e8" />
-      <XAxis dataKey="label" stroke="#5d6877" fontSize={11} interval={0} angle={-20} textAnchor="end" height={70} />
-      <YAxis domain={[0, 1]} stroke="#5d6877" fontSize={11} />
-      <Tooltip contentStyle={{ background: "#ffffff", border: "1px solid #dfe3e8" }} formatter={(v) => (typeof v === "number" ? v.toFixed(2) : "—")} />
-      <Legend />
-      <Bar dataKey="meanScore" name="mean score" fill="#3b5bdb" isAnimationActive={false} maxBarSize={40} cursor="pointer" onClick={open} />
-      <Bar dataKey="passRate" name="pass rate" fill="#2b8a3e" isAnimationActive={false} maxBarSize={40} cursor="pointer" onClick={open} />
-    </BarChart>
+    <div ref={box} data-testid="matrix-bars-plot" data-width={width}>
+      <BarChart layout="vertical" width={width} height={70 + ROW_PX * bars.length} data={bars} margin={{ top: 8, right: 24, bottom: 8, left: 8 }} barCategoryGap={8}>
+        <CartesianGrid stroke="#dfe3e8" horizontal={false} />
+        <XAxis type="number" domain={[0, 1]} stroke="#5d6877" fontSize={FONT_PX} />
+        <YAxis type="category" dataKey="label" width={labelWidth(bars.map((b) => b.label), width)} interval={0} tick={<CellTick />} stroke="#5d6877" />
+        <Tooltip contentStyle={{ background: "#ffffff", border: "1px solid #dfe3e8" }} formatter={(v) => (typeof v === "number" ? v.toFixed(2) : "—")} />
+        <Legend />
+        <Bar dataKey="meanScore" name="mean score" fill="#3b5bdb" isAnimationActive={false} maxBarSize={16} cursor="pointer" onClick={open} />
+        <Bar dataKey="passRate" name="pass rate" fill="#2b8a3e" isAnimationActive={false} maxBarSize={16} cursor="pointer" onClick={open} />
+      </BarChart>
+    </div>
   );
 }

@@ -27,14 +27,27 @@ export function cellLabel(cell: Pick<MatrixCellView, "model" | "promptIndex">): 
   return [cell.model ?? "(suite judge)", cell.promptIndex === null ? "(one prompt)" : `prompt #${cell.promptIndex}`].join(" · ");
 }
 
-// Red (0) to green (1) through amber; ungraded cells stay grey.
-function colourOf(score: number | null): string {
-  if (score === null) return "#2a3140";
-  const hue = Math.round(Math.max(0, Math.min(1, score)) * 120);
-  return `hsl(${hue} 55% 30%)`;
+/**
+ * A cell's colour says whether its results passed, not how high they scored:
+ * a cell whose mean is 0.58 but where nothing passed is red, not green. Green
+ * only when every result passed, red when none did, amber between; grey when
+ * nothing was graded.
+ */
+export function cellTone(cell: Pick<MatrixCellView, "results" | "passed" | "meanScore">): "pass" | "mixed" | "fail" | "ungraded" {
+  if (cell.meanScore === null && cell.passed === 0) return "ungraded";
+  if (cell.passed === cell.results) return "pass";
+  return cell.passed === 0 ? "fail" : "mixed";
 }
 
-export function MatrixHeatmap({ runId, cells }: { runId: string; cells: MatrixCellView[] }) {
+const TONES = { pass: "hsl(130 45% 30%)", mixed: "hsl(38 80% 34%)", fail: "hsl(0 60% 38%)", ungraded: "#5d6877" };
+
+/** The cell's text and tooltip: its mean score, and how many of its results passed. */
+export function cellSummary(cell: Pick<MatrixCellView, "results" | "passed" | "meanScore">): string {
+  const pct = cell.results > 0 ? Math.round((cell.passed / cell.results) * 100) : 0;
+  return `${cell.passed} of ${cell.results} passed (${pct}%)`;
+}
+
+export function MatrixHeatmap({ runId, cells, selected }: { runId: string; cells: MatrixCellView[]; selected?: Pick<MatrixCellView, "model" | "promptIndex"> }) {
   const models = [...new Set(cells.map((c) => c.model))].sort((a, b) => (a ?? "").localeCompare(b ?? ""));
   const prompts = [...new Set(cells.map((c) => c.promptIndex))].sort((a, b) => (a ?? 0) - (b ?? 0));
   const at = (model: string | null, prompt: number | null) => cells.find((c) => c.model === model && c.promptIndex === prompt);
@@ -51,24 +64,30 @@ export function MatrixHeatmap({ runId, cells }: { runId: string; cells: MatrixCe
       <tbody>
         {models.map((model) => (
           <tr key={model ?? "none"}>
-            <th>{model ?? "(suite judge)"}</th>
+            <th className={styles.heatRow} title={model ?? "(suite judge)"}>
+              {model ?? "(suite judge)"}
+            </th>
             {prompts.map((prompt) => {
               const cell = at(model, prompt);
               if (!cell) return <td key={prompt ?? "none"} className={styles.muted}>—</td>;
+              const tone = cellTone(cell);
+              const isSelected = selected !== undefined && selected.model === cell.model && selected.promptIndex === cell.promptIndex;
               return (
                 <td key={prompt ?? "none"}>
                   <Link
-                    className={styles.heatCell}
-                    style={{ background: colourOf(cell.meanScore) }}
+                    className={`${styles.heatCell} ${isSelected ? styles.heatSelected : ""}`}
+                    style={{ background: TONES[tone] }}
                     href={cellHref(runId, cell)}
                     data-testid="matrix-cell"
                     data-model={cell.model ?? ""}
                     data-prompt={cell.promptIndex ?? ""}
-                    title={`${cell.results} results; click to list them`}
+                    data-tone={tone}
+                    aria-current={isSelected ? "true" : undefined}
+                    title={`${cellLabel(cell)}: mean ${cell.meanScore === null ? "—" : cell.meanScore.toFixed(2)}, ${cellSummary(cell)}; click to list them`}
                   >
-                    <strong>{cell.meanScore === null ? "—" : cell.meanScore.toFixed(2)}</strong>
+                    <strong>{tone === "pass" ? "✓" : tone === "fail" ? "✗" : tone === "mixed" ? "◐" : "—"} {cellSummary(cell)}</strong>
                     <br />
-                    {Math.round((cell.passed / cell.results) * 100)}% pass · {cell.results}
+                    mean {cell.meanScore === null ? "—" : cell.meanScore.toFixed(2)}
                   </Link>
                 </td>
               );

@@ -1,5 +1,6 @@
 import type { WinRateBar } from "@/lib/engine/pairwise/pairwise-result";
-import type { JudgedPair, PairwiseOutcome, PairwiseWinner } from "@/lib/engine/pairwise/types";
+import type { JudgedPair, PairwiseOutcome } from "@/lib/engine/pairwise/types";
+import { winnerText } from "./format";
 import styles from "./results.module.css";
 import trust from "./trust.module.css";
 import { WinRateChart } from "./win-rate-chart";
@@ -11,11 +12,7 @@ import { WinRateChart } from "./win-rate-chart";
 
 const pct = (v: number) => `${Math.round(v * 100)}%`;
 
-export function winnerText(winner: PairwiseWinner, labels: { a: string; b: string }): string {
-  if (winner === "A") return `A (${labels.a})`;
-  if (winner === "B") return `B (${labels.b})`;
-  return winner;
-}
+export { winnerText };
 
 function PairCard({ pair, labels, comparison }: { pair: JudgedPair; labels: { a: string; b: string }; comparison?: { input: string; output_a: string; output_b: string } }) {
   return (

@@ -71,6 +71,10 @@ export interface ResultRowView {
   reason: string;
   costUsd: number;
   latencyMs: number;
+  /** A comparison's winner (its outcome, instead of a score against a threshold). */
+  comparison: { winner: "A" | "B" | "tie" | "uncertain"; labels: { a: string; b: string } } | null;
+  /** A review's decision, likewise. */
+  decision: string | null;
 }
 
 /** What the rows route answers: the rows from `offset` on, and how many match in all. */
@@ -92,6 +96,8 @@ export function toResultRowView(row: ResultRowView): ResultRowView {
     reason: row.reason,
     costUsd: row.costUsd,
     latencyMs: row.latencyMs,
+    comparison: row.comparison,
+    decision: row.decision,
   };
 }
 

@@ -2,7 +2,7 @@
 import Link from "next/link";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from "react";
-import { formatInt, formatMs, formatScore, formatUsd } from "./format";
+import { decisionText, formatInt, formatMs, formatScore, formatUsd, splitCellName, winnerText } from "./format";
 import { queryHref, RESULTS_PAGE_SIZE, resultHref, rowsHref, type ResultRowsResponse, type ResultRowView, type SortKey, type TableQuery } from "./results-query";
 import { StatusBadge } from "./status-badge";
 import styles from "./results-table.module.css";
@@ -234,17 +234,15 @@ export function ResultsTable({ runId, query, total: initialTotal, initial }: Res
               }
               return (
                 <tr key={item.index} data-index={item.index} aria-rowindex={item.index + 2} style={{ height: ROW_HEIGHT }} data-testid="result-row" data-status={row.status}>
-                  <td title={row.name}>
-                    <Link className={styles.rowLink} href={resultHref(runId, row.resultKey)} prefetch={false}>
-                      {row.name}
-                    </Link>
+                  <td title={row.name} className={styles.nameCell}>
+                    <NameCell name={row.name} href={resultHref(runId, row.resultKey)} />
                   </td>
                   <td>
                     <StatusBadge status={row.status} />
                     {row.vacuous ? <span className={styles.muted}> vacuous</span> : null}
                   </td>
-                  <td className={styles.num}>
-                    {formatScore(row.score)} <span className={styles.muted}>/ {formatScore(row.threshold)}</span>
+                  <td className={styles.num} data-testid="result-score-cell">
+                    <ScoreCell row={row} />
                   </td>
                   <td className={styles.num}>{formatUsd(row.costUsd)}</td>
                   <td className={styles.num}>{formatMs(row.latencyMs)}</td>
@@ -262,6 +260,28 @@ export function ResultsTable({ runId, query, total: initialTotal, initial }: Res
         Rows {formatInt(shownFirst)}–{formatInt(Math.max(shownFirst, shownLast))} of {formatInt(total)}
         <span className={styles.muted}> · scroll, or use the arrow keys, Page Up/Down, Home and End on a row</span>
       </p>
+    </>
+  );
+}
+
+/** The eval's name, and its matrix cell on a second line: two cells of one eval never read the same. */
+function NameCell({ name, href }: { name: string; href: string }) {
+  const parts = splitCellName(name);
+  return (
+    <Link className={styles.rowLink} href={href} prefetch={false}>
+      {parts.eval}
+      {parts.cell ? <span className={styles.cellName}> [{parts.cell}]</span> : null}
+    </Link>
+  );
+}
+
+/** A score against its threshold; a comparison's winner or a review's decision where there is no threshold to meet. */
+export function ScoreCell({ row }: { row: Pick<ResultRowView, "score" | "threshold" | "comparison" | "decision"> }) {
+  if (row.comparison) return <span data-outcome="winner">winner {winnerText(row.comparison.winner, row.comparison.labels)}</span>;
+  if (row.decision) return <span data-outcome="decision">decision: {decisionText(row.decision)}</span>;
+  return (
+    <>
+      {formatScore(row.score)} <span className={styles.muted}>/ {formatScore(row.threshold)}</span>
     </>
   );
 }

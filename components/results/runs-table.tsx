@@ -1,7 +1,8 @@
 import Link from "next/link";
 import type { EvalStatus } from "@/lib/engine/report";
 import { formatTime, formatUsd } from "./format";
-import { StatusBadge } from "./status-badge";
+import { passRate } from "./run-outcome";
+import { RunBadge } from "./status-badge";
 import styles from "./results.module.css";
 
 /** A run as the list shows it (plain data: the page maps the store's rows to this). */
@@ -14,6 +15,8 @@ export interface RunRowView {
   createdAt: string;
   counts: Record<EvalStatus, number>;
   costUsd: number;
+  /** The suite version it graded: v1 the oldest. */
+  version: number;
 }
 
 const COUNT_COLUMNS: { status: EvalStatus; label: string }[] = [
@@ -23,6 +26,10 @@ const COUNT_COLUMNS: { status: EvalStatus; label: string }[] = [
   { status: "judge_error", label: "Judge err." },
   { status: "skipped", label: "Skipped" },
 ];
+
+function formatRate(rate: number | null): string {
+  return rate === null ? "—" : `${Math.round(rate * 100)}%`;
+}
 
 export function RunsTable({ runs, showSuite = true }: { runs: RunRowView[]; showSuite?: boolean }) {
   if (runs.length === 0) {
@@ -39,8 +46,10 @@ export function RunsTable({ runs, showSuite = true }: { runs: RunRowView[]; show
         <tr>
           <th>Run</th>
           {showSuite ? <th>Suite</th> : null}
+          <th>Version</th>
           <th>Status</th>
           <th>Started by</th>
+          <th className={styles.num}>Pass rate</th>
           {COUNT_COLUMNS.map((c) => (
             <th key={c.status} className={styles.num}>
               {c.label}
@@ -64,16 +73,22 @@ export function RunsTable({ runs, showSuite = true }: { runs: RunRowView[]; show
                 </Link>
               </td>
             ) : null}
+            <td data-testid="run-version">v{run.version}</td>
             <td>
-              <StatusBadge status={run.status} />
+              <RunBadge status={run.status} counts={run.counts} />
             </td>
             <td>{run.startedBy}</td>
+            <td className={styles.num} data-testid="run-pass-rate">
+              {formatRate(passRate(run.counts))}
+            </td>
             {COUNT_COLUMNS.map((c) => (
               <td key={c.status} className={styles.num} data-count={c.status}>
                 {run.counts[c.status]}
               </td>
             ))}
-            <td className={styles.num}>{formatUsd(run.costUsd)}</td>
+            <td className={styles.num} data-testid="run-row-cost">
+              {formatUsd(run.costUsd)}
+            </td>
           </tr>
         ))}
       </tbody>

@@ -1,4 +1,6 @@
+import type { EvalStatus } from "@/lib/engine/report";
 import styles from "./results.module.css";
+import { runOutcome, type RunTone } from "./run-outcome";
 
 // One badge for eval statuses (passed, failed, deferred, judge_error, skipped)
 // and run statuses (queued, running, completed...): every status reads apart,
@@ -30,6 +32,18 @@ export function StatusBadge({ status }: { status: string }) {
   return (
     <span className={`${styles.badge} ${TONE[status] ?? styles.neutral}`} data-status={status}>
       {LABELS[status] ?? status}
+    </span>
+  );
+}
+
+const RUN_TONE: Record<RunTone, string | undefined> = { success: styles.passed, danger: styles.failed, warning: styles.judge_error, info: styles.neutral, neutral: styles.neutral };
+
+/** A run's badge: its state, and for a finished run whether its results held ("completed · 2 failed", not a green "completed"). */
+export function RunBadge({ status, counts }: { status: string; counts: Record<EvalStatus, number> }) {
+  const outcome = runOutcome(status, counts);
+  return (
+    <span className={`${styles.badge} ${RUN_TONE[outcome.tone] ?? styles.neutral}`} data-status={status} data-tone={outcome.tone}>
+      {outcome.label}
     </span>
   );
 }

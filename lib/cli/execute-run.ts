@@ -99,8 +99,9 @@ export async function executeRun(request: RunRequest): Promise<number> {
     const skipResultIds = new Set(stored.map((r) => r.id));
     if (store && request.target.kind === "new") {
       const { suiteId, suiteVersionId } = await store.saveSuiteVersion({ name: suiteName, yaml: request.target.yaml });
-      const totalCells = planSuite({ suite, defaultModel: settings.judgeModel, filter: request.filter }).length;
-      runId = await store.createRun({ suiteId, suiteVersionId, startedBy: "cli", config, totalCells });
+      const planned = planSuite({ suite, defaultModel: settings.judgeModel, filter: request.filter });
+      const plannedJudgeCalls = planned.reduce((n, c) => n + c.judgeCalls, 0);
+      runId = await store.createRun({ suiteId, suiteVersionId, startedBy: "cli", config: { ...config, plannedJudgeCalls }, totalCells: planned.length });
       io.stderr.write(`Storing run ${runId}\n`);
     }
 

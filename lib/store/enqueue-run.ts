@@ -29,7 +29,8 @@ export async function enqueuePlannedRun(input: {
   const store = createRunStore(input.prisma);
   const cells = planSuite({ suite: input.suite, defaultModel: input.config.judgeModel, filter: input.filter });
   const { suiteId, suiteVersionId } = await store.saveSuiteVersion({ name: input.suiteName, yaml: input.yaml });
-  const runId = await store.createRun({ suiteId, suiteVersionId, startedBy: input.startedBy, config: input.config, totalCells: cells.length, status: "queued" });
+  const plannedJudgeCalls = cells.reduce((n, c) => n + c.judgeCalls, 0);
+  const runId = await store.createRun({ suiteId, suiteVersionId, startedBy: input.startedBy, config: { ...input.config, plannedJudgeCalls }, totalCells: cells.length, status: "queued" });
   await enqueueCells({ boss: input.boss, runId, cellIds: cells.map((c) => c.id) });
   return { runId, cells: cells.length };
 }

@@ -1,28 +1,38 @@
-import type { OutcomeCounts } from "../engine/report";
 import type { RunStatus } from "./run-store";
 import type { RunOverview } from "./run-views";
 
-// What the run page's live view shows, computed from a run's overview: the
-// event the progress stream sends every half second.
-
-export interface RunProgress {
-  status: RunStatus;
-  /** completed, cancelled or failed: the stream ends. */
-  finished: boolean;
-  done: number;
-  total: number;
-  counts: OutcomeCounts;
-  costUsd: number;
-  /** Seconds left at the pace so far; null before the first result or once finished. */
-  etaSeconds: number | null;
-}
+// Everything the run page's figures show, computed from a run's overview:
+// the page renders it on the server, and the progress stream sends it every
+// half second. One snapshot for the header, the progress bar, the counts and
+// the cost cards, so no two of them can disagree.
 
 export const FINISHED_STATUSES: readonly RunStatus[] = ["completed", "cancelled", "failed"];
 
-export function runProgress(run: RunOverview, now: number): RunProgress {
+/**
+ * The snapshot: results done of cells planned, judge calls done of those
+ * planned (null: a run stored before plans were recorded), the cards' figures,
+ * and the seconds since grading started (the server's clock, so the browser's
+ * does not matter; null while queued). Its shape is declared once, by the view
+ * that draws it (components/results/run-live.tsx); the page passing one to the
+ * other checks that they agree.
+ */
+export function runProgress(run: RunOverview, now: number) {
   const finished = FINISHED_STATUSES.includes(run.status);
-  const elapsed = Math.max(0, now - run.createdAt.getTime()) / 1000;
-  const left = Math.max(0, run.totalCells - run.results);
-  const etaSeconds = finished || run.results === 0 ? null : Math.round((elapsed / run.results) * left);
-  return { status: run.status, finished, done: run.results, total: run.totalCells, counts: run.counts, costUsd: run.costUsd, etaSeconds };
+  const started = run.startedAt ?? (run.status === "queued" ? null : run.createdAt);
+  const elapsedSeconds = started ? Math.max(0, now - started.getTime()) / 1000 : null;
+  return {
+    status: run.status,
+    finished,
+    done: run.results,
+    total: run.totalCells,
+    calls: { done: run.callsDone, planned: run.callsPlanned },
+    vacuous: run.vacuous,
+    counts: run.counts,
+    costUsd: run.costUsd,
+    judgeCalls: run.judgeCalls,
+    tokens: run.tokens,
+    reusedCalls: run.reusedCalls,
+    savedUsd: run.savedUsd,
+    elapsedSeconds,
+  };
 }

@@ -45,6 +45,10 @@ export interface ResultRow {
   judgeCalls: number;
   latencyMs: number;
   createdAt: Date;
+  /** A pairwise eval's overall winner and its side labels: its outcome is a winner, not a score against a threshold. */
+  comparison: { winner: "A" | "B" | "tie" | "uncertain"; labels: { a: string; b: string } } | null;
+  /** A category review's decision (pass, conditional, fail, human_review): likewise not a score. */
+  decision: string | null;
 }
 
 export type ResultSortKey = "name" | "status" | "score" | "costUsd" | "latencyMs" | "createdAt";
@@ -230,7 +234,10 @@ export function createRunQueries(prisma: PrismaClient) {
         prisma.$queryRaw<ResultRow[]>`
           SELECT id::text AS id, result_key AS "resultKey", eval_name AS "evalName", name, cell_model AS "cellModel",
                  cell_prompt AS "cellPrompt", judge_model AS "judgeModel", status, vacuous, score, threshold, reason,
-                 cost_usd AS "costUsd", judge_calls AS "judgeCalls", latency_ms AS "latencyMs", created_at AS "createdAt"
+                 cost_usd AS "costUsd", judge_calls AS "judgeCalls", latency_ms AS "latencyMs", created_at AS "createdAt",
+                 CASE WHEN data->'pairwise' IS NOT NULL
+                      THEN jsonb_build_object('winner', data->'pairwise'->'result'->'overall_winner', 'labels', data->'pairwise'->'labels') END AS comparison,
+                 data->'review'->'report'->'decision'->>'status' AS decision
           FROM eval_results
           JOIN (SELECT id FROM eval_results WHERE ${filters} ${keyset} ORDER BY ${order} LIMIT ${pageSize + 1} OFFSET ${offset}) page USING (id)
           ORDER BY ${order}`,

@@ -23,6 +23,8 @@ export interface RunConfig {
   maxCostUsd?: number;
   filter?: string;
   noCache?: boolean;
+  /** Judge calls the plan expects (an upper bound: a tree takes one path, the cache merges equal requests); the run page's progress counts calls against it. */
+  plannedJudgeCalls?: number;
 }
 
 export interface StoredRun {
@@ -118,7 +120,12 @@ export function createRunStore(prisma: PrismaClient) {
     },
 
     async setStatus(id: string, status: RunStatus): Promise<void> {
-      await prisma.run.update({ where: { id }, data: { status, ...(status === "running" ? { startedAt: new Date(), finishedAt: null } : {}) } });
+      if (status === "running") {
+        // Each cell of a queued run asks for "running" as it starts: only the first starts the run's clock (the page's ETA reads it).
+        await prisma.run.updateMany({ where: { id, status: { not: "running" } }, data: { status, startedAt: new Date(), finishedAt: null } });
+        return;
+      }
+      await prisma.run.update({ where: { id }, data: { status } });
     },
 
     async requestCancel(id: string): Promise<boolean> {
@@ -147,6 +154,7 @@ export function createRunStore(prisma: PrismaClient) {
         cellPrompt: result.cell?.promptIndex ?? null,
         judgeModel: judgeModelOf(result),
         judgeCount: Math.max(1, result.judges.length),
+        rubricKind: result.rubric.kind,
         status: result.status,
         vacuous: result.vacuous,
         score: result.score,

@@ -26,9 +26,16 @@ export interface RunListItem {
   totalCells: number;
   counts: Record<EvalStatus, number>;
   costUsd: number;
+  /** The suite version it graded, numbered as the editor's versions panel numbers them (v1 the oldest). */
+  version: { id: string; number: number };
 }
 
 export interface RunOverview extends RunListItem {
+  startedAt: Date | null;
+  /** Judge calls finished so far (made or reused), counted from the run's call links while it runs. */
+  callsDone: number;
+  /** Judge calls the plan expected; null for runs stored before it was recorded. */
+  callsPlanned: number | null;
   /** With the skipped results per cause (budget, cancelled, interrupted). */
   counts: OutcomeCounts;
   /** Counted from the stored results, so a run still in progress shows what has landed. */
@@ -83,7 +90,42 @@ async function skippedBy(prisma: PrismaClient, runId: string): Promise<SkippedBy
 
 type RunRow = Awaited<ReturnType<PrismaClient["run"]["findMany"]>>[number] & { suite: { name: string } };
 
-function listItemOf(run: RunRow): RunListItem {
+/** Version numbers of a run's suite versions: v1 the oldest of its suite, as the versions panel counts. */
+async function versionNumbers(prisma: PrismaClient, runs: { suiteId: string; suiteVersionId: string }[]): Promise<Map<string, number>> {
+  const suiteIds = [...new Set(runs.map((r) => r.suiteId))];
+  if (suiteIds.length === 0) return new Map();
+  const rows = await prisma.$queryRaw<{ id: string; n: number }[]>`
+    SELECT id::text AS id, (row_number() OVER (PARTITION BY suite_id ORDER BY created_at, id))::int AS n
+    FROM suite_versions WHERE suite_id IN (${Prisma.join(suiteIds.map((id) => Prisma.sql`${id}::uuid`))})`;
+  return new Map(rows.map((r) => [r.id, r.n]));
+}
+
+interface LiveCalls {
+  calls: number;
+  reused: number;
+  savedUsd: number;
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
+}
+
+/** A running run's calls so far, from its call links (its own columns are totals written when it finishes). */
+async function liveCalls(prisma: PrismaClient, runId: string): Promise<LiveCalls> {
+  const rows = await prisma.$queryRaw<LiveCalls[]>`
+    SELECT count(*)::int AS calls,
+           (count(*) FILTER (WHERE rc.reused))::int AS reused,
+           coalesce(sum(jc.cost_usd) FILTER (WHERE rc.reused), 0)::float8 AS "savedUsd",
+           coalesce(sum(jc.input_tokens) FILTER (WHERE NOT rc.reused), 0)::int AS input,
+           coalesce(sum(jc.output_tokens) FILTER (WHERE NOT rc.reused), 0)::int AS output,
+           coalesce(sum(jc.cache_read_tokens) FILTER (WHERE NOT rc.reused), 0)::int AS "cacheRead",
+           coalesce(sum(jc.cache_write_tokens) FILTER (WHERE NOT rc.reused), 0)::int AS "cacheWrite"
+    FROM run_calls rc JOIN judge_calls jc ON jc.key = rc.call_key
+    WHERE rc.run_id = ${runId}::uuid`;
+  return rows[0] ?? { calls: 0, reused: 0, savedUsd: 0, input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
+}
+
+function listItemOf(run: RunRow, versions: Map<string, number>): RunListItem {
   return {
     id: run.id,
     suiteId: run.suiteId,
@@ -95,6 +137,7 @@ function listItemOf(run: RunRow): RunListItem {
     totalCells: run.totalCells,
     counts: { passed: run.passed, failed: run.failed, deferred: run.deferred, judge_error: run.judgeErrors, skipped: run.skipped },
     costUsd: run.costUsd,
+    version: { id: run.suiteVersionId, number: versions.get(run.suiteVersionId) ?? 0 },
   };
 }
 
@@ -110,7 +153,8 @@ export function createRunViews(prisma: PrismaClient) {
         take: Math.max(1, Math.min(500, Math.floor(input.limit))),
         include: { suite: { select: { name: true } } },
       });
-      return runs.map(listItemOf);
+      const versions = await versionNumbers(prisma, runs);
+      return runs.map((run) => listItemOf(run, versions));
     },
 
     async suite(id: string): Promise<{ id: string; name: string } | undefined> {
@@ -141,16 +185,25 @@ export function createRunViews(prisma: PrismaClient) {
         judgeCalls += group._sum.judgeCalls ?? 0;
       }
       const finished = run.finishedAt !== null;
+      // A finished run's columns hold its totals: its calls need no second read.
+      const [versions, live] = await Promise.all([versionNumbers(prisma, [run]), finished ? undefined : liveCalls(prisma, runId)]);
+      const planned = (run.config as { plannedJudgeCalls?: unknown } | null)?.plannedJudgeCalls;
       return {
-        ...listItemOf(run),
+        ...listItemOf(run, versions),
         counts: counts.skipped > 0 ? { ...counts, skippedBy: await skippedBy(prisma, runId) } : counts,
         results,
         vacuous,
+        startedAt: run.startedAt,
+        // Calls done counts reused verdicts too (progress); "judge calls" only those made, as the run's totals do.
+        callsDone: live ? live.calls : run.judgeCalls + run.reusedCalls,
+        callsPlanned: typeof planned === "number" ? planned : null,
         costUsd: finished ? run.costUsd : costUsd,
-        judgeCalls: finished ? run.judgeCalls : judgeCalls,
-        tokens: { input: run.inputTokens, output: run.outputTokens, cacheRead: run.cacheReadTokens, cacheWrite: run.cacheWriteTokens },
-        reusedCalls: run.reusedCalls,
-        savedUsd: run.savedUsd,
+        judgeCalls: live ? live.calls - live.reused : run.judgeCalls,
+        tokens: live
+          ? { input: live.input, output: live.output, cacheRead: live.cacheRead, cacheWrite: live.cacheWrite }
+          : { input: run.inputTokens, output: run.outputTokens, cacheRead: run.cacheReadTokens, cacheWrite: run.cacheWriteTokens },
+        reusedCalls: live ? live.reused : run.reusedCalls,
+        savedUsd: live ? live.savedUsd : run.savedUsd,
         error: run.error,
       };
     },

@@ -11,7 +11,8 @@ export interface SuiteSummary {
   name: string;
   versions: number;
   lastSavedAt: Date | null;
-  lastRun: { id: string; status: RunStatus; createdAt: Date } | null;
+  /** With its outcome counts, so a run that completed with failures is not listed as a plain "completed". */
+  lastRun: { id: string; status: RunStatus; createdAt: Date; passed: number; failed: number; judgeErrors: number } | null;
 }
 
 export interface SuiteVersionInfo {
@@ -51,7 +52,7 @@ export function createSuiteStore(prisma: PrismaClient) {
           _count: { select: { versions: true } },
           versions: { orderBy: { createdAt: "desc" }, take: 1, select: { createdAt: true } },
           // Calibration runs are not runs of the suite's evals (they have their own view).
-          runs: { where: { kind: "eval" }, orderBy: { createdAt: "desc" }, take: 1, select: { id: true, status: true, createdAt: true } },
+          runs: { where: { kind: "eval" }, orderBy: { createdAt: "desc" }, take: 1, select: { id: true, status: true, createdAt: true, passed: true, failed: true, judgeErrors: true } },
         },
       });
       const summaries = suites.map((s): SuiteSummary => {
@@ -61,7 +62,7 @@ export function createSuiteStore(prisma: PrismaClient) {
           name: s.name,
           versions: s._count.versions,
           lastSavedAt: s.versions[0]?.createdAt ?? null,
-          lastRun: run ? { id: run.id, status: run.status as RunStatus, createdAt: run.createdAt } : null,
+          lastRun: run ? { ...run, status: run.status as RunStatus } : null,
         };
       });
       const activity = (s: SuiteSummary) => Math.max(s.lastSavedAt?.getTime() ?? 0, s.lastRun?.createdAt.getTime() ?? 0);

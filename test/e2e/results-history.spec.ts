@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { REGRESSING, seedRuns, type Seeded } from "./results-seed";
+import { REGRESSING, seedRuns, seedSuite, type Seeded } from "./results-seed";
 
 // A suite's history: its runs over time, a score trend per eval with a point
 // per run, and two runs compared (newly failing results named).
@@ -29,4 +29,84 @@ test("the suite's runs, their trend charts and their comparison", async ({ page 
   // A trend per eval, drawn in the browser with one point per run.
   const chart = page.getByTestId("score-trend").filter({ hasText: "filler 01" });
   await expect(chart.locator(".recharts-line-dot, .recharts-dot")).toHaveCount(2);
+  // The chart takes its figure's width (it was a fixed 640 px in a 1,150 px box).
+  const [plotWidth, figureWidth] = await Promise.all([chart.getByTestId("score-trend-plot").evaluate((el) => el.getBoundingClientRect().width), chart.evaluate((el) => el.clientWidth)]);
+  expect(plotWidth).toBeGreaterThan(figureWidth * 0.8);
+});
+
+// Issue 12, items 6 and 17: a suite saved twice (two versions), each run with
+// a failing eval and a pairwise comparison whose judge favours the first slot
+// on one pair of two.
+function versionedYaml(version: number): string {
+  return [
+    "evals:",
+    "  - name: good answer",
+    '    response: "Refunds within 30 days."',
+    `    rubric: "States the refund window (v${version})."`,
+    "  - name: bad answer",
+    '    response: "Ask support."',
+    '    rubric: "States the refund window."',
+    "  - name: notes compared",
+    '    rubric: "Which release note is more useful?"',
+    "    compare:",
+    "      labels: { a: v1, b: v2 }",
+    "      items:",
+    '        - { input: "Write the 2.3 note.", output_a: "2.3 adds limits.", output_b: "2.3 adds per-tenant limits." }',
+    '        - { input: "Write the 2.4 note.", output_a: "2.4 fixes bugs.", output_b: "2.4 fixes the rounding bug (#812)." }',
+    "",
+  ].join("\n");
+}
+
+const respond = (r: { user: string }) => {
+  const first = /<response_a>\n(.*)\n/.exec(r.user)?.[1];
+  // Pair 1: always the first slot (position-biased); pair 2: always v2's output, in either order.
+  if (first !== undefined) return { toolInput: { reasoning: "Compared.", winner: first.startsWith("2.3") ? "A" : first.includes("#812") ? "A" : "B", confidence: 0.9 } };
+  return { verdict: { reasoning: "Checked.", score: r.user.includes("Ask support.") ? 0.2 : 0.9 } };
+};
+
+test("runs show their suite version, pass rate and cost; a run with failures is not a green completed; compare links the diff; position bias per run", async ({ page }) => {
+  const first = await seedSuite({ tag: "versioned-history", yaml: versionedYaml(1), respond });
+  const second = await seedSuite({ tag: "versioned-history", yaml: versionedYaml(2), respond });
+  try {
+    await page.goto("/runs");
+    const row = page.locator(`[data-testid=run-row][data-run-id="${second.runId}"]`);
+    await expect(row.getByTestId("run-version")).toHaveText("v2");
+    // 2 of 3 graded results passed (the comparison and the good answer).
+    await expect(row.getByTestId("run-pass-rate")).toHaveText("67%");
+    await expect(row.getByTestId("run-row-cost")).not.toHaveText("unknown");
+    const badge = row.locator("[data-tone]");
+    await expect(badge).toHaveText("completed · 1 failed");
+    await expect(badge).toHaveAttribute("data-tone", "danger");
+
+    // The suites list says the same of the suite's last run.
+    await page.goto("/suites");
+    await expect(page.getByTestId("suite-row").filter({ hasText: second.suiteName }).getByTestId("last-run")).toHaveText("completed · 1 failed");
+
+    await page.goto("/runs");
+    await row.getByRole("link", { name: second.suiteName }).click();
+    await expect(page.getByTestId("compared-versions")).toContainText("v1 → v2");
+    // Position bias across the suite's runs: one of the two pairs, in each run.
+    const bias = page.getByTestId("position-bias-row");
+    await expect(bias).toHaveCount(2);
+    await expect(bias.first()).toContainText("50%");
+    await expect(bias.first()).toContainText("1 of 2 pairs");
+
+    await page.getByTestId("version-diff-link").click();
+    await expect(page.getByTestId("diff-title")).toHaveText(`${second.suiteName}: v1 → v2`);
+    const diff = page.getByTestId("version-diff");
+    await expect(diff.locator("[data-kind=del]")).toContainText("(v1)");
+    await expect(diff.locator("[data-kind=add]")).toContainText("(v2)");
+    // Readable at full width: the diff spans most of the window, and no line is scrolled out of sight.
+    const [diffWidth, windowWidth] = await Promise.all([diff.evaluate((el) => el.getBoundingClientRect().width), page.evaluate(() => window.innerWidth)]);
+    expect(diffWidth).toBeGreaterThan(windowWidth * 0.8);
+    expect(await diff.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+
+    // The run page pools the run's comparisons.
+    await page.goto(`/runs/${second.runId}`);
+    await expect(page.getByTestId("run-position-bias")).toContainText("50%");
+    await expect(page.getByTestId("result-score-cell").filter({ hasText: "winner" })).toHaveCount(1);
+  } finally {
+    await first.close();
+    await second.close();
+  }
 });

@@ -65,7 +65,7 @@ test("the ETA shows while a run goes, comes down as results land, and gives way 
   expect(etas[etas.length - 1]!, `ETAs seen: ${etas.join(", ")}`).toBeLessThan(etas[0]!);
   await expect(summary).toContainText("completed · 32 of 32 results · 100%");
   await expect(summary).toContainText("ETA —");
-  await expect(page.getByTestId("run-progress-counts").getByTestId("count-passed")).toContainText("32");
+  await expect(page.getByTestId("run-counts").getByTestId("count-passed")).toContainText("32");
 });
 
 /** One eval of 12 criteria graded by a jury of 3: 36 judge calls in one cell. */

@@ -1,16 +1,15 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { formatInt, formatTime, formatUsd } from "@/components/results/format";
 import { MatrixBars } from "@/components/results/matrix-bars";
 import { cellHref, cellLabel, MatrixHeatmap } from "@/components/results/matrix-heatmap";
-import { RunProgressView } from "@/components/results/run-progress";
+import { RunLive } from "@/components/results/run-live";
 import { ResultsFilter } from "@/components/results/results-filter";
 import { cellFilter, parseTableQuery, queryHref, RESULTS_PAGE_SIZE, toResultRowView } from "@/components/results/results-query";
+import { RunPositionBiasCard } from "@/components/results/position-bias";
 import { ResultsTable } from "@/components/results/results-table";
 import styles from "@/components/results/results.module.css";
-import { Stat, StatusCounts } from "@/components/results/status-counts";
-import { StatusBadge } from "@/components/results/status-badge";
-import { runQueries, runViews } from "../_lib/load";
+import { runProgress } from "@/lib/store/run-progress";
+import { positionBiasViews, runQueries, runViews } from "../_lib/load";
 
 export const dynamic = "force-dynamic";
 
@@ -21,7 +20,7 @@ export default async function RunPage({ params, searchParams }: { params: Promis
   // The heatmap's drill-down: one exact cell, a missing axis meaning "none".
   const cell = cellFilter(query);
   // One round of queries, not two: the figures, the table's first rows, the matrix and whether there are juries at once.
-  const [run, page, cells, severalJudges] = await Promise.all([
+  const [run, page, cells, severalJudges, bias] = await Promise.all([
     views.runOverview(id),
     (await runQueries()).runResultsPage({
       runId: id,
@@ -34,22 +33,16 @@ export default async function RunPage({ params, searchParams }: { params: Promis
     }),
     views.matrixCells({ runId: id }),
     views.hasSeveralJudges(id),
+    (await positionBiasViews()).runPositionBias(id),
   ]);
   if (!run) notFound();
-  const tokens = run.tokens.input + run.tokens.output + run.tokens.cacheRead + run.tokens.cacheWrite;
 
   return (
     <div className={styles.page}>
       <div className={styles.crumbs}>
         <Link href="/runs">Runs</Link> / <Link href={`/suites/${run.suiteId}/runs`}>{run.suiteName}</Link>
       </div>
-      <h1 className={styles.title}>
-        Run of {run.suiteName} <StatusBadge status={run.status} />
-      </h1>
-      <p className={styles.muted}>
-        {formatTime(run.createdAt)} · started by {run.startedBy} · {run.results} of {run.totalCells} results
-        {run.vacuous ? ` · ${run.vacuous} vacuous` : ""}
-      </p>
+      <RunLive runId={id} suiteName={run.suiteName} createdAt={run.createdAt.toISOString()} startedBy={run.startedBy} version={run.version.number} initial={runProgress(run, Date.now())} />
       {run.error ? <div className={styles.error}>{run.error}</div> : null}
       {severalJudges ? (
         <p>
@@ -59,25 +52,24 @@ export default async function RunPage({ params, searchParams }: { params: Promis
           <span className={styles.muted}>how far this run&apos;s jurors and panel models agree</span>
         </p>
       ) : null}
-      <RunProgressView runId={id} active={run.status === "queued" || run.status === "running"} />
 
-      <div className={`${styles.section} ${styles.stats}`} data-testid="run-counts">
-        <StatusCounts counts={run.counts} />
-      </div>
-      <div className={`${styles.section} ${styles.stats}`}>
-        <Stat label="Cost" value={formatUsd(run.costUsd)} testId="run-cost" />
-        <Stat label="Judge calls" value={formatInt(run.judgeCalls)} />
-        <Stat label="Tokens" value={formatInt(tokens)} testId="run-tokens" />
-        <Stat label="Cache reads / writes" value={`${formatInt(run.tokens.cacheRead)} / ${formatInt(run.tokens.cacheWrite)}`} />
-        <Stat label="Reused verdicts" value={formatInt(run.reusedCalls)} testId="run-reused" />
-        <Stat label="Saved by the cache" value={formatUsd(run.savedUsd)} testId="run-saved" />
-      </div>
+      {bias ? (
+        <section className={styles.section}>
+          <h2>Pairwise position bias</h2>
+          <p className={styles.muted}>Pairs whose verdict changed when the two outputs swapped places, of the pairs where both orders gave a definite verdict, over every comparison of this run.</p>
+          <div className={styles.stats}>
+            <RunPositionBiasCard bias={bias} />
+          </div>
+        </section>
+      ) : null}
 
       {cells.length > 0 ? (
         <section className={styles.section}>
           <h2>Matrix</h2>
-          <p className={styles.muted}>Mean score and pass rate per judge model and prompt, over every eval with a matrix. Click a cell to list its results.</p>
-          <MatrixHeatmap runId={id} cells={cells} />
+          <p className={styles.muted}>
+            Per judge model and prompt, over every eval with a matrix: how many results passed (green: all, amber: some, red: none) and their mean score. Click a cell to list its results.
+          </p>
+          <MatrixHeatmap runId={id} cells={cells} selected={cell} />
           <MatrixBars bars={cells.map((c) => ({ label: cellLabel(c), meanScore: c.meanScore, passRate: c.passed / c.results, results: c.results, href: cellHref(id, c) }))} />
         </section>
       ) : null}

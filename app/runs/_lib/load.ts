@@ -1,6 +1,7 @@
 import type { RunRowView } from "@/components/results/runs-table";
 import { dashboardDatabase } from "@/lib/store/dashboard-database";
 import { createRepeatStore } from "@/lib/store/repeat-store";
+import { createPositionBiasViews } from "@/lib/store/position-bias";
 import { createRunQueries } from "@/lib/store/run-queries";
 import { createRunViews, type RunListItem } from "@/lib/store/run-views";
 
@@ -38,6 +39,10 @@ export function decodeSegment(raw: string): string | undefined {
   }
 }
 
+export async function positionBiasViews() {
+  return createPositionBiasViews(prisma());
+}
+
 export function toRunRow(run: RunListItem): RunRowView {
   return {
     id: run.id,
@@ -48,5 +53,6 @@ export function toRunRow(run: RunListItem): RunRowView {
     createdAt: run.createdAt.toISOString(),
     counts: run.counts,
     costUsd: run.costUsd,
+    version: run.version.number,
   };
 }

@@ -2,6 +2,7 @@ import { createSuiteStore } from "../../../lib/store/suite-store";
 import { dashboardDatabase } from "../../../lib/store/dashboard-database";
 import { SuitesList, type SuiteRow } from "../../../components/authoring/suites-list";
 import { ErrorState } from "../../../components/ui/states";
+import { runOutcome } from "../../../components/results/run-outcome";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Suites · Rubric Studio" };
@@ -21,7 +22,7 @@ export default async function SuitesPage() {
     name: s.name,
     versions: s.versions,
     lastSavedAt: s.lastSavedAt?.toISOString() ?? null,
-    lastRun: s.lastRun ? { id: s.lastRun.id, status: s.lastRun.status, createdAt: s.lastRun.createdAt.toISOString() } : null,
+    lastRun: s.lastRun ? { id: s.lastRun.id, createdAt: s.lastRun.createdAt.toISOString(), ...runOutcome(s.lastRun.status, { passed: s.lastRun.passed, failed: s.lastRun.failed, judge_error: s.lastRun.judgeErrors }) } : null,
   }));
   return (
     <main className="page">

@@ -3,13 +3,15 @@ import { notFound } from "next/navigation";
 import { z } from "zod";
 import { CompareForm } from "@/components/results/compare-form";
 import { formatTime } from "@/components/results/format";
+import { PositionBiasHistory } from "@/components/results/position-bias";
 import { RunComparison } from "@/components/results/run-comparison";
 import styles from "@/components/results/results.module.css";
 import { RunsTable } from "@/components/results/runs-table";
 import { ScoreTrend } from "@/components/results/score-trend";
 import type { TrendRow, TrendSeries } from "@/components/results/score-trend-chart";
 import type { TrendPoint } from "@/lib/store/run-queries";
-import { runQueries, runViews, toRunRow } from "../../../runs/_lib/load";
+import type { RunListItem } from "@/lib/store/run-views";
+import { positionBiasViews, runQueries, runViews, toRunRow } from "../../../runs/_lib/load";
 
 export const dynamic = "force-dynamic";
 
@@ -33,6 +35,20 @@ function chartOf(points: TrendPoint[]): { rows: TrendRow[]; series: TrendSeries[
   return { rows: [...rows.values()], series: [...series.values()], threshold: points[0]?.threshold };
 }
 
+/** Which suite versions the two compared runs graded, with a link to their diff when they differ. */
+function VersionsCompared({ suiteId, base, head }: { suiteId: string; base?: RunListItem; head?: RunListItem }) {
+  if (!base || !head || base.id === head.id) return null;
+  if (base.version.id === head.version.id) return <p className={styles.muted} data-testid="compared-versions">Both runs graded the same suite version, v{head.version.number}.</p>;
+  return (
+    <p data-testid="compared-versions">
+      The suite changed between these runs: v{base.version.number} → v{head.version.number}.{" "}
+      <Link href={`/suites/${suiteId}/diff?from=${base.version.id}&to=${head.version.id}`} data-testid="version-diff-link">
+        See what changed →
+      </Link>
+    </p>
+  );
+}
+
 export default async function SuiteRunsPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const { id } = await params;
   const views = await runViews();
@@ -47,9 +63,10 @@ export default async function SuiteRunsPage({ params, searchParams }: { params: 
 
   const queries = await runQueries();
   const evalNames = runs[0] ? (await views.evalNames(runs[0].id)).slice(0, TREND_EVALS) : [];
-  const [trends, comparison] = await Promise.all([
+  const [trends, comparison, bias] = await Promise.all([
     Promise.all(evalNames.map(async (evalName) => ({ evalName, ...chartOf(await queries.evalTrend({ suiteName: suite.name, evalName, limit: TREND_RUNS })) }))),
     base && head && base !== head ? views.compareRuns({ baseRunId: base, headRunId: head, maxDrop: 0.05 }) : undefined,
+    (await positionBiasViews()).suitePositionBias({ suiteId: id, limit: RUNS_SHOWN }),
   ]);
 
   return (
@@ -67,8 +84,17 @@ export default async function SuiteRunsPage({ params, searchParams }: { params: 
       {runs.length >= 2 ? (
         <section className={styles.section} id="compare">
           <h2>Compare two runs</h2>
-          <CompareForm action={`/suites/${id}/runs#compare`} runs={runs.map((r) => ({ id: r.id, createdAt: r.createdAt.toISOString(), status: r.status }))} base={base} head={head} />
+          <CompareForm action={`/suites/${id}/runs#compare`} runs={runs.map((r) => ({ id: r.id, createdAt: r.createdAt.toISOString(), status: r.status, counts: r.counts, version: r.version.number }))} base={base} head={head} />
+          <VersionsCompared suiteId={id} base={runs.find((r) => r.id === base)} head={runs.find((r) => r.id === head)} />
           {comparison ? <RunComparison comparison={comparison} headRunId={head!} /> : <p className={styles.muted}>Pick two different runs.</p>}
+        </section>
+      ) : null}
+
+      {bias.length ? (
+        <section className={styles.section} id="position-bias">
+          <h2>Pairwise position bias per run</h2>
+          <p className={styles.muted}>Of the pairs where both orders gave a definite verdict, how many changed when the outputs swapped places: each run&apos;s comparisons pooled, newest first.</p>
+          <PositionBiasHistory runs={bias.map((b) => ({ ...b, createdAt: b.createdAt.toISOString() }))} />
         </section>
       ) : null}
 

@@ -1,0 +1,158 @@
+"use client";
+import { useRouter } from "next/navigation";
+import { useEffect, useRef, useState } from "react";
+import type { OutcomeCounts } from "@/lib/engine/report";
+import { formatInt, formatTime, formatUsd } from "./format";
+import { formatEta, progressFraction, rawEta, smoothEta, type EtaEstimate } from "./run-eta";
+import styles from "./results.module.css";
+import { RunBadge } from "./status-badge";
+import { Stat, StatusCounts } from "./status-counts";
+
+// A run's figures, in one place and from one snapshot: the title's status, the
+// "n of m results" line, the progress bar, the outcome counts and the cost
+// cards. The server renders the snapshot it read; while the run goes, the
+// run's event stream replaces it every half second, and the page (the table,
+// the heatmap) is refreshed as results land, so nothing on it lags behind.
+
+/** The stream's `progress` event: lib/store/run-progress.ts builds it on the server (components do not import the store). */
+export interface RunSnapshot {
+  status: string;
+  finished: boolean;
+  done: number;
+  total: number;
+  vacuous: number;
+  /** With the skipped results per cause, when any were skipped. */
+  counts: OutcomeCounts;
+  calls: { done: number; planned: number | null };
+  costUsd: number;
+  judgeCalls: number;
+  tokens: { input: number; output: number; cacheRead: number; cacheWrite: number };
+  reusedCalls: number;
+  savedUsd: number;
+  elapsedSeconds: number | null;
+}
+
+/** Refresh the server-rendered parts (table, heatmap) at most this often while results land. */
+const REFRESH_MS = 1500;
+
+/** The newer of two snapshots of one run: a finished one, else the one further along. */
+export function newerSnapshot(a: RunSnapshot, b: RunSnapshot | null): RunSnapshot {
+  if (!b || a.finished) return a;
+  if (b.finished) return b;
+  return b.done > a.done || (b.done === a.done && b.calls.done >= a.calls.done) ? b : a;
+}
+
+function callsText(calls: RunSnapshot["calls"]): string {
+  return calls.planned === null ? `${formatInt(calls.done)} judge calls` : `${formatInt(calls.done)} of ${formatInt(calls.planned)} judge calls`;
+}
+
+export interface RunLiveProps {
+  runId: string;
+  suiteName: string;
+  createdAt: string;
+  startedBy: string;
+  version: number;
+  initial: RunSnapshot;
+}
+
+export function RunLive({ runId, suiteName, createdAt, startedBy, version, initial }: RunLiveProps) {
+  const router = useRouter();
+  const active = !initial.finished;
+  const [live, setLive] = useState<RunSnapshot | null>(null);
+  const [eta, setEta] = useState<EtaEstimate | null>(null);
+  // A run watched while it ran keeps its progress line once it ends (done, 100%); a finished run opened later has none.
+  const [watched] = useState(active);
+  const [cancel, setCancel] = useState<{ busy: boolean; message?: string }>({ busy: false });
+  // The first results refresh the page at once; later ones at most every REFRESH_MS, and none is left behind.
+  const refreshed = useRef({ done: initial.done, at: 0 });
+  const trailing = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+
+  useEffect(() => {
+    if (!active) return;
+    const source = new EventSource(`/api/runs/${runId}/events`);
+    source.addEventListener("progress", (event) => {
+      const next = JSON.parse((event as MessageEvent<string>).data) as RunSnapshot;
+      setLive(next);
+      setEta((previous) => smoothEta(previous, rawEta(next), Date.now()));
+      // New results: bring the table and the heatmap up to date (throttled; the end event refreshes once more).
+      if (next.done <= refreshed.current.done || trailing.current) return;
+      const refresh = () => {
+        trailing.current = undefined;
+        refreshed.current = { done: next.done, at: Date.now() };
+        router.refresh();
+      };
+      const wait = refreshed.current.at + REFRESH_MS - Date.now();
+      if (wait <= 0) refresh();
+      else trailing.current = setTimeout(refresh, wait);
+    });
+    source.addEventListener("end", () => {
+      source.close();
+      clearTimeout(trailing.current);
+      router.refresh();
+    });
+    return () => {
+      source.close();
+      clearTimeout(trailing.current);
+    };
+  }, [runId, active, router]);
+
+  const shown = newerSnapshot(initial, live);
+  const percent = Math.round(progressFraction(shown) * 100);
+  const tokens = shown.tokens.input + shown.tokens.output + shown.tokens.cacheRead + shown.tokens.cacheWrite;
+  const etaSeconds = shown.finished ? null : (eta?.seconds ?? rawEta(shown));
+
+  const requestCancel = async () => {
+    setCancel({ busy: true });
+    const response = await fetch(`/api/runs/${runId}/cancel`, { method: "POST" }).catch(() => undefined);
+    setCancel({ busy: false, message: response?.ok ? "Cancel requested: no new judge calls will be scheduled." : "The run could not be cancelled." });
+  };
+
+  return (
+    <>
+      <h1 className={styles.title}>
+        Run of {suiteName} <RunBadge status={shown.status} counts={shown.counts} />
+      </h1>
+      <p className={styles.muted} data-testid="run-header">
+        {formatTime(createdAt)} · started by {startedBy} · suite version v{version} ·{" "}
+        <span data-testid="run-header-results">
+          {formatInt(shown.done)} of {formatInt(shown.total)} results
+        </span>
+        {shown.vacuous ? ` · ${shown.vacuous} vacuous` : ""}
+      </p>
+      {watched ? (
+        <section className={styles.section} data-testid="run-progress" data-status={shown.status} data-done={shown.done} data-total={shown.total} data-calls={shown.calls.done}>
+          <h2>Progress</h2>
+          <div role="progressbar" aria-label="Run progress" aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent} className={styles.bar}>
+            <div className={styles.barFill} style={{ width: `${percent}%` }} />
+          </div>
+          <p className={styles.muted} data-testid="run-progress-summary">
+            {shown.status} · {shown.done} of {shown.total} results · {percent}% · {callsText(shown.calls)} · cost {formatUsd(shown.costUsd)} · ETA {formatEta(etaSeconds)}
+          </p>
+          {!shown.finished ? (
+            <p>
+              <button type="button" className="btn" onClick={() => void requestCancel()} disabled={cancel.busy}>
+                Cancel run
+              </button>{" "}
+              {cancel.message ? (
+                <span className={styles.muted} role="status">
+                  {cancel.message}
+                </span>
+              ) : null}
+            </p>
+          ) : null}
+        </section>
+      ) : null}
+      <div className={`${styles.section} ${styles.stats}`} data-testid="run-counts">
+        <StatusCounts counts={shown.counts} />
+      </div>
+      <div className={`${styles.section} ${styles.stats}`}>
+        <Stat label="Cost" value={formatUsd(shown.costUsd)} testId="run-cost" />
+        <Stat label="Judge calls" value={formatInt(shown.judgeCalls)} testId="run-judge-calls" />
+        <Stat label="Tokens" value={formatInt(tokens)} testId="run-tokens" />
+        <Stat label="Cache reads / writes" value={`${formatInt(shown.tokens.cacheRead)} / ${formatInt(shown.tokens.cacheWrite)}`} />
+        <Stat label="Reused verdicts" value={formatInt(shown.reusedCalls)} testId="run-reused" />
+        <Stat label="Saved by the cache" value={formatUsd(shown.savedUsd)} testId="run-saved" />
+      </div>
+    </>
+  );
+}

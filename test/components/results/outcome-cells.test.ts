@@ -1,0 +1,68 @@
+import { createElement } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
+import { describe, expect, it } from "vitest";
+import { splitCellName } from "../../../components/results/format";
+import { cellSummary, cellTone } from "../../../components/results/matrix-heatmap";
+import { ScoreCell } from "../../../components/results/results-table";
+import { passRate, runOutcome } from "../../../components/results/run-outcome";
+
+// What the run page's table and heatmap say of a result or a cell (issue 12,
+// items 4 and 5): a score against a threshold only where there is one, and a
+// cell's colour from whether its results passed, not from their mean.
+
+const text = (html: string) => html.replace(/<[^>]+>/g, "");
+
+describe("the results table's score column", () => {
+  it("shows a comparison's winner, not 0.00 / 0.70", () => {
+    const html = renderToStaticMarkup(createElement(ScoreCell, { row: { score: 0, threshold: 0.7, comparison: { winner: "B", labels: { a: "v1", b: "v2" } }, decision: null } }));
+    expect(text(html)).toBe("winner B (v2)");
+    expect(text(html)).not.toContain("0.70");
+  });
+
+  it("shows a review's decision, not 0.50 / 0.70", () => {
+    const html = renderToStaticMarkup(createElement(ScoreCell, { row: { score: 0.5, threshold: 0.7, comparison: null, decision: "human_review" } }));
+    expect(text(html)).toBe("decision: human review");
+  });
+
+  it("keeps the score against the threshold for rubrics that have one", () => {
+    expect(text(renderToStaticMarkup(createElement(ScoreCell, { row: { score: 0.82, threshold: 0.7, comparison: null, decision: null } })))).toBe("0.82 / 0.70");
+  });
+});
+
+describe("a heatmap cell", () => {
+  it("where nothing passed is a failing cell, however high its mean", () => {
+    expect(cellTone({ results: 3, passed: 0, meanScore: 0.58 })).toBe("fail");
+    expect(cellSummary({ results: 3, passed: 0, meanScore: 0.58 })).toBe("0 of 3 passed (0%)");
+  });
+
+  it("is passing only when all passed, mixed between, ungraded when nothing was graded", () => {
+    expect(cellTone({ results: 2, passed: 2, meanScore: 0.9 })).toBe("pass");
+    expect(cellTone({ results: 4, passed: 1, meanScore: 0.9 })).toBe("mixed");
+    expect(cellTone({ results: 2, passed: 0, meanScore: null })).toBe("ungraded");
+  });
+});
+
+describe("a result's name", () => {
+  it("splits into the eval and its cell, so two cells of one eval read differently", () => {
+    expect(splitCellName("matrix summary [model=claude-haiku-4-5, prompt=#2]")).toEqual({ eval: "matrix summary", cell: "model=claude-haiku-4-5, prompt=#2" });
+    expect(splitCellName("plain eval")).toEqual({ eval: "plain eval", cell: null });
+  });
+});
+
+describe("a run's badge", () => {
+  it("says a completed run with failures failed, in red, not a green completed", () => {
+    expect(runOutcome("completed", { passed: 8, failed: 2, judge_error: 0 })).toEqual({ label: "completed · 2 failed", tone: "danger" });
+    expect(runOutcome("completed", { passed: 8, failed: 0, judge_error: 1 })).toEqual({ label: "completed · 1 judge error", tone: "warning" });
+  });
+
+  it("is green only when everything graded passed; a run that graded nothing is not a success", () => {
+    expect(runOutcome("completed", { passed: 8, failed: 0, judge_error: 0 }).tone).toBe("success");
+    expect(runOutcome("completed", { passed: 0, failed: 0, judge_error: 0 })).toEqual({ label: "completed · nothing graded", tone: "neutral" });
+    expect(runOutcome("running", { passed: 1, failed: 1, judge_error: 0 }).tone).toBe("info");
+  });
+
+  it("has a pass rate over the graded results only", () => {
+    expect(passRate({ passed: 3, failed: 1, judge_error: 0 })).toBe(0.75);
+    expect(passRate({ passed: 0, failed: 0, judge_error: 0 })).toBeNull();
+  });
+});

@@ -1,0 +1,153 @@
+import { describe, expect, it } from "vitest";
+import { EVAL_STATUSES, type EvalResult } from "../../lib/engine/report";
+import type { PairwiseOutcome } from "../../lib/engine/pairwise/types";
+import type { ReviewOutcome } from "../../lib/engine/review/types";
+import { createPositionBiasViews } from "../../lib/store/position-bias";
+import { runProgress } from "../../lib/store/run-progress";
+import { createRunQueries } from "../../lib/store/run-queries";
+import { createRunStore } from "../../lib/store/run-store";
+import { createRunViews } from "../../lib/store/run-views";
+import { createSuiteStore } from "../../lib/store/suite-store";
+import { sampleResults } from "../support/sample-report";
+import { useTestDatabase } from "../support/test-database";
+
+// The figures behind the run page, the runs list and a suite's history
+// (issue 12, items 3, 4, 6 and 17), read from runs stored the way a run
+// stores them: one snapshot whose counts, results and judge calls agree
+// mid-run; a comparison's winner and a review's decision in the table's rows;
+// each run's suite version; a failing last run told apart in the suites list;
+// position bias pooled over a run and over a suite's runs.
+
+const database = useTestDatabase();
+const CONFIG = { file: "suite.yaml", toolVersion: "0.1.0", judgeModel: "claude-sonnet-4-6", concurrency: 4, timeoutSeconds: 60 };
+
+function result(id: string, status: EvalResult["status"], extra: Partial<EvalResult> = {}): EvalResult {
+  const template = sampleResults().find((r) => r.status === "passed")!;
+  return { ...template, id, name: id, eval: id, status, ...extra };
+}
+
+function pairwise(id: string, bias: { biased: number; comparable: number; favoredFirst: number }): EvalResult {
+  const outcome = {
+    labels: { a: "v1", b: "v2" },
+    result: { comparisons: [], win_rate_a: 0, win_rate_b: 1, tie_rate: 0, overall_winner: "B", confidence: 0.9 },
+    pairs: [],
+    wilson: null,
+    positionBias: { rate: bias.comparable ? bias.biased / bias.comparable : null, ...bias, favoredSecond: 0 },
+    categories: [],
+  } satisfies PairwiseOutcome;
+  return result(id, "passed", { score: 0, threshold: 0.7, rubric: { kind: "pairwise", source: { type: "inline" } }, pairwise: outcome });
+}
+
+async function newRun(suite: string, yaml: string, plannedJudgeCalls?: number) {
+  const store = createRunStore(database.prisma);
+  const version = await store.saveSuiteVersion({ name: suite, yaml });
+  const runId = await store.createRun({ ...version, startedBy: "dashboard", config: { ...CONFIG, ...(plannedJudgeCalls ? { plannedJudgeCalls } : {}) }, totalCells: 5 });
+  return { store, runId, ...version };
+}
+
+async function linkCall(runId: string, key: string, tokens: number, reused = false) {
+  await database.prisma.judgeCall.upsert({
+    where: { key },
+    create: { key, status: "done", model: "claude-sonnet-4-6", templateVersion: "t1", inputTokens: tokens, outputTokens: 10, costUsd: 0.001 },
+    update: {},
+  });
+  await database.prisma.runCall.create({ data: { runId, callKey: key, reused } });
+}
+
+describe("a running run's snapshot", () => {
+  it("counts results, outcomes and judge calls from one read, so the page's figures agree", async () => {
+    const { store, runId } = await newRun("live.yaml", "evals: []\n", 36);
+    await store.saveResult(runId, result("one", "failed"));
+    for (let i = 0; i < 7; i++) await linkCall(runId, `live-call-${i}`, 100);
+    await linkCall(runId, "live-call-reused", 100, true);
+
+    const overview = (await createRunViews(database.prisma).runOverview(runId))!;
+    const snapshot = runProgress(overview, Date.now());
+    expect(snapshot).toMatchObject({ status: "running", finished: false, done: 1, total: 5, calls: { done: 8, planned: 36 }, judgeCalls: 7, reusedCalls: 1 });
+    // The cards' counts add up to the results done: "1 of 5" and "Failed 1", never "0 of 5".
+    expect(EVAL_STATUSES.reduce((sum, s) => sum + snapshot.counts[s], 0)).toBe(snapshot.done);
+    expect(snapshot.counts.failed).toBe(1);
+    // Tokens of the calls made so far (a reused verdict costs none), not the zero the run's totals hold until it ends.
+    expect(snapshot.tokens.input).toBe(700);
+    expect(snapshot.elapsedSeconds).not.toBeNull();
+  });
+
+  it("once finished, counts the verdicts the cache reused among the calls done, as it did while running", async () => {
+    const { store, runId } = await newRun("reused.yaml", "evals: [] # reused\n", 25);
+    const report = { summary: { passed: 5, failed: 0, deferred: 0, judgeErrors: 0, skipped: 0, judgeCalls: 0, costUsd: 0, usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } } };
+    await store.finishRun({ runId, report: report as never, status: "completed", reused: { calls: 25, savedUsd: 0.05 } });
+    const snapshot = runProgress((await createRunViews(database.prisma).runOverview(runId))!, Date.now());
+    expect(snapshot).toMatchObject({ finished: true, calls: { done: 25, planned: 25 }, judgeCalls: 0, reusedCalls: 25 });
+  });
+});
+
+describe("a queued run's clock", () => {
+  it("starts with its first cell, not again with every cell that starts after it (the ETA's elapsed time)", async () => {
+    const store = createRunStore(database.prisma);
+    const version = await store.saveSuiteVersion({ name: "clock.yaml", yaml: "evals: [] # clock\n" });
+    const runId = await store.createRun({ ...version, startedBy: "dashboard", config: CONFIG, totalCells: 5, status: "queued" });
+    await store.setStatus(runId, "running");
+    const first = (await database.prisma.run.findUnique({ where: { id: runId } }))!.startedAt!;
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    await store.setStatus(runId, "running");
+    expect((await database.prisma.run.findUnique({ where: { id: runId } }))!.startedAt).toEqual(first);
+  });
+});
+
+describe("the results table's rows", () => {
+  it("carry a comparison's winner and a review's decision, which have no threshold to meet", async () => {
+    const review = { report: { decision: { status: "human_review" } } } as unknown as ReviewOutcome;
+    const { store, runId } = await newRun("outcomes.yaml", "evals: [] # outcomes\n");
+    await store.saveResult(runId, pairwise("compare v1 v2", { biased: 1, comparable: 4, favoredFirst: 1 }));
+    await store.saveResult(runId, result("prd review", "passed", { score: 0.5, rubric: { kind: "categories", source: { type: "inline" } }, review }));
+    await store.saveResult(runId, result("plain", "passed", { score: 0.9 }));
+    const page = await createRunQueries(database.prisma).runResultsPage({ runId, pageSize: 10 });
+    const byName = Object.fromEntries(page.rows.map((r) => [r.name, r]));
+    expect(byName["compare v1 v2"]!.comparison).toEqual({ winner: "B", labels: { a: "v1", b: "v2" } });
+    expect(byName["compare v1 v2"]!.decision).toBeNull();
+    expect(byName["prd review"]!.decision).toBe("human_review");
+    expect(byName["plain"]!).toMatchObject({ comparison: null, decision: null, score: 0.9 });
+  });
+});
+
+describe("runs list and history", () => {
+  it("names each run's suite version, numbered as the versions panel numbers them", async () => {
+    const first = await newRun("versioned.yaml", "evals: [] # v1\n");
+    const second = await newRun("versioned.yaml", "evals: [] # v2\n");
+    const runs = await createRunViews(database.prisma).listRuns({ suiteId: first.suiteId, limit: 10 });
+    expect(Object.fromEntries(runs.map((r) => [r.id, r.version]))).toEqual({
+      [first.runId]: { id: first.suiteVersionId, number: 1 },
+      [second.runId]: { id: second.suiteVersionId, number: 2 },
+    });
+  });
+
+  it("gives the suites list its last run's failures, so it is not a plain completed", async () => {
+    const { store, runId } = await newRun("failing.yaml", "evals: [] # failing\n");
+    const report = { summary: { passed: 3, failed: 2, deferred: 0, judgeErrors: 1, skipped: 0, judgeCalls: 6, costUsd: 0, usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } } };
+    await store.finishRun({ runId, report: report as never, status: "completed", reused: { calls: 0, savedUsd: 0 } });
+    const listed = (await createSuiteStore(database.prisma).listSuites()).find((s) => s.name === "failing.yaml")!;
+    expect(listed.lastRun).toMatchObject({ id: runId, status: "completed", passed: 3, failed: 2, judgeErrors: 1 });
+  });
+});
+
+describe("position bias across comparisons", () => {
+  it("pools a run's comparisons by their pairs, and lists a suite's runs newest first", async () => {
+    const older = await newRun("bias.yaml", "evals: [] # bias\n");
+    await older.store.saveResult(older.runId, pairwise("cmp a", { biased: 1, comparable: 4, favoredFirst: 1 }));
+    await older.store.saveResult(older.runId, pairwise("cmp b", { biased: 0, comparable: 4, favoredFirst: 0 }));
+    await older.store.saveResult(older.runId, result("not a comparison", "passed"));
+    const newer = await newRun("bias.yaml", "evals: [] # bias\n");
+    await newer.store.saveResult(newer.runId, pairwise("cmp a", { biased: 3, comparable: 4, favoredFirst: 3 }));
+    await database.prisma.run.update({ where: { id: newer.runId }, data: { createdAt: new Date(Date.now() + 60_000) } });
+    const views = createPositionBiasViews(database.prisma);
+
+    expect(await views.runPositionBias(older.runId)).toEqual({ rate: 1 / 8, biased: 1, comparable: 8, favoredFirst: 1, favoredSecond: 0, comparisons: 2 });
+    const history = await views.suitePositionBias({ suiteId: older.suiteId, limit: 10 });
+    expect(history.map((h) => [h.runId, h.rate])).toEqual([
+      [newer.runId, 0.75],
+      [older.runId, 0.125],
+    ]);
+    const plain = await newRun("no-bias.yaml", "evals: []\n");
+    expect(await views.runPositionBias(plain.runId)).toBeUndefined();
+  });
+});
