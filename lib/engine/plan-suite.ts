@@ -17,6 +17,8 @@ export interface JudgeInstance {
   juror: number;
   /** Display label: the model, with "#n" when there is a jury. */
   label: string;
+  /** The provider the model resolved to (anthropic, openai, or a declared one), when the caller resolves models. */
+  provider?: string;
 }
 
 export interface PlannedCell {
@@ -43,6 +45,8 @@ export interface PlanOptions {
   defaultModel: string;
   /** Why no eval can be graded at all (e.g. no API key), or undefined when judging is possible. */
   judgeUnavailable?: string;
+  /** Which provider serves a judge model, and why it cannot now (its key is not set); a cell defers on its first unavailable model. */
+  resolveModel?: (model: string) => { provider: string; unavailable?: string };
   /** The live agent's model when neither the matrix, the eval nor the suite names one. Default: defaultModel. */
   defaultAgentModel?: string;
   /** Why live runs cannot happen in this context (e.g. no live port), or undefined when they can. */
@@ -174,9 +178,11 @@ function planEval(evalConfig: EvalConfig, options: PlanOptions): PlannedCell[] {
   for (const cell of cellsOf(evalConfig, source?.items)) {
     const models = evalConfig.judge.panel ?? [cell?.model ?? evalConfig.judge.model ?? defaultModel];
     const jury = evalConfig.judge.jury.size;
-    const judges = models.flatMap((model) =>
-      Array.from({ length: jury }, (_, i) => ({ model, juror: i + 1, label: jury > 1 ? `${model} #${i + 1}` : model })),
+    const resolved = models.map((model) => options.resolveModel?.(model));
+    const judges = models.flatMap((model, m) =>
+      Array.from({ length: jury }, (_, i) => ({ model, juror: i + 1, label: jury > 1 ? `${model} #${i + 1}` : model, ...(resolved[m] ? { provider: resolved[m].provider } : {}) })),
     );
+    const judgeUnavailable = options.judgeUnavailable ?? resolved.find((r) => r?.unavailable !== undefined)?.unavailable;
     // A dataset item fills the prompt template (or is the prompt), and without a server its expected output is the response.
     const item = cell?.item !== undefined ? items.get(cell.item) : undefined;
     const template = cell?.prompt ?? evalConfig.prompt;
@@ -193,7 +199,7 @@ function planEval(evalConfig: EvalConfig, options: PlanOptions): PlannedCell[] {
             agent: { ...evalConfig.agent, model: cell?.agent ?? evalConfig.agent.model ?? options.defaultAgentModel ?? defaultModel },
           }
         : undefined;
-    const deferReason = deferReasonOf({ evalConfig, suite, prompt, ...(response !== undefined ? { response } : {}), options });
+    const deferReason = deferReasonOf({ evalConfig, suite, prompt, ...(response !== undefined ? { response } : {}), options: { ...options, judgeUnavailable } });
     const perJudge = callsPerJudge(evalConfig, candidate);
     cells.push({
       id: cellId(evalConfig.name, cell),

@@ -107,6 +107,7 @@ export async function gradeReviewCell(input: { cell: PlannedCell; call: CallJudg
     const judge = judgeMetadata({
       judgeId: run.judge.label,
       model: run.judge.model,
+      ...(run.judge.provider !== undefined ? { provider: run.judge.provider } : {}),
       templateVersion: REVIEW_TEMPLATE_VERSION,
       maxTokens: cell.eval.judge.maxTokens,
       rubric,
