@@ -34,8 +34,9 @@ export const BUILTIN_KEY_ENV: Readonly<Record<string, string>> = { anthropic: "A
 export function resolveProvider(model: string, context: ProviderContext): ResolvedModel {
   const { prefix, name } = splitModelName(model);
   const providerName = prefix ?? familyOf(name) ?? (!context.hasKey(BUILTIN_KEY_ENV.anthropic!) && context.hasKey(BUILTIN_KEY_ENV.openai!) ? "openai" : "anthropic");
-  const declared = context.declared?.[providerName];
-  const type = declared?.type ?? BUILTIN_PROVIDERS[providerName];
+  // Own keys only: a prefix such as "constructor" must find nothing on Object.prototype.
+  const declared = context.declared && Object.hasOwn(context.declared, providerName) ? context.declared[providerName] : undefined;
+  const type = declared?.type ?? (Object.hasOwn(BUILTIN_PROVIDERS, providerName) ? BUILTIN_PROVIDERS[providerName] : undefined);
   // The loader rejects unknown prefixes; a caller that skipped it gets the Anthropic default, deferred.
   if (type === undefined) return { provider: providerName, type: "anthropic", declared: false, model: name, unavailable: `unknown provider "${providerName}"` };
   const keyEnv = declared ? declared.apiKeyEnv : BUILTIN_KEY_ENV[providerName];

@@ -33,14 +33,14 @@ describe.concurrent("providers", () => {
     const local = await startOpenAI(onTestFinished, { plainOnly: true, respond: () => ({ verdict: { reasoning: "fine", score: 0.7 } }) });
     await ws.write("suite.yaml", suite({ judge: "{ panel: [claude-haiku-4-5, openai:gpt-4.1-mini, local:qwen3-8b] }", localUrl: local.url }));
 
-    const run = await ws.cli(["eval", "--config", "suite.yaml", "--reporter", "pretty,json", "--output", "report.json"], {
+    const run = await ws.cli(["eval", "--config", "suite.yaml", "--reporter", "pretty,json,md,junit", "--output", "out"], {
       ...anthropic.env,
       OPENAI_API_KEY: "sk-openai-test",
       OPENAI_BASE_URL: openai.url,
     });
     expect(run.stderr).not.toMatch(/error/i);
     expect(run.code).toBe(0);
-    const result = (await ws.readReport("report.json")).results[0]!;
+    const result = (await ws.readReport("out/report.json")).results[0]!;
     // The mean of 0.9, 0.2 and 0.7 against the threshold 0.5.
     expect(result.status).toBe("passed");
     expect(result.score).toBeCloseTo(0.6, 5);
@@ -62,6 +62,10 @@ describe.concurrent("providers", () => {
     // A local model has no price: its tokens, and no dollar figure.
     expect(byProvider.local!.costUsd).toBeNull();
     expect(byProvider.local!.usage.input).toBe(1200);
+    // The reports say where each judge ran, and that part of the cost is unknown.
+    expect(run.stdout).toMatch(/PASS +refund answer .*\$0\.\d+ \+ unpriced/);
+    expect(await ws.read("out/report.md")).toMatch(/\| refund answer \| 0\.60 \| 0\.50 \| \$0\.\d+ \+ unpriced \|/);
+    expect(await ws.read("out/report.xml")).toMatch(/name="judge_providers" value="anthropic,openai,local"/);
   });
 
   test("an unpriced model with --max-cost refuses to start (exit 2), unless --allow-unpriced", async ({ onTestFinished }) => {

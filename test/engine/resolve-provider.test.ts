@@ -38,3 +38,8 @@ describe("resolveProvider", () => {
     expect(resolveProvider("openai:gpt-4.1-mini", keys("OPENAI_API_KEY")).declared).toBe(false);
   });
 });
+
+test("a prefix that is a name on Object.prototype is an unknown provider, not a crash", () => {
+  const resolved = resolveProvider("constructor:x", keys("ANTHROPIC_API_KEY"));
+  expect(resolved.unavailable).toBe('unknown provider "constructor"');
+});
