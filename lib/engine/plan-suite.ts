@@ -3,6 +3,7 @@ import type { CellCoordinates } from "./report";
 import type { Candidate } from "./build-prompt";
 import type { LiveRequest } from "./live-port";
 import { matchWhen } from "./match-when";
+import { resolveProvider } from "./resolve-provider";
 import { renderPromptTemplate } from "../config/prompt-template";
 import type { DatasetItem } from "../config/dataset-schema";
 import { planCellComparison, type ComparedCells } from "./pairwise/plan-cell-comparison";
@@ -53,6 +54,17 @@ export interface PlanOptions {
   liveUnavailable?: string;
   /** Only evals whose name matches run. */
   filter?: RegExp;
+}
+
+/**
+ * For callers that resolve no providers (the dashboard, queued runs): their
+ * judge speaks the Messages API only, so a model of another provider defers
+ * with the reason instead of failing as an unknown Anthropic model.
+ */
+function onlyAnthropic(model: string, suite: SuiteConfig): { provider: string; unavailable?: string } | undefined {
+  const resolved = resolveProvider(model, { ...(suite.providers ? { declared: suite.providers } : {}), hasKey: () => true });
+  if (resolved.type === "anthropic" && !resolved.declared) return undefined;
+  return { provider: resolved.provider, unavailable: `judge model ${model} is served by provider "${resolved.provider}", which only rubric-studio eval, review and calibrate resolve yet` };
 }
 
 export function treeDepth(node: TreeNode): number {
@@ -178,9 +190,9 @@ function planEval(evalConfig: EvalConfig, options: PlanOptions): PlannedCell[] {
   for (const cell of cellsOf(evalConfig, source?.items)) {
     const models = evalConfig.judge.panel ?? [cell?.model ?? evalConfig.judge.model ?? defaultModel];
     const jury = evalConfig.judge.jury.size;
-    const resolved = models.map((model) => options.resolveModel?.(model));
+    const resolved = models.map((model) => (options.resolveModel ? options.resolveModel(model) : onlyAnthropic(model, suite)));
     const judges = models.flatMap((model, m) =>
-      Array.from({ length: jury }, (_, i) => ({ model, juror: i + 1, label: jury > 1 ? `${model} #${i + 1}` : model, ...(resolved[m] ? { provider: resolved[m].provider } : {}) })),
+      Array.from({ length: jury }, (_, i) => ({ model, juror: i + 1, label: jury > 1 ? `${model} #${i + 1}` : model, ...(options.resolveModel ? { provider: resolved[m]!.provider } : {}) })),
     );
     const judgeUnavailable = options.judgeUnavailable ?? resolved.find((r) => r?.unavailable !== undefined)?.unavailable;
     // A dataset item fills the prompt template (or is the prompt), and without a server its expected output is the response.

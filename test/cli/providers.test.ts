@@ -122,3 +122,29 @@ describe.concurrent("providers", () => {
     expect(result.note).toMatch(/no key for provider "openai": set OPENAI_API_KEY/);
   });
 });
+
+test("a matrix whose models axis mixes vendors grades each cell with its own provider", async ({ onTestFinished }) => {
+  const ws = await makeWorkspace(onTestFinished);
+  const anthropic = await startFakeJudge(onTestFinished, { respond: () => ({ verdict: { reasoning: "good", score: 0.9 } }) });
+  const local = await startOpenAI(onTestFinished, { respond: () => ({ verdict: { reasoning: "weak", score: 0.1 } }) });
+  await ws.write(
+    "suite.yaml",
+    yaml(
+      "providers:",
+      `  local: { type: openai, base_url: "${local.url}" }`,
+      "evals:",
+      "  - name: refund answer",
+      '    response: "Refunds take 5 days."',
+      '    rubric: "States how long a refund takes."',
+      "    matrix: { models: [claude-haiku-4-5, local:qwen3-8b] }",
+    ),
+  );
+  const run = await ws.cli(["eval", "--config", "suite.yaml", "--reporter", "json", "--output", "report.json"], anthropic.env);
+  expect(run.code).toBe(1);
+  const results = (await ws.readReport("report.json")).results;
+  expect(results.map((r) => [r.name, r.status, r.judge.providers])).toEqual([
+    ["refund answer [model=claude-haiku-4-5]", "passed", { "claude-haiku-4-5": "anthropic" }],
+    ["refund answer [model=local:qwen3-8b]", "failed", { "local:qwen3-8b": "local" }],
+  ]);
+  expect(local.requests.map((r) => r.model)).toEqual(["qwen3-8b"]);
+});

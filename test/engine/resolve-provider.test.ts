@@ -1,4 +1,6 @@
 import { describe, expect, test } from "vitest";
+import { loadSuite } from "../../lib/config/load-suite";
+import { planSuite } from "../../lib/engine/plan-suite";
 import { resolveProvider } from "../../lib/engine/resolve-provider";
 
 // Which provider serves a model: the prefix, else the family, else the key that is set.
@@ -42,4 +44,15 @@ describe("resolveProvider", () => {
 test("a prefix that is a name on Object.prototype is an unknown provider, not a crash", () => {
   const resolved = resolveProvider("constructor:x", keys("ANTHROPIC_API_KEY"));
   expect(resolved.unavailable).toBe('unknown provider "constructor"');
+});
+
+test("a caller that resolves no providers (the dashboard, a queued run) defers another provider's model with the reason", () => {
+  const loaded = loadSuite({
+    file: "s.yaml",
+    text: ["evals:", "  - name: a", '    response: "x"', '    rubric: "y"', "    judge: { panel: [claude-haiku-4-5, openai:gpt-4.1-mini] }", "  - name: b", '    response: "x"', '    rubric: "y"'].join("\n"),
+  });
+  if (!loaded.ok) throw new Error(JSON.stringify(loaded.issues));
+  const [mixed, plain] = planSuite({ suite: loaded.value, defaultModel: "claude-sonnet-4-6" });
+  expect(mixed!.deferReason).toBe('judge model openai:gpt-4.1-mini is served by provider "openai", which only rubric-studio eval, review and calibrate resolve yet');
+  expect(plain!.deferReason).toBeUndefined();
 });
