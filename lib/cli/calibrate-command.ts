@@ -118,6 +118,7 @@ export async function calibrateCommand(input: { options: CalibrateOptions; io: C
       suite,
       ...(filter ? { filter } : {}),
       defaultModel: settings.judgeModel,
+      resolveModel: providers.resolve,
       concurrency: options.concurrency,
       ...(options.maxCost !== undefined ? { maxCostUsd: options.maxCost } : {}),
       toolVersion,

@@ -2,7 +2,7 @@ import path from "node:path";
 import { planSuite } from "../engine/plan-suite";
 import { explainPlan, renderExplain } from "../engine/explain-plan";
 import { formatUsd } from "../engine/format-score";
-import { createProviderSetup } from "./provider-setup";
+import { createProviderSetup, unpricedRefusal } from "./provider-setup";
 import { parseReporterList } from "../report/registry";
 import { executeRun } from "./execute-run";
 import { prepareSuite } from "./prepare-judging";
@@ -55,11 +55,8 @@ export async function evalCommand(input: { options: EvalOptions; io: CliIo; tool
   const planned = explainPlan(planSuite({ suite, defaultModel: judgeModel, resolveModel, filter }), providers.priceOf);
   if (planned.cells.length === 0) return fail(`--filter ${JSON.stringify(options.filter)} matches no eval`);
   // A budget cannot bound what it cannot price (a local model): say so before spending anything.
-  if (options.maxCost !== undefined && !options.allowUnpriced && planned.totals.unpricedModels.length > 0) {
-    return fail(
-      `--max-cost cannot bound the spend of ${planned.totals.unpricedModels.join(", ")}: no known price (their calls would count as $0). Pass --allow-unpriced to run anyway, or drop --max-cost`,
-    );
-  }
+  const refusal = options.maxCost !== undefined && !options.allowUnpriced ? unpricedRefusal({ models: planned.totals.unpricedModels, priceOf: providers.priceOf }) : undefined;
+  if (refusal !== undefined) return fail(refusal);
   io.stderr.write(
     `Grading ${planned.totals.cells} eval${planned.totals.cells === 1 ? "" : "s"}: ${planned.totals.judgeCalls} judge calls${
       planned.totals.agentCalls ? ` (plus up to ${planned.totals.agentCalls} agent model calls)` : ""

@@ -16,6 +16,13 @@ export interface ProviderSetup {
   createJudge(input: { timeoutMs: number }): TypedJudgePort;
 }
 
+/** Why --max-cost cannot be honoured for these judge models (some have no known price), or undefined when it can. */
+export function unpricedRefusal(input: { models: readonly string[]; priceOf: (model: string) => ModelPrice | undefined }): string | undefined {
+  const unpriced = [...new Set(input.models)].filter((model) => input.priceOf(model) === undefined).sort();
+  if (unpriced.length === 0) return undefined;
+  return `--max-cost cannot bound the spend of ${unpriced.join(", ")}: no known price (their calls would count as $0). Pass --allow-unpriced to run anyway, or drop --max-cost`;
+}
+
 export function createProviderSetup(input: { suite: SuiteConfig; settings: Settings; env: Record<string, string | undefined> }): ProviderSetup {
   const { suite, settings, env } = input;
   const declaredEnv = Object.values(suite.providers ?? {}).flatMap((p) => (p.apiKeyEnv === undefined ? [] : [p.apiKeyEnv]));
@@ -24,7 +31,7 @@ export function createProviderSetup(input: { suite: SuiteConfig; settings: Setti
     ...(settings.anthropicApiKey !== undefined ? { [BUILTIN_KEY_ENV.anthropic!]: settings.anthropicApiKey } : {}),
     ...(settings.openaiApiKey !== undefined ? { [BUILTIN_KEY_ENV.openai!]: settings.openaiApiKey } : {}),
   };
-  const context = { ...(suite.providers ? { declared: suite.providers } : {}), hasKey: (name: string) => keys[name] !== undefined };
+  const context = { ...(suite.providers ? { declared: suite.providers } : {}), hasKey: (name: string) => Object.hasOwn(keys, name) };
   const resolve = (model: string) => resolveProvider(model, context);
   return {
     resolve,

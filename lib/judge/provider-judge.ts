@@ -29,7 +29,7 @@ export function createProviderJudge(options: ProviderJudgeOptions): TypedJudgePo
   const adapterFor = (resolved: ResolvedModel): TypedJudgePort => {
     let adapter = adapters.get(resolved.provider);
     if (!adapter) {
-      const apiKey = resolved.apiKeyEnv === undefined ? undefined : options.keys[resolved.apiKeyEnv];
+      const apiKey = resolved.apiKeyEnv !== undefined && Object.hasOwn(options.keys, resolved.apiKeyEnv) ? options.keys[resolved.apiKeyEnv] : undefined;
       const baseURL = resolved.baseUrl ?? (resolved.declared ? undefined : options.baseUrls[resolved.provider as "anthropic" | "openai"]);
       adapter = PROVIDER_ADAPTERS[resolved.type].createJudge({
         ...(apiKey !== undefined ? { apiKey } : {}),

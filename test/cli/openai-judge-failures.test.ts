@@ -45,6 +45,13 @@ describe.concurrent("OpenAI-compatible judge failures through the real SDK", () 
     expect(result.calls[0]!.attempts).toBe(2);
   });
 
+  test("a 500, then success: retried with backoff, and the eval passes", async ({ onTestFinished }) => {
+    const { cli, result, requests } = await run(onTestFinished, { respond: (r) => (r.index === 0 ? { status: 500 } : GOOD) });
+    expect(cli.code).toBe(0);
+    expect(result.status).toBe("passed");
+    expect(requests).toHaveLength(2);
+  });
+
   test("a malformed tool call is repaired once: the error goes back as a tool result, and the repaired verdict counts", async ({ onTestFinished }) => {
     const { cli, result, requests } = await run(onTestFinished, {
       respond: (r) => (r.index === 0 ? { toolArguments: '{"reasoning": "ok", "score": 7}' } : GOOD),

@@ -148,3 +148,34 @@ test("a matrix whose models axis mixes vendors grades each cell with its own pro
   ]);
   expect(local.requests.map((r) => r.model)).toEqual(["qwen3-8b"]);
 });
+
+test("calibrate and eval --repeat refuse --max-cost for an unpriced judge model too, unless --allow-unpriced", async ({ onTestFinished }) => {
+  const ws = await makeWorkspace(onTestFinished);
+  const local = await startOpenAI(onTestFinished, { respond: () => ({ verdict: { reasoning: "fine", score: 0.9 } }) });
+  await ws.write(
+    "suite.yaml",
+    yaml(
+      "providers:",
+      `  local: { type: openai, base_url: "${local.url}" }`,
+      "judge: { model: local:qwen3-8b }",
+      "evals:",
+      "  - name: answers",
+      '    response: "Use the reset link."',
+      "    rubric:",
+      "      criteria:",
+      "        - name: actionable",
+      '          description: "Tells the user what to do."',
+      "          examples:",
+      '            - { response: "Click Forgot password.", score: 1.0 }',
+    ),
+  );
+  for (const args of [["calibrate"], ["eval", "--repeat", "2"]]) {
+    const refused = await ws.cli([...args, "--config", "suite.yaml", "--max-cost", "1"]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/--max-cost cannot bound the spend of local:qwen3-8b/);
+  }
+  expect(local.requests).toHaveLength(0);
+  const allowed = await ws.cli(["calibrate", "--config", "suite.yaml", "--max-cost", "1", "--allow-unpriced"]);
+  expect(allowed.stderr).not.toMatch(/cannot bound/);
+  expect(local.requests.length).toBeGreaterThan(0);
+});
