@@ -179,3 +179,31 @@ test("calibrate and eval --repeat refuse --max-cost for an unpriced judge model 
   expect(allowed.stderr).not.toMatch(/cannot bound/);
   expect(local.requests.length).toBeGreaterThan(0);
 });
+
+test("a category review by a mixed panel records each judge's model_provider in its metadata", async ({ onTestFinished }) => {
+  const ws = await makeWorkspace(onTestFinished);
+  const verdict = { reasoning: "looked at", score: "pass", evidence: ["Target: p95 under 2s."], findings: [] };
+  const anthropic = await startFakeJudge(onTestFinished, { respond: () => ({ toolInput: verdict }) });
+  const local = await startOpenAI(onTestFinished, { respond: () => ({ verdict }) });
+  await ws.write(
+    "reviews.yaml",
+    yaml(
+      "providers:",
+      `  local: { type: openai, base_url: "${local.url}" }`,
+      "evals:",
+      "  - name: checkout prd",
+      '    document: { text: "Target: p95 under 2s.", id: PRD-1, title: Checkout }',
+      "    rubric:",
+      "      categories:",
+      "        - { id: metrics, name: Metrics, description: Defines success metrics. }",
+      "    judge: { panel: [claude-haiku-4-5, local:qwen3-8b] }",
+    ),
+  );
+  const run = await ws.cli(["review", "--config", "reviews.yaml", "--multi-judge", "--output", "out/review.json"], anthropic.env);
+  expect(run.code).toBe(0);
+  const multi = JSON.parse(await ws.read("out/review.json")) as { judges: { model: string; model_provider: string }[] };
+  expect(multi.judges.map((j) => [j.model, j.model_provider])).toEqual([
+    ["claude-haiku-4-5", "anthropic"],
+    ["local:qwen3-8b", "local"],
+  ]);
+});

@@ -84,6 +84,7 @@ export async function gradeReviewCell(input: { cell: PlannedCell; call: CallJudg
   const judges = (run: ReviewJudgeRun, passed: boolean | null, score: number | null) => ({
     judge: run.judge.label,
     model: run.judge.model,
+    ...(run.judge.provider !== undefined ? { provider: run.judge.provider } : {}),
     juror: run.judge.juror,
     score,
     passed,
