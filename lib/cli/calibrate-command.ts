@@ -3,7 +3,6 @@ import path from "node:path";
 import { planCalibration } from "../engine/calibration/plan-calibration";
 import { runCalibration, calibrationReport, DEFAULT_TOLERANCE, type CalibrationResult } from "../engine/calibration/run-calibration";
 import { formatUsd, plural } from "../engine/format-score";
-import { priceOf } from "../judge/pricing";
 import { stripControl } from "../report/escape";
 import { redactDeep } from "../engine/redact-secrets";
 import { parseReporterList, type ReporterName } from "../report/registry";
@@ -100,14 +99,16 @@ export async function calibrateCommand(input: { options: CalibrateOptions; io: C
   }
   const setup = await prepareJudging({ options, io });
   if (!setup.ok) return setup.exitCode;
-  const { suite, settings, filter, judge, text } = setup.value;
+  const { suite, settings, filter, judge, providers, text } = setup.value;
   const planned = planCalibration(suite, filter);
   if (planned.probes.length === 0) {
     io.stderr.write("error: nothing to calibrate: add examples (anchors) to criteria or categories, or an eval dataset: with annotated items\n");
     return 2;
   }
-  if (!judge) {
-    io.stderr.write(`No ANTHROPIC_API_KEY is set: calibration of ${planned.probes.length} labelled items deferred.\n`);
+  const models = suite.evals.flatMap((e) => e.judge.panel ?? [e.judge.model ?? settings.judgeModel]);
+  const unavailable = models.map((m) => providers.resolve(m).unavailable).find((reason) => reason !== undefined);
+  if (unavailable !== undefined) {
+    io.stderr.write(`${unavailable}: calibration of ${planned.probes.length} labelled items deferred.\n`);
     return 0;
   }
   const startedAt = Date.now();
@@ -117,13 +118,14 @@ export async function calibrateCommand(input: { options: CalibrateOptions; io: C
       suite,
       ...(filter ? { filter } : {}),
       defaultModel: settings.judgeModel,
+      resolveModel: providers.resolve,
       concurrency: options.concurrency,
       ...(options.maxCost !== undefined ? { maxCostUsd: options.maxCost } : {}),
       toolVersion,
       tolerance: options.tolerance ?? DEFAULT_TOLERANCE,
       ...(options.maxError !== undefined ? { maxError: options.maxError } : {}),
     },
-    { judge, now: Date.now, priceOf },
+    { judge, now: Date.now, priceOf: providers.priceOf },
   ));
   if (options.store || settings.databaseUrl) await storeCalibration({ result, options, settings, yaml: text, toolVersion, io });
   const names = reporters.value;

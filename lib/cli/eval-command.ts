@@ -2,7 +2,7 @@ import path from "node:path";
 import { planSuite } from "../engine/plan-suite";
 import { explainPlan, renderExplain } from "../engine/explain-plan";
 import { formatUsd } from "../engine/format-score";
-import { priceOf } from "../judge/pricing";
+import { createProviderSetup, unpricedRefusal } from "./provider-setup";
 import { parseReporterList } from "../report/registry";
 import { executeRun } from "./execute-run";
 import { prepareSuite } from "./prepare-judging";
@@ -15,6 +15,7 @@ export interface EvalOptions {
   reporter: string;
   output?: string;
   maxCost?: number;
+  allowUnpriced?: boolean;
   concurrency: number;
   timeout: number;
   filter?: string;
@@ -38,18 +39,24 @@ export async function evalCommand(input: { options: EvalOptions; io: CliIo; tool
   const prepared = await prepareSuite({ options, io });
   if (!prepared.ok) return prepared.exitCode;
   const { suite, filter, text, settings } = prepared.value;
-  const { judgeModel, anthropicApiKey, databaseUrl } = settings;
+  const { judgeModel, databaseUrl } = settings;
+  const providers = createProviderSetup({ suite, settings, env: io.env });
+  const resolveModel = providers.resolve;
 
   if (options.explain) {
-    const cells = planSuite({ suite, defaultModel: judgeModel, filter });
-    io.stdout.write(`${renderExplain(explainPlan(cells, priceOf))}\n`);
-    if (!anthropicApiKey) io.stdout.write("No ANTHROPIC_API_KEY is set: a real run would defer every eval.\n");
+    // Planned as if every key were set, so that the plan shows what a real run would do; the missing keys are said after it.
+    const cells = planSuite({ suite, defaultModel: judgeModel, filter, resolveModel: (model) => ({ provider: resolveModel(model).provider }) });
+    io.stdout.write(`${renderExplain(explainPlan(cells, providers.priceOf))}\n`);
+    const missing = [...new Set(cells.flatMap((c) => c.judges.map((j) => resolveModel(j.model).unavailable)).filter((m) => m !== undefined))];
+    for (const reason of missing) io.stdout.write(`A real run would defer these evals: ${reason}.\n`);
     return 0;
   }
 
-  const judgeUnavailable = anthropicApiKey ? undefined : "no judge key: set ANTHROPIC_API_KEY to grade for real";
-  const planned = explainPlan(planSuite({ suite, defaultModel: judgeModel, judgeUnavailable, filter }), priceOf);
+  const planned = explainPlan(planSuite({ suite, defaultModel: judgeModel, resolveModel, filter }), providers.priceOf);
   if (planned.cells.length === 0) return fail(`--filter ${JSON.stringify(options.filter)} matches no eval`);
+  // A budget cannot bound what it cannot price (a local model): say so before spending anything.
+  const refusal = options.maxCost !== undefined && !options.allowUnpriced ? unpricedRefusal({ models: planned.totals.unpricedModels, priceOf: providers.priceOf }) : undefined;
+  if (refusal !== undefined) return fail(refusal);
   io.stderr.write(
     `Grading ${planned.totals.cells} eval${planned.totals.cells === 1 ? "" : "s"}: ${planned.totals.judgeCalls} judge calls${
       planned.totals.agentCalls ? ` (plus up to ${planned.totals.agentCalls} agent model calls)` : ""

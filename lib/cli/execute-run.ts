@@ -5,8 +5,7 @@ import { runSuite, buildReport, exitCodeOf } from "../engine/run-suite";
 import { planSuite } from "../engine/plan-suite";
 import { compareToBaseline } from "../engine/compare-baseline";
 import { formatUsd, plural } from "../engine/format-score";
-import { createAnthropicJudge } from "../judge/anthropic-judge";
-import { priceOf } from "../judge/pricing";
+import { createProviderSetup } from "./provider-setup";
 import type { ReporterName } from "../report/registry";
 import { redactDeep } from "../engine/redact-secrets";
 import type { Settings } from "../env/read-env";
@@ -95,17 +94,19 @@ export async function executeRun(request: RunRequest): Promise<number> {
       baseline = found;
     }
 
-    const judgeUnavailable = settings.anthropicApiKey ? undefined : "no judge key: set ANTHROPIC_API_KEY to grade for real";
+    const providers = createProviderSetup({ suite, settings, env: io.env });
+    const resolveModel = providers.resolve;
     const skipResultIds = new Set(stored.map((r) => r.id));
     if (store && request.target.kind === "new") {
       const { suiteId, suiteVersionId } = await store.saveSuiteVersion({ name: suiteName, yaml: request.target.yaml });
-      const planned = planSuite({ suite, defaultModel: settings.judgeModel, filter: request.filter });
+      const planned = planSuite({ suite, defaultModel: settings.judgeModel, resolveModel, filter: request.filter });
       const plannedJudgeCalls = planned.reduce((n, c) => n + c.judgeCalls, 0);
       runId = await store.createRun({ suiteId, suiteVersionId, startedBy: "cli", config: { ...config, plannedJudgeCalls }, totalCells: planned.length });
       io.stderr.write(`Storing run ${runId}\n`);
     }
 
-    let judge: JudgePort = createAnthropicJudge({ apiKey: settings.anthropicApiKey ?? "unset", baseURL: settings.anthropicBaseUrl, timeoutMs: config.timeoutSeconds * 1000 });
+    // Each request goes to the provider its model resolves to (a panel or a matrix may mix vendors).
+    let judge: JudgePort = providers.createJudge({ timeoutMs: config.timeoutSeconds * 1000 });
     if (history && db) {
       judge = history.createCachedJudge({ prisma: db.prisma, inner: judge, runId, owner: history.claimOwner(), reuse: !config.noCache, leaseMs: leaseMs(config.timeoutSeconds) });
     }
@@ -137,7 +138,7 @@ export async function executeRun(request: RunRequest): Promise<number> {
         {
           suite,
           defaultModel: settings.judgeModel,
-          judgeUnavailable,
+          resolveModel,
           filter: request.filter,
           concurrency: config.concurrency,
           maxCostUsd: config.maxCostUsd,
@@ -150,7 +151,7 @@ export async function executeRun(request: RunRequest): Promise<number> {
           judge,
           ...(live ? { live } : {}),
           now: Date.now,
-          priceOf,
+          priceOf: providers.priceOf,
           onEvent: (event) => {
             progress?.onEvent(event);
             if (event.type === "result") save(event.result);

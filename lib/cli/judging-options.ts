@@ -14,6 +14,7 @@ export function addJudgingOptions(
       "stop scheduling judge calls before the spend would pass this many US dollars",
       parsers.nonNegative("--max-cost"),
     )
+    .option("--allow-unpriced", "with --max-cost, run even when a judge model has no known price (its calls count as $0)")
     .addOption(
       new Option("--concurrency <n>", "judge calls in flight at once")
         .argParser(parsers.positiveInt("--concurrency"))

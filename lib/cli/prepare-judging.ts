@@ -1,7 +1,7 @@
 import { formatIssue } from "../config/load-suite";
 import type { SuiteConfig } from "../config/types";
 import type { TypedJudgePort } from "../engine/judge-port";
-import { createAnthropicJudge } from "../judge/anthropic-judge";
+import { createProviderSetup, unpricedRefusal, type ProviderSetup } from "./provider-setup";
 import { readEnv, type Settings } from "../env/read-env";
 import { readSuiteFile } from "./read-suite-file";
 import type { CliIo } from "./main";
@@ -14,8 +14,10 @@ export interface JudgingSetup {
   suite: SuiteConfig;
   settings: Settings;
   filter?: RegExp;
-  /** Undefined without ANTHROPIC_API_KEY: the caller defers, as `eval` does. */
-  judge?: TypedJudgePort;
+  /** Sends each request to its model's provider; a model whose provider has no key is deferred by planning (`providers.resolve`). */
+  judge: TypedJudgePort;
+  /** Which provider each model resolves to with the keys that are set, and its price. */
+  providers: ProviderSetup;
   /** The suite file's text, as read (run history stores it). */
   text: string;
 }
@@ -24,6 +26,8 @@ export interface JudgingOptions {
   config: string;
   filter?: string;
   timeout: number;
+  maxCost?: number;
+  allowUnpriced?: boolean;
 }
 
 export interface SuiteSetup {
@@ -64,7 +68,17 @@ export async function prepareJudging(input: { options: JudgingOptions; io: CliIo
   const prepared = await prepareSuite(input);
   if (!prepared.ok) return prepared;
   const { suite, settings, filter, text } = prepared.value;
-  const { anthropicApiKey, anthropicBaseUrl } = settings;
-  const judge = anthropicApiKey ? createAnthropicJudge({ apiKey: anthropicApiKey, baseURL: anthropicBaseUrl, timeoutMs: input.options.timeout * 1000 }) : undefined;
-  return { ok: true, value: { suite, settings, text, ...(filter ? { filter } : {}), ...(judge ? { judge } : {}) } };
+  const providers = createProviderSetup({ suite, settings, env: input.io.env });
+  if (input.options.maxCost !== undefined && !input.options.allowUnpriced) {
+    // Every judge model the suite names (the evals --filter keeps): a budget cannot bound what it cannot price.
+    const evals = suite.evals.filter((e) => !filter || filter.test(e.name));
+    const models = evals.flatMap((e) => [...(e.judge.panel ?? [e.judge.model ?? settings.judgeModel]), ...(e.matrix?.models ?? [])]);
+    const refusal = unpricedRefusal({ models, priceOf: providers.priceOf });
+    if (refusal !== undefined) {
+      input.io.stderr.write(`error: ${refusal}\n`);
+      return { ok: false, exitCode: 2 };
+    }
+  }
+  const judge = providers.createJudge({ timeoutMs: input.options.timeout * 1000 });
+  return { ok: true, value: { suite, settings, text, ...(filter ? { filter } : {}), judge, providers } };
 }

@@ -3,7 +3,6 @@ import type { RunConfig } from "../store/run-store";
 import { runRepeated } from "../engine/repeat/run-repeated";
 import { exitCodeOf } from "../engine/run-suite";
 import { formatUsd } from "../engine/format-score";
-import { priceOf } from "../judge/pricing";
 import { parseReporterList } from "../report/registry";
 import { prepareJudging } from "./prepare-judging";
 import { writeReports } from "./write-reports";
@@ -42,7 +41,7 @@ export async function repeatCommand(input: { options: RepeatOptions; io: CliIo; 
   }
   const setup = await prepareJudging({ options, io });
   if (!setup.ok) return setup.exitCode;
-  const { suite, settings, filter, judge, text } = setup.value;
+  const { suite, settings, filter, judge, providers, text } = setup.value;
   const store = Boolean(options.store || settings.databaseUrl);
   if (store) io.stderr.write("note: --repeat reuses no stored verdicts; the run and its flip rates are stored when it finishes\n");
   io.stderr.write(`Grading every eval ${options.repeat} times${options.maxCost !== undefined ? ` (budget ${formatUsd(options.maxCost)} for all repeats)` : ""}\n`);
@@ -50,14 +49,14 @@ export async function repeatCommand(input: { options: RepeatOptions; io: CliIo; 
     {
       suite,
       defaultModel: settings.judgeModel,
-      ...(judge ? {} : { judgeUnavailable: "no judge key: set ANTHROPIC_API_KEY to grade for real" }),
+      resolveModel: providers.resolve,
       ...(filter ? { filter } : {}),
       concurrency: options.concurrency,
       ...(options.maxCost !== undefined ? { maxCostUsd: options.maxCost } : {}),
       toolVersion,
       repeat: options.repeat,
     },
-    { judge: judge ?? { grade: () => Promise.reject(new Error("no judge")) }, now: Date.now, priceOf },
+    { judge, now: Date.now, priceOf: providers.priceOf },
   );
   if (report.results.length === 0) {
     io.stderr.write(`error: --filter ${JSON.stringify(options.filter)} matches no eval\n`);

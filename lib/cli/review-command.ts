@@ -6,7 +6,6 @@ import type { EvalResult } from "../engine/report";
 import { aggregateEvaluations } from "../engine/review/multi-judge";
 import { AGGREGATION_METHODS } from "../engine/review/aggregation/registry";
 import { evaluationReportToJson, multiJudgeResultToJson } from "../engine/review/wire-json";
-import { priceOf } from "../judge/pricing";
 import { redactDeep } from "../engine/redact-secrets";
 import { prepareJudging, type JudgingOptions } from "./prepare-judging";
 import type { CliIo } from "./main";
@@ -38,7 +37,7 @@ export async function reviewCommand(input: { options: ReviewOptions; io: CliIo; 
   const { options, io, toolVersion } = input;
   const setup = await prepareJudging({ options, io });
   if (!setup.ok) return setup.exitCode;
-  const { suite, settings, filter, judge } = setup.value;
+  const { suite, settings, filter, judge, providers } = setup.value;
   const reviews = suite.evals.filter((e) => e.rubric.kind === "categories" && (!filter || filter.test(e.name)));
   const others = suite.evals.filter((e) => e.rubric.kind !== "categories").length;
   if (reviews.length === 0) {
@@ -51,15 +50,15 @@ export async function reviewCommand(input: { options: ReviewOptions; io: CliIo; 
     {
       suite: { ...suite, evals: reviews },
       defaultModel: settings.judgeModel,
-      ...(judge ? {} : { judgeUnavailable: "no judge key: set ANTHROPIC_API_KEY to review for real" }),
+      resolveModel: providers.resolve,
       concurrency: options.concurrency,
       ...(options.maxCost !== undefined ? { maxCostUsd: options.maxCost } : {}),
       toolVersion,
     },
     {
-      judge: judge ?? { grade: () => Promise.reject(new Error("no judge")) },
+      judge,
       now: Date.now,
-      priceOf,
+      priceOf: providers.priceOf,
       onEvent: (event) => {
         if (event.type === "warning") io.stderr.write(`warning: ${event.message}\n`);
       },

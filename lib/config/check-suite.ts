@@ -4,6 +4,7 @@ import { closestChoice } from "./zod-issues";
 import { CATEGORY_AGGREGATES, checkCategoryRubric, checkReviewEval } from "./check-categories";
 import { checkCompareEval } from "./check-compare";
 import { checkCandidatesEval } from "./check-candidates";
+import { checkProviders } from "./check-providers";
 import { compileWhenRegex } from "./when-regex";
 import type { DataPath, YamlLocator } from "./yaml-locator";
 import type { ConfigIssue } from "./types";
@@ -107,6 +108,7 @@ export function checkSuite(input: { suite: Suite; locator: YamlLocator; file: st
     if (!judge.panel && judge.tie_break !== undefined) error([...path, "tie_break"], "tie_break applies to a panel; add panel: [models]");
   };
   checkJudge(suite.judge, ["judge"], false);
+  checkProviders({ suite, error });
 
   const firstByName = new Map<string, number>();
   suite.evals.forEach((evalInput, i) => {

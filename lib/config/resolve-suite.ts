@@ -149,5 +149,8 @@ export function resolveSuite(input: { suite: Suite; locator: YamlLocator; file: 
   const datasets = Object.fromEntries(
     Object.entries(suite.datasets ?? {}).map(([name, d]) => [name, { name, ...(d.file !== undefined ? { file: d.file, unread: true } : {}), items: resolveDatasetItems(d.items ?? []) }]),
   );
-  return { file, description: suite.description, servers, evals, ...(suite.datasets ? { datasets } : {}) };
+  const providers = Object.fromEntries(
+    Object.entries(suite.providers ?? {}).map(([name, p]) => [name, { type: p.type, ...(p.base_url !== undefined ? { baseUrl: p.base_url } : {}), ...(p.api_key_env !== undefined ? { apiKeyEnv: p.api_key_env } : {}) }]),
+  );
+  return { file, description: suite.description, servers, evals, ...(suite.datasets ? { datasets } : {}), ...(suite.providers ? { providers } : {}) };
 }

@@ -3,6 +3,7 @@ import { categoryRubricFields, DocumentSchema } from "./category-schema";
 import { CompareSchema } from "./compare-schema";
 import { DatasetCandidatesSchema, DatasetSchema } from "./dataset-schema";
 import { LIMITS, atMost, nameString } from "./limits";
+import { ModelNameSchema, ProvidersSchema } from "./provider-schema";
 
 // The one description of the rubric YAML language. Everything else (the loader,
 // the JSON Schema for editors, the engine's types) is derived from it.
@@ -200,11 +201,11 @@ export const JurySchema = z
 
 export const JudgeSchema = z
   .strictObject({
-    model: nameString.optional().describe("Judge model, e.g. claude-sonnet-4-5. Default: RUBRIC_STUDIO_JUDGE_MODEL or claude-sonnet-4-6."),
+    model: ModelNameSchema.optional().describe("Judge model, e.g. claude-sonnet-4-6, openai:gpt-4.1-mini or local:qwen3-8b. Default: RUBRIC_STUDIO_JUDGE_MODEL or claude-sonnet-4-6."),
     max_tokens: z.int().min(64).max(64000).optional().describe("Output token limit per judge call. Default 1024."),
     jury: JurySchema.optional(),
     panel: z
-      .array(nameString)
+      .array(ModelNameSchema)
       .min(2, { error: "a panel needs at least two models" })
       .max(LIMITS.panel, atMost(LIMITS.panel, "a panel has at most {n} models"))
       .optional()
@@ -226,7 +227,7 @@ const matrixAxisMax = atMost(LIMITS.matrixAxis, "a matrix axis has at most {n} v
 
 export const MatrixSchema = z
   .strictObject({
-    models: z.array(nameString).min(1).max(LIMITS.matrixAxis, matrixAxisMax).optional().describe("Judge models: one cell per model."),
+    models: z.array(ModelNameSchema).min(1).max(LIMITS.matrixAxis, matrixAxisMax).optional().describe("Judge models: one cell per model (vendors may be mixed)."),
     prompts: z.array(z.string().min(1)).min(1).max(LIMITS.matrixAxis, matrixAxisMax).optional().describe("Graded prompts: one cell per prompt."),
     agents: z
       .array(nameString)
@@ -332,6 +333,7 @@ export const SuiteSchema = z
     description: z.string().optional().describe("What this suite checks."),
     judge: JudgeSchema.optional().describe("Default judge settings for every eval; an eval's judge: block overrides them field by field."),
     agent: AgentSchema.optional().describe("Default live-agent settings for every eval without response; an eval's agent: block overrides them field by field."),
+    providers: ProvidersSchema.optional(),
     servers: z.record(z.string(), ServerSchema).optional().describe("Named MCP servers."),
     rubrics: z.record(z.string(), RubricDefinitionSchema).optional().describe("Reusable rubrics, referenced as rubric: { ref: name }."),
     datasets: z.record(z.string(), DatasetSchema).optional().describe("Reference datasets (items with annotations), referenced by an eval's dataset:."),

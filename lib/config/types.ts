@@ -1,3 +1,4 @@
+import type { ProviderConfig } from "./provider-schema";
 import type { DocumentConfig, RubricSetConfig } from "./category-types";
 import type { PairwiseConfig } from "./pairwise-types";
 import type { DatasetConfig } from "./dataset-schema";
@@ -139,6 +140,8 @@ export interface SuiteConfig {
   evals: EvalConfig[];
   /** Reference datasets; a file dataset's items are read by the caller. */
   datasets?: Record<string, DatasetConfig>;
+  /** Declared model providers (providers:), by the name model prefixes use. */
+  providers?: Record<string, ProviderConfig>;
 }
 
 export type LoadResult =

@@ -8,6 +8,8 @@ import type { TokenUsage } from "./judge-port";
 export interface ModelPrice {
   inputPerMTok: number;
   outputPerMTok: number;
+  /** A provider's own price of cached input (OpenAI); without it, cache reads cost 0.1x the input price. */
+  cachedInputPerMTok?: number;
 }
 
 // Prompt caching: writing the cache costs 1.25x the input price (5-minute
@@ -17,8 +19,9 @@ const CACHE_WRITE_FACTOR = 1.25;
 const CACHE_READ_FACTOR = 0.1;
 
 export function costOf(price: ModelPrice, usage: TokenUsage): number {
-  const inputTokens = usage.input + usage.cacheWrite * CACHE_WRITE_FACTOR + usage.cacheRead * CACHE_READ_FACTOR;
-  return (inputTokens * price.inputPerMTok + usage.output * price.outputPerMTok) / 1_000_000;
+  const cacheRead = price.cachedInputPerMTok === undefined ? usage.cacheRead * CACHE_READ_FACTOR * price.inputPerMTok : usage.cacheRead * price.cachedInputPerMTok;
+  const inputTokens = usage.input + usage.cacheWrite * CACHE_WRITE_FACTOR;
+  return (inputTokens * price.inputPerMTok + cacheRead + usage.output * price.outputPerMTok) / 1_000_000;
 }
 
 /** A rough token count for projections (about four characters a token), never below the truth by much for English. */

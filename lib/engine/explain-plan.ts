@@ -146,7 +146,8 @@ export function explainPlan(cells: PlannedCell[], priceOf: PriceOf): ExplainedPl
       name: cell.name,
       rubric: describeRubric(cell.eval.rubric),
       candidate,
-      judges: cell.judges.map((j) => j.label),
+      // With providers resolved, each judge shows where it runs: "local:qwen3-8b (local)".
+      judges: cell.judges.map((j) => (j.provider === undefined ? j.label : `${j.label} (${j.provider})`)),
       judgeCalls,
       inputTokens,
       outputTokens,
@@ -182,7 +183,7 @@ export function renderExplain(plan: ExplainedPlan): string {
     lines.push(`  judge: ${cell.judges.join(", ")}`);
     if (cell.deferReason !== undefined) lines.push(`  deferred: ${cell.deferReason}`);
     else {
-      const cost = cell.costUsd === null ? "cost unknown (model not in the pricing table)" : `~${formatUsd(cell.costUsd)}`;
+      const cost = cell.costUsd === null ? "unpriced (model not in the pricing table)" : `~${formatUsd(cell.costUsd)}`;
       lines.push(`  judge calls: ${cell.judgeCalls}, ~${cell.inputTokens} input + ${cell.outputTokens} output tokens, ${cost}`);
     }
     lines.push("");

@@ -136,6 +136,7 @@ export async function gradeCell(input: { cell: PlannedCell; call: CallJudge; now
     rubric: { kind: rubric.kind, source: rubric.source, ...(rubric.kind === "freeform" ? { text: rubric.text } : {}) },
     judge: {
       models: [...new Set(cell.judges.map((j) => j.model))],
+      ...(cell.judges.some((j) => j.provider !== undefined) ? { providers: Object.fromEntries(cell.judges.map((j) => [j.model, j.provider ?? "anthropic"])) } : {}),
       jurySize: cell.eval.judge.jury.size,
       consensus: cell.eval.judge.jury.consensus,
       ...(cell.eval.judge.panel ? { aggregate: cell.eval.judge.aggregate } : {}),
@@ -220,6 +221,7 @@ export async function gradeCell(input: { cell: PlannedCell; call: CallJudge; now
     judges: runs.map((r, i) => ({
       judge: cell.judges[i]!.label,
       model: r.grade.model,
+      ...(cell.judges[i]!.provider !== undefined ? { provider: cell.judges[i]!.provider } : {}),
       juror: r.grade.juror,
       score: r.grade.score,
       passed: r.grade.passed,

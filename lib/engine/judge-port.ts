@@ -52,6 +52,8 @@ export interface JudgeRequest<K extends VerdictKind = ScoreVerdictKind> {
 /** Everything recorded about one judge call, success or not. */
 export interface JudgeCallRecord {
   model: string;
+  /** The provider that served the model (anthropic, openai, or one declared under providers:), when resolved. */
+  provider?: string;
   templateVersion: string;
   attempts: number;
   latencyMs: number;

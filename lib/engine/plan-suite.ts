@@ -3,6 +3,7 @@ import type { CellCoordinates } from "./report";
 import type { Candidate } from "./build-prompt";
 import type { LiveRequest } from "./live-port";
 import { matchWhen } from "./match-when";
+import { resolveProvider } from "./resolve-provider";
 import { renderPromptTemplate } from "../config/prompt-template";
 import type { DatasetItem } from "../config/dataset-schema";
 import { planCellComparison, type ComparedCells } from "./pairwise/plan-cell-comparison";
@@ -18,6 +19,8 @@ export interface JudgeInstance {
   juror: number;
   /** Display label: the model, with "#n" when there is a jury. */
   label: string;
+  /** The provider the model resolved to (anthropic, openai, or a declared one), when the caller resolves models. */
+  provider?: string;
 }
 
 export interface PlannedCell {
@@ -44,12 +47,25 @@ export interface PlanOptions {
   defaultModel: string;
   /** Why no eval can be graded at all (e.g. no API key), or undefined when judging is possible. */
   judgeUnavailable?: string;
+  /** Which provider serves a judge model, and why it cannot now (its key is not set); a cell defers on its first unavailable model. */
+  resolveModel?: (model: string) => { provider: string; unavailable?: string };
   /** The live agent's model when neither the matrix, the eval nor the suite names one. Default: defaultModel. */
   defaultAgentModel?: string;
   /** Why live runs cannot happen in this context (e.g. no live port), or undefined when they can. */
   liveUnavailable?: string;
   /** Only evals whose name matches run. */
   filter?: RegExp;
+}
+
+/**
+ * For callers that resolve no providers (the dashboard, queued runs): their
+ * judge speaks the Messages API only, so a model of another provider defers
+ * with the reason instead of failing as an unknown Anthropic model.
+ */
+function onlyAnthropic(model: string, suite: SuiteConfig): { provider: string; unavailable?: string } | undefined {
+  const resolved = resolveProvider(model, { ...(suite.providers ? { declared: suite.providers } : {}), hasKey: () => true });
+  if (resolved.type === "anthropic" && !resolved.declared) return undefined;
+  return { provider: resolved.provider, unavailable: `judge model ${model} is served by provider "${resolved.provider}", which only rubric-studio eval, review and calibrate resolve yet` };
 }
 
 /** The matrix cells of an eval; with dataset candidates, every cell once per item (the item first). */
@@ -179,9 +195,11 @@ function planEval(evalConfig: EvalConfig, options: PlanOptions): PlannedCell[] {
   for (const cell of cellsOf(evalConfig, source?.items)) {
     const models = evalConfig.judge.panel ?? [cell?.model ?? evalConfig.judge.model ?? defaultModel];
     const jury = evalConfig.judge.jury.size;
-    const judges = models.flatMap((model) =>
-      Array.from({ length: jury }, (_, i) => ({ model, juror: i + 1, label: jury > 1 ? `${model} #${i + 1}` : model })),
+    const resolved = models.map((model) => (options.resolveModel ? options.resolveModel(model) : onlyAnthropic(model, suite)));
+    const judges = models.flatMap((model, m) =>
+      Array.from({ length: jury }, (_, i) => ({ model, juror: i + 1, label: jury > 1 ? `${model} #${i + 1}` : model, ...(options.resolveModel ? { provider: resolved[m]!.provider } : {}) })),
     );
+    const judgeUnavailable = options.judgeUnavailable ?? resolved.find((r) => r?.unavailable !== undefined)?.unavailable;
     // A dataset item fills the prompt template (or is the prompt), and without a server its expected output is the response.
     const item = cell?.item !== undefined ? items.get(cell.item) : undefined;
     const template = cell?.prompt ?? evalConfig.prompt;
@@ -198,7 +216,7 @@ function planEval(evalConfig: EvalConfig, options: PlanOptions): PlannedCell[] {
             agent: { ...evalConfig.agent, model: cell?.agent ?? evalConfig.agent.model ?? options.defaultAgentModel ?? defaultModel },
           }
         : undefined;
-    const deferReason = deferReasonOf({ evalConfig, suite, prompt, ...(response !== undefined ? { response } : {}), options });
+    const deferReason = deferReasonOf({ evalConfig, suite, prompt, ...(response !== undefined ? { response } : {}), options: { ...options, judgeUnavailable } });
     const perJudge =
       candidate === undefined
         ? callsPerJudge(evalConfig, candidate)

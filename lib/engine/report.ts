@@ -98,6 +98,8 @@ export interface TreeStep {
 export interface JudgeGrade {
   judge: string;
   model: string;
+  /** The provider that served the model (model_provider), when models were resolved. */
+  provider?: string;
   juror: number;
   score: number | null;
   passed: boolean | null;
@@ -144,7 +146,14 @@ export interface EvalResult {
   /** Why a skipped result was not graded: the budget, a cancel request or an interruption. */
   skipKind?: SkipKind;
   rubric: { kind: "freeform" | "criteria" | "tree" | "categories" | "pairwise"; source: RubricSource; text?: string };
-  judge: { models: string[]; jurySize: number; consensus: number; aggregate?: JudgeConfig["aggregate"] };
+  judge: {
+    models: string[];
+    /** Each model's provider (model_provider: anthropic, openai, or one declared under providers:), when resolved. */
+    providers?: Record<string, string>;
+    jurySize: number;
+    consensus: number;
+    aggregate?: JudgeConfig["aggregate"];
+  };
   /**
    * What was graded. For a live run: `response` is the agent's final reply,
    * `transcript` the whole run (what the judge read), `agent` its model calls,

@@ -6,6 +6,8 @@ import { z } from "zod";
 const EnvSchema = z.object({
   ANTHROPIC_API_KEY: z.string().min(1).optional(),
   ANTHROPIC_BASE_URL: z.url({ error: "ANTHROPIC_BASE_URL must be an absolute URL" }).optional(),
+  OPENAI_API_KEY: z.string().min(1).optional(),
+  OPENAI_BASE_URL: z.url({ protocol: /^https?$/, error: "OPENAI_BASE_URL must be an absolute http(s) URL" }).optional(),
   RUBRIC_STUDIO_JUDGE_MODEL: z.string().min(1).optional(),
   DATABASE_URL: z
     .string()
@@ -35,6 +37,9 @@ export const DEFAULT_JUDGE_MODEL = "claude-sonnet-4-6";
 export interface Settings {
   anthropicApiKey?: string;
   anthropicBaseUrl?: string;
+  /** The openai provider's key and endpoint (models written openai:… or named gpt-*, o1, o3, o4). */
+  openaiApiKey?: string;
+  openaiBaseUrl?: string;
   /** The judge model for evals that name none. */
   judgeModel: string;
   /** A real Postgres for run history; unset means the embedded database. */
@@ -74,6 +79,8 @@ export function readEnv(env: Record<string, string | undefined> = process.env): 
     value: {
       anthropicApiKey: e.ANTHROPIC_API_KEY,
       anthropicBaseUrl: e.ANTHROPIC_BASE_URL,
+      openaiApiKey: e.OPENAI_API_KEY,
+      openaiBaseUrl: e.OPENAI_BASE_URL,
       judgeModel: e.RUBRIC_STUDIO_JUDGE_MODEL ?? DEFAULT_JUDGE_MODEL,
       databaseUrl: e.DATABASE_URL,
       dataDir: e.RUBRIC_STUDIO_DATA_DIR,

@@ -1,4 +1,5 @@
-import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "@anthropic-ai/sdk";
+import * as anthropic from "@anthropic-ai/sdk";
+import * as openai from "openai";
 import type { JudgeErrorKind } from "../engine/judge-port";
 
 // Which failures of one HTTP attempt are worth another attempt, and how long to
@@ -21,21 +22,26 @@ const MAX_DELAY_MS = 30_000;
 /** A retry-after beyond this is not waited out in full: the run would look hung. */
 const MAX_RETRY_AFTER_MS = 5 * 60_000;
 
+// Both SDKs (Anthropic, OpenAI) throw the same family of errors, each its own classes.
+const isAbort = (e: unknown) => e instanceof anthropic.APIUserAbortError || e instanceof openai.APIUserAbortError;
+const isTimeout = (e: unknown) => e instanceof anthropic.APIConnectionTimeoutError || e instanceof openai.APIConnectionTimeoutError;
+const isConnection = (e: unknown): e is Error => e instanceof anthropic.APIConnectionError || e instanceof openai.APIConnectionError;
+
 export function classifyFailure(error: unknown, now: () => number): AttemptFailure {
-  if (error instanceof APIUserAbortError) {
+  if (isAbort(error)) {
     return { kind: "request", retryable: false, status: "aborted", message: "the judge call was aborted" };
   }
   // Before APIConnectionError: a timeout is a subclass of it.
-  if (error instanceof APIConnectionTimeoutError) {
+  if (isTimeout(error)) {
     return { kind: "timeout", retryable: true, status: "timeout", message: "the request timed out" };
   }
-  if (error instanceof APIConnectionError) {
+  if (isConnection(error)) {
     return { kind: "connection", retryable: true, status: "connection error", message: error.message };
   }
-  if (error instanceof APIError && typeof error.status === "number") {
+  if ((error instanceof anthropic.APIError || error instanceof openai.APIError) && typeof error.status === "number") {
     const headers = error.headers;
     const retryAfterMs = headers ? parseRetryAfter(headers, now) : undefined;
-    const kind = kindOfStatus(error.status, error.type);
+    const kind = kindOfStatus(error.status, error.type ?? null);
     // The API says outright whether a retry can help; without that, the kind decides.
     const shouldRetry = headers?.get("x-should-retry");
     const retryable = shouldRetry === "true" ? true : shouldRetry === "false" ? false : RETRYABLE_KINDS.has(kind);
@@ -44,7 +50,7 @@ export function classifyFailure(error: unknown, now: () => number): AttemptFailu
       retryable,
       status: String(error.status),
       ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
-      message: error.apiMessage ?? error.message,
+      message: (error instanceof anthropic.APIError ? error.apiMessage : undefined) ?? error.message,
     };
   }
   const message = error instanceof Error ? error.message : String(error);

@@ -118,3 +118,15 @@ export function formatLocation(result: EvalResult): string {
   const at = result.location;
   return at ? `${at.file}:${at.line}:${at.column}` : "";
 }
+
+/** A result's cost; calls of a model with no known price read "unpriced", never as free. */
+export function formatResultCost(result: Pick<EvalResult, "costUsd" | "calls">): string {
+  const unpriced = result.calls.some((c) => c.costUsd === null && !c.reused);
+  if (!unpriced) return formatUsd(result.costUsd);
+  return result.costUsd > 0 ? `${formatUsd(result.costUsd)} + unpriced` : "unpriced";
+}
+
+/** The judge models, each with its provider when models were resolved: "claude-haiku-4-5 (anthropic), local:qwen3-8b (local)". */
+export function formatJudgeModels(judge: EvalResult["judge"]): string {
+  return judge.models.map((m) => (judge.providers?.[m] ? `${m} (${judge.providers[m]})` : m)).join(", ");
+}

@@ -1,7 +1,7 @@
 import type { CriterionResult, EvalResult, JudgeGrade, Report } from "../engine/report";
 import type { Reporter } from "./reporter";
 import { html, trusted, type SafeHtml } from "./html-template";
-import { criterionCombination, criterionMarks, criterionOutcome, formatCell, formatInt, formatLocation, formatTreeStep, formatUnit, formatUsage, formatUsd, formatVerdict, judgeErrors, jurorVerdicts, plural } from "./format";
+import { criterionCombination, criterionMarks, criterionOutcome, formatCell, formatInt, formatJudgeModels, formatLocation, formatResultCost, formatTreeStep, formatUnit, formatUsage, formatUsd, formatVerdict, judgeErrors, jurorVerdicts, plural } from "./format";
 import { STATUS_STYLES, isNonPassing, resultLabel, skippedSummaryLabel } from "./status";
 import { truncationMarker, type Transcript } from "../engine/transcript";
 import { trustHtml } from "./html-trust";
@@ -59,7 +59,7 @@ function cards(report: Report): SafeHtml {
 
 function summaryTable(report: Report): SafeHtml {
   const rows = report.results.map(
-    (r, index) => html`<tr><td>${badge(r)}</td><td><a href="#result-${index + 1}">${r.name}</a></td><td class="num">${graded(r) ? r.display : "—"}</td><td class="num">${r.thresholdDisplay}</td><td class="num">${formatUsd(r.costUsd)}</td><td>${r.note ?? r.reason}</td></tr>`,
+    (r, index) => html`<tr><td>${badge(r)}</td><td><a href="#result-${index + 1}">${r.name}</a></td><td class="num">${graded(r) ? r.display : "—"}</td><td class="num">${r.thresholdDisplay}</td><td class="num">${formatResultCost(r)}</td><td>${r.note ?? r.reason}</td></tr>`,
   );
   return html`<table><thead><tr><th>Status</th><th>Eval</th><th>Score</th><th>Threshold</th><th>Cost</th><th>Reason</th></tr></thead><tbody>
 ${rows}</tbody></table>`;
@@ -135,8 +135,8 @@ function facts(result: EvalResult): SafeHtml {
     ["Note", result.note ?? ""],
     ["Cell", formatCell(result.cell)],
     ["Rubric", `${result.rubric.kind} (${result.rubric.source.type}${result.rubric.source.name ? `: ${result.rubric.source.name}` : ""})`],
-    ["Judge", `${result.judge.models.join(", ")}; jury ${result.judge.jurySize}, consensus ${result.judge.consensus}${result.judge.aggregate ? `, ${result.judge.aggregate}` : ""}`],
-    ["Usage", `${plural(result.judgeCalls, "judge call")} · ${formatUsage(result.usage)} · ${formatUsd(result.costUsd)} · ${(result.latencyMs / 1000).toFixed(2)}s`],
+    ["Judge", `${formatJudgeModels(result.judge)}; jury ${result.judge.jurySize}, consensus ${result.judge.consensus}${result.judge.aggregate ? `, ${result.judge.aggregate}` : ""}`],
+    ["Usage", `${plural(result.judgeCalls, "judge call")} · ${formatUsage(result.usage)} · ${formatResultCost(result)} · ${(result.latencyMs / 1000).toFixed(2)}s`],
     ["Location", formatLocation(result)],
   ];
   return html`<dl>${rows.filter(([, value]) => value !== "").map(([label, value]) => html`<dt>${label}</dt><dd>${value}</dd>`)}</dl>`;

@@ -30,6 +30,7 @@ function resultProperties(result: EvalResult): string[] {
     property("cost_usd", result.costUsd),
     property("judge_calls", result.judgeCalls),
     property("judge_models", result.judge.models.join(",")),
+    ...(result.judge.providers ? [property("judge_providers", result.judge.models.map((m) => result.judge.providers![m] ?? "").join(","))] : []),
   ];
   if (result.vacuous) props.push(property("vacuous", "true"));
   if (result.location) props.push(property("location", `${result.location.file}:${result.location.line}:${result.location.column}`));

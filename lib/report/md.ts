@@ -1,7 +1,7 @@
 import type { CriterionResult, EvalResult, Report } from "../engine/report";
 import type { Reporter } from "./reporter";
 import { escapeMarkdown, escapeMarkdownCell, markdownFence } from "./escape";
-import { criterionCombination, criterionMarks, criterionOutcome, formatCell, formatInt, formatLocation, formatTreePath, formatUnit, formatUsage, formatUsd, formatVerdict, judgeErrors, jurorVerdicts, plural } from "./format";
+import { criterionCombination, criterionMarks, criterionOutcome, formatCell, formatInt, formatJudgeModels, formatLocation, formatResultCost, formatTreePath, formatUnit, formatUsage, formatUsd, formatVerdict, judgeErrors, jurorVerdicts, plural } from "./format";
 import { STATUS_STYLES, isNonPassing, resultLabel, skippedSummaryLabel } from "./status";
 import { renderTranscript } from "../engine/transcript";
 import { baselineHeadline, deltaMark, formatDelta, notableDeltas, reusedLine } from "./baseline";
@@ -36,7 +36,7 @@ function summaryTable(report: Report): string[] {
     isNonPassing(r.status) ? `[${escapeMarkdownCell(r.name)}](#${anchor(index)})` : escapeMarkdownCell(r.name),
     r.status === "passed" || r.status === "failed" ? escapeMarkdownCell(r.display) : "—",
     escapeMarkdownCell(r.thresholdDisplay),
-    formatUsd(r.costUsd),
+    formatResultCost(r),
     escapeMarkdownCell(r.note ?? r.reason),
   ]);
   return table(["Status", "Eval", "Score", "Threshold", "Cost", "Reason"], rows);
@@ -97,7 +97,7 @@ function section(result: EvalResult, index: number): string[] {
     result.note ? `**Note:** ${escapeMarkdown(result.note)}` : "",
     result.cell ? `**Cell:** ${escapeMarkdown(formatCell(result.cell))}` : "",
     result.location ? `**Location:** ${escapeMarkdown(formatLocation(result))}` : "",
-    `**Judge:** ${escapeMarkdown(result.judge.models.join(", "))} · ${plural(result.judgeCalls, "call")} · ${formatUsd(result.costUsd)}`,
+    `**Judge:** ${escapeMarkdown(formatJudgeModels(result.judge))} · ${plural(result.judgeCalls, "call")} · ${formatResultCost(result)}`,
   ].filter(Boolean);
   lines.push(...facts.map((fact) => `- ${fact}`), "");
   const gates = [...result.gates, ...judgeErrors(result).map((e) => `judge error: ${e}`)];

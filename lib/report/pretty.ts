@@ -2,7 +2,7 @@ import type { EvalResult, Report } from "../engine/report";
 import type { RenderOptions, Reporter } from "./reporter";
 import { detailLines, type DetailLine } from "./details";
 import { stripControl } from "./escape";
-import { formatCell, formatInt, formatUsage, formatUsd, plural } from "./format";
+import { formatCell, formatInt, formatResultCost, formatUsage, formatUsd, plural } from "./format";
 import { STATUS_STYLES, resultLabel, skippedSummaryLabel } from "./status";
 import { transcriptLines } from "./transcript-lines";
 import { baselineHeadline, deltaMark, formatDelta, notableDeltas, reusedLine } from "./baseline";
@@ -40,7 +40,7 @@ function resultLine(result: EvalResult, nameWidth: number, paint: Paint): string
   const name = stripControl(result.name).replace(/\n/g, " ").padEnd(nameWidth);
   const graded = result.status === "passed" || result.status === "failed";
   const score = graded ? result.display : "—";
-  const columns = [head, paint("1", name), score.padStart(6), paint("2", `threshold ${result.thresholdDisplay}`), formatUsd(result.costUsd)];
+  const columns = [head, paint("1", name), score.padStart(6), paint("2", `threshold ${result.thresholdDisplay}`), formatResultCost(result)];
   if (result.status === "passed" && result.vacuous) columns.push(paint("33", "(vacuous pass)"));
   return columns.join("  ");
 }

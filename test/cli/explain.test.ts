@@ -92,7 +92,7 @@ test("eval --explain prints rubric, candidate, judges, calls and cost per eval, 
   expect(panel).toMatch(/- complete \(weight 2\)/);
   expect(panel).toMatch(/- apologizes \(.*when contains "outage"/);
   expect(panel).toMatch(/candidate: fixed response \(47 chars\), prompt #1/);
-  expect(panel).toMatch(/judge: claude-sonnet-4-5 #1, claude-sonnet-4-5 #2, claude-haiku-4-5 #1, claude-haiku-4-5 #2/);
+  expect(panel).toMatch(/judge: claude-sonnet-4-5 #1 \(anthropic\), claude-sonnet-4-5 #2 \(anthropic\), claude-haiku-4-5 #1 \(anthropic\), claude-haiku-4-5 #2 \(anthropic\)/);
   expect(callsIn(panel)).toBe(12);
   expect(callsIn(blocks.get("juried panel [prompt=#2]"))).toBe(12);
 
@@ -100,11 +100,11 @@ test("eval --explain prints rubric, candidate, judges, calls and cost per eval, 
   const tree = blocks.get("walks a tree")!;
   expect(tree).toMatch(/tree rubric \(inline\)/);
   expect(tree).toMatch(/3 questions on the longest path/);
-  expect(tree).toMatch(/judge: claude-sonnet-4-5$/m);
+  expect(tree).toMatch(/judge: claude-sonnet-4-5 \(anthropic\)$/m);
   expect(callsIn(tree)).toBe(3);
 
   // One call per matrix cell, each cell judged by its own model.
-  expect(blocks.get("model matrix [model=claude-haiku-4-5, prompt=#2]")).toMatch(/judge: claude-haiku-4-5$/m);
+  expect(blocks.get("model matrix [model=claude-haiku-4-5, prompt=#2]")).toMatch(/judge: claude-haiku-4-5 \(anthropic\)$/m);
   for (const [name, block] of blocks) if (name.startsWith("model matrix")) expect(callsIn(block)).toBe(1);
 
   // A live candidate is named as such and defers: no calls planned.

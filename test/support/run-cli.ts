@@ -26,7 +26,7 @@ export interface RunCliOptions {
 
 export const CLI_BIN = fileURLToPath(new URL("../../bin/rubric-studio.mjs", import.meta.url));
 
-const OWN_VARIABLES = /^(ANTHROPIC_|RUBRIC_STUDIO_|DATABASE_URL$|NO_COLOR$|FORCE_COLOR$)/;
+const OWN_VARIABLES = /^(ANTHROPIC_|OPENAI_|RUBRIC_STUDIO_|DATABASE_URL$|NO_COLOR$|FORCE_COLOR$)/;
 
 export function runCli(args: string[], options: RunCliOptions): Promise<CliRun> {
   const env: NodeJS.ProcessEnv = { ...process.env };

@@ -33,6 +33,8 @@ export function reportMetadata(input: { document: DocumentConfig | undefined; ge
 export function judgeMetadata(input: {
   judgeId: string;
   model: string;
+  /** The resolved provider; anthropic when the caller resolved none. */
+  provider?: string;
   templateVersion: string;
   maxTokens: number;
   rubric: RubricSetConfig;
@@ -46,7 +48,7 @@ export function judgeMetadata(input: {
   return {
     judge_id: input.judgeId,
     model: input.model,
-    model_provider: "anthropic",
+    model_provider: input.provider ?? "anthropic",
     prompt_template: "rubric-studio review",
     prompt_version: input.templateVersion,
     max_tokens: input.maxTokens,

@@ -85,6 +85,7 @@ export async function gradeReviewCell(input: { cell: PlannedCell; call: CallJudg
   const judges = (run: ReviewJudgeRun, passed: boolean | null, score: number | null) => ({
     judge: run.judge.label,
     model: run.judge.model,
+    ...(run.judge.provider !== undefined ? { provider: run.judge.provider } : {}),
     juror: run.judge.juror,
     score,
     passed,
@@ -108,6 +109,7 @@ export async function gradeReviewCell(input: { cell: PlannedCell; call: CallJudg
     const judge = judgeMetadata({
       judgeId: run.judge.label,
       model: run.judge.model,
+      ...(run.judge.provider !== undefined ? { provider: run.judge.provider } : {}),
       templateVersion: REVIEW_TEMPLATE_VERSION,
       maxTokens: cell.eval.judge.maxTokens,
       rubric,

@@ -1,0 +1,47 @@
+import type { SuiteConfig } from "../config/types";
+import type { ModelPrice } from "../engine/cost";
+import type { TypedJudgePort } from "../engine/judge-port";
+import { BUILTIN_KEY_ENV, resolveProvider, type ResolvedModel } from "../engine/resolve-provider";
+import type { Settings } from "../env/read-env";
+import { readProviderKeys } from "../env/read-provider-keys";
+import { createProviderJudge, priceOfResolved } from "../judge/provider-judge";
+
+// The providers of one suite on this machine (issue 11): which provider each
+// model resolves to given the keys that are set, what it costs, and the judge
+// that sends each request to its provider. Keys come from lib/env only.
+
+export interface ProviderSetup {
+  resolve(model: string): ResolvedModel;
+  priceOf(model: string): ModelPrice | undefined;
+  createJudge(input: { timeoutMs: number }): TypedJudgePort;
+}
+
+/** Why --max-cost cannot be honoured for these judge models (some have no known price), or undefined when it can. */
+export function unpricedRefusal(input: { models: readonly string[]; priceOf: (model: string) => ModelPrice | undefined }): string | undefined {
+  const unpriced = [...new Set(input.models)].filter((model) => input.priceOf(model) === undefined).sort();
+  if (unpriced.length === 0) return undefined;
+  return `--max-cost cannot bound the spend of ${unpriced.join(", ")}: no known price (their calls would count as $0). Pass --allow-unpriced to run anyway, or drop --max-cost`;
+}
+
+export function createProviderSetup(input: { suite: SuiteConfig; settings: Settings; env: Record<string, string | undefined> }): ProviderSetup {
+  const { suite, settings, env } = input;
+  const declaredEnv = Object.values(suite.providers ?? {}).flatMap((p) => (p.apiKeyEnv === undefined ? [] : [p.apiKeyEnv]));
+  const keys: Record<string, string> = {
+    ...readProviderKeys(declaredEnv, env),
+    ...(settings.anthropicApiKey !== undefined ? { [BUILTIN_KEY_ENV.anthropic!]: settings.anthropicApiKey } : {}),
+    ...(settings.openaiApiKey !== undefined ? { [BUILTIN_KEY_ENV.openai!]: settings.openaiApiKey } : {}),
+  };
+  const context = { ...(suite.providers ? { declared: suite.providers } : {}), hasKey: (name: string) => Object.hasOwn(keys, name) };
+  const resolve = (model: string) => resolveProvider(model, context);
+  return {
+    resolve,
+    priceOf: (model) => priceOfResolved(resolve(model)),
+    createJudge: ({ timeoutMs }) =>
+      createProviderJudge({
+        resolve,
+        keys,
+        baseUrls: { ...(settings.anthropicBaseUrl ? { anthropic: settings.anthropicBaseUrl } : {}), ...(settings.openaiBaseUrl ? { openai: settings.openaiBaseUrl } : {}) },
+        timeoutMs,
+      }),
+  };
+}

@@ -1,0 +1,36 @@
+import type { z } from "zod";
+import type { SuiteSchema } from "./schema";
+import { BUILTIN_PROVIDERS, splitModelName } from "./provider-schema";
+import { closestChoice } from "./zod-issues";
+import type { DataPath } from "./yaml-locator";
+
+// Every model name whose prefix names a provider must name a known one: a
+// built-in (anthropic, openai) or one under providers:. Reported at the model.
+
+type Suite = z.output<typeof SuiteSchema>;
+type Judge = NonNullable<Suite["judge"]>;
+
+export function checkProviders(input: { suite: Suite; error: (path: DataPath, message: string) => void }): void {
+  const { suite, error } = input;
+  const known = [...new Set([...Object.keys(BUILTIN_PROVIDERS), ...Object.keys(suite.providers ?? {})])];
+  const checkModel = (model: string | undefined, path: DataPath) => {
+    if (model === undefined) return;
+    const { prefix, name } = splitModelName(model);
+    if (prefix === undefined) return;
+    if (name.length === 0) error(path, `"${model}" names no model after "${prefix}:"`);
+    else if (!known.includes(prefix)) {
+      const hint = closestChoice(prefix, known);
+      error(path, `unknown provider "${prefix}" in model "${model}"${hint ? ` (did you mean "${hint}"?)` : ""}; known providers: ${known.join(", ")} (declare others under providers:)`);
+    }
+  };
+  const checkJudge = (judge: Judge | undefined, path: DataPath) => {
+    if (!judge) return;
+    checkModel(judge.model, [...path, "model"]);
+    judge.panel?.forEach((model, i) => checkModel(model, [...path, "panel", i]));
+  };
+  checkJudge(suite.judge, ["judge"]);
+  suite.evals.forEach((evalInput, i) => {
+    checkJudge(evalInput.judge, ["evals", i, "judge"]);
+    evalInput.matrix?.models?.forEach((model, j) => checkModel(model, ["evals", i, "matrix", "models", j]));
+  });
+}

@@ -1,0 +1,54 @@
+import { costOf, type ModelPrice } from "../engine/cost";
+import type { JudgeCallContext, JudgeOutcome, JudgeRequest, TypedJudgePort, VerdictKind } from "../engine/judge-port";
+import type { ResolvedModel } from "../engine/resolve-provider";
+import type { Verdict } from "../engine/verdict";
+import { PROVIDER_ADAPTERS } from "./provider-registry";
+
+// The judge port for a suite whose models may come from several providers (a
+// mixed-vendor panel, a matrix over vendors): each request goes to the adapter
+// of the provider its model resolves to, with the prefix taken off; the call
+// record keeps the model as written, names the provider, and is priced from
+// that provider's table (a declared provider is unpriced).
+
+export interface ProviderJudgeOptions {
+  resolve: (model: string) => ResolvedModel;
+  /** Key values by environment variable name, as lib/env read them. */
+  keys: Readonly<Record<string, string>>;
+  /** The built-in providers' endpoints from the environment (ANTHROPIC_BASE_URL, OPENAI_BASE_URL). */
+  baseUrls: { anthropic?: string; openai?: string };
+  timeoutMs: number;
+}
+
+/** The price of a resolved model: its vendor's table, or none for a declared provider (a local server, a proxy). */
+export function priceOfResolved(resolved: ResolvedModel): ModelPrice | undefined {
+  return resolved.declared ? undefined : PROVIDER_ADAPTERS[resolved.type].priceOf(resolved.model);
+}
+
+export function createProviderJudge(options: ProviderJudgeOptions): TypedJudgePort {
+  const adapters = new Map<string, TypedJudgePort>();
+  const adapterFor = (resolved: ResolvedModel): TypedJudgePort => {
+    let adapter = adapters.get(resolved.provider);
+    if (!adapter) {
+      const apiKey = resolved.apiKeyEnv !== undefined && Object.hasOwn(options.keys, resolved.apiKeyEnv) ? options.keys[resolved.apiKeyEnv] : undefined;
+      const baseURL = resolved.baseUrl ?? (resolved.declared ? undefined : options.baseUrls[resolved.provider as "anthropic" | "openai"]);
+      adapter = PROVIDER_ADAPTERS[resolved.type].createJudge({
+        ...(apiKey !== undefined ? { apiKey } : {}),
+        ...(baseURL !== undefined ? { baseURL } : {}),
+        timeoutMs: options.timeoutMs,
+        declared: resolved.declared,
+      });
+      adapters.set(resolved.provider, adapter);
+    }
+    return adapter;
+  };
+
+  async function grade(request: JudgeRequest<VerdictKind>, context: JudgeCallContext): Promise<JudgeOutcome<Verdict>> {
+    const resolved = options.resolve(request.model);
+    const outcome = await adapterFor(resolved).grade({ ...request, model: resolved.model }, context);
+    const price = priceOfResolved(resolved);
+    const call = { ...outcome.call, model: request.model, provider: resolved.provider, costUsd: price ? costOf(price, outcome.call.usage) : null };
+    return { ...outcome, call };
+  }
+
+  return { grade } as TypedJudgePort;
+}
