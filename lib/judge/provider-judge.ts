@@ -50,5 +50,13 @@ export function createProviderJudge(options: ProviderJudgeOptions): TypedJudgePo
     return { ...outcome, call };
   }
 
-  return { grade } as TypedJudgePort;
+  // Warm-first needs the adapter's cache prefixes; each provider keeps its own
+  // cache, so a prefix is named per provider.
+  function cachePrefixes(request: JudgeRequest<VerdictKind>): readonly string[] {
+    const resolved = options.resolve(request.model);
+    const adapter = adapterFor(resolved);
+    return adapter.cachePrefixes ? adapter.cachePrefixes({ ...request, model: resolved.model }).map((key) => `${resolved.provider}\u0000${key}`) : [];
+  }
+
+  return { grade, cachePrefixes } as TypedJudgePort;
 }
