@@ -115,7 +115,7 @@ export function RunLive({ runId, suiteName, createdAt, startedBy, version, initi
       <p className={styles.muted} data-testid="run-header">
         {formatTime(createdAt)} · started by {startedBy} · suite version v{version} ·{" "}
         <span data-testid="run-header-results">
-          {formatInt(shown.done)} of {formatInt(shown.total)} results
+          {formatInt(shown.done)} of {formatInt(shown.total)} {shown.total === 1 ? "result" : "results"}
         </span>
         {shown.vacuous ? ` · ${shown.vacuous} vacuous` : ""}
       </p>
@@ -126,7 +126,7 @@ export function RunLive({ runId, suiteName, createdAt, startedBy, version, initi
             <div className={styles.barFill} style={{ width: `${percent}%` }} />
           </div>
           <p className={styles.muted} data-testid="run-progress-summary">
-            {shown.status} · {shown.done} of {shown.total} results · {percent}% · {callsText(shown.calls)} · cost {formatUsd(shown.costUsd)} · ETA {formatEta(etaSeconds)}
+            {shown.status} · {shown.done} of {shown.total} {shown.total === 1 ? "result" : "results"} · {percent}% · {callsText(shown.calls)} · cost {formatUsd(shown.costUsd)} · ETA {formatEta(etaSeconds)}
           </p>
           {!shown.finished ? (
             <p>
