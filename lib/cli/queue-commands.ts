@@ -13,7 +13,7 @@ import { liveForRun, readServerAllowList } from "./live-for-run";
 import { enqueuePlannedRun } from "../store/enqueue-run";
 import { DEFAULT_QUEUE_TIMING, openQueue, startWorker, type QueueTiming } from "../store/run-worker";
 import { writeReports } from "./write-reports";
-import type { CliIo } from "./main";
+import type { CliIo } from "./cli-io";
 
 // Runs through the job queue: `eval --queue` (split a run into jobs, grade
 // them here and on any `worker`, wait), `worker`, `cancel` and `report`.

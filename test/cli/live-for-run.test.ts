@@ -10,7 +10,7 @@ import { createAnthropicJudge } from "../../lib/judge/anthropic-judge";
 import { enqueueSuiteRun } from "../../lib/store/enqueue-run";
 import { createRunStore } from "../../lib/store/run-store";
 import { openQueue, startWorker } from "../../lib/store/run-worker";
-import type { EvalResult } from "../../lib/engine/report";
+import type { EvalResult } from "../../lib/engine/results/report";
 import { callThenAnswer, scriptAgents } from "../support/agent-script";
 import { startFakeMessagesApi, type FakeMessagesApi } from "../support/fake-messages-api";
 import { MCP_TEST_SERVER_ARGS } from "../support/mcp-test-server";
