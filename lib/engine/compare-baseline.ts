@@ -4,7 +4,6 @@ import type { BaselineComparison, BaselineDelta, EvalResult, Report } from "./re
 // cell) of a baseline run. A drop of more than `maxDrop` on the 0..1 scale is
 // a regression; so is a result that passed in the baseline and fails now.
 
-
 const FAILING = new Set<EvalResult["status"]>(["failed", "judge_error"]);
 
 export function compareToBaseline(input: { report: Report; baseline: EvalResult[]; baselineRunId: string; maxDrop: number }): BaselineComparison {

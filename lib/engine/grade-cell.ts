@@ -16,7 +16,6 @@ import { gradePairwiseCell } from "./pairwise/grade-pairwise";
 // Grades one planned cell: every judge (panel model × juror) grades the whole
 // rubric, then the jury and panel rules combine them into one result.
 
-
 interface JudgeRun {
   grade: JudgeOutcomeScore;
   skipped?: SkipReason;

@@ -45,7 +45,6 @@ export function agentSummary(input: { calls: AgentCallRecord[]; cell: GradeLiveC
   };
 }
 
-
 /**
  * The agent run of a live cell, started once per run of the suite and shared
  * by every cell that grades it: the cells that differ only in judge model, and

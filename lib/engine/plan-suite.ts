@@ -13,7 +13,6 @@ import { treeDepth } from "../config/plan-size";
 // judges (panel models × jurors) and the number of judge calls it will make.
 // Planning never calls a provider; `eval --explain` and the runner share it.
 
-
 export interface PlanOptions {
   suite: SuiteConfig;
   /** The judge model when neither the eval nor the suite names one. */

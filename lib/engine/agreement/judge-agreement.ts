@@ -15,7 +15,6 @@ import { agreementItems, type AgreementUnit } from "./agreement-units";
 // scores, ordinal for likert and letter grades, nominal for pass / fail and
 // for pass / partial / fail categories (Krippendorff 2011).
 
-
 const POOLED = "(all criteria)";
 
 const asValue = (result: StatResult): AgreementValue => (result.ok ? { value: result.value } : { value: null, note: result.reason });

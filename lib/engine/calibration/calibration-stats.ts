@@ -7,7 +7,6 @@ import type { CalibrationItem, CalibrationScale, CriterionCalibration } from "..
 // unit scores in quarter bands), unweighted for categorical ones (pass / fail,
 // pass / partial / fail). A plain data object a page can draw.
 
-
 export function categoriesOf(scale: CalibrationScale, likert?: { min: number; max: number }): { names: string[]; of: (score: number, threshold: number) => string } {
   switch (scale) {
     case "categorical":

@@ -11,7 +11,6 @@ import type { CalibrationScale } from "../results/trust";
 // An anchor is graded with itself left out of the prompt's calibration
 // examples: grading it with its own label in view would measure nothing.
 
-
 export interface Probe {
   /** The generated eval's name: unique. */
   name: string;

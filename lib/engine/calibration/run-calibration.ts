@@ -12,7 +12,6 @@ import type { CalibrationItem, CalibrationResult, JudgeReading } from "../result
 
 export const DEFAULT_TOLERANCE = 0.25;
 
-
 function judgedOf(result: EvalResult, probe: Probe): { judged: number | null; reasoning: string; judges?: JudgeReading[] } {
   if (result.status !== "passed" && result.status !== "failed") return { judged: null, reasoning: result.reason };
   if (probe.scale === "categorical") {

@@ -12,7 +12,6 @@ import { assumedLiveCandidate } from "../explain-live";
 // Cells that differ only in their judge model grade the same candidate, so
 // each candidate is taken once.
 
-
 function completed(own: CellSelector, other: CellSelector): CellSelector {
   const agent = own.agent ?? other.agent;
   const prompt = own.prompt ?? other.prompt;

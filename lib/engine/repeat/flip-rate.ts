@@ -6,7 +6,6 @@ import type { FlipRate } from "../results/trust";
 // whose pass / fail changed between repeats. "(eval)" is the eval's own
 // pass / fail. Items graded in fewer than two repeats are left out.
 
-
 export const EVAL_ITEM = "(eval)";
 
 /** `runs[k]` is the k-th repeat's results; results are matched across repeats by id. */

@@ -16,7 +16,6 @@ import type { CategoryResult, ReviewOutcome } from "./types";
 // eval's method (majority by default). The eval passes when the decision
 // says passed: pass, or conditional with passed (Go's Decision.Passed).
 
-
 type CategoriesRubric = { kind: "categories"; rubricSet: RubricSetConfig };
 
 const ZERO: TokenUsage = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
