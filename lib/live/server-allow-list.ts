@@ -31,7 +31,10 @@ export async function readServerAllowList(settings: AllowListSetting, cwd = proc
   const file = path.resolve(cwd, settings.mcpServersFile);
   let text: string;
   try {
-    text = await readFile(file, "utf8");
+    // The file is named at run time (RUBRIC_STUDIO_MCP_SERVERS), never part of
+    // the build: without the comment Turbopack traces the whole project into
+    // the server output for the editor's validate route.
+    text = await readFile(/* turbopackIgnore: true */ file, "utf8");
   } catch (error) {
     return { ok: false, message: `RUBRIC_STUDIO_MCP_SERVERS: cannot read ${file}: ${(error as Error).message}` };
   }
