@@ -40,6 +40,12 @@ const statsLeaf = {
   group: ["**/lib/config", "**/lib/config/**", "../config", "../config/**", "@/lib/config", "@/lib/config/**", "**/lib/engine", "**/lib/engine/**", "../engine", "../engine/**"],
   message: "lib/stats is a leaf: it imports nothing else of lib/.",
 };
+// The CLI is an edge like the dashboard: nothing but the CLI itself (and the
+// scripts that start the server) imports lib/cli. A policy both edges need
+// (e.g. the MCP allow-list) lives in the layer it belongs to.
+const cliGroup = ["**/lib/cli", "**/lib/cli/**", "../cli", "../cli/**", "@/lib/cli", "@/lib/cli/**"];
+const noCliFromApp = { group: cliGroup, message: "app/ must not import lib/cli: the dashboard does not reach into the CLI. Move what both need into the layer it belongs to (lib/live, lib/engine...)." };
+const noCliFromLib = { group: cliGroup, message: "Nothing in lib/ imports lib/cli but the CLI itself." };
 const serverOnlyLib = ["cli", "store", "judge", "live", "env", "access"].map((m) => ({
   group: [`**/lib/${m}`, `**/lib/${m}/**`, `@/lib/${m}`, `@/lib/${m}/**`],
   message: `components/ never import server code (lib/${m}).`,
@@ -93,6 +99,14 @@ export default tseslint.config(
       "no-restricted-imports": ["error", { paths: frameworkAndIo, patterns: [...frameworkPatterns, noApp, ...outerLib, statsLeaf] }],
       "no-restricted-properties": ["error", { object: "process", property: "env", message: "Read the environment once, in lib/env; pass values in." }],
     },
+  },
+  {
+    files: ["app/**/*.{ts,tsx}"],
+    rules: { "no-restricted-imports": ["error", { patterns: [noApp, noCliFromApp] }] },
+  },
+  {
+    files: ["lib/store/**/*.ts", "lib/judge/**/*.ts", "lib/report/**/*.ts", "lib/env/**/*.ts", "lib/access/**/*.ts", "lib/offthread/**/*.ts"],
+    rules: { "no-restricted-imports": ["error", { patterns: [noApp, noCliFromLib] }] },
   },
   {
     files: ["lib/engine/**/*.ts", "lib/config/**/*.ts", "app/**/*.{ts,tsx}"],

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import pg from "pg";
-import type { EvalResult } from "../lib/engine/report";
+import type { EvalResult } from "../lib/engine/results/report";
 import { contentHash } from "../lib/store/run-store";
 import { createRandom, JUDGE_MODELS, SUITE_FILE, suiteYaml, syntheticResult } from "./synthetic-results";
 

@@ -9,7 +9,7 @@ import { runInNewContext } from "node:vm";
 import { loadSuite } from "../lib/config/load-suite";
 import type { SuiteConfig } from "../lib/config/types";
 import type { JudgePort } from "../lib/engine/judge-port";
-import type { Report } from "../lib/engine/report";
+import type { Report } from "../lib/engine/results/report";
 import { runSuite } from "../lib/engine/run-suite";
 import { createAnthropicJudge } from "../lib/judge/anthropic-judge";
 import { priceOf } from "../lib/judge/pricing";

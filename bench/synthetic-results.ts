@@ -1,4 +1,4 @@
-import type { CriterionResult, EvalResult, EvalStatus } from "../lib/engine/report";
+import type { CriterionResult, EvalResult, EvalStatus } from "../lib/engine/results/report";
 
 // Synthetic run history for `npm run bench:store`: EvalResults shaped and
 // sized like the engine's (criteria with reasoning and evidence, verdicts,

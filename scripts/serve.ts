@@ -18,7 +18,8 @@ import { openQueue, startWorker } from "../lib/store/run-worker";
 import { createAnthropicJudge } from "../lib/judge/anthropic-judge";
 import { priceOf } from "../lib/judge/pricing";
 import { checkBinding } from "../lib/access/binding";
-import { liveForRun, readServerAllowList } from "../lib/cli/live-for-run";
+import { liveForRun } from "../lib/cli/live-for-run";
+import { readServerAllowList } from "../lib/live/server-allow-list";
 
 const mode = process.argv[2] === "start" ? "start" : "dev";
 

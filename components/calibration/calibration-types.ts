@@ -2,8 +2,7 @@
 // types, no server code comes along) and the store's drift, dates as strings
 // so they can cross to client components.
 
-export type { CalibrationResult } from "../../lib/engine/calibration/run-calibration";
-export type { CriterionCalibration, CalibrationItem, JudgeReading } from "../../lib/engine/calibration/calibration-stats";
+export type { CalibrationResult, CriterionCalibration, CalibrationItem, JudgeReading } from "../../lib/engine/results/trust";
 
 export interface MaeDrift {
   eval: string;

@@ -1,4 +1,4 @@
-import type { AgreementValue, JudgeAgreement } from "@/lib/engine/agreement/judge-agreement";
+import type { AgreementValue, JudgeAgreement } from "@/lib/engine/results/trust";
 import styles from "./results.module.css";
 
 // The engine's agreement figures per criterion, as computed (lib/engine/agreement):

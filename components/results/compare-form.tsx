@@ -1,4 +1,4 @@
-import type { EvalStatus } from "@/lib/engine/report";
+import type { EvalStatus } from "@/lib/engine/results/report";
 import { formatTime } from "./format";
 import { runOutcome } from "./run-outcome";
 import styles from "./results.module.css";

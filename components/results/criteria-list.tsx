@@ -1,4 +1,4 @@
-import type { CriterionGate, CriterionResult, VerdictRecord } from "@/lib/engine/report";
+import type { CriterionGate, CriterionResult, VerdictRecord } from "@/lib/engine/results/report";
 import { formatScore } from "./format";
 import { StatusBadge } from "./status-badge";
 import styles from "./results.module.css";

@@ -1,4 +1,4 @@
-import type { FlipRate } from "@/lib/engine/repeat/flip-rate";
+import type { FlipRate } from "@/lib/engine/results/trust";
 import styles from "./results.module.css";
 
 // `eval --repeat N`: per criterion (and the eval's own pass / fail), how many

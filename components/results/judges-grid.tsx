@@ -1,4 +1,4 @@
-import type { JudgeGrade } from "@/lib/engine/report";
+import type { JudgeGrade } from "@/lib/engine/results/report";
 import { formatScore } from "./format";
 import { StatusBadge } from "./status-badge";
 import { TreePath } from "./tree-path";

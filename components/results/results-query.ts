@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { EVAL_STATUSES } from "../../lib/engine/report";
+import { EVAL_STATUSES } from "../../lib/engine/results/report";
 
 // The results table's query, as it travels in the run page's URL and in the
 // rows route (`GET /api/runs/<id>/results`): one schema for both, so a link

@@ -1,5 +1,5 @@
 import Link from "next/link";
-import type { BaselineComparison } from "@/lib/engine/compare-baseline";
+import type { BaselineComparison } from "@/lib/engine/results/report";
 import { formatDelta, formatScore } from "./format";
 import { StatusBadge } from "./status-badge";
 import styles from "./results.module.css";

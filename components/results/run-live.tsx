@@ -1,7 +1,7 @@
 "use client";
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
-import type { OutcomeCounts } from "@/lib/engine/report";
+import type { OutcomeCounts } from "@/lib/engine/results/report";
 import { formatInt, formatTime, formatUsd } from "./format";
 import { formatEta, progressFraction, rawEta, smoothEta, type EtaEstimate } from "./run-eta";
 import styles from "./results.module.css";

@@ -1,4 +1,4 @@
-import type { EvalStatus } from "../../lib/engine/report";
+import type { EvalStatus } from "../../lib/engine/results/report";
 
 // What a run's badge says: its state, and for a finished run whether its
 // results held. A run that completed with failures is not a green

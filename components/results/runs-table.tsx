@@ -1,5 +1,5 @@
 import Link from "next/link";
-import type { EvalStatus } from "@/lib/engine/report";
+import type { EvalStatus } from "@/lib/engine/results/report";
 import { formatTime, formatUsd } from "./format";
 import { passRate } from "./run-outcome";
 import { RunBadge } from "./status-badge";

@@ -1,4 +1,4 @@
-import type { EvalStatus } from "@/lib/engine/report";
+import type { EvalStatus } from "@/lib/engine/results/report";
 import styles from "./results.module.css";
 import { runOutcome, type RunTone } from "./run-outcome";
 

@@ -1,4 +1,4 @@
-import type { EvalStatus, OutcomeCounts } from "@/lib/engine/report";
+import type { EvalStatus, OutcomeCounts } from "@/lib/engine/results/report";
 import { skippedCountLabel } from "@/lib/engine/skip-kind";
 import styles from "./results.module.css";
 

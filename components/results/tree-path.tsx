@@ -1,4 +1,4 @@
-import type { TreeStep } from "@/lib/engine/report";
+import type { TreeStep } from "@/lib/engine/results/report";
 import styles from "./results.module.css";
 
 // The decision tree's walk drawn as steps, question → answer, ending at the leaf.

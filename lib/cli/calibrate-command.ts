@@ -1,7 +1,8 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { planCalibration } from "../engine/calibration/plan-calibration";
-import { runCalibration, calibrationReport, DEFAULT_TOLERANCE, type CalibrationResult } from "../engine/calibration/run-calibration";
+import { runCalibration, calibrationReport, DEFAULT_TOLERANCE } from "../engine/calibration/run-calibration";
+import type { CalibrationResult } from "../engine/results/trust";
 import { formatUsd, plural } from "../engine/format-score";
 import { stripControl } from "../report/escape";
 import { redactDeep } from "../engine/redact-secrets";
@@ -9,7 +10,7 @@ import { parseReporterList, type ReporterName } from "../report/registry";
 import { writeReports } from "./write-reports";
 import { prepareJudging, type JudgingOptions } from "./prepare-judging";
 import type { Settings } from "../env/read-env";
-import type { CliIo } from "./main";
+import type { CliIo } from "./cli-io";
 
 // `rubric-studio calibrate --config F`: grades every calibration anchor,
 // category example and annotated dataset item with the configured judge and

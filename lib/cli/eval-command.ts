@@ -7,7 +7,7 @@ import { parseReporterList } from "../report/registry";
 import { executeRun } from "./execute-run";
 import { prepareSuite } from "./prepare-judging";
 import type { RunConfig } from "../store/run-store";
-import type { CliIo } from "./main";
+import type { CliIo } from "./cli-io";
 
 export interface EvalOptions {
   config: string;

@@ -1,6 +1,6 @@
 import type { SuiteConfig } from "../config/types";
 import type { JudgePort } from "../engine/judge-port";
-import type { EvalResult, Report } from "../engine/report";
+import type { EvalResult, Report } from "../engine/results/report";
 import { runSuite, buildReport, exitCodeOf } from "../engine/run-suite";
 import { planSuite } from "../engine/plan-suite";
 import { compareToBaseline } from "../engine/compare-baseline";
@@ -14,7 +14,7 @@ import type { RunConfig, RunStore } from "../store/run-store";
 import { createProgressBar } from "./progress-bar";
 import { createCliLiveRunner } from "./create-cli-live-runner";
 import { writeReports } from "./write-reports";
-import type { CliIo } from "./main";
+import type { CliIo } from "./cli-io";
 
 // One run from the command line, for `eval` and `resume` alike: the judge
 // (behind the cache when run history is on), the progress bar, storing each

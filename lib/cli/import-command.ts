@@ -4,7 +4,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { formatIssue, loadSuite } from "../config/load-suite";
 import { parseRubricSetJson, rubricSetToSuiteYaml } from "../config/rubric-set-json";
-import type { CliIo } from "./main";
+import type { CliIo } from "./cli-io";
 
 // `rubric-studio import rubricset.json`: the Go package's RubricSet JSON in,
 // a suite in the YAML language out (the rubric under rubrics:, and one review

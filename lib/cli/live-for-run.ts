@@ -1,12 +1,8 @@
-import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { formatIssue } from "../config/load-suite";
-import { loadServerAllowList } from "../config/load-server-allow-list";
-import type { ServerConfig } from "../config/types";
 import type { Settings } from "../env/read-env";
 import { createRetryingMessages } from "../judge/retrying-messages";
-import { allowListedOrNone, type AllowServer } from "../live/allow-servers";
 import { createLiveRunner, type LiveRunner } from "../live/create-live-runner";
+import { dashboardAllowServer, type ServerAllowList } from "../live/server-allow-list";
 import type { StoredRun } from "../store/run-store";
 import { createCliLiveRunner } from "./create-cli-live-runner";
 
@@ -21,42 +17,8 @@ import { createCliLiveRunner } from "./create-cli-live-runner";
 //     with the reason. Relative paths (`cwd`, and `args` under it) are taken
 //     from the allow-list file's folder, since a browser-authored suite has
 //     no folder of its own.
-
-export interface ServerAllowList {
-  /** The file it was read from. */
-  file: string;
-  servers: Record<string, ServerConfig>;
-}
-
-export type AllowListRead = { ok: true; value: ServerAllowList | undefined } | { ok: false; message: string };
-
-/** The allow-list named by RUBRIC_STUDIO_MCP_SERVERS, or undefined when none is set. */
-export async function readServerAllowList(settings: Pick<Settings, "mcpServersFile">, cwd = process.cwd()): Promise<AllowListRead> {
-  if (settings.mcpServersFile === undefined) return { ok: true, value: undefined };
-  const file = path.resolve(cwd, settings.mcpServersFile);
-  let text: string;
-  try {
-    text = await readFile(file, "utf8");
-  } catch (error) {
-    return { ok: false, message: `RUBRIC_STUDIO_MCP_SERVERS: cannot read ${file}: ${(error as Error).message}` };
-  }
-  const loaded = loadServerAllowList({ text, file });
-  if (!loaded.ok) return { ok: false, message: `the MCP allow-list does not load:\n${loaded.issues.map(formatIssue).join("\n")}` };
-  return { ok: true, value: { file, servers: loaded.value } };
-}
-
-/** The check a dashboard run's servers pass: the allow-list's, or none allowed without one. */
-export function dashboardAllowServer(allowList: ServerAllowList | undefined): AllowServer {
-  return allowListedOrNone(allowList?.servers);
-}
-
-let cached: Promise<AllowListRead> | undefined;
-
-/** The allow-list for the editor's plan panel, read once per process (the server reads it at start too). */
-export function dashboardAllowList(settings: Pick<Settings, "mcpServersFile">): Promise<AllowListRead> {
-  cached ??= readServerAllowList(settings);
-  return cached;
-}
+// The allow-list itself (reading it, the check it makes) is lib/live's
+// policy: lib/live/server-allow-list.ts, which the dashboard reads too.
 
 export function liveForRun(input: { settings: Settings; allowList: ServerAllowList | undefined; timeoutSeconds: number }): (run: StoredRun) => LiveRunner | undefined {
   const { settings, allowList } = input;

@@ -6,19 +6,13 @@ import { readEnv, type Settings } from "../env/read-env";
 import { addJudgingOptions } from "./judging-options";
 import { addReviewCommands } from "./review-commands";
 import { LIMITS } from "../config/limits";
+import type { CliIo } from "./cli-io";
 
 // `rubric-studio`: the command-line face of the engine. Exit codes are chosen
 // here and only here: 0 all passed, 1 a fail / judge_error / budget skip,
 // 2 a config or usage error.
 
 export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
-
-export interface CliIo {
-  stdout: NodeJS.WriteStream;
-  stderr: NodeJS.WriteStream;
-  env: Record<string, string | undefined>;
-  cwd: string;
-}
 
 // Commands load their modules when they run, so that `validate` and `--help`
 // do not pay for the judge, the store and the job queue.

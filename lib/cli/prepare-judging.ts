@@ -4,7 +4,7 @@ import type { TypedJudgePort } from "../engine/judge-port";
 import { createProviderSetup, unpricedRefusal, type ProviderSetup } from "./provider-setup";
 import { readEnv, type Settings } from "../env/read-env";
 import { readSuiteFile } from "./read-suite-file";
-import type { CliIo } from "./main";
+import type { CliIo } from "./cli-io";
 
 // What `review` and `calibrate` share before they grade: the environment, the
 // suite (documents read), the --filter, and the judge. Problems come back as

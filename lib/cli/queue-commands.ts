@@ -9,11 +9,12 @@ import type { ReporterName } from "../report/registry";
 import type { Settings } from "../env/read-env";
 import { openDatabase, type Database } from "../store/open-database";
 import { createRunStore, type RunConfig } from "../store/run-store";
-import { liveForRun, readServerAllowList } from "./live-for-run";
+import { liveForRun } from "./live-for-run";
+import { readServerAllowList } from "../live/server-allow-list";
 import { enqueuePlannedRun } from "../store/enqueue-run";
 import { DEFAULT_QUEUE_TIMING, openQueue, startWorker, type QueueTiming } from "../store/run-worker";
 import { writeReports } from "./write-reports";
-import type { CliIo } from "./main";
+import type { CliIo } from "./cli-io";
 
 // Runs through the job queue: `eval --queue` (split a run into jobs, grade
 // them here and on any `worker`, wait), `worker`, `cancel` and `report`.

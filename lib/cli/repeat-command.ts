@@ -6,7 +6,7 @@ import { formatUsd } from "../engine/format-score";
 import { parseReporterList } from "../report/registry";
 import { prepareJudging } from "./prepare-judging";
 import { writeReports } from "./write-reports";
-import type { CliIo } from "./main";
+import type { CliIo } from "./cli-io";
 
 // `eval --repeat N`: the run N times through the engine, every result once
 // per repeat, and the flip rate per criterion in every report. The judge

@@ -6,7 +6,7 @@ import { openDatabase } from "../store/open-database";
 import { createRunStore, type RunConfig } from "../store/run-store";
 import { executeRun } from "./execute-run";
 import { readSuiteAttachments } from "./read-suite-file";
-import type { CliIo } from "./main";
+import type { CliIo } from "./cli-io";
 
 /**
  * `resume RUN_ID`: finishes a run whose process died. Stored results are kept;

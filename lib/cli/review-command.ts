@@ -2,13 +2,13 @@ import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { RubricSetConfig } from "../config/category-types";
 import { runSuite } from "../engine/run-suite";
-import type { EvalResult } from "../engine/report";
+import type { EvalResult } from "../engine/results/report";
 import { aggregateEvaluations } from "../engine/review/multi-judge";
 import { AGGREGATION_METHODS } from "../engine/review/aggregation/registry";
 import { evaluationReportToJson, multiJudgeResultToJson } from "../engine/review/wire-json";
 import { redactDeep } from "../engine/redact-secrets";
 import { prepareJudging, type JudgingOptions } from "./prepare-judging";
-import type { CliIo } from "./main";
+import type { CliIo } from "./cli-io";
 
 // `rubric-studio review --config F`: grades the suite's category-rubric evals
 // and writes each review in the Go package's JSON wire format: an

@@ -1,6 +1,6 @@
 import { Option, type Command } from "commander";
 import { addJudgingOptions, type JudgingParsers } from "./judging-options";
-import type { CliIo } from "./main";
+import type { CliIo } from "./cli-io";
 
 // The commands of category reviews and judge-trust statistics, registered on
 // the program by main.ts. main.ts keeps choosing the exit code: each action

@@ -1,7 +1,7 @@
 import { formatIssue } from "../config/load-suite";
 import { planSuite } from "../engine/plan-suite";
 import { readSuiteFile } from "./read-suite-file";
-import type { CliIo } from "./main";
+import type { CliIo } from "./cli-io";
 
 export async function validateCommand(input: { file: string; io: CliIo }): Promise<number> {
   const { file, io } = input;

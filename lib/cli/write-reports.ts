@@ -1,8 +1,8 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
-import type { Report } from "../engine/report";
+import type { Report } from "../engine/results/report";
 import { REPORTERS, type ReporterName } from "../report/registry";
-import type { CliIo } from "./main";
+import type { CliIo } from "./cli-io";
 
 /**
  * Pretty is for people: it always goes to the terminal. Machine formats go to

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ServerSchema } from "./schema";
+import { ServerSchema } from "./live-schema";
 import { resolveServer } from "./resolve-suite";
 import type { ConfigIssue, ServerConfig } from "./types";
 import { parseYaml } from "./yaml-locator";

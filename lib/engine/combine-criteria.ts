@@ -1,5 +1,5 @@
 import type { JudgeConfig } from "../config/types";
-import type { CriterionCombination, CriterionGate } from "./report";
+import type { CriterionCombination, CriterionGate } from "./results/report";
 import { describeGate, type ScoredCriterion } from "./score-rubric";
 
 // One verdict per criterion out of several judges' verdicts on it, by the same

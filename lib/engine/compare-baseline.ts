@@ -1,34 +1,8 @@
-import type { EvalResult, Report } from "./report";
+import type { BaselineComparison, BaselineDelta, EvalResult, Report } from "./results/report";
 
 // The score-delta gate: each result against the same result (same eval and
 // cell) of a baseline run. A drop of more than `maxDrop` on the 0..1 scale is
 // a regression; so is a result that passed in the baseline and fails now.
-
-export interface BaselineDelta {
-  id: string;
-  name: string;
-  baselineScore: number | null;
-  score: number | null;
-  /** score - baselineScore; null when either side has no score. */
-  delta: number | null;
-  baselineStatus: EvalResult["status"] | null;
-  status: EvalResult["status"];
-  newlyFailing: boolean;
-  newlyPassing: boolean;
-  /** Dropped by more than maxDrop, or newly failing. */
-  regressed: boolean;
-}
-
-export interface BaselineComparison {
-  runId: string;
-  maxDrop: number;
-  deltas: BaselineDelta[];
-  regressions: number;
-  newlyFailing: number;
-  newlyPassing: number;
-  /** Results of this run the baseline does not have (new evals or cells). */
-  unmatched: number;
-}
 
 const FAILING = new Set<EvalResult["status"]>(["failed", "judge_error"]);
 

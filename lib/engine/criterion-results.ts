@@ -1,5 +1,5 @@
 import type { JudgeConfig } from "../config/types";
-import type { CriterionResult, VerdictRecord } from "./report";
+import type { CriterionResult, VerdictRecord } from "./results/report";
 import type { ScoredCriterion } from "./score-rubric";
 import { combineCriterion } from "./combine-criteria";
 

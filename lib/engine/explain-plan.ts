@@ -1,12 +1,11 @@
 import type { Rubric } from "../config/types";
 import type { JudgeRequest, VerdictKind } from "./judge-port";
-import type { PlannedCell } from "./plan-suite";
+import type { ComparedCells, PlannedCell } from "./planned-cell";
 import { costOf, type ModelPrice } from "./cost";
 import { formatUsd, plural } from "./format-score";
 import { describeCategoryRubric } from "./review/review-prompt";
 import { createRequestEstimator, EXPECTED_OUTPUT_TOKENS, longestPath, REQUEST_OVERHEAD_TOKENS, tokensOf, type TokenEstimate } from "./estimate-requests";
-import type { ComparedCells } from "./pairwise/plan-cell-comparison";
-import { liveRunKey } from "./grade-live-cell";
+import { liveRunKey } from "./planned-cell";
 import { ASSUMED_TRANSCRIPT_CHARS, assumedLiveCandidate, liveAgentLine, liveCandidateLine } from "./explain-live";
 
 // `eval --explain`: what each cell would grade, with how many judge calls and

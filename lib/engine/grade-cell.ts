@@ -1,32 +1,20 @@
 import type { Rubric, TreeNode } from "../config/types";
-import type { JudgeOutcome, JudgeRequest, TokenUsage } from "./judge-port";
-import type { EvalResult, JudgeCallSummary, TreeStep, VerdictRecord } from "./report";
-import type { PlannedCell, JudgeInstance } from "./plan-suite";
+import type { JudgeRequest, TokenUsage } from "./judge-port";
+import type { EvalResult, JudgeCallSummary, TreeStep, VerdictRecord } from "./results/report";
+import type { PlannedCell, JudgeInstance } from "./planned-cell";
+import { SKIPPED, type CallJudge, type CallResult } from "./call-judge";
+import type { SkipReason } from "./call-scheduler";
 import { criterionRequest, freeformRequest, treeNodeRequest, type Candidate, type JudgeSettings } from "./build-prompt";
 import { matchWhen } from "./match-when";
 import { scoreCriteria, scoreSingle, type CriterionVerdict, type RubricScore, type ScoredCriterion } from "./score-rubric";
 import { combineJudges, type JudgeOutcomeScore } from "./combine-judges";
 import { criterionResults } from "./criterion-results";
 import { formatScore } from "./format-score";
-import type { SkipReason } from "./call-scheduler";
-import { skipDetail, skipLabel, skippedFields } from "./skip-kind";
 import { gradeReviewCell } from "./review/grade-review";
 import { gradePairwiseCell } from "./pairwise/grade-pairwise";
-import type { ScoreVerdict, ScoreVerdictKind, VerdictKind, VerdictOf } from "./verdict";
 
 // Grades one planned cell: every judge (panel model × juror) grades the whole
 // rubric, then the jury and panel rules combine them into one result.
-
-export type CallResult<V = ScoreVerdict> = { kind: "done"; outcome: JudgeOutcome<V> } | { kind: "skipped"; reason: SkipReason };
-/** Sends one request through the scheduler; the outcome's verdict is of the request's kind. */
-export type CallJudge = <K extends VerdictKind = ScoreVerdictKind>(request: JudgeRequest<K>) => Promise<CallResult<VerdictOf<K>>>;
-
-// A call the scheduler never started, per reason: on a verdict, on a criterion, on the eval.
-export const SKIPPED = {
-  verdict: (kind: SkipReason) => skipLabel(kind),
-  criterion: (kind: SkipReason) => skipDetail(kind, "this criterion's judge call"),
-  eval: (kind: SkipReason) => skippedFields(kind, "all of this eval's judge calls could be made"),
-};
 
 interface JudgeRun {
   grade: JudgeOutcomeScore;

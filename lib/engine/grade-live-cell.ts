@@ -1,9 +1,10 @@
 import type { TokenUsage } from "./judge-port";
 import type { AgentCallRecord, LiveOutcome, LivePort, LiveRequest } from "./live-port";
-import type { EvalResult, LiveAgentSummary } from "./report";
-import type { PlannedCell } from "./plan-suite";
+import type { EvalResult, LiveAgentSummary } from "./results/report";
+import { liveRunKey, type LiveCell } from "./planned-cell";
 import type { PriceOf } from "./explain-plan";
-import { gradeCell, type CallJudge } from "./grade-cell";
+import { gradeCell } from "./grade-cell";
+import type { CallJudge } from "./call-judge";
 import { costOf } from "./cost";
 import { finalReply, renderTranscript, type Transcript } from "./transcript";
 import { skippedFields } from "./skip-kind";
@@ -16,7 +17,7 @@ import { skippedFields } from "./skip-kind";
 export type LiveRuns = Map<string, Promise<LiveOutcome>>;
 
 export interface GradeLiveCellInput {
-  cell: PlannedCell & { live: NonNullable<PlannedCell["live"]> };
+  cell: LiveCell;
   live: LivePort;
   schedule: LiveRequest["schedule"];
   call: CallJudge;
@@ -42,11 +43,6 @@ export function agentSummary(input: { calls: AgentCallRecord[]; cell: GradeLiveC
     costUsd: calls.reduce((sum, c) => sum + (c.costUsd ?? 0), 0),
     calls,
   };
-}
-
-/** Cells with the same key grade the same agent run. Each dataset item is its own run, even when two items share an input. */
-export function liveRunKey(cell: GradeLiveCellInput["cell"]): string {
-  return JSON.stringify([cell.eval.name, cell.live.agent.model, cell.live.prompt, cell.cell?.item ?? null]);
 }
 
 /**

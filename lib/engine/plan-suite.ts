@@ -1,45 +1,17 @@
-import type { EvalConfig, SuiteConfig, TreeNode } from "../config/types";
-import type { CellCoordinates } from "./report";
+import type { EvalConfig, SuiteConfig } from "../config/types";
+import type { CellCoordinates } from "./results/report";
 import type { Candidate } from "./build-prompt";
-import type { LiveRequest } from "./live-port";
 import { matchWhen } from "./match-when";
 import { resolveProvider } from "./resolve-provider";
 import { renderPromptTemplate } from "../config/prompt-template";
 import type { DatasetItem } from "../config/dataset-schema";
-import { planCellComparison, type ComparedCells } from "./pairwise/plan-cell-comparison";
+import { planCellComparison } from "./pairwise/plan-cell-comparison";
+import type { PlannedCell } from "./planned-cell";
 import { treeDepth } from "../config/plan-size";
 
 // Expands a suite into cells (eval × matrix coordinates) and, per cell, the
 // judges (panel models × jurors) and the number of judge calls it will make.
 // Planning never calls a provider; `eval --explain` and the runner share it.
-
-export interface JudgeInstance {
-  model: string;
-  /** 1-based juror number within its model. */
-  juror: number;
-  /** Display label: the model, with "#n" when there is a jury. */
-  label: string;
-  /** The provider the model resolved to (anthropic, openai, or a declared one), when the caller resolves models. */
-  provider?: string;
-}
-
-export interface PlannedCell {
-  id: string;
-  name: string;
-  eval: EvalConfig;
-  cell: CellCoordinates | null;
-  candidate?: Candidate;
-  /** For an eval without a response whose server is known: what the live agent would run. */
-  live?: Pick<LiveRequest, "serverName" | "server" | "prompt" | "agent">;
-  /** Set when the cell cannot be graded now; it is reported deferred with this note. */
-  deferReason?: string;
-  judges: JudgeInstance[];
-  /** Calls one judge makes: applicable criteria, 1 for free-form, the longest path for a tree. */
-  callsPerJudge: number;
-  judgeCalls: number;
-  /** A comparison of two matrix cells of another eval (`compare: { eval, a, b }`): the source cells of each pair. */
-  compared?: ComparedCells;
-}
 
 export interface PlanOptions {
   suite: SuiteConfig;

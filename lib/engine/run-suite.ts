@@ -1,10 +1,11 @@
 import type { JudgeOutcome, JudgePort, JudgeRequest } from "./judge-port";
 import type { VerdictKind, VerdictOf } from "./verdict";
-import type { EvalResult, Report } from "./report";
+import type { EvalResult, Report } from "./results/report";
 import { planSuite, type PlanOptions } from "./plan-suite";
 import { CallScheduler, type ScheduleStop } from "./call-scheduler";
 import { EXPECTED_OUTPUT_TOKENS, estimateRequest, type PriceOf } from "./explain-plan";
-import { gradeCell, type CallJudge } from "./grade-cell";
+import { gradeCell } from "./grade-cell";
+import type { CallJudge } from "./call-judge";
 import { gradeLiveCell, type LiveRuns } from "./grade-live-cell";
 import { gradeCellComparison } from "./pairwise/grade-cell-comparison";
 import type { LivePort, LiveRequest } from "./live-port";

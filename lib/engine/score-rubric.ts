@@ -1,5 +1,5 @@
 import type { Criterion, Rubric } from "../config/types";
-import type { CriterionGate } from "./report";
+import type { CriterionGate } from "./results/report";
 import type { ScoreVerdict } from "./verdict";
 import { evidenceOccurs } from "./check-evidence";
 

@@ -1,5 +1,4 @@
-import type { BaselineDelta } from "../engine/compare-baseline";
-import type { Report } from "../engine/report";
+import type { BaselineDelta, Report } from "../engine/results/report";
 import { formatUnit, formatUsd } from "./format";
 
 // The score-delta gate and the judge cache, as the text formats show them.

@@ -1,4 +1,4 @@
-import type { EvalResult } from "../engine/report";
+import type { EvalResult } from "../engine/results/report";
 import { criterionCombination, criterionMarks, criterionOutcome, formatTreePath, formatUnit, formatVerdict, judgeErrors, jurorVerdicts } from "./format";
 
 // Why a result did not pass, as plain lines. The terminal colours them and

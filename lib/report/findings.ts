@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import path from "node:path";
-import type { EvalResult, Report } from "../engine/report";
+import type { EvalResult, Report } from "../engine/results/report";
 import type { Finding, Severity } from "../engine/review/types";
 import { resultPath } from "./fingerprint";
 

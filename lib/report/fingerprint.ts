@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { EvalResult } from "../engine/report";
+import type { EvalResult } from "../engine/results/report";
 
 // Code-scanning tools match findings across runs by fingerprint, so it is
 // derived from what identifies the finding (the result id and its status)

@@ -1,4 +1,4 @@
-import type { CellCoordinates, CriterionGate, CriterionResult, EvalResult, TreeStep, VerdictRecord } from "../engine/report";
+import type { CellCoordinates, CriterionGate, CriterionResult, EvalResult, TreeStep, VerdictRecord } from "../engine/results/report";
 import type { TokenUsage } from "../engine/judge-port";
 
 export { plural } from "../engine/format-score";

@@ -1,4 +1,4 @@
-import type { Report } from "../engine/report";
+import type { Report } from "../engine/results/report";
 import { html, type SafeHtml } from "./html-template";
 import { trustSections } from "./trust-sections";
 

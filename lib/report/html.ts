@@ -1,4 +1,4 @@
-import type { CriterionResult, EvalResult, JudgeGrade, Report } from "../engine/report";
+import type { CriterionResult, EvalResult, JudgeGrade, Report } from "../engine/results/report";
 import type { Reporter } from "./reporter";
 import { html, trusted, type SafeHtml } from "./html-template";
 import { criterionCombination, criterionMarks, criterionOutcome, formatCell, formatInt, formatJudgeModels, formatLocation, formatResultCost, formatTreeStep, formatUnit, formatUsage, formatUsd, formatVerdict, judgeErrors, jurorVerdicts, plural } from "./format";

@@ -1,4 +1,4 @@
-import type { EvalResult, Report } from "../engine/report";
+import type { EvalResult, Report } from "../engine/results/report";
 import type { Reporter } from "./reporter";
 import { detailText } from "./details";
 import { escapeXml, escapeXmlAttribute, oneLine } from "./escape";

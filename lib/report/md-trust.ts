@@ -1,4 +1,4 @@
-import type { Report } from "../engine/report";
+import type { Report } from "../engine/results/report";
 import { escapeMarkdown, escapeMarkdownCell } from "./escape";
 import { trustSections, type TrustTable } from "./trust-sections";
 

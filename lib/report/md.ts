@@ -1,4 +1,4 @@
-import type { CriterionResult, EvalResult, Report } from "../engine/report";
+import type { CriterionResult, EvalResult, Report } from "../engine/results/report";
 import type { Reporter } from "./reporter";
 import { escapeMarkdown, escapeMarkdownCell, markdownFence } from "./escape";
 import { criterionCombination, criterionMarks, criterionOutcome, formatCell, formatInt, formatJudgeModels, formatLocation, formatResultCost, formatTreePath, formatUnit, formatUsage, formatUsd, formatVerdict, judgeErrors, jurorVerdicts, plural } from "./format";

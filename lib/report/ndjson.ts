@@ -1,4 +1,4 @@
-import type { Report } from "../engine/report";
+import type { Report } from "../engine/results/report";
 import type { Reporter } from "./reporter";
 import { stableObject } from "./stable-json";
 

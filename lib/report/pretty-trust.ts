@@ -1,4 +1,4 @@
-import type { Report } from "../engine/report";
+import type { Report } from "../engine/results/report";
 import { oneLine } from "./escape";
 import { trustSections, type TrustSection, type TrustTable } from "./trust-sections";
 

@@ -1,4 +1,4 @@
-import type { EvalResult, Report } from "../engine/report";
+import type { EvalResult, Report } from "../engine/results/report";
 import type { RenderOptions, Reporter } from "./reporter";
 import { detailLines, type DetailLine } from "./details";
 import { stripControl } from "./escape";

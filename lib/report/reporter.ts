@@ -1,4 +1,4 @@
-import type { Report } from "../engine/report";
+import type { Report } from "../engine/results/report";
 
 // The names live here rather than in registry.ts so that each reporter module
 // can type its own `name` without a cycle through the registry.

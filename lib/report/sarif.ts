@@ -1,4 +1,4 @@
-import type { EvalResult, EvalStatus, Report } from "../engine/report";
+import type { EvalResult, EvalStatus, Report } from "../engine/results/report";
 import type { Reporter } from "./reporter";
 import { oneLine } from "./escape";
 import { resultFingerprint, resultPath } from "./fingerprint";

@@ -1,4 +1,4 @@
-import type { EvalResult, EvalStatus } from "../engine/report";
+import type { EvalResult, EvalStatus } from "../engine/results/report";
 import { skipLabel, skippedCountLabel, type SkippedBy } from "../engine/skip-kind";
 
 // How each status reads to a person, shared by every human format so that a

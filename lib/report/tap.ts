@@ -1,4 +1,4 @@
-import type { EvalResult, Report } from "../engine/report";
+import type { EvalResult, Report } from "../engine/results/report";
 import type { Reporter } from "./reporter";
 import { oneLine, stripControl } from "./escape";
 import { criterionOutcome, formatLocation, formatVerdict, judgeErrors, plural } from "./format";

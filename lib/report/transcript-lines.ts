@@ -1,4 +1,4 @@
-import type { EvalResult } from "../engine/report";
+import type { EvalResult } from "../engine/results/report";
 import { truncationMarker, type TranscriptEntry } from "../engine/transcript";
 
 // A live run's transcript in short lines, for the terminal: one line per

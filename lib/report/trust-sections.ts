@@ -1,7 +1,6 @@
 import { plural } from "./format";
-import type { EvalResult, Report } from "../engine/report";
-import type { JudgeAgreement, AgreementValue } from "../engine/agreement/judge-agreement";
-import type { CalibrationResult } from "../engine/calibration/run-calibration";
+import type { EvalResult, Report } from "../engine/results/report";
+import type { AgreementValue, CalibrationResult, JudgeAgreement } from "../engine/results/trust";
 
 // The facts of category reviews, pairwise comparisons and judge agreement, as
 // plain sections (headings, facts, tables, lists of text) that the md and

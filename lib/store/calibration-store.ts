@@ -1,6 +1,5 @@
 import os from "node:os";
-import type { CalibrationResult } from "../engine/calibration/run-calibration";
-import type { CriterionCalibration } from "../engine/calibration/calibration-stats";
+import type { CalibrationResult, CriterionCalibration } from "../engine/results/trust";
 import type { Prisma, PrismaClient } from "./generated/client";
 import { createRunStore, type RunConfig, type StartedBy } from "./run-store";
 

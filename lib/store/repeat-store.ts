@@ -1,5 +1,5 @@
-import type { FlipRate, RepeatSummary } from "../engine/repeat/flip-rate";
-import type { Report } from "../engine/report";
+import type { FlipRate, RepeatSummary } from "../engine/results/trust";
+import type { Report } from "../engine/results/report";
 import { redactDeep } from "../engine/redact-secrets";
 import type { Prisma, PrismaClient } from "./generated/client";
 import { createRunStore, type RunConfig } from "./run-store";

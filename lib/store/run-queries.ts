@@ -1,4 +1,4 @@
-import type { EvalStatus } from "../engine/report";
+import type { EvalStatus } from "../engine/results/report";
 import { Prisma, type PrismaClient } from "./generated/client";
 import type { RunStatus } from "./run-store";
 

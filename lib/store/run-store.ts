@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import os from "node:os";
-import type { EvalResult, Report } from "../engine/report";
+import type { EvalResult, Report } from "../engine/results/report";
 import { withSkipKind } from "../engine/skip-kind";
 import type { Prisma, PrismaClient } from "./generated/client";
 

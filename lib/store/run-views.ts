@@ -1,10 +1,11 @@
-import { judgeAgreement, type JudgeAgreement } from "../engine/agreement/judge-agreement";
+import { judgeAgreement } from "../engine/agreement/judge-agreement";
 import { judgeDisagreements, type JudgeDisagreement } from "../engine/agreement/judge-disagreements";
 import { jurorAgreementMatrices, type JurorAgreementMatrix } from "../engine/agreement/juror-agreement-matrix";
-import { compareToBaseline, type BaselineComparison } from "../engine/compare-baseline";
-import type { EvalResult, EvalStatus, OutcomeCounts, Report } from "../engine/report";
+import { compareToBaseline } from "../engine/compare-baseline";
+import type { BaselineComparison, EvalResult, EvalStatus, OutcomeCounts, Report } from "../engine/results/report";
+import type { JudgeAgreement } from "../engine/results/trust";
 import { SKIP_KINDS, type SkipKind, type SkippedBy } from "../engine/skip-kind";
-import { EVAL_STATUSES } from "../engine/report";
+import { EVAL_STATUSES } from "../engine/results/report";
 import { Prisma, type PrismaClient } from "./generated/client";
 import { createRunStore, type RunStatus, type StartedBy } from "./run-store";
 

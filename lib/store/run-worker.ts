@@ -2,7 +2,7 @@ import { PgBoss } from "pg-boss";
 import { loadSuite } from "../config/load-suite";
 import type { SuiteConfig } from "../config/types";
 import type { JudgePort } from "../engine/judge-port";
-import type { EvalResult } from "../engine/report";
+import type { EvalResult } from "../engine/results/report";
 import { CallScheduler } from "../engine/call-scheduler";
 import { buildReport, runSuite } from "../engine/run-suite";
 import { planSuite } from "../engine/plan-suite";

@@ -34,6 +34,10 @@ describe("the dependency rule", () => {
     ["export const m = (p: string, s: string) => new RegExp(p).test(s);", "lib/engine/x.ts"],
     ["export const m = (p: string) => RegExp(p, \"i\");", "lib/config/x.ts"],
     ["export const m = (q: string) => new RegExp(q);", "app/api/x/route.ts"],
+    // Issue 15 item 3: the dashboard read the MCP allow-list from the CLI.
+    ['import { dashboardAllowList } from "../../../lib/cli/live-for-run";', "app/api/validate/route.ts"],
+    ['import { main } from "@/lib/cli/main";', "app/x/page.tsx"],
+    ['import { liveForRun } from "../cli/live-for-run";', "lib/store/x.ts"],
     // Issue 13 item 5: redirects built from the request URL go to 0.0.0.0 under --host 0.0.0.0.
     ['import { NextResponse } from "next/server";\nexport const go = (r: Request) => NextResponse.redirect(new URL("/login", r.url));', "app/api/auth/x/route.ts"],
   ])("rejects %s in %s", async (code, file) => {
@@ -49,6 +53,7 @@ describe("the dependency rule", () => {
     ['import { Client } from "@modelcontextprotocol/sdk/client/index.js";', "lib/live/x.ts"],
     ['import { runSuite } from "../engine/run-suite";', "lib/live/x.ts"],
     ['import { createLiveRunner } from "../live/create-live-runner";', "lib/cli/x.ts"],
+    ['import { dashboardAllowList } from "../../../lib/live/server-allow-list";', "app/api/validate/route.ts"],
     ["export const r = new RegExp(String.raw`\\bsk-ant-`, \"g\");", "lib/engine/x.ts"],
     ['export const r = new RegExp("^a+$");', "lib/config/x.ts"],
     ["export const filter = (p: string) => new RegExp(p, \"i\");", "lib/cli/x.ts"],

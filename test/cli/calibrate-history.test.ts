@@ -5,7 +5,7 @@ import { createCalibrationStore } from "../../lib/store/calibration-store";
 import { createRunStore } from "../../lib/store/run-store";
 import { createRunViews } from "../../lib/store/run-views";
 import { createSuiteStore } from "../../lib/store/suite-store";
-import type { Report } from "../../lib/engine/report";
+import type { Report } from "../../lib/engine/results/report";
 
 // `calibrate` with run history and reporters, as a user runs it: the real CLI,
 // the real SDK against the stand-in, a real database (PGlite, or Postgres 15

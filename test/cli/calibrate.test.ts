@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { candidateOf, makeWorkspace, startFakeJudge, yaml } from "./cli-harness";
-import type { CalibrationResult } from "../../lib/engine/calibration/run-calibration";
+import type { CalibrationResult } from "../../lib/engine/results/trust";
 
 // `rubric-studio calibrate` and `eval --repeat` as a user runs them, the real
 // SDK against the Messages API stand-in.

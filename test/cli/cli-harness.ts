@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { startFakeMessagesApi, type FakeMessagesApi, type FakeMessagesApiOptions } from "../support/fake-messages-api";
 import { CLI_BIN, runCli, type CliRun } from "../support/run-cli";
-import type { Report } from "../../lib/engine/report";
+import type { Report } from "../../lib/engine/results/report";
 
 // What the CLI tests share: a temporary folder to write suites in, the Messages
 // API stand-in in this process, and the environment that points the CLI at it.

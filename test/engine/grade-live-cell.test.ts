@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { LiveOutcome, LivePort, LiveRequest } from "../../lib/engine/live-port";
 import { runSuite } from "../../lib/engine/run-suite";
 import type { Transcript } from "../../lib/engine/transcript";
-import type { Report } from "../../lib/engine/report";
+import type { Report } from "../../lib/engine/results/report";
 import { always, createFakeJudge, type FakeJudge } from "../support/fake-judge";
 import { suiteFrom, flatPrice } from "../support/run-yaml";
 

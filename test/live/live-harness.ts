@@ -2,7 +2,7 @@ import { createAnthropicJudge } from "../../lib/judge/anthropic-judge";
 import { createRetryingMessages } from "../../lib/judge/retrying-messages";
 import { allowAllServers, type AllowServer } from "../../lib/live/allow-servers";
 import { createLiveRunner } from "../../lib/live/create-live-runner";
-import type { Report, EvalResult } from "../../lib/engine/report";
+import type { Report, EvalResult } from "../../lib/engine/results/report";
 import { runSuite } from "../../lib/engine/run-suite";
 import type { PriceOf } from "../../lib/engine/explain-plan";
 import { startFakeMessagesApi, type FakeMessagesApi, type FakeRespond } from "../support/fake-messages-api";

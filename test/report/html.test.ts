@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { EvalResult } from "../../lib/engine/report";
+import type { EvalResult } from "../../lib/engine/results/report";
 import { htmlReporter } from "../../lib/report/html";
 import { buildSampleReport, sampleResults } from "../support/sample-report";
 

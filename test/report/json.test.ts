@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Report } from "../../lib/engine/report";
+import type { Report } from "../../lib/engine/results/report";
 import { jsonReporter } from "../../lib/report/json";
 import { buildSampleReport } from "../support/sample-report";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { XMLParser } from "fast-xml-parser";
-import type { Report } from "../../lib/engine/report";
+import type { Report } from "../../lib/engine/results/report";
 import { REPORTERS } from "../../lib/report/registry";
 import { always, byCriterion, createFakeJudge } from "../support/fake-judge";
 import { GUARD_AT_HALF, jurorVerdicts } from "../support/jury-suites";

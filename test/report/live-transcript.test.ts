@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { EvalResult, Report } from "../../lib/engine/report";
+import type { EvalResult, Report } from "../../lib/engine/results/report";
 import type { Transcript } from "../../lib/engine/transcript";
 import { REPORTER_NAMES, REPORTERS } from "../../lib/report/registry";
 import { redactDeep } from "../../lib/engine/redact-secrets";

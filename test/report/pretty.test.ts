@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { EvalResult } from "../../lib/engine/report";
+import type { EvalResult } from "../../lib/engine/results/report";
 import { prettyReporter } from "../../lib/report/pretty";
 import { buildSampleReport, sampleResults } from "../support/sample-report";
 import { categoryOf, createFakeJudge, type FakeAnswer } from "../support/fake-judge";

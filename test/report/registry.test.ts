@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { EvalResult, EvalStatus } from "../../lib/engine/report";
+import type { EvalResult, EvalStatus } from "../../lib/engine/results/report";
 import { REPORTERS, REPORTER_NAMES, parseReporterList } from "../../lib/report/registry";
 import { buildSampleReport, sampleResults } from "../support/sample-report";
 

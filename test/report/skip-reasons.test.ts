@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { REPORTERS, REPORTER_NAMES } from "../../lib/report/registry";
 import { SKIP_KINDS, skippedFields, type SkipKind } from "../../lib/engine/skip-kind";
-import type { EvalResult } from "../../lib/engine/report";
+import type { EvalResult } from "../../lib/engine/results/report";
 import { buildSampleReport, sampleResults } from "../support/sample-report";
 
 // Skip reasons are said once and say the right cause, in every reporter: a

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { EVAL_STATUSES, type EvalResult } from "../../lib/engine/report";
+import { EVAL_STATUSES, type EvalResult } from "../../lib/engine/results/report";
 import type { PairwiseOutcome } from "../../lib/engine/pairwise/types";
 import type { ReviewOutcome } from "../../lib/engine/review/types";
 import { createPositionBiasViews } from "../../lib/store/position-bias";

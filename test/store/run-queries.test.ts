@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { EvalResult, EvalStatus } from "../../lib/engine/report";
+import type { EvalResult, EvalStatus } from "../../lib/engine/results/report";
 import { createPrismaClient, type PrismaClient } from "../../lib/store/connection";
 import { createRunQueries, type ResultRow, type ResultSort, type RunQueries } from "../../lib/store/run-queries";
 import { createRunStore, type RunStore } from "../../lib/store/run-store";

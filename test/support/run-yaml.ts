@@ -1,7 +1,7 @@
 import { loadSuite, formatIssue } from "../../lib/config/load-suite";
 import type { SuiteConfig } from "../../lib/config/types";
 import type { ModelPrice } from "../../lib/engine/cost";
-import type { EvalResult, Report } from "../../lib/engine/report";
+import type { EvalResult, Report } from "../../lib/engine/results/report";
 import { runSuite, type RunEvent } from "../../lib/engine/run-suite";
 import { planSuite } from "../../lib/engine/plan-suite";
 import { explainPlan, type ExplainedPlan, type PriceOf } from "../../lib/engine/explain-plan";

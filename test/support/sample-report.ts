@@ -1,4 +1,4 @@
-import type { CriterionResult, EvalResult, Report, ReportSummary, VerdictRecord } from "../../lib/engine/report";
+import type { CriterionResult, EvalResult, Report, ReportSummary, VerdictRecord } from "../../lib/engine/results/report";
 import type { TokenUsage } from "../../lib/engine/judge-port";
 import { formatScore } from "../../lib/engine/format-score";
 import { skippedByOf } from "../../lib/engine/skip-kind";

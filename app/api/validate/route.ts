@@ -1,6 +1,6 @@
 import { NextResponse } from "next/server";
 import { readEnv } from "../../../lib/env/read-env";
-import { dashboardAllowList } from "../../../lib/cli/live-for-run";
+import { dashboardAllowList } from "../../../lib/live/server-allow-list";
 import { suiteWorkers } from "../../../lib/offthread/suite-workers";
 import { ValidateBody } from "../../../components/authoring/api-types";
 import { errorResponse, parseJson } from "../respond";

@@ -1,5 +1,5 @@
 import type { Scale } from "../../config/types";
-import type { EvalResult } from "../../engine/report"; // (not "../report": the lint rule reads that as lib/report)
+import type { EvalResult } from "../results/report";
 import type { MeasurementLevel } from "../../stats/registry";
 import { formatScore } from "../format-score";
 

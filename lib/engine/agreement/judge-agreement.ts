@@ -1,4 +1,5 @@
-import type { EvalResult } from "../../engine/report"; // (not "../report": the lint rule reads that as lib/report)
+import type { EvalResult } from "../results/report";
+import type { AgreementValue, JudgeAgreement } from "../results/trust";
 import { AGREEMENT_STATISTICS, type MeasurementLevel } from "../../stats/registry";
 import { bootstrapInterval } from "../../stats/bootstrap";
 import { krippendorffAlpha } from "../../stats/krippendorff-alpha";
@@ -13,22 +14,6 @@ import { agreementItems, type AgreementUnit } from "./agreement-units";
 // The level of measurement follows the scale a person reads: interval for unit
 // scores, ordinal for likert and letter grades, nominal for pass / fail and
 // for pass / partial / fail categories (Krippendorff 2011).
-
-export type AgreementValue = { value: number } | { value: null; note: string };
-
-export interface JudgeAgreement {
-  eval: string;
-  /** A criterion or category name, "(rubric)" for a free-form or tree rubric, "(all criteria)" pooled. */
-  item: string;
-  level: MeasurementLevel;
-  judges: string[];
-  /** Items rated by at least two judges. */
-  units: number;
-  exactAgreement: AgreementValue;
-  krippendorffAlpha: AgreementValue & { ci95?: { low: number; high: number } };
-  /** For categorical scales (every level but interval scores). */
-  fleissKappa?: AgreementValue;
-}
 
 const POOLED = "(all criteria)";
 

@@ -1,4 +1,4 @@
-import type { EvalResult } from "../../engine/report"; // (not "../report": the lint rule reads that as lib/report)
+import type { EvalResult } from "../results/report";
 import type { MeasurementLevel } from "../../stats/registry";
 import { pairwiseAgreement, type PairAgreement } from "../../stats/pairwise-agreement";
 import { agreementItems } from "./agreement-units";

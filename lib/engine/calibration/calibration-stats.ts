@@ -1,49 +1,11 @@
 import { cohenKappa, confusionTable, type KappaWeights } from "../../stats/cohen-kappa";
-import type { CalibrationScale, Probe } from "./plan-calibration";
+import type { CalibrationItem, CalibrationScale, CriterionCalibration } from "../results/trust";
 
 // Per criterion: judged against labelled, as numbers (MAE, outliers) and as
 // the categories a person reads (Cohen's kappa, the confusion matrix):
 // quadratic-weighted kappa for ordinal scales (likert points, letter grades,
 // unit scores in quarter bands), unweighted for categorical ones (pass / fail,
 // pass / partial / fail). A plain data object a page can draw.
-
-/** One judge's own reading of an anchor or item. */
-export interface JudgeReading {
-  judge: string;
-  score: number | null;
-  reasoning: string;
-}
-
-export interface CalibrationItem {
-  id: string;
-  source: Probe["source"];
-  annotator?: string;
-  label: number;
-  /** The judge's score in 0..1, mean over jurors and panel models; null when it could not be graded. */
-  judged: number | null;
-  /** judged - label. */
-  error: number | null;
-  outlier: boolean;
-  /** The judge's reasoning; with several judges, each one's on its own line, led by its name and score (see `judges`). */
-  reasoning: string;
-  /** Several judges (a jury or a panel): each one's own score and reasoning, which `judged` is the mean of. */
-  judges?: JudgeReading[];
-  /** What was graded (the anchor's response...): shown beside an outlier. */
-  text: string;
-}
-
-export interface CriterionCalibration {
-  eval: string;
-  item: string;
-  scale: CalibrationScale;
-  items: CalibrationItem[];
-  graded: number;
-  mae: number | null;
-  kappa: { weights: KappaWeights; value: number | null; note?: string };
-  /** Rows: the labelled category; columns: the judged one. */
-  confusion: { categories: string[]; matrix: number[][] };
-  outliers: number;
-}
 
 export function categoriesOf(scale: CalibrationScale, likert?: { min: number; max: number }): { names: string[]; of: (score: number, threshold: number) => string } {
   switch (scale) {

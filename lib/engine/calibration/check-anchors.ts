@@ -2,8 +2,8 @@ import { loadSuite } from "../../config/load-suite";
 import type { ConfigIssue, LoadResult } from "../../config/types";
 import type { EngineDeps } from "../run-suite";
 import { locateAnchors, type AnchorSpot } from "./locate-anchors";
-import type { JudgeReading } from "./calibration-stats";
-import { runCalibration, DEFAULT_TOLERANCE, type CalibrationResult } from "./run-calibration";
+import type { CalibrationResult, JudgeReading } from "../results/trust";
+import { runCalibration, DEFAULT_TOLERANCE } from "./run-calibration";
 
 // The editor's "Check anchors": grades the calibration anchors of the draft
 // (of the criterion under the cursor, or of every criterion) with the judge,

@@ -1,6 +1,7 @@
 import type { DatasetItem } from "../../config/dataset-schema";
 import type { Criterion, EvalConfig, Rubric, SuiteConfig } from "../../config/types";
 import type { ReviewCategory, ScoreValue } from "../../config/category-types";
+import type { CalibrationScale } from "../results/trust";
 
 // What `calibrate` grades: every calibration anchor of every criterion, every
 // per-level example of every category, and every annotated item of an eval's
@@ -9,8 +10,6 @@ import type { ReviewCategory, ScoreValue } from "../../config/category-types";
 // scoring are exactly those of a normal run (no second grading path).
 // An anchor is graded with itself left out of the prompt's calibration
 // examples: grading it with its own label in view would measure nothing.
-
-export type CalibrationScale = "unit" | "boolean" | "letter" | "likert" | "categorical";
 
 export interface Probe {
   /** The generated eval's name: unique. */

@@ -1,9 +1,9 @@
 import type { SuiteConfig } from "../../config/types";
-import type { EvalResult, Report } from "../../engine/report"; // (not "../report": the lint rule reads that as lib/report)
-import type { TokenUsage } from "../judge-port";
+import type { EvalResult, Report } from "../results/report";
 import { buildReport, runSuite, type EngineDeps, type RunOptions } from "../run-suite";
 import { planCalibration, type Probe } from "./plan-calibration";
-import { calibrateItem, type CalibrationItem, type CriterionCalibration, type JudgeReading } from "./calibration-stats";
+import { calibrateItem } from "./calibration-stats";
+import type { CalibrationItem, CalibrationResult, JudgeReading } from "../results/trust";
 
 // `rubric-studio calibrate`: how well the configured judge matches the
 // labels people gave, per criterion. Grades the probes as a normal run does,
@@ -11,23 +11,6 @@ import { calibrateItem, type CalibrationItem, type CriterionCalibration, type Ju
 // dashboard's calibration view draws it.
 
 export const DEFAULT_TOLERANCE = 0.25;
-
-export interface CalibrationResult {
-  tolerance: number;
-  maxError?: number;
-  criteria: CriterionCalibration[];
-  /** Criteria whose MAE is above maxError (empty without one). */
-  overMaxError: { eval: string; item: string; mae: number }[];
-  probes: number;
-  ungraded: number;
-  judgeCalls: number;
-  /** Verdicts the judge cache answered, at no cost (judgeCalls counts only calls paid for). */
-  reusedCalls?: number;
-  /** Probes a budget (or a cancel) kept from being graded. */
-  skipped?: number;
-  costUsd: number;
-  usage: TokenUsage;
-}
 
 function judgedOf(result: EvalResult, probe: Probe): { judged: number | null; reasoning: string; judges?: JudgeReading[] } {
   if (result.status !== "passed" && result.status !== "failed") return { judged: null, reasoning: result.reason };

@@ -1,12 +1,13 @@
-import type { EvalResult } from "../../engine/report"; // (not "../report": the lint rule reads that as lib/report)
-import type { PlannedCell } from "../plan-suite";
+import type { EvalResult } from "../results/report";
+import type { ComparedCells, PlannedCell } from "../planned-cell";
 import type { LiveOutcome, LivePort, LiveRequest } from "../live-port";
 import type { PriceOf } from "../explain-plan";
-import { gradeCell, type CallJudge } from "../grade-cell";
+import { gradeCell } from "../grade-cell";
+import type { CallJudge } from "../call-judge";
 import { agentSummary, liveRunOf, type LiveRuns } from "../grade-live-cell";
 import { renderTranscript } from "../transcript";
 import { skippedFields } from "../skip-kind";
-import { comparedItems, type ComparedCells } from "./plan-cell-comparison";
+import { comparedItems } from "./plan-cell-comparison";
 
 // Grades `compare: { eval, a, b }`: gets each side's candidate (a fixed
 // response, or the live run of its cell, shared with that eval's own cells

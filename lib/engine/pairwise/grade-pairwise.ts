@@ -1,9 +1,8 @@
 import type { PairwiseConfig } from "../../config/pairwise-types";
-import type { EvalResult, JudgeCallSummary } from "../../engine/report"; // (not "../report": the lint rule reads that as lib/report)
-import type { PlannedCell, JudgeInstance } from "../plan-suite";
-import { SKIPPED, type CallJudge } from "../grade-cell";
+import type { EvalResult, JudgeCallSummary } from "../results/report";
+import type { PlannedCell, JudgeInstance } from "../planned-cell";
+import { SKIPPED, type CallJudge, type ResultBase } from "../call-judge";
 import type { SkipReason } from "../call-scheduler";
-import type { ResultBase } from "../review/grade-review";
 import type { PairwiseVerdict } from "../verdict";
 import { combineCategoryScores, combineOrders } from "./map-verdicts";
 import { categoryWinners, computePairwiseResult, positionBias, wilsonIntervals } from "./pairwise-result";

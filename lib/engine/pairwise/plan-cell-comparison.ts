@@ -1,6 +1,6 @@
 import type { CellComparison, CellSelector, CompareItem } from "../../config/pairwise-types";
 import { describeComparison } from "../../config/resolve-compare";
-import type { PlannedCell } from "../plan-suite";
+import type { ComparedPair, PlannedCell } from "../planned-cell";
 import { assumedLiveCandidate } from "../explain-live";
 
 // `compare: { eval, a, b }`: two matrix cells of one eval, compared through
@@ -11,18 +11,6 @@ import { assumedLiveCandidate } from "../explain-live";
 // value, so win rates are over every item and prompt the two cells share.
 // Cells that differ only in their judge model grade the same candidate, so
 // each candidate is taken once.
-
-export interface ComparedPair {
-  id: string;
-  a: PlannedCell;
-  b: PlannedCell;
-}
-
-export interface ComparedCells {
-  pairs: ComparedPair[];
-  /** Whether the source eval's own cells are graded in this run too (so live runs, and their cost, are shared with them). */
-  sourcePlanned: boolean;
-}
 
 function completed(own: CellSelector, other: CellSelector): CellSelector {
   const agent = own.agent ?? other.agent;

@@ -1,26 +1,10 @@
-import type { EvalResult } from "../../engine/report"; // (not "../report": the lint rule reads that as lib/report)
+import type { EvalResult } from "../results/report";
+import type { FlipRate } from "../results/trust";
 
 // How stable the judge is: with `eval --repeat N` every judge call is made N
 // times, and per criterion the flip rate is the share of items (eval cells)
 // whose pass / fail changed between repeats. "(eval)" is the eval's own
 // pass / fail. Items graded in fewer than two repeats are left out.
-
-export interface FlipRate {
-  eval: string;
-  /** A criterion or category name, or "(eval)". */
-  item: string;
-  /** Items graded in at least two repeats. */
-  items: number;
-  flipped: number;
-  rate: number | null;
-  /** The ids of the items that flipped, for a person to look at. */
-  flippedIds: string[];
-}
-
-export interface RepeatSummary {
-  runs: number;
-  flips: FlipRate[];
-}
 
 export const EVAL_ITEM = "(eval)";
 

@@ -1,8 +1,8 @@
 import type { ReviewPassCriteria, RubricSetConfig } from "../../config/category-types";
 import type { TokenUsage } from "../judge-port";
-import type { CriterionResult, EvalResult, JudgeCallSummary } from "../../engine/report"; // (not "../report": the lint rule reads that as lib/report)
-import type { PlannedCell } from "../plan-suite";
-import { SKIPPED, type CallJudge } from "../grade-cell";
+import type { CriterionResult, EvalResult, JudgeCallSummary } from "../results/report";
+import type { PlannedCell } from "../planned-cell";
+import { SKIPPED, type CallJudge, type ResultBase } from "../call-judge";
 import { aggregationMethodOf } from "./aggregation/registry";
 import { buildEvaluationReport, judgeMetadata, reportMetadata } from "./build-evaluation-report";
 import { reviewScore, SCORE_POINTS } from "./category-result";
@@ -15,9 +15,6 @@ import type { CategoryResult, ReviewOutcome } from "./types";
 // document, one judge's review is the result, several are aggregated by the
 // eval's method (majority by default). The eval passes when the decision
 // says passed: pass, or conditional with passed (Go's Decision.Passed).
-
-/** The fields gradeCell has already worked out for every result. */
-export type ResultBase = Pick<EvalResult, "id" | "name" | "eval" | "cell" | "threshold" | "scale" | "thresholdDisplay" | "rubric" | "judge" | "candidate" | "location">;
 
 type CategoriesRubric = { kind: "categories"; rubricSet: RubricSetConfig };
 

@@ -1,8 +1,8 @@
 import type { RubricSetConfig } from "../../config/category-types";
 import type { JudgeRequest } from "../judge-port";
-import type { JudgeCallSummary, VerdictRecord } from "../../engine/report"; // (not "../report": the lint rule reads that as lib/report)
-import type { JudgeInstance } from "../plan-suite";
-import type { CallJudge, CallResult } from "../grade-cell";
+import type { JudgeCallSummary, VerdictRecord } from "../results/report";
+import type { JudgeInstance } from "../planned-cell";
+import type { CallJudge, CallResult } from "../call-judge";
 import type { SkipReason } from "../call-scheduler";
 import type { CategoryVerdict, VerdictKind, VerdictOf } from "../verdict";
 import { categoryRequest, holisticRequest } from "./review-prompt";

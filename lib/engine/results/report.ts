@@ -1,14 +1,11 @@
-import type { JudgeConfig, Scale, SourceLocation, RubricSource } from "../config/types";
-import type { JudgeCallRecord, TokenUsage } from "./judge-port";
-import type { AgentCallRecord } from "./live-port";
-import type { Transcript } from "./transcript";
-import type { BaselineComparison } from "./compare-baseline";
-import type { ReviewOutcome } from "./review/types";
-import type { PairwiseOutcome } from "./pairwise/types";
-import type { JudgeAgreement } from "./agreement/judge-agreement";
-import type { RepeatSummary } from "./repeat/flip-rate";
-import type { CalibrationResult } from "./calibration/run-calibration";
-import type { SkipKind, SkippedBy } from "./skip-kind";
+import type { JudgeConfig, Scale, SourceLocation, RubricSource } from "../../config/types";
+import type { JudgeCallRecord, TokenUsage } from "../judge-port";
+import type { AgentCallRecord } from "../live-port";
+import type { Transcript } from "../transcript";
+import type { ReviewOutcome } from "../review/types";
+import type { PairwiseOutcome } from "../pairwise/types";
+import type { CalibrationResult, JudgeAgreement, RepeatSummary } from "./trust";
+import type { SkipKind, SkippedBy } from "../skip-kind";
 
 // The canonical report: one object that every reporter renders. No reporter
 // needs an eval-specific code path; everything a format shows is here.
@@ -235,4 +232,31 @@ export interface Report {
   /** The stored run this report belongs to, when run history is on. */
   runId?: string;
   results: EvalResult[];
+}
+
+/** The score-delta gate (compare-baseline.ts): each result against the same result of a baseline run. */
+export interface BaselineDelta {
+  id: string;
+  name: string;
+  baselineScore: number | null;
+  score: number | null;
+  /** score - baselineScore; null when either side has no score. */
+  delta: number | null;
+  baselineStatus: EvalStatus | null;
+  status: EvalStatus;
+  newlyFailing: boolean;
+  newlyPassing: boolean;
+  /** Dropped by more than maxDrop, or newly failing. */
+  regressed: boolean;
+}
+
+export interface BaselineComparison {
+  runId: string;
+  maxDrop: number;
+  deltas: BaselineDelta[];
+  regressions: number;
+  newlyFailing: number;
+  newlyPassing: number;
+  /** Results of this run the baseline does not have (new evals or cells). */
+  unmatched: number;
 }
