@@ -53,6 +53,8 @@ export class CallScheduler {
   private readonly warming = new Set<string>();
   /** Prefixes whose first call was answered: readable now (until the cache's TTL). */
   private readonly warmed = new Set<string>();
+  /** Stop signals listened to, with the number of queued calls that wait on each. */
+  private readonly watched = new Map<AbortSignal, number>();
 
   constructor(options: { concurrency: number; maxCostUsd?: number }) {
     if (!Number.isInteger(options.concurrency) || options.concurrency < 1) throw new Error("concurrency must be a positive integer");
@@ -122,14 +124,10 @@ export class CallScheduler {
         );
       };
       // A stop that fires while the call waits for a slot refuses it then, not when a slot frees up.
-      const wake = () => {
-        this.stopFired = true;
-        this.pump();
-      };
-      for (const stop of stops) stop.signal.addEventListener("abort", wake, { once: true });
+      for (const stop of stops) this.watch(stop.signal);
       if (stops.some((stop) => stop.signal.aborted)) this.stopFired = true;
       const settle = () => {
-        for (const stop of stops) stop.signal.removeEventListener("abort", wake);
+        for (const stop of stops) this.unwatch(stop.signal);
       };
       this.queue.push({
         estimateUsd,
@@ -147,6 +145,29 @@ export class CallScheduler {
       this.pump();
     });
   }
+
+  /**
+   * One listener per stop signal however many calls wait on it: a run's
+   * cancel and a worker's shutdown are shared by every call, and a listener
+   * each would pile up past Node's limit (MaxListenersExceededWarning).
+   */
+  private watch(signal: AbortSignal): void {
+    const waiting = this.watched.get(signal) ?? 0;
+    if (waiting === 0) signal.addEventListener("abort", this.onStop, { once: true });
+    this.watched.set(signal, waiting + 1);
+  }
+
+  private unwatch(signal: AbortSignal): void {
+    const waiting = (this.watched.get(signal) ?? 1) - 1;
+    if (waiting > 0) return void this.watched.set(signal, waiting);
+    this.watched.delete(signal);
+    signal.removeEventListener("abort", this.onStop);
+  }
+
+  private readonly onStop = () => {
+    this.stopFired = true;
+    this.pump();
+  };
 
   private pump(): void {
     // Calls whose run was stopped are refused whether or not a slot is free.

@@ -196,3 +196,35 @@ describe("concurrency", () => {
     expect(() => new CallScheduler({ concurrency: 0 })).toThrow("concurrency must be a positive integer");
   });
 });
+
+describe("stop signals", () => {
+  it("listens once per signal however many calls wait on it, and lets go when they are done", async () => {
+    const getEventListeners = (await import("node:events")).EventEmitter.getEventListeners;
+    const scheduler = new CallScheduler({ concurrency: 2 });
+    const cancel = new AbortController();
+    const shutdown = new AbortController();
+    const stops = [
+      { signal: cancel.signal, kind: "cancelled" as const },
+      { signal: shutdown.signal, kind: "interrupted" as const },
+    ];
+    const warnings: Error[] = [];
+    const onWarning = (w: Error) => warnings.push(w);
+    process.on("warning", onWarning);
+    try {
+      let release!: () => void;
+      const gate = new Promise<void>((r) => (release = r));
+      const calls = Array.from({ length: 40 }, () => scheduler.submit(0, async () => (await gate, { value: 1, costUsd: 0 }), stops));
+      // 2 in flight, 38 waiting on the same two signals.
+      expect(getEventListeners(cancel.signal, "abort").length).toBeLessThanOrEqual(1);
+      expect(getEventListeners(shutdown.signal, "abort").length).toBeLessThanOrEqual(1);
+      release();
+      await Promise.all(calls);
+      expect(getEventListeners(cancel.signal, "abort")).toHaveLength(0);
+      expect(getEventListeners(shutdown.signal, "abort")).toHaveLength(0);
+      await new Promise((r) => setTimeout(r, 10));
+      expect(warnings.filter((w) => w.name === "MaxListenersExceededWarning")).toEqual([]);
+    } finally {
+      process.off("warning", onWarning);
+    }
+  });
+});
