@@ -2,9 +2,9 @@ import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { CriteriaList } from "../../../components/results/criteria-list";
-import { SKIPPED } from "../../../lib/engine/grade-cell";
+import { SKIPPED } from "../../../lib/engine/call-judge";
 import { matchWhen } from "../../../lib/engine/match-when";
-import type { CriterionResult } from "../../../lib/engine/report";
+import type { CriterionResult } from "../../../lib/engine/results/report";
 
 // A criterion that was not graded says why once, with the right cause: a
 // cancelled run's criterion is not a `when:` skip (issue 12, items 1 and 2).
