@@ -3,6 +3,7 @@ import type { JudgeCallContext, JudgeOutcome, JudgeRequest, TypedJudgePort, Verd
 import type { ResolvedModel } from "../engine/resolve-provider";
 import type { Verdict } from "../engine/verdict";
 import { PROVIDER_ADAPTERS } from "./provider-registry";
+import { cachePrefixes } from "./request-layout";
 
 // The judge port for a suite whose models may come from several providers (a
 // mixed-vendor panel, a matrix over vendors): each request goes to the adapter
@@ -50,5 +51,12 @@ export function createProviderJudge(options: ProviderJudgeOptions): TypedJudgePo
     return { ...outcome, call };
   }
 
-  return { grade } as TypedJudgePort;
+  // The scheduler's warm-first rule needs the prefixes the Messages API layout caches; without them
+  // every call of a fan-out misses the cache together and writes it again.
+  const prefixesOf = (request: JudgeRequest<VerdictKind>): string[] => {
+    const resolved = options.resolve(request.model);
+    return resolved.type === "anthropic" ? cachePrefixes({ ...request, model: resolved.model }) : [];
+  };
+
+  return { grade, cachePrefixes: prefixesOf } as TypedJudgePort;
 }
