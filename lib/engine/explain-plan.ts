@@ -254,8 +254,9 @@ export function renderExplain(plan: ExplainedPlan): string {
     lines.push(`  judge: ${cell.judges.join(", ")}`);
     if (cell.deferReason !== undefined) lines.push(`  deferred: ${cell.deferReason}`);
     else {
-      lines.push(`  judge calls: ${cell.judgeCalls}, ~${cell.inputTokens} input + ${cell.outputTokens} output tokens`);
-      lines.push(`  cost: ${cell.costUsd === null ? "unpriced (model not in the pricing table)" : costLine(cell)}`);
+      const cost = cell.costUsd === null ? "unpriced (model not in the pricing table)" : `~${formatUsd(cell.costUsd)}`;
+      lines.push(`  judge calls: ${cell.judgeCalls}, ~${cell.inputTokens} input + ${cell.outputTokens} output tokens, ${cost}`);
+      if (cell.costUsd !== null) lines.push(`  cost: ${costLine(cell)}`);
     }
     lines.push("");
   }
