@@ -3,6 +3,10 @@ import { mkdtemp, mkdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { readSuiteFile } from "../lib/cli/read-suite-file";
+import { explainPlan } from "../lib/engine/explain-plan";
+import { planSuite } from "../lib/engine/plan-suite";
+import { cacheMinimumOf } from "../lib/judge/cache-minimums";
 import { startFakeMessagesApi, type FakeReply, type FakeRequest, type InputUsage } from "../test/support/fake-messages-api";
 
 // `npm run bench:cost`: what the prompt cache saves on two workloads, run
@@ -19,9 +23,16 @@ import { startFakeMessagesApi, type FakeReply, type FakeRequest, type InputUsage
 // writes + 0.1 × reads. Target: ≤ 0.30 on both. The billed tokens are printed
 // too: a layout that sends the whole rubric with every call has a larger naive
 // input than one that sends one criterion, so compare billed across layouts.
+// Beside them, what `eval --explain` projects for the same suite (its naive
+// and billed input tokens, from the same cache minimums the CLI passes in),
+// and projected ÷ billed: the preview should be within 10% of the stand-in.
 //   --cli DIR    run the CLI of another checkout (e.g. main's, for a before figure)
 
 const TARGET = 0.3;
+/** How far the preview's projection of billed input may stray from what the stand-in billed. */
+const PROJECTION_TOLERANCE = 0.1;
+/** The CLI's default --concurrency: it chooses the TTL, in the run and in the projection. */
+const CONCURRENCY = 8;
 const MODEL = "claude-sonnet-4-5";
 const MIN_TOKENS = 1024;
 const LATENCY_MS = 40;
@@ -116,6 +127,16 @@ interface Measured {
   ratio: number;
   billed: number;
   warnings: string[];
+  projected: { naive: number; billed: number };
+}
+
+/** What `eval --explain` projects for the suite: naive and billed input tokens (billed weighted as the stand-in bills them). */
+async function project(file: string, cwd: string, judgeCache: boolean): Promise<{ naive: number; billed: number }> {
+  const loaded = await readSuiteFile({ file, cwd });
+  if (!loaded.ok) throw new Error(`${file} does not load: ${JSON.stringify(loaded.issues)}`);
+  const plan = explainPlan(planSuite({ suite: loaded.value, defaultModel: MODEL }), () => undefined, { cacheMinimumOf, concurrency: CONCURRENCY, judgeCache });
+  const { input, write5m, write1h, read } = plan.totals.cacheInput;
+  return { naive: plan.totals.inputTokens, billed: input + 1.25 * write5m + 2 * write1h + 0.1 * read };
 }
 
 async function measure(name: string, files: Record<string, string>, args: string[]): Promise<Measured> {
@@ -126,13 +147,14 @@ async function measure(name: string, files: Record<string, string>, args: string
       await mkdir(path.dirname(path.join(dir, file)), { recursive: true });
       await writeFile(path.join(dir, file), text);
     }
+    const projected = await project(args[args.indexOf("--config") + 1]!, dir, !args.includes("--no-cache"));
     const run = await runCli(args, dir, { ANTHROPIC_API_KEY: "sk-ant-bench", ANTHROPIC_BASE_URL: api.url, NO_COLOR: "1" });
     if (run.code !== 0) throw new Error(`${name}: the CLI exited ${run.code}\n${run.stderr}`);
     const usage = api.usage();
     const naive = usage.input + usage.cacheWrite + usage.cacheRead;
     const billed = usage.input + 1.25 * (usage.cacheWrite - usage.cacheWrite1h) + 2 * usage.cacheWrite1h + 0.1 * usage.cacheRead;
     const warnings = run.stderr.split("\n").filter((line) => line.startsWith("warning:"));
-    return { name, calls: api.requests.length, usage, ratio: billed / naive, billed, warnings };
+    return { name, calls: api.requests.length, usage, ratio: billed / naive, billed, warnings, projected };
   } finally {
     await api.close();
     await rm(dir, { recursive: true, force: true });
@@ -151,4 +173,12 @@ for (const r of results) {
   console.log(`${r.name.padEnd(60)} ${cells.join(" ")}   ${r.ratio.toFixed(2).padStart(6)} ${r.ratio <= TARGET ? "ok" : `over ${TARGET}`}`);
   for (const warning of r.warnings) console.log(`   ${warning}`);
 }
-process.exitCode = results.every((r) => r.ratio <= TARGET) ? 0 : 1;
+console.log("\nthe preview (eval --explain) against the stand-in, input tokens");
+console.log("workload                                                    naive: projected     billed   billed: projected     billed   projected/billed");
+const close = (r: Measured) => Math.abs(r.projected.billed / r.billed - 1) <= PROJECTION_TOLERANCE;
+for (const r of results) {
+  const naive = r.usage.input + r.usage.cacheWrite + r.usage.cacheRead;
+  const cells = [r.projected.naive, naive, r.projected.billed, r.billed].map((n) => String(Math.round(n)).padStart(10));
+  console.log(`${r.name.padEnd(60)} ${cells[0]} ${cells[1]}           ${cells[2]} ${cells[3]}   ${(r.projected.billed / r.billed).toFixed(2).padStart(6)} ${close(r) ? "ok" : `off by more than ${PROJECTION_TOLERANCE * 100}%`}`);
+}
+process.exitCode = results.every((r) => r.ratio <= TARGET && close(r)) ? 0 : 1;

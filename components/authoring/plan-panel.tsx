@@ -1,7 +1,8 @@
 "use client";
 import type { DraftCheck } from "./api-types";
 
-function usd(value: number): string {
+function usd(value: number | null): string {
+  if (value === null) return "unpriced";
   if (value === 0) return "$0.00";
   return value < 0.01 ? `$${value.toFixed(4)}` : `$${value.toFixed(2)}`;
 }
@@ -38,7 +39,19 @@ export function PlanPanel({ check, checking, error }: { check: DraftCheck | null
               <div className="value" data-testid="plan-cost">
                 {usd(plan.costUsd)}
               </div>
-              <div className="label">projected cost</div>
+              <div className="label">projected, with the prompt cache</div>
+            </div>
+            <div className="metric">
+              <div className="value" data-testid="plan-naive-cost">
+                {usd(plan.naiveUsd)}
+              </div>
+              <div className="label">naive (no cache)</div>
+            </div>
+            <div className="metric">
+              <div className="value" data-testid="plan-rerun-cost">
+                {usd(plan.rerunUsd)}
+              </div>
+              <div className="label">unchanged rerun</div>
             </div>
             <div className="metric">
               <div className="value">{plan.cells}</div>
@@ -49,6 +62,32 @@ export function PlanPanel({ check, checking, error }: { check: DraftCheck | null
               <div className="label">will defer</div>
             </div>
           </div>
+          {plan.evals.length > 0 ? (
+            <div style={{ maxHeight: 240, overflowY: "auto" }}>
+              <table className="table small" data-testid="plan-evals">
+                <thead>
+                  <tr>
+                    <th>Eval</th>
+                    <th>Calls</th>
+                    <th>Naive</th>
+                    <th>With cache</th>
+                    <th>Rerun</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {plan.evals.map((e, i) => (
+                    <tr key={i}>
+                      <td>{e.name}</td>
+                      <td>{e.judgeCalls}</td>
+                      <td>{usd(e.naiveUsd)}</td>
+                      <td>{usd(e.costUsd)}</td>
+                      <td>{usd(e.rerunUsd)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          ) : null}
           {plan.unpricedModels.length > 0 ? (
             <p className="notice notice-warning small">Not in the pricing table, so not in the cost: {plan.unpricedModels.join(", ")}.</p>
           ) : null}
@@ -67,7 +106,7 @@ export function PlanPanel({ check, checking, error }: { check: DraftCheck | null
             </details>
           ) : null}
           <p className="muted small" title={plan.assumptions}>
-            Estimate: no cache hits, ~300 output tokens per call.
+            Estimate: the first call of each shared prefix writes the prompt cache, the calls after it read it (where the prefix reaches the model&apos;s minimum); ~300 output tokens per call. Batch prices: not available yet.
           </p>
         </div>
       )}

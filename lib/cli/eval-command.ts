@@ -42,17 +42,18 @@ export async function evalCommand(input: { options: EvalOptions; io: CliIo; tool
   const { judgeModel, databaseUrl } = settings;
   const providers = createProviderSetup({ suite, settings, env: io.env });
   const resolveModel = providers.resolve;
+  const explainOptions = { cacheMinimumOf: providers.cacheMinimumOf, concurrency: options.concurrency, judgeCache: options.cache };
 
   if (options.explain) {
     // Planned as if every key were set, so that the plan shows what a real run would do; the missing keys are said after it.
     const cells = planSuite({ suite, defaultModel: judgeModel, filter, resolveModel: (model) => ({ provider: resolveModel(model).provider }) });
-    io.stdout.write(`${renderExplain(explainPlan(cells, providers.priceOf))}\n`);
+    io.stdout.write(`${renderExplain(explainPlan(cells, providers.priceOf, explainOptions))}\n`);
     const missing = [...new Set(cells.flatMap((c) => c.judges.map((j) => resolveModel(j.model).unavailable)).filter((m) => m !== undefined))];
     for (const reason of missing) io.stdout.write(`A real run would defer these evals: ${reason}.\n`);
     return 0;
   }
 
-  const planned = explainPlan(planSuite({ suite, defaultModel: judgeModel, resolveModel, filter }), providers.priceOf);
+  const planned = explainPlan(planSuite({ suite, defaultModel: judgeModel, resolveModel, filter }), providers.priceOf, explainOptions);
   if (planned.cells.length === 0) return fail(`--filter ${JSON.stringify(options.filter)} matches no eval`);
   // A budget cannot bound what it cannot price (a local model): say so before spending anything.
   const refusal = options.maxCost !== undefined && !options.allowUnpriced ? unpricedRefusal({ models: planned.totals.unpricedModels, priceOf: providers.priceOf }) : undefined;

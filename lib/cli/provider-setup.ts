@@ -4,6 +4,7 @@ import type { TypedJudgePort } from "../engine/judge-port";
 import { BUILTIN_KEY_ENV, resolveProvider, type ResolvedModel } from "../engine/resolve-provider";
 import type { Settings } from "../env/read-env";
 import { readProviderKeys } from "../env/read-provider-keys";
+import { cacheMinimumOf, DEFAULT_CACHE_MINIMUM_TOKENS } from "../judge/cache-minimums";
 import { createProviderJudge, priceOfResolved } from "../judge/provider-judge";
 
 // The providers of one suite on this machine (issue 11): which provider each
@@ -13,6 +14,8 @@ import { createProviderJudge, priceOfResolved } from "../judge/provider-judge";
 export interface ProviderSetup {
   resolve(model: string): ResolvedModel;
   priceOf(model: string): ModelPrice | undefined;
+  /** The smallest prefix the model's prompt cache keeps, for the cost projection; undefined for a provider the judge does not lay out for the cache. */
+  cacheMinimumOf(model: string): number | undefined;
   createJudge(input: { timeoutMs: number }): TypedJudgePort;
 }
 
@@ -36,6 +39,11 @@ export function createProviderSetup(input: { suite: SuiteConfig; settings: Setti
   return {
     resolve,
     priceOf: (model) => priceOfResolved(resolve(model)),
+    cacheMinimumOf: (model) => {
+      const resolved = resolve(model);
+      // The Messages API's minimums, as the request layout uses them (an unlisted model gets the default).
+      return resolved.type === "anthropic" && !resolved.declared ? (cacheMinimumOf(resolved.model) ?? DEFAULT_CACHE_MINIMUM_TOKENS) : undefined;
+    },
     createJudge: ({ timeoutMs }) =>
       createProviderJudge({
         resolve,

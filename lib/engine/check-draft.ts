@@ -2,6 +2,7 @@ import { loadSuite } from "../config/load-suite";
 import type { ConfigIssue, ServerConfig } from "../config/types";
 import { planSuite } from "./plan-suite";
 import { explainPlan, type PriceOf } from "./explain-plan";
+import type { CacheMinimumOf } from "./cache-projection";
 
 // What the editor shows while someone types: the loader's located issues (the
 // same ones `rubric-studio validate` prints) and, when the suite loads, the
@@ -13,11 +14,26 @@ export interface DraftPlan {
   judgeCalls: number;
   /** Upper bound of live agents' model calls (not priced). */
   agentCalls: number;
+  /** Every input token at full price. */
+  naiveUsd: number;
+  /** Projected with the prompt cache. */
   costUsd: number;
+  /** An unchanged rerun (the judge cache answers a fixed response's calls). */
+  rerunUsd: number;
+  /** The same figures per eval (cell), as `eval --explain` shows them; null costs for an unpriced model. */
+  evals: DraftEvalCost[];
   unpricedModels: string[];
   /** Cells that will not be graded, and why (an unknown server, no judge key...). */
   deferred: { name: string; reason: string }[];
   assumptions: string;
+}
+
+export interface DraftEvalCost {
+  name: string;
+  judgeCalls: number;
+  naiveUsd: number | null;
+  costUsd: number | null;
+  rerunUsd: number | null;
 }
 
 export interface DraftCheck {
@@ -30,6 +46,8 @@ export function checkDraft(input: {
   text: string;
   file: string;
   priceOf: PriceOf;
+  /** The models' minimum cacheable prefixes (lib/judge's table), for the cache projection. */
+  cacheMinimumOf?: CacheMinimumOf;
   defaultModel: string;
   judgeUnavailable?: string;
   /** The server's MCP allow-list as a check (lib/live's AllowServer): true, or why a server would be refused. */
@@ -40,7 +58,7 @@ export function checkDraft(input: {
   // Calls and cost are those of a real run even when this server has no key,
   // as `eval --explain` shows them: the author is sizing the suite, not this box.
   const planned = planSuite({ suite: loaded.value, defaultModel: input.defaultModel });
-  const explained = explainPlan(planned, input.priceOf);
+  const explained = explainPlan(planned, input.priceOf, input.cacheMinimumOf ? { cacheMinimumOf: input.cacheMinimumOf } : {});
   const refusal = (index: number): string | undefined => {
     const live = planned[index]?.live;
     if (!live || !input.allowServer) return undefined;
@@ -57,7 +75,10 @@ export function checkDraft(input: {
       cells: explained.totals.cells,
       judgeCalls: explained.totals.judgeCalls,
       agentCalls: explained.totals.agentCalls,
+      naiveUsd: explained.totals.naiveUsd,
       costUsd: explained.totals.costUsd,
+      rerunUsd: explained.totals.rerunUsd,
+      evals: explained.cells.map((c) => ({ name: c.name, judgeCalls: c.judgeCalls, naiveUsd: c.naiveUsd, costUsd: c.costUsd, rerunUsd: c.rerunUsd })),
       unpricedModels: explained.totals.unpricedModels,
       deferred,
       assumptions: explained.assumptions,

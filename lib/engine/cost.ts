@@ -13,14 +13,17 @@ export interface ModelPrice {
 }
 
 // Prompt caching: writing the cache costs 1.25x the input price (5-minute
-// ephemeral cache), reading it 0.1x. `usage.input` holds only the uncached
-// input tokens, as the API reports cache writes and reads separately.
+// ephemeral cache) or 2x (1-hour), reading it 0.1x. `usage.input` holds only
+// the uncached input tokens, as the API reports cache writes and reads
+// separately; `cacheWrite1h` is the part of `cacheWrite` written for an hour.
 const CACHE_WRITE_FACTOR = 1.25;
+const CACHE_WRITE_1H_FACTOR = 2;
 const CACHE_READ_FACTOR = 0.1;
 
-export function costOf(price: ModelPrice, usage: TokenUsage): number {
+export function costOf(price: ModelPrice, usage: TokenUsage & { cacheWrite1h?: number }): number {
   const cacheRead = price.cachedInputPerMTok === undefined ? usage.cacheRead * CACHE_READ_FACTOR * price.inputPerMTok : usage.cacheRead * price.cachedInputPerMTok;
-  const inputTokens = usage.input + usage.cacheWrite * CACHE_WRITE_FACTOR;
+  const hour = usage.cacheWrite1h ?? 0;
+  const inputTokens = usage.input + (usage.cacheWrite - hour) * CACHE_WRITE_FACTOR + hour * CACHE_WRITE_1H_FACTOR;
   return (inputTokens * price.inputPerMTok + cacheRead + usage.output * price.outputPerMTok) / 1_000_000;
 }
 

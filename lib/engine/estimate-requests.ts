@@ -22,6 +22,20 @@ export const EXPECTED_OUTPUT_TOKENS = 300;
 export interface TokenEstimate {
   inputTokens: number;
   outputTokens: number;
+  /** The request's cacheable prefixes, for the prompt-cache projection (cache-projection.ts). */
+  prefix?: PrefixEstimate;
+}
+
+export interface PrefixEstimate {
+  /** Same key, same rubric prefix (the tool, the instructions and the whole rubric). */
+  stableKey: string;
+  /** Tokens of that prefix. */
+  stableTokens: number;
+  /** Same key, same rubric and candidate. */
+  candidateKey: string;
+  candidateTokens: number;
+  /** Whether other calls send the same candidate (the layout puts a breakpoint after it only then). */
+  candidateShared: boolean;
 }
 
 export function longestPath(node: TreeNode): string[] {
@@ -70,6 +84,21 @@ export function createRequestEstimator(): RequestEstimator {
     return made;
   };
   const builtFor = (rubric: Rubric, maxTokens: number) => memo(memo(built, rubric, () => new Map<number, Map<string, TokenEstimate[]>>()), maxTokens, () => new Map<string, TokenEstimate[]>());
+  // A rubric prefix's text is keyed by a short id, so that keys stay small.
+  const stableIds = new Map<string, string>();
+  const stableKeyOf = (text: string) => memo(stableIds, text, () => String(stableIds.size));
+  const withPrefix = (request: JudgeRequest<VerdictKind>): TokenEstimate => {
+    const stableKey = stableKeyOf(request.stablePrompt);
+    const prefix: PrefixEstimate = {
+      stableKey,
+      // The overhead is the verdict tool and the API's tool-use instructions, which come before the system prompt: part of the prefix.
+      stableTokens: REQUEST_OVERHEAD_TOKENS + estimateTokens(request.stablePrompt),
+      candidateKey: `${stableKey}\u0000${request.candidatePrompt}`,
+      candidateTokens: estimateTokens(request.candidatePrompt),
+      candidateShared: request.candidateShared !== false,
+    };
+    return { ...tokensOf(request), prefix };
+  };
   const settingsOf = (maxTokens: number): JudgeSettings => ({ model: "", maxTokens, sample: 1 });
   // A `when:` is tested once per criterion and response, however many cells share the response.
   const criterionApplies = (criterion: Criterion, response: string) =>
@@ -80,16 +109,27 @@ export function createRequestEstimator(): RequestEstimator {
     // A review's requests carry the document, a comparison's its pairs: built once per document (or comparison).
     if (rubric.kind === "categories" || rubric.kind === "pairwise") {
       const key = rubric.kind === "categories" ? candidate.response : "";
-      return memo(builtFor(rubric, maxTokens), key, () => requestsFor(rubric, settings, candidate, whenUnknown).map(tokensOf));
+      return memo(builtFor(rubric, maxTokens), key, () => requestsFor(rubric, settings, candidate, whenUnknown).map(withPrefix));
     }
     const applicable = rubric.kind === "criteria" ? rubric.criteria.flatMap((c, i) => (whenUnknown || criterionApplies(c, candidate.response) ? [i] : [])) : [];
     const stable = memo(builtFor(rubric, maxTokens), applicable.join(","), () => {
       // Every criterion's request lists the whole rubric (build-prompt.ts): built from the whole rubric, then the applicable ones kept.
       const all = requestsFor(rubric, settings, { response: "" }, true);
       const requests = rubric.kind === "criteria" ? applicable.map((i) => all[i]!) : all;
-      return requests.map((request) => ({ inputTokens: estimateTokens(request.stablePrompt) + estimateTokens(request.taskPrompt), outputTokens: Math.min(EXPECTED_OUTPUT_TOKENS, request.maxTokens) }));
+      return requests.map((request) => {
+        const { prefix } = withPrefix(request);
+        return { inputTokens: estimateTokens(request.stablePrompt) + estimateTokens(request.taskPrompt), outputTokens: Math.min(EXPECTED_OUTPUT_TOKENS, request.maxTokens), prefix: prefix! };
+      });
     });
     const candidateTokens = tokensForChars(candidateLength(candidate));
-    return stable.map((s) => ({ inputTokens: s.inputTokens + candidateTokens + REQUEST_OVERHEAD_TOKENS, outputTokens: s.outputTokens }));
+    const candidateKey = `${candidate.prompt ?? ""}\u0000${candidate.response}`;
+    return stable.map((s) => {
+      const prefix = s.prefix!;
+      return {
+        inputTokens: s.inputTokens + candidateTokens + REQUEST_OVERHEAD_TOKENS,
+        outputTokens: s.outputTokens,
+        prefix: { ...prefix, candidateKey: `${prefix.stableKey}\u0000${candidateKey}`, candidateTokens },
+      };
+    });
   };
 }

@@ -1,6 +1,7 @@
 import { loadSuite } from "../config/load-suite";
 import type { LoadResult, ServerConfig } from "../config/types";
 import { checkDraft, type DraftCheck } from "../engine/check-draft";
+import { cacheMinimumOf } from "../judge/cache-minimums";
 import { priceOf } from "../judge/pricing";
 import { allowListedOrNone } from "../live/allow-servers";
 
@@ -28,6 +29,7 @@ export function runSuiteTask<T extends SuiteTask>(task: T): SuiteTaskResult<T> {
     text: task.text,
     file: task.file,
     priceOf,
+    cacheMinimumOf,
     defaultModel: task.defaultModel,
     ...(task.judgeUnavailable === undefined ? {} : { judgeUnavailable: task.judgeUnavailable }),
     allowServer: allowListedOrNone(task.allowListed),

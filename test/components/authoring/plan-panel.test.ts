@@ -1,0 +1,50 @@
+import { createElement } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
+import { describe, expect, it } from "vitest";
+import { PlanPanel } from "../../../components/authoring/plan-panel";
+import { checkDraft } from "../../../lib/engine/check-draft";
+import { cacheMinimumOf } from "../../../lib/judge/cache-minimums";
+import { priceOf } from "../../../lib/judge/pricing";
+
+// The editor's plan panel (issue 10, item 5): per eval, as `eval --explain`
+// shows it, the naive cost, the cost with the prompt cache and that of an
+// unchanged rerun, not only a total.
+
+const rubric = (chars: number) => `"${"The answer names the change and the version it shipped in. ".repeat(Math.ceil(chars / 60)).slice(0, chars)}"`;
+const SUITE = `judge: { model: claude-sonnet-4-5 }
+evals:
+  - name: long rubric
+    response: "The 2.3.0 release added per-tenant rate limits."
+    rubric:
+      criteria:
+        - { name: accurate, description: ${rubric(8000)} }
+        - { name: complete, description: "Mentions every notable change." }
+  - name: short rubric
+    response: "Hello."
+    rubric: "Greets the user."
+`;
+
+const text = (html: string) => html.replace(/<[^>]+>/g, " ").replace(/\s+/g, " ");
+
+describe("the plan panel", () => {
+  it("shows one row per eval with its naive, cached and rerun cost", () => {
+    const check = checkDraft({ text: SUITE, file: "suite.yaml", priceOf, cacheMinimumOf, defaultModel: "claude-sonnet-4-5" });
+    const evals = check.plan!.evals;
+    expect(evals.map((e) => [e.name, e.judgeCalls])).toEqual([
+      ["long rubric", 2],
+      ["short rubric", 1],
+    ]);
+    // The long rubric clears Sonnet 4.5's 1,024-token minimum: the second call reads it. The short one is below it.
+    expect(evals[0]!.costUsd!).toBeLessThan(evals[0]!.naiveUsd!);
+    expect(evals[1]!.costUsd).toBeCloseTo(evals[1]!.naiveUsd!);
+    expect(evals.map((e) => e.rerunUsd)).toEqual([0, 0]);
+
+    const html = renderToStaticMarkup(createElement(PlanPanel, { check, checking: false }));
+    const rows = html.split("<tr>").slice(2).map(text);
+    expect(rows).toHaveLength(2);
+    expect(rows[0]).toMatch(/^ long rubric 2 \$[\d.]+ \$[\d.]+ \$0\.00 $/);
+    expect(rows[1]).toMatch(/^ short rubric 1 \$[\d.]+ \$[\d.]+ \$0\.00 /);
+    expect(text(html)).toContain("naive (no cache)");
+    expect(text(html)).toContain("Batch prices: not available yet");
+  });
+});
