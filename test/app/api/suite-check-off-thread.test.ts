@@ -37,17 +37,26 @@ afterAll(async () => {
   }
 });
 
-/** How long a GET /api/suites takes, asked while `busy` is in flight; and whether `busy` was still running when it answered. */
-async function listWhile(busy: Promise<Response>): Promise<{ ms: number; busyStillRunning: boolean }> {
+/**
+ * How long a GET /api/suites takes, asked while `busy` is in flight; whether
+ * `busy` was still running when it answered; and how long `busy` took in all.
+ * On the main thread the list would wait for the whole check, so it is judged
+ * against the check's own time, which holds on a loaded machine too.
+ */
+async function listWhile(busy: Promise<Response>): Promise<{ ms: number; busyStillRunning: boolean; busyMs: () => Promise<number> }> {
   let done = false;
-  void busy.then(() => (done = true));
+  const busyStarted = performance.now();
+  const busyEnded = busy.then(() => {
+    done = true;
+    return performance.now() - busyStarted;
+  });
   // Let the busy request read its body and start its work.
   await new Promise((resolve) => setTimeout(resolve, 50));
   const started = performance.now();
   const response = await listSuites();
   const ms = performance.now() - started;
   expect(response.status).toBe(200);
-  return { ms, busyStillRunning: !done };
+  return { ms, busyStillRunning: !done, busyMs: () => busyEnded };
 }
 
 describe("suites from the browser are checked off the main thread", () => {
@@ -56,7 +65,7 @@ describe("suites from the browser are checked off the main thread", () => {
     const busy = validate(post("/api/validate", { yaml: HEAVY }));
     const list = await listWhile(busy);
     expect(list.busyStillRunning).toBe(true);
-    expect(list.ms).toBeLessThan(1_000);
+    expect(list.ms).toBeLessThan((await list.busyMs()) / 3);
     const response = await busy;
     expect(response.status).toBe(200);
     expect((await response.json()) as { plan: { cells: number } }).toMatchObject({ issues: [], plan: { cells: 10_000 } });
