@@ -45,6 +45,8 @@ export interface RunOverview extends RunListItem {
   tokens: { input: number; output: number; cacheRead: number; cacheWrite: number };
   reusedCalls: number;
   savedUsd: number;
+  /** A cancel was asked for (the page says "cancelling…" until the run ends, also after a reload). */
+  cancelRequested: boolean;
   error: string | null;
 }
 
@@ -204,6 +206,7 @@ export function createRunViews(prisma: PrismaClient) {
           : { input: run.inputTokens, output: run.outputTokens, cacheRead: run.cacheReadTokens, cacheWrite: run.cacheWriteTokens },
         reusedCalls: live ? live.reused : run.reusedCalls,
         savedUsd: live ? live.savedUsd : run.savedUsd,
+        cancelRequested: run.cancelRequested,
         error: run.error,
       };
     },

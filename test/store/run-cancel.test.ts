@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { enqueueSuiteRun } from "../../lib/store/enqueue-run";
 import { skipQueuedCells } from "../../lib/store/run-cancel";
+import { runProgress } from "../../lib/store/run-progress";
 import { createRunStore } from "../../lib/store/run-store";
+import { createRunViews } from "../../lib/store/run-views";
 import { GRADE_QUEUE, openQueue } from "../../lib/store/run-worker";
 import { useTestDatabase } from "../support/test-database";
 
@@ -36,6 +38,9 @@ describe("cancelling a queued run", () => {
     expect(await queuedJobs(runId)).toBe(CELLS);
 
     expect(await store.requestCancel(runId)).toBe(true);
+    // The page's snapshot carries the pending cancel (a reload still says "cancelling…").
+    const views = createRunViews(database.prisma);
+    expect(runProgress((await views.runOverview(runId))!, Date.now()).cancelRequested).toBe(true);
     const boss = await openQueue({ db: { url: database.url }, poolSize: 1 });
     const t0 = Date.now();
     try {
@@ -47,6 +52,7 @@ describe("cancelling a queued run", () => {
 
     const run = await database.prisma.run.findUnique({ where: { id: runId } });
     expect(run).toMatchObject({ status: "cancelled", skipped: CELLS, judgeCalls: 0 });
+    expect(runProgress((await views.runOverview(runId))!, Date.now())).toMatchObject({ finished: true, cancelRequested: false });
     expect(await queuedJobs(runId)).toBe(0);
     const results = await store.results(runId);
     expect(results).toHaveLength(CELLS);
