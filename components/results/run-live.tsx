@@ -3,6 +3,7 @@ import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
 import type { OutcomeCounts } from "@/lib/engine/report";
 import { formatInt, formatTime, formatUsd } from "./format";
+import { publishLanded, refreshDelay } from "./live-landed";
 import { formatEta, progressFraction, rawEta, smoothEta, type EtaEstimate } from "./run-eta";
 import styles from "./results.module.css";
 import { RunBadge } from "./status-badge";
@@ -81,26 +82,30 @@ export function RunLive({ runId, suiteName, createdAt, startedBy, version, initi
   // A run watched while it ran keeps its progress line once it ends (done, 100%); a finished run opened later has none.
   const [watched] = useState(active);
   const [cancel, setCancel] = useState<{ busy: boolean; requested?: boolean; failed?: boolean }>({ busy: false });
-  // The first results refresh the page at once; later ones at most every REFRESH_MS, and none is left behind.
+  // The table and the heatmap follow the snapshot: a refresh whenever its results done changed since the last one, at most every REFRESH_MS, and none left behind.
   const refreshed = useRef({ done: initial.done, at: 0 });
+  const latestDone = useRef(initial.done);
   const trailing = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
   useEffect(() => {
     if (!active) return;
     const source = new EventSource(`/api/runs/${runId}/events`);
+    const refresh = () => {
+      trailing.current = undefined;
+      // The latest count, not the one seen when this refresh was scheduled.
+      refreshed.current = { done: latestDone.current, at: Date.now() };
+      router.refresh();
+    };
     source.addEventListener("progress", (event) => {
       const next = JSON.parse((event as MessageEvent<string>).data) as RunSnapshot;
       setLive(next);
       setEta((previous) => smoothEta(previous, rawEta(next), Date.now()));
-      // New results: bring the table and the heatmap up to date (throttled; the end event refreshes once more).
-      if (next.done <= refreshed.current.done || trailing.current) return;
-      const refresh = () => {
-        trailing.current = undefined;
-        refreshed.current = { done: next.done, at: Date.now() };
-        router.refresh();
-      };
-      const wait = refreshed.current.at + REFRESH_MS - Date.now();
-      if (wait <= 0) refresh();
+      latestDone.current = next.done;
+      publishLanded(runId, next.done);
+      if (trailing.current) return;
+      const wait = refreshDelay(refreshed.current, next.done, Date.now(), REFRESH_MS);
+      if (wait === null) return;
+      if (wait === 0) refresh();
       else trailing.current = setTimeout(refresh, wait);
     });
     source.addEventListener("end", () => {
