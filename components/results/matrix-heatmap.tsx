@@ -1,13 +1,18 @@
 import Link from "next/link";
 import styles from "./results.module.css";
+import { passRate } from "./run-outcome";
 
 export interface MatrixCellView {
   model: string | null;
   promptIndex: number | null;
   results: number;
   passed: number;
+  failed: number;
+  judge_error: number;
   meanScore: number | null;
 }
+
+type CellCounts = Pick<MatrixCellView, "passed" | "failed" | "judge_error">;
 
 /**
  * The run page's link that lists exactly one cell's results: its judge model
@@ -29,22 +34,25 @@ export function cellLabel(cell: Pick<MatrixCellView, "model" | "promptIndex">): 
 
 /**
  * A cell's colour says whether its results passed, not how high they scored:
- * a cell whose mean is 0.58 but where nothing passed is red, not green. Green
- * only when every result passed, red when none did, amber between; grey when
- * nothing was graded.
+ * a cell whose mean is 0.58 but where nothing passed is red, not green. Over
+ * the graded results, as the runs list's pass rate (passRate): green when
+ * every one passed, red when none did, amber between; grey when nothing was
+ * graded (deferred or skipped are not failures).
  */
-export function cellTone(cell: Pick<MatrixCellView, "results" | "passed" | "meanScore">): "pass" | "mixed" | "fail" | "ungraded" {
-  if (cell.meanScore === null && cell.passed === 0) return "ungraded";
-  if (cell.passed === cell.results) return "pass";
-  return cell.passed === 0 ? "fail" : "mixed";
+export function cellTone(cell: CellCounts): "pass" | "mixed" | "fail" | "ungraded" {
+  const rate = passRate(cell);
+  if (rate === null) return "ungraded";
+  if (rate === 1) return "pass";
+  return rate === 0 ? "fail" : "mixed";
 }
 
 const TONES = { pass: "hsl(130 45% 30%)", mixed: "hsl(38 80% 34%)", fail: "hsl(0 60% 38%)", ungraded: "#5d6877" };
 
-/** The cell's text and tooltip: its mean score, and how many of its results passed. */
-export function cellSummary(cell: Pick<MatrixCellView, "results" | "passed" | "meanScore">): string {
-  const pct = cell.results > 0 ? Math.round((cell.passed / cell.results) * 100) : 0;
-  return `${cell.passed} of ${cell.results} passed (${pct}%)`;
+/** The cell's text and tooltip: how many of its graded results passed, the runs list's pass rate. */
+export function cellSummary(cell: CellCounts): string {
+  const rate = passRate(cell);
+  if (rate === null) return "nothing graded";
+  return `${cell.passed} of ${cell.passed + cell.failed + cell.judge_error} graded passed (${Math.round(rate * 100)}%)`;
 }
 
 export function MatrixHeatmap({ runId, cells, selected }: { runId: string; cells: MatrixCellView[]; selected?: Pick<MatrixCellView, "model" | "promptIndex"> }) {

@@ -4,6 +4,7 @@ import { useVirtualizer } from "@tanstack/react-virtual";
 import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from "react";
 import { decisionText, formatInt, formatMs, formatScore, formatUsd, splitCellName, winnerText } from "./format";
 import { queryHref, RESULTS_PAGE_SIZE, resultHref, rowsHref, type ResultRowsResponse, type ResultRowView, type SortKey, type TableQuery } from "./results-query";
+import { emptyResultsText, useLanded } from "./live-landed";
 import { StatusBadge } from "./status-badge";
 import styles from "./results-table.module.css";
 
@@ -50,6 +51,8 @@ export function ResultsTable({ runId, query, total: initialTotal, initial }: Res
   const rowsRef = useRef(new Map<number, ResultRowView>());
   const blocksRef = useRef(new Map<number, Block>());
   const [total, setTotal] = useState(initialTotal);
+  // Results the live snapshot counts before a refresh has brought them here.
+  const landed = useLanded(runId);
   const [, setVersion] = useState(0);
   const rerender = useCallback(() => setVersion((v) => v + 1), []);
 
@@ -161,7 +164,7 @@ export function ResultsTable({ runId, query, total: initialTotal, initial }: Res
   if (total === 0) {
     return (
       <div className={styles.empty} data-testid="results-empty">
-        No results match. {query.status || query.q ? "Clear the filters to see every result." : "Results appear here as they are graded."}
+        {emptyResultsText({ filtered: Boolean(query.status || query.q), cell: query.model !== undefined || query.prompt !== undefined, landed })}
       </div>
     );
   }

@@ -3,6 +3,7 @@ import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
 import type { OutcomeCounts } from "@/lib/engine/results/report";
 import { formatInt, formatTime, formatUsd } from "./format";
+import { publishLanded, refreshDelay } from "./live-landed";
 import { formatEta, progressFraction, rawEta, smoothEta, type EtaEstimate } from "./run-eta";
 import styles from "./results.module.css";
 import { RunBadge } from "./status-badge";
@@ -18,6 +19,8 @@ import { Stat, StatusCounts } from "./status-counts";
 export interface RunSnapshot {
   status: string;
   finished: boolean;
+  /** A cancel was asked for and the run has not ended yet: the page says "cancelling…". */
+  cancelRequested: boolean;
   done: number;
   total: number;
   vacuous: number;
@@ -42,8 +45,24 @@ export function newerSnapshot(a: RunSnapshot, b: RunSnapshot | null): RunSnapsho
   return b.done > a.done || (b.done === a.done && b.calls.done >= a.calls.done) ? b : a;
 }
 
-function callsText(calls: RunSnapshot["calls"]): string {
-  return calls.planned === null ? `${formatInt(calls.done)} judge calls` : `${formatInt(calls.done)} of ${formatInt(calls.planned)} judge calls`;
+/** Judge calls done (made or reused), and how many of them were reused: the Judge calls card counts only those made. */
+function callsText(calls: RunSnapshot["calls"], reused: number): string {
+  const done = calls.planned === null ? `${formatInt(calls.done)} judge calls done` : `${formatInt(calls.done)} of ${formatInt(calls.planned)} judge calls done`;
+  return reused > 0 ? `${done} (${formatInt(reused)} reused)` : done;
+}
+
+/** The progress line: the run's state, results done with their own percentage, judge calls, cost, and the ETA (none while cancelling). */
+export function progressSummary(shown: RunSnapshot, etaSeconds: number | null): string {
+  const cancelling = !shown.finished && shown.cancelRequested;
+  const percent = shown.finished ? 100 : shown.total > 0 ? Math.floor((shown.done / shown.total) * 100) : 0;
+  const parts = [
+    cancelling ? "cancelling…" : shown.status,
+    `${formatInt(shown.done)} of ${formatInt(shown.total)} ${shown.total === 1 ? "result" : "results"} · ${percent}%`,
+    callsText(shown.calls, shown.reusedCalls),
+    `cost ${formatUsd(shown.costUsd)}`,
+  ];
+  if (!cancelling) parts.push(`ETA ${formatEta(etaSeconds)}`);
+  return parts.join(" · ");
 }
 
 export interface RunLiveProps {
@@ -62,27 +81,31 @@ export function RunLive({ runId, suiteName, createdAt, startedBy, version, initi
   const [eta, setEta] = useState<EtaEstimate | null>(null);
   // A run watched while it ran keeps its progress line once it ends (done, 100%); a finished run opened later has none.
   const [watched] = useState(active);
-  const [cancel, setCancel] = useState<{ busy: boolean; message?: string }>({ busy: false });
-  // The first results refresh the page at once; later ones at most every REFRESH_MS, and none is left behind.
+  const [cancel, setCancel] = useState<{ busy: boolean; requested?: boolean; failed?: boolean }>({ busy: false });
+  // The table and the heatmap follow the snapshot: a refresh whenever its results done changed since the last one, at most every REFRESH_MS, and none left behind.
   const refreshed = useRef({ done: initial.done, at: 0 });
+  const latestDone = useRef(initial.done);
   const trailing = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
   useEffect(() => {
     if (!active) return;
     const source = new EventSource(`/api/runs/${runId}/events`);
+    const refresh = () => {
+      trailing.current = undefined;
+      // The latest count, not the one seen when this refresh was scheduled.
+      refreshed.current = { done: latestDone.current, at: Date.now() };
+      router.refresh();
+    };
     source.addEventListener("progress", (event) => {
       const next = JSON.parse((event as MessageEvent<string>).data) as RunSnapshot;
       setLive(next);
       setEta((previous) => smoothEta(previous, rawEta(next), Date.now()));
-      // New results: bring the table and the heatmap up to date (throttled; the end event refreshes once more).
-      if (next.done <= refreshed.current.done || trailing.current) return;
-      const refresh = () => {
-        trailing.current = undefined;
-        refreshed.current = { done: next.done, at: Date.now() };
-        router.refresh();
-      };
-      const wait = refreshed.current.at + REFRESH_MS - Date.now();
-      if (wait <= 0) refresh();
+      latestDone.current = next.done;
+      publishLanded(runId, next.done);
+      if (trailing.current) return;
+      const wait = refreshDelay(refreshed.current, next.done, Date.now(), REFRESH_MS);
+      if (wait === null) return;
+      if (wait === 0) refresh();
       else trailing.current = setTimeout(refresh, wait);
     });
     source.addEventListener("end", () => {
@@ -96,7 +119,9 @@ export function RunLive({ runId, suiteName, createdAt, startedBy, version, initi
     };
   }, [runId, active, router]);
 
-  const shown = newerSnapshot(initial, live);
+  // A cancel asked for here shows at once; the snapshot carries it after a reload.
+  const latest = newerSnapshot(initial, live);
+  const shown = cancel.requested && !latest.finished ? { ...latest, cancelRequested: true } : latest;
   const percent = Math.round(progressFraction(shown) * 100);
   const tokens = shown.tokens.input + shown.tokens.output + shown.tokens.cacheRead + shown.tokens.cacheWrite;
   const etaSeconds = shown.finished ? null : (eta?.seconds ?? rawEta(shown));
@@ -104,13 +129,14 @@ export function RunLive({ runId, suiteName, createdAt, startedBy, version, initi
   const requestCancel = async () => {
     setCancel({ busy: true });
     const response = await fetch(`/api/runs/${runId}/cancel`, { method: "POST" }).catch(() => undefined);
-    setCancel({ busy: false, message: response?.ok ? "Cancel requested: no new judge calls will be scheduled." : "The run could not be cancelled." });
+    setCancel({ busy: false, requested: response?.ok === true, failed: response?.ok !== true });
   };
+  const cancelNote = shown.cancelRequested ? "Cancel requested: no new judge calls will be scheduled; the cells not started are skipped." : cancel.failed ? "The run could not be cancelled." : undefined;
 
   return (
     <>
       <h1 className={styles.title}>
-        Run of {suiteName} <RunBadge status={shown.status} counts={shown.counts} />
+        Run of {suiteName} <RunBadge status={shown.cancelRequested ? "cancelling" : shown.status} counts={shown.counts} />
       </h1>
       <p className={styles.muted} data-testid="run-header">
         {formatTime(createdAt)} · started by {startedBy} · suite version v{version} ·{" "}
@@ -126,16 +152,16 @@ export function RunLive({ runId, suiteName, createdAt, startedBy, version, initi
             <div className={styles.barFill} style={{ width: `${percent}%` }} />
           </div>
           <p className={styles.muted} data-testid="run-progress-summary">
-            {shown.status} · {shown.done} of {shown.total} {shown.total === 1 ? "result" : "results"} · {percent}% · {callsText(shown.calls)} · cost {formatUsd(shown.costUsd)} · ETA {formatEta(etaSeconds)}
+            {progressSummary(shown, etaSeconds)}
           </p>
           {!shown.finished ? (
             <p>
-              <button type="button" className="btn" onClick={() => void requestCancel()} disabled={cancel.busy}>
+              <button type="button" className="btn" onClick={() => void requestCancel()} disabled={cancel.busy || shown.cancelRequested}>
                 Cancel run
               </button>{" "}
-              {cancel.message ? (
+              {cancelNote ? (
                 <span className={styles.muted} role="status">
-                  {cancel.message}
+                  {cancelNote}
                 </span>
               ) : null}
             </p>

@@ -16,7 +16,7 @@ function plural(n: number, one: string, many = `${one}s`): string {
 }
 
 export function runOutcome(status: string, counts: Pick<Record<EvalStatus, number>, "passed" | "failed" | "judge_error">): RunOutcome {
-  if (status === "queued" || status === "running") return { label: status, tone: "info" };
+  if (status === "queued" || status === "running" || status === "cancelling") return { label: status === "cancelling" ? "cancelling…" : status, tone: "info" };
   if (status === "failed") return { label: "run failed", tone: "danger" };
   const problems = [counts.failed ? plural(counts.failed, "failed", "failed") : "", counts.judge_error ? plural(counts.judge_error, "judge error") : ""].filter(Boolean);
   if (problems.length) return { label: `${status} · ${problems.join(", ")}`, tone: counts.failed ? "danger" : "warning" };

@@ -11,7 +11,7 @@ export const FINISHED_STATUSES: readonly RunStatus[] = ["completed", "cancelled"
 /**
  * The snapshot: results done of cells planned, judge calls done of those
  * planned (null: a run stored before plans were recorded), the cards' figures,
- * and the seconds since grading started (the server's clock, so the browser's
+ * whether a cancel is pending, and the seconds since grading started (the server's clock, so the browser's
  * does not matter; null while queued). Its shape is declared once, by the view
  * that draws it (components/results/run-live.tsx); the page passing one to the
  * other checks that they agree.
@@ -23,6 +23,7 @@ export function runProgress(run: RunOverview, now: number) {
   return {
     status: run.status,
     finished,
+    cancelRequested: run.cancelRequested && !finished,
     done: run.results,
     total: run.totalCells,
     calls: { done: run.callsDone, planned: run.callsPlanned },

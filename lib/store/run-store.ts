@@ -52,6 +52,46 @@ function judgeModelOf(result: EvalResult): string | null {
   return result.judge.models[0] ?? null;
 }
 
+function rowOf(result: EvalResult) {
+  return {
+    evalName: result.eval,
+    name: result.name,
+    cellModel: result.cell?.model ?? null,
+    cellPrompt: result.cell?.promptIndex ?? null,
+    judgeModel: judgeModelOf(result),
+    judgeCount: Math.max(1, result.judges.length),
+    rubricKind: result.rubric.kind,
+    status: result.status,
+    vacuous: result.vacuous,
+    score: result.score,
+    threshold: result.threshold,
+    reason: result.reason,
+    note: result.note ?? null,
+    costUsd: result.costUsd,
+    judgeCalls: result.judgeCalls,
+    latencyMs: Math.round(result.latencyMs),
+    data: result as unknown as Prisma.InputJsonValue,
+  };
+}
+
+function criterionRowsOf(runId: string, evalResultId: string, result: EvalResult) {
+  return result.criteria.map((c) => ({
+    evalResultId,
+    runId,
+    name: c.name,
+    status: c.status,
+    score: c.score,
+    passed: c.passed,
+    threshold: c.threshold,
+    weight: c.weight,
+    required: c.required,
+    guard: c.guard,
+    gates: c.gates,
+    reasoning: c.reasoning,
+    evidence: c.evidence ?? null,
+  }));
+}
+
 export function createRunStore(prisma: PrismaClient) {
   const toStored = (run: Prisma.RunGetPayload<{ include: { suite: true; suiteVersion: true } }>): StoredRun => ({
     id: run.id,
@@ -122,7 +162,8 @@ export function createRunStore(prisma: PrismaClient) {
     async setStatus(id: string, status: RunStatus): Promise<void> {
       if (status === "running") {
         // Each cell of a queued run asks for "running" as it starts: only the first starts the run's clock (the page's ETA reads it).
-        await prisma.run.updateMany({ where: { id, status: { not: "running" } }, data: { status, startedAt: new Date(), finishedAt: null } });
+        // A run finished meanwhile (a cancel that skipped its queued cells) stays finished.
+        await prisma.run.updateMany({ where: { id, status: { notIn: ["running", "cancelled", "completed"] } }, data: { status, startedAt: new Date(), finishedAt: null } });
         return;
       }
       await prisma.run.update({ where: { id }, data: { status } });
@@ -147,25 +188,7 @@ export function createRunStore(prisma: PrismaClient) {
 
     /** Writes one graded result and its criteria; idempotent on (run, result key). */
     async saveResult(runId: string, result: EvalResult): Promise<void> {
-      const row = {
-        evalName: result.eval,
-        name: result.name,
-        cellModel: result.cell?.model ?? null,
-        cellPrompt: result.cell?.promptIndex ?? null,
-        judgeModel: judgeModelOf(result),
-        judgeCount: Math.max(1, result.judges.length),
-        rubricKind: result.rubric.kind,
-        status: result.status,
-        vacuous: result.vacuous,
-        score: result.score,
-        threshold: result.threshold,
-        reason: result.reason,
-        note: result.note ?? null,
-        costUsd: result.costUsd,
-        judgeCalls: result.judgeCalls,
-        latencyMs: Math.round(result.latencyMs),
-        data: result as unknown as Prisma.InputJsonValue,
-      };
+      const row = rowOf(result);
       await prisma.$transaction(async (tx) => {
         const saved = await tx.evalResultRow.upsert({
           where: { runId_resultKey: { runId, resultKey: result.id } },
@@ -173,25 +196,23 @@ export function createRunStore(prisma: PrismaClient) {
           update: row,
         });
         await tx.criterionResultRow.deleteMany({ where: { evalResultId: saved.id } });
-        if (result.criteria.length) {
-          await tx.criterionResultRow.createMany({
-            data: result.criteria.map((c) => ({
-              evalResultId: saved.id,
-              runId,
-              name: c.name,
-              status: c.status,
-              score: c.score,
-              passed: c.passed,
-              threshold: c.threshold,
-              weight: c.weight,
-              required: c.required,
-              guard: c.guard,
-              gates: c.gates,
-              reasoning: c.reasoning,
-              evidence: c.evidence ?? null,
-            })),
-          });
-        }
+        if (result.criteria.length) await tx.criterionResultRow.createMany({ data: criterionRowsOf(runId, saved.id, result) });
+      }, TRANSACTION_OPTIONS);
+    },
+
+    /** Writes many results at once, those not stored yet (a cancel's skipped cells): one insert for the results, one for their criteria. Returns how many it wrote. */
+    async saveNewResults(runId: string, results: readonly EvalResult[]): Promise<number> {
+      if (results.length === 0) return 0;
+      return prisma.$transaction(async (tx) => {
+        const saved = await tx.evalResultRow.createManyAndReturn({
+          data: results.map((result) => ({ runId, resultKey: result.id, ...rowOf(result) })),
+          skipDuplicates: true,
+          select: { id: true, resultKey: true },
+        });
+        const byKey = new Map(results.map((r) => [r.id, r]));
+        const criteria = saved.flatMap((row) => criterionRowsOf(runId, row.id, byKey.get(row.resultKey)!));
+        if (criteria.length) await tx.criterionResultRow.createMany({ data: criteria });
+        return saved.length;
       }, TRANSACTION_OPTIONS);
     },
 

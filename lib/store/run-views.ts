@@ -46,6 +46,8 @@ export interface RunOverview extends RunListItem {
   tokens: { input: number; output: number; cacheRead: number; cacheWrite: number };
   reusedCalls: number;
   savedUsd: number;
+  /** A cancel was asked for (the page says "cancelling…" until the run ends, also after a reload). */
+  cancelRequested: boolean;
   error: string | null;
 }
 
@@ -53,7 +55,10 @@ export interface MatrixCell {
   model: string | null;
   promptIndex: number | null;
   results: number;
+  /** Passed, failed and judge errors: the graded ones a pass rate is over (deferred and skipped are not graded). */
   passed: number;
+  failed: number;
+  judge_error: number;
   meanScore: number | null;
 }
 
@@ -205,6 +210,7 @@ export function createRunViews(prisma: PrismaClient) {
           : { input: run.inputTokens, output: run.outputTokens, cacheRead: run.cacheReadTokens, cacheWrite: run.cacheWriteTokens },
         reusedCalls: live ? live.reused : run.reusedCalls,
         savedUsd: live ? live.savedUsd : run.savedUsd,
+        cancelRequested: run.cancelRequested,
         error: run.error,
       };
     },
@@ -264,10 +270,10 @@ export function createRunViews(prisma: PrismaClient) {
       const cells = new Map<string, MatrixCell & { scored: number; scoreSum: number }>();
       for (const row of rows) {
         const key = `${row.cellModel ?? ""}\u0000${row.cellPrompt ?? ""}`;
-        const cell = cells.get(key) ?? { model: row.cellModel, promptIndex: row.cellPrompt, results: 0, passed: 0, meanScore: null, scored: 0, scoreSum: 0 };
+        const cell = cells.get(key) ?? { model: row.cellModel, promptIndex: row.cellPrompt, results: 0, passed: 0, failed: 0, judge_error: 0, meanScore: null, scored: 0, scoreSum: 0 };
         cell.results += row._count._all;
-        if (row.status === "passed") cell.passed += row._count._all;
-        // Ungraded results (no score) count towards the pass rate, not the mean.
+        if (row.status === "passed" || row.status === "failed" || row.status === "judge_error") cell[row.status] += row._count._all;
+        // Results without a score count towards neither the mean nor, unless graded, the pass rate.
         cell.scoreSum += row._sum.score ?? 0;
         cell.scored += row._count.score;
         cells.set(key, cell);

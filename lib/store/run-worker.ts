@@ -4,13 +4,13 @@ import type { SuiteConfig } from "../config/types";
 import type { JudgePort } from "../engine/judge-port";
 import type { EvalResult } from "../engine/results/report";
 import { CallScheduler } from "../engine/call-scheduler";
-import { buildReport, runSuite } from "../engine/run-suite";
-import { planSuite } from "../engine/plan-suite";
+import { runSuite } from "../engine/run-suite";
 import type { PriceOf } from "../engine/explain-plan";
 import { redactDeep } from "../engine/redact-secrets";
 import { parseDatabaseUrl } from "./connection";
 import type { Database } from "./open-database";
 import { createRunStore, type StoredRun } from "./run-store";
+import { finishIfAllStored, skipQueuedCells } from "./run-cancel";
 import { claimOwner, createCachedJudge } from "./cached-judge";
 import type { LivePort } from "../engine/live-port";
 
@@ -24,7 +24,8 @@ type LiveRunner = LivePort & { close(): Promise<void> };
 // re-pays only the calls that worker had in flight.
 // A cancel request reaches the cells in hand within CANCEL_POLL_MS: the run's
 // signal aborts and the scheduler refuses its calls not yet started (they are
-// reported skipped (cancelled)). A worker's shutdown does the same for all its
+// reported skipped (cancelled)); the run's queued cells are stored skipped
+// (cancelled) in one write and their jobs deleted (run-cancel.ts). A worker's shutdown does the same for all its
 // cells, but hands each cut-short cell back to the queue instead of storing it.
 
 export const GRADE_QUEUE = "rubric-studio-grade-cell";
@@ -121,7 +122,12 @@ export async function startWorker(options: WorkerOptions): Promise<{ stop(): Pro
     store
       .cancelRequestedAmong([...inHand.keys()])
       .then(async (ids) => {
-        for (const id of ids) (await contexts.get(id))?.cancel.abort();
+        for (const id of ids) {
+          const context = await contexts.get(id);
+          if (!context || context.cancel.signal.aborted) continue;
+          context.cancel.abort();
+          await skipQueued(id);
+        }
       })
       .catch((error: unknown) => options.log?.(`could not check for cancel requests: ${(error as Error).message}`))
       .finally(() => (checking = false));
@@ -145,17 +151,16 @@ export async function startWorker(options: WorkerOptions): Promise<{ stop(): Pro
   };
 
   const finishIfDone = async (context: RunContext) => {
-    const results = await store.results(context.run.id);
-    if (results.length < context.run.totalCells) return;
-    const planned = planSuite({ suite: context.suite, defaultModel: context.run.config.judgeModel });
-    const order = new Map(planned.map((cell, i) => [cell.id, i]));
-    results.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
-    const report = buildReport({ results, suite: context.suite, toolVersion: context.run.config.toolVersion, startedAt: context.run.createdAt.getTime(), finishedAt: Date.now() });
-    const cancelled = await store.isCancelRequested(context.run.id);
-    await store.finishRun({ runId: context.run.id, report, status: cancelled ? "cancelled" : "completed", reused: report.summary.reused ?? { calls: 0, savedUsd: 0 } });
+    if (!(await finishIfAllStored({ store, run: context.run, suite: context.suite }))) return;
     contexts.delete(context.run.id);
     await context.live?.close();
   };
+
+  // A cancel seen here: the run's cells not yet started are skipped in one write, their jobs dropped.
+  const skipQueued = (runId: string) =>
+    skipQueuedCells({ prisma: options.db.prisma, boss: options.boss, queue: GRADE_QUEUE, runId }).catch((error: unknown) =>
+      options.log?.(`run ${runId}: could not skip its queued cells: ${(error as Error).message}`),
+    );
 
   const handle = async (job: { id: string; data: CellJob }) => {
     const context = await contextOf(job.data.runId);
@@ -165,7 +170,10 @@ export async function startWorker(options: WorkerOptions): Promise<{ stop(): Pro
     }
     const runId = context.run.id;
     if (context.run.status === "queued") await store.setStatus(runId, "running");
-    if (!context.cancel.signal.aborted && (await store.isCancelRequested(runId))) context.cancel.abort();
+    if (!context.cancel.signal.aborted && (await store.isCancelRequested(runId))) {
+      context.cancel.abort();
+      await skipQueued(runId);
+    }
     inHand.set(runId, (inHand.get(runId) ?? 0) + 1);
     let report: Awaited<ReturnType<typeof runSuite>>;
     try {

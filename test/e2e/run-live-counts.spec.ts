@@ -161,7 +161,7 @@ test("a matrix cell where nothing passed is not green, and the cell picked is hi
   const haiku = cells.and(page.locator("[data-model=claude-haiku-4-5]"));
   const sonnet = cells.and(page.locator("[data-model=claude-sonnet-4-6]"));
   await expect(haiku.first()).toContainText("0.58");
-  await expect(haiku.first()).toContainText("0 of 1 passed");
+  await expect(haiku.first()).toContainText("0 of 1 graded passed");
   for (const cell of await haiku.all()) await expect(cell).toHaveAttribute("data-tone", "fail");
   for (const cell of await sonnet.all()) await expect(cell).toHaveAttribute("data-tone", "pass");
   // Not green: the failing cells' colour differs from the passing ones'.

@@ -151,3 +151,14 @@ describe("position bias across comparisons", () => {
     expect(await views.runPositionBias(plain.runId)).toBeUndefined();
   });
 });
+
+describe("a heatmap cell's figures", () => {
+  it("count passed, failed and judge errors apart, so the cell's pass rate is the runs list's (deferred and skipped not graded)", async () => {
+    const { store, runId } = await newRun("cells.yaml", "evals: [] # cells\n");
+    const cell = { model: "claude-haiku-4-5", promptIndex: 1 };
+    const statuses: EvalResult["status"][] = ["passed", "failed", "judge_error", "deferred", "skipped"];
+    for (const status of statuses) await store.saveResult(runId, result(`cell-${status}`, status, { cell: cell as EvalResult["cell"] }));
+    const [figures] = await createRunViews(database.prisma).matrixCells({ runId });
+    expect(figures).toMatchObject({ model: "claude-haiku-4-5", promptIndex: 1, results: 5, passed: 1, failed: 1, judge_error: 1 });
+  });
+});

@@ -31,14 +31,29 @@ describe("the results table's score column", () => {
 
 describe("a heatmap cell", () => {
   it("where nothing passed is a failing cell, however high its mean", () => {
-    expect(cellTone({ results: 3, passed: 0, meanScore: 0.58 })).toBe("fail");
-    expect(cellSummary({ results: 3, passed: 0, meanScore: 0.58 })).toBe("0 of 3 passed (0%)");
+    expect(cellTone({ passed: 0, failed: 3, judge_error: 0 })).toBe("fail");
+    expect(cellSummary({ passed: 0, failed: 3, judge_error: 0 })).toBe("0 of 3 graded passed (0%)");
   });
 
   it("is passing only when all passed, mixed between, ungraded when nothing was graded", () => {
-    expect(cellTone({ results: 2, passed: 2, meanScore: 0.9 })).toBe("pass");
-    expect(cellTone({ results: 4, passed: 1, meanScore: 0.9 })).toBe("mixed");
-    expect(cellTone({ results: 2, passed: 0, meanScore: null })).toBe("ungraded");
+    expect(cellTone({ passed: 2, failed: 0, judge_error: 0 })).toBe("pass");
+    expect(cellTone({ passed: 1, failed: 3, judge_error: 0 })).toBe("mixed");
+    expect(cellTone({ passed: 0, failed: 0, judge_error: 0 })).toBe("ungraded");
+  });
+
+  it("of a no-key run (its one result deferred) is grey 'nothing graded', not red '0 of 1 passed (0%)', as the runs list says '—'", () => {
+    const deferred = { passed: 0, failed: 0, judge_error: 0 };
+    expect(cellTone(deferred)).toBe("ungraded");
+    expect(cellSummary(deferred)).toBe("nothing graded");
+    expect(passRate(deferred)).toBeNull();
+  });
+
+  it("of a cancelled run gives the runs list's pass rate: skipped results are not graded, a judge error is graded and not passed", () => {
+    // 72 passed of 120 graded (48 failed or judge errors), 130 skipped (cancelled): 60% as on the runs list, not 18 of 250 (7%).
+    const cell = { passed: 72, failed: 40, judge_error: 8 };
+    expect(cellSummary(cell)).toBe(`72 of 120 graded passed (${Math.round(passRate(cell)! * 100)}%)`);
+    expect(cellSummary(cell)).toContain("(60%)");
+    expect(cellTone(cell)).toBe("mixed");
   });
 });
 
