@@ -1,7 +1,7 @@
 import type { PgBoss } from "pg-boss";
 import { loadSuite } from "../config/load-suite";
 import type { SuiteConfig } from "../config/types";
-import type { EvalResult } from "../engine/report";
+import type { EvalResult } from "../engine/results/report";
 import { buildReport, runSuite } from "../engine/run-suite";
 import { planSuite } from "../engine/plan-suite";
 import type { PrismaClient } from "./generated/client";
