@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { createSuite, setText, unique } from "./suite-editor";
 
 // Issue 5, running: the editor's Run button queues the saved version on the
 // server, the run page follows it live over SSE until it is done, and the run
@@ -32,20 +33,14 @@ test("Run on the seeded suite queues a run whose live progress reaches done, the
 // version and drop the edits. Now it saves the editor's text as a new version
 // and runs that one.
 test("Save and run saves the unsaved edit as a version and grades it", async ({ page }) => {
-  const name = `save-and-run ${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
-  await page.goto("/suites");
-  await page.getByRole("button", { name: "New suite" }).click();
-  await page.getByLabel("Name").fill(name);
-  await page.getByRole("button", { name: "Create suite" }).click();
-  await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
-  await page.waitForFunction(() => globalThis.__rubricStudioEditor !== undefined);
+  await createSuite(page, unique("save-and-run"));
   const suite = (threshold: string) => `evals:\n  - name: billing\n    response: "Invoice 42 totaled $120.00."\n    rubric:\n      threshold: ${threshold}\n      criteria:\n        - name: correct total\n          description: "States the total."\n`;
-  await page.evaluate((t) => globalThis.__rubricStudioEditor!.setValue(t), suite("0.7"));
+  await setText(page, suite("0.7"));
   await page.getByRole("button", { name: "Save version" }).click();
   await expect(page.getByText("Unsaved changes")).toHaveCount(0);
   const suiteUrl = page.url();
 
-  await page.evaluate((t) => globalThis.__rubricStudioEditor!.setValue(t), suite("0.8"));
+  await setText(page, suite("0.8"));
   await expect(page.getByText("Unsaved changes")).toBeVisible();
   const run = page.getByTestId("run-button");
   await expect(run).toHaveText("Save and run");
