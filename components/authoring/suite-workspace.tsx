@@ -26,9 +26,11 @@ export interface SuiteWorkspaceProps {
   suite: { id: string; name: string };
   /** The newest saved version's text ("" when the suite has none). */
   savedYaml: string;
+  /** Whether the server has a judge key: without one, checking anchors is off from the start, and says why. */
+  judgeKey: boolean;
 }
 
-export function SuiteWorkspace({ suite, savedYaml }: SuiteWorkspaceProps) {
+export function SuiteWorkspace({ suite, savedYaml, judgeKey }: SuiteWorkspaceProps) {
   const [text, setText] = useState(savedYaml);
   const [saved, setSaved] = useState(savedYaml);
   const [check, setCheck] = useState<DraftCheck | null>(null);
@@ -100,7 +102,7 @@ export function SuiteWorkspace({ suite, savedYaml }: SuiteWorkspaceProps) {
   // the server (its judge, its key). The editor shows the verdicts only while
   // the text is the one they are for; the panel keeps them, marked as for an
   // earlier draft.
-  const { anchors, auto, checkByHand, setAutoOn, setCap } = useAnchorChecks({ suiteName: suite.name, text, savedYaml, hydrated, cursorLine });
+  const { anchors, auto, checkByHand, setAutoOn, setCap } = useAnchorChecks({ suiteName: suite.name, text, savedYaml, hydrated, cursorLine, judgeKey });
 
   // Ctrl/Cmd+S anywhere on the page (the editor binds it too, while focused).
   useEffect(() => {
