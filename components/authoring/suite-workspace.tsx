@@ -85,6 +85,8 @@ export function SuiteWorkspace({ suite, savedYaml, judgeKey }: SuiteWorkspacePro
   // twice), text that does not load is refused with the reason. The server
   // queues it (its workers hold the judge key), then the run's page opens.
   const action = runAction({ text, saved, check, checkedText });
+  // A refusal (or a failed run) is about the text it was for: an edit clears it.
+  useEffect(() => setRunState((s) => (s.error ? { busy: false } : s)), [text]);
   const run = useCallback(async () => {
     if (action.kind === "refused") return setRunState({ busy: false, error: action.reason });
     const yaml = textRef.current;
