@@ -109,7 +109,7 @@ test("as you type: an edited anchor is graded without a click, text checked befo
   await expect(panel.getByTestId("anchors-summary")).toContainText("2 anchors of “cites the policy”");
   await expect(results.nth(1)).toContainText("labelled 0.00 · judged 0.50");
   await expect(panel.getByTestId("anchors-source")).toContainText("Checked as you typed");
-  await expect(page.getByTestId("editor").locator(".anchor-inline-off")).toHaveText(["judged 0.50 · labelled 0.00 · off"]);
+  await expect(page.getByTestId("editor").locator(".anchor-inline-off")).toHaveText(["labelled 0.00 · judged 0.50 · off"]);
   expect(await settledCalls(page)).toBe(start + 2);
   await expect(panel.getByTestId("anchors-spend")).toHaveText(/^\$0\.0\d\d of \$0\.10 used$/);
   await expect(panel.getByTestId("anchors-spend")).not.toHaveText("$0.000 of $0.10 used");
