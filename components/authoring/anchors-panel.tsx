@@ -1,6 +1,7 @@
 "use client";
 import type { CheckedAnchor } from "./api-types";
 import { JudgeReadings } from "../calibration/judge-readings";
+import { anchorScores } from "./anchor-note";
 
 // "Check anchors": the judge's score for each calibration anchor of the draft
 // against the score it is labelled with. The editor shows the same verdicts
@@ -32,9 +33,9 @@ export interface AutoCheckState {
   capReached: boolean;
   /** Why the server could not check as you type (checking was switched off). */
   paused?: string;
+  /** Known before any edit: why the server cannot check at all (no judge key); the switch is off and disabled. */
+  unavailable?: string;
 }
-
-const fixed = (x: number | null) => (x === null ? "—" : x.toFixed(2));
 
 const usd = (x: number, digits: number) => `$${x.toFixed(digits)}`;
 /** A cap in cents when it is whole cents ("$0.10"), else to the tenth of a cent ("$0.005"). */
@@ -64,16 +65,16 @@ export function AnchorsPanel({ state, current, onCheck, auto, onAuto, onCap }: A
     <section className="panel" aria-label="Anchors" data-testid="anchors-panel">
       <h2>Anchors {state.busy ? <span className="spinner" aria-label="Checking" /> : null}</h2>
       <div className="row" style={{ flexWrap: "wrap", marginBottom: 8 }}>
-        <button type="button" className="btn btn-sm" onClick={() => onCheck(false)} disabled={state.busy} title="Grade the anchors of the criterion under the cursor with the server's judge">
+        <button type="button" className="btn btn-sm" onClick={() => onCheck(false)} disabled={state.busy || auto.unavailable !== undefined} title="Grade the anchors of the criterion under the cursor with the server's judge">
           Check anchors
         </button>
-        <button type="button" className="btn btn-sm btn-ghost" onClick={() => onCheck(true)} disabled={state.busy} title="Grade the anchors of every criterion">
+        <button type="button" className="btn btn-sm btn-ghost" onClick={() => onCheck(true)} disabled={state.busy || auto.unavailable !== undefined} title="Grade the anchors of every criterion">
           All criteria
         </button>
       </div>
       <div className="row small" style={{ flexWrap: "wrap", marginBottom: 8, gap: 8 }}>
         <label className="row" style={{ gap: 4 }} title="After an edit to a criterion or its anchors settles, grade that criterion's anchors again">
-          <input type="checkbox" role="switch" checked={auto.on} onChange={(e) => onAuto(e.target.checked)} data-testid="anchors-auto" />
+          <input type="checkbox" role="switch" checked={auto.on} disabled={auto.unavailable !== undefined} onChange={(e) => onAuto(e.target.checked)} data-testid="anchors-auto" />
           Check as you type
         </label>
         <span className={auto.capReached ? undefined : "muted"} data-testid="anchors-spend">
@@ -96,6 +97,11 @@ export function AnchorsPanel({ state, current, onCheck, auto, onAuto, onCap }: A
           />
         </label>
       </div>
+      {auto.unavailable ? (
+        <p className="muted small" data-testid="anchors-unavailable">
+          {auto.unavailable.charAt(0).toUpperCase() + auto.unavailable.slice(1)}.
+        </p>
+      ) : null}
       {auto.on && auto.capReached ? (
         <p className="notice notice-warning small" data-testid="anchors-cap">
           Spend cap reached: checking as you type has stopped ({usd(auto.spentUsd, 3)} of {capText(auto.capUsd)}). Raise the cap to go on, or check by hand.
@@ -138,7 +144,7 @@ export function AnchorsPanel({ state, current, onCheck, auto, onAuto, onCap }: A
                   <span className="muted">({a.eval})</span>
                 </div>
                 <div className="small">
-                  labelled {fixed(a.label)} · judged {fixed(a.judged)}
+                  {anchorScores(a)}
                   {a.outlier ? <span className="badge badge-danger" style={{ marginLeft: 6 }}>off</span> : null}
                 </div>
                 {a.judges ? (

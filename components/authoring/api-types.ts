@@ -38,7 +38,7 @@ export interface SaveResult {
 export type { DraftCheck, DraftPlan } from "../../lib/engine/check-draft";
 export type { ConfigIssue as DraftIssue } from "../../lib/config/types";
 
-/** The Run button posts the saved version's text; the server queues it. */
+/** The Run button posts the editor's text; the server saves it as a version (once) and queues it. */
 export const RunSuiteBody = z.object({ yaml: SUITE_YAML });
 export interface RunStarted {
   runId: string;

@@ -11,6 +11,7 @@ import { IssuesPanel, PlanPanel } from "./plan-panel";
 import { VersionsPanel } from "./versions-panel";
 import { plural } from "@/lib/engine/format-score";
 import { suiteFileName, suiteYamlUrl } from "./suite-file";
+import { runAction } from "./run-action";
 
 // Monaco touches window and workers at import time: client only.
 const YamlEditor = dynamic(() => import("./yaml-editor"), {
@@ -25,12 +26,15 @@ export interface SuiteWorkspaceProps {
   suite: { id: string; name: string };
   /** The newest saved version's text ("" when the suite has none). */
   savedYaml: string;
+  /** Whether the server has a judge key: without one, checking anchors is off from the start, and says why. */
+  judgeKey: boolean;
 }
 
-export function SuiteWorkspace({ suite, savedYaml }: SuiteWorkspaceProps) {
+export function SuiteWorkspace({ suite, savedYaml, judgeKey }: SuiteWorkspaceProps) {
   const [text, setText] = useState(savedYaml);
   const [saved, setSaved] = useState(savedYaml);
   const [check, setCheck] = useState<DraftCheck | null>(null);
+  const [checkedText, setCheckedText] = useState<string>();
   const [checking, setChecking] = useState(false);
   const [checkError, setCheckError] = useState<string>();
   const [saveState, setSaveState] = useState<{ busy: boolean; message?: string; error?: string }>({ busy: false });
@@ -56,6 +60,7 @@ export function SuiteWorkspace({ suite, savedYaml }: SuiteWorkspaceProps) {
           if (!result.ok) return setCheckError(result.message);
           setCheckError(undefined);
           setCheck(result.value);
+          setCheckedText(text);
         })
         .catch(() => undefined);
     }, CHECK_DELAY_MS);
@@ -75,20 +80,31 @@ export function SuiteWorkspace({ suite, savedYaml }: SuiteWorkspaceProps) {
     setVersionsKey((k) => k + 1);
   }, [suite.id]);
 
-  // Run queues the saved version on the server (its workers hold the judge
-  // key), then opens the run's page with its live progress.
+  // Run grades the editor's text: unsaved text is saved as a new version
+  // first (the server saves it once it loads; unchanged text is not saved
+  // twice), text that does not load is refused with the reason. The server
+  // queues it (its workers hold the judge key), then the run's page opens.
+  const action = runAction({ text, saved, check, checkedText });
+  // A refusal (or a failed run) is about the text it was for: an edit clears it.
+  useEffect(() => setRunState((s) => (s.error ? { busy: false } : s)), [text]);
   const run = useCallback(async () => {
+    if (action.kind === "refused") return setRunState({ busy: false, error: action.reason });
+    const yaml = textRef.current;
     setRunState({ busy: true });
-    const result = await apiFetch<RunStarted>(`/api/suites/${suite.id}/runs`, { method: "POST", body: { yaml: saved } });
+    const result = await apiFetch<RunStarted>(`/api/suites/${suite.id}/runs`, { method: "POST", body: { yaml } });
     if (!result.ok) return setRunState({ busy: false, error: result.message });
+    if (action.saves) {
+      setSaved(yaml);
+      setVersionsKey((k) => k + 1);
+    }
     router.push(`/runs/${result.value.runId}`);
-  }, [suite.id, saved, router]);
+  }, [suite.id, action, router]);
 
   // Check anchors (by hand, and as you type) grades the draft's anchors on
   // the server (its judge, its key). The editor shows the verdicts only while
   // the text is the one they are for; the panel keeps them, marked as for an
   // earlier draft.
-  const { anchors, auto, checkByHand, setAutoOn, setCap } = useAnchorChecks({ suiteName: suite.name, text, savedYaml, hydrated, cursorLine });
+  const { anchors, auto, checkByHand, setAutoOn, setCap } = useAnchorChecks({ suiteName: suite.name, text, savedYaml, hydrated, cursorLine, judgeKey });
 
   // Ctrl/Cmd+S anywhere on the page (the editor binds it too, while focused).
   useEffect(() => {
@@ -140,9 +156,9 @@ export function SuiteWorkspace({ suite, savedYaml }: SuiteWorkspaceProps) {
           <a className="btn" href={suiteYamlUrl(suite.id)} download={suiteFileName(suite.name)} title="Download the saved version's YAML (save first to include your changes)" data-testid="download-yaml">
             Download
           </a>
-          <button type="button" className="btn" onClick={() => void run()} disabled={!hydrated || runState.busy || saved === ""} title="Run the saved version on the server">
+          <button type="button" className="btn" onClick={() => void run()} disabled={!hydrated || runState.busy} title={action.title} data-testid="run-button">
             {runState.busy ? <span className="spinner" aria-hidden="true" /> : null}
-            Run
+            {action.label}
           </button>
           <button type="button" className="btn btn-primary" onClick={() => void save()} disabled={!hydrated || saveState.busy} title="Save a version (Ctrl/Cmd+S)">
             {saveState.busy ? <span className="spinner" aria-hidden="true" /> : null}

@@ -22,10 +22,14 @@ interface CheckRequest {
   auto: boolean;
 }
 
-export function useAnchorChecks(input: { suiteName: string; text: string; savedYaml: string; hydrated: boolean; cursorLine: { current: number | undefined } }) {
+/** What the panel says, up front, when the server has no judge key. */
+export const NO_JUDGE_KEY = "checking needs ANTHROPIC_API_KEY on the server";
+
+export function useAnchorChecks(input: { suiteName: string; text: string; savedYaml: string; hydrated: boolean; cursorLine: { current: number | undefined }; judgeKey: boolean }) {
   const { suiteName, text, hydrated, cursorLine } = input;
   const [anchors, setAnchors] = useState<AnchorsState>({ busy: false });
-  const [auto, setAuto] = useState<AutoCheckState>({ on: true, capUsd: DEFAULT_SPEND_CAP_USD, spentUsd: 0, capReached: false });
+  // Without a judge key the server cannot check: the switch starts off (and stays so), rather than ticked until the first edit's 503.
+  const [auto, setAuto] = useState<AutoCheckState>(() => ({ on: input.judgeKey, capUsd: DEFAULT_SPEND_CAP_USD, spentUsd: 0, capReached: false, ...(input.judgeKey ? {} : { unavailable: NO_JUDGE_KEY }) }));
   // The spend as of the last answer, read by requests sent before React re-renders.
   const spent = useRef(0);
   // One check as you type at a time, each given what is left of the cap; an
@@ -119,7 +123,7 @@ export function useAnchorChecks(input: { suiteName: string; text: string; savedY
     return () => clearTimeout(timer);
   }, [text, hydrated, auto.on, auto.capReached, sendAuto]);
 
-  const setAutoOn = useCallback((on: boolean) => setAuto((a) => ({ ...a, on, paused: undefined })), []);
+  const setAutoOn = useCallback((on: boolean) => setAuto((a) => (a.unavailable ? a : { ...a, on, paused: undefined })), []);
   const setCap = useCallback((usd: number) => setAuto((a) => ({ ...a, capUsd: usd, capReached: spent.current >= usd })), []);
 
   return { anchors, auto, checkByHand, setAutoOn, setCap };

@@ -3,6 +3,7 @@ import Editor, { type OnMount } from "@monaco-editor/react";
 import { useCallback, useEffect, useRef } from "react";
 import type * as Monaco from "monaco-editor";
 import { setUpMonaco } from "./monaco-setup";
+import { anchorScores } from "./anchor-note";
 import type { CheckedAnchor, DraftIssue } from "./api-types";
 
 // The suite editor: Monaco with monaco-yaml's schema markers (owner "yaml")
@@ -116,7 +117,7 @@ export default function YamlEditor(props: YamlEditorProps) {
     widgets.current = valid.map((a, i) => {
       const node = document.createElement("span");
       node.className = a.outlier ? "anchor-inline-off" : "anchor-inline";
-      node.textContent = `judged ${fixed(a.judged)} · labelled ${fixed(a.label)}${a.outlier ? " · off" : ""}`;
+      node.textContent = `${anchorScores(a)}${a.outlier ? " · off" : ""}`;
       node.title = a.reasoning;
       const widget: Monaco.editor.IContentWidget = {
         getId: () => `rubric-studio.anchor.${i}`,

@@ -80,8 +80,8 @@ export function CriteriaList({ criteria }: { criteria: CriterionResult[] }) {
           </div>
           <div className={styles.facts}>
             <span>weight {c.weight}</span>
-            {c.required ? <span>required: {c.gates.includes("required_failed") ? "failed the gate" : "held"}</span> : null}
-            {c.guard ? <span>guard: {c.gates.includes("guard_triggered") ? "triggered" : "clean"} (score inverted)</span> : null}
+            {c.required ? <span>required: {c.status !== "graded" ? "not graded" : c.gates.includes("required_failed") ? "failed the gate" : "held"}</span> : null}
+            {c.guard ? <span>guard: {c.status !== "graded" ? "not graded" : `${c.gates.includes("guard_triggered") ? "triggered" : "clean"} (score inverted)`}</span> : null}
             {c.skippedReason ? <span data-testid="criterion-skipped">not graded: {c.skippedReason}</span> : null}
             {c.evidenceFound !== undefined ? <span>evidence {c.evidenceFound ? "found in the candidate" : "not found in the candidate"}</span> : null}
           </div>

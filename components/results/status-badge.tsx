@@ -18,6 +18,11 @@ const LABELS: Record<string, string> = {
   cancelled: "cancelled",
 };
 
+/** A status as people read it ("judge error"), never the raw enum name. */
+export function statusLabel(status: string): string {
+  return LABELS[status] ?? status.replace(/_/g, " ");
+}
+
 const TONE: Record<string, string | undefined> = {
   passed: styles.passed,
   completed: styles.passed,
@@ -31,7 +36,7 @@ const TONE: Record<string, string | undefined> = {
 export function StatusBadge({ status }: { status: string }) {
   return (
     <span className={`${styles.badge} ${TONE[status] ?? styles.neutral}`} data-status={status}>
-      {LABELS[status] ?? status}
+      {statusLabel(status)}
     </span>
   );
 }

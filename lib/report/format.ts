@@ -54,8 +54,10 @@ export function formatCell(cell: CellCoordinates | null): string {
 /** Marks that change how a criterion gates: required, guard, missing evidence, skipped. */
 export function criterionMarks(criterion: CriterionResult): string[] {
   const marks: string[] = [];
-  if (criterion.required) marks.push(criterion.gates.includes("required_failed") ? "required (failed)" : "required");
-  if (criterion.guard) marks.push(criterion.gates.includes("guard_triggered") ? "guard (triggered)" : "guard");
+  // A criterion that was not graded held no gate: say so, not a bare "required" a reader takes as passed.
+  const graded = criterion.status === "graded";
+  if (criterion.required) marks.push(!graded ? "required (not graded)" : criterion.gates.includes("required_failed") ? "required (failed)" : "required");
+  if (criterion.guard) marks.push(!graded ? "guard (not graded)" : criterion.gates.includes("guard_triggered") ? "guard (triggered)" : "guard");
   if (criterion.gates.includes("evidence_missing") || criterion.evidenceFound === false) marks.push("evidence missing");
   if (criterion.status === "skipped") marks.push(criterion.skippedReason ? `skipped: ${criterion.skippedReason}` : "skipped");
   if (criterion.status === "judge_error") marks.push("judge error");

@@ -1,4 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
+import { createSuite, setText, unique } from "./suite-editor";
 
 // The authoring slice in a real browser: the suites list, the Monaco editor
 // with monaco-yaml's schema markers and the engine's own markers, the live
@@ -10,24 +11,10 @@ interface Marker {
   startLineNumber: number;
 }
 
-const unique = (label: string) => `${label} ${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
-
-async function createSuite(page: Page, name: string) {
-  await page.goto("/suites");
-  await page.getByRole("button", { name: "New suite" }).click();
-  await page.getByLabel("Name").fill(name);
-  await page.getByRole("button", { name: "Create suite" }).click();
-  await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
-  await page.waitForFunction(() => globalThis.__rubricStudioEditor !== undefined);
-}
-
 async function markers(page: Page, owner: string): Promise<Marker[]> {
   return page.evaluate((o) => globalThis.__rubricStudioEditor!.getMarkers(o).map((m) => ({ owner: m.owner, message: m.message, startLineNumber: m.startLineNumber })), owner);
 }
 
-async function setText(page: Page, text: string) {
-  await page.evaluate((t) => globalThis.__rubricStudioEditor!.setValue(t), text);
-}
 
 const SUITE = (extra = "") => `evals:
   - name: billing

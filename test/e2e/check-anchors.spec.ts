@@ -40,8 +40,8 @@ test("Check anchors grades the criterion under the cursor, then all, and marks t
 
   // In the editor: the judged score after each anchor's line, and a squiggle on the one that is off.
   const editor = page.getByTestId("editor");
-  await expect(editor.locator(".anchor-inline")).toHaveText(["judged 0.90 · labelled 1.00"]);
-  await expect(editor.locator(".anchor-inline-off")).toHaveText(["judged 0.70 · labelled 0.00 · off"]);
+  await expect(editor.locator(".anchor-inline")).toHaveText(["labelled 1.00 · judged 0.90"]);
+  await expect(editor.locator(".anchor-inline-off")).toHaveText(["labelled 0.00 · judged 0.70 · off"]);
   const markers = await page.evaluate(() => globalThis.__rubricStudioEditor!.getMarkers("rubric-studio-anchors"));
   expect(markers.map((m) => [m.startLineNumber, m.message.startsWith("Anchor off: labelled 0.00, judged 0.70 (+0.70).")])).toEqual([[11, true]]);
   expect(markers[0]!.message).toContain(HOSTILE_REASONING);
@@ -74,10 +74,13 @@ test("Run calibration on the server fills the calibration view", async ({ page }
   await expect(policy.locator("[data-testid=calibration-items] tr[data-outlier=true] td").nth(1)).toHaveText("Ask support maybe.");
 });
 
-test("without a judge key on the server, Check anchors says so", async ({ page }) => {
+test("without a judge key on the server, the Anchors panel says so up front, its switch off", async ({ page }) => {
   await openSuite(page, "", "anchors without key", ANCHOR_SUITE);
-  await page.getByTestId("anchors-panel").getByRole("button", { name: "Check anchors" }).click();
-  await expect(page.getByTestId("anchors-error")).toContainText("The server has no ANTHROPIC_API_KEY");
+  const panel = page.getByTestId("anchors-panel");
+  await expect(page.getByTestId("anchors-unavailable")).toHaveText("Checking needs ANTHROPIC_API_KEY on the server.");
+  await expect(page.getByTestId("anchors-auto")).not.toBeChecked();
+  await expect(page.getByTestId("anchors-auto")).toBeDisabled();
+  await expect(panel.getByRole("button", { name: "Check anchors" })).toBeDisabled();
 });
 
 // Issue 12 §16, checking as you type. The stand-in judge counts the requests
@@ -106,7 +109,7 @@ test("as you type: an edited anchor is graded without a click, text checked befo
   await expect(panel.getByTestId("anchors-summary")).toContainText("2 anchors of “cites the policy”");
   await expect(results.nth(1)).toContainText("labelled 0.00 · judged 0.50");
   await expect(panel.getByTestId("anchors-source")).toContainText("Checked as you typed");
-  await expect(page.getByTestId("editor").locator(".anchor-inline-off")).toHaveText(["judged 0.50 · labelled 0.00 · off"]);
+  await expect(page.getByTestId("editor").locator(".anchor-inline-off")).toHaveText(["labelled 0.00 · judged 0.50 · off"]);
   expect(await settledCalls(page)).toBe(start + 2);
   await expect(panel.getByTestId("anchors-spend")).toHaveText(/^\$0\.0\d\d of \$0\.10 used$/);
   await expect(panel.getByTestId("anchors-spend")).not.toHaveText("$0.000 of $0.10 used");

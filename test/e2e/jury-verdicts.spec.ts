@@ -200,7 +200,7 @@ test("the calibration view gives a juried anchor's mean, then each juror's own s
   const row = page.locator("[data-testid=calibration-items] tbody tr");
   await expect(row).toHaveCount(1);
   await expect(row.locator("td").nth(3)).toHaveText("0.60");
-  await expect(row.getByTestId("judge-readings-summary")).toHaveText("mean of 3 judges: 0.60");
+  await expect(row.getByTestId("judge-readings-summary")).toHaveText("mean of 3 jurors: 0.60");
   const readings = row.getByTestId("judge-reading");
   await expect(readings).toHaveCount(3);
   const seen: string[] = [];

@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { createSuite, setText, unique } from "./suite-editor";
 
 // Issue 5, running: the editor's Run button queues the saved version on the
 // server, the run page follows it live over SSE until it is done, and the run
@@ -26,4 +27,33 @@ test("Run on the seeded suite queues a run whose live progress reaches done, the
 
   await page.goto("/runs");
   await expect(page.locator(`a[href="/runs/${runId}"]`).first()).toBeVisible();
+});
+
+// New-user walk, item 1: Run with unsaved edits used to run the last saved
+// version and drop the edits. Now it saves the editor's text as a new version
+// and runs that one.
+test("Save and run saves the unsaved edit as a version and grades it", async ({ page }) => {
+  await createSuite(page, unique("save-and-run"));
+  const suite = (threshold: string) => `evals:\n  - name: billing\n    response: "Invoice 42 totaled $120.00."\n    rubric:\n      threshold: ${threshold}\n      criteria:\n        - name: correct total\n          description: "States the total."\n`;
+  await setText(page, suite("0.7"));
+  await page.getByRole("button", { name: "Save version" }).click();
+  await expect(page.getByText("Unsaved changes")).toHaveCount(0);
+  const suiteUrl = page.url();
+
+  await setText(page, suite("0.8"));
+  await expect(page.getByText("Unsaved changes")).toBeVisible();
+  const run = page.getByTestId("run-button");
+  await expect(run).toHaveText("Save and run");
+  await expect(run).toHaveAttribute("title", /new version/);
+  await run.click();
+  await expect(page).toHaveURL(/\/runs\/[0-9a-f-]{36}$/, { timeout: 15_000 });
+  const runId = page.url().split("/").pop()!;
+  await expect(page.getByTestId("run-progress")).toHaveAttribute("data-status", "completed", { timeout: 30_000 });
+  const rows = (await (await page.request.get(`/api/runs/${runId}/results?limit=10`)).json()) as { rows: { threshold: number }[] };
+  expect(rows.rows.map((r) => r.threshold)).toEqual([0.8]);
+
+  await page.goto(suiteUrl);
+  await page.waitForFunction(() => globalThis.__rubricStudioEditor !== undefined);
+  expect(await page.evaluate(() => globalThis.__rubricStudioEditor!.getValue())).toContain("threshold: 0.8");
+  await expect(page.getByTestId("run-button")).toHaveText("Run");
 });

@@ -3,6 +3,7 @@ import { createSuiteStore } from "../../../lib/store/suite-store";
 import { dashboardDatabase } from "../../../lib/store/dashboard-database";
 import { SuiteWorkspace } from "../../../components/authoring/suite-workspace";
 import { ErrorState } from "../../../components/ui/states";
+import { readEnv } from "../../../lib/env/read-env";
 
 export const dynamic = "force-dynamic";
 
@@ -18,5 +19,8 @@ export default async function SuitePage({ params }: { params: Promise<{ id: stri
   }
   const suite = await createSuiteStore(db.prisma).getSuite(id);
   if (!suite) notFound();
-  return <SuiteWorkspace suite={{ id: suite.id, name: suite.name }} savedYaml={suite.latest?.yaml ?? ""} />;
+  // The same test the anchor-check route makes, known before the first edit (the key itself stays here).
+  const settings = readEnv();
+  const judgeKey = settings.ok && Boolean(settings.value.anthropicApiKey);
+  return <SuiteWorkspace suite={{ id: suite.id, name: suite.name }} savedYaml={suite.latest?.yaml ?? ""} judgeKey={judgeKey} />;
 }

@@ -9,6 +9,7 @@ import { ReviewView } from "@/components/results/review-view";
 import styles from "@/components/results/results.module.css";
 import { Stat } from "@/components/results/status-counts";
 import { StatusBadge } from "@/components/results/status-badge";
+import { scoreStatValue } from "@/components/results/score-stat";
 import { TranscriptView } from "@/components/results/transcript-view";
 import { TreePath } from "@/components/results/tree-path";
 import { winRateBars } from "@/lib/engine/pairwise/pairwise-result";
@@ -63,7 +64,7 @@ export default async function EvalResultPage({ params }: { params: Promise<{ id:
             testId="result-score"
           />
         ) : (
-          <Stat label="Score" value={`${result.display} / ${result.thresholdDisplay}`} testId="result-score" />
+          <Stat label="Score" value={scoreStatValue(result)} testId="result-score" />
         )}
         <Stat label="Rubric" value={result.rubric.kind} />
         <Stat label="Judge calls" value={formatInt(result.judgeCalls)} />
