@@ -1,10 +1,7 @@
 import Anthropic from "@anthropic-ai/sdk";
 import { z } from "zod";
-import { costOf } from "../engine/cost";
 import type {
   JudgeCallContext,
-  JudgeCallRecord,
-  JudgeErrorKind,
   JudgeOutcome,
   JudgeRequest,
   TypedJudgePort,
@@ -13,7 +10,8 @@ import type {
 import { VERDICT_TOOL_NAME, replySchemaFor, verdictSchemaFor, type Verdict } from "../engine/verdict";
 import { priceOf } from "./pricing";
 import type { AttemptFailure } from "./retry-policy";
-import { DEFAULT_MAX_RETRIES, createRetryingMessages, type CallState } from "./retrying-messages";
+import { openCallLedger } from "./call-ledger";
+import { DEFAULT_MAX_RETRIES, createRetryingMessages } from "./retrying-messages";
 import { readVerdict, repairTurns } from "./verdict-reply";
 import { cacheMissNotice, cachePrefixes, layoutRequest } from "./request-layout";
 
@@ -76,23 +74,7 @@ export function createAnthropicJudge(options: AnthropicJudgeOptions): TypedJudge
   const now = options.now ?? Date.now;
 
   async function grade(request: JudgeRequest<VerdictKind>, context: JudgeCallContext): Promise<JudgeOutcome<Verdict>> {
-    const started = now();
-    const state: CallState = { attempts: 0, usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } };
-    const price = priceOf(request.model);
-    const record = (raw: unknown): JudgeCallRecord => ({
-      model: request.model,
-      templateVersion: request.templateVersion,
-      attempts: state.attempts,
-      latencyMs: now() - started,
-      usage: state.usage,
-      costUsd: price ? costOf(price, state.usage) : null,
-      ...(raw === undefined ? {} : { raw }),
-    });
-    const failed = (kind: JudgeErrorKind, message: string, raw?: unknown): JudgeOutcome<Verdict> => ({
-      ok: false,
-      error: { kind, message },
-      call: record(raw),
-    });
+    const { state, record, failed } = openCallLedger({ request, price: priceOf(request.model), now });
 
     const schema = replySchemaFor(request);
     // No `temperature`: API version 2026-10-21, which this SDK major sends,

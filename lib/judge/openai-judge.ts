@@ -1,10 +1,11 @@
 import OpenAI from "openai";
-import { costOf, type ModelPrice } from "../engine/cost";
-import type { JudgeCallContext, JudgeCallRecord, JudgeErrorKind, JudgeOutcome, JudgeRequest, TokenUsage, TypedJudgePort, VerdictKind } from "../engine/judge-port";
+import type { ModelPrice } from "../engine/cost";
+import type { JudgeCallContext, JudgeOutcome, JudgeRequest, TokenUsage, TypedJudgePort, VerdictKind } from "../engine/judge-port";
 import { VERDICT_TOOL_NAME, replySchemaFor, type Verdict } from "../engine/verdict";
 import { createNodeHttpFetch } from "./node-http-fetch";
 import { readReply, repairMessages, strictSchemaFor, type StructuredMode } from "./openai-reply";
 import type { AttemptFailure } from "./retry-policy";
+import { openCallLedger } from "./call-ledger";
 import { createRetryLoop, type Attempted } from "./retry-loop";
 
 // The judge port over an OpenAI-compatible Chat Completions endpoint (OpenAI,
@@ -77,19 +78,7 @@ export function createOpenAIJudge(options: OpenAIJudgeOptions): TypedJudgePort {
   };
 
   async function grade(request: JudgeRequest<VerdictKind>, context: JudgeCallContext): Promise<JudgeOutcome<Verdict>> {
-    const started = now();
-    const state = { attempts: 0, usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } };
-    const price = options.priceOf(request.model);
-    const record = (raw: unknown): JudgeCallRecord => ({
-      model: request.model,
-      templateVersion: request.templateVersion,
-      attempts: state.attempts,
-      latencyMs: now() - started,
-      usage: state.usage,
-      costUsd: price ? costOf(price, state.usage) : null,
-      ...(raw === undefined ? {} : { raw }),
-    });
-    const failed = (kind: JudgeErrorKind, message: string, raw?: unknown): JudgeOutcome<Verdict> => ({ ok: false, error: { kind, message }, call: record(raw) });
+    const { state, record, failed } = openCallLedger({ request, price: options.priceOf(request.model), now });
     const send = async (body: Body): Promise<Attempted<Completion>> => {
       const sent = await loop.run((signal) => client.chat.completions.create(body, signal ? { signal } : undefined), state, context);
       if (sent.ok) addUsage(state.usage, sent.value.usage);

@@ -26,11 +26,8 @@ export { DEFAULT_MAX_RETRIES } from "./retry-loop";
 
 export type Sent = { ok: true; message: Anthropic.Message } | { ok: false; failure: AttemptFailure; attempts: number };
 
-/** What one logical call accumulates across its attempts (and, for the judge, its repair). */
-export interface CallState {
-  attempts: number;
-  usage: TokenUsage;
-}
+import type { CallState } from "./call-ledger";
+export type { CallState };
 
 export interface RetryingMessages {
   /** One request, retried; returns holding the slot, whatever happened. Never throws for API trouble. */

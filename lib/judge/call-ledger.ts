@@ -1,0 +1,31 @@
+import { costOf, type ModelPrice } from "../engine/cost";
+import type { JudgeCallRecord, JudgeErrorKind, JudgeOutcome, JudgeRequest, TokenUsage, VerdictKind } from "../engine/judge-port";
+import type { Verdict } from "../engine/verdict";
+
+/** What one logical call accumulates across its attempts (and, for the judge, its repair). */
+export interface CallState {
+  attempts: number;
+  usage: TokenUsage;
+}
+
+/**
+ * One judge call's ledger, the same for every provider's adapter: the state
+ * its attempts add to, the record it ends with (latency, tokens, priced from
+ * the provider's table, or null when unpriced), and a failed outcome.
+ */
+export function openCallLedger(input: { request: JudgeRequest<VerdictKind>; price: ModelPrice | undefined; now: () => number }) {
+  const { request, price, now } = input;
+  const started = now();
+  const state: CallState = { attempts: 0, usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } };
+  const record = (raw: unknown): JudgeCallRecord => ({
+    model: request.model,
+    templateVersion: request.templateVersion,
+    attempts: state.attempts,
+    latencyMs: now() - started,
+    usage: state.usage,
+    costUsd: price ? costOf(price, state.usage) : null,
+    ...(raw === undefined ? {} : { raw }),
+  });
+  const failed = (kind: JudgeErrorKind, message: string, raw?: unknown): JudgeOutcome<Verdict> => ({ ok: false, error: { kind, message }, call: record(raw) });
+  return { state, record, failed };
+}
