@@ -1,7 +1,8 @@
 // Display formatting shared by the results views. Pure, so server and client
 // components render the same text.
 
-import { formatUsd as formatEngineUsd } from "../../lib/engine/format-score";
+import type { Scale } from "../../lib/config/types";
+import { formatScore as formatEngineScore, formatUsd as formatEngineUsd } from "../../lib/engine/format-score";
 
 /** The CLI's dollar format (lib/engine), with a word for a cost that is not known. */
 export function formatUsd(value: number | null | undefined): string {
@@ -14,6 +15,12 @@ export function formatInt(value: number): string {
 
 export function formatScore(value: number | null | undefined): string {
   return value === null || value === undefined ? "—" : value.toFixed(2);
+}
+
+/** A score or threshold on the rubric's own scale ("C", "4.0/5", "pass"), as the result page shows it; 0..1 with two decimals when the scale is not known. */
+export function formatScaled(value: number | null | undefined, scale: Scale | null | undefined, passed?: boolean): string {
+  if (value === null || value === undefined || !scale) return formatScore(value);
+  return formatEngineScore({ score: value, scale, ...(passed === undefined ? {} : { passed }) });
 }
 
 export function formatDelta(value: number | null): string {

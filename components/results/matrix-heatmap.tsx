@@ -55,9 +55,22 @@ export function cellSummary(cell: CellCounts): string {
   return `${cell.passed} of ${cell.passed + cell.failed + cell.judge_error} graded passed (${Math.round(rate * 100)}%)`;
 }
 
+const byName = (a: string | null, b: string | null) => (a ?? "").localeCompare(b ?? "", "en", { numeric: true });
+const byIndex = (a: number | null, b: number | null) => (a ?? -1) - (b ?? -1);
+
+/**
+ * The one order of a run's matrix cells, for the heatmap and the bars alike:
+ * by judge model (the suite judge first), then prompt index, numerically
+ * (prompt #2 before prompt #10). The store's groupBy gives them in no fixed order.
+ */
+export function sortCells<T extends Pick<MatrixCellView, "model" | "promptIndex">>(cells: readonly T[]): T[] {
+  return [...cells].sort((a, b) => byName(a.model, b.model) || byIndex(a.promptIndex, b.promptIndex));
+}
+
 export function MatrixHeatmap({ runId, cells, selected }: { runId: string; cells: MatrixCellView[]; selected?: Pick<MatrixCellView, "model" | "promptIndex"> }) {
-  const models = [...new Set(cells.map((c) => c.model))].sort((a, b) => (a ?? "").localeCompare(b ?? ""));
-  const prompts = [...new Set(cells.map((c) => c.promptIndex))].sort((a, b) => (a ?? 0) - (b ?? 0));
+  const sorted = sortCells(cells);
+  const models = [...new Set(sorted.map((c) => c.model))];
+  const prompts = [...new Set(sorted.map((c) => c.promptIndex))].sort(byIndex);
   const at = (model: string | null, prompt: number | null) => cells.find((c) => c.model === model && c.promptIndex === prompt);
   return (
     <table className={`${styles.table} ${styles.heatmap}`} data-testid="matrix-heatmap">

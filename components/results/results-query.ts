@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { EVAL_STATUSES } from "../../lib/engine/results/report";
+import type { Scale } from "../../lib/config/types";
 
 // The results table's query, as it travels in the run page's URL and in the
 // rows route (`GET /api/runs/<id>/results`): one schema for both, so a link
@@ -75,6 +76,8 @@ export interface ResultRowView {
   comparison: { winner: "A" | "B" | "tie" | "uncertain"; labels: { a: string; b: string } } | null;
   /** A review's decision, likewise. */
   decision: string | null;
+  /** The rubric's scale: the score and threshold are shown on it (a letter rubric's threshold is "C", not 0.70). */
+  scale: Scale | null;
 }
 
 /** What the rows route answers: the rows from `offset` on, and how many match in all. */
@@ -98,6 +101,7 @@ export function toResultRowView(row: ResultRowView): ResultRowView {
     latencyMs: row.latencyMs,
     comparison: row.comparison,
     decision: row.decision,
+    scale: row.scale,
   };
 }
 

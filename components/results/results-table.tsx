@@ -2,7 +2,7 @@
 import Link from "next/link";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from "react";
-import { decisionText, formatInt, formatMs, formatScore, formatUsd, splitCellName, winnerText } from "./format";
+import { decisionText, formatInt, formatMs, formatScaled, formatUsd, splitCellName, winnerText } from "./format";
 import { queryHref, RESULTS_PAGE_SIZE, resultHref, rowsHref, type ResultRowsResponse, type ResultRowView, type SortKey, type TableQuery } from "./results-query";
 import { emptyResultsText, useLanded } from "./live-landed";
 import { StatusBadge } from "./status-badge";
@@ -279,12 +279,12 @@ function NameCell({ name, href }: { name: string; href: string }) {
 }
 
 /** A score against its threshold; a comparison's winner or a review's decision where there is no threshold to meet. */
-export function ScoreCell({ row }: { row: Pick<ResultRowView, "score" | "threshold" | "comparison" | "decision"> }) {
+export function ScoreCell({ row }: { row: Pick<ResultRowView, "score" | "threshold" | "comparison" | "decision"> & Partial<Pick<ResultRowView, "scale" | "status">> }) {
   if (row.comparison) return <span data-outcome="winner">winner {winnerText(row.comparison.winner, row.comparison.labels)}</span>;
   if (row.decision) return <span data-outcome="decision">decision: {decisionText(row.decision)}</span>;
   return (
     <>
-      {formatScore(row.score)} <span className={styles.muted}>/ {formatScore(row.threshold)}</span>
+      {formatScaled(row.score, row.scale, row.status === "passed" ? true : row.status === "failed" ? false : undefined)} <span className={styles.muted}>/ {formatScaled(row.threshold, row.scale, true)}</span>
     </>
   );
 }

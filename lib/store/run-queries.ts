@@ -1,4 +1,5 @@
 import type { EvalStatus } from "../engine/results/report";
+import type { Scale } from "../config/types";
 import { Prisma, type PrismaClient } from "./generated/client";
 import type { RunStatus } from "./run-store";
 
@@ -49,6 +50,8 @@ export interface ResultRow {
   comparison: { winner: "A" | "B" | "tie" | "uncertain"; labels: { a: string; b: string } } | null;
   /** A category review's decision (pass, conditional, fail, human_review): likewise not a score. */
   decision: string | null;
+  /** The rubric's scale (letter, likert, ...), so the score and threshold read as on the result page; null for results stored without it. */
+  scale: Scale | null;
 }
 
 export type ResultSortKey = "name" | "status" | "score" | "costUsd" | "latencyMs" | "createdAt";
@@ -237,7 +240,7 @@ export function createRunQueries(prisma: PrismaClient) {
                  cost_usd AS "costUsd", judge_calls AS "judgeCalls", latency_ms AS "latencyMs", created_at AS "createdAt",
                  CASE WHEN data->'pairwise' IS NOT NULL
                       THEN jsonb_build_object('winner', data->'pairwise'->'result'->'overall_winner', 'labels', data->'pairwise'->'labels') END AS comparison,
-                 data->'review'->'report'->'decision'->>'status' AS decision
+                 data->'review'->'report'->'decision'->>'status' AS decision, data->'scale' AS scale
           FROM eval_results
           JOIN (SELECT id FROM eval_results WHERE ${filters} ${keyset} ORDER BY ${order} LIMIT ${pageSize + 1} OFFSET ${offset}) page USING (id)
           ORDER BY ${order}`,

@@ -1,9 +1,8 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { MatrixBars } from "@/components/results/matrix-bars";
-import { cellHref, cellLabel, MatrixHeatmap } from "@/components/results/matrix-heatmap";
+import { cellLabel, MatrixHeatmap } from "@/components/results/matrix-heatmap";
 import { RunLive } from "@/components/results/run-live";
-import { passRate } from "@/components/results/run-outcome";
 import { ResultsFilter } from "@/components/results/results-filter";
 import { cellFilter, parseTableQuery, queryHref, RESULTS_PAGE_SIZE, toResultRowView } from "@/components/results/results-query";
 import { RunPositionBiasCard } from "@/components/results/position-bias";
@@ -71,7 +70,7 @@ export default async function RunPage({ params, searchParams }: { params: Promis
             Per judge model and prompt, over every eval with a matrix: how many of the graded results passed, the pass rate of the runs list (green: all, amber: some, red: none; grey: nothing graded) and their mean score. Click a cell to list its results.
           </p>
           <MatrixHeatmap runId={id} cells={cells} selected={cell} />
-          <MatrixBars bars={cells.map((c) => ({ label: cellLabel(c), meanScore: c.meanScore, passRate: passRate(c) ?? 0, results: c.results, href: cellHref(id, c) }))} />
+          <MatrixBars runId={id} cells={cells} />
         </section>
       ) : null}
 

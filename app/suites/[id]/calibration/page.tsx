@@ -1,9 +1,9 @@
-import Link from "next/link";
 import { notFound } from "next/navigation";
 import { CalibrationEmpty, CalibrationView } from "@/components/calibration/calibration-view";
 import { RunCalibrationButton } from "@/components/calibration/run-calibration-button";
 import { formatInt, formatTime, formatUsd } from "@/components/results/format";
 import styles from "@/components/results/results.module.css";
+import { historyCrumb, SuiteCrumbs } from "@/components/results/suite-crumbs";
 import { createCalibrationStore } from "@/lib/store/calibration-store";
 import { dashboardDatabase } from "@/lib/store/dashboard-database";
 import { runViews } from "../../../runs/_lib/load";
@@ -25,9 +25,7 @@ export default async function SuiteCalibrationPage({ params }: { params: Promise
 
   return (
     <div className={styles.page}>
-      <div className={styles.crumbs}>
-        <Link href="/suites">Suites</Link> / <Link href={`/suites/${id}`}>{suite.name}</Link> / calibration · <Link href={`/suites/${id}/runs`}>history</Link>
-      </div>
+      <SuiteCrumbs suiteId={id} suiteName={suite.name} trail={[historyCrumb(id), { label: "calibration" }]} />
       <h1 className={styles.title}>Calibration of {suite.name}</h1>
       <p className={styles.muted}>How closely the judge matches the scores people gave the suite&apos;s anchors and labelled items.</p>
       <div className={styles.section}>

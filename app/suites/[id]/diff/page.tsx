@@ -1,10 +1,10 @@
-import Link from "next/link";
 import { notFound } from "next/navigation";
 import { z } from "zod";
 import { DiffView } from "@/components/authoring/diff-view";
 import { diffLines, withContext } from "@/components/authoring/line-diff";
 import { formatTime } from "@/components/results/format";
 import styles from "@/components/results/results.module.css";
+import { historyCrumb, SuiteCrumbs } from "@/components/results/suite-crumbs";
 import { dashboardDatabase } from "@/lib/store/dashboard-database";
 import { createSuiteStore } from "@/lib/store/suite-store";
 
@@ -31,9 +31,7 @@ export default async function SuiteDiffPage({ params, searchParams }: { params: 
 
   return (
     <div className={styles.page} style={{ maxWidth: "none" }}>
-      <div className={styles.crumbs}>
-        <Link href="/suites">Suites</Link> / <Link href={`/suites/${id}`}>{suite.name}</Link> / <Link href={`/suites/${id}/runs`}>history</Link> / diff
-      </div>
+      <SuiteCrumbs suiteId={id} suiteName={suite.name} trail={[historyCrumb(id), { label: "diff" }]} />
       {pair?.ok ? (
         <>
           <h1 className={styles.title} data-testid="diff-title">

@@ -6,6 +6,7 @@ import { formatTime } from "@/components/results/format";
 import { PositionBiasHistory } from "@/components/results/position-bias";
 import { RunComparison } from "@/components/results/run-comparison";
 import styles from "@/components/results/results.module.css";
+import { SuiteCrumbs } from "@/components/results/suite-crumbs";
 import { RunsTable } from "@/components/results/runs-table";
 import { ScoreTrend } from "@/components/results/score-trend";
 import type { TrendRow, TrendSeries } from "@/components/results/score-trend-chart";
@@ -71,9 +72,7 @@ export default async function SuiteRunsPage({ params, searchParams }: { params: 
 
   return (
     <div className={styles.page}>
-      <div className={styles.crumbs}>
-        <Link href="/runs">Runs</Link> / <Link href={`/suites/${id}`}>{suite.name}</Link> / history
-      </div>
+      <SuiteCrumbs suiteId={id} suiteName={suite.name} trail={[{ label: "history" }]} />
       <h1 className={styles.title}>History of {suite.name}</h1>
 
       <section className={styles.section}>
