@@ -88,7 +88,7 @@ describe("GET /api/runs/<id>/results", () => {
 
   it("sends only what the table shows", async () => {
     const { body } = await get(runId, "limit=1");
-    expect(Object.keys(body.rows[0]!).sort()).toEqual(["comparison", "costUsd", "decision", "latencyMs", "name", "reason", "resultKey", "score", "status", "threshold", "vacuous"]);
+    expect(Object.keys(body.rows[0]!).sort()).toEqual(["comparison", "costUsd", "decision", "latencyMs", "name", "reason", "resultKey", "scale", "score", "status", "threshold", "vacuous"]);
     expect(body.rows[0]).toMatchObject({ resultKey: "eval 0000", status: "passed", score: null, reason: "reason 0", latencyMs: 100 });
   });
 
