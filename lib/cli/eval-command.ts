@@ -1,7 +1,7 @@
 import path from "node:path";
 import { planSuite } from "../engine/plan-suite";
 import { explainPlan, renderExplain } from "../engine/explain-plan";
-import { formatUsd } from "../engine/format-score";
+import { formatUsd, plural } from "../engine/format-score";
 import { createProviderSetup, unpricedRefusal } from "./provider-setup";
 import { parseReporterList } from "../report/registry";
 import { executeRun } from "./execute-run";
@@ -59,7 +59,7 @@ export async function evalCommand(input: { options: EvalOptions; io: CliIo; tool
   const refusal = options.maxCost !== undefined && !options.allowUnpriced ? unpricedRefusal({ models: planned.totals.unpricedModels, priceOf: providers.priceOf }) : undefined;
   if (refusal !== undefined) return fail(refusal);
   io.stderr.write(
-    `Grading ${planned.totals.cells} eval${planned.totals.cells === 1 ? "" : "s"}: ${planned.totals.judgeCalls} judge calls${
+    `Grading ${plural(planned.totals.cells, "eval")}: ${plural(planned.totals.judgeCalls, "judge call")}${
       planned.totals.agentCalls ? ` (plus up to ${planned.totals.agentCalls} agent model calls)` : ""
     }, projected ~${formatUsd(planned.totals.costUsd)}${
       options.maxCost !== undefined ? ` (budget ${formatUsd(options.maxCost)})` : ""

@@ -261,7 +261,7 @@ export function renderExplain(plan: ExplainedPlan): string {
   }
   const t = plan.totals;
   lines.push(
-    `Plan: ${t.cells} eval${t.cells === 1 ? "" : "s"}${t.deferred ? ` (${t.deferred} deferred)` : ""}, ${t.judgeCalls} judge calls, ~${t.inputTokens} input + ${t.outputTokens} output tokens, projected cost ~${formatUsd(t.costUsd)}`,
+    `Plan: ${plural(t.cells, "eval")}${t.deferred ? ` (${t.deferred} deferred)` : ""}, ${plural(t.judgeCalls, "judge call")}, ~${t.inputTokens} input + ${t.outputTokens} output tokens, projected cost ~${formatUsd(t.costUsd)}`,
     `Cost: ${costLine(t)}; the rubric's prefix cached for ${plan.cacheTtl === "1h" ? "1 hour" : "5 minutes"}; with batches: not available yet`,
   );
   if (t.agentCalls) lines.push(`Live runs: up to ${t.agentCalls} agent model calls (the sum of their turn limits).`);

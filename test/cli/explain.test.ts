@@ -120,3 +120,14 @@ test("eval --explain prints rubric, candidate, judges, calls and cost per eval, 
   expect(Number(plan![1])).toBe(12 + 12 + 3 + 4);
   expect(Number(plan![2])).toBeGreaterThan(0);
 });
+
+test("eval --explain and eval say '1 judge call', not '1 judge calls'", async ({ onTestFinished }) => {
+  const ws = await makeWorkspace(onTestFinished);
+  const judge = await startFakeJudge(onTestFinished);
+  await ws.write("suite.yaml", yaml("evals:", "  - name: one call", '    response: "Hello."', '    rubric: "Greets."'));
+  const explain = await ws.cli(["eval", "--explain", "--config", "suite.yaml"], judge.env);
+  expect(explain.stdout).toMatch(/^Plan: 1 eval, 1 judge call, /m);
+  expect(explain.stdout).not.toMatch(/1 judge calls/);
+  const run = await ws.cli(["eval", "--config", "suite.yaml"], judge.env);
+  expect(run.stderr).toMatch(/Grading 1 eval: 1 judge call, projected/);
+});
