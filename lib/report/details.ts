@@ -24,10 +24,14 @@ const CRITERION_SYMBOL: Record<string, string> = { pass: "✓", fail: "✗", ski
 
 export function detailLines(result: EvalResult, options: DetailOptions): DetailLine[] {
   const lines: DetailLine[] = [];
-  if (result.reason) lines.push({ kind: "reason", depth: 0, text: `reason: ${result.reason}` });
+  // A verdict's error is said once, under its criterion; the result's reason
+  // and its judge errors that only repeat it are left out.
+  const underCriteria = result.criteria.flatMap((c) => c.verdicts.flatMap((v) => (v.error ? [v.error] : [])));
+  const repeats = (text: string) => underCriteria.some((error) => text.includes(error));
+  if (result.reason && !(result.status === "judge_error" && repeats(result.reason))) lines.push({ kind: "reason", depth: 0, text: `reason: ${result.reason}` });
   if (result.note) lines.push({ kind: "note", depth: 0, text: `note: ${result.note}` });
   for (const gate of result.gates) lines.push({ kind: "gate", depth: 0, text: `gate: ${gate}` });
-  for (const error of judgeErrors(result)) lines.push({ kind: "error", depth: 0, text: `judge error: ${error}` });
+  for (const error of judgeErrors(result).filter((e) => !repeats(e))) lines.push({ kind: "error", depth: 0, text: `judge error: ${error}` });
   for (const criterion of result.criteria) {
     const outcome = criterionOutcome(criterion);
     const marks = criterionMarks(criterion);
@@ -42,8 +46,11 @@ export function detailLines(result: EvalResult, options: DetailOptions): DetailL
       lines.push({ kind: "evidence", depth: 1, text: `evidence: ${JSON.stringify(criterion.evidence)}${found}` });
     }
     if (options.reasoning && criterion.reasoning) lines.push({ kind: "reasoning", depth: 1, text: `reasoning: ${criterion.reasoning}` });
-    // Several judges: each one's verdict (and reasoning) under it, never one judge's under the combined score.
-    for (const verdict of jurorVerdicts(criterion)) {
+    // One judge: its error under the criterion. Several judges: each one's verdict (and reasoning) under it, never one judge's under the combined score.
+    const jurors = jurorVerdicts(criterion);
+    for (const verdict of jurors.length ? [] : criterion.verdicts)
+      if (verdict.error) lines.push({ kind: "error", depth: 1, text: `judge error: ${verdict.judge}: ${verdict.error}` });
+    for (const verdict of jurors) {
       const evidence = verdict.evidence !== undefined ? ` · evidence: ${JSON.stringify(verdict.evidence)}${verdict.evidenceFound === false ? " (not found in the candidate)" : ""}` : "";
       const why = options.reasoning && verdict.reasoning ? ` · reasoning: ${verdict.reasoning}` : "";
       lines.push({ kind: "juror", depth: 1, text: `${formatVerdict(verdict)}${evidence}${why}` });

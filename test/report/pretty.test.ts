@@ -175,3 +175,14 @@ evals:
     expect(plain).not.toMatch(/Review:|Comparison:|Judge agreement|Flip rate/);
   });
 });
+
+describe("pretty reporter, a judge error", () => {
+  it("prints a verdict's schema message once, under its criterion", async () => {
+    const message = "verdict failed the schema: score must be a number";
+    const judge = createFakeJudge((): FakeAnswer => ({ error: "malformed", message }));
+    const suite = ["evals:", "  - name: one", '    response: "Hi."', "    rubric:", "      criteria:", "        - { name: greets, description: Greets. }"].join("\n");
+    const out = prettyReporter.render(await runYaml(suite, { judge }), { color: false });
+    expect(out.split(message).length - 1, out).toBe(1);
+    expect(out).toContain(`    ! greets  [judge error]\n      judge error: claude-sonnet-4-5: ${message}`);
+  });
+});
