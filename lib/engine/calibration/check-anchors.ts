@@ -2,7 +2,7 @@ import { loadSuite } from "../../config/load-suite";
 import type { ConfigIssue, LoadResult } from "../../config/types";
 import type { EngineDeps } from "../run-suite";
 import { locateAnchors, type AnchorSpot } from "./locate-anchors";
-import type { CalibrationResult, JudgeReading } from "../results/trust";
+import type { CalibrationItem, CalibrationResult } from "../results/trust";
 import { runCalibration, DEFAULT_TOLERANCE } from "./run-calibration";
 
 // The editor's "Check anchors": grades the calibration anchors of the draft
@@ -11,15 +11,8 @@ import { runCalibration, DEFAULT_TOLERANCE } from "./run-calibration";
 // prompt), and says where each anchor was typed so the editor can show the
 // judged score beside it.
 
-export interface CheckedAnchor extends AnchorSpot {
-  label: number;
-  judged: number | null;
-  error: number | null;
-  outlier: boolean;
-  reasoning: string;
-  /** A jury or panel: each judge's own score and reasoning (`judged` is their mean). */
-  judges?: JudgeReading[];
-}
+/** An anchor where it was typed, with its verdict as `calibrate` reports an item (with a jury or panel, each judge's reading in `judges`). */
+export type CheckedAnchor = AnchorSpot & Pick<CalibrationItem, "label" | "judged" | "error" | "outlier" | "reasoning" | "judges">;
 
 export type AnchorCheck =
   | { ok: false; issues: ConfigIssue[] }
