@@ -97,7 +97,7 @@ export function SuiteWorkspace({ suite, savedYaml, judgeKey }: SuiteWorkspacePro
       setSaved(yaml);
       setVersionsKey((k) => k + 1);
     }
-    router.push(`/runs/${result.value.runId}`);
+    router.push(`/runs/${result.value.runId}?watch=1`);
   }, [suite.id, action, router]);
 
   // Check anchors (by hand, and as you type) grades the draft's anchors on

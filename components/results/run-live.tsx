@@ -72,15 +72,18 @@ export interface RunLiveProps {
   startedBy: string;
   version: number;
   initial: RunSnapshot;
+  /** Opened by the Run button (`?watch=1`): the progress line shows even if the run ended before the page was rendered. */
+  watch?: boolean;
 }
 
-export function RunLive({ runId, suiteName, createdAt, startedBy, version, initial }: RunLiveProps) {
+export function RunLive({ runId, suiteName, createdAt, startedBy, version, initial, watch = false }: RunLiveProps) {
   const router = useRouter();
   const active = !initial.finished;
   const [live, setLive] = useState<RunSnapshot | null>(null);
   const [eta, setEta] = useState<EtaEstimate | null>(null);
-  // A run watched while it ran keeps its progress line once it ends (done, 100%); a finished run opened later has none.
-  const [watched] = useState(active);
+  // A run watched while it ran keeps its progress line once it ends (done, 100%), and so does one just started
+  // from the Run button that ended before its page was rendered (a short run, all deferred); a finished run opened later has none.
+  const [watched] = useState(active || watch);
   const [cancel, setCancel] = useState<{ busy: boolean; requested?: boolean; failed?: boolean }>({ busy: false });
   // The table and the heatmap follow the snapshot: a refresh whenever its results done changed since the last one, at most every REFRESH_MS, and none left behind.
   const refreshed = useRef({ done: initial.done, at: 0 });

@@ -79,7 +79,7 @@ test("off-loopback access without a login is refused; the right password opens i
   // Run the example suite from its editor: the run page's event stream follows it to the end.
   await page.getByTestId("suite-row").filter({ hasText: "examples/rubric-eval.yaml" }).getByRole("link").first().click();
   await page.getByRole("button", { name: "Run", exact: true }).click();
-  await expect(page).toHaveURL(/\/runs\/[0-9a-f-]{36}$/, { timeout: 15_000 });
+  await expect(page).toHaveURL(/\/runs\/[0-9a-f-]{36}(\?watch=1)?(#results)?$/, { timeout: 15_000 });
   await expect(page.getByTestId("run-progress")).toHaveAttribute("data-status", "completed", { timeout: 30_000 });
 
   // Log out: the session is gone for pages and API alike.

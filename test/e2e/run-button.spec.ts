@@ -11,8 +11,8 @@ test("Run on the seeded suite queues a run whose live progress reaches done, the
   await expect(page.getByRole("heading", { level: 1, name: "examples/rubric-eval.yaml" })).toBeVisible();
 
   await page.getByRole("button", { name: "Run", exact: true }).click();
-  await expect(page).toHaveURL(/\/runs\/[0-9a-f-]{36}$/, { timeout: 15_000 });
-  const runId = page.url().split("/").pop()!;
+  await expect(page).toHaveURL(/\/runs\/[0-9a-f-]{36}(\?watch=1)?(#results)?$/, { timeout: 15_000 });
+  const runId = new URL(page.url()).pathname.split("/").pop()!;
 
   const progress = page.getByTestId("run-progress");
   await expect(progress).toHaveAttribute("data-status", "completed", { timeout: 30_000 });
@@ -46,8 +46,8 @@ test("Save and run saves the unsaved edit as a version and grades it", async ({ 
   await expect(run).toHaveText("Save and run");
   await expect(run).toHaveAttribute("title", /new version/);
   await run.click();
-  await expect(page).toHaveURL(/\/runs\/[0-9a-f-]{36}$/, { timeout: 15_000 });
-  const runId = page.url().split("/").pop()!;
+  await expect(page).toHaveURL(/\/runs\/[0-9a-f-]{36}(\?watch=1)?(#results)?$/, { timeout: 15_000 });
+  const runId = new URL(page.url()).pathname.split("/").pop()!;
   await expect(page.getByTestId("run-progress")).toHaveAttribute("data-status", "completed", { timeout: 30_000 });
   const rows = (await (await page.request.get(`/api/runs/${runId}/results?limit=10`)).json()) as { rows: { threshold: number }[] };
   expect(rows.rows.map((r) => r.threshold)).toEqual([0.8]);

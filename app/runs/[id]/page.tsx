@@ -15,7 +15,8 @@ export const dynamic = "force-dynamic";
 
 export default async function RunPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const { id } = await params;
-  const query = parseTableQuery(await searchParams);
+  const search = await searchParams;
+  const query = parseTableQuery(search);
   const views = await runViews();
   // The heatmap's drill-down: one exact cell, a missing axis meaning "none".
   const cell = cellFilter(query);
@@ -42,7 +43,7 @@ export default async function RunPage({ params, searchParams }: { params: Promis
       <div className={styles.crumbs}>
         <Link href="/runs">Runs</Link> / <Link href={`/suites/${run.suiteId}/runs`}>{run.suiteName}</Link>
       </div>
-      <RunLive runId={id} suiteName={run.suiteName} createdAt={run.createdAt.toISOString()} startedBy={run.startedBy} version={run.version.number} initial={runProgress(run, Date.now())} />
+      <RunLive runId={id} suiteName={run.suiteName} createdAt={run.createdAt.toISOString()} startedBy={run.startedBy} version={run.version.number} initial={runProgress(run, Date.now())} watch={search.watch === "1"} />
       {run.error ? <div className={styles.error}>{run.error}</div> : null}
       {severalJudges ? (
         <p>
