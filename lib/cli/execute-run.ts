@@ -161,7 +161,7 @@ export async function executeRun(request: RunRequest): Promise<number> {
       );
       await saving;
       report = stored.length
-        ? buildReport({ results: [...stored, ...fresh.results], suite, toolVersion: config.toolVersion, startedAt: started, finishedAt: Date.now(), maxCostUsd: config.maxCostUsd })
+        ? buildReport({ results: [...stored, ...fresh.results], suite, toolVersion: config.toolVersion, startedAt: started, finishedAt: Date.now(), maxCostUsd: config.maxCostUsd, priceOf: providers.priceOf })
         : fresh;
     } finally {
       process.off("SIGINT", onSigint);

@@ -44,7 +44,7 @@ describe("cancelling a queued run", () => {
     const boss = await openQueue({ db: { url: database.url }, poolSize: 1 });
     const t0 = Date.now();
     try {
-      expect(await skipQueuedCells({ prisma: database.prisma, boss, queue: GRADE_QUEUE, runId })).toBe(CELLS);
+      expect(await skipQueuedCells({ prisma: database.prisma, boss, queue: GRADE_QUEUE, runId, priceOf: () => undefined })).toBe(CELLS);
     } finally {
       await boss.stop({ graceful: false });
     }
