@@ -4,7 +4,8 @@ import type { EvalResult, Report } from "../engine/results/report";
 import { runSuite, buildReport, exitCodeOf } from "../engine/run-suite";
 import { planSuite } from "../engine/plan-suite";
 import { compareToBaseline } from "../engine/compare-baseline";
-import { formatUsd, plural } from "../engine/format-score";
+import { plural } from "../engine/format-score";
+import { formatSaving } from "../report/savings-lines";
 import { createProviderSetup } from "./provider-setup";
 import type { ReporterName } from "../report/registry";
 import { redactDeep } from "../engine/redact-secrets";
@@ -177,7 +178,7 @@ export async function executeRun(request: RunRequest): Promise<number> {
       await store.finishRun({ runId, report, status: abort.signal.aborted || cancelled.signal.aborted ? "cancelled" : "completed", reused });
     }
     if (report.summary.reused) {
-      io.stderr.write(`Reused ${report.summary.reused.calls} judge verdicts from the cache, saving ~${formatUsd(report.summary.reused.savedUsd)}\n`);
+      io.stderr.write(`Reused ${report.summary.reused.calls} judge verdicts from the cache, saving ${formatSaving(report.summary.savings.judgeCache.saved)}\n`);
     }
     await writeReports({ names: request.reporters, report, output: request.output, io, color: request.color });
     return exitCodeOf(report);
