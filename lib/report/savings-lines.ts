@@ -6,15 +6,15 @@ import { formatInt, formatResultCost, formatUsd, plural } from "./format";
 // md, html and the CLI's stderr, from the report's one `savings` figure
 // (lib/engine/savings.ts), so no two places show two numbers for one question.
 
-/** Dollars with their sign: a cache write is a negative saving. */
-function signedUsd(value: number): string {
-  return value < 0 ? `-${formatUsd(-value)}` : formatUsd(value);
-}
-
-/** A saving in dollars; an unpriced model's part is named, never counted as $0. */
-export function formatSaving(saving: Saving): string {
+/**
+ * A saving in dollars, with its sign (a cache write is a negative saving); an
+ * unpriced model's part is named, never counted as $0. The dashboard passes
+ * its own dollar format.
+ */
+export function formatSaving(saving: Saving, usd: (value: number) => string = formatUsd): string {
   if (saving.usd === null) return "unpriced";
-  return saving.unpriced ? `${signedUsd(saving.usd)} + unpriced` : signedUsd(saving.usd);
+  const signed = saving.usd < 0 ? `-${usd(-saving.usd)}` : usd(saving.usd);
+  return saving.unpriced ? `${signed} + unpriced` : signed;
 }
 
 /** Whether there is anything to say: cache tokens read or written, verdicts reused, calls batched. */
