@@ -76,24 +76,26 @@ export function PlanPanel({ check, checking, error }: { check: DraftCheck | null
           </div>
           {plan.evals.length > 0 ? (
             <div style={{ maxHeight: 240, overflowY: "auto" }}>
-              <table className="table small" data-testid="plan-evals">
+              <table className="table small compact" data-testid="plan-evals">
                 <thead>
                   <tr>
                     <th>Eval</th>
-                    <th>Calls</th>
-                    <th>Naive</th>
-                    <th>With cache</th>
-                    <th>Rerun</th>
+                    <th className="num">Calls</th>
+                    <th className="num">Naive</th>
+                    <th className="num">With cache</th>
+                    <th className="num">Rerun</th>
                   </tr>
                 </thead>
                 <tbody>
                   {plan.evals.map((e, i) => (
                     <tr key={i}>
-                      <td>{e.name}</td>
-                      <td>{e.judgeCalls}</td>
-                      <td>{usd(e.naiveUsd)}</td>
-                      <td title={cacheTitle(e)}>{usd(e.costUsd)}</td>
-                      <td>{usd(e.rerunUsd)}</td>
+                      <td className="name">{e.name}</td>
+                      <td className="num">{e.judgeCalls}</td>
+                      <td className="num">{usd(e.naiveUsd)}</td>
+                      <td className="num" title={cacheTitle(e)}>
+                        {usd(e.costUsd)}
+                      </td>
+                      <td className="num">{usd(e.rerunUsd)}</td>
                     </tr>
                   ))}
                 </tbody>
