@@ -174,8 +174,7 @@ export async function executeRun(request: RunRequest): Promise<number> {
     if (baseline) report = { ...report, baseline: compareToBaseline({ report, baseline: baseline.results, baselineRunId: baseline.runId, maxDrop: request.baseline!.maxDrop }) };
     if (runId) report = { ...report, runId };
     if (store && runId) {
-      const reused = report.summary.reused ?? { calls: 0, savedUsd: 0 };
-      await store.finishRun({ runId, report, status: abort.signal.aborted || cancelled.signal.aborted ? "cancelled" : "completed", reused });
+      await store.finishRun({ runId, report, status: abort.signal.aborted || cancelled.signal.aborted ? "cancelled" : "completed" });
     }
     if (report.summary.reused) {
       io.stderr.write(`Reused ${report.summary.reused.calls} judge verdicts from the cache, saving ${formatSaving(report.summary.savings.judgeCache.saved)}\n`);

@@ -197,7 +197,7 @@ export function buildReport(input: {
       judgeCalls: results.reduce((n, r) => n + r.judgeCalls, 0),
       costUsd: totalCost,
       usage,
-      ...(reusedCalls.length ? { reused: { calls: reusedCalls.length, savedUsd: reusedCalls.reduce((sum, c) => sum + (c.reused?.savedUsd ?? 0), 0) } } : {}),
+      ...(reusedCalls.length ? { reused: { calls: reusedCalls.length } } : {}),
       savings: savingsOfCalls(results.flatMap((r) => r.calls), priceOf),
     },
     ...(maxCostUsd !== undefined ? { budget: { maxCostUsd, spentUsd: totalCost } } : {}),

@@ -26,7 +26,7 @@ export async function finishIfAllStored(input: { store: RunStore; run: StoredRun
   results.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
   const report = buildReport({ results, suite, toolVersion: run.config.toolVersion, startedAt: run.createdAt.getTime(), finishedAt: Date.now(), priceOf });
   const cancelled = await store.isCancelRequested(run.id);
-  await store.finishRun({ runId: run.id, report, status: cancelled ? "cancelled" : "completed", reused: report.summary.reused ?? { calls: 0, savedUsd: 0 } });
+  await store.finishRun({ runId: run.id, report, status: cancelled ? "cancelled" : "completed",  });
   return true;
 }
 

@@ -211,8 +211,8 @@ export interface ReportSummary {
   judgeCalls: number;
   costUsd: number;
   usage: TokenUsage;
-  /** Verdicts taken from the judge cache instead of paid for again, and what they would have cost (kept for readers of the JSON; `savings.judgeCache` is the figure reporters show). */
-  reused?: { calls: number; savedUsd: number };
+  /** How many verdicts were taken from the judge cache instead of paid for again; what they saved is `savings.judgeCache`. */
+  reused?: { calls: number };
   /** What the prompt cache (reads, writes, net) and the judge cache saved on the run's judge calls, in dollars (savings.ts). */
   savings: Savings;
 }
