@@ -63,7 +63,7 @@ describe("savings in every reporter", () => {
     expect(text).not.toContain("reused 1 judge verdict from the cache");
   });
 
-  it("json: the figures themselves, per run and per eval", async () => {
+  it("json and ndjson: the figures themselves, per run and per eval", async () => {
     const parsed = JSON.parse(render(await report(true), "json"));
     expect(parsed.summary.savings).toEqual({
       promptCache: { readTokens: 100_000, writeTokens: 100_000, reads: { usd: 0.27, unpriced: false }, writes: { usd: -0.075, unpriced: false }, net: { usd: 0.195, unpriced: false } },
@@ -72,6 +72,10 @@ describe("savings in every reporter", () => {
     });
     expect(parsed.results[0].savings.promptCache.net.usd).toBe(0.195);
     expect(parsed.results[1].savings.judgeCache.saved.usd).toBe(0.05);
+    // ndjson: the same figures on the summary line and each result's line.
+    const lines = render(await report(true), "ndjson").trim().split("\n").map((l) => JSON.parse(l));
+    expect(lines.at(-1).savings.total).toEqual({ usd: 0.245, unpriced: false });
+    expect(lines[1].savings.promptCache.net.usd).toBe(0.195);
   });
 
   it("md and html: per run, a Saved column per eval, and each eval's own figures", async () => {
