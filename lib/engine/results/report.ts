@@ -188,6 +188,8 @@ export interface EvalResult {
 /** The live agent's model calls for one result. */
 export interface LiveAgentSummary {
   model: string;
+  /** The provider that ran the agent (anthropic, openai, or one under providers:), when models were resolved. */
+  provider?: string;
   turns: number;
   maxTurns: number;
   usage: TokenUsage;
