@@ -1,3 +1,4 @@
+import { selfGradingWarnings } from "./results/self-grading";
 import type { JudgeOutcome, JudgePort, JudgeRequest } from "./judge-port";
 import type { VerdictKind, VerdictOf } from "./verdict";
 import type { EvalResult, Report } from "./results/report";
@@ -173,6 +174,7 @@ export function buildReport(input: {
   const totalCost = results.reduce((sum, r) => sum + r.costUsd, 0);
   const reusedCalls = results.flatMap((r) => r.calls.filter((c) => c.reused));
   const agreement = judgeAgreement(results);
+  const selfGrading = selfGradingWarnings(results);
   return {
     schemaVersion: 1,
     tool: { name: "rubric-studio", version: toolVersion },
@@ -196,6 +198,7 @@ export function buildReport(input: {
     },
     ...(maxCostUsd !== undefined ? { budget: { maxCostUsd, spentUsd: totalCost } } : {}),
     ...(agreement.length > 0 ? { agreement } : {}),
+    ...(selfGrading.length > 0 ? { selfGrading } : {}),
     results,
   };
 }

@@ -25,7 +25,11 @@ export interface RunAgentInput {
 export async function runAgent(input: RunAgentInput): Promise<LiveOutcome> {
   const { request, connection, dialect, now } = input;
   const { agent } = request;
-  const transcript = createTranscriptBuilder({ server: request.serverName, model: agent.model, maxTurns: agent.maxTurns, maxResultChars: agent.maxResultChars });
+  const transcript = createTranscriptBuilder({
+    server: request.serverName,
+    model: agent.model,
+    ...(agent.provider !== undefined ? { provider: agent.provider } : {}),
+    maxTurns: agent.maxTurns, maxResultChars: agent.maxResultChars });
   const calls: AgentCallRecord[] = [];
 
   // The time limit and an interruption of the whole run both abort what is in flight.

@@ -1,9 +1,10 @@
+import { selfGradingLines } from "../engine/results/self-grading";
 import type { CriterionResult, EvalResult, Report } from "../engine/results/report";
 import type { Reporter } from "./reporter";
 import { escapeMarkdown, escapeMarkdownCell, markdownFence } from "./escape";
 import { criterionCombination, criterionMarks, criterionOutcome, formatCell, formatInt, formatJudgeModels, formatLocation, formatResultCost, formatTreePath, formatUnit, formatUsage, formatUsd, formatVerdict, judgeErrors, jurorVerdicts, plural } from "./format";
 import { STATUS_STYLES, isNonPassing, resultLabel, skippedSummaryLabel } from "./status";
-import { renderTranscript } from "../engine/transcript";
+import { renderTranscript, transcriptAgent } from "../engine/transcript";
 import { baselineHeadline, deltaMark, formatDelta, notableDeltas, reusedLine } from "./baseline";
 import { trustMarkdown } from "./md-trust";
 
@@ -76,7 +77,7 @@ function candidateBlock(result: EvalResult): string[] {
   const texts = [
     ["Prompt", transcript ? undefined : result.candidate.prompt],
     ["Response", transcript ? undefined : result.candidate.response],
-    [transcript ? `Transcript (server ${transcript.server}, agent ${transcript.model}, ${transcript.turns} of ${transcript.maxTurns} turns)` : "", transcript ? renderTranscript(transcript) : undefined],
+    [transcript ? `Transcript (server ${transcript.server}, agent ${transcriptAgent(transcript)}, ${transcript.turns} of ${transcript.maxTurns} turns)` : "", transcript ? renderTranscript(transcript) : undefined],
     ["Server stderr", serverStderr],
   ] as const;
   for (const [label, text] of texts) {
@@ -150,6 +151,7 @@ function renderMarkdown(report: Report): string {
       (reusedLine(report) ? ` · ${reusedLine(report)}` : ""),
     "",
     ...baselineSection(report),
+    ...selfGradingLines(report.selfGrading).flatMap((w) => [`> **${escapeMarkdown(w)}**`, ""]),
     ...summaryTable(report),
     "",
     ...trustMarkdown(report),

@@ -214,6 +214,17 @@ export interface ReportSummary {
   reused?: { calls: number; savedUsd: number };
 }
 
+/** A judge that graded the live run of an agent of its own model family (judges favour their own family's outputs). */
+export interface SelfGradingWarning {
+  judge: string;
+  agent: string;
+  /** The family both belong to: "Claude", "OpenAI GPT"... */
+  family: string;
+  /** The results (eval names with their cells) it concerns. */
+  results: string[];
+  message: string;
+}
+
 export interface Report {
   schemaVersion: 1;
   tool: { name: "rubric-studio"; version: string };
@@ -231,6 +242,8 @@ export interface Report {
   calibration?: CalibrationResult;
   /** The score-delta gate against a baseline run, when one was asked for. */
   baseline?: BaselineComparison;
+  /** Judges that graded live runs of their own model family's agents. */
+  selfGrading?: SelfGradingWarning[];
   /** The stored run this report belongs to, when run history is on. */
   runId?: string;
   results: EvalResult[];
