@@ -78,10 +78,10 @@ describe.concurrent("rubric-studio eval with live evals", SLOW, () => {
     expect(judged.find((u) => u.includes("weather"))).toContain(`[… truncated: showing the first 200 of ${forecast.truncatedFrom} characters]`);
 
     // The failing live eval shows its run in the terminal and in Markdown; HTML shows every run, escaped.
-    expect(run.stdout).toMatch(/transcript \(server calendar, agent claude-sonnet-4-6, 2 of 10 turns\):\n\s+user: Book a meeting with Alice next Tuesday at 2pm\.\n\s+tool create_event \{"title":"Meeting with Alice".*→ Created event evt_042/);
+    expect(run.stdout).toMatch(/transcript \(server calendar, agent claude-sonnet-4-6 \(anthropic\), 2 of 10 turns\):\n\s+user: Book a meeting with Alice next Tuesday at 2pm\.\n\s+tool create_event \{"title":"Meeting with Alice".*→ Created event evt_042/);
     expect(run.stdout).toMatch(/final reply: Booked for Tuesday 14:00\./);
     const md = await ws.read("out/report.md");
-    expect(md).toContain("**Transcript (server calendar, agent claude-sonnet-4-6, 2 of 10 turns)**");
+    expect(md).toContain("**Transcript (server calendar, agent claude-sonnet-4-6 (anthropic), 2 of 10 turns)**");
     expect(md).toMatch(/Tool call 1: create_event \{"title":"Meeting with Alice"[^\n]*\nTool result 1:\nCreated event evt_042/);
     const html = await ws.read("out/report.html");
     expect(html).toContain("<h4>Transcript</h4>");

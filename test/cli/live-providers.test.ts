@@ -151,7 +151,7 @@ describe.concurrent("live agents on OpenAI-compatible models", SLOW, () => {
     expect(await ws.read("out/report.md")).not.toContain("agent openai:gpt-4.1-mini, both");
   });
 
-  test("a GPT judge on a GPT agent is warned about; a Claude judge on the same agent is not", async ({ onTestFinished }) => {
+  test("a GPT judge on a GPT agent is warned about; a Claude judge on the same agent is not; an agent without its provider's key defers", async ({ onTestFinished }) => {
     const ws = await makeWorkspace(onTestFinished);
     const gptJudged = suite({ localUrl: "http://127.0.0.1:9/v1", judge: "openai:gpt-4.1", extra: ["agent: { model: openai:gpt-4.1-mini }"] });
     await ws.write("same.yaml", gptJudged);
@@ -162,6 +162,17 @@ describe.concurrent("live agents on OpenAI-compatible models", SLOW, () => {
     const other = await cli(ws, ["validate", "--config", "other.yaml"]);
     expect(other.code).toBe(0);
     expect(other.stderr).not.toContain("warning");
+
+    // The judge's key is set, the agent's is not: --explain says so, and a run defers that eval without starting its server.
+    const keys = { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: "http://127.0.0.1:9" };
+    const explain = await cli(ws, ["eval", "--explain", "--config", "other.yaml"], keys);
+    expect(explain.stdout).toContain("agent: openai:gpt-4.1-mini (openai), up to 10 turns");
+    expect(explain.stdout).toContain("A real run would defer these evals: no key for agent model openai:gpt-4.1-mini: set OPENAI_API_KEY to run it.");
+    const run = await cli(ws, ["eval", "--config", "other.yaml", "--reporter", "json"], keys);
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout).results.map((r: { status: string; note: string }) => [r.status, r.note])).toEqual([
+      ["deferred", "no key for agent model openai:gpt-4.1-mini: set OPENAI_API_KEY to run it"],
+    ]);
   });
 
   test("a malformed tool call from the model ends that eval as a located agent error, not a crash", async ({ onTestFinished }) => {
