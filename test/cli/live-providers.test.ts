@@ -175,11 +175,15 @@ describe.concurrent("live agents on OpenAI-compatible models", SLOW, () => {
     ]);
   });
 
-  test("a malformed tool call from the model ends that eval as a located agent error, not a crash", async ({ onTestFinished }) => {
+  test("a malformed tool call from the model ends that eval as a located agent error, not a crash; a 429 is retried", async ({ onTestFinished }) => {
     const ws = await makeWorkspace(onTestFinished);
+    let weatherCalls = 0;
     const local = await startOpenAI(onTestFinished, {
-      respond: (request) =>
-        chatAgentPrompt(request).startsWith("Book") ? { toolCalls: [{ name: "create_event", arguments: '{"title": "Meeting with Alice", "day": ' }] } : { content: "It is sunny." },
+      respond: (request) => {
+        if (chatAgentPrompt(request).startsWith("Book")) return { toolCalls: [{ name: "create_event", arguments: '{"title": "Meeting with Alice", "day": ' }] };
+        // The other agent's first call is rate limited: retried after retry-after, as a judge call is.
+        return ++weatherCalls === 1 ? { status: 429, headers: { "retry-after": "0" } } : { content: "It is sunny." };
+      },
     });
     const judge = await startFakeJudge(onTestFinished);
     await ws.write(
@@ -202,6 +206,7 @@ describe.concurrent("live agents on OpenAI-compatible models", SLOW, () => {
     expect(run.stdout).toMatch(/FAIL +books the meeting/);
     // The other eval ran and was graded; no judge call was spent on the broken run.
     expect(weather!.status).toBe("passed");
+    expect(weather!.candidate.agent!.calls.map((c) => c.attempts)).toEqual([2]);
     expect(judge.api.requests).toHaveLength(1);
   });
 });
