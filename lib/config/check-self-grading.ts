@@ -8,7 +8,7 @@ import type { DataPath } from "./yaml-locator";
 // agent's model: judges favour their own family's outputs (self-preference
 // bias), so such a comparison of agents across vendors is not a fair one.
 // Only models written in the file are known here; the report repeats the
-// warning with the models a run really used (lib/engine/self-grading.ts).
+// warning with the models a run really used (lib/engine/results/self-grading.ts).
 
 type Suite = z.output<typeof SuiteSchema>;
 type Located = { model: string; path: DataPath };

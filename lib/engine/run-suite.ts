@@ -1,7 +1,7 @@
-import { selfGradingWarnings } from "./results/self-grading";
 import type { JudgeOutcome, JudgePort, JudgeRequest } from "./judge-port";
 import type { VerdictKind, VerdictOf } from "./verdict";
 import type { EvalResult, Report } from "./results/report";
+import { selfGradingWarnings } from "./results/self-grading";
 import { planSuite, type PlanOptions } from "./plan-suite";
 import { CallScheduler, type ScheduleStop } from "./call-scheduler";
 import { EXPECTED_OUTPUT_TOKENS, estimateRequest, type PriceOf } from "./explain-plan";
