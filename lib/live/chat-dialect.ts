@@ -31,15 +31,18 @@ export interface ChatDialectInput {
 }
 
 /** Tool calls with their arguments parsed, or what is wrong with the first one that does not parse. */
-function readToolCalls(calls: readonly OpenAI.Chat.Completions.ChatCompletionMessageToolCall[]): { ok: true; calls: AgentToolCall[] } | { ok: false; problem: string } {
+function readToolCalls(calls: unknown): { ok: true; calls: AgentToolCall[] } | { ok: false; problem: string } {
+  if (calls === undefined || calls === null) return { ok: true, calls: [] };
+  if (!Array.isArray(calls)) return { ok: false, problem: "tool_calls is not a list" };
   const read: AgentToolCall[] = [];
-  for (const [i, call] of calls.entries()) {
-    if (call.type !== "function" || typeof call.function?.name !== "string") return { ok: false, problem: `tool call ${i + 1} is not a function call` };
+  for (const [i, call] of (calls as Partial<OpenAI.Chat.Completions.ChatCompletionMessageFunctionToolCall>[]).entries()) {
+    if (call?.type !== "function" || typeof call.function?.name !== "string") return { ok: false, problem: `tool call ${i + 1} is not a function call` };
+    if (typeof call.id !== "string") return { ok: false, problem: `tool call ${i + 1} ("${call.function.name}") has no id` };
     const { name, arguments: text } = call.function;
     let input: unknown;
     try {
-      // Some local servers send "" for a call without arguments.
-      input = typeof text === "string" && text.trim() === "" ? {} : JSON.parse(text);
+      // Some local servers send "" for a call without arguments, or the arguments as an object.
+      input = typeof text !== "string" ? text : text.trim() === "" ? {} : JSON.parse(text);
     } catch (error) {
       return { ok: false, problem: `the arguments of tool call ${i + 1} ("${name}") are not valid JSON (${(error as Error).message}): ${JSON.stringify(String(text).slice(0, 200))}` };
     }
@@ -62,11 +65,13 @@ export function createChatDialect(input: ChatDialectInput): AgentDialect {
       if (!sent.ok) return sent;
       const message = sent.completion.choices?.[0]?.message;
       if (!message) return { ok: false, malformed: "the reply has no message (no choices)" };
-      const toolCalls = message.tool_calls ?? [];
-      const read = readToolCalls(toolCalls);
+      const read = readToolCalls(message.tool_calls);
       if (!read.ok) return { ok: false, malformed: read.problem };
-      const text = (message.content ?? "").trim();
-      history.push({ role: "assistant", content: message.content ?? "", ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}) });
+      const content = typeof message.content === "string" ? message.content : "";
+      // Echoed as sent back (arguments as JSON text), so the endpoint sees its own calls.
+      const toolCalls = read.calls.map((c) => ({ id: c.id, type: "function" as const, function: { name: c.name, arguments: JSON.stringify(c.input) } }));
+      history.push({ role: "assistant", content, ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}) });
+      const text = content.trim();
       return { ok: true, text, toolCalls: read.calls };
     },
     addToolResults(results) {

@@ -1,6 +1,6 @@
 import { estimateTokens } from "../engine/cost";
 import type { AgentCallRecord, LiveOutcome, LiveRequest } from "../engine/live-port";
-import type { AgentDialect, ToolResult } from "./agent-dialect";
+import type { AgentDialect, AgentTurn, ToolResult } from "./agent-dialect";
 import { createTranscriptBuilder } from "./build-transcript";
 import type { ServerConnection } from "./server-connection";
 
@@ -52,7 +52,8 @@ export async function runAgent(input: RunAgentInput): Promise<LiveOutcome> {
       const scheduled = await request.schedule(estimate, async (slot) => {
         const state = { attempts: 0, usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } };
         const started = now();
-        const sent = await dialect.send(state, { slot, signal: limit.signal });
+        // A reply in a shape the dialect cannot read (a hostile or broken server) ends the run as an error, never the process.
+        const sent: AgentTurn = await dialect.send(state, { slot, signal: limit.signal }).catch((error: unknown) => ({ ok: false, malformed: `the reply could not be read (${error instanceof Error ? error.message : String(error)})` }));
         return { value: { sent, attempts: state.attempts, latencyMs: now() - started, usage: state.usage }, usage: state.usage };
       });
       if (scheduled.skipped) return { kind: "skipped", reason: scheduled.reason, transcript: transcript.build("skipped"), calls };
