@@ -91,6 +91,13 @@ describe.concurrent("live agents on OpenAI-compatible models", SLOW, () => {
     expect(result.candidate.agent!.calls.map((c) => c.costUsd)).toEqual([null, null]);
     expect(run.stdout).toMatch(/PASS +books the meeting .*\$0\.\d+ \+ unpriced/);
     expect(run.stdout).not.toContain("favour");
+
+    // --max-cost cannot bound an unpriced agent model either: it refuses to start, and calls nothing.
+    const requestsBefore = local.requests.length;
+    const refused = await cli(ws, ["eval", "--config", "suite.yaml", "--max-cost", "1"], judge.env);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/--max-cost cannot bound the spend of local:qwen3-8b: no known price/);
+    expect(local.requests).toHaveLength(requestsBefore);
   });
 
   test("a matrix of agents from three vendors is graded on one rubric; the judge's own family is warned about, at load time and in the report", async ({ onTestFinished }) => {
