@@ -114,7 +114,15 @@ export async function executeRun(request: RunRequest): Promise<number> {
 
     const progress = io.stderr.isTTY ? createProgressBar({ stream: io.stderr, now: Date.now }) : undefined;
     // Evals without a response run as agents against their MCP servers; the servers close with the run.
-    const live = createCliLiveRunner({ settings, suiteFile: config.file, cwd: io.cwd, timeoutSeconds: config.timeoutSeconds, toolVersion: config.toolVersion });
+    const live = createCliLiveRunner({
+      settings,
+      suiteFile: config.file,
+      cwd: io.cwd,
+      timeoutSeconds: config.timeoutSeconds,
+      toolVersion: config.toolVersion,
+      // Each agent model runs on the provider it resolves to, as each judge model does.
+      endpointFor: providers.agentEndpoints({ timeoutMs: config.timeoutSeconds * 1000 }),
+    });
     const abort = new AbortController();
     const onSigint = () => abort.abort();
     process.once("SIGINT", onSigint);

@@ -1,6 +1,7 @@
 import type { JudgeOutcome, JudgePort, JudgeRequest } from "./judge-port";
 import type { VerdictKind, VerdictOf } from "./verdict";
 import type { EvalResult, Report } from "./results/report";
+import { selfGradingWarnings } from "./results/self-grading";
 import { planSuite, type PlanOptions } from "./plan-suite";
 import { CallScheduler, type ScheduleStop } from "./call-scheduler";
 import { EXPECTED_OUTPUT_TOKENS, estimateRequest, type PriceOf } from "./explain-plan";
@@ -178,6 +179,7 @@ export function buildReport(input: {
   const totalCost = results.reduce((sum, r) => sum + r.costUsd, 0);
   const reusedCalls = results.flatMap((r) => r.calls.filter((c) => c.reused));
   const agreement = judgeAgreement(results);
+  const selfGrading = selfGradingWarnings(results);
   return {
     schemaVersion: 1,
     tool: { name: "rubric-studio", version: toolVersion },
@@ -202,6 +204,7 @@ export function buildReport(input: {
     },
     ...(maxCostUsd !== undefined ? { budget: { maxCostUsd, spentUsd: totalCost } } : {}),
     ...(agreement.length > 0 ? { agreement } : {}),
+    ...(selfGrading.length > 0 ? { selfGrading } : {}),
     results,
   };
 }

@@ -1,9 +1,10 @@
+import { selfGradingLines } from "../engine/results/self-grading";
 import type { CriterionResult, EvalResult, JudgeGrade, Report } from "../engine/results/report";
 import type { Reporter } from "./reporter";
 import { html, trusted, type SafeHtml } from "./html-template";
 import { criterionCombination, criterionMarks, criterionOutcome, formatCell, formatInt, formatJudgeModels, formatLocation, formatResultCost, formatTreeStep, formatUnit, formatUsage, formatUsd, formatVerdict, judgeErrors, jurorVerdicts, plural } from "./format";
 import { STATUS_STYLES, isNonPassing, resultLabel, skippedSummaryLabel } from "./status";
-import { truncationMarker, type Transcript } from "../engine/transcript";
+import { transcriptAgent, truncationMarker, type Transcript } from "../engine/transcript";
 import { trustHtml } from "./html-trust";
 import { formatReportCost, formatSaving, hasSavings, savedCell, savingsDetail, savingsParts } from "./savings-lines";
 
@@ -56,7 +57,8 @@ function cards(report: Report): SafeHtml {
     ...(hasSavings(s.savings) ? [["saved", formatSaving(s.savings.total)] as [string, string]] : []),
   ];
   return html`<section class="cards">${items.map(([label, value]) => html`<div class="card"><b>${value}</b>${label}</div>`)}</section>
-<p class="muted">${formatUsage(s.usage)}</p>${hasSavings(s.savings) ? html`<p class="muted" id="savings">Saved by ${savingsParts(s.savings).join("; ")}</p>` : ""}`;
+<p class="muted">${formatUsage(s.usage)}</p>${hasSavings(s.savings) ? html`<p class="muted" id="savings">Saved by ${savingsParts(s.savings).join("; ")}</p>` : ""}
+${selfGradingLines(report.selfGrading).map((w) => html`<p class="bad">${w}</p>`)}`;
 }
 
 function summaryTable(report: Report): SafeHtml {
@@ -118,7 +120,7 @@ function transcriptSection(t: Transcript): SafeHtml {
     const marker = e.truncatedFrom === undefined ? "" : `\n${truncationMarker(e.result.length, e.truncatedFrom)}`;
     return html`<li><b>Tool call ${call}: ${e.name}</b> <span class="muted">${e.durationMs} ms</span><pre>${JSON.stringify(e.arguments, null, 2) ?? "{}"}</pre><b class="${e.isError ? "bad" : "muted"}">${e.isError ? "Error result" : "Result"}</b><pre>${e.result}${marker}</pre></li>`;
   });
-  return html`<h4>Transcript</h4><p class="muted">server ${t.server} · agent ${t.model} · ${t.turns} of ${t.maxTurns} turns</p><ol>${steps}</ol>${
+  return html`<h4>Transcript</h4><p class="muted">server ${t.server} · agent ${transcriptAgent(t)} · ${t.turns} of ${t.maxTurns} turns</p><ol>${steps}</ol>${
     t.stopNote ? html`<p class="bad">${t.stopNote}</p>` : ""
   }`;
 }

@@ -1,3 +1,4 @@
+import { selfGradingLines } from "../engine/results/self-grading";
 import type { EvalResult, Report } from "../engine/results/report";
 import type { Reporter } from "./reporter";
 import { detailText } from "./details";
@@ -119,6 +120,7 @@ function renderJunit(report: Report): string {
     property("tokens_cache_write", s.usage.cacheWrite),
     ...savingsProperties(s.savings),
     ...(report.budget ? [property("budget_max_usd", report.budget.maxCostUsd), property("budget_spent_usd", report.budget.spentUsd)] : []),
+    ...selfGradingLines(report.selfGrading).map((w) => property("warning", w)),
   ];
   return [
     `<?xml version="1.0" encoding="UTF-8"?>`,

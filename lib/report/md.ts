@@ -1,9 +1,10 @@
+import { selfGradingLines } from "../engine/results/self-grading";
 import type { CriterionResult, EvalResult, Report } from "../engine/results/report";
 import type { Reporter } from "./reporter";
 import { escapeMarkdown, escapeMarkdownCell, markdownFence } from "./escape";
 import { criterionCombination, criterionMarks, criterionOutcome, formatCell, formatInt, formatJudgeModels, formatLocation, formatResultCost, formatTreePath, formatUnit, formatUsage, formatUsd, formatVerdict, judgeErrors, jurorVerdicts, plural } from "./format";
 import { STATUS_STYLES, isNonPassing, resultLabel, skippedSummaryLabel } from "./status";
-import { renderTranscript } from "../engine/transcript";
+import { renderTranscript, transcriptAgent } from "../engine/transcript";
 import { baselineHeadline, deltaMark, formatDelta, notableDeltas } from "./baseline";
 import { formatReportCost, hasSavings, savedCell, savingsDetail, savingsLine } from "./savings-lines";
 import { trustMarkdown } from "./md-trust";
@@ -80,7 +81,7 @@ function candidateBlock(result: EvalResult): string[] {
   const texts = [
     ["Prompt", transcript ? undefined : result.candidate.prompt],
     ["Response", transcript ? undefined : result.candidate.response],
-    [transcript ? `Transcript (server ${transcript.server}, agent ${transcript.model}, ${transcript.turns} of ${transcript.maxTurns} turns)` : "", transcript ? renderTranscript(transcript) : undefined],
+    [transcript ? `Transcript (server ${transcript.server}, agent ${transcriptAgent(transcript)}, ${transcript.turns} of ${transcript.maxTurns} turns)` : "", transcript ? renderTranscript(transcript) : undefined],
     ["Server stderr", serverStderr],
   ] as const;
   for (const [label, text] of texts) {
@@ -155,6 +156,7 @@ function renderMarkdown(report: Report): string {
       (savingsLine(s.savings) ? ` · ${savingsLine(s.savings)}` : ""),
     "",
     ...baselineSection(report),
+    ...selfGradingLines(report.selfGrading).flatMap((w) => [`> **${escapeMarkdown(w)}**`, ""]),
     ...summaryTable(report),
     "",
     ...trustMarkdown(report),

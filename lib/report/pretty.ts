@@ -1,3 +1,4 @@
+import { selfGradingLines } from "../engine/results/self-grading";
 import type { EvalResult, Report } from "../engine/results/report";
 import type { RenderOptions, Reporter } from "./reporter";
 import { detailLines, type DetailLine } from "./details";
@@ -80,6 +81,7 @@ function footer(report: Report, paint: Paint): string[] {
     `${paint("1", `${formatInt(s.total)} eval${s.total === 1 ? "" : "s"}:`)} ${counts.join(", ")}`,
     paint("2", `${plural(s.judgeCalls, "judge call")} · ${formatUsage(s.usage)} · cost ${formatReportCost(report)}${budget} · ${(report.durationMs / 1000).toFixed(1)}s`),
     ...(saved ? [paint("2", saved)] : []),
+    ...selfGradingLines(report.selfGrading).map((w) => paint(STATUS_STYLES.deferred.ansi, stripControl(w))),
   ];
   const headline = baselineHeadline(report);
   if (headline) {

@@ -191,6 +191,8 @@ export interface EvalResult {
 /** The live agent's model calls for one result. */
 export interface LiveAgentSummary {
   model: string;
+  /** The provider that ran the agent (anthropic, openai, or one under providers:), when models were resolved. */
+  provider?: string;
   turns: number;
   maxTurns: number;
   usage: TokenUsage;
@@ -217,6 +219,17 @@ export interface ReportSummary {
   savings: Savings;
 }
 
+/** A judge that graded the live run of an agent of its own model family (judges favour their own family's outputs). */
+export interface SelfGradingWarning {
+  judge: string;
+  agent: string;
+  /** The family both belong to: "Claude", "OpenAI GPT"... */
+  family: string;
+  /** The results (eval names with their cells) it concerns. */
+  results: string[];
+  message: string;
+}
+
 export interface Report {
   schemaVersion: 1;
   tool: { name: "rubric-studio"; version: string };
@@ -234,6 +247,8 @@ export interface Report {
   calibration?: CalibrationResult;
   /** The score-delta gate against a baseline run, when one was asked for. */
   baseline?: BaselineComparison;
+  /** Judges that graded live runs of their own model family's agents. */
+  selfGrading?: SelfGradingWarning[];
   /** The stored run this report belongs to, when run history is on. */
   runId?: string;
   results: EvalResult[];
