@@ -24,6 +24,8 @@ export const LIMITS = {
   /** Values per matrix axis (models, prompts, agents). */
   matrixAxis: 50,
   datasetItems: 10_000,
+  /** Bytes in one dataset file (ReferenceDataset JSON, CSV or JSONL), checked before it is read. */
+  datasetFileBytes: 32 * 1024 * 1024,
   compareItems: 1_000,
   /** Names, ids and model names. */
   nameChars: 200,

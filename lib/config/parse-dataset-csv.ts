@@ -1,0 +1,99 @@
+import { parse } from "csv-parse/sync";
+import { columnMapping, rowToItem } from "./dataset-columns";
+import type { DatasetColumnsInput, DatasetItem } from "./dataset-schema";
+import { LIMITS, formatCount } from "./limits";
+import type { DatasetFileProblem, ParseDatasetResult } from "./dataset-file-problem";
+
+// A CSV dataset (RFC 4180: a header row, quoted fields with "" inside and
+// line breaks, CRLF or LF, an optional UTF-8 byte order mark), parsed by
+// csv-parse, with every problem located at the line where its record starts
+// and the column (the field's 1-based number) of the value at fault.
+
+/** Byte offsets of every line feed, to turn csv-parse's byte counts into line numbers. */
+function lineFinder(bytes: Buffer): (offset: number) => number {
+  const feeds: number[] = [];
+  for (let at = bytes.indexOf(0x0a); at !== -1; at = bytes.indexOf(0x0a, at + 1)) feeds.push(at);
+  return (offset) => {
+    // Skip blank lines between records: the record starts at its first character.
+    let start = offset;
+    while (start < bytes.length && (bytes[start] === 0x0a || bytes[start] === 0x0d)) start += 1;
+    let low = 0;
+    let high = feeds.length;
+    while (low < high) {
+      const mid = (low + high) >> 1;
+      if (feeds[mid]! < start) low = mid + 1;
+      else high = mid;
+    }
+    return low + 1;
+  };
+}
+
+const QUOTE_ADVICE = 'quote the whole field and double every quote inside it ("")';
+
+function csvErrorMessage(error: { code?: string; message: string; record?: unknown[] }, headerLength: number): string {
+  switch (error.code) {
+    case "CSV_QUOTE_NOT_CLOSED":
+      return "a quoted field that starts in this record is never closed (no matching \")";
+    case "INVALID_OPENING_QUOTE":
+      return `a " inside an unquoted field; ${QUOTE_ADVICE}`;
+    case "CSV_INVALID_CLOSING_QUOTE":
+      return `text right after a closing quote; ${QUOTE_ADVICE}`;
+    case "CSV_RECORD_INCONSISTENT_FIELDS_LENGTH":
+      return `this row has ${error.record?.length ?? "a different number of"} fields; the header has ${headerLength}`;
+    default:
+      return error.message;
+  }
+}
+
+export function parseDatasetCsv(input: { text: string; columns?: DatasetColumnsInput }): ParseDatasetResult {
+  const bytes = Buffer.from(input.text, "utf8");
+  const lineAt = lineFinder(bytes);
+  let recordStart = 0;
+  let headerLength = 0;
+  let records: string[][];
+  try {
+    records = parse(bytes, {
+      bom: true,
+      skip_empty_lines: true,
+      // The header and one record past the ceiling, so that a file over it is reported, not parsed whole.
+      to: LIMITS.datasetItems + 2,
+      on_record: (record: string[], context: { bytes: number; records: number }) => {
+        if (context.records === 1) headerLength = record.length;
+        const started = recordStart;
+        recordStart = context.bytes;
+        return { record, started } as unknown as string[];
+      },
+    }) as string[][];
+  } catch (error) {
+    const e = error as { code?: string; message: string; index?: number; record?: unknown[] };
+    return { ok: false, problems: [{ line: lineAt(recordStart), column: (e.index ?? 0) + 1, message: csvErrorMessage(e, headerLength) }] };
+  }
+  const rows = records as unknown as { record: string[]; started: number }[];
+  if (rows.length === 0) return { ok: false, problems: [{ line: 1, column: 1, message: "the file is empty: a CSV dataset starts with a header row naming its columns" }] };
+  const [header, ...data] = rows as [{ record: string[]; started: number }, ...{ record: string[]; started: number }[]];
+  const problems: DatasetFileProblem[] = [];
+  const columnOf = new Map<string, number>();
+  header.record.forEach((name, i) => {
+    if (name !== "" && columnOf.has(name)) problems.push({ line: lineAt(header.started), column: i + 1, message: `column "${name}" appears twice in the header (also column ${columnOf.get(name)! + 1})` });
+    else columnOf.set(name, i);
+  });
+  const mapping = columnMapping(input.columns);
+  for (const { part, column } of mapping.explicit) {
+    if (!columnOf.has(column)) {
+      const names = header.record.filter((n) => n !== "").map((n) => `"${n}"`).join(", ");
+      problems.push({ line: lineAt(header.started), column: 1, message: `columns.${part} names column "${column}", which the header does not have; its columns: ${names || "(none)"}` });
+    }
+  }
+  if (data.length > LIMITS.datasetItems) {
+    problems.push({ line: lineAt(data[LIMITS.datasetItems]!.started), column: 1, message: `a dataset has at most ${formatCount(LIMITS.datasetItems)} items; this is row ${formatCount(LIMITS.datasetItems + 1)}` });
+  }
+  if (problems.length > 0) return { ok: false, problems };
+  const items: DatasetItem[] = [];
+  data.forEach(({ record, started }, i) => {
+    const values = Object.fromEntries([...columnOf].map(([name, index]) => [name, record[index]]));
+    const { item, problems: cells } = rowToItem({ row: i + 1, values, mapping });
+    for (const cell of cells) problems.push({ line: lineAt(started), column: (columnOf.get(cell.column) ?? 0) + 1, message: `row ${i + 1}, column "${cell.column}" ${cell.message}` });
+    items.push(item);
+  });
+  return problems.length > 0 ? { ok: false, problems } : { ok: true, items };
+}
