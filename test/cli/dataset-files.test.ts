@@ -31,13 +31,20 @@ describe.concurrent("datasets from CSV and JSONL files", { timeout: 120_000 }, (
     await ws.write("suite.yaml", SUITE("data/support.csv", "{ id: ticket, input: question, expected_output: answer, context: doc }"));
     const validate = await ws.cli(["validate", "--config", "suite.yaml"]);
     expect(validate.stdout, validate.stderr).toBe("suite.yaml: valid (1 eval, 2 cells)\n");
-    const run = await ws.cli(["eval", "--config", "suite.yaml", "--reporter", "json", "--output", "out.json"], judge.env);
+    const run = await ws.cli(["eval", "--config", "suite.yaml", "--reporter", "json,csv", "--output", "out"], judge.env);
     expect(run.code, run.stderr).toBe(0);
     expect(judge.api.requests.map(candidateOf).sort()).toEqual(['Use the "reset" link\r\non the sign-in page.', "Within 30 days."]);
-    const report = await ws.readReport("out.json");
+    const report = await ws.readReport("out/report.json");
     expect(report.results.map((r) => [r.name, r.candidate.prompt])).toEqual([
       ["support answers [item=T1]", "Q: Reset, please? (see Docs A)"],
       ["support answers [item=T2]", "Q: Refund? (see Docs B)"],
+    ]);
+    // The csv reporter: one row per result, its item and score.
+    const csv = (await ws.read("out/report.csv")).split("\r\n");
+    expect(csv[0]).toMatch(/^id,eval,name,item,agent,model,prompt_index,prompt,status,vacuous,skip_kind,score,threshold,/);
+    expect(csv.slice(1, 3).map((line) => line.split(",").slice(3, 4).concat(line.split(",").slice(8, 9), line.split(",").slice(11, 12)))).toEqual([
+      ["T1", "passed", "0.9"],
+      ["T2", "passed", "0.9"],
     ]);
   });
 
