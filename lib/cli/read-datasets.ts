@@ -1,8 +1,7 @@
-import { open } from "node:fs/promises";
 import path from "node:path";
-import { formatCount, LIMITS } from "../config/limits";
 import { parseDatasetFile } from "../config/parse-dataset-file";
 import type { ConfigIssue, SuiteConfig } from "../config/types";
+import { readBoundedFile } from "./read-bounded-file";
 
 // Datasets named by file (`datasets: { answers: { file: answers.csv } }`) are
 // read here, relative to the suite file: the Go package's ReferenceDataset
@@ -13,24 +12,6 @@ import type { ConfigIssue, SuiteConfig } from "../config/types";
 /** At most this many problems per file: a broken file says what is wrong without flooding the terminal. */
 const MAX_PROBLEMS = 20;
 
-async function readBounded(file: string): Promise<{ ok: true; text: string } | { ok: false; message: string }> {
-  let handle;
-  try {
-    handle = await open(file, "r");
-  } catch (error) {
-    return { ok: false, message: (error as NodeJS.ErrnoException).code === "ENOENT" ? "file not found" : (error as Error).message };
-  }
-  try {
-    const { size } = await handle.stat();
-    if (size > LIMITS.datasetFileBytes) return { ok: false, message: `the file is ${formatCount(size)} bytes; a dataset file holds at most ${formatCount(LIMITS.datasetFileBytes)}` };
-    return { ok: true, text: await handle.readFile("utf8") };
-  } catch (error) {
-    return { ok: false, message: (error as Error).message };
-  } finally {
-    await handle.close();
-  }
-}
-
 export async function readDatasets(input: { suite: SuiteConfig; suitePath: string }): Promise<{ ok: true; value: SuiteConfig } | { ok: false; issues: ConfigIssue[] }> {
   const { suite, suitePath } = input;
   if (!suite.datasets) return { ok: true, value: suite };
@@ -40,7 +21,7 @@ export async function readDatasets(input: { suite: SuiteConfig; suitePath: strin
     if (dataset.file === undefined) continue;
     // The file as the user would open it: relative to where the suite was named from.
     const shown = path.join(path.dirname(suite.file), dataset.file);
-    const read = await readBounded(path.resolve(path.dirname(suitePath), dataset.file));
+    const read = await readBoundedFile(path.resolve(path.dirname(suitePath), dataset.file));
     if (!read.ok) {
       issues.push({ file: suite.file, line: 1, column: 1, path: ["datasets", name, "file"], message: `cannot read dataset "${name}" from ${dataset.file}: ${read.message}`, severity: "error" });
       continue;

@@ -87,7 +87,7 @@ describe.concurrent("datasets from CSV and JSONL files", { timeout: 120_000 }, (
     await handle.truncate(40 * 1024 * 1024);
     await handle.close();
     const run = await ws.cli(["validate", "--config", "suite.yaml"]);
-    expect(run.stderr).toContain('suite.yaml:1:1: error: cannot read dataset "support" from data/huge.csv: the file is 41,943,040 bytes; a dataset file holds at most 33,554,432');
+    expect(run.stderr).toContain('suite.yaml:1:1: error: cannot read dataset "support" from data/huge.csv: the file is 41,943,040 bytes; a data file holds at most 33,554,432');
     expect(run.code).toBe(2);
   });
 });
