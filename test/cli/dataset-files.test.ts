@@ -1,6 +1,7 @@
 import { open } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, test } from "vitest";
+import type { CalibrationResult } from "../../lib/engine/results/trust";
 import { candidateOf, makeWorkspace, startFakeJudge, yaml } from "./cli-harness";
 
 // Datasets from CSV and JSONL files through the real CLI: the items graded
@@ -45,6 +46,35 @@ describe.concurrent("datasets from CSV and JSONL files", { timeout: 120_000 }, (
     expect(csv.slice(1, 3).map((line) => line.split(",").slice(3, 4).concat(line.split(",").slice(8, 9), line.split(",").slice(11, 12)))).toEqual([
       ["T1", "passed", "0.9"],
       ["T2", "passed", "0.9"],
+    ]);
+  });
+
+  test("a CSV's label column is the human label calibrate compares the judge with", async ({ onTestFinished }) => {
+    const ws = await makeWorkspace(onTestFinished);
+    const judge = await startFakeJudge(onTestFinished, { respond: () => ({ verdict: { reasoning: "fine", score: 0.6 } }) });
+    await ws.write("data/labels.csv", "ticket,answer,grade\r\nT1,Go to Settings > Export.,1\r\nT2,It depends.,0\r\nT3,Unlabelled.,\r\n");
+    await ws.write(
+      "suite.yaml",
+      yaml(
+        "datasets:",
+        "  answers:",
+        "    file: data/labels.csv",
+        "    columns: { id: ticket, expected_output: answer, label: { column: grade, name: actionable } }",
+        "evals:",
+        "  - name: support answers",
+        '    response: "Use the reset link."',
+        "    dataset: answers",
+        "    rubric:",
+        "      criteria:",
+        '        - { name: actionable, description: "Tells the user what to do." }',
+      ),
+    );
+    const run = await ws.cli(["calibrate", "--config", "suite.yaml", "--output", "out/calibration.json"], judge.env);
+    expect(run.code, run.stderr).toBe(0);
+    const result = JSON.parse(await ws.read("out/calibration.json")) as CalibrationResult;
+    expect(result.criteria[0]!.items.map((i) => [i.source, i.id, i.label, i.judged])).toEqual([
+      ["dataset", "T1", 1, 0.6],
+      ["dataset", "T2", 0, 0.6],
     ]);
   });
 

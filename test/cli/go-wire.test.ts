@@ -125,6 +125,37 @@ describe.concurrent("the Go wire format from the CLI", { timeout: 120_000 }, () 
     expect(csv).not.toMatch(/(^|,)=cmd/m);
   });
 
+  test("report FILE: a MultiJudgeResult renders its consolidated decision and its agreement", async ({ onTestFinished }) => {
+    const ws = await makeWorkspace(onTestFinished);
+    const a = goReport({ document: "prd.md", decision: "pass", passed: true, scores: [["problem", "pass"], ["metrics", "pass"]] });
+    const failing = goReport({ document: "prd.md", decision: "fail", passed: false, scores: [["problem", "pass"], ["metrics", "fail"]] });
+    const b = { ...failing, judge: { ...failing.judge, model: "claude-haiku-4-5" } };
+    const multi = {
+      evaluations: [a, b],
+      judges: [a.judge, b.judge],
+      aggregatedCategories: [
+        { category: "problem", score: "pass", reasoning: "both pass" },
+        { category: "metrics", score: "fail", reasoning: "conservative" },
+      ],
+      aggregationMethod: "conservative",
+      agreement: 0.75,
+      disagreements: [{ category: "metrics", scores: [{ judgeId: "claude-sonnet-4-6", score: "pass" }, { judgeId: "claude-haiku-4-5", score: "fail" }], uniqueScores: 2 }],
+      consolidatedDecision: b.decision,
+      consolidatedFindings: b.findings,
+    };
+    expect(checkGoJson(multi, "MultiJudgeResult")).toEqual([]);
+    await ws.write("multi.json", JSON.stringify(multi));
+    const run = await ws.cli(["report", "multi.json", "--reporter", "json"]);
+    expect(run.code, run.stderr).toBe(1);
+    const report = JSON.parse(run.stdout) as { results: { status: string; display: string; judges: { model: string; passed: boolean }[]; review: { multiJudge: { agreement: number } }; usage: { input: number } }[] };
+    expect(report.results).toHaveLength(1);
+    expect(report.results[0]).toMatchObject({ status: "failed", display: "fail", review: { multiJudge: { agreement: 0.75 } }, usage: { input: 2400 } });
+    expect(report.results[0]!.judges.map((j) => [j.model, j.passed])).toEqual([
+      ["claude-sonnet-4-6", true],
+      ["claude-haiku-4-5", false],
+    ]);
+  });
+
   test("report FILE: a file that is not JSON, or not a report, is exit 2 at the file", async ({ onTestFinished }) => {
     const ws = await makeWorkspace(onTestFinished);
     await ws.write("broken.json", '{\n  "metadata": {,\n}');
