@@ -9,9 +9,6 @@ import { readBoundedFile } from "./read-bounded-file";
 // too large or malformed file is an issue like any other, located in the
 // dataset file itself (its line and column) where it can be.
 
-/** At most this many problems per file: a broken file says what is wrong without flooding the terminal. */
-const MAX_PROBLEMS = 20;
-
 export async function readDatasets(input: { suite: SuiteConfig; suitePath: string }): Promise<{ ok: true; value: SuiteConfig } | { ok: false; issues: ConfigIssue[] }> {
   const { suite, suitePath } = input;
   if (!suite.datasets) return { ok: true, value: suite };
@@ -28,7 +25,7 @@ export async function readDatasets(input: { suite: SuiteConfig; suitePath: strin
     }
     const parsed = parseDatasetFile({ text: read.text, file: dataset.file, ...(dataset.format ? { format: dataset.format } : {}), ...(dataset.columns ? { columns: dataset.columns } : {}) });
     if (!parsed.ok) {
-      for (const problem of parsed.problems.slice(0, MAX_PROBLEMS)) {
+      for (const problem of parsed.problems) {
         issues.push({ file: shown, line: problem.line, column: problem.column, path: ["datasets", name, "file"], message: `dataset "${name}": ${problem.message}`, severity: "error" });
       }
       continue;

@@ -2,29 +2,32 @@ import { parse } from "csv-parse/sync";
 import { columnMapping, rowToItem } from "./dataset-columns";
 import type { DatasetColumnsInput, DatasetItem } from "./dataset-schema";
 import { LIMITS, formatCount } from "./limits";
-import type { DatasetFileProblem, ParseDatasetResult } from "./dataset-file-problem";
+import { MAX_PROBLEMS, type DatasetFileProblem, type ParseDatasetResult } from "./dataset-file-problem";
 
 // A CSV dataset (RFC 4180: a header row, quoted fields with "" inside and
 // line breaks, CRLF or LF, an optional UTF-8 byte order mark), parsed by
 // csv-parse, with every problem located at the line where its record starts
 // and the column (the field's 1-based number) of the value at fault.
 
-/** Byte offsets of every line feed, to turn csv-parse's byte counts into line numbers. */
+/**
+ * Line numbers of byte offsets (csv-parse counts bytes), by counting line
+ * feeds from the last offset asked, so a file of millions of lines costs no
+ * table; offsets come mostly in increasing order.
+ */
 function lineFinder(bytes: Buffer): (offset: number) => number {
-  const feeds: number[] = [];
-  for (let at = bytes.indexOf(0x0a); at !== -1; at = bytes.indexOf(0x0a, at + 1)) feeds.push(at);
+  let at = 0;
+  let line = 1;
   return (offset) => {
     // Skip blank lines between records: the record starts at its first character.
     let start = offset;
     while (start < bytes.length && (bytes[start] === 0x0a || bytes[start] === 0x0d)) start += 1;
-    let low = 0;
-    let high = feeds.length;
-    while (low < high) {
-      const mid = (low + high) >> 1;
-      if (feeds[mid]! < start) low = mid + 1;
-      else high = mid;
+    if (start < at) {
+      at = 0;
+      line = 1;
     }
-    return low + 1;
+    for (let feed = bytes.indexOf(0x0a, at); feed !== -1 && feed < start; feed = bytes.indexOf(0x0a, feed + 1)) line += 1;
+    at = start;
+    return line;
   };
 }
 
@@ -71,11 +74,15 @@ export function parseDatasetCsv(input: { text: string; columns?: DatasetColumnsI
   const rows = records as unknown as { record: string[]; started: number }[];
   if (rows.length === 0) return { ok: false, problems: [{ line: 1, column: 1, message: "the file is empty: a CSV dataset starts with a header row naming its columns" }] };
   const [header, ...data] = rows as [{ record: string[]; started: number }, ...{ record: string[]; started: number }[]];
+  if (header.record.length > LIMITS.datasetColumns) {
+    return { ok: false, problems: [{ line: lineAt(header.started), column: LIMITS.datasetColumns + 1, message: `the header has ${formatCount(header.record.length)} columns; a CSV dataset has at most ${formatCount(LIMITS.datasetColumns)}` }] };
+  }
   const problems: DatasetFileProblem[] = [];
   const columnOf = new Map<string, number>();
   header.record.forEach((name, i) => {
-    if (name !== "" && columnOf.has(name)) problems.push({ line: lineAt(header.started), column: i + 1, message: `column "${name}" appears twice in the header (also column ${columnOf.get(name)! + 1})` });
-    else columnOf.set(name, i);
+    if (name !== "" && columnOf.has(name)) {
+      if (problems.length < MAX_PROBLEMS) problems.push({ line: lineAt(header.started), column: i + 1, message: `column "${name}" appears twice in the header (also column ${columnOf.get(name)! + 1})` });
+    } else columnOf.set(name, i);
   });
   const mapping = columnMapping(input.columns);
   for (const { part, column } of mapping.explicit) {
@@ -88,12 +95,18 @@ export function parseDatasetCsv(input: { text: string; columns?: DatasetColumnsI
     problems.push({ line: lineAt(data[LIMITS.datasetItems]!.started), column: 1, message: `a dataset has at most ${formatCount(LIMITS.datasetItems)} items; this is row ${formatCount(LIMITS.datasetItems + 1)}` });
   }
   if (problems.length > 0) return { ok: false, problems };
+  // Only the mapped columns are read from each row: a header of thousands of unused columns costs nothing per row.
+  const used = [mapping.id, mapping.input, mapping.expected_output, ...mapping.context, mapping.label.column].flatMap((name) => {
+    const index = columnOf.get(name);
+    return index === undefined ? [] : [[name, index] as const];
+  });
   const items: DatasetItem[] = [];
-  data.forEach(({ record, started }, i) => {
-    const values = Object.fromEntries([...columnOf].map(([name, index]) => [name, record[index]]));
+  for (const [i, { record, started }] of data.entries()) {
+    if (problems.length >= MAX_PROBLEMS) break;
+    const values = Object.fromEntries(used.map(([name, index]) => [name, record[index]]));
     const { item, problems: cells } = rowToItem({ row: i + 1, values, mapping });
     for (const cell of cells) problems.push({ line: lineAt(started), column: (columnOf.get(cell.column) ?? 0) + 1, message: `row ${i + 1}, column "${cell.column}" ${cell.message}` });
     items.push(item);
-  });
+  }
   return problems.length > 0 ? { ok: false, problems } : { ok: true, items };
 }

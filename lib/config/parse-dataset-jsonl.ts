@@ -1,7 +1,7 @@
 import { columnMapping, rowToItem } from "./dataset-columns";
 import type { DatasetColumnsInput, DatasetItem } from "./dataset-schema";
 import { LIMITS, formatCount } from "./limits";
-import { jsonErrorPlace, type DatasetFileProblem, type ParseDatasetResult } from "./dataset-file-problem";
+import { jsonErrorPlace, MAX_PROBLEMS, type DatasetFileProblem, type ParseDatasetResult } from "./dataset-file-problem";
 
 // A JSON Lines dataset: one JSON object per line (blank lines skipped), its
 // fields picked by the same column mapping as a CSV's. Every problem is at
@@ -9,12 +9,15 @@ import { jsonErrorPlace, type DatasetFileProblem, type ParseDatasetResult } from
 
 export function parseDatasetJsonl(input: { text: string; columns?: DatasetColumnsInput }): ParseDatasetResult {
   const mapping = columnMapping(input.columns);
-  const lines = input.text.replace(/^\uFEFF/, "").split("\n");
+  const text = input.text.replace(/^\uFEFF/, "");
   const items: DatasetItem[] = [];
   const problems: DatasetFileProblem[] = [];
-  for (let index = 0; index < lines.length && problems.length < 20; index += 1) {
-    const text = lines[index]!.replace(/\r$/, "");
-    if (text.trim() === "") continue;
+  // Line by line without splitting the whole file: a hostile file of millions of lines stops at the item limit.
+  for (let start = 0, index = 0; start <= text.length && problems.length < MAX_PROBLEMS; index += 1) {
+    const end = text.indexOf("\n", start);
+    const raw = text.slice(start, end === -1 ? text.length : end).replace(/\r$/, "");
+    start = end === -1 ? text.length + 1 : end + 1;
+    if (raw.trim() === "") continue;
     const line = index + 1;
     if (items.length === LIMITS.datasetItems) {
       problems.push({ line, column: 1, message: `a dataset has at most ${formatCount(LIMITS.datasetItems)} items; this is item ${formatCount(LIMITS.datasetItems + 1)}` });
@@ -22,7 +25,7 @@ export function parseDatasetJsonl(input: { text: string; columns?: DatasetColumn
     }
     let value: unknown;
     try {
-      value = JSON.parse(text);
+      value = JSON.parse(raw);
     } catch (error) {
       problems.push({ line, column: jsonErrorPlace((error as Error).message).column, message: `not valid JSON: ${(error as Error).message}` });
       continue;

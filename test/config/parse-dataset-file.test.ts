@@ -66,6 +66,11 @@ describe("CSV datasets", () => {
     expect(problems("id,id\n1,2\n", "qa.csv")).toEqual([{ line: 1, column: 2, message: 'column "id" appears twice in the header (also column 1)' }]);
   });
 
+  it("a header past the column ceiling is an error at the first column past it", () => {
+    const header = Array.from({ length: LIMITS.datasetColumns + 5 }, (_, i) => `c${i}`).join(",");
+    expect(problems(`${header}\n`, "wide.csv")).toEqual([{ line: 1, column: 1_001, message: "the header has 1,005 columns; a CSV dataset has at most 1,000" }]);
+  });
+
   it("more rows than a dataset holds is an error at the first row past the limit, without parsing the rest", () => {
     const rows = Array.from({ length: LIMITS.datasetItems + 50 }, (_, i) => `r${i},x`);
     const found = problems(`id,expected_output\n${rows.join("\n")}\n`, "big.csv");
