@@ -1,12 +1,14 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { readFileSync } from "node:fs";
 import { validateCommand } from "./validate-command";
-import { parseReporterList } from "../report/registry";
+import { parseReporterList, REPORTER_NAMES } from "../report/registry";
 import { readEnv, type Settings } from "../env/read-env";
 import { addJudgingOptions } from "./judging-options";
 import { addReviewCommands } from "./review-commands";
 import { LIMITS } from "../config/limits";
 import type { CliIo } from "./cli-io";
+
+const REPORTER_HELP = `${REPORTER_NAMES.join(", ")} (comma-separated)`;
 
 // `rubric-studio`: the command-line face of the engine. Exit codes are chosen
 // here and only here: 0 all passed, 1 a fail / judge_error / budget skip,
@@ -97,7 +99,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     { positiveInt, positiveNumber, nonNegative },
   )
     .option("--explain", "print the plan: rubric, candidate, judge model(s), judge calls and projected cost; calls no provider")
-    .option("-r, --reporter <formats>", "pretty, json, junit, md, html, sarif, gitlab, ndjson, tap, csv (comma-separated)", "pretty")
+    .option("-r, --reporter <formats>", REPORTER_HELP, "pretty")
     .option("-o, --output <path>", "write the report there (a directory when several non-pretty formats are asked for)")
     .option("--no-color", "plain text, no ANSI colours")
     .option("--store", "keep the run in the run history (the embedded database, or DATABASE_URL; on whenever DATABASE_URL is set)")
@@ -134,7 +136,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     .command("resume")
     .description("Finish a stored run whose process died: grades only the missing results, reusing every judge verdict that was already paid for.")
     .argument("<run-id>", "the id printed as 'Storing run ...'")
-    .option("-r, --reporter <formats>", "pretty, json, junit, md, html, sarif, gitlab, ndjson, tap, csv (comma-separated)", "pretty")
+    .option("-r, --reporter <formats>", REPORTER_HELP, "pretty")
     .option("-o, --output <path>", "write the report there (a directory when several non-pretty formats are asked for)")
     .option("--no-color", "plain text, no ANSI colours")
     .action(async (runId: string, opts: { reporter: string; output?: string; color: boolean }) => {
@@ -146,7 +148,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
 
   const reporterOptions = (command: Command) =>
     command
-      .option("-r, --reporter <formats>", "pretty, json, junit, md, html, sarif, gitlab, ndjson, tap, csv (comma-separated)", "pretty")
+      .option("-r, --reporter <formats>", REPORTER_HELP, "pretty")
       .option("-o, --output <path>", "write the report there (a directory when several non-pretty formats are asked for)")
       .option("--no-color", "plain text, no ANSI colours");
 
