@@ -31,6 +31,12 @@ function lineFinder(bytes: Buffer): (offset: number) => number {
   };
 }
 
+interface CsvRow {
+  record: string[];
+  /** Byte offset of the record's start (before any blank lines). */
+  started: number;
+}
+
 const QUOTE_ADVICE = 'quote the whole field and double every quote inside it ("")';
 
 function csvErrorMessage(error: { code?: string; message: string; record?: unknown[] }, headerLength: number): string {
@@ -53,27 +59,28 @@ export function parseDatasetCsv(input: { text: string; columns?: DatasetColumnsI
   const lineAt = lineFinder(bytes);
   let recordStart = 0;
   let headerLength = 0;
-  let records: string[][];
+  let rows: CsvRow[];
   try {
-    records = parse(bytes, {
+    // csv-parse types a changed record (on_record's result) only together with columns:, which this parse does not use.
+    rows = parse(bytes, {
       bom: true,
       skip_empty_lines: true,
       // The header and one record past the ceiling, so that a file over it is reported, not parsed whole.
       to: LIMITS.datasetItems + 2,
-      on_record: (record: string[], context: { bytes: number; records: number }) => {
+      // Each record with the byte offset where it starts, for its line number.
+      on_record: (record: string[], context) => {
         if (context.records === 1) headerLength = record.length;
         const started = recordStart;
         recordStart = context.bytes;
         return { record, started } as unknown as string[];
       },
-    }) as string[][];
+    }) as unknown as CsvRow[];
   } catch (error) {
     const e = error as { code?: string; message: string; index?: number; record?: unknown[] };
     return { ok: false, problems: [{ line: lineAt(recordStart), column: (e.index ?? 0) + 1, message: csvErrorMessage(e, headerLength) }] };
   }
-  const rows = records as unknown as { record: string[]; started: number }[];
   if (rows.length === 0) return { ok: false, problems: [{ line: 1, column: 1, message: "the file is empty: a CSV dataset starts with a header row naming its columns" }] };
-  const [header, ...data] = rows as [{ record: string[]; started: number }, ...{ record: string[]; started: number }[]];
+  const [header, ...data] = rows as [CsvRow, ...CsvRow[]];
   if (header.record.length > LIMITS.datasetColumns) {
     return { ok: false, problems: [{ line: lineAt(header.started), column: LIMITS.datasetColumns + 1, message: `the header has ${formatCount(header.record.length)} columns; a CSV dataset has at most ${formatCount(LIMITS.datasetColumns)}` }] };
   }
