@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { describe, expect, test } from "vitest";
 import { parseRubricSetJson } from "../../lib/config/rubric-set-json";
 import { checkGoJson, goStructs } from "../support/go-structs";
-import { makeWorkspace, yaml } from "./cli-harness";
+import { makeWorkspace, startFakeJudge, yaml } from "./cli-harness";
 
 // The Go package's wire format both ways through the real CLI: `export` writes
 // a YAML category rubric as RubricSet JSON whose field names, order and
@@ -123,6 +123,44 @@ describe.concurrent("the Go wire format from the CLI", { timeout: 120_000 }, () 
     const csv = await ws.read("out/report.csv");
     expect(csv).toContain("criterion: metrics");
     expect(csv).not.toMatch(/(^|,)=cmd/m);
+  });
+
+  test("review writes what the spec's structs say, and report FILE renders it back with the same decision", async ({ onTestFinished }) => {
+    const ws = await makeWorkspace(onTestFinished);
+    const judge = await startFakeJudge(onTestFinished, {
+      respond: (request) => {
+        const metrics = request.user.includes("(id: metrics) only");
+        return { toolInput: { reasoning: "looked", score: metrics ? "partial" : "pass", evidence: ["Target: p95 under 2s."], findings: metrics ? [{ severity: "medium", title: "No baseline", description: "d", recommendation: "r" }] : [] } };
+      },
+    });
+    await ws.write(
+      "reviews.yaml",
+      yaml(
+        "rubrics:",
+        "  prd:",
+        "    name: PRD review",
+        "    categories:",
+        "      - { id: problem, name: Problem, description: States the problem., required: true }",
+        "      - { id: metrics, name: Metrics, description: Defines success metrics. }",
+        "evals:",
+        "  - name: checkout prd",
+        "    document: { file: prd.md, title: Checkout v2 }",
+        "    rubric: { ref: prd }",
+      ),
+    );
+    await ws.write("prd.md", "# Checkout v2\nTarget: p95 under 2s.\n");
+    const review = await ws.cli(["review", "--config", "reviews.yaml", "--output", "review.json"], judge.env);
+    expect(review.code, review.stderr).toBe(0);
+    const written = JSON.parse(await ws.read("review.json")) as { decision: { status: string } };
+    expect(checkGoJson(written, "EvaluationReport")).toEqual([]);
+    const rendered = await ws.cli(["report", "review.json", "--reporter", "json"]);
+    expect(rendered.code, rendered.stderr).toBe(0);
+    const report = JSON.parse(rendered.stdout) as { results: { name: string; display: string; criteria: { name: string; score: number }[] }[] };
+    expect(report.results.map((r) => [r.name, r.display])).toEqual([["review Checkout v2", written.decision.status]]);
+    expect(report.results[0]!.criteria.map((c) => [c.name, c.score])).toEqual([
+      ["problem", 1],
+      ["metrics", 0.5],
+    ]);
   });
 
   test("report FILE: a MultiJudgeResult renders its consolidated decision and its agreement", async ({ onTestFinished }) => {
