@@ -46,6 +46,13 @@ export default async function RunPage({ params, searchParams }: { params: Promis
       </div>
       <RunLive runId={id} suiteName={run.suiteName} createdAt={run.createdAt.toISOString()} startedBy={run.startedBy} version={run.version.number} initial={runProgress({ run, now: Date.now(), priceOf })} watch={search.watch === "1"} />
       {run.error ? <div className={styles.error}>{run.error}</div> : null}
+      <p>
+        {/* A plain link: the file streams from the store; Next's router must not prefetch it. */}
+        <a href={`/api/runs/${id}/results.csv`} download data-testid="results-csv">
+          Download results (CSV)
+        </a>{" "}
+        <span className={styles.muted}>one row per result, a column per criterion score</span>
+      </p>
       {severalJudges ? (
         <p>
           <Link href={`/runs/${id}/agreement`} data-testid="agreement-link">
