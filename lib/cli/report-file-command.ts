@@ -4,6 +4,7 @@ import { resultFromReview, outcomeFromMultiJudge } from "../engine/review/result
 import type { ReviewOutcome } from "../engine/review/types";
 import { parseEvaluationReport, parseMultiJudgeResult } from "../engine/review/wire-json";
 import { buildReport, exitCodeOf } from "../engine/run-suite";
+import { priceOf } from "../judge/pricing";
 import type { ReporterName } from "../report/registry";
 import type { CliIo } from "./cli-io";
 import { readBoundedFile } from "./read-bounded-file";
@@ -69,7 +70,7 @@ export async function reportFileCommand(input: { file: string; io: CliIo; report
   });
   const times = parsed.outcomes.map((o) => Date.parse(o.report.metadata.generatedAt)).filter(Number.isFinite);
   const at = times.length > 0 ? Math.min(...times) : 0;
-  const report = buildReport({ results, suite: { file, servers: {}, evals: [] }, toolVersion: input.toolVersion, startedAt: at, finishedAt: times.length > 0 ? Math.max(...times) : at });
+  const report = buildReport({ results, suite: { file, servers: {}, evals: [] }, toolVersion: input.toolVersion, startedAt: at, finishedAt: times.length > 0 ? Math.max(...times) : at, priceOf });
   await writeReports({ names: input.reporters, report, output: input.output, io, color: input.color });
   return exitCodeOf(report);
 }
