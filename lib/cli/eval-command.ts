@@ -6,6 +6,7 @@ import { createProviderSetup, unpricedRefusal } from "./provider-setup";
 import { parseReporterList } from "../report/registry";
 import { executeRun } from "./execute-run";
 import { prepareSuite } from "./prepare-judging";
+import { batchPriceOf } from "./batch-mode";
 import type { RunConfig } from "../store/run-store";
 import type { CliIo } from "./cli-io";
 
@@ -26,6 +27,8 @@ export interface EvalOptions {
   maxDrop: number;
   queue?: boolean;
   detach?: boolean;
+  batch?: boolean;
+  pollInterval?: number;
 }
 
 export async function evalCommand(input: { options: EvalOptions; io: CliIo; toolVersion: string }): Promise<number> {
@@ -40,7 +43,9 @@ export async function evalCommand(input: { options: EvalOptions; io: CliIo; tool
   if (!prepared.ok) return prepared.exitCode;
   const { suite, filter, text, settings } = prepared.value;
   const { judgeModel, databaseUrl } = settings;
-  const providers = createProviderSetup({ suite, settings, env: io.env });
+  const direct = createProviderSetup({ suite, settings, env: io.env });
+  // A batched run's budget and projections count batch prices.
+  const providers = options.batch ? { ...direct, priceOf: batchPriceOf(direct.priceOf) } : direct;
   const resolveModel = providers.resolve;
   const explainOptions = { cacheMinimumOf: providers.cacheMinimumOf, concurrency: options.concurrency, judgeCache: options.cache };
 
@@ -76,6 +81,7 @@ export async function evalCommand(input: { options: EvalOptions; io: CliIo; tool
     ...(options.maxCost !== undefined ? { maxCostUsd: options.maxCost } : {}),
     ...(options.filter !== undefined ? { filter: options.filter } : {}),
     ...(!options.cache ? { noCache: true } : {}),
+    ...(options.batch ? { batch: { pollSeconds: options.pollInterval ?? 30 } } : {}),
   };
   // The suite is named by its path, as the user wrote it relative to here.
   const suiteName = path.normalize(options.config);
@@ -84,6 +90,7 @@ export async function evalCommand(input: { options: EvalOptions; io: CliIo; tool
     // A budget and a baseline need the whole run in one process; queued runs report them with `report`.
     if (options.maxCost !== undefined) return fail("--max-cost is not supported with --queue yet");
     if (options.baseline !== undefined) return fail("--baseline is not supported with --queue yet");
+    if (options.batch) return fail("--batch is not supported with --queue yet");
     const { queuedRun } = await import("./queue-commands");
     return queuedRun({ suite, yaml: text, suiteName, settings, config, io, reporters: reporters.value, output: options.output, color: options.color && Boolean(io.stdout.isTTY), filter, detach: Boolean(options.detach) });
   }

@@ -6,6 +6,8 @@ import { planSuite } from "../engine/plan-suite";
 import { compareToBaseline } from "../engine/compare-baseline";
 import { formatUsd, plural } from "../engine/format-score";
 import { createProviderSetup } from "./provider-setup";
+import { batchOptions, batchPriceOf } from "./batch-mode";
+import { createBatchLedger } from "../store/batch-ledger";
 import type { ReporterName } from "../report/registry";
 import { redactDeep } from "../engine/redact-secrets";
 import type { Settings } from "../env/read-env";
@@ -94,7 +96,9 @@ export async function executeRun(request: RunRequest): Promise<number> {
       baseline = found;
     }
 
-    const providers = createProviderSetup({ suite, settings, env: io.env });
+    const direct = createProviderSetup({ suite, settings, env: io.env });
+    // A batched run's budget and projections count batch prices.
+    const providers = config.batch ? { ...direct, priceOf: batchPriceOf(direct.priceOf) } : direct;
     const resolveModel = providers.resolve;
     const skipResultIds = new Set(stored.map((r) => r.id));
     if (store && request.target.kind === "new") {
@@ -105,8 +109,13 @@ export async function executeRun(request: RunRequest): Promise<number> {
       io.stderr.write(`Storing run ${runId}\n`);
     }
 
-    // Each request goes to the provider its model resolves to (a panel or a matrix may mix vendors).
-    let judge: JudgePort = providers.createJudge({ timeoutMs: config.timeoutSeconds * 1000 });
+    const abort = new AbortController();
+    // Each request goes to the provider its model resolves to (a panel or a matrix may mix vendors);
+    // with --batch, through Message Batches whose ids are stored with the run, for `resume`.
+    const batch = config.batch
+      ? batchOptions({ pollSeconds: config.batch.pollSeconds, io, signal: abort.signal, ...(db && runId ? { ledger: createBatchLedger({ prisma: db.prisma, runId }) } : {}) })
+      : undefined;
+    let judge: JudgePort = providers.createJudge({ timeoutMs: config.timeoutSeconds * 1000, ...(batch ? { batch } : {}) });
     if (history && db) {
       judge = history.createCachedJudge({ prisma: db.prisma, inner: judge, runId, owner: history.claimOwner(), reuse: !config.noCache, leaseMs: leaseMs(config.timeoutSeconds) });
     }
@@ -114,7 +123,6 @@ export async function executeRun(request: RunRequest): Promise<number> {
     const progress = io.stderr.isTTY ? createProgressBar({ stream: io.stderr, now: Date.now }) : undefined;
     // Evals without a response run as agents against their MCP servers; the servers close with the run.
     const live = createCliLiveRunner({ settings, suiteFile: config.file, cwd: io.cwd, timeoutSeconds: config.timeoutSeconds, toolVersion: config.toolVersion });
-    const abort = new AbortController();
     const onSigint = () => abort.abort();
     process.once("SIGINT", onSigint);
     // `rubric-studio cancel RUN_ID` (or the dashboard) asks through the database.

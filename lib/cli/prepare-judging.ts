@@ -4,6 +4,7 @@ import type { TypedJudgePort } from "../engine/judge-port";
 import { createProviderSetup, unpricedRefusal, type ProviderSetup } from "./provider-setup";
 import { readEnv, type Settings } from "../env/read-env";
 import { readSuiteFile } from "./read-suite-file";
+import { batchOptions, batchPriceOf } from "./batch-mode";
 import type { CliIo } from "./cli-io";
 
 // What `review` and `calibrate` share before they grade: the environment, the
@@ -28,6 +29,9 @@ export interface JudgingOptions {
   timeout: number;
   maxCost?: number;
   allowUnpriced?: boolean;
+  /** `--batch`: through Message Batches at half price, polled every `pollInterval` seconds. */
+  batch?: boolean;
+  pollInterval?: number;
 }
 
 export interface SuiteSetup {
@@ -68,7 +72,10 @@ export async function prepareJudging(input: { options: JudgingOptions; io: CliIo
   const prepared = await prepareSuite(input);
   if (!prepared.ok) return prepared;
   const { suite, settings, filter, text } = prepared.value;
-  const providers = createProviderSetup({ suite, settings, env: input.io.env });
+  const direct = createProviderSetup({ suite, settings, env: input.io.env });
+  const { batch, pollInterval = 30 } = input.options;
+  // A batched run's budget and projections count batch prices.
+  const providers: ProviderSetup = batch ? { ...direct, priceOf: batchPriceOf(direct.priceOf) } : direct;
   if (input.options.maxCost !== undefined && !input.options.allowUnpriced) {
     // Every judge model the suite names (the evals --filter keeps): a budget cannot bound what it cannot price.
     const evals = suite.evals.filter((e) => !filter || filter.test(e.name));
@@ -79,6 +86,6 @@ export async function prepareJudging(input: { options: JudgingOptions; io: CliIo
       return { ok: false, exitCode: 2 };
     }
   }
-  const judge = providers.createJudge({ timeoutMs: input.options.timeout * 1000 });
+  const judge = providers.createJudge({ timeoutMs: input.options.timeout * 1000, ...(batch ? { batch: batchOptions({ pollSeconds: pollInterval, io: input.io }) } : {}) });
   return { ok: true, value: { suite, settings, text, ...(filter ? { filter } : {}), judge, providers } };
 }

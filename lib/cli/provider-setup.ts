@@ -5,7 +5,7 @@ import { BUILTIN_KEY_ENV, resolveProvider, type ResolvedModel } from "../engine/
 import type { Settings } from "../env/read-env";
 import { readProviderKeys } from "../env/read-provider-keys";
 import { cacheMinimumOf, DEFAULT_CACHE_MINIMUM_TOKENS } from "../judge/cache-minimums";
-import { createProviderJudge, priceOfResolved } from "../judge/provider-judge";
+import { createProviderJudge, priceOfResolved, type ProviderJudgeOptions } from "../judge/provider-judge";
 
 // The providers of one suite on this machine (issue 11): which provider each
 // model resolves to given the keys that are set, what it costs, and the judge
@@ -16,7 +16,8 @@ export interface ProviderSetup {
   priceOf(model: string): ModelPrice | undefined;
   /** The smallest prefix the model's prompt cache keeps, for the cost projection; undefined for a provider the judge does not lay out for the cache. */
   cacheMinimumOf(model: string): number | undefined;
-  createJudge(input: { timeoutMs: number }): TypedJudgePort;
+  /** With `batch`, the Anthropic API's requests go through Message Batches (`--batch`). */
+  createJudge(input: { timeoutMs: number; batch?: ProviderJudgeOptions["batch"] }): TypedJudgePort;
 }
 
 /** Why --max-cost cannot be honoured for these judge models (some have no known price), or undefined when it can. */
@@ -44,8 +45,9 @@ export function createProviderSetup(input: { suite: SuiteConfig; settings: Setti
       // The Messages API's minimums, as the request layout uses them (an unlisted model gets the default).
       return resolved.type === "anthropic" && !resolved.declared ? (cacheMinimumOf(resolved.model) ?? DEFAULT_CACHE_MINIMUM_TOKENS) : undefined;
     },
-    createJudge: ({ timeoutMs }) =>
+    createJudge: ({ timeoutMs, batch }) =>
       createProviderJudge({
+        ...(batch ? { batch } : {}),
         resolve,
         keys,
         baseUrls: { ...(settings.anthropicBaseUrl ? { anthropic: settings.anthropicBaseUrl } : {}), ...(settings.openaiBaseUrl ? { openai: settings.openaiBaseUrl } : {}) },

@@ -1,8 +1,11 @@
-import { costOf, type ModelPrice } from "../engine/cost";
+import { batchPrice, costOf, type ModelPrice } from "../engine/cost";
 import type { JudgeCallContext, JudgeOutcome, JudgeRequest, TypedJudgePort, VerdictKind } from "../engine/judge-port";
 import type { ResolvedModel } from "../engine/resolve-provider";
 import type { Verdict } from "../engine/verdict";
 import { PROVIDER_ADAPTERS } from "./provider-registry";
+import { createBatchJudge } from "./batch-judge";
+import type { BatchRoundsOptions } from "./batch-rounds";
+import { createMessageBatchesClient } from "./message-batches-client";
 
 // The judge port for a suite whose models may come from several providers (a
 // mixed-vendor panel, a matrix over vendors): each request goes to the adapter
@@ -17,6 +20,12 @@ export interface ProviderJudgeOptions {
   /** The built-in providers' endpoints from the environment (ANTHROPIC_BASE_URL, OPENAI_BASE_URL). */
   baseUrls: { anthropic?: string; openai?: string };
   timeoutMs: number;
+  /**
+   * Send the Anthropic API's requests through Message Batches (`--batch`), in
+   * rounds, at half the price. Other providers (and a provider declared under
+   * providers:, which may not serve batches) are called directly.
+   */
+  batch?: Omit<BatchRoundsOptions, "client">;
 }
 
 /** The price of a resolved model: its vendor's table, or none for a declared provider (a local server, a proxy). */
@@ -31,7 +40,10 @@ export function createProviderJudge(options: ProviderJudgeOptions): TypedJudgePo
     if (!adapter) {
       const apiKey = resolved.apiKeyEnv !== undefined && Object.hasOwn(options.keys, resolved.apiKeyEnv) ? options.keys[resolved.apiKeyEnv] : undefined;
       const baseURL = resolved.baseUrl ?? (resolved.declared ? undefined : options.baseUrls[resolved.provider as "anthropic" | "openai"]);
-      adapter = PROVIDER_ADAPTERS[resolved.type].createJudge({
+      const batched = options.batch && resolved.type === "anthropic" && !resolved.declared;
+      adapter = batched
+        ? createBatchJudge({ ...options.batch!, client: createMessageBatchesClient({ apiKey: apiKey ?? "unset", ...(baseURL !== undefined ? { baseURL } : {}), timeoutMs: options.timeoutMs }) })
+        : PROVIDER_ADAPTERS[resolved.type].createJudge({
         ...(apiKey !== undefined ? { apiKey } : {}),
         ...(baseURL !== undefined ? { baseURL } : {}),
         timeoutMs: options.timeoutMs,
@@ -46,7 +58,8 @@ export function createProviderJudge(options: ProviderJudgeOptions): TypedJudgePo
     const resolved = options.resolve(request.model);
     const outcome = await adapterFor(resolved).grade({ ...request, model: resolved.model }, context);
     const price = priceOfResolved(resolved);
-    const call = { ...outcome.call, model: request.model, provider: resolved.provider, costUsd: price ? costOf(price, outcome.call.usage) : null };
+    const billed = price && outcome.call.batched ? batchPrice(price) : price;
+    const call = { ...outcome.call, model: request.model, provider: resolved.provider, costUsd: billed ? costOf(billed, outcome.call.usage) : null };
     return { ...outcome, call };
   }
 

@@ -1,0 +1,37 @@
+import { batchPrice, type ModelPrice } from "../engine/cost";
+import type { BatchLedger, BatchProgress, BatchRoundsOptions } from "../judge/batch-rounds";
+import type { CliIo } from "./cli-io";
+
+// `--batch` on the command line: the judge's requests go through Message
+// Batches (lib/judge/batch-judge.ts), the budget and the projections count
+// batch prices, and each batch's progress is said on stderr when it changes.
+
+/** The batch options of the provider judge: polling, the run's ledger, progress lines on stderr. */
+export function batchOptions(input: { pollSeconds: number; io: CliIo; ledger?: BatchLedger; signal?: AbortSignal }): Omit<BatchRoundsOptions, "client"> {
+  const said = new Map<string, string>();
+  return {
+    pollMs: input.pollSeconds * 1000,
+    ...(input.ledger ? { ledger: input.ledger } : {}),
+    ...(input.signal ? { signal: input.signal } : {}),
+    onProgress: (progress) => {
+      const line = progressLine(progress);
+      if (said.get(progress.id) === line) return;
+      said.set(progress.id, line);
+      input.io.stderr.write(`${line}\n`);
+    },
+  };
+}
+
+export function progressLine(p: BatchProgress): string {
+  const { counts } = p;
+  const more = [counts.canceled ? `${counts.canceled} canceled` : "", counts.processing ? `${counts.processing} processing` : ""].filter(Boolean);
+  return `batch ${p.id}: ${p.status}, ${p.submitted} submitted, ${counts.succeeded} succeeded, ${counts.errored} errored, ${counts.expired} expired${more.length ? `, ${more.join(", ")}` : ""}`;
+}
+
+/** Prices as Message Batches bill them (half), for the budget and the projections of a batched run. */
+export function batchPriceOf(priceOf: (model: string) => ModelPrice | undefined): (model: string) => ModelPrice | undefined {
+  return (model) => {
+    const price = priceOf(model);
+    return price ? batchPrice(price) : undefined;
+  };
+}
