@@ -7,12 +7,21 @@ import type { CliIo } from "./cli-io";
 // batch prices, and each batch's progress is said on stderr when it changes.
 
 /** The batch options of the provider judge: polling, the run's ledger, progress lines on stderr. */
-export function batchOptions(input: { pollSeconds: number; io: CliIo; ledger?: BatchLedger; signal?: AbortSignal }): Omit<BatchRoundsOptions, "client"> {
+export function batchOptions(input: {
+  pollSeconds: number;
+  io: CliIo;
+  ledger?: BatchLedger;
+  signal?: AbortSignal;
+  /** The judge calls in progress, counted around the whole judge (countOutstanding): a round closes when all of them wait in it. */
+  outstanding?: () => number;
+}): Omit<BatchRoundsOptions, "client"> {
   const said = new Map<string, string>();
   return {
     pollMs: input.pollSeconds * 1000,
     ...(input.ledger ? { ledger: input.ledger } : {}),
     ...(input.signal ? { signal: input.signal } : {}),
+    ...(input.outstanding ? { outstanding: input.outstanding } : {}),
+    onProblem: (message) => input.io.stderr.write(`warning: ${message}\n`),
     onProgress: (progress) => {
       const line = progressLine(progress);
       if (said.get(progress.id) === line) return;

@@ -8,6 +8,7 @@ import { formatUsd, plural } from "../engine/format-score";
 import { createProviderSetup } from "./provider-setup";
 import { batchOptions, batchPriceOf } from "./batch-mode";
 import { createBatchLedger } from "../store/batch-ledger";
+import { countOutstanding } from "../judge/batch-rounds";
 import type { ReporterName } from "../report/registry";
 import { redactDeep } from "../engine/redact-secrets";
 import type { Settings } from "../env/read-env";
@@ -112,13 +113,15 @@ export async function executeRun(request: RunRequest): Promise<number> {
     const abort = new AbortController();
     // Each request goes to the provider its model resolves to (a panel or a matrix may mix vendors);
     // with --batch, through Message Batches whose ids are stored with the run, for `resume`.
+    const counted = countOutstanding();
     const batch = config.batch
-      ? batchOptions({ pollSeconds: config.batch.pollSeconds, io, signal: abort.signal, ...(db && runId ? { ledger: createBatchLedger({ prisma: db.prisma, runId }) } : {}) })
+      ? batchOptions({ pollSeconds: config.batch.pollSeconds, io, signal: abort.signal, outstanding: counted.outstanding, ...(db && runId ? { ledger: createBatchLedger({ prisma: db.prisma, runId }) } : {}) })
       : undefined;
     let judge: JudgePort = providers.createJudge({ timeoutMs: config.timeoutSeconds * 1000, ...(batch ? { batch } : {}) });
     if (history && db) {
       judge = history.createCachedJudge({ prisma: db.prisma, inner: judge, runId, owner: history.claimOwner(), reuse: !config.noCache, leaseMs: leaseMs(config.timeoutSeconds) });
     }
+    if (batch) judge = counted.around(judge);
 
     const progress = io.stderr.isTTY ? createProgressBar({ stream: io.stderr, now: Date.now }) : undefined;
     // Evals without a response run as agents against their MCP servers; the servers close with the run.

@@ -5,6 +5,7 @@ import { createProviderSetup, unpricedRefusal, type ProviderSetup } from "./prov
 import { readEnv, type Settings } from "../env/read-env";
 import { readSuiteFile } from "./read-suite-file";
 import { batchOptions, batchPriceOf } from "./batch-mode";
+import { countOutstanding } from "../judge/batch-rounds";
 import type { CliIo } from "./cli-io";
 
 // What `review` and `calibrate` share before they grade: the environment, the
@@ -72,10 +73,10 @@ export async function prepareJudging(input: { options: JudgingOptions; io: CliIo
   const prepared = await prepareSuite(input);
   if (!prepared.ok) return prepared;
   const { suite, settings, filter, text } = prepared.value;
-  const direct = createProviderSetup({ suite, settings, env: input.io.env });
+  const setup = createProviderSetup({ suite, settings, env: input.io.env });
   const { batch, pollInterval = 30 } = input.options;
   // A batched run's budget and projections count batch prices.
-  const providers: ProviderSetup = batch ? { ...direct, priceOf: batchPriceOf(direct.priceOf) } : direct;
+  const providers: ProviderSetup = batch ? { ...setup, priceOf: batchPriceOf(setup.priceOf) } : setup;
   if (input.options.maxCost !== undefined && !input.options.allowUnpriced) {
     // Every judge model the suite names (the evals --filter keeps): a budget cannot bound what it cannot price.
     const evals = suite.evals.filter((e) => !filter || filter.test(e.name));
@@ -86,6 +87,8 @@ export async function prepareJudging(input: { options: JudgingOptions; io: CliIo
       return { ok: false, exitCode: 2 };
     }
   }
-  const judge = providers.createJudge({ timeoutMs: input.options.timeout * 1000, ...(batch ? { batch: batchOptions({ pollSeconds: pollInterval, io: input.io }) } : {}) });
+  const counted = countOutstanding();
+  const direct = providers.createJudge({ timeoutMs: input.options.timeout * 1000, ...(batch ? { batch: batchOptions({ pollSeconds: pollInterval, io: input.io, outstanding: counted.outstanding }) } : {}) });
+  const judge = batch ? counted.around(direct) : direct;
   return { ok: true, value: { suite, settings, text, ...(filter ? { filter } : {}), judge, providers } };
 }

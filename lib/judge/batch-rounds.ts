@@ -1,14 +1,18 @@
+import type { JudgePort } from "../engine/judge-port";
 import type { BatchClient, BatchRequest, BatchResult, BatchView } from "./message-batches-client";
 
 // Rounds of Message Batches: every request that arrives while the run has
-// nothing else to do is gathered into one round (a short quiet period ends
-// it), submitted as one batch or more (at most 100,000 requests and 256 MB
+// nothing else to do is gathered into one round, submitted as one batch or more (at most 100,000 requests and 256 MB
 // each), and polled until it ends; each waiter gets its own result by
 // custom_id. What a result leads to (a tree's next level, a repair, the retry
 // of an errored request) arrives later and makes the next round. Batches
 // stored by an earlier process of the same run (the ledger) are adopted: a
 // request whose custom_id one of them holds waits for that batch instead of
 // being submitted again, so nothing is paid twice.
+// A round closes once every judge call in progress waits in it (`outstanding`,
+// counted around the whole judge, judge cache included: a call still looking
+// up the cache, or writing a verdict it was given before asking for the next
+// tree level, holds the round open), or after `gatherMs` without a new request.
 
 export interface StoredBatch {
   id: string;
@@ -29,10 +33,14 @@ export interface BatchRoundsOptions {
   client: BatchClient;
   /** How long to wait between looks at a batch in progress. */
   pollMs: number;
-  /** The quiet period that ends a round (default 100 ms). */
+  /** Judge calls in progress in the whole judge (countOutstanding); without it, a round closes after `gatherMs` of quiet. */
+  outstanding?: () => number;
+  /** The longest quiet period a round waits for calls still in progress (default 30 s: a call may wait on another worker's claim; 100 ms without `outstanding`). */
   gatherMs?: number;
   ledger?: BatchLedger;
   onProgress?: (progress: BatchProgress) => void;
+  /** Something the run should warn about (a batch id that could not be stored). */
+  onProblem?: (message: string) => void;
   /** The API's limits per batch; smaller in tests. */
   limits?: { requests: number; bytes: number };
   /** Stops the polling (the run is over). */
@@ -44,20 +52,47 @@ export type Settled = { batchId: string; result: BatchResult };
 const LIMITS = { requests: 100_000, bytes: 256 * 1024 * 1024 };
 /** Looks in a row that may fail before the batch's waiters are told it could not be followed. */
 const MAX_POLL_FAILURES = 5;
+/** How often a round being gathered looks whether it can close. */
+const QUIET_MS = 20;
 
 export interface BatchRounds {
   submit(customId: string, params: BatchRequest["params"]): Promise<Settled>;
 }
 
+/**
+ * Counts the calls in progress through a judge (the outermost one, around the
+ * judge cache), for `outstanding`.
+ */
+export function countOutstanding(): { outstanding: () => number; around: <J extends JudgePort>(judge: J) => J } {
+  let inProgress = 0;
+  return {
+    outstanding: () => inProgress,
+    around: (judge) => ({
+      ...judge,
+      grade: async (request: Parameters<JudgePort["grade"]>[0], context: Parameters<JudgePort["grade"]>[1]) => {
+        inProgress++;
+        try {
+          return await judge.grade(request, context);
+        } finally {
+          inProgress--;
+        }
+      },
+    }) as typeof judge,
+  };
+}
+
 export function createBatchRounds(options: BatchRoundsOptions): BatchRounds {
   const { client, pollMs, ledger, onProgress, signal } = options;
-  const gatherMs = options.gatherMs ?? 100;
+  const gatherMs = options.gatherMs ?? (options.outstanding ? 30_000 : 100);
   const limits = options.limits ?? LIMITS;
   const waiters = new Map<string, ((settled: Settled) => void)[]>();
   const members = new Map<string, readonly string[]>();
   const polling = new Set<string>();
   let pending: { request: BatchRequest; bytes: number }[] = [];
   let timer: NodeJS.Timeout | undefined;
+  let lastArrival = 0;
+  /** Calls waiting in submit(), in a round being gathered or in a batch. */
+  let waiting = 0;
   let adopted: Promise<Map<string, string>> | undefined;
 
   const settle = (customId: string, settled: Settled) => {
@@ -78,6 +113,24 @@ export function createBatchRounds(options: BatchRoundsOptions): BatchRounds {
   }
 
   async function submit(customId: string, params: BatchRequest["params"]): Promise<Settled> {
+    waiting++;
+    try {
+      return await enter(customId, params);
+    } finally {
+      waiting--;
+    }
+  }
+
+  // Checked after each macrotask boundary, so that what a settled call leads to (its next request) has arrived.
+  function check(): void {
+    timer = undefined;
+    if (pending.length === 0) return;
+    const quiet = Date.now() - lastArrival;
+    if ((options.outstanding && options.outstanding() <= waiting && quiet >= QUIET_MS) || quiet >= gatherMs) void flush();
+    else timer = setTimeout(check, QUIET_MS);
+  }
+
+  async function enter(customId: string, params: BatchRequest["params"]): Promise<Settled> {
     const stored = await (adopted ??= loadAdopted());
     return new Promise<Settled>((resolve) => {
       const waiting = waiters.get(customId);
@@ -88,8 +141,8 @@ export function createBatchRounds(options: BatchRoundsOptions): BatchRounds {
       if (batchId !== undefined) return void watch(batchId);
       const request = { custom_id: customId, params };
       pending.push({ request, bytes: Buffer.byteLength(JSON.stringify(request)) + 2 });
-      clearTimeout(timer);
-      timer = setTimeout(() => void flush(), gatherMs);
+      lastArrival = Date.now();
+      timer ??= setTimeout(check, QUIET_MS);
     });
   }
 
@@ -98,16 +151,21 @@ export function createBatchRounds(options: BatchRoundsOptions): BatchRounds {
     pending = [];
     for (const chunk of chunksOf(round, limits)) {
       const customIds = chunk.map((entry) => entry.request.custom_id);
+      let view;
       try {
-        const view = await client.create(chunk.map((entry) => entry.request));
-        members.set(view.id, customIds);
-        await ledger?.save({ id: view.id, customIds });
-        onProgress?.({ ...view, submitted: customIds.length });
-        watch(view.id);
+        view = await client.create(chunk.map((entry) => entry.request));
       } catch (error) {
         const result = erroredResult(`could not submit a message batch: ${(error as Error).message}`);
         for (const customId of customIds) settle(customId, { batchId: "", result });
+        continue;
       }
+      members.set(view.id, customIds);
+      onProgress?.({ ...view, submitted: customIds.length });
+      watch(view.id);
+      // The batch runs whether or not its id could be kept: its results are still waited for here, and only a resume would miss it.
+      await ledger?.save({ id: view.id, customIds }).catch((error: unknown) => {
+        options.onProblem?.(`message batch ${view.id} could not be stored with the run, so \`resume\` would not find it: ${(error as Error).message}`);
+      });
     }
   }
 

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 
 // The Message Batches endpoints of the Messages API stand-in, in the real
@@ -175,7 +176,8 @@ export function createFakeBatches(input: {
       seen.add(request.custom_id);
       if (typeof request.params !== "object" || request.params === null) return sendError(res, 400, `requests.${i}.params: Field required`);
     }
-    const id = `msgbatch_01fake${(++serial).toString(36).padStart(6, "0")}`;
+    // Unique across stand-ins, as the real ids are: tests share one database of stored batch ids.
+    const id = `msgbatch_01fake${(++serial).toString(36).padStart(4, "0")}${randomBytes(8).toString("hex")}`;
     const batch: FakeBatch = {
       id,
       createdAt: Date.now(),
