@@ -1,4 +1,5 @@
-import { batchPrice, type ModelPrice } from "../engine/cost";
+import { BATCH_PRICE_FACTOR, batchPrice, type ModelPrice } from "../engine/cost";
+import { formatUsd } from "../engine/format-score";
 import type { BatchLedger, BatchProgress, BatchRoundsOptions } from "../judge/batch-rounds";
 import type { CliIo } from "./cli-io";
 
@@ -43,4 +44,10 @@ export function batchPriceOf(priceOf: (model: string) => ModelPrice | undefined)
     const price = priceOf(model);
     return price ? batchPrice(price) : undefined;
   };
+}
+
+/** `eval --explain --batch`: the projected cost with the cache at standard prices against batch prices. */
+export function batchSavingLine(standardUsd: number): string {
+  const batched = standardUsd * BATCH_PRICE_FACTOR;
+  return `With --batch: ~${formatUsd(batched)} instead of ~${formatUsd(standardUsd)} at standard prices (saves ~${formatUsd(standardUsd - batched)}); results may take up to 24 h.`;
 }

@@ -6,7 +6,7 @@ import { createProviderSetup, unpricedRefusal } from "./provider-setup";
 import { parseReporterList } from "../report/registry";
 import { executeRun } from "./execute-run";
 import { prepareSuite } from "./prepare-judging";
-import { batchPriceOf } from "./batch-mode";
+import { batchPriceOf, batchSavingLine } from "./batch-mode";
 import type { RunConfig } from "../store/run-store";
 import type { CliIo } from "./cli-io";
 
@@ -52,7 +52,10 @@ export async function evalCommand(input: { options: EvalOptions; io: CliIo; tool
   if (options.explain) {
     // Planned as if every key were set, so that the plan shows what a real run would do; the missing keys are said after it.
     const cells = planSuite({ suite, defaultModel: judgeModel, filter, resolveModel: (model) => ({ provider: resolveModel(model).provider }) });
-    io.stdout.write(`${renderExplain(explainPlan(cells, providers.priceOf, explainOptions))}\n`);
+    // The plan at standard prices, which shows what batches would cost beside the rest; with --batch, what they save.
+    const plan = explainPlan(cells, direct.priceOf, explainOptions);
+    io.stdout.write(`${renderExplain(plan)}\n`);
+    if (options.batch) io.stdout.write(`${batchSavingLine(plan.totals.costUsd)}\n`);
     const missing = [...new Set(cells.flatMap((c) => c.judges.map((j) => resolveModel(j.model).unavailable)).filter((m) => m !== undefined))];
     for (const reason of missing) io.stdout.write(`A real run would defer these evals: ${reason}.\n`);
     return 0;

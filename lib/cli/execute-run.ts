@@ -8,6 +8,7 @@ import { formatUsd, plural } from "../engine/format-score";
 import { createProviderSetup } from "./provider-setup";
 import { batchOptions, batchPriceOf } from "./batch-mode";
 import { createBatchLedger } from "../store/batch-ledger";
+import { batchedLine } from "../report/baseline";
 import { countOutstanding } from "../judge/batch-rounds";
 import type { ReporterName } from "../report/registry";
 import { redactDeep } from "../engine/redact-secrets";
@@ -187,6 +188,8 @@ export async function executeRun(request: RunRequest): Promise<number> {
       const reused = report.summary.reused ?? { calls: 0, savedUsd: 0 };
       await store.finishRun({ runId, report, status: abort.signal.aborted || cancelled.signal.aborted ? "cancelled" : "completed", reused });
     }
+    const batchedSaving = batchedLine(report);
+    if (batchedSaving !== undefined) io.stderr.write(`${batchedSaving[0]!.toUpperCase()}${batchedSaving.slice(1)}\n`);
     if (report.summary.reused) {
       io.stderr.write(`Reused ${report.summary.reused.calls} judge verdicts from the cache, saving ~${formatUsd(report.summary.reused.savedUsd)}\n`);
     }

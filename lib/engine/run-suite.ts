@@ -9,7 +9,7 @@ import type { CallJudge } from "./call-judge";
 import { gradeLiveCell, type LiveRuns } from "./grade-live-cell";
 import { gradeCellComparison } from "./pairwise/grade-cell-comparison";
 import type { LivePort, LiveRequest } from "./live-port";
-import { costOf } from "./cost";
+import { BATCH_PRICE_FACTOR, costOf } from "./cost";
 import { judgeAgreement } from "./agreement/judge-agreement";
 import { skippedByOf } from "./skip-kind";
 import { cacheTtlFor } from "./cache-ttl";
@@ -172,6 +172,8 @@ export function buildReport(input: {
   );
   const totalCost = results.reduce((sum, r) => sum + r.costUsd, 0);
   const reusedCalls = results.flatMap((r) => r.calls.filter((c) => c.reused));
+  const batchedCalls = results.flatMap((r) => r.calls.filter((c) => c.batched));
+  const batchedUsd = batchedCalls.reduce((sum, c) => sum + (c.costUsd ?? 0), 0);
   const agreement = judgeAgreement(results);
   return {
     schemaVersion: 1,
@@ -192,6 +194,7 @@ export function buildReport(input: {
       judgeCalls: results.reduce((n, r) => n + r.judgeCalls, 0),
       costUsd: totalCost,
       usage,
+      ...(batchedCalls.length ? { batched: { calls: batchedCalls.length, costUsd: batchedUsd, standardUsd: batchedUsd / BATCH_PRICE_FACTOR } } : {}),
       ...(reusedCalls.length ? { reused: { calls: reusedCalls.length, savedUsd: reusedCalls.reduce((sum, c) => sum + (c.reused?.savedUsd ?? 0), 0) } } : {}),
     },
     ...(maxCostUsd !== undefined ? { budget: { maxCostUsd, spentUsd: totalCost } } : {}),

@@ -33,6 +33,13 @@ export function formatDelta(d: BaselineDelta): string {
   return `${formatUnit(d.baselineScore)} → ${formatUnit(d.score)}${delta}`;
 }
 
+/** What Message Batches saved (`--batch`): the batched calls at batch prices against the same calls at standard prices. */
+export function batchedLine(report: Report): string | undefined {
+  const batched = report.summary.batched;
+  if (!batched) return undefined;
+  return `${batched.calls} judge call${batched.calls === 1 ? "" : "s"} batched: ~${formatUsd(batched.costUsd)} instead of ~${formatUsd(batched.standardUsd)} at standard prices, saving ~${formatUsd(batched.standardUsd - batched.costUsd)}`;
+}
+
 export function reusedLine(report: Report): string | undefined {
   const reused = report.summary.reused;
   if (!reused) return undefined;

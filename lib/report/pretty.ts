@@ -5,7 +5,7 @@ import { stripControl } from "./escape";
 import { formatCell, formatInt, formatResultCost, formatUsage, formatUsd, plural } from "./format";
 import { STATUS_STYLES, resultLabel, skippedSummaryLabel } from "./status";
 import { transcriptLines } from "./transcript-lines";
-import { baselineHeadline, deltaMark, formatDelta, notableDeltas, reusedLine } from "./baseline";
+import { baselineHeadline, batchedLine, deltaMark, formatDelta, notableDeltas, reusedLine } from "./baseline";
 import { trustPretty, type Paint } from "./pretty-trust";
 
 // The default reporter: one line per result and, only under the results that
@@ -75,10 +75,12 @@ function footer(report: Report, paint: Paint): string[] {
   ];
   const budget = report.budget ? ` of ${formatUsd(report.budget.maxCostUsd)} budget` : "";
   const reused = reusedLine(report);
+  const batched = batchedLine(report);
   const lines = [
     `${paint("1", `${formatInt(s.total)} eval${s.total === 1 ? "" : "s"}:`)} ${counts.join(", ")}`,
     paint("2", `${plural(s.judgeCalls, "judge call")} · ${formatUsage(s.usage)} · cost ${formatUsd(s.costUsd)}${budget} · ${(report.durationMs / 1000).toFixed(1)}s`),
     ...(reused ? [paint("2", reused)] : []),
+    ...(batched ? [paint("2", batched)] : []),
   ];
   const headline = baselineHeadline(report);
   if (headline) {

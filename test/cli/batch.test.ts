@@ -64,6 +64,24 @@ describe("eval --batch", () => {
     expect(run.stderr).toMatch(new RegExp(`batch ${ids[0]}: in_progress, 7 submitted, 0 succeeded, 0 errored, 0 expired, 7 processing`));
     expect(run.stderr).toContain(`batch ${ids[0]}: ended, 7 submitted, 7 succeeded, 0 errored, 0 expired`);
     expect(run.stderr).toContain(`batch ${ids[1]}: ended, 1 submitted, 1 succeeded, 0 errored, 0 expired`);
+    // The report says what batching saved: the same calls at standard prices cost twice as much.
+    const { batched } = report.summary;
+    expect(batched?.calls).toBe(8);
+    expect(batched?.costUsd).toBeCloseTo(report.summary.costUsd, 10);
+    expect(batched?.standardUsd).toBeCloseTo(2 * report.summary.costUsd, 10);
+    expect(run.stderr).toMatch(/8 judge calls batched: ~\$[\d.]+ instead of ~\$[\d.]+ at standard prices, saving ~\$[\d.]+/);
+  });
+
+  it("--explain --batch says what batching would save", async ({ onTestFinished }) => {
+    const ws = await makeWorkspace(onTestFinished);
+    await ws.write("suite.yaml", JURY_AND_TREE);
+    const plain = await ws.cli(["eval", "--config", "suite.yaml", "--explain"]);
+    const batched = await ws.cli(["eval", "--config", "suite.yaml", "--explain", "--batch"]);
+    expect(batched.code, batched.stderr).toBe(0);
+    const cached = /Cost: naive ~\$[\d.]+, with the prompt cache ~\$([\d.]+) .*, with batches ~\$([\d.]+),/.exec(plain.stdout);
+    expect(cached).not.toBeNull();
+    expect(batched.stdout).toContain(`With --batch: ~$${cached![2]} instead of ~$${cached![1]} at standard prices`);
+    expect(plain.stdout).not.toContain("With --batch");
   });
 
   it("says an expired request is a judge_error with its reason, never a pass or a fail", { timeout: 60_000 }, async ({ onTestFinished }) => {

@@ -210,6 +210,12 @@ export interface ReportSummary {
   usage: TokenUsage;
   /** Verdicts taken from the judge cache instead of paid for again, and what they would have cost. */
   reused?: { calls: number; savedUsd: number };
+  /**
+   * Calls that went through Message Batches (`--batch`): what they cost at
+   * batch prices, and what the same calls (same tokens, same cache reads and
+   * writes) cost at standard prices.
+   */
+  batched?: { calls: number; costUsd: number; standardUsd: number };
 }
 
 export interface Report {
