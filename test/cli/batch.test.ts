@@ -72,6 +72,25 @@ describe("eval --batch", () => {
     expect(run.stderr).toMatch(/8 judge calls batched: ~\$[\d.]+ instead of ~\$[\d.]+ at standard prices, saving ~\$[\d.]+/);
   });
 
+  it("--max-cost counts batch prices: a budget of 60% of the standard projection grades every call with --batch, not without", { timeout: 60_000 }, async ({ onTestFinished }) => {
+    const ws = await makeWorkspace(onTestFinished);
+    const judge = await startFakeJudge(onTestFinished, { respond: () => ({ verdict: { reasoning: "fine", score: 0.9 } }) });
+    await ws.write("suite.yaml", yaml("evals:", "  - name: juried", '    response: "Rate limits per tenant."', "    judge: { jury: { size: 4 } }", '    rubric: "Names the change."'));
+    const explained = await ws.cli(["eval", "--config", "suite.yaml", "--explain"]);
+    // The plan's token estimate at the default judge's standard prices ($3 and $15 per MTok): what the budget checks against.
+    const [, input, output] = /~(\d+) input \+ (\d+) output tokens, projected cost/.exec(explained.stdout) ?? [];
+    const naive = (Number(input) * 3 + Number(output) * 15) / 1e6;
+    expect(naive).toBeGreaterThan(0);
+    const budget = (naive * 0.6).toFixed(6);
+
+    const standard = await ws.cli(["eval", "--config", "suite.yaml", "--reporter", "json", "--max-cost", budget], judge.env);
+    expect((JSON.parse(standard.stdout) as Report).summary.skipped).toBe(1);
+    const batched = await ws.cli(["eval", "--config", "suite.yaml", "--reporter", "json", "--max-cost", budget, ...FAST], judge.env);
+    const report = JSON.parse(batched.stdout) as Report;
+    expect(report.summary.skipped, batched.stderr).toBe(0);
+    expect(report.summary.judgeCalls).toBe(4);
+  });
+
   it("--explain --batch says what batching would save", async ({ onTestFinished }) => {
     const ws = await makeWorkspace(onTestFinished);
     await ws.write("suite.yaml", JURY_AND_TREE);
