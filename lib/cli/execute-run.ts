@@ -141,6 +141,8 @@ export async function executeRun(request: RunRequest): Promise<number> {
     // every finished one; the chain is awaited before the run is closed.
     let saving: Promise<void> = Promise.resolve();
     const save = (result: EvalResult) => {
+      // A batched cell cut short by Ctrl-C is left for `resume`, which waits for its batch instead of paying again.
+      if (config.batch && result.skipKind === "interrupted") return;
       if (store && runId) saving = saving.then(() => store.saveResult(runId!, redactDeep(result)));
     };
     let report: Report;
@@ -187,6 +189,9 @@ export async function executeRun(request: RunRequest): Promise<number> {
     if (store && runId) {
       const reused = report.summary.reused ?? { calls: 0, savedUsd: 0 };
       await store.finishRun({ runId, report, status: abort.signal.aborted || cancelled.signal.aborted ? "cancelled" : "completed", reused });
+    }
+    if (config.batch && runId && abort.signal.aborted) {
+      io.stderr.write(`Interrupted: the message batches go on; \`rubric-studio resume ${runId}\` waits for them and pays nothing twice\n`);
     }
     const batchedSaving = batchedLine(report);
     if (batchedSaving !== undefined) io.stderr.write(`${batchedSaving[0]!.toUpperCase()}${batchedSaving.slice(1)}\n`);

@@ -124,6 +124,8 @@ export function createBatchRounds(options: BatchRoundsOptions): BatchRounds {
   // Checked after each macrotask boundary, so that what a settled call leads to (its next request) has arrived.
   function check(): void {
     timer = undefined;
+    // An interrupted run submits nothing more: its calls have stopped waiting (batch-judge.ts).
+    if (signal?.aborted) pending = [];
     if (pending.length === 0) return;
     const quiet = Date.now() - lastArrival;
     if ((options.outstanding && options.outstanding() <= waiting && quiet >= QUIET_MS) || quiet >= gatherMs) void flush();

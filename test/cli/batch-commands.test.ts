@@ -45,16 +45,16 @@ describe("--batch on review and calibrate", () => {
       "suite.yaml",
       yaml(
         "evals:",
-        "  - name: support answers",
-        '    response: "Use the reset link on the sign-in page."',
+        "  - name: refunds",
+        '    response: "Refunds go back to the card within five days."',
         "    rubric:",
         "      criteria:",
-        "        - name: actionable",
-        '          description: "Tells the user exactly what to do."',
+        "        - name: specific",
+        '          description: "Says where the money goes and when."',
         "          examples:",
-        '            - { response: "Click Forgot password on the sign-in page.", score: 1.0 }',
-        '            - { response: "Passwords are important.", score: 0.0 }',
-        '            - { response: "Open Settings, then Security, then Reset.", score: 1.0 }',
+        '            - { response: "Back to your card in 5 business days.", score: 1.0 }',
+        '            - { response: "We handle refunds.", score: 0.0 }',
+        '            - { response: "To the original payment method, within a week.", score: 1.0 }',
       ),
     );
     const run = await ws.cli(["calibrate", "--config", "suite.yaml", "--json", ...FAST], judge.env);

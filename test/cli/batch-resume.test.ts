@@ -57,6 +57,36 @@ describe("eval --batch with run history", () => {
     expect((await database.prisma.run.findUnique({ where: { id: runId! } }))?.status).toBe("completed");
   });
 
+  it("Ctrl-C mid-batch ends the process at once, the results interrupted; resume then reads the batch", { timeout: 90_000 }, async ({ onTestFinished }) => {
+    const ws = await makeWorkspace(onTestFinished);
+    const judge = await startFakeJudge(onTestFinished, { batches: { hold: true }, respond: () => ({ verdict: { reasoning: "good", score: 0.8 } }) });
+    await ws.write("suite.yaml", suite(2, "interrupted"));
+    const env = { ...judge.env, DATABASE_URL: database.url };
+    const child = spawn(process.execPath, [CLI_BIN, "eval", "--config", "suite.yaml", "--batch", "--poll-interval", "0.05", "--reporter", "json"], { cwd: ws.dir, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    let stderr = "";
+    let stdout = "";
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+    onTestFinished(() => void child.kill("SIGKILL"));
+    for (let i = 0; i < 800 && !/batch msgbatch_\w+: in_progress/.test(stderr); i++) await new Promise((r) => setTimeout(r, 25));
+    child.kill("SIGINT");
+    expect(await exited).toBe(1);
+    const interrupted = JSON.parse(stdout) as Report;
+    expect(interrupted.results.map((r) => r.status)).toEqual(["skipped", "skipped"]);
+    expect(interrupted.results.map((r) => r.skipKind)).toEqual(["interrupted", "interrupted"]);
+
+    judge.api.releaseBatches();
+    const runId = /Storing run ([0-9a-f-]{36})/.exec(stderr)![1]!;
+    expect(stderr).toContain(`Interrupted: the message batches go on; \`rubric-studio resume ${runId}\` waits for them and pays nothing twice`);
+    expect(await database.prisma.evalResultRow.count({ where: { runId } })).toBe(0);
+    const resumed = await ws.cli(["resume", runId, "--reporter", "json"], env);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(judge.api.batches).toHaveLength(1);
+    expect([...judge.api.batchBilled.values()]).toEqual([1, 1, 1, 1]);
+    expect((JSON.parse(resumed.stdout) as Report).summary.passed).toBe(2);
+  });
+
   it("never submits a request whose verdict is in the judge cache", { timeout: 90_000 }, async ({ onTestFinished }) => {
     const ws = await makeWorkspace(onTestFinished);
     const judge = await startFakeJudge(onTestFinished, { respond: () => ({ verdict: { reasoning: "good", score: 0.8 } }) });
