@@ -93,7 +93,6 @@ export async function evalCommand(input: { options: EvalOptions; io: CliIo; tool
     // A budget and a baseline need the whole run in one process; queued runs report them with `report`.
     if (options.maxCost !== undefined) return fail("--max-cost is not supported with --queue yet");
     if (options.baseline !== undefined) return fail("--baseline is not supported with --queue yet");
-    if (options.batch) return fail("--batch is not supported with --queue yet");
     const { queuedRun } = await import("./queue-commands");
     return queuedRun({ suite, yaml: text, suiteName, settings, config, io, reporters: reporters.value, output: options.output, color: options.color && Boolean(io.stdout.isTTY), filter, detach: Boolean(options.detach) });
   }

@@ -13,6 +13,11 @@ import { createRunStore, type StoredRun } from "./run-store";
 import { finishIfAllStored, skipQueuedCells } from "./run-cancel";
 import { claimOwner, createCachedJudge } from "./cached-judge";
 import type { LivePort } from "../engine/live-port";
+import { batchPrice, type ModelPrice } from "../engine/cost";
+import { countOutstanding, type BatchLedger } from "../judge/batch-rounds";
+import { createBatchLedger } from "./batch-ledger";
+
+const mapPrice = (price: ModelPrice | undefined) => (price ? batchPrice(price) : undefined);
 
 /** A live port that owns servers: closed when its run is finished here. */
 type LiveRunner = LivePort & { close(): Promise<void> };
@@ -83,6 +88,13 @@ export interface WorkerOptions {
   boss: PgBoss;
   /** The uncached judge; the worker puts the shared cache in front of it per run. */
   judge: JudgePort;
+  /**
+   * The uncached judge of a run queued with `--batch` (or the dashboard's
+   * "Run as batch"): through Message Batches, its batch ids kept in the run's
+   * ledger, so that a job retried here or elsewhere waits for its batch instead
+   * of paying again. Without it, such a run is graded directly.
+   */
+  batchJudge?: (input: { run: StoredRun; ledger: BatchLedger; outstanding: () => number }) => JudgePort;
   priceOf: PriceOf;
   /** Judge calls in flight at once across all of this worker's jobs. */
   concurrency: number;
@@ -102,6 +114,8 @@ interface RunContext {
   run: StoredRun;
   suite: SuiteConfig;
   judge: JudgePort;
+  /** Batch prices for a batched run. */
+  priceOf: PriceOf;
   live?: LiveRunner;
   /** Aborted once the run's cancel request is seen. */
   cancel: AbortController;
@@ -142,8 +156,12 @@ export async function startWorker(options: WorkerOptions): Promise<{ stop(): Pro
         if (!run) return undefined;
         const loaded = loadSuite({ text: run.yaml, file: run.config.file });
         if (!loaded.ok) return undefined;
-        const judge = createCachedJudge({ prisma: options.db.prisma, inner: options.judge, runId, owner: claimOwner(), reuse: !run.config.noCache, leaseMs: 10 * 60_000 });
-        return { run, suite: loaded.value, judge, live: options.liveFor?.(run), cancel: new AbortController() };
+        const counted = countOutstanding();
+        const batched = run.config.batch && options.batchJudge ? options.batchJudge({ run, ledger: createBatchLedger({ prisma: options.db.prisma, runId }), outstanding: counted.outstanding }) : undefined;
+        const cached = createCachedJudge({ prisma: options.db.prisma, inner: batched ?? options.judge, runId, owner: claimOwner(), reuse: !run.config.noCache, leaseMs: 10 * 60_000 });
+        const judge = batched ? counted.around(cached) : cached;
+        const priceOf: PriceOf = batched ? (model) => mapPrice(options.priceOf(model)) : options.priceOf;
+        return { run, suite: loaded.value, judge, priceOf, live: options.liveFor?.(run), cancel: new AbortController() };
       })();
       contexts.set(runId, context);
     }
@@ -190,7 +208,7 @@ export async function startWorker(options: WorkerOptions): Promise<{ stop(): Pro
           shutdown: shutdown.signal,
           ...(context.run.config.filter !== undefined ? { filter: new RegExp(context.run.config.filter, "i") } : {}),
         },
-        { judge: context.judge, now: Date.now, priceOf: options.priceOf, ...(context.live ? { live: context.live } : {}) },
+        { judge: context.judge, now: Date.now, priceOf: context.priceOf, ...(context.live ? { live: context.live } : {}) },
       );
     } finally {
       const left = (inHand.get(runId) ?? 1) - 1;

@@ -6,8 +6,9 @@ import { useTestDatabase } from "../support/test-database";
 import { makeWorkspace, startFakeJudge, yaml } from "./cli-harness";
 
 // `eval --batch` with run history: a batch still running when the process
-// died is picked up by `resume` (its id is stored with the run), and verdicts
-// already in the judge cache are never submitted.
+// died is picked up by `resume` (its id is stored with the run), verdicts
+// already in the judge cache are never submitted, and a queued batched run is
+// graded by a worker through Message Batches.
 
 const database = useTestDatabase();
 
@@ -105,5 +106,20 @@ describe("eval --batch with run history", () => {
     const report = JSON.parse(second.stdout) as Report;
     expect(report.results.find((r) => r.eval === "cached 3")?.calls.every((c) => c.batched !== undefined)).toBe(true);
     expect(report.results.find((r) => r.eval === "cached 1")?.calls.every((c) => c.reused !== undefined && c.batched === undefined)).toBe(true);
+  });
+
+  it("eval --queue --batch: the worker grades the run through Message Batches and stores the batch ids", { timeout: 90_000 }, async ({ onTestFinished }) => {
+    const ws = await makeWorkspace(onTestFinished);
+    const judge = await startFakeJudge(onTestFinished, { respond: () => ({ verdict: { reasoning: "good", score: 0.8 } }) });
+    await ws.write("suite.yaml", suite(3, "queued"));
+    const run = await ws.cli(["eval", "--config", "suite.yaml", "--queue", "--batch", "--poll-interval", "0.05", "--reporter", "json"], { ...judge.env, DATABASE_URL: database.url });
+    expect(run.code, run.stderr).toBe(0);
+    const report = JSON.parse(run.stdout) as Report;
+    expect(report.summary.passed).toBe(3);
+    expect(judge.api.requests.every((r) => r.customId !== undefined)).toBe(true);
+    expect(judge.api.batches.flatMap((b) => b.requests)).toHaveLength(6);
+    const runId = /Queued run ([0-9a-f-]{36})/.exec(run.stderr)![1]!;
+    expect((await database.prisma.runBatch.findMany({ where: { runId } })).map((b) => b.id).sort()).toEqual(judge.api.batches.map((b) => b.id).sort());
+    for (const call of report.results.flatMap((r) => r.calls)) expect(call.batched).toBeDefined();
   });
 });
