@@ -116,7 +116,7 @@ export async function executeRun(request: RunRequest): Promise<number> {
     // with --batch, through Message Batches whose ids are stored with the run, for `resume`.
     const counted = countOutstanding();
     const batch = config.batch
-      ? batchOptions({ pollSeconds: config.batch.pollSeconds, io, signal: abort.signal, outstanding: counted.outstanding, ...(db && runId ? { ledger: createBatchLedger({ prisma: db.prisma, runId }) } : {}) })
+      ? batchOptions({ pollSeconds: config.batch.pollSeconds, say: (text) => io.stderr.write(text), signal: abort.signal, outstanding: counted.outstanding, ...(db && runId ? { ledger: createBatchLedger({ prisma: db.prisma, runId }) } : {}) })
       : undefined;
     let judge: JudgePort = providers.createJudge({ timeoutMs: config.timeoutSeconds * 1000, ...(batch ? { batch } : {}) });
     if (history && db) {

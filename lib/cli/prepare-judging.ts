@@ -88,7 +88,7 @@ export async function prepareJudging(input: { options: JudgingOptions; io: CliIo
     }
   }
   const counted = countOutstanding();
-  const direct = providers.createJudge({ timeoutMs: input.options.timeout * 1000, ...(batch ? { batch: batchOptions({ pollSeconds: pollInterval, io: input.io, outstanding: counted.outstanding }) } : {}) });
+  const direct = providers.createJudge({ timeoutMs: input.options.timeout * 1000, ...(batch ? { batch: batchOptions({ pollSeconds: pollInterval, say: (text) => input.io.stderr.write(text), outstanding: counted.outstanding }) } : {}) });
   const judge = batch ? counted.around(direct) : direct;
   return { ok: true, value: { suite, settings, text, ...(filter ? { filter } : {}), judge, providers } };
 }

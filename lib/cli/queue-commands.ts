@@ -12,10 +12,8 @@ import { createRunStore, type RunConfig } from "../store/run-store";
 import { liveForRun } from "./live-for-run";
 import { readServerAllowList } from "../live/server-allow-list";
 import { enqueuePlannedRun } from "../store/enqueue-run";
-import { DEFAULT_QUEUE_TIMING, openQueue, startWorker, type QueueTiming, type WorkerOptions } from "../store/run-worker";
-import { createBatchJudge } from "../judge/batch-judge";
-import { createMessageBatchesClient } from "../judge/message-batches-client";
-import { batchOptions } from "./batch-mode";
+import { DEFAULT_QUEUE_TIMING, openQueue, startWorker, type QueueTiming } from "../store/run-worker";
+import { workerBatchJudge } from "./batch-mode";
 import { writeReports } from "./write-reports";
 import type { CliIo } from "./cli-io";
 
@@ -32,15 +30,6 @@ function timingFrom(settings: Settings): QueueTiming {
 
 function workerJudge(settings: Settings, timeoutSeconds: number) {
   return createAnthropicJudge({ apiKey: settings.anthropicApiKey ?? "unset", baseURL: settings.anthropicBaseUrl, timeoutMs: timeoutSeconds * 1000 });
-}
-
-/** A batched run's judge in a worker: Message Batches polled at the run's interval, progress on stderr. */
-function workerBatchJudge(settings: Settings, io: CliIo): NonNullable<WorkerOptions["batchJudge"]> {
-  return ({ run, ledger, outstanding }) =>
-    createBatchJudge({
-      client: createMessageBatchesClient({ apiKey: settings.anthropicApiKey ?? "unset", ...(settings.anthropicBaseUrl ? { baseURL: settings.anthropicBaseUrl } : {}), timeoutMs: run.config.timeoutSeconds * 1000 }),
-      ...batchOptions({ pollSeconds: run.config.batch?.pollSeconds ?? 30, io, ledger, outstanding }),
-    });
 }
 
 export async function queuedRun(input: {
@@ -75,7 +64,7 @@ export async function queuedRun(input: {
       db,
       boss,
       judge: workerJudge(settings, config.timeoutSeconds),
-      batchJudge: workerBatchJudge(settings, io),
+      batchJudge: workerBatchJudge(settings, (text) => io.stderr.write(text)),
       priceOf,
       concurrency: config.concurrency,
       judgeModel: config.judgeModel,
@@ -149,7 +138,7 @@ export async function workerCommand(input: { settings: Settings; io: CliIo; conc
     db,
     boss,
     judge: workerJudge(settings, input.timeoutSeconds),
-    batchJudge: workerBatchJudge(settings, io),
+    batchJudge: workerBatchJudge(settings, (text) => io.stderr.write(text)),
     priceOf,
     concurrency: input.concurrency,
     judgeModel: settings.judgeModel,
