@@ -2,9 +2,9 @@ import type { JudgePort } from "../engine/judge-port";
 import type { BatchClient, BatchRequest, BatchResult, BatchView } from "./message-batches-client";
 
 // Rounds of Message Batches: every request that arrives while the run has
-// nothing else to do is gathered into one round, submitted as one batch or more (at most 100,000 requests and 256 MB
-// each), and polled until it ends; each waiter gets its own result by
-// custom_id. What a result leads to (a tree's next level, a repair, the retry
+// nothing else to do is gathered into one round, submitted as one batch or
+// more (at most 100,000 requests and 256 MB each), and polled until it ends;
+// each waiter gets its own result by custom_id. What a result leads to (a tree's next level, a repair, the retry
 // of an errored request) arrives later and makes the next round. Batches
 // stored by an earlier process of the same run (the ledger) are adopted: a
 // request whose custom_id one of them holds waits for that batch instead of
@@ -96,9 +96,9 @@ export function createBatchRounds(options: BatchRoundsOptions): BatchRounds {
   let adopted: Promise<Map<string, string>> | undefined;
 
   const settle = (customId: string, settled: Settled) => {
-    const waiting = waiters.get(customId) ?? [];
+    const resolvers = waiters.get(customId) ?? [];
     waiters.delete(customId);
-    for (const resolve of waiting) resolve(settled);
+    for (const resolve of resolvers) resolve(settled);
   };
   // As the API reports a request that failed inside a batch, so the judge treats both alike (retried once).
   const erroredResult = (message: string): BatchResult => ({ type: "errored", error: { type: "error", error: { type: "api_error", message }, request_id: null } });
@@ -135,9 +135,9 @@ export function createBatchRounds(options: BatchRoundsOptions): BatchRounds {
   async function enter(customId: string, params: BatchRequest["params"]): Promise<Settled> {
     const stored = await (adopted ??= loadAdopted());
     return new Promise<Settled>((resolve) => {
-      const waiting = waiters.get(customId);
+      const resolvers = waiters.get(customId);
       // The same request twice in one round (no judge cache to merge them): one custom_id, two waiters.
-      if (waiting) return void waiting.push(resolve);
+      if (resolvers) return void resolvers.push(resolve);
       waiters.set(customId, [resolve]);
       const batchId = stored.get(customId);
       if (batchId !== undefined) return void watch(batchId);
