@@ -19,6 +19,7 @@ import { createAnthropicJudge } from "../lib/judge/anthropic-judge";
 import { priceOf } from "../lib/judge/pricing";
 import { checkBinding } from "../lib/access/binding";
 import { liveForRun } from "../lib/cli/live-for-run";
+import { workerBatchJudge } from "../lib/cli/batch-mode";
 import { readServerAllowList } from "../lib/live/server-allow-list";
 
 const mode = process.argv[2] === "start" ? "start" : "dev";
@@ -78,6 +79,8 @@ const worker = await startWorker({
   db,
   boss,
   judge: createAnthropicJudge({ apiKey: value.anthropicApiKey ?? "unset", baseURL: value.anthropicBaseUrl }),
+  // "Run as batch": through Message Batches, progress in the server's log.
+  batchJudge: workerBatchJudge(value, (text) => process.stdout.write(text)),
   priceOf,
   concurrency: 8,
   judgeModel: value.judgeModel,

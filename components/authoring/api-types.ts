@@ -39,7 +39,8 @@ export type { DraftCheck, DraftPlan } from "../../lib/engine/check-draft";
 export type { ConfigIssue as DraftIssue } from "../../lib/config/types";
 
 /** The Run button posts the editor's text; the server saves it as a version (once) and queues it. */
-export const RunSuiteBody = z.object({ yaml: SUITE_YAML });
+/** `batch`: "Run as batch", through Message Batches at half price (results may take up to 24 h). */
+export const RunSuiteBody = z.object({ yaml: SUITE_YAML, batch: z.boolean().optional() });
 export interface RunStarted {
   runId: string;
   cells: number;

@@ -40,6 +40,8 @@ export function SuiteWorkspace({ suite, savedYaml, judgeKey }: SuiteWorkspacePro
   const [saveState, setSaveState] = useState<{ busy: boolean; message?: string; error?: string }>({ busy: false });
   const [versionsKey, setVersionsKey] = useState(0);
   const [runState, setRunState] = useState<{ busy: boolean; error?: string }>({ busy: false });
+  // "Run as batch": the server's workers grade the run through Message Batches.
+  const [asBatch, setAsBatch] = useState(false);
   const router = useRouter();
   const textRef = useRef(text);
   textRef.current = text;
@@ -91,14 +93,14 @@ export function SuiteWorkspace({ suite, savedYaml, judgeKey }: SuiteWorkspacePro
     if (action.kind === "refused") return setRunState({ busy: false, error: action.reason });
     const yaml = textRef.current;
     setRunState({ busy: true });
-    const result = await apiFetch<RunStarted>(`/api/suites/${suite.id}/runs`, { method: "POST", body: { yaml } });
+    const result = await apiFetch<RunStarted>(`/api/suites/${suite.id}/runs`, { method: "POST", body: { yaml, ...(asBatch ? { batch: true } : {}) } });
     if (!result.ok) return setRunState({ busy: false, error: result.message });
     if (action.saves) {
       setSaved(yaml);
       setVersionsKey((k) => k + 1);
     }
     router.push(`/runs/${result.value.runId}?watch=1`);
-  }, [suite.id, action, router]);
+  }, [suite.id, action, router, asBatch]);
 
   // Check anchors (by hand, and as you type) grades the draft's anchors on
   // the server (its judge, its key). The editor shows the verdicts only while
@@ -156,6 +158,9 @@ export function SuiteWorkspace({ suite, savedYaml, judgeKey }: SuiteWorkspacePro
           <a className="btn" href={suiteYamlUrl(suite.id)} download={suiteFileName(suite.name)} title="Download the saved version's YAML (save first to include your changes)" data-testid="download-yaml">
             Download
           </a>
+          <label className="small" title="Message Batches: every judge call at half price; results may take up to 24 hours">
+            <input type="checkbox" checked={asBatch} onChange={(event) => setAsBatch(event.target.checked)} data-testid="run-as-batch" /> Run as batch: half price, may take up to 24 h
+          </label>
           <button type="button" className="btn" onClick={() => void run()} disabled={!hydrated || runState.busy} title={action.title} data-testid="run-button">
             {runState.busy ? <span className="spinner" aria-hidden="true" /> : null}
             {action.label}

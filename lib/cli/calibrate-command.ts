@@ -100,7 +100,7 @@ export async function calibrateCommand(input: { options: CalibrateOptions; io: C
   }
   const setup = await prepareJudging({ options, io });
   if (!setup.ok) return setup.exitCode;
-  const { suite, settings, filter, judge, providers, text } = setup.value;
+  const { suite, settings, filter, judge, providers, text, batch } = setup.value;
   const planned = planCalibration(suite, filter);
   if (planned.probes.length === 0) {
     io.stderr.write("error: nothing to calibrate: add examples (anchors) to criteria or categories, or an eval dataset: with annotated items\n");
@@ -122,6 +122,7 @@ export async function calibrateCommand(input: { options: CalibrateOptions; io: C
       resolveModel: providers.resolve,
       concurrency: options.concurrency,
       ...(options.maxCost !== undefined ? { maxCostUsd: options.maxCost } : {}),
+      ...(batch ? { batch } : {}),
       toolVersion,
       tolerance: options.tolerance ?? DEFAULT_TOLERANCE,
       ...(options.maxError !== undefined ? { maxError: options.maxError } : {}),

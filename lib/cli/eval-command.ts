@@ -6,6 +6,8 @@ import { createProviderSetup, unpricedRefusal } from "./provider-setup";
 import { parseReporterList } from "../report/registry";
 import { executeRun } from "./execute-run";
 import { prepareSuite } from "./prepare-judging";
+import { batchSavingLine } from "./batch-mode";
+import { batchPriceOf } from "../engine/cost";
 import type { RunConfig } from "../store/run-store";
 import type { CliIo } from "./cli-io";
 
@@ -26,6 +28,8 @@ export interface EvalOptions {
   maxDrop: number;
   queue?: boolean;
   detach?: boolean;
+  batch?: boolean;
+  pollInterval?: number;
 }
 
 export async function evalCommand(input: { options: EvalOptions; io: CliIo; toolVersion: string }): Promise<number> {
@@ -40,14 +44,19 @@ export async function evalCommand(input: { options: EvalOptions; io: CliIo; tool
   if (!prepared.ok) return prepared.exitCode;
   const { suite, filter, text, settings } = prepared.value;
   const { judgeModel, databaseUrl } = settings;
-  const providers = createProviderSetup({ suite, settings, env: io.env });
+  const direct = createProviderSetup({ suite, settings, env: io.env });
+  // A batched run's budget and projections count batch prices.
+  const providers = options.batch ? { ...direct, priceOf: batchPriceOf(direct.priceOf) } : direct;
   const resolveModel = providers.resolve;
   const explainOptions = { cacheMinimumOf: providers.cacheMinimumOf, concurrency: options.concurrency, judgeCache: options.cache };
 
   if (options.explain) {
     // Planned as if every key were set, so that the plan shows what a real run would do; the missing keys are said after it.
     const cells = planSuite({ suite, defaultModel: judgeModel, filter, resolveModel: (model) => ({ provider: resolveModel(model).provider }) });
-    io.stdout.write(`${renderExplain(explainPlan(cells, providers.priceOf, explainOptions))}\n`);
+    // The plan at standard prices, which shows what batches would cost beside the rest; with --batch, what they save.
+    const plan = explainPlan(cells, direct.priceOf, explainOptions);
+    io.stdout.write(`${renderExplain(plan)}\n`);
+    if (options.batch) io.stdout.write(`${batchSavingLine(plan.totals.costUsd)}\n`);
     // What the keys that are set change: a judge's or an agent's provider without its key.
     const asIf = new Map(cells.map((c) => [c.id, c.deferReason]));
     const real = planSuite({ suite, defaultModel: judgeModel, filter, resolveModel });
@@ -79,6 +88,7 @@ export async function evalCommand(input: { options: EvalOptions; io: CliIo; tool
     ...(options.maxCost !== undefined ? { maxCostUsd: options.maxCost } : {}),
     ...(options.filter !== undefined ? { filter: options.filter } : {}),
     ...(!options.cache ? { noCache: true } : {}),
+    ...(options.batch ? { batch: { pollSeconds: options.pollInterval ?? 30 } } : {}),
   };
   // The suite is named by its path, as the user wrote it relative to here.
   const suiteName = path.normalize(options.config);

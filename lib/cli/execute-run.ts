@@ -7,6 +7,10 @@ import { compareToBaseline } from "../engine/compare-baseline";
 import { plural } from "../engine/format-score";
 import { formatSaving } from "../report/savings-lines";
 import { createProviderSetup } from "./provider-setup";
+import { batchOptions } from "./batch-mode";
+import { batchPriceOf } from "../engine/cost";
+import { createBatchLedger } from "../store/batch-ledger";
+import { countOutstanding } from "../judge/batch-rounds";
 import type { ReporterName } from "../report/registry";
 import { redactDeep } from "../engine/redact-secrets";
 import type { Settings } from "../env/read-env";
@@ -95,7 +99,9 @@ export async function executeRun(request: RunRequest): Promise<number> {
       baseline = found;
     }
 
-    const providers = createProviderSetup({ suite, settings, env: io.env });
+    const direct = createProviderSetup({ suite, settings, env: io.env });
+    // A batched run's budget and projections count batch prices.
+    const providers = config.batch ? { ...direct, priceOf: batchPriceOf(direct.priceOf) } : direct;
     const resolveModel = providers.resolve;
     const skipResultIds = new Set(stored.map((r) => r.id));
     if (store && request.target.kind === "new") {
@@ -106,11 +112,18 @@ export async function executeRun(request: RunRequest): Promise<number> {
       io.stderr.write(`Storing run ${runId}\n`);
     }
 
-    // Each request goes to the provider its model resolves to (a panel or a matrix may mix vendors).
-    let judge: JudgePort = providers.createJudge({ timeoutMs: config.timeoutSeconds * 1000 });
+    const abort = new AbortController();
+    // Each request goes to the provider its model resolves to (a panel or a matrix may mix vendors);
+    // with --batch, through Message Batches whose ids are stored with the run, for `resume`.
+    const counted = countOutstanding();
+    const batch = config.batch
+      ? batchOptions({ pollSeconds: config.batch.pollSeconds, say: (text) => io.stderr.write(text), signal: abort.signal, outstanding: counted.outstanding, ...(db && runId ? { ledger: createBatchLedger({ prisma: db.prisma, runId }) } : {}) })
+      : undefined;
+    let judge: JudgePort = providers.createJudge({ timeoutMs: config.timeoutSeconds * 1000, ...(batch ? { batch } : {}) });
     if (history && db) {
       judge = history.createCachedJudge({ prisma: db.prisma, inner: judge, runId, owner: history.claimOwner(), reuse: !config.noCache, leaseMs: leaseMs(config.timeoutSeconds) });
     }
+    if (batch) judge = counted.around(judge);
 
     const progress = io.stderr.isTTY ? createProgressBar({ stream: io.stderr, now: Date.now }) : undefined;
     // Evals without a response run as agents against their MCP servers; the servers close with the run.
@@ -123,7 +136,6 @@ export async function executeRun(request: RunRequest): Promise<number> {
       // Each agent model runs on the provider it resolves to, as each judge model does.
       endpointFor: providers.agentEndpoints({ timeoutMs: config.timeoutSeconds * 1000 }),
     });
-    const abort = new AbortController();
     const onSigint = () => abort.abort();
     process.once("SIGINT", onSigint);
     // `rubric-studio cancel RUN_ID` (or the dashboard) asks through the database.
@@ -138,6 +150,8 @@ export async function executeRun(request: RunRequest): Promise<number> {
     // every finished one; the chain is awaited before the run is closed.
     let saving: Promise<void> = Promise.resolve();
     const save = (result: EvalResult) => {
+      // A batched cell cut short by Ctrl-C is left for `resume`, which waits for its batch instead of paying again.
+      if (config.batch && result.skipKind === "interrupted") return;
       if (store && runId) saving = saving.then(() => store.saveResult(runId!, redactDeep(result)));
     };
     let report: Report;
@@ -155,12 +169,14 @@ export async function executeRun(request: RunRequest): Promise<number> {
           signal: abort.signal,
           cancel: cancelled.signal,
           skipResultIds,
+          ...(config.batch ? { batch: true } : {}),
         },
         {
           judge,
           ...(live ? { live } : {}),
           now: Date.now,
-          priceOf: providers.priceOf,
+          // Standard prices: the engine counts a batched run's budget at batch prices itself, and the report says what batching saved.
+          priceOf: direct.priceOf,
           onEvent: (event) => {
             progress?.onEvent(event);
             if (event.type === "result") save(event.result);
@@ -170,7 +186,7 @@ export async function executeRun(request: RunRequest): Promise<number> {
       );
       await saving;
       report = stored.length
-        ? buildReport({ results: [...stored, ...fresh.results], suite, toolVersion: config.toolVersion, startedAt: started, finishedAt: Date.now(), maxCostUsd: config.maxCostUsd, priceOf: providers.priceOf })
+        ? buildReport({ results: [...stored, ...fresh.results], suite, toolVersion: config.toolVersion, startedAt: started, finishedAt: Date.now(), maxCostUsd: config.maxCostUsd, priceOf: direct.priceOf })
         : fresh;
     } finally {
       process.off("SIGINT", onSigint);
@@ -184,6 +200,11 @@ export async function executeRun(request: RunRequest): Promise<number> {
     if (store && runId) {
       await store.finishRun({ runId, report, status: abort.signal.aborted || cancelled.signal.aborted ? "cancelled" : "completed" });
     }
+    if (config.batch && runId && abort.signal.aborted) {
+      io.stderr.write(`Interrupted: the message batches go on; \`rubric-studio resume ${runId}\` waits for them and pays nothing twice\n`);
+    }
+    const batched = report.summary.savings.batch;
+    if (batched) io.stderr.write(`${plural(batched.calls, "judge call")} batched, saving ${formatSaving(batched.saved)} at Message Batches prices\n`);
     if (report.summary.reused) {
       io.stderr.write(`Reused ${report.summary.reused.calls} judge verdicts from the cache, saving ${formatSaving(report.summary.savings.judgeCache.saved)}\n`);
     }

@@ -31,5 +31,11 @@ export function addJudgingOptions(
     .option(
       "--filter <pattern>",
       "only evals whose name matches this regular expression",
+    )
+    .option("--batch", "send the judge calls through Message Batches, round by round: half price, may take up to 24 h (Anthropic's API; other providers are called directly)")
+    .addOption(
+      new Option("--poll-interval <seconds>", "with --batch, how often to look at a batch in progress (fractions allowed)")
+        .argParser(parsers.positiveNumber("--poll-interval"))
+        .default(30),
     );
 }

@@ -4,6 +4,8 @@ import type { TypedJudgePort } from "../engine/judge-port";
 import { createProviderSetup, unpricedRefusal, type ProviderSetup } from "./provider-setup";
 import { readEnv, type Settings } from "../env/read-env";
 import { readSuiteFile } from "./read-suite-file";
+import { batchOptions } from "./batch-mode";
+import { countOutstanding } from "../judge/batch-rounds";
 import type { CliIo } from "./cli-io";
 
 // What `review` and `calibrate` share before they grade: the environment, the
@@ -16,8 +18,10 @@ export interface JudgingSetup {
   filter?: RegExp;
   /** Sends each request to its model's provider; a model whose provider has no key is deferred by planning (`providers.resolve`). */
   judge: TypedJudgePort;
-  /** Which provider each model resolves to with the keys that are set, and its price. */
+  /** Which provider each model resolves to with the keys that are set, and its standard price. */
   providers: ProviderSetup;
+  /** `--batch`: the judge sends through Message Batches; runs say so to the engine (`RunOptions.batch`), which counts the budget at batch prices. */
+  batch: boolean;
   /** The suite file's text, as read (run history stores it). */
   text: string;
 }
@@ -28,6 +32,9 @@ export interface JudgingOptions {
   timeout: number;
   maxCost?: number;
   allowUnpriced?: boolean;
+  /** `--batch`: through Message Batches at half price, polled every `pollInterval` seconds. */
+  batch?: boolean;
+  pollInterval?: number;
 }
 
 export interface SuiteSetup {
@@ -68,7 +75,9 @@ export async function prepareJudging(input: { options: JudgingOptions; io: CliIo
   const prepared = await prepareSuite(input);
   if (!prepared.ok) return prepared;
   const { suite, settings, filter, text } = prepared.value;
-  const providers = createProviderSetup({ suite, settings, env: input.io.env });
+  const setup = createProviderSetup({ suite, settings, env: input.io.env });
+  const { batch, pollInterval = 30 } = input.options;
+  const providers: ProviderSetup = setup;
   if (input.options.maxCost !== undefined && !input.options.allowUnpriced) {
     // Every judge model the suite names (the evals --filter keeps): a budget cannot bound what it cannot price.
     const evals = suite.evals.filter((e) => !filter || filter.test(e.name));
@@ -79,6 +88,8 @@ export async function prepareJudging(input: { options: JudgingOptions; io: CliIo
       return { ok: false, exitCode: 2 };
     }
   }
-  const judge = providers.createJudge({ timeoutMs: input.options.timeout * 1000 });
-  return { ok: true, value: { suite, settings, text, ...(filter ? { filter } : {}), judge, providers } };
+  const counted = countOutstanding();
+  const direct = providers.createJudge({ timeoutMs: input.options.timeout * 1000, ...(batch ? { batch: batchOptions({ pollSeconds: pollInterval, say: (text) => input.io.stderr.write(text), outstanding: counted.outstanding }) } : {}) });
+  const judge = batch ? counted.around(direct) : direct;
+  return { ok: true, value: { suite, settings, text, ...(filter ? { filter } : {}), judge, providers, batch: Boolean(batch) } };
 }

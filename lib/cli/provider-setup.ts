@@ -5,7 +5,7 @@ import { BUILTIN_KEY_ENV, resolveProvider, type ResolvedModel } from "../engine/
 import type { Settings } from "../env/read-env";
 import { readProviderKeys } from "../env/read-provider-keys";
 import { cacheMinimumOf, DEFAULT_CACHE_MINIMUM_TOKENS } from "../judge/cache-minimums";
-import { createProviderAgents, createProviderJudge, priceOfResolved } from "../judge/provider-judge";
+import { createProviderAgents, createProviderJudge, priceOfResolved, type ProviderJudgeOptions } from "../judge/provider-judge";
 import type { AgentEndpoint } from "../live/create-live-runner";
 
 // The providers of one suite on this machine (issue 11): which provider each
@@ -17,7 +17,8 @@ export interface ProviderSetup {
   priceOf(model: string): ModelPrice | undefined;
   /** The smallest prefix the model's prompt cache keeps, for the cost projection; undefined for a provider the judge does not lay out for the cache. */
   cacheMinimumOf(model: string): number | undefined;
-  createJudge(input: { timeoutMs: number }): TypedJudgePort;
+  /** With `batch`, the Anthropic API's requests go through Message Batches (`--batch`). */
+  createJudge(input: { timeoutMs: number; batch?: ProviderJudgeOptions["batch"] }): TypedJudgePort;
   /** Where each live agent model runs (lib/live's endpointFor), with the judge's keys and retry policy. */
   agentEndpoints(input: { timeoutMs: number }): (model: string) => AgentEndpoint;
 }
@@ -48,7 +49,7 @@ export function createProviderSetup(input: { suite: SuiteConfig; settings: Setti
       // The Messages API's minimums, as the request layout uses them (an unlisted model gets the default).
       return resolved.type === "anthropic" && !resolved.declared ? (cacheMinimumOf(resolved.model) ?? DEFAULT_CACHE_MINIMUM_TOKENS) : undefined;
     },
-    createJudge: ({ timeoutMs }) => createProviderJudge({ resolve, keys, baseUrls, timeoutMs }),
+    createJudge: ({ timeoutMs, batch }) => createProviderJudge({ ...(batch ? { batch } : {}), resolve, keys, baseUrls, timeoutMs }),
     agentEndpoints: ({ timeoutMs }) => createProviderAgents({ resolve, keys, baseUrls, timeoutMs }),
   };
 }

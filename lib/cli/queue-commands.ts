@@ -13,6 +13,7 @@ import { liveForRun } from "./live-for-run";
 import { readServerAllowList } from "../live/server-allow-list";
 import { enqueuePlannedRun } from "../store/enqueue-run";
 import { DEFAULT_QUEUE_TIMING, openQueue, startWorker, type QueueTiming } from "../store/run-worker";
+import { workerBatchJudge } from "./batch-mode";
 import { writeReports } from "./write-reports";
 import type { CliIo } from "./cli-io";
 
@@ -63,6 +64,7 @@ export async function queuedRun(input: {
       db,
       boss,
       judge: workerJudge(settings, config.timeoutSeconds),
+      batchJudge: workerBatchJudge(settings, (text) => io.stderr.write(text)),
       priceOf,
       concurrency: config.concurrency,
       judgeModel: config.judgeModel,
@@ -136,6 +138,7 @@ export async function workerCommand(input: { settings: Settings; io: CliIo; conc
     db,
     boss,
     judge: workerJudge(settings, input.timeoutSeconds),
+    batchJudge: workerBatchJudge(settings, (text) => io.stderr.write(text)),
     priceOf,
     concurrency: input.concurrency,
     judgeModel: settings.judgeModel,

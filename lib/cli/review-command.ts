@@ -37,7 +37,7 @@ export async function reviewCommand(input: { options: ReviewOptions; io: CliIo; 
   const { options, io, toolVersion } = input;
   const setup = await prepareJudging({ options, io });
   if (!setup.ok) return setup.exitCode;
-  const { suite, settings, filter, judge, providers } = setup.value;
+  const { suite, settings, filter, judge, providers, batch } = setup.value;
   const reviews = suite.evals.filter((e) => e.rubric.kind === "categories" && (!filter || filter.test(e.name)));
   const others = suite.evals.filter((e) => e.rubric.kind !== "categories").length;
   if (reviews.length === 0) {
@@ -53,6 +53,7 @@ export async function reviewCommand(input: { options: ReviewOptions; io: CliIo; 
       resolveModel: providers.resolve,
       concurrency: options.concurrency,
       ...(options.maxCost !== undefined ? { maxCostUsd: options.maxCost } : {}),
+      ...(batch ? { batch } : {}),
       toolVersion,
     },
     {

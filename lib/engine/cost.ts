@@ -27,6 +27,29 @@ export function costOf(price: ModelPrice, usage: TokenUsage & { cacheWrite1h?: n
   return (inputTokens * price.inputPerMTok + cacheRead + usage.output * price.outputPerMTok) / 1_000_000;
 }
 
+/**
+ * Message Batches bill every token at half the standard price, cache writes
+ * and reads included (the cache multipliers apply on top).
+ */
+export const BATCH_PRICE_FACTOR = 0.5;
+
+/** Prices as Message Batches bill them, for the budget and the projections of a batched run. */
+export function batchPriceOf(priceOf: (model: string) => ModelPrice | undefined): (model: string) => ModelPrice | undefined {
+  return (model) => {
+    const price = priceOf(model);
+    return price ? batchPrice(price) : undefined;
+  };
+}
+
+/** A model's price when its calls go through Message Batches. */
+export function batchPrice(price: ModelPrice): ModelPrice {
+  return {
+    inputPerMTok: price.inputPerMTok * BATCH_PRICE_FACTOR,
+    outputPerMTok: price.outputPerMTok * BATCH_PRICE_FACTOR,
+    ...(price.cachedInputPerMTok !== undefined ? { cachedInputPerMTok: price.cachedInputPerMTok * BATCH_PRICE_FACTOR } : {}),
+  };
+}
+
 /** A rough token count for projections (about four characters a token), never below the truth by much for English. */
 export function estimateTokens(text: string): number {
   return tokensForChars(text.length);

@@ -1,7 +1,7 @@
 import type { Rubric } from "../config/types";
 import type { JudgeRequest, VerdictKind } from "./judge-port";
 import type { ComparedCells, PlannedCell } from "./planned-cell";
-import { costOf, type ModelPrice } from "./cost";
+import { BATCH_PRICE_FACTOR, costOf, type ModelPrice } from "./cost";
 import { formatUsd, plural } from "./format-score";
 import { describeCategoryRubric } from "./review/review-prompt";
 import { createRequestEstimator, EXPECTED_OUTPUT_TOKENS, longestPath, REQUEST_OVERHEAD_TOKENS, tokensOf, type TokenEstimate } from "./estimate-requests";
@@ -233,7 +233,7 @@ export function explainPlan(cells: PlannedCell[], priceOf: PriceOf, options: Exp
       unpricedModels: [...unpriced].sort(),
     },
     cacheTtl,
-    assumptions: `input ≈ prompt characters / 4 + ${REQUEST_OVERHEAD_TOKENS} tokens of framing per call, ${EXPECTED_OUTPUT_TOKENS} output tokens per call, with the prompt cache, the first call of each shared prefix (the tool and the whole rubric; that and a candidate other calls share) writes it at 1.25× the input price (2× with the 1-hour TTL) and the calls after it read it at 0.1×, only where the prefix reaches the model's minimum cacheable length (no saving for a model without one); an unchanged rerun of fixed responses is answered by the judge cache; Message Batches are not modelled yet; a tree counts its longest path; a live run's transcript is ~${ASSUMED_TRANSCRIPT_CHARS} characters and its agent model calls are not in the cost`,
+    assumptions: `input ≈ prompt characters / 4 + ${REQUEST_OVERHEAD_TOKENS} tokens of framing per call, ${EXPECTED_OUTPUT_TOKENS} output tokens per call, with the prompt cache, the first call of each shared prefix (the tool and the whole rubric; that and a candidate other calls share) writes it at 1.25× the input price (2× with the 1-hour TTL) and the calls after it read it at 0.1×, only where the prefix reaches the model's minimum cacheable length (no saving for a model without one); an unchanged rerun of fixed responses is answered by the judge cache; with Message Batches (--batch) every token costs half, the cache's multipliers on top; a tree counts its longest path; a live run's transcript is ~${ASSUMED_TRANSCRIPT_CHARS} characters and its agent model calls are not in the cost`,
   };
 }
 
@@ -242,7 +242,8 @@ function costLine(c: { naiveUsd: number | null; costUsd: number | null; rerunUsd
   const usd = (v: number | null) => `~${formatUsd(v ?? 0)}`;
   const { write5m, write1h, read } = c.cacheInput;
   const cache = write5m + write1h + read === 0 ? "no prefix cached" : `${write5m + write1h} input tokens written, ${read} read`;
-  return `naive ${usd(c.naiveUsd)}, with the prompt cache ${usd(c.costUsd)} (${cache}), unchanged rerun ${usd(c.rerunUsd)}`;
+  const batched = c.costUsd === null ? null : c.costUsd * BATCH_PRICE_FACTOR;
+  return `naive ${usd(c.naiveUsd)}, with the prompt cache ${usd(c.costUsd)} (${cache}), with batches ${usd(batched)}, unchanged rerun ${usd(c.rerunUsd)}`;
 }
 
 export function renderExplain(plan: ExplainedPlan): string {
@@ -264,7 +265,7 @@ export function renderExplain(plan: ExplainedPlan): string {
   const t = plan.totals;
   lines.push(
     `Plan: ${plural(t.cells, "eval")}${t.deferred ? ` (${t.deferred} deferred)` : ""}, ${plural(t.judgeCalls, "judge call")}, ~${t.inputTokens} input + ${t.outputTokens} output tokens, projected cost ~${formatUsd(t.costUsd)}`,
-    `Cost: ${costLine(t)}; the rubric's prefix cached for ${plan.cacheTtl === "1h" ? "1 hour" : "5 minutes"}; with batches: not available yet`,
+    `Cost: ${costLine(t)}; the rubric's prefix cached for ${plan.cacheTtl === "1h" ? "1 hour" : "5 minutes"}`,
   );
   if (t.agentCalls) lines.push(`Live runs: up to ${t.agentCalls} agent model calls (the sum of their turn limits).`);
   if (t.unpricedModels.length) lines.push(`No price known for: ${t.unpricedModels.join(", ")} (not counted in the cost).`);

@@ -67,9 +67,11 @@ export interface JudgeCallRecord {
    * tokens were spent now, and savedUsd is what the original call cost.
    */
   reused?: { savedUsd: number | null };
+  /** Set when the call went through the Message Batches API (billed at half price): the batch that answered it. */
+  batched?: { batchId: string };
 }
 
-export type JudgeErrorKind = "malformed" | "timeout" | "rate_limited" | "overloaded" | "server" | "auth" | "request" | "connection";
+export type JudgeErrorKind = "malformed" | "timeout" | "rate_limited" | "overloaded" | "server" | "auth" | "request" | "connection" | "expired";
 
 export type JudgeOutcome<V = ScoreVerdict> = (
   | { ok: true; verdict: V; call: JudgeCallRecord }

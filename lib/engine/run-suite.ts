@@ -10,7 +10,7 @@ import type { CallJudge } from "./call-judge";
 import { gradeLiveCell, type LiveRuns } from "./grade-live-cell";
 import { gradeCellComparison } from "./pairwise/grade-cell-comparison";
 import type { LivePort, LiveRequest } from "./live-port";
-import { costOf } from "./cost";
+import { batchPriceOf, costOf } from "./cost";
 import { judgeAgreement } from "./agreement/judge-agreement";
 import { skippedByOf } from "./skip-kind";
 import { cacheTtlFor } from "./cache-ttl";
@@ -56,6 +56,8 @@ export interface RunOptions extends PlanOptions {
   shutdown?: AbortSignal;
   /** A scheduler shared with other runs in this process (a worker's jobs), instead of one of this run's own. */
   scheduler?: CallScheduler;
+  /** The judge calls go through Message Batches: the budget counts them at batch prices (agent calls stay at standard ones; `deps.priceOf` is the standard table). */
+  batch?: boolean;
 }
 
 export async function runSuite(options: RunOptions, deps: EngineDeps): Promise<Report> {
@@ -79,14 +81,17 @@ export async function runSuite(options: RunOptions, deps: EngineDeps): Promise<R
   const cacheTtl = cacheTtlFor({ calls: plannedCalls, concurrency: options.concurrency });
   const warned = new Set<string>();
 
+  const judgePriceOf = options.batch ? batchPriceOf(deps.priceOf) : deps.priceOf;
   const call: CallJudge = async <K extends VerdictKind>(request: JudgeRequest<K>) => {
-    const estimate = estimateRequest(request, deps.priceOf).costUsd ?? 0;
+    const estimate = estimateRequest(request, judgePriceOf).costUsd ?? 0;
     const scheduled = await scheduler.submit(estimate, async (slot) => {
       // The adapter validated the verdict with replySchemaFor(request), so it is of kind K.
       const outcome = (await deps.judge.grade(request, { slot, signal: options.signal, cacheTtl })) as JudgeOutcome<VerdictOf<K>>;
       return { value: outcome, costUsd: outcome.call.costUsd };
     }, stops, deps.judge.cachePrefixes?.(request) ?? []);
     if (scheduled.skipped) return { kind: "skipped", reason: scheduled.reason };
+    // A call that Ctrl-C cut short was never answered (a batched one waits for its batch): the run was interrupted, not the judge.
+    if (!scheduled.value.ok && options.signal?.aborted) return { kind: "skipped", reason: "interrupted" };
     const { notice } = scheduled.value;
     if (notice !== undefined && !warned.has(notice)) {
       warned.add(notice);

@@ -1,5 +1,5 @@
 import type { TokenUsage } from "./judge-port";
-import { costOf, type ModelPrice } from "./cost";
+import { batchPrice, costOf, type ModelPrice } from "./cost";
 
 // What a run saved, in dollars, from its judge calls' stored token usage and
 // the price table: the one computation behind every report and the run page,
@@ -11,7 +11,9 @@ import { costOf, type ModelPrice } from "./cost";
 //   cached token sent as plain input, minus what they cost.
 // - The judge cache: a verdict reused instead of asked again saves what the
 //   call cost when it was made.
-// - Message Batches (half price) will add their own figure in `batch`.
+// - Message Batches: a batched call is billed at half price; `batch` is what
+//   the same calls (same tokens, cache reads and writes) would have cost at
+//   standard prices minus what they cost. Its cache figures are at batch prices.
 //
 // A model with no price has no dollar figure: its tokens are still counted,
 // and the figure says `unpriced` rather than pretend it saved nothing.
@@ -39,10 +41,7 @@ export interface Savings {
   promptCache: PromptCacheSavings;
   /** Verdicts reused from the judge cache, and what those calls cost when they were made. */
   judgeCache: { calls: number; saved: Saving };
-  /**
-   * Message Batches: what half price saved on the batched calls. Left out
-   * until batch runs exist; they fill it here, and `total` adds it.
-   */
+  /** Message Batches: what half price saved on the batched calls (present when some were batched); `total` adds it. */
   batch?: { calls: number; saved: Saving };
   /** Everything above together. */
   total: Saving;
@@ -59,6 +58,8 @@ export interface ModelCallTotals {
   reusedUsd: number;
   /** Reused verdicts whose original cost is unknown (an unpriced model). */
   reusedUnpriced: number;
+  /** Calls made through Message Batches, billed at batch prices (their totals are kept apart from the model's standard calls). */
+  batchedCalls?: number;
 }
 
 /** A call as reports and the store record it. */
@@ -67,6 +68,8 @@ export interface SavingsCall {
   usage: TokenUsage;
   costUsd: number | null;
   reused?: { savedUsd: number | null };
+  /** Made through Message Batches (`--batch`). */
+  batched?: unknown;
 }
 
 export const NO_SAVING: Saving = { usd: 0, unpriced: false };
@@ -100,11 +103,15 @@ export function promptCacheSavingsOf(price: ModelPrice | undefined, usage: Pick<
 export function callTotalsByModel(calls: readonly SavingsCall[]): ModelCallTotals[] {
   const byModel = new Map<string, ModelCallTotals>();
   for (const call of calls) {
-    let totals = byModel.get(call.model);
+    // A batched call is billed at other prices: its model's batched calls are summed apart.
+    const batched = Boolean(call.batched) && !call.reused;
+    const key = batched ? `${call.model}\u0000batch` : call.model;
+    let totals = byModel.get(key);
     if (!totals) {
-      totals = { model: call.model, usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, reusedCalls: 0, reusedUsd: 0, reusedUnpriced: 0 };
-      byModel.set(call.model, totals);
+      totals = { model: call.model, usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, reusedCalls: 0, reusedUsd: 0, reusedUnpriced: 0, ...(batched ? { batchedCalls: 0 } : {}) };
+      byModel.set(key, totals);
     }
+    if (batched) totals.batchedCalls = (totals.batchedCalls ?? 0) + 1;
     if (call.reused) {
       totals.reusedCalls++;
       if (call.reused.savedUsd === null) totals.reusedUnpriced++;
@@ -125,8 +132,17 @@ export function savingsOf(input: { models: readonly ModelCallTotals[]; priceOf: 
   let writeTokens = 0;
   let reusedCalls = 0;
   let reused = NO_SAVING;
+  let batchedCalls = 0;
+  let batch = NO_SAVING;
   for (const totals of input.models) {
-    const cache = promptCacheSavingsOf(input.priceOf(totals.model), totals.usage);
+    const standard = input.priceOf(totals.model);
+    const batched = (totals.batchedCalls ?? 0) > 0;
+    const price = standard && batched ? batchPrice(standard) : standard;
+    if (batched) {
+      batchedCalls += totals.batchedCalls!;
+      batch = addSaving(batch, savingOf(totals.batchedCalls!, () => costOf(standard!, totals.usage) - costOf(price!, totals.usage), standard !== undefined));
+    }
+    const cache = promptCacheSavingsOf(price, totals.usage);
     reads = addSaving(reads, cache.reads);
     writes = addSaving(writes, cache.writes);
     readTokens += cache.readTokens;
@@ -140,7 +156,8 @@ export function savingsOf(input: { models: readonly ModelCallTotals[]; priceOf: 
   return {
     promptCache: { readTokens, writeTokens, reads, writes, net },
     judgeCache: { calls: reusedCalls, saved: reused },
-    total: addSaving(net, reused),
+    ...(batchedCalls > 0 ? { batch: { calls: batchedCalls, saved: batch } } : {}),
+    total: addSaving(addSaving(net, reused), batch),
   };
 }
 

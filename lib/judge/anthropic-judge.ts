@@ -59,6 +59,20 @@ function verdictTool(kind: VerdictKind): Anthropic.Tool {
   return { name: VERDICT_TOOL_NAME, description, input_schema: { ...schema, type: "object" } };
 }
 
+/** The Messages API body of a judge request (also what a message batch sends for it), and its cache layout. */
+export function judgeBodyOf(request: JudgeRequest<VerdictKind>, cacheTtl: JudgeCallContext["cacheTtl"]) {
+  const layout = layoutRequest(request, cacheTtl);
+  const body: Anthropic.MessageCreateParamsNonStreaming = {
+    model: request.model,
+    max_tokens: request.maxTokens,
+    system: layout.system,
+    messages: layout.messages,
+    tools: VERDICT_TOOLS[request.verdict],
+    tool_choice: TOOL_CHOICE,
+  };
+  return { body, layout };
+}
+
 export function createAnthropicJudge(options: AnthropicJudgeOptions): TypedJudgePort {
   // The retries live in retrying-messages.ts, shared with the live agent (lib/live).
   const messages = createRetryingMessages({
@@ -80,15 +94,7 @@ export function createAnthropicJudge(options: AnthropicJudgeOptions): TypedJudge
     // No `temperature`: API version 2026-10-21, which this SDK major sends,
     // rejects temperature, top_p and top_k with a 400 even at their defaults,
     // and the SDK's types no longer have them; so the language has no such field.
-    const layout = layoutRequest(request, context.cacheTtl);
-    const body: Anthropic.MessageCreateParamsNonStreaming = {
-      model: request.model,
-      max_tokens: request.maxTokens,
-      system: layout.system,
-      messages: layout.messages,
-      tools: VERDICT_TOOLS[request.verdict],
-      tool_choice: TOOL_CHOICE,
-    };
+    const { body, layout } = judgeBodyOf(request, context.cacheTtl);
 
     const first = await send(body, state, context);
     if (!first.ok) return failed(first.failure.kind, describeFailure(first));

@@ -1,8 +1,11 @@
-import { costOf, type ModelPrice } from "../engine/cost";
+import { batchPrice, costOf, type ModelPrice } from "../engine/cost";
 import type { JudgeCallContext, JudgeOutcome, JudgeRequest, TypedJudgePort, VerdictKind } from "../engine/judge-port";
 import type { ResolvedModel } from "../engine/resolve-provider";
 import type { Verdict } from "../engine/verdict";
 import { PROVIDER_ADAPTERS, type AdapterOptions, type AgentSender } from "./provider-registry";
+import { createBatchJudge } from "./batch-judge";
+import type { BatchRoundsOptions } from "./batch-rounds";
+import { createMessageBatchesClient } from "./message-batches-client";
 
 // The judge port for a suite whose models may come from several providers (a
 // mixed-vendor panel, a matrix over vendors): each request goes to the adapter
@@ -17,6 +20,12 @@ export interface ProviderJudgeOptions {
   /** The built-in providers' endpoints from the environment (ANTHROPIC_BASE_URL, OPENAI_BASE_URL). */
   baseUrls: { anthropic?: string; openai?: string };
   timeoutMs: number;
+  /**
+   * Send the Anthropic API's requests through Message Batches (`--batch`), in
+   * rounds, at half the price. Other providers (and a provider declared under
+   * providers:, which may not serve batches) are called directly.
+   */
+  batch?: Omit<BatchRoundsOptions, "client">;
 }
 
 /** The price of a resolved model: its vendor's table, or none for a declared provider (a local server, a proxy). */
@@ -58,13 +67,19 @@ export function createProviderAgents(options: ProviderJudgeOptions): (model: str
 }
 
 export function createProviderJudge(options: ProviderJudgeOptions): TypedJudgePort {
-  const adapterFor = perProvider(options, (resolved, o) => PROVIDER_ADAPTERS[resolved.type].createJudge(o));
+  const adapterFor = perProvider(options, (resolved, o) =>
+    // With --batch, the Anthropic API's own models go through Message Batches; a declared provider is called directly.
+    options.batch && resolved.type === "anthropic" && !resolved.declared
+      ? createBatchJudge({ ...options.batch, client: createMessageBatchesClient({ apiKey: o.apiKey ?? "unset", ...(o.baseURL !== undefined ? { baseURL: o.baseURL } : {}), timeoutMs: o.timeoutMs }) })
+      : PROVIDER_ADAPTERS[resolved.type].createJudge(o),
+  );
 
   async function grade(request: JudgeRequest<VerdictKind>, context: JudgeCallContext): Promise<JudgeOutcome<Verdict>> {
     const resolved = options.resolve(request.model);
     const outcome = await adapterFor(resolved).grade({ ...request, model: resolved.model }, context);
     const price = priceOfResolved(resolved);
-    const call = { ...outcome.call, model: request.model, provider: resolved.provider, costUsd: price ? costOf(price, outcome.call.usage) : null };
+    const billed = price && outcome.call.batched ? batchPrice(price) : price;
+    const call = { ...outcome.call, model: request.model, provider: resolved.provider, costUsd: billed ? costOf(billed, outcome.call.usage) : null };
     return { ...outcome, call };
   }
 

@@ -58,7 +58,8 @@ export function createRetryingMessages(options: RetryingMessagesOptions): Retryi
   return { send };
 }
 
-function addUsage(total: TokenUsage, usage: Anthropic.Usage | undefined): void {
+/** Adds a Messages API reply's usage (cache writes and reads included) to a call's total. */
+export function addUsage(total: TokenUsage, usage: Anthropic.Usage | undefined): void {
   if (!usage) return;
   total.input += usage.input_tokens;
   total.output += usage.output_tokens;

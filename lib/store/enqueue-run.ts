@@ -15,6 +15,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Defaults of a run started from the dashboard (the CLI's own defaults). */
 const DASHBOARD_CONCURRENCY = 8;
 const DASHBOARD_TIMEOUT_SECONDS = 60;
+/** A batch takes minutes to hours: a look a minute is plenty. */
+const DASHBOARD_BATCH_POLL_SECONDS = 60;
 
 export async function enqueuePlannedRun(input: {
   prisma: PrismaClient;
@@ -53,6 +55,8 @@ export async function enqueueSuiteRun(input: {
   toolVersion: string;
   /** `yaml` already loaded (the dashboard loads it on a worker thread, under a time limit). */
   loaded?: LoadResult;
+  /** "Run as batch": the workers grade it through Message Batches (half price, up to 24 h). */
+  batch?: boolean;
 }): Promise<EnqueueSuiteRunResult> {
   const row = UUID.test(input.suiteId) ? await input.prisma.suite.findUnique({ where: { id: input.suiteId }, select: { name: true } }) : null;
   if (!row) return { ok: false, code: "not_found", message: "No such suite." };
@@ -67,6 +71,7 @@ export async function enqueueSuiteRun(input: {
     judgeModel: input.judgeModel,
     concurrency: DASHBOARD_CONCURRENCY,
     timeoutSeconds: DASHBOARD_TIMEOUT_SECONDS,
+    ...(input.batch ? { batch: { pollSeconds: DASHBOARD_BATCH_POLL_SECONDS } } : {}),
   };
   const boss = await openQueue({ db: { url: input.databaseUrl }, poolSize: 1 });
   try {

@@ -23,6 +23,8 @@ export interface RunConfig {
   maxCostUsd?: number;
   filter?: string;
   noCache?: boolean;
+  /** `--batch`: the judge calls go through Message Batches, polled this often; `resume` keeps it so. */
+  batch?: { pollSeconds: number };
   /** Judge calls the plan expects (an upper bound: a tree takes one path, the cache merges equal requests); the run page's progress counts calls against it. */
   plannedJudgeCalls?: number;
 }

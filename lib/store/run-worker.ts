@@ -13,6 +13,9 @@ import { createRunStore, type StoredRun } from "./run-store";
 import { finishIfAllStored, skipQueuedCells } from "./run-cancel";
 import { claimOwner, createCachedJudge } from "./cached-judge";
 import type { LivePort } from "../engine/live-port";
+import { countOutstanding, type BatchLedger } from "../judge/batch-rounds";
+import { createBatchLedger } from "./batch-ledger";
+
 
 /** A live port that owns servers: closed when its run is finished here. */
 type LiveRunner = LivePort & { close(): Promise<void> };
@@ -83,6 +86,13 @@ export interface WorkerOptions {
   boss: PgBoss;
   /** The uncached judge; the worker puts the shared cache in front of it per run. */
   judge: JudgePort;
+  /**
+   * The uncached judge of a run queued with `--batch` (or the dashboard's
+   * "Run as batch"): through Message Batches, its batch ids kept in the run's
+   * ledger, so that a job retried here or elsewhere waits for its batch instead
+   * of paying again. Without it, such a run is graded directly.
+   */
+  batchJudge?: (input: { run: StoredRun; ledger: BatchLedger; outstanding: () => number }) => JudgePort;
   priceOf: PriceOf;
   /** Judge calls in flight at once across all of this worker's jobs. */
   concurrency: number;
@@ -102,6 +112,8 @@ interface RunContext {
   run: StoredRun;
   suite: SuiteConfig;
   judge: JudgePort;
+  /** Its judge calls go through Message Batches: the engine counts the budget at batch prices (RunOptions.batch). */
+  batch: boolean;
   live?: LiveRunner;
   /** Aborted once the run's cancel request is seen. */
   cancel: AbortController;
@@ -142,8 +154,11 @@ export async function startWorker(options: WorkerOptions): Promise<{ stop(): Pro
         if (!run) return undefined;
         const loaded = loadSuite({ text: run.yaml, file: run.config.file });
         if (!loaded.ok) return undefined;
-        const judge = createCachedJudge({ prisma: options.db.prisma, inner: options.judge, runId, owner: claimOwner(), reuse: !run.config.noCache, leaseMs: 10 * 60_000 });
-        return { run, suite: loaded.value, judge, live: options.liveFor?.(run), cancel: new AbortController() };
+        const counted = countOutstanding();
+        const batched = run.config.batch && options.batchJudge ? options.batchJudge({ run, ledger: createBatchLedger({ prisma: options.db.prisma, runId }), outstanding: counted.outstanding }) : undefined;
+        const cached = createCachedJudge({ prisma: options.db.prisma, inner: batched ?? options.judge, runId, owner: claimOwner(), reuse: !run.config.noCache, leaseMs: 10 * 60_000 });
+        const judge = batched ? counted.around(cached) : cached;
+        return { run, suite: loaded.value, judge, batch: Boolean(batched), live: options.liveFor?.(run), cancel: new AbortController() };
       })();
       contexts.set(runId, context);
     }
@@ -188,6 +203,7 @@ export async function startWorker(options: WorkerOptions): Promise<{ stop(): Pro
           scheduler,
           cancel: context.cancel.signal,
           shutdown: shutdown.signal,
+          ...(context.batch ? { batch: true } : {}),
           ...(context.run.config.filter !== undefined ? { filter: new RegExp(context.run.config.filter, "i") } : {}),
         },
         { judge: context.judge, now: Date.now, priceOf: options.priceOf, ...(context.live ? { live: context.live } : {}) },

@@ -57,3 +57,19 @@ test("Save and run saves the unsaved edit as a version and grades it", async ({ 
   expect(await page.evaluate(() => globalThis.__rubricStudioEditor!.getValue())).toContain("threshold: 0.8");
   await expect(page.getByTestId("run-button")).toHaveText("Run");
 });
+
+// Issue 10, Message Batches: "Run as batch" beside Run queues the run for the
+// workers' batch path (half price, up to 24 h). Without a judge key here it
+// defers like any run; what is checked is that the choice reaches the server.
+test("Run as batch posts batch: true and the run completes", async ({ page }) => {
+  await createSuite(page, unique("run-as-batch"));
+  await setText(page, `evals:\n  - name: batched\n    response: "Invoice 42 totaled $120.00."\n    rubric: "States the total."\n`);
+  await page.getByRole("button", { name: "Save version" }).click();
+  await expect(page.getByText("Unsaved changes")).toHaveCount(0);
+  await page.getByTestId("run-as-batch").check();
+  const posted = page.waitForRequest((request) => request.method() === "POST" && /\/api\/suites\/[^/]+\/runs$/.test(request.url()));
+  await page.getByTestId("run-button").click();
+  expect((await posted).postDataJSON()).toMatchObject({ batch: true });
+  await expect(page).toHaveURL(/\/runs\/[0-9a-f-]{36}(\?watch=1)?(#results)?$/, { timeout: 15_000 });
+  await expect(page.getByTestId("run-progress")).toHaveAttribute("data-status", "completed", { timeout: 30_000 });
+});

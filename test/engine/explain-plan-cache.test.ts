@@ -1,3 +1,4 @@
+import { formatUsd } from "../../lib/engine/format-score";
 import { describe, expect, it } from "vitest";
 import { explainPlan, renderExplain, type PriceOf } from "../../lib/engine/explain-plan";
 import { planSuite } from "../../lib/engine/plan-suite";
@@ -58,8 +59,9 @@ describe("explain: the prompt cache", () => {
     expect(plan.totals.costUsd).toBeCloseTo(input + 1.25 * write5m + 0.1 * read);
     expect(plan.totals.costUsd).toBeLessThan(0.35 * plan.totals.naiveUsd);
     const text = renderExplain(plan);
-    expect(text).toMatch(/cost: naive ~\$[\d,.]+, with the prompt cache ~\$[\d,.]+ \(\d+ input tokens written, \d+ read\), unchanged rerun ~\$0\.00/);
-    expect(text).toContain("with batches: not available yet");
+    expect(text).toMatch(/cost: naive ~\$[\d,.]+, with the prompt cache ~\$[\d,.]+ \(\d+ input tokens written, \d+ read\), with batches ~\$[\d,.]+, unchanged rerun ~\$0\.00/);
+    // Message Batches halve every price, the cache's multipliers on top.
+    expect(text).toContain(`with batches ~${formatUsd(plan.totals.costUsd / 2)}, unchanged rerun`);
   });
 
   it("projects no saving for a model without a known minimum (no cacheMinimumOf: the naive cost)", () => {

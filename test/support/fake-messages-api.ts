@@ -1,54 +1,16 @@
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { checkRequest } from "./check-messages-request";
-import { createPromptCache, type CacheUsage, type PromptCacheOptions } from "./prompt-cache";
+import { createPromptCache, type PromptCacheOptions } from "./prompt-cache";
+import { createFakeBatches, type FakeBatch, type FakeBatchOptions } from "./fake-message-batches";
+import { addUsage, describeRequest, messageFor, type FakeReply, type FakeRequest, type InputUsage } from "./fake-message-reply";
+
+export type { FakeReply, FakeRequest, FakeUsage, InputUsage } from "./fake-message-reply";
 
 // A stand-in of the Anthropic Messages API on 127.0.0.1, so that tests run the
 // real SDK over real HTTP (DESIGN.md, the judge protocol). It answers what the
 // test tells it to, in the shapes the real API uses, and checks the few things
 // about a request that the real API would reject with a 400.
-
-export interface FakeUsage {
-  input_tokens: number;
-  output_tokens: number;
-  cache_creation_input_tokens: number;
-  cache_read_input_tokens: number;
-}
-
-export interface InputUsage {
-  input: number;
-  cacheWrite: number;
-  /** The part of cacheWrite written with a 1-hour TTL (billed 2× input, not 1.25×). */
-  cacheWrite1h: number;
-  cacheRead: number;
-}
-
-export interface FakeRequest {
-  /** 0 for the first request this server received. */
-  index: number;
-  method: string;
-  path: string;
-  headers: IncomingHttpHeaders;
-  /** The parsed JSON body (undefined when it was not JSON). */
-  body: Record<string, unknown>;
-  /** Date.now() when the request arrived. */
-  receivedAt: number;
-  /** The system prompt's text, blocks joined. */
-  system: string;
-  /** The last user turn's text: its text blocks and the text of its tool_result blocks, joined. */
-  user: string;
-  /** The first tool's name, if the request offers tools. */
-  toolName: string | undefined;
-}
-
-export type FakeReply =
-  | { verdict: { reasoning: string; score: number; evidence?: string }; usage?: Partial<FakeUsage> }
-  | { text: string; usage?: Partial<FakeUsage> }
-  | { toolInput: unknown; usage?: Partial<FakeUsage> }
-  /** An agent's turn: calls of the named tools (e.g. an MCP server's), after an optional text. */
-  | { toolCalls: { name: string; input: unknown }[]; text?: string; usage?: Partial<FakeUsage> }
-  | { status: number; headers?: Record<string, string>; body?: unknown }
-  | { hang: true };
 
 export type FakeRespond = (request: FakeRequest) => FakeReply | Promise<FakeReply>;
 
@@ -64,6 +26,8 @@ export interface FakeMessagesApiOptions {
    * uncached, unless a reply sets the usage itself.
    */
   promptCache?: PromptCacheOptions | true;
+  /** How the Message Batches endpoints process a batch (fake-message-batches.ts). */
+  batches?: FakeBatchOptions;
 }
 
 export interface FakeMessagesApi {
@@ -77,6 +41,16 @@ export interface FakeMessagesApi {
   /** The input usage of every 200 reply sent so far, summed. */
   usage(): InputUsage;
   maxInFlight(): number;
+  /** Every message batch created, in order. */
+  batches: FakeBatch[];
+  /** How many times each batched custom_id was billed (a succeeded result), over every batch. */
+  batchBilled: Map<string, number>;
+  /** The input usage of the batched requests that succeeded, summed (billed at half the price). */
+  batchUsage(): InputUsage;
+  /** With `batches: { hold: true }`: let held batches be processed from now on. */
+  releaseBatches(): void;
+  /** Ends every batch still in progress, its unprocessed requests expired (the real API's 24 hours). */
+  expireBatches(): void;
 }
 
 const DEFAULT_REPLY: FakeReply = { verdict: { reasoning: "ok", score: 1 } };
@@ -109,6 +83,30 @@ export async function startFakeMessagesApi(options: FakeMessagesApiOptions = {})
   let serial = 0;
   const sent: InputUsage = { input: 0, cacheWrite: 0, cacheWrite1h: 0, cacheRead: 0 };
   const cache = options.promptCache ? createPromptCache(options.promptCache === true ? {} : options.promptCache) : undefined;
+  const batchSent: InputUsage = { input: 0, cacheWrite: 0, cacheWrite1h: 0, cacheRead: 0 };
+  let baseUrl = "";
+  const batches = createFakeBatches({
+    baseUrl: () => baseUrl,
+    options: options.batches ?? {},
+    send,
+    sendError,
+    // One batched request: checked, answered by `respond` and billed like a plain one, in turn.
+    answer: async ({ customId, params, headers }) => {
+      const request = { ...describeRequest({ index: requests.length, method: "POST", headers, path: "/v1/messages/batches", body: params }), customId };
+      requests.push(request);
+      const invalid = checkRequest(headers, params);
+      if (invalid) return { kind: "error", type: errorTypeFor(invalid.status), message: invalid.message };
+      const reply = await respond(request);
+      if ("hang" in reply) return { kind: "only", batchResult: "expired" };
+      if ("batchResult" in reply) return { kind: "only", batchResult: reply.batchResult };
+      if ("status" in reply) return { kind: "error", type: errorTypeFor(reply.status), message: `fake ${reply.status}` };
+      const cached = cache?.admit(params);
+      cached?.begin();
+      const message = messageFor({ reply, request, bodyLength: JSON.stringify(params).length, serial: ++serial, ...(cached ? { cacheUsage: cached.usage } : {}) });
+      addUsage(batchSent, message.usage);
+      return { kind: "message", message };
+    },
+  });
 
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -132,6 +130,7 @@ export async function startFakeMessagesApi(options: FakeMessagesApiOptions = {})
 
   async function handle(req: IncomingMessage, res: ServerResponse, raw: string): Promise<void> {
     const path = (req.url ?? "/").split("?")[0] ?? "/";
+    if (await batches.handle(req, res, path, raw)) return;
     if (req.method !== "POST" || path !== "/v1/messages") {
       sendError(res, 404, `${req.method ?? "?"} ${path} is not served by the fake Messages API`);
       return;
@@ -143,7 +142,7 @@ export async function startFakeMessagesApi(options: FakeMessagesApiOptions = {})
       sendError(res, 400, "The request body is not valid JSON.");
       return;
     }
-    const request = describeRequest({ index: requests.length, req, path, body });
+    const request = describeRequest({ index: requests.length, method: req.method ?? "POST", headers: req.headers, path, body });
     requests.push(request);
     const invalid = checkRequest(req.headers, body);
     if (invalid) {
@@ -152,6 +151,7 @@ export async function startFakeMessagesApi(options: FakeMessagesApiOptions = {})
     }
     const reply = await respond(request);
     if ("hang" in reply) return; // answered by close(), or abandoned by the client
+    if ("batchResult" in reply) return sendError(res, 500, "fake server misuse: a batch result for a plain request");
     // Cache entries are written when the request is processed, and readable once its response begins.
     const cached = "status" in reply ? undefined : cache?.admit(body);
     if (latencyMs > 0) await delay(latencyMs);
@@ -163,10 +163,7 @@ export async function startFakeMessagesApi(options: FakeMessagesApiOptions = {})
     }
     cached?.begin();
     const message = messageFor({ reply, request, bodyLength: raw.length, serial: ++serial, ...(cached ? { cacheUsage: cached.usage } : {}) });
-    sent.input += message.usage.input_tokens;
-    sent.cacheWrite += message.usage.cache_creation_input_tokens;
-    sent.cacheRead += message.usage.cache_read_input_tokens;
-    sent.cacheWrite1h += message.usage.cache_creation.ephemeral_1h_input_tokens;
+    addUsage(sent, message.usage);
     send(res, 200, message);
   }
 
@@ -185,6 +182,7 @@ export async function startFakeMessagesApi(options: FakeMessagesApiOptions = {})
     server.listen(options.port ?? 0, "127.0.0.1", () => resolve());
   });
   const { port } = server.address() as AddressInfo;
+  baseUrl = `http://127.0.0.1:${port}`;
 
   return {
     url: `http://127.0.0.1:${port}`,
@@ -195,6 +193,11 @@ export async function startFakeMessagesApi(options: FakeMessagesApiOptions = {})
     inFlight: () => inFlight,
     usage: () => ({ ...sent }),
     maxInFlight: () => maxInFlight,
+    batches: batches.batches,
+    batchBilled: batches.billed,
+    batchUsage: () => ({ ...batchSent }),
+    releaseBatches: batches.release,
+    expireBatches: batches.expire,
     close() {
       for (const timer of timers) clearTimeout(timer);
       timers.clear();
@@ -203,73 +206,6 @@ export async function startFakeMessagesApi(options: FakeMessagesApiOptions = {})
         // Hanging requests and idle keep-alive sockets would hold close() open.
         server.closeAllConnections();
       });
-    },
-  };
-}
-
-function describeRequest(input: { index: number; req: IncomingMessage; path: string; body: Record<string, unknown> }): FakeRequest {
-  const { body } = input;
-  const tools = Array.isArray(body.tools) ? (body.tools as Array<{ name?: unknown }>) : [];
-  const toolName = typeof tools[0]?.name === "string" ? tools[0].name : undefined;
-  const messages = Array.isArray(body.messages) ? (body.messages as Array<{ role?: unknown; content?: unknown }>) : [];
-  const lastUser = messages.filter((m) => m.role === "user").at(-1);
-  return {
-    index: input.index,
-    method: input.req.method ?? "POST",
-    path: input.path,
-    headers: input.req.headers,
-    body,
-    receivedAt: Date.now(),
-    system: textOf(body.system),
-    user: textOf(lastUser?.content),
-    toolName,
-  };
-}
-
-/** The text of a string or of a list of blocks (text blocks, and tool_result blocks' content). */
-function textOf(content: unknown): string {
-  if (typeof content === "string") return content;
-  if (!Array.isArray(content)) return "";
-  const parts: string[] = [];
-  for (const block of content as Array<{ type?: unknown; text?: unknown; content?: unknown }>) {
-    if (block.type === "text" && typeof block.text === "string") parts.push(block.text);
-    else if (block.type === "tool_result") parts.push(textOf(block.content));
-  }
-  return parts.join("\n");
-}
-
-function messageFor(input: { reply: Exclude<FakeReply, { status: number } | { hang: true }>; request: FakeRequest; bodyLength: number; serial: number; cacheUsage?: CacheUsage }) {
-  const { reply, request, serial, cacheUsage } = input;
-  const { cache_creation: split, ...counted } = cacheUsage ?? {
-    input_tokens: Math.ceil(input.bodyLength / 4),
-    cache_creation_input_tokens: 0,
-    cache_read_input_tokens: 0,
-    cache_creation: undefined,
-  };
-  const usage: FakeUsage = { output_tokens: 60, ...counted, ...reply.usage };
-  const id = `${serial.toString(36).padStart(6, "0")}fake`;
-  const toolUse = (input: unknown) => ({ type: "tool_use", id: `toolu_01${id}`, name: request.toolName ?? "record_verdict", input });
-  const content =
-    "toolCalls" in reply
-      ? [
-          ...(reply.text ? [{ type: "text", text: reply.text }] : []),
-          ...reply.toolCalls.map((c, i) => ({ type: "tool_use", id: `toolu_01${id}${i}`, name: c.name, input: c.input })),
-        ]
-      : "text" in reply
-        ? [{ type: "text", text: reply.text }]
-        : [toolUse("verdict" in reply ? reply.verdict : reply.toolInput)];
-  return {
-    id: `msg_01${id}`,
-    type: "message",
-    role: "assistant",
-    model: typeof request.body.model === "string" ? request.body.model : "claude-fake",
-    content,
-    stop_reason: "text" in reply && !("toolCalls" in reply) ? "end_turn" : "tool_use",
-    stop_sequence: null,
-    usage: {
-      ...usage,
-      cache_creation: split && !reply.usage ? split : { ephemeral_5m_input_tokens: usage.cache_creation_input_tokens, ephemeral_1h_input_tokens: 0 },
-      service_tier: "standard",
     },
   };
 }

@@ -28,6 +28,7 @@ export async function POST(request: Request, { params }: IdParams) {
     judgeModel: settings.value.judgeModel,
     toolVersion: pkg.version,
     loaded: loaded.value,
+    batch: body.value.batch === true,
   });
   return fromResult(started, 201);
 }

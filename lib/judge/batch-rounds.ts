@@ -1,0 +1,243 @@
+import type { JudgePort } from "../engine/judge-port";
+import type { BatchClient, BatchRequest, BatchResult, BatchView } from "./message-batches-client";
+
+// Rounds of Message Batches: every request that arrives while the run has
+// nothing else to do is gathered into one round, submitted as one batch or
+// more (at most 100,000 requests and 256 MB each), and polled until it ends;
+// each waiter gets its own result by custom_id. What a result leads to (a tree's next level, a repair, the retry
+// of an errored request) arrives later and makes the next round. Batches
+// stored by an earlier process of the same run (the ledger) are adopted: a
+// request whose custom_id one of them holds waits for that batch instead of
+// being submitted again, so nothing is paid twice.
+// A round closes once every judge call in progress waits in it (`outstanding`,
+// counted around the whole judge, judge cache included: a call still looking
+// up the cache, or writing a verdict it was given before asking for the next
+// tree level, holds the round open), or after `gatherMs` without a new request.
+
+export interface StoredBatch {
+  id: string;
+  customIds: readonly string[];
+}
+
+/** Where a run's batch ids are kept (lib/store), so that `resume` can pick up a batch still running. */
+export interface BatchLedger {
+  load(): Promise<StoredBatch[]>;
+  save(batch: StoredBatch): Promise<void>;
+}
+
+export interface BatchProgress extends BatchView {
+  submitted: number;
+}
+
+export interface BatchRoundsOptions {
+  client: BatchClient;
+  /** How long to wait between looks at a batch in progress. */
+  pollMs: number;
+  /** Judge calls in progress in the whole judge (countOutstanding); without it, a round closes after `gatherMs` of quiet. */
+  outstanding?: () => number;
+  /** The longest quiet period a round waits for calls still in progress (default 30 s: a call may wait on another worker's claim; 100 ms without `outstanding`). */
+  gatherMs?: number;
+  ledger?: BatchLedger;
+  onProgress?: (progress: BatchProgress) => void;
+  /** Something the run should warn about (a batch id that could not be stored). */
+  onProblem?: (message: string) => void;
+  /** The API's limits per batch; smaller in tests. */
+  limits?: { requests: number; bytes: number };
+  /** Stops the polling (the run is over). */
+  signal?: AbortSignal;
+}
+
+export type Settled = { batchId: string; result: BatchResult };
+
+const LIMITS = { requests: 100_000, bytes: 256 * 1024 * 1024 };
+/** Looks in a row that may fail before the batch's waiters are told it could not be followed. */
+const MAX_POLL_FAILURES = 5;
+/** How often a round being gathered looks whether it can close. */
+const QUIET_MS = 20;
+
+export interface BatchRounds {
+  submit(customId: string, params: BatchRequest["params"]): Promise<Settled>;
+}
+
+/**
+ * Counts the calls in progress through a judge (the outermost one, around the
+ * judge cache), for `outstanding`.
+ */
+export function countOutstanding(): { outstanding: () => number; around: <J extends JudgePort>(judge: J) => J } {
+  let inProgress = 0;
+  return {
+    outstanding: () => inProgress,
+    around: (judge) => ({
+      ...judge,
+      grade: async (request: Parameters<JudgePort["grade"]>[0], context: Parameters<JudgePort["grade"]>[1]) => {
+        inProgress++;
+        try {
+          return await judge.grade(request, context);
+        } finally {
+          inProgress--;
+        }
+      },
+    }) as typeof judge,
+  };
+}
+
+export function createBatchRounds(options: BatchRoundsOptions): BatchRounds {
+  const { client, pollMs, ledger, onProgress, signal } = options;
+  const gatherMs = options.gatherMs ?? (options.outstanding ? 30_000 : 100);
+  const limits = options.limits ?? LIMITS;
+  const waiters = new Map<string, ((settled: Settled) => void)[]>();
+  const members = new Map<string, readonly string[]>();
+  const polling = new Set<string>();
+  let pending: { request: BatchRequest; bytes: number }[] = [];
+  let timer: NodeJS.Timeout | undefined;
+  let lastArrival = 0;
+  /** Calls waiting in submit(), in a round being gathered or in a batch. */
+  let waiting = 0;
+  let adopted: Promise<Map<string, string>> | undefined;
+
+  const settle = (customId: string, settled: Settled) => {
+    const resolvers = waiters.get(customId) ?? [];
+    waiters.delete(customId);
+    for (const resolve of resolvers) resolve(settled);
+  };
+  // As the API reports a request that failed inside a batch, so the judge treats both alike (retried once).
+  const erroredResult = (message: string): BatchResult => ({ type: "errored", error: { type: "error", error: { type: "api_error", message }, request_id: null } });
+
+  async function loadAdopted(): Promise<Map<string, string>> {
+    const byCustomId = new Map<string, string>();
+    for (const batch of (await ledger?.load()) ?? []) {
+      members.set(batch.id, batch.customIds);
+      for (const customId of batch.customIds) byCustomId.set(customId, batch.id);
+    }
+    return byCustomId;
+  }
+
+  async function submit(customId: string, params: BatchRequest["params"]): Promise<Settled> {
+    waiting++;
+    try {
+      return await enter(customId, params);
+    } finally {
+      waiting--;
+    }
+  }
+
+  // Checked after each macrotask boundary, so that what a settled call leads to (its next request) has arrived.
+  function check(): void {
+    timer = undefined;
+    // An interrupted run submits nothing more: its calls have stopped waiting (batch-judge.ts).
+    if (signal?.aborted) pending = [];
+    if (pending.length === 0) return;
+    const quiet = Date.now() - lastArrival;
+    if ((options.outstanding && options.outstanding() <= waiting && quiet >= QUIET_MS) || quiet >= gatherMs) void flush();
+    else timer = setTimeout(check, QUIET_MS);
+  }
+
+  async function enter(customId: string, params: BatchRequest["params"]): Promise<Settled> {
+    const stored = await (adopted ??= loadAdopted());
+    return new Promise<Settled>((resolve) => {
+      const resolvers = waiters.get(customId);
+      // The same request twice in one round (no judge cache to merge them): one custom_id, two waiters.
+      if (resolvers) return void resolvers.push(resolve);
+      waiters.set(customId, [resolve]);
+      const batchId = stored.get(customId);
+      if (batchId !== undefined) return void watch(batchId);
+      const request = { custom_id: customId, params };
+      pending.push({ request, bytes: Buffer.byteLength(JSON.stringify(request)) + 2 });
+      lastArrival = Date.now();
+      timer ??= setTimeout(check, QUIET_MS);
+    });
+  }
+
+  async function flush(): Promise<void> {
+    const round = pending;
+    pending = [];
+    for (const chunk of chunksOf(round, limits)) {
+      const customIds = chunk.map((entry) => entry.request.custom_id);
+      let view;
+      try {
+        view = await client.create(chunk.map((entry) => entry.request));
+      } catch (error) {
+        const result = erroredResult(`could not submit a message batch: ${(error as Error).message}`);
+        for (const customId of customIds) settle(customId, { batchId: "", result });
+        continue;
+      }
+      members.set(view.id, customIds);
+      onProgress?.({ ...view, submitted: customIds.length });
+      watch(view.id);
+      // The batch runs whether or not its id could be kept: its results are still waited for here, and only a resume would miss it.
+      await ledger?.save({ id: view.id, customIds }).catch((error: unknown) => {
+        options.onProblem?.(`message batch ${view.id} could not be stored with the run, so \`resume\` would not find it: ${(error as Error).message}`);
+      });
+    }
+  }
+
+  function watch(batchId: string): void {
+    if (polling.has(batchId)) return;
+    polling.add(batchId);
+    void poll(batchId).finally(() => polling.delete(batchId));
+  }
+
+  async function poll(batchId: string): Promise<void> {
+    const customIds = members.get(batchId) ?? [];
+    let failures = 0;
+    let problem = "";
+    for (;;) {
+      if (signal?.aborted) return;
+      try {
+        const view = await client.retrieve(batchId);
+        failures = 0;
+        onProgress?.({ ...view, submitted: customIds.length });
+        if (view.status === "ended") break;
+      } catch (error) {
+        problem = (error as Error).message;
+        if (++failures >= MAX_POLL_FAILURES) {
+          const result = erroredResult(`could not follow message batch ${batchId}: ${problem}`);
+          for (const customId of customIds) settle(customId, { batchId, result });
+          return;
+        }
+      }
+      await sleep(pollMs, signal);
+    }
+    let results: Map<string, BatchResult>;
+    try {
+      results = await client.results(batchId);
+    } catch (error) {
+      results = new Map();
+      problem = `could not read the results of message batch ${batchId}: ${(error as Error).message}`;
+    }
+    for (const [customId, result] of results) settle(customId, { batchId, result });
+    const missing = erroredResult(problem || `message batch ${batchId} ended without a result for this request`);
+    for (const customId of customIds) if (!results.has(customId)) settle(customId, { batchId, result: missing });
+  }
+
+  return { submit };
+}
+
+function chunksOf<T extends { bytes: number }>(entries: T[], limits: { requests: number; bytes: number }): T[][] {
+  const chunks: T[][] = [];
+  let chunk: T[] = [];
+  let bytes = 0;
+  for (const entry of entries) {
+    if (chunk.length > 0 && (chunk.length >= limits.requests || bytes + entry.bytes > limits.bytes)) {
+      chunks.push(chunk);
+      chunk = [];
+      bytes = 0;
+    }
+    chunk.push(entry);
+    bytes += entry.bytes;
+  }
+  if (chunk.length > 0) chunks.push(chunk);
+  return chunks;
+}
+
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    }
+    signal?.addEventListener("abort", done, { once: true });
+  });
+}

@@ -1,0 +1,48 @@
+import Anthropic from "@anthropic-ai/sdk";
+
+// The batch port's adapter: the Message Batches API through the SDK's
+// `messages.batches` (create, retrieve, results as JSONL). Transient HTTP
+// trouble on these few requests is left to the SDK's own retries. The global
+// fetch, not node-http-fetch.ts: results are a streamed JSONL body, and a
+// batch is a handful of requests, not one per verdict.
+
+export type BatchResult = Anthropic.Messages.MessageBatchResult;
+
+export interface BatchView {
+  id: string;
+  status: "in_progress" | "canceling" | "ended";
+  counts: { processing: number; succeeded: number; errored: number; canceled: number; expired: number };
+}
+
+export interface BatchRequest {
+  custom_id: string;
+  params: Anthropic.MessageCreateParamsNonStreaming;
+}
+
+/** The port batch-judge.ts reaches the Message Batches API through (tests may pass their own). */
+export interface BatchClient {
+  create(requests: readonly BatchRequest[]): Promise<BatchView>;
+  retrieve(batchId: string): Promise<BatchView>;
+  /** Every result of an ended batch, by custom_id. */
+  results(batchId: string): Promise<Map<string, BatchResult>>;
+}
+
+export function createMessageBatchesClient(options: { apiKey: string; baseURL?: string; timeoutMs: number }): BatchClient {
+  const client = new Anthropic({
+    apiKey: options.apiKey,
+    ...(options.baseURL === undefined ? {} : { baseURL: options.baseURL }),
+    timeout: options.timeoutMs,
+    maxRetries: 4,
+    openTelemetry: false,
+  });
+  const viewOf = (batch: Anthropic.Messages.MessageBatch): BatchView => ({ id: batch.id, status: batch.processing_status, counts: { ...batch.request_counts } });
+  return {
+    create: async (requests) => viewOf(await client.messages.batches.create({ requests: [...requests] })),
+    retrieve: async (batchId) => viewOf(await client.messages.batches.retrieve(batchId)),
+    results: async (batchId) => {
+      const results = new Map<string, BatchResult>();
+      for await (const line of await client.messages.batches.results(batchId)) results.set(line.custom_id, line.result);
+      return results;
+    },
+  };
+}
