@@ -1,11 +1,11 @@
 import type { SuiteConfig } from "../config/types";
 import type { ModelPrice } from "../engine/cost";
 import type { TypedJudgePort } from "../engine/judge-port";
-import { BUILTIN_KEY_ENV, resolveProvider, type ResolvedModel } from "../engine/resolve-provider";
+import { BUILTIN_KEY_ENV, type ResolvedModel } from "../engine/resolve-provider";
 import type { Settings } from "../env/read-env";
 import { readProviderKeys } from "../env/read-provider-keys";
-import { cacheMinimumOf, DEFAULT_CACHE_MINIMUM_TOKENS } from "../judge/cache-minimums";
-import { createProviderJudge, priceOfResolved } from "../judge/provider-judge";
+import { createProviderJudge } from "../judge/provider-judge";
+import { providerResolution } from "../judge/provider-resolution";
 
 // The providers of one suite on this machine (issue 11): which provider each
 // model resolves to given the keys that are set, what it costs, and the judge
@@ -34,16 +34,12 @@ export function createProviderSetup(input: { suite: SuiteConfig; settings: Setti
     ...(settings.anthropicApiKey !== undefined ? { [BUILTIN_KEY_ENV.anthropic!]: settings.anthropicApiKey } : {}),
     ...(settings.openaiApiKey !== undefined ? { [BUILTIN_KEY_ENV.openai!]: settings.openaiApiKey } : {}),
   };
-  const context = { ...(suite.providers ? { declared: suite.providers } : {}), hasKey: (name: string) => Object.hasOwn(keys, name) };
-  const resolve = (model: string) => resolveProvider(model, context);
+  const resolution = providerResolution({ ...(suite.providers ? { declared: suite.providers } : {}), hasKey: (name: string) => Object.hasOwn(keys, name) });
+  const resolve = resolution.resolve;
   return {
     resolve,
-    priceOf: (model) => priceOfResolved(resolve(model)),
-    cacheMinimumOf: (model) => {
-      const resolved = resolve(model);
-      // The Messages API's minimums, as the request layout uses them (an unlisted model gets the default).
-      return resolved.type === "anthropic" && !resolved.declared ? (cacheMinimumOf(resolved.model) ?? DEFAULT_CACHE_MINIMUM_TOKENS) : undefined;
-    },
+    priceOf: resolution.priceOf,
+    cacheMinimumOf: resolution.cacheMinimumOf,
     createJudge: ({ timeoutMs }) =>
       createProviderJudge({
         resolve,

@@ -78,12 +78,23 @@ export async function enqueueCells(input: { boss: PgBoss; runId: string; cellIds
   return input.cellIds.length;
 }
 
+/** A run's judge, prices and provider resolution (issue 11): the server's providers for a dashboard run, the suite's own for one queued by the CLI. */
+export interface RunProviders {
+  /** The uncached judge, sending each request to its model's provider. */
+  judge: JudgePort;
+  priceOf: PriceOf;
+  /** Which provider serves a model, and why it cannot now (its key is not set): such a model's cells defer. */
+  resolveModel: (model: string) => { provider: string; unavailable?: string };
+}
+
 export interface WorkerOptions {
   db: Database;
   boss: PgBoss;
-  /** The uncached judge; the worker puts the shared cache in front of it per run. */
-  judge: JudgePort;
-  priceOf: PriceOf;
+  /** The uncached judge; the worker puts the shared cache in front of it per run. Unused with `providersFor`. */
+  judge?: JudgePort;
+  priceOf?: PriceOf;
+  /** Each run's judge and providers; without it every run uses `judge` (Anthropic only). */
+  providersFor?: (run: StoredRun, suite: SuiteConfig) => RunProviders;
   /** Judge calls in flight at once across all of this worker's jobs. */
   concurrency: number;
   judgeModel: string;
@@ -102,6 +113,8 @@ interface RunContext {
   run: StoredRun;
   suite: SuiteConfig;
   judge: JudgePort;
+  priceOf: PriceOf;
+  resolveModel?: RunProviders["resolveModel"];
   live?: LiveRunner;
   /** Aborted once the run's cancel request is seen. */
   cancel: AbortController;
@@ -142,8 +155,12 @@ export async function startWorker(options: WorkerOptions): Promise<{ stop(): Pro
         if (!run) return undefined;
         const loaded = loadSuite({ text: run.yaml, file: run.config.file });
         if (!loaded.ok) return undefined;
-        const judge = createCachedJudge({ prisma: options.db.prisma, inner: options.judge, runId, owner: claimOwner(), reuse: !run.config.noCache, leaseMs: 10 * 60_000 });
-        return { run, suite: loaded.value, judge, live: options.liveFor?.(run), cancel: new AbortController() };
+        const providers = options.providersFor?.(run, loaded.value);
+        const inner = providers?.judge ?? options.judge;
+        if (!inner) throw new Error("startWorker needs judge or providersFor");
+        const judge = createCachedJudge({ prisma: options.db.prisma, inner, runId, owner: claimOwner(), reuse: !run.config.noCache, leaseMs: 10 * 60_000 });
+        const priceOf = providers?.priceOf ?? options.priceOf ?? (() => undefined);
+        return { run, suite: loaded.value, judge, priceOf, ...(providers ? { resolveModel: providers.resolveModel } : {}), live: options.liveFor?.(run), cancel: new AbortController() };
       })();
       contexts.set(runId, context);
     }
@@ -181,7 +198,7 @@ export async function startWorker(options: WorkerOptions): Promise<{ stop(): Pro
         {
           suite: context.suite,
           defaultModel: context.run.config.judgeModel,
-          judgeUnavailable: options.judgeUnavailable,
+          ...(context.resolveModel ? { resolveModel: context.resolveModel } : { judgeUnavailable: options.judgeUnavailable }),
           concurrency: options.concurrency,
           toolVersion: options.toolVersion,
           onlyResultIds: new Set([job.data.cellId]),
@@ -190,7 +207,7 @@ export async function startWorker(options: WorkerOptions): Promise<{ stop(): Pro
           shutdown: shutdown.signal,
           ...(context.run.config.filter !== undefined ? { filter: new RegExp(context.run.config.filter, "i") } : {}),
         },
-        { judge: context.judge, now: Date.now, priceOf: options.priceOf, ...(context.live ? { live: context.live } : {}) },
+        { judge: context.judge, now: Date.now, priceOf: context.priceOf, ...(context.live ? { live: context.live } : {}) },
       );
     } finally {
       const left = (inHand.get(runId) ?? 1) - 1;

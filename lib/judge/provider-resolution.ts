@@ -1,0 +1,31 @@
+import type { ProviderConfig } from "../config/provider-schema";
+import type { ModelPrice } from "../engine/cost";
+import { resolveProvider, type ResolvedModel } from "../engine/resolve-provider";
+import { cacheMinimumOf, DEFAULT_CACHE_MINIMUM_TOKENS } from "./cache-minimums";
+import { priceOfResolved } from "./provider-judge";
+
+// Which provider serves each model, its price and its prompt-cache minimum,
+// given the declared providers and which key variables are set: shared by the
+// CLI (a suite's own providers:) and the dashboard (the server's providers),
+// so both plan, price and defer alike. No key value passes through here.
+
+export interface ProviderResolution {
+  resolve(model: string): ResolvedModel;
+  priceOf(model: string): ModelPrice | undefined;
+  /** The smallest prefix the model's prompt cache keeps, for the cost projection; undefined for a provider the judge does not lay out for the cache. */
+  cacheMinimumOf(model: string): number | undefined;
+}
+
+export function providerResolution(input: { declared?: Readonly<Record<string, ProviderConfig>>; hasKey: (keyEnv: string) => boolean }): ProviderResolution {
+  const context = { ...(input.declared ? { declared: input.declared } : {}), hasKey: input.hasKey };
+  const resolve = (model: string) => resolveProvider(model, context);
+  return {
+    resolve,
+    priceOf: (model) => priceOfResolved(resolve(model)),
+    cacheMinimumOf: (model) => {
+      const resolved = resolve(model);
+      // The Messages API's minimums, as the request layout uses them (an unlisted model gets the default).
+      return resolved.type === "anthropic" && !resolved.declared ? (cacheMinimumOf(resolved.model) ?? DEFAULT_CACHE_MINIMUM_TOKENS) : undefined;
+    },
+  };
+}
