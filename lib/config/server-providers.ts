@@ -75,14 +75,14 @@ export function checkServerProviders(input: { text: string; suite: SuiteConfig; 
       const known = allowed[key];
       if (wanted === known) return [];
       const path: DataPath = wanted === undefined ? ["providers", name] : ["providers", name, field];
-      const server = known === undefined ? "none" : `"${known}"`;
+      const must = known === undefined ? "must be left out" : `must be "${known}"`;
       const why =
         field === "api_key_env"
           ? "a suite cannot choose which of the server's environment variables is read as a key"
           : field === "base_url"
             ? "a suite cannot send the server's key to another address"
             : "a suite cannot change how the server calls it";
-      return [issue(path, `provider "${name}": ${field} must be ${server}, as this server defines it (${why}); write the entry as the server does`)];
+      return [issue(path, `provider "${name}": ${field} ${must}, as this server defines it (${why}); write the entry as the server does`)];
     });
   });
 }
