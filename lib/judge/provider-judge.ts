@@ -1,8 +1,9 @@
-import { costOf, type ModelPrice } from "../engine/cost";
+import { costOf } from "../engine/cost";
 import type { JudgeCallContext, JudgeOutcome, JudgeRequest, TypedJudgePort, VerdictKind } from "../engine/judge-port";
 import type { ResolvedModel } from "../engine/resolve-provider";
 import type { Verdict } from "../engine/verdict";
 import { PROVIDER_ADAPTERS } from "./provider-registry";
+import { priceOfResolved } from "./provider-resolution";
 
 // The judge port for a suite whose models may come from several providers (a
 // mixed-vendor panel, a matrix over vendors): each request goes to the adapter
@@ -17,11 +18,6 @@ export interface ProviderJudgeOptions {
   /** The built-in providers' endpoints from the environment (ANTHROPIC_BASE_URL, OPENAI_BASE_URL). */
   baseUrls: { anthropic?: string; openai?: string };
   timeoutMs: number;
-}
-
-/** The price of a resolved model: its vendor's table, or none for a declared provider (a local server, a proxy). */
-export function priceOfResolved(resolved: ResolvedModel): ModelPrice | undefined {
-  return resolved.declared ? undefined : PROVIDER_ADAPTERS[resolved.type].priceOf(resolved.model);
 }
 
 export function createProviderJudge(options: ProviderJudgeOptions): TypedJudgePort {

@@ -3,8 +3,7 @@ import type { ModelPrice } from "../engine/cost";
 import type { TypedJudgePort } from "../engine/judge-port";
 import { createAnthropicJudge } from "./anthropic-judge";
 import { createOpenAIJudge } from "./openai-judge";
-import { openaiPriceOf } from "./openai-pricing";
-import { priceOf as anthropicPriceOf } from "./pricing";
+import { PRICE_TABLES } from "./provider-resolution";
 
 // One adapter per provider type behind the judge port (DESIGN.md house rule 5),
 // each with its own price table. test/judge/provider-registry.test.ts walks it.
@@ -27,7 +26,7 @@ export interface ProviderAdapter {
 export const PROVIDER_ADAPTERS: { readonly [T in ProviderType]: ProviderAdapter } = {
   anthropic: {
     createJudge: (o) => createAnthropicJudge({ apiKey: o.apiKey ?? "unset", ...(o.baseURL !== undefined ? { baseURL: o.baseURL } : {}), timeoutMs: o.timeoutMs }),
-    priceOf: anthropicPriceOf,
+    priceOf: PRICE_TABLES.anthropic,
   },
   openai: {
     createJudge: (o) =>
@@ -38,8 +37,8 @@ export const PROVIDER_ADAPTERS: { readonly [T in ProviderType]: ProviderAdapter 
         // Local servers (vLLM, Ollama, llama.cpp) know max_tokens; OpenAI's o-series wants max_completion_tokens.
         maxTokensField: o.declared ? "max_tokens" : "max_completion_tokens",
         // The routing judge prices calls; the adapter's own figure is its table's.
-        priceOf: o.declared ? () => undefined : openaiPriceOf,
+        priceOf: o.declared ? () => undefined : PRICE_TABLES.openai,
       }),
-    priceOf: openaiPriceOf,
+    priceOf: PRICE_TABLES.openai,
   },
 };

@@ -1,13 +1,23 @@
-import type { ProviderConfig } from "../config/provider-schema";
+import type { ProviderConfig, ProviderType } from "../config/provider-schema";
 import type { ModelPrice } from "../engine/cost";
 import { resolveProvider, type ResolvedModel } from "../engine/resolve-provider";
 import { cacheMinimumOf, DEFAULT_CACHE_MINIMUM_TOKENS } from "./cache-minimums";
-import { priceOfResolved } from "./provider-judge";
+import { openaiPriceOf } from "./openai-pricing";
+import { priceOf as anthropicPriceOf } from "./pricing";
 
 // Which provider serves each model, its price and its prompt-cache minimum,
 // given the declared providers and which key variables are set: shared by the
 // CLI (a suite's own providers:) and the dashboard (the server's providers),
-// so both plan, price and defer alike. No key value passes through here.
+// so both plan, price and defer alike. No key value passes through here, and
+// no SDK is loaded: the editor's plan runs it on small worker threads.
+
+/** Each provider type's price table (USD per MTok on the vendor's own API); the adapters' registry uses the same. */
+export const PRICE_TABLES: { readonly [T in ProviderType]: (model: string) => ModelPrice | undefined } = { anthropic: anthropicPriceOf, openai: openaiPriceOf };
+
+/** The price of a resolved model: its vendor's table, or none for a declared provider (a local server, a proxy). */
+export function priceOfResolved(resolved: ResolvedModel): ModelPrice | undefined {
+  return resolved.declared ? undefined : PRICE_TABLES[resolved.type](resolved.model);
+}
 
 export interface ProviderResolution {
   resolve(model: string): ResolvedModel;
