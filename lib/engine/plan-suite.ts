@@ -30,14 +30,14 @@ export interface PlanOptions {
 }
 
 /**
- * For callers that resolve no providers (the dashboard, queued runs): their
- * judge speaks the Messages API only, so a model of another provider defers
+ * For callers that resolve no providers (the dashboard's Check anchors and
+ * Run calibration): their judge speaks the Messages API only, so a model of another provider defers
  * with the reason instead of failing as an unknown Anthropic model.
  */
 function onlyAnthropic(model: string, suite: SuiteConfig): { provider: string; unavailable?: string } | undefined {
   const resolved = resolveProvider(model, { ...(suite.providers ? { declared: suite.providers } : {}), hasKey: () => true });
   if (resolved.type === "anthropic" && !resolved.declared) return undefined;
-  return { provider: resolved.provider, unavailable: `judge model ${model} is served by provider "${resolved.provider}", which only rubric-studio eval, review and calibrate resolve yet` };
+  return { provider: resolved.provider, unavailable: `judge model ${model} is served by provider "${resolved.provider}", which is not resolved here (runs resolve it: rubric-studio eval, review, calibrate, and queued or dashboard runs)` };
 }
 
 /** The matrix cells of an eval; with dataset candidates, every cell once per item (the item first). */
