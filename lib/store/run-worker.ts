@@ -122,6 +122,8 @@ interface RunContext {
 
 /** Starts taking jobs; resolves to a stop function (no new call starts; the calls in flight finish first). */
 export async function startWorker(options: WorkerOptions): Promise<{ stop(): Promise<void> }> {
+  // A programmer error, said before any job is taken.
+  if (!options.judge && !options.providersFor) throw new Error("startWorker needs judge or providersFor");
   const store = createRunStore(options.db.prisma);
   const scheduler = new CallScheduler({ concurrency: options.concurrency });
   const contexts = new Map<string, Promise<RunContext | undefined>>();
@@ -156,8 +158,7 @@ export async function startWorker(options: WorkerOptions): Promise<{ stop(): Pro
         const loaded = loadSuite({ text: run.yaml, file: run.config.file });
         if (!loaded.ok) return undefined;
         const providers = options.providersFor?.(run, loaded.value);
-        const inner = providers?.judge ?? options.judge;
-        if (!inner) throw new Error("startWorker needs judge or providersFor");
+        const inner = (providers?.judge ?? options.judge)!;
         const judge = createCachedJudge({ prisma: options.db.prisma, inner, runId, owner: claimOwner(), reuse: !run.config.noCache, leaseMs: 10 * 60_000 });
         const priceOf = providers?.priceOf ?? options.priceOf ?? (() => undefined);
         return { run, suite: loaded.value, judge, priceOf, ...(providers ? { resolveModel: providers.resolveModel } : {}), live: options.liveFor?.(run), cancel: new AbortController() };
