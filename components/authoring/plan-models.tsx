@@ -7,12 +7,11 @@ import type { DraftModel } from "./api-types";
 export function PlanModels({ models }: { models: DraftModel[] }) {
   if (models.length === 0) return null;
   return (
-    <div style={{ maxHeight: 200, overflowY: "auto" }}>
+    <div style={{ maxHeight: 200, overflow: "auto" }}>
       <table className="table small" data-testid="plan-models">
         <thead>
           <tr>
             <th>Model</th>
-            <th>Role</th>
             <th>Provider</th>
             <th>Here</th>
           </tr>
@@ -20,8 +19,10 @@ export function PlanModels({ models }: { models: DraftModel[] }) {
         <tbody>
           {models.map((m) => (
             <tr key={`${m.role}\u0000${m.model}`} data-testid="plan-model" data-model={m.model}>
-              <td>{m.model}</td>
-              <td>{m.role}</td>
+              <td>
+                {m.model}
+                {m.role === "agent" ? <span className="muted"> (agent)</span> : null}
+              </td>
               <td data-testid="plan-model-provider">
                 {m.provider}
                 {m.providerModel !== m.model ? <span className="muted"> · {m.providerModel}</span> : null}
