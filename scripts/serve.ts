@@ -18,7 +18,7 @@ import { openQueue, startWorker } from "../lib/store/run-worker";
 import { readServerProviders } from "../lib/judge/server-providers";
 import { checkBinding } from "../lib/access/binding";
 import { liveForRun } from "../lib/cli/live-for-run";
-import { providersForRun } from "../lib/cli/providers-for-run";
+import { providersForRun, serverAgentEndpoints } from "../lib/cli/providers-for-run";
 import { readServerAllowList } from "../lib/live/server-allow-list";
 
 const mode = process.argv[2] === "start" ? "start" : "dev";
@@ -87,7 +87,12 @@ const worker = await startWorker({
   concurrency: 8,
   judgeModel: value.judgeModel,
   toolVersion: pkg.version,
-  liveFor: liveForRun({ settings: value, allowList: allowList.value, timeoutSeconds: 60 }),
+  liveFor: liveForRun({
+    settings: value,
+    allowList: allowList.value,
+    timeoutSeconds: 60,
+    agentEndpoints: serverAgentEndpoints({ settings: value, env: process.env, serverProviders: providers.value.providers, timeoutSeconds: 60 }),
+  }),
 });
 console.log(`queue worker ready${value.anthropicApiKey ? "" : " (no ANTHROPIC_API_KEY: Claude judge models will defer)"}`);
 console.log(

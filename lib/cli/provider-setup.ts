@@ -4,8 +4,9 @@ import type { TypedJudgePort } from "../engine/judge-port";
 import { BUILTIN_KEY_ENV, type ResolvedModel } from "../engine/resolve-provider";
 import type { Settings } from "../env/read-env";
 import { readProviderKeys } from "../env/read-provider-keys";
-import { createProviderJudge } from "../judge/provider-judge";
+import { createProviderAgents, createProviderJudge } from "../judge/provider-judge";
 import { providerResolution } from "../judge/provider-resolution";
+import type { AgentEndpoint } from "../live/create-live-runner";
 
 // The providers of one suite on this machine (issue 11): which provider each
 // model resolves to given the keys that are set, what it costs, and the judge
@@ -17,6 +18,8 @@ export interface ProviderSetup {
   /** The smallest prefix the model's prompt cache keeps, for the cost projection; undefined for a provider the judge does not lay out for the cache. */
   cacheMinimumOf(model: string): number | undefined;
   createJudge(input: { timeoutMs: number }): TypedJudgePort;
+  /** Where each live agent model runs (lib/live's endpointFor), with the judge's keys and retry policy. */
+  agentEndpoints(input: { timeoutMs: number }): (model: string) => AgentEndpoint;
 }
 
 /** Why --max-cost cannot be honoured for these judge models (some have no known price), or undefined when it can. */
@@ -36,16 +39,12 @@ export function createProviderSetup(input: { suite: SuiteConfig; settings: Setti
   };
   const resolution = providerResolution({ ...(suite.providers ? { declared: suite.providers } : {}), hasKey: (name: string) => Object.hasOwn(keys, name) });
   const resolve = resolution.resolve;
+  const baseUrls = { ...(settings.anthropicBaseUrl ? { anthropic: settings.anthropicBaseUrl } : {}), ...(settings.openaiBaseUrl ? { openai: settings.openaiBaseUrl } : {}) };
   return {
     resolve,
     priceOf: resolution.priceOf,
     cacheMinimumOf: resolution.cacheMinimumOf,
-    createJudge: ({ timeoutMs }) =>
-      createProviderJudge({
-        resolve,
-        keys,
-        baseUrls: { ...(settings.anthropicBaseUrl ? { anthropic: settings.anthropicBaseUrl } : {}), ...(settings.openaiBaseUrl ? { openai: settings.openaiBaseUrl } : {}) },
-        timeoutMs,
-      }),
+    createJudge: ({ timeoutMs }) => createProviderJudge({ resolve, keys, baseUrls, timeoutMs }),
+    agentEndpoints: ({ timeoutMs }) => createProviderAgents({ resolve, keys, baseUrls, timeoutMs }),
   };
 }

@@ -1,6 +1,7 @@
 import type { ProviderConfig } from "../config/provider-schema";
 import type { SuiteConfig } from "../config/types";
 import type { Settings } from "../env/read-env";
+import type { AgentEndpoint } from "../live/create-live-runner";
 import type { RunProviders } from "../store/run-worker";
 import type { StoredRun } from "../store/run-store";
 import { createProviderSetup } from "./provider-setup";
@@ -34,3 +35,15 @@ export function providersForRun(input: {
   };
 }
 
+
+/** Where a dashboard run's live agents run: the server's providers, as its judges (lib/live's endpointFor for liveForRun). */
+export function serverAgentEndpoints(input: {
+  settings: Settings;
+  env: Record<string, string | undefined>;
+  serverProviders: Readonly<Record<string, ProviderConfig>>;
+  timeoutSeconds: number;
+}): (model: string) => AgentEndpoint {
+  // Only the providers of this suite are read: the server's.
+  const suite: SuiteConfig = { file: "", servers: {}, evals: [], providers: { ...input.serverProviders } };
+  return createProviderSetup({ suite, settings: input.settings, env: input.env }).agentEndpoints({ timeoutMs: input.timeoutSeconds * 1000 });
+}

@@ -3,13 +3,14 @@ import type { SuiteConfig } from "../config/types";
 import { loadSuite } from "../config/load-suite";
 import { planSuite } from "../engine/plan-suite";
 import { buildReport, exitCodeOf } from "../engine/run-suite";
+import { providerResolution } from "../judge/provider-resolution";
 import { readServerProviders } from "../judge/server-providers";
 import type { ReporterName } from "../report/registry";
 import type { Settings } from "../env/read-env";
 import { openDatabase, type Database } from "../store/open-database";
 import { createRunStore, type RunConfig } from "../store/run-store";
 import { liveForRun } from "./live-for-run";
-import { providersForRun } from "./providers-for-run";
+import { providersForRun, serverAgentEndpoints } from "./providers-for-run";
 import { readServerAllowList } from "../live/server-allow-list";
 import { enqueuePlannedRun } from "../store/enqueue-run";
 import { DEFAULT_QUEUE_TIMING, openQueue, startWorker, type QueueTiming } from "../store/run-worker";
@@ -72,7 +73,12 @@ export async function queuedRun(input: {
       concurrency: config.concurrency,
       judgeModel: config.judgeModel,
       toolVersion: config.toolVersion,
-      liveFor: liveForRun({ settings, allowList: policies.allowList, timeoutSeconds: config.timeoutSeconds }),
+      liveFor: liveForRun({
+        settings,
+        allowList: policies.allowList,
+        timeoutSeconds: config.timeoutSeconds,
+        agentEndpoints: serverAgentEndpoints({ settings, env: io.env, serverProviders: policies.providers, timeoutSeconds: config.timeoutSeconds }),
+      }),
     });
     try {
       await waitForRun({ db, runId, io });
@@ -112,10 +118,12 @@ async function renderStoredRun(input: { db: Database; runId: string; io: CliIo; 
     return 2;
   }
   const order = new Map(planSuite({ suite: loaded.value, defaultModel: run.config.judgeModel }).map((cell, i) => [cell.id, i]));
+  // Prices need no key: each model's provider table (a declared provider's models are unpriced).
+  const { priceOf } = providerResolution({ ...(loaded.value.providers ? { declared: loaded.value.providers } : {}), hasKey: () => true });
   const results = (await store.results(run.id)).sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
   const row = await input.db.prisma.run.findUnique({ where: { id: run.id }, select: { finishedAt: true } });
   const report = {
-    ...buildReport({ results, suite: loaded.value, toolVersion: run.config.toolVersion, startedAt: run.createdAt.getTime(), finishedAt: (row?.finishedAt ?? new Date()).getTime() }),
+    ...buildReport({ results, suite: loaded.value, toolVersion: run.config.toolVersion, startedAt: run.createdAt.getTime(), finishedAt: (row?.finishedAt ?? new Date()).getTime(), priceOf }),
     runId: run.id,
   };
   await writeReports({ names: input.reporters, report, output: input.output, io: input.io, color: input.color });
@@ -140,7 +148,12 @@ export async function workerCommand(input: { settings: Settings; io: CliIo; conc
     concurrency: input.concurrency,
     judgeModel: settings.judgeModel,
     toolVersion: input.toolVersion,
-    liveFor: liveForRun({ settings, allowList: policies.allowList, timeoutSeconds: input.timeoutSeconds }),
+    liveFor: liveForRun({
+      settings,
+      allowList: policies.allowList,
+      timeoutSeconds: input.timeoutSeconds,
+      agentEndpoints: serverAgentEndpoints({ settings, env: io.env, serverProviders: policies.providers, timeoutSeconds: input.timeoutSeconds }),
+    }),
     onResult: (runId, result) => {
       graded++;
       io.stderr.write(`run ${runId}: ${result.status} ${result.name}\n`);

@@ -141,7 +141,7 @@ export async function startWorker(options: WorkerOptions): Promise<{ stop(): Pro
           const context = await contexts.get(id);
           if (!context || context.cancel.signal.aborted) continue;
           context.cancel.abort();
-          await skipQueued(id);
+          await skipQueued(id, context.priceOf);
         }
       })
       .catch((error: unknown) => options.log?.(`could not check for cancel requests: ${(error as Error).message}`))
@@ -169,14 +169,14 @@ export async function startWorker(options: WorkerOptions): Promise<{ stop(): Pro
   };
 
   const finishIfDone = async (context: RunContext) => {
-    if (!(await finishIfAllStored({ store, run: context.run, suite: context.suite }))) return;
+    if (!(await finishIfAllStored({ store, run: context.run, suite: context.suite, priceOf: context.priceOf }))) return;
     contexts.delete(context.run.id);
     await context.live?.close();
   };
 
   // A cancel seen here: the run's cells not yet started are skipped in one write, their jobs dropped.
-  const skipQueued = (runId: string) =>
-    skipQueuedCells({ prisma: options.db.prisma, boss: options.boss, queue: GRADE_QUEUE, runId }).catch((error: unknown) =>
+  const skipQueued = (runId: string, priceOf: PriceOf) =>
+    skipQueuedCells({ prisma: options.db.prisma, boss: options.boss, queue: GRADE_QUEUE, runId, priceOf }).catch((error: unknown) =>
       options.log?.(`run ${runId}: could not skip its queued cells: ${(error as Error).message}`),
     );
 
@@ -190,7 +190,7 @@ export async function startWorker(options: WorkerOptions): Promise<{ stop(): Pro
     if (context.run.status === "queued") await store.setStatus(runId, "running");
     if (!context.cancel.signal.aborted && (await store.isCancelRequested(runId))) {
       context.cancel.abort();
-      await skipQueued(runId);
+      await skipQueued(runId, context.priceOf);
     }
     inHand.set(runId, (inHand.get(runId) ?? 0) + 1);
     let report: Awaited<ReturnType<typeof runSuite>>;
