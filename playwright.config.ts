@@ -1,4 +1,4 @@
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { defineConfig } from "@playwright/test";
@@ -15,6 +15,10 @@ process.env.E2E_DATA_DIR ??= path.join(mkdtempSync(path.join(os.tmpdir(), "rs-e2
 process.env.E2E_KEYED_DATA_DIR ??= path.join(mkdtempSync(path.join(os.tmpdir(), "rs-e2e-keyed-")), "pglite");
 // Where the stand-in judge (anchor-judge-main.ts) keeps its count of requests.
 process.env.E2E_JUDGE_CALLS ??= path.join(mkdtempSync(path.join(os.tmpdir(), "rs-e2e-judge-")), "calls");
+// The main dashboard's model providers (RUBRIC_STUDIO_PROVIDERS): a local
+// OpenAI-compatible server whose key is set, for the plan panel's provider column.
+process.env.E2E_PROVIDERS ??= path.join(mkdtempSync(path.join(os.tmpdir(), "rs-e2e-providers-")), "providers.yaml");
+writeFileSync(process.env.E2E_PROVIDERS, 'providers:\n  local: { type: openai, base_url: "http://127.0.0.1:9/v1", api_key_env: E2E_LOCAL_KEY }\n');
 const PORT = Number(process.env.E2E_PORT ?? 3100);
 // A second dashboard that has a judge key, pointed at a stand-in Messages API
 // (test/e2e/anchor-judge-main.ts): for what needs the server's judge ("Check
@@ -47,7 +51,14 @@ export default defineConfig({
       timeout: 600_000,
       reuseExistingServer: false,
       stdout: "pipe",
-      env: { RUBRIC_STUDIO_DATA_DIR: process.env.E2E_DATA_DIR, ANTHROPIC_API_KEY: "", DATABASE_URL: "", NEXT_TELEMETRY_DISABLED: "1" },
+      env: {
+        RUBRIC_STUDIO_DATA_DIR: process.env.E2E_DATA_DIR,
+        ANTHROPIC_API_KEY: "",
+        DATABASE_URL: "",
+        NEXT_TELEMETRY_DISABLED: "1",
+        RUBRIC_STUDIO_PROVIDERS: process.env.E2E_PROVIDERS,
+        E2E_LOCAL_KEY: "sk-e2e-local-key",
+      },
     },
     {
       command: `npx tsx test/e2e/anchor-judge-main.ts --port ${JUDGE_PORT}`,

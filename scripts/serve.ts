@@ -15,11 +15,10 @@ import { readEnv } from "../lib/env/read-env";
 import { openDatabase } from "../lib/store/open-database";
 import { createRunStore } from "../lib/store/run-store";
 import { openQueue, startWorker } from "../lib/store/run-worker";
-import { createAnthropicJudge } from "../lib/judge/anthropic-judge";
-import { priceOf } from "../lib/judge/pricing";
+import { readServerProviders } from "../lib/judge/server-providers";
 import { checkBinding } from "../lib/access/binding";
 import { liveForRun } from "../lib/cli/live-for-run";
-import { workerBatchJudge } from "../lib/cli/batch-mode";
+import { providersForRun, serverAgentEndpoints } from "../lib/cli/providers-for-run";
 import { readServerAllowList } from "../lib/live/server-allow-list";
 
 const mode = process.argv[2] === "start" ? "start" : "dev";
@@ -55,6 +54,11 @@ if (!allowList.ok) {
   console.error(`error: ${allowList.message}`);
   process.exit(2);
 }
+const providers = await readServerProviders(value);
+if (!providers.ok) {
+  console.error(`error: ${providers.message}`);
+  process.exit(2);
+}
 // Sessions are sealed with this secret; one made here lasts until the server
 // stops (everyone logs in again after a restart).
 const sessionSecret = value.sessionSecret ?? randomBytes(32).toString("base64url");
@@ -78,17 +82,25 @@ const boss = await openQueue({ db });
 const worker = await startWorker({
   db,
   boss,
-  judge: createAnthropicJudge({ apiKey: value.anthropicApiKey ?? "unset", baseURL: value.anthropicBaseUrl }),
-  // "Run as batch": through Message Batches, progress in the server's log.
-  batchJudge: workerBatchJudge(value, (text) => process.stdout.write(text)),
-  priceOf,
+  // Dashboard runs resolve their models against the server's providers only (lib/cli/providers-for-run.ts).
+  // "Run as batch" goes through Message Batches, its progress in the server's log.
+  providersFor: providersForRun({ settings: value, env: process.env, serverProviders: providers.value.providers, timeoutSeconds: 60, say: (text) => process.stdout.write(text) }),
   concurrency: 8,
   judgeModel: value.judgeModel,
-  ...(value.anthropicApiKey ? {} : { judgeUnavailable: "no judge key: set ANTHROPIC_API_KEY on the server to grade for real" }),
   toolVersion: pkg.version,
-  liveFor: liveForRun({ settings: value, allowList: allowList.value, timeoutSeconds: 60 }),
+  liveFor: liveForRun({
+    settings: value,
+    allowList: allowList.value,
+    timeoutSeconds: 60,
+    agentEndpoints: serverAgentEndpoints({ settings: value, env: process.env, serverProviders: providers.value.providers, timeoutSeconds: 60 }),
+  }),
 });
-console.log(`queue worker ready${value.anthropicApiKey ? "" : " (no ANTHROPIC_API_KEY: runs will defer)"}`);
+console.log(`queue worker ready${value.anthropicApiKey ? "" : " (no ANTHROPIC_API_KEY: Claude judge models will defer)"}`);
+console.log(
+  providers.value.file
+    ? `model providers for dashboard runs (${providers.value.file}): anthropic, openai, ${Object.keys(providers.value.providers).join(", ") || "none more"}`
+    : "model providers for dashboard runs: anthropic, openai (RUBRIC_STUDIO_PROVIDERS names a file of more)",
+);
 console.log(
   allowList.value
     ? `MCP servers allowed for dashboard runs (${allowList.value.file}): ${Object.keys(allowList.value.servers).join(", ") || "none"}`
@@ -109,6 +121,7 @@ const next = spawn(process.execPath, [new URL("../node_modules/next/dist/bin/nex
     RUBRIC_STUDIO_SESSION_SECRET: sessionSecret,
     NODE_OPTIONS: [process.env.NODE_OPTIONS, ignoreForwarded].filter(Boolean).join(" "),
     ...(allowList.value ? { RUBRIC_STUDIO_MCP_SERVERS: allowList.value.file } : {}),
+    ...(providers.value.file ? { RUBRIC_STUDIO_PROVIDERS: providers.value.file } : {}),
   },
 });
 

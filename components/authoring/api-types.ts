@@ -35,7 +35,7 @@ export interface SaveResult {
 }
 
 // The validate route returns the engine's own DraftCheck (pure types; no server code comes along).
-export type { DraftCheck, DraftPlan } from "../../lib/engine/check-draft";
+export type { DraftCheck, DraftModel, DraftPlan } from "../../lib/engine/check-draft";
 export type { ConfigIssue as DraftIssue } from "../../lib/config/types";
 
 /** The Run button posts the editor's text; the server saves it as a version (once) and queues it. */

@@ -1,5 +1,6 @@
 "use client";
 import type { DraftCheck } from "./api-types";
+import { PlanModels } from "./plan-models";
 
 function usd(value: number | null): string {
   if (value === null) return "unpriced";
@@ -102,6 +103,7 @@ export function PlanPanel({ check, checking, error }: { check: DraftCheck | null
               </table>
             </div>
           ) : null}
+          <PlanModels models={plan.models} />
           {plan.unpricedModels.length > 0 ? (
             <p className="notice notice-warning small">Not in the pricing table, so not in the cost: {plan.unpricedModels.join(", ")}.</p>
           ) : null}

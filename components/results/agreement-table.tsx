@@ -1,5 +1,6 @@
 import type { AgreementValue, JudgeAgreement } from "@/lib/engine/results/trust";
 import styles from "./results.module.css";
+import trust from "./trust.module.css";
 
 // The engine's agreement figures per criterion, as computed (lib/engine/agreement):
 // an undefined statistic shows its reason, never a made-up number.
@@ -11,41 +12,43 @@ function Value({ value, percent }: { value: AgreementValue; percent?: boolean })
 
 export function AgreementTable({ rows }: { rows: JudgeAgreement[] }) {
   return (
-    <table className={styles.table} data-testid="agreement-table">
-      <thead>
-        <tr>
-          <th>Eval</th>
-          <th>Criterion</th>
-          <th>Scale</th>
-          <th className={styles.num}>Judges</th>
-          <th className={styles.num}>Units</th>
-          <th className={styles.num}>α</th>
-          <th className={styles.num}>α 95% CI</th>
-          <th className={styles.num}>Fleiss κ</th>
-          <th className={styles.num}>Exact agreement</th>
-        </tr>
-      </thead>
-      <tbody>
-        {rows.map((r) => (
-          <tr key={`${r.eval}\u0000${r.item}`} data-testid="agreement-row" data-item={r.item}>
-            <td>{r.eval}</td>
-            <td>{r.item}</td>
-            <td>{r.level}</td>
-            <td className={styles.num}>{r.judges.length}</td>
-            <td className={styles.num}>{r.units}</td>
-            <td className={styles.num} data-testid="alpha">
-              <Value value={r.krippendorffAlpha} />
-            </td>
-            <td className={styles.num}>{r.krippendorffAlpha.ci95 ? `${r.krippendorffAlpha.ci95.low.toFixed(2)} to ${r.krippendorffAlpha.ci95.high.toFixed(2)}` : "—"}</td>
-            <td className={styles.num} data-testid="kappa">
-              {r.fleissKappa ? <Value value={r.fleissKappa} /> : <span className={styles.muted} title="Fleiss' κ is for categorical scales">—</span>}
-            </td>
-            <td className={styles.num} data-testid="exact">
-              <Value value={r.exactAgreement} percent />
-            </td>
+    <div className={trust.scroll}>
+      <table className={styles.table} data-testid="agreement-table">
+        <thead>
+          <tr>
+            <th>Eval</th>
+            <th>Criterion</th>
+            <th>Scale</th>
+            <th className={styles.num}>Judges</th>
+            <th className={styles.num}>Units</th>
+            <th className={styles.num}>α</th>
+            <th className={styles.num}>α 95% CI</th>
+            <th className={styles.num}>Fleiss κ</th>
+            <th className={styles.num}>Exact agreement</th>
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {rows.map((r) => (
+            <tr key={`${r.eval}\u0000${r.item}`} data-testid="agreement-row" data-item={r.item}>
+              <td>{r.eval}</td>
+              <td>{r.item}</td>
+              <td>{r.level}</td>
+              <td className={styles.num}>{r.judges.length}</td>
+              <td className={styles.num}>{r.units}</td>
+              <td className={styles.num} data-testid="alpha">
+                <Value value={r.krippendorffAlpha} />
+              </td>
+              <td className={styles.num}>{r.krippendorffAlpha.ci95 ? `${r.krippendorffAlpha.ci95.low.toFixed(2)} to ${r.krippendorffAlpha.ci95.high.toFixed(2)}` : "—"}</td>
+              <td className={styles.num} data-testid="kappa">
+                {r.fleissKappa ? <Value value={r.fleissKappa} /> : <span className={styles.muted} title="Fleiss' κ is for categorical scales">—</span>}
+              </td>
+              <td className={styles.num} data-testid="exact">
+                <Value value={r.exactAgreement} percent />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }

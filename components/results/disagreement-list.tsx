@@ -24,7 +24,15 @@ export function DisagreementList({ runId, rows, limit }: { runId: string; rows: 
             {d.verdicts.map((v) => (
               <div className={styles.verdict} key={v.judge} data-testid="disagreement-verdict" data-judge={v.judge}>
                 <div className={styles.cardHead}>
-                  <strong>{v.judge}</strong>
+                  {v.resultId ? (
+                    // A verdict from another matrix cell (another judge model on the same candidate): its own result.
+                    <Link className={styles.rowLink} href={resultHref(runId, v.resultId)} data-testid="verdict-result">
+                      <strong>{v.judge}</strong>
+                    </Link>
+                  ) : (
+                    <strong>{v.judge}</strong>
+                  )}
+                  {v.provider ? <span className={styles.muted}>{v.provider}</span> : null}
                   <span className={`${styles.badge} ${v.passed ? styles.passed : styles.failed}`} data-testid="verdict-label">
                     {v.label}
                   </span>

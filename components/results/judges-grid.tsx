@@ -1,4 +1,4 @@
-import type { JudgeGrade } from "@/lib/engine/results/report";
+import type { EvalResult, JudgeGrade } from "@/lib/engine/results/report";
 import { formatScore } from "./format";
 import { StatusBadge } from "./status-badge";
 import { TreePath } from "./tree-path";
@@ -16,7 +16,10 @@ export function JudgesGrid({ judges }: { judges: JudgeGrade[] }) {
             <StatusBadge status={j.error ? "judge_error" : j.passed === null ? "skipped" : j.passed ? "passed" : "failed"} />
           </div>
           <div className={styles.facts}>
-            <span>model {j.model}</span>
+            <span data-testid="judge-model">
+              model {j.model}
+              {j.provider ? ` · provider ${j.provider}` : ""}
+            </span>
             <span>score {formatScore(j.score)}</span>
           </div>
           {j.error ? <p className={styles.reasoning}>{j.error}</p> : null}
@@ -25,4 +28,9 @@ export function JudgesGrid({ judges }: { judges: JudgeGrade[] }) {
       ))}
     </div>
   );
+}
+
+/** The judge models of a result with the provider each was served by, where recorded: "claude-haiku-4-5 (anthropic), local:qwen3-8b (local)". */
+export function judgeModelsText(judge: EvalResult["judge"]): string {
+  return judge.models.map((m) => (judge.providers?.[m] ? `${m} (${judge.providers[m]})` : m)).join(", ");
 }

@@ -23,19 +23,31 @@ export function JurorMatrix({ matrix }: { matrix: JurorAgreementMatrix }) {
           <tr>
             <th>Judge</th>
             {matrix.judges.map((j) => (
-              <th key={j}>{j}</th>
+              <th key={j} data-testid="juror-column">
+                <JudgeName judge={j} provider={matrix.providers[j]} />
+              </th>
             ))}
           </tr>
         </thead>
         <tbody>
           {matrix.judges.map((a, i) => (
             <tr key={a}>
-              <th>{a}</th>
+              <th>
+                <JudgeName judge={a} provider={matrix.providers[a]} />
+              </th>
               {matrix.judges.map((b, j) => {
                 const cell = matrix.cells[i]![j]!;
+                // A judge against itself says nothing: the diagonal stays empty.
+                if (i === j) {
+                  return (
+                    <td key={b} data-testid="juror-self" title="the same judge">
+                      <span className={`${trust.pair} ${trust.self}`}>—</span>
+                    </td>
+                  );
+                }
                 return (
                   <td key={b} data-testid="juror-pair" data-a={a} data-b={b}>
-                    <span className={i === j ? `${trust.pair} ${trust.self}` : trust.pair} style={i === j ? undefined : { background: colourOf(cell.agreement) }}>
+                    <span className={trust.pair} style={{ background: colourOf(cell.agreement) }}>
                       <strong>{cell.agreement === null ? "—" : `${Math.round(cell.agreement * 100)}%`}</strong>
                       <br />
                       {cell.agreed}/{cell.units}
@@ -49,5 +61,19 @@ export function JurorMatrix({ matrix }: { matrix: JurorAgreementMatrix }) {
         </tbody>
       </table>
     </figure>
+  );
+}
+
+/** A judge as the matrix labels it, with the provider that served its model where recorded. */
+function JudgeName({ judge, provider }: { judge: string; provider: string | undefined }) {
+  return (
+    <>
+      {judge}
+      {provider ? (
+        <span className={trust.provider} data-testid="juror-provider">
+          {provider}
+        </span>
+      ) : null}
+    </>
   );
 }

@@ -47,12 +47,3 @@ export function batchSavingLine(standardUsd: number): string {
   const batched = standardUsd * BATCH_PRICE_FACTOR;
   return `With --batch: ~${formatUsd(batched)} instead of ~${formatUsd(standardUsd)} at standard prices (saves ~${formatUsd(standardUsd - batched)}); results may take up to 24 h.`;
 }
-
-/** A worker's judge for a batched run (`eval --queue --batch`, the dashboard's "Run as batch"): polled at the run's interval. */
-export function workerBatchJudge(settings: Settings, say: (text: string) => void): NonNullable<WorkerOptions["batchJudge"]> {
-  return ({ run, ledger, outstanding }) =>
-    createBatchJudge({
-      client: createMessageBatchesClient({ apiKey: settings.anthropicApiKey ?? "unset", ...(settings.anthropicBaseUrl ? { baseURL: settings.anthropicBaseUrl } : {}), timeoutMs: run.config.timeoutSeconds * 1000 }),
-      ...batchOptions({ pollSeconds: run.config.batch?.pollSeconds ?? 30, say, ledger, outstanding }),
-    });
-}

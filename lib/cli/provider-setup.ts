@@ -1,11 +1,11 @@
 import type { SuiteConfig } from "../config/types";
 import type { ModelPrice } from "../engine/cost";
 import type { TypedJudgePort } from "../engine/judge-port";
-import { BUILTIN_KEY_ENV, resolveProvider, type ResolvedModel } from "../engine/resolve-provider";
+import { BUILTIN_KEY_ENV, type ResolvedModel } from "../engine/resolve-provider";
 import type { Settings } from "../env/read-env";
 import { readProviderKeys } from "../env/read-provider-keys";
-import { cacheMinimumOf, DEFAULT_CACHE_MINIMUM_TOKENS } from "../judge/cache-minimums";
-import { createProviderAgents, createProviderJudge, priceOfResolved, type ProviderJudgeOptions } from "../judge/provider-judge";
+import { createProviderAgents, createProviderJudge, type ProviderJudgeOptions } from "../judge/provider-judge";
+import { providerResolution } from "../judge/provider-resolution";
 import type { AgentEndpoint } from "../live/create-live-runner";
 
 // The providers of one suite on this machine (issue 11): which provider each
@@ -38,17 +38,13 @@ export function createProviderSetup(input: { suite: SuiteConfig; settings: Setti
     ...(settings.anthropicApiKey !== undefined ? { [BUILTIN_KEY_ENV.anthropic!]: settings.anthropicApiKey } : {}),
     ...(settings.openaiApiKey !== undefined ? { [BUILTIN_KEY_ENV.openai!]: settings.openaiApiKey } : {}),
   };
-  const context = { ...(suite.providers ? { declared: suite.providers } : {}), hasKey: (name: string) => Object.hasOwn(keys, name) };
-  const resolve = (model: string) => resolveProvider(model, context);
+  const resolution = providerResolution({ ...(suite.providers ? { declared: suite.providers } : {}), hasKey: (name: string) => Object.hasOwn(keys, name) });
+  const resolve = resolution.resolve;
   const baseUrls = { ...(settings.anthropicBaseUrl ? { anthropic: settings.anthropicBaseUrl } : {}), ...(settings.openaiBaseUrl ? { openai: settings.openaiBaseUrl } : {}) };
   return {
     resolve,
-    priceOf: (model) => priceOfResolved(resolve(model)),
-    cacheMinimumOf: (model) => {
-      const resolved = resolve(model);
-      // The Messages API's minimums, as the request layout uses them (an unlisted model gets the default).
-      return resolved.type === "anthropic" && !resolved.declared ? (cacheMinimumOf(resolved.model) ?? DEFAULT_CACHE_MINIMUM_TOKENS) : undefined;
-    },
+    priceOf: resolution.priceOf,
+    cacheMinimumOf: resolution.cacheMinimumOf,
     createJudge: ({ timeoutMs, batch }) => createProviderJudge({ ...(batch ? { batch } : {}), resolve, keys, baseUrls, timeoutMs }),
     agentEndpoints: ({ timeoutMs }) => createProviderAgents({ resolve, keys, baseUrls, timeoutMs }),
   };

@@ -3,24 +3,22 @@ import type { SuiteConfig } from "../config/types";
 import { loadSuite } from "../config/load-suite";
 import { planSuite } from "../engine/plan-suite";
 import { buildReport, exitCodeOf } from "../engine/run-suite";
-import { createAnthropicJudge } from "../judge/anthropic-judge";
-import { priceOf } from "../judge/pricing";
+import { providerResolution } from "../judge/provider-resolution";
+import { readServerProviders } from "../judge/server-providers";
 import type { ReporterName } from "../report/registry";
 import type { Settings } from "../env/read-env";
 import { openDatabase, type Database } from "../store/open-database";
 import { createRunStore, type RunConfig } from "../store/run-store";
 import { liveForRun } from "./live-for-run";
+import { providersForRun, serverAgentEndpoints } from "./providers-for-run";
 import { readServerAllowList } from "../live/server-allow-list";
 import { enqueuePlannedRun } from "../store/enqueue-run";
 import { DEFAULT_QUEUE_TIMING, openQueue, startWorker, type QueueTiming } from "../store/run-worker";
-import { workerBatchJudge } from "./batch-mode";
 import { writeReports } from "./write-reports";
 import type { CliIo } from "./cli-io";
 
 // Runs through the job queue: `eval --queue` (split a run into jobs, grade
 // them here and on any `worker`, wait), `worker`, `cancel` and `report`.
-
-const NO_KEY = "no judge key: set ANTHROPIC_API_KEY to grade for real";
 
 function timingFrom(settings: Settings): QueueTiming {
   const heartbeat = settings.workerHeartbeatSeconds;
@@ -28,8 +26,19 @@ function timingFrom(settings: Settings): QueueTiming {
   return { heartbeatSeconds: heartbeat, superviseIntervalSeconds: Math.max(1, Math.floor(heartbeat / 5)) };
 }
 
-function workerJudge(settings: Settings, timeoutSeconds: number) {
-  return createAnthropicJudge({ apiKey: settings.anthropicApiKey ?? "unset", baseURL: settings.anthropicBaseUrl, timeoutMs: timeoutSeconds * 1000 });
+/** The MCP allow-list and the providers of dashboard runs, which every worker grades by (the same files as the dashboard's). */
+async function serverPolicies(settings: Settings, io: CliIo) {
+  const allowList = await readServerAllowList(settings);
+  if (!allowList.ok) {
+    io.stderr.write(`error: ${allowList.message}\n`);
+    return undefined;
+  }
+  const providers = await readServerProviders(settings, io.cwd);
+  if (!providers.ok) {
+    io.stderr.write(`error: ${providers.message}\n`);
+    return undefined;
+  }
+  return { allowList: allowList.value, providers: providers.value.providers };
 }
 
 export async function queuedRun(input: {
@@ -46,11 +55,8 @@ export async function queuedRun(input: {
   detach: boolean;
 }): Promise<number> {
   const { suite, settings, config, io } = input;
-  const allowList = await readServerAllowList(settings);
-  if (!allowList.ok) {
-    io.stderr.write(`error: ${allowList.message}\n`);
-    return 2;
-  }
+  const policies = await serverPolicies(settings, io);
+  if (!policies) return 2;
   const db = await openDatabase({ databaseUrl: settings.databaseUrl, dataDir: settings.dataDir });
   const boss = await openQueue({ db, timing: timingFrom(settings) });
   try {
@@ -63,14 +69,16 @@ export async function queuedRun(input: {
     const worker = await startWorker({
       db,
       boss,
-      judge: workerJudge(settings, config.timeoutSeconds),
-      batchJudge: workerBatchJudge(settings, (text) => io.stderr.write(text)),
-      priceOf,
+      providersFor: providersForRun({ settings, env: io.env, serverProviders: policies.providers, timeoutSeconds: config.timeoutSeconds, say: (text) => io.stderr.write(text) }),
       concurrency: config.concurrency,
       judgeModel: config.judgeModel,
-      judgeUnavailable: settings.anthropicApiKey ? undefined : NO_KEY,
       toolVersion: config.toolVersion,
-      liveFor: liveForRun({ settings, allowList: allowList.value, timeoutSeconds: config.timeoutSeconds }),
+      liveFor: liveForRun({
+        settings,
+        allowList: policies.allowList,
+        timeoutSeconds: config.timeoutSeconds,
+        agentEndpoints: serverAgentEndpoints({ settings, env: io.env, serverProviders: policies.providers, timeoutSeconds: config.timeoutSeconds }),
+      }),
     });
     try {
       await waitForRun({ db, runId, io });
@@ -110,6 +118,8 @@ async function renderStoredRun(input: { db: Database; runId: string; io: CliIo; 
     return 2;
   }
   const order = new Map(planSuite({ suite: loaded.value, defaultModel: run.config.judgeModel }).map((cell, i) => [cell.id, i]));
+  // Prices need no key: each model's provider table (a declared provider's models are unpriced).
+  const { priceOf } = providerResolution({ ...(loaded.value.providers ? { declared: loaded.value.providers } : {}), hasKey: () => true });
   const results = (await store.results(run.id)).sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
   const row = await input.db.prisma.run.findUnique({ where: { id: run.id }, select: { finishedAt: true } });
   const report = {
@@ -126,25 +136,24 @@ async function renderStoredRun(input: { db: Database; runId: string; io: CliIo; 
 
 export async function workerCommand(input: { settings: Settings; io: CliIo; concurrency: number; timeoutSeconds: number; toolVersion: string }): Promise<number> {
   const { settings, io } = input;
-  const allowList = await readServerAllowList(settings);
-  if (!allowList.ok) {
-    io.stderr.write(`error: ${allowList.message}\n`);
-    return 2;
-  }
+  const policies = await serverPolicies(settings, io);
+  if (!policies) return 2;
   const db = await openDatabase({ databaseUrl: settings.databaseUrl, dataDir: settings.dataDir });
   const boss = await openQueue({ db, timing: timingFrom(settings) });
   let graded = 0;
   const worker = await startWorker({
     db,
     boss,
-    judge: workerJudge(settings, input.timeoutSeconds),
-    batchJudge: workerBatchJudge(settings, (text) => io.stderr.write(text)),
-    priceOf,
+    providersFor: providersForRun({ settings, env: io.env, serverProviders: policies.providers, timeoutSeconds: input.timeoutSeconds, say: (text) => io.stderr.write(text) }),
     concurrency: input.concurrency,
     judgeModel: settings.judgeModel,
-    judgeUnavailable: settings.anthropicApiKey ? undefined : NO_KEY,
     toolVersion: input.toolVersion,
-    liveFor: liveForRun({ settings, allowList: allowList.value, timeoutSeconds: input.timeoutSeconds }),
+    liveFor: liveForRun({
+      settings,
+      allowList: policies.allowList,
+      timeoutSeconds: input.timeoutSeconds,
+      agentEndpoints: serverAgentEndpoints({ settings, env: io.env, serverProviders: policies.providers, timeoutSeconds: input.timeoutSeconds }),
+    }),
     onResult: (runId, result) => {
       graded++;
       io.stderr.write(`run ${runId}: ${result.status} ${result.name}\n`);

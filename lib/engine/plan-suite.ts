@@ -30,15 +30,15 @@ export interface PlanOptions {
 }
 
 /**
- * For callers that resolve no providers (the dashboard, queued runs): their
- * judge speaks the Messages API only, so a model of another provider defers
+ * For callers that resolve no providers (the dashboard's Check anchors and
+ * Run calibration): their judge speaks the Messages API only, so a model of another provider defers
  * with the reason instead of failing as an unknown Anthropic model.
  */
 function onlyAnthropic(model: string, suite: SuiteConfig, role: "judge" | "agent" = "judge"): { provider: string; unavailable?: string } | undefined {
   const resolved = resolveProvider(model, { ...(suite.providers ? { declared: suite.providers } : {}), hasKey: () => true });
   if (resolved.type === "anthropic" && !resolved.declared) return undefined;
-  const which = role === "judge" ? "rubric-studio eval, review and calibrate resolve" : "rubric-studio eval runs agents on";
-  return { provider: resolved.provider, unavailable: `${role} model ${model} is served by provider "${resolved.provider}", which only ${which} yet` };
+  const which = role === "judge" ? "is not resolved here (runs resolve it: rubric-studio eval, review, calibrate, and queued or dashboard runs)" : "only rubric-studio eval runs agents on yet";
+  return { provider: resolved.provider, unavailable: `${role} model ${model} is served by provider "${resolved.provider}", which ${which}` };
 }
 
 /** Why the live agent's model cannot run now (its provider's key is not set, or this caller runs Claude agents only), and its provider when resolved. */

@@ -24,6 +24,7 @@ const EnvSchema = z.object({
   RUBRIC_STUDIO_API_TOKEN: z.string().min(16, { error: "RUBRIC_STUDIO_API_TOKEN must be at least 16 characters" }).optional(),
   RUBRIC_STUDIO_SESSION_SECRET: z.string().min(32, { error: "RUBRIC_STUDIO_SESSION_SECRET must be at least 32 characters" }).optional(),
   RUBRIC_STUDIO_MCP_SERVERS: z.string().min(1).optional(),
+  RUBRIC_STUDIO_PROVIDERS: z.string().min(1).optional(),
   RUBRIC_STUDIO_PUBLIC_URL: z
     .url({ protocol: /^https?$/, error: "RUBRIC_STUDIO_PUBLIC_URL must be an http:// or https:// URL (the address people open, e.g. https://rubrics.example.com)" })
     .optional(),
@@ -58,6 +59,8 @@ export interface Settings {
   sessionSecret?: string;
   /** The file listing the MCP servers that suites run from the dashboard may start. */
   mcpServersFile?: string;
+  /** The file listing the model providers (besides anthropic and openai) that suites run from the dashboard may use. */
+  providersFile?: string;
   /** The origin people open the dashboard at (behind a proxy); redirects go there. */
   publicUrl?: string;
   /** Whether a reverse proxy in front sets X-Forwarded-Host/-Proto/-For; otherwise those headers are ignored. */
@@ -90,6 +93,7 @@ export function readEnv(env: Record<string, string | undefined> = process.env): 
       apiToken: e.RUBRIC_STUDIO_API_TOKEN,
       sessionSecret: e.RUBRIC_STUDIO_SESSION_SECRET,
       mcpServersFile: e.RUBRIC_STUDIO_MCP_SERVERS,
+      providersFile: e.RUBRIC_STUDIO_PROVIDERS,
       ...(e.RUBRIC_STUDIO_PUBLIC_URL ? { publicUrl: new URL(e.RUBRIC_STUDIO_PUBLIC_URL).origin } : {}),
       trustProxy: e.RUBRIC_STUDIO_TRUST_PROXY === "1" || e.RUBRIC_STUDIO_TRUST_PROXY === "true",
     },

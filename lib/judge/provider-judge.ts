@@ -1,4 +1,4 @@
-import { batchPrice, costOf, type ModelPrice } from "../engine/cost";
+import { batchPrice, costOf } from "../engine/cost";
 import type { JudgeCallContext, JudgeOutcome, JudgeRequest, TypedJudgePort, VerdictKind } from "../engine/judge-port";
 import type { ResolvedModel } from "../engine/resolve-provider";
 import type { Verdict } from "../engine/verdict";
@@ -6,6 +6,7 @@ import { PROVIDER_ADAPTERS, type AdapterOptions, type AgentSender } from "./prov
 import { createBatchJudge } from "./batch-judge";
 import type { BatchRoundsOptions } from "./batch-rounds";
 import { createMessageBatchesClient } from "./message-batches-client";
+import { priceOfResolved } from "./provider-resolution";
 
 // The judge port for a suite whose models may come from several providers (a
 // mixed-vendor panel, a matrix over vendors): each request goes to the adapter
@@ -26,11 +27,6 @@ export interface ProviderJudgeOptions {
    * providers:, which may not serve batches) are called directly.
    */
   batch?: Omit<BatchRoundsOptions, "client">;
-}
-
-/** The price of a resolved model: its vendor's table, or none for a declared provider (a local server, a proxy). */
-export function priceOfResolved(resolved: ResolvedModel): ModelPrice | undefined {
-  return resolved.declared ? undefined : PROVIDER_ADAPTERS[resolved.type].priceOf(resolved.model);
 }
 
 /** How to reach a resolved model's provider: its key and endpoint from the environment or its providers: entry. */

@@ -3,8 +3,7 @@ import type { ModelPrice } from "../engine/cost";
 import type { TypedJudgePort } from "../engine/judge-port";
 import { createAnthropicJudge } from "./anthropic-judge";
 import { createOpenAIJudge } from "./openai-judge";
-import { openaiPriceOf } from "./openai-pricing";
-import { priceOf as anthropicPriceOf } from "./pricing";
+import { PRICE_TABLES } from "./provider-resolution";
 import { createRetryingChat, type RetryingChat } from "./retrying-chat";
 import { createRetryingMessages, type RetryingMessages } from "./retrying-messages";
 
@@ -44,7 +43,7 @@ export const PROVIDER_ADAPTERS: { readonly [T in ProviderType]: ProviderAdapter 
       api: "messages",
       messages: createRetryingMessages({ apiKey: o.apiKey ?? "unset", ...(o.baseURL !== undefined ? { baseURL: o.baseURL } : {}), timeoutMs: o.timeoutMs }),
     }),
-    priceOf: anthropicPriceOf,
+    priceOf: PRICE_TABLES.anthropic,
   },
   openai: {
     createJudge: (o) =>
@@ -54,13 +53,13 @@ export const PROVIDER_ADAPTERS: { readonly [T in ProviderType]: ProviderAdapter 
         timeoutMs: o.timeoutMs,
         maxTokensField: tokenFieldOf(o),
         // The routing judge prices calls; the adapter's own figure is its table's.
-        priceOf: o.declared ? () => undefined : openaiPriceOf,
+        priceOf: o.declared ? () => undefined : PRICE_TABLES.openai,
       }),
     createAgentSender: (o) => ({
       api: "chat",
       chat: createRetryingChat({ ...(o.apiKey !== undefined ? { apiKey: o.apiKey } : {}), baseURL: o.baseURL ?? OPENAI_API, timeoutMs: o.timeoutMs }),
       maxTokensField: tokenFieldOf(o),
     }),
-    priceOf: openaiPriceOf,
+    priceOf: PRICE_TABLES.openai,
   },
 };

@@ -1,13 +1,18 @@
 import { loadSuite } from "../config/load-suite";
+import { checkServerProviders } from "../config/server-providers";
 import type { LoadResult, ServerConfig } from "../config/types";
 import { checkDraft, type DraftCheck } from "../engine/check-draft";
 import { cacheMinimumOf } from "../judge/cache-minimums";
 import { priceOf } from "../judge/pricing";
+import { providerResolution } from "../judge/provider-resolution";
+import type { DashboardProviders } from "../judge/server-providers";
 import { allowListedOrNone } from "../live/allow-servers";
 
 // The work a browser's suite text costs the server: parsing, validating and
 // planning it. Plain data in and out (it crosses a thread boundary by
-// structured clone), so the allow-list travels as its servers, not as a check.
+// structured clone), so the allow-list travels as its servers, not as a check,
+// and the server's providers as their configuration and the names of the key
+// variables that are set: no key value.
 
 export type SuiteTask =
   | {
@@ -18,20 +23,32 @@ export type SuiteTask =
       judgeUnavailable?: string;
       /** The dashboard's MCP allow-list; undefined when none is configured (no server is allowed). */
       allowListed?: Record<string, ServerConfig>;
+      /** With them, the suite's providers: block is checked against them and each model's provider shown. */
+      providers?: DashboardProviders;
     }
-  | { kind: "load"; text: string; file: string };
+  | { kind: "load"; text: string; file: string; providers?: DashboardProviders };
 
 export type SuiteTaskResult<T extends SuiteTask> = T extends { kind: "draft" } ? DraftCheck : LoadResult;
 
 export function runSuiteTask<T extends SuiteTask>(task: T): SuiteTaskResult<T> {
-  if (task.kind === "load") return loadSuite({ text: task.text, file: task.file }) as SuiteTaskResult<T>;
+  if (task.kind === "load") return loadDashboardSuite(task) as SuiteTaskResult<T>;
+  const resolution = task.providers ? providerResolution({ declared: task.providers.providers, hasKey: (name) => task.providers!.keysSet.includes(name) }) : undefined;
   return checkDraft({
     text: task.text,
     file: task.file,
-    priceOf,
-    cacheMinimumOf,
+    priceOf: resolution?.priceOf ?? priceOf,
+    cacheMinimumOf: resolution?.cacheMinimumOf ?? cacheMinimumOf,
     defaultModel: task.defaultModel,
     ...(task.judgeUnavailable === undefined ? {} : { judgeUnavailable: task.judgeUnavailable }),
     allowServer: allowListedOrNone(task.allowListed),
+    ...(task.providers && resolution ? { serverProviders: task.providers.providers, resolveModel: resolution.resolve } : {}),
   }) as SuiteTaskResult<T>;
+}
+
+/** A suite to run: it loads, and (from the dashboard) declares only the server's providers. */
+function loadDashboardSuite(task: { text: string; file: string; providers?: DashboardProviders }): LoadResult {
+  const loaded = loadSuite({ text: task.text, file: task.file });
+  if (!loaded.ok || !task.providers) return loaded;
+  const refused = checkServerProviders({ text: task.text, suite: loaded.value, server: task.providers.providers });
+  return refused.length > 0 ? { ok: false, issues: refused } : loaded;
 }

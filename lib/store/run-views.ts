@@ -1,4 +1,5 @@
 import { judgeAgreement } from "../engine/agreement/judge-agreement";
+import { multiJudgeResults } from "../engine/agreement/agreement-units";
 import { judgeDisagreements, type JudgeDisagreement } from "../engine/agreement/judge-disagreements";
 import { jurorAgreementMatrices, type JurorAgreementMatrix } from "../engine/agreement/juror-agreement-matrix";
 import { compareToBaseline } from "../engine/compare-baseline";
@@ -75,11 +76,16 @@ export interface RunAgreement {
   disagreements: JudgeDisagreement[];
 }
 
-// Graded results with two or more judge entries, comparisons left out: the
-// only rows agreement reads, picked in SQL so a 10,000-result single-judge
-// run loads no documents. The engine still applies its own exact filter.
-// judge_count first: the run page asks this of every run, and only the few multi-judge rows need their JSON read.
-const MULTI_JUDGE = Prisma.sql`judge_count >= 2 AND status IN ('passed', 'failed') AND data->'pairwise' IS NULL`;
+// The only rows agreement reads, picked in SQL so a 10,000-result
+// single-judge run loads no documents (the engine still applies its own exact
+// filter): graded results, comparisons left out, with two or more judge
+// entries, or the cells of an eval whose matrix varies the judge model over
+// two or more models (cells that differ only by judge model grade one
+// candidate, so their single judges are raters of one unit; lib/engine/agreement).
+function agreementRows(runId: string): Prisma.Sql {
+  return Prisma.sql`run_id = ${runId}::uuid AND status IN ('passed', 'failed') AND data->'pairwise' IS NULL AND (judge_count >= 2 OR (cell_model IS NOT NULL AND eval_name IN (
+    SELECT eval_name FROM eval_results WHERE run_id = ${runId}::uuid AND cell_model IS NOT NULL AND status IN ('passed', 'failed') GROUP BY eval_name HAVING count(DISTINCT cell_model) >= 2)))`;
+}
 
 function emptyCounts(): Record<EvalStatus, number> {
   return Object.fromEntries(EVAL_STATUSES.map((s) => [s, 0])) as Record<EvalStatus, number>;
@@ -265,16 +271,16 @@ export function createRunViews(prisma: PrismaClient) {
     /** Whether any result of the run was graded by several jurors or panel models (the run page links the agreement view). */
     async hasSeveralJudges(runId: string): Promise<boolean> {
       if (!UUID.test(runId)) return false;
-      const rows = await prisma.$queryRaw<{ found: boolean }[]>`SELECT EXISTS (SELECT 1 FROM eval_results WHERE run_id = ${runId}::uuid AND ${MULTI_JUDGE}) AS found`;
+      const rows = await prisma.$queryRaw<{ found: boolean }[]>`SELECT EXISTS (SELECT 1 FROM eval_results WHERE ${agreementRows(runId)}) AS found`;
       return rows[0]?.found === true;
     },
 
     /** Agreement of the run's jurors and panel models, computed by the engine from the stored results. */
     async runAgreement(runId: string): Promise<RunAgreement> {
       if (!UUID.test(runId)) return { results: 0, statistics: [], matrices: [], disagreements: [] };
-      const rows = await prisma.$queryRaw<{ data: unknown }[]>`SELECT data FROM eval_results WHERE run_id = ${runId}::uuid AND ${MULTI_JUDGE} ORDER BY created_at, id`;
+      const rows = await prisma.$queryRaw<{ data: unknown }[]>`SELECT data FROM eval_results WHERE ${agreementRows(runId)} ORDER BY created_at, id`;
       const results = rows.map((r) => r.data as EvalResult);
-      return { results: results.length, statistics: judgeAgreement(results), matrices: jurorAgreementMatrices(results), disagreements: judgeDisagreements(results) };
+      return { results: multiJudgeResults(results).length, statistics: judgeAgreement(results), matrices: jurorAgreementMatrices(results), disagreements: judgeDisagreements(results) };
     },
 
     /** The heatmap of a run's matrix cells: judge model × prompt, over every eval with a matrix (or one eval). */

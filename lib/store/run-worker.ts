@@ -81,19 +81,35 @@ export async function enqueueCells(input: { boss: PgBoss; runId: string; cellIds
   return input.cellIds.length;
 }
 
+/** What a batched run's judge needs (lib/judge/batch-rounds.ts): the run's batch ledger, and the judge calls in progress (a round closes when all of them wait in it). */
+export interface RunBatchContext {
+  ledger: BatchLedger;
+  outstanding: () => number;
+}
+
+/** A run's judge, prices and provider resolution (issue 11): the server's providers for a dashboard run, the suite's own for one queued by the CLI. */
+export interface RunProviders {
+  /** The uncached judge, sending each request to its model's provider. */
+  judge: JudgePort;
+  priceOf: PriceOf;
+  /** Which provider serves a model, and why it cannot now (its key is not set): such a model's cells defer. */
+  resolveModel: (model: string) => { provider: string; unavailable?: string };
+}
+
 export interface WorkerOptions {
   db: Database;
   boss: PgBoss;
-  /** The uncached judge; the worker puts the shared cache in front of it per run. */
-  judge: JudgePort;
+  /** The uncached judge; the worker puts the shared cache in front of it per run. Unused with `providersFor`. */
+  judge?: JudgePort;
+  priceOf?: PriceOf;
   /**
-   * The uncached judge of a run queued with `--batch` (or the dashboard's
-   * "Run as batch"): through Message Batches, its batch ids kept in the run's
-   * ledger, so that a job retried here or elsewhere waits for its batch instead
-   * of paying again. Without it, such a run is graded directly.
+   * Each run's judge and providers; without it every run uses `judge`
+   * (Anthropic only). For a run queued with `--batch` (or the dashboard's "Run
+   * as batch") it gets the run's batch ledger, so that its judge sends through
+   * Message Batches and a job retried here or elsewhere waits for its batch
+   * instead of paying again.
    */
-  batchJudge?: (input: { run: StoredRun; ledger: BatchLedger; outstanding: () => number }) => JudgePort;
-  priceOf: PriceOf;
+  providersFor?: (run: StoredRun, suite: SuiteConfig, batch?: RunBatchContext) => RunProviders;
   /** Judge calls in flight at once across all of this worker's jobs. */
   concurrency: number;
   judgeModel: string;
@@ -112,6 +128,8 @@ interface RunContext {
   run: StoredRun;
   suite: SuiteConfig;
   judge: JudgePort;
+  priceOf: PriceOf;
+  resolveModel?: RunProviders["resolveModel"];
   /** Its judge calls go through Message Batches: the engine counts the budget at batch prices (RunOptions.batch). */
   batch: boolean;
   live?: LiveRunner;
@@ -121,6 +139,8 @@ interface RunContext {
 
 /** Starts taking jobs; resolves to a stop function (no new call starts; the calls in flight finish first). */
 export async function startWorker(options: WorkerOptions): Promise<{ stop(): Promise<void> }> {
+  // A programmer error, said before any job is taken.
+  if (!options.judge && !options.providersFor) throw new Error("startWorker needs judge or providersFor");
   const store = createRunStore(options.db.prisma);
   const scheduler = new CallScheduler({ concurrency: options.concurrency });
   const contexts = new Map<string, Promise<RunContext | undefined>>();
@@ -138,7 +158,7 @@ export async function startWorker(options: WorkerOptions): Promise<{ stop(): Pro
           const context = await contexts.get(id);
           if (!context || context.cancel.signal.aborted) continue;
           context.cancel.abort();
-          await skipQueued(id);
+          await skipQueued(id, context.priceOf);
         }
       })
       .catch((error: unknown) => options.log?.(`could not check for cancel requests: ${(error as Error).message}`))
@@ -155,10 +175,13 @@ export async function startWorker(options: WorkerOptions): Promise<{ stop(): Pro
         const loaded = loadSuite({ text: run.yaml, file: run.config.file });
         if (!loaded.ok) return undefined;
         const counted = countOutstanding();
-        const batched = run.config.batch && options.batchJudge ? options.batchJudge({ run, ledger: createBatchLedger({ prisma: options.db.prisma, runId }), outstanding: counted.outstanding }) : undefined;
-        const cached = createCachedJudge({ prisma: options.db.prisma, inner: batched ?? options.judge, runId, owner: claimOwner(), reuse: !run.config.noCache, leaseMs: 10 * 60_000 });
-        const judge = batched ? counted.around(cached) : cached;
-        return { run, suite: loaded.value, judge, batch: Boolean(batched), live: options.liveFor?.(run), cancel: new AbortController() };
+        const batch = run.config.batch && options.providersFor ? { ledger: createBatchLedger({ prisma: options.db.prisma, runId }), outstanding: counted.outstanding } : undefined;
+        const providers = options.providersFor?.(run, loaded.value, batch);
+        const inner = (providers?.judge ?? options.judge)!;
+        const cached = createCachedJudge({ prisma: options.db.prisma, inner, runId, owner: claimOwner(), reuse: !run.config.noCache, leaseMs: 10 * 60_000 });
+        const judge = batch ? counted.around(cached) : cached;
+        const priceOf = providers?.priceOf ?? options.priceOf ?? (() => undefined);
+        return { run, suite: loaded.value, judge, priceOf, batch: batch !== undefined, ...(providers ? { resolveModel: providers.resolveModel } : {}), live: options.liveFor?.(run), cancel: new AbortController() };
       })();
       contexts.set(runId, context);
     }
@@ -166,14 +189,14 @@ export async function startWorker(options: WorkerOptions): Promise<{ stop(): Pro
   };
 
   const finishIfDone = async (context: RunContext) => {
-    if (!(await finishIfAllStored({ store, run: context.run, suite: context.suite, priceOf: options.priceOf }))) return;
+    if (!(await finishIfAllStored({ store, run: context.run, suite: context.suite, priceOf: context.priceOf }))) return;
     contexts.delete(context.run.id);
     await context.live?.close();
   };
 
   // A cancel seen here: the run's cells not yet started are skipped in one write, their jobs dropped.
-  const skipQueued = (runId: string) =>
-    skipQueuedCells({ prisma: options.db.prisma, boss: options.boss, queue: GRADE_QUEUE, runId, priceOf: options.priceOf }).catch((error: unknown) =>
+  const skipQueued = (runId: string, priceOf: PriceOf) =>
+    skipQueuedCells({ prisma: options.db.prisma, boss: options.boss, queue: GRADE_QUEUE, runId, priceOf }).catch((error: unknown) =>
       options.log?.(`run ${runId}: could not skip its queued cells: ${(error as Error).message}`),
     );
 
@@ -187,7 +210,7 @@ export async function startWorker(options: WorkerOptions): Promise<{ stop(): Pro
     if (context.run.status === "queued") await store.setStatus(runId, "running");
     if (!context.cancel.signal.aborted && (await store.isCancelRequested(runId))) {
       context.cancel.abort();
-      await skipQueued(runId);
+      await skipQueued(runId, context.priceOf);
     }
     inHand.set(runId, (inHand.get(runId) ?? 0) + 1);
     let report: Awaited<ReturnType<typeof runSuite>>;
@@ -196,7 +219,7 @@ export async function startWorker(options: WorkerOptions): Promise<{ stop(): Pro
         {
           suite: context.suite,
           defaultModel: context.run.config.judgeModel,
-          judgeUnavailable: options.judgeUnavailable,
+          ...(context.resolveModel ? { resolveModel: context.resolveModel } : { judgeUnavailable: options.judgeUnavailable }),
           concurrency: options.concurrency,
           toolVersion: options.toolVersion,
           onlyResultIds: new Set([job.data.cellId]),
@@ -206,7 +229,7 @@ export async function startWorker(options: WorkerOptions): Promise<{ stop(): Pro
           ...(context.batch ? { batch: true } : {}),
           ...(context.run.config.filter !== undefined ? { filter: new RegExp(context.run.config.filter, "i") } : {}),
         },
-        { judge: context.judge, now: Date.now, priceOf: options.priceOf, ...(context.live ? { live: context.live } : {}) },
+        { judge: context.judge, now: Date.now, priceOf: context.priceOf, ...(context.live ? { live: context.live } : {}) },
       );
     } finally {
       const left = (inHand.get(runId) ?? 1) - 1;

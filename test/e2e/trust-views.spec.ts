@@ -52,8 +52,10 @@ test("the agreement view: per-criterion statistics, the judge × judge matrix an
   await expect(pair("claude-haiku-4-5", "claude-opus-4-1")).toContainText("2/3");
   await expect(pair("claude-sonnet-4-6", "claude-opus-4-1")).toContainText("1/3");
 
-  // Prompts 1 and 3 split the panel; prompt 2 was unanimous. (The review panel split on one category: the third row.)
-  await expect(page.getByTestId("disagreement-count")).toContainText("3");
+  // Prompts 1 and 3 split the panel; prompt 2 was unanimous. (The review panel split on one category: the third row;
+  // the model matrix's two judge models, 0.9 against 0.4, split on both of its prompts: two more.)
+  await expect(page.getByTestId("disagreement-count")).toContainText("5");
+  await expect(page.getByTestId("disagreement").filter({ hasText: "model matrix" }).getByTestId("disagreement-result")).toHaveText(["model matrix [prompt=#1]", "model matrix [prompt=#2]"]);
   const rows = page.getByTestId("disagreement").filter({ hasText: "refusal panel" });
   await expect(rows).toHaveCount(2);
   const review = page.getByTestId("disagreement").filter({ hasText: "checkout prd panel" });

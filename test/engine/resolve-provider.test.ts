@@ -46,13 +46,13 @@ test("a prefix that is a name on Object.prototype is an unknown provider, not a 
   expect(resolved.unavailable).toBe('unknown provider "constructor"');
 });
 
-test("a caller that resolves no providers (the dashboard, a queued run) defers another provider's model with the reason", () => {
+test("a caller that resolves no providers (the dashboard's Check anchors) defers another provider's model with the reason", () => {
   const loaded = loadSuite({
     file: "s.yaml",
     text: ["evals:", "  - name: a", '    response: "x"', '    rubric: "y"', "    judge: { panel: [claude-haiku-4-5, openai:gpt-4.1-mini] }", "  - name: b", '    response: "x"', '    rubric: "y"'].join("\n"),
   });
   if (!loaded.ok) throw new Error(JSON.stringify(loaded.issues));
   const [mixed, plain] = planSuite({ suite: loaded.value, defaultModel: "claude-sonnet-4-6" });
-  expect(mixed!.deferReason).toBe('judge model openai:gpt-4.1-mini is served by provider "openai", which only rubric-studio eval, review and calibrate resolve yet');
+  expect(mixed!.deferReason).toBe('judge model openai:gpt-4.1-mini is served by provider "openai", which is not resolved here (runs resolve it: rubric-studio eval, review, calibrate, and queued or dashboard runs)');
   expect(plain!.deferReason).toBeUndefined();
 });

@@ -50,13 +50,22 @@ beforeAll(async () => {
 });
 
 describe("runAgreement", () => {
-  it("reads only the multi-judge results and returns the engine's statistics, matrix and disagreements", async () => {
+  it("reads only the multi-judge results (and a matrix's judge-model cells) and returns the engine's statistics, matrix and disagreements", async () => {
     const views = createRunViews(db.prisma);
     expect(await views.hasSeveralJudges(runId)).toBe(true);
     const agreement = await views.runAgreement(runId);
-    expect(agreement.results).toBe(2);
-    expect(agreement.statistics.map((s) => [s.eval, s.item, s.units, s.exactAgreement.value])).toEqual([["panel", "correct", 2, 0.5]]);
-    expect(agreement.matrices).toHaveLength(1);
+    // The panel's 2 cells, and the 4 cells of "matrix": its two judge models grade each prompt's candidate.
+    expect(agreement.results).toBe(6);
+    expect(agreement.statistics.map((s) => [s.eval, s.item, s.units, s.exactAgreement.value])).toEqual([
+      ["panel", "correct", 2, 0.5],
+      ["matrix", "(rubric)", 2, 1],
+    ]);
+    expect(agreement.matrices.map((m) => [m.eval, m.judges])).toEqual([
+      ["panel", ["judge-a", "judge-b"]],
+      ["matrix", ["judge-a", "judge-ab"]],
+    ]);
+    // Before, the two models of a matrix shared no unit ("0/0"): each prompt is one.
+    expect(agreement.matrices[1]!.cells[0]![1]).toEqual({ units: 2, agreed: 2, agreement: 1, meanAbsDifference: 0 });
     expect(agreement.matrices[0]!.cells[0]![1]).toEqual({ units: 2, agreed: 1, agreement: 0.5, meanAbsDifference: 0.5 });
     expect(agreement.disagreements.map((d) => [d.resultName, d.verdicts.map((v) => `${v.judge} ${v.label}: ${v.reasoning}`)])).toEqual([
       ["panel [prompt=#2]", ["judge-a pass: judge-a says so", "judge-b fail: judge-b says so"]],

@@ -47,14 +47,14 @@ export default async function AgreementPage({ params }: { params: Promise<{ id: 
         <Link href="/runs">Runs</Link> / <Link href={`/runs/${id}`}>{run.suiteName}</Link> / judge agreement
       </div>
       <h1 className={styles.title}>Judge agreement</h1>
-      <p className={styles.muted}>How far the jurors and panel models of this run agree with each other, per criterion: Krippendorff&apos;s α with a bootstrap 95% interval, Fleiss&apos; κ for categorical scales, and exact agreement. The units are each eval&apos;s graded cells.</p>
+      <p className={styles.muted}>How far the jurors and panel models of this run agree with each other, per criterion: Krippendorff&apos;s α with a bootstrap 95% interval, Fleiss&apos; κ for categorical scales, and exact agreement. The units are each eval&apos;s graded candidates: matrix cells that differ only by their judge model (<code>matrix.models</code>) grade the same candidate, so those models are compared on it.</p>
 
       {agreement.results === 0 ? (
         <div className={styles.empty} data-testid="agreement-empty">
           <p>
             <strong>No eval in this run was graded by more than one judge.</strong>
           </p>
-          <p>Agreement needs several jurors (samples of one model) or a panel of models on the same eval. Add a <code>judge:</code> block with a jury or a panel, then run the suite again:</p>
+          <p>Agreement needs several jurors (samples of one model), a panel of models, or a matrix over two or more judge models on the same eval. Add a <code>judge:</code> block with a jury or a panel, then run the suite again:</p>
           <pre className={trust.code}>{JURY_EXAMPLE}</pre>
         </div>
       ) : (

@@ -1,6 +1,7 @@
 import { readEnv } from "../../../../../lib/env/read-env";
 import { enqueueSuiteRun } from "../../../../../lib/store/enqueue-run";
 import { suiteWorkers } from "../../../../../lib/offthread/suite-workers";
+import { dashboardProviders } from "../../../../../lib/judge/server-providers";
 import { RunSuiteBody } from "../../../../../components/authoring/api-types";
 import pkg from "../../../../../package.json";
 import { errorResponse, fromResult, parseJson, withDatabase, type IdParams } from "../../../respond";
@@ -17,8 +18,11 @@ export async function POST(request: Request, { params }: IdParams) {
   const settings = readEnv();
   if (!settings.ok) return errorResponse("unavailable", settings.message);
   if (!settings.value.databaseUrl) return errorResponse("unavailable", "No database URL: start the dashboard with `npm run dev`.");
+  const providers = await dashboardProviders(settings.value);
+  if (!providers.ok) return errorResponse("unavailable", providers.message);
   // Loaded on a worker thread under a time limit: the text comes from a browser.
-  const loaded = await suiteWorkers().run({ kind: "load", text: body.value.yaml, file: "suite.yaml" });
+  // A providers: block the server does not define refuses the run, located: nothing is queued, no request leaves.
+  const loaded = await suiteWorkers().run({ kind: "load", text: body.value.yaml, file: "suite.yaml", providers: providers.value });
   if (!loaded.ok) return errorResponse(loaded.code, loaded.message);
   const started = await enqueueSuiteRun({
     prisma: db.prisma,

@@ -3,7 +3,7 @@ import { notFound } from "next/navigation";
 import { CandidateView } from "@/components/results/candidate-view";
 import { CriteriaList, VerdictGrid } from "@/components/results/criteria-list";
 import { formatInt, formatMs, formatUsd } from "@/components/results/format";
-import { JudgesGrid } from "@/components/results/judges-grid";
+import { JudgesGrid, judgeModelsText } from "@/components/results/judges-grid";
 import { PairwiseView, winnerText } from "@/components/results/pairwise-view";
 import { ReviewView } from "@/components/results/review-view";
 import styles from "@/components/results/results.module.css";
@@ -67,6 +67,7 @@ export default async function EvalResultPage({ params }: { params: Promise<{ id:
           <Stat label="Score" value={scoreStatValue(result)} testId="result-score" />
         )}
         <Stat label="Rubric" value={result.rubric.kind} />
+        <Stat label={result.judge.models.length > 1 ? "Judge models" : "Judge model"} value={judgeModelsText(result.judge)} testId="result-judge" />
         <Stat label="Judge calls" value={formatInt(result.judgeCalls)} />
         <Stat label="Cost" value={formatUsd(result.costUsd)} />
         <Stat label="Tokens" value={formatInt(result.usage.input + result.usage.output + result.usage.cacheRead + result.usage.cacheWrite)} />

@@ -1,0 +1,41 @@
+import type { ProviderConfig, ProviderType } from "../config/provider-schema";
+import type { ModelPrice } from "../engine/cost";
+import { resolveProvider, type ResolvedModel } from "../engine/resolve-provider";
+import { cacheMinimumOf, DEFAULT_CACHE_MINIMUM_TOKENS } from "./cache-minimums";
+import { openaiPriceOf } from "./openai-pricing";
+import { priceOf as anthropicPriceOf } from "./pricing";
+
+// Which provider serves each model, its price and its prompt-cache minimum,
+// given the declared providers and which key variables are set: shared by the
+// CLI (a suite's own providers:) and the dashboard (the server's providers),
+// so both plan, price and defer alike. No key value passes through here, and
+// no SDK is loaded: the editor's plan runs it on small worker threads.
+
+/** Each provider type's price table (USD per MTok on the vendor's own API); the adapters' registry uses the same. */
+export const PRICE_TABLES: { readonly [T in ProviderType]: (model: string) => ModelPrice | undefined } = { anthropic: anthropicPriceOf, openai: openaiPriceOf };
+
+/** The price of a resolved model: its vendor's table, or none for a declared provider (a local server, a proxy). */
+export function priceOfResolved(resolved: ResolvedModel): ModelPrice | undefined {
+  return resolved.declared ? undefined : PRICE_TABLES[resolved.type](resolved.model);
+}
+
+export interface ProviderResolution {
+  resolve(model: string): ResolvedModel;
+  priceOf(model: string): ModelPrice | undefined;
+  /** The smallest prefix the model's prompt cache keeps, for the cost projection; undefined for a provider the judge does not lay out for the cache. */
+  cacheMinimumOf(model: string): number | undefined;
+}
+
+export function providerResolution(input: { declared?: Readonly<Record<string, ProviderConfig>>; hasKey: (keyEnv: string) => boolean }): ProviderResolution {
+  const context = { ...(input.declared ? { declared: input.declared } : {}), hasKey: input.hasKey };
+  const resolve = (model: string) => resolveProvider(model, context);
+  return {
+    resolve,
+    priceOf: (model) => priceOfResolved(resolve(model)),
+    cacheMinimumOf: (model) => {
+      const resolved = resolve(model);
+      // The Messages API's minimums, as the request layout uses them (an unlisted model gets the default).
+      return resolved.type === "anthropic" && !resolved.declared ? (cacheMinimumOf(resolved.model) ?? DEFAULT_CACHE_MINIMUM_TOKENS) : undefined;
+    },
+  };
+}
