@@ -47,7 +47,7 @@ export function createOpenAIJudge(options: OpenAIJudgeOptions): TypedJudgePort {
     maxRetries: 0,
     fetch: createNodeHttpFetch(),
   });
-  const loop = createRetryLoop(options);
+  const loop = createRetryLoop({ ...options, sdkErrors: OpenAI });
   const now = options.now ?? Date.now;
   const tokenField = options.maxTokensField ?? "max_completion_tokens";
   // What each model's endpoint accepted; a model starts at forced tool calls.

@@ -1,13 +1,15 @@
 import type { ProviderType } from "../config/provider-schema";
 import type { ModelPrice } from "../engine/cost";
-import type { TypedJudgePort } from "../engine/judge-port";
+import type { JudgeCallContext, JudgeRequest, TypedJudgePort, VerdictKind } from "../engine/judge-port";
 import { createAnthropicJudge } from "./anthropic-judge";
-import { createOpenAIJudge } from "./openai-judge";
+import type { OpenAIJudgeOptions } from "./openai-judge";
 import { openaiPriceOf } from "./openai-pricing";
 import { priceOf as anthropicPriceOf } from "./pricing";
 
 // One adapter per provider type behind the judge port (DESIGN.md house rule 5),
 // each with its own price table. test/judge/provider-registry.test.ts walks it.
+// The openai SDK is loaded by the first call to an OpenAI-compatible model, so
+// that a run without one (most runs) never pays for loading it.
 
 export interface AdapterOptions {
   apiKey?: string;
@@ -31,7 +33,7 @@ export const PROVIDER_ADAPTERS: { readonly [T in ProviderType]: ProviderAdapter 
   },
   openai: {
     createJudge: (o) =>
-      createOpenAIJudge({
+      openAIJudgeOnFirstCall({
         ...(o.apiKey !== undefined ? { apiKey: o.apiKey } : {}),
         baseURL: o.baseURL ?? "https://api.openai.com/v1",
         timeoutMs: o.timeoutMs,
@@ -43,3 +45,12 @@ export const PROVIDER_ADAPTERS: { readonly [T in ProviderType]: ProviderAdapter 
     priceOf: openaiPriceOf,
   },
 };
+
+function openAIJudgeOnFirstCall(options: OpenAIJudgeOptions): TypedJudgePort {
+  let judge: Promise<TypedJudgePort> | undefined;
+  const grade = async (request: JudgeRequest<VerdictKind>, context: JudgeCallContext) => {
+    judge ??= import("./openai-judge").then(({ createOpenAIJudge }) => createOpenAIJudge(options));
+    return (await judge).grade(request, context);
+  };
+  return { grade } as TypedJudgePort;
+}
