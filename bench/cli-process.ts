@@ -9,8 +9,9 @@ import path from "node:path";
 // the YAML, planning, the run, the report and the exit all count. Its CPU
 // (user + system) is what the process reports of itself as it exits, through a
 // preload that writes process.cpuUsage() to a file. Each figure is the median
-// of `repeats` processes, taken in turns (4, 16, 64, 4, 16, 64, ...) so that a
-// burst of load on a shared machine does not land on one row only.
+// of `repeats` processes, taken in turns (4, 16, 64, 4, 16, 64, ...; and each
+// checkout in turn when several are compared) so that a burst of load on a
+// shared machine does not land on one row, or one checkout, only.
 
 export const MODEL = "claude-haiku-4-5";
 export const CRITERIA = 6;
@@ -46,7 +47,7 @@ export interface ProcessFigures {
 interface ProcessRunner {
   /** The folder the processes run in (their suite files go there). */
   dir: string;
-  run(args: string[]): Promise<{ wallMs: number; cpuMs: number }>;
+  run(bin: string, args: string[]): Promise<{ wallMs: number; cpuMs: number }>;
   cleanUp(): Promise<void>;
 }
 
@@ -59,11 +60,10 @@ function buildCli(root: string): void {
   if (built.status !== 0) throw new Error(`scripts/build-cli.mjs failed (${built.status})`);
 }
 
-async function createProcessRunner(input: { root: string; baseUrl: string }): Promise<ProcessRunner> {
+async function createProcessRunner(input: { baseUrl: string }): Promise<ProcessRunner> {
   const dir = await mkdtemp(path.join(tmpdir(), "rubric-bench-cli-"));
   const preload = path.join(dir, "cpu-usage.mjs");
   await writeFile(preload, CPU_PRELOAD);
-  const bin = path.join(input.root, "bin/rubric-studio.mjs");
   // None of this shell's own settings (DATABASE_URL would turn run history on), no colour.
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const name of Object.keys(env)) if (/^(ANTHROPIC_|OPENAI_|RUBRIC_STUDIO_|DATABASE_URL$|NODE_OPTIONS$)/.test(name)) delete env[name];
@@ -71,7 +71,7 @@ async function createProcessRunner(input: { root: string; baseUrl: string }): Pr
   let runs = 0;
   return {
     dir,
-    async run(args) {
+    async run(bin, args) {
       const cpuFile = path.join(dir, `cpu-${runs++}`);
       const started = performance.now();
       const { code, stderr } = await new Promise<{ code: number | null; stderr: string }>((resolve, reject) => {
@@ -102,23 +102,31 @@ export interface WholeProcessFigures {
   validate: ProcessFigures;
 }
 
-/** Runs `eval` of a suite of `evals` evals at each concurrency, and `validate` of a small suite, `repeats` times each. */
-export async function measureWholeProcess(input: { root: string; baseUrl: string; evals: number; concurrencies: number[]; repeats: number }): Promise<WholeProcessFigures> {
-  buildCli(input.root);
+type Sample = { wallMs: number; cpuMs: number };
+
+/**
+ * Runs, for the CLI of each checkout in `roots`, `eval` of a suite of `evals`
+ * evals at each concurrency and `validate` of a small suite, `repeats` times each.
+ */
+export async function measureWholeProcess(input: { roots: string[]; baseUrl: string; evals: number; concurrencies: number[]; repeats: number }): Promise<Map<string, WholeProcessFigures>> {
+  for (const root of input.roots) buildCli(root);
   const runner = await createProcessRunner(input);
   try {
     const suiteFile = "suite.yaml";
     const smallFile = "small.yaml";
     await writeFile(path.join(runner.dir, suiteFile), suiteText(input.evals));
     await writeFile(path.join(runner.dir, smallFile), suiteText(2));
-    const samples = new Map<number, { wallMs: number; cpuMs: number }[]>(input.concurrencies.map((c) => [c, []]));
-    const validate: { wallMs: number; cpuMs: number }[] = [];
+    const jobs: [string, string[]][] = [["validate", ["validate", "--config", smallFile]], ...input.concurrencies.map((c): [string, string[]] => [String(c), ["eval", "--config", suiteFile, "--concurrency", String(c)]])];
+    const samples = new Map(input.roots.map((root) => [root, new Map<string, Sample[]>(jobs.map(([job]) => [job, []]))]));
     for (let round = 0; round < input.repeats; round++) {
-      validate.push(await runner.run(["validate", "--config", smallFile]));
-      for (const c of input.concurrencies) samples.get(c)!.push(await runner.run(["eval", "--config", suiteFile, "--concurrency", String(c)]));
+      for (const [job, args] of jobs) {
+        for (const root of input.roots) samples.get(root)!.get(job)!.push(await runner.run(path.join(root, "bin/rubric-studio.mjs"), args));
+      }
     }
-    const figures = (list: { wallMs: number; cpuMs: number }[]) => ({ wallMs: median(list.map((s) => s.wallMs)), cpuMs: median(list.map((s) => s.cpuMs)) });
-    return { evals: new Map([...samples].map(([c, list]) => [c, figures(list)])), validate: figures(validate) };
+    const figures = (list: Sample[]) => ({ wallMs: median(list.map((s) => s.wallMs)), cpuMs: median(list.map((s) => s.cpuMs)) });
+    return new Map(
+      [...samples].map(([root, byJob]) => [root, { evals: new Map(input.concurrencies.map((c) => [c, figures(byJob.get(String(c))!)])), validate: figures(byJob.get("validate")!) }]),
+    );
   } finally {
     await runner.cleanUp();
   }

@@ -27,7 +27,8 @@ import { CRITERIA, MODEL, measureWholeProcess, renderProcessTable, suiteText } f
 // start-up. Targets are printed beside the figures; the exit code is non-zero
 // only when a call was not graded.
 //   --repeats N  processes per whole-process figure, which is their median (default 3)
-//   --cli DIR    time another checkout's CLI in the whole-process rows (a before figure)
+//   --cli DIR    time that checkout's CLI in the whole-process rows instead of this one's;
+//                given more than once, each in turn (e.g. main's and this one's: before and after)
 
 const LATENCY_MS = 100;
 const EVALS = 100;
@@ -43,11 +44,11 @@ const TARGET = {
 };
 const STAND_IN = fileURLToPath(new URL("../test/support/fake-messages-api-main.ts", import.meta.url));
 
-const { values: args } = parseArgs({ options: { repeats: { type: "string", default: "3" }, cli: { type: "string" } }, strict: true });
+const { values: args } = parseArgs({ options: { repeats: { type: "string", default: "3" }, cli: { type: "string", multiple: true } }, strict: true });
 const repeats = Number(args.repeats);
 if (!Number.isInteger(repeats) || repeats < 1) throw new Error(`--repeats must be a whole number of at least 1, got ${args.repeats}`);
-// npm runs scripts at the package root: its CLI, unless --cli names another checkout.
-const cliRoot = path.resolve(args.cli ?? process.cwd());
+// npm runs scripts at the package root: its CLI, unless --cli names other checkouts.
+const cliRoots = (args.cli ?? [process.cwd()]).map((dir) => path.resolve(dir));
 
 function loadBenchSuite(evals: number): SuiteConfig {
   const loaded = loadSuite({ text: suiteText(evals), file: `bench-${evals}.yaml` });
@@ -262,7 +263,7 @@ async function main(): Promise<number> {
 
     const concurrencies = [4, 16, 64];
     const before = await plain.stats();
-    const whole = await measureWholeProcess({ root: cliRoot, baseUrl: plain.url, evals: EVALS, concurrencies, repeats });
+    const whole = await measureWholeProcess({ roots: cliRoots, baseUrl: plain.url, evals: EVALS, concurrencies, repeats });
     const wholeRequests = (await plain.stats()).requests - before.requests;
 
     const limitedRow = rows.at(-1)!;
@@ -280,12 +281,12 @@ async function main(): Promise<number> {
         "ideal = ceil(calls / concurrency) × latency; ratio = wall / ideal; CPU/call = this process's user + system CPU during the run / calls;",
         `peak RSS = ${peakIsPerRun ? "the run's own peak (high-water mark reset before it, after a full GC)" : "the peak of the bench so far (no per-run reset on this OS)"}.`,
         "",
-        `The same suite through the whole CLI (${cliRoot}/bin/rubric-studio.mjs, its bundle built first), one process per run, median of ${repeats}:`,
-        renderProcessTable({ figures: whole, idealMs, ratioTarget: TARGET.processRatio, validateTargetMs: TARGET.validateMs }),
+        `The same suite through the whole CLI (bin/rubric-studio.mjs, its bundle built first), one process per run, median of ${repeats}:`,
+        ...[...whole].flatMap(([root, figures]) => [`${root}:`, renderProcessTable({ figures, idealMs, ratioTarget: TARGET.processRatio, validateTargetMs: TARGET.validateMs })]),
         "wall = spawn to exit (start-up, YAML, plan, run, report); CPU = the process's own user + system CPU.",
       ].join("\n"),
     );
-    const wholeGraded = wholeRequests === CALLS * concurrencies.length * repeats;
+    const wholeGraded = wholeRequests === CALLS * concurrencies.length * repeats * cliRoots.length;
     if (!wholeGraded) console.error(`\nFAILED: the whole-process runs sent ${wholeRequests} requests, not ${CALLS} per run.`);
     const allGraded = wholeGraded && rows.every((r) => r.m.graded === CALLS);
     if (!allGraded) console.error("\nFAILED: some judge calls were not graded.");
