@@ -42,7 +42,7 @@ export interface SdkErrors {
   APIConnectionTimeoutError: ErrorClass;
 }
 
-export const ANTHROPIC_ERRORS: SdkErrors = anthropic;
+const ANTHROPIC_ERRORS: SdkErrors = anthropic;
 
 export function classifyFailure(error: unknown, now: () => number, sdk: SdkErrors = ANTHROPIC_ERRORS): AttemptFailure {
   if (error instanceof sdk.APIUserAbortError) {
