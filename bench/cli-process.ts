@@ -44,10 +44,13 @@ export interface ProcessFigures {
   cpuMs: number;
 }
 
+/** One process: wall time from spawn to exit and its own user + system CPU, ms. */
+type Sample = { wallMs: number; cpuMs: number };
+
 interface ProcessRunner {
   /** The folder the processes run in (their suite files go there). */
   dir: string;
-  run(bin: string, args: string[]): Promise<{ wallMs: number; cpuMs: number }>;
+  run(bin: string, args: string[]): Promise<Sample>;
   cleanUp(): Promise<void>;
 }
 
@@ -101,8 +104,6 @@ export interface WholeProcessFigures {
   /** `validate` of a 2-eval suite: start-up. */
   validate: ProcessFigures;
 }
-
-type Sample = { wallMs: number; cpuMs: number };
 
 /**
  * Runs, for the CLI of each checkout in `roots`, `eval` of a suite of `evals`
