@@ -2,8 +2,10 @@ import { spawn, type ChildProcess } from "node:child_process";
 import http from "node:http";
 import { writeFileSync } from "node:fs";
 import { availableParallelism, loadavg } from "node:os";
+import path from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
 import v8 from "node:v8";
 import { runInNewContext } from "node:vm";
 import { loadSuite } from "../lib/config/load-suite";
@@ -13,38 +15,40 @@ import type { Report } from "../lib/engine/results/report";
 import { runSuite } from "../lib/engine/run-suite";
 import { createAnthropicJudge } from "../lib/judge/anthropic-judge";
 import { priceOf } from "../lib/judge/pricing";
+import { CRITERIA, MODEL, measureWholeProcess, renderProcessTable, suiteText } from "./cli-process";
 
 // `npm run bench:engine`: how close the engine comes to the ideal wall time of
 // a run, and what it costs this process per judge call. 600 judge calls (100
 // evals × 6 criteria, loaded from YAML like any suite) go through the real
 // engine and the real Anthropic SDK over HTTP to the Messages API stand-in,
 // which answers after 100 ms and runs in a child process so that its CPU is
-// not counted here. Targets are printed beside the figures; the exit code is
-// non-zero only when a call was not graded.
+// not counted here. Then the same suite through the whole CLI process, one
+// process per run (cli-process.ts), and `validate` of a small suite for the
+// start-up. Targets are printed beside the figures; the exit code is non-zero
+// only when a call was not graded.
+//   --repeats N  processes per whole-process figure, which is their median (default 3)
+//   --cli DIR    time that checkout's CLI in the whole-process rows instead of this one's;
+//                given more than once, each in turn (e.g. main's and this one's: before and after)
 
 const LATENCY_MS = 100;
 const EVALS = 100;
-const CRITERIA = 6;
 const CALLS = EVALS * CRITERIA;
-const MODEL = "claude-haiku-4-5";
-const TARGET = { ratio: { 4: 1.05, 16: 1.05, 64: 1.1 } as Record<number, number>, cpuMsPerCall: 0.5, peakRssMb: 150, ratioUnder429: 2 };
+const TARGET = {
+  ratio: { 4: 1.05, 16: 1.05, 64: 1.1 } as Record<number, number>,
+  cpuMsPerCall: 0.5,
+  peakRssMb: 150,
+  ratioUnder429: 2,
+  /** The whole `eval` process: spawn to exit. */
+  processRatio: { 4: 1.1, 16: 1.1, 64: 1.25 } as Record<number, number>,
+  validateMs: 400,
+};
 const STAND_IN = fileURLToPath(new URL("../test/support/fake-messages-api-main.ts", import.meta.url));
 
-function suiteText(evals: number): string {
-  const lines = [`judge: { model: ${MODEL} }`, "evals:"];
-  for (let e = 1; e <= evals; e++) {
-    lines.push(
-      `  - name: eval ${e}`,
-      `    prompt: "What did invoice ${e} total?"`,
-      `    response: "Invoice ${e} totaled $${(e * 7.5).toFixed(2)}, tax included, paid on day ${e % 28} of the month."`,
-      "    rubric:",
-      "      threshold: 0.7",
-      "      criteria:",
-    );
-    for (let c = 1; c <= CRITERIA; c++) lines.push(`        - { name: criterion ${c}, description: "Checks aspect ${c} of the answer: it is stated plainly and correctly." }`);
-  }
-  return `${lines.join("\n")}\n`;
-}
+const { values: args } = parseArgs({ options: { repeats: { type: "string", default: "3" }, cli: { type: "string", multiple: true } }, strict: true });
+const repeats = Number(args.repeats);
+if (!Number.isInteger(repeats) || repeats < 1) throw new Error(`--repeats must be a whole number of at least 1, got ${args.repeats}`);
+// npm runs scripts at the package root: its CLI, unless --cli names other checkouts.
+const cliRoots = (args.cli ?? [process.cwd()]).map((dir) => path.resolve(dir));
 
 function loadBenchSuite(evals: number): SuiteConfig {
   const loaded = loadSuite({ text: suiteText(evals), file: `bench-${evals}.yaml` });
@@ -257,6 +261,11 @@ async function main(): Promise<number> {
     const floorBody = JSON.stringify({ model: MODEL, max_tokens: 1024, system: "x".repeat(1400), messages: [{ role: "user", content: "y".repeat(300) }], tools: [{ name: "record_verdict", input_schema: { type: "object" } }] });
     const floor = await measureHttpFloor({ url: plain.url, concurrency: 16, body: floorBody });
 
+    const concurrencies = [4, 16, 64];
+    const before = await plain.stats();
+    const whole = await measureWholeProcess({ roots: cliRoots, baseUrl: plain.url, evals: EVALS, concurrencies, repeats });
+    const wholeRequests = (await plain.stats()).requests - before.requests;
+
     const limitedRow = rows.at(-1)!;
     const retries = limitedRow.m.attempts - limitedRow.m.report.summary.judgeCalls;
     console.log(
@@ -271,9 +280,15 @@ async function main(): Promise<number> {
         `429 run: the stand-in got ${limitedRow.requests} requests and answered ${limitedRow.rateLimited} of them 429; the judge retried ${retries} times; ${limitedRow.m.graded} of ${CALLS} calls graded.`,
         "ideal = ceil(calls / concurrency) × latency; ratio = wall / ideal; CPU/call = this process's user + system CPU during the run / calls;",
         `peak RSS = ${peakIsPerRun ? "the run's own peak (high-water mark reset before it, after a full GC)" : "the peak of the bench so far (no per-run reset on this OS)"}.`,
+        "",
+        `The same suite through the whole CLI (bin/rubric-studio.mjs, its bundle built first), one process per run, median of ${repeats}:`,
+        ...[...whole].flatMap(([root, figures]) => [`${root}:`, renderProcessTable({ figures, idealMs, ratioTarget: TARGET.processRatio, validateTargetMs: TARGET.validateMs })]),
+        "wall = spawn to exit (start-up, YAML, plan, run, report); CPU = the process's own user + system CPU.",
       ].join("\n"),
     );
-    const allGraded = rows.every((r) => r.m.graded === CALLS);
+    const wholeGraded = wholeRequests === CALLS * concurrencies.length * repeats * cliRoots.length;
+    if (!wholeGraded) console.error(`\nFAILED: the whole-process runs sent ${wholeRequests} requests, not ${CALLS} per run.`);
+    const allGraded = wholeGraded && rows.every((r) => r.m.graded === CALLS);
     if (!allGraded) console.error("\nFAILED: some judge calls were not graded.");
     return allGraded ? 0 : 1;
   } finally {

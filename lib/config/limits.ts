@@ -50,5 +50,13 @@ export const nameString = z.string().min(1).max(LIMITS.nameChars, atMost(LIMITS.
 
 /** 12345 → "12,345", so that limits and products read at a glance. */
 export function formatCount(n: number): string {
-  return Number.isFinite(n) ? Math.round(n).toLocaleString("en-US") : String(n);
+  if (!Number.isFinite(n)) return String(n);
+  const rounded = Math.round(n);
+  // What toLocaleString("en-US") prints, without it: its first call sets up
+  // ICU's number formatting, ~10 ms of CPU that every command would pay at
+  // start-up (the schema formats its limits as it loads). Past 1e21 String()
+  // switches to exponents, so those (never a real count) go to ICU.
+  if (Math.abs(rounded) >= 1e21) return rounded.toLocaleString("en-US");
+  const digits = String(Math.abs(rounded)).replace(/\B(?=(\d{3})+$)/g, ",");
+  return rounded < 0 || Object.is(rounded, -0) ? `-${digits}` : digits;
 }

@@ -1,3 +1,4 @@
+import { formatCount } from "../config/limits";
 import type { Scale } from "../config/types";
 
 const LETTERS: [number, string][] = [
@@ -35,5 +36,5 @@ export function formatUsd(usd: number): string {
 
 /** "1 result", "2 results": a count with its noun agreed (`many` for irregular plurals, e.g. "criteria"). */
 export function plural(count: number, one: string, many = `${one}s`): string {
-  return `${count.toLocaleString("en-US")} ${count === 1 ? one : many}`;
+  return `${Number.isInteger(count) ? formatCount(count) : count.toLocaleString("en-US")} ${count === 1 ? one : many}`;
 }

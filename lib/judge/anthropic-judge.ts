@@ -41,16 +41,11 @@ const REVIEW_TOOL_DESCRIPTION =
   "Record your review of the document. Write the reasoning first, then the score (pass, partial or fail), the evidence quoted verbatim, and the findings.";
 const PAIRWISE_TOOL_DESCRIPTION = "Record which of the two responses is better. Write the reasoning first, then the winner and your confidence.";
 
-// Built once: converting a zod schema to JSON Schema on every call would cost
-// more CPU than the rest of the call's own work.
-const VERDICT_TOOLS: Record<VerdictKind, Anthropic.Tool[]> = {
-  score: [verdictTool("score")],
-  score_with_evidence: [verdictTool("score_with_evidence")],
-  category: [verdictTool("category")],
-  category_binary: [verdictTool("category_binary")],
-  category_holistic: [verdictTool("category_holistic")],
-  pairwise: [verdictTool("pairwise")],
-};
+// Built once per kind, at its first call: converting a zod schema to JSON
+// Schema on every call would cost more CPU than the rest of the call's own
+// work, and building all six at start-up would delay every run's first call.
+const VERDICT_TOOLS: Partial<Record<VerdictKind, Anthropic.Tool[]>> = {};
+const verdictTools = (kind: VerdictKind): Anthropic.Tool[] => (VERDICT_TOOLS[kind] ??= [verdictTool(kind)]);
 const TOOL_CHOICE: Anthropic.ToolChoiceTool = { type: "tool", name: VERDICT_TOOL_NAME };
 
 function verdictTool(kind: VerdictKind): Anthropic.Tool {
@@ -67,7 +62,7 @@ export function judgeBodyOf(request: JudgeRequest<VerdictKind>, cacheTtl: JudgeC
     max_tokens: request.maxTokens,
     system: layout.system,
     messages: layout.messages,
-    tools: VERDICT_TOOLS[request.verdict],
+    tools: verdictTools(request.verdict),
     tool_choice: TOOL_CHOICE,
   };
   return { body, layout };

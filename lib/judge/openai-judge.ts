@@ -1,4 +1,4 @@
-import type OpenAI from "openai";
+import OpenAI from "openai";
 import type { ModelPrice } from "../engine/cost";
 import type { JudgeCallContext, JudgeOutcome, JudgeRequest, TypedJudgePort, VerdictKind } from "../engine/judge-port";
 import { VERDICT_TOOL_NAME, replySchemaFor, type Verdict } from "../engine/verdict";
@@ -41,7 +41,7 @@ type Param = OpenAI.Chat.Completions.ChatCompletionMessageParam;
 
 export function createOpenAIJudge(options: OpenAIJudgeOptions): TypedJudgePort {
   const client = createOpenAIClient(options);
-  const loop = createRetryLoop(options);
+  const loop = createRetryLoop({ ...options, sdkErrors: OpenAI });
   const now = options.now ?? Date.now;
   const tokenField = options.maxTokensField ?? "max_completion_tokens";
   // What each model's endpoint accepted; a model starts at forced tool calls.

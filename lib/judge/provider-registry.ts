@@ -1,14 +1,16 @@
 import type { ProviderType } from "../config/provider-schema";
 import type { ModelPrice } from "../engine/cost";
-import type { TypedJudgePort } from "../engine/judge-port";
+import type { JudgeCallContext, JudgeRequest, TypedJudgePort, VerdictKind } from "../engine/judge-port";
 import { createAnthropicJudge } from "./anthropic-judge";
-import { createOpenAIJudge } from "./openai-judge";
+import type { OpenAIJudgeOptions } from "./openai-judge";
 import { PRICE_TABLES } from "./provider-resolution";
-import { createRetryingChat, type RetryingChat } from "./retrying-chat";
+import type { RetryingChat, RetryingChatOptions } from "./retrying-chat";
 import { createRetryingMessages, type RetryingMessages } from "./retrying-messages";
 
 // One adapter per provider type behind the judge port (DESIGN.md house rule 5),
 // each with its own price table. test/judge/provider-registry.test.ts walks it.
+// The openai SDK is loaded by the first call to an OpenAI-compatible model, so
+// that a run without one (most runs) never pays for loading it.
 
 export interface AdapterOptions {
   apiKey?: string;
@@ -47,7 +49,7 @@ export const PROVIDER_ADAPTERS: { readonly [T in ProviderType]: ProviderAdapter 
   },
   openai: {
     createJudge: (o) =>
-      createOpenAIJudge({
+      openAIJudgeOnFirstCall({
         ...(o.apiKey !== undefined ? { apiKey: o.apiKey } : {}),
         baseURL: o.baseURL ?? OPENAI_API,
         timeoutMs: o.timeoutMs,
@@ -57,9 +59,29 @@ export const PROVIDER_ADAPTERS: { readonly [T in ProviderType]: ProviderAdapter 
       }),
     createAgentSender: (o) => ({
       api: "chat",
-      chat: createRetryingChat({ ...(o.apiKey !== undefined ? { apiKey: o.apiKey } : {}), baseURL: o.baseURL ?? OPENAI_API, timeoutMs: o.timeoutMs }),
+      chat: retryingChatOnFirstCall({ ...(o.apiKey !== undefined ? { apiKey: o.apiKey } : {}), baseURL: o.baseURL ?? OPENAI_API, timeoutMs: o.timeoutMs }),
       maxTokensField: tokenFieldOf(o),
     }),
     priceOf: PRICE_TABLES.openai,
   },
 };
+
+function openAIJudgeOnFirstCall(options: OpenAIJudgeOptions): TypedJudgePort {
+  let judge: Promise<TypedJudgePort> | undefined;
+  const grade = async (request: JudgeRequest<VerdictKind>, context: JudgeCallContext) => {
+    judge ??= import("./openai-judge").then(({ createOpenAIJudge }) => createOpenAIJudge(options));
+    return (await judge).grade(request, context);
+  };
+  return { grade } as TypedJudgePort;
+}
+
+/** The agent's Chat Completions sender, its SDK loaded on its first request (an eval on Claude models never loads openai). */
+function retryingChatOnFirstCall(options: RetryingChatOptions): RetryingChat {
+  let chat: Promise<RetryingChat> | undefined;
+  return {
+    async send(body, state, context) {
+      chat ??= import("./retrying-chat").then(({ createRetryingChat }) => createRetryingChat(options));
+      return (await chat).send(body, state, context);
+    },
+  };
+}

@@ -1,5 +1,5 @@
 import type { JudgeCallContext, JudgeSlot } from "../engine/judge-port";
-import { backoffMs, classifyFailure, type AttemptFailure } from "./retry-policy";
+import { backoffMs, classifyFailure, type AttemptFailure, type SdkErrors } from "./retry-policy";
 
 // The retry loop every provider adapter shares (the Anthropic Messages API,
 // OpenAI-compatible Chat Completions): 429, 529, 5xx, timeouts and connection
@@ -12,6 +12,8 @@ export interface RetryLoopOptions {
   sleep?: (ms: number) => Promise<void>;
   random?: () => number;
   now?: () => number;
+  /** The error classes of the SDK the attempts call; default Anthropic's. */
+  sdkErrors?: SdkErrors;
 }
 
 export const DEFAULT_MAX_RETRIES = 4;
@@ -44,7 +46,7 @@ export function createRetryLoop(options: RetryLoopOptions): RetryLoop {
       try {
         return { ok: true, value: await attempt(signal ? own.signal : undefined) };
       } catch (error) {
-        const failure = classifyFailure(error, now);
+        const failure = classifyFailure(error, now, options.sdkErrors);
         if (!failure.retryable || retry >= maxRetries) return { ok: false, failure, attempts: retry + 1 };
         unfollow?.();
         await waitWithoutSlot(failure.retryAfterMs ?? backoffMs(retry, random), slot, signal);

@@ -1,5 +1,4 @@
 import * as anthropic from "@anthropic-ai/sdk";
-import * as openai from "openai";
 import type { JudgeErrorKind } from "../engine/judge-port";
 
 // Which failures of one HTTP attempt are worth another attempt, and how long to
@@ -22,23 +21,41 @@ const MAX_DELAY_MS = 30_000;
 /** A retry-after beyond this is not waited out in full: the run would look hung. */
 const MAX_RETRY_AFTER_MS = 5 * 60_000;
 
-// Both SDKs (Anthropic, OpenAI) throw the same family of errors, each its own classes.
-const isAbort = (e: unknown) => e instanceof anthropic.APIUserAbortError || e instanceof openai.APIUserAbortError;
-const isTimeout = (e: unknown) => e instanceof anthropic.APIConnectionTimeoutError || e instanceof openai.APIConnectionTimeoutError;
-const isConnection = (e: unknown): e is Error => e instanceof anthropic.APIConnectionError || e instanceof openai.APIConnectionError;
+type ErrorClass<T = Error> = abstract new (...args: never[]) => T;
+interface ApiErrorLike extends Error {
+  status: number | undefined;
+  headers: Headers | undefined;
+  type?: string | null;
+  /** Anthropic's: the message of the error body. */
+  apiMessage?: string | null;
+}
 
-export function classifyFailure(error: unknown, now: () => number): AttemptFailure {
-  if (isAbort(error)) {
+/**
+ * The error classes of one SDK: Anthropic's and OpenAI's throw the same family
+ * of errors, each its own classes. Each adapter passes its SDK's, so that a
+ * run on one vendor never loads the other's SDK.
+ */
+export interface SdkErrors {
+  APIError: ErrorClass<ApiErrorLike>;
+  APIUserAbortError: ErrorClass;
+  APIConnectionError: ErrorClass;
+  APIConnectionTimeoutError: ErrorClass;
+}
+
+const ANTHROPIC_ERRORS: SdkErrors = anthropic;
+
+export function classifyFailure(error: unknown, now: () => number, sdk: SdkErrors = ANTHROPIC_ERRORS): AttemptFailure {
+  if (error instanceof sdk.APIUserAbortError) {
     return { kind: "request", retryable: false, status: "aborted", message: "the judge call was aborted" };
   }
   // Before APIConnectionError: a timeout is a subclass of it.
-  if (isTimeout(error)) {
+  if (error instanceof sdk.APIConnectionTimeoutError) {
     return { kind: "timeout", retryable: true, status: "timeout", message: "the request timed out" };
   }
-  if (isConnection(error)) {
+  if (error instanceof sdk.APIConnectionError) {
     return { kind: "connection", retryable: true, status: "connection error", message: error.message };
   }
-  if ((error instanceof anthropic.APIError || error instanceof openai.APIError) && typeof error.status === "number") {
+  if (error instanceof sdk.APIError && typeof error.status === "number") {
     const headers = error.headers;
     const retryAfterMs = headers ? parseRetryAfter(headers, now) : undefined;
     const kind = kindOfStatus(error.status, error.type ?? null);
@@ -50,7 +67,7 @@ export function classifyFailure(error: unknown, now: () => number): AttemptFailu
       retryable,
       status: String(error.status),
       ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
-      message: (error instanceof anthropic.APIError ? error.apiMessage : undefined) ?? error.message,
+      message: error.apiMessage ?? error.message,
     };
   }
   const message = error instanceof Error ? error.message : String(error);

@@ -32,7 +32,7 @@ export function createOpenAIClient(options: Pick<RetryingChatOptions, "apiKey" |
 
 export function createRetryingChat(options: RetryingChatOptions): RetryingChat {
   const client = createOpenAIClient(options);
-  const loop = createRetryLoop(options);
+  const loop = createRetryLoop({ ...options, sdkErrors: OpenAI });
   return {
     async send(body, state, context) {
       const sent = await loop.run((signal) => client.chat.completions.create(body, signal ? { signal } : undefined), state, context);

@@ -1,12 +1,13 @@
 import type { ServerConfig } from "../config/types";
 import type { AllowServer } from "./allow-servers";
-import { connectServer, type ConnectResult } from "./server-connection";
+import type { ConnectResult } from "./server-connection";
 
 // One connection per server per run, shared by the run's evals, started on
 // first use (a server only deferred or filtered evals name never starts) and
 // closed when the run ends. A server that cannot start is not tried again in
 // the same run: every eval on it defers with the same reason. One that died
-// mid-run is started afresh for the evals that come after.
+// mid-run is started afresh for the evals that come after. The MCP SDK is
+// loaded with the first server, so a run without live evals never pays for it.
 
 export interface ServerPool {
   acquire(input: { name: string; config: ServerConfig }): Promise<ConnectResult>;
@@ -18,7 +19,7 @@ export function createServerPool(options: { baseDir: string; allowServer: AllowS
   let closed = false;
 
   const start = (name: string, config: ServerConfig) => {
-    const pending = connectServer({ name, config, baseDir: options.baseDir, clientVersion: options.clientVersion });
+    const pending = import("./server-connection").then(({ connectServer }) => connectServer({ name, config, baseDir: options.baseDir, clientVersion: options.clientVersion }));
     entries.set(name, pending);
     return pending;
   };

@@ -1,5 +1,6 @@
 import type { CellCoordinates, CriterionGate, CriterionResult, EvalResult, TreeStep, VerdictRecord } from "../engine/results/report";
 import type { TokenUsage } from "../engine/judge-port";
+import { formatCount } from "../config/limits";
 
 export { plural } from "../engine/format-score";
 
@@ -21,7 +22,7 @@ export function formatUsd(value: number): string {
 
 /** Thousands separators fixed to en-US so that output does not depend on the machine's locale. */
 export function formatInt(value: number): string {
-  return Math.round(value).toLocaleString("en-US");
+  return Number.isFinite(value) ? formatCount(value) : Math.round(value).toLocaleString("en-US");
 }
 
 /** Seconds with millisecond precision, the unit JUnit expects. */

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { formatCount } from "../../lib/config/limits";
 import { checkDraft } from "../../lib/engine/check-draft";
 import { issuesOf, only } from "./issues-of";
 
@@ -105,5 +106,13 @@ describe("aliases, nesting and size: located issues, never an exception", () => 
     expect(issue.message).toMatch(/^the suite is longer than 2,097,152 characters/);
     // 101 characters a line: the 2,097,152nd is on line 20,764.
     expect(issue.line).toBe(20_764);
+  });
+});
+
+describe("counts in messages read with en-US thousands separators", () => {
+  it("formatCount prints what toLocaleString('en-US') prints, without loading ICU's formatting at start-up", () => {
+    const values = [0, -0, 0.4, -0.4, 7, 999.5, 1000, 12_345, -1234, 1_000_000, 123_456_789.5, 2 ** 53 + 2, 12_345_678_901_234_567_890, 1e21, 2 ** 70, -(2 ** 70)];
+    for (const n of values) expect(formatCount(n), String(n)).toBe(Math.round(n).toLocaleString("en-US"));
+    expect(formatCount(Number.POSITIVE_INFINITY)).toBe("Infinity");
   });
 });
