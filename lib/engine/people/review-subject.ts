@@ -1,0 +1,97 @@
+import type { Scale } from "../../config/types";
+import type { EvalResult, VerdictRecord } from "../results/report";
+import { renderTranscript } from "../transcript";
+import { DECISION_ITEM } from "./needs-person";
+import { labelScaleOf, type LabelScale } from "./label-scale";
+
+// What a person reads to answer one review question about a stored result:
+// the exact text to label (what the judge read), the scale to answer on, the
+// judge's evidence to highlight, and the judges' verdicts (shown only after
+// the person answered, so the label is not anchored on them).
+
+export interface JudgeSaid {
+  judge: string;
+  /** As a person reads it: "0.80", "pass", "partial", "A". */
+  said: string;
+  reasoning: string;
+}
+
+export interface ReviewSubject {
+  /** The exact text a label is about. */
+  candidate: string;
+  prompt?: string;
+  /** What the criterion, category or question asks, as the rubric puts it. */
+  asks: string;
+  scale: LabelScale;
+  /** Verbatim spans the judges cited, to highlight. */
+  evidence: string[];
+  verdicts: JudgeSaid[];
+}
+
+const fixed = (n: number | null) => (n === null ? "–" : n.toFixed(2));
+
+function verdictsOf(records: VerdictRecord[], scale: Scale): JudgeSaid[] {
+  return records.map((v) => ({
+    judge: v.judge,
+    said: v.error ? `error: ${v.error}` : scale.kind === "boolean" && v.passed != null ? (v.passed ? "pass" : "fail") : fixed(v.score),
+    reasoning: v.reasoning,
+  }));
+}
+
+function pairwiseSubject(result: EvalResult, item: string): ReviewSubject {
+  const outcome = result.pairwise!;
+  const comparison = outcome.result.comparisons.find((c) => c.id === item || c.id?.startsWith(`${item}/`));
+  const { a, b } = outcome.labels;
+  return {
+    candidate: comparison ? `A (${a}):\n${comparison.output_a}\n\nB (${b}):\n${comparison.output_b}` : "",
+    ...(comparison?.input ? { prompt: comparison.input } : {}),
+    asks: result.rubric.text ?? "Which response is better?",
+    scale: labelScaleOf({ rubricKind: "pairwise", scale: result.scale }),
+    evidence: [],
+    verdicts: outcome.pairs
+      .filter((p) => p.item === item)
+      .map((p) => ({ judge: p.judge, said: `${p.winner} (A first: ${p.original}, B first: ${p.swappedMapped})`, reasoning: p.reasoning })),
+  };
+}
+
+function reviewSubject(result: EvalResult, category: string, text: string): ReviewSubject {
+  const report = result.review!.report;
+  const scale = labelScaleOf({ rubricKind: "categories", scale: result.scale });
+  if (category === DECISION_ITEM) {
+    const judges = result.review!.multiJudge?.evaluations ?? [report];
+    return {
+      candidate: text,
+      asks: `The review's decision (${report.reviewType}): does the document pass?`,
+      scale,
+      evidence: report.categories.flatMap((c) => c.evidence ?? []),
+      verdicts: judges.map((r, i) => ({ judge: r.judge?.model ?? `judge ${i + 1}`, said: r.decision.status, reasoning: r.decision.rationale })),
+    };
+  }
+  const evaluations = result.review!.multiJudge?.evaluations ?? [report];
+  const entries = evaluations.flatMap((r, i) => r.categories.filter((c) => c.category === category).map((c) => ({ r, c, i })));
+  return {
+    candidate: text,
+    asks: `Category ${category}`,
+    scale,
+    evidence: entries.flatMap(({ c }) => c.evidence ?? []),
+    verdicts: entries.map(({ r, c, i }) => ({ judge: r.judge?.model ?? `judge ${i + 1}`, said: c.score, reasoning: c.reasoning })),
+  };
+}
+
+/** The subject of a question about `criterion` of a stored result. */
+export function reviewSubjectOf(result: EvalResult, criterion: string): ReviewSubject {
+  if (result.pairwise) return pairwiseSubject(result, criterion);
+  const text = result.candidate.transcript ? renderTranscript(result.candidate.transcript) : (result.candidate.response ?? "");
+  if (result.review) return reviewSubject(result, criterion, text);
+  const scale = labelScaleOf({ rubricKind: result.rubric.kind, scale: result.scale });
+  const found = result.criteria.find((c) => c.name === criterion) ?? (result.criteria.length === 1 ? result.criteria[0] : undefined);
+  const evidence = found ? [found.evidence, ...found.verdicts.map((v) => v.evidence)].filter((e): e is string => !!e) : [];
+  return {
+    candidate: text,
+    ...(result.candidate.prompt ? { prompt: result.candidate.prompt } : {}),
+    asks: found?.description || result.rubric.text || criterion,
+    scale,
+    evidence: [...new Set(evidence)],
+    verdicts: found ? verdictsOf(found.verdicts, result.scale) : result.judges.map((j) => ({ judge: j.judge, said: fixed(j.score), reasoning: "" })),
+  };
+}
