@@ -1,5 +1,7 @@
+import { loadSuite } from "../config/load-suite";
+import type { Anchor } from "../config/types";
 import { labelScaleOf, parseLabel } from "../engine/people/label-scale";
-import { reviewSubjectOf, type ReviewSubject } from "../engine/people/review-subject";
+import { reviewSubjectOf, type JudgeSaid, type ReviewSubject } from "../engine/people/review-subject";
 import type { EvalResult } from "../engine/results/report";
 import type { CalibrationItem, CriterionCalibration } from "../engine/results/trust";
 import type { PrismaClient } from "./generated/client";
@@ -29,7 +31,8 @@ export interface HumanLabel {
 }
 
 export type SaveLabelResult =
-  | { ok: true; label: HumanLabel }
+  /** With the judges' verdicts, which the person sees only now that they have answered. */
+  | { ok: true; label: HumanLabel; verdicts: JudgeSaid[] }
   | { ok: false; code: "not_found" | "labelled" | "invalid"; message: string }
   | { ok: false; code: "claimed"; message: string; by: string };
 
@@ -55,6 +58,16 @@ export async function reviewItemSubject(prisma: PrismaClient, item: ReviewItem):
   }
   const row = await prisma.evalResultRow.findUnique({ where: { runId_resultKey: { runId: item.runId, resultKey: item.resultKey } }, select: { data: true } });
   return row ? reviewSubjectOf(row.data as unknown as EvalResult, item.criterion) : undefined;
+}
+
+/** The anchors a person reads beside the question: the criterion's `examples:` in the suite version the run graded. */
+export async function reviewItemAnchors(prisma: PrismaClient, item: ReviewItem): Promise<Anchor[]> {
+  const run = await prisma.run.findUnique({ where: { id: item.runId }, select: { config: true, suiteVersion: { select: { yaml: true } } } });
+  if (!run) return [];
+  const loaded = loadSuite({ text: run.suiteVersion.yaml, file: (run.config as { file?: string } | null)?.file ?? "suite.yaml" });
+  if (!loaded.ok) return [];
+  const rubric = loaded.value.evals.find((e) => e.name === item.evalName)?.rubric;
+  return rubric?.kind === "criteria" ? (rubric.criteria.find((c) => c.name === item.criterion)?.examples ?? []) : [];
 }
 
 const NOTE_MAX = 2000;
@@ -98,7 +111,7 @@ export function createHumanLabels(prisma: PrismaClient) {
             note,
           },
         });
-        return { ok: true, label };
+        return { ok: true, label, verdicts: subject.verdicts };
       });
     },
 

@@ -106,6 +106,22 @@ export function createReviewQueue(prisma: PrismaClient) {
       return { ok: false, code: "claimed", by: row.claimedBy ?? "someone" };
     },
 
+    /** "Ask a person" from a result page: queues a criterion of a stored result by hand. */
+    async ask(input: { runId: string; resultKey: string; criterion: string; by: string; note?: string }): Promise<{ ok: true; value: ReviewItem } | { ok: false; code: "not_found"; message: string }> {
+      if (!UUID.test(input.runId)) return { ok: false, code: "not_found", message: "no such run" };
+      const result = await prisma.evalResultRow.findUnique({ where: { runId_resultKey: { runId: input.runId, resultKey: input.resultKey } }, select: { evalName: true, run: { select: { suiteId: true } } } });
+      if (!result) return { ok: false, code: "not_found", message: "no such result in this run" };
+      const note = input.note?.trim();
+      const key = { runId: input.runId, resultKey: input.resultKey, criterion: input.criterion, reason: "asked" };
+      const row = await prisma.reviewItem.upsert({
+        where: { runId_resultKey_criterion_reason: key },
+        create: { ...key, suiteId: result.run.suiteId, evalName: result.evalName, detail: `asked by ${input.by}${note ? `: ${note}` : ""}` },
+        // Asked again: the item already queued (or labelled) stands.
+        update: {},
+      });
+      return { ok: true, value: toItem(row) };
+    },
+
     /** Gives a claim back (only its holder can). */
     async release(input: { id: string; reviewer: string }): Promise<boolean> {
       if (!UUID.test(input.id)) return false;

@@ -95,3 +95,10 @@ export function reviewSubjectOf(result: EvalResult, criterion: string): ReviewSu
     verdicts: found ? verdictsOf(found.verdicts, result.scale) : result.judges.map((j) => ({ judge: j.judge, said: fixed(j.score), reasoning: "" })),
   };
 }
+
+/** What a person can be asked about in a result: its criteria, a review's decision and categories, or a comparison's pairs. */
+export function askableItems(result: EvalResult): string[] {
+  if (result.pairwise) return [...new Set(result.pairwise.pairs.map((p) => p.item))];
+  if (result.review) return [DECISION_ITEM, ...result.review.report.categories.map((c) => c.category)];
+  return result.criteria.length ? result.criteria.map((c) => c.name) : ["(rubric)"];
+}

@@ -1,0 +1,69 @@
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import styles from "@/components/results/results.module.css";
+import { SuiteCrumbs } from "@/components/results/suite-crumbs";
+import { LabelForm } from "@/components/review/label-form";
+import review from "@/components/review/review.module.css";
+import { REVIEW_REASON_LABELS } from "@/lib/engine/people/needs-person";
+import { dashboardDatabase } from "@/lib/store/dashboard-database";
+import { reviewItemAnchors, reviewItemSubject } from "@/lib/store/human-labels";
+import { createReviewQueue } from "@/lib/store/review-queue";
+import { pageSessionReviewer } from "../../../../api/review/reviewer";
+import { runViews } from "../../../../runs/_lib/load";
+import { parseQueueQuery, queueQueryString, storeFilter } from "../query";
+
+export const dynamic = "force-dynamic";
+
+export default async function LabelPage({ params, searchParams }: { params: Promise<{ id: string; item: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const { id, item: itemId } = await params;
+  const query = parseQueueQuery(await searchParams);
+  const db = dashboardDatabase();
+  if (!db.ok) throw new Error(db.message);
+  const queue = createReviewQueue(db.prisma);
+  const [suite, item] = await Promise.all([(await runViews()).suite(id), queue.get(itemId)]);
+  if (!suite || !item || item.suiteId !== id) notFound();
+  const [subject, anchors, label, pending, sessionName] = await Promise.all([
+    reviewItemSubject(db.prisma, item),
+    reviewItemAnchors(db.prisma, item),
+    db.prisma.humanLabel.findFirst({ where: { reviewItemId: item.id }, orderBy: { createdAt: "desc" }, select: { reviewer: true, value: true, note: true } }),
+    queue.list({ suiteId: id, ...storeFilter(query) }),
+    pageSessionReviewer(),
+  ]);
+  if (!subject) notFound();
+  // J / K walk the filtered queue of items still waiting, from where this one stands in it.
+  const ids = pending.items.map((i) => i.id);
+  const at = ids.indexOf(item.id);
+  const after = at >= 0 ? ids.slice(at + 1) : ids;
+  const before = at >= 0 ? ids.slice(0, at) : [];
+  const href = (other: string | undefined) => (other ? `/suites/${id}/review/${other}${queueQueryString(query)}` : null);
+  const { verdicts, ...unanswered } = subject;
+
+  return (
+    <div className={styles.page}>
+      <SuiteCrumbs suiteId={id} suiteName={suite.name} trail={[{ label: "review", href: `/suites/${id}/review${queueQueryString(query)}` }, { label: item.criterion }]} />
+      <h1 className={styles.title} data-testid="label-title">
+        {item.evalName}: {item.criterion}
+      </h1>
+      <p>
+        <span className={review.reason} data-testid="label-reason">
+          {REVIEW_REASON_LABELS[item.reason]}
+        </span>{" "}
+        <span className={review.detail}>{item.detail}</span>
+      </p>
+      <p className={styles.muted}>
+        {item.reason === "calibration_outlier" ? <Link href={`/suites/${id}/calibration`}>calibration</Link> : <Link href={`/runs/${item.runId}/results/${encodeURIComponent(item.resultKey)}`}>the result</Link>}
+      </p>
+      <LabelForm
+        key={item.id}
+        itemId={item.id}
+        criterion={item.criterion}
+        // The verdicts go to the browser only once this item has its label.
+        subject={{ ...unanswered, anchors, ...(label ? { verdicts } : {}) }}
+        given={label}
+        sessionName={sessionName}
+        nextHref={href(after[0])}
+        prevHref={href(before.at(-1))}
+      />
+    </div>
+  );
+}
