@@ -22,20 +22,20 @@ export default async function LabelPage({ params, searchParams }: { params: Prom
   const queue = createReviewQueue(db.prisma);
   const [suite, item] = await Promise.all([(await runViews()).suite(id), queue.get(itemId)]);
   if (!suite || !item || item.suiteId !== id) notFound();
-  const [subject, anchors, label, pending, sessionName] = await Promise.all([
+  const [subject, anchors, label, queued, sessionName] = await Promise.all([
     reviewItemSubject(db.prisma, item),
     reviewItemAnchors(db.prisma, item),
     db.prisma.humanLabel.findFirst({ where: { reviewItemId: item.id }, orderBy: { createdAt: "desc" }, select: { reviewer: true, value: true, note: true } }),
-    queue.list({ suiteId: id, ...storeFilter(query) }),
+    queue.list({ suiteId: id, ...storeFilter(query), state: "all" }),
     pageSessionReviewer(),
   ]);
   if (!subject) notFound();
-  // J / K walk the filtered queue of items still waiting, from where this one stands in it.
-  const ids = pending.items.map((i) => i.id);
-  const at = ids.indexOf(item.id);
-  const after = at >= 0 ? ids.slice(at + 1) : ids;
-  const before = at >= 0 ? ids.slice(0, at) : [];
-  const href = (other: string | undefined) => (other ? `/suites/${id}/review/${other}${queueQueryString(query)}` : null);
+  // J goes on to the next item of the filtered queue still waiting for a label; K back to the one before this (labelled or not).
+  const all = queued.items;
+  const at = all.findIndex((i) => i.id === item.id);
+  const next = all.slice(at + 1).find((i) => i.state !== "labelled") ?? all.slice(0, Math.max(at, 0)).find((i) => i.state !== "labelled");
+  const previous = at > 0 ? all[at - 1] : undefined;
+  const href = (other: { id: string } | undefined) => (other ? `/suites/${id}/review/${other.id}${queueQueryString(query)}` : null);
   const { verdicts, ...unanswered } = subject;
 
   return (
@@ -61,8 +61,8 @@ export default async function LabelPage({ params, searchParams }: { params: Prom
         subject={{ ...unanswered, anchors, ...(label ? { verdicts } : {}) }}
         given={label}
         sessionName={sessionName}
-        nextHref={href(after[0])}
-        prevHref={href(before.at(-1))}
+        nextHref={href(next)}
+        prevHref={href(previous)}
       />
     </div>
   );
