@@ -4,6 +4,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import type { JudgeSaid } from "../../lib/engine/people/review-subject";
 import { CandidateView } from "../results/candidate-view";
 import results from "../results/results.module.css";
+import { AddAnchor } from "./add-anchor";
 import { ReviewerField } from "./reviewer-field";
 import type { GivenLabel, LabelSubject } from "./review-types";
 import styles from "./review.module.css";
@@ -151,6 +152,11 @@ export function LabelForm(props: { itemId: string; criterion: string; subject: L
             </p>
           ) : null}
         </section>
+        {given && subject.scale.kind !== "category" && subject.scale.kind !== "pairwise" ? (
+          <section className={results.section}>
+            <AddAnchor labelId={given.id} />
+          </section>
+        ) : null}
         {given && verdicts ? (
           <section className={results.section}>
             <button type="button" className={`${styles.button} ${styles.secondary}`} onClick={() => setShowVerdicts((s) => !s)} data-testid="toggle-verdicts">

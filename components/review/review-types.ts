@@ -30,6 +30,7 @@ export interface LabelSubject {
 }
 
 export interface GivenLabel {
+  id: string;
   reviewer: string;
   value: string;
   note: string | null;

@@ -25,7 +25,7 @@ export default async function LabelPage({ params, searchParams }: { params: Prom
   const [subject, anchors, label, queued, sessionName] = await Promise.all([
     reviewItemSubject(db.prisma, item),
     reviewItemAnchors(db.prisma, item),
-    db.prisma.humanLabel.findFirst({ where: { reviewItemId: item.id }, orderBy: { createdAt: "desc" }, select: { reviewer: true, value: true, note: true } }),
+    db.prisma.humanLabel.findFirst({ where: { reviewItemId: item.id }, orderBy: { createdAt: "desc" }, select: { id: true, reviewer: true, value: true, note: true } }),
     queue.list({ suiteId: id, ...storeFilter(query), state: "all" }),
     pageSessionReviewer(),
   ]);
