@@ -56,7 +56,8 @@ let seeded: Awaited<ReturnType<typeof seedSuite>>;
 let suiteId: string;
 test.beforeAll(async ({ browser }) => {
   test.setTimeout(180_000);
-  seeded = await seedSuite({ tag: "review-queue", yaml: SUITE, respond: reply() });
+  // A suite of its own each time (a retried worker seeds again), so the queue holds this run's items only.
+  seeded = await seedSuite({ tag: `review-queue-${Date.now()}`, yaml: SUITE, respond: reply() });
   const page = await browser.newPage();
   await page.goto(`/runs/${seeded.runId}`);
   const href = await page.locator('a[href^="/suites/"][href$="/runs"]').first().getAttribute("href");
@@ -87,7 +88,7 @@ test("a finished run fills the queue with the jury's split and the review's huma
   await expect(row(page, "accurate").getByTestId("review-detail")).toContainText("2 of 3 judges passed");
   await expect(row(page, "(decision)")).toHaveAttribute("data-reason", "human_review");
   await expect(row(page, "(decision)").getByTestId("review-detail")).toContainText("decided human_review");
-  await expect(row(page, "problem")).toHaveAttribute("data-reason", "judges_split");
+  await expect(row(page, "Problem")).toHaveAttribute("data-reason", "judges_split");
   // "concise" was unanimous: nobody is asked about it.
   await expect(row(page, "concise")).toHaveCount(0);
 
@@ -105,11 +106,11 @@ test("a finished run fills the queue with the jury's split and the review's huma
 test("two browsers cannot claim the same item", async ({ browser }) => {
   const ana = await reviewerPage(browser, "Ana");
   const ben = await reviewerPage(browser, "Ben");
-  await row(ana, "problem").getByTestId("claim").click();
+  await row(ana, "Problem").getByTestId("claim").click();
   await expect(ana).toHaveURL(new RegExp(`/suites/${suiteId}/review/[0-9a-f-]{36}`));
-  await expect(ana.getByTestId("label-title")).toContainText("problem");
-  await row(ben, "problem").getByTestId("claim").click();
-  await expect(row(ben, "problem").getByTestId("claim-error")).toHaveText("Ana is labelling this item.");
+  await expect(ana.getByTestId("label-title")).toContainText("Problem");
+  await row(ben, "Problem").getByTestId("claim").click();
+  await expect(row(ben, "Problem").getByTestId("claim-error")).toHaveText("Ana is labelling this item.");
   // Opening the item's page directly does not get Ben past Ana's claim either.
   await ben.goto(ana.url());
   await expect(ben.getByTestId("claim-blocked")).toHaveText("Ana is labelling this item.");
@@ -182,7 +183,7 @@ test("a reviewer labels three items by keyboard, seeing the judges' verdicts onl
 
   // 3: J to the split category; key 1 = fail, with a note typed and saved by Enter.
   await page.keyboard.press("j");
-  await expect(page.getByTestId("label-title")).toContainText("prd panel: problem");
+  await expect(page.getByTestId("label-title")).toContainText("prd panel: Problem");
   await expect(page.getByTestId("label-form")).toBeFocused();
   await page.keyboard.press("1");
   await page.getByTestId("label-note").fill("No numbers behind the claim.");

@@ -67,14 +67,15 @@ function reviewSubject(result: EvalResult, category: string, text: string): Revi
       verdicts: judges.map((r, i) => ({ judge: r.judge?.model ?? `judge ${i + 1}`, said: r.decision.status, reasoning: r.decision.rationale })),
     };
   }
-  const evaluations = result.review!.multiJudge?.evaluations ?? [report];
-  const entries = evaluations.flatMap((r, i) => r.categories.filter((c) => c.category === category).map((c) => ({ r, c, i })));
+  // A category's row among the result's criteria: named as the rubric names it, each judge's verdict scored 1 / 0.5 / 0.
+  const row = result.criteria.find((c) => c.name === category);
+  const said = (score: number | null) => (score === null ? "–" : score >= 0.75 ? "pass" : score >= 0.25 ? "partial" : "fail");
   return {
     candidate: text,
-    asks: `Category ${category}`,
+    asks: row ? `${row.name}: ${row.description}` : `Category ${category}`,
     scale,
-    evidence: entries.flatMap(({ c }) => c.evidence ?? []),
-    verdicts: entries.map(({ r, c, i }) => ({ judge: r.judge?.model ?? `judge ${i + 1}`, said: c.score, reasoning: c.reasoning })),
+    evidence: row ? [...new Set([row.evidence, ...row.verdicts.map((v) => v.evidence)].filter((e): e is string => !!e))] : [],
+    verdicts: (row?.verdicts ?? []).map((v) => ({ judge: v.judge, said: v.error ? `error: ${v.error}` : said(v.score), reasoning: v.reasoning })),
   };
 }
 
