@@ -10,9 +10,12 @@ import type { PrismaClient } from "./generated/client";
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const LABELS_READ = 2000;
 
-export async function labelCalibration(prisma: PrismaClient, suiteId: string): Promise<CalibrationResult | undefined> {
-  if (!UUID.test(suiteId)) return undefined;
-  const labels = await prisma.humanLabel.findMany({ where: { suiteId, score: { not: null }, runId: { not: null } }, orderBy: { createdAt: "desc" }, take: LABELS_READ });
+/** A suite's labels (the calibration view), or one run's (its agreement view: people beside the judges). */
+export async function labelCalibration(prisma: PrismaClient, scope: { suiteId: string } | { runId: string }): Promise<CalibrationResult | undefined> {
+  const id = "suiteId" in scope ? scope.suiteId : scope.runId;
+  if (!UUID.test(id)) return undefined;
+  const where = "suiteId" in scope ? { suiteId: id, runId: { not: null } } : { runId: id };
+  const labels = await prisma.humanLabel.findMany({ where: { ...where, score: { not: null } }, orderBy: { createdAt: "desc" }, take: LABELS_READ });
   if (labels.length === 0) return undefined;
   const rows = await prisma.evalResultRow.findMany({
     where: { OR: labels.map((l) => ({ runId: l.runId!, resultKey: l.resultKey })) },

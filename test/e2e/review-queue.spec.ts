@@ -200,5 +200,15 @@ test("a reviewer labels three items by keyboard, seeing the judges' verdicts onl
   await page.goto(`/suites/${suiteId}/review`);
   await expect(page.getByTestId("review-item")).toHaveCount(1);
   await expect(page.getByTestId("review-item")).toHaveAttribute("data-criterion", "concise");
+
+  // The calibration view reads the judges against these labels: the jury's mean 0.67 against 0.75.
+  await page.goto(`/suites/${suiteId}/calibration`);
+  const people = page.getByTestId("people-calibration");
+  await expect(people.locator("[data-testid=calibration-criterion][data-criterion=accurate] [data-testid=calibration-mae]")).toHaveText("MAE 0.083");
+  await expect(people.locator("[data-testid=calibration-criterion][data-criterion=Problem]")).toContainText("Ana");
+  // And the run's agreement view shows people beside the judges.
+  await page.goto(`/runs/${seeded.runId}/agreement`);
+  await expect(page.locator("[data-testid=people-agreement-row][data-item=accurate]")).toContainText("jury answer");
+  await expect(page.locator("[data-testid=people-agreement-row][data-item=Problem]")).toBeVisible();
   await page.context().close();
 });
