@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { createHumanLabels } from "../../lib/store/human-labels";
 import { createLabelAnchors } from "../../lib/store/label-anchor";
+import { labelCalibration } from "../../lib/store/label-calibration";
 import { createReviewQueue } from "../../lib/store/review-queue";
 import { createRunStore } from "../../lib/store/run-store";
 import { createSuiteStore } from "../../lib/store/suite-store";
@@ -31,6 +32,7 @@ evals:
 `;
 
 let suiteId: string;
+let runId: string;
 const labelIds: Record<string, string> = {};
 beforeAll(async () => {
   let calls = 0;
@@ -42,7 +44,7 @@ beforeAll(async () => {
   const store = createRunStore(db.prisma);
   const version = await store.saveSuiteVersion({ name: "anchors.yaml", yaml: SUITE });
   suiteId = version.suiteId;
-  const runId = await store.createRun({ ...version, startedBy: "cli", config: { file: "anchors.yaml", toolVersion: "0.1.0", judgeModel: "m", concurrency: 1, timeoutSeconds: 60 }, totalCells: report.results.length });
+  runId = await store.createRun({ ...version, startedBy: "cli", config: { file: "anchors.yaml", toolVersion: "0.1.0", judgeModel: "m", concurrency: 1, timeoutSeconds: 60 }, totalCells: report.results.length });
   for (const result of report.results) await store.saveResult(runId, result);
   await store.finishRun({ runId, report, status: "completed", reused: { calls: 0, savedUsd: 0 } });
   const labels = createHumanLabels(db.prisma);
@@ -72,5 +74,17 @@ describe("label anchors", () => {
     const anchors = createLabelAnchors(db.prisma);
     expect(await anchors.propose(labelIds["goal"]!)).toEqual({ ok: false, code: "bad_request", message: "a category label is not a criterion's score: only criteria take anchors" });
     expect(await anchors.propose("not-a-uuid")).toMatchObject({ ok: false, code: "not_found" });
+  });
+
+  it("sets people's labels beside the judges' verdicts, per suite and per run", async () => {
+    const people = await labelCalibration(db.prisma, { suiteId });
+    const criterion = (name: string) => people?.criteria.find((c) => c.item === name);
+    // The jury's mean 0.50 against 0.75: off by 0.25, within the tolerance.
+    expect(criterion("cites policy")).toMatchObject({ eval: "jury", scale: "unit", graded: 1, outliers: 0, items: [{ source: "person", annotator: "ana", label: 0.75, judged: 0.5 }] });
+    expect(criterion("cites policy")!.mae).toBeCloseTo(0.25, 12);
+    // The panel split pass / fail on the category: partial (0.5) against a person's pass.
+    expect(criterion("goal")).toMatchObject({ scale: "categorical", outliers: 1, items: [{ label: 1, judged: 0.5, text: "Plan." }] });
+    expect((await labelCalibration(db.prisma, { runId }))?.criteria.map((c) => c.item).sort()).toEqual(people?.criteria.map((c) => c.item).sort());
+    expect(await labelCalibration(db.prisma, { runId: "0b7e7a3c-0000-4000-8000-000000000000" })).toBeUndefined();
   });
 });
