@@ -4,7 +4,8 @@ import type { EvalResult, Report } from "../engine/results/report";
 import { runSuite, buildReport, exitCodeOf } from "../engine/run-suite";
 import { planSuite } from "../engine/plan-suite";
 import { compareToBaseline } from "../engine/compare-baseline";
-import { formatUsd, plural } from "../engine/format-score";
+import { plural } from "../engine/format-score";
+import { formatSaving } from "../report/savings-lines";
 import { createProviderSetup } from "./provider-setup";
 import type { ReporterName } from "../report/registry";
 import { redactDeep } from "../engine/redact-secrets";
@@ -161,7 +162,7 @@ export async function executeRun(request: RunRequest): Promise<number> {
       );
       await saving;
       report = stored.length
-        ? buildReport({ results: [...stored, ...fresh.results], suite, toolVersion: config.toolVersion, startedAt: started, finishedAt: Date.now(), maxCostUsd: config.maxCostUsd })
+        ? buildReport({ results: [...stored, ...fresh.results], suite, toolVersion: config.toolVersion, startedAt: started, finishedAt: Date.now(), maxCostUsd: config.maxCostUsd, priceOf: providers.priceOf })
         : fresh;
     } finally {
       process.off("SIGINT", onSigint);
@@ -173,11 +174,10 @@ export async function executeRun(request: RunRequest): Promise<number> {
     if (baseline) report = { ...report, baseline: compareToBaseline({ report, baseline: baseline.results, baselineRunId: baseline.runId, maxDrop: request.baseline!.maxDrop }) };
     if (runId) report = { ...report, runId };
     if (store && runId) {
-      const reused = report.summary.reused ?? { calls: 0, savedUsd: 0 };
-      await store.finishRun({ runId, report, status: abort.signal.aborted || cancelled.signal.aborted ? "cancelled" : "completed", reused });
+      await store.finishRun({ runId, report, status: abort.signal.aborted || cancelled.signal.aborted ? "cancelled" : "completed" });
     }
     if (report.summary.reused) {
-      io.stderr.write(`Reused ${report.summary.reused.calls} judge verdicts from the cache, saving ~${formatUsd(report.summary.reused.savedUsd)}\n`);
+      io.stderr.write(`Reused ${report.summary.reused.calls} judge verdicts from the cache, saving ${formatSaving(report.summary.savings.judgeCache.saved)}\n`);
     }
     await writeReports({ names: request.reporters, report, output: request.output, io, color: request.color });
     return exitCodeOf(report);

@@ -6,6 +6,7 @@ import type { ReviewOutcome } from "../review/types";
 import type { PairwiseOutcome } from "../pairwise/types";
 import type { CalibrationResult, JudgeAgreement, RepeatSummary } from "./trust";
 import type { SkipKind, SkippedBy } from "../skip-kind";
+import type { Savings } from "../savings";
 
 // The canonical report: one object that every reporter renders. No reporter
 // needs an eval-specific code path; everything a format shows is here.
@@ -178,6 +179,8 @@ export interface EvalResult {
   latencyMs: number;
   /** Every judge request this result made, in the order they finished. */
   calls: JudgeCallSummary[];
+  /** What the prompt cache and the judge cache saved on this result's judge calls (savings.ts); set when the report is built. */
+  savings?: Savings;
   location?: SourceLocation;
   /** A category rubric's review: the EvaluationReport (and, with several judges, the MultiJudgeResult). */
   review?: ReviewOutcome;
@@ -208,8 +211,10 @@ export interface ReportSummary {
   judgeCalls: number;
   costUsd: number;
   usage: TokenUsage;
-  /** Verdicts taken from the judge cache instead of paid for again, and what they would have cost. */
-  reused?: { calls: number; savedUsd: number };
+  /** How many verdicts were taken from the judge cache instead of paid for again; what they saved is `savings.judgeCache`. */
+  reused?: { calls: number };
+  /** What the prompt cache (reads, writes, net) and the judge cache saved on the run's judge calls, in dollars (savings.ts). */
+  savings: Savings;
 }
 
 export interface Report {
