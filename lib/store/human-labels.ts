@@ -1,9 +1,9 @@
-import { loadSuite } from "../config/load-suite";
 import type { Anchor } from "../config/types";
 import { labelScaleOf, parseLabel } from "../engine/people/label-scale";
 import { reviewSubjectOf, type JudgeSaid, type ReviewSubject } from "../engine/people/review-subject";
 import type { EvalResult } from "../engine/results/report";
 import type { CalibrationItem, CriterionCalibration } from "../engine/results/trust";
+import type { LoadText } from "./calibrate-suite";
 import type { PrismaClient } from "./generated/client";
 import { createReviewQueue, type ReviewItem } from "./review-queue";
 
@@ -61,11 +61,13 @@ export async function reviewItemSubject(prisma: PrismaClient, item: ReviewItem):
 }
 
 /** The anchors a person reads beside the question: the criterion's `examples:` in the suite version the run graded. */
-export async function reviewItemAnchors(prisma: PrismaClient, item: ReviewItem): Promise<Anchor[]> {
+export async function reviewItemAnchors(prisma: PrismaClient, item: ReviewItem, loadText: LoadText): Promise<Anchor[]> {
   const run = await prisma.run.findUnique({ where: { id: item.runId }, select: { config: true, suiteVersion: { select: { yaml: true } } } });
   if (!run) return [];
-  const loaded = loadSuite({ text: run.suiteVersion.yaml, file: (run.config as { file?: string } | null)?.file ?? "suite.yaml" });
-  if (!loaded.ok) return [];
+  const attempt = await loadText({ text: run.suiteVersion.yaml, file: (run.config as { file?: string } | null)?.file ?? "suite.yaml" });
+  // A version that no longer loads (or takes too long) shows no anchors; the question stands without them.
+  const loaded = attempt.ok ? attempt.value : undefined;
+  if (!loaded?.ok) return [];
   const rubric = loaded.value.evals.find((e) => e.name === item.evalName)?.rubric;
   return rubric?.kind === "criteria" ? (rubric.criteria.find((c) => c.name === item.criterion)?.examples ?? []) : [];
 }

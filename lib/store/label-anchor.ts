@@ -1,4 +1,6 @@
 import { addAnchor } from "../config/add-anchor";
+import { loadSuite } from "../config/load-suite";
+import type { LoadText } from "./calibrate-suite";
 import type { PrismaClient } from "./generated/client";
 import { createSuiteStore } from "./suite-store";
 
@@ -16,9 +18,12 @@ export interface AnchorProposal {
   to: string;
 }
 
-type Refusal = { ok: false; code: "not_found" | "bad_request" | "version_changed"; message: string };
+type Refusal = { ok: false; code: "not_found" | "bad_request" | "version_changed" | "too_complex" | "busy" | "failed"; message: string };
 
-export function createLabelAnchors(prisma: PrismaClient) {
+const loadHere: LoadText = async (input) => ({ ok: true, value: loadSuite(input) });
+
+/** `loadText` checks the new text loads: in this thread by default; the dashboard's routes pass its worker threads. */
+export function createLabelAnchors(prisma: PrismaClient, loadText: LoadText = loadHere) {
   async function propose(labelId: string): Promise<{ ok: true; value: AnchorProposal } | Refusal> {
     if (!UUID.test(labelId)) return { ok: false, code: "not_found", message: "no such label" };
     const label = await prisma.humanLabel.findUnique({ where: { id: labelId } });
@@ -28,8 +33,11 @@ export function createLabelAnchors(prisma: PrismaClient) {
     }
     const suite = await createSuiteStore(prisma).getSuite(label.suiteId);
     if (!suite?.latest) return { ok: false, code: "not_found", message: "the suite has no saved version" };
-    const added = addAnchor({ yaml: suite.latest.yaml, file: suite.name, evalName: label.evalName, criterion: label.criterion, response: label.candidate, score: label.score });
+    const added = addAnchor({ yaml: suite.latest.yaml, evalName: label.evalName, criterion: label.criterion, response: label.candidate, score: label.score });
     if (!added.ok) return { ok: false, code: "bad_request", message: added.message };
+    const loaded = await loadText({ text: added.yaml, file: suite.name });
+    if (!loaded.ok) return loaded;
+    if (!loaded.value.ok) return { ok: false, code: "bad_request", message: `the suite would not load with this anchor: ${loaded.value.issues[0]?.message ?? "unknown problem"}` };
     return { ok: true, value: { suiteId: suite.id, baseVersionId: suite.latest.id, from: suite.latest.yaml, to: added.yaml } };
   }
 

@@ -29,7 +29,7 @@ evals:
         # trailing comment
 `;
 
-const add = (evalName: string, criterion: string, response = 'He said "yes"\nthen left.', score = 0.75) => addAnchor({ yaml: SUITE, file: "notes.yaml", evalName, criterion, response, score });
+const add = (evalName: string, criterion: string, response = 'He said "yes"\nthen left.', score = 0.75) => addAnchor({ yaml: SUITE, evalName, criterion, response, score });
 const added = (yaml: string) => diffLines(SUITE, yaml).filter((l) => l.kind !== "same");
 
 describe("addAnchor", () => {
@@ -59,6 +59,6 @@ describe("addAnchor", () => {
     expect(add("missing", "accurate")).toEqual({ ok: false, message: 'no eval named "missing" in the suite\'s newest version' });
     expect(add("summary", "missing")).toEqual({ ok: false, message: 'eval "summary" has no criterion named "missing" in the suite\'s newest version' });
     expect(add("summary", "accurate", "x", 1.5)).toEqual({ ok: false, message: "an anchor's score is between 0 and 1" });
-    expect(addAnchor({ yaml: "evals:\n  - name: free\n    response: a\n    rubric: Good.\n", file: "f.yaml", evalName: "free", criterion: "(rubric)", response: "a", score: 1 })).toMatchObject({ ok: false, message: expect.stringContaining("no criteria written in this file") });
+    expect(addAnchor({ yaml: "evals:\n  - name: free\n    response: a\n    rubric: Good.\n", evalName: "free", criterion: "(rubric)", response: "a", score: 1 })).toMatchObject({ ok: false, message: expect.stringContaining("no criteria written in this file") });
   });
 });

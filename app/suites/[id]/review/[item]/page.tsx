@@ -7,6 +7,7 @@ import review from "@/components/review/review.module.css";
 import { REVIEW_REASON_LABELS } from "@/lib/engine/people/needs-person";
 import { dashboardDatabase } from "@/lib/store/dashboard-database";
 import { reviewItemAnchors, reviewItemSubject } from "@/lib/store/human-labels";
+import { suiteWorkers } from "@/lib/offthread/suite-workers";
 import { createReviewQueue } from "@/lib/store/review-queue";
 import { pageSessionReviewer } from "../../../../api/review/reviewer";
 import { runViews } from "../../../../runs/_lib/load";
@@ -24,7 +25,8 @@ export default async function LabelPage({ params, searchParams }: { params: Prom
   if (!suite || !item || item.suiteId !== id) notFound();
   const [subject, anchors, label, queued, sessionName] = await Promise.all([
     reviewItemSubject(db.prisma, item),
-    reviewItemAnchors(db.prisma, item),
+    // The suite's text came from a browser: loaded on a worker thread, under a time limit.
+    reviewItemAnchors(db.prisma, item, (input) => suiteWorkers().run({ kind: "load", ...input })),
     db.prisma.humanLabel.findFirst({ where: { reviewItemId: item.id }, orderBy: { createdAt: "desc" }, select: { id: true, reviewer: true, value: true, note: true } }),
     queue.list({ suiteId: id, ...storeFilter(query), state: "all" }),
     pageSessionReviewer(),
