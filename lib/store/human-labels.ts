@@ -128,5 +128,3 @@ export function createHumanLabels(prisma: PrismaClient) {
     },
   };
 }
-
-export type HumanLabels = ReturnType<typeof createHumanLabels>;

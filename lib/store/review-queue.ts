@@ -133,5 +133,3 @@ export function createReviewQueue(prisma: PrismaClient) {
     },
   };
 }
-
-export type ReviewQueue = ReturnType<typeof createReviewQueue>;
