@@ -1,5 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { JudgeRequest, VerdictKind } from "../../lib/engine/judge-port";
+import type { CalibrationResult } from "../../lib/engine/results/trust";
+import { createCalibrationStore } from "../../lib/store/calibration-store";
 import { createHumanLabels } from "../../lib/store/human-labels";
 import { CLAIM_LEASE_MS, createReviewQueue } from "../../lib/store/review-queue";
 import { createRunStore } from "../../lib/store/run-store";
@@ -141,5 +143,26 @@ describe("labels", () => {
     const labelled = await labels.saveLabel({ itemId: pair.id, reviewer: "ben", answer: "b" });
     expect(labelled).toMatchObject({ ok: true, label: { scale: "pairwise", value: "B", score: null } });
     expect(labelled.ok && labelled.label.candidate).toBe("A (A):\nShort note.\n\nB (B):\nLonger note.");
+  });
+});
+
+describe("calibration outliers", () => {
+  it("a stored calibration queues its outliers; a person labels the anchor's text on a 0..1 scale", async () => {
+    const item = (id: string, label: number, judged: number, outlier: boolean) => ({ id, source: "anchor" as const, label, judged, error: judged - label, outlier, reasoning: `judged ${judged}`, text: `anchor ${id} text` });
+    const calibration = {
+      tolerance: 0.25,
+      criteria: [{ eval: "jury split", item: "accurate", scale: "unit", items: [item("a1", 1, 0.2, true), item("a2", 0.5, 0.6, false)], graded: 2, mae: 0.45, kappa: { weights: "quadratic", value: null }, confusion: { categories: [], matrix: [] }, outliers: 1 }],
+      overMaxError: [],
+      probes: 2,
+      ungraded: 0,
+      judgeCalls: 2,
+      costUsd: 0,
+      usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+    } as unknown as CalibrationResult;
+    await createCalibrationStore(db.prisma).saveCalibration({ suiteName: "queue-suite", yaml: SUITE, result: calibration, startedBy: "cli", config: { ...CONFIG, tolerance: 0.25 } });
+    const { items } = await createReviewQueue(db.prisma).list({ suiteId, reason: "calibration_outlier" });
+    expect(items.map((i) => [i.evalName, i.criterion, i.resultKey, i.detail])).toEqual([["jury split", "accurate", "a1", "labelled 1.00, judged 0.20 (tolerance 0.25)"]]);
+    const saved = await createHumanLabels(db.prisma).saveLabel({ itemId: items[0]!.id, reviewer: "ana", answer: "0.4" });
+    expect(saved).toMatchObject({ ok: true, label: { candidate: "anchor a1 text", scale: "unit", value: "0.40", score: 0.4 }, verdicts: [{ said: "0.20", reasoning: "judged 0.2" }] });
   });
 });
