@@ -61,7 +61,9 @@ export function LabelForm(props: { itemId: string; criterion: string; subject: L
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       if (event.altKey || event.ctrlKey || event.metaKey) return;
-      if (event.key === "Enter" && !event.shiftKey && (!typing(event.target) || event.target instanceof HTMLTextAreaElement)) {
+      // Enter saves from anywhere but a field, a link or another button (which keep their own Enter); Shift+Enter is a new line in the note.
+      const ownEnter = event.target instanceof HTMLAnchorElement || (event.target instanceof HTMLButtonElement && event.target.dataset.testid !== "label-point");
+      if (event.key === "Enter" && !event.shiftKey && !ownEnter && (!typing(event.target) || event.target instanceof HTMLTextAreaElement)) {
         event.preventDefault();
         void submit();
         return;
