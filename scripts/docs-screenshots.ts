@@ -54,6 +54,25 @@ const SHOTS: Shot[] = [
       await page.waitForTimeout(1_500);
     },
   },
+  {
+    file: "review-queue.png",
+    url: (c) => `/suites/${c.trustSuiteId}/review`,
+    prepare: async (page) => {
+      await page.getByTestId("reviewer-input").fill("Ana");
+      await page.getByTestId("reviewer-save").click();
+      await page.getByTestId("review-item").first().waitFor();
+    },
+  },
+  {
+    file: "labelling.png",
+    url: (c) => `/suites/${c.trustSuiteId}/review`,
+    prepare: async (page) => {
+      await page.getByTestId("claim").first().click();
+      await page.getByTestId("label-form").waitFor();
+      await page.waitForFunction(() => document.activeElement?.getAttribute("data-testid") === "label-form", undefined, { timeout: 30_000 });
+      await page.keyboard.press("1");
+    },
+  },
   { file: "run.png", url: (c) => `/runs/${c.runIds[0]}`, prepare: (page) => page.getByTestId("result-row").first().waitFor() },
   { file: "matrix.png", url: (c) => `/runs/${c.runIds[0]}`, element: "section:has([data-testid=matrix-cell])", prepare: (page) => page.getByTestId("matrix-cell").first().waitFor() },
   {
@@ -173,7 +192,9 @@ async function main() {
     const out = path.join(ROOT, "docs");
     await mkdir(out, { recursive: true });
     const page = await browser.newPage({ viewport: VIEWPORT });
-    for (const shot of SHOTS) {
+    // DOCS_SHOTS=a.png,b.png photographs only those (the others stay as they are).
+    const only = process.env.DOCS_SHOTS?.split(",").filter(Boolean);
+    for (const shot of SHOTS.filter((s) => !only || only.includes(s.file))) {
       await page.goto(`${app.url}${shot.url({ suiteId, runIds, trustSuiteId, trustRunId })}`);
       await shot.prepare?.(page);
       const file = path.join(out, shot.file);

@@ -7,7 +7,7 @@ import type { PrismaClient } from "../../lib/store/connection";
 // house rule 6): handlers parse with zod, call one lib function, and map its
 // code here. Bodies are always { error: { code, message } } on failure.
 
-const STATUS: Record<string, number> = { bad_request: 400, not_found: 404, name_taken: 409, too_large: 413, too_complex: 422, busy: 503, unavailable: 503 };
+const STATUS: Record<string, number> = { bad_request: 400, not_found: 404, name_taken: 409, claimed: 409, labelled: 409, version_changed: 409, too_large: 413, too_complex: 422, busy: 503, unavailable: 503 };
 
 /** A suite is at most 2 MB of YAML; as a JSON string, escapes included, it fits well under this. */
 export const MAX_BODY_BYTES = 5 * 1024 * 1024;

@@ -45,6 +45,10 @@ export default async function LoginPage({ searchParams }: { searchParams: Promis
             Password
             <input className="input" type="password" name="password" autoComplete="current-password" required autoFocus />
           </label>
+          <label className="field">
+            Your name (review labels carry it)
+            <input className="input" type="text" name="name" autoComplete="name" maxLength={80} data-testid="login-name" />
+          </label>
           <button type="submit" className="btn btn-primary">
             Log in
           </button>

@@ -135,7 +135,7 @@ export function SuiteWorkspace({ suite, savedYaml, judgeKey }: SuiteWorkspacePro
       <div className="page-header" style={{ marginBottom: 12 }}>
         <div style={{ minWidth: 0 }}>
           <div className="breadcrumb">
-            <Link href="/suites">Suites</Link> / <Link href={`/suites/${suite.id}/runs`}>History</Link> · <Link href={`/suites/${suite.id}/calibration`}>Calibration</Link>
+            <Link href="/suites">Suites</Link> / <Link href={`/suites/${suite.id}/runs`}>History</Link> · <Link href={`/suites/${suite.id}/calibration`}>Calibration</Link> · <Link href={`/suites/${suite.id}/review`} data-testid="review-link">Review</Link>
           </div>
           <h1 style={{ wordBreak: "break-word" }}>{suite.name}</h1>
         </div>

@@ -88,8 +88,9 @@ function CriterionCard({ c, tolerance, over }: { c: CriterionCalibration; tolera
       </div>
       <div className={styles.facts}>
         <span data-testid="calibration-mae">MAE {fixed(c.mae, 3)}</span>
-        <span>
+        <span data-testid="calibration-kappa">
           Cohen&apos;s κ ({c.kappa.weights}) {c.kappa.value === null ? `n/a: ${c.kappa.note ?? ""}` : c.kappa.value.toFixed(3)}
+          {c.kappa.ci95 ? ` (95% CI ${c.kappa.ci95.low.toFixed(2)} to ${c.kappa.ci95.high.toFixed(2)})` : ""}
         </span>
         <span>
           {c.graded}/{c.items.length} graded
@@ -122,15 +123,24 @@ function driftChart(drift: MaeDrift[]): { rows: TrendRow[]; series: TrendSeries[
   return { rows: [...rows.values()], series };
 }
 
+/** One card per criterion: the suite's anchors (a calibration run), or people's labels from the review queue. */
+export function CalibrationCriteria({ result }: { result: CalibrationResult }) {
+  return (
+    <>
+      {result.criteria.map((c) => (
+        <CriterionCard key={`${c.eval}\u0000${c.item}`} c={c} tolerance={result.tolerance} over={result.overMaxError.some((o) => o.eval === c.eval && o.item === c.item)} />
+      ))}
+    </>
+  );
+}
+
 export function CalibrationView({ result, drift }: { result: CalibrationResult; drift: MaeDrift[] }) {
   const chart = driftChart(drift);
   const runs = chart.rows.length;
   return (
     <>
       <section className={styles.section}>
-        {result.criteria.map((c) => (
-          <CriterionCard key={`${c.eval}\u0000${c.item}`} c={c} tolerance={result.tolerance} over={result.overMaxError.some((o) => o.eval === c.eval && o.item === c.item)} />
-        ))}
+        <CalibrationCriteria result={result} />
       </section>
       <section className={styles.section} data-testid="calibration-drift">
         <h2>MAE across calibration runs</h2>

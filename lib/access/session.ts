@@ -3,7 +3,8 @@ import { unsealData, type SessionOptions } from "iron-session";
 // The login session: an iron-session cookie (sealed and signed with the
 // session secret), httpOnly, SameSite=Lax, Secure when the request came over
 // https (directly, or through a trusted proxy that says so: `isHttpsRequest`
-// in request-address.ts). It holds no more than "logged in, since when".
+// in request-address.ts). It holds no more than "logged in, since when, as
+// whom" (the name labels are given under; reviewer-name.ts).
 
 export const SESSION_COOKIE = "rubric_studio_session";
 export const SESSION_TTL_SECONDS = 7 * 24 * 60 * 60;
@@ -12,6 +13,8 @@ export interface SessionData {
   loggedIn?: boolean;
   /** Date.now() at login. */
   since?: number;
+  /** The name given at login: a review label's author. */
+  reviewer?: string;
 }
 
 export function sessionOptions(input: { secret: string; secure: boolean }): SessionOptions {

@@ -1,6 +1,7 @@
 import os from "node:os";
 import type { CalibrationResult, CriterionCalibration } from "../engine/results/trust";
 import type { Prisma, PrismaClient } from "./generated/client";
+import { fillReviewQueue } from "./fill-review-queue";
 import { createRunStore, type RunConfig, type StartedBy } from "./run-store";
 
 // Calibration history: a calibration is a Run row of kind "calibration" (so it
@@ -44,7 +45,7 @@ export function createCalibrationStore(prisma: PrismaClient) {
   async function saveCalibrationOf(input: { suiteId: string; suiteVersionId: string; result: CalibrationResult; startedBy: StartedBy; config: CalibrationRunConfig }): Promise<string> {
     const { result } = input;
     const now = new Date();
-    return prisma.$transaction(async (tx) => {
+    const runId = await prisma.$transaction(async (tx) => {
       const run = await tx.run.create({
         data: {
           suiteId: input.suiteId,
@@ -73,6 +74,8 @@ export function createCalibrationStore(prisma: PrismaClient) {
       }
       return run.id;
     });
+    await fillReviewQueue(prisma, { runId, calibration: result });
+    return runId;
   }
 
   return {

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import os from "node:os";
 import type { EvalResult, Report } from "../engine/results/report";
 import { withSkipKind } from "../engine/skip-kind";
+import { fillReviewQueue } from "./fill-review-queue";
 import type { Prisma, PrismaClient } from "./generated/client";
 
 // Repositories for suites, versions, runs and results. A result is written the
@@ -254,6 +255,8 @@ export function createRunStore(prisma: PrismaClient) {
           savedUsd: reused.savedUsd,
         },
       });
+      // What the judges could not settle goes to the suite's review queue (once, however often a run is finished).
+      await fillReviewQueue(prisma, { runId: input.runId, results: input.report.results });
     },
   };
 }

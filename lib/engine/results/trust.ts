@@ -58,7 +58,8 @@ export interface JudgeReading {
 
 export interface CalibrationItem {
   id: string;
-  source: "anchor" | "example" | "dataset";
+  /** person: a label given in the review queue (the annotator is its reviewer). */
+  source: "anchor" | "example" | "dataset" | "person";
   annotator?: string;
   label: number;
   /** The judge's score in 0..1, mean over jurors and panel models; null when it could not be graded. */
@@ -81,7 +82,8 @@ export interface CriterionCalibration {
   items: CalibrationItem[];
   graded: number;
   mae: number | null;
-  kappa: { weights: KappaWeights; value: number | null; note?: string };
+  /** With a bootstrap 95% interval where it is computed (people's labels against the judges). */
+  kappa: { weights: KappaWeights; value: number | null; note?: string; ci95?: { low: number; high: number } };
   /** Rows: the labelled category; columns: the judged one. */
   confusion: { categories: string[]; matrix: number[][] };
   outliers: number;

@@ -4,6 +4,7 @@ import { currentAccessPolicy } from "../../../../lib/access/access-policy";
 import { attemptLogin, safeNextPath } from "../../../../lib/access/log-in";
 import { sharedLoginThrottle } from "../../../../lib/access/login-throttle";
 import { clientAddress, isHttpsRequest, redirectTo } from "../../../../lib/access/request-address";
+import { cleanReviewerName } from "../../../../lib/access/reviewer-name";
 import { sessionOptions, type SessionData } from "../../../../lib/access/session";
 import { errorResponse } from "../../respond";
 
@@ -15,21 +16,24 @@ const FAILURE_DELAY_MS = 1000;
 
 /**
  * POST the password: a form (the login page; answers with a redirect) or
- * JSON `{ password }` (answers `{ loggedIn: true }`, or 401/429). Sets the
- * session cookie on success.
+ * JSON `{ password, name? }` (answers `{ loggedIn: true }`, or 401/429). Sets the
+ * session cookie on success, with the name review labels are given under.
  */
 export async function POST(request: Request) {
   const isForm = (request.headers.get("content-type") ?? "").includes("application/x-www-form-urlencoded");
   let password = "";
+  let name: unknown;
   let next: string | null = null;
   if (isForm) {
     const form = await request.formData().catch(() => undefined);
     password = String(form?.get("password") ?? "");
+    name = form?.get("name")?.toString();
     next = form?.get("next")?.toString() ?? null;
   } else {
-    const body = (await request.json().catch(() => undefined)) as { password?: unknown } | undefined;
+    const body = (await request.json().catch(() => undefined)) as { password?: unknown; name?: unknown } | undefined;
     if (typeof body?.password !== "string") return errorResponse("bad_request", "Send { password } as JSON, or the login form.");
     password = body.password;
+    name = body.name;
   }
   const policy = currentAccessPolicy();
   const outcome = attemptLogin({ password, policy, throttle: sharedLoginThrottle(), client: clientAddress(request.headers), now: Date.now() });
@@ -49,6 +53,8 @@ export async function POST(request: Request) {
   const session = await getIronSession<SessionData>(request, response, sessionOptions({ secret: policy.sessionSecret!, secure: isHttpsRequest(request, policy) }));
   session.loggedIn = true;
   session.since = Date.now();
+  const reviewer = cleanReviewerName(name);
+  if (reviewer) session.reviewer = reviewer;
   await session.save();
   return response;
 }

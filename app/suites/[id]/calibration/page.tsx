@@ -1,11 +1,13 @@
+import Link from "next/link";
 import { notFound } from "next/navigation";
-import { CalibrationEmpty, CalibrationView } from "@/components/calibration/calibration-view";
+import { CalibrationCriteria, CalibrationEmpty, CalibrationView } from "@/components/calibration/calibration-view";
 import { RunCalibrationButton } from "@/components/calibration/run-calibration-button";
 import { formatInt, formatTime, formatUsd } from "@/components/results/format";
 import styles from "@/components/results/results.module.css";
 import { historyCrumb, SuiteCrumbs } from "@/components/results/suite-crumbs";
 import { createCalibrationStore } from "@/lib/store/calibration-store";
 import { dashboardDatabase } from "@/lib/store/dashboard-database";
+import { labelCalibration } from "@/lib/store/label-calibration";
 import { runViews } from "../../../runs/_lib/load";
 
 export const dynamic = "force-dynamic";
@@ -21,7 +23,7 @@ export default async function SuiteCalibrationPage({ params }: { params: Promise
   const db = dashboardDatabase();
   if (!db.ok) throw new Error(db.message);
   const store = createCalibrationStore(db.prisma);
-  const [latest, drift] = await Promise.all([store.latestCalibration(id), store.maeHistory({ suiteId: id, limit: DRIFT_RUNS })]);
+  const [latest, drift, people] = await Promise.all([store.latestCalibration(id), store.maeHistory({ suiteId: id, limit: DRIFT_RUNS }), labelCalibration(db.prisma, { suiteId: id })]);
 
   return (
     <div className={styles.page}>
@@ -70,6 +72,15 @@ export default async function SuiteCalibrationPage({ params }: { params: Promise
           <CalibrationEmpty suiteId={id} suiteName={suite.name} />
         </section>
       )}
+      {people ? (
+        <section className={styles.section} data-testid="people-calibration">
+          <h2>Against people&apos;s labels</h2>
+          <p className={styles.muted}>
+            The labels people gave in the <Link href={`/suites/${id}/review`}>review queue</Link>, each beside the judges&apos; verdict on the same criterion of the same result, with Cohen&apos;s κ and its bootstrap 95% interval.
+          </p>
+          <CalibrationCriteria result={people} />
+        </section>
+      ) : null}
     </div>
   );
 }

@@ -43,6 +43,12 @@ describe("POST /api/auth/login on --host 0.0.0.0", () => {
     expect(await unsealData<{ loggedIn?: boolean }>(decodeURIComponent(sealed), { password: SECRET })).toMatchObject({ loggedIn: true });
   });
 
+  it("keeps the name given at login in the session: review labels carry it", async () => {
+    const response = await login(form({ password: PASSWORD, name: "  Ana  Lopez ", next: "/runs" }, { "x-forwarded-for": "192.0.2.78" }));
+    const sealed = /^rubric_studio_session=([^;]+)/.exec(response.headers.get("set-cookie") ?? "")?.[1] ?? "";
+    expect(await unsealData<{ reviewer?: string }>(decodeURIComponent(sealed), { password: SECRET })).toMatchObject({ loggedIn: true, reviewer: "Ana Lopez" });
+  });
+
   it("never sends the browser to another site after login, whatever `next` says", async () => {
     for (const next of ["/\t/evil.example/", "//evil.example/", "/\\evil.example", "https://evil.example/"]) {
       const response = await login(form({ password: PASSWORD, next }));

@@ -15,6 +15,9 @@ import { TreePath } from "@/components/results/tree-path";
 import { winRateBars } from "@/lib/engine/pairwise/pairwise-result";
 import { renderTranscript } from "@/lib/engine/transcript";
 import { FlipRateTable } from "@/components/results/flip-rate-table";
+import { AskPerson } from "@/components/review/ask-person";
+import { askableItems } from "@/lib/engine/people/review-subject";
+import { pageSessionReviewer } from "../../../../api/review/reviewer";
 import { decodeSegment, repeatViews, runViews } from "../../../_lib/load";
 
 export const dynamic = "force-dynamic";
@@ -24,10 +27,11 @@ export default async function EvalResultPage({ params }: { params: Promise<{ id:
   const resultKey = decodeSegment(key);
   if (resultKey === undefined) notFound();
   const views = await runViews();
-  const [result, run, repeat] = await Promise.all([
+  const [result, run, repeat, sessionName] = await Promise.all([
     views.evalResult({ runId: id, resultKey }),
     views.runOverview(id),
     (await repeatViews()).flipRates(id),
+    pageSessionReviewer(),
   ]);
   if (!result || !run) notFound();
   const flips = repeat?.flips.filter((f) => f.eval === result.eval) ?? [];
@@ -143,6 +147,7 @@ export default async function EvalResultPage({ params }: { params: Promise<{ id:
           <TranscriptView transcript={result.candidate.transcript} />
         </section>
       ) : null}
+      <AskPerson runId={id} suiteId={run.suiteId} resultKey={resultKey} items={askableItems(result)} sessionName={sessionName} />
       {result.candidate.serverStderr ? (
         <section className={styles.section}>
           <h2>Server stderr</h2>

@@ -1,0 +1,36 @@
+import { z } from "zod";
+import type { QueueRow } from "@/components/review/review-types";
+import { REVIEW_REASONS } from "@/lib/engine/people/needs-person";
+import type { ReviewItem } from "@/lib/store/review-queue";
+
+// The queue's filters as they travel in the URL (the queue page and the
+// labelling page, whose J / K follow the same filtered queue).
+
+const Query = z.object({
+  reason: z.enum(REVIEW_REASONS).optional().catch(undefined),
+  eval: z.string().min(1).max(500).optional().catch(undefined),
+  criterion: z.string().min(1).max(500).optional().catch(undefined),
+});
+
+export type QueueQuery = z.infer<typeof Query>;
+
+export function parseQueueQuery(params: Record<string, string | string[] | undefined>): QueueQuery {
+  const one = (key: string) => (typeof params[key] === "string" ? params[key] : undefined);
+  return Query.parse({ reason: one("reason"), eval: one("eval"), criterion: one("criterion") });
+}
+
+export function queueQueryString(query: QueueQuery, change: Partial<QueueQuery> = {}): string {
+  const merged = { ...query, ...change };
+  const params = new URLSearchParams();
+  for (const key of ["reason", "eval", "criterion"] as const) if (merged[key]) params.set(key, merged[key]!);
+  const text = params.toString();
+  return text ? `?${text}` : "";
+}
+
+export const storeFilter = (query: QueueQuery) => ({
+  ...(query.reason ? { reason: query.reason } : {}),
+  ...(query.eval ? { evalName: query.eval } : {}),
+  ...(query.criterion ? { criterion: query.criterion } : {}),
+});
+
+export const toQueueRow = (i: ReviewItem): QueueRow => ({ id: i.id, runId: i.runId, resultKey: i.resultKey, evalName: i.evalName, criterion: i.criterion, reason: i.reason, detail: i.detail, state: i.state, claimedBy: i.claimedBy });

@@ -1,0 +1,37 @@
+import type { LabelScale } from "../../lib/engine/people/label-scale";
+import type { ReviewReason } from "../../lib/engine/people/needs-person";
+import type { JudgeSaid } from "../../lib/engine/people/review-subject";
+
+// What the review pages hand their client components: plain, serialisable
+// copies of the store's rows (components never import lib/store).
+
+export interface QueueRow {
+  id: string;
+  runId: string;
+  resultKey: string;
+  evalName: string;
+  criterion: string;
+  reason: ReviewReason;
+  detail: string;
+  state: "open" | "claimed" | "labelled";
+  claimedBy: string | null;
+}
+
+export interface LabelSubject {
+  candidate: string;
+  prompt?: string;
+  asks: string;
+  scale: LabelScale;
+  evidence: string[];
+  /** The criterion's anchors in the suite (examples:), each with its 0..1 score. */
+  anchors: { response: string; score: number }[];
+  /** Present only for an item already labelled: the judges' verdicts are shown after a person answered. */
+  verdicts?: JudgeSaid[];
+}
+
+export interface GivenLabel {
+  id: string;
+  reviewer: string;
+  value: string;
+  note: string | null;
+}

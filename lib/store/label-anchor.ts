@@ -1,0 +1,56 @@
+import { addAnchor } from "../config/add-anchor";
+import { loadSuite } from "../config/load-suite";
+import type { LoadText } from "./calibrate-suite";
+import type { PrismaClient } from "./generated/client";
+import { createSuiteStore } from "./suite-store";
+
+// "Add as anchor": a person's label proposed as a new `examples:` entry of its
+// criterion in the suite's newest version (shown as a diff first), then saved
+// as a new version, only if the suite did not change since the diff was shown.
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export interface AnchorProposal {
+  suiteId: string;
+  /** The version the diff is against: saving checks it is still the newest. */
+  baseVersionId: string;
+  from: string;
+  to: string;
+}
+
+type Refusal = { ok: false; code: "not_found" | "bad_request" | "version_changed" | "too_complex" | "busy" | "failed"; message: string };
+
+const loadHere: LoadText = async (input) => ({ ok: true, value: loadSuite(input) });
+
+/** `loadText` checks the new text loads: in this thread by default; the dashboard's routes pass its worker threads. */
+export function createLabelAnchors(prisma: PrismaClient, loadText: LoadText = loadHere) {
+  async function propose(labelId: string): Promise<{ ok: true; value: AnchorProposal } | Refusal> {
+    if (!UUID.test(labelId)) return { ok: false, code: "not_found", message: "no such label" };
+    const label = await prisma.humanLabel.findUnique({ where: { id: labelId } });
+    if (!label) return { ok: false, code: "not_found", message: "no such label" };
+    if (label.score === null || label.scale === "category" || label.scale === "pairwise") {
+      return { ok: false, code: "bad_request", message: `a ${label.scale} label is not a criterion's score: only criteria take anchors` };
+    }
+    const suite = await createSuiteStore(prisma).getSuite(label.suiteId);
+    if (!suite?.latest) return { ok: false, code: "not_found", message: "the suite has no saved version" };
+    const added = addAnchor({ yaml: suite.latest.yaml, evalName: label.evalName, criterion: label.criterion, response: label.candidate, score: label.score });
+    if (!added.ok) return { ok: false, code: "bad_request", message: added.message };
+    const loaded = await loadText({ text: added.yaml, file: suite.name });
+    if (!loaded.ok) return loaded;
+    if (!loaded.value.ok) return { ok: false, code: "bad_request", message: `the suite would not load with this anchor: ${loaded.value.issues[0]?.message ?? "unknown problem"}` };
+    return { ok: true, value: { suiteId: suite.id, baseVersionId: suite.latest.id, from: suite.latest.yaml, to: added.yaml } };
+  }
+
+  return {
+    propose,
+    /** Saves the proposal as the suite's new version, if `baseVersionId` is still its newest. */
+    async save(input: { labelId: string; baseVersionId: string }): Promise<{ ok: true; value: { suiteId: string; versionId: string } } | Refusal> {
+      const proposal = await propose(input.labelId);
+      if (!proposal.ok) return proposal;
+      if (proposal.value.baseVersionId !== input.baseVersionId) return { ok: false, code: "version_changed", message: "The suite has a newer version than the diff you saw: look at the diff again." };
+      const saved = await createSuiteStore(prisma).saveVersion({ suiteId: proposal.value.suiteId, yaml: proposal.value.to });
+      if (!saved.ok) return { ok: false, code: "not_found", message: saved.message };
+      return { ok: true, value: { suiteId: proposal.value.suiteId, versionId: saved.value.version.id } };
+    },
+  };
+}

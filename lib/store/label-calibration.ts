@@ -1,0 +1,27 @@
+import { humanCalibration } from "../engine/people/human-calibration";
+import type { EvalResult } from "../engine/results/report";
+import type { CalibrationResult } from "../engine/results/trust";
+import type { PrismaClient } from "./generated/client";
+
+// The calibration view's second half: the judges against the labels people
+// gave in the review queue (human_labels), each beside the judges' verdict on
+// the same criterion of the same stored result.
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const LABELS_READ = 2000;
+
+/** A suite's labels (the calibration view), or one run's (its agreement view: people beside the judges). */
+export async function labelCalibration(prisma: PrismaClient, scope: { suiteId: string } | { runId: string }): Promise<CalibrationResult | undefined> {
+  const id = "suiteId" in scope ? scope.suiteId : scope.runId;
+  if (!UUID.test(id)) return undefined;
+  const where = "suiteId" in scope ? { suiteId: id, runId: { not: null } } : { runId: id };
+  const labels = await prisma.humanLabel.findMany({ where: { ...where, score: { not: null } }, orderBy: { createdAt: "desc" }, take: LABELS_READ });
+  if (labels.length === 0) return undefined;
+  const rows = await prisma.evalResultRow.findMany({
+    where: { OR: labels.map((l) => ({ runId: l.runId!, resultKey: l.resultKey })) },
+    select: { runId: true, resultKey: true, data: true },
+  });
+  const byKey = new Map(rows.map((r) => [`${r.runId}\u0000${r.resultKey}`, r.data as unknown as EvalResult]));
+  const calibration = humanCalibration({ labels: labels.map((label) => ({ label, result: byKey.get(`${label.runId}\u0000${label.resultKey}`) })) });
+  return calibration.criteria.length ? calibration : undefined;
+}

@@ -1,0 +1,64 @@
+import { describe, expect, it } from "vitest";
+import { addAnchor } from "../../lib/config/add-anchor";
+import { loadSuite } from "../../lib/config/load-suite";
+import { diffLines } from "../../components/authoring/line-diff";
+
+// "Add as anchor" adds one examples: entry and nothing else: every other line,
+// comment and quote of the file is as it was.
+
+const SUITE = `# Release notes suite: keep this comment.
+rubrics:
+  notes:
+    criteria:
+      - name: accurate   # the one that matters
+        description: "States the correct change."
+        examples:
+          - response: "Old anchor."
+            score: 1.0
+      - { name: concise, description: 'Two sentences at most.' }
+evals:
+  - name: summary
+    response: "The 2.3.0 release added per-tenant rate limits."
+    rubric: { ref: notes }
+  - name: inline
+    response: "Another."
+    rubric:
+      criteria:
+        - name: polite
+          description: Polite.
+        # trailing comment
+`;
+
+const add = (evalName: string, criterion: string, response = 'He said "yes"\nthen left.', score = 0.75) => addAnchor({ yaml: SUITE, evalName, criterion, response, score });
+const added = (yaml: string) => diffLines(SUITE, yaml).filter((l) => l.kind !== "same");
+
+describe("addAnchor", () => {
+  it("appends to a block list of examples, through a ref, as one added line", () => {
+    const result = add("summary", "accurate");
+    expect(result).toMatchObject({ ok: true });
+    if (!result.ok) return;
+    expect(added(result.yaml)).toEqual([{ kind: "add", newLine: 10, text: '          - { response: "He said \\"yes\\"\\nthen left.", score: 0.75 }' }]);
+    const loaded = loadSuite({ text: result.yaml, file: "notes.yaml" });
+    const rubric = loaded.ok ? loaded.value.evals[0]!.rubric : undefined;
+    expect(rubric?.kind === "criteria" && rubric.criteria[0]!.examples.at(-1)).toEqual({ response: 'He said "yes"\nthen left.', score: 0.75 });
+  });
+
+  it("adds examples to a flow map and to a block map without any, keeping comments", () => {
+    const flow = add("summary", "concise", "Short.", 1);
+    expect(flow.ok && added(flow.yaml).map((l) => `${l.kind} ${l.text}`)).toEqual([
+      "del       - { name: concise, description: 'Two sentences at most.' }",
+      `add       - { name: concise, description: 'Two sentences at most.', examples: [{ response: "Short.", score: 1 }] }`,
+    ]);
+    const block = add("inline", "polite", "Thanks!", 0.5);
+    expect(block.ok && added(block.yaml).map((l) => l.text)).toEqual(["          examples:", '            - { response: "Thanks!", score: 0.5 }']);
+    expect(block.ok && block.yaml).toContain("        # trailing comment\n");
+    expect(block.ok && block.yaml.startsWith("# Release notes suite: keep this comment.\n")).toBe(true);
+  });
+
+  it("refuses what it cannot anchor, saying why", () => {
+    expect(add("missing", "accurate")).toEqual({ ok: false, message: 'no eval named "missing" in the suite\'s newest version' });
+    expect(add("summary", "missing")).toEqual({ ok: false, message: 'eval "summary" has no criterion named "missing" in the suite\'s newest version' });
+    expect(add("summary", "accurate", "x", 1.5)).toEqual({ ok: false, message: "an anchor's score is between 0 and 1" });
+    expect(addAnchor({ yaml: "evals:\n  - name: free\n    response: a\n    rubric: Good.\n", evalName: "free", criterion: "(rubric)", response: "a", score: 1 })).toMatchObject({ ok: false, message: expect.stringContaining("no criteria written in this file") });
+  });
+});

@@ -1,0 +1,214 @@
+import { expect, test, type Browser, type Page } from "@playwright/test";
+import type { FakeReply, FakeRequest } from "../support/fake-messages-api";
+import { seedSuite } from "./results-seed";
+
+// People in the loop, in a real browser, on a run stored by the real CLI
+// against the stand-in judge: a jury of three splits on a criterion and a
+// panel review is decided human_review; the run fills the suite's review
+// queue with those items and why; "Ask a person" adds one by hand; a
+// reviewer labels three items by keyboard alone, the judges' verdicts hidden
+// until each answer; and two browsers cannot claim the same item.
+
+const RESPONSE = "The 2.3.0 release added per-tenant rate limits.";
+const ANCHOR = "2.3.0 added rate limits per tenant.";
+const SUITE = `# Release checks: this comment survives "Add as anchor".
+rubrics:
+  prd:
+    name: PRD review
+    review_type: prd
+    categories:
+      - { id: problem, name: Problem, description: "States the problem.", required: true }
+evals:
+  - name: jury answer
+    response: "${RESPONSE}"
+    judge: { jury: { size: 3 } }
+    rubric:
+      criteria:
+        - name: accurate
+          description: "States the correct change."
+          examples:
+            - { response: "${ANCHOR}", score: 1.0 }
+        - { name: concise, description: "Two sentences at most." }
+  - name: prd panel
+    document: "# Checkout v3\\nCarts are abandoned when checkout is slow.\\n"
+    rubric: { ref: prd }
+    judge: { panel: [claude-sonnet-4-6, claude-opus-4-1], aggregate: majority }
+`;
+
+function reply(): (request: FakeRequest) => FakeReply {
+  let accurate = 0;
+  return (request) => {
+    const category = /\(id: (\w+)\) only/.exec(request.user)?.[1];
+    if (category) {
+      // Sonnet passes the problem statement, Opus fails it: the panel's decision is split.
+      const score = String(request.body.model).includes("opus") ? "fail" : "pass";
+      return { toolInput: { reasoning: `Panel judge says ${score}.`, score, evidence: ["Carts are abandoned"], findings: [] } };
+    }
+    if (request.user.includes('the criterion "accurate" only')) {
+      const score = [0.9, 0.9, 0.2][accurate++ % 3]!;
+      return { verdict: { reasoning: `Juror gives ${score.toFixed(2)}.`, score, evidence: "per-tenant rate limits" } };
+    }
+    return { verdict: { reasoning: "Short enough.", score: 0.9 } };
+  };
+}
+
+let seeded: Awaited<ReturnType<typeof seedSuite>>;
+let suiteId: string;
+test.beforeAll(async ({ browser }) => {
+  test.setTimeout(180_000);
+  // A suite of its own each time (a retried worker seeds again), so the queue holds this run's items only.
+  seeded = await seedSuite({ tag: `review-queue-${Date.now()}`, yaml: SUITE, respond: reply() });
+  const page = await browser.newPage();
+  await page.goto(`/runs/${seeded.runId}`);
+  const href = await page.locator('a[href^="/suites/"][href$="/runs"]').first().getAttribute("href");
+  suiteId = /\/suites\/([0-9a-f-]{36})\/runs/.exec(href ?? "")![1]!;
+  await page.close();
+});
+test.afterAll(async () => {
+  await seeded?.close();
+});
+
+async function reviewerPage(browser: Browser, name: string): Promise<Page> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(`/suites/${suiteId}/review`);
+  await page.getByTestId("reviewer-input").fill(name);
+  await page.getByTestId("reviewer-save").click();
+  await expect(page.getByTestId("reviewer-name").first()).toHaveText(name);
+  return page;
+}
+
+const row = (page: Page, criterion: string) => page.locator(`[data-testid=review-item][data-criterion="${criterion}"]`);
+
+test("a finished run fills the queue with the jury's split and the review's human_review decision, each saying why", async ({ page }) => {
+  await page.goto(`/suites/${suiteId}/review`);
+  const items = page.getByTestId("review-item");
+  await expect(items).toHaveCount(3);
+  await expect(row(page, "accurate")).toHaveAttribute("data-reason", "judges_split");
+  await expect(row(page, "accurate").getByTestId("review-detail")).toContainText("2 of 3 judges passed");
+  await expect(row(page, "(decision)")).toHaveAttribute("data-reason", "human_review");
+  await expect(row(page, "(decision)").getByTestId("review-detail")).toContainText("decided human_review");
+  await expect(row(page, "Problem")).toHaveAttribute("data-reason", "judges_split");
+  // "concise" was unanimous: nobody is asked about it.
+  await expect(row(page, "concise")).toHaveCount(0);
+
+  // Filter by reason, then by eval.
+  await page.locator("[data-testid=reason-chip][data-reason=human_review]").click();
+  await expect(items).toHaveCount(1);
+  await expect(items.first()).toHaveAttribute("data-criterion", "(decision)");
+  await page.goto(`/suites/${suiteId}/review`);
+  await page.getByTestId("filter-eval").selectOption("jury answer");
+  await page.getByTestId("filter-apply").click();
+  await expect(items).toHaveCount(1);
+  await expect(items.first()).toHaveAttribute("data-criterion", "accurate");
+});
+
+test("two browsers cannot claim the same item", async ({ browser }) => {
+  const ana = await reviewerPage(browser, "Ana");
+  const ben = await reviewerPage(browser, "Ben");
+  await row(ana, "Problem").getByTestId("claim").click();
+  await expect(ana).toHaveURL(new RegExp(`/suites/${suiteId}/review/[0-9a-f-]{36}`));
+  await expect(ana.getByTestId("label-title")).toContainText("Problem");
+  await row(ben, "Problem").getByTestId("claim").click();
+  await expect(row(ben, "Problem").getByTestId("claim-error")).toHaveText("Ana is labelling this item.");
+  // Opening the item's page directly does not get Ben past Ana's claim either.
+  await ben.goto(ana.url());
+  await expect(ben.getByTestId("claim-blocked")).toHaveText("Ana is labelling this item.");
+  await expect(ben.getByTestId("label-submit")).toBeDisabled();
+  // Ana gives it back, so the next test starts from an open queue.
+  const itemId = /review\/([0-9a-f-]{36})/.exec(ana.url())![1]!;
+  const released = await ana.request.delete(`/api/review/${itemId}/claim`, { data: { reviewer: "Ana" } });
+  expect(await released.json()).toEqual({ released: true });
+  await ana.context().close();
+  await ben.context().close();
+});
+
+test("Ask a person queues a result's criterion by hand", async ({ browser }) => {
+  const page = await reviewerPage(browser, "Ana");
+  await page.goto(`/runs/${seeded.runId}/results/${encodeURIComponent("jury answer")}`);
+  await page.getByTestId("ask-item").selectOption("concise");
+  await page.getByTestId("ask-note").fill("Is two sentences the right bar?");
+  await page.getByTestId("ask-submit").click();
+  await expect(page.getByTestId("ask-done")).toBeVisible();
+  await page.goto(`/suites/${suiteId}/review`);
+  await expect(row(page, "concise")).toHaveAttribute("data-reason", "asked");
+  await expect(row(page, "concise").getByTestId("review-detail")).toHaveText("asked by Ana: Is two sentences the right bar?");
+  await page.context().close();
+});
+
+test("a reviewer labels three items by keyboard, seeing the judges' verdicts only after answering", async ({ browser }) => {
+  const page = await reviewerPage(browser, "Ana");
+  await row(page, "accurate").getByTestId("claim").click();
+  await expect(page.getByTestId("label-title")).toContainText("jury answer: accurate");
+
+  // The candidate with the jurors' evidence, the criterion and its anchor; no verdict yet.
+  await expect(page.getByTestId("candidate")).toHaveText(RESPONSE);
+  await expect(page.getByTestId("evidence-mark").first()).toHaveText("per-tenant rate limits");
+  await expect(page.getByTestId("label-asks")).toHaveText("States the correct change.");
+  await expect(page.getByTestId("label-anchors")).toContainText(`${ANCHOR} → 1.00`);
+  await expect(page.getByTestId("label-form")).toBeFocused();
+  await expect(page.getByText("Juror gives")).toHaveCount(0);
+  await expect(page.getByTestId("toggle-verdicts")).toHaveCount(0);
+
+  // 1: unit scale, key 4 = 0.75; Enter saves.
+  await page.keyboard.press("4");
+  await expect(page.locator("[data-testid=label-point][data-value='0.75']")).toHaveAttribute("aria-checked", "true");
+  await page.keyboard.press("Enter");
+  await expect(page.getByTestId("label-saved")).toContainText("Labelled 0.75 by Ana.");
+  await page.getByTestId("toggle-verdicts").click();
+  await expect(page.getByTestId("judge-verdict")).toHaveCount(3);
+  await expect(page.getByTestId("judge-verdicts")).toContainText("Juror gives 0.20.");
+
+  // "Add as anchor": the diff is that one examples: entry; saved, it is the suite's newest version, comments kept.
+  await page.getByTestId("add-anchor-button").click();
+  await expect(page.getByTestId("diff-summary")).toHaveText("+1 −0 lines");
+  const addedRows = page.locator("[data-testid=version-diff] [data-kind=add]");
+  await expect(addedRows).toHaveCount(1);
+  await expect(addedRows).toContainText(`            - { response: "${RESPONSE}", score: 0.75 }`);
+  await page.getByTestId("add-anchor-save").click();
+  await expect(page.getByTestId("add-anchor-saved")).toBeVisible();
+  const newest = await (await page.request.get(`/api/suites/${suiteId}/yaml`)).text();
+  expect(newest.startsWith('# Release checks: this comment survives "Add as anchor".\n')).toBe(true);
+  expect(newest).toContain(`            - { response: "${ANCHOR}", score: 1.0 }\n            - { response: "${RESPONSE}", score: 0.75 }\n`);
+
+  // 2: J to the review's decision; pass / partial / fail, key 3 = pass.
+  await page.getByTestId("label-form").focus();
+  await page.keyboard.press("j");
+  await expect(page.getByTestId("label-title")).toContainText("prd panel: (decision)");
+  await expect(page.getByTestId("label-reason")).toHaveText("review needs a person");
+  await expect(page.getByTestId("label-form")).toBeFocused();
+  await page.keyboard.press("3");
+  await page.keyboard.press("Enter");
+  await expect(page.getByTestId("label-saved")).toContainText("Labelled pass by Ana.");
+
+  // 3: J to the split category; key 1 = fail, with a note typed and saved by Enter.
+  await page.keyboard.press("j");
+  await expect(page.getByTestId("label-title")).toContainText("prd panel: Problem");
+  await expect(page.getByTestId("label-form")).toBeFocused();
+  await page.keyboard.press("1");
+  await page.getByTestId("label-note").fill("No numbers behind the claim.");
+  await page.keyboard.press("Enter");
+  await expect(page.getByTestId("label-saved")).toContainText("Labelled fail by Ana.");
+
+  // K goes back to the item before it, which shows its label and the verdicts' toggle.
+  await page.getByTestId("label-form").focus();
+  await page.keyboard.press("k");
+  await expect(page.getByTestId("label-title")).toContainText("prd panel: (decision)");
+  await expect(page.getByTestId("label-saved")).toContainText("Labelled pass by Ana.");
+
+  // Only the item asked about by hand is left waiting.
+  await page.goto(`/suites/${suiteId}/review`);
+  await expect(page.getByTestId("review-item")).toHaveCount(1);
+  await expect(page.getByTestId("review-item")).toHaveAttribute("data-criterion", "concise");
+
+  // The calibration view reads the judges against these labels: the jury's mean 0.67 against 0.75.
+  await page.goto(`/suites/${suiteId}/calibration`);
+  const people = page.getByTestId("people-calibration");
+  await expect(people.locator("[data-testid=calibration-criterion][data-criterion=accurate] [data-testid=calibration-mae]")).toHaveText("MAE 0.083");
+  await expect(people.locator("[data-testid=calibration-criterion][data-criterion=Problem]")).toContainText("Ana");
+  // And the run's agreement view shows people beside the judges.
+  await page.goto(`/runs/${seeded.runId}/agreement`);
+  await expect(page.locator("[data-testid=people-agreement-row][data-item=accurate]")).toContainText("jury answer");
+  await expect(page.locator("[data-testid=people-agreement-row][data-item=Problem]")).toBeVisible();
+  await page.context().close();
+});

@@ -1,0 +1,90 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { createHumanLabels } from "../../lib/store/human-labels";
+import { createLabelAnchors } from "../../lib/store/label-anchor";
+import { labelCalibration } from "../../lib/store/label-calibration";
+import { createReviewQueue } from "../../lib/store/review-queue";
+import { createRunStore } from "../../lib/store/run-store";
+import { createSuiteStore } from "../../lib/store/suite-store";
+import { categoryOf, createFakeJudge, criterionOf } from "../support/fake-judge";
+import { runYaml } from "../support/run-yaml";
+import { useTestDatabase } from "../support/test-database";
+
+// "Add as anchor" on a real database: a person's label becomes one new
+// examples: entry in a new version of the suite, only against the version the
+// diff was shown for; a category label is not a criterion's anchor.
+
+const db = useTestDatabase();
+const SUITE = `# Anchors from people: keep this comment.
+evals:
+  - name: jury
+    response: "Refunds within 30 days."
+    judge: { jury: { size: 2 } }
+    rubric:
+      criteria:
+        - name: cites policy
+          description: "Names the refund window."
+  - name: prd
+    document: "Plan."
+    judge: { panel: [judge-one, judge-two] }
+    rubric:
+      categories:
+        - { id: goal, description: "States the goal." }
+`;
+
+let suiteId: string;
+let runId: string;
+const labelIds: Record<string, string> = {};
+beforeAll(async () => {
+  let calls = 0;
+  const judge = createFakeJudge((request) => {
+    if (categoryOf(request)) return { verdict: { reasoning: "r", score: request.model === "judge-one" ? "pass" : "fail", evidence: [], findings: [] } };
+    return criterionOf(request) ? { score: calls++ % 2 ? 0.1 : 0.9 } : { score: 0.9 };
+  });
+  const report = await runYaml(SUITE, { judge });
+  const store = createRunStore(db.prisma);
+  const version = await store.saveSuiteVersion({ name: "anchors.yaml", yaml: SUITE });
+  suiteId = version.suiteId;
+  runId = await store.createRun({ ...version, startedBy: "cli", config: { file: "anchors.yaml", toolVersion: "0.1.0", judgeModel: "m", concurrency: 1, timeoutSeconds: 60 }, totalCells: report.results.length });
+  for (const result of report.results) await store.saveResult(runId, result);
+  await store.finishRun({ runId, report, status: "completed", reused: { calls: 0, savedUsd: 0 } });
+  const labels = createHumanLabels(db.prisma);
+  for (const item of (await createReviewQueue(db.prisma).list({ suiteId })).items) {
+    const saved = await labels.saveLabel({ itemId: item.id, reviewer: "ana", answer: item.criterion === "cites policy" ? "0.75" : "pass" });
+    if (saved.ok) labelIds[item.criterion] = saved.label.id;
+  }
+}, 60_000);
+
+describe("label anchors", () => {
+  it("proposes the suite with one examples: entry added, and saves it as the newest version", async () => {
+    const anchors = createLabelAnchors(db.prisma);
+    const proposal = await anchors.propose(labelIds["cites policy"]!);
+    expect(proposal.ok).toBe(true);
+    if (!proposal.ok) return;
+    expect(proposal.value.from).toBe(SUITE);
+    expect(proposal.value.to).toBe(SUITE.replace('          description: "Names the refund window."\n', '          description: "Names the refund window."\n          examples:\n            - { response: "Refunds within 30 days.", score: 0.75 }\n'));
+    const saved = await anchors.save({ labelId: labelIds["cites policy"]!, baseVersionId: proposal.value.baseVersionId });
+    expect(saved.ok).toBe(true);
+    const suite = await createSuiteStore(db.prisma).getSuite(suiteId);
+    expect(suite?.latest?.yaml).toBe(proposal.value.to);
+    // Against the version the diff was shown for, not a newer one.
+    expect(await anchors.save({ labelId: labelIds["cites policy"]!, baseVersionId: proposal.value.baseVersionId })).toMatchObject({ ok: false, code: "version_changed" });
+  });
+
+  it("refuses a category label and an unknown label, saying why", async () => {
+    const anchors = createLabelAnchors(db.prisma);
+    expect(await anchors.propose(labelIds["goal"]!)).toEqual({ ok: false, code: "bad_request", message: "a category label is not a criterion's score: only criteria take anchors" });
+    expect(await anchors.propose("not-a-uuid")).toMatchObject({ ok: false, code: "not_found" });
+  });
+
+  it("sets people's labels beside the judges' verdicts, per suite and per run", async () => {
+    const people = await labelCalibration(db.prisma, { suiteId });
+    const criterion = (name: string) => people?.criteria.find((c) => c.item === name);
+    // The jury's mean 0.50 against 0.75: off by 0.25, within the tolerance.
+    expect(criterion("cites policy")).toMatchObject({ eval: "jury", scale: "unit", graded: 1, outliers: 0, items: [{ source: "person", annotator: "ana", label: 0.75, judged: 0.5 }] });
+    expect(criterion("cites policy")!.mae).toBeCloseTo(0.25, 12);
+    // The panel split pass / fail on the category: partial (0.5) against a person's pass.
+    expect(criterion("goal")).toMatchObject({ scale: "categorical", outliers: 1, items: [{ label: 1, judged: 0.5, text: "Plan." }] });
+    expect((await labelCalibration(db.prisma, { runId }))?.criteria.map((c) => c.item).sort()).toEqual(people?.criteria.map((c) => c.item).sort());
+    expect(await labelCalibration(db.prisma, { runId: "0b7e7a3c-0000-4000-8000-000000000000" })).toBeUndefined();
+  });
+});
