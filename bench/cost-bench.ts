@@ -4,8 +4,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { readSuiteFile } from "../lib/cli/read-suite-file";
-import { explainPlan } from "../lib/engine/explain-plan";
-import { planSuite } from "../lib/engine/plan-suite";
+import { explainPlan } from "../lib/engine/plan/explain-plan";
+import { planSuite } from "../lib/engine/plan/plan-suite";
 import { cacheMinimumOf } from "../lib/judge/cache-minimums";
 import { startFakeMessagesApi, type FakeReply, type FakeRequest, type InputUsage } from "../test/support/fake-messages-api";
 

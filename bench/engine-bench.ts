@@ -10,7 +10,7 @@ import v8 from "node:v8";
 import { runInNewContext } from "node:vm";
 import { loadSuite } from "../lib/config/load-suite";
 import type { SuiteConfig } from "../lib/config/types";
-import type { JudgePort } from "../lib/engine/judge-port";
+import type { JudgePort } from "../lib/engine/ports/judge-port";
 import type { Report } from "../lib/engine/results/report";
 import { runSuite } from "../lib/engine/run-suite";
 import { createAnthropicJudge } from "../lib/judge/anthropic-judge";

@@ -35,7 +35,7 @@ export interface SaveResult {
 }
 
 // The validate route returns the engine's own DraftCheck (pure types; no server code comes along).
-export type { DraftCheck, DraftModel, DraftPlan } from "../../lib/engine/check-draft";
+export type { DraftCheck, DraftModel, DraftPlan } from "../../lib/engine/plan/check-draft";
 export type { ConfigIssue as DraftIssue } from "../../lib/config/types";
 
 /** The Run button posts the editor's text; the server saves it as a version (once) and queues it. */
@@ -58,7 +58,7 @@ export const CheckAnchorsBody = z.object({
   lines: z.object({ from: z.number().int().min(1), to: z.number().int().min(1) }).optional(),
   maxCostUsd: z.number().min(0).max(100).optional(),
 });
-export type { AnchorCheck, CheckedAnchor } from "../../lib/engine/calibration/check-anchors";
+export type { AnchorCheck, CheckedAnchor } from "../../lib/engine/trust/calibration/check-anchors";
 
 /** The calibration view's "Run calibration": calibrates the suite's newest saved version on the server. */
 export interface CalibrationStarted {

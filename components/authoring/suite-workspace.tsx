@@ -9,7 +9,7 @@ import { AnchorsPanel } from "./anchors-panel";
 import { useAnchorChecks } from "./use-anchor-checks";
 import { IssuesPanel, PlanPanel } from "./plan-panel";
 import { VersionsPanel } from "./versions-panel";
-import { plural } from "@/lib/engine/format-score";
+import { plural } from "@/lib/engine/results/format-score";
 import { suiteFileName, suiteYamlUrl } from "./suite-file";
 import { runAction } from "./run-action";
 

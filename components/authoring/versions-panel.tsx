@@ -5,7 +5,7 @@ import type { VersionInfo, VersionPair } from "./api-types";
 import { DiffView } from "./diff-view";
 import { diffLines, withContext } from "./line-diff";
 import { fullTime, relativeTime } from "./format-time";
-import { plural } from "@/lib/engine/format-score";
+import { plural } from "@/lib/engine/results/format-score";
 import { suiteYamlUrl } from "./suite-file";
 
 /** Saved versions, newest first, and a unified diff between any two of them. */

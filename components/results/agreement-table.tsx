@@ -2,7 +2,7 @@ import type { AgreementValue, JudgeAgreement } from "@/lib/engine/results/trust"
 import styles from "./results.module.css";
 import trust from "./trust.module.css";
 
-// The engine's agreement figures per criterion, as computed (lib/engine/agreement):
+// The engine's agreement figures per criterion, as computed (lib/engine/trust/agreement):
 // an undefined statistic shows its reason, never a made-up number.
 
 function Value({ value, percent }: { value: AgreementValue; percent?: boolean }) {

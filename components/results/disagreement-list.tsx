@@ -1,5 +1,5 @@
 import Link from "next/link";
-import type { JudgeDisagreement } from "@/lib/engine/agreement/judge-disagreements";
+import type { JudgeDisagreement } from "@/lib/engine/trust/agreement/judge-disagreements";
 import { resultHref } from "./results-query";
 import styles from "./results.module.css";
 import trust from "./trust.module.css";

@@ -2,7 +2,7 @@
 // components render the same text.
 
 import type { Scale } from "../../lib/config/types";
-import { formatScore as formatEngineScore, formatUsd as formatEngineUsd } from "../../lib/engine/format-score";
+import { formatScore as formatEngineScore, formatUsd as formatEngineUsd } from "../../lib/engine/results/format-score";
 
 /** The CLI's dollar format (lib/engine), with a word for a cost that is not known. */
 export function formatUsd(value: number | null | undefined): string {

@@ -1,4 +1,4 @@
-import type { JurorAgreementMatrix } from "@/lib/engine/agreement/juror-agreement-matrix";
+import type { JurorAgreementMatrix } from "@/lib/engine/trust/agreement/juror-agreement-matrix";
 import styles from "./results.module.css";
 import trust from "./trust.module.css";
 

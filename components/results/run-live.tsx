@@ -2,7 +2,7 @@
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
 import type { OutcomeCounts } from "@/lib/engine/results/report";
-import type { Savings } from "@/lib/engine/savings";
+import type { Savings } from "@/lib/engine/cost/savings";
 import { formatSaving } from "@/lib/report/savings-lines";
 import { formatInt, formatTime, formatUsd } from "./format";
 import { publishLanded, refreshDelay } from "./live-landed";
@@ -35,7 +35,7 @@ export interface RunSnapshot {
   reusedCalls: number;
   /** Judge calls made whose model has no price: the cost reads "unpriced" for them, never $0. */
   unpricedCalls: number;
-  /** What the prompt cache and the judge cache saved (lib/engine/savings.ts, as every report shows it). */
+  /** What the prompt cache and the judge cache saved (lib/engine/cost/savings.ts, as every report shows it). */
   savings: Savings;
   elapsedSeconds: number | null;
 }

@@ -1,5 +1,5 @@
 import type { EvalStatus, OutcomeCounts } from "@/lib/engine/results/report";
-import { skippedCountLabel } from "@/lib/engine/skip-kind";
+import { skippedCountLabel } from "@/lib/engine/results/skip-kind";
 import styles from "./results.module.css";
 
 // The five outcome counts, in the order the CLI and every reporter use.

@@ -1,4 +1,4 @@
-import type { Transcript } from "@/lib/engine/transcript";
+import type { Transcript } from "@/lib/engine/results/transcript";
 import styles from "./results.module.css";
 
 function argumentsText(value: unknown): string {

@@ -1,7 +1,7 @@
 "use client";
 import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useRef, useState } from "react";
-import type { JudgeSaid } from "../../lib/engine/people/review-subject";
+import type { JudgeSaid } from "../../lib/engine/trust/people/review-subject";
 import { CandidateView } from "../results/candidate-view";
 import results from "../results/results.module.css";
 import { AddAnchor } from "./add-anchor";

@@ -2,7 +2,7 @@
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { REVIEW_REASON_LABELS } from "../../lib/engine/people/needs-person";
+import { REVIEW_REASON_LABELS } from "../../lib/engine/trust/people/needs-person";
 import { resultHref } from "../results/results-query";
 import results from "../results/results.module.css";
 import { ReviewerField } from "./reviewer-field";

@@ -1,6 +1,6 @@
-import type { LabelScale } from "../../lib/engine/people/label-scale";
-import type { ReviewReason } from "../../lib/engine/people/needs-person";
-import type { JudgeSaid } from "../../lib/engine/people/review-subject";
+import type { LabelScale } from "../../lib/engine/trust/people/label-scale";
+import type { ReviewReason } from "../../lib/engine/trust/people/needs-person";
+import type { JudgeSaid } from "../../lib/engine/trust/people/review-subject";
 
 // What the review pages hand their client components: plain, serialisable
 // copies of the store's rows (components never import lib/store).

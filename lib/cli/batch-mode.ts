@@ -1,5 +1,5 @@
-import { BATCH_PRICE_FACTOR } from "../engine/cost";
-import { formatUsd } from "../engine/format-score";
+import { BATCH_PRICE_FACTOR } from "../engine/cost/cost";
+import { formatUsd } from "../engine/results/format-score";
 import type { BatchLedger, BatchProgress, BatchRoundsOptions } from "../judge/batch-rounds";
 import type { Settings } from "../env/read-env";
 import { createBatchJudge } from "../judge/batch-judge";

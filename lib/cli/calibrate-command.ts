@@ -1,11 +1,11 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { planCalibration } from "../engine/calibration/plan-calibration";
-import { runCalibration, calibrationReport, DEFAULT_TOLERANCE } from "../engine/calibration/run-calibration";
+import { planCalibration } from "../engine/trust/calibration/plan-calibration";
+import { runCalibration, calibrationReport, DEFAULT_TOLERANCE } from "../engine/trust/calibration/run-calibration";
 import type { CalibrationResult } from "../engine/results/trust";
-import { formatUsd, plural } from "../engine/format-score";
+import { formatUsd, plural } from "../engine/results/format-score";
 import { stripControl } from "../report/escape";
-import { redactDeep } from "../engine/redact-secrets";
+import { redactDeep } from "../engine/results/redact-secrets";
 import { parseReporterList, type ReporterName } from "../report/registry";
 import { writeReports } from "./write-reports";
 import { prepareJudging, type JudgingOptions } from "./prepare-judging";

@@ -1,13 +1,13 @@
 import path from "node:path";
-import { planSuite } from "../engine/plan-suite";
-import { explainPlan, renderExplain } from "../engine/explain-plan";
-import { formatUsd, plural } from "../engine/format-score";
+import { planSuite } from "../engine/plan/plan-suite";
+import { explainPlan, renderExplain } from "../engine/plan/explain-plan";
+import { formatUsd, plural } from "../engine/results/format-score";
 import { createProviderSetup, unpricedRefusal } from "./provider-setup";
 import { parseReporterList } from "../report/registry";
 import { executeRun } from "./execute-run";
 import { prepareSuite } from "./prepare-judging";
 import { batchSavingLine } from "./batch-mode";
-import { batchPriceOf } from "../engine/cost";
+import { batchPriceOf } from "../engine/cost/cost";
 import type { RunConfig } from "../store/run-store";
 import type { CliIo } from "./cli-io";
 

@@ -1,5 +1,5 @@
 import type { RunEvent } from "../engine/run-suite";
-import { formatUsd, plural } from "../engine/format-score";
+import { formatUsd, plural } from "../engine/results/format-score";
 import { formatCount } from "../config/limits";
 
 // A one-line progress bar for long runs, redrawn in place on a TTY at most

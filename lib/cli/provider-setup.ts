@@ -1,7 +1,7 @@
 import type { SuiteConfig } from "../config/types";
-import type { ModelPrice } from "../engine/cost";
-import type { TypedJudgePort } from "../engine/judge-port";
-import { BUILTIN_KEY_ENV, type ResolvedModel } from "../engine/resolve-provider";
+import type { ModelPrice } from "../engine/cost/cost";
+import type { TypedJudgePort } from "../engine/ports/judge-port";
+import { BUILTIN_KEY_ENV, type ResolvedModel } from "../engine/plan/resolve-provider";
 import type { Settings } from "../env/read-env";
 import { readProviderKeys } from "../env/read-provider-keys";
 import { createProviderAgents, createProviderJudge, type ProviderJudgeOptions } from "../judge/provider-judge";

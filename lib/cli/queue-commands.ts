@@ -1,7 +1,7 @@
-import { plural } from "../engine/format-score";
+import { plural } from "../engine/results/format-score";
 import type { SuiteConfig } from "../config/types";
 import { loadSuite } from "../config/load-suite";
-import { planSuite } from "../engine/plan-suite";
+import { planSuite } from "../engine/plan/plan-suite";
 import { buildReport, exitCodeOf } from "../engine/run-suite";
 import { providerResolution } from "../judge/provider-resolution";
 import { readServerProviders } from "../judge/server-providers";

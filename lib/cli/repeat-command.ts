@@ -1,8 +1,8 @@
 import path from "node:path";
 import type { RunConfig } from "../store/run-store";
-import { runRepeated } from "../engine/repeat/run-repeated";
+import { runRepeated } from "../engine/trust/repeat/run-repeated";
 import { exitCodeOf } from "../engine/run-suite";
-import { formatUsd } from "../engine/format-score";
+import { formatUsd } from "../engine/results/format-score";
 import { parseReporterList } from "../report/registry";
 import { prepareJudging } from "./prepare-judging";
 import { writeReports } from "./write-reports";

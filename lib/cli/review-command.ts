@@ -6,7 +6,7 @@ import type { EvalResult } from "../engine/results/report";
 import { aggregateEvaluations } from "../engine/review/multi-judge";
 import { AGGREGATION_METHODS } from "../engine/review/aggregation/registry";
 import { evaluationReportToJson, multiJudgeResultToJson } from "../engine/review/wire-json";
-import { redactDeep } from "../engine/redact-secrets";
+import { redactDeep } from "../engine/results/redact-secrets";
 import { prepareJudging, type JudgingOptions } from "./prepare-judging";
 import type { CliIo } from "./cli-io";
 

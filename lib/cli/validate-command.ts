@@ -1,5 +1,5 @@
 import { formatIssue } from "../config/load-suite";
-import { planSuite } from "../engine/plan-suite";
+import { planSuite } from "../engine/plan/plan-suite";
 import { readSuiteFile } from "./read-suite-file";
 import type { CliIo } from "./cli-io";
 

@@ -1,20 +1,20 @@
-import type { JudgeOutcome, JudgePort, JudgeRequest } from "./judge-port";
-import type { VerdictKind, VerdictOf } from "./verdict";
+import type { JudgeOutcome, JudgePort, JudgeRequest } from "./ports/judge-port";
+import type { VerdictKind, VerdictOf } from "./ports/verdict";
 import type { EvalResult, Report } from "./results/report";
 import { selfGradingWarnings } from "./results/self-grading";
-import { planSuite, type PlanOptions } from "./plan-suite";
-import { CallScheduler, type ScheduleStop } from "./call-scheduler";
-import { EXPECTED_OUTPUT_TOKENS, estimateRequest, type PriceOf } from "./explain-plan";
-import { gradeCell } from "./grade-cell";
-import type { CallJudge } from "./call-judge";
-import { gradeLiveCell, type LiveRuns } from "./grade-live-cell";
+import { planSuite, type PlanOptions } from "./plan/plan-suite";
+import { CallScheduler, type ScheduleStop } from "./grade/call-scheduler";
+import { EXPECTED_OUTPUT_TOKENS, estimateRequest, type PriceOf } from "./plan/explain-plan";
+import { gradeCell } from "./grade/grade-cell";
+import type { CallJudge } from "./grade/call-judge";
+import { gradeLiveCell, type LiveRuns } from "./grade/grade-live-cell";
 import { gradeCellComparison } from "./pairwise/grade-cell-comparison";
-import type { LivePort, LiveRequest } from "./live-port";
-import { batchPriceOf, costOf } from "./cost";
-import { judgeAgreement } from "./agreement/judge-agreement";
-import { skippedByOf } from "./skip-kind";
-import { cacheTtlFor } from "./cache-ttl";
-import { savingsOfCalls } from "./savings";
+import type { LivePort, LiveRequest } from "./ports/live-port";
+import { batchPriceOf, costOf } from "./cost/cost";
+import { judgeAgreement } from "./trust/agreement/judge-agreement";
+import { skippedByOf } from "./results/skip-kind";
+import { cacheTtlFor } from "./grade/cache-ttl";
+import { savingsOfCalls } from "./cost/savings";
 
 // Runs a suite: plans it, schedules every judge call under the concurrency
 // limit and the budget, grades each cell and assembles the canonical report.

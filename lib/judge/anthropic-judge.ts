@@ -6,8 +6,8 @@ import type {
   JudgeRequest,
   TypedJudgePort,
   VerdictKind,
-} from "../engine/judge-port";
-import { VERDICT_TOOL_NAME, replySchemaFor, verdictSchemaFor, type Verdict } from "../engine/verdict";
+} from "../engine/ports/judge-port";
+import { VERDICT_TOOL_NAME, replySchemaFor, verdictSchemaFor, type Verdict } from "../engine/ports/verdict";
 import { priceOf } from "./pricing";
 import type { AttemptFailure } from "./retry-policy";
 import { openCallLedger } from "./call-ledger";

@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import type Anthropic from "@anthropic-ai/sdk";
-import { batchPrice } from "../engine/cost";
-import type { JudgeCallContext, JudgeErrorKind, JudgeOutcome, JudgeRequest, TypedJudgePort, VerdictKind } from "../engine/judge-port";
-import { replySchemaFor, type Verdict } from "../engine/verdict";
+import { batchPrice } from "../engine/cost/cost";
+import type { JudgeCallContext, JudgeErrorKind, JudgeOutcome, JudgeRequest, TypedJudgePort, VerdictKind } from "../engine/ports/judge-port";
+import { replySchemaFor, type Verdict } from "../engine/ports/verdict";
 import { judgeBodyOf } from "./anthropic-judge";
 import { createBatchRounds, type BatchRoundsOptions, type Settled } from "./batch-rounds";
 import { openCallLedger } from "./call-ledger";

@@ -1,4 +1,4 @@
-import type { JudgePort } from "../engine/judge-port";
+import type { JudgePort } from "../engine/ports/judge-port";
 import type { BatchClient, BatchRequest, BatchResult, BatchView } from "./message-batches-client";
 
 // Rounds of Message Batches: every request that arrives while the run has

@@ -1,6 +1,6 @@
-import { costOf, type ModelPrice } from "../engine/cost";
-import type { JudgeCallRecord, JudgeErrorKind, JudgeOutcome, JudgeRequest, TokenUsage, VerdictKind } from "../engine/judge-port";
-import type { Verdict } from "../engine/verdict";
+import { costOf, type ModelPrice } from "../engine/cost/cost";
+import type { JudgeCallRecord, JudgeErrorKind, JudgeOutcome, JudgeRequest, TokenUsage, VerdictKind } from "../engine/ports/judge-port";
+import type { Verdict } from "../engine/ports/verdict";
 
 /** What one logical call accumulates across its attempts (and, for the judge, its repair). */
 export interface CallState {

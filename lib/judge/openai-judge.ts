@@ -1,7 +1,7 @@
 import OpenAI from "openai";
-import type { ModelPrice } from "../engine/cost";
-import type { JudgeCallContext, JudgeOutcome, JudgeRequest, TypedJudgePort, VerdictKind } from "../engine/judge-port";
-import { VERDICT_TOOL_NAME, replySchemaFor, type Verdict } from "../engine/verdict";
+import type { ModelPrice } from "../engine/cost/cost";
+import type { JudgeCallContext, JudgeOutcome, JudgeRequest, TypedJudgePort, VerdictKind } from "../engine/ports/judge-port";
+import { VERDICT_TOOL_NAME, replySchemaFor, type Verdict } from "../engine/ports/verdict";
 import { readReply, repairMessages, strictSchemaFor, type StructuredMode } from "./openai-reply";
 import type { AttemptFailure } from "./retry-policy";
 import { openCallLedger } from "./call-ledger";

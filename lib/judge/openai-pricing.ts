@@ -1,4 +1,4 @@
-import type { ModelPrice } from "../engine/cost";
+import type { ModelPrice } from "../engine/cost/cost";
 
 // USD per million tokens on OpenAI's own API (input, cached input, output).
 // Only the built-in openai provider is priced from here: a declared provider

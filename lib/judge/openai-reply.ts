@@ -1,6 +1,6 @@
 import type OpenAI from "openai";
 import { z } from "zod";
-import { VERDICT_TOOL_NAME, verdictSchemaFor, type Verdict, type VerdictKind } from "../engine/verdict";
+import { VERDICT_TOOL_NAME, verdictSchemaFor, type Verdict, type VerdictKind } from "../engine/ports/verdict";
 
 // Reading a verdict out of a Chat Completions reply, in each of the three ways
 // an OpenAI-compatible endpoint may be asked for one, and the turns of the one

@@ -1,4 +1,4 @@
-import type { ModelPrice } from "../engine/cost";
+import type { ModelPrice } from "../engine/cost/cost";
 
 // USD per million tokens, base input and output prices. Cache writes and reads
 // are derived from the input price in lib/engine/cost.ts.

@@ -1,7 +1,7 @@
-import { batchPrice, costOf } from "../engine/cost";
-import type { JudgeCallContext, JudgeOutcome, JudgeRequest, TypedJudgePort, VerdictKind } from "../engine/judge-port";
-import type { ResolvedModel } from "../engine/resolve-provider";
-import type { Verdict } from "../engine/verdict";
+import { batchPrice, costOf } from "../engine/cost/cost";
+import type { JudgeCallContext, JudgeOutcome, JudgeRequest, TypedJudgePort, VerdictKind } from "../engine/ports/judge-port";
+import type { ResolvedModel } from "../engine/plan/resolve-provider";
+import type { Verdict } from "../engine/ports/verdict";
 import { PROVIDER_ADAPTERS, type AdapterOptions, type AgentSender } from "./provider-registry";
 import { createBatchJudge } from "./batch-judge";
 import type { BatchRoundsOptions } from "./batch-rounds";

@@ -1,6 +1,6 @@
 import type { ProviderType } from "../config/provider-schema";
-import type { ModelPrice } from "../engine/cost";
-import type { JudgeCallContext, JudgeRequest, TypedJudgePort, VerdictKind } from "../engine/judge-port";
+import type { ModelPrice } from "../engine/cost/cost";
+import type { JudgeCallContext, JudgeRequest, TypedJudgePort, VerdictKind } from "../engine/ports/judge-port";
 import { createAnthropicJudge } from "./anthropic-judge";
 import type { OpenAIJudgeOptions } from "./openai-judge";
 import { PRICE_TABLES } from "./provider-resolution";

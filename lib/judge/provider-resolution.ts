@@ -1,6 +1,6 @@
 import type { ProviderConfig, ProviderType } from "../config/provider-schema";
-import type { ModelPrice } from "../engine/cost";
-import { resolveProvider, type ResolvedModel } from "../engine/resolve-provider";
+import type { ModelPrice } from "../engine/cost/cost";
+import { resolveProvider, type ResolvedModel } from "../engine/plan/resolve-provider";
 import { cacheMinimumOf, DEFAULT_CACHE_MINIMUM_TOKENS } from "./cache-minimums";
 import { openaiPriceOf } from "./openai-pricing";
 import { priceOf as anthropicPriceOf } from "./pricing";

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type Anthropic from "@anthropic-ai/sdk";
-import { estimateTokens } from "../engine/cost";
-import type { CacheTtl, JudgeRequest, VerdictKind } from "../engine/judge-port";
+import { estimateTokens } from "../engine/cost/cost";
+import type { CacheTtl, JudgeRequest, VerdictKind } from "../engine/ports/judge-port";
 import { DEFAULT_CACHE_MINIMUM_TOKENS, cacheMinimumOf } from "./cache-minimums";
 
 // Where the cache breakpoints go in a judge request (DESIGN.md, the judge

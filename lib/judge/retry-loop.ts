@@ -1,4 +1,4 @@
-import type { JudgeCallContext, JudgeSlot } from "../engine/judge-port";
+import type { JudgeCallContext, JudgeSlot } from "../engine/ports/judge-port";
 import { backoffMs, classifyFailure, type AttemptFailure, type SdkErrors } from "./retry-policy";
 
 // The retry loop every provider adapter shares (the Anthropic Messages API,

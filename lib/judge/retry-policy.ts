@@ -1,5 +1,5 @@
 import * as anthropic from "@anthropic-ai/sdk";
-import type { JudgeErrorKind } from "../engine/judge-port";
+import type { JudgeErrorKind } from "../engine/ports/judge-port";
 
 // Which failures of one HTTP attempt are worth another attempt, and how long to
 // wait first. The SDK's own retries are off (maxRetries: 0) because it waits

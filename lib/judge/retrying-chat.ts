@@ -1,5 +1,5 @@
 import OpenAI from "openai";
-import type { JudgeCallContext, TokenUsage } from "../engine/judge-port";
+import type { JudgeCallContext, TokenUsage } from "../engine/ports/judge-port";
 import type { CallState } from "./call-ledger";
 import { createNodeHttpFetch } from "./node-http-fetch";
 import type { AttemptFailure } from "./retry-policy";

@@ -1,5 +1,5 @@
 import Anthropic from "@anthropic-ai/sdk";
-import type { JudgeCallContext, TokenUsage } from "../engine/judge-port";
+import type { JudgeCallContext, TokenUsage } from "../engine/ports/judge-port";
 import { createNodeHttpFetch } from "./node-http-fetch";
 import type { AttemptFailure } from "./retry-policy";
 import { createRetryLoop } from "./retry-loop";

@@ -3,7 +3,7 @@ import path from "node:path";
 import { formatIssue } from "../config/load-suite";
 import type { ProviderConfig } from "../config/provider-schema";
 import { loadServerProviders } from "../config/server-providers";
-import { BUILTIN_KEY_ENV } from "../engine/resolve-provider";
+import { BUILTIN_KEY_ENV } from "../engine/plan/resolve-provider";
 import type { Settings } from "../env/read-env";
 import { readProviderKeys } from "../env/read-provider-keys";
 

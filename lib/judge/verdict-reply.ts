@@ -1,6 +1,6 @@
 import type Anthropic from "@anthropic-ai/sdk";
 import { z } from "zod";
-import { VERDICT_TOOL_NAME, type Verdict } from "../engine/verdict";
+import { VERDICT_TOOL_NAME, type Verdict } from "../engine/ports/verdict";
 
 // Reading a verdict out of a Messages API reply, and the turns that ask the
 // judge to correct a reply that is not one (DESIGN.md house rule 4: a reply

@@ -1,4 +1,4 @@
-import type { JudgeCallContext, TokenUsage } from "../engine/judge-port";
+import type { JudgeCallContext, TokenUsage } from "../engine/ports/judge-port";
 
 // What the agent loop (run-agent.ts) needs of a model's API, whatever its
 // vendor: one conversation that sends itself and keeps the model's turns and

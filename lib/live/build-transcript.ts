@@ -1,5 +1,5 @@
-import { redactSecrets } from "../engine/redact-secrets";
-import type { Transcript, TranscriptEntry, TranscriptStop } from "../engine/transcript";
+import { redactSecrets } from "../engine/results/redact-secrets";
+import type { Transcript, TranscriptEntry, TranscriptStop } from "../engine/results/transcript";
 
 // Builds the transcript of one agent run as it happens. Every text is
 // redacted on the way in: the transcript goes to the judge (a third party to

@@ -1,6 +1,6 @@
 import type OpenAI from "openai";
-import type { JudgeCallContext } from "../engine/judge-port";
-import type { LiveAgentSettings } from "../engine/live-port";
+import type { JudgeCallContext } from "../engine/ports/judge-port";
+import type { LiveAgentSettings } from "../engine/ports/live-port";
 import type { AgentDialect, AgentToolCall, CallState, SendFailure } from "./agent-dialect";
 import { toChatTools } from "./agent-tools";
 import type { McpTool } from "./server-connection";

@@ -1,4 +1,4 @@
-import type { LiveOutcome, LivePort, LiveRequest } from "../engine/live-port";
+import type { LiveOutcome, LivePort, LiveRequest } from "../engine/ports/live-port";
 import type { AgentDialect } from "./agent-dialect";
 import type { AllowServer } from "./allow-servers";
 import { createChatDialect, type ChatSender } from "./chat-dialect";

@@ -1,5 +1,5 @@
-import { estimateTokens } from "../engine/cost";
-import type { AgentCallRecord, LiveOutcome, LiveRequest } from "../engine/live-port";
+import { estimateTokens } from "../engine/cost/cost";
+import type { AgentCallRecord, LiveOutcome, LiveRequest } from "../engine/ports/live-port";
 import type { AgentDialect, AgentTurn, ToolResult } from "./agent-dialect";
 import { createTranscriptBuilder } from "./build-transcript";
 import type { ServerConnection } from "./server-connection";

@@ -1,7 +1,7 @@
 import { loadSuite } from "../config/load-suite";
 import { checkServerProviders } from "../config/server-providers";
 import type { LoadResult, ServerConfig } from "../config/types";
-import { checkDraft, type DraftCheck } from "../engine/check-draft";
+import { checkDraft, type DraftCheck } from "../engine/plan/check-draft";
 import { cacheMinimumOf } from "../judge/cache-minimums";
 import { priceOf } from "../judge/pricing";
 import { providerResolution } from "../judge/provider-resolution";

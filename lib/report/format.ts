@@ -1,8 +1,8 @@
 import type { CellCoordinates, CriterionGate, CriterionResult, EvalResult, TreeStep, VerdictRecord } from "../engine/results/report";
-import type { TokenUsage } from "../engine/judge-port";
+import type { TokenUsage } from "../engine/ports/judge-port";
 import { formatCount } from "../config/limits";
 
-export { plural } from "../engine/format-score";
+export { plural } from "../engine/results/format-score";
 
 // Number and phrase formatting for the human formats. Machine formats (json,
 // ndjson, sarif properties) carry the raw numbers instead.

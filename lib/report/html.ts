@@ -4,7 +4,7 @@ import type { Reporter } from "./reporter";
 import { html, trusted, type SafeHtml } from "./html-template";
 import { criterionCombination, criterionMarks, criterionOutcome, formatCell, formatInt, formatJudgeModels, formatLocation, formatResultCost, formatTreeStep, formatUnit, formatUsage, formatUsd, formatVerdict, judgeErrors, jurorVerdicts, plural } from "./format";
 import { STATUS_STYLES, isNonPassing, resultLabel, skippedSummaryLabel } from "./status";
-import { transcriptAgent, truncationMarker, type Transcript } from "../engine/transcript";
+import { transcriptAgent, truncationMarker, type Transcript } from "../engine/results/transcript";
 import { trustHtml } from "./html-trust";
 import { formatReportCost, formatSaving, hasSavings, savedCell, savingsDetail, savingsParts } from "./savings-lines";
 

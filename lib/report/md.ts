@@ -4,7 +4,7 @@ import type { Reporter } from "./reporter";
 import { escapeMarkdown, escapeMarkdownCell, markdownFence } from "./escape";
 import { criterionCombination, criterionMarks, criterionOutcome, formatCell, formatInt, formatJudgeModels, formatLocation, formatResultCost, formatTreePath, formatUnit, formatUsage, formatUsd, formatVerdict, judgeErrors, jurorVerdicts, plural } from "./format";
 import { STATUS_STYLES, isNonPassing, resultLabel, skippedSummaryLabel } from "./status";
-import { renderTranscript, transcriptAgent } from "../engine/transcript";
+import { renderTranscript, transcriptAgent } from "../engine/results/transcript";
 import { baselineHeadline, deltaMark, formatDelta, notableDeltas } from "./baseline";
 import { formatReportCost, hasSavings, savedCell, savingsDetail, savingsLine } from "./savings-lines";
 import { trustMarkdown } from "./md-trust";

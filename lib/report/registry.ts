@@ -1,4 +1,4 @@
-import { redactDeep } from "../engine/redact-secrets";
+import { redactDeep } from "../engine/results/redact-secrets";
 import { csvReporter } from "./csv";
 import { htmlReporter } from "./html";
 import { gitlabReporter } from "./gitlab";

@@ -1,5 +1,5 @@
 import type { EvalResult, EvalStatus } from "../engine/results/report";
-import { skipLabel, skippedCountLabel, type SkippedBy } from "../engine/skip-kind";
+import { skipLabel, skippedCountLabel, type SkippedBy } from "../engine/results/skip-kind";
 
 // How each status reads to a person, shared by every human format so that a
 // status is spelt the same in the terminal, Markdown and HTML.

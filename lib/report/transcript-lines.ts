@@ -1,5 +1,5 @@
 import type { EvalResult } from "../engine/results/report";
-import { transcriptAgent, truncationMarker, type TranscriptEntry } from "../engine/transcript";
+import { transcriptAgent, truncationMarker, type TranscriptEntry } from "../engine/results/transcript";
 
 // A live run's transcript in short lines, for the terminal: one line per
 // step, each cut to a width a terminal shows whole. The full text (what the

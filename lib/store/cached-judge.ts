@@ -1,6 +1,6 @@
 import os from "node:os";
-import type { JudgeCallContext, JudgeOutcome, JudgePort, JudgeRequest, VerdictKind } from "../engine/judge-port";
-import { replySchemaFor, type Verdict } from "../engine/verdict";
+import type { JudgeCallContext, JudgeOutcome, JudgePort, JudgeRequest, VerdictKind } from "../engine/ports/judge-port";
+import { replySchemaFor, type Verdict } from "../engine/ports/verdict";
 import { Prisma, type PrismaClient } from "./generated/client";
 import { requestKey } from "./request-key";
 

@@ -1,9 +1,9 @@
 import { loadSuite, formatIssue } from "../config/load-suite";
 import type { LoadResult } from "../config/types";
-import type { PriceOf } from "../engine/explain-plan";
-import type { JudgePort } from "../engine/judge-port";
-import { runCalibration, DEFAULT_TOLERANCE } from "../engine/calibration/run-calibration";
-import { redactDeep } from "../engine/redact-secrets";
+import type { PriceOf } from "../engine/plan/explain-plan";
+import type { JudgePort } from "../engine/ports/judge-port";
+import { runCalibration, DEFAULT_TOLERANCE } from "../engine/trust/calibration/run-calibration";
+import { redactDeep } from "../engine/results/redact-secrets";
 import type { PrismaClient } from "./generated/client";
 import { createCalibrationStore } from "./calibration-store";
 import type { StartedBy } from "./run-store";

@@ -1,7 +1,7 @@
 import type { PgBoss } from "pg-boss";
 import { loadSuite } from "../config/load-suite";
 import type { LoadResult, SuiteConfig } from "../config/types";
-import { planSuite } from "../engine/plan-suite";
+import { planSuite } from "../engine/plan/plan-suite";
 import type { PrismaClient } from "./connection";
 import { createRunStore, type RunConfig, type StartedBy } from "./run-store";
 import { enqueueCells, openQueue } from "./run-worker";

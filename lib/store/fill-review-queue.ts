@@ -1,4 +1,4 @@
-import { calibrationQuestions, needsPerson } from "../engine/people/needs-person";
+import { calibrationQuestions, needsPerson } from "../engine/trust/people/needs-person";
 import type { EvalResult } from "../engine/results/report";
 import type { CalibrationResult } from "../engine/results/trust";
 import type { PrismaClient } from "./generated/client";

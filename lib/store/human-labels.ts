@@ -1,6 +1,6 @@
 import type { Anchor } from "../config/types";
-import { labelScaleOf, parseLabel } from "../engine/people/label-scale";
-import { reviewSubjectOf, type JudgeSaid, type ReviewSubject } from "../engine/people/review-subject";
+import { labelScaleOf, parseLabel } from "../engine/trust/people/label-scale";
+import { reviewSubjectOf, type JudgeSaid, type ReviewSubject } from "../engine/trust/people/review-subject";
 import type { EvalResult } from "../engine/results/report";
 import type { CalibrationItem, CriterionCalibration } from "../engine/results/trust";
 import type { LoadText } from "./calibrate-suite";

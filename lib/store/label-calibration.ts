@@ -1,4 +1,4 @@
-import { humanCalibration } from "../engine/people/human-calibration";
+import { humanCalibration } from "../engine/trust/people/human-calibration";
 import type { EvalResult } from "../engine/results/report";
 import type { CalibrationResult } from "../engine/results/trust";
 import type { PrismaClient } from "./generated/client";

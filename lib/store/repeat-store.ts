@@ -1,6 +1,6 @@
 import type { FlipRate, RepeatSummary } from "../engine/results/trust";
 import type { Report } from "../engine/results/report";
-import { redactDeep } from "../engine/redact-secrets";
+import { redactDeep } from "../engine/results/redact-secrets";
 import type { Prisma, PrismaClient } from "./generated/client";
 import { createRunStore, type RunConfig } from "./run-store";
 

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
-import type { JudgeRequest, VerdictKind } from "../engine/judge-port";
-import { verdictSchemaFor } from "../engine/verdict";
+import type { JudgeRequest, VerdictKind } from "../engine/ports/judge-port";
+import { verdictSchemaFor } from "../engine/ports/verdict";
 
 // The judge cache's key: a hash of everything that decides a verdict. Two
 // requests with the same key would get the same answer, so one stored call

@@ -1,4 +1,4 @@
-import type { ReviewQuestion, ReviewReason } from "../engine/people/needs-person";
+import type { ReviewQuestion, ReviewReason } from "../engine/trust/people/needs-person";
 import type { PrismaClient } from "./generated/client";
 
 // A suite's review queue: questions for a person (review_items), filled when a

@@ -3,10 +3,10 @@ import { loadSuite } from "../config/load-suite";
 import type { SuiteConfig } from "../config/types";
 import type { EvalResult } from "../engine/results/report";
 import { buildReport, runSuite } from "../engine/run-suite";
-import { planSuite } from "../engine/plan-suite";
-import type { PriceOf } from "../engine/explain-plan";
+import { planSuite } from "../engine/plan/plan-suite";
+import type { PriceOf } from "../engine/plan/explain-plan";
 import type { PrismaClient } from "./generated/client";
-import { redactDeep } from "../engine/redact-secrets";
+import { redactDeep } from "../engine/results/redact-secrets";
 import { createRunStore, type RunStore, type StoredRun } from "./run-store";
 
 // A cancel reaches a queued run's cells not yet started at once, not one job

@@ -1,7 +1,7 @@
 import type { RunStatus } from "./run-store";
 import type { RunOverview } from "./run-views";
-import type { PriceOf } from "../engine/explain-plan";
-import { savingsOf } from "../engine/savings";
+import type { PriceOf } from "../engine/plan/explain-plan";
+import { savingsOf } from "../engine/cost/savings";
 
 // Everything the run page's figures show, computed from a run's overview:
 // the page renders it on the server, and the progress stream sends it every

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import os from "node:os";
 import type { EvalResult, Report } from "../engine/results/report";
-import { withSkipKind } from "../engine/skip-kind";
+import { withSkipKind } from "../engine/results/skip-kind";
 import { fillReviewQueue } from "./fill-review-queue";
 import type { Prisma, PrismaClient } from "./generated/client";
 

@@ -1,13 +1,13 @@
-import { judgeAgreement } from "../engine/agreement/judge-agreement";
-import { multiJudgeResults } from "../engine/agreement/agreement-units";
-import { judgeDisagreements, type JudgeDisagreement } from "../engine/agreement/judge-disagreements";
-import { jurorAgreementMatrices, type JurorAgreementMatrix } from "../engine/agreement/juror-agreement-matrix";
-import { compareToBaseline } from "../engine/compare-baseline";
+import { judgeAgreement } from "../engine/trust/agreement/judge-agreement";
+import { multiJudgeResults } from "../engine/trust/agreement/agreement-units";
+import { judgeDisagreements, type JudgeDisagreement } from "../engine/trust/agreement/judge-disagreements";
+import { jurorAgreementMatrices, type JurorAgreementMatrix } from "../engine/trust/agreement/juror-agreement-matrix";
+import { compareToBaseline } from "../engine/trust/compare-baseline";
 import type { BaselineComparison, EvalResult, EvalStatus, OutcomeCounts, Report } from "../engine/results/report";
 import type { JudgeAgreement } from "../engine/results/trust";
-import { SKIP_KINDS, type SkipKind, type SkippedBy } from "../engine/skip-kind";
+import { SKIP_KINDS, type SkipKind, type SkippedBy } from "../engine/results/skip-kind";
 import { EVAL_STATUSES } from "../engine/results/report";
-import type { ModelCallTotals } from "../engine/savings";
+import type { ModelCallTotals } from "../engine/cost/savings";
 import { Prisma, type PrismaClient } from "./generated/client";
 import { createRunStore, type RunStatus, type StartedBy } from "./run-store";
 

@@ -1,18 +1,18 @@
 import { PgBoss } from "pg-boss";
 import { loadSuite } from "../config/load-suite";
 import type { SuiteConfig } from "../config/types";
-import type { JudgePort } from "../engine/judge-port";
+import type { JudgePort } from "../engine/ports/judge-port";
 import type { EvalResult } from "../engine/results/report";
-import { CallScheduler } from "../engine/call-scheduler";
+import { CallScheduler } from "../engine/grade/call-scheduler";
 import { runSuite } from "../engine/run-suite";
-import type { PriceOf } from "../engine/explain-plan";
-import { redactDeep } from "../engine/redact-secrets";
+import type { PriceOf } from "../engine/plan/explain-plan";
+import { redactDeep } from "../engine/results/redact-secrets";
 import { parseDatabaseUrl } from "./connection";
 import type { Database } from "./open-database";
 import { createRunStore, type StoredRun } from "./run-store";
 import { finishIfAllStored, skipQueuedCells } from "./run-cancel";
 import { claimOwner, createCachedJudge } from "./cached-judge";
-import type { LivePort } from "../engine/live-port";
+import type { LivePort } from "../engine/ports/live-port";
 import { countOutstanding, type BatchLedger } from "../judge/batch-rounds";
 import { createBatchLedger } from "./batch-ledger";
 

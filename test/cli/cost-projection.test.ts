@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
-import { explainPlan } from "../../lib/engine/explain-plan";
-import { planSuite } from "../../lib/engine/plan-suite";
+import { explainPlan } from "../../lib/engine/plan/explain-plan";
+import { planSuite } from "../../lib/engine/plan/plan-suite";
 import { cacheMinimumOf } from "../../lib/judge/cache-minimums";
 import type { FakeReply, FakeRequest } from "../support/fake-messages-api";
 import { suiteFrom } from "../support/run-yaml";

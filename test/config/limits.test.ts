@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { formatCount } from "../../lib/config/limits";
-import { checkDraft } from "../../lib/engine/check-draft";
+import { checkDraft } from "../../lib/engine/plan/check-draft";
 import { issuesOf, only } from "./issues-of";
 
 const list = (n: number, prefix: string) => `[${Array.from({ length: n }, (_, i) => `${prefix}${i}`).join(", ")}]`;

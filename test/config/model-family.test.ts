@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { modelFamilyOf } from "../../lib/config/model-family";
-import { resolveProvider } from "../../lib/engine/resolve-provider";
+import { resolveProvider } from "../../lib/engine/plan/resolve-provider";
 
 // One table of model families (issue 11): the same-family warning and the
 // provider resolution of an unprefixed model read it.

@@ -2,7 +2,7 @@ import { expect, test } from "@playwright/test";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { formatUsd } from "../../lib/engine/format-score";
+import { formatUsd } from "../../lib/engine/results/format-score";
 import type { Report } from "../../lib/engine/results/report";
 import { startFakeMessagesApi, type FakeMessagesApi } from "../support/fake-messages-api";
 import { runCli } from "../support/run-cli";

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { always, createFakeJudge } from "../support/fake-judge";
 import { runYaml } from "../support/run-yaml";
 import { exitCodeOf } from "../../lib/engine/run-suite";
-import { CallScheduler } from "../../lib/engine/call-scheduler";
+import { CallScheduler } from "../../lib/engine/grade/call-scheduler";
 
 // Cancel stops calls, not just jobs: a cancel request (the dashboard's Cancel,
 // `rubric-studio cancel`) or a worker's shutdown stops the scheduling of new

@@ -1,4 +1,4 @@
-import type { JudgeRequest, JudgeSlot } from "../../lib/engine/judge-port";
+import type { JudgeRequest, JudgeSlot } from "../../lib/engine/ports/judge-port";
 
 // Shared by the judge tests: a request, a slot that records what the judge
 // does with it, and a sleep that records what it was asked to wait.

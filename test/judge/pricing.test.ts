@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { costOf, estimateTokens } from "../../lib/engine/cost";
+import { costOf, estimateTokens } from "../../lib/engine/cost/cost";
 import { priceOf } from "../../lib/judge/pricing";
 
 describe("priceOf", () => {

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createAnthropicJudge } from "../../lib/judge/anthropic-judge";
 import { CACHE_MINIMUM_MODELS, cacheMinimumOf } from "../../lib/judge/cache-minimums";
 import { PRICED_MODELS } from "../../lib/judge/pricing";
-import type { CacheTtl } from "../../lib/engine/judge-port";
+import type { CacheTtl } from "../../lib/engine/ports/judge-port";
 import { startFakeMessagesApi, type FakeMessagesApi } from "../support/fake-messages-api";
 import type { PromptCacheOptions } from "../support/prompt-cache";
 import { FAKE_API_KEY, judgeRequest, slotSpy } from "./judge-helpers";

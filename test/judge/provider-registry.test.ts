@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { PROVIDER_TYPES } from "../../lib/config/provider-schema";
-import type { JudgeRequest } from "../../lib/engine/judge-port";
+import type { JudgeRequest } from "../../lib/engine/ports/judge-port";
 import { PROVIDER_ADAPTERS } from "../../lib/judge/provider-registry";
 import { startFakeMessagesApi } from "../support/fake-messages-api";
 import { startFakeOpenAIApi } from "../support/fake-openai-api";

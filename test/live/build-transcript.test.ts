@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { createTranscriptBuilder } from "../../lib/live/build-transcript";
 import { toAnthropicTools } from "../../lib/live/agent-tools";
 import { allowAllServers, allowListedServers } from "../../lib/live/allow-servers";
-import { renderTranscript } from "../../lib/engine/transcript";
+import { renderTranscript } from "../../lib/engine/results/transcript";
 import type { ServerConfig } from "../../lib/config/types";
 
 // The pieces of lib/live that need no process: the transcript (redaction,

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import type { LiveAgentSettings } from "../../lib/engine/live-port";
+import type { LiveAgentSettings } from "../../lib/engine/ports/live-port";
 import { createChatDialect, type ChatSender } from "../../lib/live/chat-dialect";
 
 // What the Chat Completions dialect makes of replies an endpoint should not

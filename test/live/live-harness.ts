@@ -4,7 +4,7 @@ import { allowAllServers, type AllowServer } from "../../lib/live/allow-servers"
 import { createLiveRunner } from "../../lib/live/create-live-runner";
 import type { Report, EvalResult } from "../../lib/engine/results/report";
 import { runSuite } from "../../lib/engine/run-suite";
-import type { PriceOf } from "../../lib/engine/explain-plan";
+import type { PriceOf } from "../../lib/engine/plan/explain-plan";
 import { startFakeMessagesApi, type FakeMessagesApi, type FakeRespond } from "../support/fake-messages-api";
 import { MCP_TEST_SERVER_ARGS } from "../support/mcp-test-server";
 import { suiteFrom } from "../support/run-yaml";

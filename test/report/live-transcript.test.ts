@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { EvalResult, Report } from "../../lib/engine/results/report";
-import type { Transcript } from "../../lib/engine/transcript";
+import type { Transcript } from "../../lib/engine/results/transcript";
 import { REPORTER_NAMES, REPORTERS } from "../../lib/report/registry";
-import { redactDeep } from "../../lib/engine/redact-secrets";
+import { redactDeep } from "../../lib/engine/results/redact-secrets";
 import { buildSampleReport, sampleResults, summarizeResults } from "../support/sample-report";
 
 // A live result's transcript in the reports: structured in JSON, step by step

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { XMLParser } from "fast-xml-parser";
-import type { JudgePort, TokenUsage } from "../../lib/engine/judge-port";
+import type { JudgePort, TokenUsage } from "../../lib/engine/ports/judge-port";
 import type { Report } from "../../lib/engine/results/report";
 import { REPORTERS } from "../../lib/report/registry";
 import { priceOf } from "../../lib/judge/pricing";

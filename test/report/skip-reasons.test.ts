@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { REPORTERS, REPORTER_NAMES } from "../../lib/report/registry";
-import { SKIP_KINDS, skippedFields, type SkipKind } from "../../lib/engine/skip-kind";
+import { SKIP_KINDS, skippedFields, type SkipKind } from "../../lib/engine/results/skip-kind";
 import type { EvalResult } from "../../lib/engine/results/report";
 import { buildSampleReport, sampleResults } from "../support/sample-report";
 

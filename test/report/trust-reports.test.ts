@@ -1,7 +1,7 @@
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { beforeAll, describe, expect, it } from "vitest";
 import { REPORTERS } from "../../lib/report/registry";
-import { redactDeep } from "../../lib/engine/redact-secrets";
+import { redactDeep } from "../../lib/engine/results/redact-secrets";
 import type { Report } from "../../lib/engine/results/report";
 import { categoryOf, createFakeJudge, type FakeAnswer } from "../support/fake-judge";
 import { runYaml } from "../support/run-yaml";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createCachedJudge } from "../../lib/store/cached-judge";
-import type { JudgeRequest, JudgeSlot } from "../../lib/engine/judge-port";
+import type { JudgeRequest, JudgeSlot } from "../../lib/engine/ports/judge-port";
 import { always, createFakeJudge } from "../support/fake-judge";
 import { useTestDatabase } from "../support/test-database";
 

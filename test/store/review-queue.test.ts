@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import type { JudgeRequest, VerdictKind } from "../../lib/engine/judge-port";
+import type { JudgeRequest, VerdictKind } from "../../lib/engine/ports/judge-port";
 import type { CalibrationResult } from "../../lib/engine/results/trust";
 import { createCalibrationStore } from "../../lib/store/calibration-store";
 import { createHumanLabels } from "../../lib/store/human-labels";

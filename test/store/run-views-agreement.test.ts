@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { createRunQueries } from "../../lib/store/run-queries";
 import { createRunStore } from "../../lib/store/run-store";
 import { createRunViews } from "../../lib/store/run-views";
-import type { JudgeRequest, VerdictKind } from "../../lib/engine/judge-port";
+import type { JudgeRequest, VerdictKind } from "../../lib/engine/ports/judge-port";
 import { createFakeJudge } from "../support/fake-judge";
 import { runYaml } from "../support/run-yaml";
 import { useTestDatabase } from "../support/test-database";

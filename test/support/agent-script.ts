@@ -1,4 +1,4 @@
-import { VERDICT_TOOL_NAME } from "../../lib/engine/verdict";
+import { VERDICT_TOOL_NAME } from "../../lib/engine/ports/verdict";
 import type { FakeReply, FakeRequest, FakeRespond } from "./fake-messages-api";
 
 // Scripting the Messages API stand-in for live runs: one stand-in answers both

@@ -1,6 +1,6 @@
-import type { JudgeCallContext, JudgeErrorKind, JudgeOutcome, JudgePort, JudgeRequest, TokenUsage, VerdictKind } from "../../lib/engine/judge-port";
-import type { Verdict } from "../../lib/engine/verdict";
-import { ZERO_USAGE } from "../../lib/engine/judge-port";
+import type { JudgeCallContext, JudgeErrorKind, JudgeOutcome, JudgePort, JudgeRequest, TokenUsage, VerdictKind } from "../../lib/engine/ports/judge-port";
+import type { Verdict } from "../../lib/engine/ports/verdict";
+import { ZERO_USAGE } from "../../lib/engine/ports/judge-port";
 
 // A scripted stand-in for the judge port (DESIGN.md, house rule 3): a plain
 // object the engine receives in its deps, no HTTP and no module mocking. The

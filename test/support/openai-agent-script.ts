@@ -1,4 +1,4 @@
-import { VERDICT_TOOL_NAME } from "../../lib/engine/verdict";
+import { VERDICT_TOOL_NAME } from "../../lib/engine/ports/verdict";
 import type { FakeOpenAIReply, FakeOpenAIRequest } from "./fake-openai-api";
 
 // Scripting the Chat Completions stand-in for live runs, as agent-script.ts

@@ -1,12 +1,12 @@
 import { loadSuite, formatIssue } from "../../lib/config/load-suite";
 import type { SuiteConfig } from "../../lib/config/types";
-import type { ModelPrice } from "../../lib/engine/cost";
+import type { ModelPrice } from "../../lib/engine/cost/cost";
 import type { EvalResult, Report } from "../../lib/engine/results/report";
 import { runSuite, type RunEvent } from "../../lib/engine/run-suite";
-import { planSuite } from "../../lib/engine/plan-suite";
-import { explainPlan, type ExplainedPlan, type PriceOf } from "../../lib/engine/explain-plan";
-import type { JudgePort } from "../../lib/engine/judge-port";
-import type { CallScheduler } from "../../lib/engine/call-scheduler";
+import { planSuite } from "../../lib/engine/plan/plan-suite";
+import { explainPlan, type ExplainedPlan, type PriceOf } from "../../lib/engine/plan/explain-plan";
+import type { JudgePort } from "../../lib/engine/ports/judge-port";
+import type { CallScheduler } from "../../lib/engine/grade/call-scheduler";
 
 // Builders shared by the engine tests: a suite from YAML text as a user writes
 // it, run through the real engine with a fake judge.

@@ -1,8 +1,8 @@
 import type { CriterionResult, EvalResult, Report, ReportSummary, VerdictRecord } from "../../lib/engine/results/report";
-import type { TokenUsage } from "../../lib/engine/judge-port";
-import { formatScore } from "../../lib/engine/format-score";
-import { skippedByOf } from "../../lib/engine/skip-kind";
-import { savingsOfCalls } from "../../lib/engine/savings";
+import type { TokenUsage } from "../../lib/engine/ports/judge-port";
+import { formatScore } from "../../lib/engine/results/format-score";
+import { skippedByOf } from "../../lib/engine/results/skip-kind";
+import { savingsOfCalls } from "../../lib/engine/cost/savings";
 import { priceOf } from "../../lib/judge/pricing";
 
 // A realistic report with every status a reporter has to show: a plain pass,

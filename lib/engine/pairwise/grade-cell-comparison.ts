@@ -1,12 +1,12 @@
 import type { EvalResult } from "../results/report";
-import type { ComparedCells, PlannedCell } from "../planned-cell";
-import type { LiveOutcome, LivePort, LiveRequest } from "../live-port";
-import type { PriceOf } from "../explain-plan";
-import { gradeCell } from "../grade-cell";
-import type { CallJudge } from "../call-judge";
-import { agentSummary, liveRunOf, type LiveRuns } from "../grade-live-cell";
-import { renderTranscript } from "../transcript";
-import { skippedFields } from "../skip-kind";
+import type { ComparedCells, PlannedCell } from "../plan/planned-cell";
+import type { LiveOutcome, LivePort, LiveRequest } from "../ports/live-port";
+import type { PriceOf } from "../plan/explain-plan";
+import { gradeCell } from "../grade/grade-cell";
+import type { CallJudge } from "../grade/call-judge";
+import { agentSummary, liveRunOf, type LiveRuns } from "../grade/grade-live-cell";
+import { renderTranscript } from "../results/transcript";
+import { skippedFields } from "../results/skip-kind";
 import { comparedItems } from "./plan-cell-comparison";
 
 // Grades `compare: { eval, a, b }`: gets each side's candidate (a fixed

@@ -1,9 +1,9 @@
 import type { PairwiseConfig } from "../../config/pairwise-types";
 import type { EvalResult, JudgeCallSummary } from "../results/report";
-import type { PlannedCell, JudgeInstance } from "../planned-cell";
-import { SKIPPED, type CallJudge, type ResultBase } from "../call-judge";
-import type { SkipReason } from "../call-scheduler";
-import type { PairwiseVerdict } from "../verdict";
+import type { PlannedCell, JudgeInstance } from "../plan/planned-cell";
+import { SKIPPED, type CallJudge, type ResultBase } from "../grade/call-judge";
+import type { SkipReason } from "../grade/call-scheduler";
+import type { PairwiseVerdict } from "../ports/verdict";
 import { combineCategoryScores, combineOrders } from "./map-verdicts";
 import { categoryWinners, computePairwiseResult, positionBias, wilsonIntervals } from "./pairwise-result";
 import { pairwiseRequest, pairwiseStablePrompt } from "./pairwise-prompt";

@@ -1,7 +1,7 @@
 import type { PairwiseConfig } from "../../config/pairwise-types";
-import type { JudgeRequest } from "../judge-port";
-import { candidateShared, type JudgeSettings } from "../build-prompt";
-import { VERDICT_TOOL_NAME } from "../verdict";
+import type { JudgeRequest } from "../ports/judge-port";
+import { candidateShared, type JudgeSettings } from "../grade/build-prompt";
+import { VERDICT_TOOL_NAME } from "../ports/verdict";
 
 // The judge prompt of a comparison. The stable part (instructions and the
 // question or criteria) is the same for every pair and both orders; the pair

@@ -1,12 +1,12 @@
 import type { JudgeConfig, Scale, SourceLocation, RubricSource } from "../../config/types";
-import type { JudgeCallRecord, TokenUsage } from "../judge-port";
-import type { AgentCallRecord } from "../live-port";
-import type { Transcript } from "../transcript";
+import type { JudgeCallRecord, TokenUsage } from "../ports/judge-port";
+import type { AgentCallRecord } from "../ports/live-port";
+import type { Transcript } from "./transcript";
 import type { ReviewOutcome } from "../review/types";
 import type { PairwiseOutcome } from "../pairwise/types";
 import type { CalibrationResult, JudgeAgreement, RepeatSummary } from "./trust";
-import type { SkipKind, SkippedBy } from "../skip-kind";
-import type { Savings } from "../savings";
+import type { SkipKind, SkippedBy } from "./skip-kind";
+import type { Savings } from "../cost/savings";
 
 // The canonical report: one object that every reporter renders. No reporter
 // needs an eval-specific code path; everything a format shows is here.

@@ -1,6 +1,6 @@
 import type { MeasurementLevel } from "../../stats/registry";
 import type { KappaWeights } from "../../stats/cohen-kappa";
-import type { TokenUsage } from "../judge-port";
+import type { TokenUsage } from "../ports/judge-port";
 
 // What the trust checks report, beside the results: how far the judges agree
 // (agreement/), how stable they are over repeats (repeat/), and how they match

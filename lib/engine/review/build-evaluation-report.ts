@@ -1,5 +1,5 @@
 import type { DocumentConfig, ReviewPassCriteria, RubricSetConfig } from "../../config/category-types";
-import type { TokenUsage } from "../judge-port";
+import type { TokenUsage } from "../ports/judge-port";
 import { decideReview } from "./decide-review";
 import { generateNextSteps, generateSummary } from "./next-steps";
 import type { CategoryResult, Decision, EvaluationReport, Finding, JudgeMetadata, PassCriteria, ReportMetadata } from "./types";

@@ -1,5 +1,5 @@
 import type { CategoryScale, ReviewCategory, ScoreValue } from "../../config/category-types";
-import type { CategoryVerdict } from "../verdict";
+import type { CategoryVerdict } from "../ports/verdict";
 import type { CategoryResult, ChecklistResults, Finding } from "./types";
 
 // One judge's verdict on one category, as a CategoryResult with findings.

@@ -1,8 +1,8 @@
 import type { ReviewPassCriteria, RubricSetConfig } from "../../config/category-types";
-import type { TokenUsage } from "../judge-port";
+import type { TokenUsage } from "../ports/judge-port";
 import type { CriterionResult, EvalResult, JudgeCallSummary } from "../results/report";
-import type { PlannedCell } from "../planned-cell";
-import { SKIPPED, type CallJudge, type ResultBase } from "../call-judge";
+import type { PlannedCell } from "../plan/planned-cell";
+import { SKIPPED, type CallJudge, type ResultBase } from "../grade/call-judge";
 import { aggregationMethodOf } from "./aggregation/registry";
 import { buildEvaluationReport, judgeMetadata, reportMetadata } from "./build-evaluation-report";
 import { reviewScore, SCORE_POINTS } from "./category-result";

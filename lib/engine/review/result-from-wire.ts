@@ -1,4 +1,4 @@
-import type { TokenUsage } from "../judge-port";
+import type { TokenUsage } from "../ports/judge-port";
 import type { CriterionResult, EvalResult, JudgeGrade } from "../results/report";
 import { reviewScore, SCORE_POINTS } from "./category-result";
 import type { EvaluationReport, JudgeMetadata, MultiJudgeResult, ReviewOutcome } from "./types";

@@ -1,7 +1,7 @@
 import type { ReviewCategory, RubricSetConfig } from "../../config/category-types";
-import type { JudgeRequest } from "../judge-port";
-import { candidateShared, preamble, renderCandidate, type JudgeSettings } from "../build-prompt";
-import { VERDICT_TOOL_NAME } from "../verdict";
+import type { JudgeRequest } from "../ports/judge-port";
+import { candidateShared, preamble, renderCandidate, type JudgeSettings } from "../grade/build-prompt";
+import { VERDICT_TOOL_NAME } from "../ports/verdict";
 
 // The judge prompts of a category review, laid out for the prompt cache as
 // every rubric is (build-prompt.ts): the instructions and every category first,

@@ -1,10 +1,10 @@
 import type { RubricSetConfig } from "../../config/category-types";
-import type { JudgeRequest } from "../judge-port";
+import type { JudgeRequest } from "../ports/judge-port";
 import type { JudgeCallSummary, VerdictRecord } from "../results/report";
-import type { JudgeInstance } from "../planned-cell";
-import type { CallJudge, CallResult } from "../call-judge";
-import type { SkipReason } from "../call-scheduler";
-import type { CategoryVerdict, VerdictKind, VerdictOf } from "../verdict";
+import type { JudgeInstance } from "../plan/planned-cell";
+import type { CallJudge, CallResult } from "../grade/call-judge";
+import type { SkipReason } from "../grade/call-scheduler";
+import type { CategoryVerdict, VerdictKind, VerdictOf } from "../ports/verdict";
 import { categoryRequest, holisticRequest } from "./review-prompt";
 import { categoryResultOf, SCORE_POINTS } from "./category-result";
 import type { CategoryResult } from "./types";

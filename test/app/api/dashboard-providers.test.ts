@@ -9,7 +9,7 @@ import { POST as createSuite } from "../../../app/api/suites/route";
 import { POST as runSuite } from "../../../app/api/suites/[id]/runs/route";
 /* eslint-enable no-restricted-imports */
 import type { ConfigIssue } from "../../../lib/config/types";
-import type { DraftPlan } from "../../../lib/engine/check-draft";
+import type { DraftPlan } from "../../../lib/engine/plan/check-draft";
 import { resetSuiteWorkers } from "../../../lib/offthread/suite-workers";
 import { startFakeOpenAIApi, type FakeOpenAIApi } from "../../support/fake-openai-api";
 import { useTestDatabase } from "../../support/test-database";

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from "vitest";
 // A test may call a route handler the way Next does; the rule keeps lib/ and components/ off app/.
 // eslint-disable-next-line no-restricted-imports
 import { POST } from "../../../app/api/validate/route";
-import type { DraftCheck } from "../../../lib/engine/check-draft";
+import type { DraftCheck } from "../../../lib/engine/plan/check-draft";
 import { resetSuiteWorkers } from "../../../lib/offthread/suite-workers";
 
 // The editor posts the suite to /api/validate as you type. A hostile suite

@@ -2,7 +2,7 @@ import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { PlanPanel } from "../../../components/authoring/plan-panel";
-import { checkDraft } from "../../../lib/engine/check-draft";
+import { checkDraft } from "../../../lib/engine/plan/check-draft";
 import { cacheMinimumOf } from "../../../lib/judge/cache-minimums";
 import { priceOf } from "../../../lib/judge/pricing";
 

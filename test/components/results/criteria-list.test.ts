@@ -2,8 +2,8 @@ import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { CriteriaList } from "../../../components/results/criteria-list";
-import { SKIPPED } from "../../../lib/engine/call-judge";
-import { matchWhen } from "../../../lib/engine/match-when";
+import { SKIPPED } from "../../../lib/engine/grade/call-judge";
+import { matchWhen } from "../../../lib/engine/grade/match-when";
 import type { CriterionResult } from "../../../lib/engine/results/report";
 import { criterionMarks } from "../../../lib/report/format";
 

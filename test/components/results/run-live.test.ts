@@ -2,7 +2,7 @@ import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it, vi } from "vitest";
 import { RunLive, type RunSnapshot } from "../../../components/results/run-live";
-import { savingsOf } from "../../../lib/engine/savings";
+import { savingsOf } from "../../../lib/engine/cost/savings";
 import { priceOf } from "../../../lib/judge/pricing";
 
 vi.mock("next/navigation", () => ({ useRouter: () => ({ refresh() {} }) }));

@@ -1,7 +1,7 @@
 import { INTERNAL_ERROR } from "../../../lib/config/load-suite";
-import { checkDraft } from "../../../lib/engine/check-draft";
-import { explainPlan, renderExplain } from "../../../lib/engine/explain-plan";
-import { planSuite } from "../../../lib/engine/plan-suite";
+import { checkDraft } from "../../../lib/engine/plan/check-draft";
+import { explainPlan, renderExplain } from "../../../lib/engine/plan/explain-plan";
+import { planSuite } from "../../../lib/engine/plan/plan-suite";
 import { loadSuite } from "../../../lib/config/load-suite";
 import type { ConfigIssue } from "../../../lib/config/types";
 

@@ -3,7 +3,7 @@ import { loadSuite } from "../../../lib/config/load-suite";
 import type { ConfigIssue } from "../../../lib/config/types";
 import { createFakeJudge, type FakeAnswer } from "../../support/fake-judge";
 import { explainYaml, runYaml } from "../../support/run-yaml";
-import type { JudgeRequest, VerdictKind } from "../../../lib/engine/judge-port";
+import type { JudgeRequest, VerdictKind } from "../../../lib/engine/ports/judge-port";
 
 // `compare: { eval, a, b }` on fixed candidates, through the real engine with
 // a scripted judge: which cells pair up, what the judge is shown, how the

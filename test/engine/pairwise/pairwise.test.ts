@@ -3,7 +3,7 @@ import { combineOrders, swapWinner } from "../../../lib/engine/pairwise/map-verd
 import { computePairwiseResult, winRateBars } from "../../../lib/engine/pairwise/pairwise-result";
 import { createFakeJudge, type FakeAnswer } from "../../support/fake-judge";
 import { runOne } from "../../support/run-yaml";
-import type { JudgeRequest, VerdictKind } from "../../../lib/engine/judge-port";
+import type { JudgeRequest, VerdictKind } from "../../../lib/engine/ports/judge-port";
 import type { PairwiseWinner } from "../../../lib/engine/pairwise/types";
 
 // Pairwise comparisons: both orders always, the swapped verdict mapped back,

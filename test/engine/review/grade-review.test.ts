@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { byCategory, createFakeJudge, type FakeStructured } from "../../support/fake-judge";
 import { runOne, runYaml } from "../../support/run-yaml";
 import { exitCodeOf } from "../../../lib/engine/run-suite";
-import type { CategoryVerdict } from "../../../lib/engine/verdict";
+import type { CategoryVerdict } from "../../../lib/engine/ports/verdict";
 
 // A category review through the real engine with a scripted judge. The
 // expected findings, decision, next steps and summary below were worked out by

@@ -4,7 +4,7 @@ import { categoryOf, createFakeJudge, type FakeAnswer } from "../../support/fake
 import { runOne } from "../../support/run-yaml";
 import type { ScoreValue } from "../../../lib/config/category-types";
 import type { DecisionStatus } from "../../../lib/engine/review/types";
-import type { CategoryVerdict } from "../../../lib/engine/verdict";
+import type { CategoryVerdict } from "../../../lib/engine/ports/verdict";
 
 // Several judges on one document: the registry of aggregation methods, walked,
 // and a panel of three through the engine. Expected values are worked out by

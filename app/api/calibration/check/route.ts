@@ -1,6 +1,6 @@
 import { NextResponse } from "next/server";
 import { readEnv } from "../../../../lib/env/read-env";
-import { checkAnchors } from "../../../../lib/engine/calibration/check-anchors";
+import { checkAnchors } from "../../../../lib/engine/trust/calibration/check-anchors";
 import { createAnthropicJudge } from "../../../../lib/judge/anthropic-judge";
 import { priceOf } from "../../../../lib/judge/pricing";
 import { suiteWorkers } from "../../../../lib/offthread/suite-workers";

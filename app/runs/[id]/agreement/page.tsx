@@ -8,7 +8,7 @@ import styles from "@/components/results/results.module.css";
 import trust from "@/components/results/trust.module.css";
 import { Stat } from "@/components/results/status-counts";
 import { PeopleAgreement } from "@/components/review/people-agreement";
-import { DISAGREEMENT_SPREAD } from "@/lib/engine/agreement/judge-disagreements";
+import { DISAGREEMENT_SPREAD } from "@/lib/engine/trust/agreement/judge-disagreements";
 import { dashboardDatabase } from "@/lib/store/dashboard-database";
 import { labelCalibration } from "@/lib/store/label-calibration";
 import { runViews } from "../../_lib/load";

@@ -4,7 +4,7 @@ import styles from "@/components/results/results.module.css";
 import { SuiteCrumbs } from "@/components/results/suite-crumbs";
 import { ReviewQueueTable } from "@/components/review/review-queue-table";
 import review from "@/components/review/review.module.css";
-import { REVIEW_REASON_LABELS, REVIEW_REASONS } from "@/lib/engine/people/needs-person";
+import { REVIEW_REASON_LABELS, REVIEW_REASONS } from "@/lib/engine/trust/people/needs-person";
 import { dashboardDatabase } from "@/lib/store/dashboard-database";
 import { createReviewQueue } from "@/lib/store/review-queue";
 import { pageSessionReviewer } from "../../../api/review/reviewer";

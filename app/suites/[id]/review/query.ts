@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { QueueRow } from "@/components/review/review-types";
-import { REVIEW_REASONS } from "@/lib/engine/people/needs-person";
+import { REVIEW_REASONS } from "@/lib/engine/trust/people/needs-person";
 import type { ReviewItem } from "@/lib/store/review-queue";
 
 // The queue's filters as they travel in the URL (the queue page and the

@@ -1,4 +1,4 @@
-import { redactDeep } from "../../../../../lib/engine/redact-secrets";
+import { redactDeep } from "../../../../../lib/engine/results/redact-secrets";
 import { csvHeader, csvResultLine } from "../../../../../lib/report/csv-rows";
 import { createRunExport } from "../../../../../lib/store/run-export";
 import { errorResponse, withDatabase, type IdParams } from "../../../respond";

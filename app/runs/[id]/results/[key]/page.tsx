@@ -13,10 +13,10 @@ import { scoreStatValue } from "@/components/results/score-stat";
 import { TranscriptView } from "@/components/results/transcript-view";
 import { TreePath } from "@/components/results/tree-path";
 import { winRateBars } from "@/lib/engine/pairwise/pairwise-result";
-import { renderTranscript } from "@/lib/engine/transcript";
+import { renderTranscript } from "@/lib/engine/results/transcript";
 import { FlipRateTable } from "@/components/results/flip-rate-table";
 import { AskPerson } from "@/components/review/ask-person";
-import { askableItems } from "@/lib/engine/people/review-subject";
+import { askableItems } from "@/lib/engine/trust/people/review-subject";
 import { pageSessionReviewer } from "../../../../api/review/reviewer";
 import { decodeSegment, repeatViews, runViews } from "../../../_lib/load";
 

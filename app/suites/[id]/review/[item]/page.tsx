@@ -4,7 +4,7 @@ import styles from "@/components/results/results.module.css";
 import { SuiteCrumbs } from "@/components/results/suite-crumbs";
 import { LabelForm } from "@/components/review/label-form";
 import review from "@/components/review/review.module.css";
-import { REVIEW_REASON_LABELS } from "@/lib/engine/people/needs-person";
+import { REVIEW_REASON_LABELS } from "@/lib/engine/trust/people/needs-person";
 import { dashboardDatabase } from "@/lib/store/dashboard-database";
 import { reviewItemAnchors, reviewItemSubject } from "@/lib/store/human-labels";
 import { suiteWorkers } from "@/lib/offthread/suite-workers";

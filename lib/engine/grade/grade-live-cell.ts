@@ -1,0 +1,116 @@
+import type { TokenUsage } from "../ports/judge-port";
+import type { AgentCallRecord, LiveOutcome, LivePort, LiveRequest } from "../ports/live-port";
+import type { EvalResult, LiveAgentSummary } from "../results/report";
+import { liveRunKey, type LiveCell } from "../plan/planned-cell";
+import type { PriceOf } from "../plan/explain-plan";
+import { gradeCell } from "./grade-cell";
+import type { CallJudge } from "./call-judge";
+import { costOf } from "../cost/cost";
+import { finalReply, renderTranscript, type Transcript } from "../results/transcript";
+import { skippedFields } from "../results/skip-kind";
+
+// Grades a cell whose candidate is a live agent run: asks the live port for
+// the run, then grades the rendered transcript like any fixed response. Cells
+// that differ only in their judge model (matrix.models) share one run, so the
+// judges are compared on the very same transcript, and it is paid for once.
+
+export type LiveRuns = Map<string, Promise<LiveOutcome>>;
+
+export interface GradeLiveCellInput {
+  cell: LiveCell;
+  live: LivePort;
+  schedule: LiveRequest["schedule"];
+  call: CallJudge;
+  now: () => number;
+  priceOf: PriceOf;
+  runs: LiveRuns;
+  signal?: AbortSignal;
+}
+
+function addUsage(a: TokenUsage, b: TokenUsage): TokenUsage {
+  return { input: a.input + b.input, output: a.output + b.output, cacheRead: a.cacheRead + b.cacheRead, cacheWrite: a.cacheWrite + b.cacheWrite };
+}
+
+export function agentSummary(input: { calls: AgentCallRecord[]; cell: GradeLiveCellInput["cell"]; priceOf: PriceOf; transcript?: Transcript }): LiveAgentSummary {
+  const { cell, priceOf, transcript } = input;
+  const price = priceOf(cell.live.agent.model);
+  const calls = input.calls.map((c) => ({ ...c, costUsd: price ? costOf(price, c.usage) : null }));
+  return {
+    model: cell.live.agent.model,
+    ...(cell.live.agent.provider !== undefined ? { provider: cell.live.agent.provider } : {}),
+    turns: transcript?.turns ?? calls.length,
+    maxTurns: cell.live.agent.maxTurns,
+    usage: calls.reduce((sum, c) => addUsage(sum, c.usage), { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }),
+    costUsd: calls.reduce((sum, c) => sum + (c.costUsd ?? 0), 0),
+    calls,
+  };
+}
+
+/**
+ * The agent run of a live cell, started once per run of the suite and shared
+ * by every cell that grades it: the cells that differ only in judge model, and
+ * a comparison of cells (`compare: { eval, a, b }`).
+ */
+export function liveRunOf(input: Pick<GradeLiveCellInput, "cell" | "live" | "schedule" | "runs" | "signal">): Promise<LiveOutcome> {
+  const { cell, live, runs } = input;
+  const key = liveRunKey(cell);
+  let pending = runs.get(key);
+  if (!pending) {
+    pending = live.run({ cellId: cell.id, ...cell.live, schedule: input.schedule, ...(input.signal ? { signal: input.signal } : {}) });
+    runs.set(key, pending);
+  }
+  return pending;
+}
+
+export async function gradeLiveCell(input: GradeLiveCellInput): Promise<EvalResult> {
+  const { cell, now } = input;
+  const started = now();
+  const outcome = await liveRunOf(input);
+
+  if (outcome.kind === "deferred") {
+    const result = await gradeCell({ cell: { ...cell, deferReason: outcome.reason, judgeCalls: 0 }, call: input.call, now });
+    return { ...result, candidate: { ...result.candidate, source: "live" } };
+  }
+
+  const agent = agentSummary({ calls: outcome.calls, cell, priceOf: input.priceOf, ...(outcome.transcript ? { transcript: outcome.transcript } : {}) });
+  const liveCandidate = (transcript: Transcript | undefined, serverStderr?: string): EvalResult["candidate"] => {
+    const reply = transcript ? finalReply(transcript) : undefined;
+    return {
+      source: "live",
+      server: cell.live.serverName,
+      prompt: cell.live.prompt,
+      ...(reply !== undefined ? { response: reply } : {}),
+      ...(transcript ? { transcript } : {}),
+      agent,
+      ...(serverStderr ? { serverStderr } : {}),
+    };
+  };
+
+  if (outcome.kind === "error" || outcome.kind === "skipped") {
+    // Built on the deferred shape (no judge calls were made), then marked for what happened.
+    const { note: _deferNote, ...base } = await gradeCell({ cell: { ...cell, deferReason: "", judgeCalls: 0 }, call: input.call, now });
+    const failed = outcome.kind === "error";
+    return {
+      ...base,
+      // A skip carries its kind and note as other skips do; a failure's reason says it all.
+      ...(failed
+        ? { status: "failed" as const, display: "error", reason: `live run failed: ${outcome.message}` }
+        : skippedFields(outcome.reason, "the live agent run could finish")),
+      candidate: liveCandidate(outcome.transcript, failed ? outcome.serverStderr : undefined),
+      usage: agent.usage,
+      costUsd: agent.costUsd,
+      latencyMs: Math.max(0, now() - started),
+    };
+  }
+
+  // Graded like a fixed response: criteria, `when:` predicates and evidence
+  // spans all read the rendered transcript. The prompt is part of it.
+  const graded = await gradeCell({ cell: { ...cell, candidate: { response: renderTranscript(outcome.transcript) } }, call: input.call, now });
+  return {
+    ...graded,
+    candidate: liveCandidate(outcome.transcript),
+    usage: addUsage(graded.usage, agent.usage),
+    costUsd: graded.costUsd + agent.costUsd,
+    latencyMs: Math.max(0, now() - started),
+  };
+}

@@ -1,0 +1,274 @@
+import type { Rubric } from "../../config/types";
+import type { JudgeRequest, VerdictKind } from "../ports/judge-port";
+import type { ComparedCells, PlannedCell } from "./planned-cell";
+import { BATCH_PRICE_FACTOR, costOf, type ModelPrice } from "../cost/cost";
+import { formatUsd, plural } from "../results/format-score";
+import { describeCategoryRubric } from "../review/review-prompt";
+import { createRequestEstimator, EXPECTED_OUTPUT_TOKENS, longestPath, REQUEST_OVERHEAD_TOKENS, tokensOf, type TokenEstimate } from "./estimate-requests";
+import { liveRunKey } from "./planned-cell";
+import { ASSUMED_TRANSCRIPT_CHARS, assumedLiveCandidate, liveAgentLine, liveCandidateLine } from "./explain-live";
+import { addProjected, createCacheProjector, NO_PROJECTED_INPUT, type CacheMinimumOf, type ProjectedInput } from "./cache-projection";
+import { cacheTtlFor } from "../grade/cache-ttl";
+import type { CacheTtl } from "../ports/judge-port";
+
+// `eval --explain`: what each cell would grade, with how many judge calls and
+// what they would cost. Builds the requests a run would send, without
+// sending any (their stable parts once per rubric: estimate-requests.ts).
+
+export { EXPECTED_OUTPUT_TOKENS, REQUEST_OVERHEAD_TOKENS };
+
+export type PriceOf = (model: string) => ModelPrice | undefined;
+
+export function estimateRequest(request: JudgeRequest<VerdictKind>, priceOf: PriceOf): { inputTokens: number; outputTokens: number; costUsd: number | null } {
+  const tokens = tokensOf(request);
+  return { ...tokens, costUsd: costOfTokens(tokens, priceOf(request.model)) };
+}
+
+function costOfTokens(tokens: TokenEstimate, price: ModelPrice | undefined): number | null {
+  return price ? costOf(price, { input: tokens.inputTokens, output: tokens.outputTokens, cacheRead: 0, cacheWrite: 0 }) : null;
+}
+
+export interface ExplainedCell {
+  id: string;
+  name: string;
+  rubric: string[];
+  candidate: string;
+  judges: string[];
+  judgeCalls: number;
+  inputTokens: number;
+  outputTokens: number;
+  /** Every input token at the full input price; null when a judge model is unpriced. */
+  naiveUsd: number | null;
+  /** Projected with the prompt cache (writes and reads); the naive cost when no minimum is known for the model. */
+  costUsd: number | null;
+  /** An unchanged rerun: 0 when the judge cache answers every call (a fixed response); a live run grades a new transcript. */
+  rerunUsd: number | null;
+  /** The input tokens as the prompt cache would bill them. */
+  cacheInput: ProjectedInput;
+  deferReason?: string;
+  /** A live run's agent: model, call budget (turns), limits. */
+  agent?: string;
+  /** Upper bound of the agent's model calls (its turn limit); 0 for a fixed response, and for a run an earlier cell already counts. */
+  agentCalls: number;
+}
+
+export interface ExplainedPlan {
+  cells: ExplainedCell[];
+  totals: {
+    cells: number;
+    deferred: number;
+    judgeCalls: number;
+    agentCalls: number;
+    inputTokens: number;
+    outputTokens: number;
+    naiveUsd: number;
+    costUsd: number;
+    rerunUsd: number;
+    cacheInput: ProjectedInput;
+    unpricedModels: string[];
+  };
+  /** The TTL the run would give the rubric's prefix (cache-ttl.ts). */
+  cacheTtl: CacheTtl;
+  assumptions: string;
+}
+
+/** A long text as the plan shows it: its start and its length (the plan repeats it per cell). */
+function clip(text: string, max = 200): string {
+  return text.length <= max ? text : `${text.slice(0, max)}… (${text.length} characters)`;
+}
+
+function describeRubric(rubric: Rubric): string[] {
+  const source = rubric.source.type === "inline" ? "inline" : `${rubric.source.type} ${rubric.source.name}`;
+  const head = `${rubric.kind} rubric (${source}), threshold ${rubric.threshold.toFixed(2)}${rubric.strict ? ", strict" : ""}`;
+  if (rubric.kind === "freeform") return [head, `  "${clip(rubric.text)}"`];
+  if (rubric.kind === "tree") return [head, `  ${longestPath(rubric.tree).length} questions on the longest path`];
+  if (rubric.kind === "categories") return describeCategoryRubric(rubric.rubricSet, source);
+  if (rubric.kind === "pairwise") {
+    const { comparison: c } = rubric;
+    const asks = c.question !== undefined ? `"${c.question}"` : `criteria: ${c.criteria.map((x) => x.name).join(", ")}`;
+    return [`pairwise comparison (${source}): ${c.labels.a} vs ${c.labels.b}, ${c.items.length} pairs x 2 orders, ${asks}${c.expect ? `, expect ${c.expect}` : ""}`];
+  }
+  const options = [rubric.aggregation === "min" ? "aggregation min" : "weighted average", rubric.requireEvidence ? "evidence required" : ""].filter(Boolean);
+  return [
+    `${head}, ${options.join(", ")}`,
+    ...rubric.criteria.map((c) => {
+      const flags = [
+        `weight ${c.weight}`,
+        c.required ? "required" : "",
+        c.guard ? "guard" : "",
+        c.threshold !== undefined ? `threshold ${c.threshold.toFixed(2)}` : "",
+        c.when ? `when ${c.when.contains !== undefined ? `contains ${JSON.stringify(clip(c.when.contains))}` : `regex /${clip(c.when.regex ?? "")}/`}` : "",
+        c.examples.length ? plural(c.examples.length, "anchor") : "",
+      ].filter(Boolean);
+      return `  - ${c.name} (${flags.join(", ")})`;
+    }),
+  ];
+}
+
+type LiveCell = PlannedCell & { live: NonNullable<PlannedCell["live"]> };
+
+/** The live sides of a comparison of cells, each run once. */
+function comparedLiveSides(compared: ComparedCells): LiveCell[] {
+  const sides = new Map(compared.pairs.flatMap((p) => [p.a, p.b]).filter((side): side is LiveCell => !side.candidate && side.live !== undefined).map((side) => [side.id, side]));
+  return [...sides.values()];
+}
+
+function comparedLine(compared: ComparedCells, rubric: Rubric): string {
+  const source = rubric.kind === "pairwise" ? rubric.comparison.cells?.eval : undefined;
+  const live = comparedLiveSides(compared).length;
+  const kind = live > 0 ? `${live} live run${live === 1 ? "" : "s"}${compared.sourcePlanned ? `, shared with eval ${JSON.stringify(source)}'s own cells` : ""}` : "fixed responses";
+  return `${compared.pairs.length} pair${compared.pairs.length === 1 ? "" : "s"} of cells of eval ${JSON.stringify(source)} (${kind})`;
+}
+
+
+export interface ExplainOptions {
+  /** The models' minimum cacheable prefixes (lib/judge's table); without it no cache saving is projected. */
+  cacheMinimumOf?: CacheMinimumOf;
+  /** The run's concurrency, which chooses the TTL (8 when left out, the CLI's default). */
+  concurrency?: number;
+  /** False for `--no-cache`: an unchanged rerun pays again. */
+  judgeCache?: boolean;
+}
+
+export function explainPlan(cells: PlannedCell[], priceOf: PriceOf, options: ExplainOptions = {}): ExplainedPlan {
+  const estimate = createRequestEstimator();
+  // Every cell's requests first: their number chooses the TTL, which prices the writes.
+  const estimated = cells.map((cell) => {
+    const graded = cell.candidate ?? (cell.live ? assumedLiveCandidate(cell.live) : undefined);
+    if (!graded || cell.deferReason !== undefined) return undefined;
+    // Every judge of a cell sends the same requests but for the model (and
+    // a juror's sample number), so they are estimated once per cell.
+    return estimate({ rubric: cell.eval.rubric, maxTokens: cell.eval.judge.maxTokens, candidate: graded, whenUnknown: !cell.candidate });
+  });
+  const plannedCalls = estimated.reduce((n, e, i) => n + (e?.length ?? 0) * cells[i]!.judges.length, 0);
+  const cacheTtl = cacheTtlFor({ calls: plannedCalls, concurrency: options.concurrency ?? 8 });
+  const project = createCacheProjector({ cacheMinimumOf: options.cacheMinimumOf ?? (() => undefined), ttl: cacheTtl });
+  const unpriced = new Set<string>();
+  // An agent run is counted once, however many cells grade it (judge-model cells, a comparison of cells).
+  const counted = new Set<string>();
+  const agentCallsOf = (runs: LiveCell[]) =>
+    runs.reduce((n, cell) => {
+      const key = liveRunKey(cell);
+      if (counted.has(key)) return n;
+      counted.add(key);
+      // An agent model without a price (a local one) is spent but not counted: --max-cost cannot bound it.
+      if (priceOf(cell.live.agent.model) === undefined) unpriced.add(cell.live.agent.model);
+      return n + cell.live.agent.maxTurns;
+    }, 0);
+  const explained = cells.map((cell, index): ExplainedCell => {
+    const item = cell.cell?.item !== undefined ? `, dataset ${JSON.stringify(cell.eval.candidates?.dataset)} item ${JSON.stringify(cell.cell.item)}` : "";
+    const candidate = cell.compared
+      ? comparedLine(cell.compared, cell.eval.rubric)
+      : cell.candidate
+      ? `fixed response (${cell.candidate.response.length} chars)${item}${cell.cell?.prompt !== undefined ? `, prompt #${cell.cell.promptIndex}` : ""}`
+      : cell.live
+        ? `${liveCandidateLine(cell.live)}${item}`
+        : `live agent run against server ${JSON.stringify(cell.eval.server ?? "(none)")}${item}`;
+    let inputTokens = 0;
+    let outputTokens = 0;
+    let naiveUsd: number | null = 0;
+    let costUsd: number | null = 0;
+    let cacheInput = NO_PROJECTED_INPUT;
+    let judgeCalls = 0;
+    const estimates = estimated[index];
+    if (estimates) {
+      for (const judge of cell.judges) {
+        const price = priceOf(judge.model);
+        // Jurors of one model send the same candidate: its block is shared even when one criterion grades it.
+        const jury = cell.judges.filter((j) => j.model === judge.model).length > 1;
+        for (const tokens of estimates) {
+          judgeCalls++;
+          inputTokens += tokens.inputTokens;
+          outputTokens += tokens.outputTokens;
+          const shared = jury && tokens.prefix ? { ...tokens, prefix: { ...tokens.prefix, candidateShared: true } } : tokens;
+          const projected = project(judge.model, shared);
+          cacheInput = addProjected(cacheInput, projected);
+          if (!price) {
+            unpriced.add(judge.model);
+            continue;
+          }
+          const output = tokens.outputTokens;
+          if (naiveUsd !== null) naiveUsd += costOf(price, { input: tokens.inputTokens, output, cacheRead: 0, cacheWrite: 0 });
+          if (costUsd !== null) {
+            costUsd += costOf(price, { input: projected.input, output, cacheRead: projected.read, cacheWrite: projected.write5m + projected.write1h, cacheWrite1h: projected.write1h });
+          }
+        }
+      }
+      if (cell.judges.some((j) => unpriced.has(j.model))) naiveUsd = costUsd = null;
+    }
+    // A fixed response's verdicts are in the judge cache after the first run; a live run grades a new transcript.
+    const rerunUsd = options.judgeCache !== false && cell.candidate ? 0 : costUsd;
+    return {
+      id: cell.id,
+      name: cell.name,
+      rubric: describeRubric(cell.eval.rubric),
+      candidate,
+      // With providers resolved, each judge shows where it runs: "local:qwen3-8b (local)".
+      judges: cell.judges.map((j) => (j.provider === undefined ? j.label : `${j.label} (${j.provider})`)),
+      judgeCalls,
+      inputTokens,
+      outputTokens,
+      naiveUsd,
+      costUsd,
+      rerunUsd,
+      cacheInput,
+      ...(cell.deferReason !== undefined ? { deferReason: cell.deferReason } : {}),
+      ...(cell.live ? { agent: liveAgentLine(cell.live) } : {}),
+      agentCalls: cell.deferReason !== undefined ? 0 : cell.compared ? agentCallsOf(comparedLiveSides(cell.compared)) : cell.live ? agentCallsOf([{ ...cell, live: cell.live }]) : 0,
+    };
+  });
+  return {
+    cells: explained,
+    totals: {
+      cells: explained.length,
+      deferred: explained.filter((c) => c.deferReason !== undefined).length,
+      judgeCalls: explained.reduce((n, c) => n + c.judgeCalls, 0),
+      agentCalls: explained.reduce((n, c) => n + c.agentCalls, 0),
+      inputTokens: explained.reduce((n, c) => n + c.inputTokens, 0),
+      outputTokens: explained.reduce((n, c) => n + c.outputTokens, 0),
+      naiveUsd: explained.reduce((n, c) => n + (c.naiveUsd ?? 0), 0),
+      costUsd: explained.reduce((n, c) => n + (c.costUsd ?? 0), 0),
+      rerunUsd: explained.reduce((n, c) => n + (c.rerunUsd ?? 0), 0),
+      cacheInput: explained.reduce((sum, c) => addProjected(sum, c.cacheInput), NO_PROJECTED_INPUT),
+      unpricedModels: [...unpriced].sort(),
+    },
+    cacheTtl,
+    assumptions: `input ≈ prompt characters / 4 + ${REQUEST_OVERHEAD_TOKENS} tokens of framing per call, ${EXPECTED_OUTPUT_TOKENS} output tokens per call, with the prompt cache, the first call of each shared prefix (the tool and the whole rubric; that and a candidate other calls share) writes it at 1.25× the input price (2× with the 1-hour TTL) and the calls after it read it at 0.1×, only where the prefix reaches the model's minimum cacheable length (no saving for a model without one); an unchanged rerun of fixed responses is answered by the judge cache; with Message Batches (--batch) every token costs half, the cache's multipliers on top; a tree counts its longest path; a live run's transcript is ~${ASSUMED_TRANSCRIPT_CHARS} characters and its agent model calls are not in the cost`,
+  };
+}
+
+/** Naive, with the prompt cache (and what it writes and reads), and an unchanged rerun. */
+function costLine(c: { naiveUsd: number | null; costUsd: number | null; rerunUsd: number | null; cacheInput: ProjectedInput }): string {
+  const usd = (v: number | null) => `~${formatUsd(v ?? 0)}`;
+  const { write5m, write1h, read } = c.cacheInput;
+  const cache = write5m + write1h + read === 0 ? "no prefix cached" : `${write5m + write1h} input tokens written, ${read} read`;
+  const batched = c.costUsd === null ? null : c.costUsd * BATCH_PRICE_FACTOR;
+  return `naive ${usd(c.naiveUsd)}, with the prompt cache ${usd(c.costUsd)} (${cache}), with batches ${usd(batched)}, unchanged rerun ${usd(c.rerunUsd)}`;
+}
+
+export function renderExplain(plan: ExplainedPlan): string {
+  const lines: string[] = [];
+  for (const cell of plan.cells) {
+    lines.push(cell.name);
+    lines.push(...cell.rubric.map((l) => `  ${l}`));
+    lines.push(`  candidate: ${cell.candidate}`);
+    if (cell.agent !== undefined) lines.push(`  agent: ${cell.agent}`);
+    lines.push(`  judge: ${cell.judges.join(", ")}`);
+    if (cell.deferReason !== undefined) lines.push(`  deferred: ${cell.deferReason}`);
+    else {
+      const cost = cell.costUsd === null ? "unpriced (model not in the pricing table)" : `~${formatUsd(cell.costUsd)}`;
+      lines.push(`  judge calls: ${cell.judgeCalls}, ~${cell.inputTokens} input + ${cell.outputTokens} output tokens, ${cost}`);
+      if (cell.costUsd !== null) lines.push(`  cost: ${costLine(cell)}`);
+    }
+    lines.push("");
+  }
+  const t = plan.totals;
+  lines.push(
+    `Plan: ${plural(t.cells, "eval")}${t.deferred ? ` (${t.deferred} deferred)` : ""}, ${plural(t.judgeCalls, "judge call")}, ~${t.inputTokens} input + ${t.outputTokens} output tokens, projected cost ~${formatUsd(t.costUsd)}`,
+    `Cost: ${costLine(t)}; the rubric's prefix cached for ${plan.cacheTtl === "1h" ? "1 hour" : "5 minutes"}`,
+  );
+  if (t.agentCalls) lines.push(`Live runs: up to ${t.agentCalls} agent model calls (the sum of their turn limits).`);
+  if (t.unpricedModels.length) lines.push(`No price known for: ${t.unpricedModels.join(", ")} (not counted in the cost).`);
+  lines.push(`Assumes ${plan.assumptions}.`);
+  return lines.join("\n");
+}

@@ -1,0 +1,58 @@
+import { modelFamilyOf } from "../../config/model-family";
+import { BUILTIN_PROVIDERS, splitModelName, type ProviderConfig, type ProviderType } from "../../config/provider-schema";
+
+// Which provider serves a model (issue 11), decided without reading the
+// environment: the caller says which providers have their key. A prefix names
+// the provider; without one the model's family decides (claude-* → anthropic,
+// gpt-* and the o-series → openai), then which built-in provider has a key.
+
+export interface ResolvedModel {
+  /** The provider's name: anthropic, openai, or one declared under providers:. */
+  provider: string;
+  type: ProviderType;
+  /** Declared under providers: (a local server or a proxy: unpriced), rather than a built-in vendor API. */
+  declared: boolean;
+  /** The model id sent to the provider (the prefix removed). */
+  model: string;
+  baseUrl?: string;
+  apiKeyEnv?: string;
+  /** Why this model cannot be graded now (its provider's key is not set), else undefined. */
+  unavailable?: string;
+}
+
+export interface ProviderContext {
+  /** The suite's providers: block. */
+  declared?: Readonly<Record<string, ProviderConfig>>;
+  /** Whether the environment variable holding a key is set (ANTHROPIC_API_KEY, OPENAI_API_KEY, an api_key_env). */
+  hasKey: (keyEnv: string) => boolean;
+}
+
+/** The key a built-in provider reads, for messages. */
+export const BUILTIN_KEY_ENV: Readonly<Record<string, string>> = { anthropic: "ANTHROPIC_API_KEY", openai: "OPENAI_API_KEY" };
+
+export function resolveProvider(model: string, context: ProviderContext): ResolvedModel {
+  const { prefix, name } = splitModelName(model);
+  const providerName = prefix ?? modelFamilyOf(model)?.provider ?? (!context.hasKey(BUILTIN_KEY_ENV.anthropic!) && context.hasKey(BUILTIN_KEY_ENV.openai!) ? "openai" : "anthropic");
+  // Own keys only: a prefix such as "constructor" must find nothing on Object.prototype.
+  const declared = context.declared && Object.hasOwn(context.declared, providerName) ? context.declared[providerName] : undefined;
+  const type = declared?.type ?? (Object.hasOwn(BUILTIN_PROVIDERS, providerName) ? BUILTIN_PROVIDERS[providerName] : undefined);
+  // The loader rejects unknown prefixes; a caller that skipped it gets the Anthropic default, deferred.
+  if (type === undefined) return { provider: providerName, type: "anthropic", declared: false, model: name, unavailable: `unknown provider "${providerName}"` };
+  const keyEnv = declared ? declared.apiKeyEnv : BUILTIN_KEY_ENV[providerName];
+  // A declared provider without api_key_env needs no key (a local server).
+  const unavailable =
+    keyEnv === undefined || context.hasKey(keyEnv)
+      ? undefined
+      : providerName === "anthropic" && !declared
+        ? "no judge key: set ANTHROPIC_API_KEY to grade for real"
+        : `no key for provider "${providerName}": set ${keyEnv} to grade ${model} for real`;
+  return {
+    provider: providerName,
+    type,
+    declared: declared !== undefined,
+    model: name,
+    ...(declared?.baseUrl !== undefined ? { baseUrl: declared.baseUrl } : {}),
+    ...(keyEnv !== undefined ? { apiKeyEnv: keyEnv } : {}),
+    ...(unavailable !== undefined ? { unavailable } : {}),
+  };
+}

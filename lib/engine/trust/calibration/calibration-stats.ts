@@ -1,0 +1,46 @@
+import { cohenKappa, confusionTable, type KappaWeights } from "../../../stats/cohen-kappa";
+import type { CalibrationItem, CalibrationScale, CriterionCalibration } from "../../results/trust";
+
+// Per criterion: judged against labelled, as numbers (MAE, outliers) and as
+// the categories a person reads (Cohen's kappa, the confusion matrix):
+// quadratic-weighted kappa for ordinal scales (likert points, letter grades,
+// unit scores in quarter bands), unweighted for categorical ones (pass / fail,
+// pass / partial / fail). A plain data object a page can draw.
+
+export function categoriesOf(scale: CalibrationScale, likert?: { min: number; max: number }): { names: string[]; of: (score: number, threshold: number) => string } {
+  switch (scale) {
+    case "categorical":
+      return { names: ["fail", "partial", "pass"], of: (s) => (s >= 0.75 ? "pass" : s >= 0.25 ? "partial" : "fail") };
+    case "boolean":
+      return { names: ["fail", "pass"], of: (s, t) => (s >= t - 1e-9 ? "pass" : "fail") };
+    case "letter":
+      return { names: ["F", "D", "C", "B", "A"], of: (s) => ["F", "D", "C", "B", "A"][[0.6, 0.7, 0.8, 0.9].filter((f) => s >= f - 1e-9).length]! };
+    case "likert": {
+      const { min, max } = likert!;
+      const names = Array.from({ length: max - min + 1 }, (_, i) => String(min + i));
+      return { names, of: (s) => String(Math.round(min + s * (max - min))) };
+    }
+    case "unit":
+      return { names: ["0.00", "0.25", "0.50", "0.75", "1.00"], of: (s) => (Math.round(s * 4) / 4).toFixed(2) };
+  }
+}
+
+export function calibrateItem(input: { eval: string; item: string; scale: CalibrationScale; likert?: { min: number; max: number }; threshold: number; items: CalibrationItem[] }): CriterionCalibration {
+  const { items } = input;
+  const graded = items.filter((i) => i.judged !== null);
+  const { names, of } = categoriesOf(input.scale, input.likert);
+  const pairs = graded.map((i): [string, string] => [of(i.label, input.threshold), of(i.judged!, input.threshold)]);
+  const weights: KappaWeights = input.scale === "categorical" || input.scale === "boolean" ? "unweighted" : "quadratic";
+  const kappa = graded.length > 0 ? cohenKappa({ pairs, categories: names, weights }) : ({ ok: false, reason: "nothing was graded" } as const);
+  return {
+    eval: input.eval,
+    item: input.item,
+    scale: input.scale,
+    items,
+    graded: graded.length,
+    mae: graded.length > 0 ? graded.reduce((sum, i) => sum + Math.abs(i.error!), 0) / graded.length : null,
+    kappa: kappa.ok ? { weights, value: kappa.value } : { weights, value: null, note: kappa.reason },
+    confusion: { categories: names, matrix: confusionTable({ pairs, categories: names }) },
+    outliers: items.filter((i) => i.outlier).length,
+  };
+}
