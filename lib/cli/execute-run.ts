@@ -101,7 +101,8 @@ export async function executeRun(request: RunRequest): Promise<number> {
       const { suiteId, suiteVersionId } = await store.saveSuiteVersion({ name: suiteName, yaml: request.target.yaml });
       const planned = planSuite({ suite, defaultModel: settings.judgeModel, resolveModel, filter: request.filter });
       const plannedJudgeCalls = planned.reduce((n, c) => n + c.judgeCalls, 0);
-      runId = await store.createRun({ suiteId, suiteVersionId, startedBy: "cli", config: { ...config, plannedJudgeCalls }, totalCells: planned.length });
+      const gate = baseline ? { baseline: { runId: baseline.runId, maxDrop: request.baseline!.maxDrop } } : {};
+      runId = await store.createRun({ suiteId, suiteVersionId, startedBy: "cli", config: { ...config, plannedJudgeCalls, ...gate }, totalCells: planned.length });
       io.stderr.write(`Storing run ${runId}\n`);
     }
 

@@ -3,6 +3,8 @@ import type { SuiteConfig } from "../config/types";
 import { loadSuite } from "../config/load-suite";
 import { planSuite } from "../engine/plan-suite";
 import { buildReport, exitCodeOf } from "../engine/run-suite";
+import { compareToBaseline } from "../engine/compare-baseline";
+import type { Report } from "../engine/results/report";
 import { createAnthropicJudge } from "../judge/anthropic-judge";
 import { priceOf } from "../judge/pricing";
 import type { ReporterName } from "../report/registry";
@@ -110,10 +112,20 @@ async function renderStoredRun(input: { db: Database; runId: string; io: CliIo; 
   const order = new Map(planSuite({ suite: loaded.value, defaultModel: run.config.judgeModel }).map((cell, i) => [cell.id, i]));
   const results = (await store.results(run.id)).sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
   const row = await input.db.prisma.run.findUnique({ where: { id: run.id }, select: { finishedAt: true } });
-  const report = {
+  let report: Report = {
     ...buildReport({ results, suite: loaded.value, toolVersion: run.config.toolVersion, startedAt: run.createdAt.getTime(), finishedAt: (row?.finishedAt ?? new Date()).getTime() }),
     runId: run.id,
   };
+  // A run held to a baseline gate is reported (and exits) against that same baseline.
+  const gate = run.config.baseline;
+  if (gate) {
+    const baseline = await store.getRun(gate.runId);
+    if (!baseline) {
+      input.io.stderr.write(`error: run ${run.id} was gated on baseline run ${gate.runId}, which is no longer stored\n`);
+      return 2;
+    }
+    report = { ...report, baseline: compareToBaseline({ report, baseline: await store.results(baseline.id), baselineRunId: baseline.id, maxDrop: gate.maxDrop }) };
+  }
   await writeReports({ names: input.reporters, report, output: input.output, io: input.io, color: input.color });
   if (results.length < run.totalCells) {
     input.io.stderr.write(`run ${run.id} is ${run.status}: ${results.length} of ${plural(run.totalCells, "result")} so far\n`);

@@ -25,6 +25,8 @@ export interface RunConfig {
   noCache?: boolean;
   /** Judge calls the plan expects (an upper bound: a tree takes one path, the cache merges equal requests); the run page's progress counts calls against it. */
   plannedJudgeCalls?: number;
+  /** The `--baseline` gate the run was held to: `report` applies it again, so it exits as the run did. */
+  baseline?: { runId: string; maxDrop: number };
 }
 
 export interface StoredRun {
