@@ -8,6 +8,7 @@ import { formatUsd, plural } from "../engine/format-score";
 import { createProviderSetup } from "./provider-setup";
 import type { ReporterName } from "../report/registry";
 import { redactDeep } from "../engine/redact-secrets";
+import { gradedOnResume } from "../engine/skip-kind";
 import type { Settings } from "../env/read-env";
 import type { Database } from "../store/open-database";
 import type { RunConfig, RunStore } from "../store/run-store";
@@ -79,9 +80,12 @@ export async function executeRun(request: RunRequest): Promise<number> {
       if (!run) return fail(`no run with id ${request.target.runId}`);
       runId = run.id;
       suiteName = run.suiteName;
-      stored = await store!.results(run.id);
-      await store!.setStatus(run.id, "running");
-      io.stderr.write(`Resuming run ${run.id}: ${stored.length} of ${plural(run.totalCells, "result")} already stored\n`);
+      // Results cut short by Ctrl-C or a cancel are graded now; the rest are kept.
+      const all = await store!.results(run.id);
+      stored = all.filter((r) => !gradedOnResume(r));
+      await store!.reopenRun(run.id);
+      const again = all.length - stored.length;
+      io.stderr.write(`Resuming run ${run.id}: ${stored.length} of ${plural(run.totalCells, "result")} already stored${again ? `; grading ${again} that ${again === 1 ? "was" : "were"} interrupted or cancelled` : ""}\n`);
     } else {
       suiteName = request.target.suiteName;
     }

@@ -85,6 +85,8 @@ export async function runSuite(options: RunOptions, deps: EngineDeps): Promise<R
       return { value: outcome, costUsd: outcome.call.costUsd };
     }, stops, deps.judge.cachePrefixes?.(request) ?? []);
     if (scheduled.skipped) return { kind: "skipped", reason: scheduled.reason };
+    // A call cut off by Ctrl-C was never answered: its eval was interrupted, not misjudged (and `resume` grades it).
+    if (!scheduled.value.ok && options.signal?.aborted) return { kind: "skipped", reason: "interrupted" };
     const { notice } = scheduled.value;
     if (notice !== undefined && !warned.has(notice)) {
       warned.add(notice);

@@ -171,6 +171,11 @@ export function createRunStore(prisma: PrismaClient) {
       await prisma.run.update({ where: { id }, data: { status } });
     },
 
+    /** `resume`: the run is running again, and a cancel asked of it before no longer applies. */
+    async reopenRun(id: string): Promise<void> {
+      await prisma.run.update({ where: { id }, data: { status: "running", cancelRequested: false, finishedAt: null } });
+    },
+
     async requestCancel(id: string): Promise<boolean> {
       const { count } = await prisma.run.updateMany({ where: { id, status: { in: ["queued", "running"] } }, data: { cancelRequested: true } });
       return count > 0;
