@@ -236,7 +236,9 @@ export function createRunQueries(prisma: PrismaClient) {
       const [rows, counted] = await Promise.all([
         prisma.$queryRaw<ResultRow[]>`
           SELECT id::text AS id, result_key AS "resultKey", eval_name AS "evalName", name, cell_model AS "cellModel",
-                 cell_prompt AS "cellPrompt", judge_model AS "judgeModel", status, vacuous, score, threshold, reason,
+                 cell_prompt AS "cellPrompt", judge_model AS "judgeModel", status, vacuous, score, threshold,
+                 -- A judge error stored by an earlier version carries a raw prefix; the badge says it (stored-result.ts).
+                 CASE WHEN status = 'judge_error' THEN regexp_replace(reason, '^judge_error: ', '') ELSE reason END AS reason,
                  cost_usd AS "costUsd", judge_calls AS "judgeCalls", latency_ms AS "latencyMs", created_at AS "createdAt",
                  CASE WHEN data->'pairwise' IS NOT NULL
                       THEN jsonb_build_object('winner', data->'pairwise'->'result'->'overall_winner', 'labels', data->'pairwise'->'labels') END AS comparison,

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import os from "node:os";
 import type { EvalResult, Report } from "../engine/results/report";
-import { withSkipKind } from "../engine/skip-kind";
+import { readStoredResult } from "../engine/results/stored-result";
 import type { Prisma, PrismaClient } from "./generated/client";
 
 // Repositories for suites, versions, runs and results. A result is written the
@@ -225,8 +225,8 @@ export function createRunStore(prisma: PrismaClient) {
 
     async results(runId: string): Promise<EvalResult[]> {
       const rows = await prisma.evalResultRow.findMany({ where: { runId }, orderBy: { createdAt: "asc" }, select: { data: true } });
-      // A result stored before skips had a kind is read as one that has it.
-      return rows.map((r) => withSkipKind(r.data as unknown as EvalResult));
+      // A result stored by an earlier version is read as this one writes it.
+      return rows.map((r) => readStoredResult(r.data as unknown as EvalResult));
     },
 
     async resultKeys(runId: string): Promise<Set<string>> {
