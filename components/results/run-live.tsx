@@ -4,7 +4,7 @@ import { useEffect, useRef, useState } from "react";
 import type { OutcomeCounts } from "@/lib/engine/results/report";
 import { formatInt, formatTime, formatUsd } from "./format";
 import { publishLanded, refreshDelay } from "./live-landed";
-import { formatEta, progressFraction, rawEta, smoothEta, type EtaEstimate } from "./run-eta";
+import { formatEta, nextEta, progressFraction, rawEta, type EtaState } from "./run-eta";
 import styles from "./results.module.css";
 import { RunBadge } from "./status-badge";
 import { Stat, StatusCounts } from "./status-counts";
@@ -80,7 +80,7 @@ export function RunLive({ runId, suiteName, createdAt, startedBy, version, initi
   const router = useRouter();
   const active = !initial.finished;
   const [live, setLive] = useState<RunSnapshot | null>(null);
-  const [eta, setEta] = useState<EtaEstimate | null>(null);
+  const [eta, setEta] = useState<EtaState | null>(null);
   // A run watched while it ran keeps its progress line once it ends (done, 100%), and so does one just started
   // from the Run button that ended before its page was rendered (a short run, all deferred); a finished run opened later has none.
   const [watched] = useState(active || watch);
@@ -102,7 +102,7 @@ export function RunLive({ runId, suiteName, createdAt, startedBy, version, initi
     source.addEventListener("progress", (event) => {
       const next = JSON.parse((event as MessageEvent<string>).data) as RunSnapshot;
       setLive(next);
-      setEta((previous) => smoothEta(previous, rawEta(next), Date.now()));
+      setEta((previous) => nextEta(previous, next, Date.now()));
       latestDone.current = next.done;
       publishLanded(runId, next.done);
       if (trailing.current) return;
@@ -127,7 +127,7 @@ export function RunLive({ runId, suiteName, createdAt, startedBy, version, initi
   const shown = cancel.requested && !latest.finished ? { ...latest, cancelRequested: true } : latest;
   const percent = Math.round(progressFraction(shown) * 100);
   const tokens = shown.tokens.input + shown.tokens.output + shown.tokens.cacheRead + shown.tokens.cacheWrite;
-  const etaSeconds = shown.finished ? null : (eta?.seconds ?? rawEta(shown));
+  const etaSeconds = shown.finished ? null : (eta?.estimate?.seconds ?? rawEta(shown));
 
   const requestCancel = async () => {
     setCancel({ busy: true });
