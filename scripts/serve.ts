@@ -81,9 +81,10 @@ const worker = await startWorker({
   priceOf,
   concurrency: 8,
   judgeModel: value.judgeModel,
-  ...(value.anthropicApiKey ? {} : { judgeUnavailable: "no judge key: set ANTHROPIC_API_KEY on the server to grade for real" }),
+  ...(value.anthropicApiKey ? {} : { judgeUnavailable: "no ANTHROPIC_API_KEY on the server: set it where the dashboard runs to grade for real" }),
   toolVersion: pkg.version,
   liveFor: liveForRun({ settings: value, allowList: allowList.value, timeoutSeconds: 60 }),
+  log: (line) => console.warn(line),
 });
 console.log(`queue worker ready${value.anthropicApiKey ? "" : " (no ANTHROPIC_API_KEY: runs will defer)"}`);
 console.log(

@@ -71,6 +71,7 @@ export async function queuedRun(input: {
       judgeUnavailable: settings.anthropicApiKey ? undefined : NO_KEY,
       toolVersion: config.toolVersion,
       liveFor: liveForRun({ settings, allowList: allowList.value, timeoutSeconds: config.timeoutSeconds }),
+      log: (line) => io.stderr.write(`${io.stderr.isTTY ? "\n" : ""}${line}\n`),
     });
     try {
       await waitForRun({ db, runId, io });

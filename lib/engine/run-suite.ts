@@ -52,6 +52,12 @@ export interface RunOptions extends PlanOptions {
   cancel?: AbortSignal;
   /** A worker's shutdown: like `cancel`, but what was not graded is skipped (interrupted). */
   shutdown?: AbortSignal;
+  /**
+   * The whole run's planned judge calls, when this call grades only part of it
+   * (a worker's job): the prompt cache's TTL is chosen for the run, as one
+   * process running all of it would, not for the one cell.
+   */
+  runJudgeCalls?: number;
   /** A scheduler shared with other runs in this process (a worker's jobs), instead of one of this run's own. */
   scheduler?: CallScheduler;
 }
@@ -74,7 +80,7 @@ export async function runSuite(options: RunOptions, deps: EngineDeps): Promise<R
   let callsDone = 0;
   let costUsd = 0;
   deps.onEvent?.({ type: "start", evals: cells.length, judgeCalls: plannedCalls });
-  const cacheTtl = cacheTtlFor({ calls: plannedCalls, concurrency: options.concurrency });
+  const cacheTtl = cacheTtlFor({ calls: Math.max(plannedCalls, options.runJudgeCalls ?? 0), concurrency: options.concurrency });
   const warned = new Set<string>();
 
   const call: CallJudge = async <K extends VerdictKind>(request: JudgeRequest<K>) => {

@@ -105,6 +105,8 @@ interface RunContext {
   live?: LiveRunner;
   /** Aborted once the run's cancel request is seen. */
   cancel: AbortController;
+  /** Warnings already logged for this run (each job is a runSuite of its own; the run says each once, as the CLI does). */
+  warned: Set<string>;
 }
 
 /** Starts taking jobs; resolves to a stop function (no new call starts; the calls in flight finish first). */
@@ -143,7 +145,7 @@ export async function startWorker(options: WorkerOptions): Promise<{ stop(): Pro
         const loaded = loadSuite({ text: run.yaml, file: run.config.file });
         if (!loaded.ok) return undefined;
         const judge = createCachedJudge({ prisma: options.db.prisma, inner: options.judge, runId, owner: claimOwner(), reuse: !run.config.noCache, leaseMs: 10 * 60_000 });
-        return { run, suite: loaded.value, judge, live: options.liveFor?.(run), cancel: new AbortController() };
+        return { run, suite: loaded.value, judge, live: options.liveFor?.(run), cancel: new AbortController(), warned: new Set<string>() };
       })();
       contexts.set(runId, context);
     }
@@ -188,9 +190,21 @@ export async function startWorker(options: WorkerOptions): Promise<{ stop(): Pro
           scheduler,
           cancel: context.cancel.signal,
           shutdown: shutdown.signal,
+          ...(context.run.config.plannedJudgeCalls !== undefined ? { runJudgeCalls: context.run.config.plannedJudgeCalls } : {}),
           ...(context.run.config.filter !== undefined ? { filter: new RegExp(context.run.config.filter, "i") } : {}),
         },
-        { judge: context.judge, now: Date.now, priceOf: options.priceOf, ...(context.live ? { live: context.live } : {}) },
+        {
+          judge: context.judge,
+          now: Date.now,
+          priceOf: options.priceOf,
+          ...(context.live ? { live: context.live } : {}),
+          // The engine's warnings (a prompt-cache prefix neither written nor read), once per run.
+          onEvent: (event) => {
+            if (event.type !== "warning" || context.warned.has(event.message)) return;
+            context.warned.add(event.message);
+            options.log?.(`run ${runId}: warning: ${event.message}`);
+          },
+        },
       );
     } finally {
       const left = (inHand.get(runId) ?? 1) - 1;
