@@ -12,6 +12,10 @@ import styles from "@/components/results/results.module.css";
 import { runProgress } from "@/lib/store/run-progress";
 import { positionBiasViews, runQueries, runViews } from "../_lib/load";
 
+export async function generateMetadata({ params }: { params: Promise<{ id: string }> }) {
+  return { title: `Run ${(await params).id.slice(0, 8)}` };
+}
+
 export const dynamic = "force-dynamic";
 
 export default async function RunPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {

@@ -10,6 +10,10 @@ import { Stat } from "@/components/results/status-counts";
 import { DISAGREEMENT_SPREAD } from "@/lib/engine/agreement/judge-disagreements";
 import { runViews } from "../../_lib/load";
 
+export async function generateMetadata({ params }: { params: Promise<{ id: string }> }) {
+  return { title: `Judge agreement · run ${(await params).id.slice(0, 8)}` };
+}
+
 export const dynamic = "force-dynamic";
 
 const DISAGREEMENTS_SHOWN = 200;

@@ -8,6 +8,8 @@ import { createCalibrationStore } from "@/lib/store/calibration-store";
 import { dashboardDatabase } from "@/lib/store/dashboard-database";
 import { runViews } from "../../../runs/_lib/load";
 
+export const metadata = { title: "Calibration" };
+
 export const dynamic = "force-dynamic";
 
 /** Calibration runs shown in the drift chart. */
