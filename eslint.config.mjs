@@ -21,29 +21,31 @@ const frameworkPatterns = [
   { group: ["next/*", "react/*", "react-dom/*", "@prisma/*", "@anthropic-ai/*", "@modelcontextprotocol/*"], message: "lib/engine and lib/config are pure." },
 ];
 const noApp = { group: ["**/app/**", "@/app/**", "@/app"], message: "Nothing imports from app/." };
+// A relative import of lib/<m> from any depth of a folder under lib/ (lib/engine/grade/x.ts reaches lib/store as ../../store).
+const upTo = (m) => [1, 2, 3, 4].flatMap((depth) => [`${"../".repeat(depth)}${m}`, `${"../".repeat(depth)}${m}/**`]);
 const outerLib = ["cli", "store", "judge", "live", "report", "env", "access"].map((m) => ({
-  group: [`**/lib/${m}`, `**/lib/${m}/**`, `../${m}`, `../${m}/**`, `@/lib/${m}`, `@/lib/${m}/**`],
+  group: [`**/lib/${m}`, `**/lib/${m}/**`, ...upTo(m), `@/lib/${m}`, `@/lib/${m}/**`],
   message: `lib/engine and lib/config must not import lib/${m} (arrows point one way).`,
 }));
 const engineFromConfig = {
-  group: ["**/lib/engine", "**/lib/engine/**", "../engine", "../engine/**", "@/lib/engine", "@/lib/engine/**"],
+  group: ["**/lib/engine", "**/lib/engine/**", ...upTo("engine"), "@/lib/engine", "@/lib/engine/**"],
   message: "lib/config must not import lib/engine (engine -> config, not back).",
 };
 // lib/live may use the engine, the config, the MCP and Anthropic SDKs and
 // Node; the judge's retrying sender reaches it through its deps (a structural
 // type), so it imports no sibling adapter.
 const liveSiblings = ["cli", "store", "judge", "report", "env", "access"].map((m) => ({
-  group: [`**/lib/${m}`, `**/lib/${m}/**`, `../${m}`, `../${m}/**`, `@/lib/${m}`, `@/lib/${m}/**`],
+  group: [`**/lib/${m}`, `**/lib/${m}/**`, ...upTo(m), `@/lib/${m}`, `@/lib/${m}/**`],
   message: `lib/live must not import lib/${m}: it gets what it needs through its deps.`,
 }));
 const statsLeaf = {
-  group: ["**/lib/config", "**/lib/config/**", "../config", "../config/**", "@/lib/config", "@/lib/config/**", "**/lib/engine", "**/lib/engine/**", "../engine", "../engine/**"],
+  group: ["**/lib/config", "**/lib/config/**", ...upTo("config"), "@/lib/config", "@/lib/config/**", "**/lib/engine", "**/lib/engine/**", ...upTo("engine")],
   message: "lib/stats is a leaf: it imports nothing else of lib/.",
 };
 // The CLI is an edge like the dashboard: nothing but the CLI itself (and the
 // scripts that start the server) imports lib/cli. A policy both edges need
 // (e.g. the MCP allow-list) lives in the layer it belongs to.
-const cliGroup = ["**/lib/cli", "**/lib/cli/**", "../cli", "../cli/**", "@/lib/cli", "@/lib/cli/**"];
+const cliGroup = ["**/lib/cli", "**/lib/cli/**", ...upTo("cli"), "@/lib/cli", "@/lib/cli/**"];
 const noCliFromApp = { group: cliGroup, message: "app/ must not import lib/cli: the dashboard does not reach into the CLI. Move what both need into the layer it belongs to (lib/live, lib/engine...)." };
 const noCliFromLib = { group: cliGroup, message: "Nothing in lib/ imports lib/cli but the CLI itself." };
 const serverOnlyLib = ["cli", "store", "judge", "live", "env", "access"].map((m) => ({

@@ -7,6 +7,18 @@ function usd(value: number | null): string {
   return value < 0.01 ? `$${value.toFixed(4)}` : `$${value.toFixed(2)}`;
 }
 
+/** A total over every eval: when some eval's figure has no price it says so, never a made-up $0 (an unchanged rerun of fixed responses is truly $0). */
+function totalUsd(value: number, figures: readonly (number | null)[]): string {
+  if (!figures.includes(null)) return usd(value);
+  return value > 0 ? `${usd(value)} + unpriced` : "unpriced";
+}
+
+/** What `--explain` says beside an eval's cost with the cache. */
+function cacheTitle(e: { cacheWriteTokens: number; cacheReadTokens: number }): string {
+  if (e.cacheWriteTokens + e.cacheReadTokens === 0) return "no prefix cached (below the model's minimum, or no price)";
+  return `${e.cacheWriteTokens.toLocaleString("en-US")} input tokens written to the prompt cache, ${e.cacheReadTokens.toLocaleString("en-US")} read`;
+}
+
 /** What a run of the text in the editor would do, from the validate route. */
 export function PlanPanel({ check, checking, error }: { check: DraftCheck | null; checking: boolean; error?: string }) {
   const plan = check?.plan ?? null;
@@ -37,19 +49,19 @@ export function PlanPanel({ check, checking, error }: { check: DraftCheck | null
             </div>
             <div className="metric">
               <div className="value" data-testid="plan-cost">
-                {usd(plan.costUsd)}
+                {totalUsd(plan.costUsd, plan.evals.map((e) => e.costUsd))}
               </div>
               <div className="label">projected, with the prompt cache</div>
             </div>
             <div className="metric">
               <div className="value" data-testid="plan-naive-cost">
-                {usd(plan.naiveUsd)}
+                {totalUsd(plan.naiveUsd, plan.evals.map((e) => e.naiveUsd))}
               </div>
               <div className="label">naive (no cache)</div>
             </div>
             <div className="metric">
               <div className="value" data-testid="plan-rerun-cost">
-                {usd(plan.rerunUsd)}
+                {totalUsd(plan.rerunUsd, plan.evals.map((e) => e.rerunUsd))}
               </div>
               <div className="label">unchanged rerun</div>
             </div>
@@ -64,24 +76,26 @@ export function PlanPanel({ check, checking, error }: { check: DraftCheck | null
           </div>
           {plan.evals.length > 0 ? (
             <div style={{ maxHeight: 240, overflowY: "auto" }}>
-              <table className="table small" data-testid="plan-evals">
+              <table className="table small compact" data-testid="plan-evals">
                 <thead>
                   <tr>
                     <th>Eval</th>
-                    <th>Calls</th>
-                    <th>Naive</th>
-                    <th>With cache</th>
-                    <th>Rerun</th>
+                    <th className="num">Calls</th>
+                    <th className="num">Naive</th>
+                    <th className="num">With cache</th>
+                    <th className="num">Rerun</th>
                   </tr>
                 </thead>
                 <tbody>
                   {plan.evals.map((e, i) => (
                     <tr key={i}>
-                      <td>{e.name}</td>
-                      <td>{e.judgeCalls}</td>
-                      <td>{usd(e.naiveUsd)}</td>
-                      <td>{usd(e.costUsd)}</td>
-                      <td>{usd(e.rerunUsd)}</td>
+                      <td className="name">{e.name}</td>
+                      <td className="num">{e.judgeCalls}</td>
+                      <td className="num">{usd(e.naiveUsd)}</td>
+                      <td className="num" title={cacheTitle(e)}>
+                        {usd(e.costUsd)}
+                      </td>
+                      <td className="num">{usd(e.rerunUsd)}</td>
                     </tr>
                   ))}
                 </tbody>

@@ -2,6 +2,8 @@
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
 import type { OutcomeCounts } from "@/lib/engine/results/report";
+import type { Savings } from "@/lib/engine/savings";
+import { formatSaving } from "@/lib/report/savings-lines";
 import { formatInt, formatTime, formatUsd } from "./format";
 import { publishLanded, refreshDelay } from "./live-landed";
 import { formatEta, nextEta, progressFraction, rawEta, type EtaState } from "./run-eta";
@@ -31,7 +33,10 @@ export interface RunSnapshot {
   judgeCalls: number;
   tokens: { input: number; output: number; cacheRead: number; cacheWrite: number };
   reusedCalls: number;
-  savedUsd: number;
+  /** Judge calls made whose model has no price: the cost reads "unpriced" for them, never $0. */
+  unpricedCalls: number;
+  /** What the prompt cache and the judge cache saved (lib/engine/savings.ts, as every report shows it). */
+  savings: Savings;
   elapsedSeconds: number | null;
 }
 
@@ -51,6 +56,18 @@ function callsText(calls: RunSnapshot["calls"], reused: number): string {
   return reused > 0 ? `${done} (${formatInt(reused)} reused)` : done;
 }
 
+/** The run's cost; calls of an unpriced model make it "unpriced" (or "$x + unpriced"), never a made-up $0. */
+export function costText(shown: Pick<RunSnapshot, "costUsd" | "unpricedCalls">): string {
+  if (shown.unpricedCalls === 0) return formatUsd(shown.costUsd);
+  return shown.costUsd > 0 ? `${formatUsd(shown.costUsd)} + unpriced` : "unpriced";
+}
+
+/** The prompt cache's net saving and, under it, its reads and writes (each in dollars; writes cost 1.25x, a negative saving). */
+function promptCacheStat(savings: Savings): { value: string; detail: string } {
+  const { reads, writes, net } = savings.promptCache;
+  return { value: formatSaving(net, formatUsd), detail: `reads ${formatSaving(reads, formatUsd)} · writes ${formatSaving(writes, formatUsd)}` };
+}
+
 /** The progress line: the run's state, results done with their own percentage, judge calls, cost, and the ETA (none while cancelling). */
 export function progressSummary(shown: RunSnapshot, etaSeconds: number | null): string {
   const cancelling = !shown.finished && shown.cancelRequested;
@@ -59,7 +76,7 @@ export function progressSummary(shown: RunSnapshot, etaSeconds: number | null): 
     cancelling ? "cancelling…" : shown.status,
     `${formatInt(shown.done)} of ${formatInt(shown.total)} ${shown.total === 1 ? "result" : "results"} · ${percent}%`,
     callsText(shown.calls, shown.reusedCalls),
-    `cost ${formatUsd(shown.costUsd)}`,
+    `cost ${costText(shown)}`,
   ];
   if (!cancelling) parts.push(`ETA ${formatEta(etaSeconds)}`);
   return parts.join(" · ");
@@ -128,6 +145,7 @@ export function RunLive({ runId, suiteName, createdAt, startedBy, version, initi
   const percent = Math.round(progressFraction(shown) * 100);
   const tokens = shown.tokens.input + shown.tokens.output + shown.tokens.cacheRead + shown.tokens.cacheWrite;
   const etaSeconds = shown.finished ? null : (eta?.estimate?.seconds ?? rawEta(shown));
+  const promptCache = promptCacheStat(shown.savings);
 
   const requestCancel = async () => {
     setCancel({ busy: true });
@@ -175,12 +193,13 @@ export function RunLive({ runId, suiteName, createdAt, startedBy, version, initi
         <StatusCounts counts={shown.counts} />
       </div>
       <div className={`${styles.section} ${styles.stats}`}>
-        <Stat label="Cost" value={formatUsd(shown.costUsd)} testId="run-cost" />
+        <Stat label="Cost" value={costText(shown)} testId="run-cost" />
         <Stat label="Judge calls" value={formatInt(shown.judgeCalls)} testId="run-judge-calls" />
         <Stat label="Tokens" value={formatInt(tokens)} testId="run-tokens" />
         <Stat label="Cache reads / writes" value={`${formatInt(shown.tokens.cacheRead)} / ${formatInt(shown.tokens.cacheWrite)}`} />
+        <Stat label="Saved by the prompt cache" value={promptCache.value} detail={promptCache.detail} testId="run-saved-prompt-cache" />
         <Stat label="Reused verdicts" value={formatInt(shown.reusedCalls)} testId="run-reused" />
-        <Stat label="Saved by the cache" value={formatUsd(shown.savedUsd)} testId="run-saved" />
+        <Stat label="Saved by reused verdicts" value={formatSaving(shown.savings.judgeCache.saved, formatUsd)} testId="run-saved-verdicts" />
       </div>
     </>
   );

@@ -31,11 +31,12 @@ export function StatusCounts({ counts }: { counts: OutcomeCounts }) {
   );
 }
 
-export function Stat({ label, value, testId }: { label: string; value: string; testId?: string }) {
+export function Stat({ label, value, detail, testId }: { label: string; value: string; detail?: string; testId?: string }) {
   return (
     <div className={styles.stat} data-testid={testId}>
       <div className={styles.label}>{label}</div>
       <div className={styles.value}>{value}</div>
+      {detail ? <div className={styles.statDetail}>{detail}</div> : null}
     </div>
   );
 }

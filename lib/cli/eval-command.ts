@@ -48,7 +48,10 @@ export async function evalCommand(input: { options: EvalOptions; io: CliIo; tool
     // Planned as if every key were set, so that the plan shows what a real run would do; the missing keys are said after it.
     const cells = planSuite({ suite, defaultModel: judgeModel, filter, resolveModel: (model) => ({ provider: resolveModel(model).provider }) });
     io.stdout.write(`${renderExplain(explainPlan(cells, providers.priceOf, explainOptions))}\n`);
-    const missing = [...new Set(cells.flatMap((c) => c.judges.map((j) => resolveModel(j.model).unavailable)).filter((m) => m !== undefined))];
+    // What the keys that are set change: a judge's or an agent's provider without its key.
+    const asIf = new Map(cells.map((c) => [c.id, c.deferReason]));
+    const real = planSuite({ suite, defaultModel: judgeModel, filter, resolveModel });
+    const missing = [...new Set(real.flatMap((c) => (c.deferReason !== undefined && asIf.get(c.id) === undefined ? [c.deferReason] : [])))];
     for (const reason of missing) io.stdout.write(`A real run would defer these evals: ${reason}.\n`);
     return 0;
   }

@@ -4,7 +4,8 @@ import type { EvalResult, Report } from "../engine/results/report";
 import { runSuite, buildReport, exitCodeOf } from "../engine/run-suite";
 import { planSuite } from "../engine/plan-suite";
 import { compareToBaseline } from "../engine/compare-baseline";
-import { formatUsd, plural } from "../engine/format-score";
+import { plural } from "../engine/format-score";
+import { formatSaving } from "../report/savings-lines";
 import { createProviderSetup } from "./provider-setup";
 import type { ReporterName } from "../report/registry";
 import { redactDeep } from "../engine/redact-secrets";
@@ -118,7 +119,15 @@ export async function executeRun(request: RunRequest): Promise<number> {
 
     const progress = io.stderr.isTTY ? createProgressBar({ stream: io.stderr, now: Date.now }) : undefined;
     // Evals without a response run as agents against their MCP servers; the servers close with the run.
-    const live = createCliLiveRunner({ settings, suiteFile: config.file, cwd: io.cwd, timeoutSeconds: config.timeoutSeconds, toolVersion: config.toolVersion });
+    const live = createCliLiveRunner({
+      settings,
+      suiteFile: config.file,
+      cwd: io.cwd,
+      timeoutSeconds: config.timeoutSeconds,
+      toolVersion: config.toolVersion,
+      // Each agent model runs on the provider it resolves to, as each judge model does.
+      endpointFor: providers.agentEndpoints({ timeoutMs: config.timeoutSeconds * 1000 }),
+    });
     const abort = new AbortController();
     const onSigint = () => abort.abort();
     process.once("SIGINT", onSigint);
@@ -166,7 +175,7 @@ export async function executeRun(request: RunRequest): Promise<number> {
       );
       await saving;
       report = stored.length
-        ? buildReport({ results: [...stored, ...fresh.results], suite, toolVersion: config.toolVersion, startedAt: started, finishedAt: Date.now(), maxCostUsd: config.maxCostUsd })
+        ? buildReport({ results: [...stored, ...fresh.results], suite, toolVersion: config.toolVersion, startedAt: started, finishedAt: Date.now(), maxCostUsd: config.maxCostUsd, priceOf: providers.priceOf })
         : fresh;
     } finally {
       process.off("SIGINT", onSigint);
@@ -178,11 +187,10 @@ export async function executeRun(request: RunRequest): Promise<number> {
     if (baseline) report = { ...report, baseline: compareToBaseline({ report, baseline: baseline.results, baselineRunId: baseline.runId, maxDrop: request.baseline!.maxDrop }) };
     if (runId) report = { ...report, runId };
     if (store && runId) {
-      const reused = report.summary.reused ?? { calls: 0, savedUsd: 0 };
-      await store.finishRun({ runId, report, status: abort.signal.aborted || cancelled.signal.aborted ? "cancelled" : "completed", reused });
+      await store.finishRun({ runId, report, status: abort.signal.aborted || cancelled.signal.aborted ? "cancelled" : "completed" });
     }
     if (report.summary.reused) {
-      io.stderr.write(`Reused ${report.summary.reused.calls} judge verdicts from the cache, saving ~${formatUsd(report.summary.reused.savedUsd)}\n`);
+      io.stderr.write(`Reused ${report.summary.reused.calls} judge verdicts from the cache, saving ${formatSaving(report.summary.savings.judgeCache.saved)}\n`);
     }
     await writeReports({ names: request.reporters, report, output: request.output, io, color: request.color });
     return exitCodeOf(report);

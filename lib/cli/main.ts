@@ -1,12 +1,14 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { readFileSync } from "node:fs";
 import { validateCommand } from "./validate-command";
-import { parseReporterList } from "../report/registry";
+import { parseReporterList, REPORTER_NAMES } from "../report/registry";
 import { readEnv, type Settings } from "../env/read-env";
 import { addJudgingOptions } from "./judging-options";
 import { addReviewCommands } from "./review-commands";
 import { LIMITS } from "../config/limits";
 import type { CliIo } from "./cli-io";
+
+const REPORTER_HELP = `${REPORTER_NAMES.join(", ")} (comma-separated)`;
 
 // `rubric-studio`: the command-line face of the engine. Exit codes are chosen
 // here and only here: 0 all passed, 1 a fail / judge_error / budget skip,
@@ -97,7 +99,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     { positiveInt, positiveNumber, nonNegative },
   )
     .option("--explain", "print the plan: rubric, candidate, judge model(s), judge calls and projected cost; calls no provider")
-    .option("-r, --reporter <formats>", "pretty, json, junit, md, html, sarif, gitlab, ndjson, tap (comma-separated)", "pretty")
+    .option("-r, --reporter <formats>", REPORTER_HELP, "pretty")
     .option("-o, --output <path>", "write the report there (a directory when several non-pretty formats are asked for)")
     .option("--no-color", "plain text, no ANSI colours")
     .option("--store", "keep the run in the run history (the embedded database, or DATABASE_URL; on whenever DATABASE_URL is set)")
@@ -134,7 +136,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     .command("resume")
     .description("Finish a stored run whose process died: grades only the missing results, reusing every judge verdict that was already paid for.")
     .argument("<run-id>", "the id printed as 'Storing run ...'")
-    .option("-r, --reporter <formats>", "pretty, json, junit, md, html, sarif, gitlab, ndjson, tap (comma-separated)", "pretty")
+    .option("-r, --reporter <formats>", REPORTER_HELP, "pretty")
     .option("-o, --output <path>", "write the report there (a directory when several non-pretty formats are asked for)")
     .option("--no-color", "plain text, no ANSI colours")
     .action(async (runId: string, opts: { reporter: string; output?: string; color: boolean }) => {
@@ -146,7 +148,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
 
   const reporterOptions = (command: Command) =>
     command
-      .option("-r, --reporter <formats>", "pretty, json, junit, md, html, sarif, gitlab, ndjson, tap (comma-separated)", "pretty")
+      .option("-r, --reporter <formats>", REPORTER_HELP, "pretty")
       .option("-o, --output <path>", "write the report there (a directory when several non-pretty formats are asked for)")
       .option("--no-color", "plain text, no ANSI colours");
 
@@ -172,17 +174,25 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   reporterOptions(
     program
       .command("report")
-      .description("Render a stored run in any format (for a run started with --detach, or any past run).")
-      .argument("<run-id>"),
+      .description("Render a stored run in any format (for a run started with --detach, or any past run), or a review file the Go package wrote (EvaluationReport JSON, an array of them, or a MultiJudgeResult).")
+      .argument("<run-id|file>", "a run id, or the path of a Go EvaluationReport JSON file"),
   ).action(async (runId: string, opts: { reporter: string; output?: string; color: boolean }) => {
+    const reporters = parseReporterList(opts.reporter);
+    if (!reporters.ok) {
+      io.stderr.write(`error: ${reporters.message}\n`);
+      exitCode = EXIT.usage;
+      return;
+    }
+    const color = opts.color && Boolean(io.stdout.isTTY);
+    // A run id is a UUID; anything else names a file.
+    if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(runId)) {
+      const { reportFileCommand } = await import("./report-file-command");
+      exitCode = await reportFileCommand({ file: runId, io, reporters: reporters.value, output: opts.output, color, toolVersion: version });
+      return;
+    }
     exitCode = await withSettings(io, async (settings) => {
-      const reporters = parseReporterList(opts.reporter);
-      if (!reporters.ok) {
-        io.stderr.write(`error: ${reporters.message}\n`);
-        return EXIT.usage;
-      }
       const { reportCommand } = await import("./queue-commands");
-      return reportCommand({ runId, settings, io, reporters: reporters.value, output: opts.output, color: opts.color && Boolean(io.stdout.isTTY) });
+      return reportCommand({ runId, settings, io, reporters: reporters.value, output: opts.output, color });
     });
   });
 

@@ -5,7 +5,8 @@ import { BUILTIN_KEY_ENV, resolveProvider, type ResolvedModel } from "../engine/
 import type { Settings } from "../env/read-env";
 import { readProviderKeys } from "../env/read-provider-keys";
 import { cacheMinimumOf, DEFAULT_CACHE_MINIMUM_TOKENS } from "../judge/cache-minimums";
-import { createProviderJudge, priceOfResolved } from "../judge/provider-judge";
+import { createProviderAgents, createProviderJudge, priceOfResolved } from "../judge/provider-judge";
+import type { AgentEndpoint } from "../live/create-live-runner";
 
 // The providers of one suite on this machine (issue 11): which provider each
 // model resolves to given the keys that are set, what it costs, and the judge
@@ -17,6 +18,8 @@ export interface ProviderSetup {
   /** The smallest prefix the model's prompt cache keeps, for the cost projection; undefined for a provider the judge does not lay out for the cache. */
   cacheMinimumOf(model: string): number | undefined;
   createJudge(input: { timeoutMs: number }): TypedJudgePort;
+  /** Where each live agent model runs (lib/live's endpointFor), with the judge's keys and retry policy. */
+  agentEndpoints(input: { timeoutMs: number }): (model: string) => AgentEndpoint;
 }
 
 /** Why --max-cost cannot be honoured for these judge models (some have no known price), or undefined when it can. */
@@ -36,6 +39,7 @@ export function createProviderSetup(input: { suite: SuiteConfig; settings: Setti
   };
   const context = { ...(suite.providers ? { declared: suite.providers } : {}), hasKey: (name: string) => Object.hasOwn(keys, name) };
   const resolve = (model: string) => resolveProvider(model, context);
+  const baseUrls = { ...(settings.anthropicBaseUrl ? { anthropic: settings.anthropicBaseUrl } : {}), ...(settings.openaiBaseUrl ? { openai: settings.openaiBaseUrl } : {}) };
   return {
     resolve,
     priceOf: (model) => priceOfResolved(resolve(model)),
@@ -44,12 +48,7 @@ export function createProviderSetup(input: { suite: SuiteConfig; settings: Setti
       // The Messages API's minimums, as the request layout uses them (an unlisted model gets the default).
       return resolved.type === "anthropic" && !resolved.declared ? (cacheMinimumOf(resolved.model) ?? DEFAULT_CACHE_MINIMUM_TOKENS) : undefined;
     },
-    createJudge: ({ timeoutMs }) =>
-      createProviderJudge({
-        resolve,
-        keys,
-        baseUrls: { ...(settings.anthropicBaseUrl ? { anthropic: settings.anthropicBaseUrl } : {}), ...(settings.openaiBaseUrl ? { openai: settings.openaiBaseUrl } : {}) },
-        timeoutMs,
-      }),
+    createJudge: ({ timeoutMs }) => createProviderJudge({ resolve, keys, baseUrls, timeoutMs }),
+    agentEndpoints: ({ timeoutMs }) => createProviderAgents({ resolve, keys, baseUrls, timeoutMs }),
   };
 }

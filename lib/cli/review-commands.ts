@@ -87,4 +87,16 @@ export function addReviewCommands(program: Command, context: ReviewCommandsConte
       const { importCommand } = await import("./import-command");
       setExitCode(await importCommand({ file, options: opts, io }));
     });
+
+  program
+    .command("export")
+    .description("Write a category rubric of the suite as RubricSet JSON (the Go package's wire format): the reverse of import.")
+    .requiredOption("-c, --config <file>", "the suite YAML file")
+    .option("--rubric <id>", "the rubric's id, when the suite's evals use several category rubrics")
+    .option("-o, --output <file>", "write the JSON there instead of stdout")
+    .addHelpText("after", "\nExit codes: 0 written, 2 the suite does not load, has no category rubric, or has several and --rubric names none of them.\n\nExample:\n  rubric-studio export --config reviews.yaml --rubric prd-quality --output prd-rubric.json")
+    .action(async (opts: { config: string; rubric?: string; output?: string }) => {
+      const { exportCommand } = await import("./export-command");
+      setExitCode(await exportCommand({ options: opts, io }));
+    });
 }

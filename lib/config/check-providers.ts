@@ -5,7 +5,8 @@ import { closestChoice } from "./zod-issues";
 import type { DataPath } from "./yaml-locator";
 
 // Every model name whose prefix names a provider must name a known one: a
-// built-in (anthropic, openai) or one under providers:. Reported at the model.
+// built-in (anthropic, openai) or one under providers:, judges and agents
+// alike. Reported at the model.
 
 type Suite = z.output<typeof SuiteSchema>;
 type Judge = NonNullable<Suite["judge"]>;
@@ -29,8 +30,12 @@ export function checkProviders(input: { suite: Suite; error: (path: DataPath, me
     judge.panel?.forEach((model, i) => checkModel(model, [...path, "panel", i]));
   };
   checkJudge(suite.judge, ["judge"]);
+  checkModel(suite.agent?.model, ["agent", "model"]);
   suite.evals.forEach((evalInput, i) => {
     checkJudge(evalInput.judge, ["evals", i, "judge"]);
     evalInput.matrix?.models?.forEach((model, j) => checkModel(model, ["evals", i, "matrix", "models", j]));
+    // Agents run on providers too (a live run on an OpenAI-compatible model).
+    checkModel(evalInput.agent?.model, ["evals", i, "agent", "model"]);
+    evalInput.matrix?.agents?.forEach((model, j) => checkModel(model, ["evals", i, "matrix", "agents", j]));
   });
 }

@@ -5,6 +5,7 @@ import { CATEGORY_AGGREGATES, checkCategoryRubric, checkReviewEval } from "./che
 import { checkCompareEval } from "./check-compare";
 import { checkCandidatesEval } from "./check-candidates";
 import { checkProviders } from "./check-providers";
+import { checkSelfGrading } from "./check-self-grading";
 import { compileWhenRegex } from "./when-regex";
 import type { DataPath, YamlLocator } from "./yaml-locator";
 import type { ConfigIssue } from "./types";
@@ -109,6 +110,7 @@ export function checkSuite(input: { suite: Suite; locator: YamlLocator; file: st
   };
   checkJudge(suite.judge, ["judge"], false);
   checkProviders({ suite, error });
+  checkSelfGrading({ suite, warn });
 
   const firstByName = new Map<string, number>();
   suite.evals.forEach((evalInput, i) => {

@@ -41,13 +41,59 @@ export const DatasetCandidatesSchema = z
 
 const datasetItemsMax = atMost(LIMITS.datasetItems, "a dataset has at most {n} items");
 
+const columnName = z.string().min(1).max(LIMITS.nameChars, atMost(LIMITS.nameChars, "at most {n} characters"));
+
+export const DatasetColumnsSchema = z
+  .strictObject({
+    id: columnName.optional().describe("The column (CSV header) or field (JSONL key) of the item's id; default id, else the row number."),
+    input: columnName.optional().describe("The column of the prompt; default input."),
+    expected_output: columnName.optional().describe("The column of the reference output (the candidate a fixed eval grades); default expected_output."),
+    context: z
+      .union([columnName, z.array(columnName).min(1).max(LIMITS.criteria)])
+      .optional()
+      .describe("The column (or columns, in order) of the item's context; default context. A JSONL field may hold a string or a list of strings."),
+    label: z
+      .union([columnName, z.strictObject({ column: columnName, name: columnName.describe("What the label is for: a criterion name, a category id, or score (the whole rubric).") })])
+      .optional()
+      .describe("The column of a human label: a score in 0..1 or pass/partial/fail, annotated on the whole rubric (score) or, in the { column, name } form, on one criterion or category; default label."),
+  })
+  .describe("Which column (CSV) or field (JSONL) holds each part of an item. A column named here must exist; the defaults are the item's own field names and may be absent.");
+
+export const DATASET_FORMATS = ["json", "csv", "jsonl"] as const;
+export type DatasetFormat = (typeof DATASET_FORMATS)[number];
+export type DatasetColumnsInput = z.output<typeof DatasetColumnsSchema>;
+
 export const DatasetSchema = z
   .strictObject({
-    file: z.string().min(1).optional().describe("A ReferenceDataset JSON file (the Go package's shape), relative to the suite file."),
+    file: z
+      .string()
+      .min(1)
+      .optional()
+      .describe("A dataset file, relative to the suite file: a ReferenceDataset JSON (the Go package's shape), a CSV with a header row, or JSON Lines (one object per line). The format follows the extension (.csv, .jsonl or .ndjson, else JSON) unless format: says."),
+    format: z.enum(DATASET_FORMATS).optional().describe("The file's format when its extension does not say: json (ReferenceDataset), csv or jsonl."),
+    columns: DatasetColumnsSchema.optional(),
     description: z.string().optional(),
     items: z.array(DatasetItemSchema).max(LIMITS.datasetItems, datasetItemsMax).optional().describe("Inline reference items."),
   })
-  .describe("A reference dataset: items: [...] inline, or file: dataset.json.");
+  .superRefine((dataset, ctx) => {
+    if (dataset.file === undefined) {
+      for (const key of ["format", "columns"] as const) {
+        if (dataset[key] !== undefined) ctx.addIssue({ code: "custom", path: [key], message: `${key}: describes a dataset file; add file: (a .csv or .jsonl file) or remove it` });
+      }
+    } else if (dataset.columns !== undefined && datasetFormat(dataset) === "json") {
+      ctx.addIssue({ code: "custom", path: ["columns"], message: "columns: maps a CSV or JSONL file; a ReferenceDataset JSON file has fixed field names (give the file a .csv or .jsonl extension, or format: csv | jsonl)" });
+    }
+  })
+  .describe("A reference dataset: items: [...] inline, or file: (ReferenceDataset JSON, CSV or JSONL) with an optional columns: mapping.");
+
+/** The format of a dataset file: format:, else its extension. */
+export function datasetFormat(dataset: { file?: string; format?: DatasetFormat }): DatasetFormat {
+  if (dataset.format !== undefined) return dataset.format;
+  const file = (dataset.file ?? "").toLowerCase();
+  if (file.endsWith(".csv")) return "csv";
+  if (file.endsWith(".jsonl") || file.endsWith(".ndjson")) return "jsonl";
+  return "json";
+}
 
 /** The Go package's ReferenceDataset JSON. */
 const AnnotationJson = z.object({
@@ -86,6 +132,9 @@ export type DatasetInput = z.output<typeof DatasetSchema>;
 export interface DatasetConfig {
   name: string;
   file?: string;
+  /** A file dataset's format and column mapping (read by the CLI). */
+  format?: DatasetFormat;
+  columns?: DatasetColumnsInput;
   items: DatasetItem[];
   /** A file dataset whose file has not been read in this process (the loader does no I/O; the CLI reads it). */
   unread?: boolean;

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { LIMITS, atMost, nameString } from "./limits";
+import { LIMITS, atMost } from "./limits";
+import { ModelNameSchema } from "./provider-schema";
 
 // The live candidate's part of the YAML language (schema.ts): the MCP servers
 // an eval's agent may use (`servers:`, and the dashboard's allow-list file)
@@ -49,9 +50,9 @@ export const ServerSchema = z
 
 export const AgentSchema = z
   .strictObject({
-    model: nameString
-      .optional()
-      .describe("The agent's Claude model. Default: the default judge model (RUBRIC_STUDIO_JUDGE_MODEL or claude-sonnet-4-6)."),
+    model: ModelNameSchema.optional().describe(
+      "The agent's model: claude-haiku-4-5 (provider resolved), openai:gpt-4.1-mini, or a model of a provider under providers: (local:qwen3-8b). Default: the default judge model (RUBRIC_STUDIO_JUDGE_MODEL or claude-sonnet-4-6).",
+    ),
     max_turns: z
       .int()
       .min(1, { error: "max_turns must be at least 1" })
@@ -73,7 +74,7 @@ export const AgentSchema = z
       .optional()
       .describe("Tool results longer than this are truncated, with a marker, in the transcript the judge grades. Default 2000."),
   })
-  .describe("The live agent: for an eval without response, the prompt runs as a Claude agent with the server's tools, and the whole run is graded.");
+  .describe("The live agent: for an eval without response, the prompt runs as an agent (Claude, or any OpenAI-compatible model) with the server's tools, and the whole run is graded.");
 
 export type ServerInput = z.output<typeof ServerSchema>;
 export type AgentInput = z.output<typeof AgentSchema>;

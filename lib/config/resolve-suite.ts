@@ -4,7 +4,7 @@ import type { AgentInput } from "./live-schema";
 import { PRESETS } from "./presets";
 import { resolveCategoryRubric, resolveDocument } from "./resolve-categories";
 import { describeCompareInput, withComparison } from "./resolve-compare";
-import { resolveDatasetItems } from "./dataset-schema";
+import { datasetFormat, resolveDatasetItems } from "./dataset-schema";
 import type { YamlLocator } from "./yaml-locator";
 import type { AgentConfig, Criterion, EvalConfig, JudgeConfig, Rubric, RubricSource, Scale, ServerConfig, SuiteConfig, TreeNode } from "./types";
 
@@ -148,7 +148,7 @@ export function resolveSuite(input: { suite: Suite; locator: YamlLocator; file: 
     location: { file, ...locator.locate(["evals", i]) },
   }));
   const datasets = Object.fromEntries(
-    Object.entries(suite.datasets ?? {}).map(([name, d]) => [name, { name, ...(d.file !== undefined ? { file: d.file, unread: true } : {}), items: resolveDatasetItems(d.items ?? []) }]),
+    Object.entries(suite.datasets ?? {}).map(([name, d]) => [name, { name, ...(d.file !== undefined ? { file: d.file, format: datasetFormat(d), ...(d.columns ? { columns: d.columns } : {}), unread: true } : {}), items: resolveDatasetItems(d.items ?? []) }]),
   );
   const providers = Object.fromEntries(
     Object.entries(suite.providers ?? {}).map(([name, p]) => [name, { type: p.type, ...(p.base_url !== undefined ? { baseUrl: p.base_url } : {}), ...(p.api_key_env !== undefined ? { apiKeyEnv: p.api_key_env } : {}) }]),

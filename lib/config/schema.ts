@@ -231,11 +231,11 @@ export const MatrixSchema = z
     models: z.array(ModelNameSchema).min(1).max(LIMITS.matrixAxis, matrixAxisMax).optional().describe("Judge models: one cell per model (vendors may be mixed)."),
     prompts: z.array(z.string().min(1)).min(1).max(LIMITS.matrixAxis, matrixAxisMax).optional().describe("Graded prompts: one cell per prompt."),
     agents: z
-      .array(nameString)
+      .array(ModelNameSchema)
       .min(1)
       .max(LIMITS.matrixAxis, matrixAxisMax)
       .optional()
-      .describe("Agent models for a live run (an eval without response): one cell per model, so one server is compared across agent models."),
+      .describe("Agent models for a live run (an eval without response): one cell per model, so one server is compared across agent models (vendors may be mixed)."),
   })
   .describe("Fan one eval out over the cartesian product of the axes set.");
 

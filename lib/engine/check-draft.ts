@@ -34,6 +34,9 @@ export interface DraftEvalCost {
   naiveUsd: number | null;
   costUsd: number | null;
   rerunUsd: number | null;
+  /** Projected input tokens written to the prompt cache, and read from it (what `--explain` gives beside the cost). */
+  cacheWriteTokens: number;
+  cacheReadTokens: number;
 }
 
 export interface DraftCheck {
@@ -78,7 +81,15 @@ export function checkDraft(input: {
       naiveUsd: explained.totals.naiveUsd,
       costUsd: explained.totals.costUsd,
       rerunUsd: explained.totals.rerunUsd,
-      evals: explained.cells.map((c) => ({ name: c.name, judgeCalls: c.judgeCalls, naiveUsd: c.naiveUsd, costUsd: c.costUsd, rerunUsd: c.rerunUsd })),
+      evals: explained.cells.map((c) => ({
+        name: c.name,
+        judgeCalls: c.judgeCalls,
+        naiveUsd: c.naiveUsd,
+        costUsd: c.costUsd,
+        rerunUsd: c.rerunUsd,
+        cacheWriteTokens: c.cacheInput.write5m + c.cacheInput.write1h,
+        cacheReadTokens: c.cacheInput.read,
+      })),
       unpricedModels: explained.totals.unpricedModels,
       deferred,
       assumptions: explained.assumptions,

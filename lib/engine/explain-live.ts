@@ -22,7 +22,7 @@ export function liveCandidateLine(live: Live): string {
 
 export function liveAgentLine(live: Live): string {
   const a = live.agent;
-  return `${a.model}, up to ${a.maxTurns} turn${a.maxTurns === 1 ? "" : "s"} (model calls), ${a.timeoutSeconds} s time limit; tool calls time out after ${live.server.toolTimeoutSeconds} s`;
+  return `${a.model}${a.provider !== undefined ? ` (${a.provider})` : ""}, up to ${a.maxTurns} turn${a.maxTurns === 1 ? "" : "s"} (model calls), ${a.timeoutSeconds} s time limit; tool calls time out after ${live.server.toolTimeoutSeconds} s`;
 }
 
 /** A stand-in candidate of the assumed size, so that the projected requests have realistic lengths. */

@@ -151,6 +151,8 @@ export function explainPlan(cells: PlannedCell[], priceOf: PriceOf, options: Exp
       const key = liveRunKey(cell);
       if (counted.has(key)) return n;
       counted.add(key);
+      // An agent model without a price (a local one) is spent but not counted: --max-cost cannot bound it.
+      if (priceOf(cell.live.agent.model) === undefined) unpriced.add(cell.live.agent.model);
       return n + cell.live.agent.maxTurns;
     }, 0);
   const explained = cells.map((cell, index): ExplainedCell => {

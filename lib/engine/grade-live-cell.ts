@@ -40,6 +40,7 @@ export function agentSummary(input: { calls: AgentCallRecord[]; cell: GradeLiveC
   const calls = input.calls.map((c) => ({ ...c, costUsd: price ? costOf(price, c.usage) : null }));
   return {
     model: cell.live.agent.model,
+    ...(cell.live.agent.provider !== undefined ? { provider: cell.live.agent.provider } : {}),
     turns: transcript?.turns ?? calls.length,
     maxTurns: cell.live.agent.maxTurns,
     usage: calls.reduce((sum, c) => addUsage(sum, c.usage), { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }),

@@ -13,6 +13,8 @@ import type { SkipKind } from "./skip-kind";
 export interface LiveAgentSettings extends AgentConfig {
   /** Resolved: the matrix's agent, the eval's or suite's agent.model, or the default. */
   model: string;
+  /** The provider the model resolved to (anthropic, openai, or one under providers:), when the caller resolves models. */
+  provider?: string;
 }
 
 /** One agent model call as it was made. */

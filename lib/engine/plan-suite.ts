@@ -19,8 +19,8 @@ export interface PlanOptions {
   defaultModel: string;
   /** Why no eval can be graded at all (e.g. no API key), or undefined when judging is possible. */
   judgeUnavailable?: string;
-  /** Which provider serves a judge model, and why it cannot now (its key is not set); a cell defers on its first unavailable model. */
-  resolveModel?: (model: string) => { provider: string; unavailable?: string };
+  /** Which provider serves a judge or agent model, and why it cannot now (its key is not set); a cell defers on its first unavailable model. */
+  resolveModel?: (model: string) => { provider: string; unavailable?: string; apiKeyEnv?: string };
   /** The live agent's model when neither the matrix, the eval nor the suite names one. Default: defaultModel. */
   defaultAgentModel?: string;
   /** Why live runs cannot happen in this context (e.g. no live port), or undefined when they can. */
@@ -34,10 +34,20 @@ export interface PlanOptions {
  * judge speaks the Messages API only, so a model of another provider defers
  * with the reason instead of failing as an unknown Anthropic model.
  */
-function onlyAnthropic(model: string, suite: SuiteConfig): { provider: string; unavailable?: string } | undefined {
+function onlyAnthropic(model: string, suite: SuiteConfig, role: "judge" | "agent" = "judge"): { provider: string; unavailable?: string } | undefined {
   const resolved = resolveProvider(model, { ...(suite.providers ? { declared: suite.providers } : {}), hasKey: () => true });
   if (resolved.type === "anthropic" && !resolved.declared) return undefined;
-  return { provider: resolved.provider, unavailable: `judge model ${model} is served by provider "${resolved.provider}", which only rubric-studio eval, review and calibrate resolve yet` };
+  const which = role === "judge" ? "rubric-studio eval, review and calibrate resolve" : "rubric-studio eval runs agents on";
+  return { provider: resolved.provider, unavailable: `${role} model ${model} is served by provider "${resolved.provider}", which only ${which} yet` };
+}
+
+/** Why the live agent's model cannot run now (its provider's key is not set, or this caller runs Claude agents only), and its provider when resolved. */
+function resolveAgent(model: string, options: PlanOptions): { provider?: string; unavailable?: string } {
+  if (!options.resolveModel) return onlyAnthropic(model, options.suite, "agent") ?? {};
+  const resolved = options.resolveModel(model);
+  if (resolved.unavailable === undefined) return { provider: resolved.provider };
+  const unavailable = resolved.apiKeyEnv !== undefined ? `no key for agent model ${model}: set ${resolved.apiKeyEnv} to run it` : `agent model ${model}: ${resolved.unavailable}`;
+  return { provider: resolved.provider, unavailable };
 }
 
 /** The matrix cells of an eval; with dataset candidates, every cell once per item (the item first). */
@@ -179,16 +189,24 @@ function planEval(evalConfig: EvalConfig, options: PlanOptions): PlannedCell[] {
     const response = item ? (evalConfig.server === undefined ? item.expectedOutput : undefined) : evalConfig.response;
     const candidate: Candidate | undefined = response !== undefined ? { prompt, response } : undefined;
     const server = response === undefined && evalConfig.server !== undefined ? suite.servers[evalConfig.server] : undefined;
+    const agentModel = cell?.agent ?? evalConfig.agent.model ?? options.defaultAgentModel ?? defaultModel;
+    const agent = server && prompt !== undefined ? resolveAgent(agentModel, options) : undefined;
     const live =
       server && prompt !== undefined
         ? {
             serverName: evalConfig.server!,
             server,
             prompt,
-            agent: { ...evalConfig.agent, model: cell?.agent ?? evalConfig.agent.model ?? options.defaultAgentModel ?? defaultModel },
+            agent: { ...evalConfig.agent, model: agentModel, ...(options.resolveModel && agent?.provider !== undefined ? { provider: agent.provider } : {}) },
           }
         : undefined;
-    const deferReason = deferReasonOf({ evalConfig, suite, prompt, ...(response !== undefined ? { response } : {}), options: { ...options, judgeUnavailable } });
+    const deferReason = deferReasonOf({
+      evalConfig,
+      suite,
+      prompt,
+      ...(response !== undefined ? { response } : {}),
+      options: { ...options, judgeUnavailable: judgeUnavailable ?? agent?.unavailable },
+    });
     const perJudge =
       candidate === undefined
         ? callsPerJudge(evalConfig, candidate)

@@ -1,3 +1,4 @@
+import { modelFamilyOf } from "../config/model-family";
 import { BUILTIN_PROVIDERS, splitModelName, type ProviderConfig, type ProviderType } from "../config/provider-schema";
 
 // Which provider serves a model (issue 11), decided without reading the
@@ -26,14 +27,12 @@ export interface ProviderContext {
   hasKey: (keyEnv: string) => boolean;
 }
 
-const OPENAI_FAMILY = /^(gpt-|chatgpt-|o1|o3|o4)/;
-
 /** The key a built-in provider reads, for messages. */
 export const BUILTIN_KEY_ENV: Readonly<Record<string, string>> = { anthropic: "ANTHROPIC_API_KEY", openai: "OPENAI_API_KEY" };
 
 export function resolveProvider(model: string, context: ProviderContext): ResolvedModel {
   const { prefix, name } = splitModelName(model);
-  const providerName = prefix ?? familyOf(name) ?? (!context.hasKey(BUILTIN_KEY_ENV.anthropic!) && context.hasKey(BUILTIN_KEY_ENV.openai!) ? "openai" : "anthropic");
+  const providerName = prefix ?? modelFamilyOf(model)?.provider ?? (!context.hasKey(BUILTIN_KEY_ENV.anthropic!) && context.hasKey(BUILTIN_KEY_ENV.openai!) ? "openai" : "anthropic");
   // Own keys only: a prefix such as "constructor" must find nothing on Object.prototype.
   const declared = context.declared && Object.hasOwn(context.declared, providerName) ? context.declared[providerName] : undefined;
   const type = declared?.type ?? (Object.hasOwn(BUILTIN_PROVIDERS, providerName) ? BUILTIN_PROVIDERS[providerName] : undefined);
@@ -56,10 +55,4 @@ export function resolveProvider(model: string, context: ProviderContext): Resolv
     ...(keyEnv !== undefined ? { apiKeyEnv: keyEnv } : {}),
     ...(unavailable !== undefined ? { unavailable } : {}),
   };
-}
-
-function familyOf(name: string): string | undefined {
-  if (name.startsWith("claude-")) return "anthropic";
-  if (OPENAI_FAMILY.test(name)) return "openai";
-  return undefined;
 }

@@ -1,6 +1,7 @@
 import type { JudgeOutcome, JudgePort, JudgeRequest } from "./judge-port";
 import type { VerdictKind, VerdictOf } from "./verdict";
 import type { EvalResult, Report } from "./results/report";
+import { selfGradingWarnings } from "./results/self-grading";
 import { planSuite, type PlanOptions } from "./plan-suite";
 import { CallScheduler, type ScheduleStop } from "./call-scheduler";
 import { EXPECTED_OUTPUT_TOKENS, estimateRequest, type PriceOf } from "./explain-plan";
@@ -13,6 +14,7 @@ import { costOf } from "./cost";
 import { judgeAgreement } from "./agreement/judge-agreement";
 import { skippedByOf } from "./skip-kind";
 import { cacheTtlFor } from "./cache-ttl";
+import { savingsOfCalls } from "./savings";
 
 // Runs a suite: plans it, schedules every judge call under the concurrency
 // limit and the budget, grades each cell and assembles the canonical report.
@@ -155,7 +157,7 @@ export async function runSuite(options: RunOptions, deps: EngineDeps): Promise<R
     }),
   );
 
-  return buildReport({ results, suite: options.suite, toolVersion: options.toolVersion, startedAt, finishedAt: deps.now(), maxCostUsd: options.maxCostUsd });
+  return buildReport({ results, suite: options.suite, toolVersion: options.toolVersion, startedAt, finishedAt: deps.now(), maxCostUsd: options.maxCostUsd, priceOf: deps.priceOf });
 }
 
 /** The canonical report over a set of results (a whole run, or a resumed one's stored and new results together). */
@@ -166,8 +168,12 @@ export function buildReport(input: {
   startedAt: number;
   finishedAt: number;
   maxCostUsd?: number;
+  /** Prices the savings (savings.ts) from the calls' stored token usage. */
+  priceOf: PriceOf;
 }): Report {
-  const { results, suite, toolVersion, startedAt, finishedAt, maxCostUsd } = input;
+  const { suite, toolVersion, startedAt, finishedAt, maxCostUsd, priceOf } = input;
+  // Savings are computed here, from the calls, whenever a report is built (results stored before they existed included).
+  const results = input.results.map((r) => ({ ...r, savings: savingsOfCalls(r.calls, priceOf) }));
   const count = (status: EvalResult["status"]) => results.filter((r) => r.status === status).length;
   const usage = results.reduce(
     (sum, r) => ({
@@ -181,6 +187,7 @@ export function buildReport(input: {
   const totalCost = results.reduce((sum, r) => sum + r.costUsd, 0);
   const reusedCalls = results.flatMap((r) => r.calls.filter((c) => c.reused));
   const agreement = judgeAgreement(results);
+  const selfGrading = selfGradingWarnings(results);
   return {
     schemaVersion: 1,
     tool: { name: "rubric-studio", version: toolVersion },
@@ -200,10 +207,12 @@ export function buildReport(input: {
       judgeCalls: results.reduce((n, r) => n + r.judgeCalls, 0),
       costUsd: totalCost,
       usage,
-      ...(reusedCalls.length ? { reused: { calls: reusedCalls.length, savedUsd: reusedCalls.reduce((sum, c) => sum + (c.reused?.savedUsd ?? 0), 0) } } : {}),
+      ...(reusedCalls.length ? { reused: { calls: reusedCalls.length } } : {}),
+      savings: savingsOfCalls(results.flatMap((r) => r.calls), priceOf),
     },
     ...(maxCostUsd !== undefined ? { budget: { maxCostUsd, spentUsd: totalCost } } : {}),
     ...(agreement.length > 0 ? { agreement } : {}),
+    ...(selfGrading.length > 0 ? { selfGrading } : {}),
     results,
   };
 }

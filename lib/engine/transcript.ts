@@ -26,7 +26,10 @@ export type TranscriptStop = "final" | "max_turns" | "timeout" | "error" | "skip
 
 export interface Transcript {
   server: string;
+  /** The agent's model as written in the suite (`openai:gpt-4.1-mini`). */
   model: string;
+  /** The provider that ran it, when models were resolved. */
+  provider?: string;
   stop: TranscriptStop;
   /** Model calls made (the agent's turns). */
   turns: number;
@@ -35,6 +38,11 @@ export interface Transcript {
   entries: TranscriptEntry[];
   /** A sentence for a run that did not end with a final reply. */
   stopNote?: string;
+}
+
+/** The agent as reports name it: "openai:gpt-4.1-mini (openai)", or the model alone when its provider is unknown. */
+export function transcriptAgent(t: Pick<Transcript, "model" | "provider">): string {
+  return t.provider === undefined ? t.model : `${t.model} (${t.provider})`;
 }
 
 /** The marker appended to a truncated tool result. */

@@ -1,12 +1,12 @@
-import OpenAI from "openai";
+import type OpenAI from "openai";
 import type { ModelPrice } from "../engine/cost";
-import type { JudgeCallContext, JudgeOutcome, JudgeRequest, TokenUsage, TypedJudgePort, VerdictKind } from "../engine/judge-port";
+import type { JudgeCallContext, JudgeOutcome, JudgeRequest, TypedJudgePort, VerdictKind } from "../engine/judge-port";
 import { VERDICT_TOOL_NAME, replySchemaFor, type Verdict } from "../engine/verdict";
-import { createNodeHttpFetch } from "./node-http-fetch";
 import { readReply, repairMessages, strictSchemaFor, type StructuredMode } from "./openai-reply";
 import type { AttemptFailure } from "./retry-policy";
 import { openCallLedger } from "./call-ledger";
 import { createRetryLoop, type Attempted } from "./retry-loop";
+import { addChatUsage, createOpenAIClient } from "./retrying-chat";
 
 // The judge port over an OpenAI-compatible Chat Completions endpoint (OpenAI,
 // vLLM, Ollama, llama.cpp's server, a LiteLLM proxy): the same protocol as the
@@ -40,13 +40,7 @@ type Body = OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming;
 type Param = OpenAI.Chat.Completions.ChatCompletionMessageParam;
 
 export function createOpenAIJudge(options: OpenAIJudgeOptions): TypedJudgePort {
-  const client = new OpenAI({
-    apiKey: options.apiKey ?? "no-key",
-    baseURL: options.baseURL,
-    timeout: options.timeoutMs,
-    maxRetries: 0,
-    fetch: createNodeHttpFetch(),
-  });
+  const client = createOpenAIClient(options);
   const loop = createRetryLoop(options);
   const now = options.now ?? Date.now;
   const tokenField = options.maxTokensField ?? "max_completion_tokens";
@@ -81,7 +75,7 @@ export function createOpenAIJudge(options: OpenAIJudgeOptions): TypedJudgePort {
     const { state, record, failed } = openCallLedger({ request, price: options.priceOf(request.model), now });
     const send = async (body: Body): Promise<Attempted<Completion>> => {
       const sent = await loop.run((signal) => client.chat.completions.create(body, signal ? { signal } : undefined), state, context);
-      if (sent.ok) addUsage(state.usage, sent.value.usage);
+      if (sent.ok) addChatUsage(state.usage, sent.value.usage);
       return sent;
     };
 
@@ -111,15 +105,6 @@ export function createOpenAIJudge(options: OpenAIJudgeOptions): TypedJudgePort {
 
   // One implementation for every verdict kind; the overloads only narrow the type of score outcomes.
   return { grade } as TypedJudgePort;
-}
-
-/** prompt_tokens counts the cached ones too; ours keeps uncached input and cache reads apart, as the Messages API does. */
-function addUsage(total: TokenUsage, usage: OpenAI.CompletionUsage | undefined): void {
-  if (!usage) return;
-  const cached = usage.prompt_tokens_details?.cached_tokens ?? 0;
-  total.input += Math.max(0, usage.prompt_tokens - cached);
-  total.cacheRead += cached;
-  total.output += usage.completion_tokens;
 }
 
 function describeFailure(sent: { failure: AttemptFailure; attempts: number }): string {

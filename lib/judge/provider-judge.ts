@@ -2,7 +2,7 @@ import { costOf, type ModelPrice } from "../engine/cost";
 import type { JudgeCallContext, JudgeOutcome, JudgeRequest, TypedJudgePort, VerdictKind } from "../engine/judge-port";
 import type { ResolvedModel } from "../engine/resolve-provider";
 import type { Verdict } from "../engine/verdict";
-import { PROVIDER_ADAPTERS } from "./provider-registry";
+import { PROVIDER_ADAPTERS, type AdapterOptions, type AgentSender } from "./provider-registry";
 
 // The judge port for a suite whose models may come from several providers (a
 // mixed-vendor panel, a matrix over vendors): each request goes to the adapter
@@ -24,23 +24,41 @@ export function priceOfResolved(resolved: ResolvedModel): ModelPrice | undefined
   return resolved.declared ? undefined : PROVIDER_ADAPTERS[resolved.type].priceOf(resolved.model);
 }
 
-export function createProviderJudge(options: ProviderJudgeOptions): TypedJudgePort {
-  const adapters = new Map<string, TypedJudgePort>();
-  const adapterFor = (resolved: ResolvedModel): TypedJudgePort => {
-    let adapter = adapters.get(resolved.provider);
-    if (!adapter) {
-      const apiKey = resolved.apiKeyEnv !== undefined && Object.hasOwn(options.keys, resolved.apiKeyEnv) ? options.keys[resolved.apiKeyEnv] : undefined;
-      const baseURL = resolved.baseUrl ?? (resolved.declared ? undefined : options.baseUrls[resolved.provider as "anthropic" | "openai"]);
-      adapter = PROVIDER_ADAPTERS[resolved.type].createJudge({
-        ...(apiKey !== undefined ? { apiKey } : {}),
-        ...(baseURL !== undefined ? { baseURL } : {}),
-        timeoutMs: options.timeoutMs,
-        declared: resolved.declared,
-      });
-      adapters.set(resolved.provider, adapter);
+/** How to reach a resolved model's provider: its key and endpoint from the environment or its providers: entry. */
+function adapterOptionsOf(resolved: ResolvedModel, options: ProviderJudgeOptions): AdapterOptions {
+  const apiKey = resolved.apiKeyEnv !== undefined && Object.hasOwn(options.keys, resolved.apiKeyEnv) ? options.keys[resolved.apiKeyEnv] : undefined;
+  const baseURL = resolved.baseUrl ?? (resolved.declared ? undefined : options.baseUrls[resolved.provider as "anthropic" | "openai"]);
+  return { ...(apiKey !== undefined ? { apiKey } : {}), ...(baseURL !== undefined ? { baseURL } : {}), timeoutMs: options.timeoutMs, declared: resolved.declared };
+}
+
+/** One client per provider, made on first use. */
+function perProvider<T>(options: ProviderJudgeOptions, create: (resolved: ResolvedModel, adapterOptions: AdapterOptions) => T): (resolved: ResolvedModel) => T {
+  const made = new Map<string, T>();
+  return (resolved) => {
+    let value = made.get(resolved.provider);
+    if (value === undefined) {
+      value = create(resolved, adapterOptionsOf(resolved, options));
+      made.set(resolved.provider, value);
     }
-    return adapter;
+    return value;
   };
+}
+
+/**
+ * Where a live agent's model runs, for lib/live's endpointFor: the sender of
+ * the provider it resolves to and the model id without its prefix. The agent
+ * shares the judge's retry policy and keys.
+ */
+export function createProviderAgents(options: ProviderJudgeOptions): (model: string) => AgentSender & { model: string } {
+  const senderFor = perProvider(options, (resolved, o) => PROVIDER_ADAPTERS[resolved.type].createAgentSender(o));
+  return (model) => {
+    const resolved = options.resolve(model);
+    return { ...senderFor(resolved), model: resolved.model };
+  };
+}
+
+export function createProviderJudge(options: ProviderJudgeOptions): TypedJudgePort {
+  const adapterFor = perProvider(options, (resolved, o) => PROVIDER_ADAPTERS[resolved.type].createJudge(o));
 
   async function grade(request: JudgeRequest<VerdictKind>, context: JudgeCallContext): Promise<JudgeOutcome<Verdict>> {
     const resolved = options.resolve(request.model);

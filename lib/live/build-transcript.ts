@@ -30,7 +30,7 @@ function redactArguments(value: unknown): unknown {
   }
 }
 
-export function createTranscriptBuilder(input: { server: string; model: string; maxTurns: number; maxResultChars: number }): TranscriptBuilder {
+export function createTranscriptBuilder(input: { server: string; model: string; provider?: string; maxTurns: number; maxResultChars: number }): TranscriptBuilder {
   const entries: TranscriptEntry[] = [];
   let turns = 0;
   return {
@@ -59,6 +59,7 @@ export function createTranscriptBuilder(input: { server: string; model: string; 
     build: (stop, stopNote) => ({
       server: input.server,
       model: input.model,
+      ...(input.provider !== undefined ? { provider: input.provider } : {}),
       stop,
       turns,
       maxTurns: input.maxTurns,

@@ -1,7 +1,7 @@
 import type { BaselineDelta, Report } from "../engine/results/report";
-import { formatUnit, formatUsd } from "./format";
+import { formatUnit } from "./format";
 
-// The score-delta gate and the judge cache, as the text formats show them.
+// The score-delta gate, as the text formats show them.
 // One wording for pretty, md and html, so they never disagree.
 
 export function baselineHeadline(report: Report): string | undefined {
@@ -31,10 +31,4 @@ export function deltaMark(d: BaselineDelta): string {
 export function formatDelta(d: BaselineDelta): string {
   const delta = d.delta === null ? "" : ` (${d.delta >= 0 ? "+" : ""}${d.delta.toFixed(2)})`;
   return `${formatUnit(d.baselineScore)} → ${formatUnit(d.score)}${delta}`;
-}
-
-export function reusedLine(report: Report): string | undefined {
-  const reused = report.summary.reused;
-  if (!reused) return undefined;
-  return `reused ${reused.calls} judge verdict${reused.calls === 1 ? "" : "s"} from the cache, saving ~${formatUsd(reused.savedUsd)}`;
 }

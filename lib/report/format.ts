@@ -122,8 +122,9 @@ export function formatLocation(result: EvalResult): string {
 }
 
 /** A result's cost; calls of a model with no known price read "unpriced", never as free. */
-export function formatResultCost(result: Pick<EvalResult, "costUsd" | "calls">): string {
-  const unpriced = result.calls.some((c) => c.costUsd === null && !c.reused);
+export function formatResultCost(result: Pick<EvalResult, "costUsd" | "calls"> & { candidate?: Pick<EvalResult["candidate"], "agent"> }): string {
+  // A live run's agent calls are part of the cost: a local agent model is unpriced too.
+  const unpriced = result.calls.some((c) => c.costUsd === null && !c.reused) || (result.candidate?.agent?.calls.some((c) => c.costUsd === null) ?? false);
   if (!unpriced) return formatUsd(result.costUsd);
   return result.costUsd > 0 ? `${formatUsd(result.costUsd)} + unpriced` : "unpriced";
 }

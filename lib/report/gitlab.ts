@@ -1,3 +1,4 @@
+import { selfGradingLines } from "../engine/results/self-grading";
 import type { EvalResult, EvalStatus, Report } from "../engine/results/report";
 import type { Reporter } from "./reporter";
 import { oneLine } from "./escape";
@@ -59,7 +60,17 @@ function renderGitlab(report: Report): string {
     severity: GITLAB_SEVERITY[f.finding.severity],
     location: { path: f.path, lines: { begin: f.line ?? 1 } },
   }));
-  return `${JSON.stringify([...issues, ...findings], null, 2)}\n`;
+  // A judge grading its own family's agent: one minor issue per pair, at the suite file.
+  const warnings = (report.selfGrading ?? []).map((w) => ({
+    type: "issue",
+    description: oneLine(selfGradingLines([w])[0]!),
+    check_name: "rubric/self-grading",
+    categories: ["Bug Risk"],
+    fingerprint: resultFingerprint({ id: `${w.judge}\u0000${w.agent}`, status: "self-grading" as EvalStatus }),
+    severity: "minor",
+    location: { path: report.suite.file, lines: { begin: 1 } },
+  }));
+  return `${JSON.stringify([...issues, ...findings, ...warnings], null, 2)}\n`;
 }
 
 export const gitlabReporter: Reporter = {

@@ -1,10 +1,12 @@
+import { selfGradingLines } from "../engine/results/self-grading";
 import type { CriterionResult, EvalResult, JudgeGrade, Report } from "../engine/results/report";
 import type { Reporter } from "./reporter";
 import { html, trusted, type SafeHtml } from "./html-template";
 import { criterionCombination, criterionMarks, criterionOutcome, formatCell, formatInt, formatJudgeModels, formatLocation, formatResultCost, formatTreeStep, formatUnit, formatUsage, formatUsd, formatVerdict, judgeErrors, jurorVerdicts, plural } from "./format";
 import { STATUS_STYLES, isNonPassing, resultLabel, skippedSummaryLabel } from "./status";
-import { truncationMarker, type Transcript } from "../engine/transcript";
+import { transcriptAgent, truncationMarker, type Transcript } from "../engine/transcript";
 import { trustHtml } from "./html-trust";
+import { formatReportCost, formatSaving, hasSavings, savedCell, savingsDetail, savingsParts } from "./savings-lines";
 
 // One self-contained file to attach to a CI run or mail to a colleague: inline
 // CSS, no scripts, no external resources. A Content-Security-Policy meta tag
@@ -51,17 +53,24 @@ function cards(report: Report): SafeHtml {
     ["judge errors", String(s.judgeErrors)],
     [skippedSummaryLabel(report), String(s.skipped)],
     ["judge calls", formatInt(s.judgeCalls)],
-    ["cost", `${formatUsd(s.costUsd)}${report.budget ? ` of ${formatUsd(report.budget.maxCostUsd)}` : ""}`],
+    ["cost", `${formatReportCost(report)}${report.budget ? ` of ${formatUsd(report.budget.maxCostUsd)}` : ""}`],
+    ...(hasSavings(s.savings) ? [["saved", formatSaving(s.savings.total)] as [string, string]] : []),
   ];
   return html`<section class="cards">${items.map(([label, value]) => html`<div class="card"><b>${value}</b>${label}</div>`)}</section>
-<p class="muted">${formatUsage(s.usage)}</p>`;
+<p class="muted">${formatUsage(s.usage)}</p>${hasSavings(s.savings) ? html`<p class="muted" id="savings">Saved by ${savingsParts(s.savings).join("; ")}</p>` : ""}
+${selfGradingLines(report.selfGrading).map((w) => html`<p class="bad">${w}</p>`)}`;
 }
 
 function summaryTable(report: Report): SafeHtml {
+  // A "Saved" column only for a run the caches saved something on.
+  const saved = hasSavings(report.summary.savings);
   const rows = report.results.map(
-    (r, index) => html`<tr><td>${badge(r)}</td><td><a href="#result-${index + 1}">${r.name}</a></td><td class="num">${graded(r) ? r.display : "—"}</td><td class="num">${r.thresholdDisplay}</td><td class="num">${formatResultCost(r)}</td><td>${r.note ?? r.reason}</td></tr>`,
+    (r, index) =>
+      html`<tr><td>${badge(r)}</td><td><a href="#result-${index + 1}">${r.name}</a></td><td class="num">${graded(r) ? r.display : "—"}</td><td class="num">${r.thresholdDisplay}</td><td class="num">${formatResultCost(r)}</td>${
+        saved ? html`<td class="num">${savedCell(r.savings)}</td>` : ""
+      }<td>${r.note ?? r.reason}</td></tr>`,
   );
-  return html`<table><thead><tr><th>Status</th><th>Eval</th><th>Score</th><th>Threshold</th><th>Cost</th><th>Reason</th></tr></thead><tbody>
+  return html`<table><thead><tr><th>Status</th><th>Eval</th><th>Score</th><th>Threshold</th><th>Cost</th>${saved ? html`<th>Saved</th>` : ""}<th>Reason</th></tr></thead><tbody>
 ${rows}</tbody></table>`;
 }
 
@@ -111,7 +120,7 @@ function transcriptSection(t: Transcript): SafeHtml {
     const marker = e.truncatedFrom === undefined ? "" : `\n${truncationMarker(e.result.length, e.truncatedFrom)}`;
     return html`<li><b>Tool call ${call}: ${e.name}</b> <span class="muted">${e.durationMs} ms</span><pre>${JSON.stringify(e.arguments, null, 2) ?? "{}"}</pre><b class="${e.isError ? "bad" : "muted"}">${e.isError ? "Error result" : "Result"}</b><pre>${e.result}${marker}</pre></li>`;
   });
-  return html`<h4>Transcript</h4><p class="muted">server ${t.server} · agent ${t.model} · ${t.turns} of ${t.maxTurns} turns</p><ol>${steps}</ol>${
+  return html`<h4>Transcript</h4><p class="muted">server ${t.server} · agent ${transcriptAgent(t)} · ${t.turns} of ${t.maxTurns} turns</p><ol>${steps}</ol>${
     t.stopNote ? html`<p class="bad">${t.stopNote}</p>` : ""
   }`;
 }
@@ -137,6 +146,7 @@ function facts(result: EvalResult): SafeHtml {
     ["Rubric", `${result.rubric.kind} (${result.rubric.source.type}${result.rubric.source.name ? `: ${result.rubric.source.name}` : ""})`],
     ["Judge", `${formatJudgeModels(result.judge)}; jury ${result.judge.jurySize}, consensus ${result.judge.consensus}${result.judge.aggregate ? `, ${result.judge.aggregate}` : ""}`],
     ["Usage", `${plural(result.judgeCalls, "judge call")} · ${formatUsage(result.usage)} · ${formatResultCost(result)} · ${(result.latencyMs / 1000).toFixed(2)}s`],
+    ["Saved", savingsDetail(result.savings) ?? ""],
     ["Location", formatLocation(result)],
   ];
   return html`<dl>${rows.filter(([, value]) => value !== "").map(([label, value]) => html`<dt>${label}</dt><dd>${value}</dd>`)}</dl>`;
@@ -173,7 +183,7 @@ function renderHtml(report: Report): string {
 <p class="meta">${report.suite.file} · ${report.tool.name} ${report.tool.version} · ${report.startedAt} · ${(report.durationMs / 1000).toFixed(1)}s</p>
 ${report.suite.description ? html`<p>${report.suite.description}</p>` : ""}</header>
 <main>
-${evals ? cards(report) : html`<p class="muted">${plural(report.summary.judgeCalls, "judge call")} · ${formatUsage(report.summary.usage)} · cost ${formatUsd(report.summary.costUsd)}</p>`}
+${evals ? cards(report) : html`<p class="muted">${plural(report.summary.judgeCalls, "judge call")} · ${formatUsage(report.summary.usage)} · cost ${formatReportCost(report)}</p>`}
 ${evals ? summaryTable(report) : ""}
 ${trustHtml(report)}
 ${evals ? html`<h2>Results</h2>

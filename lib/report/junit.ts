@@ -1,3 +1,4 @@
+import { selfGradingLines } from "../engine/results/self-grading";
 import type { EvalResult, Report } from "../engine/results/report";
 import type { Reporter } from "./reporter";
 import { detailText } from "./details";
@@ -5,6 +6,9 @@ import { escapeXml, escapeXmlAttribute, oneLine } from "./escape";
 import { formatSeconds } from "./format";
 import { resultLabel } from "./status";
 import { findingText, reviewFindings, type ReportedFinding } from "./findings";
+import { hasSavings } from "./savings-lines";
+import { tidyNumber } from "./tidy-numbers";
+import type { Saving, Savings } from "../engine/savings";
 
 // JUnit XML as CI servers read it (Jenkins, GitLab, GitHub test reporters):
 // one suite, one testcase per result. A deferred or budget-skipped eval is
@@ -21,6 +25,28 @@ function property(name: string, value: string | number): string {
   return `<property${attrs({ name, value })}/>`;
 }
 
+/** A saving as a property value: the dollars, or "unpriced" for a part no price covers (never a made-up 0). */
+function savingValue(saving: Saving): string | number {
+  if (saving.usd === null) return "unpriced";
+  const usd = tidyNumber(saving.usd);
+  return saving.unpriced ? `${usd} + unpriced` : usd;
+}
+
+/** The savings as properties (savings.ts): the prompt cache's reads, writes and net, the judge cache, batches, the total. */
+function savingsProperties(savings: Savings | undefined): string[] {
+  if (!hasSavings(savings)) return [];
+  const { promptCache, judgeCache, batch } = savings;
+  return [
+    property("saved_usd", savingValue(savings.total)),
+    property("saved_usd_prompt_cache_reads", savingValue(promptCache.reads)),
+    property("saved_usd_prompt_cache_writes", savingValue(promptCache.writes)),
+    property("saved_usd_prompt_cache_net", savingValue(promptCache.net)),
+    property("saved_usd_judge_cache", savingValue(judgeCache.saved)),
+    property("reused_verdicts", judgeCache.calls),
+    ...(batch ? [property("saved_usd_batches", savingValue(batch.saved)), property("batched_calls", batch.calls)] : []),
+  ];
+}
+
 function resultProperties(result: EvalResult): string[] {
   const props = [
     property("status", result.status),
@@ -31,6 +57,7 @@ function resultProperties(result: EvalResult): string[] {
     property("judge_calls", result.judgeCalls),
     property("judge_models", result.judge.models.join(",")),
     ...(result.judge.providers ? [property("judge_providers", result.judge.models.map((m) => result.judge.providers![m] ?? "").join(","))] : []),
+    ...savingsProperties(result.savings),
   ];
   if (result.vacuous) props.push(property("vacuous", "true"));
   if (result.location) props.push(property("location", `${result.location.file}:${result.location.line}:${result.location.column}`));
@@ -91,7 +118,9 @@ function renderJunit(report: Report): string {
     property("tokens_output", s.usage.output),
     property("tokens_cache_read", s.usage.cacheRead),
     property("tokens_cache_write", s.usage.cacheWrite),
+    ...savingsProperties(s.savings),
     ...(report.budget ? [property("budget_max_usd", report.budget.maxCostUsd), property("budget_spent_usd", report.budget.spentUsd)] : []),
+    ...selfGradingLines(report.selfGrading).map((w) => property("warning", w)),
   ];
   return [
     `<?xml version="1.0" encoding="UTF-8"?>`,

@@ -1,10 +1,12 @@
+import { selfGradingLines } from "../engine/results/self-grading";
 import type { CriterionResult, EvalResult, Report } from "../engine/results/report";
 import type { Reporter } from "./reporter";
 import { escapeMarkdown, escapeMarkdownCell, markdownFence } from "./escape";
 import { criterionCombination, criterionMarks, criterionOutcome, formatCell, formatInt, formatJudgeModels, formatLocation, formatResultCost, formatTreePath, formatUnit, formatUsage, formatUsd, formatVerdict, judgeErrors, jurorVerdicts, plural } from "./format";
 import { STATUS_STYLES, isNonPassing, resultLabel, skippedSummaryLabel } from "./status";
-import { renderTranscript } from "../engine/transcript";
-import { baselineHeadline, deltaMark, formatDelta, notableDeltas, reusedLine } from "./baseline";
+import { renderTranscript, transcriptAgent } from "../engine/transcript";
+import { baselineHeadline, deltaMark, formatDelta, notableDeltas } from "./baseline";
+import { formatReportCost, hasSavings, savedCell, savingsDetail, savingsLine } from "./savings-lines";
 import { trustMarkdown } from "./md-trust";
 
 // GitHub-flavoured Markdown for a pull-request comment or a job summary:
@@ -31,15 +33,18 @@ function table(header: string[], rows: string[][]): string[] {
 }
 
 function summaryTable(report: Report): string[] {
+  // A "Saved" column only for a run the caches saved something on, so other tables keep their shape.
+  const saved = hasSavings(report.summary.savings);
   const rows = report.results.map((r, index) => [
     status(r),
     isNonPassing(r.status) ? `[${escapeMarkdownCell(r.name)}](#${anchor(index)})` : escapeMarkdownCell(r.name),
     r.status === "passed" || r.status === "failed" ? escapeMarkdownCell(r.display) : "—",
     escapeMarkdownCell(r.thresholdDisplay),
     formatResultCost(r),
+    ...(saved ? [savedCell(r.savings)] : []),
     escapeMarkdownCell(r.note ?? r.reason),
   ]);
-  return table(["Status", "Eval", "Score", "Threshold", "Cost", "Reason"], rows);
+  return table(["Status", "Eval", "Score", "Threshold", "Cost", ...(saved ? ["Saved"] : []), "Reason"], rows);
 }
 
 /** Our own anchors, so a link never depends on how GitHub slugs a hostile name. */
@@ -76,7 +81,7 @@ function candidateBlock(result: EvalResult): string[] {
   const texts = [
     ["Prompt", transcript ? undefined : result.candidate.prompt],
     ["Response", transcript ? undefined : result.candidate.response],
-    [transcript ? `Transcript (server ${transcript.server}, agent ${transcript.model}, ${transcript.turns} of ${transcript.maxTurns} turns)` : "", transcript ? renderTranscript(transcript) : undefined],
+    [transcript ? `Transcript (server ${transcript.server}, agent ${transcriptAgent(transcript)}, ${transcript.turns} of ${transcript.maxTurns} turns)` : "", transcript ? renderTranscript(transcript) : undefined],
     ["Server stderr", serverStderr],
   ] as const;
   for (const [label, text] of texts) {
@@ -98,6 +103,7 @@ function section(result: EvalResult, index: number): string[] {
     result.cell ? `**Cell:** ${escapeMarkdown(formatCell(result.cell))}` : "",
     result.location ? `**Location:** ${escapeMarkdown(formatLocation(result))}` : "",
     `**Judge:** ${escapeMarkdown(formatJudgeModels(result.judge))} · ${plural(result.judgeCalls, "call")} · ${formatResultCost(result)}`,
+    savingsDetail(result.savings) ? `**Saved:** ${savingsDetail(result.savings)}` : "",
   ].filter(Boolean);
   lines.push(...facts.map((fact) => `- ${fact}`), "");
   const gates = [...result.gates, ...judgeErrors(result).map((e) => `judge error: ${e}`)];
@@ -145,11 +151,12 @@ function renderMarkdown(report: Report): string {
     ...(report.suite.description ? [escapeMarkdown(report.suite.description), ""] : []),
     `**${plural(s.total, "eval")}:** ${counts.join(" · ")}`,
     "",
-    `${plural(s.judgeCalls, "judge call")} · ${formatUsage(s.usage)} · cost ${formatUsd(s.costUsd)}` +
+    `${plural(s.judgeCalls, "judge call")} · ${formatUsage(s.usage)} · cost ${formatReportCost(report)}` +
       (report.budget ? ` of ${formatUsd(report.budget.maxCostUsd)} budget` : "") +
-      (reusedLine(report) ? ` · ${reusedLine(report)}` : ""),
+      (savingsLine(s.savings) ? ` · ${savingsLine(s.savings)}` : ""),
     "",
     ...baselineSection(report),
+    ...selfGradingLines(report.selfGrading).flatMap((w) => [`> **${escapeMarkdown(w)}**`, ""]),
     ...summaryTable(report),
     "",
     ...trustMarkdown(report),

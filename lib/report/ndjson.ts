@@ -33,6 +33,7 @@ function renderNdjson(report: Report): string {
       durationMs: report.durationMs,
       ...report.summary,
       ...(report.budget ? { budget: report.budget } : {}),
+      ...(report.selfGrading ? { selfGrading: report.selfGrading } : {}),
     }),
   ];
   return `${lines.join("\n")}\n`;

@@ -1,3 +1,4 @@
+import { selfGradingLines } from "../engine/results/self-grading";
 import type { EvalResult, Report } from "../engine/results/report";
 import type { RenderOptions, Reporter } from "./reporter";
 import { detailLines, type DetailLine } from "./details";
@@ -5,7 +6,8 @@ import { stripControl } from "./escape";
 import { formatCell, formatInt, formatResultCost, formatUsage, formatUsd, plural } from "./format";
 import { STATUS_STYLES, resultLabel, skippedSummaryLabel } from "./status";
 import { transcriptLines } from "./transcript-lines";
-import { baselineHeadline, deltaMark, formatDelta, notableDeltas, reusedLine } from "./baseline";
+import { baselineHeadline, deltaMark, formatDelta, notableDeltas } from "./baseline";
+import { formatReportCost, savingsLine } from "./savings-lines";
 import { trustPretty, type Paint } from "./pretty-trust";
 
 // The default reporter: one line per result and, only under the results that
@@ -74,11 +76,12 @@ function footer(report: Report, paint: Paint): string[] {
     paint(s.skipped ? STATUS_STYLES.skipped.ansi : "", `${s.skipped} ${skippedSummaryLabel(report)}`),
   ];
   const budget = report.budget ? ` of ${formatUsd(report.budget.maxCostUsd)} budget` : "";
-  const reused = reusedLine(report);
+  const saved = savingsLine(s.savings);
   const lines = [
     `${paint("1", `${formatInt(s.total)} eval${s.total === 1 ? "" : "s"}:`)} ${counts.join(", ")}`,
-    paint("2", `${plural(s.judgeCalls, "judge call")} · ${formatUsage(s.usage)} · cost ${formatUsd(s.costUsd)}${budget} · ${(report.durationMs / 1000).toFixed(1)}s`),
-    ...(reused ? [paint("2", reused)] : []),
+    paint("2", `${plural(s.judgeCalls, "judge call")} · ${formatUsage(s.usage)} · cost ${formatReportCost(report)}${budget} · ${(report.durationMs / 1000).toFixed(1)}s`),
+    ...(saved ? [paint("2", saved)] : []),
+    ...selfGradingLines(report.selfGrading).map((w) => paint(STATUS_STYLES.deferred.ansi, stripControl(w))),
   ];
   const headline = baselineHeadline(report);
   if (headline) {

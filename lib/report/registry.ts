@@ -1,4 +1,5 @@
 import { redactDeep } from "../engine/redact-secrets";
+import { csvReporter } from "./csv";
 import { htmlReporter } from "./html";
 import { gitlabReporter } from "./gitlab";
 import { jsonReporter } from "./json";
@@ -35,6 +36,7 @@ export const REPORTERS: Readonly<Record<ReporterName, Reporter>> = {
   gitlab: redacting(gitlabReporter),
   ndjson: redacting(ndjsonReporter),
   tap: redacting(tapReporter),
+  csv: redacting(csvReporter),
 };
 
 export function isReporterName(text: string): text is ReporterName {

@@ -1,3 +1,4 @@
+import { selfGradingLines } from "../engine/results/self-grading";
 import type { EvalResult, EvalStatus, Report } from "../engine/results/report";
 import type { Reporter } from "./reporter";
 import { oneLine } from "./escape";
@@ -172,7 +173,14 @@ function renderSarif(report: Report): string {
             }).concat(findingRules()),
           },
         },
-        invocations: [{ executionSuccessful: true, startTimeUtc: report.startedAt, endTimeUtc: report.finishedAt }],
+        invocations: [
+          {
+            executionSuccessful: true,
+            startTimeUtc: report.startedAt,
+            endTimeUtc: report.finishedAt,
+            ...(report.selfGrading ? { toolExecutionNotifications: selfGradingLines(report.selfGrading).map((text) => ({ level: "warning", message: { text } })) } : {}),
+          },
+        ],
         results: [...report.results.filter((r) => r.status !== "passed").map((r) => sarifResult(r, report.suite.file)), ...findingResults(report)],
         properties: { suiteFile: report.suite.file, summary: report.summary, ...(report.budget ? { budget: report.budget } : {}) },
       },

@@ -1,3 +1,4 @@
+import { selfGradingLines } from "../engine/results/self-grading";
 import type { EvalResult, Report } from "../engine/results/report";
 import type { Reporter } from "./reporter";
 import { oneLine, stripControl } from "./escape";
@@ -77,6 +78,7 @@ function renderTap(report: Report): string {
     `# ${plural(s.total, "eval")}: ${s.passed} passed (${s.vacuous} vacuous), ${s.failed} failed, ${s.deferred} deferred, ` +
       `${s.judgeErrors} judge error${s.judgeErrors === 1 ? "" : "s"}, ${s.skipped} ${skippedSummaryLabel(report)}`,
     `# ${plural(s.judgeCalls, "judge call")}, cost ${s.costUsd.toFixed(4)} USD`,
+    ...selfGradingLines(report.selfGrading).map((w) => `# ${description(w)}`),
   );
   return `${lines.join("\n")}\n`;
 }

@@ -1,5 +1,5 @@
 import type { EvalResult } from "../engine/results/report";
-import { truncationMarker, type TranscriptEntry } from "../engine/transcript";
+import { transcriptAgent, truncationMarker, type TranscriptEntry } from "../engine/transcript";
 
 // A live run's transcript in short lines, for the terminal: one line per
 // step, each cut to a width a terminal shows whole. The full text (what the
@@ -25,7 +25,7 @@ export function transcriptLines(result: EvalResult): string[] {
   const t = result.candidate.transcript;
   const lines: string[] = [];
   if (t) {
-    lines.push(`transcript (server ${t.server}, agent ${t.model}, ${t.turns} of ${t.maxTurns} turns):`);
+    lines.push(`transcript (server ${t.server}, agent ${transcriptAgent(t)}, ${t.turns} of ${t.maxTurns} turns):`);
     lines.push(...t.entries.map((e) => `  ${entryLine(e)}`));
     if (t.stopNote) lines.push(`  [${oneLine(t.stopNote)}]`);
   }

@@ -36,7 +36,8 @@ function reviewSection(result: EvalResult): TrustSection | undefined {
   const facts = [
     `Decision: ${report.decision.status} (${report.decision.passed ? "passed" : "not passed"}): ${report.decision.rationale}`,
     report.summary,
-    `Rubric ${report.rubricId ?? ""} ${report.rubricVersion ?? ""}, review type ${report.reviewType}, document ${report.metadata.document}`.replace(/\s+/g, " "),
+    // A Go report may leave rubricId out (omitempty): then there is no rubric to name.
+    `${report.rubricId !== undefined ? `Rubric ${[report.rubricId, report.rubricVersion].filter(Boolean).join(" ")}, review type` : "Review type"} ${report.reviewType}, document ${report.metadata.document}`.replace(/\s+/g, " "),
   ];
   if (multiJudge) {
     facts.push(`${multiJudge.evaluations.length} judges, aggregated by ${multiJudge.aggregationMethod}; agreement ${pct(multiJudge.agreement)}`);

@@ -4,6 +4,7 @@ import type { SuiteConfig } from "../config/types";
 import type { EvalResult } from "../engine/results/report";
 import { buildReport, runSuite } from "../engine/run-suite";
 import { planSuite } from "../engine/plan-suite";
+import type { PriceOf } from "../engine/explain-plan";
 import type { PrismaClient } from "./generated/client";
 import { redactDeep } from "../engine/redact-secrets";
 import { createRunStore, type RunStore, type StoredRun } from "./run-store";
@@ -16,16 +17,16 @@ import { createRunStore, type RunStore, type StoredRun } from "./run-store";
 // worker stores them. Shared by the cancel route and the workers.
 
 /** Stores the run's report and final status once every planned cell has a result. Returns whether it did. */
-export async function finishIfAllStored(input: { store: RunStore; run: StoredRun; suite: SuiteConfig }): Promise<boolean> {
-  const { store, run, suite } = input;
+export async function finishIfAllStored(input: { store: RunStore; run: StoredRun; suite: SuiteConfig; priceOf: PriceOf }): Promise<boolean> {
+  const { store, run, suite, priceOf } = input;
   const results = await store.results(run.id);
   if (results.length < run.totalCells) return false;
   const planned = planSuite({ suite, defaultModel: run.config.judgeModel });
   const order = new Map(planned.map((cell, i) => [cell.id, i]));
   results.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
-  const report = buildReport({ results, suite, toolVersion: run.config.toolVersion, startedAt: run.createdAt.getTime(), finishedAt: Date.now() });
+  const report = buildReport({ results, suite, toolVersion: run.config.toolVersion, startedAt: run.createdAt.getTime(), finishedAt: Date.now(), priceOf });
   const cancelled = await store.isCancelRequested(run.id);
-  await store.finishRun({ runId: run.id, report, status: cancelled ? "cancelled" : "completed", reused: report.summary.reused ?? { calls: 0, savedUsd: 0 } });
+  await store.finishRun({ runId: run.id, report, status: cancelled ? "cancelled" : "completed",  });
   return true;
 }
 
@@ -57,7 +58,7 @@ async function cancelledResults(run: StoredRun, suite: SuiteConfig, cellIds: Rea
  * cells as skipped (cancelled) in one write, and finishes the run if nothing
  * else is left. Returns how many cells it skipped.
  */
-export async function skipQueuedCells(input: { prisma: PrismaClient; boss: PgBoss; queue: string; runId: string }): Promise<number> {
+export async function skipQueuedCells(input: { prisma: PrismaClient; boss: PgBoss; queue: string; runId: string; priceOf: PriceOf }): Promise<number> {
   const store = createRunStore(input.prisma);
   const run = await store.getRun(input.runId);
   if (!run || !(await store.isCancelRequested(run.id))) return 0;
@@ -73,6 +74,6 @@ export async function skipQueuedCells(input: { prisma: PrismaClient; boss: PgBos
     const results = await cancelledResults(run, loaded.value, cells);
     skipped = await store.saveNewResults(run.id, results.map((r) => redactDeep(r)));
   }
-  await finishIfAllStored({ store, run, suite: loaded.value });
+  await finishIfAllStored({ store, run, suite: loaded.value, priceOf: input.priceOf });
   return skipped;
 }

@@ -1,5 +1,7 @@
 import type { RunStatus } from "./run-store";
 import type { RunOverview } from "./run-views";
+import type { PriceOf } from "../engine/explain-plan";
+import { savingsOf } from "../engine/savings";
 
 // Everything the run page's figures show, computed from a run's overview:
 // the page renders it on the server, and the progress stream sends it every
@@ -11,12 +13,14 @@ export const FINISHED_STATUSES: readonly RunStatus[] = ["completed", "cancelled"
 /**
  * The snapshot: results done of cells planned, judge calls done of those
  * planned (null: a run stored before plans were recorded), the cards' figures,
- * whether a cancel is pending, and the seconds since grading started (the server's clock, so the browser's
- * does not matter; null while queued). Its shape is declared once, by the view
+ * whether a cancel is pending, the seconds since grading started (the server's clock, so the browser's
+ * does not matter; null while queued), and what the caches saved, priced by
+ * the engine from the calls' tokens (lib/engine/savings.ts, as every report is). Its shape is declared once, by the view
  * that draws it (components/results/run-live.tsx); the page passing one to the
  * other checks that they agree.
  */
-export function runProgress(run: RunOverview, now: number) {
+export function runProgress(input: { run: RunOverview; now: number; priceOf: PriceOf }) {
+  const { run, now, priceOf } = input;
   const finished = FINISHED_STATUSES.includes(run.status);
   const started = run.startedAt ?? (run.status === "queued" ? null : run.createdAt);
   const elapsedSeconds = started ? Math.max(0, now - started.getTime()) / 1000 : null;
@@ -33,7 +37,8 @@ export function runProgress(run: RunOverview, now: number) {
     judgeCalls: run.judgeCalls,
     tokens: run.tokens,
     reusedCalls: run.reusedCalls,
-    savedUsd: run.savedUsd,
+    unpricedCalls: run.unpricedCalls,
+    savings: savingsOf({ models: run.callsByModel, priceOf }),
     elapsedSeconds,
   };
 }

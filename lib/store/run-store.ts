@@ -235,8 +235,10 @@ export function createRunStore(prisma: PrismaClient) {
     },
 
     /** Records the run's totals and final status. */
-    async finishRun(input: { runId: string; report: Report; status: RunStatus; reused: { calls: number; savedUsd: number } }): Promise<void> {
+    /** `reused` defaults to the report's judge-cache figures (reusedColumns). */
+    async finishRun(input: { runId: string; report: Report; status: RunStatus; reused?: { calls: number; savedUsd: number } }): Promise<void> {
       const s = input.report.summary;
+      const reused = input.reused ?? reusedColumns(input.report);
       await prisma.run.update({
         where: { id: input.runId },
         data: {
@@ -253,8 +255,8 @@ export function createRunStore(prisma: PrismaClient) {
           outputTokens: s.usage.output,
           cacheReadTokens: s.usage.cacheRead,
           cacheWriteTokens: s.usage.cacheWrite,
-          reusedCalls: input.reused.calls,
-          savedUsd: input.reused.savedUsd,
+          reusedCalls: reused.calls,
+          savedUsd: reused.savedUsd,
         },
       });
     },
@@ -262,3 +264,13 @@ export function createRunStore(prisma: PrismaClient) {
 }
 
 export type RunStore = ReturnType<typeof createRunStore>;
+
+/**
+ * A finished run's reused_calls and saved_usd columns, from the report's
+ * judge-cache saving. An unpriced saving is stored as 0: the page never shows
+ * the column, it prices the run's calls itself (run-views.ts, run-progress.ts).
+ */
+function reusedColumns(report: Report): { calls: number; savedUsd: number } {
+  const { calls, saved } = report.summary.savings.judgeCache;
+  return { calls, savedUsd: saved.usd ?? 0 };
+}

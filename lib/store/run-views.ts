@@ -7,6 +7,7 @@ import type { JudgeAgreement } from "../engine/results/trust";
 import { SKIP_KINDS, type SkipKind, type SkippedBy } from "../engine/skip-kind";
 import { EVAL_STATUSES } from "../engine/results/report";
 import { readStoredResult } from "../engine/results/stored-result";
+import type { ModelCallTotals } from "../engine/savings";
 import { Prisma, type PrismaClient } from "./generated/client";
 import { createRunStore, type RunStatus, type StartedBy } from "./run-store";
 
@@ -46,7 +47,10 @@ export interface RunOverview extends RunListItem {
   judgeCalls: number;
   tokens: { input: number; output: number; cacheRead: number; cacheWrite: number };
   reusedCalls: number;
-  savedUsd: number;
+  /** The run's judge calls summed per model, from its call links: what the engine prices its savings from (lib/engine/savings.ts). */
+  callsByModel: ModelCallTotals[];
+  /** Judge calls made whose model had no price (their cost is not in costUsd). */
+  unpricedCalls: number;
   /** A cancel was asked for (the page says "cancelling…" until the run ends, also after a reload). */
   cancelRequested: boolean;
   error: string | null;
@@ -107,29 +111,35 @@ async function versionNumbers(prisma: PrismaClient, runs: { suiteId: string; sui
   return new Map(rows.map((r) => [r.id, r.n]));
 }
 
-interface LiveCalls {
+interface ModelCallsRow {
+  model: string;
   calls: number;
   reused: number;
-  savedUsd: number;
+  reusedUsd: number;
+  reusedUnpriced: number;
+  unpriced: number;
   input: number;
   output: number;
   cacheRead: number;
   cacheWrite: number;
 }
 
-/** A running run's calls so far, from its call links (its own columns are totals written when it finishes). */
-async function liveCalls(prisma: PrismaClient, runId: string): Promise<LiveCalls> {
-  const rows = await prisma.$queryRaw<LiveCalls[]>`
-    SELECT count(*)::int AS calls,
+/** A run's calls so far per model, from its call links (its own columns are totals written when it finishes). */
+async function callsByModel(prisma: PrismaClient, runId: string): Promise<ModelCallsRow[]> {
+  return prisma.$queryRaw<ModelCallsRow[]>`
+    SELECT jc.model,
+           count(*)::int AS calls,
            (count(*) FILTER (WHERE rc.reused))::int AS reused,
-           coalesce(sum(jc.cost_usd) FILTER (WHERE rc.reused), 0)::float8 AS "savedUsd",
+           coalesce(sum(jc.cost_usd) FILTER (WHERE rc.reused), 0)::float8 AS "reusedUsd",
+           (count(*) FILTER (WHERE rc.reused AND jc.cost_usd IS NULL))::int AS "reusedUnpriced",
+           (count(*) FILTER (WHERE NOT rc.reused AND jc.status = 'done' AND jc.cost_usd IS NULL))::int AS unpriced,
            coalesce(sum(jc.input_tokens) FILTER (WHERE NOT rc.reused), 0)::int AS input,
            coalesce(sum(jc.output_tokens) FILTER (WHERE NOT rc.reused), 0)::int AS output,
            coalesce(sum(jc.cache_read_tokens) FILTER (WHERE NOT rc.reused), 0)::int AS "cacheRead",
            coalesce(sum(jc.cache_write_tokens) FILTER (WHERE NOT rc.reused), 0)::int AS "cacheWrite"
     FROM run_calls rc JOIN judge_calls jc ON jc.key = rc.call_key
-    WHERE rc.run_id = ${runId}::uuid`;
-  return rows[0] ?? { calls: 0, reused: 0, savedUsd: 0, input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
+    WHERE rc.run_id = ${runId}::uuid
+    GROUP BY jc.model ORDER BY jc.model`;
 }
 
 function listItemOf(run: RunRow, versions: Map<string, number>): RunListItem {
@@ -192,8 +202,10 @@ export function createRunViews(prisma: PrismaClient) {
         judgeCalls += group._sum.judgeCalls ?? 0;
       }
       const finished = run.finishedAt !== null;
-      // A finished run's columns hold its totals: its calls need no second read.
-      const [versions, live] = await Promise.all([versionNumbers(prisma, [run]), finished ? undefined : liveCalls(prisma, runId)]);
+      // A finished run's columns hold its totals; its calls per model are read all the same, to price what the caches saved.
+      const [versions, models] = await Promise.all([versionNumbers(prisma, [run]), callsByModel(prisma, runId)]);
+      const sum = (key: "calls" | "reused" | "unpriced" | "input" | "output" | "cacheRead" | "cacheWrite") => models.reduce((n, m) => n + m[key], 0);
+      const live = finished ? undefined : { calls: sum("calls"), reused: sum("reused"), input: sum("input"), output: sum("output"), cacheRead: sum("cacheRead"), cacheWrite: sum("cacheWrite") };
       const planned = (run.config as { plannedJudgeCalls?: unknown } | null)?.plannedJudgeCalls;
       return {
         ...listItemOf(run, versions),
@@ -210,7 +222,14 @@ export function createRunViews(prisma: PrismaClient) {
           ? { input: live.input, output: live.output, cacheRead: live.cacheRead, cacheWrite: live.cacheWrite }
           : { input: run.inputTokens, output: run.outputTokens, cacheRead: run.cacheReadTokens, cacheWrite: run.cacheWriteTokens },
         reusedCalls: live ? live.reused : run.reusedCalls,
-        savedUsd: live ? live.savedUsd : run.savedUsd,
+        callsByModel: models.map((m) => ({
+          model: m.model,
+          usage: { input: m.input, output: m.output, cacheRead: m.cacheRead, cacheWrite: m.cacheWrite },
+          reusedCalls: m.reused,
+          reusedUsd: m.reusedUsd,
+          reusedUnpriced: m.reusedUnpriced,
+        })),
+        unpricedCalls: sum("unpriced"),
         cancelRequested: run.cancelRequested,
         error: run.error,
       };

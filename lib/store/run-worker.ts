@@ -153,14 +153,14 @@ export async function startWorker(options: WorkerOptions): Promise<{ stop(): Pro
   };
 
   const finishIfDone = async (context: RunContext) => {
-    if (!(await finishIfAllStored({ store, run: context.run, suite: context.suite }))) return;
+    if (!(await finishIfAllStored({ store, run: context.run, suite: context.suite, priceOf: options.priceOf }))) return;
     contexts.delete(context.run.id);
     await context.live?.close();
   };
 
   // A cancel seen here: the run's cells not yet started are skipped in one write, their jobs dropped.
   const skipQueued = (runId: string) =>
-    skipQueuedCells({ prisma: options.db.prisma, boss: options.boss, queue: GRADE_QUEUE, runId }).catch((error: unknown) =>
+    skipQueuedCells({ prisma: options.db.prisma, boss: options.boss, queue: GRADE_QUEUE, runId, priceOf: options.priceOf }).catch((error: unknown) =>
       options.log?.(`run ${runId}: could not skip its queued cells: ${(error as Error).message}`),
     );
 

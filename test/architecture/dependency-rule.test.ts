@@ -21,6 +21,9 @@ describe("the dependency rule", () => {
     ['import { readFileSync } from "node:fs";', "lib/config/x.ts"],
     ['import { priceOf } from "../judge/pricing";', "lib/engine/x.ts"],
     ['import { REPORTERS } from "../report/registry";', "lib/engine/x.ts"],
+    // From a stage folder of the engine, the store is two levels up.
+    ['import { priceOf } from "../../judge/pricing";', "lib/engine/grade/x.ts"],
+    ['import { openDatabase } from "../../../store/open-database";', "lib/engine/trust/agreement/x.ts"],
     ['import { planSuite } from "../engine/plan-suite";', "lib/config/x.ts"],
     ['import { main } from "../lib/cli/main";', "components/x.tsx"],
     ['import Page from "../app/page";', "lib/cli/x.ts"],
@@ -47,6 +50,8 @@ describe("the dependency rule", () => {
   it.each([
     ['import { z } from "zod";', "lib/config/x.ts"],
     ['import { loadSuite } from "../config/load-suite";', "lib/engine/x.ts"],
+    ['import { loadSuite } from "../../config/load-suite";', "lib/engine/grade/x.ts"],
+    ['import { Report } from "../results/report";', "lib/engine/grade/x.ts"],
     ['import { runSuite } from "../engine/run-suite";', "lib/cli/x.ts"],
     ['import Anthropic from "@anthropic-ai/sdk";', "lib/judge/x.ts"],
     ['import type Anthropic from "@anthropic-ai/sdk";', "lib/live/x.ts"],

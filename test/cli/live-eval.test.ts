@@ -78,10 +78,10 @@ describe.concurrent("rubric-studio eval with live evals", SLOW, () => {
     expect(judged.find((u) => u.includes("weather"))).toContain(`[… truncated: showing the first 200 of ${forecast.truncatedFrom} characters]`);
 
     // The failing live eval shows its run in the terminal and in Markdown; HTML shows every run, escaped.
-    expect(run.stdout).toMatch(/transcript \(server calendar, agent claude-sonnet-4-6, 2 of 10 turns\):\n\s+user: Book a meeting with Alice next Tuesday at 2pm\.\n\s+tool create_event \{"title":"Meeting with Alice".*→ Created event evt_042/);
+    expect(run.stdout).toMatch(/transcript \(server calendar, agent claude-sonnet-4-6 \(anthropic\), 2 of 10 turns\):\n\s+user: Book a meeting with Alice next Tuesday at 2pm\.\n\s+tool create_event \{"title":"Meeting with Alice".*→ Created event evt_042/);
     expect(run.stdout).toMatch(/final reply: Booked for Tuesday 14:00\./);
     const md = await ws.read("out/report.md");
-    expect(md).toContain("**Transcript (server calendar, agent claude-sonnet-4-6, 2 of 10 turns)**");
+    expect(md).toContain("**Transcript (server calendar, agent claude-sonnet-4-6 (anthropic), 2 of 10 turns)**");
     expect(md).toMatch(/Tool call 1: create_event \{"title":"Meeting with Alice"[^\n]*\nTool result 1:\nCreated event evt_042/);
     const html = await ws.read("out/report.html");
     expect(html).toContain("<h4>Transcript</h4>");
@@ -140,7 +140,7 @@ describe.concurrent("rubric-studio eval with live evals", SLOW, () => {
     const run = await cli(ws, ["eval", "--explain", "--config", "suite.yaml"], judge.env);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain(`candidate: live agent run against server "calendar" (stdio: ${process.execPath} --import`);
-    expect(run.stdout).toContain("agent: claude-haiku-4-5, up to 4 turns (model calls), 90 s time limit; tool calls time out after 60 s");
+    expect(run.stdout).toContain("agent: claude-haiku-4-5 (anthropic), up to 4 turns (model calls), 90 s time limit; tool calls time out after 60 s");
     expect(run.stdout).toMatch(/books the meeting[\s\S]*judge calls: 1, ~\d+ input/);
     expect(run.stdout).toContain("Live runs: up to 8 agent model calls (the sum of their turn limits).");
     expect(judge.api.requests).toHaveLength(0);

@@ -60,6 +60,8 @@ describe("runSuite", () => {
       judgeCalls: 3,
       costUsd: 0.03,
       usage: { input: 110, output: 25, cacheRead: 50, cacheWrite: 30 },
+      // No price table in this run: the cache's tokens are counted, its dollars unpriced.
+      savings: expect.objectContaining({ promptCache: expect.objectContaining({ readTokens: 50, writeTokens: 30, net: { usd: null, unpriced: true } }) }),
     });
     expect(report).toMatchObject({ schemaVersion: 1, tool: { name: "rubric-studio", version: "0.0.0-test" }, suite: { file: SUITE_FILE, description: "release checks" } });
     expect(report.durationMs).toBeGreaterThan(0);

@@ -3,12 +3,12 @@ import type { EvalResult, EvalStatus } from "../../lib/engine/results/report";
 import { REPORTERS, REPORTER_NAMES, parseReporterList } from "../../lib/report/registry";
 import { buildSampleReport, sampleResults } from "../support/sample-report";
 
-const GUIDE_ORDER = ["pretty", "json", "junit", "md", "html", "sarif", "gitlab", "ndjson", "tap"];
+const GUIDE_ORDER = ["pretty", "json", "junit", "md", "html", "sarif", "gitlab", "ndjson", "tap", "csv"];
 // Code-scanning formats list findings, and a pass is not a finding.
 const FINDINGS_ONLY = new Set(["sarif", "gitlab"]);
 
 describe("the reporter registry", () => {
-  it("lists the nine formats of the guide, in its order, each under its own name", () => {
+  it("lists the nine formats of the guide, in its order, then csv, each under its own name", () => {
     expect(REPORTER_NAMES).toEqual(GUIDE_ORDER);
     expect(Object.keys(REPORTERS)).toEqual(GUIDE_ORDER);
     for (const name of REPORTER_NAMES) {

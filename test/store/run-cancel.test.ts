@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { enqueueSuiteRun } from "../../lib/store/enqueue-run";
 import { skipQueuedCells } from "../../lib/store/run-cancel";
 import { runProgress } from "../../lib/store/run-progress";
+import { priceOf } from "../../lib/judge/pricing";
 import { createRunStore } from "../../lib/store/run-store";
 import { createRunViews } from "../../lib/store/run-views";
 import { GRADE_QUEUE, openQueue } from "../../lib/store/run-worker";
@@ -40,11 +41,11 @@ describe("cancelling a queued run", () => {
     expect(await store.requestCancel(runId)).toBe(true);
     // The page's snapshot carries the pending cancel (a reload still says "cancelling…").
     const views = createRunViews(database.prisma);
-    expect(runProgress((await views.runOverview(runId))!, Date.now()).cancelRequested).toBe(true);
+    expect(runProgress({ run: (await views.runOverview(runId))!, now: Date.now(), priceOf }).cancelRequested).toBe(true);
     const boss = await openQueue({ db: { url: database.url }, poolSize: 1 });
     const t0 = Date.now();
     try {
-      expect(await skipQueuedCells({ prisma: database.prisma, boss, queue: GRADE_QUEUE, runId })).toBe(CELLS);
+      expect(await skipQueuedCells({ prisma: database.prisma, boss, queue: GRADE_QUEUE, runId, priceOf: () => undefined })).toBe(CELLS);
     } finally {
       await boss.stop({ graceful: false });
     }
@@ -52,7 +53,7 @@ describe("cancelling a queued run", () => {
 
     const run = await database.prisma.run.findUnique({ where: { id: runId } });
     expect(run).toMatchObject({ status: "cancelled", skipped: CELLS, judgeCalls: 0 });
-    expect(runProgress((await views.runOverview(runId))!, Date.now())).toMatchObject({ finished: true, cancelRequested: false });
+    expect(runProgress({ run: (await views.runOverview(runId))!, now: Date.now(), priceOf })).toMatchObject({ finished: true, cancelRequested: false });
     expect(await queuedJobs(runId)).toBe(0);
     const results = await store.results(runId);
     expect(results).toHaveLength(CELLS);

@@ -4,6 +4,7 @@ import type { PairwiseOutcome } from "../../lib/engine/pairwise/types";
 import type { ReviewOutcome } from "../../lib/engine/review/types";
 import { createPositionBiasViews } from "../../lib/store/position-bias";
 import { runProgress } from "../../lib/store/run-progress";
+import { priceOf } from "../../lib/judge/pricing";
 import { createRunQueries } from "../../lib/store/run-queries";
 import { createRunStore } from "../../lib/store/run-store";
 import { createRunViews } from "../../lib/store/run-views";
@@ -62,7 +63,7 @@ describe("a running run's snapshot", () => {
     await linkCall(runId, "live-call-reused", 100, true);
 
     const overview = (await createRunViews(database.prisma).runOverview(runId))!;
-    const snapshot = runProgress(overview, Date.now());
+    const snapshot = runProgress({ run: overview, now: Date.now(), priceOf });
     expect(snapshot).toMatchObject({ status: "running", finished: false, done: 1, total: 5, calls: { done: 8, planned: 36 }, judgeCalls: 7, reusedCalls: 1 });
     // The cards' counts add up to the results done: "1 of 5" and "Failed 1", never "0 of 5".
     expect(EVAL_STATUSES.reduce((sum, s) => sum + snapshot.counts[s], 0)).toBe(snapshot.done);
@@ -76,8 +77,43 @@ describe("a running run's snapshot", () => {
     const { store, runId } = await newRun("reused.yaml", "evals: [] # reused\n", 25);
     const report = { summary: { passed: 5, failed: 0, deferred: 0, judgeErrors: 0, skipped: 0, judgeCalls: 0, costUsd: 0, usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } } };
     await store.finishRun({ runId, report: report as never, status: "completed", reused: { calls: 25, savedUsd: 0.05 } });
-    const snapshot = runProgress((await createRunViews(database.prisma).runOverview(runId))!, Date.now());
+    const snapshot = runProgress({ run: (await createRunViews(database.prisma).runOverview(runId))!, now: Date.now(), priceOf });
     expect(snapshot).toMatchObject({ finished: true, calls: { done: 25, planned: 25 }, judgeCalls: 0, reusedCalls: 25 });
+  });
+});
+
+describe("what the caches saved, on the run page", () => {
+  // claude-sonnet-4-6 at $3 / MTok input: 500,000 tokens read save 500k × $3 × 0.9 = $1.35,
+  // 100,000 written cost 100k × $3 × 0.25 = $0.075 more: net $1.275. A reused verdict saves what its call cost ($0.04).
+  // An unpriced model's tokens count, and its savings read unpriced.
+  async function stored(runId: string, key: string, data: { model: string; read?: number; write?: number; cost: number | null; reused?: boolean }) {
+    await database.prisma.judgeCall.create({
+      data: { key, status: "done", model: data.model, templateVersion: "t1", inputTokens: 100, outputTokens: 10, cacheReadTokens: data.read ?? 0, cacheWriteTokens: data.write ?? 0, costUsd: data.cost },
+    });
+    await database.prisma.runCall.create({ data: { runId, callKey: key, reused: data.reused ?? false } });
+  }
+
+  it("prices the prompt cache's reads and writes and the reused verdicts from the stored calls, running or finished", async () => {
+    const { store, runId } = await newRun("savings.yaml", "evals: [] # savings\n", 4);
+    await stored(runId, "save-write", { model: "claude-sonnet-4-6", write: 100_000, cost: 0.4 });
+    await stored(runId, "save-read", { model: "claude-sonnet-4-6", read: 500_000, cost: 0.2 });
+    await stored(runId, "save-reused", { model: "claude-sonnet-4-6", cost: 0.04, reused: true });
+    await stored(runId, "save-local", { model: "local:qwen3-8b", read: 7_000, cost: null });
+    const running = runProgress({ run: (await createRunViews(database.prisma).runOverview(runId))!, now: Date.now(), priceOf });
+    expect(running.savings.promptCache).toEqual({
+      readTokens: 507_000,
+      writeTokens: 100_000,
+      reads: { usd: expect.closeTo(1.35, 10), unpriced: true },
+      writes: { usd: expect.closeTo(-0.075, 10), unpriced: false },
+      net: { usd: expect.closeTo(1.275, 10), unpriced: true },
+    });
+    expect(running.savings.judgeCache).toEqual({ calls: 1, saved: { usd: 0.04, unpriced: false } });
+    expect(running.unpricedCalls).toBe(1);
+    const report = { summary: { passed: 0, failed: 0, deferred: 0, judgeErrors: 0, skipped: 0, judgeCalls: 3, costUsd: 0.6, usage: { input: 300, output: 30, cacheRead: 507_000, cacheWrite: 100_000 } } };
+    await store.finishRun({ runId, report: report as never, status: "completed", reused: { calls: 1, savedUsd: 0.04 } });
+    const finished = runProgress({ run: (await createRunViews(database.prisma).runOverview(runId))!, now: Date.now(), priceOf });
+    expect(finished.savings).toEqual(running.savings);
+    expect(finished.unpricedCalls).toBe(1);
   });
 });
 

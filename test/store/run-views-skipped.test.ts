@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { createRunStore } from "../../lib/store/run-store";
 import { createRunViews } from "../../lib/store/run-views";
 import { runProgress } from "../../lib/store/run-progress";
+import { priceOf } from "../../lib/judge/pricing";
 import { createFakeJudge } from "../support/fake-judge";
 import { runYaml } from "../support/run-yaml";
 import { useTestDatabase } from "../support/test-database";
@@ -39,7 +40,7 @@ describe("a run's outcome counts", () => {
 
     const overview = (await createRunViews(db.prisma).runOverview(runId))!;
     expect(overview.counts).toMatchObject({ passed: 1, skipped: 3, skippedBy: { cancelled: 2, budget: 1 } });
-    expect(runProgress(overview, Date.now()).counts.skippedBy).toEqual({ cancelled: 2, budget: 1 });
+    expect(runProgress({ run: overview, now: Date.now(), priceOf }).counts.skippedBy).toEqual({ cancelled: 2, budget: 1 });
     // Read back for the reporters, the old result has its kind and says its cause once.
     const legacyRead = (await store.results(runId)).find((r) => r.id === "legacy")!;
     expect(legacyRead).toMatchObject({ skipKind: "budget", note: "--max-cost was reached before all of this eval's judge calls could be scheduled" });

@@ -6,7 +6,8 @@ import type { AddressInfo } from "node:net";
 // HTTP, as test/support/fake-messages-api.ts does for the Anthropic SDK. It
 // answers a verdict in whatever way the request asked for one (a forced tool
 // call, a json_schema response format, plain JSON), and can play a server
-// that supports neither tools nor response formats (a 400 to each).
+// that supports neither tools nor response formats (a 400 to each). For live
+// agents it answers scripted tool calls (test/support/openai-agent-script.ts).
 
 export interface FakeOpenAIRequest {
   index: number;
@@ -36,6 +37,8 @@ export type FakeOpenAIReply =
   | { content: string; usage?: Partial<FakeOpenAIUsage> }
   /** A tool call of record_verdict with these arguments, verbatim. */
   | { toolArguments: string; usage?: Partial<FakeOpenAIUsage> }
+  /** An agent's turn: calls of these tools (`input` as JSON, or `arguments` verbatim, malformed or not), with optional text. */
+  | { toolCalls: { name: string; input?: unknown; arguments?: string }[]; text?: string; usage?: Partial<FakeOpenAIUsage> }
   | { status: number; headers?: Record<string, string>; body?: unknown };
 
 export interface FakeOpenAIApiOptions {
@@ -96,7 +99,13 @@ export async function startFakeOpenAIApi(options: FakeOpenAIApiOptions = {}): Pr
       const id = `call_${++serial}`;
       const toolCall = (args: string) => ({ role: "assistant", content: null, tool_calls: [{ id, type: "function", function: { name: "record_verdict", arguments: args } }] });
       const message =
-        "toolArguments" in reply
+        "toolCalls" in reply
+          ? {
+              role: "assistant",
+              content: reply.text ?? null,
+              tool_calls: reply.toolCalls.map((c, i) => ({ id: `${id}_${i}`, type: "function", function: { name: c.name, arguments: c.arguments ?? JSON.stringify(c.input ?? {}) } })),
+            }
+          : "toolArguments" in reply
           ? toolCall(reply.toolArguments)
           : "content" in reply
             ? { role: "assistant", content: reply.content }

@@ -5,7 +5,7 @@ import type { EvalResult, Report } from "../../lib/engine/results/report";
 import { runSuite, type RunEvent } from "../../lib/engine/run-suite";
 import { planSuite } from "../../lib/engine/plan-suite";
 import { explainPlan, type ExplainedPlan, type PriceOf } from "../../lib/engine/explain-plan";
-import type { FakeJudge } from "./fake-judge";
+import type { JudgePort } from "../../lib/engine/judge-port";
 import type { CallScheduler } from "../../lib/engine/call-scheduler";
 
 // Builders shared by the engine tests: a suite from YAML text as a user writes
@@ -30,7 +30,7 @@ export function suiteFrom(yaml: string): SuiteConfig {
 }
 
 export interface RunYamlOptions {
-  judge: FakeJudge;
+  judge: JudgePort;
   concurrency?: number;
   maxCostUsd?: number;
   judgeUnavailable?: string;

@@ -2,6 +2,8 @@ import type { CriterionResult, EvalResult, Report, ReportSummary, VerdictRecord 
 import type { TokenUsage } from "../../lib/engine/judge-port";
 import { formatScore } from "../../lib/engine/format-score";
 import { skippedByOf } from "../../lib/engine/skip-kind";
+import { savingsOfCalls } from "../../lib/engine/savings";
+import { priceOf } from "../../lib/judge/pricing";
 
 // A realistic report with every status a reporter has to show: a plain pass,
 // a failure with a failed required criterion and a triggered guard, a vacuous
@@ -264,6 +266,7 @@ export function summarizeResults(results: EvalResult[]): ReportSummary {
       }),
       usage(0, 0),
     ),
+    savings: savingsOfCalls(results.flatMap((r) => r.calls), priceOf),
   };
 }
 

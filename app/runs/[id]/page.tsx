@@ -10,6 +10,7 @@ import { RunPositionBiasCard } from "@/components/results/position-bias";
 import { ResultsTable } from "@/components/results/results-table";
 import styles from "@/components/results/results.module.css";
 import { runProgress } from "@/lib/store/run-progress";
+import { priceOf } from "@/lib/judge/pricing";
 import { positionBiasViews, runQueries, runViews } from "../_lib/load";
 
 export async function generateMetadata({ params }: { params: Promise<{ id: string }> }) {
@@ -50,9 +51,16 @@ export default async function RunPage({ params, searchParams }: { params: Promis
       <div className={styles.crumbs}>
         <Link href="/runs">Runs</Link> / <Link href={`/suites/${run.suiteId}/runs`}>{run.suiteName}</Link>
       </div>
-      <RunLive runId={id} suiteName={run.suiteName} createdAt={run.createdAt.toISOString()} startedBy={run.startedBy} version={run.version.number} initial={runProgress(run, Date.now())} watch={search.watch === "1"} />
+      <RunLive runId={id} suiteName={run.suiteName} createdAt={run.createdAt.toISOString()} startedBy={run.startedBy} version={run.version.number} initial={runProgress({ run, now: Date.now(), priceOf })} watch={search.watch === "1"} />
       <DeferredNote reasons={deferReasons} deferred={run.counts.deferred} total={run.totalCells} />
       {run.error ? <div className={styles.error}>{run.error}</div> : null}
+      <p>
+        {/* A plain link: the file streams from the store; Next's router must not prefetch it. */}
+        <a href={`/api/runs/${id}/results.csv`} download data-testid="results-csv">
+          Download results (CSV)
+        </a>{" "}
+        <span className={styles.muted}>one row per result, a column per criterion score</span>
+      </p>
       {severalJudges ? (
         <p>
           <Link href={`/runs/${id}/agreement`} data-testid="agreement-link">

@@ -88,7 +88,8 @@ export async function runCalibration(
  * the judge calls, tokens and cost it took.
  */
 export function calibrationReport(input: { calibration: CalibrationResult; suite: SuiteConfig; toolVersion: string; startedAt: number; finishedAt: number }): Report {
-  const base = buildReport({ results: [], suite: input.suite, toolVersion: input.toolVersion, startedAt: input.startedAt, finishedAt: input.finishedAt });
+  // No results, so no calls to price: the probes' calls are summed in the calibration.
+  const base = buildReport({ results: [], suite: input.suite, toolVersion: input.toolVersion, startedAt: input.startedAt, finishedAt: input.finishedAt, priceOf: () => undefined });
   const { calibration } = input;
   return { ...base, summary: { ...base.summary, judgeCalls: calibration.judgeCalls, costUsd: calibration.costUsd, usage: calibration.usage }, calibration };
 }

@@ -35,6 +35,7 @@ export async function runRepeated(options: RunOptions & { repeat: number }, deps
     toolVersion: options.toolVersion,
     startedAt,
     finishedAt: deps.now(),
+    priceOf: deps.priceOf,
     ...(options.maxCostUsd !== undefined ? { maxCostUsd: options.maxCostUsd } : {}),
   });
   return { ...report, repeat: { runs: runs.length, flips: flipRates(runs) } };

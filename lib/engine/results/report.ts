@@ -6,6 +6,7 @@ import type { ReviewOutcome } from "../review/types";
 import type { PairwiseOutcome } from "../pairwise/types";
 import type { CalibrationResult, JudgeAgreement, RepeatSummary } from "./trust";
 import type { SkipKind, SkippedBy } from "../skip-kind";
+import type { Savings } from "../savings";
 
 // The canonical report: one object that every reporter renders. No reporter
 // needs an eval-specific code path; everything a format shows is here.
@@ -178,6 +179,8 @@ export interface EvalResult {
   latencyMs: number;
   /** Every judge request this result made, in the order they finished. */
   calls: JudgeCallSummary[];
+  /** What the prompt cache and the judge cache saved on this result's judge calls (savings.ts); set when the report is built. */
+  savings?: Savings;
   location?: SourceLocation;
   /** A category rubric's review: the EvaluationReport (and, with several judges, the MultiJudgeResult). */
   review?: ReviewOutcome;
@@ -188,6 +191,8 @@ export interface EvalResult {
 /** The live agent's model calls for one result. */
 export interface LiveAgentSummary {
   model: string;
+  /** The provider that ran the agent (anthropic, openai, or one under providers:), when models were resolved. */
+  provider?: string;
   turns: number;
   maxTurns: number;
   usage: TokenUsage;
@@ -210,8 +215,21 @@ export interface ReportSummary {
   judgeCalls: number;
   costUsd: number;
   usage: TokenUsage;
-  /** Verdicts taken from the judge cache instead of paid for again, and what they would have cost. */
-  reused?: { calls: number; savedUsd: number };
+  /** How many verdicts were taken from the judge cache instead of paid for again; what they saved is `savings.judgeCache`. */
+  reused?: { calls: number };
+  /** What the prompt cache (reads, writes, net) and the judge cache saved on the run's judge calls, in dollars (savings.ts). */
+  savings: Savings;
+}
+
+/** A judge that graded the live run of an agent of its own model family (judges favour their own family's outputs). */
+export interface SelfGradingWarning {
+  judge: string;
+  agent: string;
+  /** The family both belong to: "Claude", "OpenAI GPT"... */
+  family: string;
+  /** The results (eval names with their cells) it concerns. */
+  results: string[];
+  message: string;
 }
 
 export interface Report {
@@ -231,6 +249,8 @@ export interface Report {
   calibration?: CalibrationResult;
   /** The score-delta gate against a baseline run, when one was asked for. */
   baseline?: BaselineComparison;
+  /** Judges that graded live runs of their own model family's agents. */
+  selfGrading?: SelfGradingWarning[];
   /** The stored run this report belongs to, when run history is on. */
   runId?: string;
   results: EvalResult[];

@@ -47,4 +47,26 @@ describe("the plan panel", () => {
     expect(text(html)).toContain("naive (no cache)");
     expect(text(html)).toContain("Batch prices: not available yet");
   });
+
+  it("says which eval's cost with the cache comes from what the cache writes and reads, as --explain does", () => {
+    const check = checkDraft({ text: SUITE, file: "suite.yaml", priceOf, cacheMinimumOf, defaultModel: "claude-sonnet-4-5" });
+    const [long, short] = check.plan!.evals;
+    // Two calls share the long rubric's prefix: the first writes it, the second reads the same tokens.
+    expect(long!.cacheWriteTokens).toBeGreaterThan(1024);
+    expect(long!.cacheReadTokens).toBe(long!.cacheWriteTokens);
+    expect([short!.cacheWriteTokens, short!.cacheReadTokens]).toEqual([0, 0]);
+    const html = renderToStaticMarkup(createElement(PlanPanel, { check, checking: false }));
+    expect(html).toContain(`title="${long!.cacheWriteTokens.toLocaleString("en-US")} input tokens written to the prompt cache, ${long!.cacheReadTokens.toLocaleString("en-US")} read"`);
+  });
+
+  it("an unpriced judge model: 'unpriced' per eval and in the totals, never a made-up $0.00 (issue 11)", () => {
+    const check = checkDraft({ text: SUITE.replace("claude-sonnet-4-5", "local-qwen3"), file: "suite.yaml", priceOf, cacheMinimumOf, defaultModel: "claude-sonnet-4-5" });
+    const html = renderToStaticMarkup(createElement(PlanPanel, { check, checking: false }));
+    for (const id of ["plan-cost", "plan-naive-cost"]) expect(html).toMatch(new RegExp(`data-testid="${id}">unpriced<`));
+    // An unchanged rerun of fixed responses is answered by the judge cache: truly $0, priced or not.
+    expect(html).toMatch(/data-testid="plan-rerun-cost">\$0\.00</);
+    const rows = html.split("<tr>").slice(2).map(text);
+    expect(rows[0]).toMatch(/^ long rubric 2 unpriced unpriced \$0\.00 $/);
+    expect(text(html)).toContain("Not in the pricing table, so not in the cost: local-qwen3.");
+  });
 });

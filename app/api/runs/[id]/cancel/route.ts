@@ -1,4 +1,5 @@
 import { readEnv } from "../../../../../lib/env/read-env";
+import { priceOf } from "../../../../../lib/judge/pricing";
 import { skipQueuedCells } from "../../../../../lib/store/run-cancel";
 import { createRunStore } from "../../../../../lib/store/run-store";
 import { GRADE_QUEUE, openQueue } from "../../../../../lib/store/run-worker";
@@ -25,7 +26,7 @@ export async function POST(_request: Request, { params }: IdParams) {
   if (settings.ok && settings.value.databaseUrl) {
     const boss = await openQueue({ db: { url: settings.value.databaseUrl }, poolSize: 1 });
     try {
-      await skipQueuedCells({ prisma: db.prisma, boss, queue: GRADE_QUEUE, runId: id });
+      await skipQueuedCells({ prisma: db.prisma, boss, queue: GRADE_QUEUE, runId: id, priceOf });
     } finally {
       await boss.stop({ graceful: false });
     }

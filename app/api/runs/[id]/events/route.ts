@@ -1,5 +1,6 @@
 import { createRunViews } from "../../../../../lib/store/run-views";
 import { runProgress } from "../../../../../lib/store/run-progress";
+import { priceOf } from "../../../../../lib/judge/pricing";
 import { errorResponse, withDatabase, type IdParams } from "../../../respond";
 
 export const dynamic = "force-dynamic";
@@ -39,7 +40,7 @@ export async function GET(request: Request, { params }: IdParams) {
           const run = await views.runOverview(id);
           if (closed) return;
           if (!run) return close();
-          const progress = runProgress(run, Date.now());
+          const progress = runProgress({ run, now: Date.now(), priceOf });
           send("progress", progress);
           if (progress.finished) {
             send("end", { status: progress.status });

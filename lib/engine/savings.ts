@@ -1,0 +1,150 @@
+import type { TokenUsage } from "./judge-port";
+import { costOf, type ModelPrice } from "./cost";
+
+// What a run saved, in dollars, from its judge calls' stored token usage and
+// the price table: the one computation behind every report and the run page,
+// so no two of them can disagree. Pure: prices come in as a function.
+//
+// - The prompt cache: a token read from it is billed at 0.1x the input price
+//   instead of 1x (a saving); a token written to it at 1.25x (a negative
+//   saving). Net is their sum: what the calls would have cost with every
+//   cached token sent as plain input, minus what they cost.
+// - The judge cache: a verdict reused instead of asked again saves what the
+//   call cost when it was made.
+// - Message Batches (half price) will add their own figure in `batch`.
+//
+// A model with no price has no dollar figure: its tokens are still counted,
+// and the figure says `unpriced` rather than pretend it saved nothing.
+
+/** Dollars saved (negative: it cost more). `usd` is null when every part of it comes from unpriced models; `unpriced` when some part does and is left out of `usd`. */
+export interface Saving {
+  usd: number | null;
+  unpriced: boolean;
+}
+
+export interface PromptCacheSavings {
+  /** Input tokens read from the prompt cache. */
+  readTokens: number;
+  /** Input tokens written to the prompt cache. */
+  writeTokens: number;
+  /** Reads at 0.1x instead of 1x the input price (a provider's own cached price where it has one). */
+  reads: Saving;
+  /** Writes at 1.25x the input price: a negative saving. */
+  writes: Saving;
+  /** reads + writes. */
+  net: Saving;
+}
+
+export interface Savings {
+  promptCache: PromptCacheSavings;
+  /** Verdicts reused from the judge cache, and what those calls cost when they were made. */
+  judgeCache: { calls: number; saved: Saving };
+  /**
+   * Message Batches: what half price saved on the batched calls. Left out
+   * until batch runs exist; they fill it here, and `total` adds it.
+   */
+  batch?: { calls: number; saved: Saving };
+  /** Everything above together. */
+  total: Saving;
+}
+
+/** One model's calls, summed: what the computation needs (a run's rows in SQL sum to this, as a report's calls do). */
+export interface ModelCallTotals {
+  model: string;
+  /** Tokens of the calls made (a reused verdict spends none). */
+  usage: TokenUsage;
+  /** Verdicts reused from the judge cache. */
+  reusedCalls: number;
+  /** What the reused verdicts cost when they were made, over those whose cost is known. */
+  reusedUsd: number;
+  /** Reused verdicts whose original cost is unknown (an unpriced model). */
+  reusedUnpriced: number;
+}
+
+/** A call as reports and the store record it. */
+export interface SavingsCall {
+  model: string;
+  usage: TokenUsage;
+  costUsd: number | null;
+  reused?: { savedUsd: number | null };
+}
+
+export const NO_SAVING: Saving = { usd: 0, unpriced: false };
+
+/** Two savings together: unpriced if either is, null only if neither has a priced part. */
+export function addSaving(a: Saving, b: Saving): Saving {
+  // Nothing (no tokens, or $0) adds nothing: "unpriced" plus nothing stays "unpriced", not "$0.00 + unpriced".
+  const nothing = (s: Saving) => !s.unpriced && !s.usd;
+  if (nothing(a)) return b;
+  if (nothing(b)) return a;
+  const usd = a.usd === null ? b.usd : b.usd === null ? a.usd : a.usd + b.usd;
+  return { usd, unpriced: a.unpriced || b.unpriced };
+}
+
+/** A saving over `count` tokens (or calls) of one model: null dollars when it has no price. */
+function savingOf(count: number, usd: () => number, priced: boolean): Saving {
+  if (count === 0) return NO_SAVING;
+  return priced ? { usd: usd(), unpriced: false } : { usd: null, unpriced: true };
+}
+
+/** The prompt-cache savings of one model's tokens at its price (undefined: unpriced). */
+export function promptCacheSavingsOf(price: ModelPrice | undefined, usage: Pick<TokenUsage, "cacheRead" | "cacheWrite">): PromptCacheSavings {
+  const none = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
+  // Each as "sent as plain input" minus "as billed", with the one cost formula.
+  const reads = savingOf(usage.cacheRead, () => costOf(price!, { ...none, input: usage.cacheRead }) - costOf(price!, { ...none, cacheRead: usage.cacheRead }), price !== undefined);
+  const writes = savingOf(usage.cacheWrite, () => costOf(price!, { ...none, input: usage.cacheWrite }) - costOf(price!, { ...none, cacheWrite: usage.cacheWrite }), price !== undefined);
+  return { readTokens: usage.cacheRead, writeTokens: usage.cacheWrite, reads, writes, net: addSaving(reads, writes) };
+}
+
+/** Each model's calls summed, in order of first appearance. */
+export function callTotalsByModel(calls: readonly SavingsCall[]): ModelCallTotals[] {
+  const byModel = new Map<string, ModelCallTotals>();
+  for (const call of calls) {
+    let totals = byModel.get(call.model);
+    if (!totals) {
+      totals = { model: call.model, usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, reusedCalls: 0, reusedUsd: 0, reusedUnpriced: 0 };
+      byModel.set(call.model, totals);
+    }
+    if (call.reused) {
+      totals.reusedCalls++;
+      if (call.reused.savedUsd === null) totals.reusedUnpriced++;
+      else totals.reusedUsd += call.reused.savedUsd;
+      continue;
+    }
+    const u = totals.usage;
+    totals.usage = { input: u.input + call.usage.input, output: u.output + call.usage.output, cacheRead: u.cacheRead + call.usage.cacheRead, cacheWrite: u.cacheWrite + call.usage.cacheWrite };
+  }
+  return [...byModel.values()];
+}
+
+/** The savings of a run (or of one eval) from its calls summed per model. */
+export function savingsOf(input: { models: readonly ModelCallTotals[]; priceOf: (model: string) => ModelPrice | undefined }): Savings {
+  let reads = NO_SAVING;
+  let writes = NO_SAVING;
+  let readTokens = 0;
+  let writeTokens = 0;
+  let reusedCalls = 0;
+  let reused = NO_SAVING;
+  for (const totals of input.models) {
+    const cache = promptCacheSavingsOf(input.priceOf(totals.model), totals.usage);
+    reads = addSaving(reads, cache.reads);
+    writes = addSaving(writes, cache.writes);
+    readTokens += cache.readTokens;
+    writeTokens += cache.writeTokens;
+    reusedCalls += totals.reusedCalls;
+    const known = totals.reusedCalls - totals.reusedUnpriced;
+    // Known costs are dollars; unknown ones make the figure unpriced (all of it when none is known).
+    reused = addSaving(reused, known > 0 ? { usd: totals.reusedUsd, unpriced: totals.reusedUnpriced > 0 } : totals.reusedUnpriced > 0 ? { usd: null, unpriced: true } : NO_SAVING);
+  }
+  const net = addSaving(reads, writes);
+  return {
+    promptCache: { readTokens, writeTokens, reads, writes, net },
+    judgeCache: { calls: reusedCalls, saved: reused },
+    total: addSaving(net, reused),
+  };
+}
+
+/** The savings of a set of calls (a report's, or one eval's). */
+export function savingsOfCalls(calls: readonly SavingsCall[], priceOf: (model: string) => ModelPrice | undefined): Savings {
+  return savingsOf({ models: callTotalsByModel(calls), priceOf });
+}
