@@ -1,6 +1,6 @@
 "use client";
 import { useRouter } from "next/navigation";
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useRef, useState, type ReactNode } from "react";
 import type { OutcomeCounts } from "@/lib/engine/results/report";
 import type { Savings } from "@/lib/engine/savings";
 import { formatSaving } from "@/lib/report/savings-lines";
@@ -91,9 +91,11 @@ export interface RunLiveProps {
   initial: RunSnapshot;
   /** Opened by the Run button (`?watch=1`): the progress line shows even if the run ended before the page was rendered. */
   watch?: boolean;
+  /** Shown right under the header line: why results were not graded (a server without a judge key). */
+  headerNote?: ReactNode;
 }
 
-export function RunLive({ runId, suiteName, createdAt, startedBy, version, initial, watch = false }: RunLiveProps) {
+export function RunLive({ runId, suiteName, createdAt, startedBy, version, initial, watch = false, headerNote }: RunLiveProps) {
   const router = useRouter();
   const active = !initial.finished;
   const [live, setLive] = useState<RunSnapshot | null>(null);
@@ -166,6 +168,7 @@ export function RunLive({ runId, suiteName, createdAt, startedBy, version, initi
         </span>
         {shown.vacuous ? ` · ${shown.vacuous} vacuous` : ""}
       </p>
+      {headerNote}
       {watched ? (
         <section className={styles.section} data-testid="run-progress" data-status={shown.status} data-done={shown.done} data-total={shown.total} data-calls={shown.calls.done}>
           <h2>Progress</h2>

@@ -237,9 +237,10 @@ export function createRunQueries(prisma: PrismaClient) {
         prisma.$queryRaw<ResultRow[]>`
           SELECT id::text AS id, result_key AS "resultKey", eval_name AS "evalName", name, cell_model AS "cellModel",
                  cell_prompt AS "cellPrompt", judge_model AS "judgeModel", status, vacuous, score, threshold,
-                 -- Beside its badge a result's note says the rest (a deferral's cause without "deferred:"); a judge error
-                 -- stored by an earlier version carries a raw prefix the badge already says (stored-result.ts).
-                 CASE WHEN status = 'judge_error' THEN regexp_replace(reason, '^judge_error: ', '') ELSE coalesce(note, reason) END AS reason,
+                 -- Beside its badge a deferral's note gives its cause without "deferred:" again; a judge error stored by an
+                 -- earlier version carries a raw prefix the badge already says (stored-result.ts). A skip keeps its cause's label.
+                 CASE WHEN status = 'judge_error' THEN regexp_replace(reason, '^judge_error: ', '')
+                      WHEN status = 'deferred' THEN coalesce(note, reason) ELSE reason END AS reason,
                  cost_usd AS "costUsd", judge_calls AS "judgeCalls", latency_ms AS "latencyMs", created_at AS "createdAt",
                  CASE WHEN data->'pairwise' IS NOT NULL
                       THEN jsonb_build_object('winner', data->'pairwise'->'result'->'overall_winner', 'labels', data->'pairwise'->'labels') END AS comparison,
