@@ -94,6 +94,7 @@ const worker = await startWorker({
     timeoutSeconds: 60,
     agentEndpoints: serverAgentEndpoints({ settings: value, env: process.env, serverProviders: providers.value.providers, timeoutSeconds: 60 }),
   }),
+  log: (line) => console.warn(line),
 });
 console.log(`queue worker ready${value.anthropicApiKey ? "" : " (no ANTHROPIC_API_KEY: Claude judge models will defer)"}`);
 console.log(

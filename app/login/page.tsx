@@ -5,7 +5,7 @@ import { safeNextPath } from "../../lib/access/log-in";
 import { isLoggedIn, SESSION_COOKIE } from "../../lib/access/session";
 
 export const dynamic = "force-dynamic";
-export const metadata = { title: "Log in · Rubric Studio" };
+export const metadata = { title: "Log in" };
 
 const MESSAGES: Record<string, string> = {
   wrong_password: "That password is not right.",

@@ -250,7 +250,9 @@ export function ResultsTable({ runId, query, total: initialTotal, initial }: Res
                   <td className={styles.num}>{formatUsd(row.costUsd)}</td>
                   <td className={styles.num}>{formatMs(row.latencyMs)}</td>
                   <td className={styles.muted} title={row.reason}>
-                    {row.reason}
+                    <div className={styles.reasonText} data-testid="result-reason-cell">
+                      {row.reason}
+                    </div>
                   </td>
                 </tr>
               );

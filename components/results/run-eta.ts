@@ -22,11 +22,37 @@ export function progressFraction(p: ProgressSample): number {
   return Math.min(0.99, Math.max(byResults, byCalls));
 }
 
-/** Seconds left at the pace so far (elapsed per unit of progress, times what is left); null before any progress. */
+/**
+ * The pace since the run started misleads early on: the start (the queue, the
+ * first call of each shared prefix sent alone to warm the prompt cache) is slow,
+ * and an estimate from the first result or two multiplies that by everything
+ * left (3 min 26 s shown with ~70 s left). Below this much progress it is not used.
+ */
+const START_PACE_MIN_PROGRESS = 0.2;
+/** Progress since the pace's origin before an estimate is made from it. */
+const PACE_MIN_PROGRESS = 0.03;
+
+/** Seconds left at the pace since the run started (elapsed per unit of progress, times what is left); null before enough progress. */
 export function rawEta(p: ProgressSample): number | null {
   const fraction = progressFraction(p);
-  if (p.finished || p.elapsedSeconds === null || fraction <= 0) return null;
+  if (p.finished || p.elapsedSeconds === null || fraction < START_PACE_MIN_PROGRESS) return null;
   return Math.max(0, (p.elapsedSeconds * (1 - fraction)) / fraction);
+}
+
+/** Where the pace is measured from: the first sample seen with progress (on a page opened mid-run, the first one it got). */
+export interface PaceOrigin {
+  elapsedSeconds: number;
+  fraction: number;
+}
+
+/** Seconds left at the pace since `origin`; null until progress has moved on from it. */
+export function paceEta(origin: PaceOrigin | null, p: ProgressSample): number | null {
+  const fraction = progressFraction(p);
+  if (!origin || p.finished || p.elapsedSeconds === null) return null;
+  const moved = fraction - origin.fraction;
+  const took = p.elapsedSeconds - origin.elapsedSeconds;
+  if (moved < PACE_MIN_PROGRESS || took <= 0) return null;
+  return Math.max(0, (took / moved) * (1 - fraction));
 }
 
 export interface EtaEstimate {
@@ -54,6 +80,24 @@ export function smoothEta(previous: EtaEstimate | null, raw: number | null, now:
   const projected = Math.max(0, previous.seconds - elapsed);
   const blended = projected + ALPHA * (raw - projected);
   return { seconds: Math.max(0, Math.min(blended, projected * MAX_RISE + RISE_SLACK_SECONDS)), at: now };
+}
+
+/** The run page's ETA state: where its pace is measured from, and the estimate shown. */
+export interface EtaState {
+  origin: PaceOrigin | null;
+  estimate: EtaEstimate | null;
+}
+
+/**
+ * The next ETA state from a new snapshot: the pace is measured from the first
+ * sample that showed progress (the slow start left out), or, until that pace
+ * is known, from the run's start once enough of it is done; then smoothed.
+ */
+export function nextEta(state: EtaState | null, p: ProgressSample, now: number): EtaState {
+  const fraction = progressFraction(p);
+  const origin = state?.origin ?? (p.elapsedSeconds !== null && fraction > 0 && !p.finished ? { elapsedSeconds: p.elapsedSeconds, fraction } : null);
+  const raw = paceEta(origin, p) ?? rawEta(p);
+  return { origin, estimate: smoothEta(state?.estimate ?? null, raw, now) };
 }
 
 export function formatEta(seconds: number | null): string {

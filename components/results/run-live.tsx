@@ -1,12 +1,12 @@
 "use client";
 import { useRouter } from "next/navigation";
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useRef, useState, type ReactNode } from "react";
 import type { OutcomeCounts } from "@/lib/engine/results/report";
 import type { Savings } from "@/lib/engine/cost/savings";
 import { formatSaving } from "@/lib/report/savings-lines";
 import { formatInt, formatTime, formatUsd } from "./format";
 import { publishLanded, refreshDelay } from "./live-landed";
-import { formatEta, progressFraction, rawEta, smoothEta, type EtaEstimate } from "./run-eta";
+import { formatEta, nextEta, progressFraction, rawEta, type EtaState } from "./run-eta";
 import styles from "./results.module.css";
 import { RunBadge } from "./status-badge";
 import { Stat, StatusCounts } from "./status-counts";
@@ -91,13 +91,15 @@ export interface RunLiveProps {
   initial: RunSnapshot;
   /** Opened by the Run button (`?watch=1`): the progress line shows even if the run ended before the page was rendered. */
   watch?: boolean;
+  /** Shown right under the header line: why results were not graded (a server without a judge key). */
+  headerNote?: ReactNode;
 }
 
-export function RunLive({ runId, suiteName, createdAt, startedBy, version, initial, watch = false }: RunLiveProps) {
+export function RunLive({ runId, suiteName, createdAt, startedBy, version, initial, watch = false, headerNote }: RunLiveProps) {
   const router = useRouter();
   const active = !initial.finished;
   const [live, setLive] = useState<RunSnapshot | null>(null);
-  const [eta, setEta] = useState<EtaEstimate | null>(null);
+  const [eta, setEta] = useState<EtaState | null>(null);
   // A run watched while it ran keeps its progress line once it ends (done, 100%), and so does one just started
   // from the Run button that ended before its page was rendered (a short run, all deferred); a finished run opened later has none.
   const [watched] = useState(active || watch);
@@ -119,7 +121,7 @@ export function RunLive({ runId, suiteName, createdAt, startedBy, version, initi
     source.addEventListener("progress", (event) => {
       const next = JSON.parse((event as MessageEvent<string>).data) as RunSnapshot;
       setLive(next);
-      setEta((previous) => smoothEta(previous, rawEta(next), Date.now()));
+      setEta((previous) => nextEta(previous, next, Date.now()));
       latestDone.current = next.done;
       publishLanded(runId, next.done);
       if (trailing.current) return;
@@ -144,7 +146,7 @@ export function RunLive({ runId, suiteName, createdAt, startedBy, version, initi
   const shown = cancel.requested && !latest.finished ? { ...latest, cancelRequested: true } : latest;
   const percent = Math.round(progressFraction(shown) * 100);
   const tokens = shown.tokens.input + shown.tokens.output + shown.tokens.cacheRead + shown.tokens.cacheWrite;
-  const etaSeconds = shown.finished ? null : (eta?.seconds ?? rawEta(shown));
+  const etaSeconds = shown.finished ? null : (eta?.estimate?.seconds ?? rawEta(shown));
   const promptCache = promptCacheStat(shown.savings);
 
   const requestCancel = async () => {
@@ -166,6 +168,7 @@ export function RunLive({ runId, suiteName, createdAt, startedBy, version, initi
         </span>
         {shown.vacuous ? ` · ${shown.vacuous} vacuous` : ""}
       </p>
+      {headerNote}
       {watched ? (
         <section className={styles.section} data-testid="run-progress" data-status={shown.status} data-done={shown.done} data-total={shown.total} data-calls={shown.calls.done}>
           <h2>Progress</h2>

@@ -21,9 +21,9 @@ import { isLoggedIn, SESSION_COOKIE } from "./session";
 
 export const LOGIN_PATH = "/login";
 
-/** What anyone may fetch: the login page and its form's routes, and the build's code and styles (no data). */
+/** What anyone may fetch: the login page and its form's routes, the build's code and styles, and the icon (no data). */
 export function isPublicPath(pathname: string): boolean {
-  return pathname === LOGIN_PATH || pathname === "/api/auth/login" || pathname === "/api/auth/logout" || pathname.startsWith("/_next/static/") || pathname === "/favicon.ico";
+  return pathname === LOGIN_PATH || pathname === "/api/auth/login" || pathname === "/api/auth/logout" || pathname.startsWith("/_next/static/") || pathname === "/favicon.ico" || pathname === "/icon.svg";
 }
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);

@@ -13,6 +13,7 @@ import { createBatchLedger } from "../store/batch-ledger";
 import { countOutstanding } from "../judge/batch-rounds";
 import type { ReporterName } from "../report/registry";
 import { redactDeep } from "../engine/results/redact-secrets";
+import { gradedOnResume } from "../engine/results/skip-kind";
 import type { Settings } from "../env/read-env";
 import type { Database } from "../store/open-database";
 import type { RunConfig, RunStore } from "../store/run-store";
@@ -84,9 +85,12 @@ export async function executeRun(request: RunRequest): Promise<number> {
       if (!run) return fail(`no run with id ${request.target.runId}`);
       runId = run.id;
       suiteName = run.suiteName;
-      stored = await store!.results(run.id);
-      await store!.setStatus(run.id, "running");
-      io.stderr.write(`Resuming run ${run.id}: ${stored.length} of ${plural(run.totalCells, "result")} already stored\n`);
+      // Results cut short by Ctrl-C or a cancel are graded now; the rest are kept.
+      const all = await store!.results(run.id);
+      stored = all.filter((r) => !gradedOnResume(r));
+      await store!.reopenRun(run.id);
+      const again = all.length - stored.length;
+      io.stderr.write(`Resuming run ${run.id}: ${stored.length} of ${plural(run.totalCells, "result")} already stored${again ? `; grading ${again} that ${again === 1 ? "was" : "were"} interrupted or cancelled` : ""}\n`);
     } else {
       suiteName = request.target.suiteName;
     }
@@ -108,7 +112,8 @@ export async function executeRun(request: RunRequest): Promise<number> {
       const { suiteId, suiteVersionId } = await store.saveSuiteVersion({ name: suiteName, yaml: request.target.yaml });
       const planned = planSuite({ suite, defaultModel: settings.judgeModel, resolveModel, filter: request.filter });
       const plannedJudgeCalls = planned.reduce((n, c) => n + c.judgeCalls, 0);
-      runId = await store.createRun({ suiteId, suiteVersionId, startedBy: "cli", config: { ...config, plannedJudgeCalls }, totalCells: planned.length });
+      const gate = baseline ? { baseline: { runId: baseline.runId, maxDrop: request.baseline!.maxDrop } } : {};
+      runId = await store.createRun({ suiteId, suiteVersionId, startedBy: "cli", config: { ...config, plannedJudgeCalls, ...gate }, totalCells: planned.length });
       io.stderr.write(`Storing run ${runId}\n`);
     }
 

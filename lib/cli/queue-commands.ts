@@ -5,6 +5,8 @@ import { planSuite } from "../engine/plan/plan-suite";
 import { buildReport, exitCodeOf } from "../engine/run-suite";
 import { providerResolution } from "../judge/provider-resolution";
 import { readServerProviders } from "../judge/server-providers";
+import { compareToBaseline } from "../engine/trust/compare-baseline";
+import type { Report } from "../engine/results/report";
 import type { ReporterName } from "../report/registry";
 import type { Settings } from "../env/read-env";
 import { openDatabase, type Database } from "../store/open-database";
@@ -79,6 +81,7 @@ export async function queuedRun(input: {
         timeoutSeconds: config.timeoutSeconds,
         agentEndpoints: serverAgentEndpoints({ settings, env: io.env, serverProviders: policies.providers, timeoutSeconds: config.timeoutSeconds }),
       }),
+      log: (line) => io.stderr.write(`${io.stderr.isTTY ? "\n" : ""}${line}\n`),
     });
     try {
       await waitForRun({ db, runId, io });
@@ -122,10 +125,20 @@ async function renderStoredRun(input: { db: Database; runId: string; io: CliIo; 
   const { priceOf } = providerResolution({ ...(loaded.value.providers ? { declared: loaded.value.providers } : {}), hasKey: () => true });
   const results = (await store.results(run.id)).sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
   const row = await input.db.prisma.run.findUnique({ where: { id: run.id }, select: { finishedAt: true } });
-  const report = {
+  let report: Report = {
     ...buildReport({ results, suite: loaded.value, toolVersion: run.config.toolVersion, startedAt: run.createdAt.getTime(), finishedAt: (row?.finishedAt ?? new Date()).getTime(), priceOf }),
     runId: run.id,
   };
+  // A run held to a baseline gate is reported (and exits) against that same baseline.
+  const gate = run.config.baseline;
+  if (gate) {
+    const baseline = await store.getRun(gate.runId);
+    if (!baseline) {
+      input.io.stderr.write(`error: run ${run.id} was gated on baseline run ${gate.runId}, which is no longer stored\n`);
+      return 2;
+    }
+    report = { ...report, baseline: compareToBaseline({ report, baseline: await store.results(baseline.id), baselineRunId: baseline.id, maxDrop: gate.maxDrop }) };
+  }
   await writeReports({ names: input.reporters, report, output: input.output, io: input.io, color: input.color });
   if (results.length < run.totalCells) {
     input.io.stderr.write(`run ${run.id} is ${run.status}: ${results.length} of ${plural(run.totalCells, "result")} so far\n`);

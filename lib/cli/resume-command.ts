@@ -59,5 +59,7 @@ export async function resumeCommand(input: { runId: string; options: { reporter:
     filter: config.filter !== undefined ? new RegExp(config.filter, "i") : undefined,
     store: true,
     target: { kind: "resume", runId },
+    // A run gated on a baseline is finished against the same one.
+    ...(config.baseline ? { baseline: { ref: config.baseline.runId, maxDrop: config.baseline.maxDrop } } : {}),
   });
 }

@@ -54,6 +54,12 @@ export interface RunOptions extends PlanOptions {
   cancel?: AbortSignal;
   /** A worker's shutdown: like `cancel`, but what was not graded is skipped (interrupted). */
   shutdown?: AbortSignal;
+  /**
+   * The whole run's planned judge calls, when this call grades only part of it
+   * (a worker's job): the prompt cache's TTL is chosen for the run, as one
+   * process running all of it would, not for the one cell.
+   */
+  runJudgeCalls?: number;
   /** A scheduler shared with other runs in this process (a worker's jobs), instead of one of this run's own. */
   scheduler?: CallScheduler;
   /** The judge calls go through Message Batches: the budget counts them at batch prices (agent calls stay at standard ones; `deps.priceOf` is the standard table). */
@@ -78,7 +84,7 @@ export async function runSuite(options: RunOptions, deps: EngineDeps): Promise<R
   let callsDone = 0;
   let costUsd = 0;
   deps.onEvent?.({ type: "start", evals: cells.length, judgeCalls: plannedCalls });
-  const cacheTtl = cacheTtlFor({ calls: plannedCalls, concurrency: options.concurrency });
+  const cacheTtl = cacheTtlFor({ calls: Math.max(plannedCalls, options.runJudgeCalls ?? 0), concurrency: options.concurrency });
   const warned = new Set<string>();
 
   const judgePriceOf = options.batch ? batchPriceOf(deps.priceOf) : deps.priceOf;
@@ -90,7 +96,7 @@ export async function runSuite(options: RunOptions, deps: EngineDeps): Promise<R
       return { value: outcome, costUsd: outcome.call.costUsd };
     }, stops, deps.judge.cachePrefixes?.(request) ?? []);
     if (scheduled.skipped) return { kind: "skipped", reason: scheduled.reason };
-    // A call that Ctrl-C cut short was never answered (a batched one waits for its batch): the run was interrupted, not the judge.
+    // A call that Ctrl-C cut short was never answered (a batched one waits for its batch): the run was interrupted, not the judge (and `resume` grades it).
     if (!scheduled.value.ok && options.signal?.aborted) return { kind: "skipped", reason: "interrupted" };
     const { notice } = scheduled.value;
     if (notice !== undefined && !warned.has(notice)) {

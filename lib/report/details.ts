@@ -28,7 +28,9 @@ export function detailLines(result: EvalResult, options: DetailOptions): DetailL
   // and its judge errors that only repeat it are left out.
   const underCriteria = result.criteria.flatMap((c) => c.verdicts.flatMap((v) => (v.error ? [v.error] : [])));
   const repeats = (text: string) => underCriteria.some((error) => text.includes(error));
-  if (result.reason && !(result.status === "judge_error" && repeats(result.reason))) lines.push({ kind: "reason", depth: 0, text: `reason: ${result.reason}` });
+  // A judge error's reason that is made of the judges' own errors is said by them, each labelled once.
+  const judgesSay = (text: string) => repeats(text) || result.judges.some((grade) => grade.error !== undefined && text.includes(grade.error));
+  if (result.reason && !(result.status === "judge_error" && judgesSay(result.reason))) lines.push({ kind: "reason", depth: 0, text: `reason: ${result.reason}` });
   if (result.note) lines.push({ kind: "note", depth: 0, text: `note: ${result.note}` });
   for (const gate of result.gates) lines.push({ kind: "gate", depth: 0, text: `gate: ${gate}` });
   for (const error of judgeErrors(result).filter((e) => !repeats(e))) lines.push({ kind: "error", depth: 0, text: `judge error: ${error}` });

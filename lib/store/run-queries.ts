@@ -236,7 +236,11 @@ export function createRunQueries(prisma: PrismaClient) {
       const [rows, counted] = await Promise.all([
         prisma.$queryRaw<ResultRow[]>`
           SELECT id::text AS id, result_key AS "resultKey", eval_name AS "evalName", name, cell_model AS "cellModel",
-                 cell_prompt AS "cellPrompt", judge_model AS "judgeModel", status, vacuous, score, threshold, reason,
+                 cell_prompt AS "cellPrompt", judge_model AS "judgeModel", status, vacuous, score, threshold,
+                 -- Beside its badge a deferral's note gives its cause without "deferred:" again; a judge error stored by an
+                 -- earlier version carries a raw prefix the badge already says (stored-result.ts). A skip keeps its cause's label.
+                 CASE WHEN status = 'judge_error' THEN regexp_replace(reason, '^judge_error: ', '')
+                      WHEN status = 'deferred' THEN coalesce(note, reason) ELSE reason END AS reason,
                  cost_usd AS "costUsd", judge_calls AS "judgeCalls", latency_ms AS "latencyMs", created_at AS "createdAt",
                  CASE WHEN data->'pairwise' IS NOT NULL
                       THEN jsonb_build_object('winner', data->'pairwise'->'result'->'overall_winner', 'labels', data->'pairwise'->'labels') END AS comparison,
@@ -255,6 +259,18 @@ export function createRunQueries(prisma: PrismaClient) {
         total: counted[0]?.total ?? 0,
         nextCursor: more && last ? encodeCursor({ by: sort.by, direction: sort.direction, value: cursorValue(last, sort.by), id: last.id }) : null,
       };
+    },
+
+    /** Why a run's deferred results were not graded: each distinct cause with how many it deferred, the commonest first (at most 3). */
+    async deferReasons(runId: string): Promise<{ reason: string; count: number }[]> {
+      if (!UUID.test(runId)) return [];
+      return prisma.$queryRaw<{ reason: string; count: number }[]>`
+        SELECT coalesce(note, reason) AS reason, count(*)::int AS count
+        FROM eval_results
+        WHERE run_id = ${runId}::uuid AND status = 'deferred'
+        GROUP BY 1
+        ORDER BY 2 DESC, 1
+        LIMIT 3`;
     },
 
     /** A run's results per judge model: counts by outcome, mean score, cost and calls; by model name. */

@@ -3,6 +3,7 @@ import os from "node:os";
 import type { EvalResult, Report } from "../engine/results/report";
 import { withSkipKind } from "../engine/results/skip-kind";
 import { fillReviewQueue } from "./fill-review-queue";
+import { readStoredResult } from "../engine/results/stored-result";
 import type { Prisma, PrismaClient } from "./generated/client";
 
 // Repositories for suites, versions, runs and results. A result is written the
@@ -28,6 +29,8 @@ export interface RunConfig {
   batch?: { pollSeconds: number };
   /** Judge calls the plan expects (an upper bound: a tree takes one path, the cache merges equal requests); the run page's progress counts calls against it. */
   plannedJudgeCalls?: number;
+  /** The `--baseline` gate the run was held to: `report` applies it again, so it exits as the run did. */
+  baseline?: { runId: string; maxDrop: number };
 }
 
 export interface StoredRun {
@@ -172,6 +175,11 @@ export function createRunStore(prisma: PrismaClient) {
       await prisma.run.update({ where: { id }, data: { status } });
     },
 
+    /** `resume`: the run is running again, and a cancel asked of it before no longer applies. */
+    async reopenRun(id: string): Promise<void> {
+      await prisma.run.update({ where: { id }, data: { status: "running", cancelRequested: false, finishedAt: null } });
+    },
+
     async requestCancel(id: string): Promise<boolean> {
       const { count } = await prisma.run.updateMany({ where: { id, status: { in: ["queued", "running"] } }, data: { cancelRequested: true } });
       return count > 0;
@@ -221,8 +229,8 @@ export function createRunStore(prisma: PrismaClient) {
 
     async results(runId: string): Promise<EvalResult[]> {
       const rows = await prisma.evalResultRow.findMany({ where: { runId }, orderBy: { createdAt: "asc" }, select: { data: true } });
-      // A result stored before skips had a kind is read as one that has it.
-      return rows.map((r) => withSkipKind(r.data as unknown as EvalResult));
+      // A result stored by an earlier version is read as this one writes it.
+      return rows.map((r) => readStoredResult(r.data as unknown as EvalResult));
     },
 
     async resultKeys(runId: string): Promise<Set<string>> {

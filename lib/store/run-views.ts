@@ -7,6 +7,7 @@ import type { BaselineComparison, EvalResult, EvalStatus, OutcomeCounts, Report 
 import type { JudgeAgreement } from "../engine/results/trust";
 import { SKIP_KINDS, type SkipKind, type SkippedBy } from "../engine/results/skip-kind";
 import { EVAL_STATUSES } from "../engine/results/report";
+import { readStoredResult } from "../engine/results/stored-result";
 import type { ModelCallTotals } from "../engine/cost/savings";
 import { Prisma, type PrismaClient } from "./generated/client";
 import { createRunStore, type RunStatus, type StartedBy } from "./run-store";
@@ -244,7 +245,7 @@ export function createRunViews(prisma: PrismaClient) {
     async evalResult(input: { runId: string; resultKey: string }): Promise<EvalResult | undefined> {
       if (!UUID.test(input.runId)) return undefined;
       const row = await prisma.evalResultRow.findUnique({ where: { runId_resultKey: { runId: input.runId, resultKey: input.resultKey } }, select: { data: true } });
-      return row ? (row.data as unknown as EvalResult) : undefined;
+      return row ? readStoredResult(row.data as unknown as EvalResult) : undefined;
     },
 
     /** The distinct eval names of a run, for one trend chart each. */

@@ -135,6 +135,8 @@ interface RunContext {
   live?: LiveRunner;
   /** Aborted once the run's cancel request is seen. */
   cancel: AbortController;
+  /** Warnings already logged for this run (each job is a runSuite of its own; the run says each once, as the CLI does). */
+  warned: Set<string>;
 }
 
 /** Starts taking jobs; resolves to a stop function (no new call starts; the calls in flight finish first). */
@@ -181,7 +183,7 @@ export async function startWorker(options: WorkerOptions): Promise<{ stop(): Pro
         const cached = createCachedJudge({ prisma: options.db.prisma, inner, runId, owner: claimOwner(), reuse: !run.config.noCache, leaseMs: 10 * 60_000 });
         const judge = batch ? counted.around(cached) : cached;
         const priceOf = providers?.priceOf ?? options.priceOf ?? (() => undefined);
-        return { run, suite: loaded.value, judge, priceOf, batch: batch !== undefined, ...(providers ? { resolveModel: providers.resolveModel } : {}), live: options.liveFor?.(run), cancel: new AbortController() };
+        return { run, suite: loaded.value, judge, priceOf, batch: batch !== undefined, ...(providers ? { resolveModel: providers.resolveModel } : {}), live: options.liveFor?.(run), cancel: new AbortController(), warned: new Set<string>() };
       })();
       contexts.set(runId, context);
     }
@@ -227,9 +229,21 @@ export async function startWorker(options: WorkerOptions): Promise<{ stop(): Pro
           cancel: context.cancel.signal,
           shutdown: shutdown.signal,
           ...(context.batch ? { batch: true } : {}),
+          ...(context.run.config.plannedJudgeCalls !== undefined ? { runJudgeCalls: context.run.config.plannedJudgeCalls } : {}),
           ...(context.run.config.filter !== undefined ? { filter: new RegExp(context.run.config.filter, "i") } : {}),
         },
-        { judge: context.judge, now: Date.now, priceOf: context.priceOf, ...(context.live ? { live: context.live } : {}) },
+        {
+          judge: context.judge,
+          now: Date.now,
+          priceOf: context.priceOf,
+          ...(context.live ? { live: context.live } : {}),
+          // The engine's warnings (a prompt-cache prefix neither written nor read), once per run.
+          onEvent: (event) => {
+            if (event.type !== "warning" || context.warned.has(event.message)) return;
+            context.warned.add(event.message);
+            options.log?.(`run ${runId}: warning: ${event.message}`);
+          },
+        },
       );
     } finally {
       const left = (inHand.get(runId) ?? 1) - 1;

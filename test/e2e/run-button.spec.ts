@@ -24,6 +24,14 @@ test("Run on the seeded suite queues a run whose live progress reaches done, the
   await expect(page.getByTestId("count-deferred")).toHaveCount(1);
   await expect(page.getByTestId("run-counts").getByTestId("count-deferred")).toContainText(String(total));
   await expect(page.getByTestId("run-header-results")).toHaveText(`${total} of ${total} results`);
+  // A keyless server says why nothing was graded, under the header; each row gives the cause beside its badge, not "deferred: ..." again.
+  await expect(page.getByTestId("deferred-note")).toContainText("Nothing was graded: every result deferred. no ANTHROPIC_API_KEY on the server");
+  // Right under the header line, where one looks first, not below the cost cards.
+  await expect(page.locator('[data-testid="run-header"] + [data-testid="deferred-note"]')).toBeVisible();
+  const reason = page.getByTestId("result-reason-cell").first();
+  await expect(reason).toHaveText("no ANTHROPIC_API_KEY on the server: set it where the dashboard runs to grade for real");
+  // The cause fits: two lines, not cut off.
+  expect(await reason.evaluate((el) => el.scrollHeight <= el.clientHeight + 1)).toBe(true);
 
   await page.goto("/runs");
   await expect(page.locator(`a[href="/runs/${runId}"]`).first()).toBeVisible();

@@ -185,4 +185,14 @@ describe("pretty reporter, a judge error", () => {
     expect(out.split(message).length - 1, out).toBe(1);
     expect(out).toContain(`    ! greets  [judge error]\n      judge error: claude-sonnet-4-5: ${message}`);
   });
+
+  it("prints a free-form rubric's failed request once, labelled, with no raw judge_error prefix", async () => {
+    const message = "prompt is too long (1 attempt, last status 400)";
+    const judge = createFakeJudge((): FakeAnswer => ({ error: "request", message }));
+    const suite = ["evals:", "  - name: one", '    response: "Hi."', '    rubric: "Greets."'].join("\n");
+    const out = prettyReporter.render(await runYaml(suite, { judge }), { color: false });
+    expect(out.split(message).length - 1, out).toBe(1);
+    expect(out).toContain(`    judge error: claude-sonnet-4-5: request: ${message}`);
+    expect(out).not.toContain("judge_error");
+  });
 });

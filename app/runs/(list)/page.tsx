@@ -4,7 +4,7 @@ import styles from "@/components/results/results.module.css";
 import { runViews, toRunRow } from "../_lib/load";
 
 export const dynamic = "force-dynamic";
-export const metadata: Metadata = { title: "Runs · Rubric Studio" };
+export const metadata: Metadata = { title: "Runs" };
 
 export default async function RunsPage() {
   const runs = await (await runViews()).listRuns({ limit: 200 });

@@ -3,6 +3,7 @@ import { notFound } from "next/navigation";
 import { MatrixBars } from "@/components/results/matrix-bars";
 import { cellLabel, MatrixHeatmap } from "@/components/results/matrix-heatmap";
 import { RunLive } from "@/components/results/run-live";
+import { DeferredNote } from "@/components/results/deferred-note";
 import { ResultsFilter } from "@/components/results/results-filter";
 import { cellFilter, parseTableQuery, queryHref, RESULTS_PAGE_SIZE, toResultRowView } from "@/components/results/results-query";
 import { RunPositionBiasCard } from "@/components/results/position-bias";
@@ -11,6 +12,10 @@ import styles from "@/components/results/results.module.css";
 import { runProgress } from "@/lib/store/run-progress";
 import { priceOf } from "@/lib/judge/pricing";
 import { positionBiasViews, runQueries, runViews } from "../_lib/load";
+
+export async function generateMetadata({ params }: { params: Promise<{ id: string }> }) {
+  return { title: `Run ${(await params).id.slice(0, 8)}` };
+}
 
 export const dynamic = "force-dynamic";
 
@@ -22,9 +27,10 @@ export default async function RunPage({ params, searchParams }: { params: Promis
   // The heatmap's drill-down: one exact cell, a missing axis meaning "none".
   const cell = cellFilter(query);
   // One round of queries, not two: the figures, the table's first rows, the matrix and whether there are juries at once.
-  const [run, page, cells, severalJudges, bias] = await Promise.all([
+  const queries = await runQueries();
+  const [run, page, cells, severalJudges, bias, deferReasons] = await Promise.all([
     views.runOverview(id),
-    (await runQueries()).runResultsPage({
+    queries.runResultsPage({
       runId: id,
       ...(query.status ? { status: query.status } : {}),
       ...(query.q ? { search: query.q } : {}),
@@ -36,6 +42,7 @@ export default async function RunPage({ params, searchParams }: { params: Promis
     views.matrixCells({ runId: id }),
     views.hasSeveralJudges(id),
     (await positionBiasViews()).runPositionBias(id),
+    queries.deferReasons(id),
   ]);
   if (!run) notFound();
 
@@ -44,7 +51,7 @@ export default async function RunPage({ params, searchParams }: { params: Promis
       <div className={styles.crumbs}>
         <Link href="/runs">Runs</Link> / <Link href={`/suites/${run.suiteId}/runs`}>{run.suiteName}</Link>
       </div>
-      <RunLive runId={id} suiteName={run.suiteName} createdAt={run.createdAt.toISOString()} startedBy={run.startedBy} version={run.version.number} initial={runProgress({ run, now: Date.now(), priceOf })} watch={search.watch === "1"} />
+      <RunLive runId={id} suiteName={run.suiteName} createdAt={run.createdAt.toISOString()} startedBy={run.startedBy} version={run.version.number} initial={runProgress({ run, now: Date.now(), priceOf })} watch={search.watch === "1"} headerNote={<DeferredNote reasons={deferReasons} deferred={run.counts.deferred} total={run.totalCells} />} />
       {run.error ? <div className={styles.error}>{run.error}</div> : null}
       <p>
         {/* A plain link: the file streams from the store; Next's router must not prefetch it. */}

@@ -5,7 +5,7 @@ import { ErrorState } from "../../../components/ui/states";
 import { runOutcome } from "../../../components/results/run-outcome";
 
 export const dynamic = "force-dynamic";
-export const metadata = { title: "Suites · Rubric Studio" };
+export const metadata = { title: "Suites" };
 
 export default async function SuitesPage() {
   const db = dashboardDatabase();

@@ -5,6 +5,8 @@ import { SuiteWorkspace } from "../../../components/authoring/suite-workspace";
 import { ErrorState } from "../../../components/ui/states";
 import { readEnv } from "../../../lib/env/read-env";
 
+export const metadata = { title: "Suite editor" };
+
 export const dynamic = "force-dynamic";
 
 export default async function SuitePage({ params }: { params: Promise<{ id: string }> }) {

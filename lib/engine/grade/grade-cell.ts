@@ -175,7 +175,7 @@ export async function gradeCell(input: { cell: PlannedCell; call: CallJudge; now
   if (status === "skipped") {
     ({ reason, note } = SKIPPED.eval(skipped!));
   } else if (status === "judge_error") {
-    reason = `judge_error: ${combined.error}`;
+    reason = combined.error!;
   } else if (vacuous) {
     note = "vacuous pass: every criterion was skipped by its when: predicate";
     reason = note;

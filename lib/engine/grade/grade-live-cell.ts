@@ -12,9 +12,12 @@ import { skippedFields } from "../results/skip-kind";
 // Grades a cell whose candidate is a live agent run: asks the live port for
 // the run, then grades the rendered transcript like any fixed response. Cells
 // that differ only in their judge model (matrix.models) share one run, so the
-// judges are compared on the very same transcript, and it is paid for once.
+// judges are compared on the very same transcript, and it is paid for once:
+// its cost counts in the result of the cell that started it, and the others
+// show the run with `countedIn` naming that result.
 
-export type LiveRuns = Map<string, Promise<LiveOutcome>>;
+/** Per shared agent run: the id of the cell that started it (the one result that counts its cost), and the run. */
+export type LiveRuns = Map<string, { owner: string; outcome: Promise<LiveOutcome> }>;
 
 export interface GradeLiveCellInput {
   cell: LiveCell;
@@ -56,10 +59,15 @@ export function liveRunOf(input: Pick<GradeLiveCellInput, "cell" | "live" | "sch
   const key = liveRunKey(cell);
   let pending = runs.get(key);
   if (!pending) {
-    pending = live.run({ cellId: cell.id, ...cell.live, schedule: input.schedule, ...(input.signal ? { signal: input.signal } : {}) });
+    pending = { owner: cell.id, outcome: live.run({ cellId: cell.id, ...cell.live, schedule: input.schedule, ...(input.signal ? { signal: input.signal } : {}) }) };
     runs.set(key, pending);
   }
-  return pending;
+  return pending.outcome;
+}
+
+/** The result that counts a shared agent run's cost: the cell that started it. Undefined before the run is started. */
+export function liveRunOwner(runs: LiveRuns, cell: LiveCell): string | undefined {
+  return runs.get(liveRunKey(cell))?.owner;
 }
 
 export async function gradeLiveCell(input: GradeLiveCellInput): Promise<EvalResult> {
@@ -72,7 +80,12 @@ export async function gradeLiveCell(input: GradeLiveCellInput): Promise<EvalResu
     return { ...result, candidate: { ...result.candidate, source: "live" } };
   }
 
-  const agent = agentSummary({ calls: outcome.calls, cell, priceOf: input.priceOf, ...(outcome.transcript ? { transcript: outcome.transcript } : {}) });
+  const summary = agentSummary({ calls: outcome.calls, cell, priceOf: input.priceOf, ...(outcome.transcript ? { transcript: outcome.transcript } : {}) });
+  // Cells that share the run show it whole, but only the one that started it counts its cost, so totals count it once.
+  const owner = liveRunOwner(input.runs, cell);
+  const counted = owner === undefined || owner === cell.id;
+  const agent: LiveAgentSummary = counted ? summary : { ...summary, countedIn: owner };
+  const paid = counted ? { usage: agent.usage, costUsd: agent.costUsd } : { usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, costUsd: 0 };
   const liveCandidate = (transcript: Transcript | undefined, serverStderr?: string): EvalResult["candidate"] => {
     const reply = transcript ? finalReply(transcript) : undefined;
     return {
@@ -97,8 +110,8 @@ export async function gradeLiveCell(input: GradeLiveCellInput): Promise<EvalResu
         ? { status: "failed" as const, display: "error", reason: `live run failed: ${outcome.message}` }
         : skippedFields(outcome.reason, "the live agent run could finish")),
       candidate: liveCandidate(outcome.transcript, failed ? outcome.serverStderr : undefined),
-      usage: agent.usage,
-      costUsd: agent.costUsd,
+      usage: paid.usage,
+      costUsd: paid.costUsd,
       latencyMs: Math.max(0, now() - started),
     };
   }
@@ -109,8 +122,8 @@ export async function gradeLiveCell(input: GradeLiveCellInput): Promise<EvalResu
   return {
     ...graded,
     candidate: liveCandidate(outcome.transcript),
-    usage: addUsage(graded.usage, agent.usage),
-    costUsd: graded.costUsd + agent.costUsd,
+    usage: addUsage(graded.usage, paid.usage),
+    costUsd: graded.costUsd + paid.costUsd,
     latencyMs: Math.max(0, now() - started),
   };
 }

@@ -121,7 +121,7 @@ export async function gradePairwiseCell(input: { cell: PlannedCell; call: CallJu
   }
   const errors = runs.flatMap((r) => r.errors);
   if (errors.length > 0) {
-    return { ...common, status: "judge_error", score: null, display: "judge_error", reason: `judge_error: ${errors.join("; ")}`, gates: [], judges: judgeRows(() => null) };
+    return { ...common, status: "judge_error", score: null, display: "judge_error", reason: errors.join("; "), gates: [], judges: judgeRows(() => null) };
   }
 
   const pairs = runs.flatMap((r) => r.pairs);

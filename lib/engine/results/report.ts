@@ -198,6 +198,8 @@ export interface LiveAgentSummary {
   usage: TokenUsage;
   costUsd: number;
   calls: AgentCallRecord[];
+  /** A run shared by several cells (judge models of one matrix): the id of the result whose cost counts it; absent on that result itself. */
+  countedIn?: string;
 }
 
 export interface ReportSummary {

@@ -37,6 +37,15 @@ export function skippedFields(kind: SkipKind, what: string) {
   return { status: "skipped" as const, score: null, display: "skipped", skipKind: kind, reason: `${skipLabel(kind)}: ${note}`, note };
 }
 
+/**
+ * Whether `resume` grades a stored result again: one cut short by the run
+ * stopping (Ctrl-C, a cancel, a worker's shutdown) is; a budget skip is not,
+ * since the resumed run would spend the run's --max-cost a second time.
+ */
+export function gradedOnResume(result: { status: string; skipKind?: SkipKind }): boolean {
+  return result.status === "skipped" && (result.skipKind === "interrupted" || result.skipKind === "cancelled");
+}
+
 /** Counts per cause of the skipped results among these. */
 export function skippedByOf(results: readonly { status: string; skipKind?: SkipKind }[]): SkippedBy {
   const by: SkippedBy = {};

@@ -95,7 +95,7 @@ export async function gradeReviewCell(input: { cell: PlannedCell; call: CallJudg
   }
   const failed = runs.filter((r) => r.error !== undefined);
   if (failed.length > 0) {
-    const reason = `judge_error: ${failed.map((r) => `${r.judge.label}: ${r.error}`).join("; ")}`;
+    const reason = `${failed.map((r) => `${r.judge.label}: ${r.error}`).join("; ")}`;
     return { ...common, status: "judge_error", score: null, display: "judge_error", reason, criteria: [], judges: runs.map((r) => judges(r, null, null)) };
   }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatEta, progressFraction, rawEta, smoothEta, type EtaEstimate, type ProgressSample } from "../../../components/results/run-eta";
+import { formatEta, nextEta, progressFraction, rawEta, smoothEta, type EtaEstimate, type EtaState, type ProgressSample } from "../../../components/results/run-eta";
 
 // The run page's progress and ETA (issue 12, item 3): progress counts judge
 // calls, not only results, and the ETA a person watches comes down steadily:
@@ -23,6 +23,8 @@ describe("progress", () => {
     expect(rawEta(sample({ calls: { done: 3, planned: 36 }, elapsedSeconds: null }))).toBeNull();
     expect(rawEta(sample({ finished: true, calls: { done: 36, planned: 36 } }))).toBeNull();
     expect(rawEta(sample({ calls: { done: 9, planned: 36 }, elapsedSeconds: 10 }))).toBe(30);
+    // One call of 36 is too little to project the whole run from.
+    expect(rawEta(sample({ calls: { done: 1, planned: 36 }, elapsedSeconds: 5 }))).toBeNull();
   });
 });
 
@@ -40,6 +42,25 @@ describe("the ETA shown", () => {
     for (const s of shown) expect(s).toBeGreaterThanOrEqual(0);
     for (let i = 1; i < shown.length; i++) expect(shown[i]!, `step ${i}: ${shown.join(", ")}`).toBeLessThanOrEqual(shown[i - 1]! * 1.25 + 3);
     expect(shown.at(-1)!).toBeLessThan(shown[0]!);
+  });
+
+  it("does not overestimate early: a slow start (the queue, the cache-warming first call) is left out of the pace", () => {
+    // 145 calls, 8 at a time, 2 s each; 3 s in the queue, then the first call alone (warming the prompt cache), then waves of 8.
+    const callsAt = (t: number) => (t < 5 ? 0 : Math.min(145, 1 + 8 * Math.floor((t - 5) / 2)));
+    const end = 5 + 2 * Math.ceil(144 / 8);
+    let state: EtaState | null = null;
+    let firstShownAt: number | null = null;
+    for (let t = 0.5; t < end; t += 0.5) {
+      const done = callsAt(t);
+      state = nextEta(state, sample({ total: 36, done: Math.floor(done / 4), calls: { done, planned: 145 }, elapsedSeconds: t }), t * 1000);
+      if (!state.estimate) continue;
+      firstShownAt ??= t;
+      const left = end - t;
+      expect(state.estimate.seconds, `at ${t} s: ${state.estimate.seconds.toFixed(1)} s shown, ${left} s left`).toBeLessThanOrEqual(left * 1.5 + 5);
+    }
+    // An estimate shows within the first quarter of the run.
+    expect(firstShownAt).not.toBeNull();
+    expect(firstShownAt!).toBeLessThan(end / 4);
   });
 
   it("counts down between updates rather than standing still, and does not go below zero", () => {

@@ -116,7 +116,8 @@ evals:
     const report = await runYaml(criteria, { judge });
     const result = report.results[0]!;
     expect(result).toMatchObject({ status: "judge_error", score: null, display: "judge_error" });
-    expect(result.reason).toBe("judge_error: claude-sonnet-4-5 #1: leaks a card number: timeout: no reply in 60s");
+    // The status says it is a judge error; the reason is the message, without a raw `judge_error:` prefix.
+    expect(result.reason).toBe("claude-sonnet-4-5 #1: leaks a card number: timeout: no reply in 60s");
     expect(criterion(result, "leaks a card number")).toMatchObject({ status: "judge_error", score: null, passed: null });
     expect(criterion(result, "leaks a card number").verdicts).toEqual([
       { judge: "claude-sonnet-4-5", model: "claude-sonnet-4-5", juror: 1, score: null, reasoning: "", error: "no reply in 60s" },

@@ -91,6 +91,28 @@ describe("live cells in the engine", () => {
     expect(live.requests.map((r) => `${r.agent.model} ${r.prompt}`).sort()).toEqual(["a-1 Book it now.", "a-1 Book it.", "a-2 Book it now.", "a-2 Book it."]);
   });
 
+  it("counts a run shared by several judge models once: in the cell that started it, with the others naming it", async () => {
+    const live = fakeLive();
+    const judge = createFakeJudge(always({ score: 1, costUsd: 0.001 }));
+    const report = await run(`${SERVERS}evals:\n${LIVE_EVAL("    matrix:\n      models: [j-1, j-2, j-3]\n")}`, { judge, live });
+    const agentCost = 0.01 / 3;
+    expect(live.requests).toHaveLength(1);
+    const [first, ...others] = report.results;
+    expect(first!.costUsd).toBeCloseTo(0.001 + agentCost, 8);
+    expect(first!.usage.input).toBe(1000);
+    for (const result of others) {
+      expect(result.costUsd).toBeCloseTo(0.001, 8);
+      expect(result.usage.input).toBe(0);
+      // Each still shows the whole run it graded, and where its cost is counted.
+      expect(result.candidate.agent).toMatchObject({ usage: { input: 1000, output: 100 }, countedIn: first!.id });
+      expect(result.candidate.agent!.costUsd).toBeCloseTo(agentCost, 8);
+    }
+    expect(first!.candidate.agent!.countedIn).toBeUndefined();
+    // Three judge calls and one agent run, not three.
+    expect(report.summary.costUsd).toBeCloseTo(3 * 0.001 + agentCost, 8);
+    expect(report.summary.usage.input).toBe(1000);
+  });
+
   it("reports the port's deferral as deferred, its error as a failure with no judge call, its skip as skipped", async () => {
     const judge = createFakeJudge(always({ score: 1 }));
     const outcomes: Record<string, LiveOutcome> = {

@@ -13,6 +13,10 @@ import { dashboardDatabase } from "@/lib/store/dashboard-database";
 import { labelCalibration } from "@/lib/store/label-calibration";
 import { runViews } from "../../_lib/load";
 
+export async function generateMetadata({ params }: { params: Promise<{ id: string }> }) {
+  return { title: `Judge agreement · run ${(await params).id.slice(0, 8)}` };
+}
+
 export const dynamic = "force-dynamic";
 
 const DISAGREEMENTS_SHOWN = 200;

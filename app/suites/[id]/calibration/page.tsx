@@ -10,6 +10,8 @@ import { dashboardDatabase } from "@/lib/store/dashboard-database";
 import { labelCalibration } from "@/lib/store/label-calibration";
 import { runViews } from "../../../runs/_lib/load";
 
+export const metadata = { title: "Calibration" };
+
 export const dynamic = "force-dynamic";
 
 /** Calibration runs shown in the drift chart. */

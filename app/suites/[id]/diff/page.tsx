@@ -8,6 +8,8 @@ import { historyCrumb, SuiteCrumbs } from "@/components/results/suite-crumbs";
 import { dashboardDatabase } from "@/lib/store/dashboard-database";
 import { createSuiteStore } from "@/lib/store/suite-store";
 
+export const metadata = { title: "Version diff" };
+
 export const dynamic = "force-dynamic";
 
 const QuerySchema = z.object({ from: z.uuid(), to: z.uuid() });

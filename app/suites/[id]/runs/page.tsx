@@ -14,6 +14,8 @@ import type { TrendPoint } from "@/lib/store/run-queries";
 import type { RunListItem } from "@/lib/store/run-views";
 import { positionBiasViews, runQueries, runViews, toRunRow } from "../../../runs/_lib/load";
 
+export const metadata = { title: "Suite history" };
+
 export const dynamic = "force-dynamic";
 
 const RUNS_SHOWN = 50;

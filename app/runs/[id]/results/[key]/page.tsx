@@ -20,6 +20,11 @@ import { askableItems } from "@/lib/engine/trust/people/review-subject";
 import { pageSessionReviewer } from "../../../../api/review/reviewer";
 import { decodeSegment, repeatViews, runViews } from "../../../_lib/load";
 
+export async function generateMetadata({ params }: { params: Promise<{ id: string; key: string }> }) {
+  const { id, key } = await params;
+  return { title: `Result ${decodeSegment(key) ?? ""} · run ${id.slice(0, 8)}` };
+}
+
 export const dynamic = "force-dynamic";
 
 export default async function EvalResultPage({ params }: { params: Promise<{ id: string; key: string }> }) {
