@@ -84,7 +84,7 @@ describe.concurrent("OpenAI-compatible judge failures through the real SDK", () 
     expect(result.status).toBe("judge_error");
     expect(result.score).toBeNull();
     expect(requests).toHaveLength(2);
-    expect(cli.stdout).toMatch(/judge_error/);
+    expect(cli.stdout).toMatch(/1 judge error/);
     expect(JSON.stringify(result)).toMatch(/no valid verdict after one repair attempt: The reply did not call the record_verdict tool/);
   });
 });
