@@ -120,6 +120,8 @@ const next = spawn(process.execPath, [new URL("../node_modules/next/dist/bin/nex
     DATABASE_URL: db.url,
     RUBRIC_STUDIO_HOST: binding.host,
     RUBRIC_STUDIO_SESSION_SECRET: sessionSecret,
+    // A self-hosted tool that works offline reports nothing home (Next's own telemetry), unless asked to.
+    NEXT_TELEMETRY_DISABLED: process.env.NEXT_TELEMETRY_DISABLED ?? "1",
     NODE_OPTIONS: [process.env.NODE_OPTIONS, ignoreForwarded].filter(Boolean).join(" "),
     ...(allowList.value ? { RUBRIC_STUDIO_MCP_SERVERS: allowList.value.file } : {}),
     ...(providers.value.file ? { RUBRIC_STUDIO_PROVIDERS: providers.value.file } : {}),

@@ -25,7 +25,7 @@ test("Run on the seeded suite queues a run whose live progress reaches done, the
   await expect(page.getByTestId("run-counts").getByTestId("count-deferred")).toContainText(String(total));
   await expect(page.getByTestId("run-header-results")).toHaveText(`${total} of ${total} results`);
   // A keyless server says why nothing was graded, under the header; each row gives the cause beside its badge, not "deferred: ..." again.
-  await expect(page.getByTestId("deferred-note")).toContainText("Nothing was graded: every result deferred. no ANTHROPIC_API_KEY on the server");
+  await expect(page.getByTestId("deferred-note")).toContainText("Nothing was graded: every result deferred. no judge key: set ANTHROPIC_API_KEY");
   // Right under the header line, where one looks first, not below the cost cards.
   await expect(page.locator('[data-testid="run-header"] + [data-testid="deferred-note"]')).toBeVisible();
   const reason = page.getByTestId("result-reason-cell").first();
