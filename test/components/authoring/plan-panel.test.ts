@@ -46,7 +46,8 @@ describe("the plan panel", () => {
     expect(evals.map((e) => e.rerunUsd)).toEqual([0, 0]);
 
     const html = renderToStaticMarkup(createElement(PlanPanel, { check, checking: false }));
-    const rows = html.split("<tr>").slice(2).map(text);
+    // One tbody per eval: its name on a line of its own, then its figures.
+    const rows = html.split("<tbody>").slice(1).map(text);
     expect(rows).toHaveLength(2);
     expect(rows[0]).toMatch(/^ long rubric 2 \$[\d.]+ \$[\d.]+ \$[\d.]+ \$0\.00 $/);
     expect(rows[1]).toMatch(/^ short rubric 1 \$[\d.]+ \$[\d.]+ \$[\d.]+ \$0\.00 /);
@@ -71,7 +72,8 @@ describe("the plan panel", () => {
     for (const id of ["plan-cost", "plan-naive-cost", "plan-batch-cost"]) expect(html).toMatch(new RegExp(`data-testid="${id}">unpriced<`));
     // An unchanged rerun of fixed responses is answered by the judge cache: truly $0, priced or not.
     expect(html).toMatch(/data-testid="plan-rerun-cost">\$0\.00</);
-    const rows = html.split("<tr>").slice(2).map(text);
+    // One tbody per eval: its name on a line of its own, then its figures.
+    const rows = html.split("<tbody>").slice(1).map(text);
     expect(rows[0]).toMatch(/^ long rubric 2 unpriced unpriced unpriced \$0\.00 $/);
     expect(text(html)).toContain("Not in the pricing table, so not in the cost: local-qwen3.");
   });
@@ -83,9 +85,9 @@ describe("the plan panel", () => {
     const explained = [...explain.matchAll(/with batches ~(\$[\d.]+)/g)].map((m) => m[1]);
     expect(explained).toHaveLength(3);
     const html = renderToStaticMarkup(createElement(PlanPanel, { check, checking: false }));
-    // The fourth number column of each row: Calls, Naive, With cache, Batch, Rerun.
-    const batchCell = (row: string) => [...row.matchAll(/<td[^>]*>([^<]*)<\/td>/g)].map((m) => m[1])[4];
-    const rows = html.split("<tr>").slice(2);
+    // The fourth figure of each eval: Calls, Naive, With cache, Batch, Rerun.
+    const batchCell = (row: string) => [...row.matchAll(/<td[^>]*>([^<]*)<\/td>/g)].map((m) => m[1])[3];
+    const rows = html.split("<tbody>").slice(1);
     // Each eval's Batch cell and the total are --explain's figures, half the cost with the cache.
     expect(rows.map(batchCell)).toEqual(explained.slice(0, 2));
     expect(check.plan!.evals.map((e) => e.batchUsd)).toEqual(check.plan!.evals.map((e) => e.costUsd! / 2));
