@@ -71,6 +71,11 @@ export interface DashboardProviders {
   keysSet: string[];
 }
 
+/** Whether Check anchors and Run calibration can judge anything here: some provider's key is set, or a provider needs none (a local server). */
+export function serverCanJudge(value: DashboardProviders): boolean {
+  return value.keysSet.length > 0 || Object.values(value.providers).some((p) => p.apiKeyEnv === undefined);
+}
+
 let cached: Promise<ServerProvidersRead> | undefined;
 
 /** The server's providers for the editor's routes, read once per process (the server reads them at start too). */

@@ -11,6 +11,8 @@ import type { AnchorCheck } from "../../../lib/engine/trust/calibration/check-an
 import { createCalibrationStore } from "../../../lib/store/calibration-store";
 import { createSuiteStore } from "../../../lib/store/suite-store";
 import { resetSuiteWorkers } from "../../../lib/offthread/suite-workers";
+import { readEnv } from "../../../lib/env/read-env";
+import { dashboardProviders, serverCanJudge } from "../../../lib/judge/server-providers";
 import { startFakeOpenAIApi, type FakeOpenAIApi } from "../../support/fake-openai-api";
 import { useTestDatabase } from "../../support/test-database";
 
@@ -111,6 +113,18 @@ describe("Check anchors on the server's providers", () => {
       [null, "deferred: no judge key: set ANTHROPIC_API_KEY to grade for real"],
       [null, "deferred: no judge key: set ANTHROPIC_API_KEY to grade for real"],
     ]);
+  });
+});
+
+describe("whether the Anchors panel can check at all", () => {
+  it("yes with only an OpenAI key, or a provider that needs none; no without any", async () => {
+    const settings = readEnv();
+    if (!settings.ok) throw new Error(settings.message);
+    const here = await dashboardProviders(settings.value);
+    expect(here.ok && serverCanJudge(here.value)).toBe(true);
+    expect(serverCanJudge({ providers: {}, keysSet: ["OPENAI_API_KEY"] })).toBe(true);
+    expect(serverCanJudge({ providers: { local: { type: "openai", baseUrl: local.url } }, keysSet: [] })).toBe(true);
+    expect(serverCanJudge({ providers: { proxy: { type: "openai", baseUrl: local.url, apiKeyEnv: "PROXY_KEY" } }, keysSet: [] })).toBe(false);
   });
 });
 
