@@ -154,7 +154,7 @@ export function LabelForm(props: { itemId: string; criterion: string; subject: L
             </p>
           ) : null}
         </section>
-        {given && subject.scale.kind !== "category" && subject.scale.kind !== "pairwise" ? (
+        {given && !["category", "decision", "pairwise"].includes(subject.scale.kind) ? (
           <section className={results.section}>
             <AddAnchor labelId={given.id} />
           </section>

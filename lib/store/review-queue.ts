@@ -1,4 +1,6 @@
+import type { EvalResult } from "../engine/results/report";
 import type { ReviewQuestion, ReviewReason } from "../engine/trust/people/needs-person";
+import { askableItems } from "../engine/trust/people/review-subject";
 import type { PrismaClient } from "./generated/client";
 
 // A suite's review queue: questions for a person (review_items), filled when a
@@ -106,11 +108,13 @@ export function createReviewQueue(prisma: PrismaClient) {
       return { ok: false, code: "claimed", by: row.claimedBy ?? "someone" };
     },
 
-    /** "Ask a person" from a result page: queues a criterion of a stored result by hand. */
-    async ask(input: { runId: string; resultKey: string; criterion: string; by: string; note?: string }): Promise<{ ok: true; value: ReviewItem } | { ok: false; code: "not_found"; message: string }> {
+    /** "Ask a person" from a result page: queues by hand one thing a person can answer about a stored result (a criterion, a review's decision or category, a compared pair). */
+    async ask(input: { runId: string; resultKey: string; criterion: string; by: string; note?: string }): Promise<{ ok: true; value: ReviewItem } | { ok: false; code: "not_found" | "bad_request"; message: string }> {
       if (!UUID.test(input.runId)) return { ok: false, code: "not_found", message: "no such run" };
-      const result = await prisma.evalResultRow.findUnique({ where: { runId_resultKey: { runId: input.runId, resultKey: input.resultKey } }, select: { evalName: true, run: { select: { suiteId: true } } } });
+      const result = await prisma.evalResultRow.findUnique({ where: { runId_resultKey: { runId: input.runId, resultKey: input.resultKey } }, select: { evalName: true, data: true, run: { select: { suiteId: true } } } });
       if (!result) return { ok: false, code: "not_found", message: "no such result in this run" };
+      const askable = askableItems(result.data as unknown as EvalResult);
+      if (!askable.includes(input.criterion)) return { ok: false, code: "bad_request", message: `"${input.criterion.slice(0, 60)}" is not in this result: ask about ${askable.join(", ")}` };
       const note = input.note?.trim();
       const key = { runId: input.runId, resultKey: input.resultKey, criterion: input.criterion, reason: "asked" };
       const row = await prisma.reviewItem.upsert({

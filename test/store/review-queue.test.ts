@@ -166,3 +166,29 @@ describe("calibration outliers", () => {
     expect(saved).toMatchObject({ ok: true, label: { candidate: "anchor a1 text", scale: "unit", value: "0.40", score: 0.4 }, verdicts: [{ said: "0.20", reasoning: "judged 0.2" }] });
   });
 });
+
+describe("Ask a person on every kind of result", () => {
+  it("asks about a review's decision (answered pass / conditional / fail) and a compared pair (answered by its winner)", async () => {
+    const queue = createReviewQueue(db.prisma);
+    const labels = createHumanLabels(db.prisma);
+    const review = (await queue.list({ suiteId, reason: "human_review", state: "all" })).items[0]!;
+    const decision = await queue.ask({ runId, resultKey: review.resultKey, criterion: "(decision)", by: "ana", note: "is Friday enough?" });
+    expect(decision).toMatchObject({ ok: true, value: { reason: "asked", criterion: "(decision)", evalName: "prd review", detail: "asked by ana: is Friday enough?" } });
+    expect(await labels.saveLabel({ itemId: decision.ok ? decision.value.id : "", reviewer: "ana", answer: "partial" })).toMatchObject({ ok: false, code: "invalid", message: expect.stringContaining("fail, conditional, pass") });
+    expect(await labels.saveLabel({ itemId: decision.ok ? decision.value.id : "", reviewer: "ana", answer: "conditional" })).toMatchObject({ ok: true, label: { scale: "decision", value: "conditional", score: 0.5 } });
+
+    const pair = (await queue.list({ suiteId, reason: "position_biased", state: "all" })).items[0]!;
+    const asked = await queue.ask({ runId, resultKey: pair.resultKey, criterion: "n1", by: "ben" });
+    expect(asked).toMatchObject({ ok: true, value: { reason: "asked", criterion: "n1" } });
+    expect(await labels.saveLabel({ itemId: asked.ok ? asked.value.id : "", reviewer: "ben", answer: "tie" })).toMatchObject({ ok: true, label: { scale: "pairwise", value: "tie", score: null } });
+  });
+
+  it("refuses a question about something the result does not have, saying what it has", async () => {
+    const review = (await createReviewQueue(db.prisma).list({ suiteId, reason: "human_review", state: "all" })).items[0]!;
+    expect(await createReviewQueue(db.prisma).ask({ runId, resultKey: review.resultKey, criterion: "accurate", by: "ana" })).toEqual({
+      ok: false,
+      code: "bad_request",
+      message: '"accurate" is not in this result: ask about (decision), goal',
+    });
+  });
+});
