@@ -82,7 +82,8 @@ export function createHumanLabels(prisma: PrismaClient) {
       const claim = await queue.claim({ id: input.itemId, reviewer: input.reviewer });
       if (!claim.ok) {
         if (claim.code === "claimed") return { ok: false, code: "claimed", by: claim.by, message: `${claim.by} is labelling this item` };
-        return { ok: false, code: claim.code, message: claim.code === "labelled" ? "this item is labelled already" : "no such review item" };
+        if (claim.code === "labelled") return { ok: false, code: "labelled", message: claim.byYou ? "you labelled this item already: its second opinion is another person's" : "this item is labelled already" };
+        return { ok: false, code: claim.code, message: "no such review item" };
       }
       const item = claim.item;
       const subject = await reviewItemSubject(prisma, item);
@@ -93,8 +94,14 @@ export function createHumanLabels(prisma: PrismaClient) {
       if (!run) return { ok: false, code: "not_found", message: "the run this item is about is gone" };
       const note = input.note?.trim().slice(0, NOTE_MAX) || null;
       return prisma.$transaction(async (tx): Promise<SaveLabelResult> => {
-        // Still this reviewer's claim (not taken over after its lease) at the moment the label is written.
-        const { count } = await tx.reviewItem.updateMany({ where: { id: item.id, state: "claimed", claimedBy: input.reviewer }, data: { state: "labelled" } });
+        // Still this reviewer's claim (not taken over after its lease) at the moment the label is written;
+        // an item offered to a second reviewer opens again, for a different person, until it has its labels.
+        const given = await tx.humanLabel.count({ where: { reviewItemId: item.id } });
+        const done = given + 1 >= item.labelsWanted;
+        const { count } = await tx.reviewItem.updateMany({
+          where: { id: item.id, state: "claimed", claimedBy: input.reviewer },
+          data: done ? { state: "labelled" } : { state: "open", claimedBy: null, claimedAt: null },
+        });
         if (count !== 1) return { ok: false, code: "claimed", by: "someone else", message: "the claim on this item was taken over" };
         const label = await tx.humanLabel.create({
           data: {

@@ -1,11 +1,11 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import type { JudgeRequest, VerdictKind } from "../../lib/engine/ports/judge-port";
 import type { CalibrationResult } from "../../lib/engine/results/trust";
 import { createCalibrationStore } from "../../lib/store/calibration-store";
 import { createHumanLabels } from "../../lib/store/human-labels";
 import { CLAIM_LEASE_MS, createReviewQueue } from "../../lib/store/review-queue";
 import { createRunStore } from "../../lib/store/run-store";
-import { categoryOf, createFakeJudge, criterionOf, type FakeAnswer } from "../support/fake-judge";
+import { createFakeJudge } from "../support/fake-judge";
+import { RESPONSE, REVIEW_QUEUE_SUITE as SUITE, reviewQueueScript as script } from "../support/review-queue-suite";
 import { runYaml } from "../support/run-yaml";
 import { useTestDatabase } from "../support/test-database";
 
@@ -17,44 +17,6 @@ import { useTestDatabase } from "../support/test-database";
 
 const db = useTestDatabase();
 const CONFIG = { file: "suite.yaml", toolVersion: "0.1.0", judgeModel: "claude-sonnet-4-5", concurrency: 1, timeoutSeconds: 60 };
-const RESPONSE = "The 2.3.0 release added per-tenant rate limits.";
-
-const SUITE = `
-evals:
-  - name: jury split
-    response: "${RESPONSE}"
-    judge: { jury: { size: 3 } }
-    rubric:
-      scale: { likert: { min: 1, max: 5 } }
-      criteria:
-        - { name: accurate, description: "States the correct change." }
-        - { name: concise, description: "Two sentences at most." }
-  - name: prd review
-    document: "Plan: ship on Friday."
-    judge: { panel: [judge-one, judge-two], aggregate: majority }
-    rubric:
-      categories:
-        - { id: goal, description: "States the goal.", required: true }
-  - name: notes
-    rubric: "Which note is better?"
-    compare:
-      items:
-        - { id: n1, input: "Write the note.", output_a: "Short note.", output_b: "Longer note." }
-`;
-
-function script() {
-  let accurate = 0;
-  return (request: JudgeRequest<VerdictKind>): FakeAnswer => {
-    if (request.verdict === "pairwise") return { verdict: { reasoning: "The first reads better.", winner: "A", confidence: 0.9 } };
-    if (categoryOf(request)) {
-      const score = request.model === "judge-one" ? "pass" : "fail";
-      return { verdict: { reasoning: `${request.model} says ${score}.`, score, evidence: ["ship on Friday"], findings: [] } };
-    }
-    // Two jurors pass "accurate", the third fails it; "concise" is unanimous.
-    if (criterionOf(request) === "accurate") return { score: [0.9, 0.9, 0.2][accurate++ % 3]!, reasoning: "juror", evidence: "per-tenant rate limits" };
-    return { score: 0.9, reasoning: "short" };
-  };
-}
 
 let runId: string;
 let suiteId: string;
