@@ -2,6 +2,7 @@ import type { Anchor } from "../config/types";
 import { labelScaleOf, parseLabel } from "../engine/trust/people/label-scale";
 import { reviewSubjectOf, type JudgeSaid, type ReviewSubject } from "../engine/trust/people/review-subject";
 import type { EvalResult } from "../engine/results/report";
+import type { LabelForDataset } from "../engine/trust/people/reference-item";
 import type { CalibrationItem, CriterionCalibration } from "../engine/results/trust";
 import type { LoadText } from "./calibrate-suite";
 import type { PrismaClient } from "./generated/client";
@@ -13,21 +14,9 @@ import { createReviewQueue, type ReviewItem } from "./review-queue";
 // the item's claim (or claiming it now), and marks the item labelled in the
 // same transaction, so an item gets one label however many people try.
 
-export interface HumanLabel {
-  id: string;
+/** A stored label (the fields the engine reads are `LabelForDataset`). */
+export interface HumanLabel extends LabelForDataset {
   reviewItemId: string | null;
-  runId: string | null;
-  resultKey: string;
-  evalName: string;
-  criterion: string;
-  reviewer: string;
-  candidate: string;
-  scale: string;
-  value: string;
-  score: number | null;
-  note: string | null;
-  suiteVersionId: string;
-  createdAt: Date;
 }
 
 export type SaveLabelResult =

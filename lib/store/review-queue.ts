@@ -122,7 +122,9 @@ export function createReviewQueue(prisma: PrismaClient) {
       if (!row) return { ok: false, code: "not_found" };
       const item = toItem(row);
       if (count === 1) return { ok: true, item };
-      if (row.state === "labelled" || item.labelledBy.includes(input.reviewer)) return { ok: false, code: "labelled", byYou: item.labelledBy.includes(input.reviewer) };
+      if (row.state === "labelled") return { ok: false, code: "labelled", byYou: false };
+      // Open for a second opinion, but this person gave the first.
+      if (item.labelledBy.includes(input.reviewer)) return { ok: false, code: "labelled", byYou: true };
       return { ok: false, code: "claimed", by: row.claimedBy ?? "someone" };
     },
 

@@ -30,7 +30,7 @@ export default async function ReviewQueuePage({ params, searchParams }: { params
     <div className={styles.page}>
       <SuiteCrumbs suiteId={id} suiteName={suite.name} trail={[{ label: "review" }]} />
       <h1 className={styles.title}>Review queue of {suite.name}</h1>
-      <p className={styles.muted}>What the judges could not settle, for a person to label: reviews decided human_review, criteria the judges split on, calibration outliers, pairs judged with a position bias or uncertain, and results someone asked about.</p>
+      <p className={styles.muted}>What the judges could not settle, for a person to label: reviews decided human_review, criteria the judges split on, calibration outliers, pairs judged with a position bias or uncertain, and results someone asked about. Labels added to the suite&apos;s dataset download as <a href={`/api/suites/${id}/dataset`} data-testid="dataset-download">ReferenceDataset JSON</a>.</p>
       <div className={review.chips} data-testid="reason-chips">
         <Link className={`${review.chip} ${query.reason ? "" : review.chipOn}`} href={`/suites/${id}/review${queueQueryString(query, { reason: undefined })}`}>
           all {total}
