@@ -100,6 +100,7 @@ export function reviewSubjectOf(result: EvalResult, criterion: string): ReviewSu
 /** What a person can be asked about in a result: its criteria, a review's decision and categories, or a comparison's pairs. */
 export function askableItems(result: EvalResult): string[] {
   if (result.pairwise) return [...new Set(result.pairwise.pairs.map((p) => p.item))];
-  if (result.review) return [DECISION_ITEM, ...result.review.report.categories.map((c) => c.category)];
+  // A review's categories by the names its rows (result.criteria) carry, as the queue and the labels name them (not their ids).
+  if (result.review) return [DECISION_ITEM, ...result.criteria.map((c) => c.name)];
   return result.criteria.length ? result.criteria.map((c) => c.name) : ["(rubric)"];
 }
