@@ -21,7 +21,9 @@ export default async function ReviewQueuePage({ params, searchParams }: { params
   const db = dashboardDatabase();
   if (!db.ok) throw new Error(db.message);
   const queue = createReviewQueue(db.prisma);
-  const [{ items, byReason }, all, sessionName] = await Promise.all([queue.list({ suiteId: id, ...storeFilter(query) }), queue.list({ suiteId: id }), pageSessionReviewer()]);
+  const sessionName = await pageSessionReviewer();
+  // With a login the server knows who reads: what they labelled already (a second opinion waiting for someone else) is left out here; on loopback the table leaves it out in the browser.
+  const [{ items, byReason }, all] = await Promise.all([queue.list({ suiteId: id, ...storeFilter(query), ...(sessionName ? { reviewer: sessionName } : {}) }), queue.list({ suiteId: id })]);
   const evals = [...new Set(all.items.map((i) => i.evalName))].sort();
   const criteria = [...new Set(all.items.filter((i) => !query.eval || i.evalName === query.eval).map((i) => i.criterion))].sort();
   const total = Object.values(byReason).reduce((a, b) => a + (b ?? 0), 0);
