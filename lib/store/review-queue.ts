@@ -1,4 +1,4 @@
-import type { ReviewQuestion, ReviewReason } from "../engine/trust/people/needs-person";
+import { calibrationOutlierDetail, type ReviewQuestion, type ReviewReason } from "../engine/trust/people/needs-person";
 import type { PrismaClient } from "./generated/client";
 
 // A suite's review queue: questions for a person (review_items), filled when a
@@ -41,6 +41,8 @@ export type ClaimResult = { ok: true; item: ReviewItem } | { ok: false; code: "n
 
 const toItem = (row: Omit<ReviewItem, "reason" | "state"> & { reason: string; state: string }): ReviewItem => ({
   ...row,
+  // Outliers queued before their detail was neutral said the suite's label and the judge's score: never shown before a person answers.
+  detail: row.reason === "calibration_outlier" && row.detail.startsWith("labelled ") ? calibrationOutlierDetail([row.evalName]) : row.detail,
   reason: row.reason as ReviewReason,
   state: row.state as ReviewItemState,
 });
