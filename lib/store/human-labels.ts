@@ -85,7 +85,7 @@ export async function labelPageSubject(prisma: PrismaClient, item: ReviewItem, l
   const [subject, criterion] = await Promise.all([reviewItemSubject(prisma, item), reviewItemCriterion(prisma, item, loadText)]);
   if (!subject) return undefined;
   const { verdicts, ...unanswered } = subject;
-  const asks = item.reason === "calibration_outlier" && criterion.description ? `${item.criterion}: ${criterion.description}` : unanswered.asks;
+  const asks = item.reason === "calibration_outlier" && criterion.description ? criterion.description : unanswered.asks;
   const anchors = criterion.anchors.filter((a) => a.response !== subject.candidate).map((a) => ({ response: a.response, score: a.score }));
   return { ...unanswered, asks, anchors, ...(answered ? { verdicts } : {}) };
 }

@@ -52,7 +52,7 @@ describe("labelling a calibration outlier", () => {
     const item = items[0]!;
 
     const before = await labelPageSubject(db.prisma, item, loadHere, false);
-    expect(before).toMatchObject({ candidate: "Ask support maybe.", asks: "cites policy: Quotes the refund policy's own words." });
+    expect(before).toMatchObject({ candidate: "Ask support maybe.", asks: "Quotes the refund policy's own words." });
     // The item's own anchor is not listed; the other one is, with its score.
     expect(before!.anchors).toEqual([{ response: "Per policy 4.2, refunds take 5 business days.", score: 1 }]);
     expect(before).not.toHaveProperty("verdicts");
