@@ -45,8 +45,15 @@ export function PeopleAgreement({ result, suiteId }: { result: CalibrationResult
               <td>{c.eval}</td>
               <td>{c.item}</td>
               <td className={styles.num}>{c.graded}</td>
-              <td className={styles.num} data-testid="people-kappa" title={c.kappa.note}>
-                {fixed(c.kappa.value, 3)}
+              <td className={styles.num} data-testid="people-kappa">
+                {/* Undefined for too few labels or one category only: "n/a" and why, as the judge-agreement table reads it. */}
+                {c.kappa.value === null ? (
+                  <>
+                    n/a<div className={styles.muted}>{c.kappa.note}</div>
+                  </>
+                ) : (
+                  fixed(c.kappa.value, 3)
+                )}
               </td>
               <td>{c.kappa.ci95 ? `${fixed(c.kappa.ci95.low)} to ${fixed(c.kappa.ci95.high)}` : "—"}</td>
               <td className={styles.num}>{fixed(c.mae, 3)}</td>

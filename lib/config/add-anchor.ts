@@ -36,6 +36,23 @@ const lineEndOf = (text: string, range: [number, number, number]) => {
 const columnOf = (text: string, at: number) => at - (text.lastIndexOf("\n", at - 1) + 1);
 const splice = (text: string, at: number, insert: string) => text.slice(0, at) + insert + text.slice(at);
 
+/** An anchor's score as the file writes it ("0.0", "1", ".5"), if it is a plain number. */
+function scoreText(text: string, anchor: YAMLMap): string | undefined {
+  const score = anchor.get("score", true) as unknown;
+  if (!isScalar(score) || !score.range) return undefined;
+  const written = text.slice(score.range[0], score.range[1]).trim();
+  return /^-?\d*\.?\d+$/.test(written) ? written : undefined;
+}
+
+/** The new score in the style of the anchors already there: as many decimals as theirs (0.0, 1.0), more only where it needs them (0.75). */
+function styledScore(score: number, written: (string | undefined)[]): string {
+  const own = Number(score.toFixed(2));
+  const style = written.find((w) => w !== undefined);
+  if (style === undefined) return String(own);
+  const decimals = (s: string) => (s.split(".")[1] ?? "").length;
+  return own.toFixed(Math.max(decimals(style), decimals(String(own))));
+}
+
 /** The suite text with one anchor added to `criterion` of `evalName`, or why it cannot be. */
 export function addAnchor(input: { yaml: string; evalName: string; criterion: string; response: string; score: number }): AddAnchorResult {
   if (!(input.score >= 0 && input.score <= 1)) return { ok: false, message: "an anchor's score is between 0 and 1" };
@@ -43,9 +60,12 @@ export function addAnchor(input: { yaml: string; evalName: string; criterion: st
   if (doc.errors.length) return { ok: false, message: `the suite's newest version does not parse: ${doc.errors[0]!.message}` };
   const node = criterionNode(doc, input.evalName, input.criterion);
   if (typeof node === "string") return { ok: false, message: node };
-  const entry = `{ response: ${JSON.stringify(input.response)}, score: ${Number(input.score.toFixed(2))} }`;
   const text = input.yaml;
   const examples = node.get("examples", true) as Node | undefined;
+  const existing = isSeq(examples) ? examples.items.filter(isMap) : [];
+  const same = existing.find((e) => String((e.get("response") as unknown) ?? "") === input.response);
+  if (same) return { ok: false, message: `already an anchor of "${input.criterion}": the same response is there with score ${scoreText(text, same) ?? String(same.get("score") as unknown)}` };
+  const entry = `{ response: ${JSON.stringify(input.response)}, score: ${styledScore(input.score, existing.map((e) => scoreText(text, e)))} }`;
   const range = (n: Node | YAMLMap) => n.range! as [number, number, number];
   let yaml: string;
   if (isSeq(examples) && !examples.flow && examples.items.length > 0) {

@@ -37,7 +37,8 @@ export async function reviewItemSubject(prisma: PrismaClient, item: ReviewItem):
       const scale = labelScaleOf({ rubricKind: calibration.scale === "categorical" ? "categories" : "criteria", scale: calibration.scale === "boolean" ? { kind: "boolean" } : { kind: "unit" } });
       return {
         candidate: found.text,
-        asks: `${item.criterion} (labelled ${found.label.toFixed(2)} in the suite)`,
+        // Nothing of the suite's label here: the person answers first (what the criterion asks comes from the suite, see labelPageSubject).
+        asks: item.criterion,
         scale,
         evidence: [],
         verdicts: (found.judges ?? [{ judge: "judge", score: found.judged, reasoning: found.reasoning }]).map((j) => ({ judge: j.judge, said: j.score === null ? "–" : j.score.toFixed(2), reasoning: j.reasoning })),
@@ -49,16 +50,33 @@ export async function reviewItemSubject(prisma: PrismaClient, item: ReviewItem):
   return row ? reviewSubjectOf(row.data as unknown as EvalResult, item.criterion) : undefined;
 }
 
-/** The anchors a person reads beside the question: the criterion's `examples:` in the suite version the run graded. */
-export async function reviewItemAnchors(prisma: PrismaClient, item: ReviewItem, loadText: LoadText): Promise<Anchor[]> {
+/** The criterion as the suite version the run graded writes it: what it asks, and its anchors (`examples:`). */
+async function reviewItemCriterion(prisma: PrismaClient, item: ReviewItem, loadText: LoadText): Promise<{ description?: string; anchors: Anchor[] }> {
   const run = await prisma.run.findUnique({ where: { id: item.runId }, select: { config: true, suiteVersion: { select: { yaml: true } } } });
-  if (!run) return [];
+  if (!run) return { anchors: [] };
   const attempt = await loadText({ text: run.suiteVersion.yaml, file: (run.config as { file?: string } | null)?.file ?? "suite.yaml" });
   // A version that no longer loads (or takes too long) shows no anchors; the question stands without them.
   const loaded = attempt.ok ? attempt.value : undefined;
-  if (!loaded?.ok) return [];
+  if (!loaded?.ok) return { anchors: [] };
   const rubric = loaded.value.evals.find((e) => e.name === item.evalName)?.rubric;
-  return rubric?.kind === "criteria" ? (rubric.criteria.find((c) => c.name === item.criterion)?.examples ?? []) : [];
+  const criterion = rubric?.kind === "criteria" ? rubric.criteria.find((c) => c.name === item.criterion) : undefined;
+  return { ...(criterion?.description ? { description: criterion.description } : {}), anchors: criterion?.examples ?? [] };
+}
+
+/**
+ * What the labelling page sends the browser about an item: the subject with the
+ * criterion's anchors, and the judges' verdicts only once it is `answered`.
+ * Before that nothing tells the answer: the item's own text is left out of the
+ * anchors (as calibrate leaves an anchor out of its own prompt), and a
+ * calibration outlier asks what the criterion asks, not what the suite labelled it.
+ */
+export async function labelPageSubject(prisma: PrismaClient, item: ReviewItem, loadText: LoadText, answered: boolean) {
+  const [subject, criterion] = await Promise.all([reviewItemSubject(prisma, item), reviewItemCriterion(prisma, item, loadText)]);
+  if (!subject) return undefined;
+  const { verdicts, ...unanswered } = subject;
+  const asks = item.reason === "calibration_outlier" && criterion.description ? criterion.description : unanswered.asks;
+  const anchors = criterion.anchors.filter((a) => a.response !== subject.candidate).map((a) => ({ response: a.response, score: a.score }));
+  return { ...unanswered, asks, anchors, ...(answered ? { verdicts } : {}) };
 }
 
 const NOTE_MAX = 2000;

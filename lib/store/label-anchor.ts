@@ -20,6 +20,8 @@ export interface AnchorProposal {
 
 type Refusal = { ok: false; code: "not_found" | "bad_request" | "version_changed" | "too_complex" | "busy" | "failed"; message: string };
 
+const CHANGED = "The suite has a newer version than the diff you saw: look at the diff again.";
+
 const loadHere: LoadText = async (input) => ({ ok: true, value: loadSuite(input) });
 
 /** `loadText` checks the new text loads: in this thread by default; the dashboard's routes pass its worker threads. */
@@ -45,9 +47,13 @@ export function createLabelAnchors(prisma: PrismaClient, loadText: LoadText = lo
     propose,
     /** Saves the proposal as the suite's new version, if `baseVersionId` is still its newest. */
     async save(input: { labelId: string; baseVersionId: string }): Promise<{ ok: true; value: { suiteId: string; versionId: string } } | Refusal> {
+      // A newer version than the diff shown is said first: it may hold this very anchor by now, which the diff, looked at again, shows.
+      const label = UUID.test(input.labelId) ? await prisma.humanLabel.findUnique({ where: { id: input.labelId }, select: { suiteId: true } }) : null;
+      const newest = label ? (await createSuiteStore(prisma).getSuite(label.suiteId))?.latest?.id : undefined;
+      if (newest !== undefined && newest !== input.baseVersionId) return { ok: false, code: "version_changed", message: CHANGED };
       const proposal = await propose(input.labelId);
       if (!proposal.ok) return proposal;
-      if (proposal.value.baseVersionId !== input.baseVersionId) return { ok: false, code: "version_changed", message: "The suite has a newer version than the diff you saw: look at the diff again." };
+      if (proposal.value.baseVersionId !== input.baseVersionId) return { ok: false, code: "version_changed", message: CHANGED };
       const saved = await createSuiteStore(prisma).saveVersion({ suiteId: proposal.value.suiteId, yaml: proposal.value.to });
       if (!saved.ok) return { ok: false, code: "not_found", message: saved.message };
       return { ok: true, value: { suiteId: proposal.value.suiteId, versionId: saved.value.version.id } };

@@ -1,5 +1,5 @@
 import type { EvalResult } from "../engine/results/report";
-import type { ReviewQuestion, ReviewReason } from "../engine/trust/people/needs-person";
+import { calibrationOutlierDetail, type ReviewQuestion, type ReviewReason } from "../engine/trust/people/needs-person";
 import { offeredTwice } from "../engine/trust/people/people-agreement";
 import { askableItems } from "../engine/trust/people/review-subject";
 import { reviewSettingsOf } from "../config/review-settings";
@@ -54,6 +54,8 @@ const WITH_LABELLERS = { labels: { select: { reviewer: true }, orderBy: { create
 
 const toItem = ({ labels, ...row }: ItemRow): ReviewItem => ({
   ...row,
+  // Outliers queued before their detail was neutral said the suite's label and the judge's score: never shown before a person answers.
+  detail: row.reason === "calibration_outlier" && row.detail.startsWith("labelled ") ? calibrationOutlierDetail([row.evalName]) : row.detail,
   reason: row.reason as ReviewReason,
   state: row.state as ReviewItemState,
   labelledBy: labels.map((l) => l.reviewer),

@@ -61,4 +61,21 @@ describe("addAnchor", () => {
     expect(add("summary", "accurate", "x", 1.5)).toEqual({ ok: false, message: "an anchor's score is between 0 and 1" });
     expect(addAnchor({ yaml: "evals:\n  - name: free\n    response: a\n    rubric: Good.\n", evalName: "free", criterion: "(rubric)", response: "a", score: 1 })).toMatchObject({ ok: false, message: expect.stringContaining("no criteria written in this file") });
   });
+
+  it("writes the score as the anchors already there write theirs (0.0, 1.0), with more decimals only where it needs them", () => {
+    const zero = add("summary", "accurate", "New anchor.", 0);
+    expect(zero.ok && added(zero.yaml).map((l) => l.text)).toEqual(['          - { response: "New anchor.", score: 0.0 }']);
+    const one = add("summary", "accurate", "New anchor.", 1);
+    expect(one.ok && added(one.yaml).map((l) => l.text)).toEqual(['          - { response: "New anchor.", score: 1.0 }']);
+    // No anchors to follow: the shortest number.
+    const first = add("inline", "polite", "New anchor.", 0);
+    expect(first.ok && added(first.yaml).map((l) => l.text)).toEqual(["          examples:", '            - { response: "New anchor.", score: 0 }']);
+  });
+
+  it("refuses an anchor whose response the criterion already has, saying so", () => {
+    expect(add("summary", "accurate", "Old anchor.", 0)).toEqual({ ok: false, message: 'already an anchor of "accurate": the same response is there with score 1.0' });
+    const yaml = 'evals:\n  - name: e\n    response: a\n    rubric:\n      criteria:\n        - { name: c, description: d, examples: [{ response: "Ask support maybe.", score: 0.0 }] }\n';
+    expect(addAnchor({ yaml, evalName: "e", criterion: "c", response: "Ask support maybe.", score: 0 })).toEqual({ ok: false, message: 'already an anchor of "c": the same response is there with score 0.0' });
+    expect(addAnchor({ yaml, evalName: "e", criterion: "c", response: "Another.", score: 0 })).toMatchObject({ ok: true, yaml: expect.stringContaining('[{ response: "Ask support maybe.", score: 0.0 }, { response: "Another.", score: 0.0 }]') });
+  });
 });

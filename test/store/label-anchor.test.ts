@@ -68,6 +68,8 @@ describe("label anchors", () => {
     expect(suite?.latest?.yaml).toBe(proposal.value.to);
     // Against the version the diff was shown for, not a newer one.
     expect(await anchors.save({ labelId: labelIds["cites policy"]!, baseVersionId: proposal.value.baseVersionId })).toMatchObject({ ok: false, code: "version_changed" });
+    // Offered again, the anchor is there already: no duplicate entry.
+    expect(await anchors.propose(labelIds["cites policy"]!)).toEqual({ ok: false, code: "bad_request", message: 'already an anchor of "cites policy": the same response is there with score 0.75' });
   });
 
   it("refuses a category label and an unknown label, saying why", async () => {

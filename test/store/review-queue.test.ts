@@ -123,7 +123,7 @@ describe("calibration outliers", () => {
     } as unknown as CalibrationResult;
     await createCalibrationStore(db.prisma).saveCalibration({ suiteName: "queue-suite", yaml: SUITE, result: calibration, startedBy: "cli", config: { ...CONFIG, tolerance: 0.25 } });
     const { items } = await createReviewQueue(db.prisma).list({ suiteId, reason: "calibration_outlier" });
-    expect(items.map((i) => [i.evalName, i.criterion, i.resultKey, i.detail])).toEqual([["jury split", "accurate", "a1", "labelled 1.00, judged 0.20 (tolerance 0.25)"]]);
+    expect(items.map((i) => [i.evalName, i.criterion, i.resultKey, i.detail])).toEqual([["jury split", "accurate", "a1", "the judge and the suite's label differ"]]);
     const saved = await createHumanLabels(db.prisma).saveLabel({ itemId: items[0]!.id, reviewer: "ana", answer: "0.4" });
     expect(saved).toMatchObject({ ok: true, label: { candidate: "anchor a1 text", scale: "unit", value: "0.40", score: 0.4 }, verdicts: [{ said: "0.20", reasoning: "judged 0.2" }] });
   });

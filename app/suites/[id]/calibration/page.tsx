@@ -7,6 +7,7 @@ import styles from "@/components/results/results.module.css";
 import { historyCrumb, SuiteCrumbs } from "@/components/results/suite-crumbs";
 import { createCalibrationStore } from "@/lib/store/calibration-store";
 import { dashboardDatabase } from "@/lib/store/dashboard-database";
+import { calibrationQuestions } from "@/lib/engine/trust/people/needs-person";
 import { labelCalibration } from "@/lib/store/label-calibration";
 import { runViews } from "../../../runs/_lib/load";
 
@@ -26,6 +27,9 @@ export default async function SuiteCalibrationPage({ params }: { params: Promise
   if (!db.ok) throw new Error(db.message);
   const store = createCalibrationStore(db.prisma);
   const [latest, drift, people] = await Promise.all([store.latestCalibration(id), store.maeHistory({ suiteId: id, limit: DRIFT_RUNS }), labelCalibration(db.prisma, { suiteId: id })]);
+  // One per question the review queue asks (an anchor several evals share is one), and how many eval × criterion misses they are.
+  const outliers = latest ? calibrationQuestions(latest.result) : [];
+  const misses = latest ? latest.result.criteria.reduce((n, c) => n + c.outliers, 0) : 0;
 
   return (
     <div className={styles.page}>
@@ -53,7 +57,15 @@ export default async function SuiteCalibrationPage({ params }: { params: Promise
               </div>
               <div className={styles.stat}>
                 <div className={styles.label}>outliers</div>
-                <div className={styles.value}>{formatInt(latest.result.criteria.reduce((n, c) => n + c.outliers, 0))}</div>
+                {/* Counted as the review queue asks them: an anchor of a rubric several evals share is one outlier. */}
+                <div className={styles.value} data-testid="calibration-outliers">
+                  {formatInt(outliers.length)}
+                </div>
+                {misses > outliers.length ? (
+                  <div className={styles.label} data-testid="calibration-outlier-misses">
+                    missed {formatInt(misses)} times over the evals sharing a rubric
+                  </div>
+                ) : null}
               </div>
               <div className={styles.stat}>
                 <div className={styles.label}>not graded</div>

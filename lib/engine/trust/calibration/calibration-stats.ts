@@ -1,4 +1,5 @@
 import { cohenKappa, confusionTable, type KappaWeights } from "../../../stats/cohen-kappa";
+import { undefinedStat, type StatResult } from "../../../stats/result";
 import type { CalibrationItem, CalibrationScale, CriterionCalibration } from "../../results/trust";
 
 // Per criterion: judged against labelled, as numbers (MAE, outliers) and as
@@ -25,13 +26,28 @@ export function categoriesOf(scale: CalibrationScale, likert?: { min: number; ma
   }
 }
 
+/**
+ * Cohen's κ of labelled against judged, undefined (with why) where it says
+ * nothing: fewer than two graded items, or one side that used a single
+ * category (κ is then 0 or 0/0 whatever the other side did).
+ */
+function kappaOf(pairs: [string, string][], names: string[], weights: KappaWeights): StatResult {
+  if (pairs.length === 0) return undefinedStat("nothing was graded");
+  if (pairs.length < 2) return undefinedStat("one graded item is too few: κ needs at least two");
+  for (const [side, at] of [["labels", 0], ["judges", 1]] as const) {
+    const used = new Set(pairs.map((p) => p[at]));
+    if (used.size === 1) return undefinedStat(`no variance: the ${side} put all ${pairs.length} items in one category (${[...used][0]}), so agreement cannot be told from chance`);
+  }
+  return cohenKappa({ pairs, categories: names, weights });
+}
+
 export function calibrateItem(input: { eval: string; item: string; scale: CalibrationScale; likert?: { min: number; max: number }; threshold: number; items: CalibrationItem[] }): CriterionCalibration {
   const { items } = input;
   const graded = items.filter((i) => i.judged !== null);
   const { names, of } = categoriesOf(input.scale, input.likert);
   const pairs = graded.map((i): [string, string] => [of(i.label, input.threshold), of(i.judged!, input.threshold)]);
   const weights: KappaWeights = input.scale === "categorical" || input.scale === "boolean" ? "unweighted" : "quadratic";
-  const kappa = graded.length > 0 ? cohenKappa({ pairs, categories: names, weights }) : ({ ok: false, reason: "nothing was graded" } as const);
+  const kappa = kappaOf(pairs, names, weights);
   return {
     eval: input.eval,
     item: input.item,

@@ -61,6 +61,8 @@ export function humanCalibration(input: { labels: { label: StoredLabel; result: 
     // κ's 95% interval: the labelled items resampled (a few labels make a wide one, which is the point of showing it).
     const { names, of } = categoriesOf(g.scale, g.likert);
     const graded = g.items.filter((i) => i.judged !== null);
+    // No interval for a κ that is undefined on the labels themselves (too few, no variance).
+    if (calibration.kappa.value === null) return calibration;
     const ci = bootstrapInterval({
       units: graded,
       statistic: (units) => cohenKappa({ pairs: units.map((i): [string, string] => [of(i.label, g.threshold), of(i.judged!, g.threshold)]), categories: names, weights: calibration.kappa.weights }),

@@ -68,17 +68,27 @@ export function needsPerson(results: EvalResult[]): ReviewQuestion[] {
   return [...graded.flatMap(reviewQuestions), ...splitQuestions(graded), ...graded.flatMap(pairwiseQuestions)];
 }
 
-/** A calibration's outliers: anchors or labelled items the judge missed by more than the tolerance. */
+/** What a calibration outlier says before a person answers: neither the suite's label nor the judge's score (README: not shown until you have answered). */
+export function calibrationOutlierDetail(evals: readonly string[]): string {
+  const where = evals.length > 1 ? ` (in ${evals.length} evals sharing the rubric: ${evals.join(", ")})` : "";
+  return `the judge and the suite's label differ${where}`;
+}
+
+/**
+ * A calibration's outliers: anchors or labelled items the judge missed by more
+ * than the tolerance, one question per criterion and item. An anchor of a rubric
+ * several evals share is one question (its right label is the same in each), so
+ * it is asked once, saying which evals missed it; the calibration view counts these.
+ */
 export function calibrationQuestions(calibration: CalibrationResult): ReviewQuestion[] {
-  return calibration.criteria.flatMap((c) =>
-    c.items
-      .filter((i) => i.outlier)
-      .map((i) => ({
-        resultKey: i.id,
-        evalName: c.eval,
-        criterion: c.item,
-        reason: "calibration_outlier" as const,
-        detail: `labelled ${i.label.toFixed(2)}, judged ${i.judged === null ? "–" : i.judged.toFixed(2)} (tolerance ${calibration.tolerance.toFixed(2)})`,
-      })),
-  );
+  const byKey = new Map<string, { question: ReviewQuestion; evals: string[] }>();
+  for (const c of calibration.criteria) {
+    for (const i of c.items.filter((x) => x.outlier)) {
+      const key = `${c.item}\u0000${i.id}`;
+      const seen = byKey.get(key);
+      if (seen) seen.evals.push(c.eval);
+      else byKey.set(key, { question: { resultKey: i.id, evalName: c.eval, criterion: c.item, reason: "calibration_outlier", detail: "" }, evals: [c.eval] });
+    }
+  }
+  return [...byKey.values()].map(({ question, evals }) => ({ ...question, detail: calibrationOutlierDetail(evals) }));
 }

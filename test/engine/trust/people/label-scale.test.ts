@@ -54,14 +54,24 @@ describe("parseLabel", () => {
 });
 
 describe("calibrationQuestions", () => {
-  it("asks about each outlier, saying what it was labelled and judged", () => {
-    const item = (id: string, label: number, judged: number, outlier: boolean) => ({ id, source: "anchor" as const, label, judged, error: judged - label, outlier, reasoning: "", text: id });
+  const item = (id: string, label: number, judged: number, outlier: boolean) => ({ id, source: "anchor" as const, label, judged, error: judged - label, outlier, reasoning: "", text: id });
+
+  it("asks about each outlier without saying what it was labelled or judged (a person answers first)", () => {
     const calibration = {
       tolerance: 0.25,
       criteria: [{ eval: "refunds", item: "cites policy", scale: "unit", items: [item("a1", 1, 0.3, true), item("a2", 0.5, 0.6, false)] }],
     } as unknown as CalibrationResult;
-    expect(calibrationQuestions(calibration)).toEqual([
-      { resultKey: "a1", evalName: "refunds", criterion: "cites policy", reason: "calibration_outlier", detail: "labelled 1.00, judged 0.30 (tolerance 0.25)" },
+    const questions = calibrationQuestions(calibration);
+    expect(questions).toEqual([{ resultKey: "a1", evalName: "refunds", criterion: "cites policy", reason: "calibration_outlier", detail: "the judge and the suite's label differ" }]);
+    expect(JSON.stringify(questions)).not.toMatch(/1\.00|0\.30|labelled|judged/);
+  });
+
+  it("asks once about an anchor of a rubric several evals share, naming the evals that missed it", () => {
+    const criteria = ["e1", "e2", "e3", "e4"].flatMap((e) => ["tone", "facts"].map((c) => ({ eval: e, item: c, scale: "unit", items: [item(`${c}-0`, 0, 1, true), item(`${c}-1`, 1, 1, false)] })));
+    const questions = calibrationQuestions({ tolerance: 0.25, criteria } as unknown as CalibrationResult);
+    expect(questions.map((q) => [q.evalName, q.criterion, q.resultKey, q.detail])).toEqual([
+      ["e1", "tone", "tone-0", "the judge and the suite's label differ (in 4 evals sharing the rubric: e1, e2, e3, e4)"],
+      ["e1", "facts", "facts-0", "the judge and the suite's label differ (in 4 evals sharing the rubric: e1, e2, e3, e4)"],
     ]);
   });
 });

@@ -6,7 +6,7 @@ import { LabelForm } from "@/components/review/label-form";
 import review from "@/components/review/review.module.css";
 import { REVIEW_REASON_LABELS } from "@/lib/engine/trust/people/needs-person";
 import { dashboardDatabase } from "@/lib/store/dashboard-database";
-import { reviewItemAnchors, reviewItemSubject } from "@/lib/store/human-labels";
+import { labelPageSubject } from "@/lib/store/human-labels";
 import { suiteWorkers } from "@/lib/offthread/suite-workers";
 import { createReviewQueue } from "@/lib/store/review-queue";
 import { pageSessionReviewer } from "../../../../api/review/reviewer";
@@ -23,12 +23,11 @@ export default async function LabelPage({ params, searchParams }: { params: Prom
   const queue = createReviewQueue(db.prisma);
   const [suite, item] = await Promise.all([(await runViews()).suite(id), queue.get(itemId)]);
   if (!suite || !item || item.suiteId !== id) notFound();
-  const [subject, anchors, label, queued, sessionName] = await Promise.all([
-    reviewItemSubject(db.prisma, item),
-    // The suite's text came from a browser: loaded on a worker thread, under a time limit.
-    reviewItemAnchors(db.prisma, item, (input) => suiteWorkers().run({ kind: "load", ...input })),
-    // An item waiting for its second opinion shows neither the first label nor the verdicts: the second person answers unanchored.
-    item.state === "labelled" ? db.prisma.humanLabel.findFirst({ where: { reviewItemId: item.id }, orderBy: { createdAt: "desc" }, select: { id: true, reviewer: true, value: true, note: true } }) : null,
+  // An item waiting for its second opinion shows neither the first label nor the verdicts: the second person answers unanchored.
+  const label = item.state === "labelled" ? await db.prisma.humanLabel.findFirst({ where: { reviewItemId: item.id }, orderBy: { createdAt: "desc" }, select: { id: true, reviewer: true, value: true, note: true } }) : null;
+  const [subject, queued, sessionName] = await Promise.all([
+    // The verdicts go to the browser only once this item has its label. The suite's text came from a browser: loaded on a worker thread, under a time limit.
+    labelPageSubject(db.prisma, item, (input) => suiteWorkers().run({ kind: "load", ...input }), label !== null),
     queue.list({ suiteId: id, ...storeFilter(query), state: "all" }),
     pageSessionReviewer(),
   ]);
@@ -39,7 +38,6 @@ export default async function LabelPage({ params, searchParams }: { params: Prom
   const next = all.slice(at + 1).find((i) => i.state !== "labelled") ?? all.slice(0, Math.max(at, 0)).find((i) => i.state !== "labelled");
   const previous = at > 0 ? all[at - 1] : undefined;
   const href = (other: { id: string } | undefined) => (other ? `/suites/${id}/review/${other.id}${queueQueryString(query)}` : null);
-  const { verdicts, ...unanswered } = subject;
 
   return (
     <div className={styles.page}>
@@ -60,8 +58,7 @@ export default async function LabelPage({ params, searchParams }: { params: Prom
         key={item.id}
         itemId={item.id}
         criterion={item.criterion}
-        // The verdicts go to the browser only once this item has its label.
-        subject={{ ...unanswered, anchors, ...(label ? { verdicts } : {}) }}
+        subject={subject}
         given={label}
         sessionName={sessionName}
         nextHref={href(next)}
