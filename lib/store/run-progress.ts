@@ -1,5 +1,6 @@
 import type { RunStatus } from "./run-store";
-import type { RunOverview, StoredModelCalls } from "./run-views";
+import type { StoredModelCalls } from "./run-call-totals";
+import type { RunOverview } from "./run-views";
 import type { ModelPrice } from "../engine/cost/cost";
 import { savingsOf } from "../engine/cost/savings";
 

@@ -8,9 +8,9 @@ import type { JudgeAgreement } from "../engine/results/trust";
 import { SKIP_KINDS, type SkipKind, type SkippedBy } from "../engine/results/skip-kind";
 import { EVAL_STATUSES } from "../engine/results/report";
 import { readStoredResult } from "../engine/results/stored-result";
-import type { ModelCallTotals } from "../engine/cost/savings";
 import { Prisma, type PrismaClient } from "./generated/client";
 import { createRunStore, type RunStatus, type StartedBy } from "./run-store";
+import { callsByModel, type StoredModelCalls } from "./run-call-totals";
 
 // The dashboard's reads of run history that are not in run-queries.ts (which
 // holds the heavy, benchmarked ones: result pages, trends, per-model figures):
@@ -55,14 +55,6 @@ export interface RunOverview extends RunListItem {
   /** A cancel was asked for (the page says "cancelling…" until the run ends, also after a reload). */
   cancelRequested: boolean;
   error: string | null;
-}
-
-/** One model's stored calls from one provider, batched or not (a model's batched calls are summed apart: they are billed at batch prices). */
-export interface StoredModelCalls extends ModelCallTotals {
-  /** The provider that served them; null for calls stored before it was recorded. */
-  provider: string | null;
-  /** How many of them (made or reused) had a known cost: none means the judge could not price them (a declared provider). */
-  pricedCalls: number;
 }
 
 export interface MatrixCell {
@@ -123,42 +115,6 @@ async function versionNumbers(prisma: PrismaClient, runs: { suiteId: string; sui
     SELECT id::text AS id, (row_number() OVER (PARTITION BY suite_id ORDER BY created_at, id))::int AS n
     FROM suite_versions WHERE suite_id IN (${Prisma.join(suiteIds.map((id) => Prisma.sql`${id}::uuid`))})`;
   return new Map(rows.map((r) => [r.id, r.n]));
-}
-
-interface ModelCallsRow {
-  model: string;
-  provider: string | null;
-  batched: boolean;
-  priced: number;
-  calls: number;
-  reused: number;
-  reusedUsd: number;
-  reusedUnpriced: number;
-  unpriced: number;
-  input: number;
-  output: number;
-  cacheRead: number;
-  cacheWrite: number;
-}
-
-/** A run's calls so far per model, from its call links (its own columns are totals written when it finishes). */
-async function callsByModel(prisma: PrismaClient, runId: string): Promise<ModelCallsRow[]> {
-  return prisma.$queryRaw<ModelCallsRow[]>`
-    SELECT jc.model, jc.provider,
-           (jc.batch_id IS NOT NULL AND NOT rc.reused) AS batched,
-           count(*)::int AS calls,
-           (count(*) FILTER (WHERE jc.cost_usd IS NOT NULL))::int AS priced,
-           (count(*) FILTER (WHERE rc.reused))::int AS reused,
-           coalesce(sum(jc.cost_usd) FILTER (WHERE rc.reused), 0)::float8 AS "reusedUsd",
-           (count(*) FILTER (WHERE rc.reused AND jc.cost_usd IS NULL))::int AS "reusedUnpriced",
-           (count(*) FILTER (WHERE NOT rc.reused AND jc.status = 'done' AND jc.cost_usd IS NULL))::int AS unpriced,
-           coalesce(sum(jc.input_tokens) FILTER (WHERE NOT rc.reused), 0)::int AS input,
-           coalesce(sum(jc.output_tokens) FILTER (WHERE NOT rc.reused), 0)::int AS output,
-           coalesce(sum(jc.cache_read_tokens) FILTER (WHERE NOT rc.reused), 0)::int AS "cacheRead",
-           coalesce(sum(jc.cache_write_tokens) FILTER (WHERE NOT rc.reused), 0)::int AS "cacheWrite"
-    FROM run_calls rc JOIN judge_calls jc ON jc.key = rc.call_key
-    WHERE rc.run_id = ${runId}::uuid
-    GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`;
 }
 
 function listItemOf(run: RunRow, versions: Map<string, number>): RunListItem {

@@ -1,0 +1,51 @@
+import type { ModelCallTotals } from "../engine/cost/savings";
+import type { PrismaClient } from "./generated/client";
+
+// A run's judge calls summed per model, provider and batching, from its call
+// links: what the run page prices what the caches and batching saved from
+// (lib/store/run-progress.ts, with the engine's savingsOf), so its figures are
+// the json report's.
+
+/** One model's stored calls from one provider, batched or not (a model's batched calls are summed apart: they are billed at batch prices). */
+export interface StoredModelCalls extends ModelCallTotals {
+  /** The provider that served them; null for calls stored before it was recorded. */
+  provider: string | null;
+  /** How many of them (made or reused) had a known cost: none means the judge could not price them (a declared provider). */
+  pricedCalls: number;
+}
+
+interface ModelCallsRow {
+  model: string;
+  provider: string | null;
+  batched: boolean;
+  priced: number;
+  calls: number;
+  reused: number;
+  reusedUsd: number;
+  reusedUnpriced: number;
+  unpriced: number;
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
+}
+
+/** A run's calls so far per model, from its call links (its own columns are totals written when it finishes). */
+export async function callsByModel(prisma: PrismaClient, runId: string): Promise<ModelCallsRow[]> {
+  return prisma.$queryRaw<ModelCallsRow[]>`
+    SELECT jc.model, jc.provider,
+           (jc.batch_id IS NOT NULL AND NOT rc.reused) AS batched,
+           count(*)::int AS calls,
+           (count(*) FILTER (WHERE jc.cost_usd IS NOT NULL))::int AS priced,
+           (count(*) FILTER (WHERE rc.reused))::int AS reused,
+           coalesce(sum(jc.cost_usd) FILTER (WHERE rc.reused), 0)::float8 AS "reusedUsd",
+           (count(*) FILTER (WHERE rc.reused AND jc.cost_usd IS NULL))::int AS "reusedUnpriced",
+           (count(*) FILTER (WHERE NOT rc.reused AND jc.status = 'done' AND jc.cost_usd IS NULL))::int AS unpriced,
+           coalesce(sum(jc.input_tokens) FILTER (WHERE NOT rc.reused), 0)::int AS input,
+           coalesce(sum(jc.output_tokens) FILTER (WHERE NOT rc.reused), 0)::int AS output,
+           coalesce(sum(jc.cache_read_tokens) FILTER (WHERE NOT rc.reused), 0)::int AS "cacheRead",
+           coalesce(sum(jc.cache_write_tokens) FILTER (WHERE NOT rc.reused), 0)::int AS "cacheWrite"
+    FROM run_calls rc JOIN judge_calls jc ON jc.key = rc.call_key
+    WHERE rc.run_id = ${runId}::uuid
+    GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`;
+}
