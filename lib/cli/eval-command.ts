@@ -1,3 +1,4 @@
+import { goesThroughBatches } from "../engine/plan/resolve-provider";
 import path from "node:path";
 import { planSuite } from "../engine/plan/plan-suite";
 import { explainPlan, renderExplain } from "../engine/plan/explain-plan";
@@ -48,7 +49,7 @@ export async function evalCommand(input: { options: EvalOptions; io: CliIo; tool
   // A batched run's budget and projections count batch prices.
   const providers = options.batch ? { ...direct, priceOf: batchPriceOf(direct.priceOf) } : direct;
   const resolveModel = providers.resolve;
-  const explainOptions = { cacheMinimumOf: providers.cacheMinimumOf, concurrency: options.concurrency, judgeCache: options.cache };
+  const explainOptions = { cacheMinimumOf: providers.cacheMinimumOf, concurrency: options.concurrency, judgeCache: options.cache, batchable: (model: string) => goesThroughBatches(providers.resolve(model)) };
 
   if (options.explain) {
     // Planned as if every key were set, so that the plan shows what a real run would do; the missing keys are said after it.

@@ -1,6 +1,6 @@
 import { batchPrice, costOf } from "../engine/cost/cost";
 import type { JudgeCallContext, JudgeOutcome, JudgeRequest, TypedJudgePort, VerdictKind } from "../engine/ports/judge-port";
-import type { ResolvedModel } from "../engine/plan/resolve-provider";
+import { goesThroughBatches, type ResolvedModel } from "../engine/plan/resolve-provider";
 import type { Verdict } from "../engine/ports/verdict";
 import { PROVIDER_ADAPTERS, type AdapterOptions, type AgentSender } from "./provider-registry";
 import { createBatchJudge } from "./batch-judge";
@@ -65,7 +65,7 @@ export function createProviderAgents(options: ProviderJudgeOptions): (model: str
 export function createProviderJudge(options: ProviderJudgeOptions): TypedJudgePort {
   const adapterFor = perProvider(options, (resolved, o) =>
     // With --batch, the Anthropic API's own models go through Message Batches; a declared provider is called directly.
-    options.batch && resolved.type === "anthropic" && !resolved.declared
+    options.batch && goesThroughBatches(resolved)
       ? createBatchJudge({ ...options.batch, client: createMessageBatchesClient({ apiKey: o.apiKey ?? "unset", ...(o.baseURL !== undefined ? { baseURL: o.baseURL } : {}), timeoutMs: o.timeoutMs }) })
       : PROVIDER_ADAPTERS[resolved.type].createJudge(o),
   );

@@ -2,7 +2,7 @@ import { loadSuite } from "../../config/load-suite";
 import type { ConfigIssue, ServerConfig } from "../../config/types";
 import type { ProviderConfig } from "../../config/provider-schema";
 import { checkServerProviders } from "../../config/server-providers";
-import type { ResolvedModel } from "./resolve-provider";
+import { goesThroughBatches, type ResolvedModel } from "./resolve-provider";
 import { planSuite } from "./plan-suite";
 import { explainPlan, type PriceOf } from "./explain-plan";
 import type { CacheMinimumOf } from "./cache-projection";
@@ -88,7 +88,10 @@ export function checkDraft(input: {
   // Calls and cost are those of a real run even when this server has no key,
   // as `eval --explain` shows them: the author is sizing the suite, not this box.
   const planned = planSuite({ suite: loaded.value, defaultModel: input.defaultModel, ...(resolve ? { resolveModel: (model: string) => ({ provider: resolve(model).provider }) } : {}) });
-  const explained = explainPlan(planned, input.priceOf, input.cacheMinimumOf ? { cacheMinimumOf: input.cacheMinimumOf } : {});
+  const explained = explainPlan(planned, input.priceOf, {
+    ...(input.cacheMinimumOf ? { cacheMinimumOf: input.cacheMinimumOf } : {}),
+    ...(resolve ? { batchable: (model: string) => goesThroughBatches(resolve(model)) } : {}),
+  });
   const refusal = (index: number): string | undefined => {
     const live = planned[index]?.live;
     if (!live || !input.allowServer) return undefined;

@@ -131,6 +131,8 @@ export interface ExplainOptions {
   concurrency?: number;
   /** False for `--no-cache`: an unchanged rerun pays again. */
   judgeCache?: boolean;
+  /** Which judge models Message Batches would carry (`goesThroughBatches` of their provider); without it, every model. The others cost the same with batches. */
+  batchable?: (model: string) => boolean;
 }
 
 export function explainPlan(cells: PlannedCell[], priceOf: PriceOf, options: ExplainOptions = {}): ExplainedPlan {
@@ -171,6 +173,7 @@ export function explainPlan(cells: PlannedCell[], priceOf: PriceOf, options: Exp
     let outputTokens = 0;
     let naiveUsd: number | null = 0;
     let costUsd: number | null = 0;
+    let batchUsd = 0;
     let cacheInput = NO_PROJECTED_INPUT;
     let judgeCalls = 0;
     const estimates = estimated[index];
@@ -193,7 +196,9 @@ export function explainPlan(cells: PlannedCell[], priceOf: PriceOf, options: Exp
           const output = tokens.outputTokens;
           if (naiveUsd !== null) naiveUsd += costOf(price, { input: tokens.inputTokens, output, cacheRead: 0, cacheWrite: 0 });
           if (costUsd !== null) {
-            costUsd += costOf(price, { input: projected.input, output, cacheRead: projected.read, cacheWrite: projected.write5m + projected.write1h, cacheWrite1h: projected.write1h });
+            const cost = costOf(price, { input: projected.input, output, cacheRead: projected.read, cacheWrite: projected.write5m + projected.write1h, cacheWrite1h: projected.write1h });
+            costUsd += cost;
+            batchUsd += options.batchable && !options.batchable(judge.model) ? cost : cost * BATCH_PRICE_FACTOR;
           }
         }
       }
@@ -213,7 +218,7 @@ export function explainPlan(cells: PlannedCell[], priceOf: PriceOf, options: Exp
       outputTokens,
       naiveUsd,
       costUsd,
-      batchUsd: costUsd === null ? null : costUsd * BATCH_PRICE_FACTOR,
+      batchUsd: costUsd === null ? null : batchUsd,
       rerunUsd,
       cacheInput,
       ...(cell.deferReason !== undefined ? { deferReason: cell.deferReason } : {}),

@@ -20,6 +20,11 @@ export interface ResolvedModel {
   unavailable?: string;
 }
 
+/** Whether `--batch` sends this model's judge calls through Message Batches: the Anthropic API's own models (a declared provider, even of that type, may not serve batches; other vendors are called directly). */
+export function goesThroughBatches(resolved: Pick<ResolvedModel, "type" | "declared">): boolean {
+  return resolved.type === "anthropic" && !resolved.declared;
+}
+
 export interface ProviderContext {
   /** The suite's providers: block. */
   declared?: Readonly<Record<string, ProviderConfig>>;
