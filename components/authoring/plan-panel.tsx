@@ -68,7 +68,7 @@ export function PlanPanel({ check, checking, error }: { check: DraftCheck | null
             </div>
             <div className="metric">
               <div className="value">{plan.cells}</div>
-              <div className="label">{plan.cells === 1 ? "eval (cell)" : "evals (cells)"}</div>
+              <div className="label">{plan.cells === 1 ? "cell" : "cells"} of {plan.evalCount === 1 ? "1 eval" : `${plan.evalCount} evals`}</div>
             </div>
             <div className="metric">
               <div className="value">{plan.deferred.length}</div>

@@ -71,7 +71,7 @@ export async function evalCommand(input: { options: EvalOptions; io: CliIo; tool
   const refusal = options.maxCost !== undefined && !options.allowUnpriced ? unpricedRefusal({ models: planned.totals.unpricedModels, priceOf: providers.priceOf }) : undefined;
   if (refusal !== undefined) return fail(refusal);
   io.stderr.write(
-    `Grading ${plural(planned.totals.cells, "eval")}: ${plural(planned.totals.judgeCalls, "judge call")}${
+    `Grading ${plural(planned.totals.evals, "eval")} (${plural(planned.totals.cells, "cell")}): ${plural(planned.totals.judgeCalls, "judge call")}${
       planned.totals.agentCalls ? ` (plus up to ${planned.totals.agentCalls} agent model calls)` : ""
     }, projected ~${formatUsd(planned.totals.costUsd)}${
       options.maxCost !== undefined ? ` (budget ${formatUsd(options.maxCost)})` : ""

@@ -55,6 +55,8 @@ export interface ExplainedCell {
 export interface ExplainedPlan {
   cells: ExplainedCell[];
   totals: {
+    /** The suite's evals these cells come from (a matrix or a dataset makes several cells of one eval). */
+    evals: number;
     cells: number;
     deferred: number;
     judgeCalls: number;
@@ -220,6 +222,7 @@ export function explainPlan(cells: PlannedCell[], priceOf: PriceOf, options: Exp
   return {
     cells: explained,
     totals: {
+      evals: new Set(cells.map((c) => c.eval.name)).size,
       cells: explained.length,
       deferred: explained.filter((c) => c.deferReason !== undefined).length,
       judgeCalls: explained.reduce((n, c) => n + c.judgeCalls, 0),
@@ -264,7 +267,7 @@ export function renderExplain(plan: ExplainedPlan): string {
   }
   const t = plan.totals;
   lines.push(
-    `Plan: ${plural(t.cells, "eval")}${t.deferred ? ` (${t.deferred} deferred)` : ""}, ${plural(t.judgeCalls, "judge call")}, ~${t.inputTokens} input + ${t.outputTokens} output tokens, projected cost ~${formatUsd(t.costUsd)}`,
+    `Plan: ${plural(t.evals, "eval")}, ${plural(t.cells, "cell")}${t.deferred ? ` (${t.deferred} deferred)` : ""}, ${plural(t.judgeCalls, "judge call")}, ~${t.inputTokens} input + ${t.outputTokens} output tokens, projected cost ~${formatUsd(t.costUsd)}`,
     `Cost: ${costLine(t)}; the rubric's prefix cached for ${plan.cacheTtl === "1h" ? "1 hour" : "5 minutes"}`,
   );
   if (t.agentCalls) lines.push(`Live runs: up to ${t.agentCalls} agent model calls (the sum of their turn limits).`);

@@ -70,3 +70,14 @@ describe("the plan panel", () => {
     expect(text(html)).toContain("Not in the pricing table, so not in the cost: local-qwen3.");
   });
 });
+
+describe("the plan panel's count of what is graded", () => {
+  it("names cells and the evals they come from, as validate and --explain do (a matrix makes 2 cells of one eval)", async () => {
+    const { readFile } = await import("node:fs/promises");
+    const example = await readFile(new URL("../../../examples/rubric-eval.yaml", import.meta.url), "utf8");
+    const check = checkDraft({ text: example, file: "rubric-eval.yaml", priceOf, cacheMinimumOf, defaultModel: "claude-sonnet-4-5" });
+    const html = renderToStaticMarkup(createElement(PlanPanel, { check, checking: false }));
+    expect(text(html)).toContain("6 cells of 5 evals");
+    expect(text(html)).not.toMatch(/evals \(cells\)/i);
+  });
+});
