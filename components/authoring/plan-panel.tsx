@@ -64,7 +64,9 @@ export function PlanPanel({ check, checking, error }: { check: DraftCheck | null
               <div className="value" data-testid="plan-rerun-cost">
                 {totalUsd(plan.rerunUsd, plan.evals.map((e) => e.rerunUsd))}
               </div>
-              <div className="label">unchanged rerun</div>
+              <div className="label" title="A run from here is stored, so the judge cache answers a rerun's calls on fixed responses; judge errors are not cached and are paid again.">
+                unchanged rerun
+              </div>
             </div>
             <div className="metric">
               <div className="value">{plan.cells}</div>

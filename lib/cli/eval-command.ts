@@ -48,7 +48,9 @@ export async function evalCommand(input: { options: EvalOptions; io: CliIo; tool
   // A batched run's budget and projections count batch prices.
   const providers = options.batch ? { ...direct, priceOf: batchPriceOf(direct.priceOf) } : direct;
   const resolveModel = providers.resolve;
-  const explainOptions = { cacheMinimumOf: providers.cacheMinimumOf, concurrency: options.concurrency, judgeCache: options.cache };
+  // The judge cache lives in the run store: a run that keeps no history pays again on a rerun.
+  const stored = Boolean(options.store || databaseUrl || options.queue);
+  const explainOptions = { cacheMinimumOf: providers.cacheMinimumOf, concurrency: options.concurrency, judgeCache: !options.cache ? false : stored ? true : ("no store" as const) };
 
   if (options.explain) {
     // Planned as if every key were set, so that the plan shows what a real run would do; the missing keys are said after it.

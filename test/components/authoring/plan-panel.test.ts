@@ -81,3 +81,13 @@ describe("the plan panel's count of what is graded", () => {
     expect(text(html)).not.toMatch(/evals \(cells\)/i);
   });
 });
+
+describe("the plan panel's unchanged rerun", () => {
+  it("is ~$0 (runs from the dashboard are stored) and says judge errors are paid again", () => {
+    const check = checkDraft({ text: SUITE, file: "suite.yaml", priceOf, cacheMinimumOf, defaultModel: "claude-sonnet-4-5" });
+    const html = renderToStaticMarkup(createElement(PlanPanel, { check, checking: false }));
+    expect(html).toMatch(/data-testid="plan-rerun-cost">\$0\.00</);
+    expect(html).toMatch(/title="A run from here is stored, so the judge cache answers[^"]*judge errors are not cached and are paid again\.">\s*unchanged rerun/);
+    expect(check.plan!.assumptions).toContain("judge errors are not cached");
+  });
+});
