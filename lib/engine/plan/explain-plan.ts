@@ -264,6 +264,13 @@ function costLine(c: { naiveUsd: number | null; costUsd: number | null; rerunUsd
   return `naive ${usd(c.naiveUsd)}, with the prompt cache ${usd(c.costUsd)} (${cache}), with batches ${usd(batched)}, unchanged rerun ${usd(c.rerunUsd)}`;
 }
 
+/** The TTL only where something is cached: below every model's minimum the API caches nothing, whatever the TTL asked. */
+function ttlClause(plan: ExplainedPlan): string {
+  const { write5m, write1h, read } = plan.totals.cacheInput;
+  if (write5m + write1h + read === 0) return "nothing is cached: no shared prefix reaches its judge model's minimum cacheable length (or the model has no known minimum)";
+  return `the rubric's prefix cached for ${plan.cacheTtl === "1h" ? "1 hour" : "5 minutes"}`;
+}
+
 export function renderExplain(plan: ExplainedPlan): string {
   const lines: string[] = [];
   for (const cell of plan.cells) {
@@ -283,7 +290,7 @@ export function renderExplain(plan: ExplainedPlan): string {
   const t = plan.totals;
   lines.push(
     `Plan: ${plural(t.evals, "eval")}, ${plural(t.cells, "cell")}${t.deferred ? ` (${t.deferred} deferred)` : ""}, ${plural(t.judgeCalls, "judge call")}, ~${t.inputTokens} input + ${t.outputTokens} output tokens, projected cost ~${formatUsd(t.costUsd)}`,
-    `Cost: ${costLine(t)}${plan.rerunHint ? ` (${plan.rerunHint})` : ""}; the rubric's prefix cached for ${plan.cacheTtl === "1h" ? "1 hour" : "5 minutes"}`,
+    `Cost: ${costLine(t)}${plan.rerunHint ? ` (${plan.rerunHint})` : ""}; ${ttlClause(plan)}`,
   );
   if (t.agentCalls) lines.push(`Live runs: up to ${t.agentCalls} agent model calls (the sum of their turn limits).`);
   if (t.unpricedModels.length) lines.push(`No price known for: ${t.unpricedModels.join(", ")} (not counted in the cost).`);
