@@ -50,7 +50,7 @@ describe("calibrate --store and --reporter", () => {
     const first = await ws.cli(["calibrate", "--config", "cal.yaml", "--reporter", "pretty,json,md,html", "--output", "reports"], env);
     expect(first.code, first.stderr).toBe(0);
     expect(first.stderr).toMatch(/Stored calibration run [0-9a-f-]{36}/);
-    expect(first.stdout).toContain("✓ refunds › cites the policy (unit): MAE 0.350");
+    expect(first.stdout).toContain("! refunds › cites the policy (unit): MAE 0.350");
 
     const report = (await ws.readReport("reports/report.json")) as Report;
     expect(report.results).toEqual([]);
