@@ -6,24 +6,24 @@ import { candidateOf, makeWorkspace, startFakeJudge, yaml } from "./cli-harness"
 
 const SUITE = yaml(
   "evals:",
-  "  - name: refunds",
-  '    response: "Yes, within 30 days."',
+  "  - name: shipping",
+  '    response: "It ships in 2 days."',
   "    rubric:",
   "      criteria:",
-  "        - name: cites the policy",
-  '          description: "Names the refund window."',
+  "        - name: states the delay",
+  '          description: "Says when the parcel ships."',
   "          examples:",
-  '            - { response: "Refunds within 30 days of purchase.", score: 1.0 }',
-  '            - { response: "Maybe, ask support.", score: 0.0 }',
-  '            - { response: "No idea, sorry.", score: 0.0 }',
-  "        - name: polite",
-  '          description: "Polite tone."',
+  '            - { response: "Your parcel ships on Monday.", score: 1.0 }',
+  '            - { response: "Maybe soon.", score: 0.0 }',
+  '            - { response: "Ask the courier.", score: 0.0 }',
+  "        - name: courteous",
+  '          description: "Courteous tone."',
   "          examples:",
-  '            - { response: "Happy to help!", score: 1.0 }',
+  '            - { response: "Thanks for waiting!", score: 1.0 }',
 );
 
 // Right on the labelled-1 anchors, 0.875 on the labelled-0 ones: two outliers, MAE 0.583.
-const judgeReplies = (request: { user: string }) => ({ verdict: { reasoning: "r", score: /Maybe|No idea/.test(candidateOf(request)) ? 0.875 : 1 } });
+const judgeReplies = (request: { user: string }) => ({ verdict: { reasoning: "r", score: /Maybe|courier/.test(candidateOf(request)) ? 0.875 : 1 } });
 
 describe.concurrent("calibrate's marks", () => {
   test("no --max-error: MAE 0.583 with 2 outliers is '!', not '✓'; a clean criterion keeps '✓'; the legend says what they mean", async ({ onTestFinished }) => {
@@ -32,9 +32,9 @@ describe.concurrent("calibrate's marks", () => {
     await ws.write("suite.yaml", SUITE);
     const run = await ws.cli(["calibrate", "--config", "suite.yaml"], judge.env);
     expect(run.code, run.stderr).toBe(0);
-    expect(run.stdout).toMatch(/^! refunds › cites the policy \(unit\): MAE 0\.583, .* 2 outliers$/m);
-    expect(run.stdout).not.toMatch(/^✓ refunds › cites the policy/m);
-    expect(run.stdout).toMatch(/^✓ refunds › polite \(unit\): MAE 0\.000, .* 0 outliers$/m);
+    expect(run.stdout).toMatch(/^! shipping › states the delay \(unit\): MAE 0\.583, .* 2 outliers$/m);
+    expect(run.stdout).not.toMatch(/^✓ shipping › states the delay/m);
+    expect(run.stdout).toMatch(/^✓ shipping › courteous \(unit\): MAE 0\.000, .* 0 outliers$/m);
     expect(run.stdout).toContain("✓ every item within ±0.25 of its label · ! outliers: items off by more than ±0.25 · ✗ an item not graded (exit 1; with no --max-error, MAE alone fails nothing)");
   });
 
@@ -44,10 +44,10 @@ describe.concurrent("calibrate's marks", () => {
     await ws.write("suite.yaml", SUITE);
     const loose = await ws.cli(["calibrate", "--config", "suite.yaml", "--max-error", "0.7"], judge.env);
     expect(loose.code).toBe(0);
-    expect(loose.stdout).toMatch(/^! refunds › cites the policy/m);
+    expect(loose.stdout).toMatch(/^! shipping › states the delay/m);
     const tight = await ws.cli(["calibrate", "--config", "suite.yaml", "--max-error", "0.5"], judge.env);
     expect(tight.code).toBe(1);
-    expect(tight.stdout).toMatch(/^✗ refunds › cites the policy/m);
+    expect(tight.stdout).toMatch(/^✗ shipping › states the delay/m);
     expect(tight.stdout).toContain("✗ MAE above --max-error 0.5, or an item not graded (exit 1)");
   });
 });
