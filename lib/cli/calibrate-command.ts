@@ -29,6 +29,8 @@ export interface CalibrateOptions extends JudgingOptions {
   reporter?: string;
   format?: string;
   store?: boolean;
+  /** The stored suite's name, when it is not the --config path (a file downloaded from the dashboard). */
+  suite?: string;
   maxCost?: number;
   concurrency: number;
 }
@@ -79,7 +81,7 @@ async function storeCalibration(input: { result: CalibrationResult; options: Cal
   try {
     const runId = await createCalibrationStore(db.prisma).saveCalibration({
       // The same suite name `eval --store` uses: the path as given, so both land on one suite.
-      suiteName: path.normalize(options.config),
+      suiteName: options.suite ?? path.normalize(options.config),
       yaml: input.yaml,
       result,
       startedBy: "cli",

@@ -109,6 +109,18 @@ describe("calibrate --store and --reporter", () => {
     expect(await createRunStore(database.prisma).getRun(latest!.runId)).toBeUndefined();
   });
 
+  it("--suite files the calibration under a dashboard suite whose name is not the file's (a download saved as 'big twelve.yaml')", { timeout: 120_000 }, async ({ onTestFinished }) => {
+    const ws = await makeWorkspace(onTestFinished);
+    const judge = await startFakeJudge(onTestFinished, { respond: () => ({ verdict: { reasoning: "Good.", score: 0.9 } }) });
+    const dashboard = await createSuiteStore(database.prisma).createSuite({ name: "big twelve", yaml: SUITE });
+    if (!dashboard.ok) throw new Error(dashboard.message);
+    await ws.write("big twelve.yaml", SUITE);
+    const run = await ws.cli(["calibrate", "--config", "big twelve.yaml", "--store", "--suite", "big twelve"], { ...judge.env, DATABASE_URL: database.url });
+    expect(run.code, run.stderr).toBe(0);
+    expect((await createCalibrationStore(database.prisma).latestCalibration(dashboard.value.id))?.startedBy).toBe("cli");
+    expect(await database.prisma.suite.findUnique({ where: { name: "big twelve.yaml" } })).toBeNull();
+  });
+
   it("refuses a format that cannot carry a calibration", async ({ onTestFinished }) => {
     const ws = await makeWorkspace(onTestFinished);
     await ws.write("cal.yaml", SUITE);
