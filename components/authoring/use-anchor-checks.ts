@@ -23,7 +23,7 @@ interface CheckRequest {
 }
 
 /** What the panel says, up front, when the server has no judge key. */
-export const NO_JUDGE_KEY = "checking needs ANTHROPIC_API_KEY on the server";
+export const NO_JUDGE_KEY = "checking needs a judge key on the server (ANTHROPIC_API_KEY, OPENAI_API_KEY or a provider key)";
 
 export function useAnchorChecks(input: { suiteName: string; text: string; savedYaml: string; hydrated: boolean; cursorLine: { current: number | undefined }; judgeKey: boolean }) {
   const { suiteName, text, hydrated, cursorLine } = input;

@@ -180,7 +180,7 @@ export function CalibrationEmpty({ suiteId, suiteName }: { suiteId: string; suit
       <p>Add anchors to a criterion:</p>
       <pre className={own.code}>{ANCHORS_EXAMPLE}</pre>
       <p>
-        Then press <em>Run calibration</em> above (the server needs <code>ANTHROPIC_API_KEY</code>), or run it from the command line where you have a key:{" "}
+        Then press <em>Run calibration</em> above (the server needs the key of its judge models&apos; provider, e.g. <code>ANTHROPIC_API_KEY</code>), or run it from the command line where you have a key:{" "}
         <a href={suiteYamlUrl(suiteId)} download={fileName} data-testid="calibration-download">
           download the suite
         </a>{" "}

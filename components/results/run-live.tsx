@@ -35,7 +35,7 @@ export interface RunSnapshot {
   reusedCalls: number;
   /** Judge calls made whose model has no price: the cost reads "unpriced" for them, never $0. */
   unpricedCalls: number;
-  /** What the prompt cache and the judge cache saved (lib/engine/cost/savings.ts, as every report shows it). */
+  /** What the prompt cache, the judge cache and Message Batches saved (lib/engine/cost/savings.ts, as every report shows it). */
   savings: Savings;
   elapsedSeconds: number | null;
 }
@@ -203,6 +203,9 @@ export function RunLive({ runId, suiteName, createdAt, startedBy, version, initi
         <Stat label="Saved by the prompt cache" value={promptCache.value} detail={promptCache.detail} testId="run-saved-prompt-cache" />
         <Stat label="Reused verdicts" value={formatInt(shown.reusedCalls)} testId="run-reused" />
         <Stat label="Saved by reused verdicts" value={formatSaving(shown.savings.judgeCache.saved, formatUsd)} testId="run-saved-verdicts" />
+        {shown.savings.batch ? (
+          <Stat label="Saved by batching" value={formatSaving(shown.savings.batch.saved, formatUsd)} detail={`${formatInt(shown.savings.batch.calls)} batched ${shown.savings.batch.calls === 1 ? "call" : "calls"} at half price`} testId="run-saved-batching" />
+        ) : null}
       </div>
     </>
   );

@@ -1,6 +1,7 @@
 "use client";
 import Link from "next/link";
 import { useState } from "react";
+import { DECISION_ITEM } from "../../lib/engine/trust/people/needs-person";
 import results from "../results/results.module.css";
 import { ReviewerField } from "./reviewer-field";
 import styles from "./review.module.css";
@@ -28,7 +29,7 @@ export function AskPerson({ runId, suiteId, resultKey, items, sessionName }: { r
           <select className={styles.input} value={item} onChange={(e) => setItem(e.target.value)} data-testid="ask-item">
             {items.map((i) => (
               <option key={i} value={i}>
-                {i}
+                {i === DECISION_ITEM ? "the review's decision" : i}
               </option>
             ))}
           </select>

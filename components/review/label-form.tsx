@@ -5,6 +5,7 @@ import type { JudgeSaid } from "../../lib/engine/trust/people/review-subject";
 import { CandidateView } from "../results/candidate-view";
 import results from "../results/results.module.css";
 import { AddAnchor } from "./add-anchor";
+import { AddToDataset } from "./add-to-dataset";
 import { ReviewerField } from "./reviewer-field";
 import type { GivenLabel, LabelSubject } from "./review-types";
 import styles from "./review.module.css";
@@ -154,9 +155,10 @@ export function LabelForm(props: { itemId: string; criterion: string; subject: L
             </p>
           ) : null}
         </section>
-        {given && subject.scale.kind !== "category" && subject.scale.kind !== "pairwise" ? (
+        {given ? (
           <section className={results.section}>
-            <AddAnchor labelId={given.id} />
+            {!["category", "decision", "pairwise"].includes(subject.scale.kind) ? <AddAnchor labelId={given.id} /> : null}
+            <AddToDataset labelId={given.id} />
           </section>
         ) : null}
         {given && verdicts ? (

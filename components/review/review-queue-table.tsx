@@ -41,8 +41,9 @@ export function ReviewQueueTable({ suiteId, rows, sessionName, query }: { suiteI
           </tr>
         </thead>
         <tbody>
-          {rows.map((row) => (
-            <tr key={row.id} data-testid="review-item" data-reason={row.reason} data-criterion={row.criterion} data-eval={row.evalName}>
+          {/* An item this person labelled already waits for someone else's second opinion: not theirs to take. */}
+          {rows.filter((row) => !reviewer.name || !row.labelledBy.includes(reviewer.name)).map((row) => (
+            <tr key={row.id} data-testid="review-item" data-second-opinion={row.labelsWanted > 1 ? "yes" : undefined} data-reason={row.reason} data-criterion={row.criterion} data-eval={row.evalName}>
               <td>
                 <span className={styles.reason}>{REVIEW_REASON_LABELS[row.reason]}</span>
               </td>
@@ -55,7 +56,10 @@ export function ReviewQueueTable({ suiteId, rows, sessionName, query }: { suiteI
               <td className={styles.detail} data-testid="review-detail">
                 {row.detail}
               </td>
-              <td data-testid="review-state">{row.state === "claimed" ? `claimed by ${row.claimedBy ?? "someone"}` : row.state}</td>
+              <td data-testid="review-state">
+                {row.state === "claimed" ? `claimed by ${row.claimedBy ?? "someone"}` : row.state}
+                {row.labelsWanted > 1 ? ` · second opinion (${row.labelledBy.length} of ${row.labelsWanted} labels)` : ""}
+              </td>
               <td>
                 <button type="button" className={styles.button} disabled={!reviewer.name || busy === row.id} onClick={() => void claim(row)} data-testid="claim">
                   Label

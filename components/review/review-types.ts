@@ -15,6 +15,10 @@ export interface QueueRow {
   detail: string;
   state: "open" | "claimed" | "labelled";
   claimedBy: string | null;
+  /** 2 for an item offered to a second reviewer. */
+  labelsWanted: number;
+  /** Who labelled it so far: a second opinion is not offered to them again. */
+  labelledBy: string[];
 }
 
 export interface LabelSubject {

@@ -2,7 +2,7 @@ import path from "node:path";
 import { planSuite } from "../engine/plan/plan-suite";
 import { explainPlan, renderExplain } from "../engine/plan/explain-plan";
 import { formatUsd, plural } from "../engine/results/format-score";
-import { createProviderSetup, unpricedRefusal } from "./provider-setup";
+import { createProviderSetup, unpricedRefusal } from "../judge/provider-setup";
 import { parseReporterList } from "../report/registry";
 import { executeRun } from "./execute-run";
 import { prepareSuite } from "./prepare-judging";

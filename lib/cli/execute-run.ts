@@ -6,7 +6,7 @@ import { planSuite } from "../engine/plan/plan-suite";
 import { compareToBaseline } from "../engine/trust/compare-baseline";
 import { plural } from "../engine/results/format-score";
 import { formatSaving } from "../report/savings-lines";
-import { createProviderSetup } from "./provider-setup";
+import { createProviderSetup } from "../judge/provider-setup";
 import { batchOptions } from "./batch-mode";
 import { batchPriceOf } from "../engine/cost/cost";
 import { createBatchLedger } from "../store/batch-ledger";

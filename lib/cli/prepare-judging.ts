@@ -1,7 +1,7 @@
 import { formatIssue } from "../config/load-suite";
 import type { SuiteConfig } from "../config/types";
 import type { TypedJudgePort } from "../engine/ports/judge-port";
-import { createProviderSetup, unpricedRefusal, type ProviderSetup } from "./provider-setup";
+import { createProviderSetup, unpricedRefusal, type ProviderSetup } from "../judge/provider-setup";
 import { readEnv, type Settings } from "../env/read-env";
 import { readSuiteFile } from "./read-suite-file";
 import { batchOptions } from "./batch-mode";

@@ -5,7 +5,8 @@ import type { AgentEndpoint } from "../live/create-live-runner";
 import type { RunBatchContext, RunProviders } from "../store/run-worker";
 import type { StoredRun } from "../store/run-store";
 import { batchOptions } from "./batch-mode";
-import { createProviderSetup } from "./provider-setup";
+import { createProviderSetup } from "../judge/provider-setup";
+import { serverProviderSetup } from "../judge/server-providers";
 
 // Which providers a queued run's judge models resolve to, for every queue
 // worker (the dashboard's in-process one, `rubric-studio worker`, and the one
@@ -13,12 +14,10 @@ import { createProviderSetup } from "./provider-setup";
 //   - a run queued from the CLI: its own suite's providers: block, as `eval`
 //     resolves it (the user runs their own file, with their own variables);
 //   - any other run (the dashboard's Run button): the server's providers only
-//     (RUBRIC_STUDIO_PROVIDERS and the built-in anthropic and openai). The
-//     suite's own block is replaced, not merged: its api_key_env and base_url
-//     are never used, so a browser cannot make the server read another
-//     variable or send a key elsewhere; a model of a provider the server does
-//     not define defers. (The Run button refuses such a suite before it is
-//     queued: lib/config/server-providers.ts.)
+//     (RUBRIC_STUDIO_PROVIDERS and the built-in anthropic and openai), as
+//     Check anchors and Run calibration judge: lib/judge/server-providers.ts's
+//     serverProviderSetup. (The Run button refuses a suite whose own block
+//     differs before it is queued: lib/config/server-providers.ts.)
 // A run queued with --batch (or "Run as batch") gets a judge that sends the
 // Anthropic API's requests through Message Batches, with the run's ledger.
 // Keys are read by lib/env; the file by lib/judge/server-providers.ts.
@@ -34,8 +33,7 @@ export function providersForRun(input: {
 }): (run: StoredRun, suite: SuiteConfig, batch?: RunBatchContext) => RunProviders {
   const { env } = input;
   return (run, suite, batch) => {
-    const effective = run.startedBy === "cli" ? suite : { ...suite, providers: { ...input.serverProviders } };
-    const setup = createProviderSetup({ suite: effective, settings: input.settings, env });
+    const setup = run.startedBy === "cli" ? createProviderSetup({ suite, settings: input.settings, env }) : serverProviderSetup({ settings: input.settings, env, providers: input.serverProviders });
     const batchJudging = batch && run.config.batch ? { batch: batchOptions({ pollSeconds: run.config.batch.pollSeconds ?? 30, say: input.say ?? (() => {}), ...batch }) } : {};
     return { judge: setup.createJudge({ timeoutMs: input.timeoutSeconds * 1000, ...batchJudging }), priceOf: setup.priceOf, resolveModel: setup.resolve };
   };
@@ -49,7 +47,5 @@ export function serverAgentEndpoints(input: {
   serverProviders: Readonly<Record<string, ProviderConfig>>;
   timeoutSeconds: number;
 }): (model: string) => AgentEndpoint {
-  // Only the providers of this suite are read: the server's.
-  const suite: SuiteConfig = { file: "", servers: {}, evals: [], providers: { ...input.serverProviders } };
-  return createProviderSetup({ suite, settings: input.settings, env: input.env }).agentEndpoints({ timeoutMs: input.timeoutSeconds * 1000 });
+  return serverProviderSetup({ settings: input.settings, env: input.env, providers: input.serverProviders }).agentEndpoints({ timeoutMs: input.timeoutSeconds * 1000 });
 }

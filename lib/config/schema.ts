@@ -5,6 +5,7 @@ import { DatasetCandidatesSchema, DatasetSchema } from "./dataset-schema";
 import { LIMITS, atMost, nameString } from "./limits";
 import { ModelNameSchema, ProvidersSchema } from "./provider-schema";
 import { AgentSchema, ServerSchema } from "./live-schema";
+import { ReviewSettingsSchema } from "./review-settings";
 
 // The one description of the rubric YAML language. Everything else (the loader,
 // the JSON Schema for editors, the engine's types) is derived from it.
@@ -268,6 +269,7 @@ export const SuiteSchema = z
     servers: z.record(z.string(), ServerSchema).optional().describe("Named MCP servers."),
     rubrics: z.record(z.string(), RubricDefinitionSchema).optional().describe("Reusable rubrics, referenced as rubric: { ref: name }."),
     datasets: z.record(z.string(), DatasetSchema).optional().describe("Reference datasets (items with annotations), referenced by an eval's dataset:."),
+    review: ReviewSettingsSchema.optional(),
     evals: z
       .array(EvalSchema)
       .min(1, { error: "a suite needs at least one eval" })

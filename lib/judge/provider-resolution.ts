@@ -1,4 +1,5 @@
-import type { ProviderConfig, ProviderType } from "../config/provider-schema";
+import { modelFamilyOf } from "../config/model-family";
+import { BUILTIN_PROVIDERS, splitModelName, type ProviderConfig, type ProviderType } from "../config/provider-schema";
 import type { ModelPrice } from "../engine/cost/cost";
 import { resolveProvider, type ResolvedModel } from "../engine/plan/resolve-provider";
 import { cacheMinimumOf, DEFAULT_CACHE_MINIMUM_TOKENS } from "./cache-minimums";
@@ -17,6 +18,18 @@ export const PRICE_TABLES: { readonly [T in ProviderType]: (model: string) => Mo
 /** The price of a resolved model: its vendor's table, or none for a declared provider (a local server, a proxy). */
 export function priceOfResolved(resolved: ResolvedModel): ModelPrice | undefined {
   return resolved.declared ? undefined : PRICE_TABLES[resolved.type](resolved.model);
+}
+
+/**
+ * The price of a stored call (the run page's), by the provider that served
+ * it: a built-in provider's table, none for a declared one (its calls were
+ * unpriced when made). A call stored before its provider was recorded is
+ * read by its model's prefix, else its family, else as Anthropic's.
+ */
+export function priceOfStoredCall(call: { model: string; provider: string | null }): ModelPrice | undefined {
+  const { prefix, name } = splitModelName(call.model);
+  const provider = call.provider ?? prefix ?? modelFamilyOf(call.model)?.provider ?? "anthropic";
+  return Object.hasOwn(BUILTIN_PROVIDERS, provider) ? PRICE_TABLES[BUILTIN_PROVIDERS[provider]!](name) : undefined;
 }
 
 export interface ProviderResolution {

@@ -6,6 +6,7 @@ import { loadServerProviders } from "../config/server-providers";
 import { BUILTIN_KEY_ENV } from "../engine/plan/resolve-provider";
 import type { Settings } from "../env/read-env";
 import { readProviderKeys } from "../env/read-provider-keys";
+import { createProviderSetup, type ProviderSetup } from "./provider-setup";
 
 // The dashboard's providers: the file named by RUBRIC_STUDIO_PROVIDERS (read
 // from the environment once, in lib/env, and passed in here) plus the
@@ -52,10 +53,27 @@ export function serverKeyNames(input: { settings: Settings; providers: Readonly<
   ];
 }
 
+/**
+ * The judge, prices and provider resolution of anything graded for the
+ * browser (a dashboard run, Check anchors, Run calibration): the server's
+ * providers only. A suite's own providers: block is replaced, not merged: its
+ * api_key_env and base_url are never used, so a browser cannot make the
+ * server read another variable or send a key elsewhere; a model of a provider
+ * the server does not define defers.
+ */
+export function serverProviderSetup(input: { settings: Settings; env: Record<string, string | undefined>; providers: Readonly<Record<string, ProviderConfig>> }): ProviderSetup {
+  return createProviderSetup({ suite: { file: "", servers: {}, evals: [], providers: { ...input.providers } }, settings: input.settings, env: input.env });
+}
+
 /** The dashboard's providers as plain data for a suite task: their configuration and the names of the key variables set, no key value. */
 export interface DashboardProviders {
   providers: Record<string, ProviderConfig>;
   keysSet: string[];
+}
+
+/** Whether Check anchors and Run calibration can judge anything here: some provider's key is set, or a provider needs none (a local server). */
+export function serverCanJudge(value: DashboardProviders): boolean {
+  return value.keysSet.length > 0 || Object.values(value.providers).some((p) => p.apiKeyEnv === undefined);
 }
 
 let cached: Promise<ServerProvidersRead> | undefined;

@@ -129,6 +129,9 @@ export function createCachedJudge(options: CachedJudgeOptions): JudgePort {
         latencyMs: Math.round(call.latencyMs),
         attempts: call.attempts,
         costUsd: call.costUsd,
+        // What the run page prices the call by: its provider's table, at batch prices when batched.
+        provider: call.provider ?? null,
+        batchId: call.batched?.batchId ?? null,
         raw: call.raw === undefined ? Prisma.JsonNull : (call.raw as Prisma.InputJsonValue),
         finishedAt: new Date(),
       };

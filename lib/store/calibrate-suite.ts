@@ -2,6 +2,7 @@ import { loadSuite, formatIssue } from "../config/load-suite";
 import type { LoadResult } from "../config/types";
 import type { PriceOf } from "../engine/plan/explain-plan";
 import type { JudgePort } from "../engine/ports/judge-port";
+import type { RunOptions } from "../engine/run-suite";
 import { runCalibration, DEFAULT_TOLERANCE } from "../engine/trust/calibration/run-calibration";
 import { redactDeep } from "../engine/results/redact-secrets";
 import type { PrismaClient } from "./generated/client";
@@ -30,6 +31,8 @@ export async function calibrateStoredSuite(input: {
   startedBy: StartedBy;
   concurrency?: number;
   loadText?: LoadText;
+  /** Which provider serves each judge model (the dashboard's: the server's providers); a model whose provider has no key defers. */
+  resolveModel?: RunOptions["resolveModel"];
 }): Promise<CalibrateSuiteResult> {
   const { prisma } = input;
   if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(input.suiteId)) return { ok: false, code: "not_found", message: "No such suite." };
@@ -44,7 +47,7 @@ export async function calibrateStoredSuite(input: {
   const concurrency = input.concurrency ?? 8;
   // Stored redacted, as run results are.
   const result = redactDeep(await runCalibration(
-    { suite: loaded.value, defaultModel: input.judgeModel, concurrency, toolVersion: input.toolVersion, tolerance: DEFAULT_TOLERANCE },
+    { suite: loaded.value, defaultModel: input.judgeModel, concurrency, toolVersion: input.toolVersion, tolerance: DEFAULT_TOLERANCE, ...(input.resolveModel ? { resolveModel: input.resolveModel } : {}) },
     { judge: input.judge, now: Date.now, priceOf: input.priceOf },
   ));
   if (result.probes === 0) return { ok: false, code: "bad_request", message: "Nothing to calibrate: add examples (anchors) to a criterion, then save." };

@@ -2,6 +2,7 @@ import type { Anchor } from "../config/types";
 import { labelScaleOf, parseLabel } from "../engine/trust/people/label-scale";
 import { reviewSubjectOf, type JudgeSaid, type ReviewSubject } from "../engine/trust/people/review-subject";
 import type { EvalResult } from "../engine/results/report";
+import type { LabelForDataset } from "../engine/trust/people/reference-item";
 import type { CalibrationItem, CriterionCalibration } from "../engine/results/trust";
 import type { LoadText } from "./calibrate-suite";
 import type { PrismaClient } from "./generated/client";
@@ -13,21 +14,9 @@ import { createReviewQueue, type ReviewItem } from "./review-queue";
 // the item's claim (or claiming it now), and marks the item labelled in the
 // same transaction, so an item gets one label however many people try.
 
-export interface HumanLabel {
-  id: string;
+/** A stored label (the fields the engine reads are `LabelForDataset`). */
+export interface HumanLabel extends LabelForDataset {
   reviewItemId: string | null;
-  runId: string | null;
-  resultKey: string;
-  evalName: string;
-  criterion: string;
-  reviewer: string;
-  candidate: string;
-  scale: string;
-  value: string;
-  score: number | null;
-  note: string | null;
-  suiteVersionId: string;
-  createdAt: Date;
 }
 
 export type SaveLabelResult =
@@ -82,7 +71,8 @@ export function createHumanLabels(prisma: PrismaClient) {
       const claim = await queue.claim({ id: input.itemId, reviewer: input.reviewer });
       if (!claim.ok) {
         if (claim.code === "claimed") return { ok: false, code: "claimed", by: claim.by, message: `${claim.by} is labelling this item` };
-        return { ok: false, code: claim.code, message: claim.code === "labelled" ? "this item is labelled already" : "no such review item" };
+        if (claim.code === "labelled") return { ok: false, code: "labelled", message: claim.byYou ? "you labelled this item already: its second opinion is another person's" : "this item is labelled already" };
+        return { ok: false, code: claim.code, message: "no such review item" };
       }
       const item = claim.item;
       const subject = await reviewItemSubject(prisma, item);
@@ -93,8 +83,14 @@ export function createHumanLabels(prisma: PrismaClient) {
       if (!run) return { ok: false, code: "not_found", message: "the run this item is about is gone" };
       const note = input.note?.trim().slice(0, NOTE_MAX) || null;
       return prisma.$transaction(async (tx): Promise<SaveLabelResult> => {
-        // Still this reviewer's claim (not taken over after its lease) at the moment the label is written.
-        const { count } = await tx.reviewItem.updateMany({ where: { id: item.id, state: "claimed", claimedBy: input.reviewer }, data: { state: "labelled" } });
+        // Still this reviewer's claim (not taken over after its lease) at the moment the label is written;
+        // an item offered to a second reviewer opens again, for a different person, until it has its labels.
+        const given = await tx.humanLabel.count({ where: { reviewItemId: item.id } });
+        const done = given + 1 >= item.labelsWanted;
+        const { count } = await tx.reviewItem.updateMany({
+          where: { id: item.id, state: "claimed", claimedBy: input.reviewer },
+          data: done ? { state: "labelled" } : { state: "open", claimedBy: null, claimedAt: null },
+        });
         if (count !== 1) return { ok: false, code: "claimed", by: "someone else", message: "the claim on this item was taken over" };
         const label = await tx.humanLabel.create({
           data: {

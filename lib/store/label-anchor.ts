@@ -28,7 +28,7 @@ export function createLabelAnchors(prisma: PrismaClient, loadText: LoadText = lo
     if (!UUID.test(labelId)) return { ok: false, code: "not_found", message: "no such label" };
     const label = await prisma.humanLabel.findUnique({ where: { id: labelId } });
     if (!label) return { ok: false, code: "not_found", message: "no such label" };
-    if (label.score === null || label.scale === "category" || label.scale === "pairwise") {
+    if (label.score === null || label.scale === "category" || label.scale === "decision" || label.scale === "pairwise") {
       return { ok: false, code: "bad_request", message: `a ${label.scale} label is not a criterion's score: only criteria take anchors` };
     }
     const suite = await createSuiteStore(prisma).getSuite(label.suiteId);

@@ -1,4 +1,8 @@
+import type { EvalResult } from "../engine/results/report";
 import type { ReviewQuestion, ReviewReason } from "../engine/trust/people/needs-person";
+import { offeredTwice } from "../engine/trust/people/people-agreement";
+import { askableItems } from "../engine/trust/people/review-subject";
+import { reviewSettingsOf } from "../config/review-settings";
 import type { PrismaClient } from "./generated/client";
 
 // A suite's review queue: questions for a person (review_items), filled when a
@@ -25,6 +29,10 @@ export interface ReviewItem {
   claimedBy: string | null;
   claimedAt: Date | null;
   createdAt: Date;
+  /** 2 for an item offered to a second reviewer on purpose; it stays open after its first label, for a different person. */
+  labelsWanted: number;
+  /** Who labelled it so far. */
+  labelledBy: string[];
 }
 
 export interface QueueFilter {
@@ -34,15 +42,21 @@ export interface QueueFilter {
   criterion?: string;
   /** Default: items not labelled yet (open or claimed). */
   state?: ReviewItemState | "pending" | "all";
+  /** Leaves out the items this person labelled already (a second opinion waits for someone else). */
+  reviewer?: string;
   limit?: number;
 }
 
-export type ClaimResult = { ok: true; item: ReviewItem } | { ok: false; code: "not_found" } | { ok: false; code: "claimed"; by: string } | { ok: false; code: "labelled" };
+export type ClaimResult = { ok: true; item: ReviewItem } | { ok: false; code: "not_found" } | { ok: false; code: "claimed"; by: string } | { ok: false; code: "labelled"; byYou: boolean };
 
-const toItem = (row: Omit<ReviewItem, "reason" | "state"> & { reason: string; state: string }): ReviewItem => ({
+type ItemRow = Omit<ReviewItem, "reason" | "state" | "labelledBy"> & { reason: string; state: string; labels: { reviewer: string }[] };
+const WITH_LABELLERS = { labels: { select: { reviewer: true }, orderBy: { createdAt: "asc" as const } } };
+
+const toItem = ({ labels, ...row }: ItemRow): ReviewItem => ({
   ...row,
   reason: row.reason as ReviewReason,
   state: row.state as ReviewItemState,
+  labelledBy: labels.map((l) => l.reviewer),
 });
 
 function stateWhere(state: QueueFilter["state"]) {
@@ -53,13 +67,15 @@ function stateWhere(state: QueueFilter["state"]) {
 
 export function createReviewQueue(prisma: PrismaClient) {
   return {
-    /** Adds questions of one run to its suite's queue; a question already there (same run, result, criterion, reason) is not added twice. Returns how many were new. */
+    /** Adds questions of one run to its suite's queue; a question already there (same run, result, criterion, reason) is not added twice. Returns how many were new. The suite version's review.second_opinion_rate picks the items offered to two people. */
     async enqueue(input: { runId: string; questions: readonly ReviewQuestion[] }): Promise<number> {
       if (input.questions.length === 0) return 0;
-      const run = await prisma.run.findUnique({ where: { id: input.runId }, select: { suiteId: true } });
+      const run = await prisma.run.findUnique({ where: { id: input.runId }, select: { suiteId: true, suiteVersion: { select: { yaml: true } } } });
       if (!run) return 0;
+      const { secondOpinionRate } = reviewSettingsOf(run.suiteVersion.yaml);
+      const wanted = (q: ReviewQuestion) => (offeredTwice([input.runId, q.resultKey, q.criterion, q.reason].join("\u0000"), secondOpinionRate) ? 2 : 1);
       const { count } = await prisma.reviewItem.createMany({
-        data: input.questions.map((q) => ({ suiteId: run.suiteId, runId: input.runId, resultKey: q.resultKey, evalName: q.evalName, criterion: q.criterion, reason: q.reason, detail: q.detail })),
+        data: input.questions.map((q) => ({ suiteId: run.suiteId, runId: input.runId, resultKey: q.resultKey, evalName: q.evalName, criterion: q.criterion, reason: q.reason, detail: q.detail, labelsWanted: wanted(q) })),
         skipDuplicates: true,
       });
       return count;
@@ -74,9 +90,10 @@ export function createReviewQueue(prisma: PrismaClient) {
         ...(filter.reason ? { reason: filter.reason } : {}),
         ...(filter.evalName ? { evalName: filter.evalName } : {}),
         ...(filter.criterion ? { criterion: filter.criterion } : {}),
+        ...(filter.reviewer ? { labels: { none: { reviewer: filter.reviewer } } } : {}),
       };
       const [rows, groups] = await Promise.all([
-        prisma.reviewItem.findMany({ where, orderBy: [{ createdAt: "asc" }, { evalName: "asc" }, { resultKey: "asc" }, { criterion: "asc" }, { reason: "asc" }], take: Math.min(filter.limit ?? 200, 500) }),
+        prisma.reviewItem.findMany({ where, include: WITH_LABELLERS, orderBy: [{ createdAt: "asc" }, { evalName: "asc" }, { resultKey: "asc" }, { criterion: "asc" }, { reason: "asc" }], take: Math.min(filter.limit ?? 200, 500) }),
         prisma.reviewItem.groupBy({ by: ["reason"], where: { suiteId: filter.suiteId, ...stateWhere(filter.state) }, _count: { _all: true } }),
       ]);
       return { items: rows.map(toItem), byReason: Object.fromEntries(groups.map((g) => [g.reason, g._count._all])) };
@@ -84,7 +101,7 @@ export function createReviewQueue(prisma: PrismaClient) {
 
     async get(id: string): Promise<ReviewItem | undefined> {
       if (!UUID.test(id)) return undefined;
-      const row = await prisma.reviewItem.findUnique({ where: { id } });
+      const row = await prisma.reviewItem.findUnique({ where: { id }, include: WITH_LABELLERS });
       return row ? toItem(row) : undefined;
     },
 
@@ -96,21 +113,28 @@ export function createReviewQueue(prisma: PrismaClient) {
         where: {
           id: input.id,
           OR: [{ state: "open" }, { state: "claimed", claimedBy: input.reviewer }, { state: "claimed", claimedAt: { lt: new Date(now.getTime() - CLAIM_LEASE_MS) } }],
+          // A second opinion is a different person's.
+          labels: { none: { reviewer: input.reviewer } },
         },
         data: { state: "claimed", claimedBy: input.reviewer, claimedAt: now },
       });
-      const row = await prisma.reviewItem.findUnique({ where: { id: input.id } });
+      const row = await prisma.reviewItem.findUnique({ where: { id: input.id }, include: WITH_LABELLERS });
       if (!row) return { ok: false, code: "not_found" };
-      if (count === 1) return { ok: true, item: toItem(row) };
-      if (row.state === "labelled") return { ok: false, code: "labelled" };
+      const item = toItem(row);
+      if (count === 1) return { ok: true, item };
+      if (row.state === "labelled") return { ok: false, code: "labelled", byYou: false };
+      // Open for a second opinion, but this person gave the first.
+      if (item.labelledBy.includes(input.reviewer)) return { ok: false, code: "labelled", byYou: true };
       return { ok: false, code: "claimed", by: row.claimedBy ?? "someone" };
     },
 
-    /** "Ask a person" from a result page: queues a criterion of a stored result by hand. */
-    async ask(input: { runId: string; resultKey: string; criterion: string; by: string; note?: string }): Promise<{ ok: true; value: ReviewItem } | { ok: false; code: "not_found"; message: string }> {
+    /** "Ask a person" from a result page: queues by hand one thing a person can answer about a stored result (a criterion, a review's decision or category, a compared pair). */
+    async ask(input: { runId: string; resultKey: string; criterion: string; by: string; note?: string }): Promise<{ ok: true; value: ReviewItem } | { ok: false; code: "not_found" | "bad_request"; message: string }> {
       if (!UUID.test(input.runId)) return { ok: false, code: "not_found", message: "no such run" };
-      const result = await prisma.evalResultRow.findUnique({ where: { runId_resultKey: { runId: input.runId, resultKey: input.resultKey } }, select: { evalName: true, run: { select: { suiteId: true } } } });
+      const result = await prisma.evalResultRow.findUnique({ where: { runId_resultKey: { runId: input.runId, resultKey: input.resultKey } }, select: { evalName: true, data: true, run: { select: { suiteId: true } } } });
       if (!result) return { ok: false, code: "not_found", message: "no such result in this run" };
+      const askable = askableItems(result.data as unknown as EvalResult);
+      if (!askable.includes(input.criterion)) return { ok: false, code: "bad_request", message: `"${input.criterion.slice(0, 60)}" is not in this result: ask about ${askable.join(", ")}` };
       const note = input.note?.trim();
       const key = { runId: input.runId, resultKey: input.resultKey, criterion: input.criterion, reason: "asked" };
       const row = await prisma.reviewItem.upsert({
@@ -118,6 +142,7 @@ export function createReviewQueue(prisma: PrismaClient) {
         create: { ...key, suiteId: result.run.suiteId, evalName: result.evalName, detail: `asked by ${input.by}${note ? `: ${note}` : ""}` },
         // Asked again: the item already queued (or labelled) stands.
         update: {},
+        include: WITH_LABELLERS,
       });
       return { ok: true, value: toItem(row) };
     },

@@ -1,12 +1,20 @@
 import type { RunStatus } from "./run-store";
-import type { RunOverview } from "./run-views";
-import type { PriceOf } from "../engine/plan/explain-plan";
+import type { RunOverview, StoredModelCalls } from "./run-views";
+import type { ModelPrice } from "../engine/cost/cost";
 import { savingsOf } from "../engine/cost/savings";
 
 // Everything the run page's figures show, computed from a run's overview:
 // the page renders it on the server, and the progress stream sends it every
 // half second. One snapshot for the header, the progress bar, the counts and
 // the cost cards, so no two of them can disagree.
+
+/** The standard price of a stored call by its model and the provider that served it (lib/judge/provider-resolution.ts's priceOfStoredCall). */
+export type StoredCallPriceOf = (call: { model: string; provider: string | null }) => ModelPrice | undefined;
+
+/** A group of stored calls at its provider's price; unpriced when the judge priced none of them (a declared provider named like a built-in one). */
+function priced(group: StoredModelCalls, priceOf: StoredCallPriceOf): StoredModelCalls {
+  return { ...group, price: group.pricedCalls === 0 ? null : (priceOf(group) ?? null) };
+}
 
 export const FINISHED_STATUSES: readonly RunStatus[] = ["completed", "cancelled", "failed"];
 
@@ -15,11 +23,11 @@ export const FINISHED_STATUSES: readonly RunStatus[] = ["completed", "cancelled"
  * planned (null: a run stored before plans were recorded), the cards' figures,
  * whether a cancel is pending, the seconds since grading started (the server's clock, so the browser's
  * does not matter; null while queued), and what the caches saved, priced by
- * the engine from the calls' tokens (lib/engine/savings.ts, as every report is). Its shape is declared once, by the view
+ * the engine from the calls' tokens (lib/engine/cost/savings.ts, as every report is; each call at the price of the provider that served it, batch prices for batched calls). Its shape is declared once, by the view
  * that draws it (components/results/run-live.tsx); the page passing one to the
  * other checks that they agree.
  */
-export function runProgress(input: { run: RunOverview; now: number; priceOf: PriceOf }) {
+export function runProgress(input: { run: RunOverview; now: number; priceOf: StoredCallPriceOf }) {
   const { run, now, priceOf } = input;
   const finished = FINISHED_STATUSES.includes(run.status);
   const started = run.startedAt ?? (run.status === "queued" ? null : run.createdAt);
@@ -38,7 +46,7 @@ export function runProgress(input: { run: RunOverview; now: number; priceOf: Pri
     tokens: run.tokens,
     reusedCalls: run.reusedCalls,
     unpricedCalls: run.unpricedCalls,
-    savings: savingsOf({ models: run.callsByModel, priceOf }),
+    savings: savingsOf({ models: run.callsByModel.map((group) => priced(group, priceOf)), priceOf: () => undefined }),
     elapsedSeconds,
   };
 }

@@ -48,13 +48,21 @@ export interface RunOverview extends RunListItem {
   judgeCalls: number;
   tokens: { input: number; output: number; cacheRead: number; cacheWrite: number };
   reusedCalls: number;
-  /** The run's judge calls summed per model, from its call links: what the engine prices its savings from (lib/engine/savings.ts). */
-  callsByModel: ModelCallTotals[];
+  /** The run's judge calls summed per model, provider and batching, from its call links: what the engine prices its savings from (lib/engine/cost/savings.ts). */
+  callsByModel: StoredModelCalls[];
   /** Judge calls made whose model had no price (their cost is not in costUsd). */
   unpricedCalls: number;
   /** A cancel was asked for (the page says "cancelling…" until the run ends, also after a reload). */
   cancelRequested: boolean;
   error: string | null;
+}
+
+/** One model's stored calls from one provider, batched or not (a model's batched calls are summed apart: they are billed at batch prices). */
+export interface StoredModelCalls extends ModelCallTotals {
+  /** The provider that served them; null for calls stored before it was recorded. */
+  provider: string | null;
+  /** How many of them (made or reused) had a known cost: none means the judge could not price them (a declared provider). */
+  pricedCalls: number;
 }
 
 export interface MatrixCell {
@@ -119,6 +127,9 @@ async function versionNumbers(prisma: PrismaClient, runs: { suiteId: string; sui
 
 interface ModelCallsRow {
   model: string;
+  provider: string | null;
+  batched: boolean;
+  priced: number;
   calls: number;
   reused: number;
   reusedUsd: number;
@@ -133,8 +144,10 @@ interface ModelCallsRow {
 /** A run's calls so far per model, from its call links (its own columns are totals written when it finishes). */
 async function callsByModel(prisma: PrismaClient, runId: string): Promise<ModelCallsRow[]> {
   return prisma.$queryRaw<ModelCallsRow[]>`
-    SELECT jc.model,
+    SELECT jc.model, jc.provider,
+           (jc.batch_id IS NOT NULL AND NOT rc.reused) AS batched,
            count(*)::int AS calls,
+           (count(*) FILTER (WHERE jc.cost_usd IS NOT NULL))::int AS priced,
            (count(*) FILTER (WHERE rc.reused))::int AS reused,
            coalesce(sum(jc.cost_usd) FILTER (WHERE rc.reused), 0)::float8 AS "reusedUsd",
            (count(*) FILTER (WHERE rc.reused AND jc.cost_usd IS NULL))::int AS "reusedUnpriced",
@@ -145,7 +158,7 @@ async function callsByModel(prisma: PrismaClient, runId: string): Promise<ModelC
            coalesce(sum(jc.cache_write_tokens) FILTER (WHERE NOT rc.reused), 0)::int AS "cacheWrite"
     FROM run_calls rc JOIN judge_calls jc ON jc.key = rc.call_key
     WHERE rc.run_id = ${runId}::uuid
-    GROUP BY jc.model ORDER BY jc.model`;
+    GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`;
 }
 
 function listItemOf(run: RunRow, versions: Map<string, number>): RunListItem {
@@ -234,6 +247,9 @@ export function createRunViews(prisma: PrismaClient) {
           reusedCalls: m.reused,
           reusedUsd: m.reusedUsd,
           reusedUnpriced: m.reusedUnpriced,
+          ...(m.batched ? { batchedCalls: m.calls } : {}),
+          provider: m.provider,
+          pricedCalls: m.priced,
         })),
         unpricedCalls: sum("unpriced"),
         cancelRequested: run.cancelRequested,

@@ -12,7 +12,7 @@ import { runCli } from "../support/run-cli";
 // prompt cache. The run page says what the prompt cache saved in dollars (net,
 // reads, writes), the same figure the JSON report gives; a second, unchanged
 // run says what its reused verdicts saved (what the first run paid). The
-// editor's plan panel lists each eval with its naive, with-cache and rerun cost.
+// editor's plan panel lists each eval with its naive, with-cache, batch and rerun cost.
 
 // A rubric long enough (≈1,500 tokens) that its prefix is cached: the first call writes it, the others read it.
 const GUIDANCE = "Judge only what the answer states, citing the release notes where they apply. ".repeat(75);
@@ -84,20 +84,25 @@ test("an unchanged rerun says what its reused verdicts saved: what the first run
   await expect(page.getByTestId("run-reused")).toContainText(String(second!.report.summary.savings.judgeCache.calls));
 });
 
-test("the editor's plan panel lists each eval's naive, with-cache and rerun cost", async ({ page }) => {
+test("the editor's plan panel lists each eval's naive, with-cache, batch and rerun cost", async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.goto("/suites");
   await page.getByTestId("suite-row").filter({ hasText: FILE }).getByRole("link").first().click();
   const table = page.getByTestId("plan-evals");
   await expect(table).toBeVisible({ timeout: 30_000 });
-  await expect(table.getByRole("columnheader")).toHaveText(["Eval", "Calls", "Naive", "With cache", "Rerun"]);
-  const rows = table.locator("tbody tr");
+  await expect(table.getByRole("columnheader")).toHaveText(["Calls", "Naive", "With cache", "Batch", "Rerun"]);
+  // One group per eval: its name on a line of its own, its figures under it.
+  const rows = table.locator("tbody");
   await expect(rows).toHaveCount(2);
-  await expect(rows.nth(0).getByRole("cell")).toHaveText(["release notes", "3", /^\$\d/, /^\$\d/, "$0.00"]);
-  await expect(rows.nth(1).getByRole("cell")).toHaveText(["refund answer", "1", /^\$\d/, /^\$\d/, "$0.00"]);
+  await expect(rows.getByRole("rowheader")).toHaveText(["release notes", "refund answer"]);
+  await expect(rows.nth(0).getByRole("cell")).toHaveText(["3", /^\$\d/, /^\$\d/, /^\$\d/, "$0.00"]);
+  await expect(rows.nth(1).getByRole("cell")).toHaveText(["1", /^\$\d/, /^\$\d/, /^\$\d/, "$0.00"]);
   // The long rubric is cached: with the cache it costs less than naive.
   const usd = async (cell: number) => Number((await rows.nth(0).getByRole("cell").nth(cell).textContent())!.replace("$", ""));
-  expect(await usd(3)).toBeLessThan(await usd(2));
+  expect(await usd(2)).toBeLessThan(await usd(1));
+  // With batches: half the cost with the cache, and in the totals too.
+  expect(await usd(3)).toBeCloseTo((await usd(2)) / 2, 3);
+  await expect(page.getByTestId("plan-batch-cost")).toHaveText(/^\$\d/);
   // Readable at the editor's width: every column shows, the last one (Rerun) was cut off behind a scrollbar.
   const panel = page.getByTestId("plan-panel");
   await page.screenshot({ path: test.info().outputPath("editor.png") });

@@ -7,7 +7,11 @@ import { seedSuite } from "./results-seed";
 // panel review is decided human_review; the run fills the suite's review
 // queue with those items and why; "Ask a person" adds one by hand; a
 // reviewer labels three items by keyboard alone, the judges' verdicts hidden
-// until each answer; and two browsers cannot claim the same item.
+// until each answer; and two browsers cannot claim the same item. Asked about
+// a review's decision, a person answers pass / conditional / fail and adds the
+// label to the suite's dataset; a suite with review.second_opinion_rate hands
+// a labelled item to a second, different person, and the agreement view then
+// shows the two people's agreement.
 
 const RESPONSE = "The 2.3.0 release added per-tenant rate limits.";
 const ANCHOR = "2.3.0 added rate limits per tenant.";
@@ -68,10 +72,10 @@ test.afterAll(async () => {
   await seeded?.close();
 });
 
-async function reviewerPage(browser: Browser, name: string): Promise<Page> {
+async function reviewerPage(browser: Browser, name: string, suite = suiteId): Promise<Page> {
   const context = await browser.newContext();
   const page = await context.newPage();
-  await page.goto(`/suites/${suiteId}/review`);
+  await page.goto(`/suites/${suite}/review`);
   await page.getByTestId("reviewer-input").fill(name);
   await page.getByTestId("reviewer-save").click();
   await expect(page.getByTestId("reviewer-name").first()).toHaveText(name);
@@ -211,4 +215,84 @@ test("a reviewer labels three items by keyboard, seeing the judges' verdicts onl
   await expect(page.locator("[data-testid=people-agreement-row][data-item=accurate]")).toContainText("jury answer");
   await expect(page.locator("[data-testid=people-agreement-row][data-item=Problem]")).toBeVisible();
   await page.context().close();
+});
+
+test("Ask a person on a review's decision: answered pass / conditional / fail, then added to the suite's dataset", async ({ browser }) => {
+  const page = await reviewerPage(browser, "Ana");
+  await page.goto(`/runs/${seeded.runId}/results/${encodeURIComponent("prd panel")}`);
+  await expect(page.getByTestId("ask-item").locator("option")).toHaveText(["the review's decision", "Problem"]);
+  await page.getByTestId("ask-item").selectOption("(decision)");
+  await page.getByTestId("ask-submit").click();
+  await page.getByTestId("ask-done").getByRole("link", { name: "Label it now" }).click();
+  await expect(page.getByTestId("label-title")).toContainText("prd panel: (decision)");
+  await expect(page.getByTestId("label-reason")).toHaveText("asked by a person");
+  await expect(page.getByTestId("label-point")).toHaveText([/fail/, /conditional/, /pass/]);
+  await page.getByTestId("label-form").focus();
+  await page.keyboard.press("2");
+  await page.keyboard.press("Enter");
+  await expect(page.getByTestId("label-saved")).toContainText("Labelled conditional by Ana.");
+  // A decision is not a criterion's score: no anchor, but a dataset item.
+  await expect(page.getByTestId("add-anchor")).toHaveCount(0);
+  await page.getByTestId("add-to-dataset-button").click();
+  await expect(page.getByTestId("add-to-dataset-done")).toContainText("Added to the suite's dataset (1 item).");
+  const download = await page.request.get(`/api/suites/${suiteId}/dataset`);
+  expect(download.headers()["content-disposition"]).toMatch(/^attachment; filename=".+-labels\.json"$/);
+  const dataset = (await download.json()) as { items: { expected_output: string; annotations: unknown[] }[] };
+  expect(dataset.items).toHaveLength(1);
+  expect(dataset.items[0]!.expected_output).toContain("Carts are abandoned");
+  expect(dataset.items[0]!.annotations).toEqual([{ name: "decision", score: 0.5, label: "conditional", annotator_id: "Ana", annotator_type: "human" }]);
+  await page.context().close();
+});
+
+test("a second opinion: the item Ana labelled goes to Ben, not back to Ana, and the agreement view shows the two people's agreement", async ({ browser }) => {
+  test.setTimeout(180_000);
+  const second = await seedSuite({ tag: `second-opinion-${Date.now()}`, yaml: SUITE.replace("rubrics:", "review: { second_opinion_rate: 1 }\nrubrics:"), respond: reply() });
+  try {
+    const page = await browser.newPage();
+    await page.goto(`/runs/${second.runId}`);
+    const href = await page.locator('a[href^="/suites/"][href$="/runs"]').first().getAttribute("href");
+    const secondSuite = /\/suites\/([0-9a-f-]{36})\/runs/.exec(href ?? "")![1]!;
+    await page.close();
+
+    const ana = await reviewerPage(browser, "Ana", secondSuite);
+    await expect(row(ana, "accurate").getByTestId("review-state")).toHaveText("open · second opinion (0 of 2 labels)");
+    await row(ana, "accurate").getByTestId("claim").click();
+    await expect(ana.getByTestId("label-title")).toContainText("jury answer: accurate");
+    await expect(ana.getByTestId("label-form")).toBeFocused();
+    await ana.keyboard.press("4");
+    await expect(ana.getByTestId("label-submit")).toBeEnabled();
+    await ana.keyboard.press("Enter");
+    await expect(ana.getByTestId("label-saved")).toContainText("Labelled 0.75 by Ana.");
+    // Ana's queue no longer offers it; opened directly, it says why.
+    await ana.goto(`/suites/${secondSuite}/review`);
+    await expect(row(ana, "(decision)")).toHaveCount(1);
+    await expect(row(ana, "accurate")).toHaveCount(0);
+
+    const ben = await reviewerPage(browser, "Ben", secondSuite);
+    await expect(row(ben, "accurate").getByTestId("review-state")).toHaveText("open · second opinion (1 of 2 labels)");
+    await row(ben, "accurate").getByTestId("claim").click();
+    await expect(ben.getByTestId("label-title")).toContainText("jury answer: accurate");
+    // Ben answers unanchored: neither Ana's label nor the judges' verdicts are shown.
+    await expect(ben.getByTestId("label-saved")).toHaveCount(0);
+    await expect(ben.getByTestId("toggle-verdicts")).toHaveCount(0);
+    await ana.goto(ben.url());
+    await expect(ana.getByTestId("claim-blocked")).toHaveText("You labelled this item already: its second opinion is another person's.");
+    await ben.getByTestId("label-form").focus();
+    await ben.keyboard.press("2");
+    await expect(ben.getByTestId("label-submit")).toBeEnabled();
+    await ben.keyboard.press("Enter");
+    await expect(ben.getByTestId("label-saved")).toContainText("Labelled 0.25 by Ben.");
+
+    // 0.75 against 0.25 on one item: exact 0; interval alpha = 1 - (2 - 1) * 0.5 / 0.5 = 0.
+    await ben.goto(`/runs/${second.runId}/agreement`);
+    const people = ben.locator("[data-testid=people-people-row][data-item=accurate]");
+    await expect(people.getByTestId("people-people-units")).toHaveText("1");
+    await expect(people.getByTestId("people-people-exact")).toHaveText("0.00");
+    await expect(people.getByTestId("people-people-alpha")).toHaveText("0.000");
+    await expect(ben.locator("[data-testid=people-agreement-row][data-item=accurate]")).toBeVisible();
+    await ana.context().close();
+    await ben.context().close();
+  } finally {
+    await second.close();
+  }
 });

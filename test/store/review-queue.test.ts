@@ -1,11 +1,11 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import type { JudgeRequest, VerdictKind } from "../../lib/engine/ports/judge-port";
 import type { CalibrationResult } from "../../lib/engine/results/trust";
 import { createCalibrationStore } from "../../lib/store/calibration-store";
 import { createHumanLabels } from "../../lib/store/human-labels";
 import { CLAIM_LEASE_MS, createReviewQueue } from "../../lib/store/review-queue";
 import { createRunStore } from "../../lib/store/run-store";
-import { categoryOf, createFakeJudge, criterionOf, type FakeAnswer } from "../support/fake-judge";
+import { createFakeJudge } from "../support/fake-judge";
+import { RESPONSE, REVIEW_QUEUE_SUITE as SUITE, reviewQueueScript as script } from "../support/review-queue-suite";
 import { runYaml } from "../support/run-yaml";
 import { useTestDatabase } from "../support/test-database";
 
@@ -17,44 +17,6 @@ import { useTestDatabase } from "../support/test-database";
 
 const db = useTestDatabase();
 const CONFIG = { file: "suite.yaml", toolVersion: "0.1.0", judgeModel: "claude-sonnet-4-5", concurrency: 1, timeoutSeconds: 60 };
-const RESPONSE = "The 2.3.0 release added per-tenant rate limits.";
-
-const SUITE = `
-evals:
-  - name: jury split
-    response: "${RESPONSE}"
-    judge: { jury: { size: 3 } }
-    rubric:
-      scale: { likert: { min: 1, max: 5 } }
-      criteria:
-        - { name: accurate, description: "States the correct change." }
-        - { name: concise, description: "Two sentences at most." }
-  - name: prd review
-    document: "Plan: ship on Friday."
-    judge: { panel: [judge-one, judge-two], aggregate: majority }
-    rubric:
-      categories:
-        - { id: goal, description: "States the goal.", required: true }
-  - name: notes
-    rubric: "Which note is better?"
-    compare:
-      items:
-        - { id: n1, input: "Write the note.", output_a: "Short note.", output_b: "Longer note." }
-`;
-
-function script() {
-  let accurate = 0;
-  return (request: JudgeRequest<VerdictKind>): FakeAnswer => {
-    if (request.verdict === "pairwise") return { verdict: { reasoning: "The first reads better.", winner: "A", confidence: 0.9 } };
-    if (categoryOf(request)) {
-      const score = request.model === "judge-one" ? "pass" : "fail";
-      return { verdict: { reasoning: `${request.model} says ${score}.`, score, evidence: ["ship on Friday"], findings: [] } };
-    }
-    // Two jurors pass "accurate", the third fails it; "concise" is unanimous.
-    if (criterionOf(request) === "accurate") return { score: [0.9, 0.9, 0.2][accurate++ % 3]!, reasoning: "juror", evidence: "per-tenant rate limits" };
-    return { score: 0.9, reasoning: "short" };
-  };
-}
 
 let runId: string;
 let suiteId: string;
@@ -164,5 +126,31 @@ describe("calibration outliers", () => {
     expect(items.map((i) => [i.evalName, i.criterion, i.resultKey, i.detail])).toEqual([["jury split", "accurate", "a1", "labelled 1.00, judged 0.20 (tolerance 0.25)"]]);
     const saved = await createHumanLabels(db.prisma).saveLabel({ itemId: items[0]!.id, reviewer: "ana", answer: "0.4" });
     expect(saved).toMatchObject({ ok: true, label: { candidate: "anchor a1 text", scale: "unit", value: "0.40", score: 0.4 }, verdicts: [{ said: "0.20", reasoning: "judged 0.2" }] });
+  });
+});
+
+describe("Ask a person on every kind of result", () => {
+  it("asks about a review's decision (answered pass / conditional / fail) and a compared pair (answered by its winner)", async () => {
+    const queue = createReviewQueue(db.prisma);
+    const labels = createHumanLabels(db.prisma);
+    const review = (await queue.list({ suiteId, reason: "human_review", state: "all" })).items[0]!;
+    const decision = await queue.ask({ runId, resultKey: review.resultKey, criterion: "(decision)", by: "ana", note: "is Friday enough?" });
+    expect(decision).toMatchObject({ ok: true, value: { reason: "asked", criterion: "(decision)", evalName: "prd review", detail: "asked by ana: is Friday enough?" } });
+    expect(await labels.saveLabel({ itemId: decision.ok ? decision.value.id : "", reviewer: "ana", answer: "partial" })).toMatchObject({ ok: false, code: "invalid", message: expect.stringContaining("fail, conditional, pass") });
+    expect(await labels.saveLabel({ itemId: decision.ok ? decision.value.id : "", reviewer: "ana", answer: "conditional" })).toMatchObject({ ok: true, label: { scale: "decision", value: "conditional", score: 0.5 } });
+
+    const pair = (await queue.list({ suiteId, reason: "position_biased", state: "all" })).items[0]!;
+    const asked = await queue.ask({ runId, resultKey: pair.resultKey, criterion: "n1", by: "ben" });
+    expect(asked).toMatchObject({ ok: true, value: { reason: "asked", criterion: "n1" } });
+    expect(await labels.saveLabel({ itemId: asked.ok ? asked.value.id : "", reviewer: "ben", answer: "tie" })).toMatchObject({ ok: true, label: { scale: "pairwise", value: "tie", score: null } });
+  });
+
+  it("refuses a question about something the result does not have, saying what it has", async () => {
+    const review = (await createReviewQueue(db.prisma).list({ suiteId, reason: "human_review", state: "all" })).items[0]!;
+    expect(await createReviewQueue(db.prisma).ask({ runId, resultKey: review.resultKey, criterion: "accurate", by: "ana" })).toEqual({
+      ok: false,
+      code: "bad_request",
+      message: '"accurate" is not in this result: ask about (decision), goal',
+    });
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { enqueueSuiteRun } from "../../lib/store/enqueue-run";
 import { skipQueuedCells } from "../../lib/store/run-cancel";
 import { runProgress } from "../../lib/store/run-progress";
-import { priceOf } from "../../lib/judge/pricing";
+import { priceOfStoredCall as priceOf } from "../../lib/judge/provider-resolution";
 import { createRunStore } from "../../lib/store/run-store";
 import { createRunViews } from "../../lib/store/run-views";
 import { GRADE_QUEUE, openQueue } from "../../lib/store/run-worker";

@@ -4,7 +4,7 @@ import type { PairwiseOutcome } from "../../lib/engine/pairwise/types";
 import type { ReviewOutcome } from "../../lib/engine/review/types";
 import { createPositionBiasViews } from "../../lib/store/position-bias";
 import { runProgress } from "../../lib/store/run-progress";
-import { priceOf } from "../../lib/judge/pricing";
+import { priceOfStoredCall as priceOf } from "../../lib/judge/provider-resolution";
 import { createRunQueries } from "../../lib/store/run-queries";
 import { createRunStore } from "../../lib/store/run-store";
 import { createRunViews } from "../../lib/store/run-views";

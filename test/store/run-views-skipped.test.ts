@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { createRunStore } from "../../lib/store/run-store";
 import { createRunViews } from "../../lib/store/run-views";
 import { runProgress } from "../../lib/store/run-progress";
-import { priceOf } from "../../lib/judge/pricing";
+import { priceOfStoredCall as priceOf } from "../../lib/judge/provider-resolution";
 import { createFakeJudge } from "../support/fake-judge";
 import { runYaml } from "../support/run-yaml";
 import { useTestDatabase } from "../support/test-database";

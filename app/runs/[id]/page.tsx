@@ -10,7 +10,7 @@ import { RunPositionBiasCard } from "@/components/results/position-bias";
 import { ResultsTable } from "@/components/results/results-table";
 import styles from "@/components/results/results.module.css";
 import { runProgress } from "@/lib/store/run-progress";
-import { priceOf } from "@/lib/judge/pricing";
+import { priceOfStoredCall } from "@/lib/judge/provider-resolution";
 import { positionBiasViews, runQueries, runViews } from "../_lib/load";
 
 export async function generateMetadata({ params }: { params: Promise<{ id: string }> }) {
@@ -51,7 +51,7 @@ export default async function RunPage({ params, searchParams }: { params: Promis
       <div className={styles.crumbs}>
         <Link href="/runs">Runs</Link> / <Link href={`/suites/${run.suiteId}/runs`}>{run.suiteName}</Link>
       </div>
-      <RunLive runId={id} suiteName={run.suiteName} createdAt={run.createdAt.toISOString()} startedBy={run.startedBy} version={run.version.number} initial={runProgress({ run, now: Date.now(), priceOf })} watch={search.watch === "1"} headerNote={<DeferredNote reasons={deferReasons} deferred={run.counts.deferred} total={run.totalCells} />} />
+      <RunLive runId={id} suiteName={run.suiteName} createdAt={run.createdAt.toISOString()} startedBy={run.startedBy} version={run.version.number} initial={runProgress({ run, now: Date.now(), priceOf: priceOfStoredCall })} watch={search.watch === "1"} headerNote={<DeferredNote reasons={deferReasons} deferred={run.counts.deferred} total={run.totalCells} />} />
       {run.error ? <div className={styles.error}>{run.error}</div> : null}
       <p>
         {/* A plain link: the file streams from the store; Next's router must not prefetch it. */}

@@ -4,6 +4,7 @@ import { dashboardDatabase } from "../../../lib/store/dashboard-database";
 import { SuiteWorkspace } from "../../../components/authoring/suite-workspace";
 import { ErrorState } from "../../../components/ui/states";
 import { readEnv } from "../../../lib/env/read-env";
+import { dashboardProviders, serverCanJudge } from "../../../lib/judge/server-providers";
 
 export const metadata = { title: "Suite editor" };
 
@@ -21,8 +22,9 @@ export default async function SuitePage({ params }: { params: Promise<{ id: stri
   }
   const suite = await createSuiteStore(db.prisma).getSuite(id);
   if (!suite) notFound();
-  // The same test the anchor-check route makes, known before the first edit (the key itself stays here).
+  // Whether the server's providers can judge at all, known before the first edit (keys stay here); a model whose provider has no key defers, anchor by anchor.
   const settings = readEnv();
-  const judgeKey = settings.ok && Boolean(settings.value.anthropicApiKey);
+  const providers = settings.ok ? await dashboardProviders(settings.value) : undefined;
+  const judgeKey = providers?.ok === true && serverCanJudge(providers.value);
   return <SuiteWorkspace suite={{ id: suite.id, name: suite.name }} savedYaml={suite.latest?.yaml ?? ""} judgeKey={judgeKey} />;
 }

@@ -60,6 +60,12 @@ export interface ModelCallTotals {
   reusedUnpriced: number;
   /** Calls made through Message Batches, billed at batch prices (their totals are kept apart from the model's standard calls). */
   batchedCalls?: number;
+  /**
+   * The standard price of these calls when the caller knows it better than
+   * `priceOf(model)` does (the store's calls, priced by the provider that
+   * served them); null: unpriced.
+   */
+  price?: ModelPrice | null;
 }
 
 /** A call as reports and the store record it. */
@@ -135,7 +141,7 @@ export function savingsOf(input: { models: readonly ModelCallTotals[]; priceOf: 
   let batchedCalls = 0;
   let batch = NO_SAVING;
   for (const totals of input.models) {
-    const standard = input.priceOf(totals.model);
+    const standard = totals.price === undefined ? input.priceOf(totals.model) : (totals.price ?? undefined);
     const batched = (totals.batchedCalls ?? 0) > 0;
     const price = standard && batched ? batchPrice(standard) : standard;
     if (batched) {

@@ -23,6 +23,8 @@ export interface DraftPlan {
   naiveUsd: number;
   /** Projected with the prompt cache. */
   costUsd: number;
+  /** The same with Message Batches (Run as batch): half price. */
+  batchUsd: number;
   /** An unchanged rerun (the judge cache answers a fixed response's calls). */
   rerunUsd: number;
   /** The same figures per eval (cell), as `eval --explain` shows them; null costs for an unpriced model. */
@@ -40,6 +42,7 @@ export interface DraftEvalCost {
   judgeCalls: number;
   naiveUsd: number | null;
   costUsd: number | null;
+  batchUsd: number | null;
   rerunUsd: number | null;
   /** Projected input tokens written to the prompt cache, and read from it (what `--explain` gives beside the cost). */
   cacheWriteTokens: number;
@@ -108,12 +111,14 @@ export function checkDraft(input: {
       agentCalls: explained.totals.agentCalls,
       naiveUsd: explained.totals.naiveUsd,
       costUsd: explained.totals.costUsd,
+      batchUsd: explained.totals.batchUsd,
       rerunUsd: explained.totals.rerunUsd,
       evals: explained.cells.map((c) => ({
         name: c.name,
         judgeCalls: c.judgeCalls,
         naiveUsd: c.naiveUsd,
         costUsd: c.costUsd,
+        batchUsd: c.batchUsd,
         rerunUsd: c.rerunUsd,
         cacheWriteTokens: c.cacheInput.write5m + c.cacheInput.write1h,
         cacheReadTokens: c.cacheInput.read,

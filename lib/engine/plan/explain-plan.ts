@@ -41,6 +41,8 @@ export interface ExplainedCell {
   naiveUsd: number | null;
   /** Projected with the prompt cache (writes and reads); the naive cost when no minimum is known for the model. */
   costUsd: number | null;
+  /** The same with Message Batches (`--batch`, Run as batch): every price halved, the cache's multipliers on top. */
+  batchUsd: number | null;
   /** An unchanged rerun: 0 when the judge cache answers every call (a fixed response); a live run grades a new transcript. */
   rerunUsd: number | null;
   /** The input tokens as the prompt cache would bill them. */
@@ -65,6 +67,7 @@ export interface ExplainedPlan {
     outputTokens: number;
     naiveUsd: number;
     costUsd: number;
+    batchUsd: number;
     rerunUsd: number;
     cacheInput: ProjectedInput;
     unpricedModels: string[];
@@ -226,6 +229,7 @@ export function explainPlan(cells: PlannedCell[], priceOf: PriceOf, options: Exp
       outputTokens,
       naiveUsd,
       costUsd,
+      batchUsd: costUsd === null ? null : costUsd * BATCH_PRICE_FACTOR,
       rerunUsd,
       cacheInput,
       ...(cell.deferReason !== undefined ? { deferReason: cell.deferReason } : {}),
@@ -245,6 +249,7 @@ export function explainPlan(cells: PlannedCell[], priceOf: PriceOf, options: Exp
       outputTokens: explained.reduce((n, c) => n + c.outputTokens, 0),
       naiveUsd: explained.reduce((n, c) => n + (c.naiveUsd ?? 0), 0),
       costUsd: explained.reduce((n, c) => n + (c.costUsd ?? 0), 0),
+      batchUsd: explained.reduce((n, c) => n + (c.batchUsd ?? 0), 0),
       rerunUsd: explained.reduce((n, c) => n + (c.rerunUsd ?? 0), 0),
       cacheInput: explained.reduce((sum, c) => addProjected(sum, c.cacheInput), NO_PROJECTED_INPUT),
       unpricedModels: [...unpriced].sort(),
@@ -256,12 +261,11 @@ export function explainPlan(cells: PlannedCell[], priceOf: PriceOf, options: Exp
 }
 
 /** Naive, with the prompt cache (and what it writes and reads), and an unchanged rerun. */
-function costLine(c: { naiveUsd: number | null; costUsd: number | null; rerunUsd: number | null; cacheInput: ProjectedInput }): string {
+function costLine(c: { naiveUsd: number | null; costUsd: number | null; batchUsd: number | null; rerunUsd: number | null; cacheInput: ProjectedInput }): string {
   const usd = (v: number | null) => `~${formatUsd(v ?? 0)}`;
   const { write5m, write1h, read } = c.cacheInput;
   const cache = write5m + write1h + read === 0 ? "no prefix cached" : `${write5m + write1h} input tokens written, ${read} read`;
-  const batched = c.costUsd === null ? null : c.costUsd * BATCH_PRICE_FACTOR;
-  return `naive ${usd(c.naiveUsd)}, with the prompt cache ${usd(c.costUsd)} (${cache}), with batches ${usd(batched)}, unchanged rerun ${usd(c.rerunUsd)}`;
+  return `naive ${usd(c.naiveUsd)}, with the prompt cache ${usd(c.costUsd)} (${cache}), with batches ${usd(c.batchUsd)}, unchanged rerun ${usd(c.rerunUsd)}`;
 }
 
 /** The TTL only where something is cached: below every model's minimum the API caches nothing, whatever the TTL asked. */

@@ -6,6 +6,10 @@ import { DELETE as release, POST as claim } from "../../../app/api/review/[id]/c
 import { POST as label } from "../../../app/api/review/[id]/label/route";
 // eslint-disable-next-line no-restricted-imports
 import { POST as ask } from "../../../app/api/runs/[id]/review/route";
+// eslint-disable-next-line no-restricted-imports
+import { POST as addToDataset } from "../../../app/api/labels/[id]/dataset/route";
+// eslint-disable-next-line no-restricted-imports
+import { GET as downloadDataset } from "../../../app/api/suites/[id]/dataset/route";
 import { createReviewQueue } from "../../../lib/store/review-queue";
 import { createRunStore } from "../../../lib/store/run-store";
 import { createFakeJudge } from "../../support/fake-judge";
@@ -31,6 +35,7 @@ evals:
 `;
 let runId: string;
 let itemId: string;
+let suiteId: string;
 
 beforeAll(async () => {
   process.env.DATABASE_URL = db.url;
@@ -41,7 +46,8 @@ beforeAll(async () => {
   runId = await store.createRun({ ...version, startedBy: "cli", config: { file: "routes.yaml", toolVersion: "0.1.0", judgeModel: "m", concurrency: 1, timeoutSeconds: 60 }, totalCells: 1 });
   for (const result of report.results) await store.saveResult(runId, result);
   await store.finishRun({ runId, report, status: "completed", reused: { calls: 0, savedUsd: 0 } });
-  itemId = (await createReviewQueue(db.prisma).list({ suiteId: version.suiteId })).items[0]!.id;
+  suiteId = version.suiteId;
+  itemId = (await createReviewQueue(db.prisma).list({ suiteId })).items[0]!.id;
 }, 60_000);
 afterAll(async () => {
   const prisma = holder.__rubricStudioPrisma as { $disconnect(): Promise<void> } | undefined;
@@ -99,5 +105,16 @@ describe("claim and label", () => {
     expect(item).toMatchObject({ reason: "asked", detail: "asked by ana: borderline", state: "open", evalName: "jury" });
     const [again, same] = await answer(await ask(post({ reviewer: "ben", resultKey: "jury", criterion: "correct" }), params(runId)));
     expect([again, (same as { id: string }).id]).toEqual([201, (item as { id: string }).id]);
+  });
+
+  it("Add to dataset appends the label; the suite's dataset downloads as ReferenceDataset JSON", async () => {
+    const labelled = await db.prisma.humanLabel.findFirstOrThrow({ where: { reviewItemId: itemId } });
+    const [status, added] = await answer(await addToDataset(post({}), params(labelled.id)));
+    expect([status, added]).toMatchObject([201, { added: true, items: 1, item: { annotations: [{ name: "correct", score: 1, label: "pass", annotator_id: "ana" }] } }]);
+    const response = await downloadDataset(new Request("http://127.0.0.1/x"), params(suiteId));
+    expect([response.status, response.headers.get("content-disposition")]).toEqual([200, 'attachment; filename="routes.yaml-labels.json"']);
+    expect(await response.json()).toMatchObject({ id: "routes.yaml-labels", items: [{ expected_output: "An answer." }] });
+    expect((await addToDataset(post({}), params("not-a-uuid"))).status).toBe(404);
+    expect((await downloadDataset(new Request("http://127.0.0.1/x"), params("0b7e7a3c-0000-4000-8000-000000000000"))).status).toBe(404);
   });
 });

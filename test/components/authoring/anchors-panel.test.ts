@@ -43,7 +43,7 @@ describe("an anchor's scores", () => {
 describe("checking as you type on a server without a judge key", () => {
   it("is off and disabled up front, and says why", () => {
     const html = panel(auto({ on: false, unavailable: NO_JUDGE_KEY }));
-    expect(text(html)).toContain("Checking needs ANTHROPIC_API_KEY on the server.");
+    expect(text(html)).toContain("Checking needs a judge key on the server (ANTHROPIC_API_KEY, OPENAI_API_KEY or a provider key).");
     const toggle = html.match(/<input[^>]*data-testid="anchors-auto"[^>]*>/)![0];
     expect(toggle).toContain("disabled");
     expect(toggle).not.toMatch(/checked/);
@@ -64,7 +64,7 @@ describe("the editor's anchor checks, as the page starts them", () => {
 
   it("start off, with the reason, when the server has no key (before any edit's 503)", () => {
     const html = renderToStaticMarkup(createElement(Editor, { judgeKey: false }));
-    expect(text(html)).toContain("Checking needs ANTHROPIC_API_KEY on the server.");
+    expect(text(html)).toContain("Checking needs a judge key on the server (ANTHROPIC_API_KEY, OPENAI_API_KEY or a provider key).");
     expect(html.match(/<input[^>]*data-testid="anchors-auto"[^>]*>/)![0]).toContain("disabled");
   });
 

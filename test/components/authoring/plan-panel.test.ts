@@ -5,10 +5,16 @@ import { PlanPanel } from "../../../components/authoring/plan-panel";
 import { checkDraft } from "../../../lib/engine/plan/check-draft";
 import { cacheMinimumOf } from "../../../lib/judge/cache-minimums";
 import { priceOf } from "../../../lib/judge/pricing";
+import { loadSuite } from "../../../lib/config/load-suite";
+import type { SuiteConfig } from "../../../lib/config/types";
+import { explainPlan, renderExplain } from "../../../lib/engine/plan/explain-plan";
+import { planSuite } from "../../../lib/engine/plan/plan-suite";
+import { formatUsd } from "../../../lib/engine/results/format-score";
+
 
 // The editor's plan panel (issue 10, item 5): per eval, as `eval --explain`
-// shows it, the naive cost, the cost with the prompt cache and that of an
-// unchanged rerun, not only a total.
+// shows it, the naive cost, the cost with the prompt cache, with batches and
+// that of an unchanged rerun, not only a total.
 
 const rubric = (chars: number) => `"${"The answer names the change and the version it shipped in. ".repeat(Math.ceil(chars / 60)).slice(0, chars)}"`;
 const SUITE = `judge: { model: claude-sonnet-4-5 }
@@ -27,7 +33,7 @@ evals:
 const text = (html: string) => html.replace(/<[^>]+>/g, " ").replace(/\s+/g, " ");
 
 describe("the plan panel", () => {
-  it("shows one row per eval with its naive, cached and rerun cost", () => {
+  it("shows one row per eval with its naive, cached, batch and rerun cost", () => {
     const check = checkDraft({ text: SUITE, file: "suite.yaml", priceOf, cacheMinimumOf, defaultModel: "claude-sonnet-4-5" });
     const evals = check.plan!.evals;
     expect(evals.map((e) => [e.name, e.judgeCalls])).toEqual([
@@ -40,12 +46,13 @@ describe("the plan panel", () => {
     expect(evals.map((e) => e.rerunUsd)).toEqual([0, 0]);
 
     const html = renderToStaticMarkup(createElement(PlanPanel, { check, checking: false }));
-    const rows = html.split("<tr>").slice(2).map(text);
+    // One tbody per eval: its name on a line of its own, then its figures.
+    const rows = html.split("<tbody>").slice(1).map(text);
     expect(rows).toHaveLength(2);
-    expect(rows[0]).toMatch(/^ long rubric 2 \$[\d.]+ \$[\d.]+ \$0\.00 $/);
-    expect(rows[1]).toMatch(/^ short rubric 1 \$[\d.]+ \$[\d.]+ \$0\.00 /);
+    expect(rows[0]).toMatch(/^ long rubric 2 \$[\d.]+ \$[\d.]+ \$[\d.]+ \$0\.00 $/);
+    expect(rows[1]).toMatch(/^ short rubric 1 \$[\d.]+ \$[\d.]+ \$[\d.]+ \$0\.00 /);
     expect(text(html)).toContain("naive (no cache)");
-    expect(text(html)).toContain("Batch prices: not available yet");
+    expect(text(html)).not.toContain("not available yet");
   });
 
   it("says which eval's cost with the cache comes from what the cache writes and reads, as --explain does", () => {
@@ -62,12 +69,30 @@ describe("the plan panel", () => {
   it("an unpriced judge model: 'unpriced' per eval and in the totals, never a made-up $0.00 (issue 11)", () => {
     const check = checkDraft({ text: SUITE.replace("claude-sonnet-4-5", "local-qwen3"), file: "suite.yaml", priceOf, cacheMinimumOf, defaultModel: "claude-sonnet-4-5" });
     const html = renderToStaticMarkup(createElement(PlanPanel, { check, checking: false }));
-    for (const id of ["plan-cost", "plan-naive-cost"]) expect(html).toMatch(new RegExp(`data-testid="${id}">unpriced<`));
+    for (const id of ["plan-cost", "plan-naive-cost", "plan-batch-cost"]) expect(html).toMatch(new RegExp(`data-testid="${id}">unpriced<`));
     // An unchanged rerun of fixed responses is answered by the judge cache: truly $0, priced or not.
     expect(html).toMatch(/data-testid="plan-rerun-cost">\$0\.00</);
-    const rows = html.split("<tr>").slice(2).map(text);
-    expect(rows[0]).toMatch(/^ long rubric 2 unpriced unpriced \$0\.00 $/);
+    // One tbody per eval: its name on a line of its own, then its figures.
+    const rows = html.split("<tbody>").slice(1).map(text);
+    expect(rows[0]).toMatch(/^ long rubric 2 unpriced unpriced unpriced \$0\.00 $/);
     expect(text(html)).toContain("Not in the pricing table, so not in the cost: local-qwen3.");
+  });
+
+  it("gives the cost with batches per eval and in total, the figures `eval --explain` prints", () => {
+    const check = checkDraft({ text: SUITE, file: "suite.yaml", priceOf, cacheMinimumOf, defaultModel: "claude-sonnet-4-5" });
+    const explain = renderExplain(explainPlan(planSuite({ suite: (loadSuite({ text: SUITE, file: "suite.yaml" }) as { value: SuiteConfig }).value, defaultModel: "claude-sonnet-4-5" }), priceOf, { cacheMinimumOf }));
+    // `--explain`'s "with batches ~$x" per eval, then the total's.
+    const explained = [...explain.matchAll(/with batches ~(\$[\d.]+)/g)].map((m) => m[1]);
+    expect(explained).toHaveLength(3);
+    const html = renderToStaticMarkup(createElement(PlanPanel, { check, checking: false }));
+    // The fourth figure of each eval: Calls, Naive, With cache, Batch, Rerun.
+    const batchCell = (row: string) => [...row.matchAll(/<td[^>]*>([^<]*)<\/td>/g)].map((m) => m[1])[3];
+    const rows = html.split("<tbody>").slice(1);
+    // Each eval's Batch cell and the total are --explain's figures, half the cost with the cache.
+    expect(rows.map(batchCell)).toEqual(explained.slice(0, 2));
+    expect(check.plan!.evals.map((e) => e.batchUsd)).toEqual(check.plan!.evals.map((e) => e.costUsd! / 2));
+    expect(html).toContain(`data-testid="plan-batch-cost">${explained.at(-1)}<`);
+    expect(explained.at(-1)).toBe(formatUsd(check.plan!.batchUsd));
   });
 });
 

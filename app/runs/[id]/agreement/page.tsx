@@ -7,10 +7,10 @@ import { JurorMatrix } from "@/components/results/juror-matrix";
 import styles from "@/components/results/results.module.css";
 import trust from "@/components/results/trust.module.css";
 import { Stat } from "@/components/results/status-counts";
-import { PeopleAgreement } from "@/components/review/people-agreement";
+import { PeopleAgreement, PeoplePeopleAgreement } from "@/components/review/people-agreement";
 import { DISAGREEMENT_SPREAD } from "@/lib/engine/trust/agreement/judge-disagreements";
 import { dashboardDatabase } from "@/lib/store/dashboard-database";
-import { labelCalibration } from "@/lib/store/label-calibration";
+import { labelCalibration, labelPeopleAgreement } from "@/lib/store/label-calibration";
 import { runViews } from "../../_lib/load";
 
 export async function generateMetadata({ params }: { params: Promise<{ id: string }> }) {
@@ -42,7 +42,7 @@ export default async function AgreementPage({ params }: { params: Promise<{ id: 
   if (!run) notFound();
   const agreement = await views.runAgreement(id);
   const db = dashboardDatabase();
-  const people = db.ok ? await labelCalibration(db.prisma, { runId: id }) : undefined;
+  const [people, peoplePeople] = db.ok ? await Promise.all([labelCalibration(db.prisma, { runId: id }), labelPeopleAgreement(db.prisma, { runId: id })]) : [undefined, []];
   // The α bars: one per criterion whose α is defined; the pooled row is in the table.
   const bars = agreement.statistics.flatMap((s) =>
     s.krippendorffAlpha.value === null
@@ -80,6 +80,7 @@ export default async function AgreementPage({ params }: { params: Promise<{ id: 
             <AgreementTable rows={agreement.statistics} />
           </section>
           {people ? <PeopleAgreement result={people} suiteId={run.suiteId} /> : null}
+          {peoplePeople.length ? <PeoplePeopleAgreement rows={peoplePeople} /> : null}
 
           <section className={styles.section}>
             <h2>Judge × judge</h2>

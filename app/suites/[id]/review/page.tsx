@@ -21,7 +21,9 @@ export default async function ReviewQueuePage({ params, searchParams }: { params
   const db = dashboardDatabase();
   if (!db.ok) throw new Error(db.message);
   const queue = createReviewQueue(db.prisma);
-  const [{ items, byReason }, all, sessionName] = await Promise.all([queue.list({ suiteId: id, ...storeFilter(query) }), queue.list({ suiteId: id }), pageSessionReviewer()]);
+  const sessionName = await pageSessionReviewer();
+  // With a login the server knows who reads: what they labelled already (a second opinion waiting for someone else) is left out here; on loopback the table leaves it out in the browser.
+  const [{ items, byReason }, all] = await Promise.all([queue.list({ suiteId: id, ...storeFilter(query), ...(sessionName ? { reviewer: sessionName } : {}) }), queue.list({ suiteId: id })]);
   const evals = [...new Set(all.items.map((i) => i.evalName))].sort();
   const criteria = [...new Set(all.items.filter((i) => !query.eval || i.evalName === query.eval).map((i) => i.criterion))].sort();
   const total = Object.values(byReason).reduce((a, b) => a + (b ?? 0), 0);
@@ -30,7 +32,7 @@ export default async function ReviewQueuePage({ params, searchParams }: { params
     <div className={styles.page}>
       <SuiteCrumbs suiteId={id} suiteName={suite.name} trail={[{ label: "review" }]} />
       <h1 className={styles.title}>Review queue of {suite.name}</h1>
-      <p className={styles.muted}>What the judges could not settle, for a person to label: reviews decided human_review, criteria the judges split on, calibration outliers, pairs judged with a position bias or uncertain, and results someone asked about.</p>
+      <p className={styles.muted}>What the judges could not settle, for a person to label: reviews decided human_review, criteria the judges split on, calibration outliers, pairs judged with a position bias or uncertain, and results someone asked about. Labels added to the suite&apos;s dataset download as <a href={`/api/suites/${id}/dataset`} data-testid="dataset-download">ReferenceDataset JSON</a>.</p>
       <div className={review.chips} data-testid="reason-chips">
         <Link className={`${review.chip} ${query.reason ? "" : review.chipOn}`} href={`/suites/${id}/review${queueQueryString(query, { reason: undefined })}`}>
           all {total}

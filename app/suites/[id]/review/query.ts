@@ -33,4 +33,4 @@ export const storeFilter = (query: QueueQuery) => ({
   ...(query.criterion ? { criterion: query.criterion } : {}),
 });
 
-export const toQueueRow = (i: ReviewItem): QueueRow => ({ id: i.id, runId: i.runId, resultKey: i.resultKey, evalName: i.evalName, criterion: i.criterion, reason: i.reason, detail: i.detail, state: i.state, claimedBy: i.claimedBy });
+export const toQueueRow = (i: ReviewItem): QueueRow => ({ id: i.id, runId: i.runId, resultKey: i.resultKey, evalName: i.evalName, criterion: i.criterion, reason: i.reason, detail: i.detail, state: i.state, claimedBy: i.claimedBy, labelsWanted: i.labelsWanted, labelledBy: i.labelledBy });

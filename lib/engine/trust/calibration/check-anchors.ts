@@ -1,6 +1,6 @@
 import { loadSuite } from "../../../config/load-suite";
 import type { ConfigIssue, LoadResult } from "../../../config/types";
-import type { EngineDeps } from "../../run-suite";
+import type { EngineDeps, RunOptions } from "../../run-suite";
 import { locateAnchors, type AnchorSpot } from "./locate-anchors";
 import type { CalibrationItem, CalibrationResult } from "../../results/trust";
 import { runCalibration, DEFAULT_TOLERANCE } from "./run-calibration";
@@ -39,6 +39,8 @@ export async function checkAnchors(
     tolerance?: number;
     /** `text` already loaded (the dashboard loads it on a worker thread, under a time limit). */
     loaded?: LoadResult;
+    /** Which provider serves each judge model (the dashboard's: the server's providers); a model whose provider has no key defers, with the reason. */
+    resolveModel?: RunOptions["resolveModel"];
   },
   deps: EngineDeps,
 ): Promise<AnchorCheck> {
@@ -60,6 +62,7 @@ export async function checkAnchors(
       toolVersion: input.toolVersion,
       tolerance,
       ...(input.maxCostUsd !== undefined ? { maxCostUsd: input.maxCostUsd } : {}),
+      ...(input.resolveModel ? { resolveModel: input.resolveModel } : {}),
     },
     deps,
   );

@@ -1,11 +1,12 @@
 import type { Scale } from "../../../config/types";
 
 // The scale a person labels on: the criterion's own (unit, likert, letter,
-// boolean), a category's pass / partial / fail, or a compared pair's winner.
+// boolean), a category's pass / partial / fail, a review's decision (pass /
+// conditional / fail), or a compared pair's winner.
 // Each point has the key that picks it on the keyboard and its 0..1 value, so
 // a label sits beside the judge's score and the calibration anchors.
 
-export type LabelScaleKind = "unit" | "likert" | "letter" | "boolean" | "category" | "pairwise";
+export type LabelScaleKind = "unit" | "likert" | "letter" | "boolean" | "category" | "decision" | "pairwise";
 
 export interface LabelPoint {
   /** The answer as stored and as a person reads it: "0.75", "4", "B", "pass", "A". */
@@ -35,6 +36,10 @@ const keyed = (points: Omit<LabelPoint, "key">[], keys?: string[]): LabelPoint[]
 export function labelScaleOf(input: { rubricKind: string; scale: Scale }): LabelScale {
   if (input.rubricKind === "categories") {
     return { kind: "category", points: keyed([{ value: "fail", score: 0 }, { value: "partial", score: 0.5 }, { value: "pass", score: 1 }]) };
+  }
+  if (input.rubricKind === "decision") {
+    // A review's decision as its decide rule scores it (human-calibration.ts: pass 1, conditional 0.5, fail 0); human_review is the question, not an answer.
+    return { kind: "decision", points: keyed([{ value: "fail", score: 0 }, { value: "conditional", score: 0.5 }, { value: "pass", score: 1 }]) };
   }
   if (input.rubricKind === "pairwise") {
     return { kind: "pairwise", points: keyed([{ value: "A", score: null }, { value: "B", score: null }, { value: "tie", score: null }]) };

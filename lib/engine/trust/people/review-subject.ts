@@ -56,19 +56,19 @@ function pairwiseSubject(result: EvalResult, item: string): ReviewSubject {
 
 function reviewSubject(result: EvalResult, category: string, text: string): ReviewSubject {
   const report = result.review!.report;
-  const scale = labelScaleOf({ rubricKind: "categories", scale: result.scale });
   if (category === DECISION_ITEM) {
     const judges = result.review!.multiJudge?.evaluations ?? [report];
     return {
       candidate: text,
       asks: `The review's decision (${report.reviewType}): does the document pass?`,
-      scale,
+      scale: labelScaleOf({ rubricKind: "decision", scale: result.scale }),
       evidence: report.categories.flatMap((c) => c.evidence ?? []),
       verdicts: judges.map((r, i) => ({ judge: r.judge?.model ?? `judge ${i + 1}`, said: r.decision.status, reasoning: r.decision.rationale })),
     };
   }
   // A category's row among the result's criteria: named as the rubric names it, each judge's verdict scored 1 / 0.5 / 0.
   const row = result.criteria.find((c) => c.name === category);
+  const scale = labelScaleOf({ rubricKind: "categories", scale: result.scale });
   const said = (score: number | null) => (score === null ? "–" : score >= 0.75 ? "pass" : score >= 0.25 ? "partial" : "fail");
   return {
     candidate: text,
@@ -100,6 +100,7 @@ export function reviewSubjectOf(result: EvalResult, criterion: string): ReviewSu
 /** What a person can be asked about in a result: its criteria, a review's decision and categories, or a comparison's pairs. */
 export function askableItems(result: EvalResult): string[] {
   if (result.pairwise) return [...new Set(result.pairwise.pairs.map((p) => p.item))];
-  if (result.review) return [DECISION_ITEM, ...result.review.report.categories.map((c) => c.category)];
+  // A review's categories by the names its rows (result.criteria) carry, as the queue and the labels name them (not their ids).
+  if (result.review) return [DECISION_ITEM, ...result.criteria.map((c) => c.name)];
   return result.criteria.length ? result.criteria.map((c) => c.name) : ["(rubric)"];
 }

@@ -23,6 +23,11 @@ describe("labelScaleOf", () => {
     ]);
     expect(pick("freeform", { kind: "letter" }).map(([, value]) => value)).toEqual(["F", "D", "C", "B", "A"]);
     expect(pick("criteria", { kind: "unit" }).map(([, value]) => value)).toEqual(["0.00", "0.25", "0.50", "0.75", "1.00"]);
+    expect(pick("decision", { kind: "unit" })).toEqual([
+      ["1", "fail", 0],
+      ["2", "conditional", 0.5],
+      ["3", "pass", 1],
+    ]);
     expect(pick("categories", { kind: "unit" })).toEqual([
       ["1", "fail", 0],
       ["2", "partial", 0.5],

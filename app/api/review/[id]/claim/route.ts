@@ -20,7 +20,8 @@ export async function POST(request: Request, { params }: IdParams) {
   const claim = await createReviewQueue(db.prisma).claim({ id, reviewer: reviewer.name });
   if (claim.ok) return NextResponse.json(claim.item);
   if (claim.code === "claimed") return errorResponse("claimed", `${claim.by} is labelling this item.`);
-  return errorResponse(claim.code, claim.code === "labelled" ? "This item is labelled already." : "No such review item.");
+  if (claim.code === "labelled") return errorResponse("labelled", claim.byYou ? "You labelled this item already: its second opinion is another person's." : "This item is labelled already.");
+  return errorResponse(claim.code, "No such review item.");
 }
 
 /** Gives the reviewer's claim back. */

@@ -1,6 +1,6 @@
 import { createRunViews } from "../../../../../lib/store/run-views";
 import { runProgress } from "../../../../../lib/store/run-progress";
-import { priceOf } from "../../../../../lib/judge/pricing";
+import { priceOfStoredCall } from "../../../../../lib/judge/provider-resolution";
 import { errorResponse, withDatabase, type IdParams } from "../../../respond";
 
 export const dynamic = "force-dynamic";
@@ -40,7 +40,7 @@ export async function GET(request: Request, { params }: IdParams) {
           const run = await views.runOverview(id);
           if (closed) return;
           if (!run) return close();
-          const progress = runProgress({ run, now: Date.now(), priceOf });
+          const progress = runProgress({ run, now: Date.now(), priceOf: priceOfStoredCall });
           send("progress", progress);
           if (progress.finished) {
             send("end", { status: progress.status });

@@ -27,7 +27,8 @@ export default async function LabelPage({ params, searchParams }: { params: Prom
     reviewItemSubject(db.prisma, item),
     // The suite's text came from a browser: loaded on a worker thread, under a time limit.
     reviewItemAnchors(db.prisma, item, (input) => suiteWorkers().run({ kind: "load", ...input })),
-    db.prisma.humanLabel.findFirst({ where: { reviewItemId: item.id }, orderBy: { createdAt: "desc" }, select: { id: true, reviewer: true, value: true, note: true } }),
+    // An item waiting for its second opinion shows neither the first label nor the verdicts: the second person answers unanchored.
+    item.state === "labelled" ? db.prisma.humanLabel.findFirst({ where: { reviewItemId: item.id }, orderBy: { createdAt: "desc" }, select: { id: true, reviewer: true, value: true, note: true } }) : null,
     queue.list({ suiteId: id, ...storeFilter(query), state: "all" }),
     pageSessionReviewer(),
   ]);

@@ -4,8 +4,8 @@ import type { TypedJudgePort } from "../engine/ports/judge-port";
 import { BUILTIN_KEY_ENV, type ResolvedModel } from "../engine/plan/resolve-provider";
 import type { Settings } from "../env/read-env";
 import { readProviderKeys } from "../env/read-provider-keys";
-import { createProviderAgents, createProviderJudge, type ProviderJudgeOptions } from "../judge/provider-judge";
-import { providerResolution } from "../judge/provider-resolution";
+import { createProviderAgents, createProviderJudge, type ProviderJudgeOptions } from "./provider-judge";
+import { providerResolution } from "./provider-resolution";
 import type { AgentEndpoint } from "../live/create-live-runner";
 
 // The providers of one suite on this machine (issue 11): which provider each

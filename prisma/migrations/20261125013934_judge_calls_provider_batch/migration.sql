@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "judge_calls" ADD COLUMN     "batch_id" TEXT,
+ADD COLUMN     "provider" TEXT;
