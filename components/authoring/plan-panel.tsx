@@ -70,11 +70,13 @@ export function PlanPanel({ check, checking, error }: { check: DraftCheck | null
               <div className="value" data-testid="plan-rerun-cost">
                 {totalUsd(plan.rerunUsd, plan.evals.map((e) => e.rerunUsd))}
               </div>
-              <div className="label">unchanged rerun</div>
+              <div className="label" title="A run from here is stored, so the judge cache answers a rerun's calls on fixed responses; judge errors are not cached and are paid again.">
+                unchanged rerun
+              </div>
             </div>
             <div className="metric">
               <div className="value">{plan.cells}</div>
-              <div className="label">{plan.cells === 1 ? "eval (cell)" : "evals (cells)"}</div>
+              <div className="label">{plan.cells === 1 ? "cell" : "cells"} of {plan.evalCount === 1 ? "1 eval" : `${plan.evalCount} evals`}</div>
             </div>
             <div className="metric">
               <div className="value">{plan.deferred.length}</div>

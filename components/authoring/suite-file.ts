@@ -3,20 +3,27 @@
 
 const UNSAFE_IN_FILE_NAMES = /[\u0000-\u001f\u007f/\\:*?"<>|]/g;
 
-/** The file a suite's YAML downloads as: its name's last path segment, with what file systems refuse replaced. */
+/**
+ * The file a suite's YAML downloads as: its name's last path segment, with
+ * what file systems refuse replaced, and `.yaml` added when it has no YAML
+ * extension (so that editors and the CLI's users see a YAML file).
+ */
 export function suiteFileName(suiteName: string): string {
   const base = suiteName.split(/[/\\]/).filter(Boolean).pop() ?? "";
   const safe = base.replace(UNSAFE_IN_FILE_NAMES, "_").trim();
-  return safe === "" || safe === "." || safe === ".." ? "suite.yaml" : safe;
+  if (safe === "" || safe === "." || safe === "..") return "suite.yaml";
+  return /\.ya?ml$/i.test(safe) ? safe : `${safe}.yaml`;
 }
 
 /**
- * The path to give `--config` so that `--store` files the result under this
- * very suite (the CLI names a stored suite by the path as given): the suite's
- * name, unless it cannot be a path at all.
+ * The calibrate command for a downloaded suite: `--config` is the file the
+ * download is saved as, and when the CLI would name the stored suite otherwise
+ * (it names it by the path given), `--suite` files the calibration under this one.
  */
-export function suiteConfigPath(suiteName: string): string {
-  return /[\u0000-\u001f\u007f]/.test(suiteName) || suiteName.trim() === "" ? suiteFileName(suiteName) : suiteName;
+export function calibrateCommandFor(suiteName: string): string {
+  const file = suiteFileName(suiteName);
+  const sameName = file === suiteName;
+  return `npx rubric-studio calibrate --config ${shellQuote(file)} --store${sameName ? "" : ` --suite ${shellQuote(suiteName)}`}`;
 }
 
 /** One POSIX shell word: as is when it is plain, else in single quotes. */

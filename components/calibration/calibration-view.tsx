@@ -4,7 +4,7 @@ import { CalibrationScatter, MaeDriftChart } from "./calibration-charts";
 import { JudgeReadings } from "./judge-readings";
 import styles from "../results/results.module.css";
 import own from "./calibration.module.css";
-import { shellQuote, suiteConfigPath, suiteFileName, suiteYamlUrl } from "../authoring/suite-file";
+import { calibrateCommandFor, suiteFileName, suiteYamlUrl } from "../authoring/suite-file";
 
 // The calibration view: per criterion, labelled against judged (scatter with
 // y = x), MAE, Cohen's kappa, the confusion matrix of categorical scales and
@@ -170,8 +170,7 @@ const ANCHORS_EXAMPLE = `evals:
             - { response: "Passwords are important.", score: 0.0 }`;
 
 export function CalibrationEmpty({ suiteId, suiteName }: { suiteId: string; suiteName: string }) {
-  // The path --store files a calibration under is the one given to --config: the suite's own name.
-  const configPath = suiteConfigPath(suiteName);
+  const fileName = suiteFileName(suiteName);
   return (
     <div className={styles.empty} data-testid="calibration-empty">
       <p>
@@ -182,12 +181,12 @@ export function CalibrationEmpty({ suiteId, suiteName }: { suiteId: string; suit
       <pre className={own.code}>{ANCHORS_EXAMPLE}</pre>
       <p>
         Then press <em>Run calibration</em> above (the server needs the key of its judge models&apos; provider, e.g. <code>ANTHROPIC_API_KEY</code>), or run it from the command line where you have a key:{" "}
-        <a href={suiteYamlUrl(suiteId)} download={suiteFileName(suiteName)} data-testid="calibration-download">
+        <a href={suiteYamlUrl(suiteId)} download={fileName} data-testid="calibration-download">
           download the suite
-        </a>
-        , save it as <code data-testid="calibration-file">{configPath}</code> (the path <code>--store</code> files the calibration under, so it lands on this suite), and run:
+        </a>{" "}
+        (it saves as <code data-testid="calibration-file">{fileName}</code>) and run this where you saved it (<code>--store</code> files the calibration under this suite):
       </p>
-      <pre className={own.code} data-testid="calibration-command">{`npx rubric-studio calibrate --config ${shellQuote(configPath)} --store`}</pre>
+      <pre className={own.code} data-testid="calibration-command">{calibrateCommandFor(suiteName)}</pre>
     </div>
   );
 }

@@ -1,4 +1,4 @@
-import type { TableQuery } from "./results-query";
+import { SORT_KEYS, type TableQuery } from "./results-query";
 import styles from "./results.module.css";
 
 const STATUSES: { value: string; label: string }[] = [
@@ -15,7 +15,13 @@ const STATUSES: { value: string; label: string }[] = [
 // goes back to the top (a filtered set has its own rows).
 export function ResultsFilter({ runId, query }: { runId: string; query: TableQuery }) {
   return (
-    <form className={styles.toolbar} method="get" action={`/runs/${runId}#results`} role="search" aria-label="Filter results">
+    <>
+      {query.unknownSort !== undefined ? (
+        <p className={styles.muted} role="status" data-testid="unknown-sort">
+          No sort &ldquo;{query.unknownSort}&rdquo;: sorted by name. The table sorts by {SORT_KEYS.join(", ")}.
+        </p>
+      ) : null}
+      <form className={styles.toolbar} method="get" action={`/runs/${runId}#results`} role="search" aria-label="Filter results">
       <label>
         Status
         <select className={styles.input} name="status" defaultValue={query.status ?? ""} aria-label="Status">
@@ -38,5 +44,6 @@ export function ResultsFilter({ runId, query }: { runId: string; query: TableQue
         Filter
       </button>
     </form>
+    </>
   );
 }

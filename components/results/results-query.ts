@@ -7,8 +7,17 @@ import type { Scale } from "../../lib/config/types";
 // someone shares and the requests the table makes while scrolling agree on
 // what each parameter means.
 
-export const SORT_KEYS = ["name", "status", "score", "costUsd", "latencyMs"] as const;
+/** The table's sort keys, as the URL and the rows route spell them (and the README lists them). */
+export const SORT_KEYS = ["name", "status", "score", "cost", "latency"] as const;
 export type SortKey = (typeof SORT_KEYS)[number];
+
+/** What each sort key sorts by in the store (its ResultSortKey; components do not import lib/store). */
+export const SORT_COLUMN = { name: "name", status: "status", score: "score", cost: "costUsd", latency: "latencyMs" } as const satisfies Record<SortKey, string>;
+
+/** The names links used before the keys were the README's words: a shared `?sort=costUsd` still sorts by cost. */
+const SORT_ALIASES: Record<string, SortKey> = { costUsd: "cost", latencyMs: "latency" };
+const sortKey = (value: unknown) => (typeof value === "string" ? (SORT_ALIASES[value] ?? value) : value);
+const SORT_MESSAGE = `must be one of ${SORT_KEYS.join(", ")}`;
 
 /** Rows the table asks for in one request, and the page unit of `page=` in the URL. */
 export const RESULTS_PAGE_SIZE = 50;
@@ -29,12 +38,13 @@ export const TableQuerySchema = z.object({
   /** One matrix cell (the heatmap's drill-down): either given means the cell filter is on, and a missing axis is "none". */
   model: TEXT_PARAM.optional().catch(undefined),
   prompt: z.coerce.number().int().min(1).max(100_000).optional().catch(undefined),
-  sort: z.enum(SORT_KEYS).catch("name"),
+  sort: z.preprocess(sortKey, z.enum(SORT_KEYS)).catch("name"),
   dir: z.enum(["asc", "desc"]).catch("asc"),
   /** Where the table opens: page n starts at row (n - 1) × 50 + 1. */
   page: z.coerce.number().int().min(1).max(100_000).catch(1),
 });
-export type TableQuery = z.infer<typeof TableQuerySchema>;
+/** The page's query, and a `sort` it did not know (shown as such: the table fell back to name). */
+export type TableQuery = z.infer<typeof TableQuerySchema> & { unknownSort?: string };
 
 // The rows route is an API: a bad offset is the caller's mistake, said so with a 400.
 export const RowsRequestSchema = z.object({
@@ -42,7 +52,7 @@ export const RowsRequestSchema = z.object({
   q: TEXT_PARAM.optional(),
   model: TEXT_PARAM.optional(),
   prompt: z.coerce.number().int().min(1).max(100_000).optional(),
-  sort: z.enum(SORT_KEYS).default("name"),
+  sort: z.preprocess(sortKey, z.enum(SORT_KEYS, { error: SORT_MESSAGE }).default("name")),
   dir: z.enum(["asc", "desc"]).default("asc"),
   offset: z.coerce.number().int().min(0).max(10_000_000).default(0),
   limit: z.coerce.number().int().min(1).max(MAX_ROWS_PER_REQUEST).default(RESULTS_PAGE_SIZE),
@@ -58,7 +68,10 @@ export function firstValues(params: SearchParams): Record<string, string> {
 }
 
 export function parseTableQuery(params: SearchParams): TableQuery {
-  return TableQuerySchema.parse({ sort: undefined, dir: undefined, page: undefined, ...firstValues(params) });
+  const values = firstValues(params);
+  const query: TableQuery = TableQuerySchema.parse({ sort: undefined, dir: undefined, page: undefined, ...values });
+  const asked = values.sort;
+  return asked !== undefined && sortKey(asked) !== query.sort ? { ...query, unknownSort: asked } : query;
 }
 
 /** One row of a run's results table (plain data, picked from the store's ResultRow). */

@@ -31,8 +31,8 @@ const COLUMNS: { key: SortKey; label: string; num?: boolean; width: string }[] =
   { key: "name", label: "Eval", width: "32%" },
   { key: "status", label: "Status", width: "12%" },
   { key: "score", label: "Score", num: true, width: "11%" },
-  { key: "costUsd", label: "Cost", num: true, width: "9%" },
-  { key: "latencyMs", label: "Latency", num: true, width: "9%" },
+  { key: "cost", label: "Cost", num: true, width: "9%" },
+  { key: "latency", label: "Latency", num: true, width: "9%" },
 ];
 
 type Block = "loading" | { error: string };

@@ -2,7 +2,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { planCalibration } from "../engine/trust/calibration/plan-calibration";
 import { runCalibration, calibrationReport, DEFAULT_TOLERANCE } from "../engine/trust/calibration/run-calibration";
-import type { CalibrationResult } from "../engine/results/trust";
+import type { CalibrationResult, CriterionCalibration } from "../engine/results/trust";
 import { formatUsd, plural } from "../engine/results/format-score";
 import { stripControl } from "../report/escape";
 import { redactDeep } from "../engine/results/redact-secrets";
@@ -29,24 +29,37 @@ export interface CalibrateOptions extends JudgingOptions {
   reporter?: string;
   format?: string;
   store?: boolean;
+  /** The stored suite's name, when it is not the --config path (a file downloaded from the dashboard). */
+  suite?: string;
   maxCost?: number;
   concurrency: number;
 }
 
 const fixed = (x: number | null, digits = 3) => (x === null ? "—" : x.toFixed(digits));
 
+/** A criterion's mark: ✗ fails the run (MAE above --max-error, or an item not graded), ! has outliers, ✓ every item within tolerance. */
+function markOf(result: CalibrationResult, c: CriterionCalibration): "✗" | "!" | "✓" {
+  if (c.graded < c.items.length || result.overMaxError.some((o) => o.eval === c.eval && o.item === c.item)) return "✗";
+  return c.outliers > 0 ? "!" : "✓";
+}
+
+function legend(result: CalibrationResult): string {
+  const tolerance = `±${result.tolerance}`;
+  const fails = result.maxError !== undefined ? `MAE above --max-error ${result.maxError}, or an item not graded (exit 1)` : "an item not graded (exit 1; with no --max-error, MAE alone fails nothing)";
+  return `✓ every item within ${tolerance} of its label · ! outliers: items off by more than ${tolerance} · ✗ ${fails}`;
+}
+
 export function renderCalibration(result: CalibrationResult): string {
   const lines = [`Calibration: ${result.probes} labelled items, tolerance ±${result.tolerance}${result.maxError !== undefined ? `, max MAE ${result.maxError}` : ""}`, ""];
   for (const c of result.criteria) {
-    const over = result.overMaxError.some((o) => o.eval === c.eval && o.item === c.item);
     lines.push(
-      `${over ? "✗" : "✓"} ${stripControl(c.eval)} › ${stripControl(c.item)} (${c.scale}): MAE ${fixed(c.mae)}, Cohen's κ (${c.kappa.weights}) ${c.kappa.value === null ? `n/a (${c.kappa.note})` : fixed(c.kappa.value)}, ${c.graded}/${c.items.length} graded, ${c.outliers} outlier${c.outliers === 1 ? "" : "s"}`,
+      `${markOf(result, c)} ${stripControl(c.eval)} › ${stripControl(c.item)} (${c.scale}): MAE ${fixed(c.mae)}, Cohen's κ (${c.kappa.weights}) ${c.kappa.value === null ? `n/a (${c.kappa.note})` : fixed(c.kappa.value)}, ${c.graded}/${c.items.length} graded, ${c.outliers} outlier${c.outliers === 1 ? "" : "s"}`,
     );
     for (const item of c.items.filter((i) => i.outlier || i.judged === null)) {
       lines.push(`    ${item.source} ${stripControl(item.id)}: labelled ${fixed(item.label, 2)}, judged ${fixed(item.judged, 2)}${item.judged === null ? ` (${stripControl(item.reasoning)})` : ""}`);
     }
   }
-  lines.push("", `${plural(result.judgeCalls, "judge call")} · ${formatUsd(result.costUsd)}`);
+  lines.push("", legend(result), `${plural(result.judgeCalls, "judge call")} · ${formatUsd(result.costUsd)}`);
   return `${lines.join("\n")}\n`;
 }
 
@@ -68,7 +81,7 @@ async function storeCalibration(input: { result: CalibrationResult; options: Cal
   try {
     const runId = await createCalibrationStore(db.prisma).saveCalibration({
       // The same suite name `eval --store` uses: the path as given, so both land on one suite.
-      suiteName: path.normalize(options.config),
+      suiteName: options.suite ?? path.normalize(options.config),
       yaml: input.yaml,
       result,
       startedBy: "cli",

@@ -49,7 +49,9 @@ export async function evalCommand(input: { options: EvalOptions; io: CliIo; tool
   // A batched run's budget and projections count batch prices.
   const providers = options.batch ? { ...direct, priceOf: batchPriceOf(direct.priceOf) } : direct;
   const resolveModel = providers.resolve;
-  const explainOptions = { cacheMinimumOf: providers.cacheMinimumOf, concurrency: options.concurrency, judgeCache: options.cache, batchable: (model: string) => goesThroughBatches(providers.resolve(model)) };
+  // The judge cache lives in the run store: a run that keeps no history pays again on a rerun.
+  const stored = Boolean(options.store || databaseUrl || options.queue);
+  const explainOptions = { cacheMinimumOf: providers.cacheMinimumOf, concurrency: options.concurrency, judgeCache: !options.cache ? false : stored ? true : ("no store" as const), batchable: (model: string) => goesThroughBatches(providers.resolve(model)) };
 
   if (options.explain) {
     // Planned as if every key were set, so that the plan shows what a real run would do; the missing keys are said after it.
@@ -72,7 +74,7 @@ export async function evalCommand(input: { options: EvalOptions; io: CliIo; tool
   const refusal = options.maxCost !== undefined && !options.allowUnpriced ? unpricedRefusal({ models: planned.totals.unpricedModels, priceOf: providers.priceOf }) : undefined;
   if (refusal !== undefined) return fail(refusal);
   io.stderr.write(
-    `Grading ${plural(planned.totals.cells, "eval")}: ${plural(planned.totals.judgeCalls, "judge call")}${
+    `Grading ${plural(planned.totals.evals, "eval")} (${plural(planned.totals.cells, "cell")}): ${plural(planned.totals.judgeCalls, "judge call")}${
       planned.totals.agentCalls ? ` (plus up to ${planned.totals.agentCalls} agent model calls)` : ""
     }, projected ~${formatUsd(planned.totals.costUsd)}${
       options.maxCost !== undefined ? ` (budget ${formatUsd(options.maxCost)})` : ""

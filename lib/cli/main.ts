@@ -175,7 +175,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     program
       .command("report")
       .description("Render a stored run in any format (for a run started with --detach, or any past run), or a review file the Go package wrote (EvaluationReport JSON, an array of them, or a MultiJudgeResult).")
-      .argument("<run-id|file>", "a run id, or the path of a Go EvaluationReport JSON file"),
+      .argument("<run-id|latest|file>", "a run id, latest (the newest stored run), or the path of a Go EvaluationReport JSON file"),
   ).action(async (runId: string, opts: { reporter: string; output?: string; color: boolean }) => {
     const reporters = parseReporterList(opts.reporter);
     if (!reporters.ok) {
@@ -184,8 +184,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       return;
     }
     const color = opts.color && Boolean(io.stdout.isTTY);
-    // A run id is a UUID; anything else names a file.
-    if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(runId)) {
+    // A run id is a UUID, and `latest` the newest stored run; anything else names a file.
+    if (runId !== "latest" && !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(runId)) {
       const { reportFileCommand } = await import("./report-file-command");
       exitCode = await reportFileCommand({ file: runId, io, reporters: reporters.value, output: opts.output, color, toolVersion: version });
       return;

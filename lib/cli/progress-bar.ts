@@ -31,7 +31,7 @@ export function createProgressBar(input: { stream: NodeJS.WriteStream; now: () =
     const elapsed = (t - started) / 1000;
     const eta = fraction > 0 && fraction < 1 ? ` · ETA ${Math.ceil((elapsed / fraction) * (1 - fraction))}s` : "";
     const bar = `${"█".repeat(filled)}${"░".repeat(WIDTH - filled)}`;
-    const line = `${bar} ${formatCount(calls.done)}/${plural(calls.total, "call")} · ${formatCount(evals.done)}/${plural(evals.total, "eval")} · ${formatCount(failed)} failing · ${formatUsd(cost)}${eta}`;
+    const line = `${bar} ${formatCount(calls.done)}/${plural(calls.total, "call")} · ${formatCount(evals.done)}/${plural(evals.total, "cell")} · ${formatCount(failed)} failing · ${formatUsd(cost)}${eta}`;
     stream.write(`\r\x1b[2K${line.slice(0, (stream.columns || 120) - 1)}`);
     drawn = true;
   };

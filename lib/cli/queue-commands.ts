@@ -204,7 +204,13 @@ export async function cancelCommand(input: { runId: string; settings: Settings; 
 export async function reportCommand(input: { runId: string; settings: Settings; io: CliIo; reporters: ReporterName[]; output?: string; color: boolean }): Promise<number> {
   const db = await openDatabase({ databaseUrl: input.settings.databaseUrl, dataDir: input.settings.dataDir });
   try {
-    return await renderStoredRun({ db, runId: input.runId, io: input.io, reporters: input.reporters, output: input.output, color: input.color });
+    // `latest`: the newest stored run, as `--baseline latest` names the newest of a suite.
+    const runId = input.runId === "latest" ? await createRunStore(db.prisma).newestRunId() : input.runId;
+    if (runId === undefined) {
+      input.io.stderr.write("error: no stored run yet: `eval --store` (or DATABASE_URL) keeps runs for `report`\n");
+      return 2;
+    }
+    return await renderStoredRun({ db, runId, io: input.io, reporters: input.reporters, output: input.output, color: input.color });
   } finally {
     await db.close();
   }

@@ -43,7 +43,7 @@ export async function reportFileCommand(input: { file: string; io: CliIo; report
   const { file, io } = input;
   const read = await readBoundedFile(path.resolve(io.cwd, file));
   if (!read.ok) {
-    io.stderr.write(`${file}:1:1: error: cannot read the report: ${read.message}\n`);
+    io.stderr.write(`${file}:1:1: error: cannot read the report: ${read.message} (report takes a RUN_ID, latest for the newest stored run, or a review file)\n`);
     return 2;
   }
   let data: unknown;

@@ -58,6 +58,7 @@ export function addReviewCommands(program: Command, context: ReviewCommandsConte
     .option("--json", "print the plain calibration result as JSON (the object the dashboard's calibration view draws)")
     .option("-o, --output <path>", "where json, md and html go (a file for one, a directory for several); with only pretty, the plain JSON result is written there")
     .option("--store", "keep the calibration in the run history (the embedded database; on whenever DATABASE_URL is set), for the dashboard's calibration view and drift")
+    .option("--suite <name>", "with --store: the stored suite to file the calibration under (default: the --config path as given), e.g. the dashboard suite a download came from")
     .addHelpText(
       "after",
       [

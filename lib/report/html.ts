@@ -46,7 +46,7 @@ function graded(result: EvalResult): boolean {
 function cards(report: Report): SafeHtml {
   const s = report.summary;
   const items: [string, string][] = [
-    ["evals", formatInt(s.total)],
+    [s.total === 1 ? "cell" : "cells", formatInt(s.total)],
     ["passed", `${s.passed}${s.vacuous ? ` (${s.vacuous} vacuous)` : ""}`],
     ["failed", String(s.failed)],
     ["deferred", String(s.deferred)],

@@ -149,7 +149,7 @@ function renderMarkdown(report: Report): string {
     `## Rubric Studio: ${escapeMarkdown(report.suite.file)}`,
     "",
     ...(report.suite.description ? [escapeMarkdown(report.suite.description), ""] : []),
-    `**${plural(s.total, "eval")}:** ${counts.join(" · ")}`,
+    `**${plural(s.total, "cell")}:** ${counts.join(" · ")}`,
     "",
     `${plural(s.judgeCalls, "judge call")} · ${formatUsage(s.usage)} · cost ${formatReportCost(report)}` +
       (report.budget ? ` of ${formatUsd(report.budget.maxCostUsd)} budget` : "") +

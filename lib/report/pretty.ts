@@ -78,7 +78,7 @@ function footer(report: Report, paint: Paint): string[] {
   const budget = report.budget ? ` of ${formatUsd(report.budget.maxCostUsd)} budget` : "";
   const saved = savingsLine(s.savings);
   const lines = [
-    `${paint("1", `${formatInt(s.total)} eval${s.total === 1 ? "" : "s"}:`)} ${counts.join(", ")}`,
+    `${paint("1", `${formatInt(s.total)} cell${s.total === 1 ? "" : "s"}:`)} ${counts.join(", ")}`,
     paint("2", `${plural(s.judgeCalls, "judge call")} · ${formatUsage(s.usage)} · cost ${formatReportCost(report)}${budget} · ${(report.durationMs / 1000).toFixed(1)}s`),
     ...(saved ? [paint("2", saved)] : []),
     ...selfGradingLines(report.selfGrading).map((w) => paint(STATUS_STYLES.deferred.ansi, stripControl(w))),

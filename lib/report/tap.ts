@@ -75,7 +75,7 @@ function renderTap(report: Report): string {
   const s = report.summary;
   const lines = ["TAP version 14", `1..${report.results.length}`, ...report.results.flatMap((r, i) => testPoint(r, i + 1))];
   lines.push(
-    `# ${plural(s.total, "eval")}: ${s.passed} passed (${s.vacuous} vacuous), ${s.failed} failed, ${s.deferred} deferred, ` +
+    `# ${plural(s.total, "cell")}: ${s.passed} passed (${s.vacuous} vacuous), ${s.failed} failed, ${s.deferred} deferred, ` +
       `${s.judgeErrors} judge error${s.judgeErrors === 1 ? "" : "s"}, ${s.skipped} ${skippedSummaryLabel(report)}`,
     `# ${plural(s.judgeCalls, "judge call")}, cost ${s.costUsd.toFixed(4)} USD`,
     ...selfGradingLines(report.selfGrading).map((w) => `# ${description(w)}`),

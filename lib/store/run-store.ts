@@ -155,6 +155,12 @@ export function createRunStore(prisma: PrismaClient) {
       return run && run.kind === "eval" ? toStored(run) : undefined;
     },
 
+    /** The newest eval run of any suite, whatever its status (`report latest`). */
+    async newestRunId(): Promise<string | undefined> {
+      const run = await prisma.run.findFirst({ where: { kind: "eval" }, orderBy: { createdAt: "desc" }, select: { id: true } });
+      return run?.id;
+    },
+
     /** The newest finished run of a suite, other than `excludeRunId`. */
     async latestRun(input: { suiteName: string; excludeRunId?: string }): Promise<StoredRun | undefined> {
       const run = await prisma.run.findFirst({

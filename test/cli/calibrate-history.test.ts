@@ -50,7 +50,7 @@ describe("calibrate --store and --reporter", () => {
     const first = await ws.cli(["calibrate", "--config", "cal.yaml", "--reporter", "pretty,json,md,html", "--output", "reports"], env);
     expect(first.code, first.stderr).toBe(0);
     expect(first.stderr).toMatch(/Stored calibration run [0-9a-f-]{36}/);
-    expect(first.stdout).toContain("✓ refunds › cites the policy (unit): MAE 0.350");
+    expect(first.stdout).toContain("! refunds › cites the policy (unit): MAE 0.350");
 
     const report = (await ws.readReport("reports/report.json")) as Report;
     expect(report.results).toEqual([]);
@@ -107,6 +107,18 @@ describe("calibrate --store and --reporter", () => {
     expect(await createRunViews(database.prisma).runOverview(latest!.runId)).toBeUndefined();
     // Nor can `resume`, `report` or `--baseline` take a calibration run for an eval run.
     expect(await createRunStore(database.prisma).getRun(latest!.runId)).toBeUndefined();
+  });
+
+  it("--suite files the calibration under a dashboard suite whose name is not the file's (a download saved as 'big twelve.yaml')", { timeout: 120_000 }, async ({ onTestFinished }) => {
+    const ws = await makeWorkspace(onTestFinished);
+    const judge = await startFakeJudge(onTestFinished, { respond: () => ({ verdict: { reasoning: "Good.", score: 0.9 } }) });
+    const dashboard = await createSuiteStore(database.prisma).createSuite({ name: "big twelve", yaml: SUITE });
+    if (!dashboard.ok) throw new Error(dashboard.message);
+    await ws.write("big twelve.yaml", SUITE);
+    const run = await ws.cli(["calibrate", "--config", "big twelve.yaml", "--store", "--suite", "big twelve"], { ...judge.env, DATABASE_URL: database.url });
+    expect(run.code, run.stderr).toBe(0);
+    expect((await createCalibrationStore(database.prisma).latestCalibration(dashboard.value.id))?.startedBy).toBe("cli");
+    expect(await database.prisma.suite.findUnique({ where: { name: "big twelve.yaml" } })).toBeNull();
   });
 
   it("refuses a format that cannot carry a calibration", async ({ onTestFinished }) => {

@@ -37,11 +37,11 @@ describe.concurrent("rubric-studio eval", () => {
     const run = await ws.cli(["eval", "--config", "suite.yaml"], judge.env);
 
     expect(run.code).toBe(0);
-    expect(run.stderr).toMatch(/Grading 3 evals: 4 judge calls, projected ~\$/);
+    expect(run.stderr).toMatch(/Grading 3 evals \(3 cells\): 4 judge calls, projected ~\$/);
     for (const name of ["billing total", "billing tax", "weather in paris"]) {
       expect(run.stdout).toMatch(new RegExp(`✓ PASS +${name} +0\\.90 +threshold 0\\.70`));
     }
-    expect(run.stdout).toMatch(/3 evals: 3 passed, 0 failed, 0 deferred, 0 judge errors/);
+    expect(run.stdout).toMatch(/3 cells: 3 passed, 0 failed, 0 deferred, 0 judge errors/);
     expect(judge.api.requests).toHaveLength(4);
   });
 
@@ -55,7 +55,7 @@ describe.concurrent("rubric-studio eval", () => {
     expect(run.stdout).toMatch(/✗ FAIL +weather in paris +0\.30 +threshold 0\.70/);
     expect(run.stdout).toMatch(/score 0\.30 < threshold 0\.70/);
     expect(run.stdout).toMatch(/✓ PASS +billing total/);
-    expect(run.stdout).toMatch(/3 evals: 2 passed, 1 failed/);
+    expect(run.stdout).toMatch(/3 cells: 2 passed, 1 failed/);
     const report = await ws.readReport("report.json");
     expect(report.results.map((r) => [r.name, r.status, r.score])).toEqual([
       ["billing total", "passed", 0.9],
@@ -75,7 +75,7 @@ describe.concurrent("rubric-studio eval", () => {
     expect(judge.api.requests).toHaveLength(0);
     for (const name of ["billing total", "billing tax", "weather in paris"]) expect(run.stdout).toMatch(new RegExp(`○ DEFER +${name} `));
     expect(run.stdout.match(/deferred: .*ANTHROPIC_API_KEY/g)).toHaveLength(3);
-    expect(run.stdout).toMatch(/3 evals: 0 passed, 0 failed, 3 deferred/);
+    expect(run.stdout).toMatch(/3 cells: 0 passed, 0 failed, 3 deferred/);
     const report = await ws.readReport("report.json");
     for (const result of report.results) {
       expect(result.status).toBe("deferred");

@@ -115,7 +115,7 @@ test("eval --explain prints rubric, candidate, judges, calls and cost per eval, 
 
   // Every graded cell has a positive projected cost, and the total line sums the calls.
   for (const [name, block] of blocks) if (name !== "live run") expect(block).toMatch(/~\$0\.\d*[1-9]\d*$/m);
-  const plan = /^Plan: 8 evals \(1 deferred\), (\d+) judge calls, .* projected cost ~\$(\d+\.\d+)$/m.exec(run.stdout);
+  const plan = /^Plan: \d+ evals?, 8 cells \(1 deferred\), (\d+) judge calls, .* projected cost ~\$(\d+\.\d+)$/m.exec(run.stdout);
   expect(plan, run.stdout).not.toBeNull();
   expect(Number(plan![1])).toBe(12 + 12 + 3 + 4);
   expect(Number(plan![2])).toBeGreaterThan(0);
@@ -126,8 +126,8 @@ test("eval --explain and eval say '1 judge call', not '1 judge calls'", async ({
   const judge = await startFakeJudge(onTestFinished);
   await ws.write("suite.yaml", yaml("evals:", "  - name: one call", '    response: "Hello."', '    rubric: "Greets."'));
   const explain = await ws.cli(["eval", "--explain", "--config", "suite.yaml"], judge.env);
-  expect(explain.stdout).toMatch(/^Plan: 1 eval, 1 judge call, /m);
+  expect(explain.stdout).toMatch(/^Plan: 1 eval, 1 cell, 1 judge call, /m);
   expect(explain.stdout).not.toMatch(/1 judge calls/);
   const run = await ws.cli(["eval", "--config", "suite.yaml"], judge.env);
-  expect(run.stderr).toMatch(/Grading 1 eval: 1 judge call, projected/);
+  expect(run.stderr).toMatch(/Grading 1 eval \(1 cell\): 1 judge call, projected/);
 });

@@ -15,6 +15,6 @@ test("the progress bar prints counts with thousands separators, like the header"
   bar.onEvent({ type: "call", done: 1234, total: 12000, costUsd: 0.6 });
   const last = out.split("\r\x1b[2K").at(-1)!;
   expect(last).toContain("1,234/12,000 calls");
-  expect(last).toContain("0/2,500 evals");
+  expect(last).toContain("0/2,500 cells");
   expect(out).not.toMatch(/\b1234\b|\b1000\//);
 });

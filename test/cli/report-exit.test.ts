@@ -26,7 +26,7 @@ describe("report RUN_ID", () => {
     scores = { "Answer number 1.": 0.7, "Answer number 2.": 0.9 };
     const gated = await ws.cli(["eval", "--config", "gated.yaml", "--no-cache", "--baseline", "latest", "--no-color"], env);
     expect(gated.code).toBe(1);
-    expect(gated.stdout).toMatch(/2 evals: 2 passed, 0 failed/);
+    expect(gated.stdout).toMatch(/2 cells: 2 passed, 0 failed/);
     const runId = /Storing run ([0-9a-f-]{36})/.exec(gated.stderr)![1]!;
 
     const report = await ws.cli(["report", runId, "--no-color"], env);

@@ -62,9 +62,9 @@ test("Check anchors grades the criterion under the cursor, then all, and marks t
 test("Run calibration on the server fills the calibration view", async ({ page }) => {
   const id = await openSuite(page, KEYED, "anchors calibration", ANCHOR_SUITE);
   await page.goto(`${KEYED}/suites/${id}/calibration`);
-  // The hint quotes the suite's name (one shell word) and says where to get the file it names.
-  await expect(page.getByTestId("calibration-command")).toHaveText("npx rubric-studio calibrate --config 'anchors calibration' --store");
-  await expect(page.getByTestId("calibration-file")).toHaveText("anchors calibration");
+  // The hint names the file the download saves as (with .yaml) and files the calibration under this suite with --suite.
+  await expect(page.getByTestId("calibration-command")).toHaveText("npx rubric-studio calibrate --config 'anchors calibration.yaml' --store --suite 'anchors calibration'");
+  await expect(page.getByTestId("calibration-file")).toHaveText("anchors calibration.yaml");
   const download = await page.request.get(`${KEYED}${await page.getByTestId("calibration-download").getAttribute("href")}`);
   expect(await download.text()).toBe(ANCHOR_SUITE);
   await page.getByRole("button", { name: "Run calibration" }).click();

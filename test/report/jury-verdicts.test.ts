@@ -117,7 +117,7 @@ evals:
     }
     // The report object keeps full precision.
     expect(report.results[0]!.score).toBe(0.7000000000000001);
-    expect(render(report, "tap")).toContain("# 1 eval: ");
-    expect(render(report, "md")).toContain("**1 eval:**");
+    expect(render(report, "tap")).toContain("# 1 cell: ");
+    expect(render(report, "md")).toContain("**1 cell:**");
   });
 });

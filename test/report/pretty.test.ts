@@ -55,7 +55,7 @@ describe("pretty reporter", () => {
   });
 
   it("ends with the counts, judge calls, tokens including cache, and cost", () => {
-    expect(plain).toContain("8 evals: 4 passed (1 vacuous), 1 failed, 1 deferred, 1 judge error, 1 skipped (budget)");
+    expect(plain).toContain("8 cells: 4 passed (1 vacuous), 1 failed, 1 deferred, 1 judge error, 1 skipped (budget)");
     expect(plain).toContain("11 judge calls · 17,590 tokens (input 8,532, output 1,018, cache read 6,040, cache write 2,000) · cost $0.0278");
   });
 
@@ -161,7 +161,7 @@ evals:
     expect(agreement).toContain("  n/a: every rating is the same value, so agreement cannot be told from chance");
     const flips = block(text, "Flip rate over 3 repeats");
     expect(flips).toMatch(/ {2}prd review +goal +1 +prd review +100%/);
-    expect(text.indexOf("Flip rate over 3 repeats")).toBeLessThan(text.indexOf("3 evals:"));
+    expect(text.indexOf("Flip rate over 3 repeats")).toBeLessThan(text.indexOf("3 cells:"));
   });
 
   it("colours a failed decision red and a biased comparison yellow, and only when asked", async () => {

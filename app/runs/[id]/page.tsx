@@ -5,7 +5,7 @@ import { cellLabel, MatrixHeatmap } from "@/components/results/matrix-heatmap";
 import { RunLive } from "@/components/results/run-live";
 import { DeferredNote } from "@/components/results/deferred-note";
 import { ResultsFilter } from "@/components/results/results-filter";
-import { cellFilter, parseTableQuery, queryHref, RESULTS_PAGE_SIZE, toResultRowView } from "@/components/results/results-query";
+import { cellFilter, parseTableQuery, queryHref, RESULTS_PAGE_SIZE, SORT_COLUMN, toResultRowView } from "@/components/results/results-query";
 import { RunPositionBiasCard } from "@/components/results/position-bias";
 import { ResultsTable } from "@/components/results/results-table";
 import styles from "@/components/results/results.module.css";
@@ -35,7 +35,7 @@ export default async function RunPage({ params, searchParams }: { params: Promis
       ...(query.status ? { status: query.status } : {}),
       ...(query.q ? { search: query.q } : {}),
       ...(cell ? { cell } : {}),
-      sort: { by: query.sort, direction: query.dir },
+      sort: { by: SORT_COLUMN[query.sort], direction: query.dir },
       pageSize: RESULTS_PAGE_SIZE,
       offset: (query.page - 1) * RESULTS_PAGE_SIZE,
     }),

@@ -13,6 +13,8 @@ import type { CacheMinimumOf } from "./cache-projection";
 // pricing table and says whether the server has a judge key.
 
 export interface DraftPlan {
+  /** The suite's evals the cells come from (a matrix or a dataset makes several cells of one eval). */
+  evalCount: number;
   cells: number;
   judgeCalls: number;
   /** Upper bound of live agents' model calls (not priced). */
@@ -106,6 +108,7 @@ export function checkDraft(input: {
   return {
     issues: loaded.warnings,
     plan: {
+      evalCount: explained.totals.evals,
       cells: explained.totals.cells,
       judgeCalls: explained.totals.judgeCalls,
       agentCalls: explained.totals.agentCalls,

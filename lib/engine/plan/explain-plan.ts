@@ -57,6 +57,8 @@ export interface ExplainedCell {
 export interface ExplainedPlan {
   cells: ExplainedCell[];
   totals: {
+    /** The suite's evals these cells come from (a matrix or a dataset makes several cells of one eval). */
+    evals: number;
     cells: number;
     deferred: number;
     judgeCalls: number;
@@ -72,6 +74,8 @@ export interface ExplainedPlan {
   };
   /** The TTL the run would give the rubric's prefix (cache-ttl.ts). */
   cacheTtl: CacheTtl;
+  /** How an unchanged rerun would cost less, when this one keeps no verdicts (a CLI run without the store). */
+  rerunHint?: string;
   assumptions: string;
 }
 
@@ -124,19 +128,31 @@ function comparedLine(compared: ComparedCells, rubric: Rubric): string {
 }
 
 
+/** What the rerun figure assumes, by ExplainOptions.judgeCache. */
+const RERUN_ASSUMPTIONS: Record<string, string> = {
+  true: "an unchanged rerun of fixed responses is answered by the judge cache (a live run grades a new transcript; judge errors are not cached, so a rerun pays for them again)",
+  false: "an unchanged rerun pays again in full (--no-cache asks the judge afresh)",
+  "no store": "an unchanged rerun pays again in full: without --store (or DATABASE_URL) no verdict is kept for the judge cache (judge errors are never cached)",
+};
+
 export interface ExplainOptions {
   /** The models' minimum cacheable prefixes (lib/judge's table); without it no cache saving is projected. */
   cacheMinimumOf?: CacheMinimumOf;
   /** The run's concurrency, which chooses the TTL (8 when left out, the CLI's default). */
   concurrency?: number;
-  /** False for `--no-cache`: an unchanged rerun pays again. */
-  judgeCache?: boolean;
+  /**
+   * Whether an unchanged rerun finds this run's verdicts: true (the judge cache,
+   * kept in the run store), false (`--no-cache`), or "no store" (a CLI run
+   * without `--store` or DATABASE_URL keeps no verdicts): the last two pay again.
+   */
+  judgeCache?: boolean | "no store";
   /** Which judge models Message Batches would carry (`goesThroughBatches` of their provider); without it, every model. The others cost the same with batches. */
   batchable?: (model: string) => boolean;
 }
 
 export function explainPlan(cells: PlannedCell[], priceOf: PriceOf, options: ExplainOptions = {}): ExplainedPlan {
   const estimate = createRequestEstimator();
+  const judgeCache = options.judgeCache ?? true;
   // Every cell's requests first: their number chooses the TTL, which prices the writes.
   const estimated = cells.map((cell) => {
     const graded = cell.candidate ?? (cell.live ? assumedLiveCandidate(cell.live) : undefined);
@@ -205,7 +221,7 @@ export function explainPlan(cells: PlannedCell[], priceOf: PriceOf, options: Exp
       if (cell.judges.some((j) => unpriced.has(j.model))) naiveUsd = costUsd = null;
     }
     // A fixed response's verdicts are in the judge cache after the first run; a live run grades a new transcript.
-    const rerunUsd = options.judgeCache !== false && cell.candidate ? 0 : costUsd;
+    const rerunUsd = judgeCache === true && cell.candidate ? 0 : costUsd;
     return {
       id: cell.id,
       name: cell.name,
@@ -229,6 +245,7 @@ export function explainPlan(cells: PlannedCell[], priceOf: PriceOf, options: Exp
   return {
     cells: explained,
     totals: {
+      evals: new Set(cells.map((c) => c.eval.name)).size,
       cells: explained.length,
       deferred: explained.filter((c) => c.deferReason !== undefined).length,
       judgeCalls: explained.reduce((n, c) => n + c.judgeCalls, 0),
@@ -243,7 +260,8 @@ export function explainPlan(cells: PlannedCell[], priceOf: PriceOf, options: Exp
       unpricedModels: [...unpriced].sort(),
     },
     cacheTtl,
-    assumptions: `input ≈ prompt characters / 4 + ${REQUEST_OVERHEAD_TOKENS} tokens of framing per call, ${EXPECTED_OUTPUT_TOKENS} output tokens per call, with the prompt cache, the first call of each shared prefix (the tool and the whole rubric; that and a candidate other calls share) writes it at 1.25× the input price (2× with the 1-hour TTL) and the calls after it read it at 0.1×, only where the prefix reaches the model's minimum cacheable length (no saving for a model without one); an unchanged rerun of fixed responses is answered by the judge cache; with Message Batches (--batch) every token costs half, the cache's multipliers on top; a tree counts its longest path; a live run's transcript is ~${ASSUMED_TRANSCRIPT_CHARS} characters and its agent model calls are not in the cost`,
+    rerunHint: judgeCache === "no store" ? "--store keeps the verdicts: a rerun of fixed responses then costs ~$0" : undefined,
+    assumptions: `input ≈ prompt characters / 4 + ${REQUEST_OVERHEAD_TOKENS} tokens of framing per call, ${EXPECTED_OUTPUT_TOKENS} output tokens per call, with the prompt cache, the first call of each shared prefix (the tool and the whole rubric; that and a candidate other calls share) writes it at 1.25× the input price (2× with the 1-hour TTL) and the calls after it read it at 0.1×, only where the prefix reaches the model's minimum cacheable length (no saving for a model without one); ${RERUN_ASSUMPTIONS[String(judgeCache)]}; with Message Batches (--batch) every token costs half, the cache's multipliers on top; a tree counts its longest path; a live run's transcript is ~${ASSUMED_TRANSCRIPT_CHARS} characters and its agent model calls are not in the cost`,
   };
 }
 
@@ -253,6 +271,13 @@ function costLine(c: { naiveUsd: number | null; costUsd: number | null; batchUsd
   const { write5m, write1h, read } = c.cacheInput;
   const cache = write5m + write1h + read === 0 ? "no prefix cached" : `${write5m + write1h} input tokens written, ${read} read`;
   return `naive ${usd(c.naiveUsd)}, with the prompt cache ${usd(c.costUsd)} (${cache}), with batches ${usd(c.batchUsd)}, unchanged rerun ${usd(c.rerunUsd)}`;
+}
+
+/** The TTL only where something is cached: below every model's minimum the API caches nothing, whatever the TTL asked. */
+function ttlClause(plan: ExplainedPlan): string {
+  const { write5m, write1h, read } = plan.totals.cacheInput;
+  if (write5m + write1h + read === 0) return "nothing is cached: no shared prefix reaches its judge model's minimum cacheable length (or the model has no known minimum)";
+  return `the rubric's prefix cached for ${plan.cacheTtl === "1h" ? "1 hour" : "5 minutes"}`;
 }
 
 export function renderExplain(plan: ExplainedPlan): string {
@@ -273,8 +298,8 @@ export function renderExplain(plan: ExplainedPlan): string {
   }
   const t = plan.totals;
   lines.push(
-    `Plan: ${plural(t.cells, "eval")}${t.deferred ? ` (${t.deferred} deferred)` : ""}, ${plural(t.judgeCalls, "judge call")}, ~${t.inputTokens} input + ${t.outputTokens} output tokens, projected cost ~${formatUsd(t.costUsd)}`,
-    `Cost: ${costLine(t)}; the rubric's prefix cached for ${plan.cacheTtl === "1h" ? "1 hour" : "5 minutes"}`,
+    `Plan: ${plural(t.evals, "eval")}, ${plural(t.cells, "cell")}${t.deferred ? ` (${t.deferred} deferred)` : ""}, ${plural(t.judgeCalls, "judge call")}, ~${t.inputTokens} input + ${t.outputTokens} output tokens, projected cost ~${formatUsd(t.costUsd)}`,
+    `Cost: ${costLine(t)}${plan.rerunHint ? ` (${plan.rerunHint})` : ""}; ${ttlClause(plan)}`,
   );
   if (t.agentCalls) lines.push(`Live runs: up to ${t.agentCalls} agent model calls (the sum of their turn limits).`);
   if (t.unpricedModels.length) lines.push(`No price known for: ${t.unpricedModels.join(", ")} (not counted in the cost).`);

@@ -106,11 +106,23 @@ describe("GET /api/runs/<id>/results", () => {
     const tail = await get(runId, `sort=score&dir=desc&offset=${ROWS - 2}&limit=10`);
     expect(tail.body.rows.map((r) => r.score)).toEqual([null, null]);
 
-    const costly = await get(runId, "status=judge_error&sort=costUsd&dir=desc&limit=2");
-    expect(costly.body.rows.map((r) => [r.resultKey, r.status])).toEqual([
-      ["eval 1230", "judge_error"],
-      ["eval 1226", "judge_error"],
-    ]);
+    // The README's key, `cost`; the old `costUsd` of links already shared sorts the same.
+    for (const key of ["cost", "costUsd"]) {
+      const costly = await get(runId, `status=judge_error&sort=${key}&dir=desc&limit=2`);
+      expect(costly.body.rows.map((r) => [r.resultKey, r.status]), key).toEqual([
+        ["eval 1230", "judge_error"],
+        ["eval 1226", "judge_error"],
+      ]);
+    }
+    const byLatency = await get(runId, "sort=latency&dir=desc&limit=500");
+    const latencies = byLatency.body.rows.map((r) => r.latencyMs);
+    expect(latencies).toEqual([...latencies].sort((x, y) => y - x));
+  });
+
+  it("an unknown sort key is a 400 that lists the keys", async () => {
+    const { status, body } = await get(runId, "sort=bogus");
+    expect(status).toBe(400);
+    expect(body.error?.message).toBe("sort: must be one of name, status, score, cost, latency");
   });
 
   it("answers an empty run with no rows, and an unknown run with a 404", async () => {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // eslint-disable-next-line no-restricted-imports
 import { GET } from "../../../app/api/suites/[id]/yaml/route";
 import { createSuiteStore } from "../../../lib/store/suite-store";
-import { shellQuote, suiteConfigPath, suiteFileName } from "../../../components/authoring/suite-file";
+import { calibrateCommandFor, shellQuote, suiteFileName } from "../../../components/authoring/suite-file";
 import { useTestDatabase } from "../../support/test-database";
 
 // Issue 12 §11, export: any saved version of a suite downloads as text/yaml,
@@ -45,7 +45,8 @@ describe("GET /api/suites/<id>/yaml", () => {
     const response = await get(suiteId);
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toBe("text/yaml; charset=utf-8");
-    expect(response.headers.get("content-disposition")).toBe(`attachment; filename="release _notes_ jury"; filename*=UTF-8''release%20_notes_%20jury`);
+    // The name has no extension: the file gets `.yaml`, so it opens as YAML and the calibration hint can name it.
+    expect(response.headers.get("content-disposition")).toBe(`attachment; filename="release _notes_ jury.yaml"; filename*=UTF-8''release%20_notes_%20jury.yaml`);
     expect(await response.text()).toBe(V2);
   });
 
@@ -68,14 +69,20 @@ describe("GET /api/suites/<id>/yaml", () => {
 describe("the suite as a file and as a shell word", () => {
   it("names the download after the suite's last path segment, without what file systems refuse", () => {
     expect(suiteFileName("examples/rubric-eval.yaml")).toBe("rubric-eval.yaml");
-    expect(suiteFileName("release notes jury")).toBe("release notes jury");
+    expect(suiteFileName("release notes jury")).toBe("release notes jury.yaml");
+    expect(suiteFileName("big twelve")).toBe("big twelve.yaml");
+    expect(suiteFileName("suite.YML")).toBe("suite.YML");
     expect(suiteFileName("a:b*c?.yaml")).toBe("a_b_c_.yaml");
     expect(suiteFileName("../..")).toBe("suite.yaml");
   });
 
-  it("quotes what the shell would split or expand, and keeps the suite's own name as the path", () => {
-    expect(shellQuote(suiteConfigPath("examples/rubric-eval.yaml"))).toBe("examples/rubric-eval.yaml");
-    expect(shellQuote(suiteConfigPath("release notes jury"))).toBe("'release notes jury'");
+  it("the calibrate hint names the downloaded file, and the suite by --suite when the file's name is not the suite's", () => {
+    expect(calibrateCommandFor("big twelve")).toBe("npx rubric-studio calibrate --config 'big twelve.yaml' --store --suite 'big twelve'");
+    expect(calibrateCommandFor("rubric-eval.yaml")).toBe("npx rubric-studio calibrate --config rubric-eval.yaml --store");
+    expect(calibrateCommandFor("examples/rubric-eval.yaml")).toBe("npx rubric-studio calibrate --config rubric-eval.yaml --store --suite examples/rubric-eval.yaml");
+  });
+
+  it("quotes what the shell would split or expand", () => {
     expect(shellQuote("it's $HOME")).toBe(`'it'\\''s $HOME'`);
   });
 });

@@ -95,3 +95,24 @@ describe("the plan panel", () => {
     expect(explained.at(-1)).toBe(formatUsd(check.plan!.batchUsd));
   });
 });
+
+describe("the plan panel's count of what is graded", () => {
+  it("names cells and the evals they come from, as validate and --explain do (a matrix makes 2 cells of one eval)", async () => {
+    const { readFile } = await import("node:fs/promises");
+    const example = await readFile(new URL("../../../examples/rubric-eval.yaml", import.meta.url), "utf8");
+    const check = checkDraft({ text: example, file: "rubric-eval.yaml", priceOf, cacheMinimumOf, defaultModel: "claude-sonnet-4-5" });
+    const html = renderToStaticMarkup(createElement(PlanPanel, { check, checking: false }));
+    expect(text(html)).toContain("6 cells of 5 evals");
+    expect(text(html)).not.toMatch(/evals \(cells\)/i);
+  });
+});
+
+describe("the plan panel's unchanged rerun", () => {
+  it("is ~$0 (runs from the dashboard are stored) and says judge errors are paid again", () => {
+    const check = checkDraft({ text: SUITE, file: "suite.yaml", priceOf, cacheMinimumOf, defaultModel: "claude-sonnet-4-5" });
+    const html = renderToStaticMarkup(createElement(PlanPanel, { check, checking: false }));
+    expect(html).toMatch(/data-testid="plan-rerun-cost">\$0\.00</);
+    expect(html).toMatch(/title="A run from here is stored, so the judge cache answers[^"]*judge errors are not cached and are paid again\.">\s*unchanged rerun/);
+    expect(check.plan!.assumptions).toContain("judge errors are not cached");
+  });
+});

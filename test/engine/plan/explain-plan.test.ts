@@ -125,7 +125,7 @@ describe("explain", () => {
     expect(text).toContain("summary quality [prompt=#2]\n  criteria rubric (inline), threshold 0.70, weighted average");
     expect(text).toContain('  - apologizes on error (weight 1, when contains "error")');
     expect(text).toContain("  candidate: fixed response (47 chars), prompt #2");
-    expect(text).toMatch(/^Plan: 2 evals, 24 judge calls, ~\d+ input \+ 7200 output tokens, projected cost ~\$0\.07$/m);
+    expect(text).toMatch(/^Plan: \d+ evals?, 2 cells, 24 judge calls, ~\d+ input \+ 7200 output tokens, projected cost ~\$0\.07$/m);
   });
 
   it("plans no calls for a deferred eval", () => {

@@ -1,5 +1,5 @@
 import { NextResponse } from "next/server";
-import { cellFilter, firstValues, RowsRequestSchema, toResultRowView, type ResultRowsResponse } from "../../../../../components/results/results-query";
+import { cellFilter, firstValues, RowsRequestSchema, SORT_COLUMN, toResultRowView, type ResultRowsResponse } from "../../../../../components/results/results-query";
 import { createRunQueries } from "../../../../../lib/store/run-queries";
 import { createRunViews } from "../../../../../lib/store/run-views";
 import { errorResponse, withDatabase, type IdParams } from "../../../respond";
@@ -24,7 +24,7 @@ export async function GET(request: Request, { params }: IdParams) {
     ...(query.status ? { status: query.status } : {}),
     ...(query.q ? { search: query.q } : {}),
     ...(cell ? { cell } : {}),
-    sort: { by: query.sort, direction: query.dir },
+    sort: { by: SORT_COLUMN[query.sort], direction: query.dir },
     pageSize: query.limit,
     offset: query.offset,
   });
