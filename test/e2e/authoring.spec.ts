@@ -66,10 +66,11 @@ test("the plan panel counts one more judge call when a criterion is added", asyn
   await expect(page.getByTestId("plan-calls")).toHaveText("1");
   await setText(page, SUITE(`        - name: polite\n          description: "Polite tone."\n`));
   await expect(page.getByTestId("plan-calls")).toHaveText("2");
-  // The cost per eval, as `eval --explain` gives it: calls, naive, with the prompt cache, unchanged rerun.
-  const rows = page.getByTestId("plan-evals").locator("tbody tr");
-  await expect(rows).toHaveCount(1);
-  await expect(rows.first().locator("td")).toHaveText(["billing", "2", /^\$\d/, /^\$\d/, "$0.00"]);
+  // The cost per eval, as `eval --explain` gives it: the eval's name, then calls, naive, with the prompt cache, with batches, unchanged rerun.
+  const evals = page.getByTestId("plan-evals").locator("tbody");
+  await expect(evals).toHaveCount(1);
+  await expect(evals.first().locator("th")).toHaveText("billing");
+  await expect(evals.first().locator("td")).toHaveText(["2", /^\$\d/, /^\$\d/, /^\$\d/, "$0.00"]);
   // No key on the test server: every eval is listed as deferring, and why.
   await page.getByText("Evals that will defer").click();
   await expect(page.getByTestId("plan-deferred")).toContainText("ANTHROPIC_API_KEY");
