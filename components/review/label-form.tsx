@@ -33,6 +33,9 @@ export function LabelForm(props: { itemId: string; criterion: string; subject: L
   const [verdicts, setVerdicts] = useState<JudgeSaid[] | undefined>(subject.verdicts);
   const [showVerdicts, setShowVerdicts] = useState(false);
   const form = useRef<HTMLDivElement>(null);
+  // Enter pressed before the claim is held or before the digit just pressed has rendered: saved as soon as both are there.
+  const submitWanted = useRef(false);
+  const chosen = useRef<string | null>(null);
 
   useEffect(() => {
     if (!reviewer.name || given) return;
@@ -49,6 +52,7 @@ export function LabelForm(props: { itemId: string; criterion: string; subject: L
 
   const submit = useCallback(async () => {
     if (!value || !reviewer.name || claim.kind !== "held" || saving || given) return;
+    submitWanted.current = false;
     setSaving(true);
     const saved = await postJson<{ label: GivenLabel; verdicts: JudgeSaid[] }>(`/api/review/${itemId}/label`, { reviewer: reviewer.name, answer: value, ...(note.trim() ? { note } : {}) });
     setSaving(false);
@@ -60,24 +64,32 @@ export function LabelForm(props: { itemId: string; criterion: string; subject: L
   }, [value, reviewer.name, claim.kind, saving, given, itemId, note]);
 
   useEffect(() => {
+    if (submitWanted.current && claim.kind === "held" && value) void submit();
+  }, [submit, claim.kind, value]);
+
+  useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       if (event.altKey || event.ctrlKey || event.metaKey) return;
       // Enter saves from anywhere but a field, a link or another button (which keep their own Enter); Shift+Enter is a new line in the note.
       const ownEnter = event.target instanceof HTMLAnchorElement || (event.target instanceof HTMLButtonElement && event.target.dataset.testid !== "label-point");
       if (event.key === "Enter" && !event.shiftKey && !ownEnter && (!typing(event.target) || event.target instanceof HTMLTextAreaElement)) {
         event.preventDefault();
+        if (chosen.current ?? value) submitWanted.current = true;
         void submit();
         return;
       }
       if (typing(event.target)) return;
       const point = subject.scale.points.find((p) => p.key === event.key);
-      if (point && !given) return setValue(point.value);
+      if (point && !given) {
+        chosen.current = point.value;
+        return setValue(point.value);
+      }
       if ((event.key === "j" || event.key === "J") && props.nextHref) router.push(props.nextHref);
       if ((event.key === "k" || event.key === "K") && props.prevHref) router.push(props.prevHref);
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
-  }, [submit, subject.scale.points, given, props.nextHref, props.prevHref, router]);
+  }, [submit, value, subject.scale.points, given, props.nextHref, props.prevHref, router]);
 
   const locked = given !== null || claim.kind !== "held";
   return (

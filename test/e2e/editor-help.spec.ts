@@ -119,8 +119,9 @@ test("Download: the editor's button saves the newest version, each version's lin
     const file = await download.path();
     return { name: download.suggestedFilename(), text: readFileSync(file, "utf8") };
   };
-  expect(await saved(() => page.getByTestId("download-yaml").click())).toEqual({ name, text: v2 });
-  expect(await saved(() => page.getByRole("link", { name: "Download v1" }).click())).toEqual({ name, text: v1 });
+  // Saved as a .yaml file, named after the suite.
+  expect(await saved(() => page.getByTestId("download-yaml").click())).toEqual({ name: `${name}.yaml`, text: v2 });
+  expect(await saved(() => page.getByRole("link", { name: "Download v1" }).click())).toEqual({ name: `${name}.yaml`, text: v1 });
   const response = await page.request.get(`/api/suites/${id}/yaml`);
   expect(response.headers()["content-type"]).toBe("text/yaml; charset=utf-8");
   expect(response.headers()["content-disposition"]).toContain("attachment;");

@@ -223,6 +223,11 @@ test("Ask a person on a review's decision: answered pass / conditional / fail, t
   await expect(page.getByTestId("ask-item").locator("option")).toHaveText(["the review's decision", "Problem"]);
   await page.getByTestId("ask-item").selectOption("(decision)");
   await page.getByTestId("ask-submit").click();
+  // The claim answers late (a loaded server): a digit and Enter pressed before it are saved once it is held, not dropped.
+  await page.route("**/api/review/*/claim", async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await route.continue();
+  });
   await page.getByTestId("ask-done").getByRole("link", { name: "Label it now" }).click();
   await expect(page.getByTestId("label-title")).toContainText("prd panel: (decision)");
   await expect(page.getByTestId("label-reason")).toHaveText("asked by a person");

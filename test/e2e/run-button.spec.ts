@@ -29,7 +29,7 @@ test("Run on the seeded suite queues a run whose live progress reaches done, the
   // Right under the header line, where one looks first, not below the cost cards.
   await expect(page.locator('[data-testid="run-header"] + [data-testid="deferred-note"]')).toBeVisible();
   const reason = page.getByTestId("result-reason-cell").first();
-  await expect(reason).toHaveText("no ANTHROPIC_API_KEY on the server: set it where the dashboard runs to grade for real");
+  await expect(reason).toHaveText("no judge key: set ANTHROPIC_API_KEY to grade for real");
   // The cause fits: two lines, not cut off.
   expect(await reason.evaluate((el) => el.scrollHeight <= el.clientHeight + 1)).toBe(true);
 
