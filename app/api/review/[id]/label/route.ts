@@ -1,8 +1,8 @@
 import { NextResponse } from "next/server";
 import { z } from "zod";
 import { createHumanLabels } from "../../../../../lib/store/human-labels";
-import { errorResponse, parseJson, withDatabase, type IdParams } from "../../../respond";
-import { requestReviewer, ReviewerField } from "../../reviewer";
+import { errorResponse, type IdParams } from "../../../respond";
+import { reviewerRequest, ReviewerField } from "../../reviewer";
 
 export const dynamic = "force-dynamic";
 
@@ -15,13 +15,9 @@ const Body = z.strictObject({
 /** Labels a review item: 201 with the label and the judges' verdicts (shown only once the person has answered); 400 for an answer off the item's scale, 409 when another reviewer holds it or it is labelled. */
 export async function POST(request: Request, { params }: IdParams) {
   const { id } = await params;
-  const body = await parseJson(request, Body);
-  if (!body.ok) return body.response;
-  const reviewer = await requestReviewer(body.value.reviewer);
-  if (!reviewer.ok) return errorResponse("bad_request", reviewer.message);
-  const db = withDatabase();
-  if (!db.ok) return db.response;
-  const saved = await createHumanLabels(db.prisma).saveLabel({ itemId: id, reviewer: reviewer.name, answer: body.value.answer, ...(body.value.note !== undefined ? { note: body.value.note } : {}) });
+  const read = await reviewerRequest(request, Body);
+  if (!read.ok) return read.response;
+  const saved = await createHumanLabels(read.prisma).saveLabel({ itemId: id, reviewer: read.reviewer, answer: read.body.answer, ...(read.body.note !== undefined ? { note: read.body.note } : {}) });
   if (saved.ok) return NextResponse.json({ label: saved.label, verdicts: saved.verdicts }, { status: 201 });
   return errorResponse(saved.code === "invalid" ? "bad_request" : saved.code, saved.message);
 }

@@ -1,8 +1,8 @@
 import { NextResponse } from "next/server";
 import { z } from "zod";
 import { createReviewQueue } from "../../../../../lib/store/review-queue";
-import { requestReviewer, ReviewerField } from "../../../review/reviewer";
-import { errorResponse, parseJson, withDatabase, type IdParams } from "../../../respond";
+import { reviewerRequest, ReviewerField } from "../../../review/reviewer";
+import { errorResponse, type IdParams } from "../../../respond";
 
 export const dynamic = "force-dynamic";
 
@@ -16,13 +16,9 @@ const Body = z.strictObject({
 /** "Ask a person": queues one criterion of a stored result for a person; 201 with the queued item. */
 export async function POST(request: Request, { params }: IdParams) {
   const { id } = await params;
-  const body = await parseJson(request, Body);
-  if (!body.ok) return body.response;
-  const reviewer = await requestReviewer(body.value.reviewer);
-  if (!reviewer.ok) return errorResponse("bad_request", reviewer.message);
-  const db = withDatabase();
-  if (!db.ok) return db.response;
-  const { resultKey, criterion, note } = body.value;
-  const asked = await createReviewQueue(db.prisma).ask({ runId: id, resultKey, criterion, by: reviewer.name, ...(note !== undefined ? { note } : {}) });
+  const read = await reviewerRequest(request, Body);
+  if (!read.ok) return read.response;
+  const { resultKey, criterion, note } = read.body;
+  const asked = await createReviewQueue(read.prisma).ask({ runId: id, resultKey, criterion, by: read.reviewer, ...(note !== undefined ? { note } : {}) });
   return asked.ok ? NextResponse.json(asked.value, { status: 201 }) : errorResponse(asked.code, asked.message);
 }
