@@ -15,7 +15,7 @@ const common = { bundle: true, format: "esm", platform: "node", target: "node20"
 // ~65 ms). Every other package (Prisma, pg, PGlite, pg-boss, the MCP SDK, the
 // openai SDK) stays in node_modules and loads only on the commands and runs
 // that use it.
-const HOT_PACKAGES = new Set(["@anthropic-ai/sdk", "yaml", "zod", "commander", "re2js"]);
+const HOT_PACKAGES = new Set(["@anthropic-ai/sdk", "yaml", "js-yaml", "zod", "commander", "re2js"]);
 const packageOf = (specifier) => specifier.split("/").slice(0, specifier.startsWith("@") ? 2 : 1).join("/");
 const bundleHotPackages = {
   name: "bundle-hot-packages",
@@ -32,5 +32,8 @@ const bundleHotPackages = {
 rmSync("dist/cli", { recursive: true, force: true });
 // A bundled CommonJS package (yaml's Node build) may require() Node's own modules: the ESM chunks get a require.
 const requireBanner = 'import { createRequire as __cliCreateRequire } from "node:module"; const require = __cliCreateRequire(import.meta.url);';
-await build({ ...common, entryPoints: ["lib/cli/main.ts"], outdir: "dist/cli", splitting: true, plugins: [bundleHotPackages], banner: { js: requireBanner } });
+// Whitespace and syntax minified, names kept: a third fewer bytes to read,
+// decode and hash at every start (~17 ms less before the first judge call of
+// a 600-call eval), while stack traces still name the functions.
+await build({ ...common, entryPoints: ["lib/cli/main.ts"], outdir: "dist/cli", splitting: true, plugins: [bundleHotPackages], banner: { js: requireBanner }, minifyWhitespace: true, minifySyntax: true });
 await build({ ...common, packages: "external", entryPoints: ["lib/offthread/suite-worker.ts"], outdir: "dist/offthread" });

@@ -127,7 +127,10 @@ function remapped(locator: YamlLocator, evalIndex: number[]): Omit<SalvagedSuite
   return {
     originalPath,
     locator: {
-      doc: locator.doc,
+      // A getter: the fast path builds the `yaml` document only when something reads it.
+      get doc() {
+        return locator.doc;
+      },
       locate: (path) => locator.locate(originalPath(path)),
       locateKey: (path, key) => locator.locateKey(originalPath(path), key),
     },

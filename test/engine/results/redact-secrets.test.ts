@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { REDACTED, redactDeep, redactSecrets } from "../../../lib/engine/results/redact-secrets";
+import { REDACTED, applyPatterns, mayHoldSecret, redactDeep, redactSecrets } from "../../../lib/engine/results/redact-secrets";
 import { buildSampleReport, sampleResults } from "../../support/sample-report";
 
 // Fake credentials are assembled at run time so that no scanner mistakes this
@@ -110,6 +110,40 @@ describe("redactSecrets", () => {
   it("is idempotent", () => {
     const once = redactSecrets(`api_key=${SECRETS[0]?.[1]} and Bearer ${body(30)}`);
     expect(redactSecrets(once)).toBe(once);
+  });
+});
+
+describe("the one-pass check before the patterns", () => {
+  it("lets no secret through: on texts built from every pattern's parts, skipping is never a change", () => {
+    // Pieces of every pattern (prefixes, keys, separators, bodies, escapes) and
+    // of prose, joined at random: whenever the patterns change a text, the
+    // check must have said it may hold a secret, so the fast path never skips one.
+    const pieces = [
+      ...SECRETS.map(([, secret]) => secret), "sk-", "SK-ANT-", "Bearer ", "bearer\t", "AKIA", "asia", "ghp_", "github_pat_", "xoxb-", "eyJ", ".",
+      "api_key", "X-Api-Key", "passwd", "Password", "secret", "token", "access-key", "private_key", "=", ": ", "\"", "'", "\\n", "%0A", "\\u003d",
+      "-----BEGIN RSA PRIVATE KEY-----", "-----END RSA PRIVATE KEY-----", body(24), body(8, "0123456789"), "hello", " ", "\n", "{", "}", "&",
+    ];
+    let seed = 7;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    let changed = 0;
+    for (let i = 0; i < 3000; i++) {
+      const text = Array.from({ length: 1 + Math.floor(random() * 6) }, () => pieces[Math.floor(random() * pieces.length)]).join("");
+      const full = applyPatterns(text);
+      if (full !== text) {
+        changed++;
+        expect(mayHoldSecret(text), text).toBe(true);
+      }
+      expect(redactSecrets(text), text).toBe(full);
+    }
+    // The texts do exercise the patterns, so the property is not vacuous.
+    expect(changed).toBeGreaterThan(500);
+  });
+
+  it("skips text that holds no trigger, and catches a trigger whatever its case", () => {
+    expect(mayHoldSecret("The answer states the total and the due date.")).toBe(false);
+    expect(mayHoldSecret("criterion 3 scored 0.75 (inputTokens 812)")).toBe(true);
+    expect(mayHoldSecret("BEARER abc")).toBe(true);
+    expect(mayHoldSecret("see SK-ant-")).toBe(true);
   });
 });
 

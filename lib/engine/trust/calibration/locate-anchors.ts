@@ -1,5 +1,5 @@
 import { isMap, isScalar, isSeq, type Node, type YAMLMap } from "yaml";
-import { parseYaml } from "../../../config/yaml-locator";
+import { parseYaml, positionsIn } from "../../../config/yaml-locator";
 
 // Where each calibration anchor (a criterion's `examples:` entry) was typed,
 // from the YAML locator's document (not a regex over the text): the editor
@@ -26,12 +26,6 @@ export interface CriterionSpan {
   anchors: AnchorSpot[];
 }
 
-function lineStarts(text: string): number[] {
-  const starts = [0];
-  for (let i = 0; i < text.length; i++) if (text[i] === "\n") starts.push(i + 1);
-  return starts;
-}
-
 function get(map: unknown, key: string): unknown {
   if (!isMap(map)) return undefined;
   const pair = (map as YAMLMap).items.find((item) => isScalar(item.key) && String(item.key.value) === key);
@@ -45,17 +39,7 @@ function scalarText(node: unknown): string | undefined {
 export function locateAnchors(input: { text: string; file: string }): CriterionSpan[] {
   const parsed = parseYaml(input.text, input.file);
   if (!parsed.ok) return [];
-  const starts = lineStarts(input.text);
-  const position = (offset: number) => {
-    let lo = 0;
-    let hi = starts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (starts[mid]! <= offset) lo = mid;
-      else hi = mid - 1;
-    }
-    return { line: lo + 1, column: offset - starts[lo]! + 1 };
-  };
+  const position = positionsIn(input.text);
   // A node's range ends after trailing newlines; step back so the span ends on its last character.
   const endOf = (node: Node) => {
     let end = node.range![1];
