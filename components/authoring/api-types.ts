@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 // The JSON the authoring routes accept and return. Shared by the route
 // handlers (which parse requests with these schemas) and the client

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { EVAL_STATUSES } from "../../lib/engine/results/report";
 import type { Scale } from "../../lib/config/types";
 

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { LIMITS, atMost, nameString } from "./limits";
 
 // The fourth rubric form: a category rubric, the YAML spelling of the Go

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { LIMITS, atMost } from "./limits";
 
 // The pairwise form of an eval: `compare:` instead of `response:`. Two

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { goList, omitempty } from "./go-json";
 import { LIMITS, atMost } from "./limits";
 

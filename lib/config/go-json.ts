@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 // Reading and writing JSON the way Go's encoding/json does for the spec's
 // types, so that files round-trip with the Go package byte for byte in shape:

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { SuiteSchema } from "./schema";
 
 // The JSON Schema that editors use (Monaco in the dashboard, VS Code through

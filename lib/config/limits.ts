@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 // Upper bounds of the rubric language. A suite is hostile input (the editor
 // posts every keystroke to the server), so every count has a ceiling, and the

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { ServerSchema } from "./live-schema";
 import { resolveServer } from "./resolve-suite";
 import type { ConfigIssue, ServerConfig } from "./types";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { LIMITS, atMost } from "./limits";
 
 // The `providers:` block and the model-name syntax (issue 11). A model is

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { parseYaml } from "./yaml-locator";
 
 // The suite's `review:` block: how its review queue treats the questions runs

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { stringify } from "yaml";
 import { describeZodError, goList, omitempty, toGoJson } from "./go-json";
 import type { CategoryScale, ReviewCategory, RubricSetConfig } from "./category-types";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { categoryRubricFields, DocumentSchema } from "./category-schema";
 import { CompareSchema } from "./compare-schema";
 import { DatasetCandidatesSchema, DatasetSchema } from "./dataset-schema";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { BUILTIN_PROVIDERS, ProvidersSchema, type ProviderConfig } from "./provider-schema";
 import type { ConfigIssue, SuiteConfig } from "./types";
 import { parseYaml, type DataPath } from "./yaml-locator";

@@ -127,7 +127,7 @@ export async function runSuite(options: RunOptions, deps: EngineDeps): Promise<R
 
   let evalsDone = 0;
   const results = await Promise.all(
-    cells.map(async (cell) => {
+    await startInTurns(cells, async (cell) => {
       const { live, compared } = cell;
       const result = compared
         ? await gradeCellComparison({
@@ -161,6 +161,27 @@ export async function runSuite(options: RunOptions, deps: EngineDeps): Promise<R
   );
 
   return buildReport({ results, suite: options.suite, toolVersion: options.toolVersion, startedAt, finishedAt: deps.now(), maxCostUsd: options.maxCostUsd, priceOf: deps.priceOf });
+}
+
+/** Cells started between two turns of the event loop. */
+const CELLS_PER_TURN = 1;
+
+/**
+ * Starts `work` on each item in order, giving the event loop a turn every few
+ * items: the first judge requests connect and go out while later cells are
+ * still being prepared (prompts, cache keys), instead of after all of them,
+ * which on a 600-call suite held the first request back ~15 ms.
+ */
+async function startInTurns<T, R>(items: readonly T[], work: (item: T) => Promise<R>): Promise<Promise<R>[]> {
+  const started: Promise<R>[] = [];
+  for (const [i, item] of items.entries()) {
+    if (i > 0 && i % CELLS_PER_TURN === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+    const result = work(item);
+    // Promise.all sees a failure; this only keeps one from counting as unhandled while the loop waits.
+    result.catch(() => undefined);
+    started.push(result);
+  }
+  return started;
 }
 
 /** The canonical report over a set of results (a whole run, or a resumed one's stored and new results together). */

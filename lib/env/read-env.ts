@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 // The one place that reads the environment (DESIGN.md, house rule 7). Every
 // other module receives these values as parameters.

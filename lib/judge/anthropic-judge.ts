@@ -1,5 +1,5 @@
 import Anthropic from "@anthropic-ai/sdk";
-import { z } from "zod";
+import * as z from "zod";
 import type {
   JudgeCallContext,
   JudgeOutcome,

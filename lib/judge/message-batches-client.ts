@@ -1,4 +1,6 @@
-import Anthropic from "@anthropic-ai/sdk";
+import type Anthropic from "@anthropic-ai/sdk";
+import { BaseAnthropic } from "@anthropic-ai/sdk/client";
+import { Messages } from "@anthropic-ai/sdk/resources/messages";
 
 // The batch port's adapter: the Message Batches API through the SDK's
 // `messages.batches` (create, retrieve, results as JSONL). Transient HTTP
@@ -28,20 +30,23 @@ export interface BatchClient {
 }
 
 export function createMessageBatchesClient(options: { apiKey: string; baseURL?: string; timeoutMs: number }): BatchClient {
-  const client = new Anthropic({
+  // The base client with the one resource used: the SDK's full client builds every
+  // resource (beta, files, models, ...), and the CLI would load three times the code.
+  const client = new BaseAnthropic({
     apiKey: options.apiKey,
     ...(options.baseURL === undefined ? {} : { baseURL: options.baseURL }),
     timeout: options.timeoutMs,
     maxRetries: 4,
     openTelemetry: false,
   });
+  const messages = new Messages(client);
   const viewOf = (batch: Anthropic.Messages.MessageBatch): BatchView => ({ id: batch.id, status: batch.processing_status, counts: { ...batch.request_counts } });
   return {
-    create: async (requests) => viewOf(await client.messages.batches.create({ requests: [...requests] })),
-    retrieve: async (batchId) => viewOf(await client.messages.batches.retrieve(batchId)),
+    create: async (requests) => viewOf(await messages.batches.create({ requests: [...requests] })),
+    retrieve: async (batchId) => viewOf(await messages.batches.retrieve(batchId)),
     results: async (batchId) => {
       const results = new Map<string, BatchResult>();
-      for await (const line of await client.messages.batches.results(batchId)) results.set(line.custom_id, line.result);
+      for await (const line of await messages.batches.results(batchId)) results.set(line.custom_id, line.result);
       return results;
     },
   };

@@ -1,5 +1,5 @@
 import type OpenAI from "openai";
-import { z } from "zod";
+import * as z from "zod";
 import { VERDICT_TOOL_NAME, verdictSchemaFor, type Verdict, type VerdictKind } from "../engine/ports/verdict";
 
 // Reading a verdict out of a Chat Completions reply, in each of the three ways

@@ -1,4 +1,4 @@
-import * as anthropic from "@anthropic-ai/sdk";
+import * as anthropic from "@anthropic-ai/sdk/error";
 import type { JudgeErrorKind } from "../engine/ports/judge-port";
 
 // Which failures of one HTTP attempt are worth another attempt, and how long to

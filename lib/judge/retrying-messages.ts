@@ -1,4 +1,6 @@
-import Anthropic from "@anthropic-ai/sdk";
+import type Anthropic from "@anthropic-ai/sdk";
+import { BaseAnthropic } from "@anthropic-ai/sdk/client";
+import { Messages } from "@anthropic-ai/sdk/resources/messages";
 import type { JudgeCallContext, TokenUsage } from "../engine/ports/judge-port";
 import { createNodeHttpFetch } from "./node-http-fetch";
 import type { AttemptFailure } from "./retry-policy";
@@ -35,7 +37,9 @@ export interface RetryingMessages {
 }
 
 export function createRetryingMessages(options: RetryingMessagesOptions): RetryingMessages {
-  const client = new Anthropic({
+  // The base client with the one resource used: the SDK's full client builds every
+  // resource (beta, files, models, ...), and the CLI would load three times the code.
+  const client = new BaseAnthropic({
     apiKey: options.apiKey,
     ...(options.baseURL === undefined ? {} : { baseURL: options.baseURL }),
     timeout: options.timeoutMs,
@@ -46,10 +50,11 @@ export function createRetryingMessages(options: RetryingMessagesOptions): Retryi
     fetch: createNodeHttpFetch(),
     openTelemetry: false,
   });
+  const messages = new Messages(client);
   const retrying = createRetryLoop(options);
 
   async function send(body: Anthropic.MessageCreateParamsNonStreaming, state: CallState, context: JudgeCallContext): Promise<Sent> {
-    const sent = await retrying.run((signal) => client.messages.create(body, signal ? { signal } : undefined), state, context);
+    const sent = await retrying.run((signal) => messages.create(body, signal ? { signal } : undefined), state, context);
     if (!sent.ok) return sent;
     addUsage(state.usage, sent.value.usage);
     return { ok: true, message: sent.value };

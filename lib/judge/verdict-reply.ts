@@ -1,5 +1,5 @@
 import type Anthropic from "@anthropic-ai/sdk";
-import { z } from "zod";
+import * as z from "zod";
 import { VERDICT_TOOL_NAME, type Verdict } from "../engine/ports/verdict";
 
 // Reading a verdict out of a Messages API reply, and the turns that ask the

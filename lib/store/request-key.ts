@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { z } from "zod";
+import * as z from "zod";
 import type { JudgeRequest, VerdictKind } from "../engine/ports/judge-port";
 import { verdictSchemaFor } from "../engine/ports/verdict";
 

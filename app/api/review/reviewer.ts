@@ -1,6 +1,6 @@
 import { cookies } from "next/headers";
 import type { NextResponse } from "next/server";
-import { z } from "zod";
+import * as z from "zod";
 import { currentAccessPolicy } from "../../../lib/access/access-policy";
 import { REVIEWER_MAX, reviewerOf, sessionReviewer, type ReviewerResult } from "../../../lib/access/reviewer-name";
 import { SESSION_COOKIE } from "../../../lib/access/session";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 // The structured verdicts a judge must return, reasoning first and score after
 // (DESIGN.md, the judge protocol). A reply is validated with these before it

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { describeZodError, goList, omitempty, toGoJson } from "../../config/go-json";
 import type { EvaluationReport, MultiJudgeResult } from "./types";
 

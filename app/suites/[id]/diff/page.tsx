@@ -1,5 +1,5 @@
 import { notFound } from "next/navigation";
-import { z } from "zod";
+import * as z from "zod";
 import { DiffView } from "@/components/authoring/diff-view";
 import { diffLines, withContext } from "@/components/authoring/line-diff";
 import { formatTime } from "@/components/results/format";

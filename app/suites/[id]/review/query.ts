@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import type { QueueRow } from "@/components/review/review-types";
 import { REVIEW_REASONS } from "@/lib/engine/trust/people/needs-person";
 import type { ReviewItem } from "@/lib/store/review-queue";

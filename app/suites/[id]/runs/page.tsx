@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { z } from "zod";
+import * as z from "zod";
 import { CompareForm } from "@/components/results/compare-form";
 import { formatTime } from "@/components/results/format";
 import { PositionBiasHistory } from "@/components/results/position-bias";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { suiteWorkers } from "../../../../../lib/offthread/suite-workers";
 import { createLabelAnchors } from "../../../../../lib/store/label-anchor";
 import { fromResult, parseJson, withDatabase, type IdParams } from "../../../respond";

@@ -1,5 +1,5 @@
 import { NextResponse } from "next/server";
-import { z } from "zod";
+import * as z from "zod";
 import { createReviewQueue } from "../../../../../lib/store/review-queue";
 import { errorResponse, type IdParams } from "../../../respond";
 import { reviewerRequest, ReviewerField } from "../../reviewer";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { createSuiteStore } from "../../../../../../lib/store/suite-store";
 import { errorResponse, fromResult, withDatabase, type IdParams } from "../../../../respond";
 
