@@ -38,7 +38,7 @@ export function createNodeHttpFetch(): typeof fetch {
           response.on("error", reject);
           response.on("end", () => {
             const status = response.statusCode ?? 0;
-            const replyHeaders = new Headers();
+            const replyHeaders = new Map<string, string>();
             for (const [name, value] of Object.entries(response.headers)) {
               if (value !== undefined) replyHeaders.set(name, Array.isArray(value) ? value.join(", ") : value);
             }
@@ -59,7 +59,42 @@ export function createNodeHttpFetch(): typeof fetch {
  * about a sixth of a judge call's CPU; the SDK only needs status, headers,
  * text/json and clone() of a JSON reply (it never streams here).
  */
-function bufferedResponse(input: { status: number; statusText: string; headers: Headers; text: string; url: string }): Response {
+/**
+ * The reply's headers, read-only: what the SDK and the retry policy read of a
+ * reply (get, has, iteration). undici's Headers validates every name and value
+ * as it is set and sorts them at every iteration, which the SDK does once per
+ * reply to build a log line; node:http has already parsed them (names lower case).
+ */
+class ReplyHeaders {
+  constructor(private readonly byName: Map<string, string>) {}
+  get(name: string): string | null {
+    return this.byName.get(name.toLowerCase()) ?? null;
+  }
+  has(name: string): boolean {
+    return this.byName.has(name.toLowerCase());
+  }
+  forEach(callback: (value: string, name: string, headers: ReplyHeaders) => void): void {
+    for (const [name, value] of this.byName) callback(value, name, this);
+  }
+  getSetCookie(): string[] {
+    const cookie = this.byName.get("set-cookie");
+    return cookie === undefined ? [] : [cookie];
+  }
+  entries(): IterableIterator<[string, string]> {
+    return this.byName.entries();
+  }
+  keys(): IterableIterator<string> {
+    return this.byName.keys();
+  }
+  values(): IterableIterator<string> {
+    return this.byName.values();
+  }
+  [Symbol.iterator](): IterableIterator<[string, string]> {
+    return this.byName.entries();
+  }
+}
+
+function bufferedResponse(input: { status: number; statusText: string; headers: Map<string, string>; text: string; url: string }): Response {
   let used = false;
   const take = () => {
     if (used) throw new TypeError("Body is unusable: it has already been read");
@@ -70,7 +105,7 @@ function bufferedResponse(input: { status: number; statusText: string; headers: 
     status: input.status,
     statusText: input.statusText,
     ok: input.status >= 200 && input.status < 300,
-    headers: input.headers,
+    headers: new ReplyHeaders(input.headers),
     url: input.url,
     redirected: false,
     type: "basic",
