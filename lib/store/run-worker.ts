@@ -62,14 +62,29 @@ export async function openQueue(input: { db: Pick<Database, "url">; timing?: Que
   });
   boss.on("error", (error: unknown) => console.error(`job queue: ${(error as Error).message}`));
   await boss.start();
-  if (!(await boss.getQueue(GRADE_QUEUE))) {
-    await boss.createQueue(GRADE_QUEUE, { heartbeatSeconds: timing.heartbeatSeconds, retryLimit: 5, retryDelay: 1, expireInSeconds: 3600 }).catch(async (error: unknown) => {
+  const queue = await boss.getQueue(GRADE_QUEUE);
+  if (!queue) {
+    await boss.createQueue(GRADE_QUEUE, { heartbeatSeconds: timing.heartbeatSeconds, retryLimit: 5, retryDelay: 1, expireInSeconds: JOB_EXPIRY_SECONDS }).catch(async (error: unknown) => {
       // Two workers starting at once may both try to create it.
       if (!(await boss.getQueue(GRADE_QUEUE))) throw error;
     });
+  } else if ((queue.expireInSeconds ?? 0) < JOB_EXPIRY_SECONDS) {
+    // A queue made before batched runs expired its jobs after an hour.
+    await boss.updateQueue(GRADE_QUEUE, { expireInSeconds: JOB_EXPIRY_SECONDS });
   }
   return boss;
 }
+
+/**
+ * How long a cell's job may stay active: a batched cell waits for its Message
+ * Batch, which the API may take up to 24 hours to end; at an hour, pg-boss
+ * failed the job and handed it to another worker five times over, then gave
+ * up on the cell. 24 hours is pg-boss's ceiling: a batch that ends at its
+ * 24th hour may see its job handed on once, and that worker reads the same
+ * batch from the run's ledger (nothing is sent or paid again). A worker that
+ * dies is found by its missed heartbeats (`heartbeatSeconds`), not by this.
+ */
+export const JOB_EXPIRY_SECONDS = 24 * 60 * 60;
 
 /** Queues one job per cell that has no stored result yet. Returns how many were queued. */
 export async function enqueueCells(input: { boss: PgBoss; runId: string; cellIds: string[] }): Promise<number> {
