@@ -1,4 +1,5 @@
 import type { JudgeOutcome, JudgePort, JudgeRequest } from "./ports/judge-port";
+import { ZERO_USAGE, addTokenUsage } from "./ports/judge-port";
 import type { VerdictKind, VerdictOf } from "./ports/verdict";
 import type { EvalResult, Report } from "./results/report";
 import { selfGradingWarnings } from "./results/self-grading";
@@ -199,15 +200,7 @@ export function buildReport(input: {
   // Savings are computed here, from the calls, whenever a report is built (results stored before they existed included).
   const results = input.results.map((r) => ({ ...r, savings: savingsOfCalls(r.calls, priceOf) }));
   const count = (status: EvalResult["status"]) => results.filter((r) => r.status === status).length;
-  const usage = results.reduce(
-    (sum, r) => ({
-      input: sum.input + r.usage.input,
-      output: sum.output + r.usage.output,
-      cacheRead: sum.cacheRead + r.usage.cacheRead,
-      cacheWrite: sum.cacheWrite + r.usage.cacheWrite,
-    }),
-    { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
-  );
+  const usage = results.reduce((sum, r) => addTokenUsage(sum, r.usage), ZERO_USAGE);
   const totalCost = results.reduce((sum, r) => sum + r.costUsd, 0);
   const reusedCalls = results.flatMap((r) => r.calls.filter((c) => c.reused));
   const agreement = judgeAgreement(results);

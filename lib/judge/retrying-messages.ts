@@ -69,5 +69,8 @@ export function addUsage(total: TokenUsage, usage: Anthropic.Usage | undefined):
   total.input += usage.input_tokens;
   total.output += usage.output_tokens;
   total.cacheWrite += usage.cache_creation_input_tokens ?? 0;
+  // The part written to the 1-hour cache, billed at 2× input rather than 1.25×.
+  const hour = usage.cache_creation?.ephemeral_1h_input_tokens ?? 0;
+  if (hour > 0) total.cacheWrite1h = (total.cacheWrite1h ?? 0) + hour;
   total.cacheRead += usage.cache_read_input_tokens ?? 0;
 }

@@ -126,6 +126,7 @@ export function createCachedJudge(options: CachedJudgeOptions): JudgePort {
         outputTokens: call.usage.output,
         cacheReadTokens: call.usage.cacheRead,
         cacheWriteTokens: call.usage.cacheWrite,
+        cacheWrite1hTokens: call.usage.cacheWrite1h ?? 0,
         latencyMs: Math.round(call.latencyMs),
         attempts: call.attempts,
         costUsd: call.costUsd,

@@ -65,6 +65,7 @@ export function createCalibrationStore(prisma: PrismaClient) {
           outputTokens: result.usage.output,
           cacheReadTokens: result.usage.cacheRead,
           cacheWriteTokens: result.usage.cacheWrite,
+          cacheWrite1hTokens: result.usage.cacheWrite1h ?? 0,
         },
       });
       if (result.criteria.length > 0) {
@@ -107,7 +108,7 @@ export function createCalibrationStore(prisma: PrismaClient) {
         ungraded: criteria.reduce((n, c) => n + c.items.length - c.graded, 0),
         judgeCalls: run.judgeCalls,
         costUsd: run.costUsd,
-        usage: { input: run.inputTokens, output: run.outputTokens, cacheRead: run.cacheReadTokens, cacheWrite: run.cacheWriteTokens },
+        usage: { input: run.inputTokens, output: run.outputTokens, cacheRead: run.cacheReadTokens, cacheWrite: run.cacheWriteTokens, ...(run.cacheWrite1hTokens > 0 ? { cacheWrite1h: run.cacheWrite1hTokens } : {}) },
       };
       return { runId: run.id, suiteId: run.suiteId, suiteName: run.suite.name, startedBy: run.startedBy as StartedBy, createdAt: run.createdAt, yaml: run.suiteVersion.yaml, result };
     },

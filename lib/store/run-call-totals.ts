@@ -28,6 +28,7 @@ interface ModelCallsRow {
   output: number;
   cacheRead: number;
   cacheWrite: number;
+  cacheWrite1h: number;
 }
 
 /** A run's calls so far per model, from its call links (its own columns are totals written when it finishes). */
@@ -44,7 +45,8 @@ export async function callsByModel(prisma: PrismaClient, runId: string): Promise
            coalesce(sum(jc.input_tokens) FILTER (WHERE NOT rc.reused), 0)::int AS input,
            coalesce(sum(jc.output_tokens) FILTER (WHERE NOT rc.reused), 0)::int AS output,
            coalesce(sum(jc.cache_read_tokens) FILTER (WHERE NOT rc.reused), 0)::int AS "cacheRead",
-           coalesce(sum(jc.cache_write_tokens) FILTER (WHERE NOT rc.reused), 0)::int AS "cacheWrite"
+           coalesce(sum(jc.cache_write_tokens) FILTER (WHERE NOT rc.reused), 0)::int AS "cacheWrite",
+           coalesce(sum(jc.cache_write_1h_tokens) FILTER (WHERE NOT rc.reused), 0)::int AS "cacheWrite1h"
     FROM run_calls rc JOIN judge_calls jc ON jc.key = rc.call_key
     WHERE rc.run_id = ${runId}::uuid
     GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`;

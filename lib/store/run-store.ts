@@ -265,6 +265,7 @@ export function createRunStore(prisma: PrismaClient) {
           outputTokens: s.usage.output,
           cacheReadTokens: s.usage.cacheRead,
           cacheWriteTokens: s.usage.cacheWrite,
+          cacheWrite1hTokens: s.usage.cacheWrite1h ?? 0,
           reusedCalls: reused.calls,
           savedUsd: reused.savedUsd,
         },

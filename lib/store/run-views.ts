@@ -199,7 +199,7 @@ export function createRunViews(prisma: PrismaClient) {
         reusedCalls: live ? live.reused : run.reusedCalls,
         callsByModel: models.map((m) => ({
           model: m.model,
-          usage: { input: m.input, output: m.output, cacheRead: m.cacheRead, cacheWrite: m.cacheWrite },
+          usage: { input: m.input, output: m.output, cacheRead: m.cacheRead, cacheWrite: m.cacheWrite, ...(m.cacheWrite1h > 0 ? { cacheWrite1h: m.cacheWrite1h } : {}) },
           reusedCalls: m.reused,
           reusedUsd: m.reusedUsd,
           reusedUnpriced: m.reusedUnpriced,

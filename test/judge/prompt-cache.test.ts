@@ -69,6 +69,19 @@ describe("cache breakpoints against the emulated prompt cache", () => {
     expect((body.messages as Array<{ content: Array<{ cache_control?: unknown }> }>)[0]!.content[0]!.cache_control).toEqual({ type: "ephemeral" });
   });
 
+  it("counts and prices the 1-hour writes as the API bills them: 2× input, not the 5-minute 1.25×", async () => {
+    const judge = await start();
+    const outcome = await grade(judge, request("Paris. ", "a"), "1h");
+    const billed = api!.usage();
+    // The stand-in wrote the rubric for an hour and the candidate for five minutes, as the API splits it in usage.cache_creation.
+    expect(billed.cacheWrite1h).toBeGreaterThan(2_000);
+    expect(billed.cacheWrite).toBeGreaterThan(billed.cacheWrite1h);
+    expect(outcome.call.usage).toMatchObject({ cacheWrite: billed.cacheWrite, cacheWrite1h: billed.cacheWrite1h });
+    // claude-sonnet-4-5: $3 per million input tokens, $15 output.
+    const usd = (billed.input * 3 + (billed.cacheWrite - billed.cacheWrite1h) * 3 * 1.25 + billed.cacheWrite1h * 3 * 2 + outcome.call.usage.output * 15) / 1_000_000;
+    expect(outcome.call.costUsd).toBeCloseTo(usd, 10);
+  });
+
   it("puts no breakpoint after a candidate that no other call sends, and still caches the rubric", async () => {
     const judge = await start();
     await grade(judge, { ...request("Paris. ", "a"), candidateShared: false });

@@ -113,6 +113,20 @@ describe("the run page's savings against the json report's", () => {
     expect(stat("run-saved-prompt-cache")).toBe(formatSaving(report.summary.savings!.promptCache.net, formatUsd));
   });
 
+  it("1-hour cache writes: the page prices them at 2× input as the report does, not at the 5-minute 1.25×", async () => {
+    const plans: Planned[] = [
+      { model: "claude-sonnet-4-6", usage: { ...usage(1_000, 0, 100_000), cacheWrite1h: 80_000 } },
+      { model: "claude-sonnet-4-6", usage: usage(1_000, 300_000, 0) },
+    ];
+    const { runId, calls } = await storedRun("one-hour.yaml", plans);
+    const report = reportOf(calls);
+    const { snapshot, stat } = await page(runId);
+    expect(snapshot.savings).toEqual(report.summary.savings);
+    // $3 / MTok: 20,000 tokens written for 5 minutes cost 0.25 × $0.06 more, 80,000 for an hour 1 × $0.24 more: $0.255 in all.
+    expect(report.summary.savings!.promptCache.writes).toEqual({ usd: expect.closeTo(-0.255, 10), unpriced: false });
+    expect(stat("run-saved-prompt-cache")).toBe(formatSaving(report.summary.savings!.promptCache.net, formatUsd));
+  });
+
   it("a batched call reused by a later run counts as reused, not batched, on both", async () => {
     const plans: Planned[] = [
       { model: "claude-sonnet-4-6", batched: true, usage: usage(2_000, 600_000, 0) },

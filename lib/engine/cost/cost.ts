@@ -20,7 +20,7 @@ const CACHE_WRITE_FACTOR = 1.25;
 const CACHE_WRITE_1H_FACTOR = 2;
 const CACHE_READ_FACTOR = 0.1;
 
-export function costOf(price: ModelPrice, usage: TokenUsage & { cacheWrite1h?: number }): number {
+export function costOf(price: ModelPrice, usage: TokenUsage): number {
   const cacheRead = price.cachedInputPerMTok === undefined ? usage.cacheRead * CACHE_READ_FACTOR * price.inputPerMTok : usage.cacheRead * price.cachedInputPerMTok;
   const hour = usage.cacheWrite1h ?? 0;
   const inputTokens = usage.input + (usage.cacheWrite - hour) * CACHE_WRITE_FACTOR + hour * CACHE_WRITE_1H_FACTOR;

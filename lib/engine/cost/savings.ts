@@ -1,4 +1,5 @@
 import type { TokenUsage } from "../ports/judge-port";
+import { addTokenUsage } from "../ports/judge-port";
 import { batchPrice, costOf, type ModelPrice } from "./cost";
 
 // What a run saved, in dollars, from its judge calls' stored token usage and
@@ -97,11 +98,15 @@ function savingOf(count: number, usd: () => number, priced: boolean): Saving {
 }
 
 /** The prompt-cache savings of one model's tokens at its price (undefined: unpriced). */
-export function promptCacheSavingsOf(price: ModelPrice | undefined, usage: Pick<TokenUsage, "cacheRead" | "cacheWrite">): PromptCacheSavings {
+export function promptCacheSavingsOf(price: ModelPrice | undefined, usage: Pick<TokenUsage, "cacheRead" | "cacheWrite" | "cacheWrite1h">): PromptCacheSavings {
   const none = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
-  // Each as "sent as plain input" minus "as billed", with the one cost formula.
+  // Each as "sent as plain input" minus "as billed", with the one cost formula (1-hour writes at their own price).
   const reads = savingOf(usage.cacheRead, () => costOf(price!, { ...none, input: usage.cacheRead }) - costOf(price!, { ...none, cacheRead: usage.cacheRead }), price !== undefined);
-  const writes = savingOf(usage.cacheWrite, () => costOf(price!, { ...none, input: usage.cacheWrite }) - costOf(price!, { ...none, cacheWrite: usage.cacheWrite }), price !== undefined);
+  const writes = savingOf(
+    usage.cacheWrite,
+    () => costOf(price!, { ...none, input: usage.cacheWrite }) - costOf(price!, { ...none, cacheWrite: usage.cacheWrite, cacheWrite1h: usage.cacheWrite1h ?? 0 }),
+    price !== undefined,
+  );
   return { readTokens: usage.cacheRead, writeTokens: usage.cacheWrite, reads, writes, net: addSaving(reads, writes) };
 }
 
@@ -125,7 +130,7 @@ export function callTotalsByModel(calls: readonly SavingsCall[]): ModelCallTotal
       continue;
     }
     const u = totals.usage;
-    totals.usage = { input: u.input + call.usage.input, output: u.output + call.usage.output, cacheRead: u.cacheRead + call.usage.cacheRead, cacheWrite: u.cacheWrite + call.usage.cacheWrite };
+    totals.usage = addTokenUsage(u, call.usage);
   }
   return [...byModel.values()];
 }

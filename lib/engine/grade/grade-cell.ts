@@ -1,4 +1,5 @@
 import type { Rubric, TreeNode } from "../../config/types";
+import { addTokenUsage } from "../ports/judge-port";
 import type { JudgeRequest, TokenUsage } from "../ports/judge-port";
 import type { EvalResult, JudgeCallSummary, TreeStep, VerdictRecord } from "../results/report";
 import type { PlannedCell, JudgeInstance } from "../plan/planned-cell";
@@ -102,7 +103,7 @@ async function runJudge(input: { cell: PlannedCell; judge: JudgeInstance; candid
 
 function sumUsage(calls: JudgeCallSummary[]): TokenUsage {
   return calls.reduce(
-    (sum, c) => ({ input: sum.input + c.usage.input, output: sum.output + c.usage.output, cacheRead: sum.cacheRead + c.usage.cacheRead, cacheWrite: sum.cacheWrite + c.usage.cacheWrite }),
+    (sum, c) => addTokenUsage(sum, c.usage),
     { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
   );
 }

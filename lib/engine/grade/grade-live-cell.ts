@@ -1,4 +1,5 @@
 import type { TokenUsage } from "../ports/judge-port";
+import { addTokenUsage } from "../ports/judge-port";
 import type { AgentCallRecord, LiveOutcome, LivePort, LiveRequest } from "../ports/live-port";
 import type { EvalResult, LiveAgentSummary } from "../results/report";
 import { liveRunKey, type LiveCell } from "../plan/planned-cell";
@@ -30,10 +31,6 @@ export interface GradeLiveCellInput {
   signal?: AbortSignal;
 }
 
-function addUsage(a: TokenUsage, b: TokenUsage): TokenUsage {
-  return { input: a.input + b.input, output: a.output + b.output, cacheRead: a.cacheRead + b.cacheRead, cacheWrite: a.cacheWrite + b.cacheWrite };
-}
-
 export function agentSummary(input: { calls: AgentCallRecord[]; cell: GradeLiveCellInput["cell"]; priceOf: PriceOf; transcript?: Transcript }): LiveAgentSummary {
   const { cell, priceOf, transcript } = input;
   const price = priceOf(cell.live.agent.model);
@@ -43,7 +40,7 @@ export function agentSummary(input: { calls: AgentCallRecord[]; cell: GradeLiveC
     ...(cell.live.agent.provider !== undefined ? { provider: cell.live.agent.provider } : {}),
     turns: transcript?.turns ?? calls.length,
     maxTurns: cell.live.agent.maxTurns,
-    usage: calls.reduce((sum, c) => addUsage(sum, c.usage), { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }),
+    usage: calls.reduce((sum, c) => addTokenUsage(sum, c.usage), { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }),
     costUsd: calls.reduce((sum, c) => sum + (c.costUsd ?? 0), 0),
     calls,
   };
@@ -122,7 +119,7 @@ export async function gradeLiveCell(input: GradeLiveCellInput): Promise<EvalResu
   return {
     ...graded,
     candidate: liveCandidate(outcome.transcript),
-    usage: addUsage(graded.usage, paid.usage),
+    usage: addTokenUsage(graded.usage, paid.usage),
     costUsd: graded.costUsd + paid.costUsd,
     latencyMs: Math.max(0, now() - started),
   };

@@ -1,4 +1,5 @@
 import type { EvalResult } from "../results/report";
+import { addTokenUsage } from "../ports/judge-port";
 import type { ComparedCells, PlannedCell } from "../plan/planned-cell";
 import type { LiveOutcome, LivePort, LiveRequest } from "../ports/live-port";
 import type { PriceOf } from "../plan/explain-plan";
@@ -56,7 +57,7 @@ export async function gradeCellComparison(input: GradeCellComparisonInput): Prom
   const withAgents = (result: EvalResult): EvalResult => ({
     ...result,
     usage: agents.reduce(
-      (u, a) => ({ input: u.input + a.usage.input, output: u.output + a.usage.output, cacheRead: u.cacheRead + a.usage.cacheRead, cacheWrite: u.cacheWrite + a.usage.cacheWrite }),
+      (u, a) => addTokenUsage(u, a.usage),
       result.usage,
     ),
     costUsd: result.costUsd + agents.reduce((sum, a) => sum + a.costUsd, 0),

@@ -1,4 +1,5 @@
 import type { PairwiseConfig } from "../../config/pairwise-types";
+import { addTokenUsage } from "../ports/judge-port";
 import type { EvalResult, JudgeCallSummary } from "../results/report";
 import type { PlannedCell, JudgeInstance } from "../plan/planned-cell";
 import { SKIPPED, type CallJudge, type ResultBase } from "../grade/call-judge";
@@ -98,7 +99,7 @@ export async function gradePairwiseCell(input: { cell: PlannedCell; call: CallJu
   const runs = await Promise.all(cell.judges.map((judge) => runJudge({ config, judge, jurors: cell.judges.filter((j) => j.model === judge.model).length, maxTokens: cell.eval.judge.maxTokens, call })));
   const calls = runs.flatMap((r) => r.calls);
   const usage = calls.reduce(
-    (sum, c) => ({ input: sum.input + c.usage.input, output: sum.output + c.usage.output, cacheRead: sum.cacheRead + c.usage.cacheRead, cacheWrite: sum.cacheWrite + c.usage.cacheWrite }),
+    (sum, c) => addTokenUsage(sum, c.usage),
     { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
   );
   const common = {

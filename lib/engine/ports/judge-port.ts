@@ -8,6 +8,14 @@ export interface TokenUsage {
   output: number;
   cacheRead: number;
   cacheWrite: number;
+  /** Of `cacheWrite`, the tokens written to the 1-hour cache (billed 2× input, not 1.25×); absent when none were. */
+  cacheWrite1h?: number;
+}
+
+/** Two usages added up, the 1-hour cache writes included (and left out when there are none). */
+export function addTokenUsage(a: TokenUsage, b: TokenUsage): TokenUsage {
+  const hour = (a.cacheWrite1h ?? 0) + (b.cacheWrite1h ?? 0);
+  return { input: a.input + b.input, output: a.output + b.output, cacheRead: a.cacheRead + b.cacheRead, cacheWrite: a.cacheWrite + b.cacheWrite, ...(hour > 0 ? { cacheWrite1h: hour } : {}) };
 }
 
 export const ZERO_USAGE: TokenUsage = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };

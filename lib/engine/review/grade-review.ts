@@ -1,4 +1,5 @@
 import type { ReviewPassCriteria, RubricSetConfig } from "../../config/category-types";
+import { addTokenUsage } from "../ports/judge-port";
 import type { TokenUsage } from "../ports/judge-port";
 import type { CriterionResult, EvalResult, JudgeCallSummary } from "../results/report";
 import type { PlannedCell } from "../plan/planned-cell";
@@ -22,7 +23,7 @@ const ZERO: TokenUsage = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
 
 function sumUsage(calls: JudgeCallSummary[]): TokenUsage {
   return calls.reduce(
-    (sum, c) => ({ input: sum.input + c.usage.input, output: sum.output + c.usage.output, cacheRead: sum.cacheRead + c.usage.cacheRead, cacheWrite: sum.cacheWrite + c.usage.cacheWrite }),
+    (sum, c) => addTokenUsage(sum, c.usage),
     ZERO,
   );
 }
