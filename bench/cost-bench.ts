@@ -9,7 +9,7 @@ import { planSuite } from "../lib/engine/plan/plan-suite";
 import { cacheMinimumOf } from "../lib/judge/cache-minimums";
 import { startFakeMessagesApi, type FakeReply, type FakeRequest, type InputUsage } from "../test/support/fake-messages-api";
 
-// `npm run bench:cost`: what the prompt cache saves on two workloads, run
+// `npm run bench:cost`: what the prompt cache saves on three workloads, run
 // through the real CLI against the Messages API stand-in with its prompt-cache
 // emulation (test/support/prompt-cache.ts: a prefix of at least 1,024 tokens,
 // counted as characters / 4; 5-minute or 1-hour TTL; readable once the first
@@ -17,10 +17,14 @@ import { startFakeMessagesApi, type FakeReply, type FakeRequest, type InputUsage
 //   A. a design document of ~14k tokens reviewed by a category rubric of 8
 //      categories (`review`, analytic);
 //   B. 40 dataset items graded by 4 criteria with 6 calibration anchors each
-//      (`eval --no-cache`).
+//      (`eval --no-cache`);
+//   C. 10 fixed responses graded by 3 criteria (4 anchors each) through a
+//      jury of 3, in a matrix of two judge models (`eval --no-cache`): each
+//      model's rubric and candidate are written once and read by the other
+//      jurors and criteria.
 // Prints billed input ÷ naive input for each, where naive is every input token
 // at the base price and billed = uncached + 1.25 × 5-minute writes + 2 × 1-hour
-// writes + 0.1 × reads. Target: ≤ 0.30 on both. The billed tokens are printed
+// writes + 0.1 × reads. Target: ≤ 0.30 on each. The billed tokens are printed
 // too: a layout that sends the whole rubric with every call has a larger naive
 // input than one that sends one criterion, so compare billed across layouts.
 // Beside them, what `eval --explain` projects for the same suite (its naive
@@ -110,6 +114,23 @@ function workloadB(): string {
   ].join("\n");
 }
 
+function workloadC(): string {
+  const criteria = ["accurate", "complete", "concise"].map((name, c) => {
+    const anchors = Array.from({ length: 4 }, (_, a) => `          - { response: "${paragraph(c * 10 + a + 1200, 3)}", score: ${(a / 3).toFixed(2)} }`);
+    return [`      - name: ${name}`, `        description: "The summary is ${name}: ${sentence(c + 1300)}"`, "        examples:", ...anchors].join("\n");
+  });
+  const evals = Array.from({ length: 10 }, (_, e) =>
+    [
+      `  - name: release summary ${e + 1}`,
+      `    prompt: "Summarize release ${e + 1}."`,
+      `    response: "${paragraph(e + 1400, 12)}"`,
+      "    rubric: { ref: summary }",
+      "    matrix: { models: [claude-sonnet-4-5, claude-sonnet-4] }",
+    ].join("\n"),
+  );
+  return [`judge: { model: ${MODEL}, jury: { size: 3 } }`, "rubrics:", "  summary:", "    threshold: 0.5", "    criteria:", ...criteria, "evals:", ...evals, ""].join("\n");
+}
+
 function reply(request: FakeRequest): FakeReply {
   const category = JSON.stringify(request.body.tools ?? []).includes("findings");
   return category ? { toolInput: { reasoning: "covered", score: "pass", evidence: [], findings: [] } } : { verdict: { reasoning: "met", score: 0.9 } };
@@ -170,14 +191,17 @@ async function measure(name: string, files: Record<string, string>, args: string
 
 const A = { "review.yaml": workloadA(), "docs/design.md": designDocument() };
 const B = { "suite.yaml": workloadB() };
+const C = { "suite.yaml": workloadC() };
 const reviewA = ["review", "--config", "review.yaml", "--output", "out.json"];
 const evalB = ["eval", "--config", "suite.yaml", "--no-cache", "--reporter", "json", "--output", "out.json"];
 const BATCH = ["--batch", "--poll-interval", "0.05"];
 const results = [
   await measure("A  design doc ~14k tokens, 8 categories (review, analytic)", A, reviewA),
   await measure("B  40 items x 4 criteria x 6 anchors (eval --no-cache)", B, evalB),
+  await measure("C  10 responses x 3 criteria, jury of 3, 2-model matrix", C, evalB),
   await measure("A  the same, review --batch", A, [...reviewA, ...BATCH]),
   await measure("B  the same, eval --no-cache --batch", B, [...evalB, ...BATCH]),
+  await measure("C  the same, eval --no-cache --batch", C, [...evalB, ...BATCH]),
 ];
 
 console.log(`CLI: ${cliRoot}; judge ${MODEL}; stand-in cache minimum ${MIN_TOKENS} tokens (chars/4), latency ${LATENCY_MS} ms`);
@@ -197,7 +221,7 @@ for (const r of results) {
   console.log(`${r.name.padEnd(60)} ${cells[0]} ${cells[1]}           ${cells[2]} ${cells[3]}   ${(r.projected.billed / r.billed).toFixed(2).padStart(6)} ${close(r) ? "ok" : `off by more than ${PROJECTION_TOLERANCE * 100}%`}`);
 }
 console.log("\nwith --batch against without, billed input");
-for (const [plain, batched] of [[results[0]!, results[2]!], [results[1]!, results[3]!]] as const) {
+for (const [plain, batched] of [[results[0]!, results[3]!], [results[1]!, results[4]!], [results[2]!, results[5]!]] as const) {
   console.log(`${plain.name.slice(0, 2)} batched ÷ standard: ${(batched.billed / plain.billed).toFixed(2)} (billed/naive ${plain.ratio.toFixed(2)} -> ${batched.ratio.toFixed(2)})`);
 }
 process.exitCode = results.every((r) => r.ratio <= (r.name.includes("--batch") ? TARGET * BATCH_FACTOR : TARGET) && close(r)) ? 0 : 1;
