@@ -20,10 +20,21 @@ const typing = (target: EventTarget | null) => target instanceof HTMLInputElemen
  * saves, J / K go to the next / previous item. The judges' verdicts stay
  * hidden until the person has answered, so the label is their own.
  */
-export function LabelForm(props: { itemId: string; criterion: string; subject: LabelSubject; given: GivenLabel | null; sessionName: string | null; nextHref: string | null; prevHref: string | null }) {
+export function LabelForm(props: {
+  itemId: string;
+  criterion: string;
+  subject: LabelSubject;
+  given: GivenLabel | null;
+  sessionName: string | null;
+  /** The queue's next items still waiting for a label, in order, with who labelled each so far. */
+  nextItems: { href: string; labelledBy: string[] }[];
+  prevHref: string | null;
+}) {
   const { itemId, subject } = props;
   const router = useRouter();
   const reviewer = useReviewer(props.sessionName);
+  // Not an item this person labelled already (one open for its second opinion is another person's).
+  const nextHref = props.nextItems.find((item) => !reviewer.name || !item.labelledBy.includes(reviewer.name))?.href ?? null;
   const [claim, setClaim] = useState<Claim>({ kind: "waiting" });
   const [value, setValue] = useState<string | null>(null);
   const [note, setNote] = useState("");
@@ -84,12 +95,12 @@ export function LabelForm(props: { itemId: string; criterion: string; subject: L
         chosen.current = point.value;
         return setValue(point.value);
       }
-      if ((event.key === "j" || event.key === "J") && props.nextHref) router.push(props.nextHref);
+      if ((event.key === "j" || event.key === "J") && nextHref) router.push(nextHref);
       if ((event.key === "k" || event.key === "K") && props.prevHref) router.push(props.prevHref);
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
-  }, [submit, value, subject.scale.points, given, props.nextHref, props.prevHref, router]);
+  }, [submit, value, subject.scale.points, given, nextHref, props.prevHref, router]);
 
   const locked = given !== null || claim.kind !== "held";
   return (
@@ -163,7 +174,7 @@ export function LabelForm(props: { itemId: string; criterion: string; subject: L
           ) : null}
           {given ? (
             <p className={styles.done} data-testid="label-saved">
-              Labelled {given.value} by {given.reviewer}.{props.nextHref ? " J for the next item." : " That was the last item of the queue."}
+              Labelled {given.value} by {given.reviewer}.{nextHref ? " J for the next item." : " That was the last item of the queue."}
             </p>
           ) : null}
         </section>

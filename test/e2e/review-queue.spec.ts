@@ -272,6 +272,22 @@ test("a second opinion: the item Ana labelled goes to Ben, not back to Ana, and 
     await ana.goto(`/suites/${secondSuite}/review`);
     await expect(row(ana, "(decision)")).toHaveCount(1);
     await expect(row(ana, "accurate")).toHaveCount(0);
+    // Nor does J: walking the queue with it from another item never lands on the one she labelled (open for a second person).
+    await row(ana, "(decision)").getByTestId("claim").click();
+    await expect(ana.getByTestId("label-title")).toContainText("(decision)");
+    const visited: string[] = [];
+    for (let step = 0; step < 4; step++) {
+      await expect(ana.getByTestId("label-form")).toBeVisible();
+      visited.push((await ana.getByTestId("label-title").textContent()) ?? "");
+      const here = ana.url();
+      await ana.getByTestId("label-form").focus();
+      await ana.keyboard.press("j");
+      await ana.waitForTimeout(400);
+      if (ana.url() === here) break;
+      await ana.waitForLoadState();
+    }
+    expect(visited.length).toBeGreaterThan(1);
+    expect(visited.filter((title) => title.includes("accurate"))).toEqual([]);
 
     const ben = await reviewerPage(browser, "Ben", secondSuite);
     await expect(row(ben, "accurate").getByTestId("review-state")).toHaveText("open · second opinion (1 of 2 labels)");

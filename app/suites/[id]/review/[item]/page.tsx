@@ -15,6 +15,9 @@ import { parseQueueQuery, queueQueryString, storeFilter } from "../query";
 
 export const dynamic = "force-dynamic";
 
+/** Items J may go to, in queue order: enough that a person's own labelled items ahead of them do not leave J with none. */
+const NEXT_ITEMS = 200;
+
 export default async function LabelPage({ params, searchParams }: { params: Promise<{ id: string; item: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const { id, item: itemId } = await params;
   const query = parseQueueQuery(await searchParams);
@@ -32,12 +35,17 @@ export default async function LabelPage({ params, searchParams }: { params: Prom
     pageSessionReviewer(),
   ]);
   if (!subject) notFound();
-  // J goes on to the next item of the filtered queue still waiting for a label; K back to the one before this (labelled or not).
+  // J goes on to the next item of the filtered queue still waiting for a label, and one this person has not labelled
+  // (an item open for its second opinion is another person's): the form picks it, since on loopback only the
+  // browser knows the reviewer's name. K goes back to the one before this (labelled or not).
   const all = queued.items;
   const at = all.findIndex((i) => i.id === item.id);
-  const next = all.slice(at + 1).find((i) => i.state !== "labelled") ?? all.slice(0, Math.max(at, 0)).find((i) => i.state !== "labelled");
+  const href = (other: { id: string }) => `/suites/${id}/review/${other.id}${queueQueryString(query)}`;
+  const nextItems = [...all.slice(at + 1), ...all.slice(0, Math.max(at, 0))]
+    .filter((i) => i.state !== "labelled")
+    .slice(0, NEXT_ITEMS)
+    .map((i) => ({ href: href(i), labelledBy: i.labelledBy }));
   const previous = at > 0 ? all[at - 1] : undefined;
-  const href = (other: { id: string } | undefined) => (other ? `/suites/${id}/review/${other.id}${queueQueryString(query)}` : null);
 
   return (
     <div className={styles.page}>
@@ -61,8 +69,8 @@ export default async function LabelPage({ params, searchParams }: { params: Prom
         subject={subject}
         given={label}
         sessionName={sessionName}
-        nextHref={href(next)}
-        prevHref={href(previous)}
+        nextItems={nextItems}
+        prevHref={previous ? href(previous) : null}
       />
     </div>
   );
