@@ -147,6 +147,21 @@ describe("the one-pass check before the patterns", () => {
   });
 });
 
+describe("redactDeep on a clean report", () => {
+  it("returns a report with nothing to redact as it is, and copies only the parts that change", () => {
+    const report = buildSampleReport({ results: sampleResults(), suite: { file: "suite.yml" } });
+    expect(redactDeep(report)).toBe(report);
+    const token = `sk-ant-api03-${body(40)}`;
+    const one = { ...report, suite: { ...report.suite, description: `key ${token}` } };
+    const before = structuredClone(one);
+    const redacted = redactDeep(one);
+    expect(redacted.suite.description).toBe(`key ${REDACTED}`);
+    expect(one).toEqual(before);
+    // The results held nothing to redact: shared, not copied.
+    expect(redacted.results).toBe(one.results);
+  });
+});
+
 describe("redactDeep on a report", () => {
   it("redacts every string, however deep, and returns a copy", () => {
     const secret = `sk-ant-api03-${body(40)}`;
