@@ -1,4 +1,5 @@
 import { judgeAgreement } from "../engine/trust/agreement/judge-agreement";
+import { inSuiteOrder } from "../engine/results/suite-order";
 import { multiJudgeResults } from "../engine/trust/agreement/agreement-units";
 import { judgeDisagreements, type JudgeDisagreement } from "../engine/trust/agreement/judge-disagreements";
 import { jurorAgreementMatrices, type JurorAgreementMatrix } from "../engine/trust/agreement/juror-agreement-matrix";
@@ -252,7 +253,8 @@ export function createRunViews(prisma: PrismaClient) {
     async runAgreement(runId: string): Promise<RunAgreement> {
       if (!UUID.test(runId)) return { results: 0, statistics: [], matrices: [], disagreements: [] };
       const rows = await prisma.$queryRaw<{ data: unknown }[]>`SELECT data FROM eval_results WHERE ${agreementRows(runId)} ORDER BY created_at, id`;
-      const results = rows.map((r) => r.data as EvalResult);
+      // In the suite's order, not the order they finished in: the lists of this view read the same on every load and run.
+      const results = inSuiteOrder(rows.map((r) => r.data as EvalResult));
       return { results: multiJudgeResults(results).length, statistics: judgeAgreement(results), matrices: jurorAgreementMatrices(results), disagreements: judgeDisagreements(results) };
     },
 
