@@ -8,8 +8,14 @@ const frameworkAndIo = [
   { name: "next", message: "lib/engine and lib/config are pure: no Next.js." },
   { name: "react", message: "lib/engine and lib/config are pure: no React." },
   { name: "react-dom", message: "lib/engine and lib/config are pure: no React." },
-  { name: "@prisma/client", message: "lib/engine and lib/config reach the store only through ports." },
-  { name: "@anthropic-ai/sdk", message: "lib/engine and lib/config reach the judge only through the judge port." },
+  {
+    name: "@prisma/client",
+    message: "lib/engine and lib/config reach the store only through ports.",
+  },
+  {
+    name: "@anthropic-ai/sdk",
+    message: "lib/engine and lib/config reach the judge only through the judge port.",
+  },
   { name: "node:fs", message: "lib/engine and lib/config do no I/O: pass text in." },
   { name: "fs", message: "lib/engine and lib/config do no I/O: pass text in." },
   { name: "node:fs/promises", message: "lib/engine and lib/config do no I/O: pass text in." },
@@ -18,17 +24,34 @@ const frameworkAndIo = [
   { name: "pg-boss", message: "lib/engine and lib/config reach the store only through ports." },
 ];
 const frameworkPatterns = [
-  { group: ["next/*", "react/*", "react-dom/*", "@prisma/*", "@anthropic-ai/*", "@modelcontextprotocol/*"], message: "lib/engine and lib/config are pure." },
+  {
+    group: [
+      "next/*",
+      "react/*",
+      "react-dom/*",
+      "@prisma/*",
+      "@anthropic-ai/*",
+      "@modelcontextprotocol/*",
+    ],
+    message: "lib/engine and lib/config are pure.",
+  },
 ];
 const noApp = { group: ["**/app/**", "@/app/**", "@/app"], message: "Nothing imports from app/." };
 // A relative import of lib/<m> from any depth of a folder under lib/ (lib/engine/grade/x.ts reaches lib/store as ../../store).
-const upTo = (m) => [1, 2, 3, 4].flatMap((depth) => [`${"../".repeat(depth)}${m}`, `${"../".repeat(depth)}${m}/**`]);
+const upTo = (m) =>
+  [1, 2, 3, 4].flatMap((depth) => [`${"../".repeat(depth)}${m}`, `${"../".repeat(depth)}${m}/**`]);
 const outerLib = ["cli", "store", "judge", "live", "report", "env", "access"].map((m) => ({
   group: [`**/lib/${m}`, `**/lib/${m}/**`, ...upTo(m), `@/lib/${m}`, `@/lib/${m}/**`],
   message: `lib/engine and lib/config must not import lib/${m} (arrows point one way).`,
 }));
 const engineFromConfig = {
-  group: ["**/lib/engine", "**/lib/engine/**", ...upTo("engine"), "@/lib/engine", "@/lib/engine/**"],
+  group: [
+    "**/lib/engine",
+    "**/lib/engine/**",
+    ...upTo("engine"),
+    "@/lib/engine",
+    "@/lib/engine/**",
+  ],
   message: "lib/config must not import lib/engine (engine -> config, not back).",
 };
 // lib/live may use the engine, the config, the MCP and Anthropic SDKs and
@@ -39,15 +62,31 @@ const liveSiblings = ["cli", "store", "judge", "report", "env", "access"].map((m
   message: `lib/live must not import lib/${m}: it gets what it needs through its deps.`,
 }));
 const statsLeaf = {
-  group: ["**/lib/config", "**/lib/config/**", ...upTo("config"), "@/lib/config", "@/lib/config/**", "**/lib/engine", "**/lib/engine/**", ...upTo("engine")],
+  group: [
+    "**/lib/config",
+    "**/lib/config/**",
+    ...upTo("config"),
+    "@/lib/config",
+    "@/lib/config/**",
+    "**/lib/engine",
+    "**/lib/engine/**",
+    ...upTo("engine"),
+  ],
   message: "lib/stats is a leaf: it imports nothing else of lib/.",
 };
 // The CLI is an edge like the dashboard: nothing but the CLI itself (and the
 // scripts that start the server) imports lib/cli. A policy both edges need
 // (e.g. the MCP allow-list) lives in the layer it belongs to.
 const cliGroup = ["**/lib/cli", "**/lib/cli/**", ...upTo("cli"), "@/lib/cli", "@/lib/cli/**"];
-const noCliFromApp = { group: cliGroup, message: "app/ must not import lib/cli: the dashboard does not reach into the CLI. Move what both need into the layer it belongs to (lib/live, lib/engine...)." };
-const noCliFromLib = { group: cliGroup, message: "Nothing in lib/ imports lib/cli but the CLI itself." };
+const noCliFromApp = {
+  group: cliGroup,
+  message:
+    "app/ must not import lib/cli: the dashboard does not reach into the CLI. Move what both need into the layer it belongs to (lib/live, lib/engine...).",
+};
+const noCliFromLib = {
+  group: cliGroup,
+  message: "Nothing in lib/ imports lib/cli but the CLI itself.",
+};
 const serverOnlyLib = ["cli", "store", "judge", "live", "env", "access"].map((m) => ({
   group: [`**/lib/${m}`, `**/lib/${m}/**`, `@/lib/${m}`, `@/lib/${m}/**`],
   message: `components/ never import server code (lib/${m}).`,
@@ -60,28 +99,69 @@ const serverOnlyLib = ["cli", "store", "judge", "live", "env", "access"].map((m)
 const NOT_WRITTEN = "[arguments.0.type!=/^(Literal|TemplateLiteral|TaggedTemplateExpression)$/]";
 const noDataRegExp = ["NewExpression", "CallExpression"].map((node) => ({
   selector: `${node}[callee.name="RegExp"]${NOT_WRITTEN}`,
-  message: "No RegExp from data here: a backtracking pattern can stall the server. Use RE2 (compileWhenRegex) or match the text as a value.",
+  message:
+    "No RegExp from data here: a backtracking pattern can stall the server. Use RE2 (compileWhenRegex) or match the text as a value.",
 }));
 
 export default tseslint.config(
-  { ignores: ["node_modules/**", ".next/**", "coverage/**", "next-env.d.ts", "public/**", ".data/**", "test/fixtures/**", "lib/store/generated/**", "dist/**", ".bench/**", "scratch/**"] },
+  {
+    ignores: [
+      "node_modules/**",
+      ".next/**",
+      "coverage/**",
+      "next-env.d.ts",
+      "public/**",
+      ".data/**",
+      "test/fixtures/**",
+      "lib/store/generated/**",
+      "dist/**",
+      ".bench/**",
+      "scratch/**",
+    ],
+  },
   {
     files: ["**/*.{ts,tsx,mts,mjs}"],
-    languageOptions: { parser: tseslint.parser, parserOptions: { ecmaVersion: "latest", sourceType: "module" } },
+    languageOptions: {
+      parser: tseslint.parser,
+      parserOptions: { ecmaVersion: "latest", sourceType: "module" },
+    },
     rules: { "no-restricted-imports": ["error", { patterns: [noApp] }] },
   },
   {
     files: ["lib/engine/**/*.ts"],
     rules: {
-      "no-restricted-imports": ["error", { paths: frameworkAndIo, patterns: [...frameworkPatterns, noApp, ...outerLib] }],
-      "no-restricted-properties": ["error", { object: "process", property: "env", message: "Read the environment once, in lib/env; pass values in." }],
+      "no-restricted-imports": [
+        "error",
+        { paths: frameworkAndIo, patterns: [...frameworkPatterns, noApp, ...outerLib] },
+      ],
+      "no-restricted-properties": [
+        "error",
+        {
+          object: "process",
+          property: "env",
+          message: "Read the environment once, in lib/env; pass values in.",
+        },
+      ],
     },
   },
   {
     files: ["lib/config/**/*.ts"],
     rules: {
-      "no-restricted-imports": ["error", { paths: frameworkAndIo, patterns: [...frameworkPatterns, noApp, ...outerLib, engineFromConfig] }],
-      "no-restricted-properties": ["error", { object: "process", property: "env", message: "Read the environment once, in lib/env; pass values in." }],
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: frameworkAndIo,
+          patterns: [...frameworkPatterns, noApp, ...outerLib, engineFromConfig],
+        },
+      ],
+      "no-restricted-properties": [
+        "error",
+        {
+          object: "process",
+          property: "env",
+          message: "Read the environment once, in lib/env; pass values in.",
+        },
+      ],
     },
   },
   {
@@ -89,17 +169,49 @@ export default tseslint.config(
     rules: {
       "no-restricted-imports": [
         "error",
-        { paths: frameworkAndIo.filter((p) => p.name !== "@anthropic-ai/sdk" && !p.name.includes("fs") && p.name !== "node:child_process"), patterns: [noApp, ...liveSiblings, { group: ["next/*", "react/*", "@prisma/*"], message: "lib/live runs agents; no framework or database." }] },
+        {
+          paths: frameworkAndIo.filter(
+            (p) =>
+              p.name !== "@anthropic-ai/sdk" &&
+              !p.name.includes("fs") &&
+              p.name !== "node:child_process",
+          ),
+          patterns: [
+            noApp,
+            ...liveSiblings,
+            {
+              group: ["next/*", "react/*", "@prisma/*"],
+              message: "lib/live runs agents; no framework or database.",
+            },
+          ],
+        },
       ],
-      "no-restricted-properties": ["error", { object: "process", property: "env", message: "Read the environment once, in lib/env; pass values in." }],
+      "no-restricted-properties": [
+        "error",
+        {
+          object: "process",
+          property: "env",
+          message: "Read the environment once, in lib/env; pass values in.",
+        },
+      ],
     },
   },
   {
     // lib/stats is a pure leaf: statistics over plain numbers, importing nothing else of lib/.
     files: ["lib/stats/**/*.ts"],
     rules: {
-      "no-restricted-imports": ["error", { paths: frameworkAndIo, patterns: [...frameworkPatterns, noApp, ...outerLib, statsLeaf] }],
-      "no-restricted-properties": ["error", { object: "process", property: "env", message: "Read the environment once, in lib/env; pass values in." }],
+      "no-restricted-imports": [
+        "error",
+        { paths: frameworkAndIo, patterns: [...frameworkPatterns, noApp, ...outerLib, statsLeaf] },
+      ],
+      "no-restricted-properties": [
+        "error",
+        {
+          object: "process",
+          property: "env",
+          message: "Read the environment once, in lib/env; pass values in.",
+        },
+      ],
     },
   },
   {
@@ -107,7 +219,14 @@ export default tseslint.config(
     rules: { "no-restricted-imports": ["error", { patterns: [noApp, noCliFromApp] }] },
   },
   {
-    files: ["lib/store/**/*.ts", "lib/judge/**/*.ts", "lib/report/**/*.ts", "lib/env/**/*.ts", "lib/access/**/*.ts", "lib/offthread/**/*.ts"],
+    files: [
+      "lib/store/**/*.ts",
+      "lib/judge/**/*.ts",
+      "lib/report/**/*.ts",
+      "lib/env/**/*.ts",
+      "lib/access/**/*.ts",
+      "lib/offthread/**/*.ts",
+    ],
     rules: { "no-restricted-imports": ["error", { patterns: [noApp, noCliFromLib] }] },
   },
   {
@@ -116,11 +235,35 @@ export default tseslint.config(
   },
   {
     files: ["components/**/*.{ts,tsx}"],
-    rules: { "no-restricted-imports": ["error", { patterns: [noApp, ...serverOnlyLib, { group: ["@prisma/*", "@anthropic-ai/*"], message: "components/ never import server code." }] }] },
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            noApp,
+            ...serverOnlyLib,
+            {
+              group: ["@prisma/*", "@anthropic-ai/*"],
+              message: "components/ never import server code.",
+            },
+          ],
+        },
+      ],
+    },
   },
   {
     // Request URLs name the address the server listens on (http://0.0.0.0:3000 under --host 0.0.0.0), not the one the browser asked for.
     files: ["app/**/*.{ts,tsx}", "lib/access/**/*.ts", "proxy.ts"],
-    rules: { "no-restricted-properties": ["error", { object: "NextResponse", property: "redirect", message: "Redirect with redirectTo (lib/access/request-address.ts), which goes to the browser's own address." }] },
+    rules: {
+      "no-restricted-properties": [
+        "error",
+        {
+          object: "NextResponse",
+          property: "redirect",
+          message:
+            "Redirect with redirectTo (lib/access/request-address.ts), which goes to the browser's own address.",
+        },
+      ],
+    },
   },
 );

@@ -8,10 +8,15 @@ const nextConfig: NextConfig = {
   // The engine reads YAML and calls the judge on the server only.
   serverExternalPackages: ["@anthropic-ai/sdk"],
   turbopack: {
-    resolveAlias: { [EDITOR_WORKER]: "./node_modules/monaco-editor/esm/vs/editor/editor.worker.js" },
+    resolveAlias: {
+      [EDITOR_WORKER]: "./node_modules/monaco-editor/esm/vs/editor/editor.worker.js",
+    },
   },
   webpack(config: { resolve: { alias: Record<string, string> } }) {
-    config.resolve.alias[`${EDITOR_WORKER}$`] = new URL("./node_modules/monaco-editor/esm/vs/editor/editor.worker.js", import.meta.url).pathname;
+    config.resolve.alias[`${EDITOR_WORKER}$`] = new URL(
+      "./node_modules/monaco-editor/esm/vs/editor/editor.worker.js",
+      import.meta.url,
+    ).pathname;
     return config;
   },
 };

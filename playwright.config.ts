@@ -12,13 +12,25 @@ import { defineConfig } from "@playwright/test";
 // The data folder is made once, in the main process: workers inherit the
 // environment, so every process agrees on it.
 process.env.E2E_DATA_DIR ??= path.join(mkdtempSync(path.join(os.tmpdir(), "rs-e2e-")), "pglite");
-process.env.E2E_KEYED_DATA_DIR ??= path.join(mkdtempSync(path.join(os.tmpdir(), "rs-e2e-keyed-")), "pglite");
+process.env.E2E_KEYED_DATA_DIR ??= path.join(
+  mkdtempSync(path.join(os.tmpdir(), "rs-e2e-keyed-")),
+  "pglite",
+);
 // Where the stand-in judge (anchor-judge-main.ts) keeps its count of requests.
-process.env.E2E_JUDGE_CALLS ??= path.join(mkdtempSync(path.join(os.tmpdir(), "rs-e2e-judge-")), "calls");
+process.env.E2E_JUDGE_CALLS ??= path.join(
+  mkdtempSync(path.join(os.tmpdir(), "rs-e2e-judge-")),
+  "calls",
+);
 // The main dashboard's model providers (RUBRIC_STUDIO_PROVIDERS): a local
 // OpenAI-compatible server whose key is set, for the plan panel's provider column.
-process.env.E2E_PROVIDERS ??= path.join(mkdtempSync(path.join(os.tmpdir(), "rs-e2e-providers-")), "providers.yaml");
-writeFileSync(process.env.E2E_PROVIDERS, 'providers:\n  local: { type: openai, base_url: "http://127.0.0.1:9/v1", api_key_env: E2E_LOCAL_KEY }\n');
+process.env.E2E_PROVIDERS ??= path.join(
+  mkdtempSync(path.join(os.tmpdir(), "rs-e2e-providers-")),
+  "providers.yaml",
+);
+writeFileSync(
+  process.env.E2E_PROVIDERS,
+  'providers:\n  local: { type: openai, base_url: "http://127.0.0.1:9/v1", api_key_env: E2E_LOCAL_KEY }\n',
+);
 const PORT = Number(process.env.E2E_PORT ?? 3100);
 // A second dashboard that has a judge key, pointed at a stand-in Messages API
 // (test/e2e/anchor-judge-main.ts): for what needs the server's judge ("Check
@@ -40,7 +52,15 @@ export default defineConfig({
     baseURL: `http://127.0.0.1:${PORT}`,
     launchOptions: {
       executablePath: "/usr/bin/chromium",
-      args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
     },
   },
   // Started in this order, one after the other: the build comes first.

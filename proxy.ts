@@ -8,8 +8,17 @@ import { sharedLoginThrottle } from "./lib/access/login-throttle";
 
 export async function proxy(request: NextRequest) {
   // Next answers a malformed percent-encoding in a dynamic segment (/runs/x/results/%E0%A4%A) with a bare 500.
-  if (!decodable(new URL(request.url).pathname)) return NextResponse.json({ error: { code: "bad_request", message: "The URL's percent-encoding is malformed." } }, { status: 400 });
-  const refused = await guardRequest({ request, policy: currentAccessPolicy(), throttle: sharedLoginThrottle(), now: Date.now() });
+  if (!decodable(new URL(request.url).pathname))
+    return NextResponse.json(
+      { error: { code: "bad_request", message: "The URL's percent-encoding is malformed." } },
+      { status: 400 },
+    );
+  const refused = await guardRequest({
+    request,
+    policy: currentAccessPolicy(),
+    throttle: sharedLoginThrottle(),
+    now: Date.now(),
+  });
   return refused ?? NextResponse.next();
 }
 

@@ -2,7 +2,13 @@ import { randomUUID } from "node:crypto";
 import pg from "pg";
 import type { EvalResult } from "../lib/engine/results/report";
 import { contentHash } from "../lib/store/run-store";
-import { createRandom, JUDGE_MODELS, SUITE_FILE, suiteYaml, syntheticResult } from "./synthetic-results";
+import {
+  createRandom,
+  JUDGE_MODELS,
+  SUITE_FILE,
+  suiteYaml,
+  syntheticResult,
+} from "./synthetic-results";
 
 // Loads the benchmark's run history straight into Postgres: one suite, 500
 // runs, 99,820 eval results and exactly 1,000,000 criterion results. 499
@@ -42,11 +48,17 @@ export interface Batch {
 
 function* batches(runIds: string[], runCreatedAt: Date[]): Generator<Batch> {
   const random = createRandom(20261121);
-  const cells = function* (run: number, fromEval: number, toEval: number, criteriaOf: (e: number) => number) {
+  const cells = function* (
+    run: number,
+    fromEval: number,
+    toEval: number,
+    criteriaOf: (e: number) => number,
+  ) {
     for (let e = fromEval; e < toEval; e++) {
       // Scores drift slowly over the runs, plus a per-run wobble: a trend worth drawing.
       const drift = 0.08 * Math.sin(run / 40 + e) + (random() - 0.5) * 0.04;
-      for (const model of JUDGE_MODELS) yield syntheticResult({ evalIndex: e, model, criteria: criteriaOf(e), drift, random });
+      for (const model of JUDGE_MODELS)
+        yield syntheticResult({ evalIndex: e, model, criteria: criteriaOf(e), drift, random });
     }
   };
   const at = (run: number, i: number) => new Date(runCreatedAt[run]!.getTime() + 2_000 + i * 150);
@@ -66,7 +78,12 @@ function* batches(runIds: string[], runCreatedAt: Date[]): Generator<Batch> {
   let i = 0;
   for (let from = 0; from < BIG_EVALS; from += BIG_RUN_BATCH) {
     batch = { results: [], runIds: [], createdAt: [] };
-    for (const result of cells(BIG_RUN_INDEX, from, Math.min(BIG_EVALS, from + BIG_RUN_BATCH), (e) => CRITERIA + (e < BIG_EXTRA_CRITERION_EVALS ? 1 : 0))) {
+    for (const result of cells(
+      BIG_RUN_INDEX,
+      from,
+      Math.min(BIG_EVALS, from + BIG_RUN_BATCH),
+      (e) => CRITERIA + (e < BIG_EXTRA_CRITERION_EVALS ? 1 : 0),
+    )) {
       batch.results.push(result);
       batch.runIds.push(runIds[BIG_RUN_INDEX]!);
       batch.createdAt.push(at(BIG_RUN_INDEX, i++));
@@ -88,7 +105,8 @@ function copyFrom(client: pg.Client, input: { sql: string; rows: string }): Prom
       submit: (connection: CopyConnection) => connection.query(input.sql),
       handleCopyInResponse: (connection: CopyConnection) => {
         const bytes = Buffer.from(input.rows);
-        for (let at = 0; at < bytes.length; at += 1 << 20) connection.sendCopyFromChunk(bytes.subarray(at, at + (1 << 20)));
+        for (let at = 0; at < bytes.length; at += 1 << 20)
+          connection.sendCopyFromChunk(bytes.subarray(at, at + (1 << 20)));
         connection.endCopyFrom();
       },
       handleCommandComplete: () => {},
@@ -114,12 +132,19 @@ interface CopyConnection {
 function field(value: string | number | boolean | null | undefined): string {
   if (value === null || value === undefined) return "\\N";
   if (typeof value !== "string") return String(value);
-  return /[\\\t\n\r]/.test(value) ? value.replace(/[\\\t\n\r]/g, (ch) => ({ "\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r" })[ch]!) : value;
+  return /[\\\t\n\r]/.test(value)
+    ? value.replace(
+        /[\\\t\n\r]/g,
+        (ch) => ({ "\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r" })[ch]!,
+      )
+    : value;
 }
 
 type Value = string | number | boolean | null | undefined | string[];
-const EVAL_COLUMNS = "id, run_id, result_key, eval_name, name, cell_model, cell_prompt, judge_model, status, vacuous, score, threshold, reason, note, cost_usd, judge_calls, latency_ms, data, created_at";
-const CRITERION_COLUMNS = "id, eval_result_id, run_id, name, status, score, passed, threshold, weight, required, guard, gates, reasoning, evidence";
+const EVAL_COLUMNS =
+  "id, run_id, result_key, eval_name, name, cell_model, cell_prompt, judge_model, status, vacuous, score, threshold, reason, note, cost_usd, judge_calls, latency_ms, data, created_at";
+const CRITERION_COLUMNS =
+  "id, eval_result_id, run_id, name, status, score, passed, threshold, weight, required, guard, gates, reasoning, evidence";
 
 /** A batch as table rows (values in the order of EVAL_COLUMNS and CRITERION_COLUMNS): the same mapping as createRunStore().saveResult. */
 function tableRows(batch: Batch): { results: Value[][]; criteria: Value[][] } {
@@ -129,22 +154,64 @@ function tableRows(batch: Batch): { results: Value[][]; criteria: Value[][] } {
     const id = randomUUID();
     const runId = batch.runIds[index]!;
     results.push([
-      id, runId, r.id, r.eval, r.name, r.cell?.model, r.cell?.promptIndex, r.judge.models[0], r.status, r.vacuous, r.score, r.threshold, r.reason, r.note,
-      r.costUsd, r.judgeCalls, Math.round(r.latencyMs), JSON.stringify(r), batch.createdAt[index]!.toISOString(),
+      id,
+      runId,
+      r.id,
+      r.eval,
+      r.name,
+      r.cell?.model,
+      r.cell?.promptIndex,
+      r.judge.models[0],
+      r.status,
+      r.vacuous,
+      r.score,
+      r.threshold,
+      r.reason,
+      r.note,
+      r.costUsd,
+      r.judgeCalls,
+      Math.round(r.latencyMs),
+      JSON.stringify(r),
+      batch.createdAt[index]!.toISOString(),
     ]);
     for (const k of r.criteria) {
-      criteria.push([randomUUID(), id, runId, k.name, k.status, k.score, k.passed, k.threshold, k.weight, k.required, k.guard, k.gates, k.reasoning, k.evidence]);
+      criteria.push([
+        randomUUID(),
+        id,
+        runId,
+        k.name,
+        k.status,
+        k.score,
+        k.passed,
+        k.threshold,
+        k.weight,
+        k.required,
+        k.guard,
+        k.gates,
+        k.reasoning,
+        k.evidence,
+      ]);
     }
   });
   return { results, criteria };
 }
 
 /** Copies one batch: its eval results, then their criteria (the FK needs the parents first). */
-export async function copyBatch(client: pg.Client, batch: Batch): Promise<{ evalResults: number; criteria: number }> {
+export async function copyBatch(
+  client: pg.Client,
+  batch: Batch,
+): Promise<{ evalResults: number; criteria: number }> {
   const { results, criteria } = tableRows(batch);
-  const text = (rows: Value[][]) => `${rows.map((row) => row.map((v) => (Array.isArray(v) ? `{${v.join(",")}}` : field(v))).join("\t")).join("\n")}\n`;
-  await copyFrom(client, { sql: `COPY eval_results (${EVAL_COLUMNS}) FROM STDIN`, rows: text(results) });
-  await copyFrom(client, { sql: `COPY criterion_results (${CRITERION_COLUMNS}) FROM STDIN`, rows: text(criteria) });
+  const text = (rows: Value[][]) =>
+    `${rows.map((row) => row.map((v) => (Array.isArray(v) ? `{${v.join(",")}}` : field(v))).join("\t")).join("\n")}\n`;
+  await copyFrom(client, {
+    sql: `COPY eval_results (${EVAL_COLUMNS}) FROM STDIN`,
+    rows: text(results),
+  });
+  await copyFrom(client, {
+    sql: `COPY criterion_results (${CRITERION_COLUMNS}) FROM STDIN`,
+    rows: text(criteria),
+  });
   return { evalResults: results.length, criteria: criteria.length };
 }
 
@@ -153,19 +220,32 @@ export async function copyBatch(client: pg.Client, batch: Batch): Promise<{ eval
  * servers without COPY FROM STDIN: the embedded PGlite server (pglite-socket)
  * loses protocol synchronisation on CopyData.
  */
-export async function insertBatch(client: pg.Client, batch: Batch): Promise<{ evalResults: number; criteria: number }> {
+export async function insertBatch(
+  client: pg.Client,
+  batch: Batch,
+): Promise<{ evalResults: number; criteria: number }> {
   const { results, criteria } = tableRows(batch);
   const insert = async (table: string, columns: string, rows: Value[][]) => {
     const names = columns.split(", ");
-    const objects = rows.map((row) => Object.fromEntries(names.map((n, i) => [n, n === "data" ? JSON.parse(row[i] as string) : (row[i] ?? null)])));
-    await client.query(`INSERT INTO ${table} (${columns}) SELECT ${columns} FROM json_populate_recordset(NULL::${table}, $1::json)`, [JSON.stringify(objects)]);
+    const objects = rows.map((row) =>
+      Object.fromEntries(
+        names.map((n, i) => [n, n === "data" ? JSON.parse(row[i] as string) : (row[i] ?? null)]),
+      ),
+    );
+    await client.query(
+      `INSERT INTO ${table} (${columns}) SELECT ${columns} FROM json_populate_recordset(NULL::${table}, $1::json)`,
+      [JSON.stringify(objects)],
+    );
   };
   await insert("eval_results", EVAL_COLUMNS, results);
   await insert("criterion_results", CRITERION_COLUMNS, criteria);
   return { evalResults: results.length, criteria: criteria.length };
 }
 
-export async function bulkLoadHistory(input: { connection: pg.ClientConfig; onProgress?: (criteria: number) => void }): Promise<LoadedHistory> {
+export async function bulkLoadHistory(input: {
+  connection: pg.ClientConfig;
+  onProgress?: (criteria: number) => void;
+}): Promise<LoadedHistory> {
   const clients = [new pg.Client(input.connection), new pg.Client(input.connection)];
   await Promise.all(clients.map((client) => client.connect()));
   const [main] = clients as [pg.Client, pg.Client];
@@ -173,22 +253,44 @@ export async function bulkLoadHistory(input: { connection: pg.ClientConfig; onPr
     const started = performance.now();
     const suiteId = randomUUID();
     const versionIds = [randomUUID(), randomUUID()];
-    await main.query("INSERT INTO suites (id, name, updated_at) VALUES ($1, $2, now())", [suiteId, SUITE_NAME]);
+    await main.query("INSERT INTO suites (id, name, updated_at) VALUES ($1, $2, now())", [
+      suiteId,
+      SUITE_NAME,
+    ]);
     const yamls = [suiteYaml(ORDINARY_EVALS, CRITERIA), suiteYaml(BIG_EVALS, CRITERIA + 1)];
     for (const [i, yaml] of yamls.entries()) {
-      await main.query("INSERT INTO suite_versions (id, suite_id, content_hash, yaml, created_at) VALUES ($1, $2, $3, $4, now() - interval '300 days')", [versionIds[i], suiteId, contentHash(yaml), yaml]);
+      await main.query(
+        "INSERT INTO suite_versions (id, suite_id, content_hash, yaml, created_at) VALUES ($1, $2, $3, $4, now() - interval '300 days')",
+        [versionIds[i], suiteId, contentHash(yaml), yaml],
+      );
     }
     // One run every 12 hours, the newest an hour ago.
     const now = Date.now();
     const runIds = Array.from({ length: RUNS }, () => randomUUID());
-    const runCreatedAt = runIds.map((_, i) => new Date(now - 3_600_000 - (RUNS - 1 - i) * 12 * 3_600_000));
-    const config = JSON.stringify({ file: SUITE_FILE, toolVersion: "0.1.0", judgeModel: JUDGE_MODELS[0], concurrency: 16, timeoutSeconds: 120 });
+    const runCreatedAt = runIds.map(
+      (_, i) => new Date(now - 3_600_000 - (RUNS - 1 - i) * 12 * 3_600_000),
+    );
+    const config = JSON.stringify({
+      file: SUITE_FILE,
+      toolVersion: "0.1.0",
+      judgeModel: JUDGE_MODELS[0],
+      concurrency: 16,
+      timeoutSeconds: 120,
+    });
     await main.query(
       `INSERT INTO runs (id, suite_id, suite_version_id, status, started_by, host, config, created_at, started_at, finished_at, total_cells)
        SELECT id, $2, CASE WHEN ord = $5 THEN $4::uuid ELSE $3::uuid END, 'completed', CASE WHEN ord % 3 = 0 THEN 'dashboard' ELSE 'cli' END, 'ci-runner-' || (ord % 4),
               $6::jsonb, created_at, created_at, created_at + interval '20 minutes', CASE WHEN ord = $5 THEN ${BIG_EVALS * JUDGE_MODELS.length} ELSE ${ORDINARY_EVALS * JUDGE_MODELS.length} END
        FROM unnest($1::uuid[], $7::timestamptz[]) WITH ORDINALITY AS t(id, created_at, ord)`,
-      [runIds, suiteId, versionIds[0], versionIds[1], RUNS, config, runCreatedAt.map((d) => d.toISOString())],
+      [
+        runIds,
+        suiteId,
+        versionIds[0],
+        versionIds[1],
+        RUNS,
+        config,
+        runCreatedAt.map((d) => d.toISOString()),
+      ],
     );
 
     // Constraints (foreign keys first) and indexes are dropped for the load and
@@ -205,8 +307,12 @@ export async function bulkLoadHistory(input: { connection: pg.ClientConfig; onPr
          AND indexname NOT IN (SELECT conname FROM pg_constraint WHERE contype IN ('p', 'u', 'x'))`,
       [LOADED_TABLES],
     );
-    for (const c of constraints.rows) await main.query(`ALTER TABLE ${pg.escapeIdentifier(c.table)} DROP CONSTRAINT ${pg.escapeIdentifier(c.name)}`);
-    for (const { indexname } of indexes.rows) await main.query(`DROP INDEX ${pg.escapeIdentifier(indexname)}`);
+    for (const c of constraints.rows)
+      await main.query(
+        `ALTER TABLE ${pg.escapeIdentifier(c.table)} DROP CONSTRAINT ${pg.escapeIdentifier(c.name)}`,
+      );
+    for (const { indexname } of indexes.rows)
+      await main.query(`DROP INDEX ${pg.escapeIdentifier(indexname)}`);
 
     const source = batches(runIds, runCreatedAt);
     let evalResults = 0;
@@ -231,8 +337,16 @@ export async function bulkLoadHistory(input: { connection: pg.ClientConfig; onPr
       for (let sql = statements.shift(); sql; sql = statements.shift()) await client.query(sql);
     };
     const constraintSql = (kind: "p" | "f") =>
-      constraints.rows.filter((c) => c.def.startsWith(kind === "p" ? "PRIMARY KEY" : "FOREIGN KEY")).map((c) => `ALTER TABLE ${pg.escapeIdentifier(c.table)} ADD CONSTRAINT ${pg.escapeIdentifier(c.name)} ${c.def}`);
-    for (const statements of [[...constraintSql("p"), ...indexes.rows.map((i) => i.indexdef)], constraintSql("f")]) {
+      constraints.rows
+        .filter((c) => c.def.startsWith(kind === "p" ? "PRIMARY KEY" : "FOREIGN KEY"))
+        .map(
+          (c) =>
+            `ALTER TABLE ${pg.escapeIdentifier(c.table)} ADD CONSTRAINT ${pg.escapeIdentifier(c.name)} ${c.def}`,
+        );
+    for (const statements of [
+      [...constraintSql("p"), ...indexes.rows.map((i) => i.indexdef)],
+      constraintSql("f"),
+    ]) {
       await Promise.all(clients.map((client) => restore(client, statements)));
     }
     await main.query(
@@ -243,10 +357,20 @@ export async function bulkLoadHistory(input: { connection: pg.ClientConfig; onPr
              FROM eval_results GROUP BY run_id) t
        WHERE r.id = t.run_id`,
     );
-    await Promise.all(LOADED_TABLES.map((table, i) => clients[i]!.query(`VACUUM ANALYZE ${table}`)));
+    await Promise.all(
+      LOADED_TABLES.map((table, i) => clients[i]!.query(`VACUUM ANALYZE ${table}`)),
+    );
     await main.query("VACUUM ANALYZE runs, suites");
     const done = performance.now();
-    return { suiteId, runIds, bigRunId: runIds[BIG_RUN_INDEX]!, evalResults, criterionResults, loadMs: loaded - started, indexMs: done - loaded };
+    return {
+      suiteId,
+      runIds,
+      bigRunId: runIds[BIG_RUN_INDEX]!,
+      evalResults,
+      criterionResults,
+      loadMs: loaded - started,
+      indexMs: done - loaded,
+    };
   } finally {
     await Promise.all(clients.map((client) => client.end()));
   }

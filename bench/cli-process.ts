@@ -28,7 +28,10 @@ export function suiteText(evals: number): string {
       "      threshold: 0.7",
       "      criteria:",
     );
-    for (let c = 1; c <= CRITERIA; c++) lines.push(`        - { name: criterion ${c}, description: "Checks aspect ${c} of the answer: it is stated plainly and correctly." }`);
+    for (let c = 1; c <= CRITERIA; c++)
+      lines.push(
+        `        - { name: criterion ${c}, description: "Checks aspect ${c} of the answer: it is stated plainly and correctly." }`,
+      );
   }
   return `${lines.join("\n")}\n`;
 }
@@ -59,7 +62,10 @@ interface ProcessRunner {
  * bundle and not the TypeScript through tsx, which would time the compiler.
  */
 function buildCli(root: string): void {
-  const built = spawnSync(process.execPath, [path.join(root, "scripts/build-cli.mjs")], { cwd: root, stdio: "inherit" });
+  const built = spawnSync(process.execPath, [path.join(root, "scripts/build-cli.mjs")], {
+    cwd: root,
+    stdio: "inherit",
+  });
   if (built.status !== 0) throw new Error(`scripts/build-cli.mjs failed (${built.status})`);
 }
 
@@ -69,21 +75,33 @@ async function createProcessRunner(input: { baseUrl: string }): Promise<ProcessR
   await writeFile(preload, CPU_PRELOAD);
   // None of this shell's own settings (DATABASE_URL would turn run history on), no colour.
   const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const name of Object.keys(env)) if (/^(ANTHROPIC_|OPENAI_|RUBRIC_STUDIO_|DATABASE_URL$|NODE_OPTIONS$)/.test(name)) delete env[name];
-  Object.assign(env, { ANTHROPIC_API_KEY: "sk-ant-bench", ANTHROPIC_BASE_URL: input.baseUrl, NO_COLOR: "1" });
+  for (const name of Object.keys(env))
+    if (/^(ANTHROPIC_|OPENAI_|RUBRIC_STUDIO_|DATABASE_URL$|NODE_OPTIONS$)/.test(name))
+      delete env[name];
+  Object.assign(env, {
+    ANTHROPIC_API_KEY: "sk-ant-bench",
+    ANTHROPIC_BASE_URL: input.baseUrl,
+    NO_COLOR: "1",
+  });
   let runs = 0;
   return {
     dir,
     async run(bin, args) {
       const cpuFile = path.join(dir, `cpu-${runs++}`);
       const started = performance.now();
-      const { code, stderr } = await new Promise<{ code: number | null; stderr: string }>((resolve, reject) => {
-        const child = spawn(process.execPath, ["--import", preload, bin, ...args], { cwd: dir, env: { ...env, BENCH_CPU_FILE: cpuFile }, stdio: ["ignore", "ignore", "pipe"] });
-        let err = "";
-        child.stderr.on("data", (chunk: Buffer) => (err += chunk.toString()));
-        child.once("error", reject);
-        child.once("close", (exitCode) => resolve({ code: exitCode, stderr: err }));
-      });
+      const { code, stderr } = await new Promise<{ code: number | null; stderr: string }>(
+        (resolve, reject) => {
+          const child = spawn(process.execPath, ["--import", preload, bin, ...args], {
+            cwd: dir,
+            env: { ...env, BENCH_CPU_FILE: cpuFile },
+            stdio: ["ignore", "ignore", "pipe"],
+          });
+          let err = "";
+          child.stderr.on("data", (chunk: Buffer) => (err += chunk.toString()));
+          child.once("error", reject);
+          child.once("close", (exitCode) => resolve({ code: exitCode, stderr: err }));
+        },
+      );
       const wallMs = performance.now() - started;
       if (code !== 0) throw new Error(`rubric-studio ${args.join(" ")} exited ${code}\n${stderr}`);
       return { wallMs, cpuMs: Number(await readFile(cpuFile, "utf8")) };
@@ -109,7 +127,13 @@ export interface WholeProcessFigures {
  * Runs, for the CLI of each checkout in `roots`, `eval` of a suite of `evals`
  * evals at each concurrency and `validate` of a small suite, `repeats` times each.
  */
-export async function measureWholeProcess(input: { roots: string[]; baseUrl: string; evals: number; concurrencies: number[]; repeats: number }): Promise<Map<string, WholeProcessFigures>> {
+export async function measureWholeProcess(input: {
+  roots: string[];
+  baseUrl: string;
+  evals: number;
+  concurrencies: number[];
+  repeats: number;
+}): Promise<Map<string, WholeProcessFigures>> {
   for (const root of input.roots) buildCli(root);
   const runner = await createProcessRunner(input);
   try {
@@ -117,16 +141,37 @@ export async function measureWholeProcess(input: { roots: string[]; baseUrl: str
     const smallFile = "small.yaml";
     await writeFile(path.join(runner.dir, suiteFile), suiteText(input.evals));
     await writeFile(path.join(runner.dir, smallFile), suiteText(2));
-    const jobs: [string, string[]][] = [["validate", ["validate", "--config", smallFile]], ...input.concurrencies.map((c): [string, string[]] => [String(c), ["eval", "--config", suiteFile, "--concurrency", String(c)]])];
-    const samples = new Map(input.roots.map((root) => [root, new Map<string, Sample[]>(jobs.map(([job]) => [job, []]))]));
+    const jobs: [string, string[]][] = [
+      ["validate", ["validate", "--config", smallFile]],
+      ...input.concurrencies.map((c): [string, string[]] => [
+        String(c),
+        ["eval", "--config", suiteFile, "--concurrency", String(c)],
+      ]),
+    ];
+    const samples = new Map(
+      input.roots.map((root) => [root, new Map<string, Sample[]>(jobs.map(([job]) => [job, []]))]),
+    );
     for (let round = 0; round < input.repeats; round++) {
       for (const [job, args] of jobs) {
-        for (const root of input.roots) samples.get(root)!.get(job)!.push(await runner.run(path.join(root, "bin/rubric-studio.mjs"), args));
+        for (const root of input.roots)
+          samples
+            .get(root)!
+            .get(job)!
+            .push(await runner.run(path.join(root, "bin/rubric-studio.mjs"), args));
       }
     }
-    const figures = (list: Sample[]) => ({ wallMs: median(list.map((s) => s.wallMs)), cpuMs: median(list.map((s) => s.cpuMs)) });
+    const figures = (list: Sample[]) => ({
+      wallMs: median(list.map((s) => s.wallMs)),
+      cpuMs: median(list.map((s) => s.cpuMs)),
+    });
     return new Map(
-      [...samples].map(([root, byJob]) => [root, { evals: new Map(input.concurrencies.map((c) => [c, figures(byJob.get(String(c))!)])), validate: figures(byJob.get("validate")!) }]),
+      [...samples].map(([root, byJob]) => [
+        root,
+        {
+          evals: new Map(input.concurrencies.map((c) => [c, figures(byJob.get(String(c))!)])),
+          validate: figures(byJob.get("validate")!),
+        },
+      ]),
     );
   } finally {
     await runner.cleanUp();
@@ -134,17 +179,42 @@ export async function measureWholeProcess(input: { roots: string[]; baseUrl: str
 }
 
 /** One line per whole-process figure, with its target and ✓ or ✗. */
-export function renderProcessTable(input: { figures: WholeProcessFigures; idealMs: (concurrency: number) => number; ratioTarget: Record<number, number>; validateTargetMs: number }): string {
+export function renderProcessTable(input: {
+  figures: WholeProcessFigures;
+  idealMs: (concurrency: number) => number;
+  ratioTarget: Record<number, number>;
+  validateTargetMs: number;
+}): string {
   const check = (ok: boolean) => (ok ? "✓" : "✗");
   const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
   const head = ["whole process", "wall", "CPU", "ideal", "ratio", "target"];
   const body = [...input.figures.evals].map(([concurrency, f]) => {
     const ratio = f.wallMs / input.idealMs(concurrency);
     const target = input.ratioTarget[concurrency]!;
-    return [`eval, concurrency ${concurrency}`, s(f.wallMs), s(f.cpuMs), s(input.idealMs(concurrency)), ratio.toFixed(3), `≤${target.toFixed(2)} ${check(ratio <= target)}`];
+    return [
+      `eval, concurrency ${concurrency}`,
+      s(f.wallMs),
+      s(f.cpuMs),
+      s(input.idealMs(concurrency)),
+      ratio.toFixed(3),
+      `≤${target.toFixed(2)} ${check(ratio <= target)}`,
+    ];
   });
   const v = input.figures.validate;
-  body.push(["validate (2 evals): start-up", s(v.wallMs), s(v.cpuMs), "", "", `wall <${s(input.validateTargetMs)} ${check(v.wallMs < input.validateTargetMs)}`]);
+  body.push([
+    "validate (2 evals): start-up",
+    s(v.wallMs),
+    s(v.cpuMs),
+    "",
+    "",
+    `wall <${s(input.validateTargetMs)} ${check(v.wallMs < input.validateTargetMs)}`,
+  ]);
   const widths = head.map((_, i) => Math.max(...[head, ...body].map((cells) => cells[i]!.length)));
-  return [head, ...body].map((cells) => cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join("  ")).join("\n");
+  return [head, ...body]
+    .map((cells) =>
+      cells
+        .map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!)))
+        .join("  "),
+    )
+    .join("\n");
 }

@@ -7,7 +7,12 @@ import { readSuiteFile } from "../lib/cli/read-suite-file";
 import { explainPlan } from "../lib/engine/plan/explain-plan";
 import { planSuite } from "../lib/engine/plan/plan-suite";
 import { cacheMinimumOf } from "../lib/judge/cache-minimums";
-import { startFakeMessagesApi, type FakeReply, type FakeRequest, type InputUsage } from "../test/support/fake-messages-api";
+import {
+  startFakeMessagesApi,
+  type FakeReply,
+  type FakeRequest,
+  type InputUsage,
+} from "../test/support/fake-messages-api";
 
 // `npm run bench:cost`: what the prompt cache saves on three workloads, run
 // through the real CLI against the Messages API stand-in with its prompt-cache
@@ -52,7 +57,10 @@ const cliRoot = path.resolve(values.cli ?? process.cwd());
 const CLI_BIN = path.join(cliRoot, "bin/rubric-studio.mjs");
 
 // Deterministic filler text: distinct sentences, so no two sections are alike.
-const WORDS = "service queue latency shard replica tenant quota budget schema index cache lease worker backlog audit rollout".split(" ");
+const WORDS =
+  "service queue latency shard replica tenant quota budget schema index cache lease worker backlog audit rollout".split(
+    " ",
+  );
 function sentence(seed: number): string {
   const pick = (k: number) => WORDS[(seed * 7 + k * 13) % WORDS.length];
   return `The ${pick(1)} ${pick(2)} keeps ${seed % 97} ${pick(3)} entries per ${pick(4)} and hands the ${pick(5)} to the ${pick(6)} within ${(seed % 40) + 5} ms.`;
@@ -63,13 +71,27 @@ function paragraph(seed: number, sentences: number): string {
 
 function designDocument(): string {
   // ~56,000 characters: ~14k tokens.
-  const sections = Array.from({ length: 50 }, (_, s) => `## ${s + 1}. Component ${s + 1}\n\n${paragraph(s + 1, 5)}\n\n${paragraph(s + 101, 5)}\n`);
+  const sections = Array.from(
+    { length: 50 },
+    (_, s) =>
+      `## ${s + 1}. Component ${s + 1}\n\n${paragraph(s + 1, 5)}\n\n${paragraph(s + 101, 5)}\n`,
+  );
   return `# Design: multi-tenant job scheduler\n\n${sections.join("\n")}`;
 }
 
 function workloadA(): string {
-  const categories = ["problem", "goals", "architecture", "data", "scaling", "failure", "security", "rollout"].map(
-    (id, i) => `      - { id: ${id}, name: ${id[0]!.toUpperCase()}${id.slice(1)}, description: "The document covers ${id}: ${sentence(i + 500)}" }`,
+  const categories = [
+    "problem",
+    "goals",
+    "architecture",
+    "data",
+    "scaling",
+    "failure",
+    "security",
+    "rollout",
+  ].map(
+    (id, i) =>
+      `      - { id: ${id}, name: ${id[0]!.toUpperCase()}${id.slice(1)}, description: "The document covers ${id}: ${sentence(i + 500)}" }`,
   );
   return [
     `judge: { model: ${MODEL} }`,
@@ -90,12 +112,22 @@ function workloadA(): string {
 
 function workloadB(): string {
   const criteria = ["correct", "grounded", "complete", "clear"].map((name, c) => {
-    const anchors = Array.from({ length: 6 }, (_, a) => `          - { response: "${paragraph(c * 10 + a + 700, 2)}", score: ${(a / 5).toFixed(2)} }`);
-    return [`      - name: ${name}`, `        description: "The answer is ${name}: ${sentence(c + 900)}"`, "        examples:", ...anchors].join("\n");
+    const anchors = Array.from(
+      { length: 6 },
+      (_, a) =>
+        `          - { response: "${paragraph(c * 10 + a + 700, 2)}", score: ${(a / 5).toFixed(2)} }`,
+    );
+    return [
+      `      - name: ${name}`,
+      `        description: "The answer is ${name}: ${sentence(c + 900)}"`,
+      "        examples:",
+      ...anchors,
+    ].join("\n");
   });
   const items = Array.from(
     { length: 40 },
-    (_, i) => `      - { id: item-${i + 1}, input: "How does component ${i + 1} behave under load?", expected_output: "${paragraph(i + 1000, 4)}" }`,
+    (_, i) =>
+      `      - { id: item-${i + 1}, input: "How does component ${i + 1} behave under load?", expected_output: "${paragraph(i + 1000, 4)}" }`,
   );
   return [
     `judge: { model: ${MODEL} }`,
@@ -116,8 +148,17 @@ function workloadB(): string {
 
 function workloadC(): string {
   const criteria = ["accurate", "complete", "concise"].map((name, c) => {
-    const anchors = Array.from({ length: 4 }, (_, a) => `          - { response: "${paragraph(c * 10 + a + 1200, 3)}", score: ${(a / 3).toFixed(2)} }`);
-    return [`      - name: ${name}`, `        description: "The summary is ${name}: ${sentence(c + 1300)}"`, "        examples:", ...anchors].join("\n");
+    const anchors = Array.from(
+      { length: 4 },
+      (_, a) =>
+        `          - { response: "${paragraph(c * 10 + a + 1200, 3)}", score: ${(a / 3).toFixed(2)} }`,
+    );
+    return [
+      `      - name: ${name}`,
+      `        description: "The summary is ${name}: ${sentence(c + 1300)}"`,
+      "        examples:",
+      ...anchors,
+    ].join("\n");
   });
   const evals = Array.from({ length: 10 }, (_, e) =>
     [
@@ -128,17 +169,37 @@ function workloadC(): string {
       "    matrix: { models: [claude-sonnet-4-5, claude-sonnet-4] }",
     ].join("\n"),
   );
-  return [`judge: { model: ${MODEL}, jury: { size: 3 } }`, "rubrics:", "  summary:", "    threshold: 0.5", "    criteria:", ...criteria, "evals:", ...evals, ""].join("\n");
+  return [
+    `judge: { model: ${MODEL}, jury: { size: 3 } }`,
+    "rubrics:",
+    "  summary:",
+    "    threshold: 0.5",
+    "    criteria:",
+    ...criteria,
+    "evals:",
+    ...evals,
+    "",
+  ].join("\n");
 }
 
 function reply(request: FakeRequest): FakeReply {
   const category = JSON.stringify(request.body.tools ?? []).includes("findings");
-  return category ? { toolInput: { reasoning: "covered", score: "pass", evidence: [], findings: [] } } : { verdict: { reasoning: "met", score: 0.9 } };
+  return category
+    ? { toolInput: { reasoning: "covered", score: "pass", evidence: [], findings: [] } }
+    : { verdict: { reasoning: "met", score: 0.9 } };
 }
 
-function runCli(args: string[], cwd: string, env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
+function runCli(
+  args: string[],
+  cwd: string,
+  env: Record<string, string>,
+): Promise<{ code: number | null; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI_BIN, ...args], { cwd, env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "pipe"] });
+    const child = spawn(process.execPath, [CLI_BIN, ...args], {
+      cwd,
+      env: { ...process.env, ...env },
+      stdio: ["ignore", "ignore", "pipe"],
+    });
     let stderr = "";
     child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
     child.once("error", reject);
@@ -157,32 +218,72 @@ interface Measured {
 }
 
 /** What `eval --explain` projects for the suite: naive and billed input tokens (billed weighted as the stand-in bills them). */
-async function project(file: string, cwd: string, judgeCache: boolean): Promise<{ naive: number; billed: number }> {
+async function project(
+  file: string,
+  cwd: string,
+  judgeCache: boolean,
+): Promise<{ naive: number; billed: number }> {
   const loaded = await readSuiteFile({ file, cwd });
   if (!loaded.ok) throw new Error(`${file} does not load: ${JSON.stringify(loaded.issues)}`);
-  const plan = explainPlan(planSuite({ suite: loaded.value, defaultModel: MODEL }), () => undefined, { cacheMinimumOf, concurrency: CONCURRENCY, judgeCache });
+  const plan = explainPlan(
+    planSuite({ suite: loaded.value, defaultModel: MODEL }),
+    () => undefined,
+    { cacheMinimumOf, concurrency: CONCURRENCY, judgeCache },
+  );
   const { input, write5m, write1h, read } = plan.totals.cacheInput;
-  return { naive: plan.totals.inputTokens, billed: input + 1.25 * write5m + 2 * write1h + 0.1 * read };
+  return {
+    naive: plan.totals.inputTokens,
+    billed: input + 1.25 * write5m + 2 * write1h + 0.1 * read,
+  };
 }
 
-async function measure(name: string, files: Record<string, string>, args: string[]): Promise<Measured> {
-  const api = await startFakeMessagesApi({ promptCache: { minTokens: MIN_TOKENS }, latencyMs: LATENCY_MS, respond: reply });
+async function measure(
+  name: string,
+  files: Record<string, string>,
+  args: string[],
+): Promise<Measured> {
+  const api = await startFakeMessagesApi({
+    promptCache: { minTokens: MIN_TOKENS },
+    latencyMs: LATENCY_MS,
+    respond: reply,
+  });
   const dir = await mkdtemp(path.join(tmpdir(), "rubric-cost-"));
   try {
     for (const [file, text] of Object.entries(files)) {
       await mkdir(path.dirname(path.join(dir, file)), { recursive: true });
       await writeFile(path.join(dir, file), text);
     }
-    const projected = await project(args[args.indexOf("--config") + 1]!, dir, !args.includes("--no-cache"));
+    const projected = await project(
+      args[args.indexOf("--config") + 1]!,
+      dir,
+      !args.includes("--no-cache"),
+    );
     const batched = args.includes("--batch");
     if (batched) projected.billed *= BATCH_FACTOR;
-    const run = await runCli(args, dir, { ANTHROPIC_API_KEY: "sk-ant-bench", ANTHROPIC_BASE_URL: api.url, NO_COLOR: "1" });
+    const run = await runCli(args, dir, {
+      ANTHROPIC_API_KEY: "sk-ant-bench",
+      ANTHROPIC_BASE_URL: api.url,
+      NO_COLOR: "1",
+    });
     if (run.code !== 0) throw new Error(`${name}: the CLI exited ${run.code}\n${run.stderr}`);
     const usage = batched ? api.batchUsage() : api.usage();
     const naive = usage.input + usage.cacheWrite + usage.cacheRead;
-    const billed = (batched ? BATCH_FACTOR : 1) * (usage.input + 1.25 * (usage.cacheWrite - usage.cacheWrite1h) + 2 * usage.cacheWrite1h + 0.1 * usage.cacheRead);
+    const billed =
+      (batched ? BATCH_FACTOR : 1) *
+      (usage.input +
+        1.25 * (usage.cacheWrite - usage.cacheWrite1h) +
+        2 * usage.cacheWrite1h +
+        0.1 * usage.cacheRead);
     const warnings = run.stderr.split("\n").filter((line) => line.startsWith("warning:"));
-    return { name, calls: api.requests.length, usage, ratio: billed / naive, billed, warnings, projected };
+    return {
+      name,
+      calls: api.requests.length,
+      usage,
+      ratio: billed / naive,
+      billed,
+      warnings,
+      projected,
+    };
   } finally {
     await api.close();
     await rm(dir, { recursive: true, force: true });
@@ -193,7 +294,16 @@ const A = { "review.yaml": workloadA(), "docs/design.md": designDocument() };
 const B = { "suite.yaml": workloadB() };
 const C = { "suite.yaml": workloadC() };
 const reviewA = ["review", "--config", "review.yaml", "--output", "out.json"];
-const evalB = ["eval", "--config", "suite.yaml", "--no-cache", "--reporter", "json", "--output", "out.json"];
+const evalB = [
+  "eval",
+  "--config",
+  "suite.yaml",
+  "--no-cache",
+  "--reporter",
+  "json",
+  "--output",
+  "out.json",
+];
 const BATCH = ["--batch", "--poll-interval", "0.05"];
 const results = [
   await measure("A  design doc ~14k tokens, 8 categories (review, analytic)", A, reviewA),
@@ -204,24 +314,52 @@ const results = [
   await measure("C  the same, eval --no-cache --batch", C, [...evalB, ...BATCH]),
 ];
 
-console.log(`CLI: ${cliRoot}; judge ${MODEL}; stand-in cache minimum ${MIN_TOKENS} tokens (chars/4), latency ${LATENCY_MS} ms`);
-console.log("workload                                                      calls   uncached     writes      reads     billed   billed/naive");
+console.log(
+  `CLI: ${cliRoot}; judge ${MODEL}; stand-in cache minimum ${MIN_TOKENS} tokens (chars/4), latency ${LATENCY_MS} ms`,
+);
+console.log(
+  "workload                                                      calls   uncached     writes      reads     billed   billed/naive",
+);
 for (const r of results) {
-  const cells = [r.calls, r.usage.input, r.usage.cacheWrite, r.usage.cacheRead, Math.round(r.billed)].map((n, i) => String(n).padStart(i === 0 ? 5 : 10));
+  const cells = [
+    r.calls,
+    r.usage.input,
+    r.usage.cacheWrite,
+    r.usage.cacheRead,
+    Math.round(r.billed),
+  ].map((n, i) => String(n).padStart(i === 0 ? 5 : 10));
   const target = r.name.includes("--batch") ? TARGET * BATCH_FACTOR : TARGET;
-  console.log(`${r.name.padEnd(60)} ${cells.join(" ")}   ${r.ratio.toFixed(2).padStart(6)} ${r.ratio <= target ? "ok" : `over ${target}`}`);
+  console.log(
+    `${r.name.padEnd(60)} ${cells.join(" ")}   ${r.ratio.toFixed(2).padStart(6)} ${r.ratio <= target ? "ok" : `over ${target}`}`,
+  );
   for (const warning of r.warnings) console.log(`   ${warning}`);
 }
 console.log("\nthe preview (eval --explain) against the stand-in, input tokens");
-console.log("workload                                                    naive: projected     billed   billed: projected     billed   projected/billed");
+console.log(
+  "workload                                                    naive: projected     billed   billed: projected     billed   projected/billed",
+);
 const close = (r: Measured) => Math.abs(r.projected.billed / r.billed - 1) <= PROJECTION_TOLERANCE;
 for (const r of results) {
   const naive = r.usage.input + r.usage.cacheWrite + r.usage.cacheRead;
-  const cells = [r.projected.naive, naive, r.projected.billed, r.billed].map((n) => String(Math.round(n)).padStart(10));
-  console.log(`${r.name.padEnd(60)} ${cells[0]} ${cells[1]}           ${cells[2]} ${cells[3]}   ${(r.projected.billed / r.billed).toFixed(2).padStart(6)} ${close(r) ? "ok" : `off by more than ${PROJECTION_TOLERANCE * 100}%`}`);
+  const cells = [r.projected.naive, naive, r.projected.billed, r.billed].map((n) =>
+    String(Math.round(n)).padStart(10),
+  );
+  console.log(
+    `${r.name.padEnd(60)} ${cells[0]} ${cells[1]}           ${cells[2]} ${cells[3]}   ${(r.projected.billed / r.billed).toFixed(2).padStart(6)} ${close(r) ? "ok" : `off by more than ${PROJECTION_TOLERANCE * 100}%`}`,
+  );
 }
 console.log("\nwith --batch against without, billed input");
-for (const [plain, batched] of [[results[0]!, results[3]!], [results[1]!, results[4]!], [results[2]!, results[5]!]] as const) {
-  console.log(`${plain.name.slice(0, 2)} batched ÷ standard: ${(batched.billed / plain.billed).toFixed(2)} (billed/naive ${plain.ratio.toFixed(2)} -> ${batched.ratio.toFixed(2)})`);
+for (const [plain, batched] of [
+  [results[0]!, results[3]!],
+  [results[1]!, results[4]!],
+  [results[2]!, results[5]!],
+] as const) {
+  console.log(
+    `${plain.name.slice(0, 2)} batched ÷ standard: ${(batched.billed / plain.billed).toFixed(2)} (billed/naive ${plain.ratio.toFixed(2)} -> ${batched.ratio.toFixed(2)})`,
+  );
 }
-process.exitCode = results.every((r) => r.ratio <= (r.name.includes("--batch") ? TARGET * BATCH_FACTOR : TARGET) && close(r)) ? 0 : 1;
+process.exitCode = results.every(
+  (r) => r.ratio <= (r.name.includes("--batch") ? TARGET * BATCH_FACTOR : TARGET) && close(r),
+)
+  ? 0
+  : 1;

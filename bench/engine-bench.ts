@@ -42,17 +42,26 @@ const TARGET = {
   processRatio: { 4: 1.1, 16: 1.1, 64: 1.25 } as Record<number, number>,
   validateMs: 400,
 };
-const STAND_IN = fileURLToPath(new URL("../test/support/fake-messages-api-main.ts", import.meta.url));
+const STAND_IN = fileURLToPath(
+  new URL("../test/support/fake-messages-api-main.ts", import.meta.url),
+);
 
-const { values: args } = parseArgs({ options: { repeats: { type: "string", default: "3" }, cli: { type: "string", multiple: true } }, strict: true });
+const { values: args } = parseArgs({
+  options: { repeats: { type: "string", default: "3" }, cli: { type: "string", multiple: true } },
+  strict: true,
+});
 const repeats = Number(args.repeats);
-if (!Number.isInteger(repeats) || repeats < 1) throw new Error(`--repeats must be a whole number of at least 1, got ${args.repeats}`);
+if (!Number.isInteger(repeats) || repeats < 1)
+  throw new Error(`--repeats must be a whole number of at least 1, got ${args.repeats}`);
 // npm runs scripts at the package root: its CLI, unless --cli names other checkouts.
 const cliRoots = (args.cli ?? [process.cwd()]).map((dir) => path.resolve(dir));
 
 function loadBenchSuite(evals: number): SuiteConfig {
   const loaded = loadSuite({ text: suiteText(evals), file: `bench-${evals}.yaml` });
-  if (!loaded.ok) throw new Error(`the generated suite does not load: ${JSON.stringify(loaded.issues.slice(0, 3))}`);
+  if (!loaded.ok)
+    throw new Error(
+      `the generated suite does not load: ${JSON.stringify(loaded.issues.slice(0, 3))}`,
+    );
   return loaded.value;
 }
 
@@ -64,18 +73,28 @@ interface StandIn {
 
 /** The stand-in in its own process (fake-messages-api-main.ts), so its CPU is not this process's. */
 async function startStandIn(args: string[]): Promise<StandIn> {
-  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", STAND_IN, "--latency-ms", String(LATENCY_MS), ...args], {
-    stdio: ["pipe", "pipe", "inherit"],
-  });
-  const waiting: { prefix: string; resolve: (rest: string) => void; reject: (error: Error) => void }[] = [];
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ["--import", "tsx", STAND_IN, "--latency-ms", String(LATENCY_MS), ...args],
+    {
+      stdio: ["pipe", "pipe", "inherit"],
+    },
+  );
+  const waiting: {
+    prefix: string;
+    resolve: (rest: string) => void;
+    reject: (error: Error) => void;
+  }[] = [];
   createInterface({ input: child.stdout! }).on("line", (line) => {
     const index = waiting.findIndex((w) => line.startsWith(`${w.prefix} `));
     if (index >= 0) waiting.splice(index, 1)[0]!.resolve(line.slice(line.indexOf(" ") + 1));
   });
   child.once("exit", (code) => {
-    for (const w of waiting.splice(0)) w.reject(new Error(`the stand-in exited (${code}) before printing ${w.prefix}`));
+    for (const w of waiting.splice(0))
+      w.reject(new Error(`the stand-in exited (${code}) before printing ${w.prefix}`));
   });
-  const next = (prefix: string) => new Promise<string>((resolve, reject) => waiting.push({ prefix, resolve, reject }));
+  const next = (prefix: string) =>
+    new Promise<string>((resolve, reject) => waiting.push({ prefix, resolve, reject }));
   const url = await next("READY");
   return {
     url,
@@ -101,7 +120,10 @@ interface Measured {
 
 /** Judge calls that came back with a verdict: every criterion of every result that was graded. */
 function gradedCalls(report: Report): number {
-  return report.results.reduce((n, r) => n + r.criteria.filter((c) => c.status === "graded").length, 0);
+  return report.results.reduce(
+    (n, r) => n + r.criteria.filter((c) => c.status === "graded").length,
+    0,
+  );
 }
 
 // A full collection between runs (not timed), so that no run pays for or
@@ -129,20 +151,29 @@ function resetPeakRss(): boolean {
 
 let peakIsPerRun = true;
 
-async function measure(input: { suite: SuiteConfig; judge: JudgePort; concurrency: number }): Promise<Measured> {
+async function measure(input: {
+  suite: SuiteConfig;
+  judge: JudgePort;
+  concurrency: number;
+}): Promise<Measured> {
   const { suite, judge, concurrency } = input;
   collectGarbage();
   peakIsPerRun &&= resetPeakRss();
   const cpuBefore = process.cpuUsage();
   const started = performance.now();
-  const report = await runSuite({ suite, defaultModel: MODEL, concurrency, toolVersion: "bench" }, { judge, now: Date.now, priceOf });
+  const report = await runSuite(
+    { suite, defaultModel: MODEL, concurrency, toolVersion: "bench" },
+    { judge, now: Date.now, priceOf },
+  );
   const wallMs = performance.now() - started;
   const cpu = process.cpuUsage(cpuBefore);
   const peakRssMb = process.resourceUsage().maxRSS / 1024;
   const calls = report.summary.judgeCalls;
   if (process.env.BENCH_VERBOSE) {
     const mem = process.memoryUsage();
-    console.log(`  [c=${concurrency}] user ${(cpu.user / 1000).toFixed(0)} ms, system ${(cpu.system / 1000).toFixed(0)} ms; rss ${(mem.rss / 2 ** 20).toFixed(0)} MB, heap ${(mem.heapUsed / 2 ** 20).toFixed(0)}/${(mem.heapTotal / 2 ** 20).toFixed(0)} MB`);
+    console.log(
+      `  [c=${concurrency}] user ${(cpu.user / 1000).toFixed(0)} ms, system ${(cpu.system / 1000).toFixed(0)} ms; rss ${(mem.rss / 2 ** 20).toFixed(0)} MB, heap ${(mem.heapUsed / 2 ** 20).toFixed(0)}/${(mem.heapTotal / 2 ** 20).toFixed(0)} MB`,
+    );
   }
   return {
     wallMs,
@@ -159,10 +190,19 @@ async function measure(input: { suite: SuiteConfig; judge: JudgePort; concurrenc
  * a judge request, JSON.parse of the reply), no SDK and no engine: what any
  * Node client pays per call on this machine, to read the CPU/call figures against.
  */
-async function measureHttpFloor(input: { url: string; concurrency: number; body: string }): Promise<{ wallMs: number; cpuMsPerCall: number }> {
+async function measureHttpFloor(input: {
+  url: string;
+  concurrency: number;
+  body: string;
+}): Promise<{ wallMs: number; cpuMsPerCall: number }> {
   const target = new URL("/v1/messages", input.url);
   const agent = new http.Agent({ keepAlive: true });
-  const headers = { "content-type": "application/json", "x-api-key": "sk-ant-bench", "anthropic-version": "2023-06-01", "content-length": Buffer.byteLength(input.body) };
+  const headers = {
+    "content-type": "application/json",
+    "x-api-key": "sk-ant-bench",
+    "anthropic-version": "2023-06-01",
+    "content-length": Buffer.byteLength(input.body),
+  };
   const post = () =>
     new Promise<void>((resolve, reject) => {
       const request = http.request(target, { method: "POST", headers, agent }, (response) => {
@@ -178,9 +218,11 @@ async function measureHttpFloor(input: { url: string; concurrency: number; body:
     });
   const run = async (calls: number) => {
     let next = 0;
-    await Promise.all(Array.from({ length: input.concurrency }, async () => {
-      while (next++ < calls) await post();
-    }));
+    await Promise.all(
+      Array.from({ length: input.concurrency }, async () => {
+        while (next++ < calls) await post();
+      }),
+    );
   };
   await run(CALLS); // its own warm-up
   collectGarbage();
@@ -208,7 +250,19 @@ interface Row {
 /** One line per run: each figure with its target and ✓ or ✗ beside it. */
 function renderTable(rows: Row[]): string {
   const check = (ok: boolean) => (ok ? "✓" : "✗");
-  const head = ["run", "wall", "ideal", "ratio", "target", "CPU/call", "target", "peak RSS", "target", "graded", "429s sent"];
+  const head = [
+    "run",
+    "wall",
+    "ideal",
+    "ratio",
+    "target",
+    "CPU/call",
+    "target",
+    "peak RSS",
+    "target",
+    "graded",
+    "429s sent",
+  ];
   const body = rows.map(({ run, concurrency, ratioTarget, m, rateLimited }) => {
     const ideal = idealMs(concurrency);
     const ratio = m.wallMs / ideal;
@@ -227,11 +281,20 @@ function renderTable(rows: Row[]): string {
     ];
   });
   const widths = head.map((_, i) => Math.max(...[head, ...body].map((cells) => cells[i]!.length)));
-  return [head, ...body].map((cells) => cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join("  ")).join("\n");
+  return [head, ...body]
+    .map((cells) =>
+      cells
+        .map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!)))
+        .join("  "),
+    )
+    .join("\n");
 }
 
 async function main(): Promise<number> {
-  const [plain, limited] = await Promise.all([startStandIn([]), startStandIn(["--rate-429", "0.1", "--retry-after", "1"])]);
+  const [plain, limited] = await Promise.all([
+    startStandIn([]),
+    startStandIn(["--rate-429", "0.1", "--retry-after", "1"]),
+  ]);
   try {
     const suite = loadBenchSuite(EVALS);
     const judge = createAnthropicJudge({ apiKey: "sk-ant-bench", baseURL: plain.url });
@@ -246,24 +309,59 @@ async function main(): Promise<number> {
     const restingRssMb = process.memoryUsage.rss() / 2 ** 20;
 
     const rows: Row[] = [];
-    const runOn = async (input: { standIn: StandIn; judge: JudgePort; run: string; concurrency: number; ratioTarget: number }) => {
+    const runOn = async (input: {
+      standIn: StandIn;
+      judge: JudgePort;
+      run: string;
+      concurrency: number;
+      ratioTarget: number;
+    }) => {
       const before = await input.standIn.stats();
       const m = await measure({ suite, judge: input.judge, concurrency: input.concurrency });
       const after = await input.standIn.stats();
-      rows.push({ ...input, m, requests: after.requests - before.requests, rateLimited: after.rateLimited - before.rateLimited });
+      rows.push({
+        ...input,
+        m,
+        requests: after.requests - before.requests,
+        rateLimited: after.rateLimited - before.rateLimited,
+      });
     };
     for (const concurrency of [4, 16, 64]) {
-      await runOn({ standIn: plain, judge, run: `concurrency ${concurrency}`, concurrency, ratioTarget: TARGET.ratio[concurrency]! });
+      await runOn({
+        standIn: plain,
+        judge,
+        run: `concurrency ${concurrency}`,
+        concurrency,
+        ratioTarget: TARGET.ratio[concurrency]!,
+      });
     }
-    await runOn({ standIn: limited, judge: limitedJudge, run: "concurrency 16, 10% 429", concurrency: 16, ratioTarget: TARGET.ratioUnder429 });
+    await runOn({
+      standIn: limited,
+      judge: limitedJudge,
+      run: "concurrency 16, 10% 429",
+      concurrency: 16,
+      ratioTarget: TARGET.ratioUnder429,
+    });
 
     // A body of the size the judge sends: system prompt, candidate, verdict tool.
-    const floorBody = JSON.stringify({ model: MODEL, max_tokens: 1024, system: "x".repeat(1400), messages: [{ role: "user", content: "y".repeat(300) }], tools: [{ name: "record_verdict", input_schema: { type: "object" } }] });
+    const floorBody = JSON.stringify({
+      model: MODEL,
+      max_tokens: 1024,
+      system: "x".repeat(1400),
+      messages: [{ role: "user", content: "y".repeat(300) }],
+      tools: [{ name: "record_verdict", input_schema: { type: "object" } }],
+    });
     const floor = await measureHttpFloor({ url: plain.url, concurrency: 16, body: floorBody });
 
     const concurrencies = [4, 16, 64];
     const before = await plain.stats();
-    const whole = await measureWholeProcess({ roots: cliRoots, baseUrl: plain.url, evals: EVALS, concurrencies, repeats });
+    const whole = await measureWholeProcess({
+      roots: cliRoots,
+      baseUrl: plain.url,
+      evals: EVALS,
+      concurrencies,
+      repeats,
+    });
     const wholeRequests = (await plain.stats()).requests - before.requests;
 
     const limitedRow = rows.at(-1)!;
@@ -282,12 +380,23 @@ async function main(): Promise<number> {
         `peak RSS = ${peakIsPerRun ? "the run's own peak (high-water mark reset before it, after a full GC)" : "the peak of the bench so far (no per-run reset on this OS)"}.`,
         "",
         `The same suite through the whole CLI (bin/rubric-studio.mjs, its bundle built first), one process per run, median of ${repeats}:`,
-        ...[...whole].flatMap(([root, figures]) => [`${root}:`, renderProcessTable({ figures, idealMs, ratioTarget: TARGET.processRatio, validateTargetMs: TARGET.validateMs })]),
+        ...[...whole].flatMap(([root, figures]) => [
+          `${root}:`,
+          renderProcessTable({
+            figures,
+            idealMs,
+            ratioTarget: TARGET.processRatio,
+            validateTargetMs: TARGET.validateMs,
+          }),
+        ]),
         "wall = spawn to exit (start-up, YAML, plan, run, report); CPU = the process's own user + system CPU.",
       ].join("\n"),
     );
     const wholeGraded = wholeRequests === CALLS * concurrencies.length * repeats * cliRoots.length;
-    if (!wholeGraded) console.error(`\nFAILED: the whole-process runs sent ${wholeRequests} requests, not ${CALLS} per run.`);
+    if (!wholeGraded)
+      console.error(
+        `\nFAILED: the whole-process runs sent ${wholeRequests} requests, not ${CALLS} per run.`,
+      );
     const allGraded = wholeGraded && rows.every((r) => r.m.graded === CALLS);
     if (!allGraded) console.error("\nFAILED: some judge calls were not graded.");
     return allGraded ? 0 : 1;

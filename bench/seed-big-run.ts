@@ -24,7 +24,12 @@ export interface SeededRun {
 
 const BATCH = 2_000;
 
-export async function seedBigRun(input: { url: string; results: number; criteria?: number; suiteName?: string }): Promise<SeededRun> {
+export async function seedBigRun(input: {
+  url: string;
+  results: number;
+  criteria?: number;
+  suiteName?: string;
+}): Promise<SeededRun> {
   const started = performance.now();
   const models = JUDGE_MODELS.length;
   if (input.results % models !== 0) throw new RangeError(`results must be a multiple of ${models}`);
@@ -38,9 +43,21 @@ export async function seedBigRun(input: { url: string; results: number; criteria
     const versionId = randomUUID();
     const runId = randomUUID();
     const yaml = suiteYaml(evals, criteria);
-    await client.query("INSERT INTO suites (id, name, updated_at) VALUES ($1, $2, now())", [suiteId, suiteName]);
-    await client.query("INSERT INTO suite_versions (id, suite_id, content_hash, yaml, created_at) VALUES ($1, $2, $3, $4, now())", [versionId, suiteId, contentHash(yaml), yaml]);
-    const config = JSON.stringify({ file: suiteName, toolVersion: "0.1.0", judgeModel: JUDGE_MODELS[0], concurrency: 16, timeoutSeconds: 120 });
+    await client.query("INSERT INTO suites (id, name, updated_at) VALUES ($1, $2, now())", [
+      suiteId,
+      suiteName,
+    ]);
+    await client.query(
+      "INSERT INTO suite_versions (id, suite_id, content_hash, yaml, created_at) VALUES ($1, $2, $3, $4, now())",
+      [versionId, suiteId, contentHash(yaml), yaml],
+    );
+    const config = JSON.stringify({
+      file: suiteName,
+      toolVersion: "0.1.0",
+      judgeModel: JUDGE_MODELS[0],
+      concurrency: 16,
+      timeoutSeconds: 120,
+    });
     await client.query(
       `INSERT INTO runs (id, suite_id, suite_version_id, status, started_by, host, config, created_at, started_at, finished_at, total_cells)
        VALUES ($1, $2, $3, 'completed', 'cli', 'bench', $4::jsonb, now() - interval '20 minutes', now() - interval '20 minutes', now(), $5)`,
@@ -76,8 +93,19 @@ export async function seedBigRun(input: { url: string; results: number; criteria
     );
     await client.query("ANALYZE eval_results");
     // The table sorts names as the database does (its collation), so ask it.
-    const ends = await client.query<{ first: string; last: string }>("SELECT min(name) AS first, max(name) AS last FROM eval_results WHERE run_id = $1", [runId]);
-    return { suiteId, suiteName, runId, results: names.length, firstName: ends.rows[0]!.first, lastName: ends.rows[0]!.last, ms: performance.now() - started };
+    const ends = await client.query<{ first: string; last: string }>(
+      "SELECT min(name) AS first, max(name) AS last FROM eval_results WHERE run_id = $1",
+      [runId],
+    );
+    return {
+      suiteId,
+      suiteName,
+      runId,
+      results: names.length,
+      firstName: ends.rows[0]!.first,
+      lastName: ends.rows[0]!.last,
+      ms: performance.now() - started,
+    };
   } finally {
     await client.end();
   }

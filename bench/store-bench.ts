@@ -1,12 +1,28 @@
 import { availableParallelism, loadavg } from "node:os";
 import pg from "pg";
-import { createPrismaClient, parseDatabaseUrl, withAdapter, type PrismaClient } from "../lib/store/connection";
+import {
+  createPrismaClient,
+  parseDatabaseUrl,
+  withAdapter,
+  type PrismaClient,
+} from "../lib/store/connection";
 import { createRunQueries, type ResultSort } from "../lib/store/run-queries";
 import { createRunStore } from "../lib/store/run-store";
 import { applyMigrations } from "../lib/store/schema-engine";
 import { bulkLoadHistory, RUNS, SUITE_NAME, type LoadedHistory } from "./bulk-load-history";
-import { createRandom, evalNameOf, JUDGE_MODELS, resultKeyOf, SUITE_FILE, syntheticResult } from "./synthetic-results";
-import { findPostgresBin, startThrowawayPostgres, type ThrowawayPostgres } from "./throwaway-postgres";
+import {
+  createRandom,
+  evalNameOf,
+  JUDGE_MODELS,
+  resultKeyOf,
+  SUITE_FILE,
+  syntheticResult,
+} from "./synthetic-results";
+import {
+  findPostgresBin,
+  startThrowawayPostgres,
+  type ThrowawayPostgres,
+} from "./throwaway-postgres";
 
 // `npm run bench:store`: the dashboard's run-history queries on a history of
 // 1,000,000 criterion results in 500 runs, on a real Postgres. Each query is
@@ -41,7 +57,12 @@ function percentile(sorted: number[], p: number): number {
 }
 
 /** Times TRIES calls after a short warm-up; `check` validates what each call returned. */
-async function time<T>(input: { label: string; call: (i: number) => Promise<T>; rows: (value: T) => number; check: (value: T) => string | undefined }): Promise<Timing> {
+async function time<T>(input: {
+  label: string;
+  call: (i: number) => Promise<T>;
+  rows: (value: T) => number;
+  check: (value: T) => string | undefined;
+}): Promise<Timing> {
   for (let i = 0; i < WARM_UP; i++) await input.call(i);
   const ms: number[] = [];
   let rows = 0;
@@ -54,7 +75,12 @@ async function time<T>(input: { label: string; call: (i: number) => Promise<T>; 
     rows = input.rows(value);
   }
   ms.sort((a, b) => a - b);
-  return { label: input.label, p50: percentile(ms, 50), p95: percentile(ms, 95), rows: String(rows) };
+  return {
+    label: input.label,
+    p50: percentile(ms, 50),
+    p95: percentile(ms, 95),
+    rows: String(rows),
+  };
 }
 
 async function timeQueries(prisma: PrismaClient, history: LoadedHistory): Promise<Timing[]> {
@@ -74,7 +100,11 @@ async function timeQueries(prisma: PrismaClient, history: LoadedHistory): Promis
       label: `trend: one eval, all ${JUDGE_MODELS.length} cells, ${RUNS} runs`,
       call: (i) => queries.evalTrend({ suiteName: SUITE_NAME, evalName: evalAt(i), limit: RUNS }),
       rows: (points) => points.length,
-      check: (points) => (new Set(points.map((p) => p.runId)).size === RUNS && points.length === RUNS * JUDGE_MODELS.length ? undefined : `${points.length} points`),
+      check: (points) =>
+        new Set(points.map((p) => p.runId)).size === RUNS &&
+        points.length === RUNS * JUDGE_MODELS.length
+          ? undefined
+          : `${points.length} points`,
     }),
   );
   timings.push(
@@ -82,13 +112,20 @@ async function timeQueries(prisma: PrismaClient, history: LoadedHistory): Promis
       label: "trend: one eval, newest 20 runs (history page)",
       call: (i) => queries.evalTrend({ suiteName: SUITE_NAME, evalName: evalAt(i), limit: 20 }),
       rows: (points) => points.length,
-      check: (points) => (points.length === 20 * JUDGE_MODELS.length ? undefined : `${points.length} points`),
+      check: (points) =>
+        points.length === 20 * JUDGE_MODELS.length ? undefined : `${points.length} points`,
     }),
   );
   timings.push(
     await time({
       label: `trend: one cell, ${RUNS} runs`,
-      call: (i) => queries.evalTrend({ suiteName: SUITE_NAME, evalName: evalAt(i), resultKey: resultKeyOf(evalAt(i), JUDGE_MODELS[i % JUDGE_MODELS.length]!), limit: RUNS }),
+      call: (i) =>
+        queries.evalTrend({
+          suiteName: SUITE_NAME,
+          evalName: evalAt(i),
+          resultKey: resultKeyOf(evalAt(i), JUDGE_MODELS[i % JUDGE_MODELS.length]!),
+          limit: RUNS,
+        }),
       rows: (points) => points.length,
       check: (points) => (points.length === RUNS ? undefined : `${points.length} points`),
     }),
@@ -98,15 +135,27 @@ async function timeQueries(prisma: PrismaClient, history: LoadedHistory): Promis
       label: "page 1 of 10,000 (50 rows; 5 sorts)",
       call: (i) => queries.runResultsPage({ runId, sort: sorts[i % sorts.length], pageSize: 50 }),
       rows: (page) => page.rows.length,
-      check: (page) => (page.total === 10_000 && page.rows.length === 50 ? undefined : `total ${page.total}, ${page.rows.length} rows`),
+      check: (page) =>
+        page.total === 10_000 && page.rows.length === 50
+          ? undefined
+          : `total ${page.total}, ${page.rows.length} rows`,
     }),
   );
   timings.push(
     await time({
       label: "page at offset 9,950 (5 sorts)",
-      call: (i) => queries.runResultsPage({ runId, sort: sorts[i % sorts.length], pageSize: 50, offset: 9_950 }),
+      call: (i) =>
+        queries.runResultsPage({
+          runId,
+          sort: sorts[i % sorts.length],
+          pageSize: 50,
+          offset: 9_950,
+        }),
       rows: (page) => page.rows.length,
-      check: (page) => (page.total === 10_000 && page.rows.length === 50 && page.nextCursor === null ? undefined : `total ${page.total}, ${page.rows.length} rows`),
+      check: (page) =>
+        page.total === 10_000 && page.rows.length === 50 && page.nextCursor === null
+          ? undefined
+          : `total ${page.total}, ${page.rows.length} rows`,
     }),
   );
   // Walking forward with cursors: each try asks for the page after the last.
@@ -115,20 +164,38 @@ async function timeQueries(prisma: PrismaClient, history: LoadedHistory): Promis
     await time({
       label: "next page by cursor (score desc)",
       call: async () => {
-        const page = await queries.runResultsPage({ runId, sort: sorts[0], pageSize: 50, ...(cursor ? { cursor } : {}) });
+        const page = await queries.runResultsPage({
+          runId,
+          sort: sorts[0],
+          pageSize: 50,
+          ...(cursor ? { cursor } : {}),
+        });
         cursor = page.nextCursor ?? undefined;
         return page;
       },
       rows: (page) => page.rows.length,
-      check: (page) => (page.total === 10_000 && page.rows.length === 50 ? undefined : `total ${page.total}, ${page.rows.length} rows`),
+      check: (page) =>
+        page.total === 10_000 && page.rows.length === 50
+          ? undefined
+          : `total ${page.total}, ${page.rows.length} rows`,
     }),
   );
   timings.push(
     await time({
       label: "page filtered: failed + search, by cost",
-      call: (i) => queries.runResultsPage({ runId, status: "failed", search: ["refund", "billing", "SAML", "#12", "sonnet"][i % 5], sort: sorts[2], pageSize: 50 }),
+      call: (i) =>
+        queries.runResultsPage({
+          runId,
+          status: "failed",
+          search: ["refund", "billing", "SAML", "#12", "sonnet"][i % 5],
+          sort: sorts[2],
+          pageSize: 50,
+        }),
       rows: (page) => page.rows.length,
-      check: (page) => (page.total > 0 && page.rows.every((r) => r.status === "failed") ? undefined : `total ${page.total}`),
+      check: (page) =>
+        page.total > 0 && page.rows.every((r) => r.status === "failed")
+          ? undefined
+          : `total ${page.total}`,
     }),
   );
   timings.push(
@@ -136,50 +203,100 @@ async function timeQueries(prisma: PrismaClient, history: LoadedHistory): Promis
       label: "per-model summary of the 10,000-result run",
       call: () => queries.runModelSummary({ runId }),
       rows: (models) => models.length,
-      check: (models) => (models.length === JUDGE_MODELS.length && models.reduce((n, m) => n + m.results, 0) === 10_000 ? undefined : `${models.length} models`),
+      check: (models) =>
+        models.length === JUDGE_MODELS.length &&
+        models.reduce((n, m) => n + m.results, 0) === 10_000
+          ? undefined
+          : `${models.length} models`,
     }),
   );
   return timings;
 }
 
 /** Results per second through createRunStore().saveResult, `SAVE_IN_FLIGHT` at a time, as a run's workers store them. */
-async function timeSaving(prisma: PrismaClient): Promise<{ results: number; criteria: number; ms: number }> {
+async function timeSaving(
+  prisma: PrismaClient,
+): Promise<{ results: number; criteria: number; ms: number }> {
   const store = createRunStore(prisma);
-  const version = await store.saveSuiteVersion({ name: SUITE_NAME, yaml: "# bench: results stored during a run\n" });
-  const config = { file: SUITE_FILE, toolVersion: "0.1.0", judgeModel: JUDGE_MODELS[0]!, concurrency: SAVE_IN_FLIGHT, timeoutSeconds: 120 };
+  const version = await store.saveSuiteVersion({
+    name: SUITE_NAME,
+    yaml: "# bench: results stored during a run\n",
+  });
+  const config = {
+    file: SUITE_FILE,
+    toolVersion: "0.1.0",
+    judgeModel: JUDGE_MODELS[0]!,
+    concurrency: SAVE_IN_FLIGHT,
+    timeoutSeconds: 120,
+  };
   const random = createRandom(7);
   const make = (n: number) =>
-    Array.from({ length: n }, (_, i) => syntheticResult({ evalIndex: Math.floor(i / JUDGE_MODELS.length), model: JUDGE_MODELS[i % JUDGE_MODELS.length]!, criteria: 10, drift: 0, random }));
+    Array.from({ length: n }, (_, i) =>
+      syntheticResult({
+        evalIndex: Math.floor(i / JUDGE_MODELS.length),
+        model: JUDGE_MODELS[i % JUDGE_MODELS.length]!,
+        criteria: 10,
+        drift: 0,
+        random,
+      }),
+    );
   const save = async (runId: string, results: ReturnType<typeof make>) => {
     let next = 0;
     await Promise.all(
       Array.from({ length: SAVE_IN_FLIGHT }, async () => {
-        for (let i = next++; i < results.length; i = next++) await store.saveResult(runId, results[i]!);
+        for (let i = next++; i < results.length; i = next++)
+          await store.saveResult(runId, results[i]!);
       }),
     );
   };
-  const warmUp = await store.createRun({ ...version, startedBy: "worker", config, totalCells: 200 });
+  const warmUp = await store.createRun({
+    ...version,
+    startedBy: "worker",
+    config,
+    totalCells: 200,
+  });
   await save(warmUp, make(200));
   const results = make(SAVE_RESULTS);
-  const runId = await store.createRun({ ...version, startedBy: "worker", config, totalCells: SAVE_RESULTS });
+  const runId = await store.createRun({
+    ...version,
+    startedBy: "worker",
+    config,
+    totalCells: SAVE_RESULTS,
+  });
   const started = performance.now();
   await save(runId, results);
   const ms = performance.now() - started;
   const stored = await prisma.criterionResultRow.count({ where: { runId } });
   const criteria = results.reduce((n, r) => n + r.criteria.length, 0);
-  if (stored !== criteria) throw new Error(`saveResult stored ${stored} criterion rows, expected ${criteria}`);
+  if (stored !== criteria)
+    throw new Error(`saveResult stored ${stored} criterion rows, expected ${criteria}`);
   return { results: SAVE_RESULTS, criteria, ms };
 }
 
 function renderTable(timings: Timing[]): string {
   const head = ["query (50 tries each)", "p50", "p95", "target", "", "rows"];
-  const body = timings.map((t) => [t.label, `${t.p50.toFixed(1)} ms`, `${t.p95.toFixed(1)} ms`, `p95 < ${TARGET_P95_MS} ms`, t.p95 < TARGET_P95_MS ? "✓" : "✗", t.rows]);
+  const body = timings.map((t) => [
+    t.label,
+    `${t.p50.toFixed(1)} ms`,
+    `${t.p95.toFixed(1)} ms`,
+    `p95 < ${TARGET_P95_MS} ms`,
+    t.p95 < TARGET_P95_MS ? "✓" : "✗",
+    t.rows,
+  ]);
   const widths = head.map((_, i) => Math.max(...[head, ...body].map((cells) => cells[i]!.length)));
-  return [head, ...body].map((cells) => cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join("  ")).join("\n");
+  return [head, ...body]
+    .map((cells) =>
+      cells
+        .map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!)))
+        .join("  "),
+    )
+    .join("\n");
 }
 
 /** A database of our own: on BENCH_DATABASE_URL's server, or on a throwaway server. */
-async function provision(): Promise<{ url: string; server: string; release(): Promise<void> } | undefined> {
+async function provision(): Promise<
+  { url: string; server: string; release(): Promise<void> } | undefined
+> {
   const given = process.env.BENCH_DATABASE_URL;
   let throwaway: ThrowawayPostgres | undefined;
   if (!given) {
@@ -203,13 +320,18 @@ async function provision(): Promise<{ url: string; server: string; release(): Pr
   try {
     const admin = new pg.Client(parseDatabaseUrl(serverUrl));
     await admin.connect();
-    const version = (await admin.query<{ server_version: string }>("SHOW server_version")).rows[0]!.server_version;
+    const version = (await admin.query<{ server_version: string }>("SHOW server_version")).rows[0]!
+      .server_version;
     await admin.query(`CREATE DATABASE ${name}`);
     await admin.end();
     onInterrupt = release;
     const url = new URL(serverUrl);
     url.pathname = `/${name}`;
-    return { url: url.toString(), server: `${throwaway ? "throwaway" : "BENCH_DATABASE_URL"} Postgres ${version}${throwaway ? " (fsync=off)" : ""}`, release };
+    return {
+      url: url.toString(),
+      server: `${throwaway ? "throwaway" : "BENCH_DATABASE_URL"} Postgres ${version}${throwaway ? " (fsync=off)" : ""}`,
+      release,
+    };
   } catch (error) {
     throwaway?.stop();
     throw error;
@@ -239,7 +361,9 @@ async function main(): Promise<number> {
   let prisma: PrismaClient | undefined;
   try {
     const benchStarted = performance.now();
-    console.log(`Store benchmark on ${db.server}; node ${process.version}, ${availableParallelism()} CPUs, load average ${loadavg()[0]!.toFixed(2)}.`);
+    console.log(
+      `Store benchmark on ${db.server}; node ${process.version}, ${availableParallelism()} CPUs, load average ${loadavg()[0]!.toFixed(2)}.`,
+    );
     await withAdapter(db.url, applyMigrations);
     let shown = 0;
     const history = await bulkLoadHistory({
@@ -251,7 +375,8 @@ async function main(): Promise<number> {
         }
       },
     });
-    const rowsPerSecond = (history.evalResults + history.criterionResults) / (history.loadMs / 1000);
+    const rowsPerSecond =
+      (history.evalResults + history.criterionResults) / (history.loadMs / 1000);
     console.log(
       `Loaded ${history.criterionResults.toLocaleString("en-US")} criterion results and ${history.evalResults.toLocaleString("en-US")} eval results in ${RUNS} runs ` +
         `in ${(history.loadMs / 1000).toFixed(1)} s (${Math.round(rowsPerSecond).toLocaleString("en-US")} rows/s), ` +

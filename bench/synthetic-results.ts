@@ -5,7 +5,12 @@ import type { CriterionResult, EvalResult, EvalStatus } from "../lib/engine/resu
 // per-call records), with a realistic mix of outcomes. Deterministic: the
 // same seed gives the same data.
 
-export const JUDGE_MODELS = ["claude-sonnet-4-5", "claude-haiku-4-5", "claude-opus-4-1", "claude-sonnet-4-6"];
+export const JUDGE_MODELS = [
+  "claude-sonnet-4-5",
+  "claude-haiku-4-5",
+  "claude-opus-4-1",
+  "claude-sonnet-4-6",
+];
 export const SUITE_FILE = "suites/support-assistant.yml";
 const TEMPLATE_VERSION = "rubric-v3";
 const PRICE_PER_MTOK: Record<string, [number, number]> = {
@@ -15,7 +20,18 @@ const PRICE_PER_MTOK: Record<string, [number, number]> = {
   "claude-sonnet-4-6": [3, 15],
 };
 
-const AREAS = ["billing", "refunds", "onboarding", "security", "api limits", "release notes", "data export", "sso setup", "invoices", "outage comms"];
+const AREAS = [
+  "billing",
+  "refunds",
+  "onboarding",
+  "security",
+  "api limits",
+  "release notes",
+  "data export",
+  "sso setup",
+  "invoices",
+  "outage comms",
+];
 const TASKS = [
   "explains a prorated refund",
   "states the current rate limit",
@@ -42,12 +58,7 @@ const CRITERIA = [
   "keeps to the policy",
   "no internal jargon",
 ];
-const OPENINGS = [
-  "The answer",
-  "The response",
-  "The assistant's reply",
-  "The candidate",
-];
+const OPENINGS = ["The answer", "The response", "The assistant's reply", "The candidate"];
 const FINDINGS = [
   "names the 2.3.0 release explicitly and ties the change to it",
   "quotes the refund window of 14 days from the billing policy",
@@ -71,7 +82,8 @@ const VERDICT_TAILS = [
 /** The same seeded generator the statistics use, so the bench's data is reproducible. */
 export { seededRandom as createRandom } from "../lib/stats/bootstrap";
 
-const pick = <T>(random: () => number, list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
+const pick = <T>(random: () => number, list: readonly T[]): T =>
+  list[Math.floor(random() * list.length)]!;
 const round = (value: number, digits: number) => Number(value.toFixed(digits));
 
 export function evalNameOf(index: number): string {
@@ -86,7 +98,13 @@ export function resultKeyOf(evalName: string, model: string): string {
  * One graded matrix cell (an eval × a judge model) with `criteria` criteria.
  * `drift` shifts its scores, so that a trend across runs is not flat.
  */
-export function syntheticResult(input: { evalIndex: number; model: string; criteria: number; drift: number; random: () => number }): EvalResult {
+export function syntheticResult(input: {
+  evalIndex: number;
+  model: string;
+  criteria: number;
+  drift: number;
+  random: () => number;
+}): EvalResult {
   const { random, model } = input;
   const evalName = evalNameOf(input.evalIndex);
   const roll = random();
@@ -101,12 +119,17 @@ export function syntheticResult(input: { evalIndex: number; model: string; crite
   const criteria: CriterionResult[] = [];
   for (let c = 0; c < input.criteria; c++) {
     const skipped = graded && random() < 0.05;
-    const score = !graded || skipped ? null : round(Math.min(1, Math.max(0, base + (random() - 0.5) * 0.5)), 2);
+    const score =
+      !graded || skipped ? null : round(Math.min(1, Math.max(0, base + (random() - 0.5) * 0.5)), 2);
     const required = c === 0;
     const guard = c === 2;
     const passed = score === null ? null : score >= threshold;
-    const reasoning = score === null ? "" : `${pick(random, OPENINGS)} ${pick(random, FINDINGS)}. ${pick(random, VERDICT_TAILS)}`;
-    const evidence = score === null ? undefined : response.slice(20, 60 + Math.floor(random() * 40));
+    const reasoning =
+      score === null
+        ? ""
+        : `${pick(random, OPENINGS)} ${pick(random, FINDINGS)}. ${pick(random, VERDICT_TAILS)}`;
+    const evidence =
+      score === null ? undefined : response.slice(20, 60 + Math.floor(random() * 40));
     criteria.push({
       name: CRITERIA[c % CRITERIA.length]! + (c >= CRITERIA.length ? ` (${c + 1})` : ""),
       description: `Judges whether the answer ${CRITERIA[c % CRITERIA.length]}, as the support policy asks.`,
@@ -114,23 +137,60 @@ export function syntheticResult(input: { evalIndex: number; model: string; crite
       required,
       guard,
       threshold,
-      status: !graded && ungraded === "judge_error" ? "judge_error" : score === null ? "skipped" : "graded",
+      status:
+        !graded && ungraded === "judge_error"
+          ? "judge_error"
+          : score === null
+            ? "skipped"
+            : "graded",
       ...(skipped ? { skippedReason: 'when: { contains: "refund" } did not match' } : {}),
       score,
       passed,
       reasoning,
       ...(evidence ? { evidence, evidenceFound: true } : {}),
-      gates: required && passed === false ? ["required_failed"] : guard && passed === false ? ["guard_triggered"] : [],
-      verdicts: score === null ? [] : [{ judge: model, model, juror: 1, score, reasoning, ...(evidence ? { evidence } : {}) }],
+      gates:
+        required && passed === false
+          ? ["required_failed"]
+          : guard && passed === false
+            ? ["guard_triggered"]
+            : [],
+      verdicts:
+        score === null
+          ? []
+          : [
+              {
+                judge: model,
+                model,
+                juror: 1,
+                score,
+                reasoning,
+                ...(evidence ? { evidence } : {}),
+              },
+            ],
     });
   }
   const scored = criteria.filter((c) => c.score !== null);
-  const score = graded && scored.length ? round(scored.reduce((s, c) => s + c.score!, 0) / scored.length, 4) : null;
-  const outcome: EvalStatus = !graded ? ungraded : score !== null && score >= threshold && criteria[0]?.passed !== false ? "passed" : "failed";
+  const score =
+    graded && scored.length
+      ? round(scored.reduce((s, c) => s + c.score!, 0) / scored.length, 4)
+      : null;
+  const outcome: EvalStatus = !graded
+    ? ungraded
+    : score !== null && score >= threshold && criteria[0]?.passed !== false
+      ? "passed"
+      : "failed";
   const calls = graded || outcome === "judge_error" ? input.criteria : 0;
   const [inPrice, outPrice] = PRICE_PER_MTOK[model] ?? [3, 15];
-  const usage = { input: calls * 900, output: calls * 120, cacheRead: calls * 700, cacheWrite: calls > 0 ? 1200 : 0 };
-  const costUsd = round((usage.input * inPrice + usage.output * outPrice + usage.cacheRead * inPrice * 0.1) / 1e6, 6);
+  const usage = {
+    input: calls * 900,
+    output: calls * 120,
+    cacheRead: calls * 700,
+    cacheWrite: calls > 0 ? 1200 : 0,
+  };
+  const costUsd = round(
+    (usage.input * inPrice + usage.output * outPrice + usage.cacheRead * inPrice * 0.1) / 1e6,
+    6,
+  );
   const latencyMs = calls * (800 + Math.floor(random() * 1600));
   return {
     id: resultKeyOf(evalName, model),
@@ -154,14 +214,31 @@ export function syntheticResult(input: { evalIndex: number; model: string; crite
             : score < threshold
               ? `scored ${score.toFixed(2)}, below the threshold 0.70`
               : `required criterion "${criteria[0]!.name}" failed`,
-    ...(outcome === "deferred" ? { note: "no model API key (ANTHROPIC_API_KEY is not set); the eval was deferred" } : {}),
-    ...(outcome === "skipped" ? { note: "the --max-cost budget of $5.00 would be exceeded by this cell" } : {}),
+    ...(outcome === "deferred"
+      ? { note: "no model API key (ANTHROPIC_API_KEY is not set); the eval was deferred" }
+      : {}),
+    ...(outcome === "skipped"
+      ? { note: "the --max-cost budget of $5.00 would be exceeded by this cell" }
+      : {}),
     rubric: { kind: "criteria", source: { type: "inline" } },
     judge: { models: [model], jurySize: 1, consensus: 1 },
     candidate: { source: "fixed", server: "support", prompt, response },
     criteria,
-    judges: [{ judge: model, model, juror: 1, score, passed: score === null ? null : outcome === "passed" }],
-    gates: criteria.filter((c) => c.gates.length).map((c) => `criterion "${c.name}" ${c.gates[0] === "required_failed" ? "is required and failed" : "triggered its guard"}`),
+    judges: [
+      {
+        judge: model,
+        model,
+        juror: 1,
+        score,
+        passed: score === null ? null : outcome === "passed",
+      },
+    ],
+    gates: criteria
+      .filter((c) => c.gates.length)
+      .map(
+        (c) =>
+          `criterion "${c.name}" ${c.gates[0] === "required_failed" ? "is required and failed" : "triggered its guard"}`,
+      ),
     usage,
     costUsd,
     judgeCalls: calls,
@@ -180,10 +257,24 @@ export function syntheticResult(input: { evalIndex: number; model: string; crite
 
 /** A suite file of `evals` evals, for the stored suite version. */
 export function suiteYaml(evals: number, criteria: number): string {
-  const lines = [`description: Support assistant, ${evals} evals`, "judge: { model: claude-sonnet-4-5 }", `matrix: { models: [${JUDGE_MODELS.join(", ")}] }`, "evals:"];
+  const lines = [
+    `description: Support assistant, ${evals} evals`,
+    "judge: { model: claude-sonnet-4-5 }",
+    `matrix: { models: [${JUDGE_MODELS.join(", ")}] }`,
+    "evals:",
+  ];
   for (let e = 0; e < evals; e++) {
-    lines.push(`  - name: "${evalNameOf(e)}"`, `    prompt: "Customer ticket #${4000 + e}"`, "    rubric:", "      threshold: 0.7", "      criteria:");
-    for (let c = 0; c < criteria; c++) lines.push(`        - { name: "${CRITERIA[c % CRITERIA.length]}", description: "Judges whether the answer ${CRITERIA[c % CRITERIA.length]}." }`);
+    lines.push(
+      `  - name: "${evalNameOf(e)}"`,
+      `    prompt: "Customer ticket #${4000 + e}"`,
+      "    rubric:",
+      "      threshold: 0.7",
+      "      criteria:",
+    );
+    for (let c = 0; c < criteria; c++)
+      lines.push(
+        `        - { name: "${CRITERIA[c % CRITERIA.length]}", description: "Judges whether the answer ${CRITERIA[c % CRITERIA.length]}." }`,
+      );
   }
   return `${lines.join("\n")}\n`;
 }

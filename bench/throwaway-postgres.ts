@@ -21,11 +21,12 @@ export interface ThrowawayPostgres {
 export function findPostgresBin(): string | undefined {
   const root = "/usr/lib/postgresql";
   if (existsSync(path.join(root, "15/bin/initdb"))) return path.join(root, "15/bin");
-  const versions = existsSync(root) ? readdirSync(root).filter((v) => existsSync(path.join(root, v, "bin/initdb"))) : [];
+  const versions = existsSync(root)
+    ? readdirSync(root).filter((v) => existsSync(path.join(root, v, "bin/initdb")))
+    : [];
   const newest = versions.sort((a, b) => Number(b) - Number(a))[0];
   return newest ? path.join(root, newest, "bin") : undefined;
 }
-
 
 export async function startThrowawayPostgres(bin: string): Promise<ThrowawayPostgres> {
   const asRoot = process.getuid?.() === 0;
@@ -33,7 +34,9 @@ export async function startThrowawayPostgres(bin: string): Promise<ThrowawayPost
   // As root, every server command runs as the postgres user, through su as
   // in .ci/run; the folder paths come from mkdtemp and hold no quotes.
   const run = (command: string) =>
-    asRoot ? execFileSync("su", ["postgres", "-c", command], { stdio: ["ignore", "pipe", "pipe"] }) : execFileSync("sh", ["-c", command], { stdio: ["ignore", "pipe", "pipe"] });
+    asRoot
+      ? execFileSync("su", ["postgres", "-c", command], { stdio: ["ignore", "pipe", "pipe"] })
+      : execFileSync("sh", ["-c", command], { stdio: ["ignore", "pipe", "pipe"] });
   if (asRoot) {
     const uid = Number(execFileSync("id", ["-u", "postgres"]).toString().trim());
     const gid = Number(execFileSync("id", ["-g", "postgres"]).toString().trim());
@@ -57,7 +60,9 @@ export async function startThrowawayPostgres(bin: string): Promise<ThrowawayPost
     run(`${bin}/initdb -D ${data} -U postgres --auth=trust -E UTF8`);
     // -l: the server's output goes to a file, so pg_ctl returns once it is up.
     started = true;
-    run(`${bin}/pg_ctl -D ${data} -l ${dir}/server.log -o '-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off' -w start`);
+    run(
+      `${bin}/pg_ctl -D ${data} -l ${dir}/server.log -o '-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off' -w start`,
+    );
     const version = execFileSync(`${bin}/postgres`, ["--version"]).toString().trim();
     return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, version, stop };
   } catch (error) {

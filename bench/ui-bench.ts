@@ -5,7 +5,13 @@ import { chromium, type Browser, type Page } from "playwright-core";
 import { createPrismaClient } from "../lib/store/connection";
 import { freePort, startEmbeddedServer } from "../lib/store/embedded-postgres";
 import { createRunStore } from "../lib/store/run-store";
-import { CHROMIUM_ARGS, CHROMIUM_PATH, ensureBuild, startBuiltApp, type BuiltApp } from "../scripts/built-app";
+import {
+  CHROMIUM_ARGS,
+  CHROMIUM_PATH,
+  ensureBuild,
+  startBuiltApp,
+  type BuiltApp,
+} from "../scripts/built-app";
 import { seedBigRun } from "./seed-big-run";
 import { loadSuite } from "../lib/config/load-suite";
 import { evalNameOf } from "./synthetic-results";
@@ -49,7 +55,11 @@ function percentile(values: number[], p: number): number {
 
 /** A valid suite of `evals` evals with three criteria each (the editor's test text: no errors until a key makes one). */
 function editorSuite(evals: number): string {
-  const lines = ["description: Support assistant, a long suite", "judge: { model: claude-sonnet-4-6 }", "evals:"];
+  const lines = [
+    "description: Support assistant, a long suite",
+    "judge: { model: claude-sonnet-4-6 }",
+    "evals:",
+  ];
   for (let e = 0; e < evals; e++) {
     lines.push(
       `  - name: "${evalNameOf(e)}"`,
@@ -65,7 +75,10 @@ function editorSuite(evals: number): string {
   }
   const text = `${lines.join("\n")}\n`;
   const loaded = loadSuite({ text, file: "editor-suite.yaml" });
-  if (!loaded.ok) throw new Error(`the editor's suite does not load: ${JSON.stringify(loaded.issues.slice(0, 3))}`);
+  if (!loaded.ok)
+    throw new Error(
+      `the editor's suite does not load: ${JSON.stringify(loaded.issues.slice(0, 3))}`,
+    );
   return text;
 }
 
@@ -80,13 +93,19 @@ async function timeServer(url: string): Promise<Figure> {
     const started = performance.now();
     const response = await fetch(url);
     const html = await response.text();
-    if (!response.ok || !html.includes('data-testid="result-row"')) throw new Error(`the run page answered ${response.status} without rows`);
+    if (!response.ok || !html.includes('data-testid="result-row"'))
+      throw new Error(`the run page answered ${response.status} without rows`);
     return performance.now() - started;
   };
   for (let i = 0; i < 3; i++) await once();
   const ms: number[] = [];
   for (let i = 0; i < REQUESTS; i++) ms.push(await once());
-  return { label: `run page, server response (${REQUESTS} GETs, 10,000 results)`, p50: percentile(ms, 50), p95: percentile(ms, 95), target: TARGETS.serverMs };
+  return {
+    label: `run page, server response (${REQUESTS} GETs, 10,000 results)`,
+    p50: percentile(ms, 50),
+    p95: percentile(ms, 95),
+    target: TARGETS.serverMs,
+  };
 }
 
 /** (b) Navigation to rows drawn, and to a scroll answered with the rows 3,000 down. */
@@ -119,8 +138,18 @@ async function timeTable(browser: Browser, url: string): Promise<Figure[]> {
     interactive.push(live);
   }
   return [
-    { label: `table: navigation to first rows drawn (${BROWSER_TRIES} loads)`, p50: percentile(firstRows, 50), p95: percentile(firstRows, 95), target: TARGETS.interactiveMs },
-    { label: "table: navigation to a scroll answered (rows 3,000 down drawn)", p50: percentile(interactive, 50), p95: percentile(interactive, 95), target: TARGETS.interactiveMs },
+    {
+      label: `table: navigation to first rows drawn (${BROWSER_TRIES} loads)`,
+      p50: percentile(firstRows, 50),
+      p95: percentile(firstRows, 95),
+      target: TARGETS.interactiveMs,
+    },
+    {
+      label: "table: navigation to a scroll answered (rows 3,000 down drawn)",
+      p50: percentile(interactive, 50),
+      p95: percentile(interactive, 95),
+      target: TARGETS.interactiveMs,
+    },
   ];
 }
 
@@ -132,22 +161,33 @@ const OWNERS = { schema: "yaml", engine: "rubric-studio" } as const;
  * monaco-yaml's worker, and the engine's, from the server's /api/validate.
  * Polled every frame in the page.
  */
-async function keyToMarkers(page: Page, input: { key: string; wanted: "errors" | "clean" }): Promise<{ schema: number; engine: number }> {
+async function keyToMarkers(
+  page: Page,
+  input: { key: string; wanted: "errors" | "clean" },
+): Promise<{ schema: number; engine: number }> {
   await page.evaluate(() => {
-    const w = window as typeof window & { __bench?: { keyAt?: number; seen: Record<string, number> } };
+    const w = window as typeof window & {
+      __bench?: { keyAt?: number; seen: Record<string, number> };
+    };
     w.__bench = { seen: {} };
-    window.addEventListener("keydown", () => (w.__bench!.keyAt = performance.now()), { capture: true, once: true });
+    window.addEventListener("keydown", () => (w.__bench!.keyAt = performance.now()), {
+      capture: true,
+      once: true,
+    });
   });
   await page.keyboard.press(input.key);
   const handle = await page.waitForFunction(
     ({ owners, wanted }) => {
-      const w = window as typeof window & { __bench?: { keyAt?: number; seen: Record<string, number> } };
+      const w = window as typeof window & {
+        __bench?: { keyAt?: number; seen: Record<string, number> };
+      };
       const bench = w.__bench!;
       if (bench.keyAt === undefined) return false;
       for (const owner of owners) {
         // monaco-yaml marks a schema violation as a warning, the engine as an error: any marker counts.
         const markers = globalThis.__rubricStudioEditor!.getMarkers(owner).length;
-        if (bench.seen[owner] === undefined && (wanted === "errors" ? markers > 0 : markers === 0)) bench.seen[owner] = performance.now() - bench.keyAt;
+        if (bench.seen[owner] === undefined && (wanted === "errors" ? markers > 0 : markers === 0))
+          bench.seen[owner] = performance.now() - bench.keyAt;
       }
       return owners.every((o) => bench.seen[o] !== undefined) ? bench.seen : false;
     },
@@ -162,11 +202,17 @@ async function keyToMarkers(page: Page, input: { key: string; wanted: "errors" |
 async function timeEditor(browser: Browser, url: string, lines: number): Promise<Figure[]> {
   const page = await browser.newPage();
   await page.goto(url);
-  await page.waitForFunction(() => globalThis.__rubricStudioEditor !== undefined, undefined, { timeout: 60_000 });
+  await page.waitForFunction(() => globalThis.__rubricStudioEditor !== undefined, undefined, {
+    timeout: 60_000,
+  });
   await page.waitForFunction(() => globalThis.__rubricStudioEditor!.getValue().length > 0);
   // Start from a fully validated text with no markers.
   await page.waitForTimeout(2_000);
-  await page.waitForFunction(() => globalThis.__rubricStudioEditor!.getMarkers().length === 0, undefined, { timeout: 60_000 });
+  await page.waitForFunction(
+    () => globalThis.__rubricStudioEditor!.getMarkers().length === 0,
+    undefined,
+    { timeout: 60_000 },
+  );
   await page.locator(".monaco-editor .view-lines").first().click();
   await page.keyboard.press("Control+Home");
   const broke: { schema: number; engine: number }[] = [];
@@ -177,14 +223,39 @@ async function timeEditor(browser: Browser, url: string, lines: number): Promise
     mended.push(await keyToMarkers(page, { key: "Backspace", wanted: "clean" }));
     await page.waitForTimeout(300);
   }
-  if (!(await page.evaluate(() => globalThis.__rubricStudioEditor!.getValue().startsWith("description:")))) throw new Error("the editor's text did not come back to its start");
+  if (
+    !(await page.evaluate(() =>
+      globalThis.__rubricStudioEditor!.getValue().startsWith("description:"),
+    ))
+  )
+    throw new Error("the editor's text did not come back to its start");
   await page.close();
-  const figure = (label: string, ms: number[], note?: string): Figure => ({ label: `editor (${lines} lines): ${label}`, p50: percentile(ms, 50), p95: percentile(ms, 95), target: TARGETS.markersMs, ...(note ? { note } : {}) });
+  const figure = (label: string, ms: number[], note?: string): Figure => ({
+    label: `editor (${lines} lines): ${label}`,
+    p50: percentile(ms, 50),
+    p95: percentile(ms, 95),
+    target: TARGETS.markersMs,
+    ...(note ? { note } : {}),
+  });
   return [
-    figure("key to schema marker shown", broke.map((t) => t.schema)),
-    figure("key to schema marker gone", mended.map((t) => t.schema)),
-    figure("key to engine marker shown", broke.map((t) => t.engine), "includes the editor's 60 ms pause before it asks the server"),
-    figure("key to engine marker gone", mended.map((t) => t.engine), "likewise"),
+    figure(
+      "key to schema marker shown",
+      broke.map((t) => t.schema),
+    ),
+    figure(
+      "key to schema marker gone",
+      mended.map((t) => t.schema),
+    ),
+    figure(
+      "key to engine marker shown",
+      broke.map((t) => t.engine),
+      "includes the editor's 60 ms pause before it asks the server",
+    ),
+    figure(
+      "key to engine marker gone",
+      mended.map((t) => t.engine),
+      "likewise",
+    ),
   ];
 }
 
@@ -195,7 +266,9 @@ function print(figures: Figure[]): boolean {
   for (const f of figures) {
     const met = f.p95 < f.target;
     allMet &&= met;
-    console.log(`${f.label.padEnd(width)}  ${f.p50.toFixed(0).padStart(6)} ms ${f.p95.toFixed(0).padStart(6)} ms  < ${f.target} ms ${met ? "met" : "MISSED"}${f.note ? `  (${f.note})` : ""}`);
+    console.log(
+      `${f.label.padEnd(width)}  ${f.p50.toFixed(0).padStart(6)} ms ${f.p95.toFixed(0).padStart(6)} ms  < ${f.target} ms ${met ? "met" : "MISSED"}${f.note ? `  (${f.note})` : ""}`,
+    );
   }
   return allMet;
 }
@@ -219,10 +292,15 @@ async function main() {
     const seeded = await seedBigRun({ url: server.url, results: RESULTS, criteria: 3 });
     const editorYaml = editorSuite(EDITOR_EVALS);
     const prisma = createPrismaClient(server.url);
-    const { suiteId } = await createRunStore(prisma).saveSuiteVersion({ name: "editor-2000-lines.yaml", yaml: editorYaml });
+    const { suiteId } = await createRunStore(prisma).saveSuiteVersion({
+      name: "editor-2000-lines.yaml",
+      yaml: editorYaml,
+    });
     await prisma.$disconnect();
     await server.stop();
-    console.log(`seeded a run of ${seeded.results.toLocaleString("en-US")} results in ${(seeded.ms / 1000).toFixed(1)} s, and a suite of ${editorYaml.split("\n").length - 1} lines`);
+    console.log(
+      `seeded a run of ${seeded.results.toLocaleString("en-US")} results in ${(seeded.ms / 1000).toFixed(1)} s, and a suite of ${editorYaml.split("\n").length - 1} lines`,
+    );
 
     await ensureBuild();
     const port = await freePort();
@@ -233,7 +311,13 @@ async function main() {
     figures.push(await timeServer(`${base}/runs/${seeded.runId}`));
     browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
     figures.push(...(await timeTable(browser, `${base}/runs/${seeded.runId}`)));
-    figures.push(...(await timeEditor(browser, `${base}/suites/${suiteId}`, editorYaml.split("\n").length - 1)));
+    figures.push(
+      ...(await timeEditor(
+        browser,
+        `${base}/suites/${suiteId}`,
+        editorYaml.split("\n").length - 1,
+      )),
+    );
   } finally {
     // What was measured is printed even when a later step failed.
     if (figures.length) {

@@ -16,7 +16,10 @@ function newestSource(dir) {
 /** `root` ends with a slash; `bundle` is an absolute path. */
 export function bundleIsFresh(root, bundle) {
   try {
-    return statSync(bundle).mtimeMs >= Math.max(newestSource(`${root}lib`), statSync(`${root}package.json`).mtimeMs);
+    return (
+      statSync(bundle).mtimeMs >=
+      Math.max(newestSource(`${root}lib`), statSync(`${root}package.json`).mtimeMs)
+    );
   } catch {
     return false;
   }

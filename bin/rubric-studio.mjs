@@ -22,4 +22,9 @@ if (bundleIsFresh(root, bundle)) {
   register();
   ({ main } = await import("../lib/cli/main.ts"));
 }
-process.exitCode = await main(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() });
+process.exitCode = await main(process.argv.slice(2), {
+  stdout: process.stdout,
+  stderr: process.stderr,
+  env: process.env,
+  cwd: process.cwd(),
+});

@@ -11,10 +11,22 @@ const server = new McpServer({ name: "example-calendar", version: "1.0.0" });
 
 server.registerTool(
   "list_events",
-  { description: "List the calendar's events, optionally for one day.", inputSchema: { day: z.string().optional().describe("e.g. Tuesday") } },
+  {
+    description: "List the calendar's events, optionally for one day.",
+    inputSchema: { day: z.string().optional().describe("e.g. Tuesday") },
+  },
   async ({ day }) => {
     const found = events.filter((e) => !day || e.day.toLowerCase() === day.toLowerCase());
-    return { content: [{ type: "text", text: found.length ? found.map((e) => `${e.id}: ${e.title}, ${e.day} ${e.time}`).join("\n") : "no events" }] };
+    return {
+      content: [
+        {
+          type: "text",
+          text: found.length
+            ? found.map((e) => `${e.id}: ${e.title}, ${e.day} ${e.time}`).join("\n")
+            : "no events",
+        },
+      ],
+    };
   },
 );
 
@@ -22,11 +34,21 @@ server.registerTool(
   "create_event",
   {
     description: "Create an event. Returns its id.",
-    inputSchema: { title: z.string(), day: z.string().describe("Day of the week"), time: z.string().describe("24-hour time, e.g. 14:00") },
+    inputSchema: {
+      title: z.string(),
+      day: z.string().describe("Day of the week"),
+      time: z.string().describe("24-hour time, e.g. 14:00"),
+    },
   },
   async ({ title, day, time }) => {
     const clash = events.find((e) => e.day.toLowerCase() === day.toLowerCase() && e.time === time);
-    if (clash) return { content: [{ type: "text", text: `${day} ${time} is taken by ${clash.id} (${clash.title})` }], isError: true };
+    if (clash)
+      return {
+        content: [
+          { type: "text", text: `${day} ${time} is taken by ${clash.id} (${clash.title})` },
+        ],
+        isError: true,
+      };
     const event = { id: `evt_${String(events.length + 1).padStart(3, "0")}`, title, day, time };
     events.push(event);
     return { content: [{ type: "text", text: `Created ${event.id}: ${title}, ${day} ${time}` }] };

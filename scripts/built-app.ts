@@ -11,25 +11,41 @@ import path from "node:path";
 /** The project folder: the nearest folder above this module with next.config.ts (it runs from scripts/ or bundled under .bench/). */
 export const ROOT = (() => {
   let dir = path.dirname(new URL(import.meta.url).pathname);
-  while (!existsSync(path.join(dir, "next.config.ts")) && path.dirname(dir) !== dir) dir = path.dirname(dir);
+  while (!existsSync(path.join(dir, "next.config.ts")) && path.dirname(dir) !== dir)
+    dir = path.dirname(dir);
   return dir;
 })();
 export const CHROMIUM_PATH = "/usr/bin/chromium";
-export const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+export const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
 
 /** Newest modification time under what the app is built from. */
 function newestSource(): number {
   let newest = 0;
   const walk = (dir: string) => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      if (entry.name === "node_modules" || entry.name === "generated" || entry.name.startsWith(".") || entry.name.endsWith(".md")) continue;
+      if (
+        entry.name === "node_modules" ||
+        entry.name === "generated" ||
+        entry.name.startsWith(".") ||
+        entry.name.endsWith(".md")
+      )
+        continue;
       const full = path.join(dir, entry.name);
       if (entry.isDirectory()) walk(full);
       else newest = Math.max(newest, statSync(full).mtimeMs);
     }
   };
   for (const dir of ["app", "components", "lib", "public"]) walk(path.join(ROOT, dir));
-  for (const file of ["next.config.ts", "package.json"]) newest = Math.max(newest, statSync(path.join(ROOT, file)).mtimeMs);
+  for (const file of ["next.config.ts", "package.json"])
+    newest = Math.max(newest, statSync(path.join(ROOT, file)).mtimeMs);
   return newest;
 }
 
@@ -37,7 +53,11 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<v
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd: ROOT, env, stdio: ["ignore", "inherit", "inherit"] });
     child.on("error", reject);
-    child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`${command} ${args.join(" ")} exited with ${code}`))));
+    child.on("exit", (code) =>
+      code === 0
+        ? resolve()
+        : reject(new Error(`${command} ${args.join(" ")} exited with ${code}`)),
+    );
   });
 }
 
@@ -49,7 +69,10 @@ export async function ensureBuild(log: (line: string) => void = console.log): Pr
   }
   log("building the app (next build)...");
   const started = performance.now();
-  await run(process.execPath, [path.join(ROOT, "node_modules/next/dist/bin/next"), "build"], { ...process.env, NEXT_TELEMETRY_DISABLED: "1" });
+  await run(process.execPath, [path.join(ROOT, "node_modules/next/dist/bin/next"), "build"], {
+    ...process.env,
+    NEXT_TELEMETRY_DISABLED: "1",
+  });
   log(`built in ${((performance.now() - started) / 1000).toFixed(0)} s`);
 }
 
@@ -60,11 +83,27 @@ export interface BuiltApp {
 
 /** `npm start` on `port`, its embedded database in `dataDir`, no judge key; resolves once /runs answers. */
 export async function startBuiltApp(input: { dataDir: string; port: number }): Promise<BuiltApp> {
-  const app: ChildProcess = spawn(process.execPath, [path.join(ROOT, "node_modules/tsx/dist/cli.mjs"), "scripts/serve.ts", "start", "--port", String(input.port)], {
-    cwd: ROOT,
-    env: { ...process.env, RUBRIC_STUDIO_DATA_DIR: input.dataDir, DATABASE_URL: "", ANTHROPIC_API_KEY: "", NEXT_TELEMETRY_DISABLED: "1" },
-    stdio: ["ignore", "ignore", "inherit"],
-  });
+  const app: ChildProcess = spawn(
+    process.execPath,
+    [
+      path.join(ROOT, "node_modules/tsx/dist/cli.mjs"),
+      "scripts/serve.ts",
+      "start",
+      "--port",
+      String(input.port),
+    ],
+    {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        RUBRIC_STUDIO_DATA_DIR: input.dataDir,
+        DATABASE_URL: "",
+        ANTHROPIC_API_KEY: "",
+        NEXT_TELEMETRY_DISABLED: "1",
+      },
+      stdio: ["ignore", "ignore", "inherit"],
+    },
+  );
   const url = `http://127.0.0.1:${input.port}`;
   const stop = async () => {
     if (app.exitCode !== null || app.signalCode !== null) return;
@@ -74,7 +113,8 @@ export async function startBuiltApp(input: { dataDir: string; port: number }): P
   };
   const deadline = Date.now() + 120_000;
   for (;;) {
-    if (app.exitCode !== null) throw new Error(`the app exited with ${app.exitCode} while starting`);
+    if (app.exitCode !== null)
+      throw new Error(`the app exited with ${app.exitCode} while starting`);
     const ok = await fetch(`${url}/runs`).then(
       (r) => r.ok,
       () => false,

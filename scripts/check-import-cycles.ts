@@ -18,7 +18,8 @@ const SOURCE = /\.(ts|tsx|mts)$/;
 function listSources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) return entry.name === "generated" || entry.name === "node_modules" ? [] : listSources(path);
+    if (entry.isDirectory())
+      return entry.name === "generated" || entry.name === "node_modules" ? [] : listSources(path);
     return SOURCE.test(entry.name) && !entry.name.endsWith(".d.ts") ? [path] : [];
   });
 }
@@ -26,7 +27,8 @@ function listSources(dir: string): string[] {
 function compilerOptionsOf(root: string): ts.CompilerOptions {
   const configPath = join(root, "tsconfig.json");
   const read = ts.readConfigFile(configPath, ts.sys.readFile);
-  if (read.error) return { module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler };
+  if (read.error)
+    return { module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler };
   return ts.parseJsonConfigFileContent(read.config, ts.sys, root).options;
 }
 
@@ -40,7 +42,8 @@ export function importGraph(options: { root: string; dirs: string[] }): Map<stri
   for (const file of files) {
     const info = ts.preProcessFile(readFileSync(file, "utf8"), true, true);
     const targets = info.importedFiles.flatMap(({ fileName }) => {
-      const resolved = ts.resolveModuleName(fileName, file, compilerOptions, ts.sys).resolvedModule?.resolvedFileName;
+      const resolved = ts.resolveModuleName(fileName, file, compilerOptions, ts.sys).resolvedModule
+        ?.resolvedFileName;
       return resolved && inScope.has(resolve(resolved)) ? [resolve(resolved)] : [];
     });
     graph.set(file, [...new Set(targets)]);
@@ -108,9 +111,12 @@ function main(): void {
     console.error(`import circle of ${cycle.files.length} files:\n  ${cycle.files.join("\n  ")}`);
   }
   if (cycles.length > 0) {
-    console.error(`\n${cycles.length} import circle(s) under lib/. Move the shared types into a leaf module that both sides import.`);
+    console.error(
+      `\n${cycles.length} import circle(s) under lib/. Move the shared types into a leaf module that both sides import.`,
+    );
     process.exit(1);
   }
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === resolve(new URL(import.meta.url).pathname)) main();
+if (process.argv[1] && resolve(process.argv[1]) === resolve(new URL(import.meta.url).pathname))
+  main();

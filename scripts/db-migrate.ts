@@ -12,9 +12,16 @@ if (!settings.ok) {
   process.exit(2);
 }
 const dataDir = settings.value.dataDir ?? DEFAULT_DATA_DIR;
-const owned = settings.value.databaseUrl || (await findEmbeddedServer(dataDir)) ? undefined : await startEmbeddedServer({ dataDir });
+const owned =
+  settings.value.databaseUrl || (await findEmbeddedServer(dataDir))
+    ? undefined
+    : await startEmbeddedServer({ dataDir });
 const url = settings.value.databaseUrl ?? (await findEmbeddedServer(dataDir)) ?? owned!.url;
 const applied = await withAdapter(url, applyMigrations);
-console.log(applied.length ? `applied ${applied.length} migration(s): ${applied.join(", ")}` : "the database is up to date");
+console.log(
+  applied.length
+    ? `applied ${applied.length} migration(s): ${applied.join(", ")}`
+    : "the database is up to date",
+);
 await owned?.stop();
 process.exit(0);

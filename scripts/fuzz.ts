@@ -31,7 +31,9 @@ process.stdout.write(
     `  crashes ${figures.crashes}, hangs ${figures.hangs}, unlocated errors ${figures.unlocated}`,
     `  per case: p50 ${ms(figures.ms.p50)}, p99 ${ms(figures.ms.p99)}, max ${ms(figures.ms.max)}`,
     `  slowest cases: ${figures.slowest.map(([n, t]) => `#${n} ${ms(t)}`).join(", ")}`,
-    ...figures.failures.slice(0, 20).map((f) => `  case #${f.case} ${f.outcome}: ${f.detail.split("\n")[0]}`),
+    ...figures.failures
+      .slice(0, 20)
+      .map((f) => `  case #${f.case} ${f.outcome}: ${f.detail.split("\n")[0]}`),
     "",
   ].join("\n"),
 );

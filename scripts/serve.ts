@@ -62,11 +62,19 @@ if (!providers.ok) {
 // Sessions are sealed with this secret; one made here lasts until the server
 // stops (everyone logs in again after a restart).
 const sessionSecret = value.sessionSecret ?? randomBytes(32).toString("base64url");
-const pkg = JSON.parse(await readFile(new URL("../package.json", import.meta.url), "utf8")) as { version: string };
+const pkg = JSON.parse(await readFile(new URL("../package.json", import.meta.url), "utf8")) as {
+  version: string;
+};
 
-const db = await openDatabase({ databaseUrl: value.databaseUrl, dataDir: value.dataDir, poolSize: 4 });
+const db = await openDatabase({
+  databaseUrl: value.databaseUrl,
+  dataDir: value.dataDir,
+  poolSize: 4,
+});
 if (db.source === "shared") {
-  console.error("error: another process already serves the embedded database (.data/pglite); stop it, or set DATABASE_URL");
+  console.error(
+    "error: another process already serves the embedded database (.data/pglite); stop it, or set DATABASE_URL",
+  );
   await db.close();
   process.exit(2);
 }
@@ -84,7 +92,13 @@ const worker = await startWorker({
   boss,
   // Dashboard runs resolve their models against the server's providers only (lib/cli/providers-for-run.ts).
   // "Run as batch" goes through Message Batches, its progress in the server's log.
-  providersFor: providersForRun({ settings: value, env: process.env, serverProviders: providers.value.providers, timeoutSeconds: 60, say: (text) => process.stdout.write(text) }),
+  providersFor: providersForRun({
+    settings: value,
+    env: process.env,
+    serverProviders: providers.value.providers,
+    timeoutSeconds: 60,
+    say: (text) => process.stdout.write(text),
+  }),
   concurrency: 8,
   judgeModel: value.judgeModel,
   toolVersion: pkg.version,
@@ -92,11 +106,18 @@ const worker = await startWorker({
     settings: value,
     allowList: allowList.value,
     timeoutSeconds: 60,
-    agentEndpoints: serverAgentEndpoints({ settings: value, env: process.env, serverProviders: providers.value.providers, timeoutSeconds: 60 }),
+    agentEndpoints: serverAgentEndpoints({
+      settings: value,
+      env: process.env,
+      serverProviders: providers.value.providers,
+      timeoutSeconds: 60,
+    }),
   }),
   log: (line) => console.warn(line),
 });
-console.log(`queue worker ready${value.anthropicApiKey ? "" : " (no ANTHROPIC_API_KEY: Claude judge models will defer)"}`);
+console.log(
+  `queue worker ready${value.anthropicApiKey ? "" : " (no ANTHROPIC_API_KEY: Claude judge models will defer)"}`,
+);
 console.log(
   providers.value.file
     ? `model providers for dashboard runs (${providers.value.file}): anthropic, openai, ${Object.keys(providers.value.providers).join(", ") || "none more"}`
@@ -107,26 +128,42 @@ console.log(
     ? `MCP servers allowed for dashboard runs (${allowList.value.file}): ${Object.keys(allowList.value.servers).join(", ") || "none"}`
     : "no MCP allow-list (RUBRIC_STUDIO_MCP_SERVERS): live evals of dashboard runs defer",
 );
-console.log(binding.loginRequired ? `listening on ${binding.host}: every page and route asks for the password (RUBRIC_STUDIO_PASSWORD)` : `listening on ${binding.host} only (no login on loopback)`);
+console.log(
+  binding.loginRequired
+    ? `listening on ${binding.host}: every page and route asks for the password (RUBRIC_STUDIO_PASSWORD)`
+    : `listening on ${binding.host} only (no login on loopback)`,
+);
 
 // Without a trusted proxy, X-Forwarded-* headers from clients are dropped as
 // requests arrive (lib/access/ignore-forwarded-headers.mjs).
-const ignoreForwarded = value.trustProxy ? "" : `--import=${new URL("../lib/access/ignore-forwarded-headers.mjs", import.meta.url).href}`;
-const next = spawn(process.execPath, [new URL("../node_modules/next/dist/bin/next", import.meta.url).pathname, mode, "--hostname", binding.host, ...nextArgs], {
-  stdio: "inherit",
-  // The proxy (proxy.ts) decides from these what each request needs.
-  env: {
-    ...process.env,
-    DATABASE_URL: db.url,
-    RUBRIC_STUDIO_HOST: binding.host,
-    RUBRIC_STUDIO_SESSION_SECRET: sessionSecret,
-    // A self-hosted tool that works offline reports nothing home (Next's own telemetry), unless asked to.
-    NEXT_TELEMETRY_DISABLED: process.env.NEXT_TELEMETRY_DISABLED ?? "1",
-    NODE_OPTIONS: [process.env.NODE_OPTIONS, ignoreForwarded].filter(Boolean).join(" "),
-    ...(allowList.value ? { RUBRIC_STUDIO_MCP_SERVERS: allowList.value.file } : {}),
-    ...(providers.value.file ? { RUBRIC_STUDIO_PROVIDERS: providers.value.file } : {}),
+const ignoreForwarded = value.trustProxy
+  ? ""
+  : `--import=${new URL("../lib/access/ignore-forwarded-headers.mjs", import.meta.url).href}`;
+const next = spawn(
+  process.execPath,
+  [
+    new URL("../node_modules/next/dist/bin/next", import.meta.url).pathname,
+    mode,
+    "--hostname",
+    binding.host,
+    ...nextArgs,
+  ],
+  {
+    stdio: "inherit",
+    // The proxy (proxy.ts) decides from these what each request needs.
+    env: {
+      ...process.env,
+      DATABASE_URL: db.url,
+      RUBRIC_STUDIO_HOST: binding.host,
+      RUBRIC_STUDIO_SESSION_SECRET: sessionSecret,
+      // A self-hosted tool that works offline reports nothing home (Next's own telemetry), unless asked to.
+      NEXT_TELEMETRY_DISABLED: process.env.NEXT_TELEMETRY_DISABLED ?? "1",
+      NODE_OPTIONS: [process.env.NODE_OPTIONS, ignoreForwarded].filter(Boolean).join(" "),
+      ...(allowList.value ? { RUBRIC_STUDIO_MCP_SERVERS: allowList.value.file } : {}),
+      ...(providers.value.file ? { RUBRIC_STUDIO_PROVIDERS: providers.value.file } : {}),
+    },
   },
-});
+);
 
 let stopping = false;
 async function stop(code: number) {

@@ -65,16 +65,39 @@ export function AnchorsPanel({ state, current, onCheck, auto, onAuto, onCap }: A
     <section className="panel" aria-label="Anchors" data-testid="anchors-panel">
       <h2>Anchors {state.busy ? <span className="spinner" aria-label="Checking" /> : null}</h2>
       <div className="row" style={{ flexWrap: "wrap", marginBottom: 8 }}>
-        <button type="button" className="btn btn-sm" onClick={() => onCheck(false)} disabled={state.busy || auto.unavailable !== undefined} title="Grade the anchors of the criterion under the cursor with the server's judge">
+        <button
+          type="button"
+          className="btn btn-sm"
+          onClick={() => onCheck(false)}
+          disabled={state.busy || auto.unavailable !== undefined}
+          title="Grade the anchors of the criterion under the cursor with the server's judge"
+        >
           Check anchors
         </button>
-        <button type="button" className="btn btn-sm btn-ghost" onClick={() => onCheck(true)} disabled={state.busy || auto.unavailable !== undefined} title="Grade the anchors of every criterion">
+        <button
+          type="button"
+          className="btn btn-sm btn-ghost"
+          onClick={() => onCheck(true)}
+          disabled={state.busy || auto.unavailable !== undefined}
+          title="Grade the anchors of every criterion"
+        >
           All criteria
         </button>
       </div>
       <div className="row small" style={{ flexWrap: "wrap", marginBottom: 8, gap: 8 }}>
-        <label className="row" style={{ gap: 4 }} title="After an edit to a criterion or its anchors settles, grade that criterion's anchors again">
-          <input type="checkbox" role="switch" checked={auto.on} disabled={auto.unavailable !== undefined} onChange={(e) => onAuto(e.target.checked)} data-testid="anchors-auto" />
+        <label
+          className="row"
+          style={{ gap: 4 }}
+          title="After an edit to a criterion or its anchors settles, grade that criterion's anchors again"
+        >
+          <input
+            type="checkbox"
+            role="switch"
+            checked={auto.on}
+            disabled={auto.unavailable !== undefined}
+            onChange={(e) => onAuto(e.target.checked)}
+            data-testid="anchors-auto"
+          />
           Check as you type
         </label>
         <span className={auto.capReached ? undefined : "muted"} data-testid="anchors-spend">
@@ -104,7 +127,8 @@ export function AnchorsPanel({ state, current, onCheck, auto, onAuto, onCap }: A
       ) : null}
       {auto.on && auto.capReached ? (
         <p className="notice notice-warning small" data-testid="anchors-cap">
-          Spend cap reached: checking as you type has stopped ({usd(auto.spentUsd, 3)} of {capText(auto.capUsd)}). Raise the cap to go on, or check by hand.
+          Spend cap reached: checking as you type has stopped ({usd(auto.spentUsd, 3)} of{" "}
+          {capText(auto.capUsd)}). Raise the cap to go on, or check by hand.
         </p>
       ) : null}
       {!auto.on && auto.paused ? (
@@ -117,18 +141,28 @@ export function AnchorsPanel({ state, current, onCheck, auto, onAuto, onCap }: A
           {state.error}
         </p>
       ) : state.issues ? (
-        <p className="notice notice-warning">Fix the {state.issues === 1 ? "error" : `${state.issues} errors`} in the editor first.</p>
+        <p className="notice notice-warning">
+          Fix the {state.issues === 1 ? "error" : `${state.issues} errors`} in the editor first.
+        </p>
       ) : state.anchors === undefined ? (
         <p className="muted small">
-          Grades each <code>examples:</code> anchor with the judge (itself left out of the prompt) and shows judged against labelled beside it. Put the cursor in a criterion to check just that one.
+          Grades each <code>examples:</code> anchor with the judge (itself left out of the prompt)
+          and shows judged against labelled beside it. Put the cursor in a criterion to check just
+          that one.
         </p>
       ) : state.anchors.length === 0 ? (
-        <p className="muted small">No anchors to check{state.scope ? ` in ${state.scope}` : ""}: add <code>examples:</code> to a criterion.</p>
+        <p className="muted small">
+          No anchors to check{state.scope ? ` in ${state.scope}` : ""}: add <code>examples:</code>{" "}
+          to a criterion.
+        </p>
       ) : (
         <div className={state.busy ? "stale" : undefined}>
           <p className="small" data-testid="anchors-summary">
-            {state.anchors.length} anchor{state.anchors.length === 1 ? "" : "s"} of {state.scope}: {off === 0 ? "all within ±0.25 of their labels." : `${off} off by more than ±0.25.`}
-            {state.text !== current ? <span className="muted"> (checked an earlier draft)</span> : null}
+            {state.anchors.length} anchor{state.anchors.length === 1 ? "" : "s"} of {state.scope}:{" "}
+            {off === 0 ? "all within ±0.25 of their labels." : `${off} off by more than ±0.25.`}
+            {state.text !== current ? (
+              <span className="muted"> (checked an earlier draft)</span>
+            ) : null}
           </p>
           <p className="muted small" data-testid="anchors-source">
             {state.auto ? "Checked as you typed" : "Checked by hand"}
@@ -136,7 +170,12 @@ export function AnchorsPanel({ state, current, onCheck, auto, onAuto, onCap }: A
           </p>
           <ul className="anchor-list">
             {state.anchors.map((a) => (
-              <li key={`${a.eval}-${a.criterion}-${a.id}`} className={a.outlier ? "anchor-off" : undefined} data-testid="anchor-result" data-outlier={a.outlier ? "true" : "false"}>
+              <li
+                key={`${a.eval}-${a.criterion}-${a.id}`}
+                className={a.outlier ? "anchor-off" : undefined}
+                data-testid="anchor-result"
+                data-outlier={a.outlier ? "true" : "false"}
+              >
                 <div className="small">
                   <strong>
                     line {a.line}: {a.criterion}
@@ -145,7 +184,11 @@ export function AnchorsPanel({ state, current, onCheck, auto, onAuto, onCap }: A
                 </div>
                 <div className="small">
                   {anchorScores(a)}
-                  {a.outlier ? <span className="badge badge-danger" style={{ marginLeft: 6 }}>off</span> : null}
+                  {a.outlier ? (
+                    <span className="badge badge-danger" style={{ marginLeft: 6 }}>
+                      off
+                    </span>
+                  ) : null}
                 </div>
                 {a.judges ? (
                   <JudgeReadings judges={a.judges} judged={a.judged} />

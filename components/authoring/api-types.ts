@@ -4,7 +4,11 @@ import * as z from "zod";
 // handlers (which parse requests with these schemas) and the client
 // components (which send them); dates travel as ISO strings.
 
-export const SUITE_NAME = z.string().trim().min(1, "A suite needs a name.").max(200, "Keep the name under 200 characters.");
+export const SUITE_NAME = z
+  .string()
+  .trim()
+  .min(1, "A suite needs a name.")
+  .max(200, "Keep the name under 200 characters.");
 /** Generous, but a bound: the editor posts the whole text on every pause. */
 export const SUITE_YAML = z.string().max(2_000_000, "The suite is larger than 2 MB.");
 

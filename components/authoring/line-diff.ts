@@ -18,12 +18,23 @@ export function diffLines(oldText: string, newText: string): DiffLine[] {
   let head = 0;
   while (head < a.length && head < b.length && a[head] === b[head]) head++;
   let tail = 0;
-  while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail++;
+  while (
+    tail < a.length - head &&
+    tail < b.length - head &&
+    a[a.length - 1 - tail] === b[b.length - 1 - tail]
+  )
+    tail++;
   const out: DiffLine[] = [];
-  for (let i = 0; i < head; i++) out.push({ kind: "same", text: a[i]!, oldLine: i + 1, newLine: i + 1 });
+  for (let i = 0; i < head; i++)
+    out.push({ kind: "same", text: a[i]!, oldLine: i + 1, newLine: i + 1 });
   out.push(...diffMiddle(a.slice(head, a.length - tail), b.slice(head, b.length - tail), head));
   for (let k = tail; k > 0; k--) {
-    out.push({ kind: "same", text: a[a.length - k]!, oldLine: a.length - k + 1, newLine: b.length - k + 1 });
+    out.push({
+      kind: "same",
+      text: a[a.length - k]!,
+      oldLine: a.length - k + 1,
+      newLine: b.length - k + 1,
+    });
   }
   return out;
 }
@@ -41,7 +52,10 @@ function diffMiddle(a: string[], b: string[], offset: number): DiffLine[] {
   const lcs = new Uint32Array((n + 1) * (m + 1));
   for (let i = n - 1; i >= 0; i--) {
     for (let j = m - 1; j >= 0; j--) {
-      lcs[i * (m + 1) + j] = a[i] === b[j] ? lcs[(i + 1) * (m + 1) + j + 1]! + 1 : Math.max(lcs[(i + 1) * (m + 1) + j]!, lcs[i * (m + 1) + j + 1]!);
+      lcs[i * (m + 1) + j] =
+        a[i] === b[j]
+          ? lcs[(i + 1) * (m + 1) + j + 1]! + 1
+          : Math.max(lcs[(i + 1) * (m + 1) + j]!, lcs[i * (m + 1) + j + 1]!);
     }
   }
   let i = 0;
@@ -68,7 +82,12 @@ export function withContext(lines: DiffLine[], context = 3): DiffRow[] {
   const near = new Array<boolean>(lines.length).fill(false);
   lines.forEach((line, index) => {
     if (line.kind === "same") return;
-    for (let k = Math.max(0, index - context); k <= Math.min(lines.length - 1, index + context); k++) near[k] = true;
+    for (
+      let k = Math.max(0, index - context);
+      k <= Math.min(lines.length - 1, index + context);
+      k++
+    )
+      near[k] = true;
   });
   const rows: DiffRow[] = [];
   let hidden = 0;
@@ -88,14 +107,22 @@ export function withContext(lines: DiffLine[], context = 3): DiffRow[] {
  * everything between the common head and the common tail. A pure deletion
  * touches the line that now stands where it was. Undefined when nothing changed.
  */
-export function changedLineRange(before: string, after: string): { from: number; to: number } | undefined {
+export function changedLineRange(
+  before: string,
+  after: string,
+): { from: number; to: number } | undefined {
   if (before === after) return undefined;
   const a = before.split("\n");
   const b = after.split("\n");
   let head = 0;
   while (head < a.length && head < b.length && a[head] === b[head]) head++;
   let tail = 0;
-  while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail++;
+  while (
+    tail < a.length - head &&
+    tail < b.length - head &&
+    a[a.length - 1 - tail] === b[b.length - 1 - tail]
+  )
+    tail++;
   const from = Math.min(head + 1, b.length);
   return { from, to: Math.max(from, b.length - tail) };
 }

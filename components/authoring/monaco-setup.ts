@@ -14,8 +14,11 @@ type WebWorkerOptions = Parameters<typeof monaco.editor.createWebWorker>[0];
 
 const env: WorkerEnv = {
   getWorker(_moduleId, label) {
-    if (label === "yaml") return new Worker(new URL("./yaml-schema-worker.ts", import.meta.url), { type: "module" });
-    return new Worker(new URL("monaco-editor/editor/editor.worker.js", import.meta.url), { type: "module" });
+    if (label === "yaml")
+      return new Worker(new URL("./yaml-schema-worker.ts", import.meta.url), { type: "module" });
+    return new Worker(new URL("monaco-editor/editor/editor.worker.js", import.meta.url), {
+      type: "module",
+    });
   },
 };
 
@@ -30,7 +33,9 @@ export function setUpMonaco(): typeof monaco {
   // 2.0.1 (under monaco-yaml) passes none, and validation would silently never
   // run ("Could not create web worker(s)"). Create it the way the old API did.
   const original = monaco.editor.createWebWorker.bind(monaco.editor);
-  const shim = <T extends object>(opts: WebWorkerOptions & { moduleId?: string; label?: string; createData?: unknown }) => {
+  const shim = <T extends object>(
+    opts: WebWorkerOptions & { moduleId?: string; label?: string; createData?: unknown },
+  ) => {
     if (opts.worker) return original<T>(opts);
     const worker = env.getWorker(opts.moduleId ?? "", opts.label ?? "");
     worker.postMessage("ignore");
@@ -50,7 +55,13 @@ export function setUpMonaco(): typeof monaco {
     hover: true,
     completion: true,
     format: { enable: true },
-    schemas: [{ uri: "https://rubric-studio.local/rubric-schema.json", fileMatch: ["*"], schema: rubricSchema as never }],
+    schemas: [
+      {
+        uri: "https://rubric-studio.local/rubric-schema.json",
+        fileMatch: ["*"],
+        schema: rubricSchema as never,
+      },
+    ],
   });
   return monaco;
 }

@@ -10,4 +10,5 @@ import rubricSchema from "../../public/rubric-schema.json";
 
 const body = JSON.stringify(rubricSchema);
 
-globalThis.fetch = async () => new Response(body, { status: 200, headers: { "content-type": "application/schema+json" } });
+globalThis.fetch = async () =>
+  new Response(body, { status: 200, headers: { "content-type": "application/schema+json" } });

@@ -25,10 +25,18 @@ export function PlanModels({ models }: { models: DraftModel[] }) {
               </td>
               <td data-testid="plan-model-provider">
                 {m.provider}
-                {m.providerModel !== m.model ? <span className="muted"> · {m.providerModel}</span> : null}
+                {m.providerModel !== m.model ? (
+                  <span className="muted"> · {m.providerModel}</span>
+                ) : null}
               </td>
               <td data-testid="plan-model-status" title={m.unavailable}>
-                {m.unavailable ? <span className="badge badge-warning">{/key/.test(m.unavailable) ? "defers: no key" : "defers"}</span> : <span className="muted">ready</span>}
+                {m.unavailable ? (
+                  <span className="badge badge-warning">
+                    {/key/.test(m.unavailable) ? "defers: no key" : "defers"}
+                  </span>
+                ) : (
+                  <span className="muted">ready</span>
+                )}
               </td>
             </tr>
           ))}

@@ -16,19 +16,26 @@ function totalUsd(value: number, figures: readonly (number | null)[]): string {
 
 /** What `--explain` says beside an eval's cost with the cache. */
 function cacheTitle(e: { cacheWriteTokens: number; cacheReadTokens: number }): string {
-  if (e.cacheWriteTokens + e.cacheReadTokens === 0) return "no prefix cached (below the model's minimum, or no price)";
+  if (e.cacheWriteTokens + e.cacheReadTokens === 0)
+    return "no prefix cached (below the model's minimum, or no price)";
   return `${e.cacheWriteTokens.toLocaleString("en-US")} input tokens written to the prompt cache, ${e.cacheReadTokens.toLocaleString("en-US")} read`;
 }
 
 /** What a run of the text in the editor would do, from the validate route. */
-export function PlanPanel({ check, checking, error }: { check: DraftCheck | null; checking: boolean; error?: string }) {
+export function PlanPanel({
+  check,
+  checking,
+  error,
+}: {
+  check: DraftCheck | null;
+  checking: boolean;
+  error?: string;
+}) {
   const plan = check?.plan ?? null;
   const errors = check?.issues.filter((i) => i.severity === "error").length ?? 0;
   return (
     <section className="panel" aria-label="Plan" data-testid="plan-panel">
-      <h2>
-        Plan {checking ? <span className="spinner" aria-label="Updating" /> : null}
-      </h2>
+      <h2>Plan {checking ? <span className="spinner" aria-label="Updating" /> : null}</h2>
       {error ? (
         <p className="notice notice-error" role="alert">
           {error}
@@ -50,33 +57,51 @@ export function PlanPanel({ check, checking, error }: { check: DraftCheck | null
             </div>
             <div className="metric">
               <div className="value" data-testid="plan-naive-cost">
-                {totalUsd(plan.naiveUsd, plan.evals.map((e) => e.naiveUsd))}
+                {totalUsd(
+                  plan.naiveUsd,
+                  plan.evals.map((e) => e.naiveUsd),
+                )}
               </div>
               <div className="label">naive (no cache)</div>
             </div>
             <div className="metric">
               <div className="value" data-testid="plan-cost">
-                {totalUsd(plan.costUsd, plan.evals.map((e) => e.costUsd))}
+                {totalUsd(
+                  plan.costUsd,
+                  plan.evals.map((e) => e.costUsd),
+                )}
               </div>
               <div className="label">projected, with the prompt cache</div>
             </div>
             <div className="metric">
               <div className="value" data-testid="plan-batch-cost">
-                {totalUsd(plan.batchUsd, plan.evals.map((e) => e.batchUsd))}
+                {totalUsd(
+                  plan.batchUsd,
+                  plan.evals.map((e) => e.batchUsd),
+                )}
               </div>
               <div className="label">with batches (Run as batch)</div>
             </div>
             <div className="metric">
               <div className="value" data-testid="plan-rerun-cost">
-                {totalUsd(plan.rerunUsd, plan.evals.map((e) => e.rerunUsd))}
+                {totalUsd(
+                  plan.rerunUsd,
+                  plan.evals.map((e) => e.rerunUsd),
+                )}
               </div>
-              <div className="label" title="A run from here is stored, so the judge cache answers a rerun's calls on fixed responses; judge errors are not cached and are paid again.">
+              <div
+                className="label"
+                title="A run from here is stored, so the judge cache answers a rerun's calls on fixed responses; judge errors are not cached and are paid again."
+              >
                 unchanged rerun
               </div>
             </div>
             <div className="metric">
               <div className="value">{plan.cells}</div>
-              <div className="label">{plan.cells === 1 ? "cell" : "cells"} of {plan.evalCount === 1 ? "1 eval" : `${plan.evalCount} evals`}</div>
+              <div className="label">
+                {plan.cells === 1 ? "cell" : "cells"} of{" "}
+                {plan.evalCount === 1 ? "1 eval" : `${plan.evalCount} evals`}
+              </div>
             </div>
             <div className="metric">
               <div className="value">{plan.deferred.length}</div>
@@ -91,7 +116,10 @@ export function PlanPanel({ check, checking, error }: { check: DraftCheck | null
                     <th className="num">Calls</th>
                     <th className="num">Naive</th>
                     <th className="num">With cache</th>
-                    <th className="num" title="With the prompt cache, at Message Batches prices (Run as batch): half">
+                    <th
+                      className="num"
+                      title="With the prompt cache, at Message Batches prices (Run as batch): half"
+                    >
                       Batch
                     </th>
                     <th className="num">Rerun</th>
@@ -121,9 +149,16 @@ export function PlanPanel({ check, checking, error }: { check: DraftCheck | null
           ) : null}
           <PlanModels models={plan.models} />
           {plan.unpricedModels.length > 0 ? (
-            <p className="notice notice-warning small">Not in the pricing table, so not in the cost: {plan.unpricedModels.join(", ")}.</p>
+            <p className="notice notice-warning small">
+              Not in the pricing table, so not in the cost: {plan.unpricedModels.join(", ")}.
+            </p>
           ) : null}
-          {plan.agentCalls > 0 ? <p className="muted small">Plus up to {plan.agentCalls} live agent model {plan.agentCalls === 1 ? "call" : "calls"} (not priced).</p> : null}
+          {plan.agentCalls > 0 ? (
+            <p className="muted small">
+              Plus up to {plan.agentCalls} live agent model{" "}
+              {plan.agentCalls === 1 ? "call" : "calls"} (not priced).
+            </p>
+          ) : null}
           {plan.deferred.length > 0 ? (
             <details>
               <summary className="small">Evals that will defer</summary>
@@ -138,7 +173,9 @@ export function PlanPanel({ check, checking, error }: { check: DraftCheck | null
             </details>
           ) : null}
           <p className="muted small" title={plan.assumptions}>
-            Estimate: the first call of each shared prefix writes the prompt cache, the calls after it read it (where the prefix reaches the model&apos;s minimum); ~300 output tokens per call. Batch: the same at Message Batches prices (Run as batch), every price halved.
+            Estimate: the first call of each shared prefix writes the prompt cache, the calls after
+            it read it (where the prefix reaches the model&apos;s minimum); ~300 output tokens per
+            call. Batch: the same at Message Batches prices (Run as batch), every price halved.
           </p>
         </div>
       )}
@@ -152,7 +189,12 @@ export function IssuesPanel({ check }: { check: DraftCheck | null }) {
   return (
     <section className="panel" aria-label="Problems">
       <h2>
-        Problems <span className={`badge ${check.issues.some((i) => i.severity === "error") ? "badge-danger" : check.issues.length ? "badge-warning" : "badge-success"}`}>{check.issues.length}</span>
+        Problems{" "}
+        <span
+          className={`badge ${check.issues.some((i) => i.severity === "error") ? "badge-danger" : check.issues.length ? "badge-warning" : "badge-success"}`}
+        >
+          {check.issues.length}
+        </span>
       </h2>
       {check.issues.length === 0 ? (
         <p className="muted small">The engine loads this suite without complaint.</p>

@@ -9,12 +9,26 @@ export type RunAction =
   | { kind: "run"; label: "Run" | "Save and run"; title: string; saves: boolean }
   | { kind: "refused"; label: "Run" | "Save and run"; title: string; reason: string };
 
-export function runAction(input: { text: string; saved: string; check: DraftCheck | null; checkedText: string | undefined }): RunAction {
+export function runAction(input: {
+  text: string;
+  saved: string;
+  check: DraftCheck | null;
+  checkedText: string | undefined;
+}): RunAction {
   const saves = input.text !== input.saved;
   const label = saves ? "Save and run" : "Run";
   // A check for an older text says nothing about this one: the server loads it again anyway.
-  const errors = input.checkedText === input.text ? (input.check?.issues.filter((i) => i.severity === "error") ?? []) : [];
-  if (input.text.trim() === "") return { kind: "refused", label, title: "Nothing to run: the editor is empty", reason: "Nothing to run: the editor is empty." };
+  const errors =
+    input.checkedText === input.text
+      ? (input.check?.issues.filter((i) => i.severity === "error") ?? [])
+      : [];
+  if (input.text.trim() === "")
+    return {
+      kind: "refused",
+      label,
+      title: "Nothing to run: the editor is empty",
+      reason: "Nothing to run: the editor is empty.",
+    };
   const first = errors[0];
   if (first) {
     const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : "";
@@ -22,6 +36,11 @@ export function runAction(input: { text: string; saved: string; check: DraftChec
     return { kind: "refused", label, title: reason, reason };
   }
   return saves
-    ? { kind: "run", label, saves, title: "Save the editor's text as a new version, then run it on the server" }
+    ? {
+        kind: "run",
+        label,
+        saves,
+        title: "Save the editor's text as a new version, then run it on the server",
+      }
     : { kind: "run", label, saves, title: "Run the saved version on the server" };
 }

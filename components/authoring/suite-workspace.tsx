@@ -16,7 +16,11 @@ import { runAction } from "./run-action";
 // Monaco touches window and workers at import time: client only.
 const YamlEditor = dynamic(() => import("./yaml-editor"), {
   ssr: false,
-  loading: () => <div className="muted small" style={{ padding: 16 }}>Loading the editor…</div>,
+  loading: () => (
+    <div className="muted small" style={{ padding: 16 }}>
+      Loading the editor…
+    </div>
+  ),
 });
 
 /** Long enough to let a burst of typing settle into one request (a newer keystroke aborts the one in flight), short enough that markers follow the keystroke. */
@@ -37,7 +41,9 @@ export function SuiteWorkspace({ suite, savedYaml, judgeKey }: SuiteWorkspacePro
   const [checkedText, setCheckedText] = useState<string>();
   const [checking, setChecking] = useState(false);
   const [checkError, setCheckError] = useState<string>();
-  const [saveState, setSaveState] = useState<{ busy: boolean; message?: string; error?: string }>({ busy: false });
+  const [saveState, setSaveState] = useState<{ busy: boolean; message?: string; error?: string }>({
+    busy: false,
+  });
   const [versionsKey, setVersionsKey] = useState(0);
   const [runState, setRunState] = useState<{ busy: boolean; error?: string }>({ busy: false });
   // "Run as batch": the server's workers grade the run through Message Batches.
@@ -56,7 +62,11 @@ export function SuiteWorkspace({ suite, savedYaml, judgeKey }: SuiteWorkspacePro
     const controller = new AbortController();
     setChecking(true);
     const timer = setTimeout(() => {
-      apiFetch<DraftCheck>("/api/validate", { method: "POST", body: { yaml: text, file: suite.name }, signal: controller.signal })
+      apiFetch<DraftCheck>("/api/validate", {
+        method: "POST",
+        body: { yaml: text, file: suite.name },
+        signal: controller.signal,
+      })
         .then((result) => {
           setChecking(false);
           if (!result.ok) return setCheckError(result.message);
@@ -75,10 +85,18 @@ export function SuiteWorkspace({ suite, savedYaml, judgeKey }: SuiteWorkspacePro
   const save = useCallback(async () => {
     const yaml = textRef.current;
     setSaveState({ busy: true });
-    const result = await apiFetch<SaveResult>(`/api/suites/${suite.id}/versions`, { method: "POST", body: { yaml } });
+    const result = await apiFetch<SaveResult>(`/api/suites/${suite.id}/versions`, {
+      method: "POST",
+      body: { yaml },
+    });
     if (!result.ok) return setSaveState({ busy: false, error: result.message });
     setSaved(yaml);
-    setSaveState({ busy: false, message: result.value.created ? "Saved as a new version." : "No changes since the last version." });
+    setSaveState({
+      busy: false,
+      message: result.value.created
+        ? "Saved as a new version."
+        : "No changes since the last version.",
+    });
     setVersionsKey((k) => k + 1);
   }, [suite.id]);
 
@@ -93,7 +111,10 @@ export function SuiteWorkspace({ suite, savedYaml, judgeKey }: SuiteWorkspacePro
     if (action.kind === "refused") return setRunState({ busy: false, error: action.reason });
     const yaml = textRef.current;
     setRunState({ busy: true });
-    const result = await apiFetch<RunStarted>(`/api/suites/${suite.id}/runs`, { method: "POST", body: { yaml, ...(asBatch ? { batch: true } : {}) } });
+    const result = await apiFetch<RunStarted>(`/api/suites/${suite.id}/runs`, {
+      method: "POST",
+      body: { yaml, ...(asBatch ? { batch: true } : {}) },
+    });
     if (!result.ok) return setRunState({ busy: false, error: result.message });
     if (action.saves) {
       setSaved(yaml);
@@ -106,7 +127,14 @@ export function SuiteWorkspace({ suite, savedYaml, judgeKey }: SuiteWorkspacePro
   // the server (its judge, its key). The editor shows the verdicts only while
   // the text is the one they are for; the panel keeps them, marked as for an
   // earlier draft.
-  const { anchors, auto, checkByHand, setAutoOn, setCap } = useAnchorChecks({ suiteName: suite.name, text, savedYaml, hydrated, cursorLine, judgeKey });
+  const { anchors, auto, checkByHand, setAutoOn, setCap } = useAnchorChecks({
+    suiteName: suite.name,
+    text,
+    savedYaml,
+    hydrated,
+    cursorLine,
+    judgeKey,
+  });
 
   // Ctrl/Cmd+S anywhere on the page (the editor binds it too, while focused).
   useEffect(() => {
@@ -135,7 +163,12 @@ export function SuiteWorkspace({ suite, savedYaml, judgeKey }: SuiteWorkspacePro
       <div className="page-header" style={{ marginBottom: 12 }}>
         <div style={{ minWidth: 0 }}>
           <div className="breadcrumb">
-            <Link href="/suites">Suites</Link> / <Link href={`/suites/${suite.id}/runs`}>History</Link> · <Link href={`/suites/${suite.id}/calibration`}>Calibration</Link> · <Link href={`/suites/${suite.id}/review`} data-testid="review-link">Review</Link>
+            <Link href="/suites">Suites</Link> /{" "}
+            <Link href={`/suites/${suite.id}/runs`}>History</Link> ·{" "}
+            <Link href={`/suites/${suite.id}/calibration`}>Calibration</Link> ·{" "}
+            <Link href={`/suites/${suite.id}/review`} data-testid="review-link">
+              Review
+            </Link>
           </div>
           <h1 style={{ wordBreak: "break-word" }}>{suite.name}</h1>
         </div>
@@ -155,17 +188,45 @@ export function SuiteWorkspace({ suite, savedYaml, judgeKey }: SuiteWorkspacePro
             </span>
           ) : null}
           {dirty ? <span className="badge badge-warning">Unsaved changes</span> : null}
-          <a className="btn" href={suiteYamlUrl(suite.id)} download={suiteFileName(suite.name)} title="Download the saved version's YAML (save first to include your changes)" data-testid="download-yaml">
+          <a
+            className="btn"
+            href={suiteYamlUrl(suite.id)}
+            download={suiteFileName(suite.name)}
+            title="Download the saved version's YAML (save first to include your changes)"
+            data-testid="download-yaml"
+          >
             Download
           </a>
-          <label className="small" title="Message Batches: every judge call at half price; results may take up to 24 hours">
-            <input type="checkbox" checked={asBatch} onChange={(event) => setAsBatch(event.target.checked)} data-testid="run-as-batch" /> Run as batch: half price, may take up to 24 h
+          <label
+            className="small"
+            title="Message Batches: every judge call at half price; results may take up to 24 hours"
+          >
+            <input
+              type="checkbox"
+              checked={asBatch}
+              onChange={(event) => setAsBatch(event.target.checked)}
+              data-testid="run-as-batch"
+            />{" "}
+            Run as batch: half price, may take up to 24 h
           </label>
-          <button type="button" className="btn" onClick={() => void run()} disabled={!hydrated || runState.busy} title={action.title} data-testid="run-button">
+          <button
+            type="button"
+            className="btn"
+            onClick={() => void run()}
+            disabled={!hydrated || runState.busy}
+            title={action.title}
+            data-testid="run-button"
+          >
             {runState.busy ? <span className="spinner" aria-hidden="true" /> : null}
             {action.label}
           </button>
-          <button type="button" className="btn btn-primary" onClick={() => void save()} disabled={!hydrated || saveState.busy} title="Save a version (Ctrl/Cmd+S)">
+          <button
+            type="button"
+            className="btn btn-primary"
+            onClick={() => void save()}
+            disabled={!hydrated || saveState.busy}
+            title="Save a version (Ctrl/Cmd+S)"
+          >
             {saveState.busy ? <span className="spinner" aria-hidden="true" /> : null}
             Save version
           </button>
@@ -174,22 +235,48 @@ export function SuiteWorkspace({ suite, savedYaml, judgeKey }: SuiteWorkspacePro
       <div className="workspace">
         <div className="editor-frame">
           <div className="editor-host" data-testid="editor">
-            <YamlEditor path={`suites/${suite.id}.yaml`} defaultValue={savedYaml} issues={check?.issues ?? []} onChange={setText} onSave={() => void save()} anchors={anchors.text === text ? anchors.anchors : undefined} cursorLine={cursorLine} />
+            <YamlEditor
+              path={`suites/${suite.id}.yaml`}
+              defaultValue={savedYaml}
+              issues={check?.issues ?? []}
+              onChange={setText}
+              onSave={() => void save()}
+              anchors={anchors.text === text ? anchors.anchors : undefined}
+              cursorLine={cursorLine}
+            />
           </div>
           <div className="editor-status">
             <span>{plural(text.split("\n").length, "line")}</span>
-            <span>{check === null ? "checking…" : errors ? `${errors} error${errors === 1 ? "" : "s"}` : "valid"}</span>
+            <span>
+              {check === null
+                ? "checking…"
+                : errors
+                  ? `${errors} error${errors === 1 ? "" : "s"}`
+                  : "valid"}
+            </span>
             <span className="spacer" />
             <span>
-              <kbd>Ctrl</kbd>+<kbd>Space</kbd> completes · hover for docs · <kbd>Ctrl</kbd>+<kbd>S</kbd> saves
+              <kbd>Ctrl</kbd>+<kbd>Space</kbd> completes · hover for docs · <kbd>Ctrl</kbd>+
+              <kbd>S</kbd> saves
             </span>
           </div>
         </div>
         <aside className="side">
           <PlanPanel check={check} checking={checking} error={checkError} />
           <IssuesPanel check={check} />
-          <AnchorsPanel state={anchors} current={text} onCheck={(all) => checkByHand(textRef.current, all)} auto={auto} onAuto={setAutoOn} onCap={setCap} />
-          <VersionsPanel suiteId={suite.id} fileName={suiteFileName(suite.name)} refreshKey={versionsKey} />
+          <AnchorsPanel
+            state={anchors}
+            current={text}
+            onCheck={(all) => checkByHand(textRef.current, all)}
+            auto={auto}
+            onAuto={setAutoOn}
+            onCap={setCap}
+          />
+          <VersionsPanel
+            suiteId={suite.id}
+            fileName={suiteFileName(suite.name)}
+            refreshKey={versionsKey}
+          />
         </aside>
       </div>
     </main>

@@ -39,7 +39,10 @@ export function SuitesList({ suites }: { suites: SuiteRow[] }) {
   async function create(event: FormEvent) {
     event.preventDefault();
     setBusy(true);
-    const result = await apiFetch<{ id: string }>("/api/suites", { method: "POST", body: { name: newName, yaml: STARTER_SUITE } });
+    const result = await apiFetch<{ id: string }>("/api/suites", {
+      method: "POST",
+      body: { name: newName, yaml: STARTER_SUITE },
+    });
     setBusy(false);
     if (!result.ok) return setCreateError(result.message);
     router.push(`/suites/${result.value.id}`);
@@ -49,7 +52,10 @@ export function SuitesList({ suites }: { suites: SuiteRow[] }) {
     event.preventDefault();
     if (!renaming) return;
     setBusy(true);
-    const result = await apiFetch(`/api/suites/${renaming.id}`, { method: "PATCH", body: { name: renaming.name } });
+    const result = await apiFetch(`/api/suites/${renaming.id}`, {
+      method: "PATCH",
+      body: { name: renaming.name },
+    });
     setBusy(false);
     if (!result.ok) return setRenaming({ ...renaming, error: result.message });
     setRenaming(undefined);
@@ -67,10 +73,21 @@ export function SuitesList({ suites }: { suites: SuiteRow[] }) {
   }
 
   const createForm = (
-    <form className="card card-body row" onSubmit={create} style={{ marginBottom: 16, flexWrap: "wrap" }} aria-label="New suite">
+    <form
+      className="card card-body row"
+      onSubmit={create}
+      style={{ marginBottom: 16, flexWrap: "wrap" }}
+      aria-label="New suite"
+    >
       <label className="field" style={{ flex: 1, minWidth: 240 }}>
         Name
-        <input className="input" autoFocus value={newName} onChange={(e) => setNewName(e.target.value)} placeholder="e.g. support-assistant" />
+        <input
+          className="input"
+          autoFocus
+          value={newName}
+          onChange={(e) => setNewName(e.target.value)}
+          placeholder="e.g. support-assistant"
+        />
       </label>
       <div className="row" style={{ alignSelf: "flex-end" }}>
         <button type="button" className="btn" onClick={() => setCreating(false)} disabled={busy}>
@@ -96,10 +113,17 @@ export function SuitesList({ suites }: { suites: SuiteRow[] }) {
       <div className="page-header">
         <div>
           <h1>Suites</h1>
-          <p className="muted">Rubric suites in YAML: edit them with live validation, see what a run would cost, keep every version.</p>
+          <p className="muted">
+            Rubric suites in YAML: edit them with live validation, see what a run would cost, keep
+            every version.
+          </p>
         </div>
         {!creating ? (
-          <button type="button" className="btn btn-primary" onClick={() => (setCreating(true), setCreateError(undefined))}>
+          <button
+            type="button"
+            className="btn btn-primary"
+            onClick={() => (setCreating(true), setCreateError(undefined))}
+          >
             New suite
           </button>
         ) : null}
@@ -107,7 +131,9 @@ export function SuitesList({ suites }: { suites: SuiteRow[] }) {
       {creating ? createForm : null}
       {suites.length === 0 ? (
         <div className="card">
-          <EmptyState title="No suites yet">Create one from the template, or store a run from the CLI with <code>--store</code>.</EmptyState>
+          <EmptyState title="No suites yet">
+            Create one from the template, or store a run from the CLI with <code>--store</code>.
+          </EmptyState>
         </div>
       ) : (
         <div className="card" style={{ overflowX: "auto" }}>
@@ -119,7 +145,9 @@ export function SuitesList({ suites }: { suites: SuiteRow[] }) {
                 <th>Last saved</th>
                 <th>Last run</th>
                 <th className="actions">
-                  <span className="sr-only" style={{ visibility: "hidden" }}>Actions</span>
+                  <span className="sr-only" style={{ visibility: "hidden" }}>
+                    Actions
+                  </span>
                 </th>
               </tr>
             </thead>
@@ -128,17 +156,38 @@ export function SuitesList({ suites }: { suites: SuiteRow[] }) {
                 <tr key={s.id} data-testid="suite-row">
                   <td>
                     {renaming?.id === s.id ? (
-                      <form className="stack" style={{ gap: 6 }} onSubmit={rename} aria-label={`Rename ${s.name}`}>
+                      <form
+                        className="stack"
+                        style={{ gap: 6 }}
+                        onSubmit={rename}
+                        aria-label={`Rename ${s.name}`}
+                      >
                         <div className="row">
-                          <input className="input" autoFocus aria-label="New name" value={renaming.name} onChange={(e) => setRenaming({ id: s.id, name: e.target.value })} />
-                          <button type="submit" className="btn btn-primary btn-sm" disabled={busy || renaming.name.trim() === ""}>
+                          <input
+                            className="input"
+                            autoFocus
+                            aria-label="New name"
+                            value={renaming.name}
+                            onChange={(e) => setRenaming({ id: s.id, name: e.target.value })}
+                          />
+                          <button
+                            type="submit"
+                            className="btn btn-primary btn-sm"
+                            disabled={busy || renaming.name.trim() === ""}
+                          >
                             Save
                           </button>
-                          <button type="button" className="btn btn-sm" onClick={() => setRenaming(undefined)}>
+                          <button
+                            type="button"
+                            className="btn btn-sm"
+                            onClick={() => setRenaming(undefined)}
+                          >
                             Cancel
                           </button>
                         </div>
-                        {renaming.error ? <span className="notice notice-error">{renaming.error}</span> : null}
+                        {renaming.error ? (
+                          <span className="notice notice-error">{renaming.error}</span>
+                        ) : null}
                       </form>
                     ) : (
                       <Link href={`/suites/${s.id}`} className="suite-name">
@@ -165,10 +214,19 @@ export function SuitesList({ suites }: { suites: SuiteRow[] }) {
                     )}
                   </td>
                   <td className="actions">
-                    <button type="button" className="btn btn-ghost btn-sm" onClick={() => setRenaming({ id: s.id, name: s.name })}>
+                    <button
+                      type="button"
+                      className="btn btn-ghost btn-sm"
+                      onClick={() => setRenaming({ id: s.id, name: s.name })}
+                    >
                       Rename
                     </button>
-                    <button type="button" className="btn btn-ghost btn-sm" style={{ color: "var(--danger)" }} onClick={() => setDeleting({ row: s })}>
+                    <button
+                      type="button"
+                      className="btn btn-ghost btn-sm"
+                      style={{ color: "var(--danger)" }}
+                      onClick={() => setDeleting({ row: s })}
+                    >
                       Delete
                     </button>
                   </td>
@@ -189,7 +247,9 @@ export function SuitesList({ suites }: { suites: SuiteRow[] }) {
         onCancel={() => setDeleting(undefined)}
       >
         <p>
-          <strong>{deleting?.row.name}</strong> will be deleted with its {deleting?.row.versions ?? 0} version(s) and all of its runs and results. This cannot be undone.
+          <strong>{deleting?.row.name}</strong> will be deleted with its{" "}
+          {deleting?.row.versions ?? 0} version(s) and all of its runs and results. This cannot be
+          undone.
         </p>
       </ConfirmDialog>
     </>

@@ -23,13 +23,27 @@ interface CheckRequest {
 }
 
 /** What the panel says, up front, when the server has no judge key. */
-export const NO_JUDGE_KEY = "checking needs a judge key on the server (ANTHROPIC_API_KEY, OPENAI_API_KEY or a provider key)";
+export const NO_JUDGE_KEY =
+  "checking needs a judge key on the server (ANTHROPIC_API_KEY, OPENAI_API_KEY or a provider key)";
 
-export function useAnchorChecks(input: { suiteName: string; text: string; savedYaml: string; hydrated: boolean; cursorLine: { current: number | undefined }; judgeKey: boolean }) {
+export function useAnchorChecks(input: {
+  suiteName: string;
+  text: string;
+  savedYaml: string;
+  hydrated: boolean;
+  cursorLine: { current: number | undefined };
+  judgeKey: boolean;
+}) {
   const { suiteName, text, hydrated, cursorLine } = input;
   const [anchors, setAnchors] = useState<AnchorsState>({ busy: false });
   // Without a judge key the server cannot check: the switch starts off (and stays so), rather than ticked until the first edit's 503.
-  const [auto, setAuto] = useState<AutoCheckState>(() => ({ on: input.judgeKey, capUsd: DEFAULT_SPEND_CAP_USD, spentUsd: 0, capReached: false, ...(input.judgeKey ? {} : { unavailable: NO_JUDGE_KEY }) }));
+  const [auto, setAuto] = useState<AutoCheckState>(() => ({
+    on: input.judgeKey,
+    capUsd: DEFAULT_SPEND_CAP_USD,
+    spentUsd: 0,
+    capReached: false,
+    ...(input.judgeKey ? {} : { unavailable: NO_JUDGE_KEY }),
+  }));
   // The spend as of the last answer, read by requests sent before React re-renders.
   const spent = useRef(0);
   // One check as you type at a time, each given what is left of the cap; an
@@ -51,7 +65,10 @@ export function useAnchorChecks(input: { suiteName: string; text: string; savedY
         ...(request.lines ? { lines: request.lines } : {}),
         ...(request.auto ? { maxCostUsd: Math.max(0, capUsd.current - spent.current) } : {}),
       };
-      const result = await apiFetch<AnchorCheck>("/api/calibration/check", { method: "POST", body });
+      const result = await apiFetch<AnchorCheck>("/api/calibration/check", {
+        method: "POST",
+        body,
+      });
       if (!result.ok) {
         if (!request.auto) return setAnchors({ busy: false, error: result.message });
         // The server cannot check (no judge key, say): stop asking on every edit, and say why.
@@ -62,14 +79,25 @@ export function useAnchorChecks(input: { suiteName: string; text: string; savedY
       if (!check.ok) {
         // Half-typed YAML while typing: the editor's markers say what is wrong; keep the last verdicts.
         if (request.auto) return setAnchors((previous) => ({ ...previous, busy: false }));
-        return setAnchors({ busy: false, issues: check.issues.filter((i) => i.severity === "error").length || 1 });
+        return setAnchors({
+          busy: false,
+          issues: check.issues.filter((i) => i.severity === "error").length || 1,
+        });
       }
       spent.current += check.result.costUsd;
       const stoppedByCap = request.auto && (check.result.skipped ?? 0) > 0;
-      setAuto((a) => ({ ...a, spentUsd: spent.current, capReached: a.capReached || stoppedByCap || spent.current >= a.capUsd }));
+      setAuto((a) => ({
+        ...a,
+        spentUsd: spent.current,
+        capReached: a.capReached || stoppedByCap || spent.current >= a.capUsd,
+      }));
       // An edit outside every criterion with anchors graded nothing: the panel keeps what it showed.
-      if (request.auto && check.scope.length === 0) return setAnchors((previous) => ({ ...previous, busy: false }));
-      const scope = check.scope.length === 1 ? `“${check.scope[0]!.criterion}”` : `${check.scope.length} criteria`;
+      if (request.auto && check.scope.length === 0)
+        return setAnchors((previous) => ({ ...previous, busy: false }));
+      const scope =
+        check.scope.length === 1
+          ? `“${check.scope[0]!.criterion}”`
+          : `${check.scope.length} criteria`;
       setAnchors({
         busy: false,
         anchors: check.anchors,
@@ -84,10 +112,13 @@ export function useAnchorChecks(input: { suiteName: string; text: string; savedY
     [suiteName],
   );
 
-  const checkByHand = useCallback((yaml: string, all: boolean) => {
-    const line = all ? undefined : cursorLine.current;
-    void send({ yaml, ...(line !== undefined ? { line } : {}), auto: false });
-  }, [send, cursorLine]);
+  const checkByHand = useCallback(
+    (yaml: string, all: boolean) => {
+      const line = all ? undefined : cursorLine.current;
+      void send({ yaml, ...(line !== undefined ? { line } : {}), auto: false });
+    },
+    [send, cursorLine],
+  );
 
   const sendAuto = useCallback(
     async (request: CheckRequest) => {
@@ -118,13 +149,25 @@ export function useAnchorChecks(input: { suiteName: string; text: string; savedY
       if (!inFlight.current) return void sendAuto({ yaml: text, lines, auto: true });
       // Both edits' lines, so the criteria the waiting edit touched are not forgotten.
       const before = waiting.current?.lines;
-      waiting.current = { yaml: text, lines: before ? { from: Math.min(before.from, lines.from), to: Math.max(before.to, lines.to) } : lines, auto: true };
+      waiting.current = {
+        yaml: text,
+        lines: before
+          ? { from: Math.min(before.from, lines.from), to: Math.max(before.to, lines.to) }
+          : lines,
+        auto: true,
+      };
     }, AUTO_CHECK_DELAY_MS);
     return () => clearTimeout(timer);
   }, [text, hydrated, auto.on, auto.capReached, sendAuto]);
 
-  const setAutoOn = useCallback((on: boolean) => setAuto((a) => (a.unavailable ? a : { ...a, on, paused: undefined })), []);
-  const setCap = useCallback((usd: number) => setAuto((a) => ({ ...a, capUsd: usd, capReached: spent.current >= usd })), []);
+  const setAutoOn = useCallback(
+    (on: boolean) => setAuto((a) => (a.unavailable ? a : { ...a, on, paused: undefined })),
+    [],
+  );
+  const setCap = useCallback(
+    (usd: number) => setAuto((a) => ({ ...a, capUsd: usd, capReached: spent.current >= usd })),
+    [],
+  );
 
   return { anchors, auto, checkByHand, setAutoOn, setCap };
 }

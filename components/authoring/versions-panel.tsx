@@ -9,7 +9,15 @@ import { plural } from "@/lib/engine/results/format-score";
 import { suiteYamlUrl } from "./suite-file";
 
 /** Saved versions, newest first, and a unified diff between any two of them. */
-export function VersionsPanel({ suiteId, fileName, refreshKey }: { suiteId: string; fileName: string; refreshKey: number }) {
+export function VersionsPanel({
+  suiteId,
+  fileName,
+  refreshKey,
+}: {
+  suiteId: string;
+  fileName: string;
+  refreshKey: number;
+}) {
   const [versions, setVersions] = useState<VersionInfo[] | null>(null);
   const [error, setError] = useState<string>();
   const [from, setFrom] = useState<string>();
@@ -29,13 +37,12 @@ export function VersionsPanel({ suiteId, fileName, refreshKey }: { suiteId: stri
     return () => void (live = false);
   }, [suiteId, refreshKey]);
 
-  const label = (v: VersionInfo, index: number, all: VersionInfo[]) => `v${all.length - index} · ${relativeTime(v.createdAt)}`;
+  const label = (v: VersionInfo, index: number, all: VersionInfo[]) =>
+    `v${all.length - index} · ${relativeTime(v.createdAt)}`;
 
   return (
     <section className="panel" aria-label="Versions">
-      <h2>
-        Versions {versions ? <span className="badge">{versions.length}</span> : null}
-      </h2>
+      <h2>Versions {versions ? <span className="badge">{versions.length}</span> : null}</h2>
       {error ? (
         <p className="notice notice-error" role="alert">
           {error}
@@ -55,7 +62,13 @@ export function VersionsPanel({ suiteId, fileName, refreshKey }: { suiteId: stri
                 </span>
                 <span className="spacer" />
                 <span className="muted small">{plural(v.lines, "line")}</span>
-                <a className="small" href={suiteYamlUrl(suiteId, v.id)} download={fileName} aria-label={`Download v${versions.length - i}`} title="Download this version's YAML">
+                <a
+                  className="small"
+                  href={suiteYamlUrl(suiteId, v.id)}
+                  download={fileName}
+                  aria-label={`Download v${versions.length - i}`}
+                  title="Download this version's YAML"
+                >
                   Download
                 </a>
               </li>
@@ -66,7 +79,12 @@ export function VersionsPanel({ suiteId, fileName, refreshKey }: { suiteId: stri
               <div className="row">
                 <label className="field" style={{ flex: 1 }}>
                   From
-                  <select className="input" aria-label="Compare from" value={from} onChange={(e) => setFrom(e.target.value)}>
+                  <select
+                    className="input"
+                    aria-label="Compare from"
+                    value={from}
+                    onChange={(e) => setFrom(e.target.value)}
+                  >
                     {versions.map((v, i, all) => (
                       <option key={v.id} value={v.id}>
                         {label(v, i, all)}
@@ -76,7 +94,12 @@ export function VersionsPanel({ suiteId, fileName, refreshKey }: { suiteId: stri
                 </label>
                 <label className="field" style={{ flex: 1 }}>
                   To
-                  <select className="input" aria-label="Compare to" value={to} onChange={(e) => setTo(e.target.value)}>
+                  <select
+                    className="input"
+                    aria-label="Compare to"
+                    value={to}
+                    onChange={(e) => setTo(e.target.value)}
+                  >
                     {versions.map((v, i, all) => (
                       <option key={v.id} value={v.id}>
                         {label(v, i, all)}
@@ -100,7 +123,9 @@ function VersionDiff({ suiteId, from, to }: { suiteId: string; from: string; to:
   useEffect(() => {
     let live = true;
     setPair(null);
-    void apiFetch<VersionPair>(`/api/suites/${suiteId}/versions/compare?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`).then((result) => {
+    void apiFetch<VersionPair>(
+      `/api/suites/${suiteId}/versions/compare?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`,
+    ).then((result) => {
       if (!live) return;
       if (result.ok) {
         setError(undefined);
@@ -109,15 +134,24 @@ function VersionDiff({ suiteId, from, to }: { suiteId: string; from: string; to:
     });
     return () => void (live = false);
   }, [suiteId, from, to]);
-  const rows = useMemo(() => (pair ? withContext(diffLines(pair.from.yaml, pair.to.yaml)) : []), [pair]);
+  const rows = useMemo(
+    () => (pair ? withContext(diffLines(pair.from.yaml, pair.to.yaml)) : []),
+    [pair],
+  );
 
   if (error) return <p className="notice notice-error">{error}</p>;
   if (!pair) return <div className="skeleton" style={{ height: 80 }} aria-busy="true" />;
-  if (from === to || rows.every((r) => r.kind === "gap")) return <p className="muted small">The two versions are identical.</p>;
+  if (from === to || rows.every((r) => r.kind === "gap"))
+    return <p className="muted small">The two versions are identical.</p>;
   return (
     <>
       <DiffView rows={rows} />
-      <a className="small" href={`/suites/${suiteId}/diff?from=${from}&to=${to}`} target="_blank" rel="noreferrer">
+      <a
+        className="small"
+        href={`/suites/${suiteId}/diff?from=${from}&to=${to}`}
+        target="_blank"
+        rel="noreferrer"
+      >
         Open the diff at full width ↗
       </a>
     </>

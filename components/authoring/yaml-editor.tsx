@@ -21,7 +21,13 @@ const monaco = setUpMonaco();
  * production build, and it exposes nothing the page does not already show.
  */
 export interface EditorTestHandle {
-  getMarkers(owner?: string): { owner: string; message: string; startLineNumber: number; startColumn: number; severity: number }[];
+  getMarkers(owner?: string): {
+    owner: string;
+    message: string;
+    startLineNumber: number;
+    startColumn: number;
+    severity: number;
+  }[];
   setValue(text: string): void;
   getValue(): string;
   /** Puts the cursor on a line (1-based), as a click there would. */
@@ -89,7 +95,10 @@ export default function YamlEditor(props: YamlEditorProps) {
         // The loader locates the start of the offending node; underline to the end of its line.
         const line = Math.min(Math.max(issue.line, 1), lines);
         return {
-          severity: issue.severity === "error" ? monaco.MarkerSeverity.Error : monaco.MarkerSeverity.Warning,
+          severity:
+            issue.severity === "error"
+              ? monaco.MarkerSeverity.Error
+              : monaco.MarkerSeverity.Warning,
           message: issue.message,
           source: "rubric-studio",
           startLineNumber: line,
@@ -122,7 +131,10 @@ export default function YamlEditor(props: YamlEditorProps) {
       const widget: Monaco.editor.IContentWidget = {
         getId: () => `rubric-studio.anchor.${i}`,
         getDomNode: () => node,
-        getPosition: () => ({ position: { lineNumber: a.endLine, column: model.getLineMaxColumn(a.endLine) }, preference: [monaco.editor.ContentWidgetPositionPreference.EXACT] }),
+        getPosition: () => ({
+          position: { lineNumber: a.endLine, column: model.getLineMaxColumn(a.endLine) },
+          preference: [monaco.editor.ContentWidgetPositionPreference.EXACT],
+        }),
       };
       editor.addContentWidget(widget);
       return widget;
@@ -130,7 +142,10 @@ export default function YamlEditor(props: YamlEditorProps) {
     decorations.current?.set(
       valid
         .filter((a) => a.outlier)
-        .map((a) => ({ range: new monaco.Range(a.line, 1, a.endLine, 1), options: { isWholeLine: true, className: "anchor-line-off" } })),
+        .map((a) => ({
+          range: new monaco.Range(a.line, 1, a.endLine, 1),
+          options: { isWholeLine: true, className: "anchor-line-off" },
+        })),
     );
     monaco.editor.setModelMarkers(
       model,
@@ -157,7 +172,11 @@ export default function YamlEditor(props: YamlEditorProps) {
       theme="vs"
       onMount={onMount}
       onChange={(value) => props.onChange(value ?? "")}
-      loading={<div className="muted small" style={{ padding: 16 }}>Loading the editor…</div>}
+      loading={
+        <div className="muted small" style={{ padding: 16 }}>
+          Loading the editor…
+        </div>
+      }
       options={{
         minimap: { enabled: false },
         fontSize: 13,

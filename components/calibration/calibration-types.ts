@@ -2,7 +2,12 @@
 // types, no server code comes along) and the store's drift, dates as strings
 // so they can cross to client components.
 
-export type { CalibrationResult, CriterionCalibration, CalibrationItem, JudgeReading } from "../../lib/engine/results/trust";
+export type {
+  CalibrationResult,
+  CriterionCalibration,
+  CalibrationItem,
+  JudgeReading,
+} from "../../lib/engine/results/trust";
 
 export interface MaeDrift {
   eval: string;

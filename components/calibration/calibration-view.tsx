@@ -1,4 +1,9 @@
-import type { CalibrationItem, CalibrationResult, CriterionCalibration, MaeDrift } from "./calibration-types";
+import type {
+  CalibrationItem,
+  CalibrationResult,
+  CriterionCalibration,
+  MaeDrift,
+} from "./calibration-types";
 import type { TrendRow, TrendSeries } from "../results/score-trend-chart";
 import { CalibrationScatter, MaeDriftChart } from "./calibration-charts";
 import { JudgeReadings } from "./judge-readings";
@@ -15,7 +20,10 @@ import { calibrateCommandFor, suiteFileName, suiteYamlUrl } from "../authoring/s
 const fixed = (x: number | null, digits = 2) => (x === null ? "—" : x.toFixed(digits));
 
 function ItemsTable({ items }: { items: CalibrationItem[] }) {
-  const sorted = [...items].sort((a, b) => Number(b.outlier) - Number(a.outlier) || Math.abs(b.error ?? 1) - Math.abs(a.error ?? 1));
+  const sorted = [...items].sort(
+    (a, b) =>
+      Number(b.outlier) - Number(a.outlier) || Math.abs(b.error ?? 1) - Math.abs(a.error ?? 1),
+  );
   return (
     <table className={styles.table} data-testid="calibration-items">
       <thead>
@@ -30,18 +38,38 @@ function ItemsTable({ items }: { items: CalibrationItem[] }) {
       </thead>
       <tbody>
         {sorted.map((item) => (
-          <tr key={`${item.source}-${item.id}-${item.annotator ?? ""}`} data-outlier={item.outlier ? "true" : "false"} className={item.outlier ? own.outlierRow : undefined}>
+          <tr
+            key={`${item.source}-${item.id}-${item.annotator ?? ""}`}
+            data-outlier={item.outlier ? "true" : "false"}
+            className={item.outlier ? own.outlierRow : undefined}
+          >
             <td>
               {item.source} {item.id}
               {item.annotator ? <div className={styles.muted}>{item.annotator}</div> : null}
-              {item.outlier ? <div><span className={`${styles.badge} ${styles.failed}`}>outlier</span></div> : null}
-              {item.judged === null ? <div><span className={`${styles.badge} ${styles.judge_error}`}>not graded</span></div> : null}
+              {item.outlier ? (
+                <div>
+                  <span className={`${styles.badge} ${styles.failed}`}>outlier</span>
+                </div>
+              ) : null}
+              {item.judged === null ? (
+                <div>
+                  <span className={`${styles.badge} ${styles.judge_error}`}>not graded</span>
+                </div>
+              ) : null}
             </td>
             <td className={own.text}>{item.text}</td>
             <td className={styles.num}>{fixed(item.label)}</td>
             <td className={styles.num}>{fixed(item.judged)}</td>
-            <td className={styles.num}>{item.error === null ? "—" : `${item.error > 0 ? "+" : ""}${item.error.toFixed(2)}`}</td>
-            <td className={own.text}>{item.judges ? <JudgeReadings judges={item.judges} judged={item.judged} /> : item.reasoning}</td>
+            <td className={styles.num}>
+              {item.error === null ? "—" : `${item.error > 0 ? "+" : ""}${item.error.toFixed(2)}`}
+            </td>
+            <td className={own.text}>
+              {item.judges ? (
+                <JudgeReadings judges={item.judges} judged={item.judged} />
+              ) : (
+                item.reasoning
+              )}
+            </td>
           </tr>
         ))}
       </tbody>
@@ -57,7 +85,9 @@ function Confusion({ c }: { c: CriterionCalibration }) {
         <tr>
           <th />
           {c.confusion.categories.map((name) => (
-            <th key={name} className={styles.num}>{name}</th>
+            <th key={name} className={styles.num}>
+              {name}
+            </th>
           ))}
         </tr>
       </thead>
@@ -66,7 +96,12 @@ function Confusion({ c }: { c: CriterionCalibration }) {
           <tr key={c.confusion.categories[i]}>
             <th>{c.confusion.categories[i]}</th>
             {row.map((n, j) => (
-              <td key={j} className={`${styles.num} ${n > 0 ? (i === j ? own.hit : own.miss) : ""}`}>{n}</td>
+              <td
+                key={j}
+                className={`${styles.num} ${n > 0 ? (i === j ? own.hit : own.miss) : ""}`}
+              >
+                {n}
+              </td>
             ))}
           </tr>
         ))}
@@ -75,22 +110,44 @@ function Confusion({ c }: { c: CriterionCalibration }) {
   );
 }
 
-function CriterionCard({ c, tolerance, over }: { c: CriterionCalibration; tolerance: number; over: boolean }) {
-  const points = c.items.flatMap((i) => (i.judged === null ? [] : [{ label: i.label, judged: i.judged, outlier: i.outlier, name: `${i.source} ${i.id}` }]));
+function CriterionCard({
+  c,
+  tolerance,
+  over,
+}: {
+  c: CriterionCalibration;
+  tolerance: number;
+  over: boolean;
+}) {
+  const points = c.items.flatMap((i) =>
+    i.judged === null
+      ? []
+      : [{ label: i.label, judged: i.judged, outlier: i.outlier, name: `${i.source} ${i.id}` }],
+  );
   return (
-    <article className={styles.card} data-testid="calibration-criterion" data-criterion={c.item} data-eval={c.eval}>
+    <article
+      className={styles.card}
+      data-testid="calibration-criterion"
+      data-criterion={c.item}
+      data-eval={c.eval}
+    >
       <div className={styles.cardHead}>
         <h3 className={own.heading}>
           {c.eval} › {c.item}
         </h3>
         <span className={`${styles.badge} ${styles.neutral}`}>{c.scale}</span>
-        {over ? <span className={`${styles.badge} ${styles.failed}`}>MAE above the maximum</span> : null}
+        {over ? (
+          <span className={`${styles.badge} ${styles.failed}`}>MAE above the maximum</span>
+        ) : null}
       </div>
       <div className={styles.facts}>
         <span data-testid="calibration-mae">MAE {fixed(c.mae, 3)}</span>
         <span data-testid="calibration-kappa">
-          Cohen&apos;s κ ({c.kappa.weights}) {c.kappa.value === null ? `n/a: ${c.kappa.note ?? ""}` : c.kappa.value.toFixed(3)}
-          {c.kappa.ci95 ? ` (95% CI ${c.kappa.ci95.low.toFixed(2)} to ${c.kappa.ci95.high.toFixed(2)})` : ""}
+          Cohen&apos;s κ ({c.kappa.weights}){" "}
+          {c.kappa.value === null ? `n/a: ${c.kappa.note ?? ""}` : c.kappa.value.toFixed(3)}
+          {c.kappa.ci95
+            ? ` (95% CI ${c.kappa.ci95.low.toFixed(2)} to ${c.kappa.ci95.high.toFixed(2)})`
+            : ""}
         </span>
         <span>
           {c.graded}/{c.items.length} graded
@@ -102,7 +159,9 @@ function CriterionCard({ c, tolerance, over }: { c: CriterionCalibration; tolera
       <div className={own.grid}>
         <figure className={own.figure}>
           <CalibrationScatter points={points} />
-          <figcaption className={styles.muted}>Labelled (x) against judged (y); dashed: y = x, a judge that agrees with every label.</figcaption>
+          <figcaption className={styles.muted}>
+            Labelled (x) against judged (y); dashed: y = x, a judge that agrees with every label.
+          </figcaption>
         </figure>
         <div className={own.side}>{c.scale !== "unit" ? <Confusion c={c} /> : null}</div>
       </div>
@@ -115,8 +174,11 @@ function CriterionCard({ c, tolerance, over }: { c: CriterionCalibration; tolera
 function driftChart(drift: MaeDrift[]): { rows: TrendRow[]; series: TrendSeries[] } {
   const series = drift.map((d, i) => ({ key: `c${i}`, label: `${d.eval} › ${d.item}` }));
   const rows = new Map<string, TrendRow>();
-  const runs = [...new Set(drift.flatMap((d) => d.points.map((p) => `${p.createdAt}\u0000${p.runId}`)))].sort();
-  for (const run of runs) rows.set(run.split("\u0000")[1]!, { run: run.slice(5, 16).replace("T", " ") } as TrendRow);
+  const runs = [
+    ...new Set(drift.flatMap((d) => d.points.map((p) => `${p.createdAt}\u0000${p.runId}`))),
+  ].sort();
+  for (const run of runs)
+    rows.set(run.split("\u0000")[1]!, { run: run.slice(5, 16).replace("T", " ") } as TrendRow);
   drift.forEach((d, i) => {
     for (const p of d.points) rows.get(p.runId)![`c${i}`] = p.mae;
   });
@@ -128,13 +190,24 @@ export function CalibrationCriteria({ result }: { result: CalibrationResult }) {
   return (
     <>
       {result.criteria.map((c) => (
-        <CriterionCard key={`${c.eval}\u0000${c.item}`} c={c} tolerance={result.tolerance} over={result.overMaxError.some((o) => o.eval === c.eval && o.item === c.item)} />
+        <CriterionCard
+          key={`${c.eval}\u0000${c.item}`}
+          c={c}
+          tolerance={result.tolerance}
+          over={result.overMaxError.some((o) => o.eval === c.eval && o.item === c.item)}
+        />
       ))}
     </>
   );
 }
 
-export function CalibrationView({ result, drift }: { result: CalibrationResult; drift: MaeDrift[] }) {
+export function CalibrationView({
+  result,
+  drift,
+}: {
+  result: CalibrationResult;
+  drift: MaeDrift[];
+}) {
   const chart = driftChart(drift);
   const runs = chart.rows.length;
   return (
@@ -145,10 +218,16 @@ export function CalibrationView({ result, drift }: { result: CalibrationResult; 
       <section className={styles.section} data-testid="calibration-drift">
         <h2>MAE across calibration runs</h2>
         {runs < 2 ? (
-          <p className={styles.muted}>One calibration so far: run it again after changing the rubric or the judge to see whether its error drifts.</p>
+          <p className={styles.muted}>
+            One calibration so far: run it again after changing the rubric or the judge to see
+            whether its error drifts.
+          </p>
         ) : (
           <figure className={styles.card}>
-            <figcaption className={styles.muted}>Mean absolute error per criterion, oldest to newest ({runs} {runs === 1 ? "run" : "runs"}): lower is better.</figcaption>
+            <figcaption className={styles.muted}>
+              Mean absolute error per criterion, oldest to newest ({runs}{" "}
+              {runs === 1 ? "run" : "runs"}): lower is better.
+            </figcaption>
             <MaeDriftChart rows={chart.rows} series={chart.series} />
           </figure>
         )}
@@ -174,19 +253,26 @@ export function CalibrationEmpty({ suiteId, suiteName }: { suiteId: string; suit
   return (
     <div className={styles.empty} data-testid="calibration-empty">
       <p>
-        <strong>No calibration of this suite yet.</strong> Calibration asks the judge to grade responses whose score a person already knows (the anchors under a
-        criterion&apos;s <code>examples:</code>, category examples, annotated dataset items) and shows how far it is from those labels.
+        <strong>No calibration of this suite yet.</strong> Calibration asks the judge to grade
+        responses whose score a person already knows (the anchors under a criterion&apos;s{" "}
+        <code>examples:</code>, category examples, annotated dataset items) and shows how far it is
+        from those labels.
       </p>
       <p>Add anchors to a criterion:</p>
       <pre className={own.code}>{ANCHORS_EXAMPLE}</pre>
       <p>
-        Then press <em>Run calibration</em> above (the server needs the key of its judge models&apos; provider, e.g. <code>ANTHROPIC_API_KEY</code>), or run it from the command line where you have a key:{" "}
+        Then press <em>Run calibration</em> above (the server needs the key of its judge
+        models&apos; provider, e.g. <code>ANTHROPIC_API_KEY</code>), or run it from the command line
+        where you have a key:{" "}
         <a href={suiteYamlUrl(suiteId)} download={fileName} data-testid="calibration-download">
           download the suite
         </a>{" "}
-        (it saves as <code data-testid="calibration-file">{fileName}</code>) and run this where you saved it (<code>--store</code> files the calibration under this suite):
+        (it saves as <code data-testid="calibration-file">{fileName}</code>) and run this where you
+        saved it (<code>--store</code> files the calibration under this suite):
       </p>
-      <pre className={own.code} data-testid="calibration-command">{calibrateCommandFor(suiteName)}</pre>
+      <pre className={own.code} data-testid="calibration-command">
+        {calibrateCommandFor(suiteName)}
+      </pre>
     </div>
   );
 }

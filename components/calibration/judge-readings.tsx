@@ -14,11 +14,22 @@ const fixed = (x: number | null) => (x === null ? "—" : x.toFixed(2));
 export function readingsSummary(judges: JudgeReading[], judged: number | null): string {
   const models = new Set(judges.map((j) => j.judge.replace(/ #\d+$/, ""))).size;
   const n = judges.length;
-  const who = models === 1 ? `${n} jurors` : models === n ? `${n} models` : `${n} jurors across ${models} models`;
+  const who =
+    models === 1
+      ? `${n} jurors`
+      : models === n
+        ? `${n} models`
+        : `${n} jurors across ${models} models`;
   return `mean of ${who}: ${fixed(judged)}`;
 }
 
-export function JudgeReadings({ judges, judged }: { judges: JudgeReading[]; judged: number | null }) {
+export function JudgeReadings({
+  judges,
+  judged,
+}: {
+  judges: JudgeReading[];
+  judged: number | null;
+}) {
   return (
     <div className="small" data-testid="judge-readings">
       <div className="muted" data-testid="judge-readings-summary">
@@ -27,7 +38,8 @@ export function JudgeReadings({ judges, judged }: { judges: JudgeReading[]; judg
       <ul className="judge-readings">
         {judges.map((j, i) => (
           <li key={`${j.judge}-${i}`} data-testid="judge-reading" data-judge={j.judge}>
-            <strong>{j.judge}</strong> {fixed(j.score)}: <span className="muted anchor-reasoning">{j.reasoning}</span>
+            <strong>{j.judge}</strong> {fixed(j.score)}:{" "}
+            <span className="muted anchor-reasoning">{j.reasoning}</span>
           </li>
         ))}
       </ul>

@@ -6,7 +6,12 @@ import trust from "./trust.module.css";
 // an undefined statistic shows its reason, never a made-up number.
 
 function Value({ value, percent }: { value: AgreementValue; percent?: boolean }) {
-  if (value.value === null) return <span className={styles.muted} title={value.note}>n/a</span>;
+  if (value.value === null)
+    return (
+      <span className={styles.muted} title={value.note}>
+        n/a
+      </span>
+    );
   return <>{percent ? `${Math.round(value.value * 100)}%` : value.value.toFixed(3)}</>;
 }
 
@@ -38,9 +43,19 @@ export function AgreementTable({ rows }: { rows: JudgeAgreement[] }) {
               <td className={styles.num} data-testid="alpha">
                 <Value value={r.krippendorffAlpha} />
               </td>
-              <td className={styles.num}>{r.krippendorffAlpha.ci95 ? `${r.krippendorffAlpha.ci95.low.toFixed(2)} to ${r.krippendorffAlpha.ci95.high.toFixed(2)}` : "—"}</td>
+              <td className={styles.num}>
+                {r.krippendorffAlpha.ci95
+                  ? `${r.krippendorffAlpha.ci95.low.toFixed(2)} to ${r.krippendorffAlpha.ci95.high.toFixed(2)}`
+                  : "—"}
+              </td>
               <td className={styles.num} data-testid="kappa">
-                {r.fleissKappa ? <Value value={r.fleissKappa} /> : <span className={styles.muted} title="Fleiss' κ is for categorical scales">—</span>}
+                {r.fleissKappa ? (
+                  <Value value={r.fleissKappa} />
+                ) : (
+                  <span className={styles.muted} title="Fleiss' κ is for categorical scales">
+                    —
+                  </span>
+                )}
               </td>
               <td className={styles.num} data-testid="exact">
                 <Value value={r.exactAgreement} percent />

@@ -3,7 +3,15 @@ import styles from "./results.module.css";
 
 // The graded text with each criterion's evidence highlighted. Every piece is
 // a React text child, so model output can never become markup.
-export function CandidateView({ text, sources, names }: { text: string; sources: EvidenceSource[]; names: string[] }) {
+export function CandidateView({
+  text,
+  sources,
+  names,
+}: {
+  text: string;
+  sources: EvidenceSource[];
+  names: string[];
+}) {
   const segments = evidenceSegments(text, sources);
   return (
     <div className={styles.candidate} data-testid="candidate">

@@ -4,9 +4,25 @@ import { runOutcome } from "./run-outcome";
 import styles from "./results.module.css";
 
 // Pick two runs of the suite to compare; a GET form, so the comparison is a link.
-type RunOption = { id: string; createdAt: string; status: string; counts: Record<EvalStatus, number>; version: number };
+type RunOption = {
+  id: string;
+  createdAt: string;
+  status: string;
+  counts: Record<EvalStatus, number>;
+  version: number;
+};
 
-export function CompareForm({ action, runs, base, head }: { action: string; runs: RunOption[]; base?: string; head?: string }) {
+export function CompareForm({
+  action,
+  runs,
+  base,
+  head,
+}: {
+  action: string;
+  runs: RunOption[];
+  base?: string;
+  head?: string;
+}) {
   const option = (r: RunOption) => (
     <option key={r.id} value={r.id}>
       {formatTime(r.createdAt)} · v{r.version} ({runOutcome(r.status, r.counts).label})

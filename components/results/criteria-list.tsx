@@ -37,7 +37,11 @@ export function VerdictGrid({ verdicts }: { verdicts: VerdictRecord[] }) {
               {status ? <StatusBadge status={status} /> : null}
               <span>{v.error ? null : formatScore(v.score)}</span>
             </div>
-            {v.gates?.length ? <p className={styles.down}>Gates: {v.gates.map((g) => GATE_TEXT[g] ?? g).join("; ")}</p> : null}
+            {v.gates?.length ? (
+              <p className={styles.down}>
+                Gates: {v.gates.map((g) => GATE_TEXT[g] ?? g).join("; ")}
+              </p>
+            ) : null}
             {v.error ? <p className={styles.reasoning}>{v.error}</p> : null}
             <p className={styles.reasoning} data-testid="juror-reasoning">
               {v.reasoning}
@@ -80,10 +84,32 @@ export function CriteriaList({ criteria }: { criteria: CriterionResult[] }) {
           </div>
           <div className={styles.facts}>
             <span>weight {c.weight}</span>
-            {c.required ? <span>required: {c.status !== "graded" ? "not graded" : c.gates.includes("required_failed") ? "failed the gate" : "held"}</span> : null}
-            {c.guard ? <span>guard: {c.status !== "graded" ? "not graded" : `${c.gates.includes("guard_triggered") ? "triggered" : "clean"} (score inverted)`}</span> : null}
-            {c.skippedReason ? <span data-testid="criterion-skipped">not graded: {c.skippedReason}</span> : null}
-            {c.evidenceFound !== undefined ? <span>evidence {c.evidenceFound ? "found in the candidate" : "not found in the candidate"}</span> : null}
+            {c.required ? (
+              <span>
+                required:{" "}
+                {c.status !== "graded"
+                  ? "not graded"
+                  : c.gates.includes("required_failed")
+                    ? "failed the gate"
+                    : "held"}
+              </span>
+            ) : null}
+            {c.guard ? (
+              <span>
+                guard:{" "}
+                {c.status !== "graded"
+                  ? "not graded"
+                  : `${c.gates.includes("guard_triggered") ? "triggered" : "clean"} (score inverted)`}
+              </span>
+            ) : null}
+            {c.skippedReason ? (
+              <span data-testid="criterion-skipped">not graded: {c.skippedReason}</span>
+            ) : null}
+            {c.evidenceFound !== undefined ? (
+              <span>
+                evidence {c.evidenceFound ? "found in the candidate" : "not found in the candidate"}
+              </span>
+            ) : null}
           </div>
           {c.description ? <p className={styles.muted}>{c.description}</p> : null}
           {c.gates.length ? (

@@ -9,9 +9,20 @@ export interface DeferReason {
   count: number;
 }
 
-export function DeferredNote({ reasons, deferred, total }: { reasons: readonly DeferReason[]; deferred: number; total: number }) {
+export function DeferredNote({
+  reasons,
+  deferred,
+  total,
+}: {
+  reasons: readonly DeferReason[];
+  deferred: number;
+  total: number;
+}) {
   if (deferred === 0 || reasons.length === 0) return null;
-  const head = deferred === total ? "Nothing was graded: every result deferred" : `${formatInt(deferred)} of ${formatInt(total)} results deferred`;
+  const head =
+    deferred === total
+      ? "Nothing was graded: every result deferred"
+      : `${formatInt(deferred)} of ${formatInt(total)} results deferred`;
   return (
     <div className="notice notice-warning" role="status" data-testid="deferred-note">
       <strong>{head}.</strong>{" "}

@@ -6,34 +6,65 @@ import trust from "./trust.module.css";
 
 // Where the judges split, each judge's rating and reasoning side by side, with
 // a link to the result. Reasoning is model output: rendered as text.
-export function DisagreementList({ runId, rows, limit }: { runId: string; rows: JudgeDisagreement[]; limit: number }) {
+export function DisagreementList({
+  runId,
+  rows,
+  limit,
+}: {
+  runId: string;
+  rows: JudgeDisagreement[];
+  limit: number;
+}) {
   const shown = rows.slice(0, limit);
   return (
     <div data-testid="disagreements">
       {shown.map((d) => (
-        <div className={styles.card} key={`${d.resultId}\u0000${d.item}`} data-testid="disagreement">
+        <div
+          className={styles.card}
+          key={`${d.resultId}\u0000${d.item}`}
+          data-testid="disagreement"
+        >
           <div className={styles.cardHead}>
-            <Link className={styles.rowLink} href={resultHref(runId, d.resultId)} data-testid="disagreement-result">
+            <Link
+              className={styles.rowLink}
+              href={resultHref(runId, d.resultId)}
+              data-testid="disagreement-result"
+            >
               {d.resultName}
             </Link>
-            <span className={styles.muted}>criterion</span> <strong data-testid="disagreement-item">{d.item}</strong>
+            <span className={styles.muted}>criterion</span>{" "}
+            <strong data-testid="disagreement-item">{d.item}</strong>
             {d.splitDecision ? <span className={trust.flag}>pass/fail split</span> : null}
-            <span className={styles.muted}>spread {d.level === "interval" ? d.spread.toFixed(2) : d.spread}</span>
+            <span className={styles.muted}>
+              spread {d.level === "interval" ? d.spread.toFixed(2) : d.spread}
+            </span>
           </div>
           <div className={trust.side}>
             {d.verdicts.map((v) => (
-              <div className={styles.verdict} key={v.judge} data-testid="disagreement-verdict" data-judge={v.judge}>
+              <div
+                className={styles.verdict}
+                key={v.judge}
+                data-testid="disagreement-verdict"
+                data-judge={v.judge}
+              >
                 <div className={styles.cardHead}>
                   {v.resultId ? (
                     // A verdict from another matrix cell (another judge model on the same candidate): its own result.
-                    <Link className={styles.rowLink} href={resultHref(runId, v.resultId)} data-testid="verdict-result">
+                    <Link
+                      className={styles.rowLink}
+                      href={resultHref(runId, v.resultId)}
+                      data-testid="verdict-result"
+                    >
                       <strong>{v.judge}</strong>
                     </Link>
                   ) : (
                     <strong>{v.judge}</strong>
                   )}
                   {v.provider ? <span className={styles.muted}>{v.provider}</span> : null}
-                  <span className={`${styles.badge} ${v.passed ? styles.passed : styles.failed}`} data-testid="verdict-label">
+                  <span
+                    className={`${styles.badge} ${v.passed ? styles.passed : styles.failed}`}
+                    data-testid="verdict-label"
+                  >
                     {v.label}
                   </span>
                 </div>

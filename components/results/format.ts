@@ -2,7 +2,10 @@
 // components render the same text.
 
 import type { Scale } from "../../lib/config/types";
-import { formatScore as formatEngineScore, formatUsd as formatEngineUsd } from "../../lib/engine/results/format-score";
+import {
+  formatScore as formatEngineScore,
+  formatUsd as formatEngineUsd,
+} from "../../lib/engine/results/format-score";
 
 /** The CLI's dollar format (lib/engine), with a word for a cost that is not known. */
 export function formatUsd(value: number | null | undefined): string {
@@ -18,7 +21,11 @@ export function formatScore(value: number | null | undefined): string {
 }
 
 /** A score or threshold on the rubric's own scale ("C", "4.0/5", "pass"), as the result page shows it; 0..1 with two decimals when the scale is not known. */
-export function formatScaled(value: number | null | undefined, scale: Scale | null | undefined, passed?: boolean): string {
+export function formatScaled(
+  value: number | null | undefined,
+  scale: Scale | null | undefined,
+  passed?: boolean,
+): string {
   if (value === null || value === undefined || !scale) return formatScore(value);
   return formatEngineScore({ score: value, scale, ...(passed === undefined ? {} : { passed }) });
 }
@@ -39,7 +46,10 @@ export function formatMs(value: number): string {
 }
 
 /** A comparison's winner with its side's label: "A (baseline)", or "tie" / "uncertain". */
-export function winnerText(winner: "A" | "B" | "tie" | "uncertain", labels: { a: string; b: string }): string {
+export function winnerText(
+  winner: "A" | "B" | "tie" | "uncertain",
+  labels: { a: string; b: string },
+): string {
   if (winner === "A") return `A (${labels.a})`;
   if (winner === "B") return `B (${labels.b})`;
   return winner;

@@ -13,7 +13,17 @@ export function JudgesGrid({ judges }: { judges: JudgeGrade[] }) {
         <div className={styles.verdict} key={`${j.judge}-${i}`}>
           <div className={styles.cardHead}>
             <strong>{j.judge}</strong>
-            <StatusBadge status={j.error ? "judge_error" : j.passed === null ? "skipped" : j.passed ? "passed" : "failed"} />
+            <StatusBadge
+              status={
+                j.error
+                  ? "judge_error"
+                  : j.passed === null
+                    ? "skipped"
+                    : j.passed
+                      ? "passed"
+                      : "failed"
+              }
+            />
           </div>
           <div className={styles.facts}>
             <span data-testid="judge-model">
@@ -32,5 +42,7 @@ export function JudgesGrid({ judges }: { judges: JudgeGrade[] }) {
 
 /** The judge models of a result with the provider each was served by, where recorded: "claude-haiku-4-5 (anthropic), local:qwen3-8b (local)". */
 export function judgeModelsText(judge: EvalResult["judge"]): string {
-  return judge.models.map((m) => (judge.providers?.[m] ? `${m} (${judge.providers[m]})` : m)).join(", ");
+  return judge.models
+    .map((m) => (judge.providers?.[m] ? `${m} (${judge.providers[m]})` : m))
+    .join(", ");
 }

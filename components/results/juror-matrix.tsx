@@ -15,7 +15,8 @@ export function JurorMatrix({ matrix }: { matrix: JurorAgreementMatrix }) {
   return (
     <figure className={trust.figure} data-testid="juror-matrix" data-eval={matrix.eval}>
       <figcaption>
-        <strong>{matrix.eval}</strong> · share of ratings on which each two judges agreed exactly (agreed / rated by both)
+        <strong>{matrix.eval}</strong> · share of ratings on which each two judges agreed exactly
+        (agreed / rated by both)
         {interval ? "; unit scores also show the mean |difference|" : ""}
       </figcaption>
       <table className={`${styles.table} ${trust.matrix}`}>
@@ -48,10 +49,14 @@ export function JurorMatrix({ matrix }: { matrix: JurorAgreementMatrix }) {
                 return (
                   <td key={b} data-testid="juror-pair" data-a={a} data-b={b}>
                     <span className={trust.pair} style={{ background: colourOf(cell.agreement) }}>
-                      <strong>{cell.agreement === null ? "—" : `${Math.round(cell.agreement * 100)}%`}</strong>
+                      <strong>
+                        {cell.agreement === null ? "—" : `${Math.round(cell.agreement * 100)}%`}
+                      </strong>
                       <br />
                       {cell.agreed}/{cell.units}
-                      {interval && cell.meanAbsDifference !== null ? ` · |Δ| ${cell.meanAbsDifference.toFixed(2)}` : ""}
+                      {interval && cell.meanAbsDifference !== null
+                        ? ` · |Δ| ${cell.meanAbsDifference.toFixed(2)}`
+                        : ""}
                     </span>
                   </td>
                 );

@@ -33,14 +33,24 @@ export function useLanded(runId: string): number {
  * snapshot's results done are those of the last refresh, else in how many ms
  * (0: now), so that refreshes are at most `everyMs` apart.
  */
-export function refreshDelay(last: { done: number; at: number }, done: number, now: number, everyMs: number): number | null {
+export function refreshDelay(
+  last: { done: number; at: number },
+  done: number,
+  now: number,
+  everyMs: number,
+): number | null {
   if (done === last.done) return null;
   return Math.max(0, last.at + everyMs - now);
 }
 
 /** The empty table's text: while results the snapshot counts are on their way (no filter), it says so rather than "No results match". */
-export function emptyResultsText(input: { filtered: boolean; cell: boolean; landed: number }): string {
+export function emptyResultsText(input: {
+  filtered: boolean;
+  cell: boolean;
+  landed: number;
+}): string {
   if (input.filtered) return "No results match. Clear the filters to see every result.";
-  if (!input.cell && input.landed > 0) return `${input.landed === 1 ? "1 result has" : `${input.landed} results have`} landed; loading them…`;
+  if (!input.cell && input.landed > 0)
+    return `${input.landed === 1 ? "1 result has" : `${input.landed} results have`} landed; loading them…`;
   return "No results match. Results appear here as they are graded.";
 }

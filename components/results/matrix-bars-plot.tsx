@@ -34,7 +34,12 @@ function CellTick({ x, y, payload }: { x?: number; y?: number; payload?: { value
     <text x={x} y={y} textAnchor="end" fontSize={FONT_PX} fill="#3d4755">
       <title>{payload?.value}</title>
       {lines.map((line, i) => (
-        <tspan key={i} x={x} dx={-4} dy={i === 0 ? -((lines.length - 1) * (FONT_PX + 2)) / 2 + 4 : FONT_PX + 2}>
+        <tspan
+          key={i}
+          x={x}
+          dx={-4}
+          dy={i === 0 ? -((lines.length - 1) * (FONT_PX + 2)) / 2 + 4 : FONT_PX + 2}
+        >
           {line}
         </tspan>
       ))}
@@ -53,14 +58,50 @@ export default function MatrixBarsPlot({ bars }: { bars: MatrixBar[] }) {
   };
   return (
     <div ref={box} data-testid="matrix-bars-plot" data-width={width}>
-      <BarChart layout="vertical" width={width} height={70 + ROW_PX * bars.length} data={bars} margin={{ top: 8, right: 24, bottom: 8, left: 8 }} barCategoryGap={8}>
+      <BarChart
+        layout="vertical"
+        width={width}
+        height={70 + ROW_PX * bars.length}
+        data={bars}
+        margin={{ top: 8, right: 24, bottom: 8, left: 8 }}
+        barCategoryGap={8}
+      >
         <CartesianGrid stroke="#dfe3e8" horizontal={false} />
         <XAxis type="number" domain={[0, 1]} stroke="#5d6877" fontSize={FONT_PX} />
-        <YAxis type="category" dataKey="label" width={labelWidth(bars.map((b) => b.label), width)} interval={0} tick={<CellTick />} stroke="#5d6877" />
-        <Tooltip contentStyle={{ background: "#ffffff", border: "1px solid #dfe3e8" }} formatter={(v) => (typeof v === "number" ? v.toFixed(2) : "—")} />
+        <YAxis
+          type="category"
+          dataKey="label"
+          width={labelWidth(
+            bars.map((b) => b.label),
+            width,
+          )}
+          interval={0}
+          tick={<CellTick />}
+          stroke="#5d6877"
+        />
+        <Tooltip
+          contentStyle={{ background: "#ffffff", border: "1px solid #dfe3e8" }}
+          formatter={(v) => (typeof v === "number" ? v.toFixed(2) : "—")}
+        />
         <Legend />
-        <Bar dataKey="meanScore" name="mean score" fill="#3b5bdb" isAnimationActive={false} maxBarSize={16} cursor="pointer" onClick={open} />
-        <Bar dataKey="passRate" name="pass rate" fill="#2b8a3e" isAnimationActive={false} maxBarSize={16} cursor="pointer" onClick={open} />
+        <Bar
+          dataKey="meanScore"
+          name="mean score"
+          fill="#3b5bdb"
+          isAnimationActive={false}
+          maxBarSize={16}
+          cursor="pointer"
+          onClick={open}
+        />
+        <Bar
+          dataKey="passRate"
+          name="pass rate"
+          fill="#2b8a3e"
+          isAnimationActive={false}
+          maxBarSize={16}
+          cursor="pointer"
+          onClick={open}
+        />
       </BarChart>
     </div>
   );

@@ -8,11 +8,20 @@ import { passRate } from "./run-outcome";
 import trust from "./trust.module.css";
 
 // recharts measures the DOM, so it renders in the browser only (STACK.md).
-const Plot = dynamic(() => import("./matrix-bars-plot"), { ssr: false, loading: () => <p className={styles.muted}>Loading chart…</p> });
+const Plot = dynamic(() => import("./matrix-bars-plot"), {
+  ssr: false,
+  loading: () => <p className={styles.muted}>Loading chart…</p>,
+});
 
 /** The bars of a run's matrix cells, in the heatmap's order (sortCells). */
 export function matrixBars(runId: string, cells: readonly MatrixCellView[]): MatrixBar[] {
-  return sortCells(cells).map((c) => ({ label: cellLabel(c), meanScore: c.meanScore, passRate: passRate(c) ?? 0, results: c.results, href: cellHref(runId, c) }));
+  return sortCells(cells).map((c) => ({
+    label: cellLabel(c),
+    meanScore: c.meanScore,
+    passRate: passRate(c) ?? 0,
+    results: c.results,
+    href: cellHref(runId, c),
+  }));
 }
 
 /** Grouped bars per matrix cell: mean score and pass rate; a click on a cell's bars lists its results. */
@@ -20,7 +29,10 @@ export function MatrixBars({ runId, cells }: { runId: string; cells: MatrixCellV
   const bars = matrixBars(runId, cells);
   return (
     <figure className={trust.figure} data-testid="matrix-bars">
-      <figcaption>Mean score and pass rate per judge model × prompt cell (click a cell&apos;s bars to list its results)</figcaption>
+      <figcaption>
+        Mean score and pass rate per judge model × prompt cell (click a cell&apos;s bars to list its
+        results)
+      </figcaption>
       <Plot bars={bars} />
     </figure>
   );

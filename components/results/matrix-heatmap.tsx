@@ -20,7 +20,10 @@ type CellCounts = Pick<MatrixCellView, "passed" | "failed" | "judge_error">;
  * run-queries), not a name search, which a prompt-only cell would share with
  * the cells of another eval that also vary the model.
  */
-export function cellHref(runId: string, cell: Pick<MatrixCellView, "model" | "promptIndex">): string {
+export function cellHref(
+  runId: string,
+  cell: Pick<MatrixCellView, "model" | "promptIndex">,
+): string {
   const params = new URLSearchParams();
   if (cell.model !== null) params.set("model", cell.model);
   if (cell.promptIndex !== null) params.set("prompt", String(cell.promptIndex));
@@ -29,7 +32,10 @@ export function cellHref(runId: string, cell: Pick<MatrixCellView, "model" | "pr
 
 /** How a cell is named on the page: "claude-haiku-4-5 · prompt #2". */
 export function cellLabel(cell: Pick<MatrixCellView, "model" | "promptIndex">): string {
-  return [cell.model ?? "(suite judge)", cell.promptIndex === null ? "(one prompt)" : `prompt #${cell.promptIndex}`].join(" · ");
+  return [
+    cell.model ?? "(suite judge)",
+    cell.promptIndex === null ? "(one prompt)" : `prompt #${cell.promptIndex}`,
+  ].join(" · ");
 }
 
 /**
@@ -46,7 +52,12 @@ export function cellTone(cell: CellCounts): "pass" | "mixed" | "fail" | "ungrade
   return rate === 0 ? "fail" : "mixed";
 }
 
-const TONES = { pass: "hsl(130 45% 30%)", mixed: "hsl(38 80% 34%)", fail: "hsl(0 60% 38%)", ungraded: "#5d6877" };
+const TONES = {
+  pass: "hsl(130 45% 30%)",
+  mixed: "hsl(38 80% 34%)",
+  fail: "hsl(0 60% 38%)",
+  ungraded: "#5d6877",
+};
 
 /** The cell's text and tooltip: how many of its graded results passed, the runs list's pass rate. */
 export function cellSummary(cell: CellCounts): string {
@@ -55,7 +66,8 @@ export function cellSummary(cell: CellCounts): string {
   return `${cell.passed} of ${cell.passed + cell.failed + cell.judge_error} graded passed (${Math.round(rate * 100)}%)`;
 }
 
-const byName = (a: string | null, b: string | null) => (a ?? "").localeCompare(b ?? "", "en", { numeric: true });
+const byName = (a: string | null, b: string | null) =>
+  (a ?? "").localeCompare(b ?? "", "en", { numeric: true });
 const byIndex = (a: number | null, b: number | null) => (a ?? -1) - (b ?? -1);
 
 /**
@@ -63,15 +75,28 @@ const byIndex = (a: number | null, b: number | null) => (a ?? -1) - (b ?? -1);
  * by judge model (the suite judge first), then prompt index, numerically
  * (prompt #2 before prompt #10). The store's groupBy gives them in no fixed order.
  */
-export function sortCells<T extends Pick<MatrixCellView, "model" | "promptIndex">>(cells: readonly T[]): T[] {
-  return [...cells].sort((a, b) => byName(a.model, b.model) || byIndex(a.promptIndex, b.promptIndex));
+export function sortCells<T extends Pick<MatrixCellView, "model" | "promptIndex">>(
+  cells: readonly T[],
+): T[] {
+  return [...cells].sort(
+    (a, b) => byName(a.model, b.model) || byIndex(a.promptIndex, b.promptIndex),
+  );
 }
 
-export function MatrixHeatmap({ runId, cells, selected }: { runId: string; cells: MatrixCellView[]; selected?: Pick<MatrixCellView, "model" | "promptIndex"> }) {
+export function MatrixHeatmap({
+  runId,
+  cells,
+  selected,
+}: {
+  runId: string;
+  cells: MatrixCellView[];
+  selected?: Pick<MatrixCellView, "model" | "promptIndex">;
+}) {
   const sorted = sortCells(cells);
   const models = [...new Set(sorted.map((c) => c.model))];
   const prompts = [...new Set(sorted.map((c) => c.promptIndex))].sort(byIndex);
-  const at = (model: string | null, prompt: number | null) => cells.find((c) => c.model === model && c.promptIndex === prompt);
+  const at = (model: string | null, prompt: number | null) =>
+    cells.find((c) => c.model === model && c.promptIndex === prompt);
   return (
     <table className={`${styles.table} ${styles.heatmap}`} data-testid="matrix-heatmap">
       <thead>
@@ -90,9 +115,17 @@ export function MatrixHeatmap({ runId, cells, selected }: { runId: string; cells
             </th>
             {prompts.map((prompt) => {
               const cell = at(model, prompt);
-              if (!cell) return <td key={prompt ?? "none"} className={styles.muted}>—</td>;
+              if (!cell)
+                return (
+                  <td key={prompt ?? "none"} className={styles.muted}>
+                    —
+                  </td>
+                );
               const tone = cellTone(cell);
-              const isSelected = selected !== undefined && selected.model === cell.model && selected.promptIndex === cell.promptIndex;
+              const isSelected =
+                selected !== undefined &&
+                selected.model === cell.model &&
+                selected.promptIndex === cell.promptIndex;
               return (
                 <td key={prompt ?? "none"}>
                   <Link
@@ -106,7 +139,10 @@ export function MatrixHeatmap({ runId, cells, selected }: { runId: string; cells
                     aria-current={isSelected ? "true" : undefined}
                     title={`${cellLabel(cell)}: mean ${cell.meanScore === null ? "—" : cell.meanScore.toFixed(2)}, ${cellSummary(cell)}; click to list them`}
                   >
-                    <strong>{tone === "pass" ? "✓" : tone === "fail" ? "✗" : tone === "mixed" ? "◐" : "—"} {cellSummary(cell)}</strong>
+                    <strong>
+                      {tone === "pass" ? "✓" : tone === "fail" ? "✗" : tone === "mixed" ? "◐" : "—"}{" "}
+                      {cellSummary(cell)}
+                    </strong>
                     <br />
                     mean {cell.meanScore === null ? "—" : cell.meanScore.toFixed(2)}
                   </Link>

@@ -14,9 +14,21 @@ const pct = (v: number) => `${Math.round(v * 100)}%`;
 
 export { winnerText };
 
-function PairCard({ pair, labels, comparison }: { pair: JudgedPair; labels: { a: string; b: string }; comparison?: { input: string; output_a: string; output_b: string } }) {
+function PairCard({
+  pair,
+  labels,
+  comparison,
+}: {
+  pair: JudgedPair;
+  labels: { a: string; b: string };
+  comparison?: { input: string; output_a: string; output_b: string };
+}) {
   return (
-    <div className={styles.card} data-testid="pair" data-biased={pair.positionBiased ? "true" : "false"}>
+    <div
+      className={styles.card}
+      data-testid="pair"
+      data-biased={pair.positionBiased ? "true" : "false"}
+    >
       <div className={styles.cardHead}>
         <strong>{pair.item}</strong>
         <span className={styles.muted}>{pair.judge}</span>
@@ -25,7 +37,8 @@ function PairCard({ pair, labels, comparison }: { pair: JudgedPair; labels: { a:
         </span>
         {pair.positionBiased ? (
           <span className={trust.flag} data-testid="bias-flag">
-            position-biased{pair.favoredPosition ? ` (favours the ${pair.favoredPosition} slot)` : ""}
+            position-biased
+            {pair.favoredPosition ? ` (favours the ${pair.favoredPosition} slot)` : ""}
           </span>
         ) : null}
       </div>
@@ -56,7 +69,8 @@ function PairCard({ pair, labels, comparison }: { pair: JudgedPair; labels: { a:
         <div className={trust.order} data-testid="order-swapped">
           <span className={styles.muted}>B shown first</span>
           <div>
-            verdict <strong>{pair.swapped}</strong> (its A is our B) → <strong>{pair.swappedMapped}</strong>
+            verdict <strong>{pair.swapped}</strong> (its A is our B) →{" "}
+            <strong>{pair.swappedMapped}</strong>
           </div>
         </div>
       </div>
@@ -80,14 +94,20 @@ export function PairwiseView({ outcome, bars }: { outcome: PairwiseOutcome; bars
         </div>
         {bars.map((b) => (
           <div className={styles.stat} key={b.side} data-testid={`rate-${b.side}`}>
-            <div className={styles.label}>{b.side === "tie" ? "Ties" : `${b.side} wins (${b.label})`}</div>
+            <div className={styles.label}>
+              {b.side === "tie" ? "Ties" : `${b.side} wins (${b.label})`}
+            </div>
             <div className={styles.value}>{pct(b.rate)}</div>
-            <div className={styles.label}>{b.ci95 ? `95% CI ${pct(b.ci95.low)}–${pct(b.ci95.high)}` : "no pairs"}</div>
+            <div className={styles.label}>
+              {b.ci95 ? `95% CI ${pct(b.ci95.low)}–${pct(b.ci95.high)}` : "no pairs"}
+            </div>
           </div>
         ))}
         <div className={styles.stat} data-testid="position-bias">
           <div className={styles.label}>Position bias</div>
-          <div className={styles.value}>{positionBias.rate === null ? "n/a" : pct(positionBias.rate)}</div>
+          <div className={styles.value}>
+            {positionBias.rate === null ? "n/a" : pct(positionBias.rate)}
+          </div>
           <div className={styles.label}>
             {positionBias.biased} of {positionBias.comparable} pairs
             {positionBias.favoredFirst ? ` · ${positionBias.favoredFirst} favour first` : ""}
@@ -101,7 +121,10 @@ export function PairwiseView({ outcome, bars }: { outcome: PairwiseOutcome; bars
           </div>
         ) : null}
       </div>
-      <p className={styles.muted}>Every pair is judged in both orders; a winner counts only when both orders agree. When they disagree, the pair counts as a tie and is flagged position-biased.</p>
+      <p className={styles.muted}>
+        Every pair is judged in both orders; a winner counts only when both orders agree. When they
+        disagree, the pair counts as a tie and is flagged position-biased.
+      </p>
       <WinRateChart bars={bars} />
 
       {categories.length ? (
@@ -133,9 +156,16 @@ export function PairwiseView({ outcome, bars }: { outcome: PairwiseOutcome; bars
 
       <div className={trust.group}>
         <h3>Comparisons</h3>
-        {outcome.pairs.length === 0 ? <div className={styles.empty}>No pair was judged.</div> : null}
+        {outcome.pairs.length === 0 ? (
+          <div className={styles.empty}>No pair was judged.</div>
+        ) : null}
         {outcome.pairs.map((pair, i) => (
-          <PairCard key={`${pair.item}\u0000${pair.judge}\u0000${i}`} pair={pair} labels={labels} comparison={result.comparisons[i]} />
+          <PairCard
+            key={`${pair.item}\u0000${pair.judge}\u0000${i}`}
+            pair={pair}
+            labels={labels}
+            comparison={result.comparisons[i]}
+          />
         ))}
       </div>
     </div>

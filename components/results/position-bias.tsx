@@ -18,7 +18,10 @@ export interface PositionBiasView {
 const pct = (rate: number | null) => (rate === null ? "n/a" : `${Math.round(rate * 100)}%`);
 
 function detail(bias: PositionBiasView): string {
-  const favoured = [bias.favoredFirst ? `${bias.favoredFirst} favour the first slot` : "", bias.favoredSecond ? `${bias.favoredSecond} favour the second` : ""].filter(Boolean);
+  const favoured = [
+    bias.favoredFirst ? `${bias.favoredFirst} favour the first slot` : "",
+    bias.favoredSecond ? `${bias.favoredSecond} favour the second` : "",
+  ].filter(Boolean);
   return [`${bias.biased} of ${bias.comparable} pairs`, ...favoured].join(" · ");
 }
 
@@ -26,7 +29,10 @@ function detail(bias: PositionBiasView): string {
 export function RunPositionBiasCard({ bias }: { bias: PositionBiasView }) {
   return (
     <div className={styles.stat} data-testid="run-position-bias">
-      <div className={styles.label}>Position bias ({bias.comparisons === 1 ? "1 comparison" : `${bias.comparisons} comparisons`})</div>
+      <div className={styles.label}>
+        Position bias ({bias.comparisons === 1 ? "1 comparison" : `${bias.comparisons} comparisons`}
+        )
+      </div>
       <div className={styles.value}>{pct(bias.rate)}</div>
       <div className={styles.label}>{detail(bias)}</div>
     </div>
@@ -34,7 +40,11 @@ export function RunPositionBiasCard({ bias }: { bias: PositionBiasView }) {
 }
 
 /** A suite's history: the position-bias rate of each run that compared anything, newest first. */
-export function PositionBiasHistory({ runs }: { runs: (PositionBiasView & { runId: string; createdAt: string })[] }) {
+export function PositionBiasHistory({
+  runs,
+}: {
+  runs: (PositionBiasView & { runId: string; createdAt: string })[];
+}) {
   return (
     <table className={styles.table} data-testid="position-bias-history">
       <thead>

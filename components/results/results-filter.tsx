@@ -18,32 +18,55 @@ export function ResultsFilter({ runId, query }: { runId: string; query: TableQue
     <>
       {query.unknownSort !== undefined ? (
         <p className={styles.muted} role="status" data-testid="unknown-sort">
-          No sort &ldquo;{query.unknownSort}&rdquo;: sorted by name. The table sorts by {SORT_KEYS.join(", ")}.
+          No sort &ldquo;{query.unknownSort}&rdquo;: sorted by name. The table sorts by{" "}
+          {SORT_KEYS.join(", ")}.
         </p>
       ) : null}
-      <form className={styles.toolbar} method="get" action={`/runs/${runId}#results`} role="search" aria-label="Filter results">
-      <label>
-        Status
-        <select className={styles.input} name="status" defaultValue={query.status ?? ""} aria-label="Status">
-          {STATUSES.map((s) => (
-            <option key={s.value} value={s.value}>
-              {s.label}
-            </option>
-          ))}
-        </select>
-      </label>
-      <label>
-        Name contains
-        <input className={styles.input} type="search" name="q" defaultValue={query.q ?? ""} placeholder="eval name or cell, e.g. model=claude" aria-label="Search" />
-      </label>
-      {query.model !== undefined ? <input type="hidden" name="model" value={query.model} /> : null}
-      {query.prompt !== undefined ? <input type="hidden" name="prompt" value={query.prompt} /> : null}
-      {query.sort !== "name" ? <input type="hidden" name="sort" value={query.sort} /> : null}
-      {query.dir !== "asc" ? <input type="hidden" name="dir" value={query.dir} /> : null}
-      <button className={styles.button} type="submit">
-        Filter
-      </button>
-    </form>
+      <form
+        className={styles.toolbar}
+        method="get"
+        action={`/runs/${runId}#results`}
+        role="search"
+        aria-label="Filter results"
+      >
+        <label>
+          Status
+          <select
+            className={styles.input}
+            name="status"
+            defaultValue={query.status ?? ""}
+            aria-label="Status"
+          >
+            {STATUSES.map((s) => (
+              <option key={s.value} value={s.value}>
+                {s.label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Name contains
+          <input
+            className={styles.input}
+            type="search"
+            name="q"
+            defaultValue={query.q ?? ""}
+            placeholder="eval name or cell, e.g. model=claude"
+            aria-label="Search"
+          />
+        </label>
+        {query.model !== undefined ? (
+          <input type="hidden" name="model" value={query.model} />
+        ) : null}
+        {query.prompt !== undefined ? (
+          <input type="hidden" name="prompt" value={query.prompt} />
+        ) : null}
+        {query.sort !== "name" ? <input type="hidden" name="sort" value={query.sort} /> : null}
+        {query.dir !== "asc" ? <input type="hidden" name="dir" value={query.dir} /> : null}
+        <button className={styles.button} type="submit">
+          Filter
+        </button>
+      </form>
     </>
   );
 }

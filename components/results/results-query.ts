@@ -12,11 +12,18 @@ export const SORT_KEYS = ["name", "status", "score", "cost", "latency"] as const
 export type SortKey = (typeof SORT_KEYS)[number];
 
 /** What each sort key sorts by in the store (its ResultSortKey; components do not import lib/store). */
-export const SORT_COLUMN = { name: "name", status: "status", score: "score", cost: "costUsd", latency: "latencyMs" } as const satisfies Record<SortKey, string>;
+export const SORT_COLUMN = {
+  name: "name",
+  status: "status",
+  score: "score",
+  cost: "costUsd",
+  latency: "latencyMs",
+} as const satisfies Record<SortKey, string>;
 
 /** The names links used before the keys were the README's words: a shared `?sort=costUsd` still sorts by cost. */
 const SORT_ALIASES: Record<string, SortKey> = { costUsd: "cost", latencyMs: "latency" };
-const sortKey = (value: unknown) => (typeof value === "string" ? (SORT_ALIASES[value] ?? value) : value);
+const sortKey = (value: unknown) =>
+  typeof value === "string" ? (SORT_ALIASES[value] ?? value) : value;
 const SORT_MESSAGE = `must be one of ${SORT_KEYS.join(", ")}`;
 
 /** Rows the table asks for in one request, and the page unit of `page=` in the URL. */
@@ -63,15 +70,27 @@ type SearchParams = Record<string, string | string[] | undefined> | URLSearchPar
 
 /** The first value of each parameter, empty values dropped (an empty search box means no search). */
 export function firstValues(params: SearchParams): Record<string, string> {
-  const entries = params instanceof URLSearchParams ? [...params.keys()].map((k) => [k, params.get(k) ?? undefined] as const) : Object.entries(params).map(([k, v]) => [k, Array.isArray(v) ? v[0] : v] as const);
-  return Object.fromEntries(entries.filter((e): e is readonly [string, string] => typeof e[1] === "string" && e[1] !== ""));
+  const entries =
+    params instanceof URLSearchParams
+      ? [...params.keys()].map((k) => [k, params.get(k) ?? undefined] as const)
+      : Object.entries(params).map(([k, v]) => [k, Array.isArray(v) ? v[0] : v] as const);
+  return Object.fromEntries(
+    entries.filter((e): e is readonly [string, string] => typeof e[1] === "string" && e[1] !== ""),
+  );
 }
 
 export function parseTableQuery(params: SearchParams): TableQuery {
   const values = firstValues(params);
-  const query: TableQuery = TableQuerySchema.parse({ sort: undefined, dir: undefined, page: undefined, ...values });
+  const query: TableQuery = TableQuerySchema.parse({
+    sort: undefined,
+    dir: undefined,
+    page: undefined,
+    ...values,
+  });
   const asked = values.sort;
-  return asked !== undefined && sortKey(asked) !== query.sort ? { ...query, unknownSort: asked } : query;
+  return asked !== undefined && sortKey(asked) !== query.sort
+    ? { ...query, unknownSort: asked }
+    : query;
 }
 
 /** One row of a run's results table (plain data, picked from the store's ResultRow). */
@@ -119,11 +138,17 @@ export function toResultRowView(row: ResultRowView): ResultRowView {
 }
 
 /** The store's filter for one matrix cell, when the query names one (a missing axis meaning "none"). */
-export function cellFilter(query: Pick<TableQuery, "model" | "prompt">): { model: string | null; promptIndex: number | null } | undefined {
-  return query.model !== undefined || query.prompt !== undefined ? { model: query.model ?? null, promptIndex: query.prompt ?? null } : undefined;
+export function cellFilter(
+  query: Pick<TableQuery, "model" | "prompt">,
+): { model: string | null; promptIndex: number | null } | undefined {
+  return query.model !== undefined || query.prompt !== undefined
+    ? { model: query.model ?? null, promptIndex: query.prompt ?? null }
+    : undefined;
 }
 
-function filterParams(query: Pick<TableQuery, "status" | "q" | "model" | "prompt" | "sort" | "dir">): URLSearchParams {
+function filterParams(
+  query: Pick<TableQuery, "status" | "q" | "model" | "prompt" | "sort" | "dir">,
+): URLSearchParams {
   const params = new URLSearchParams();
   if (query.status) params.set("status", query.status);
   if (query.q) params.set("q", query.q);
@@ -144,7 +169,12 @@ export function queryHref(runId: string, query: TableQuery, change: Partial<Tabl
 }
 
 /** The rows route's URL for `limit` rows from `offset` under a query's filters and sort. */
-export function rowsHref(input: { runId: string; query: TableQuery; offset: number; limit: number }): string {
+export function rowsHref(input: {
+  runId: string;
+  query: TableQuery;
+  offset: number;
+  limit: number;
+}): string {
   const params = filterParams(input.query);
   params.set("offset", String(input.offset));
   params.set("limit", String(input.limit));

@@ -2,8 +2,25 @@
 import Link from "next/link";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from "react";
-import { decisionText, formatInt, formatMs, formatScaled, formatUsd, splitCellName, winnerText } from "./format";
-import { queryHref, RESULTS_PAGE_SIZE, resultHref, rowsHref, type ResultRowsResponse, type ResultRowView, type SortKey, type TableQuery } from "./results-query";
+import {
+  decisionText,
+  formatInt,
+  formatMs,
+  formatScaled,
+  formatUsd,
+  splitCellName,
+  winnerText,
+} from "./format";
+import {
+  queryHref,
+  RESULTS_PAGE_SIZE,
+  resultHref,
+  rowsHref,
+  type ResultRowsResponse,
+  type ResultRowView,
+  type SortKey,
+  type TableQuery,
+} from "./results-query";
 import { emptyResultsText, useLanded } from "./live-landed";
 import { StatusBadge } from "./status-badge";
 import styles from "./results-table.module.css";
@@ -89,14 +106,21 @@ export function ResultsTable({ runId, query, total: initialTotal, initial }: Res
       blocksRef.current.set(block, "loading");
       rerender();
       try {
-        const response = await fetch(rowsHref({ runId, query, offset: block * FETCH_ROWS, limit: FETCH_ROWS }), { cache: "no-store" });
-        const body = (await response.json().catch(() => undefined)) as (ResultRowsResponse & { error?: { message: string } }) | undefined;
-        if (!response.ok || !body || !Array.isArray(body.rows)) throw new Error(body?.error?.message ?? `the server answered ${response.status}`);
+        const response = await fetch(
+          rowsHref({ runId, query, offset: block * FETCH_ROWS, limit: FETCH_ROWS }),
+          { cache: "no-store" },
+        );
+        const body = (await response.json().catch(() => undefined)) as
+          (ResultRowsResponse & { error?: { message: string } }) | undefined;
+        if (!response.ok || !body || !Array.isArray(body.rows))
+          throw new Error(body?.error?.message ?? `the server answered ${response.status}`);
         body.rows.forEach((row, i) => rowsRef.current.set(body.offset + i, row));
         blocksRef.current.delete(block);
         setTotal(body.total);
       } catch (error) {
-        blocksRef.current.set(block, { error: error instanceof Error ? error.message : String(error) });
+        blocksRef.current.set(block, {
+          error: error instanceof Error ? error.message : String(error),
+        });
       }
       rerender();
     },
@@ -111,12 +135,17 @@ export function ResultsTable({ runId, query, total: initialTotal, initial }: Res
   useEffect(() => {
     if (lastIndex < 0) return;
     const timer = setTimeout(() => {
-      for (let block = Math.floor(firstIndex / FETCH_ROWS); block <= Math.floor(lastIndex / FETCH_ROWS); block++) {
+      for (
+        let block = Math.floor(firstIndex / FETCH_ROWS);
+        block <= Math.floor(lastIndex / FETCH_ROWS);
+        block++
+      ) {
         if (blocksRef.current.has(block)) continue;
         const from = block * FETCH_ROWS;
         const to = Math.min(lastIndex, from + FETCH_ROWS - 1);
         let missing = false;
-        for (let i = Math.max(from, firstIndex); i <= to && !missing; i++) missing = !rowsRef.current.has(i);
+        for (let i = Math.max(from, firstIndex); i <= to && !missing; i++)
+          missing = !rowsRef.current.has(i);
         if (missing) void fetchBlock(block);
       }
     }, FETCH_DELAY_MS);
@@ -130,7 +159,8 @@ export function ResultsTable({ runId, query, total: initialTotal, initial }: Res
   useEffect(() => {
     if (isScrolling || typeof window === "undefined") return;
     const href = queryHref(runId, query, { page });
-    if (`${window.location.pathname}${window.location.search}#results` !== href) window.history.replaceState(window.history.state, "", href);
+    if (`${window.location.pathname}${window.location.search}#results` !== href)
+      window.history.replaceState(window.history.state, "", href);
   }, [page, isScrolling, runId, query]);
 
   // Keyboard: arrows, Page Up/Down, Home and End move between rows, fetching as they go.
@@ -151,7 +181,14 @@ export function ResultsTable({ runId, query, total: initialTotal, initial }: Res
     if (!row) return;
     const index = Number(row.dataset.index);
     const perView = Math.max(1, Math.floor((VIEW_HEIGHT - HEADER_HEIGHT) / ROW_HEIGHT) - 1);
-    const moves: Record<string, number> = { ArrowDown: index + 1, ArrowUp: index - 1, PageDown: index + perView, PageUp: index - perView, Home: 0, End: total - 1 };
+    const moves: Record<string, number> = {
+      ArrowDown: index + 1,
+      ArrowUp: index - 1,
+      PageDown: index + perView,
+      PageUp: index - perView,
+      Home: 0,
+      End: total - 1,
+    };
     const target = moves[event.key];
     if (target === undefined) return;
     event.preventDefault();
@@ -164,7 +201,11 @@ export function ResultsTable({ runId, query, total: initialTotal, initial }: Res
   if (total === 0) {
     return (
       <div className={styles.empty} data-testid="results-empty">
-        {emptyResultsText({ filtered: Boolean(query.status || query.q), cell: query.model !== undefined || query.prompt !== undefined, landed })}
+        {emptyResultsText({
+          filtered: Boolean(query.status || query.q),
+          cell: query.model !== undefined || query.prompt !== undefined,
+          landed,
+        })}
       </div>
     );
   }
@@ -173,7 +214,10 @@ export function ResultsTable({ runId, query, total: initialTotal, initial }: Res
   const paddingBottom = items.length ? virtualizer.getTotalSize() - items.at(-1)!.end : 0;
   const viewHeight = Math.min(VIEW_HEIGHT, HEADER_HEIGHT + total * ROW_HEIGHT + 2);
   const shownFirst = Math.min(total, topRow + 1);
-  const shownLast = Math.min(total, Math.floor(((virtualizer.scrollOffset ?? 0) + viewHeight - HEADER_HEIGHT) / ROW_HEIGHT));
+  const shownLast = Math.min(
+    total,
+    Math.floor(((virtualizer.scrollOffset ?? 0) + viewHeight - HEADER_HEIGHT) / ROW_HEIGHT),
+  );
 
   return (
     <>
@@ -200,7 +244,13 @@ export function ResultsTable({ runId, query, total: initialTotal, initial }: Res
                 const active = query.sort === c.key;
                 const dir = active && query.dir === "asc" ? "desc" : "asc";
                 return (
-                  <th key={c.key} className={c.num ? styles.num : undefined} aria-sort={active ? (query.dir === "asc" ? "ascending" : "descending") : undefined}>
+                  <th
+                    key={c.key}
+                    className={c.num ? styles.num : undefined}
+                    aria-sort={
+                      active ? (query.dir === "asc" ? "ascending" : "descending") : undefined
+                    }
+                  >
                     <Link href={queryHref(runId, query, { sort: c.key, dir, page: 1 })}>
                       {c.label}
                       {active ? (query.dir === "asc" ? " ▲" : " ▼") : ""}
@@ -212,14 +262,23 @@ export function ResultsTable({ runId, query, total: initialTotal, initial }: Res
             </tr>
           </thead>
           <tbody onKeyDown={onKeyDown}>
-            {paddingTop > 0 ? <tr aria-hidden="true" className={styles.spacer} style={{ height: paddingTop }} /> : null}
+            {paddingTop > 0 ? (
+              <tr aria-hidden="true" className={styles.spacer} style={{ height: paddingTop }} />
+            ) : null}
             {items.map((item) => {
               const row = rowsRef.current.get(item.index);
               if (!row) {
                 const block = blocksRef.current.get(Math.floor(item.index / FETCH_ROWS));
                 const failed = block && block !== "loading" ? block.error : undefined;
                 return (
-                  <tr key={item.index} data-index={item.index} aria-rowindex={item.index + 2} tabIndex={-1} style={{ height: ROW_HEIGHT }} data-testid={failed ? "results-error-row" : "results-loading-row"}>
+                  <tr
+                    key={item.index}
+                    data-index={item.index}
+                    aria-rowindex={item.index + 2}
+                    tabIndex={-1}
+                    style={{ height: ROW_HEIGHT }}
+                    data-testid={failed ? "results-error-row" : "results-loading-row"}
+                  >
                     <td colSpan={COLUMNS.length + 1} className={styles.muted}>
                       {failed ? (
                         <>
@@ -229,14 +288,23 @@ export function ResultsTable({ runId, query, total: initialTotal, initial }: Res
                           </button>
                         </>
                       ) : (
-                        <span className={styles.loading}>Loading row {formatInt(item.index + 1)}…</span>
+                        <span className={styles.loading}>
+                          Loading row {formatInt(item.index + 1)}…
+                        </span>
                       )}
                     </td>
                   </tr>
                 );
               }
               return (
-                <tr key={item.index} data-index={item.index} aria-rowindex={item.index + 2} style={{ height: ROW_HEIGHT }} data-testid="result-row" data-status={row.status}>
+                <tr
+                  key={item.index}
+                  data-index={item.index}
+                  aria-rowindex={item.index + 2}
+                  style={{ height: ROW_HEIGHT }}
+                  data-testid="result-row"
+                  data-status={row.status}
+                >
                   <td title={row.name} className={styles.nameCell}>
                     <NameCell name={row.name} href={resultHref(runId, row.resultKey)} />
                   </td>
@@ -257,13 +325,19 @@ export function ResultsTable({ runId, query, total: initialTotal, initial }: Res
                 </tr>
               );
             })}
-            {paddingBottom > 0 ? <tr aria-hidden="true" className={styles.spacer} style={{ height: paddingBottom }} /> : null}
+            {paddingBottom > 0 ? (
+              <tr aria-hidden="true" className={styles.spacer} style={{ height: paddingBottom }} />
+            ) : null}
           </tbody>
         </table>
       </div>
       <p className={styles.range} data-testid="results-range">
-        Rows {formatInt(shownFirst)}–{formatInt(Math.max(shownFirst, shownLast))} of {formatInt(total)}
-        <span className={styles.muted}> · scroll, or use the arrow keys, Page Up/Down, Home and End on a row</span>
+        Rows {formatInt(shownFirst)}–{formatInt(Math.max(shownFirst, shownLast))} of{" "}
+        {formatInt(total)}
+        <span className={styles.muted}>
+          {" "}
+          · scroll, or use the arrow keys, Page Up/Down, Home and End on a row
+        </span>
       </p>
     </>
   );
@@ -281,12 +355,28 @@ function NameCell({ name, href }: { name: string; href: string }) {
 }
 
 /** A score against its threshold; a comparison's winner or a review's decision where there is no threshold to meet. */
-export function ScoreCell({ row }: { row: Pick<ResultRowView, "score" | "threshold" | "comparison" | "decision"> & Partial<Pick<ResultRowView, "scale" | "status">> }) {
-  if (row.comparison) return <span data-outcome="winner">winner {winnerText(row.comparison.winner, row.comparison.labels)}</span>;
-  if (row.decision) return <span data-outcome="decision">decision: {decisionText(row.decision)}</span>;
+export function ScoreCell({
+  row,
+}: {
+  row: Pick<ResultRowView, "score" | "threshold" | "comparison" | "decision"> &
+    Partial<Pick<ResultRowView, "scale" | "status">>;
+}) {
+  if (row.comparison)
+    return (
+      <span data-outcome="winner">
+        winner {winnerText(row.comparison.winner, row.comparison.labels)}
+      </span>
+    );
+  if (row.decision)
+    return <span data-outcome="decision">decision: {decisionText(row.decision)}</span>;
   return (
     <>
-      {formatScaled(row.score, row.scale, row.status === "passed" ? true : row.status === "failed" ? false : undefined)} <span className={styles.muted}>/ {formatScaled(row.threshold, row.scale, true)}</span>
+      {formatScaled(
+        row.score,
+        row.scale,
+        row.status === "passed" ? true : row.status === "failed" ? false : undefined,
+      )}{" "}
+      <span className={styles.muted}>/ {formatScaled(row.threshold, row.scale, true)}</span>
     </>
   );
 }

@@ -1,4 +1,10 @@
-import type { ActionItem, CategoryResult, Decision, Finding, ReviewOutcome } from "@/lib/engine/review/types";
+import type {
+  ActionItem,
+  CategoryResult,
+  Decision,
+  Finding,
+  ReviewOutcome,
+} from "@/lib/engine/review/types";
 import { SEVERITIES } from "@/lib/config/category-schema";
 import { CopyButton } from "../ui/copy-button";
 import styles from "./results.module.css";
@@ -9,11 +15,20 @@ import trust from "./trust.module.css";
 // with the rerun command, and with several judges how they split. Findings,
 // reasoning and evidence are model output: rendered as text.
 
-const DECISION_LABELS: Record<Decision["status"], string> = { pass: "pass", conditional: "conditional", fail: "fail", human_review: "human review" };
+const DECISION_LABELS: Record<Decision["status"], string> = {
+  pass: "pass",
+  conditional: "conditional",
+  fail: "fail",
+  human_review: "human review",
+};
 
 export function DecisionBadge({ decision }: { decision: Decision }) {
   return (
-    <span className={`${trust.decision} ${trust[decision.status] ?? ""}`} data-testid="decision-badge" data-decision={decision.status}>
+    <span
+      className={`${trust.decision} ${trust[decision.status] ?? ""}`}
+      data-testid="decision-badge"
+      data-decision={decision.status}
+    >
       {DECISION_LABELS[decision.status] ?? decision.status}
       {decision.status === "conditional" ? (decision.passed ? " · passed" : " · not passed") : ""}
     </span>
@@ -29,7 +44,9 @@ function FindingCard({ finding }: { finding: Finding }) {
         <span className={styles.muted}>{finding.category}</span>
       </div>
       <p className={styles.reasoning}>{finding.description}</p>
-      {finding.recommendation ? <p className={styles.reasoning}>→ {finding.recommendation}</p> : null}
+      {finding.recommendation ? (
+        <p className={styles.reasoning}>→ {finding.recommendation}</p>
+      ) : null}
       {finding.evidence ? <p className={styles.quote}>{finding.evidence}</p> : null}
     </div>
   );
@@ -43,7 +60,12 @@ function Findings({ findings }: { findings: Finding[] }) {
         const group = findings.filter((f) => f.severity === severity);
         if (group.length === 0) return null;
         return (
-          <div className={trust.group} key={severity} data-testid="severity-group" data-severity={severity}>
+          <div
+            className={trust.group}
+            key={severity}
+            data-testid="severity-group"
+            data-severity={severity}
+          >
             <h3>
               <span className={`${trust.severity} ${trust[severity]}`}>{severity}</span>
               <span data-testid="severity-count">{group.length}</span>
@@ -62,11 +84,14 @@ function Categories({ categories }: { categories: CategoryResult[] }) {
   return (
     <div data-testid="review-categories">
       {categories.map((c) => (
-        <div className={styles.card} key={c.category} data-testid="review-category" data-score={c.score}>
+        <div
+          className={styles.card}
+          key={c.category}
+          data-testid="review-category"
+          data-score={c.score}
+        >
           <div className={styles.cardHead}>
-            <span className={`${trust.decision} ${trust.small} ${trust[c.score]}`}>
-              {c.score}
-            </span>
+            <span className={`${trust.decision} ${trust.small} ${trust[c.score]}`}>{c.score}</span>
             <strong>{c.category}</strong>
           </div>
           <p className={styles.reasoning}>{c.reasoning}</p>
@@ -77,10 +102,20 @@ function Categories({ categories }: { categories: CategoryResult[] }) {
           ))}
           {c.checklistResults ? (
             <div className={styles.facts}>
-              {c.checklistResults.requiredPresent?.length ? <span>required present: {c.checklistResults.requiredPresent.join(", ")}</span> : null}
-              {c.checklistResults.requiredMissing?.length ? <span className={styles.down}>required missing: {c.checklistResults.requiredMissing.join(", ")}</span> : null}
-              {c.checklistResults.optionalPresent?.length ? <span>optional present: {c.checklistResults.optionalPresent.join(", ")}</span> : null}
-              {c.checklistResults.optionalMissing?.length ? <span>optional missing: {c.checklistResults.optionalMissing.join(", ")}</span> : null}
+              {c.checklistResults.requiredPresent?.length ? (
+                <span>required present: {c.checklistResults.requiredPresent.join(", ")}</span>
+              ) : null}
+              {c.checklistResults.requiredMissing?.length ? (
+                <span className={styles.down}>
+                  required missing: {c.checklistResults.requiredMissing.join(", ")}
+                </span>
+              ) : null}
+              {c.checklistResults.optionalPresent?.length ? (
+                <span>optional present: {c.checklistResults.optionalPresent.join(", ")}</span>
+              ) : null}
+              {c.checklistResults.optionalMissing?.length ? (
+                <span>optional missing: {c.checklistResults.optionalMissing.join(", ")}</span>
+              ) : null}
             </div>
           ) : null}
         </div>
@@ -89,7 +124,15 @@ function Categories({ categories }: { categories: CategoryResult[] }) {
   );
 }
 
-function Actions({ title, items, testId }: { title: string; items: ActionItem[] | undefined; testId: string }) {
+function Actions({
+  title,
+  items,
+  testId,
+}: {
+  title: string;
+  items: ActionItem[] | undefined;
+  testId: string;
+}) {
   if (!items?.length) return null;
   return (
     <div className={trust.group} data-testid={testId}>
@@ -97,7 +140,10 @@ function Actions({ title, items, testId }: { title: string; items: ActionItem[] 
       <ul>
         {items.map((a, i) => (
           <li key={i}>
-            {a.severity ? <span className={`${trust.severity} ${trust[a.severity]}`}>{a.severity}</span> : null} {a.action}
+            {a.severity ? (
+              <span className={`${trust.severity} ${trust[a.severity]}`}>{a.severity}</span>
+            ) : null}{" "}
+            {a.action}
           </li>
         ))}
       </ul>
@@ -107,7 +153,9 @@ function Actions({ title, items, testId }: { title: string; items: ActionItem[] 
 
 export function ReviewView({ review }: { review: ReviewOutcome }) {
   const { report, multiJudge } = review;
-  const judgeIds = multiJudge ? multiJudge.evaluations.map((e, i) => e.judge?.judge_id ?? e.judge?.model ?? `judge ${i + 1}`) : [];
+  const judgeIds = multiJudge
+    ? multiJudge.evaluations.map((e, i) => e.judge?.judge_id ?? e.judge?.model ?? `judge ${i + 1}`)
+    : [];
   const counts = report.decision.findingCounts;
   return (
     <div data-testid="review">
@@ -123,15 +171,21 @@ export function ReviewView({ review }: { review: ReviewOutcome }) {
         <span>low {counts.low}</span>
         <span>info {counts.info}</span>
         <span>
-          categories: {report.decision.categoryCounts.pass} pass, {report.decision.categoryCounts.partial} partial, {report.decision.categoryCounts.fail} fail
+          categories: {report.decision.categoryCounts.pass} pass,{" "}
+          {report.decision.categoryCounts.partial} partial, {report.decision.categoryCounts.fail}{" "}
+          fail
         </span>
       </div>
 
       {multiJudge ? (
         <div className={trust.group} data-testid="multi-judge">
-          <h3>{multiJudge.evaluations.length} judges, {multiJudge.aggregationMethod}</h3>
+          <h3>
+            {multiJudge.evaluations.length} judges, {multiJudge.aggregationMethod}
+          </h3>
           <div className={styles.facts}>
-            <span data-testid="review-agreement">agreement {Math.round(multiJudge.agreement * 100)}%</span>
+            <span data-testid="review-agreement">
+              agreement {Math.round(multiJudge.agreement * 100)}%
+            </span>
             <span>consolidated decision {multiJudge.consolidatedDecision.status}</span>
           </div>
           <div className={trust.side}>
@@ -183,8 +237,14 @@ export function ReviewView({ review }: { review: ReviewOutcome }) {
       <div className={trust.group} data-testid="next-steps">
         <h3>Next steps</h3>
         <Actions title="Immediate" items={report.nextSteps.immediate} testId="immediate-steps" />
-        <Actions title="Recommended" items={report.nextSteps.recommended} testId="recommended-steps" />
-        {!report.nextSteps.immediate?.length && !report.nextSteps.recommended?.length ? <p className={styles.muted}>Nothing to do.</p> : null}
+        <Actions
+          title="Recommended"
+          items={report.nextSteps.recommended}
+          testId="recommended-steps"
+        />
+        {!report.nextSteps.immediate?.length && !report.nextSteps.recommended?.length ? (
+          <p className={styles.muted}>Nothing to do.</p>
+        ) : null}
         {report.nextSteps.rerunCommand ? (
           <div className={trust.command}>
             <code data-testid="rerun-command">{report.nextSteps.rerunCommand}</code>

@@ -8,16 +8,29 @@ import styles from "./results.module.css";
  * Two runs compared by the engine's baseline rule (compareToBaseline): the
  * deltas, and which results newly fail or newly pass. Changed rows first.
  */
-export function RunComparison({ comparison, headRunId }: { comparison: BaselineComparison; headRunId: string }) {
-  const rank = (d: BaselineComparison["deltas"][number]) => (d.newlyFailing ? 0 : d.newlyPassing ? 1 : d.regressed ? 2 : 3);
-  const deltas = [...comparison.deltas].sort((a, b) => rank(a) - rank(b) || Math.abs(b.delta ?? 0) - Math.abs(a.delta ?? 0) || a.name.localeCompare(b.name));
+export function RunComparison({
+  comparison,
+  headRunId,
+}: {
+  comparison: BaselineComparison;
+  headRunId: string;
+}) {
+  const rank = (d: BaselineComparison["deltas"][number]) =>
+    d.newlyFailing ? 0 : d.newlyPassing ? 1 : d.regressed ? 2 : 3;
+  const deltas = [...comparison.deltas].sort(
+    (a, b) =>
+      rank(a) - rank(b) ||
+      Math.abs(b.delta ?? 0) - Math.abs(a.delta ?? 0) ||
+      a.name.localeCompare(b.name),
+  );
   return (
     <div data-testid="run-comparison">
       <div className={styles.facts}>
         <span data-testid="newly-failing">{comparison.newlyFailing} newly failing</span>
         <span data-testid="newly-passing">{comparison.newlyPassing} newly passing</span>
         <span>
-          {comparison.regressions} regressed (a drop of more than {comparison.maxDrop.toFixed(2)}, or newly failing)
+          {comparison.regressions} regressed (a drop of more than {comparison.maxDrop.toFixed(2)},
+          or newly failing)
         </span>
         <span>{comparison.unmatched} not in the earlier run</span>
       </div>
@@ -37,18 +50,39 @@ export function RunComparison({ comparison, headRunId }: { comparison: BaselineC
           {deltas.map((d) => (
             <tr key={d.id} data-testid="comparison-row">
               <td>
-                <Link className={styles.rowLink} href={`/runs/${headRunId}/results/${encodeURIComponent(d.id)}`}>
+                <Link
+                  className={styles.rowLink}
+                  href={`/runs/${headRunId}/results/${encodeURIComponent(d.id)}`}
+                >
                   {d.name}
                 </Link>
               </td>
-              <td>{d.baselineStatus ? <StatusBadge status={d.baselineStatus} /> : <span className={styles.muted}>new</span>}</td>
+              <td>
+                {d.baselineStatus ? (
+                  <StatusBadge status={d.baselineStatus} />
+                ) : (
+                  <span className={styles.muted}>new</span>
+                )}
+              </td>
               <td>
                 <StatusBadge status={d.status} />
               </td>
               <td className={styles.num}>{formatScore(d.baselineScore)}</td>
               <td className={styles.num}>{formatScore(d.score)}</td>
-              <td className={`${styles.num} ${d.delta !== null && d.delta < 0 ? styles.down : d.delta !== null && d.delta > 0 ? styles.up : ""}`}>{formatDelta(d.delta)}</td>
-              <td>{d.newlyFailing ? "newly failing" : d.newlyPassing ? "newly passing" : d.regressed ? "regressed" : ""}</td>
+              <td
+                className={`${styles.num} ${d.delta !== null && d.delta < 0 ? styles.down : d.delta !== null && d.delta > 0 ? styles.up : ""}`}
+              >
+                {formatDelta(d.delta)}
+              </td>
+              <td>
+                {d.newlyFailing
+                  ? "newly failing"
+                  : d.newlyPassing
+                    ? "newly passing"
+                    : d.regressed
+                      ? "regressed"
+                      : ""}
+              </td>
             </tr>
           ))}
         </tbody>

@@ -73,13 +73,20 @@ const RISE_SLACK_SECONDS = 3;
  * towards the new raw estimate by exponential smoothing; never negative, and
  * never rising by more than a quarter (plus a few seconds) at one update.
  */
-export function smoothEta(previous: EtaEstimate | null, raw: number | null, now: number): EtaEstimate | null {
+export function smoothEta(
+  previous: EtaEstimate | null,
+  raw: number | null,
+  now: number,
+): EtaEstimate | null {
   if (raw === null) return null;
   if (!previous) return { seconds: raw, at: now };
   const elapsed = Math.max(0, (now - previous.at) / 1000);
   const projected = Math.max(0, previous.seconds - elapsed);
   const blended = projected + ALPHA * (raw - projected);
-  return { seconds: Math.max(0, Math.min(blended, projected * MAX_RISE + RISE_SLACK_SECONDS)), at: now };
+  return {
+    seconds: Math.max(0, Math.min(blended, projected * MAX_RISE + RISE_SLACK_SECONDS)),
+    at: now,
+  };
 }
 
 /** The run page's ETA state: where its pace is measured from, and the estimate shown. */
@@ -95,7 +102,11 @@ export interface EtaState {
  */
 export function nextEta(state: EtaState | null, p: ProgressSample, now: number): EtaState {
   const fraction = progressFraction(p);
-  const origin = state?.origin ?? (p.elapsedSeconds !== null && fraction > 0 && !p.finished ? { elapsedSeconds: p.elapsedSeconds, fraction } : null);
+  const origin =
+    state?.origin ??
+    (p.elapsedSeconds !== null && fraction > 0 && !p.finished
+      ? { elapsedSeconds: p.elapsedSeconds, fraction }
+      : null);
   const raw = paceEta(origin, p) ?? rawEta(p);
   return { origin, estimate: smoothEta(state?.estimate ?? null, raw, now) };
 }

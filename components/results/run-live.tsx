@@ -52,7 +52,10 @@ export function newerSnapshot(a: RunSnapshot, b: RunSnapshot | null): RunSnapsho
 
 /** Judge calls done (made or reused), and how many of them were reused: the Judge calls card counts only those made. */
 function callsText(calls: RunSnapshot["calls"], reused: number): string {
-  const done = calls.planned === null ? `${formatInt(calls.done)} judge calls done` : `${formatInt(calls.done)} of ${formatInt(calls.planned)} judge calls done`;
+  const done =
+    calls.planned === null
+      ? `${formatInt(calls.done)} judge calls done`
+      : `${formatInt(calls.done)} of ${formatInt(calls.planned)} judge calls done`;
   return reused > 0 ? `${done} (${formatInt(reused)} reused)` : done;
 }
 
@@ -65,13 +68,20 @@ export function costText(shown: Pick<RunSnapshot, "costUsd" | "unpricedCalls">):
 /** The prompt cache's net saving and, under it, its reads and writes (each in dollars; writes cost 1.25x, a negative saving). */
 function promptCacheStat(savings: Savings): { value: string; detail: string } {
   const { reads, writes, net } = savings.promptCache;
-  return { value: formatSaving(net, formatUsd), detail: `reads ${formatSaving(reads, formatUsd)} · writes ${formatSaving(writes, formatUsd)}` };
+  return {
+    value: formatSaving(net, formatUsd),
+    detail: `reads ${formatSaving(reads, formatUsd)} · writes ${formatSaving(writes, formatUsd)}`,
+  };
 }
 
 /** The progress line: the run's state, results done with their own percentage, judge calls, cost, and the ETA (none while cancelling). */
 export function progressSummary(shown: RunSnapshot, etaSeconds: number | null): string {
   const cancelling = !shown.finished && shown.cancelRequested;
-  const percent = shown.finished ? 100 : shown.total > 0 ? Math.floor((shown.done / shown.total) * 100) : 0;
+  const percent = shown.finished
+    ? 100
+    : shown.total > 0
+      ? Math.floor((shown.done / shown.total) * 100)
+      : 0;
   const parts = [
     cancelling ? "cancelling…" : shown.status,
     `${formatInt(shown.done)} of ${formatInt(shown.total)} ${shown.total === 1 ? "result" : "results"} · ${percent}%`,
@@ -95,7 +105,16 @@ export interface RunLiveProps {
   headerNote?: ReactNode;
 }
 
-export function RunLive({ runId, suiteName, createdAt, startedBy, version, initial, watch = false, headerNote }: RunLiveProps) {
+export function RunLive({
+  runId,
+  suiteName,
+  createdAt,
+  startedBy,
+  version,
+  initial,
+  watch = false,
+  headerNote,
+}: RunLiveProps) {
   const router = useRouter();
   const active = !initial.finished;
   const [live, setLive] = useState<RunSnapshot | null>(null);
@@ -103,7 +122,9 @@ export function RunLive({ runId, suiteName, createdAt, startedBy, version, initi
   // A run watched while it ran keeps its progress line once it ends (done, 100%), and so does one just started
   // from the Run button that ended before its page was rendered (a short run, all deferred); a finished run opened later has none.
   const [watched] = useState(active || watch);
-  const [cancel, setCancel] = useState<{ busy: boolean; requested?: boolean; failed?: boolean }>({ busy: false });
+  const [cancel, setCancel] = useState<{ busy: boolean; requested?: boolean; failed?: boolean }>({
+    busy: false,
+  });
   // The table and the heatmap follow the snapshot: a refresh whenever its results done changed since the last one, at most every REFRESH_MS, and none left behind.
   const refreshed = useRef({ done: initial.done, at: 0 });
   const latestDone = useRef(initial.done);
@@ -143,36 +164,63 @@ export function RunLive({ runId, suiteName, createdAt, startedBy, version, initi
 
   // A cancel asked for here shows at once; the snapshot carries it after a reload.
   const latest = newerSnapshot(initial, live);
-  const shown = cancel.requested && !latest.finished ? { ...latest, cancelRequested: true } : latest;
+  const shown =
+    cancel.requested && !latest.finished ? { ...latest, cancelRequested: true } : latest;
   const percent = Math.round(progressFraction(shown) * 100);
-  const tokens = shown.tokens.input + shown.tokens.output + shown.tokens.cacheRead + shown.tokens.cacheWrite;
+  const tokens =
+    shown.tokens.input + shown.tokens.output + shown.tokens.cacheRead + shown.tokens.cacheWrite;
   const etaSeconds = shown.finished ? null : (eta?.estimate?.seconds ?? rawEta(shown));
   const promptCache = promptCacheStat(shown.savings);
 
   const requestCancel = async () => {
     setCancel({ busy: true });
-    const response = await fetch(`/api/runs/${runId}/cancel`, { method: "POST" }).catch(() => undefined);
+    const response = await fetch(`/api/runs/${runId}/cancel`, { method: "POST" }).catch(
+      () => undefined,
+    );
     setCancel({ busy: false, requested: response?.ok === true, failed: response?.ok !== true });
   };
-  const cancelNote = shown.cancelRequested ? "Cancel requested: no new judge calls will be scheduled; the cells not started are skipped." : cancel.failed ? "The run could not be cancelled." : undefined;
+  const cancelNote = shown.cancelRequested
+    ? "Cancel requested: no new judge calls will be scheduled; the cells not started are skipped."
+    : cancel.failed
+      ? "The run could not be cancelled."
+      : undefined;
 
   return (
     <>
       <h1 className={styles.title}>
-        Run of {suiteName} <RunBadge status={shown.cancelRequested ? "cancelling" : shown.status} counts={shown.counts} />
+        Run of {suiteName}{" "}
+        <RunBadge
+          status={shown.cancelRequested ? "cancelling" : shown.status}
+          counts={shown.counts}
+        />
       </h1>
       <p className={styles.muted} data-testid="run-header">
         {formatTime(createdAt)} · started by {startedBy} · suite version v{version} ·{" "}
         <span data-testid="run-header-results">
-          {formatInt(shown.done)} of {formatInt(shown.total)} {shown.total === 1 ? "result" : "results"}
+          {formatInt(shown.done)} of {formatInt(shown.total)}{" "}
+          {shown.total === 1 ? "result" : "results"}
         </span>
         {shown.vacuous ? ` · ${shown.vacuous} vacuous` : ""}
       </p>
       {headerNote}
       {watched ? (
-        <section className={styles.section} data-testid="run-progress" data-status={shown.status} data-done={shown.done} data-total={shown.total} data-calls={shown.calls.done}>
+        <section
+          className={styles.section}
+          data-testid="run-progress"
+          data-status={shown.status}
+          data-done={shown.done}
+          data-total={shown.total}
+          data-calls={shown.calls.done}
+        >
           <h2>Progress</h2>
-          <div role="progressbar" aria-label="Run progress" aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent} className={styles.bar}>
+          <div
+            role="progressbar"
+            aria-label="Run progress"
+            aria-valuemin={0}
+            aria-valuemax={100}
+            aria-valuenow={percent}
+            className={styles.bar}
+          >
             <div className={styles.barFill} style={{ width: `${percent}%` }} />
           </div>
           <p className={styles.muted} data-testid="run-progress-summary">
@@ -180,7 +228,12 @@ export function RunLive({ runId, suiteName, createdAt, startedBy, version, initi
           </p>
           {!shown.finished ? (
             <p>
-              <button type="button" className="btn" onClick={() => void requestCancel()} disabled={cancel.busy || shown.cancelRequested}>
+              <button
+                type="button"
+                className="btn"
+                onClick={() => void requestCancel()}
+                disabled={cancel.busy || shown.cancelRequested}
+              >
                 Cancel run
               </button>{" "}
               {cancelNote ? (
@@ -199,12 +252,29 @@ export function RunLive({ runId, suiteName, createdAt, startedBy, version, initi
         <Stat label="Cost" value={costText(shown)} testId="run-cost" />
         <Stat label="Judge calls" value={formatInt(shown.judgeCalls)} testId="run-judge-calls" />
         <Stat label="Tokens" value={formatInt(tokens)} testId="run-tokens" />
-        <Stat label="Cache reads / writes" value={`${formatInt(shown.tokens.cacheRead)} / ${formatInt(shown.tokens.cacheWrite)}`} />
-        <Stat label="Saved by the prompt cache" value={promptCache.value} detail={promptCache.detail} testId="run-saved-prompt-cache" />
+        <Stat
+          label="Cache reads / writes"
+          value={`${formatInt(shown.tokens.cacheRead)} / ${formatInt(shown.tokens.cacheWrite)}`}
+        />
+        <Stat
+          label="Saved by the prompt cache"
+          value={promptCache.value}
+          detail={promptCache.detail}
+          testId="run-saved-prompt-cache"
+        />
         <Stat label="Reused verdicts" value={formatInt(shown.reusedCalls)} testId="run-reused" />
-        <Stat label="Saved by reused verdicts" value={formatSaving(shown.savings.judgeCache.saved, formatUsd)} testId="run-saved-verdicts" />
+        <Stat
+          label="Saved by reused verdicts"
+          value={formatSaving(shown.savings.judgeCache.saved, formatUsd)}
+          testId="run-saved-verdicts"
+        />
         {shown.savings.batch ? (
-          <Stat label="Saved by batching" value={formatSaving(shown.savings.batch.saved, formatUsd)} detail={`${formatInt(shown.savings.batch.calls)} batched ${shown.savings.batch.calls === 1 ? "call" : "calls"} at half price`} testId="run-saved-batching" />
+          <Stat
+            label="Saved by batching"
+            value={formatSaving(shown.savings.batch.saved, formatUsd)}
+            detail={`${formatInt(shown.savings.batch.calls)} batched ${shown.savings.batch.calls === 1 ? "call" : "calls"} at half price`}
+            testId="run-saved-batching"
+          />
         ) : null}
       </div>
     </>

@@ -15,18 +15,33 @@ function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
 }
 
-export function runOutcome(status: string, counts: Pick<Record<EvalStatus, number>, "passed" | "failed" | "judge_error">): RunOutcome {
-  if (status === "queued" || status === "running" || status === "cancelling") return { label: status === "cancelling" ? "cancelling…" : status, tone: "info" };
+export function runOutcome(
+  status: string,
+  counts: Pick<Record<EvalStatus, number>, "passed" | "failed" | "judge_error">,
+): RunOutcome {
+  if (status === "queued" || status === "running" || status === "cancelling")
+    return { label: status === "cancelling" ? "cancelling…" : status, tone: "info" };
   if (status === "failed") return { label: "run failed", tone: "danger" };
-  const problems = [counts.failed ? plural(counts.failed, "failed", "failed") : "", counts.judge_error ? plural(counts.judge_error, "judge error") : ""].filter(Boolean);
-  if (problems.length) return { label: `${status} · ${problems.join(", ")}`, tone: counts.failed ? "danger" : "warning" };
+  const problems = [
+    counts.failed ? plural(counts.failed, "failed", "failed") : "",
+    counts.judge_error ? plural(counts.judge_error, "judge error") : "",
+  ].filter(Boolean);
+  if (problems.length)
+    return {
+      label: `${status} · ${problems.join(", ")}`,
+      tone: counts.failed ? "danger" : "warning",
+    };
   if (status === "cancelled") return { label: "cancelled", tone: "warning" };
   // Nothing failed, but nothing passed either (every eval deferred or skipped): not a success.
-  return counts.passed > 0 ? { label: "all passed", tone: "success" } : { label: `${status} · nothing graded`, tone: "neutral" };
+  return counts.passed > 0
+    ? { label: "all passed", tone: "success" }
+    : { label: `${status} · nothing graded`, tone: "neutral" };
 }
 
 /** Passed results over those graded (passed, failed, judge errors); null when none was graded. */
-export function passRate(counts: Pick<Record<EvalStatus, number>, "passed" | "failed" | "judge_error">): number | null {
+export function passRate(
+  counts: Pick<Record<EvalStatus, number>, "passed" | "failed" | "judge_error">,
+): number | null {
   const graded = counts.passed + counts.failed + counts.judge_error;
   return graded > 0 ? counts.passed / graded : null;
 }

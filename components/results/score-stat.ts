@@ -7,7 +7,11 @@ import { statusLabel } from "./status-badge";
 
 const NO_SCORE: ReadonlySet<EvalStatus> = new Set(["judge_error", "skipped", "deferred"]);
 
-export function scoreStatValue(result: { status: EvalStatus; display: string; thresholdDisplay: string }): string {
+export function scoreStatValue(result: {
+  status: EvalStatus;
+  display: string;
+  thresholdDisplay: string;
+}): string {
   if (NO_SCORE.has(result.status)) return statusLabel(result.status);
   return `${result.display}\u00a0/\u00a0${result.thresholdDisplay}`;
 }

@@ -41,13 +41,29 @@ export function StatusBadge({ status }: { status: string }) {
   );
 }
 
-const RUN_TONE: Record<RunTone, string | undefined> = { success: styles.passed, danger: styles.failed, warning: styles.judge_error, info: styles.neutral, neutral: styles.neutral };
+const RUN_TONE: Record<RunTone, string | undefined> = {
+  success: styles.passed,
+  danger: styles.failed,
+  warning: styles.judge_error,
+  info: styles.neutral,
+  neutral: styles.neutral,
+};
 
 /** A run's badge: its state, and for a finished run whether its results held ("completed · 2 failed", not a green "completed"). */
-export function RunBadge({ status, counts }: { status: string; counts: Record<EvalStatus, number> }) {
+export function RunBadge({
+  status,
+  counts,
+}: {
+  status: string;
+  counts: Record<EvalStatus, number>;
+}) {
   const outcome = runOutcome(status, counts);
   return (
-    <span className={`${styles.badge} ${RUN_TONE[outcome.tone] ?? styles.neutral}`} data-status={status} data-tone={outcome.tone}>
+    <span
+      className={`${styles.badge} ${RUN_TONE[outcome.tone] ?? styles.neutral}`}
+      data-status={status}
+      data-tone={outcome.tone}
+    >
       {outcome.label}
     </span>
   );

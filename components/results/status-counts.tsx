@@ -31,7 +31,17 @@ export function StatusCounts({ counts }: { counts: OutcomeCounts }) {
   );
 }
 
-export function Stat({ label, value, detail, testId }: { label: string; value: string; detail?: string; testId?: string }) {
+export function Stat({
+  label,
+  value,
+  detail,
+  testId,
+}: {
+  label: string;
+  value: string;
+  detail?: string;
+  testId?: string;
+}) {
   return (
     <div className={styles.stat} data-testid={testId}>
       <div className={styles.label}>{label}</div>

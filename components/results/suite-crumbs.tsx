@@ -5,8 +5,20 @@ import styles from "./results.module.css";
 export type Crumb = { label: string; href?: string };
 
 /** The one breadcrumb trail of a suite's pages (history, diff, calibration): "Suites / <suite> / ...". */
-export function SuiteCrumbs({ suiteId, suiteName, trail }: { suiteId: string; suiteName: string; trail: Crumb[] }) {
-  const crumbs: Crumb[] = [{ label: "Suites", href: "/suites" }, { label: suiteName, href: `/suites/${suiteId}` }, ...trail];
+export function SuiteCrumbs({
+  suiteId,
+  suiteName,
+  trail,
+}: {
+  suiteId: string;
+  suiteName: string;
+  trail: Crumb[];
+}) {
+  const crumbs: Crumb[] = [
+    { label: "Suites", href: "/suites" },
+    { label: suiteName, href: `/suites/${suiteId}` },
+    ...trail,
+  ];
   return (
     <div className={styles.crumbs} data-testid="suite-crumbs">
       {crumbs.map((crumb, i) => (
@@ -20,4 +32,7 @@ export function SuiteCrumbs({ suiteId, suiteName, trail }: { suiteId: string; su
 }
 
 /** The history page's crumb, the parent of the diff page. */
-export const historyCrumb = (suiteId: string): Crumb => ({ label: "history", href: `/suites/${suiteId}/runs` });
+export const historyCrumb = (suiteId: string): Crumb => ({
+  label: "history",
+  href: `/suites/${suiteId}/runs`,
+});

@@ -30,12 +30,19 @@ export function TranscriptView({ transcript }: { transcript: Transcript }) {
                 tool call {entry.name} · {entry.durationMs} ms{entry.isError ? " · error" : ""}
               </div>
               <div>{argumentsText(entry.arguments)}</div>
-              <div className={styles.entryKind}>result{entry.truncatedFrom !== undefined ? ` (cut from ${entry.truncatedFrom} characters)` : ""}</div>
+              <div className={styles.entryKind}>
+                result
+                {entry.truncatedFrom !== undefined
+                  ? ` (cut from ${entry.truncatedFrom} characters)`
+                  : ""}
+              </div>
               <div>{entry.result}</div>
             </>
           ) : (
             <>
-              <div className={styles.entryKind}>{entry.kind === "final" ? "final reply" : entry.kind}</div>
+              <div className={styles.entryKind}>
+                {entry.kind === "final" ? "final reply" : entry.kind}
+              </div>
               <div>{entry.text}</div>
             </>
           )}

@@ -2,7 +2,13 @@ import type { TreeStep } from "@/lib/engine/results/report";
 import styles from "./results.module.css";
 
 // The decision tree's walk drawn as steps, question → answer, ending at the leaf.
-export function TreePath({ path, leaf }: { path: TreeStep[]; leaf?: { score: number; reason?: string } }) {
+export function TreePath({
+  path,
+  leaf,
+}: {
+  path: TreeStep[];
+  leaf?: { score: number; reason?: string };
+}) {
   return (
     <ol className={styles.steps} data-testid="tree-path">
       {path.map((step, i) => (
@@ -11,7 +17,10 @@ export function TreePath({ path, leaf }: { path: TreeStep[]; leaf?: { score: num
             <div className={styles.muted}>Step {i + 1}</div>
             <div>{step.ask}</div>
             <div>
-              <strong className={step.answer === "yes" ? styles.up : styles.down}>{step.answer}</strong> ({step.score.toFixed(2)})
+              <strong className={step.answer === "yes" ? styles.up : styles.down}>
+                {step.answer}
+              </strong>{" "}
+              ({step.score.toFixed(2)})
             </div>
             {step.reasoning ? <div className={styles.reasoning}>{step.reasoning}</div> : null}
           </div>

@@ -6,7 +6,10 @@ import styles from "./results.module.css";
 import trust from "./trust.module.css";
 
 // recharts measures the DOM, so it renders in the browser only (STACK.md).
-const Plot = dynamic(() => import("./win-rate-chart-plot"), { ssr: false, loading: () => <p className={styles.muted}>Loading chart…</p> });
+const Plot = dynamic(() => import("./win-rate-chart-plot"), {
+  ssr: false,
+  loading: () => <p className={styles.muted}>Loading chart…</p>,
+});
 
 export function WinRateChart({ bars }: { bars: WinRateBar[] }) {
   return (

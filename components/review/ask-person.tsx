@@ -8,16 +8,37 @@ import styles from "./review.module.css";
 import { postJson, useReviewer } from "./use-reviewer";
 
 /** "Ask a person" on a result page: queues one of its criteria (or categories, or pairs) for a person, with an optional note. */
-export function AskPerson({ runId, suiteId, resultKey, items, sessionName }: { runId: string; suiteId: string; resultKey: string; items: string[]; sessionName: string | null }) {
+export function AskPerson({
+  runId,
+  suiteId,
+  resultKey,
+  items,
+  sessionName,
+}: {
+  runId: string;
+  suiteId: string;
+  resultKey: string;
+  items: string[];
+  sessionName: string | null;
+}) {
   const reviewer = useReviewer(sessionName);
   const [item, setItem] = useState(items[0] ?? "");
   const [note, setNote] = useState("");
-  const [state, setState] = useState<{ kind: "idle" } | { kind: "asked"; id: string } | { kind: "error"; message: string }>({ kind: "idle" });
+  const [state, setState] = useState<
+    { kind: "idle" } | { kind: "asked"; id: string } | { kind: "error"; message: string }
+  >({ kind: "idle" });
   if (items.length === 0) return null;
   async function ask() {
     if (!reviewer.name) return;
-    const asked = await postJson<{ id: string }>(`/api/runs/${runId}/review`, { resultKey, criterion: item, reviewer: reviewer.name, ...(note.trim() ? { note } : {}) });
-    setState(asked.ok ? { kind: "asked", id: asked.value.id } : { kind: "error", message: asked.message });
+    const asked = await postJson<{ id: string }>(`/api/runs/${runId}/review`, {
+      resultKey,
+      criterion: item,
+      reviewer: reviewer.name,
+      ...(note.trim() ? { note } : {}),
+    });
+    setState(
+      asked.ok ? { kind: "asked", id: asked.value.id } : { kind: "error", message: asked.message },
+    );
   }
   return (
     <section className={results.section} data-testid="ask-person">
@@ -26,7 +47,12 @@ export function AskPerson({ runId, suiteId, resultKey, items, sessionName }: { r
       <div className={results.toolbar}>
         <label>
           About
-          <select className={styles.input} value={item} onChange={(e) => setItem(e.target.value)} data-testid="ask-item">
+          <select
+            className={styles.input}
+            value={item}
+            onChange={(e) => setItem(e.target.value)}
+            data-testid="ask-item"
+          >
             {items.map((i) => (
               <option key={i} value={i}>
                 {i === DECISION_ITEM ? "the review's decision" : i}
@@ -36,15 +62,28 @@ export function AskPerson({ runId, suiteId, resultKey, items, sessionName }: { r
         </label>
         <label>
           Why (optional)
-          <input className={styles.input} value={note} maxLength={2000} onChange={(e) => setNote(e.target.value)} data-testid="ask-note" />
+          <input
+            className={styles.input}
+            value={note}
+            maxLength={2000}
+            onChange={(e) => setNote(e.target.value)}
+            data-testid="ask-note"
+          />
         </label>
-        <button type="button" className={styles.button} disabled={!reviewer.name} onClick={() => void ask()} data-testid="ask-submit">
+        <button
+          type="button"
+          className={styles.button}
+          disabled={!reviewer.name}
+          onClick={() => void ask()}
+          data-testid="ask-submit"
+        >
           Ask a person
         </button>
       </div>
       {state.kind === "asked" ? (
         <p className={styles.done} data-testid="ask-done">
-          Queued. <Link href={`/suites/${suiteId}/review/${state.id}`}>Label it now</Link> or see the <Link href={`/suites/${suiteId}/review`}>review queue</Link>.
+          Queued. <Link href={`/suites/${suiteId}/review/${state.id}`}>Label it now</Link> or see
+          the <Link href={`/suites/${suiteId}/review`}>review queue</Link>.
         </p>
       ) : null}
       {state.kind === "error" ? (

@@ -13,7 +13,10 @@ import { postJson, useReviewer } from "./use-reviewer";
 
 type Claim = { kind: "waiting" } | { kind: "held" } | { kind: "blocked"; message: string };
 
-const typing = (target: EventTarget | null) => target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement;
+const typing = (target: EventTarget | null) =>
+  target instanceof HTMLInputElement ||
+  target instanceof HTMLTextAreaElement ||
+  target instanceof HTMLSelectElement;
 
 /**
  * Labelling one item, keyboard first: a digit picks a scale point, Enter
@@ -34,7 +37,9 @@ export function LabelForm(props: {
   const router = useRouter();
   const reviewer = useReviewer(props.sessionName);
   // Not an item this person labelled already (one open for its second opinion is another person's).
-  const nextHref = props.nextItems.find((item) => !reviewer.name || !item.labelledBy.includes(reviewer.name))?.href ?? null;
+  const nextHref =
+    props.nextItems.find((item) => !reviewer.name || !item.labelledBy.includes(reviewer.name))
+      ?.href ?? null;
   const [claim, setClaim] = useState<Claim>({ kind: "waiting" });
   const [value, setValue] = useState<string | null>(null);
   const [note, setNote] = useState("");
@@ -65,7 +70,10 @@ export function LabelForm(props: {
     if (!value || !reviewer.name || claim.kind !== "held" || saving || given) return;
     submitWanted.current = false;
     setSaving(true);
-    const saved = await postJson<{ label: GivenLabel; verdicts: JudgeSaid[] }>(`/api/review/${itemId}/label`, { reviewer: reviewer.name, answer: value, ...(note.trim() ? { note } : {}) });
+    const saved = await postJson<{ label: GivenLabel; verdicts: JudgeSaid[] }>(
+      `/api/review/${itemId}/label`,
+      { reviewer: reviewer.name, answer: value, ...(note.trim() ? { note } : {}) },
+    );
     setSaving(false);
     if (!saved.ok) return setError(saved.message);
     setError(null);
@@ -82,8 +90,16 @@ export function LabelForm(props: {
     const onKey = (event: KeyboardEvent) => {
       if (event.altKey || event.ctrlKey || event.metaKey) return;
       // Enter saves from anywhere but a field, a link or another button (which keep their own Enter); Shift+Enter is a new line in the note.
-      const ownEnter = event.target instanceof HTMLAnchorElement || (event.target instanceof HTMLButtonElement && event.target.dataset.testid !== "label-point");
-      if (event.key === "Enter" && !event.shiftKey && !ownEnter && (!typing(event.target) || event.target instanceof HTMLTextAreaElement)) {
+      const ownEnter =
+        event.target instanceof HTMLAnchorElement ||
+        (event.target instanceof HTMLButtonElement &&
+          event.target.dataset.testid !== "label-point");
+      if (
+        event.key === "Enter" &&
+        !event.shiftKey &&
+        !ownEnter &&
+        (!typing(event.target) || event.target instanceof HTMLTextAreaElement)
+      ) {
         event.preventDefault();
         if (chosen.current ?? value) submitWanted.current = true;
         void submit();
@@ -114,7 +130,11 @@ export function LabelForm(props: {
         ) : null}
         <section className={results.section}>
           <h2>Candidate{subject.evidence.length ? " (the judges' evidence highlighted)" : ""}</h2>
-          <CandidateView text={subject.candidate} sources={subject.evidence.map((evidence) => ({ index: 0, evidence }))} names={[props.criterion]} />
+          <CandidateView
+            text={subject.candidate}
+            sources={subject.evidence.map((evidence) => ({ index: 0, evidence }))}
+            names={[props.criterion]}
+          />
         </section>
       </div>
       <div ref={form} tabIndex={-1} data-testid="label-form" style={{ outline: "none" }}>
@@ -160,12 +180,28 @@ export function LabelForm(props: {
               </button>
             ))}
           </div>
-          <textarea className={styles.note} placeholder="Note (optional). Enter saves, Shift+Enter a new line." value={given ? (given.note ?? "") : note} maxLength={2000} disabled={locked} onChange={(e) => setNote(e.target.value)} data-testid="label-note" />
+          <textarea
+            className={styles.note}
+            placeholder="Note (optional). Enter saves, Shift+Enter a new line."
+            value={given ? (given.note ?? "") : note}
+            maxLength={2000}
+            disabled={locked}
+            onChange={(e) => setNote(e.target.value)}
+            data-testid="label-note"
+          />
           <p>
-            <button type="button" className={styles.button} disabled={locked || !value || saving} onClick={() => void submit()} data-testid="label-submit">
+            <button
+              type="button"
+              className={styles.button}
+              disabled={locked || !value || saving}
+              onClick={() => void submit()}
+              data-testid="label-submit"
+            >
               Save label (Enter)
             </button>{" "}
-            <span className={styles.hint}>Digits pick a point · Enter saves · J next · K previous</span>
+            <span className={styles.hint}>
+              Digits pick a point · Enter saves · J next · K previous
+            </span>
           </p>
           {error ? (
             <p className={styles.notice} role="alert" data-testid="label-error">
@@ -174,19 +210,27 @@ export function LabelForm(props: {
           ) : null}
           {given ? (
             <p className={styles.done} data-testid="label-saved">
-              Labelled {given.value} by {given.reviewer}.{nextHref ? " J for the next item." : " That was the last item of the queue."}
+              Labelled {given.value} by {given.reviewer}.
+              {nextHref ? " J for the next item." : " That was the last item of the queue."}
             </p>
           ) : null}
         </section>
         {given ? (
           <section className={results.section}>
-            {!["category", "decision", "pairwise"].includes(subject.scale.kind) ? <AddAnchor labelId={given.id} /> : null}
+            {!["category", "decision", "pairwise"].includes(subject.scale.kind) ? (
+              <AddAnchor labelId={given.id} />
+            ) : null}
             <AddToDataset labelId={given.id} />
           </section>
         ) : null}
         {given && verdicts ? (
           <section className={results.section}>
-            <button type="button" className={`${styles.button} ${styles.secondary}`} onClick={() => setShowVerdicts((s) => !s)} data-testid="toggle-verdicts">
+            <button
+              type="button"
+              className={`${styles.button} ${styles.secondary}`}
+              onClick={() => setShowVerdicts((s) => !s)}
+              data-testid="toggle-verdicts"
+            >
               {showVerdicts ? "Hide" : "Show"} the judges&apos; verdicts
             </button>
             {showVerdicts ? (

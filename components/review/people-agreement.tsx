@@ -7,7 +7,8 @@ import styles from "../results/results.module.css";
 // with the labels people gave this run's results (Cohen's κ with its
 // bootstrap 95% interval, MAE), beside the judge-vs-judge statistics above.
 
-const fixed = (x: number | null | undefined, digits = 2) => (x === null || x === undefined ? "—" : x.toFixed(digits));
+const fixed = (x: number | null | undefined, digits = 2) =>
+  x === null || x === undefined ? "—" : x.toFixed(digits);
 
 function Head({ numbers, after }: { numbers: string[]; after: string[] }) {
   return (
@@ -30,18 +31,29 @@ function Head({ numbers, after }: { numbers: string[]; after: string[] }) {
   );
 }
 
-export function PeopleAgreement({ result, suiteId }: { result: CalibrationResult; suiteId: string }) {
+export function PeopleAgreement({
+  result,
+  suiteId,
+}: {
+  result: CalibrationResult;
+  suiteId: string;
+}) {
   return (
     <section className={styles.section} data-testid="people-agreement">
       <h2>People × judges</h2>
       <p className={styles.muted}>
-        Labels given in the <Link href={`/suites/${suiteId}/review`}>review queue</Link> to this run&apos;s results, against the judges&apos; combined verdict.
+        Labels given in the <Link href={`/suites/${suiteId}/review`}>review queue</Link> to this
+        run&apos;s results, against the judges&apos; combined verdict.
       </p>
       <table className={styles.table}>
         <Head numbers={["Labels", "Cohen's κ"]} after={["95% CI", "MAE"]} />
         <tbody>
           {result.criteria.map((c) => (
-            <tr key={`${c.eval}\u0000${c.item}`} data-testid="people-agreement-row" data-item={c.item}>
+            <tr
+              key={`${c.eval}\u0000${c.item}`}
+              data-testid="people-agreement-row"
+              data-item={c.item}
+            >
               <td>{c.eval}</td>
               <td>{c.item}</td>
               <td className={styles.num}>{c.graded}</td>
@@ -55,7 +67,9 @@ export function PeopleAgreement({ result, suiteId }: { result: CalibrationResult
                   fixed(c.kappa.value, 3)
                 )}
               </td>
-              <td>{c.kappa.ci95 ? `${fixed(c.kappa.ci95.low)} to ${fixed(c.kappa.ci95.high)}` : "—"}</td>
+              <td>
+                {c.kappa.ci95 ? `${fixed(c.kappa.ci95.low)} to ${fixed(c.kappa.ci95.high)}` : "—"}
+              </td>
               <td className={styles.num}>{fixed(c.mae, 3)}</td>
             </tr>
           ))}
@@ -71,7 +85,10 @@ export function PeoplePeopleAgreement({ rows }: { rows: PeopleAgreementRow[] }) 
     <section className={styles.section} data-testid="people-people-agreement">
       <h2>People × people</h2>
       <p className={styles.muted}>
-        Items offered to a second reviewer on purpose (the suite&apos;s <code>review: {"{ second_opinion_rate }"}</code>), labelled by two different people. Categorical answers (a category, a decision, a pair&apos;s winner, pass / fail) are compared as nominal, scores as intervals.
+        Items offered to a second reviewer on purpose (the suite&apos;s{" "}
+        <code>review: {"{ second_opinion_rate }"}</code>), labelled by two different people.
+        Categorical answers (a category, a decision, a pair&apos;s winner, pass / fail) are compared
+        as nominal, scores as intervals.
       </p>
       <table className={styles.table}>
         <Head numbers={["Items", "Exact", "Krippendorff's α"]} after={["95% CI"]} />
@@ -89,7 +106,9 @@ export function PeoplePeopleAgreement({ rows }: { rows: PeopleAgreementRow[] }) 
               <td className={styles.num} data-testid="people-people-alpha" title={r.alpha.note}>
                 {fixed(r.alpha.value, 3)}
               </td>
-              <td>{r.alpha.ci95 ? `${fixed(r.alpha.ci95.low)} to ${fixed(r.alpha.ci95.high)}` : "—"}</td>
+              <td>
+                {r.alpha.ci95 ? `${fixed(r.alpha.ci95.low)} to ${fixed(r.alpha.ci95.high)}` : "—"}
+              </td>
             </tr>
           ))}
         </tbody>

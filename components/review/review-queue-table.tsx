@@ -11,7 +11,17 @@ import styles from "./review.module.css";
 import { postJson, useReviewer } from "./use-reviewer";
 
 /** The queue: each item with why it is there and who holds it; "Label" claims it and opens the labelling page. */
-export function ReviewQueueTable({ suiteId, rows, sessionName, query }: { suiteId: string; rows: QueueRow[]; sessionName: string | null; query: string }) {
+export function ReviewQueueTable({
+  suiteId,
+  rows,
+  sessionName,
+  query,
+}: {
+  suiteId: string;
+  rows: QueueRow[];
+  sessionName: string | null;
+  query: string;
+}) {
   const router = useRouter();
   const reviewer = useReviewer(sessionName);
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -42,36 +52,60 @@ export function ReviewQueueTable({ suiteId, rows, sessionName, query }: { suiteI
         </thead>
         <tbody>
           {/* An item this person labelled already waits for someone else's second opinion: not theirs to take. */}
-          {rows.filter((row) => !reviewer.name || !row.labelledBy.includes(reviewer.name)).map((row) => (
-            <tr key={row.id} data-testid="review-item" data-second-opinion={row.labelsWanted > 1 ? "yes" : undefined} data-reason={row.reason} data-criterion={row.criterion} data-eval={row.evalName}>
-              <td>
-                <span className={styles.reason}>{REVIEW_REASON_LABELS[row.reason]}</span>
-              </td>
-              <td>
-                <Link className={results.rowLink} href={row.reason === "calibration_outlier" ? `/suites/${suiteId}/calibration` : resultHref(row.runId, row.resultKey)}>
-                  {row.evalName}
-                </Link>
-              </td>
-              <td>{row.criterion}</td>
-              <td className={styles.detail} data-testid="review-detail">
-                {row.detail}
-              </td>
-              <td data-testid="review-state">
-                {row.state === "claimed" ? `claimed by ${row.claimedBy ?? "someone"}` : row.state}
-                {row.labelsWanted > 1 ? ` · second opinion (${row.labelledBy.length} of ${row.labelsWanted} labels)` : ""}
-              </td>
-              <td>
-                <button type="button" className={styles.button} disabled={!reviewer.name || busy === row.id} onClick={() => void claim(row)} data-testid="claim">
-                  Label
-                </button>
-                {errors[row.id] ? (
-                  <div className={styles.notice} role="alert" data-testid="claim-error">
-                    {errors[row.id]}
-                  </div>
-                ) : null}
-              </td>
-            </tr>
-          ))}
+          {rows
+            .filter((row) => !reviewer.name || !row.labelledBy.includes(reviewer.name))
+            .map((row) => (
+              <tr
+                key={row.id}
+                data-testid="review-item"
+                data-second-opinion={row.labelsWanted > 1 ? "yes" : undefined}
+                data-reason={row.reason}
+                data-criterion={row.criterion}
+                data-eval={row.evalName}
+              >
+                <td>
+                  <span className={styles.reason}>{REVIEW_REASON_LABELS[row.reason]}</span>
+                </td>
+                <td>
+                  <Link
+                    className={results.rowLink}
+                    href={
+                      row.reason === "calibration_outlier"
+                        ? `/suites/${suiteId}/calibration`
+                        : resultHref(row.runId, row.resultKey)
+                    }
+                  >
+                    {row.evalName}
+                  </Link>
+                </td>
+                <td>{row.criterion}</td>
+                <td className={styles.detail} data-testid="review-detail">
+                  {row.detail}
+                </td>
+                <td data-testid="review-state">
+                  {row.state === "claimed" ? `claimed by ${row.claimedBy ?? "someone"}` : row.state}
+                  {row.labelsWanted > 1
+                    ? ` · second opinion (${row.labelledBy.length} of ${row.labelsWanted} labels)`
+                    : ""}
+                </td>
+                <td>
+                  <button
+                    type="button"
+                    className={styles.button}
+                    disabled={!reviewer.name || busy === row.id}
+                    onClick={() => void claim(row)}
+                    data-testid="claim"
+                  >
+                    Label
+                  </button>
+                  {errors[row.id] ? (
+                    <div className={styles.notice} role="alert" data-testid="claim-error">
+                      {errors[row.id]}
+                    </div>
+                  ) : null}
+                </td>
+              </tr>
+            ))}
         </tbody>
       </table>
     </>

@@ -3,7 +3,15 @@ import { useState } from "react";
 import styles from "./review.module.css";
 
 /** Asks for the reviewer's name once (loopback, no login); then shows it with a way to change it. */
-export function ReviewerField({ name, fromSession, setName }: { name: string | null; fromSession: boolean; setName: (name: string) => void }) {
+export function ReviewerField({
+  name,
+  fromSession,
+  setName,
+}: {
+  name: string | null;
+  fromSession: boolean;
+  setName: (name: string) => void;
+}) {
   const [draft, setDraft] = useState("");
   const [editing, setEditing] = useState(false);
   if (name && !editing) {
@@ -29,7 +37,14 @@ export function ReviewerField({ name, fromSession, setName }: { name: string | n
     >
       <label>
         Your name (labels say who gave them){" "}
-        <input className={styles.input} value={draft} maxLength={80} onChange={(e) => setDraft(e.target.value)} data-testid="reviewer-input" autoFocus />
+        <input
+          className={styles.input}
+          value={draft}
+          maxLength={80}
+          onChange={(e) => setDraft(e.target.value)}
+          data-testid="reviewer-input"
+          autoFocus
+        />
       </label>{" "}
       <button type="submit" className={styles.button} data-testid="reviewer-save">
         Save

@@ -6,7 +6,11 @@ import { useCallback, useEffect, useState } from "react";
 
 const KEY = "rubric-studio.reviewer";
 
-export function useReviewer(sessionName: string | null): { name: string | null; fromSession: boolean; setName: (name: string) => void } {
+export function useReviewer(sessionName: string | null): {
+  name: string | null;
+  fromSession: boolean;
+  setName: (name: string) => void;
+} {
   const [stored, setStored] = useState<string | null>(null);
   useEffect(() => {
     try {
@@ -28,12 +32,26 @@ export function useReviewer(sessionName: string | null): { name: string | null; 
   return { name: sessionName ?? stored, fromSession: sessionName !== null, setName };
 }
 
-export async function postJson<T>(url: string, body: unknown, method = "POST"): Promise<{ ok: true; value: T } | { ok: false; status: number; message: string }> {
+export async function postJson<T>(
+  url: string,
+  body: unknown,
+  method = "POST",
+): Promise<{ ok: true; value: T } | { ok: false; status: number; message: string }> {
   try {
-    const response = await fetch(url, { method, headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    const response = await fetch(url, {
+      method,
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
     const json: unknown = await response.json().catch(() => undefined);
     if (response.ok) return { ok: true, value: json as T };
-    return { ok: false, status: response.status, message: (json as { error?: { message?: string } } | undefined)?.error?.message ?? `The server answered ${response.status}.` };
+    return {
+      ok: false,
+      status: response.status,
+      message:
+        (json as { error?: { message?: string } } | undefined)?.error?.message ??
+        `The server answered ${response.status}.`,
+    };
   } catch {
     return { ok: false, status: 0, message: "The server could not be reached." };
   }

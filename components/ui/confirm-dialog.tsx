@@ -44,7 +44,12 @@ export function ConfirmDialog(props: {
         <button type="button" className="btn" onClick={props.onCancel} disabled={props.busy}>
           Cancel
         </button>
-        <button type="button" className={`btn ${props.danger ? "btn-danger" : "btn-primary"}`} onClick={props.onConfirm} disabled={props.busy}>
+        <button
+          type="button"
+          className={`btn ${props.danger ? "btn-danger" : "btn-primary"}`}
+          onClick={props.onConfirm}
+          disabled={props.busy}
+        >
           {props.busy ? <span className="spinner" aria-hidden="true" /> : null}
           {props.confirmLabel}
         </button>

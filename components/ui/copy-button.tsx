@@ -4,7 +4,15 @@ import { useState } from "react";
 
 // Copies a text (a command) to the clipboard. The text is also on the page
 // as selectable text, so a browser that refuses clipboard access loses nothing.
-export function CopyButton({ text, className, label = "Copy" }: { text: string; className?: string; label?: string }) {
+export function CopyButton({
+  text,
+  className,
+  label = "Copy",
+}: {
+  text: string;
+  className?: string;
+  label?: string;
+}) {
   const [state, setState] = useState<"idle" | "copied" | "failed">("idle");
   return (
     <button

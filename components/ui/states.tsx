@@ -3,7 +3,15 @@ import type { ReactNode } from "react";
 // The three states every view has besides its content. Server and client
 // components both use them, so they hold no state of their own.
 
-export function EmptyState({ title, children, action }: { title: string; children?: ReactNode; action?: ReactNode }) {
+export function EmptyState({
+  title,
+  children,
+  action,
+}: {
+  title: string;
+  children?: ReactNode;
+  action?: ReactNode;
+}) {
   return (
     <div className="state" role="status">
       <h2>{title}</h2>
@@ -13,7 +21,15 @@ export function EmptyState({ title, children, action }: { title: string; childre
   );
 }
 
-export function ErrorState({ title = "Something went wrong", message, action }: { title?: string; message: string; action?: ReactNode }) {
+export function ErrorState({
+  title = "Something went wrong",
+  message,
+  action,
+}: {
+  title?: string;
+  message: string;
+  action?: ReactNode;
+}) {
   return (
     <div className="state" role="alert">
       <h2>{title}</h2>
@@ -26,7 +42,15 @@ export function ErrorState({ title = "Something went wrong", message, action }: 
 }
 
 /** The body of a route's `error.tsx` (a client component): what went wrong, and a retry. */
-export function RouteError({ error, reset, fallback }: { error: Error; reset: () => void; fallback: string }) {
+export function RouteError({
+  error,
+  reset,
+  fallback,
+}: {
+  error: Error;
+  reset: () => void;
+  fallback: string;
+}) {
   return (
     <main className="page">
       <ErrorState

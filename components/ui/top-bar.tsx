@@ -18,7 +18,9 @@ export function TopBar() {
     if (onLogin) return;
     let live = true;
     fetch("/api/auth/session", { cache: "no-store" })
-      .then((response) => (response.ok ? (response.json() as Promise<{ loggedIn: boolean }>) : { loggedIn: false }))
+      .then((response) =>
+        response.ok ? (response.json() as Promise<{ loggedIn: boolean }>) : { loggedIn: false },
+      )
       .then((session) => live && setLoggedIn(session.loggedIn))
       .catch(() => live && setLoggedIn(false));
     return () => {
@@ -26,7 +28,11 @@ export function TopBar() {
     };
   }, [onLogin]);
   // /suites/[id]/runs belongs to Runs, not to Suites.
-  const current = /^\/(suites\/[^/]+\/runs|runs)(\/|$)/.test(pathname) ? "/runs" : pathname.startsWith("/suites") ? "/suites" : "";
+  const current = /^\/(suites\/[^/]+\/runs|runs)(\/|$)/.test(pathname)
+    ? "/runs"
+    : pathname.startsWith("/suites")
+      ? "/suites"
+      : "";
   return (
     <header className="topbar">
       <Link href="/suites" className="brand" style={{ textDecoration: "none" }}>

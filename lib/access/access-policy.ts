@@ -19,7 +19,12 @@ export interface AccessPolicy {
   problem?: string;
 }
 
-export function accessPolicy(settings: Pick<Settings, "host" | "password" | "apiToken" | "sessionSecret" | "publicUrl" | "trustProxy">): AccessPolicy {
+export function accessPolicy(
+  settings: Pick<
+    Settings,
+    "host" | "password" | "apiToken" | "sessionSecret" | "publicUrl" | "trustProxy"
+  >,
+): AccessPolicy {
   const trustProxy = settings.trustProxy === true;
   const binding = checkBinding({ host: settings.host, password: settings.password });
   if (!binding.ok) return { loginRequired: true, trustProxy, problem: binding.message };
@@ -32,7 +37,11 @@ export function accessPolicy(settings: Pick<Settings, "host" | "password" | "api
     trustProxy,
   };
   if (binding.loginRequired && !settings.sessionSecret) {
-    return { ...policy, problem: "no session secret: start the dashboard with `npm run dev` or `npm start` (they make one), or set RUBRIC_STUDIO_SESSION_SECRET (at least 32 characters)." };
+    return {
+      ...policy,
+      problem:
+        "no session secret: start the dashboard with `npm run dev` or `npm start` (they make one), or set RUBRIC_STUDIO_SESSION_SECRET (at least 32 characters).",
+    };
   }
   return policy;
 }
@@ -43,6 +52,8 @@ let current: AccessPolicy | undefined;
 export function currentAccessPolicy(): AccessPolicy {
   if (current) return current;
   const settings = readEnv();
-  current = settings.ok ? accessPolicy(settings.value) : { loginRequired: true, trustProxy: false, problem: settings.message };
+  current = settings.ok
+    ? accessPolicy(settings.value)
+    : { loginRequired: true, trustProxy: false, problem: settings.message };
   return current;
 }

@@ -4,7 +4,10 @@
 
 /** Host names and addresses that only this machine can reach. */
 export function isLoopbackHost(host: string): boolean {
-  const bare = host.trim().toLowerCase().replace(/^\[(.*)\]$/, "$1");
+  const bare = host
+    .trim()
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, "$1");
   if (bare === "localhost" || bare.endsWith(".localhost")) return true;
   if (bare === "::1" || bare === "0:0:0:0:0:0:0:1") return true;
   if (/^::ffff:127\.\d+\.\d+\.\d+$/.test(bare)) return true;
@@ -21,7 +24,8 @@ export function hostOfHeader(value: string): string {
 
 export const DEFAULT_HOST = "127.0.0.1";
 
-export type BindingCheck = { ok: true; host: string; loginRequired: boolean } | { ok: false; message: string };
+export type BindingCheck =
+  { ok: true; host: string; loginRequired: boolean } | { ok: false; message: string };
 
 /** Whether the dashboard may start on `host`, and whether it must ask for a login there. */
 export function checkBinding(input: { host?: string; password?: string }): BindingCheck {

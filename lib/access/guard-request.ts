@@ -23,13 +23,28 @@ export const LOGIN_PATH = "/login";
 
 /** What anyone may fetch: the login page and its form's routes, the build's code and styles, and the icon (no data). */
 export function isPublicPath(pathname: string): boolean {
-  return pathname === LOGIN_PATH || pathname === "/api/auth/login" || pathname === "/api/auth/logout" || pathname.startsWith("/_next/static/") || pathname === "/favicon.ico" || pathname === "/icon.svg";
+  return (
+    pathname === LOGIN_PATH ||
+    pathname === "/api/auth/login" ||
+    pathname === "/api/auth/logout" ||
+    pathname.startsWith("/_next/static/") ||
+    pathname === "/favicon.ico" ||
+    pathname === "/icon.svg"
+  );
 }
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
-function refuse(status: 401 | 403 | 429 | 503, code: string, message: string, headers: Record<string, string> = {}): NextResponse {
-  return NextResponse.json({ error: { code, message } }, { status, headers: { "cache-control": "no-store", ...headers } });
+function refuse(
+  status: 401 | 403 | 429 | 503,
+  code: string,
+  message: string,
+  headers: Record<string, string> = {},
+): NextResponse {
+  return NextResponse.json(
+    { error: { code, message } },
+    { status, headers: { "cache-control": "no-store", ...headers } },
+  );
 }
 
 function isCrossSite(request: NextRequest, policy: AccessPolicy): boolean {
@@ -50,19 +65,35 @@ function isCrossSite(request: NextRequest, policy: AccessPolicy): boolean {
 /** Where a page request without a session goes: the login page, coming back to where it was. */
 export function loginRedirect(request: NextRequest, policy: AccessPolicy): NextResponse {
   const back = `${request.nextUrl.pathname}${request.nextUrl.search}`;
-  const path = back === "/" ? LOGIN_PATH : `${LOGIN_PATH}?${new URLSearchParams({ next: back }).toString()}`;
+  const path =
+    back === "/" ? LOGIN_PATH : `${LOGIN_PATH}?${new URLSearchParams({ next: back }).toString()}`;
   return redirectTo({ path, request, policy, status: 307 });
 }
 
-export async function guardRequest(input: { request: NextRequest; policy: AccessPolicy; throttle: LoginThrottle; now: number }): Promise<NextResponse | undefined> {
+export async function guardRequest(input: {
+  request: NextRequest;
+  policy: AccessPolicy;
+  throttle: LoginThrottle;
+  now: number;
+}): Promise<NextResponse | undefined> {
   const { request, policy } = input;
-  if (isCrossSite(request, policy)) return refuse(403, "cross_site", "Cross-site requests are refused: use the dashboard's own pages.");
-  if (policy.problem) return refuse(503, "unavailable", `The dashboard will not serve anything: ${policy.problem}`);
+  if (isCrossSite(request, policy))
+    return refuse(
+      403,
+      "cross_site",
+      "Cross-site requests are refused: use the dashboard's own pages.",
+    );
+  if (policy.problem)
+    return refuse(503, "unavailable", `The dashboard will not serve anything: ${policy.problem}`);
 
   if (!policy.loginRequired) {
     const host = requestHost(request.headers, policy);
     if (host === undefined || !isLoopbackHost(hostOfHeader(host))) {
-      return refuse(403, "not_loopback", "This dashboard only answers on 127.0.0.1 or localhost (it has no login). To reach it from elsewhere, start it with --host and RUBRIC_STUDIO_PASSWORD.");
+      return refuse(
+        403,
+        "not_loopback",
+        "This dashboard only answers on 127.0.0.1 or localhost (it has no login). To reach it from elsewhere, start it with --host and RUBRIC_STUDIO_PASSWORD.",
+      );
     }
     return undefined;
   }
@@ -76,19 +107,43 @@ export async function guardRequest(input: { request: NextRequest; policy: Access
     // The token is checked first: a valid one is never throttled (CI scripts
     // keep working while someone else guesses), and it is long enough that
     // guessing it is hopeless anyway.
-    if (token !== undefined && policy.apiToken !== undefined && secretMatches(token, policy.apiToken)) return undefined;
+    if (
+      token !== undefined &&
+      policy.apiToken !== undefined &&
+      secretMatches(token, policy.apiToken)
+    )
+      return undefined;
     const client = clientAddress(request.headers);
     const wait = input.throttle.retryAfterSeconds(client, input.now);
-    if (wait > 0) return refuse(429, "too_many_attempts", `Too many failed attempts: try again in ${wait} s.`, { "retry-after": String(wait) });
+    if (wait > 0)
+      return refuse(429, "too_many_attempts", `Too many failed attempts: try again in ${wait} s.`, {
+        "retry-after": String(wait),
+      });
     input.throttle.recordFailure(client, input.now);
-    return refuse(401, "unauthorized", policy.apiToken === undefined ? "Bearer tokens are off: set RUBRIC_STUDIO_API_TOKEN on the server, or log in." : "The bearer token is not valid.", {
-      "www-authenticate": 'Bearer realm="rubric-studio"',
-    });
+    return refuse(
+      401,
+      "unauthorized",
+      policy.apiToken === undefined
+        ? "Bearer tokens are off: set RUBRIC_STUDIO_API_TOKEN on the server, or log in."
+        : "The bearer token is not valid.",
+      {
+        "www-authenticate": 'Bearer realm="rubric-studio"',
+      },
+    );
   }
 
-  if (await isLoggedIn(request.cookies.get(SESSION_COOKIE)?.value, policy.sessionSecret!)) return undefined;
+  if (await isLoggedIn(request.cookies.get(SESSION_COOKIE)?.value, policy.sessionSecret!))
+    return undefined;
 
-  const isPage = SAFE_METHODS.has(request.method) && !pathname.startsWith("/api/") && request.headers.get("accept") !== "text/event-stream";
+  const isPage =
+    SAFE_METHODS.has(request.method) &&
+    !pathname.startsWith("/api/") &&
+    request.headers.get("accept") !== "text/event-stream";
   if (isPage) return loginRedirect(request, policy);
-  return refuse(401, "unauthorized", "Log in first (the dashboard's login page, or Authorization: Bearer <RUBRIC_STUDIO_API_TOKEN>).", { "www-authenticate": 'Bearer realm="rubric-studio"' });
+  return refuse(
+    401,
+    "unauthorized",
+    "Log in first (the dashboard's login page, or Authorization: Bearer <RUBRIC_STUDIO_API_TOKEN>).",
+    { "www-authenticate": 'Bearer realm="rubric-studio"' },
+  );
 }

@@ -9,11 +9,21 @@
 // Plain JavaScript: it loads before anything can compile TypeScript.
 import { subscribe } from "node:diagnostics_channel";
 
-const FORWARDED = ["x-forwarded-for", "x-forwarded-host", "x-forwarded-proto", "x-forwarded-port", "forwarded", "x-real-ip"];
+const FORWARDED = [
+  "x-forwarded-for",
+  "x-forwarded-host",
+  "x-forwarded-proto",
+  "x-forwarded-port",
+  "forwarded",
+  "x-real-ip",
+];
 
 // Published synchronously before the server emits "request", for every request.
 subscribe("http.server.request.start", (message) => {
-  const { request, socket } = /** @type {{ request: import("node:http").IncomingMessage; socket: import("node:net").Socket }} */ (message);
+  const { request, socket } =
+    /** @type {{ request: import("node:http").IncomingMessage; socket: import("node:net").Socket }} */ (
+      message
+    );
   for (const name of FORWARDED) delete request.headers[name];
   if (socket.remoteAddress) request.headers["x-forwarded-for"] = socket.remoteAddress;
 });

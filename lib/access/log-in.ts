@@ -5,13 +5,34 @@ import type { LoginThrottle } from "./login-throttle";
 // A login attempt against the server's password, through the throttle. The
 // route turns the outcome into a session cookie or an answer.
 
-export type LoginOutcome = { ok: true } | { ok: false; code: "wrong_password"; message: string } | { ok: false; code: "too_many_attempts"; message: string; retryAfterSeconds: number } | { ok: false; code: "no_login"; message: string };
+export type LoginOutcome =
+  | { ok: true }
+  | { ok: false; code: "wrong_password"; message: string }
+  | { ok: false; code: "too_many_attempts"; message: string; retryAfterSeconds: number }
+  | { ok: false; code: "no_login"; message: string };
 
-export function attemptLogin(input: { password: string; policy: AccessPolicy; throttle: LoginThrottle; client: string; now: number }): LoginOutcome {
+export function attemptLogin(input: {
+  password: string;
+  policy: AccessPolicy;
+  throttle: LoginThrottle;
+  client: string;
+  now: number;
+}): LoginOutcome {
   const { policy, throttle, client, now } = input;
-  if (!policy.loginRequired || policy.password === undefined) return { ok: false, code: "no_login", message: "This dashboard has no password to log in with." };
+  if (!policy.loginRequired || policy.password === undefined)
+    return {
+      ok: false,
+      code: "no_login",
+      message: "This dashboard has no password to log in with.",
+    };
   const wait = throttle.retryAfterSeconds(client, now);
-  if (wait > 0) return { ok: false, code: "too_many_attempts", message: `Too many failed attempts: try again in ${wait} s.`, retryAfterSeconds: wait };
+  if (wait > 0)
+    return {
+      ok: false,
+      code: "too_many_attempts",
+      message: `Too many failed attempts: try again in ${wait} s.`,
+      retryAfterSeconds: wait,
+    };
   if (!secretMatches(input.password, policy.password)) {
     throttle.recordFailure(client, now);
     return { ok: false, code: "wrong_password", message: "That password is not right." };
@@ -40,6 +61,12 @@ export function safeNextPath(next: string | null | undefined): string {
     return DEFAULT_NEXT;
   }
   const path = `${url.pathname}${url.search}${url.hash}`;
-  if (url.origin !== HERE || !path.startsWith("/") || path.startsWith("//") || url.pathname.startsWith("/api/")) return DEFAULT_NEXT;
+  if (
+    url.origin !== HERE ||
+    !path.startsWith("/") ||
+    path.startsWith("//") ||
+    url.pathname.startsWith("/api/")
+  )
+    return DEFAULT_NEXT;
   return path;
 }

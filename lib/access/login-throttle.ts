@@ -14,7 +14,11 @@ export interface ThrottleLimits {
   windowMs: number;
 }
 
-export const DEFAULT_THROTTLE_LIMITS: ThrottleLimits = { perClient: 5, overall: 50, windowMs: 15 * 60_000 };
+export const DEFAULT_THROTTLE_LIMITS: ThrottleLimits = {
+  perClient: 5,
+  overall: 50,
+  windowMs: 15 * 60_000,
+};
 
 export interface LoginThrottle {
   /** Seconds to wait before this client may try again, or 0. */
@@ -23,7 +27,9 @@ export interface LoginThrottle {
   recordSuccess(client: string): void;
 }
 
-export function createLoginThrottle(limits: ThrottleLimits = DEFAULT_THROTTLE_LIMITS): LoginThrottle {
+export function createLoginThrottle(
+  limits: ThrottleLimits = DEFAULT_THROTTLE_LIMITS,
+): LoginThrottle {
   const failures = new Map<string, number[]>();
   let overall: number[] = [];
   const recent = (times: number[], now: number) => times.filter((t) => now - t < limits.windowMs);

@@ -19,7 +19,8 @@ interface RequestLike {
 
 // A host name, IPv4 address or bracketed IPv6 address, and an optional port:
 // nothing that could carry a path, credentials or a second host.
-const HOST_HEADER = /^(?:\[[0-9a-f:.]+\]|[a-z0-9_](?:[a-z0-9_-]{0,62})(?:\.[a-z0-9_-]{1,63})*\.?)(?::\d{1,5})?$/i;
+const HOST_HEADER =
+  /^(?:\[[0-9a-f:.]+\]|[a-z0-9_](?:[a-z0-9_-]{0,62})(?:\.[a-z0-9_-]{1,63})*\.?)(?::\d{1,5})?$/i;
 
 /** A Host-style value when it is just a host and port, else undefined. */
 function validHost(value: string | null | undefined): string | undefined {
@@ -43,7 +44,9 @@ export function requestHost(headers: Headers, policy: AddressPolicy): string | u
 /** Whether the browser reached us over https: the trusted proxy says so, or the server itself serves https. */
 export function isHttpsRequest(request: RequestLike, policy: AddressPolicy): boolean {
   if (policy.publicUrl) return policy.publicUrl.startsWith("https:");
-  const forwarded = policy.trustProxy ? firstForwarded(request.headers, "x-forwarded-proto")?.toLowerCase() : undefined;
+  const forwarded = policy.trustProxy
+    ? firstForwarded(request.headers, "x-forwarded-proto")?.toLowerCase()
+    : undefined;
   if (forwarded) return forwarded === "https";
   return new URL(request.url).protocol === "https:";
 }
@@ -52,7 +55,9 @@ export function isHttpsRequest(request: RequestLike, policy: AddressPolicy): boo
 export function requestOrigin(request: RequestLike, policy: AddressPolicy): string | undefined {
   if (policy.publicUrl) return policy.publicUrl;
   const host = requestHost(request.headers, policy);
-  return host === undefined ? undefined : `${isHttpsRequest(request, policy) ? "https" : "http"}://${host}`;
+  return host === undefined
+    ? undefined
+    : `${isHttpsRequest(request, policy) ? "https" : "http"}://${host}`;
 }
 
 /**
@@ -60,10 +65,18 @@ export function requestOrigin(request: RequestLike, policy: AddressPolicy): stri
  * Without a valid host the Location stays relative, which browsers resolve
  * against the address they asked for.
  */
-export function redirectTo(input: { path: string; request: RequestLike; policy: AddressPolicy; status: 303 | 307 }): NextResponse {
+export function redirectTo(input: {
+  path: string;
+  request: RequestLike;
+  policy: AddressPolicy;
+  status: 303 | 307;
+}): NextResponse {
   const origin = requestOrigin(input.request, input.policy);
   const location = origin === undefined ? input.path : new URL(input.path, origin).toString();
-  return new NextResponse(null, { status: input.status, headers: { location, "cache-control": "no-store" } });
+  return new NextResponse(null, {
+    status: input.status,
+    headers: { location, "cache-control": "no-store" },
+  });
 }
 
 /**

@@ -15,10 +15,16 @@ export function cleanReviewerName(raw: unknown): string | undefined {
 }
 
 /** The name a session was opened with, if any. */
-export async function sessionReviewer(cookieValue: string | undefined, secret: string | undefined): Promise<string | undefined> {
+export async function sessionReviewer(
+  cookieValue: string | undefined,
+  secret: string | undefined,
+): Promise<string | undefined> {
   if (!cookieValue || !secret) return undefined;
   try {
-    const data = await unsealData<SessionData>(cookieValue, { password: secret, ttl: SESSION_TTL_SECONDS });
+    const data = await unsealData<SessionData>(cookieValue, {
+      password: secret,
+      ttl: SESSION_TTL_SECONDS,
+    });
     return data.loggedIn === true ? cleanReviewerName(data.reviewer) : undefined;
   } catch {
     // A seal this server did not make is no session (see session.ts).
@@ -29,10 +35,21 @@ export async function sessionReviewer(cookieValue: string | undefined, secret: s
 export type ReviewerResult = { ok: true; name: string } | { ok: false; message: string };
 
 /** The reviewer of a request: the session's name when there is one, else (loopback, or a bearer token) the name the request gives. */
-export async function reviewerOf(input: { policy: Pick<AccessPolicy, "loginRequired" | "sessionSecret">; cookieValue: string | undefined; given: unknown }): Promise<ReviewerResult> {
-  const fromSession = input.policy.loginRequired ? await sessionReviewer(input.cookieValue, input.policy.sessionSecret) : undefined;
+export async function reviewerOf(input: {
+  policy: Pick<AccessPolicy, "loginRequired" | "sessionSecret">;
+  cookieValue: string | undefined;
+  given: unknown;
+}): Promise<ReviewerResult> {
+  const fromSession = input.policy.loginRequired
+    ? await sessionReviewer(input.cookieValue, input.policy.sessionSecret)
+    : undefined;
   if (fromSession) return { ok: true, name: fromSession };
   const given = cleanReviewerName(input.given);
   if (given) return { ok: true, name: given };
-  return { ok: false, message: input.policy.loginRequired ? "Log in with your name to label, or send a reviewer name." : "Give your name first: labels say who gave them." };
+  return {
+    ok: false,
+    message: input.policy.loginRequired
+      ? "Log in with your name to label, or send a reviewer name."
+      : "Give your name first: labels say who gave them.",
+  };
 }

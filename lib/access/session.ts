@@ -27,10 +27,16 @@ export function sessionOptions(input: { secret: string; secure: boolean }): Sess
 }
 
 /** Whether a session cookie's value is a valid, unexpired login. A forged or stale cookie is simply not one. */
-export async function isLoggedIn(cookieValue: string | undefined, secret: string): Promise<boolean> {
+export async function isLoggedIn(
+  cookieValue: string | undefined,
+  secret: string,
+): Promise<boolean> {
   if (!cookieValue) return false;
   try {
-    const data = await unsealData<SessionData>(cookieValue, { password: secret, ttl: SESSION_TTL_SECONDS });
+    const data = await unsealData<SessionData>(cookieValue, {
+      password: secret,
+      ttl: SESSION_TTL_SECONDS,
+    });
     return data.loggedIn === true;
   } catch {
     // unsealData throws on a seal it did not make (tampered, another secret):

@@ -38,7 +38,10 @@ export function batchOptions(input: {
 
 export function progressLine(p: BatchProgress): string {
   const { counts } = p;
-  const more = [counts.canceled ? `${counts.canceled} canceled` : "", counts.processing ? `${counts.processing} processing` : ""].filter(Boolean);
+  const more = [
+    counts.canceled ? `${counts.canceled} canceled` : "",
+    counts.processing ? `${counts.processing} processing` : "",
+  ].filter(Boolean);
   return `batch ${p.id}: ${p.status}, ${p.submitted} submitted, ${counts.succeeded} succeeded, ${counts.errored} errored, ${counts.expired} expired${more.length ? `, ${more.join(", ")}` : ""}`;
 }
 

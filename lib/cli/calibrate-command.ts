@@ -1,7 +1,11 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { planCalibration } from "../engine/trust/calibration/plan-calibration";
-import { runCalibration, calibrationReport, DEFAULT_TOLERANCE } from "../engine/trust/calibration/run-calibration";
+import {
+  runCalibration,
+  calibrationReport,
+  DEFAULT_TOLERANCE,
+} from "../engine/trust/calibration/run-calibration";
 import type { CalibrationResult, CriterionCalibration } from "../engine/results/trust";
 import { formatUsd, plural } from "../engine/results/format-score";
 import { stripControl } from "../report/escape";
@@ -39,44 +43,76 @@ const fixed = (x: number | null, digits = 3) => (x === null ? "—" : x.toFixed(
 
 /** A criterion's mark: ✗ fails the run (MAE above --max-error, or an item not graded), ! has outliers, ✓ every item within tolerance. */
 function markOf(result: CalibrationResult, c: CriterionCalibration): "✗" | "!" | "✓" {
-  if (c.graded < c.items.length || result.overMaxError.some((o) => o.eval === c.eval && o.item === c.item)) return "✗";
+  if (
+    c.graded < c.items.length ||
+    result.overMaxError.some((o) => o.eval === c.eval && o.item === c.item)
+  )
+    return "✗";
   return c.outliers > 0 ? "!" : "✓";
 }
 
 function legend(result: CalibrationResult): string {
   const tolerance = `±${result.tolerance}`;
-  const fails = result.maxError !== undefined ? `MAE above --max-error ${result.maxError}, or an item not graded (exit 1)` : "an item not graded (exit 1; with no --max-error, MAE alone fails nothing)";
+  const fails =
+    result.maxError !== undefined
+      ? `MAE above --max-error ${result.maxError}, or an item not graded (exit 1)`
+      : "an item not graded (exit 1; with no --max-error, MAE alone fails nothing)";
   return `✓ every item within ${tolerance} of its label · ! outliers: items off by more than ${tolerance} · ✗ ${fails}`;
 }
 
 export function renderCalibration(result: CalibrationResult): string {
-  const lines = [`Calibration: ${result.probes} labelled items, tolerance ±${result.tolerance}${result.maxError !== undefined ? `, max MAE ${result.maxError}` : ""}`, ""];
+  const lines = [
+    `Calibration: ${result.probes} labelled items, tolerance ±${result.tolerance}${result.maxError !== undefined ? `, max MAE ${result.maxError}` : ""}`,
+    "",
+  ];
   for (const c of result.criteria) {
     lines.push(
       `${markOf(result, c)} ${stripControl(c.eval)} › ${stripControl(c.item)} (${c.scale}): MAE ${fixed(c.mae)}, Cohen's κ (${c.kappa.weights}) ${c.kappa.value === null ? `n/a (${c.kappa.note})` : fixed(c.kappa.value)}, ${c.graded}/${c.items.length} graded, ${c.outliers} outlier${c.outliers === 1 ? "" : "s"}`,
     );
     for (const item of c.items.filter((i) => i.outlier || i.judged === null)) {
-      lines.push(`    ${item.source} ${stripControl(item.id)}: labelled ${fixed(item.label, 2)}, judged ${fixed(item.judged, 2)}${item.judged === null ? ` (${stripControl(item.reasoning)})` : ""}`);
+      lines.push(
+        `    ${item.source} ${stripControl(item.id)}: labelled ${fixed(item.label, 2)}, judged ${fixed(item.judged, 2)}${item.judged === null ? ` (${stripControl(item.reasoning)})` : ""}`,
+      );
     }
   }
-  lines.push("", legend(result), `${plural(result.judgeCalls, "judge call")} · ${formatUsd(result.costUsd)}`);
+  lines.push(
+    "",
+    legend(result),
+    `${plural(result.judgeCalls, "judge call")} · ${formatUsd(result.costUsd)}`,
+  );
   return `${lines.join("\n")}\n`;
 }
 
 /** The formats a calibration can be written in: the table, and the reporters that carry a calibration section. */
 const CALIBRATION_FORMATS: ReporterName[] = ["pretty", "json", "md", "html"];
 
-function reportersOf(options: CalibrateOptions): { ok: true; value: ReporterName[] } | { ok: false; message: string } {
+function reportersOf(
+  options: CalibrateOptions,
+): { ok: true; value: ReporterName[] } | { ok: false; message: string } {
   const parsed = parseReporterList(options.format ?? options.reporter ?? "pretty");
   if (!parsed.ok) return parsed;
   const unsupported = parsed.value.filter((n) => !CALIBRATION_FORMATS.includes(n));
-  if (unsupported.length > 0) return { ok: false, message: `calibrate writes ${CALIBRATION_FORMATS.join(", ")}; not ${unsupported.join(", ")}` };
+  if (unsupported.length > 0)
+    return {
+      ok: false,
+      message: `calibrate writes ${CALIBRATION_FORMATS.join(", ")}; not ${unsupported.join(", ")}`,
+    };
   return parsed;
 }
 
-async function storeCalibration(input: { result: CalibrationResult; options: CalibrateOptions; settings: Settings; yaml: string; toolVersion: string; io: CliIo }): Promise<void> {
+async function storeCalibration(input: {
+  result: CalibrationResult;
+  options: CalibrateOptions;
+  settings: Settings;
+  yaml: string;
+  toolVersion: string;
+  io: CliIo;
+}): Promise<void> {
   const { result, options, settings } = input;
-  const [{ openDatabase }, { createCalibrationStore }] = await Promise.all([import("../store/open-database"), import("../store/calibration-store")]);
+  const [{ openDatabase }, { createCalibrationStore }] = await Promise.all([
+    import("../store/open-database"),
+    import("../store/calibration-store"),
+  ]);
   const db = await openDatabase({ databaseUrl: settings.databaseUrl, dataDir: settings.dataDir });
   try {
     const runId = await createCalibrationStore(db.prisma).saveCalibration({
@@ -104,7 +140,11 @@ async function storeCalibration(input: { result: CalibrationResult; options: Cal
   }
 }
 
-export async function calibrateCommand(input: { options: CalibrateOptions; io: CliIo; toolVersion: string }): Promise<number> {
+export async function calibrateCommand(input: {
+  options: CalibrateOptions;
+  io: CliIo;
+  toolVersion: string;
+}): Promise<number> {
   const { options, io, toolVersion } = input;
   const reporters = reportersOf(options);
   if (!reporters.ok) {
@@ -116,40 +156,63 @@ export async function calibrateCommand(input: { options: CalibrateOptions; io: C
   const { suite, settings, filter, judge, providers, text, batch } = setup.value;
   const planned = planCalibration(suite, filter);
   if (planned.probes.length === 0) {
-    io.stderr.write("error: nothing to calibrate: add examples (anchors) to criteria or categories, or an eval dataset: with annotated items\n");
+    io.stderr.write(
+      "error: nothing to calibrate: add examples (anchors) to criteria or categories, or an eval dataset: with annotated items\n",
+    );
     return 2;
   }
-  const models = suite.evals.flatMap((e) => e.judge.panel ?? [e.judge.model ?? settings.judgeModel]);
-  const unavailable = models.map((m) => providers.resolve(m).unavailable).find((reason) => reason !== undefined);
+  const models = suite.evals.flatMap(
+    (e) => e.judge.panel ?? [e.judge.model ?? settings.judgeModel],
+  );
+  const unavailable = models
+    .map((m) => providers.resolve(m).unavailable)
+    .find((reason) => reason !== undefined);
   if (unavailable !== undefined) {
-    io.stderr.write(`${unavailable}: calibration of ${planned.probes.length} labelled items deferred.\n`);
+    io.stderr.write(
+      `${unavailable}: calibration of ${planned.probes.length} labelled items deferred.\n`,
+    );
     return 0;
   }
   const startedAt = Date.now();
   // Anchors, dataset items and reasoning can quote credentials: redacted before anything is printed, written or stored.
-  const result = redactDeep(await runCalibration(
-    {
-      suite,
-      ...(filter ? { filter } : {}),
-      defaultModel: settings.judgeModel,
-      resolveModel: providers.resolve,
-      concurrency: options.concurrency,
-      ...(options.maxCost !== undefined ? { maxCostUsd: options.maxCost } : {}),
-      ...(batch ? { batch } : {}),
-      toolVersion,
-      tolerance: options.tolerance ?? DEFAULT_TOLERANCE,
-      ...(options.maxError !== undefined ? { maxError: options.maxError } : {}),
-    },
-    { judge, now: Date.now, priceOf: providers.priceOf },
-  ));
-  if (options.store || settings.databaseUrl) await storeCalibration({ result, options, settings, yaml: text, toolVersion, io });
+  const result = redactDeep(
+    await runCalibration(
+      {
+        suite,
+        ...(filter ? { filter } : {}),
+        defaultModel: settings.judgeModel,
+        resolveModel: providers.resolve,
+        concurrency: options.concurrency,
+        ...(options.maxCost !== undefined ? { maxCostUsd: options.maxCost } : {}),
+        ...(batch ? { batch } : {}),
+        toolVersion,
+        tolerance: options.tolerance ?? DEFAULT_TOLERANCE,
+        ...(options.maxError !== undefined ? { maxError: options.maxError } : {}),
+      },
+      { judge, now: Date.now, priceOf: providers.priceOf },
+    ),
+  );
+  if (options.store || settings.databaseUrl)
+    await storeCalibration({ result, options, settings, yaml: text, toolVersion, io });
   const names = reporters.value;
   const machine = names.filter((n) => n !== "pretty");
   if (options.json) io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   else if (names.includes("pretty")) io.stdout.write(renderCalibration(result));
   if (machine.length > 0) {
-    const report = calibrationReport({ calibration: result, suite, toolVersion, startedAt, finishedAt: Date.now() });
-    await writeReports({ names: machine, report, ...(options.output !== undefined ? { output: options.output } : {}), io, color: false });
+    const report = calibrationReport({
+      calibration: result,
+      suite,
+      toolVersion,
+      startedAt,
+      finishedAt: Date.now(),
+    });
+    await writeReports({
+      names: machine,
+      report,
+      ...(options.output !== undefined ? { output: options.output } : {}),
+      io,
+      color: false,
+    });
   } else if (options.output !== undefined) {
     // Only the table asked for: --output keeps the plain result, as it always has.
     const target = path.resolve(io.cwd, options.output);

@@ -20,7 +20,11 @@ export function createCliLiveRunner(input: {
   endpointFor?: (model: string) => AgentEndpoint;
 }): LiveRunner | undefined {
   const { settings } = input;
-  const common = { baseDir: path.dirname(path.resolve(input.cwd, input.suiteFile)), allowServer: allowAllServers, clientVersion: input.toolVersion };
+  const common = {
+    baseDir: path.dirname(path.resolve(input.cwd, input.suiteFile)),
+    allowServer: allowAllServers,
+    clientVersion: input.toolVersion,
+  };
   // Planning defers the evals whose agent model has no key, so a runner here starts servers only for agents that can run.
   if (input.endpointFor) return createLiveRunner({ ...common, endpointFor: input.endpointFor });
   if (!settings.anthropicApiKey) return undefined;

@@ -33,7 +33,11 @@ export interface EvalOptions {
   pollInterval?: number;
 }
 
-export async function evalCommand(input: { options: EvalOptions; io: CliIo; toolVersion: string }): Promise<number> {
+export async function evalCommand(input: {
+  options: EvalOptions;
+  io: CliIo;
+  toolVersion: string;
+}): Promise<number> {
   const { options, io, toolVersion } = input;
   const fail = (message: string) => {
     io.stderr.write(`error: ${message}\n`);
@@ -51,11 +55,21 @@ export async function evalCommand(input: { options: EvalOptions; io: CliIo; tool
   const resolveModel = providers.resolve;
   // The judge cache lives in the run store: a run that keeps no history pays again on a rerun.
   const stored = Boolean(options.store || databaseUrl || options.queue);
-  const explainOptions = { cacheMinimumOf: providers.cacheMinimumOf, concurrency: options.concurrency, judgeCache: !options.cache ? false : stored ? true : ("no store" as const), batchable: (model: string) => goesThroughBatches(providers.resolve(model)) };
+  const explainOptions = {
+    cacheMinimumOf: providers.cacheMinimumOf,
+    concurrency: options.concurrency,
+    judgeCache: !options.cache ? false : stored ? true : ("no store" as const),
+    batchable: (model: string) => goesThroughBatches(providers.resolve(model)),
+  };
 
   if (options.explain) {
     // Planned as if every key were set, so that the plan shows what a real run would do; the missing keys are said after it.
-    const cells = planSuite({ suite, defaultModel: judgeModel, filter, resolveModel: (model) => ({ provider: resolveModel(model).provider }) });
+    const cells = planSuite({
+      suite,
+      defaultModel: judgeModel,
+      filter,
+      resolveModel: (model) => ({ provider: resolveModel(model).provider }),
+    });
     // The plan at standard prices, which shows what batches would cost beside the rest; with --batch, what they save.
     const plan = explainPlan(cells, direct.priceOf, explainOptions);
     io.stdout.write(`${renderExplain(plan)}\n`);
@@ -63,19 +77,36 @@ export async function evalCommand(input: { options: EvalOptions; io: CliIo; tool
     // What the keys that are set change: a judge's or an agent's provider without its key.
     const asIf = new Map(cells.map((c) => [c.id, c.deferReason]));
     const real = planSuite({ suite, defaultModel: judgeModel, filter, resolveModel });
-    const missing = [...new Set(real.flatMap((c) => (c.deferReason !== undefined && asIf.get(c.id) === undefined ? [c.deferReason] : [])))];
-    for (const reason of missing) io.stdout.write(`A real run would defer these evals: ${reason}.\n`);
+    const missing = [
+      ...new Set(
+        real.flatMap((c) =>
+          c.deferReason !== undefined && asIf.get(c.id) === undefined ? [c.deferReason] : [],
+        ),
+      ),
+    ];
+    for (const reason of missing)
+      io.stdout.write(`A real run would defer these evals: ${reason}.\n`);
     return 0;
   }
 
-  const planned = explainPlan(planSuite({ suite, defaultModel: judgeModel, resolveModel, filter }), providers.priceOf, explainOptions);
-  if (planned.cells.length === 0) return fail(`--filter ${JSON.stringify(options.filter)} matches no eval`);
+  const planned = explainPlan(
+    planSuite({ suite, defaultModel: judgeModel, resolveModel, filter }),
+    providers.priceOf,
+    explainOptions,
+  );
+  if (planned.cells.length === 0)
+    return fail(`--filter ${JSON.stringify(options.filter)} matches no eval`);
   // A budget cannot bound what it cannot price (a local model): say so before spending anything.
-  const refusal = options.maxCost !== undefined && !options.allowUnpriced ? unpricedRefusal({ models: planned.totals.unpricedModels, priceOf: providers.priceOf }) : undefined;
+  const refusal =
+    options.maxCost !== undefined && !options.allowUnpriced
+      ? unpricedRefusal({ models: planned.totals.unpricedModels, priceOf: providers.priceOf })
+      : undefined;
   if (refusal !== undefined) return fail(refusal);
   io.stderr.write(
     `Grading ${plural(planned.totals.evals, "eval")} (${plural(planned.totals.cells, "cell")}): ${plural(planned.totals.judgeCalls, "judge call")}${
-      planned.totals.agentCalls ? ` (plus up to ${planned.totals.agentCalls} agent model calls)` : ""
+      planned.totals.agentCalls
+        ? ` (plus up to ${planned.totals.agentCalls} agent model calls)`
+        : ""
     }, projected ~${formatUsd(planned.totals.costUsd)}${
       options.maxCost !== undefined ? ` (budget ${formatUsd(options.maxCost)})` : ""
     }\n`,
@@ -101,7 +132,19 @@ export async function evalCommand(input: { options: EvalOptions; io: CliIo; tool
     if (options.maxCost !== undefined) return fail("--max-cost is not supported with --queue yet");
     if (options.baseline !== undefined) return fail("--baseline is not supported with --queue yet");
     const { queuedRun } = await import("./queue-commands");
-    return queuedRun({ suite, yaml: text, suiteName, settings, config, io, reporters: reporters.value, output: options.output, color: options.color && Boolean(io.stdout.isTTY), filter, detach: Boolean(options.detach) });
+    return queuedRun({
+      suite,
+      yaml: text,
+      suiteName,
+      settings,
+      config,
+      io,
+      reporters: reporters.value,
+      output: options.output,
+      color: options.color && Boolean(io.stdout.isTTY),
+      filter,
+      detach: Boolean(options.detach),
+    });
   }
 
   return executeRun({
@@ -116,6 +159,8 @@ export async function evalCommand(input: { options: EvalOptions; io: CliIo; tool
     store: Boolean(options.store || databaseUrl),
     // The suite is named by its path, as the user wrote it relative to here.
     target: { kind: "new", suiteName, yaml: text },
-    ...(options.baseline !== undefined ? { baseline: { ref: options.baseline, maxDrop: options.maxDrop } } : {}),
+    ...(options.baseline !== undefined
+      ? { baseline: { ref: options.baseline, maxDrop: options.maxDrop } }
+      : {}),
   });
 }

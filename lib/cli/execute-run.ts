@@ -47,18 +47,30 @@ function leaseMs(timeoutSeconds: number): number {
   return Math.max(30_000, timeoutSeconds * 1000 * 2 * 5 + 60_000);
 }
 
-async function resolveBaseline(store: RunStore, ref: string, suiteName: string, runId: string): Promise<{ runId: string; results: EvalResult[] } | string> {
-  const run = ref === "latest" ? await store.latestRun({ suiteName, excludeRunId: runId }) : await store.getRun(ref);
-  if (!run) return ref === "latest" ? `no finished run of "${suiteName}" to compare with yet` : `no run with id ${ref}`;
+async function resolveBaseline(
+  store: RunStore,
+  ref: string,
+  suiteName: string,
+  runId: string,
+): Promise<{ runId: string; results: EvalResult[] } | string> {
+  const run =
+    ref === "latest"
+      ? await store.latestRun({ suiteName, excludeRunId: runId })
+      : await store.getRun(ref);
+  if (!run)
+    return ref === "latest"
+      ? `no finished run of "${suiteName}" to compare with yet`
+      : `no run with id ${ref}`;
   return { runId: run.id, results: await store.results(run.id) };
 }
 
 async function loadHistory() {
-  const [{ openDatabase }, { createRunStore }, { claimOwner, createCachedJudge }] = await Promise.all([
-    import("../store/open-database"),
-    import("../store/run-store"),
-    import("../store/cached-judge"),
-  ]);
+  const [{ openDatabase }, { createRunStore }, { claimOwner, createCachedJudge }] =
+    await Promise.all([
+      import("../store/open-database"),
+      import("../store/run-store"),
+      import("../store/cached-judge"),
+    ]);
   return { openDatabase, createRunStore, claimOwner, createCachedJudge };
 }
 
@@ -77,7 +89,10 @@ export async function executeRun(request: RunRequest): Promise<number> {
     // Run history loads Prisma and the database only when it is asked for.
     const history = request.store ? await loadHistory() : undefined;
     if (history) {
-      db = await history.openDatabase({ databaseUrl: settings.databaseUrl, dataDir: settings.dataDir });
+      db = await history.openDatabase({
+        databaseUrl: settings.databaseUrl,
+        dataDir: settings.dataDir,
+      });
       store = history.createRunStore(db.prisma);
     }
     if (request.target.kind === "resume") {
@@ -90,7 +105,9 @@ export async function executeRun(request: RunRequest): Promise<number> {
       stored = all.filter((r) => !gradedOnResume(r));
       await store!.reopenRun(run.id);
       const again = all.length - stored.length;
-      io.stderr.write(`Resuming run ${run.id}: ${stored.length} of ${plural(run.totalCells, "result")} already stored${again ? `; grading ${again} that ${again === 1 ? "was" : "were"} interrupted or cancelled` : ""}\n`);
+      io.stderr.write(
+        `Resuming run ${run.id}: ${stored.length} of ${plural(run.totalCells, "result")} already stored${again ? `; grading ${again} that ${again === 1 ? "was" : "were"} interrupted or cancelled` : ""}\n`,
+      );
     } else {
       suiteName = request.target.suiteName;
     }
@@ -109,11 +126,27 @@ export async function executeRun(request: RunRequest): Promise<number> {
     const resolveModel = providers.resolve;
     const skipResultIds = new Set(stored.map((r) => r.id));
     if (store && request.target.kind === "new") {
-      const { suiteId, suiteVersionId } = await store.saveSuiteVersion({ name: suiteName, yaml: request.target.yaml });
-      const planned = planSuite({ suite, defaultModel: settings.judgeModel, resolveModel, filter: request.filter });
+      const { suiteId, suiteVersionId } = await store.saveSuiteVersion({
+        name: suiteName,
+        yaml: request.target.yaml,
+      });
+      const planned = planSuite({
+        suite,
+        defaultModel: settings.judgeModel,
+        resolveModel,
+        filter: request.filter,
+      });
       const plannedJudgeCalls = planned.reduce((n, c) => n + c.judgeCalls, 0);
-      const gate = baseline ? { baseline: { runId: baseline.runId, maxDrop: request.baseline!.maxDrop } } : {};
-      runId = await store.createRun({ suiteId, suiteVersionId, startedBy: "cli", config: { ...config, plannedJudgeCalls, ...gate }, totalCells: planned.length });
+      const gate = baseline
+        ? { baseline: { runId: baseline.runId, maxDrop: request.baseline!.maxDrop } }
+        : {};
+      runId = await store.createRun({
+        suiteId,
+        suiteVersionId,
+        startedBy: "cli",
+        config: { ...config, plannedJudgeCalls, ...gate },
+        totalCells: planned.length,
+      });
       io.stderr.write(`Storing run ${runId}\n`);
     }
 
@@ -122,15 +155,33 @@ export async function executeRun(request: RunRequest): Promise<number> {
     // with --batch, through Message Batches whose ids are stored with the run, for `resume`.
     const counted = countOutstanding();
     const batch = config.batch
-      ? batchOptions({ pollSeconds: config.batch.pollSeconds, say: (text) => io.stderr.write(text), signal: abort.signal, outstanding: counted.outstanding, ...(db && runId ? { ledger: createBatchLedger({ prisma: db.prisma, runId }) } : {}) })
+      ? batchOptions({
+          pollSeconds: config.batch.pollSeconds,
+          say: (text) => io.stderr.write(text),
+          signal: abort.signal,
+          outstanding: counted.outstanding,
+          ...(db && runId ? { ledger: createBatchLedger({ prisma: db.prisma, runId }) } : {}),
+        })
       : undefined;
-    let judge: JudgePort = providers.createJudge({ timeoutMs: config.timeoutSeconds * 1000, ...(batch ? { batch } : {}) });
+    let judge: JudgePort = providers.createJudge({
+      timeoutMs: config.timeoutSeconds * 1000,
+      ...(batch ? { batch } : {}),
+    });
     if (history && db) {
-      judge = history.createCachedJudge({ prisma: db.prisma, inner: judge, runId, owner: history.claimOwner(), reuse: !config.noCache, leaseMs: leaseMs(config.timeoutSeconds) });
+      judge = history.createCachedJudge({
+        prisma: db.prisma,
+        inner: judge,
+        runId,
+        owner: history.claimOwner(),
+        reuse: !config.noCache,
+        leaseMs: leaseMs(config.timeoutSeconds),
+      });
     }
     if (batch) judge = counted.around(judge);
 
-    const progress = io.stderr.isTTY ? createProgressBar({ stream: io.stderr, now: Date.now }) : undefined;
+    const progress = io.stderr.isTTY
+      ? createProgressBar({ stream: io.stderr, now: Date.now })
+      : undefined;
     // Evals without a response run as agents against their MCP servers; the servers close with the run.
     const live = createCliLiveRunner({
       settings,
@@ -148,7 +199,10 @@ export async function executeRun(request: RunRequest): Promise<number> {
     const cancelWatch =
       store && runId
         ? setInterval(() => {
-            void store.isCancelRequested(runId!).then((yes) => yes && cancelled.abort(), () => {});
+            void store.isCancelRequested(runId!).then(
+              (yes) => yes && cancelled.abort(),
+              () => {},
+            );
           }, 500)
         : undefined;
     // Results are written one at a time as they are graded, so a crash keeps
@@ -185,13 +239,22 @@ export async function executeRun(request: RunRequest): Promise<number> {
           onEvent: (event) => {
             progress?.onEvent(event);
             if (event.type === "result") save(event.result);
-            else if (event.type === "warning") io.stderr.write(`${progress ? "\n" : ""}warning: ${event.message}\n`);
+            else if (event.type === "warning")
+              io.stderr.write(`${progress ? "\n" : ""}warning: ${event.message}\n`);
           },
         },
       );
       await saving;
       report = stored.length
-        ? buildReport({ results: [...stored, ...fresh.results], suite, toolVersion: config.toolVersion, startedAt: started, finishedAt: Date.now(), maxCostUsd: config.maxCostUsd, priceOf: direct.priceOf })
+        ? buildReport({
+            results: [...stored, ...fresh.results],
+            suite,
+            toolVersion: config.toolVersion,
+            startedAt: started,
+            finishedAt: Date.now(),
+            maxCostUsd: config.maxCostUsd,
+            priceOf: direct.priceOf,
+          })
         : fresh;
     } finally {
       process.off("SIGINT", onSigint);
@@ -200,20 +263,46 @@ export async function executeRun(request: RunRequest): Promise<number> {
       await live?.close();
     }
 
-    if (baseline) report = { ...report, baseline: compareToBaseline({ report, baseline: baseline.results, baselineRunId: baseline.runId, maxDrop: request.baseline!.maxDrop }) };
+    if (baseline)
+      report = {
+        ...report,
+        baseline: compareToBaseline({
+          report,
+          baseline: baseline.results,
+          baselineRunId: baseline.runId,
+          maxDrop: request.baseline!.maxDrop,
+        }),
+      };
     if (runId) report = { ...report, runId };
     if (store && runId) {
-      await store.finishRun({ runId, report, status: abort.signal.aborted || cancelled.signal.aborted ? "cancelled" : "completed" });
+      await store.finishRun({
+        runId,
+        report,
+        status: abort.signal.aborted || cancelled.signal.aborted ? "cancelled" : "completed",
+      });
     }
     if (config.batch && runId && abort.signal.aborted) {
-      io.stderr.write(`Interrupted: the message batches go on; \`rubric-studio resume ${runId}\` waits for them and pays nothing twice\n`);
+      io.stderr.write(
+        `Interrupted: the message batches go on; \`rubric-studio resume ${runId}\` waits for them and pays nothing twice\n`,
+      );
     }
     const batched = report.summary.savings.batch;
-    if (batched) io.stderr.write(`${plural(batched.calls, "judge call")} batched, saving ${formatSaving(batched.saved)} at Message Batches prices\n`);
+    if (batched)
+      io.stderr.write(
+        `${plural(batched.calls, "judge call")} batched, saving ${formatSaving(batched.saved)} at Message Batches prices\n`,
+      );
     if (report.summary.reused) {
-      io.stderr.write(`Reused ${report.summary.reused.calls} judge verdicts from the cache, saving ${formatSaving(report.summary.savings.judgeCache.saved)}\n`);
+      io.stderr.write(
+        `Reused ${report.summary.reused.calls} judge verdicts from the cache, saving ${formatSaving(report.summary.savings.judgeCache.saved)}\n`,
+      );
     }
-    await writeReports({ names: request.reporters, report, output: request.output, io, color: request.color });
+    await writeReports({
+      names: request.reporters,
+      report,
+      output: request.output,
+      io,
+      color: request.color,
+    });
     return exitCodeOf(report);
   } finally {
     await db?.close();

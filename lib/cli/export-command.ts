@@ -14,18 +14,24 @@ function categoryRubrics(evals: { rubric: { kind: string } }[]): RubricSetConfig
   const byId = new Map<string, RubricSetConfig>();
   for (const evalConfig of evals) {
     const rubric = evalConfig.rubric as { kind: string; rubricSet?: RubricSetConfig };
-    if (rubric.kind === "categories" && rubric.rubricSet && !byId.has(rubric.rubricSet.id)) byId.set(rubric.rubricSet.id, rubric.rubricSet);
+    if (rubric.kind === "categories" && rubric.rubricSet && !byId.has(rubric.rubricSet.id))
+      byId.set(rubric.rubricSet.id, rubric.rubricSet);
   }
   return [...byId.values()];
 }
 
-export async function exportCommand(input: { options: { config: string; rubric?: string; output?: string }; io: CliIo }): Promise<number> {
+export async function exportCommand(input: {
+  options: { config: string; rubric?: string; output?: string };
+  io: CliIo;
+}): Promise<number> {
   const { options, io } = input;
   let text: string;
   try {
     text = await readFile(path.resolve(io.cwd, options.config), "utf8");
   } catch (error) {
-    io.stderr.write(`${options.config}:1:1: error: cannot read the suite: ${(error as NodeJS.ErrnoException).code === "ENOENT" ? "file not found" : (error as Error).message}\n`);
+    io.stderr.write(
+      `${options.config}:1:1: error: cannot read the suite: ${(error as NodeJS.ErrnoException).code === "ENOENT" ? "file not found" : (error as Error).message}\n`,
+    );
     return 2;
   }
   const loaded = loadSuite({ text, file: options.config });
@@ -36,12 +42,23 @@ export async function exportCommand(input: { options: { config: string; rubric?:
   const rubrics = categoryRubrics(loaded.value.evals);
   const ids = rubrics.map((r) => r.id).join(", ");
   if (rubrics.length === 0) {
-    io.stderr.write(`error: ${options.config} has no eval with a category rubric (categories:) to export; only category rubrics have a RubricSet form\n`);
+    io.stderr.write(
+      `error: ${options.config} has no eval with a category rubric (categories:) to export; only category rubrics have a RubricSet form\n`,
+    );
     return 2;
   }
-  const picked = options.rubric === undefined ? (rubrics.length === 1 ? rubrics[0] : undefined) : rubrics.find((r) => r.id === options.rubric);
+  const picked =
+    options.rubric === undefined
+      ? rubrics.length === 1
+        ? rubrics[0]
+        : undefined
+      : rubrics.find((r) => r.id === options.rubric);
   if (!picked) {
-    io.stderr.write(options.rubric === undefined ? `error: the suite's evals use ${rubrics.length} category rubrics; pick one with --rubric ID: ${ids}\n` : `error: no category rubric with id "${options.rubric}" in the suite's evals; their ids: ${ids}\n`);
+    io.stderr.write(
+      options.rubric === undefined
+        ? `error: the suite's evals use ${rubrics.length} category rubrics; pick one with --rubric ID: ${ids}\n`
+        : `error: no category rubric with id "${options.rubric}" in the suite's evals; their ids: ${ids}\n`,
+    );
     return 2;
   }
   const json = `${JSON.stringify(rubricSetToJson(picked), null, 2)}\n`;
@@ -52,6 +69,8 @@ export async function exportCommand(input: { options: { config: string; rubric?:
   const target = path.resolve(io.cwd, options.output);
   await mkdir(path.dirname(target), { recursive: true });
   await writeFile(target, json);
-  io.stderr.write(`wrote RubricSet "${picked.id}" (${picked.categories.length} categories) to ${options.output}\n`);
+  io.stderr.write(
+    `wrote RubricSet "${picked.id}" (${picked.categories.length} categories) to ${options.output}\n`,
+  );
   return 0;
 }

@@ -22,7 +22,11 @@ function relativePath(from: string, to: string): string {
   return relative.startsWith("../") ? relative : `./${relative}`;
 }
 
-export async function importCommand(input: { file: string; options: { output?: string; document?: string }; io: CliIo }): Promise<number> {
+export async function importCommand(input: {
+  file: string;
+  options: { output?: string; document?: string };
+  io: CliIo;
+}): Promise<number> {
   const { file, options, io } = input;
   const fail = (lines: string[]) => {
     for (const line of lines) io.stderr.write(`${file}: ${line}\n`);
@@ -32,29 +36,43 @@ export async function importCommand(input: { file: string; options: { output?: s
   try {
     text = await readFile(path.resolve(io.cwd, file), "utf8");
   } catch (error) {
-    return fail([`cannot read the file: ${(error as NodeJS.ErrnoException).code === "ENOENT" ? "file not found" : (error as Error).message}`]);
+    return fail([
+      `cannot read the file: ${(error as NodeJS.ErrnoException).code === "ENOENT" ? "file not found" : (error as Error).message}`,
+    ]);
   }
   const parsed = parseRubricSetJson(text);
   if (!parsed.ok) return fail(parsed.issues);
 
   // Paths in a suite are relative to the suite file: to the output's folder, or to here for stdout.
-  const suiteDir = options.output === undefined ? io.cwd : path.dirname(path.resolve(io.cwd, options.output));
+  const suiteDir =
+    options.output === undefined ? io.cwd : path.dirname(path.resolve(io.cwd, options.output));
   let document = PLACEHOLDER_DOCUMENT;
   if (options.document !== undefined) {
-    const found = await stat(path.resolve(io.cwd, options.document)).catch((error: NodeJS.ErrnoException) => error);
+    const found = await stat(path.resolve(io.cwd, options.document)).catch(
+      (error: NodeJS.ErrnoException) => error,
+    );
     if (found instanceof Error) {
-      io.stderr.write(`--document ${options.document}: ${found.code === "ENOENT" ? "file not found" : found.message}; give the document the review eval should grade\n`);
+      io.stderr.write(
+        `--document ${options.document}: ${found.code === "ENOENT" ? "file not found" : found.message}; give the document the review eval should grade\n`,
+      );
       return 2;
     }
     if (!found.isFile()) {
-      io.stderr.write(`--document ${options.document}: not a file; give the document the review eval should grade\n`);
+      io.stderr.write(
+        `--document ${options.document}: not a file; give the document the review eval should grade\n`,
+      );
       return 2;
     }
     document = relativePath(suiteDir, path.resolve(io.cwd, options.document));
   }
   // A modeline editors resolve offline: this package's own copy of the schema, relative to the suite file.
   const schema = existsSync(PACKAGE_SCHEMA) ? relativePath(suiteDir, PACKAGE_SCHEMA) : undefined;
-  const suite = rubricSetToSuiteYaml({ rubric: parsed.value, document, source: path.basename(file).replace(/[\r\n]+/g, " "), ...(schema ? { schema } : {}) });
+  const suite = rubricSetToSuiteYaml({
+    rubric: parsed.value,
+    document,
+    source: path.basename(file).replace(/[\r\n]+/g, " "),
+    ...(schema ? { schema } : {}),
+  });
   if (!suite.ok) return fail(suite.issues);
   const written = suite.text.endsWith("\n") ? suite.text : `${suite.text}\n`;
   const target = options.output ?? "suite.yaml";
@@ -62,7 +80,8 @@ export async function importCommand(input: { file: string; options: { output?: s
   if (!loaded.ok) return fail(loaded.issues.map((issue) => formatIssue(issue)));
   for (const warning of loaded.warnings) io.stderr.write(`${formatIssue(warning)}\n`);
   // Without --document the eval reads a placeholder: say plainly what to add, unless it is there.
-  const missing = options.document === undefined && !existsSync(path.join(suiteDir, PLACEHOLDER_DOCUMENT));
+  const missing =
+    options.document === undefined && !existsSync(path.join(suiteDir, PLACEHOLDER_DOCUMENT));
   const todo = missing
     ? `no --document given: the review eval reads "${PLACEHOLDER_DOCUMENT}" next to the suite, which does not exist yet; create it, or set the eval's document: to the file to review (or rerun import with --document FILE)\n`
     : "";
@@ -74,7 +93,9 @@ export async function importCommand(input: { file: string; options: { output?: s
   const out = path.resolve(io.cwd, options.output);
   await mkdir(path.dirname(out), { recursive: true });
   await writeFile(out, written);
-  io.stderr.write(`wrote ${options.output}: rubric "${parsed.value.id}" with ${parsed.value.categories.length} categories; review ${document} with rubric-studio review --config ${options.output}\n`);
+  io.stderr.write(
+    `wrote ${options.output}: rubric "${parsed.value.id}" with ${parsed.value.categories.length} categories; review ${document} with rubric-studio review --config ${options.output}\n`,
+  );
   io.stderr.write(todo);
   return 0;
 }

@@ -14,27 +14,30 @@ export function addJudgingOptions(
       "stop scheduling judge calls before the spend would pass this many US dollars",
       parsers.nonNegative("--max-cost"),
     )
-    .option("--allow-unpriced", "with --max-cost, run even when a judge model has no known price (its calls count as $0)")
+    .option(
+      "--allow-unpriced",
+      "with --max-cost, run even when a judge model has no known price (its calls count as $0)",
+    )
     .addOption(
       new Option("--concurrency <n>", "judge calls in flight at once")
         .argParser(parsers.positiveInt("--concurrency"))
         .default(8),
     )
     .addOption(
-      new Option(
-        "--timeout <seconds>",
-        "timeout of one judge request (fractions allowed)",
-      )
+      new Option("--timeout <seconds>", "timeout of one judge request (fractions allowed)")
         .argParser(parsers.positiveNumber("--timeout"))
         .default(60),
     )
+    .option("--filter <pattern>", "only evals whose name matches this regular expression")
     .option(
-      "--filter <pattern>",
-      "only evals whose name matches this regular expression",
+      "--batch",
+      "send the judge calls through Message Batches, round by round: half price, may take up to 24 h (Anthropic's API; other providers are called directly)",
     )
-    .option("--batch", "send the judge calls through Message Batches, round by round: half price, may take up to 24 h (Anthropic's API; other providers are called directly)")
     .addOption(
-      new Option("--poll-interval <seconds>", "with --batch, how often to look at a batch in progress (fractions allowed)")
+      new Option(
+        "--poll-interval <seconds>",
+        "with --batch, how often to look at a batch in progress (fractions allowed)",
+      )
         .argParser(parsers.positiveNumber("--poll-interval"))
         .default(30),
     );

@@ -32,12 +32,23 @@ export function liveForRun(input: {
   return (run) => {
     if (agentEndpoints && run.startedBy !== "cli") {
       // An agent model whose provider has no key defers in planning (the worker resolves it).
-      return createLiveRunner({ endpointFor: agentEndpoints, baseDir: allowList ? path.dirname(allowList.file) : process.cwd(), allowServer: dashboardAllowServer(allowList), clientVersion: run.config.toolVersion });
+      return createLiveRunner({
+        endpointFor: agentEndpoints,
+        baseDir: allowList ? path.dirname(allowList.file) : process.cwd(),
+        allowServer: dashboardAllowServer(allowList),
+        clientVersion: run.config.toolVersion,
+      });
     }
     // Without a key every eval defers anyway: start no server for nothing.
     if (!settings.anthropicApiKey) return undefined;
     if (run.startedBy === "cli") {
-      return createCliLiveRunner({ settings, suiteFile: run.config.file, cwd: run.config.cwd ?? process.cwd(), timeoutSeconds: input.timeoutSeconds, toolVersion: run.config.toolVersion });
+      return createCliLiveRunner({
+        settings,
+        suiteFile: run.config.file,
+        cwd: run.config.cwd ?? process.cwd(),
+        timeoutSeconds: input.timeoutSeconds,
+        toolVersion: run.config.toolVersion,
+      });
     }
     return createLiveRunner({
       messages: createRetryingMessages({

@@ -19,14 +19,17 @@ export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
 // Commands load their modules when they run, so that `validate` and `--help`
 // do not pay for the judge, the store and the job queue.
 function toolVersion(): string {
-  const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
+  const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
+    version: string;
+  };
   return pkg.version;
 }
 
 function positiveInt(name: string, max = Number.MAX_SAFE_INTEGER) {
   return (value: string) => {
     const n = Number(value);
-    if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`${name} must be a whole number of at least 1`);
+    if (!Number.isInteger(n) || n < 1)
+      throw new InvalidArgumentError(`${name} must be a whole number of at least 1`);
     if (n > max) throw new InvalidArgumentError(`${name} must be at most ${max}`);
     return n;
   };
@@ -35,7 +38,8 @@ function positiveInt(name: string, max = Number.MAX_SAFE_INTEGER) {
 function positiveNumber(name: string) {
   return (value: string) => {
     const n = Number(value);
-    if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError(`${name} must be a number greater than 0`);
+    if (!Number.isFinite(n) || n <= 0)
+      throw new InvalidArgumentError(`${name} must be a number greater than 0`);
     return n;
   };
 }
@@ -43,7 +47,8 @@ function positiveNumber(name: string) {
 function nonNegative(name: string) {
   return (value: string) => {
     const n = Number(value);
-    if (!Number.isFinite(n) || n < 0) throw new InvalidArgumentError(`${name} must be a number of at least 0`);
+    if (!Number.isFinite(n) || n < 0)
+      throw new InvalidArgumentError(`${name} must be a number of at least 0`);
     return n;
   };
 }
@@ -61,7 +66,10 @@ function warnOnce(): void {
   };
 }
 
-async function withSettings(io: CliIo, work: (settings: Settings) => Promise<number>): Promise<number> {
+async function withSettings(
+  io: CliIo,
+  work: (settings: Settings) => Promise<number>,
+): Promise<number> {
   const settings = readEnv(io.env);
   if (!settings.ok) {
     io.stderr.write(`error: ${settings.message}\n`);
@@ -76,7 +84,9 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   const version = toolVersion();
   const program = new Command()
     .name("rubric-studio")
-    .description("Author, run and gate LLM-as-judge rubrics. Grades responses with a Claude judge; see README.md for the YAML language.")
+    .description(
+      "Author, run and gate LLM-as-judge rubrics. Grades responses with a Claude judge; see README.md for the YAML language.",
+    )
     .version(version)
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) })
@@ -84,9 +94,14 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
 
   program
     .command("validate")
-    .description("Check a suite: YAML syntax, every field, refs, presets, regexes. Prints file:line:column for each problem.")
+    .description(
+      "Check a suite: YAML syntax, every field, refs, presets, regexes. Prints file:line:column for each problem.",
+    )
     .requiredOption("-c, --config <file>", "the suite YAML file")
-    .addHelpText("after", "\nExit codes: 0 valid, 2 invalid.\n\nExample:\n  rubric-studio validate --config examples/rubric-eval.yaml")
+    .addHelpText(
+      "after",
+      "\nExit codes: 0 valid, 2 invalid.\n\nExample:\n  rubric-studio validate --config examples/rubric-eval.yaml",
+    )
     .action(async (opts: { config: string }) => {
       exitCode = await validateCommand({ file: opts.config, io });
     });
@@ -94,21 +109,56 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   addJudgingOptions(
     program
       .command("eval")
-      .description("Grade every eval of a suite with the judge, or print the plan and its cost with --explain.")
+      .description(
+        "Grade every eval of a suite with the judge, or print the plan and its cost with --explain.",
+      )
       .requiredOption("-c, --config <file>", "the suite YAML file"),
     { positiveInt, positiveNumber, nonNegative },
   )
-    .option("--explain", "print the plan: rubric, candidate, judge model(s), judge calls and projected cost; calls no provider")
+    .option(
+      "--explain",
+      "print the plan: rubric, candidate, judge model(s), judge calls and projected cost; calls no provider",
+    )
     .option("-r, --reporter <formats>", REPORTER_HELP, "pretty")
-    .option("-o, --output <path>", "write the report there (a directory when several non-pretty formats are asked for)")
+    .option(
+      "-o, --output <path>",
+      "write the report there (a directory when several non-pretty formats are asked for)",
+    )
     .option("--no-color", "plain text, no ANSI colours")
-    .option("--store", "keep the run in the run history (the embedded database, or DATABASE_URL; on whenever DATABASE_URL is set)")
-    .option("--no-cache", "ask the judge afresh instead of reusing stored verdicts (with run history)")
-    .option("--baseline <run>", "compare with a stored run (its id, or latest): exit 1 when a score drops by more than --max-drop or an eval newly fails")
-    .addOption(new Option("--max-drop <delta>", "largest allowed score drop against --baseline, on the 0..1 scale").argParser(nonNegative("--max-drop")).default(0.05))
-    .addOption(new Option("--repeat <n>", "grade every judge call n times and report, per criterion, how often pass/fail flipped").argParser(positiveInt("--repeat", LIMITS.repeats)))
-    .option("--queue", "split the run into jobs on the job queue: graded here and by any `rubric-studio worker` on the same database")
-    .option("--detach", "with --queue: print the run id and exit; workers grade it (see `rubric-studio report`)")
+    .option(
+      "--store",
+      "keep the run in the run history (the embedded database, or DATABASE_URL; on whenever DATABASE_URL is set)",
+    )
+    .option(
+      "--no-cache",
+      "ask the judge afresh instead of reusing stored verdicts (with run history)",
+    )
+    .option(
+      "--baseline <run>",
+      "compare with a stored run (its id, or latest): exit 1 when a score drops by more than --max-drop or an eval newly fails",
+    )
+    .addOption(
+      new Option(
+        "--max-drop <delta>",
+        "largest allowed score drop against --baseline, on the 0..1 scale",
+      )
+        .argParser(nonNegative("--max-drop"))
+        .default(0.05),
+    )
+    .addOption(
+      new Option(
+        "--repeat <n>",
+        "grade every judge call n times and report, per criterion, how often pass/fail flipped",
+      ).argParser(positiveInt("--repeat", LIMITS.repeats)),
+    )
+    .option(
+      "--queue",
+      "split the run into jobs on the job queue: graded here and by any `rubric-studio worker` on the same database",
+    )
+    .option(
+      "--detach",
+      "with --queue: print the run id and exit; workers grade it (see `rubric-studio report`)",
+    )
     .addHelpText(
       "after",
       [
@@ -134,37 +184,70 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
 
   program
     .command("resume")
-    .description("Finish a stored run whose process died: grades only the missing results, reusing every judge verdict that was already paid for.")
+    .description(
+      "Finish a stored run whose process died: grades only the missing results, reusing every judge verdict that was already paid for.",
+    )
     .argument("<run-id>", "the id printed as 'Storing run ...'")
     .option("-r, --reporter <formats>", REPORTER_HELP, "pretty")
-    .option("-o, --output <path>", "write the report there (a directory when several non-pretty formats are asked for)")
+    .option(
+      "-o, --output <path>",
+      "write the report there (a directory when several non-pretty formats are asked for)",
+    )
     .option("--no-color", "plain text, no ANSI colours")
     .action(async (runId: string, opts: { reporter: string; output?: string; color: boolean }) => {
       const { resumeCommand } = await import("./resume-command");
       exitCode = await resumeCommand({ runId, options: opts, io });
     });
 
-  addReviewCommands(program, { io, toolVersion: version, setExitCode: (code) => (exitCode = code), parsers: { positiveInt, positiveNumber, nonNegative } });
+  addReviewCommands(program, {
+    io,
+    toolVersion: version,
+    setExitCode: (code) => (exitCode = code),
+    parsers: { positiveInt, positiveNumber, nonNegative },
+  });
 
   const reporterOptions = (command: Command) =>
     command
       .option("-r, --reporter <formats>", REPORTER_HELP, "pretty")
-      .option("-o, --output <path>", "write the report there (a directory when several non-pretty formats are asked for)")
+      .option(
+        "-o, --output <path>",
+        "write the report there (a directory when several non-pretty formats are asked for)",
+      )
       .option("--no-color", "plain text, no ANSI colours");
 
   program
     .command("worker")
-    .description("Grade queued runs (eval --queue) from the run-history database, alongside any other workers, until Ctrl-C.")
-    .addOption(new Option("--concurrency <n>", "judge calls in flight at once").argParser(positiveInt("--concurrency")).default(8))
-    .addOption(new Option("--timeout <seconds>", "timeout of one judge request").argParser(positiveNumber("--timeout")).default(60))
+    .description(
+      "Grade queued runs (eval --queue) from the run-history database, alongside any other workers, until Ctrl-C.",
+    )
+    .addOption(
+      new Option("--concurrency <n>", "judge calls in flight at once")
+        .argParser(positiveInt("--concurrency"))
+        .default(8),
+    )
+    .addOption(
+      new Option("--timeout <seconds>", "timeout of one judge request")
+        .argParser(positiveNumber("--timeout"))
+        .default(60),
+    )
     .action(async (opts: { concurrency: number; timeout: number }) => {
       const { workerCommand } = await import("./queue-commands");
-      exitCode = await withSettings(io, (settings) => workerCommand({ settings, io, concurrency: opts.concurrency, timeoutSeconds: opts.timeout, toolVersion: version }));
+      exitCode = await withSettings(io, (settings) =>
+        workerCommand({
+          settings,
+          io,
+          concurrency: opts.concurrency,
+          timeoutSeconds: opts.timeout,
+          toolVersion: version,
+        }),
+      );
     });
 
   program
     .command("cancel")
-    .description("Ask a queued or running run to stop: no new judge or agent calls start, even inside an eval being graded; what is left reports skipped (cancelled).")
+    .description(
+      "Ask a queued or running run to stop: no new judge or agent calls start, even inside an eval being graded; what is left reports skipped (cancelled).",
+    )
     .argument("<run-id>")
     .action(async (runId: string) => {
       const { cancelCommand } = await import("./queue-commands");
@@ -174,8 +257,13 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   reporterOptions(
     program
       .command("report")
-      .description("Render a stored run in any format (for a run started with --detach, or any past run), or a review file the Go package wrote (EvaluationReport JSON, an array of them, or a MultiJudgeResult).")
-      .argument("<run-id|latest|file>", "a run id, latest (the newest stored run), or the path of a Go EvaluationReport JSON file"),
+      .description(
+        "Render a stored run in any format (for a run started with --detach, or any past run), or a review file the Go package wrote (EvaluationReport JSON, an array of them, or a MultiJudgeResult).",
+      )
+      .argument(
+        "<run-id|latest|file>",
+        "a run id, latest (the newest stored run), or the path of a Go EvaluationReport JSON file",
+      ),
   ).action(async (runId: string, opts: { reporter: string; output?: string; color: boolean }) => {
     const reporters = parseReporterList(opts.reporter);
     if (!reporters.ok) {
@@ -185,14 +273,31 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     }
     const color = opts.color && Boolean(io.stdout.isTTY);
     // A run id is a UUID, and `latest` the newest stored run; anything else names a file.
-    if (runId !== "latest" && !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(runId)) {
+    if (
+      runId !== "latest" &&
+      !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(runId)
+    ) {
       const { reportFileCommand } = await import("./report-file-command");
-      exitCode = await reportFileCommand({ file: runId, io, reporters: reporters.value, output: opts.output, color, toolVersion: version });
+      exitCode = await reportFileCommand({
+        file: runId,
+        io,
+        reporters: reporters.value,
+        output: opts.output,
+        color,
+        toolVersion: version,
+      });
       return;
     }
     exitCode = await withSettings(io, async (settings) => {
       const { reportCommand } = await import("./queue-commands");
-      return reportCommand({ runId, settings, io, reporters: reporters.value, output: opts.output, color });
+      return reportCommand({
+        runId,
+        settings,
+        io,
+        reporters: reporters.value,
+        output: opts.output,
+        color,
+      });
     });
   });
 
@@ -200,7 +305,12 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     await program.parseAsync(argv, { from: "user" });
   } catch (error) {
     if (error instanceof CommanderError) {
-      if (error.code === "commander.helpDisplayed" || error.code === "commander.version" || error.code === "commander.help") return EXIT.ok;
+      if (
+        error.code === "commander.helpDisplayed" ||
+        error.code === "commander.version" ||
+        error.code === "commander.help"
+      )
+        return EXIT.ok;
       return EXIT.usage;
     }
     throw error;

@@ -46,7 +46,10 @@ export interface SuiteSetup {
 }
 
 /** The environment, the suite and --filter, for every command that grades. Problems are said and become exit code 2. */
-export async function prepareSuite(input: { options: { config: string; filter?: string }; io: CliIo }): Promise<{ ok: true; value: SuiteSetup } | { ok: false; exitCode: 2 }> {
+export async function prepareSuite(input: {
+  options: { config: string; filter?: string };
+  io: CliIo;
+}): Promise<{ ok: true; value: SuiteSetup } | { ok: false; exitCode: 2 }> {
   const { options, io } = input;
   const fail = (message: string) => {
     io.stderr.write(`error: ${message}\n`);
@@ -68,10 +71,21 @@ export async function prepareSuite(input: { options: { config: string; filter?: 
     return { ok: false, exitCode: 2 };
   }
   for (const warning of loaded.warnings) io.stderr.write(`${formatIssue(warning)}\n`);
-  return { ok: true, value: { suite: loaded.value, text: loaded.text ?? "", settings: settings.value, ...(filter ? { filter } : {}) } };
+  return {
+    ok: true,
+    value: {
+      suite: loaded.value,
+      text: loaded.text ?? "",
+      settings: settings.value,
+      ...(filter ? { filter } : {}),
+    },
+  };
 }
 
-export async function prepareJudging(input: { options: JudgingOptions; io: CliIo }): Promise<{ ok: true; value: JudgingSetup } | { ok: false; exitCode: 2 }> {
+export async function prepareJudging(input: {
+  options: JudgingOptions;
+  io: CliIo;
+}): Promise<{ ok: true; value: JudgingSetup } | { ok: false; exitCode: 2 }> {
   const prepared = await prepareSuite(input);
   if (!prepared.ok) return prepared;
   const { suite, settings, filter, text } = prepared.value;
@@ -81,7 +95,10 @@ export async function prepareJudging(input: { options: JudgingOptions; io: CliIo
   if (input.options.maxCost !== undefined && !input.options.allowUnpriced) {
     // Every judge model the suite names (the evals --filter keeps): a budget cannot bound what it cannot price.
     const evals = suite.evals.filter((e) => !filter || filter.test(e.name));
-    const models = evals.flatMap((e) => [...(e.judge.panel ?? [e.judge.model ?? settings.judgeModel]), ...(e.matrix?.models ?? [])]);
+    const models = evals.flatMap((e) => [
+      ...(e.judge.panel ?? [e.judge.model ?? settings.judgeModel]),
+      ...(e.matrix?.models ?? []),
+    ]);
     const refusal = unpricedRefusal({ models, priceOf: providers.priceOf });
     if (refusal !== undefined) {
       input.io.stderr.write(`error: ${refusal}\n`);
@@ -89,7 +106,29 @@ export async function prepareJudging(input: { options: JudgingOptions; io: CliIo
     }
   }
   const counted = countOutstanding();
-  const direct = providers.createJudge({ timeoutMs: input.options.timeout * 1000, ...(batch ? { batch: batchOptions({ pollSeconds: pollInterval, say: (text) => input.io.stderr.write(text), outstanding: counted.outstanding }) } : {}) });
+  const direct = providers.createJudge({
+    timeoutMs: input.options.timeout * 1000,
+    ...(batch
+      ? {
+          batch: batchOptions({
+            pollSeconds: pollInterval,
+            say: (text) => input.io.stderr.write(text),
+            outstanding: counted.outstanding,
+          }),
+        }
+      : {}),
+  });
   const judge = batch ? counted.around(direct) : direct;
-  return { ok: true, value: { suite, settings, text, ...(filter ? { filter } : {}), judge, providers, batch: Boolean(batch) } };
+  return {
+    ok: true,
+    value: {
+      suite,
+      settings,
+      text,
+      ...(filter ? { filter } : {}),
+      judge,
+      providers,
+      batch: Boolean(batch),
+    },
+  };
 }

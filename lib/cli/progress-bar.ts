@@ -12,7 +12,10 @@ export interface ProgressBar {
   finish(): void;
 }
 
-export function createProgressBar(input: { stream: NodeJS.WriteStream; now: () => number }): ProgressBar {
+export function createProgressBar(input: {
+  stream: NodeJS.WriteStream;
+  now: () => number;
+}): ProgressBar {
   const { stream, now } = input;
   let started = now();
   let lastDraw = 0;
@@ -26,10 +29,17 @@ export function createProgressBar(input: { stream: NodeJS.WriteStream; now: () =
     const t = now();
     if (!force && t - lastDraw < 100) return;
     lastDraw = t;
-    const fraction = calls.total ? calls.done / calls.total : evals.total ? evals.done / evals.total : 1;
+    const fraction = calls.total
+      ? calls.done / calls.total
+      : evals.total
+        ? evals.done / evals.total
+        : 1;
     const filled = Math.round(Math.min(1, fraction) * WIDTH);
     const elapsed = (t - started) / 1000;
-    const eta = fraction > 0 && fraction < 1 ? ` · ETA ${Math.ceil((elapsed / fraction) * (1 - fraction))}s` : "";
+    const eta =
+      fraction > 0 && fraction < 1
+        ? ` · ETA ${Math.ceil((elapsed / fraction) * (1 - fraction))}s`
+        : "";
     const bar = `${"█".repeat(filled)}${"░".repeat(WIDTH - filled)}`;
     const line = `${bar} ${formatCount(calls.done)}/${plural(calls.total, "call")} · ${formatCount(evals.done)}/${plural(evals.total, "cell")} · ${formatCount(failed)} failing · ${formatUsd(cost)}${eta}`;
     stream.write(`\r\x1b[2K${line.slice(0, (stream.columns || 120) - 1)}`);

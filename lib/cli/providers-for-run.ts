@@ -33,12 +33,27 @@ export function providersForRun(input: {
 }): (run: StoredRun, suite: SuiteConfig, batch?: RunBatchContext) => RunProviders {
   const { env } = input;
   return (run, suite, batch) => {
-    const setup = run.startedBy === "cli" ? createProviderSetup({ suite, settings: input.settings, env }) : serverProviderSetup({ settings: input.settings, env, providers: input.serverProviders });
-    const batchJudging = batch && run.config.batch ? { batch: batchOptions({ pollSeconds: run.config.batch.pollSeconds ?? 30, say: input.say ?? (() => {}), ...batch }) } : {};
-    return { judge: setup.createJudge({ timeoutMs: input.timeoutSeconds * 1000, ...batchJudging }), priceOf: setup.priceOf, resolveModel: setup.resolve };
+    const setup =
+      run.startedBy === "cli"
+        ? createProviderSetup({ suite, settings: input.settings, env })
+        : serverProviderSetup({ settings: input.settings, env, providers: input.serverProviders });
+    const batchJudging =
+      batch && run.config.batch
+        ? {
+            batch: batchOptions({
+              pollSeconds: run.config.batch.pollSeconds ?? 30,
+              say: input.say ?? (() => {}),
+              ...batch,
+            }),
+          }
+        : {};
+    return {
+      judge: setup.createJudge({ timeoutMs: input.timeoutSeconds * 1000, ...batchJudging }),
+      priceOf: setup.priceOf,
+      resolveModel: setup.resolve,
+    };
   };
 }
-
 
 /** Where a dashboard run's live agents run: the server's providers, as its judges (lib/live's endpointFor for liveForRun). */
 export function serverAgentEndpoints(input: {
@@ -47,5 +62,9 @@ export function serverAgentEndpoints(input: {
   serverProviders: Readonly<Record<string, ProviderConfig>>;
   timeoutSeconds: number;
 }): (model: string) => AgentEndpoint {
-  return serverProviderSetup({ settings: input.settings, env: input.env, providers: input.serverProviders }).agentEndpoints({ timeoutMs: input.timeoutSeconds * 1000 });
+  return serverProviderSetup({
+    settings: input.settings,
+    env: input.env,
+    providers: input.serverProviders,
+  }).agentEndpoints({ timeoutMs: input.timeoutSeconds * 1000 });
 }

@@ -15,7 +15,12 @@ import { liveForRun } from "./live-for-run";
 import { providersForRun, serverAgentEndpoints } from "./providers-for-run";
 import { readServerAllowList } from "../live/server-allow-list";
 import { enqueuePlannedRun } from "../store/enqueue-run";
-import { DEFAULT_QUEUE_TIMING, openQueue, startWorker, type QueueTiming } from "../store/run-worker";
+import {
+  DEFAULT_QUEUE_TIMING,
+  openQueue,
+  startWorker,
+  type QueueTiming,
+} from "../store/run-worker";
 import { writeReports } from "./write-reports";
 import type { CliIo } from "./cli-io";
 
@@ -25,7 +30,10 @@ import type { CliIo } from "./cli-io";
 function timingFrom(settings: Settings): QueueTiming {
   const heartbeat = settings.workerHeartbeatSeconds;
   if (heartbeat === undefined) return DEFAULT_QUEUE_TIMING;
-  return { heartbeatSeconds: heartbeat, superviseIntervalSeconds: Math.max(1, Math.floor(heartbeat / 5)) };
+  return {
+    heartbeatSeconds: heartbeat,
+    superviseIntervalSeconds: Math.max(1, Math.floor(heartbeat / 5)),
+  };
 }
 
 /** The MCP allow-list and the providers of dashboard runs, which every worker grades by (the same files as the dashboard's). */
@@ -62,7 +70,16 @@ export async function queuedRun(input: {
   const db = await openDatabase({ databaseUrl: settings.databaseUrl, dataDir: settings.dataDir });
   const boss = await openQueue({ db, timing: timingFrom(settings) });
   try {
-    const { runId, cells } = await enqueuePlannedRun({ prisma: db.prisma, boss, suite, suiteName: input.suiteName, yaml: input.yaml, config, startedBy: "cli", filter: input.filter });
+    const { runId, cells } = await enqueuePlannedRun({
+      prisma: db.prisma,
+      boss,
+      suite,
+      suiteName: input.suiteName,
+      yaml: input.yaml,
+      config,
+      startedBy: "cli",
+      filter: input.filter,
+    });
     io.stderr.write(`Queued run ${runId}: ${cells} jobs\n`);
     if (input.detach) {
       io.stdout.write(`${runId}\n`);
@@ -71,7 +88,13 @@ export async function queuedRun(input: {
     const worker = await startWorker({
       db,
       boss,
-      providersFor: providersForRun({ settings, env: io.env, serverProviders: policies.providers, timeoutSeconds: config.timeoutSeconds, say: (text) => io.stderr.write(text) }),
+      providersFor: providersForRun({
+        settings,
+        env: io.env,
+        serverProviders: policies.providers,
+        timeoutSeconds: config.timeoutSeconds,
+        say: (text) => io.stderr.write(text),
+      }),
       concurrency: config.concurrency,
       judgeModel: config.judgeModel,
       toolVersion: config.toolVersion,
@@ -79,7 +102,12 @@ export async function queuedRun(input: {
         settings,
         allowList: policies.allowList,
         timeoutSeconds: config.timeoutSeconds,
-        agentEndpoints: serverAgentEndpoints({ settings, env: io.env, serverProviders: policies.providers, timeoutSeconds: config.timeoutSeconds }),
+        agentEndpoints: serverAgentEndpoints({
+          settings,
+          env: io.env,
+          serverProviders: policies.providers,
+          timeoutSeconds: config.timeoutSeconds,
+        }),
       }),
       log: (line) => io.stderr.write(`${io.stderr.isTTY ? "\n" : ""}${line}\n`),
     });
@@ -88,7 +116,14 @@ export async function queuedRun(input: {
     } finally {
       await worker.stop();
     }
-    return await renderStoredRun({ db, runId, io, reporters: input.reporters, output: input.output, color: input.color });
+    return await renderStoredRun({
+      db,
+      runId,
+      io,
+      reporters: input.reporters,
+      output: input.output,
+      color: input.color,
+    });
   } finally {
     await boss.stop({ graceful: true });
     await db.close();
@@ -98,8 +133,12 @@ export async function queuedRun(input: {
 async function waitForRun(input: { db: Database; runId: string; io: CliIo }): Promise<void> {
   let last = -1;
   for (;;) {
-    const run = await input.db.prisma.run.findUnique({ where: { id: input.runId }, select: { status: true, totalCells: true, _count: { select: { results: true } } } });
-    if (!run || run.status === "completed" || run.status === "cancelled" || run.status === "failed") return;
+    const run = await input.db.prisma.run.findUnique({
+      where: { id: input.runId },
+      select: { status: true, totalCells: true, _count: { select: { results: true } } },
+    });
+    if (!run || run.status === "completed" || run.status === "cancelled" || run.status === "failed")
+      return;
     if (input.io.stderr.isTTY && run._count.results !== last) {
       last = run._count.results;
       input.io.stderr.write(`\r\x1b[2K${last}/${plural(run.totalCells, "result")}`);
@@ -108,7 +147,14 @@ async function waitForRun(input: { db: Database; runId: string; io: CliIo }): Pr
   }
 }
 
-async function renderStoredRun(input: { db: Database; runId: string; io: CliIo; reporters: ReporterName[]; output?: string; color: boolean }): Promise<number> {
+async function renderStoredRun(input: {
+  db: Database;
+  runId: string;
+  io: CliIo;
+  reporters: ReporterName[];
+  output?: string;
+  color: boolean;
+}): Promise<number> {
   const store = createRunStore(input.db.prisma);
   const run = await store.getRun(input.runId);
   if (!run) {
@@ -120,13 +166,33 @@ async function renderStoredRun(input: { db: Database; runId: string; io: CliIo; 
     input.io.stderr.write(`error: the stored suite of run ${run.id} no longer loads\n`);
     return 2;
   }
-  const order = new Map(planSuite({ suite: loaded.value, defaultModel: run.config.judgeModel }).map((cell, i) => [cell.id, i]));
+  const order = new Map(
+    planSuite({ suite: loaded.value, defaultModel: run.config.judgeModel }).map((cell, i) => [
+      cell.id,
+      i,
+    ]),
+  );
   // Prices need no key: each model's provider table (a declared provider's models are unpriced).
-  const { priceOf } = providerResolution({ ...(loaded.value.providers ? { declared: loaded.value.providers } : {}), hasKey: () => true });
-  const results = (await store.results(run.id)).sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
-  const row = await input.db.prisma.run.findUnique({ where: { id: run.id }, select: { finishedAt: true } });
+  const { priceOf } = providerResolution({
+    ...(loaded.value.providers ? { declared: loaded.value.providers } : {}),
+    hasKey: () => true,
+  });
+  const results = (await store.results(run.id)).sort(
+    (a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0),
+  );
+  const row = await input.db.prisma.run.findUnique({
+    where: { id: run.id },
+    select: { finishedAt: true },
+  });
   let report: Report = {
-    ...buildReport({ results, suite: loaded.value, toolVersion: run.config.toolVersion, startedAt: run.createdAt.getTime(), finishedAt: (row?.finishedAt ?? new Date()).getTime(), priceOf }),
+    ...buildReport({
+      results,
+      suite: loaded.value,
+      toolVersion: run.config.toolVersion,
+      startedAt: run.createdAt.getTime(),
+      finishedAt: (row?.finishedAt ?? new Date()).getTime(),
+      priceOf,
+    }),
     runId: run.id,
   };
   // A run held to a baseline gate is reported (and exits) against that same baseline.
@@ -134,20 +200,44 @@ async function renderStoredRun(input: { db: Database; runId: string; io: CliIo; 
   if (gate) {
     const baseline = await store.getRun(gate.runId);
     if (!baseline) {
-      input.io.stderr.write(`error: run ${run.id} was gated on baseline run ${gate.runId}, which is no longer stored\n`);
+      input.io.stderr.write(
+        `error: run ${run.id} was gated on baseline run ${gate.runId}, which is no longer stored\n`,
+      );
       return 2;
     }
-    report = { ...report, baseline: compareToBaseline({ report, baseline: await store.results(baseline.id), baselineRunId: baseline.id, maxDrop: gate.maxDrop }) };
+    report = {
+      ...report,
+      baseline: compareToBaseline({
+        report,
+        baseline: await store.results(baseline.id),
+        baselineRunId: baseline.id,
+        maxDrop: gate.maxDrop,
+      }),
+    };
   }
-  await writeReports({ names: input.reporters, report, output: input.output, io: input.io, color: input.color });
+  await writeReports({
+    names: input.reporters,
+    report,
+    output: input.output,
+    io: input.io,
+    color: input.color,
+  });
   if (results.length < run.totalCells) {
-    input.io.stderr.write(`run ${run.id} is ${run.status}: ${results.length} of ${plural(run.totalCells, "result")} so far\n`);
+    input.io.stderr.write(
+      `run ${run.id} is ${run.status}: ${results.length} of ${plural(run.totalCells, "result")} so far\n`,
+    );
     return 1;
   }
   return exitCodeOf(report);
 }
 
-export async function workerCommand(input: { settings: Settings; io: CliIo; concurrency: number; timeoutSeconds: number; toolVersion: string }): Promise<number> {
+export async function workerCommand(input: {
+  settings: Settings;
+  io: CliIo;
+  concurrency: number;
+  timeoutSeconds: number;
+  toolVersion: string;
+}): Promise<number> {
   const { settings, io } = input;
   const policies = await serverPolicies(settings, io);
   if (!policies) return 2;
@@ -157,7 +247,13 @@ export async function workerCommand(input: { settings: Settings; io: CliIo; conc
   const worker = await startWorker({
     db,
     boss,
-    providersFor: providersForRun({ settings, env: io.env, serverProviders: policies.providers, timeoutSeconds: input.timeoutSeconds, say: (text) => io.stderr.write(text) }),
+    providersFor: providersForRun({
+      settings,
+      env: io.env,
+      serverProviders: policies.providers,
+      timeoutSeconds: input.timeoutSeconds,
+      say: (text) => io.stderr.write(text),
+    }),
     concurrency: input.concurrency,
     judgeModel: settings.judgeModel,
     toolVersion: input.toolVersion,
@@ -165,7 +261,12 @@ export async function workerCommand(input: { settings: Settings; io: CliIo; conc
       settings,
       allowList: policies.allowList,
       timeoutSeconds: input.timeoutSeconds,
-      agentEndpoints: serverAgentEndpoints({ settings, env: io.env, serverProviders: policies.providers, timeoutSeconds: input.timeoutSeconds }),
+      agentEndpoints: serverAgentEndpoints({
+        settings,
+        env: io.env,
+        serverProviders: policies.providers,
+        timeoutSeconds: input.timeoutSeconds,
+      }),
     }),
     onResult: (runId, result) => {
       graded++;
@@ -173,7 +274,9 @@ export async function workerCommand(input: { settings: Settings; io: CliIo; conc
     },
     log: (line) => io.stderr.write(`${line}\n`),
   });
-  io.stderr.write(`Worker ready (concurrency ${input.concurrency}, ${db.source === "url" ? "DATABASE_URL" : "embedded database"}); Ctrl-C to stop\n`);
+  io.stderr.write(
+    `Worker ready (concurrency ${input.concurrency}, ${db.source === "url" ? "DATABASE_URL" : "embedded database"}); Ctrl-C to stop\n`,
+  );
   await new Promise<void>((resolve) => {
     process.once("SIGINT", resolve);
     process.once("SIGTERM", resolve);
@@ -186,31 +289,60 @@ export async function workerCommand(input: { settings: Settings; io: CliIo; conc
   return 0;
 }
 
-export async function cancelCommand(input: { runId: string; settings: Settings; io: CliIo }): Promise<number> {
-  const db = await openDatabase({ databaseUrl: input.settings.databaseUrl, dataDir: input.settings.dataDir });
+export async function cancelCommand(input: {
+  runId: string;
+  settings: Settings;
+  io: CliIo;
+}): Promise<number> {
+  const db = await openDatabase({
+    databaseUrl: input.settings.databaseUrl,
+    dataDir: input.settings.dataDir,
+  });
   try {
     const requested = await createRunStore(db.prisma).requestCancel(input.runId);
     if (!requested) {
       input.io.stderr.write(`error: no queued or running run with id ${input.runId}\n`);
       return 2;
     }
-    input.io.stderr.write(`Cancel requested for run ${input.runId}: no new judge calls will be scheduled\n`);
+    input.io.stderr.write(
+      `Cancel requested for run ${input.runId}: no new judge calls will be scheduled\n`,
+    );
     return 0;
   } finally {
     await db.close();
   }
 }
 
-export async function reportCommand(input: { runId: string; settings: Settings; io: CliIo; reporters: ReporterName[]; output?: string; color: boolean }): Promise<number> {
-  const db = await openDatabase({ databaseUrl: input.settings.databaseUrl, dataDir: input.settings.dataDir });
+export async function reportCommand(input: {
+  runId: string;
+  settings: Settings;
+  io: CliIo;
+  reporters: ReporterName[];
+  output?: string;
+  color: boolean;
+}): Promise<number> {
+  const db = await openDatabase({
+    databaseUrl: input.settings.databaseUrl,
+    dataDir: input.settings.dataDir,
+  });
   try {
     // `latest`: the newest stored run, as `--baseline latest` names the newest of a suite.
-    const runId = input.runId === "latest" ? await createRunStore(db.prisma).newestRunId() : input.runId;
+    const runId =
+      input.runId === "latest" ? await createRunStore(db.prisma).newestRunId() : input.runId;
     if (runId === undefined) {
-      input.io.stderr.write("error: no stored run yet: `eval --store` (or DATABASE_URL) keeps runs for `report`\n");
+      input.io.stderr.write(
+        "error: no stored run yet: `eval --store` (or DATABASE_URL) keeps runs for `report`\n",
+      );
       return 2;
     }
-    return await renderStoredRun({ db, runId, io: input.io, reporters: input.reporters, output: input.output, color: input.color });
+    return await renderStoredRun({
+      db,
+      runId,
+      io: input.io,
+      reporters: input.reporters,
+      output: input.output,
+      color: input.color,
+    });
   } finally {
     await db.close();
   }

@@ -9,7 +9,10 @@ import { readBoundedFile } from "./read-bounded-file";
 // too large or malformed file is an issue like any other, located in the
 // dataset file itself (its line and column) where it can be.
 
-export async function readDatasets(input: { suite: SuiteConfig; suitePath: string }): Promise<{ ok: true; value: SuiteConfig } | { ok: false; issues: ConfigIssue[] }> {
+export async function readDatasets(input: {
+  suite: SuiteConfig;
+  suitePath: string;
+}): Promise<{ ok: true; value: SuiteConfig } | { ok: false; issues: ConfigIssue[] }> {
   const { suite, suitePath } = input;
   if (!suite.datasets) return { ok: true, value: suite };
   const issues: ConfigIssue[] = [];
@@ -20,13 +23,32 @@ export async function readDatasets(input: { suite: SuiteConfig; suitePath: strin
     const shown = path.join(path.dirname(suite.file), dataset.file);
     const read = await readBoundedFile(path.resolve(path.dirname(suitePath), dataset.file));
     if (!read.ok) {
-      issues.push({ file: suite.file, line: 1, column: 1, path: ["datasets", name, "file"], message: `cannot read dataset "${name}" from ${dataset.file}: ${read.message}`, severity: "error" });
+      issues.push({
+        file: suite.file,
+        line: 1,
+        column: 1,
+        path: ["datasets", name, "file"],
+        message: `cannot read dataset "${name}" from ${dataset.file}: ${read.message}`,
+        severity: "error",
+      });
       continue;
     }
-    const parsed = parseDatasetFile({ text: read.text, file: dataset.file, ...(dataset.format ? { format: dataset.format } : {}), ...(dataset.columns ? { columns: dataset.columns } : {}) });
+    const parsed = parseDatasetFile({
+      text: read.text,
+      file: dataset.file,
+      ...(dataset.format ? { format: dataset.format } : {}),
+      ...(dataset.columns ? { columns: dataset.columns } : {}),
+    });
     if (!parsed.ok) {
       for (const problem of parsed.problems) {
-        issues.push({ file: shown, line: problem.line, column: problem.column, path: ["datasets", name, "file"], message: `dataset "${name}": ${problem.message}`, severity: "error" });
+        issues.push({
+          file: shown,
+          line: problem.line,
+          column: problem.column,
+          path: ["datasets", name, "file"],
+          message: `dataset "${name}": ${problem.message}`,
+          severity: "error",
+        });
       }
       continue;
     }

@@ -7,7 +7,10 @@ import type { ConfigIssue, SuiteConfig } from "../config/types";
 // becomes the eval's candidate. A missing file is an issue at the eval, like
 // any other config problem, so `validate` reports it too.
 
-export async function readDocuments(input: { suite: SuiteConfig; suitePath: string }): Promise<{ ok: true; value: SuiteConfig } | { ok: false; issues: ConfigIssue[] }> {
+export async function readDocuments(input: {
+  suite: SuiteConfig;
+  suitePath: string;
+}): Promise<{ ok: true; value: SuiteConfig } | { ok: false; issues: ConfigIssue[] }> {
   const { suite, suitePath } = input;
   const issues: ConfigIssue[] = [];
   const evals = await Promise.all(
@@ -18,8 +21,16 @@ export async function readDocuments(input: { suite: SuiteConfig; suitePath: stri
         const text = await readFile(path.resolve(path.dirname(suitePath), file), "utf8");
         return { ...evalConfig, response: text };
       } catch (error) {
-        const reason = (error as NodeJS.ErrnoException).code === "ENOENT" ? "file not found" : (error as Error).message;
-        issues.push({ ...evalConfig.location, path: ["evals", i, "document", "file"], message: `cannot read the document "${file}" (relative to the suite file): ${reason}`, severity: "error" });
+        const reason =
+          (error as NodeJS.ErrnoException).code === "ENOENT"
+            ? "file not found"
+            : (error as Error).message;
+        issues.push({
+          ...evalConfig.location,
+          path: ["evals", i, "document", "file"],
+          message: `cannot read the document "${file}" (relative to the suite file): ${reason}`,
+          severity: "error",
+        });
         return evalConfig;
       }
     }),

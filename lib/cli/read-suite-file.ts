@@ -11,18 +11,39 @@ import { readDatasets } from "./read-datasets";
  * Reads and loads a suite file; a missing or unreadable file is an issue like
  * any other. Issues name the file as the user wrote it.
  */
-export async function readSuiteFile(input: { file: string; cwd: string }): Promise<LoadResult & { text?: string }> {
+export async function readSuiteFile(input: {
+  file: string;
+  cwd: string;
+}): Promise<LoadResult & { text?: string }> {
   const { file, cwd } = input;
   let text: string;
   try {
     text = await readFile(path.resolve(cwd, file), "utf8");
   } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code === "ENOENT" ? "file not found" : (error as Error).message;
-    return { ok: false, issues: [{ file, line: 1, column: 1, path: [], message: `cannot read the suite: ${reason}`, severity: "error" }] };
+    const reason =
+      (error as NodeJS.ErrnoException).code === "ENOENT"
+        ? "file not found"
+        : (error as Error).message;
+    return {
+      ok: false,
+      issues: [
+        {
+          file,
+          line: 1,
+          column: 1,
+          path: [],
+          message: `cannot read the suite: ${reason}`,
+          severity: "error",
+        },
+      ],
+    };
   }
   const loaded = loadSuite({ text, file });
   if (!loaded.ok) return { ...loaded, text };
-  const read = await readSuiteAttachments({ suite: loaded.value, suitePath: path.resolve(cwd, file) });
+  const read = await readSuiteAttachments({
+    suite: loaded.value,
+    suitePath: path.resolve(cwd, file),
+  });
   return read.ok ? { ...loaded, value: read.value, text } : { ...read, text };
 }
 
@@ -31,12 +52,17 @@ export async function readSuiteFile(input: { file: string; cwd: string }): Promi
  * suite file, and dataset items checked as candidates (inline ones were
  * checked by loadSuite). `resume` reads them again for a stored suite.
  */
-export async function readSuiteAttachments(input: { suite: SuiteConfig; suitePath: string }): Promise<{ ok: true; value: SuiteConfig } | { ok: false; issues: ConfigIssue[] }> {
+export async function readSuiteAttachments(input: {
+  suite: SuiteConfig;
+  suitePath: string;
+}): Promise<{ ok: true; value: SuiteConfig } | { ok: false; issues: ConfigIssue[] }> {
   const documents = await readDocuments(input);
   if (!documents.ok) return documents;
   const datasets = await readDatasets({ suite: documents.value, suitePath: input.suitePath });
   if (!datasets.ok) return datasets;
-  const fromFiles = Object.values(datasets.value.datasets ?? {}).filter((d) => d.file !== undefined).map((d) => d.name);
+  const fromFiles = Object.values(datasets.value.datasets ?? {})
+    .filter((d) => d.file !== undefined)
+    .map((d) => d.name);
   const itemIssues = candidateItemIssues({ suite: datasets.value, datasets: fromFiles });
   if (itemIssues.length > 0) return { ok: false, issues: itemIssues };
   // The items of dataset files count only now that they are read.

@@ -28,7 +28,11 @@ export interface RepeatOptions {
   baseline?: string;
 }
 
-export async function repeatCommand(input: { options: RepeatOptions; io: CliIo; toolVersion: string }): Promise<number> {
+export async function repeatCommand(input: {
+  options: RepeatOptions;
+  io: CliIo;
+  toolVersion: string;
+}): Promise<number> {
   const { options, io, toolVersion } = input;
   const reporters = parseReporterList(options.reporter);
   if (!reporters.ok) {
@@ -36,15 +40,22 @@ export async function repeatCommand(input: { options: RepeatOptions; io: CliIo; 
     return 2;
   }
   if (options.baseline !== undefined) {
-    io.stderr.write("error: --repeat measures the judge's variance; it cannot be combined with --baseline\n");
+    io.stderr.write(
+      "error: --repeat measures the judge's variance; it cannot be combined with --baseline\n",
+    );
     return 2;
   }
   const setup = await prepareJudging({ options, io });
   if (!setup.ok) return setup.exitCode;
   const { suite, settings, filter, judge, providers, text } = setup.value;
   const store = Boolean(options.store || settings.databaseUrl);
-  if (store) io.stderr.write("note: --repeat reuses no stored verdicts; the run and its flip rates are stored when it finishes\n");
-  io.stderr.write(`Grading every eval ${options.repeat} times${options.maxCost !== undefined ? ` (budget ${formatUsd(options.maxCost)} for all repeats)` : ""}\n`);
+  if (store)
+    io.stderr.write(
+      "note: --repeat reuses no stored verdicts; the run and its flip rates are stored when it finishes\n",
+    );
+  io.stderr.write(
+    `Grading every eval ${options.repeat} times${options.maxCost !== undefined ? ` (budget ${formatUsd(options.maxCost)} for all repeats)` : ""}\n`,
+  );
   const report = await runRepeated(
     {
       suite,
@@ -79,12 +90,23 @@ export async function repeatCommand(input: { options: RepeatOptions; io: CliIo; 
     const { createRepeatStore } = await import("../store/repeat-store");
     const db = await openDatabase({ databaseUrl: settings.databaseUrl, dataDir: settings.dataDir });
     try {
-      runId = await createRepeatStore(db.prisma).saveRepeatedRun({ suiteName: path.normalize(options.config), yaml: text, report, config });
+      runId = await createRepeatStore(db.prisma).saveRepeatedRun({
+        suiteName: path.normalize(options.config),
+        yaml: text,
+        report,
+        config,
+      });
       io.stderr.write(`Stored run ${runId}\n`);
     } finally {
       await db.close();
     }
   }
-  await writeReports({ names: reporters.value, report: { ...report, ...(runId ? { runId } : {}) }, output: options.output, io, color: options.color && Boolean(io.stdout.isTTY) });
+  await writeReports({
+    names: reporters.value,
+    report: { ...report, ...(runId ? { runId } : {}) },
+    output: options.output,
+    io,
+    color: options.color && Boolean(io.stdout.isTTY),
+  });
   return exitCodeOf(report);
 }

@@ -31,19 +31,36 @@ function parseReviews(data: unknown): Parsed {
   }
   if (data !== null && typeof data === "object" && "evaluations" in data) {
     const parsed = parseMultiJudgeResult(data);
-    if (!parsed.ok) return { ok: false, issues: parsed.issues.map((issue) => `not a MultiJudgeResult: ${issue}`) };
+    if (!parsed.ok)
+      return {
+        ok: false,
+        issues: parsed.issues.map((issue) => `not a MultiJudgeResult: ${issue}`),
+      };
     const outcome = outcomeFromMultiJudge(parsed.value);
-    return outcome ? { ok: true, outcomes: [outcome] } : { ok: false, issues: ["the MultiJudgeResult has no evaluations"] };
+    return outcome
+      ? { ok: true, outcomes: [outcome] }
+      : { ok: false, issues: ["the MultiJudgeResult has no evaluations"] };
   }
   const parsed = parseEvaluationReport(data);
-  return parsed.ok ? { ok: true, outcomes: [{ report: parsed.value }] } : { ok: false, issues: parsed.issues.map((issue) => `not an EvaluationReport: ${issue}`) };
+  return parsed.ok
+    ? { ok: true, outcomes: [{ report: parsed.value }] }
+    : { ok: false, issues: parsed.issues.map((issue) => `not an EvaluationReport: ${issue}`) };
 }
 
-export async function reportFileCommand(input: { file: string; io: CliIo; reporters: ReporterName[]; output?: string; color: boolean; toolVersion: string }): Promise<number> {
+export async function reportFileCommand(input: {
+  file: string;
+  io: CliIo;
+  reporters: ReporterName[];
+  output?: string;
+  color: boolean;
+  toolVersion: string;
+}): Promise<number> {
   const { file, io } = input;
   const read = await readBoundedFile(path.resolve(io.cwd, file));
   if (!read.ok) {
-    io.stderr.write(`${file}:1:1: error: cannot read the report: ${read.message} (report takes a RUN_ID, latest for the newest stored run, or a review file)\n`);
+    io.stderr.write(
+      `${file}:1:1: error: cannot read the report: ${read.message} (report takes a RUN_ID, latest for the newest stored run, or a review file)\n`,
+    );
     return 2;
   }
   let data: unknown;
@@ -51,12 +68,15 @@ export async function reportFileCommand(input: { file: string; io: CliIo; report
     data = JSON.parse(read.text.replace(/^\uFEFF/, ""));
   } catch (error) {
     const at = jsonErrorPlace((error as Error).message);
-    io.stderr.write(`${file}:${at.line}:${at.column}: error: not valid JSON: ${(error as Error).message}\n`);
+    io.stderr.write(
+      `${file}:${at.line}:${at.column}: error: not valid JSON: ${(error as Error).message}\n`,
+    );
     return 2;
   }
   const parsed = parseReviews(data);
   if (!parsed.ok) {
-    for (const issue of parsed.issues.slice(0, 20)) io.stderr.write(`${file}:1:1: error: ${issue}\n`);
+    for (const issue of parsed.issues.slice(0, 20))
+      io.stderr.write(`${file}:1:1: error: ${issue}\n`);
     return 2;
   }
   const seen = new Map<string, number>();
@@ -68,9 +88,24 @@ export async function reportFileCommand(input: { file: string; io: CliIo; report
     const name = count > 1 ? `${base} #${count}` : base;
     return resultFromReview({ outcome, id: name, name });
   });
-  const times = parsed.outcomes.map((o) => Date.parse(o.report.metadata.generatedAt)).filter(Number.isFinite);
+  const times = parsed.outcomes
+    .map((o) => Date.parse(o.report.metadata.generatedAt))
+    .filter(Number.isFinite);
   const at = times.length > 0 ? Math.min(...times) : 0;
-  const report = buildReport({ results, suite: { file, servers: {}, evals: [] }, toolVersion: input.toolVersion, startedAt: at, finishedAt: times.length > 0 ? Math.max(...times) : at, priceOf });
-  await writeReports({ names: input.reporters, report, output: input.output, io, color: input.color });
+  const report = buildReport({
+    results,
+    suite: { file, servers: {}, evals: [] },
+    toolVersion: input.toolVersion,
+    startedAt: at,
+    finishedAt: times.length > 0 ? Math.max(...times) : at,
+    priceOf,
+  });
+  await writeReports({
+    names: input.reporters,
+    report,
+    output: input.output,
+    io,
+    color: input.color,
+  });
   return exitCodeOf(report);
 }

@@ -13,7 +13,11 @@ import type { CliIo } from "./cli-io";
  * the missing cells are graded again, and every judge call that finished
  * before the crash comes back from the cache, so only calls in flight are paid again.
  */
-export async function resumeCommand(input: { runId: string; options: { reporter: string; output?: string; color: boolean }; io: CliIo }): Promise<number> {
+export async function resumeCommand(input: {
+  runId: string;
+  options: { reporter: string; output?: string; color: boolean };
+  io: CliIo;
+}): Promise<number> {
   const { runId, options, io } = input;
   const fail = (message: string) => {
     io.stderr.write(`error: ${message}\n`);
@@ -25,7 +29,10 @@ export async function resumeCommand(input: { runId: string; options: { reporter:
   if (!reporters.ok) return fail(reporters.message);
 
   // Read the run's own YAML and options: the file on disk may have changed since.
-  const db = await openDatabase({ databaseUrl: settings.value.databaseUrl, dataDir: settings.value.dataDir });
+  const db = await openDatabase({
+    databaseUrl: settings.value.databaseUrl,
+    dataDir: settings.value.dataDir,
+  });
   let yaml: string;
   let config: RunConfig;
   try {
@@ -43,7 +50,10 @@ export async function resumeCommand(input: { runId: string; options: { reporter:
     return 2;
   }
   // The documents and dataset files the suite names, read again from where it was run.
-  const read = await readSuiteAttachments({ suite: loaded.value, suitePath: path.resolve(config.cwd ?? io.cwd, config.file) });
+  const read = await readSuiteAttachments({
+    suite: loaded.value,
+    suitePath: path.resolve(config.cwd ?? io.cwd, config.file),
+  });
   if (!read.ok) {
     for (const issue of read.issues) io.stderr.write(`${formatIssue(issue)}\n`);
     return 2;
@@ -60,6 +70,8 @@ export async function resumeCommand(input: { runId: string; options: { reporter:
     store: true,
     target: { kind: "resume", runId },
     // A run gated on a baseline is finished against the same one.
-    ...(config.baseline ? { baseline: { ref: config.baseline.runId, maxDrop: config.baseline.maxDrop } } : {}),
+    ...(config.baseline
+      ? { baseline: { ref: config.baseline.runId, maxDrop: config.baseline.maxDrop } }
+      : {}),
   });
 }

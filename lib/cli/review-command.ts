@@ -29,22 +29,39 @@ function wireOf(result: EvalResult, multi: boolean, rubric: RubricSetConfig): un
   if (!multi) return evaluationReportToJson(review.report);
   // One judge is a panel of one: agreement 1, no disagreements.
   const judges = review.report.judge ? [review.report.judge] : [];
-  const single = () => aggregateEvaluations({ reviews: [{ judgeId: result.judges[0]?.judge ?? "judge", report: review.report }], judges, method: AGGREGATION_METHODS.majority, rubric });
+  const single = () =>
+    aggregateEvaluations({
+      reviews: [{ judgeId: result.judges[0]?.judge ?? "judge", report: review.report }],
+      judges,
+      method: AGGREGATION_METHODS.majority,
+      rubric,
+    });
   return multiJudgeResultToJson(review.multiJudge ?? single());
 }
 
-export async function reviewCommand(input: { options: ReviewOptions; io: CliIo; toolVersion: string }): Promise<number> {
+export async function reviewCommand(input: {
+  options: ReviewOptions;
+  io: CliIo;
+  toolVersion: string;
+}): Promise<number> {
   const { options, io, toolVersion } = input;
   const setup = await prepareJudging({ options, io });
   if (!setup.ok) return setup.exitCode;
   const { suite, settings, filter, judge, providers, batch } = setup.value;
-  const reviews = suite.evals.filter((e) => e.rubric.kind === "categories" && (!filter || filter.test(e.name)));
+  const reviews = suite.evals.filter(
+    (e) => e.rubric.kind === "categories" && (!filter || filter.test(e.name)),
+  );
   const others = suite.evals.filter((e) => e.rubric.kind !== "categories").length;
   if (reviews.length === 0) {
-    io.stderr.write(`error: no eval${filter ? " matching --filter" : ""} has a category rubric (categories:); grade other rubrics with rubric-studio eval\n`);
+    io.stderr.write(
+      `error: no eval${filter ? " matching --filter" : ""} has a category rubric (categories:); grade other rubrics with rubric-studio eval\n`,
+    );
     return 2;
   }
-  if (others > 0) io.stderr.write(`note: ${others} eval${others === 1 ? " has" : "s have"} no category rubric and ${others === 1 ? "is" : "are"} left to rubric-studio eval\n`);
+  if (others > 0)
+    io.stderr.write(
+      `note: ${others} eval${others === 1 ? " has" : "s have"} no category rubric and ${others === 1 ? "is" : "are"} left to rubric-studio eval\n`,
+    );
 
   const report = await runSuite(
     {
@@ -72,7 +89,8 @@ export async function reviewCommand(input: { options: ReviewOptions; io: CliIo; 
     const mark = result.status === "passed" ? "✓" : result.status === "deferred" ? "-" : "✗";
     io.stderr.write(`${mark} ${result.name}: ${result.reason}\n`);
     const rubric = reviews.find((e) => e.name === result.eval)?.rubric;
-    if (result.review && rubric?.kind === "categories") written.push(wireOf(result, Boolean(options.multiJudge), rubric.rubricSet));
+    if (result.review && rubric?.kind === "categories")
+      written.push(wireOf(result, Boolean(options.multiJudge), rubric.rubricSet));
   }
   const text = `${JSON.stringify(written.length === 1 ? written[0] : written, null, 2)}\n`;
   if (options.output === undefined) io.stdout.write(text);
@@ -80,8 +98,12 @@ export async function reviewCommand(input: { options: ReviewOptions; io: CliIo; 
     const target = path.resolve(io.cwd, options.output);
     await mkdir(path.dirname(target), { recursive: true });
     await writeFile(target, text);
-    io.stderr.write(`wrote ${written.length} review${written.length === 1 ? "" : "s"} to ${options.output}\n`);
+    io.stderr.write(
+      `wrote ${written.length} review${written.length === 1 ? "" : "s"} to ${options.output}\n`,
+    );
   }
-  const failing = report.results.filter((r) => r.status !== "passed" && r.status !== "deferred").length;
+  const failing = report.results.filter(
+    (r) => r.status !== "passed" && r.status !== "deferred",
+  ).length;
   return failing > 0 ? 1 : 0;
 }

@@ -7,7 +7,6 @@ import type { CliIo } from "./cli-io";
 // hands its code to setExitCode. Each action loads its module when it runs,
 // as main.ts does, so that `--help` and other commands start fast.
 
-
 export interface ReviewCommandsContext {
   io: CliIo;
   toolVersion: string;
@@ -21,12 +20,17 @@ export function addReviewCommands(program: Command, context: ReviewCommandsConte
   addJudgingOptions(
     program
       .command("review")
-      .description("Review documents against the suite's category rubrics; writes each review as EvaluationReport JSON (the Go package's wire format).")
+      .description(
+        "Review documents against the suite's category rubrics; writes each review as EvaluationReport JSON (the Go package's wire format).",
+      )
       .requiredOption("-c, --config <file>", "the suite YAML file"),
     parsers,
   )
     .option("-o, --output <file>", "write the JSON there instead of stdout")
-    .option("--multi-judge", "write the MultiJudgeResult (every judge's report, agreement, disagreements) instead of the consolidated report")
+    .option(
+      "--multi-judge",
+      "write the MultiJudgeResult (every judge's report, agreement, disagreements) instead of the consolidated report",
+    )
     .addHelpText(
       "after",
       [
@@ -47,18 +51,45 @@ export function addReviewCommands(program: Command, context: ReviewCommandsConte
   addJudgingOptions(
     program
       .command("calibrate")
-      .description("Grade every calibration anchor, category example and annotated dataset item with the configured judge, and compare with the labels.")
+      .description(
+        "Grade every calibration anchor, category example and annotated dataset item with the configured judge, and compare with the labels.",
+      )
       .requiredOption("-c, --config <file>", "the suite YAML file"),
     parsers,
   )
-    .option("--tolerance <delta>", "an item judged further than this from its label (0..1 scale) is an outlier", parsers.nonNegative("--tolerance"), 0.25)
-    .option("--max-error <mae>", "exit 1 when a criterion's mean absolute error is above this", parsers.nonNegative("--max-error"))
-    .option("-r, --reporter <formats>", "pretty (the table), json (the canonical report with its calibration section), md, html; comma-separated", "pretty")
+    .option(
+      "--tolerance <delta>",
+      "an item judged further than this from its label (0..1 scale) is an outlier",
+      parsers.nonNegative("--tolerance"),
+      0.25,
+    )
+    .option(
+      "--max-error <mae>",
+      "exit 1 when a criterion's mean absolute error is above this",
+      parsers.nonNegative("--max-error"),
+    )
+    .option(
+      "-r, --reporter <formats>",
+      "pretty (the table), json (the canonical report with its calibration section), md, html; comma-separated",
+      "pretty",
+    )
     .addOption(new Option("--format <formats>", "the same as --reporter").hideHelp())
-    .option("--json", "print the plain calibration result as JSON (the object the dashboard's calibration view draws)")
-    .option("-o, --output <path>", "where json, md and html go (a file for one, a directory for several); with only pretty, the plain JSON result is written there")
-    .option("--store", "keep the calibration in the run history (the embedded database; on whenever DATABASE_URL is set), for the dashboard's calibration view and drift")
-    .option("--suite <name>", "with --store: the stored suite to file the calibration under (default: the --config path as given), e.g. the dashboard suite a download came from")
+    .option(
+      "--json",
+      "print the plain calibration result as JSON (the object the dashboard's calibration view draws)",
+    )
+    .option(
+      "-o, --output <path>",
+      "where json, md and html go (a file for one, a directory for several); with only pretty, the plain JSON result is written there",
+    )
+    .option(
+      "--store",
+      "keep the calibration in the run history (the embedded database; on whenever DATABASE_URL is set), for the dashboard's calibration view and drift",
+    )
+    .option(
+      "--suite <name>",
+      "with --store: the stored suite to file the calibration under (default: the --config path as given), e.g. the dashboard suite a download came from",
+    )
     .addHelpText(
       "after",
       [
@@ -79,11 +110,19 @@ export function addReviewCommands(program: Command, context: ReviewCommandsConte
 
   program
     .command("import")
-    .description("Turn a RubricSet JSON file (the Go package's wire format) into a suite in the YAML language.")
+    .description(
+      "Turn a RubricSet JSON file (the Go package's wire format) into a suite in the YAML language.",
+    )
     .argument("<rubricset.json>", "the RubricSet JSON file")
     .option("-o, --output <file>", "write the suite there instead of stdout")
-    .option("--document <file>", "the document the suite's review eval grades (must exist; without it the eval reads document.md next to the suite)")
-    .addHelpText("after", "\nExit codes: 0 written, 2 the file is not a RubricSet or cannot be expressed, or --document does not exist.\n\nExample:\n  rubric-studio import prd-rubric.json --output reviews.yaml --document docs/prd.md")
+    .option(
+      "--document <file>",
+      "the document the suite's review eval grades (must exist; without it the eval reads document.md next to the suite)",
+    )
+    .addHelpText(
+      "after",
+      "\nExit codes: 0 written, 2 the file is not a RubricSet or cannot be expressed, or --document does not exist.\n\nExample:\n  rubric-studio import prd-rubric.json --output reviews.yaml --document docs/prd.md",
+    )
     .action(async (file: string, opts: { output?: string; document?: string }) => {
       const { importCommand } = await import("./import-command");
       setExitCode(await importCommand({ file, options: opts, io }));
@@ -91,11 +130,16 @@ export function addReviewCommands(program: Command, context: ReviewCommandsConte
 
   program
     .command("export")
-    .description("Write a category rubric of the suite as RubricSet JSON (the Go package's wire format): the reverse of import.")
+    .description(
+      "Write a category rubric of the suite as RubricSet JSON (the Go package's wire format): the reverse of import.",
+    )
     .requiredOption("-c, --config <file>", "the suite YAML file")
     .option("--rubric <id>", "the rubric's id, when the suite's evals use several category rubrics")
     .option("-o, --output <file>", "write the JSON there instead of stdout")
-    .addHelpText("after", "\nExit codes: 0 written, 2 the suite does not load, has no category rubric, or has several and --rubric names none of them.\n\nExample:\n  rubric-studio export --config reviews.yaml --rubric prd-quality --output prd-rubric.json")
+    .addHelpText(
+      "after",
+      "\nExit codes: 0 written, 2 the suite does not load, has no category rubric, or has several and --rubric names none of them.\n\nExample:\n  rubric-studio export --config reviews.yaml --rubric prd-quality --output prd-rubric.json",
+    )
     .action(async (opts: { config: string; rubric?: string; output?: string }) => {
       const { exportCommand } = await import("./export-command");
       setExitCode(await exportCommand({ options: opts, io }));

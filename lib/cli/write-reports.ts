@@ -8,7 +8,13 @@ import type { CliIo } from "./cli-io";
  * Pretty is for people: it always goes to the terminal. Machine formats go to
  * --output (a file for one format, a directory for several), else to stdout.
  */
-export async function writeReports(input: { names: ReporterName[]; report: Report; output?: string; io: CliIo; color: boolean }): Promise<void> {
+export async function writeReports(input: {
+  names: ReporterName[];
+  report: Report;
+  output?: string;
+  io: CliIo;
+  color: boolean;
+}): Promise<void> {
   const { names, report, output, io, color } = input;
   const files = names.filter((n) => n !== "pretty");
   for (const name of names) {
@@ -20,9 +26,14 @@ export async function writeReports(input: { names: ReporterName[]; report: Repor
     }
     const extension = REPORTERS[name].extension;
     // json and gitlab are both .json: formats that share an extension are told apart by name.
-    const shared = files.some((other) => other !== name && REPORTERS[other].extension === extension);
+    const shared = files.some(
+      (other) => other !== name && REPORTERS[other].extension === extension,
+    );
     const fileName = shared ? `report.${name}.${extension}` : `report.${extension}`;
-    const target = files.length === 1 ? path.resolve(io.cwd, output) : path.join(path.resolve(io.cwd, output), fileName);
+    const target =
+      files.length === 1
+        ? path.resolve(io.cwd, output)
+        : path.join(path.resolve(io.cwd, output), fileName);
     await mkdir(path.dirname(target), { recursive: true });
     await writeFile(target, withNewline);
     io.stderr.write(`wrote ${name} report to ${path.relative(io.cwd, target) || target}\n`);

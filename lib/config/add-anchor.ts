@@ -1,4 +1,12 @@
-import { isMap, isScalar, isSeq, parseDocument, type Document, type Node, type YAMLMap } from "yaml";
+import {
+  isMap,
+  isScalar,
+  isSeq,
+  parseDocument,
+  type Document,
+  type Node,
+  type YAMLMap,
+} from "yaml";
 
 // "Add as anchor": a person's label written into the suite as a new
 // `examples:` entry of its criterion. The text is spliced, not re-printed: the
@@ -11,7 +19,8 @@ import { isMap, isScalar, isSeq, parseDocument, type Document, type Node, type Y
 
 export type AddAnchorResult = { ok: true; yaml: string } | { ok: false; message: string };
 
-const nameOf = (node: unknown): string | undefined => (isMap(node) ? String((node.get("name") as unknown) ?? "") : undefined);
+const nameOf = (node: unknown): string | undefined =>
+  isMap(node) ? String((node.get("name") as unknown) ?? "") : undefined;
 
 function criterionNode(doc: Document, evalName: string, criterion: string): YAMLMap | string {
   const evals = doc.get("evals", true);
@@ -19,11 +28,15 @@ function criterionNode(doc: Document, evalName: string, criterion: string): YAML
   const evalNode = evals.items.find((e) => nameOf(e) === evalName);
   if (!isMap(evalNode)) return `no eval named "${evalName}" in the suite's newest version`;
   let rubric = evalNode.get("rubric", true) as unknown;
-  if (isMap(rubric) && rubric.has("ref")) rubric = doc.getIn(["rubrics", String(rubric.get("ref") as unknown)], true);
+  if (isMap(rubric) && rubric.has("ref"))
+    rubric = doc.getIn(["rubrics", String(rubric.get("ref") as unknown)], true);
   const criteria = isMap(rubric) ? rubric.get("criteria", true) : undefined;
-  if (!isSeq(criteria)) return `eval "${evalName}" has no criteria written in this file to anchor (a free-form, tree, category or preset rubric)`;
+  if (!isSeq(criteria))
+    return `eval "${evalName}" has no criteria written in this file to anchor (a free-form, tree, category or preset rubric)`;
   const found = criteria.items.find((c) => nameOf(c) === criterion);
-  return isMap(found) ? found : `eval "${evalName}" has no criterion named "${criterion}" in the suite's newest version`;
+  return isMap(found)
+    ? found
+    : `eval "${evalName}" has no criterion named "${criterion}" in the suite's newest version`;
 }
 
 /** The end of the line a node's text ends on (a block node's range runs on over the newline after it). */
@@ -34,7 +47,8 @@ const lineEndOf = (text: string, range: [number, number, number]) => {
   return i < 0 ? text.length : i;
 };
 const columnOf = (text: string, at: number) => at - (text.lastIndexOf("\n", at - 1) + 1);
-const splice = (text: string, at: number, insert: string) => text.slice(0, at) + insert + text.slice(at);
+const splice = (text: string, at: number, insert: string) =>
+  text.slice(0, at) + insert + text.slice(at);
 
 /** An anchor's score as the file writes it ("0.0", "1", ".5"), if it is a plain number. */
 function scoreText(text: string, anchor: YAMLMap): string | undefined {
@@ -54,24 +68,48 @@ function styledScore(score: number, written: (string | undefined)[]): string {
 }
 
 /** The suite text with one anchor added to `criterion` of `evalName`, or why it cannot be. */
-export function addAnchor(input: { yaml: string; evalName: string; criterion: string; response: string; score: number }): AddAnchorResult {
-  if (!(input.score >= 0 && input.score <= 1)) return { ok: false, message: "an anchor's score is between 0 and 1" };
+export function addAnchor(input: {
+  yaml: string;
+  evalName: string;
+  criterion: string;
+  response: string;
+  score: number;
+}): AddAnchorResult {
+  if (!(input.score >= 0 && input.score <= 1))
+    return { ok: false, message: "an anchor's score is between 0 and 1" };
   const doc = parseDocument(input.yaml);
-  if (doc.errors.length) return { ok: false, message: `the suite's newest version does not parse: ${doc.errors[0]!.message}` };
+  if (doc.errors.length)
+    return {
+      ok: false,
+      message: `the suite's newest version does not parse: ${doc.errors[0]!.message}`,
+    };
   const node = criterionNode(doc, input.evalName, input.criterion);
   if (typeof node === "string") return { ok: false, message: node };
   const text = input.yaml;
   const examples = node.get("examples", true) as Node | undefined;
   const existing = isSeq(examples) ? examples.items.filter(isMap) : [];
-  const same = existing.find((e) => String((e.get("response") as unknown) ?? "") === input.response);
-  if (same) return { ok: false, message: `already an anchor of "${input.criterion}": the same response is there with score ${scoreText(text, same) ?? String(same.get("score") as unknown)}` };
-  const entry = `{ response: ${JSON.stringify(input.response)}, score: ${styledScore(input.score, existing.map((e) => scoreText(text, e)))} }`;
+  const same = existing.find(
+    (e) => String((e.get("response") as unknown) ?? "") === input.response,
+  );
+  if (same)
+    return {
+      ok: false,
+      message: `already an anchor of "${input.criterion}": the same response is there with score ${scoreText(text, same) ?? String(same.get("score") as unknown)}`,
+    };
+  const entry = `{ response: ${JSON.stringify(input.response)}, score: ${styledScore(
+    input.score,
+    existing.map((e) => scoreText(text, e)),
+  )} }`;
   const range = (n: Node | YAMLMap) => n.range! as [number, number, number];
   let yaml: string;
   if (isSeq(examples) && !examples.flow && examples.items.length > 0) {
     const last = examples.items.at(-1) as Node;
     const dash = text.lastIndexOf("-", range(last)[0]);
-    yaml = splice(text, lineEndOf(text, range(last)), `\n${" ".repeat(columnOf(text, dash))}- ${entry}`);
+    yaml = splice(
+      text,
+      lineEndOf(text, range(last)),
+      `\n${" ".repeat(columnOf(text, dash))}- ${entry}`,
+    );
   } else if (isSeq(examples) || (isScalar(examples) && examples.value === null)) {
     // A flow list `[...]`, or `examples:` with nothing after it.
     if (isSeq(examples)) {
@@ -79,14 +117,21 @@ export function addAnchor(input: { yaml: string; evalName: string; criterion: st
       yaml = splice(text, close, `${examples.items.length ? ", " : ""}${entry}`);
     } else yaml = splice(text, range(examples)[0], ` [${entry}]`);
   } else if (examples !== undefined) {
-    return { ok: false, message: `criterion "${input.criterion}" has examples that are not a list` };
+    return {
+      ok: false,
+      message: `criterion "${input.criterion}" has examples that are not a list`,
+    };
   } else if (node.flow) {
     const before = text.slice(0, text.lastIndexOf("}", range(node)[1])).trimEnd();
     yaml = splice(text, before.length, `${before.endsWith("{") ? "" : ","} examples: [${entry}]`);
   } else {
     const firstKey = node.items[0]!.key as Node;
     const indent = " ".repeat(columnOf(text, range(firstKey)[0]));
-    yaml = splice(text, lineEndOf(text, range(node)), `\n${indent}examples:\n${indent}  - ${entry}`);
+    yaml = splice(
+      text,
+      lineEndOf(text, range(node)),
+      `\n${indent}examples:\n${indent}  - ${entry}`,
+    );
   }
   // The caller checks that the result still loads (at most so many anchors per criterion...), where it loads suites.
   return { ok: true, yaml };

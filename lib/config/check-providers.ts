@@ -11,9 +11,14 @@ import type { DataPath } from "./yaml-locator";
 type Suite = z.output<typeof SuiteSchema>;
 type Judge = NonNullable<Suite["judge"]>;
 
-export function checkProviders(input: { suite: Suite; error: (path: DataPath, message: string) => void }): void {
+export function checkProviders(input: {
+  suite: Suite;
+  error: (path: DataPath, message: string) => void;
+}): void {
   const { suite, error } = input;
-  const known = [...new Set([...Object.keys(BUILTIN_PROVIDERS), ...Object.keys(suite.providers ?? {})])];
+  const known = [
+    ...new Set([...Object.keys(BUILTIN_PROVIDERS), ...Object.keys(suite.providers ?? {})]),
+  ];
   const checkModel = (model: string | undefined, path: DataPath) => {
     if (model === undefined) return;
     const { prefix, name } = splitModelName(model);
@@ -21,7 +26,10 @@ export function checkProviders(input: { suite: Suite; error: (path: DataPath, me
     if (name.length === 0) error(path, `"${model}" names no model after "${prefix}:"`);
     else if (!known.includes(prefix)) {
       const hint = closestChoice(prefix, known);
-      error(path, `unknown provider "${prefix}" in model "${model}"${hint ? ` (did you mean "${hint}"?)` : ""}; known providers: ${known.join(", ")} (declare others under providers:)`);
+      error(
+        path,
+        `unknown provider "${prefix}" in model "${model}"${hint ? ` (did you mean "${hint}"?)` : ""}; known providers: ${known.join(", ")} (declare others under providers:)`,
+      );
     }
   };
   const checkJudge = (judge: Judge | undefined, path: DataPath) => {
@@ -33,9 +41,13 @@ export function checkProviders(input: { suite: Suite; error: (path: DataPath, me
   checkModel(suite.agent?.model, ["agent", "model"]);
   suite.evals.forEach((evalInput, i) => {
     checkJudge(evalInput.judge, ["evals", i, "judge"]);
-    evalInput.matrix?.models?.forEach((model, j) => checkModel(model, ["evals", i, "matrix", "models", j]));
+    evalInput.matrix?.models?.forEach((model, j) =>
+      checkModel(model, ["evals", i, "matrix", "models", j]),
+    );
     // Agents run on providers too (a live run on an OpenAI-compatible model).
     checkModel(evalInput.agent?.model, ["evals", i, "agent", "model"]);
-    evalInput.matrix?.agents?.forEach((model, j) => checkModel(model, ["evals", i, "matrix", "agents", j]));
+    evalInput.matrix?.agents?.forEach((model, j) =>
+      checkModel(model, ["evals", i, "matrix", "agents", j]),
+    );
   });
 }

@@ -14,11 +14,18 @@ type Suite = z.output<typeof SuiteSchema>;
 type Located = { model: string; path: DataPath };
 
 /** The message both the loader and the reports give. */
-export function selfGradingMessage(input: { judge: string; agent: string; family: string }): string {
+export function selfGradingMessage(input: {
+  judge: string;
+  agent: string;
+  family: string;
+}): string {
   return `judge ${input.judge} grades the run of agent ${input.agent}, both ${input.family} models: judges favour outputs of their own family, so prefer a judge (or a panel) of another family for this comparison`;
 }
 
-export function checkSelfGrading(input: { suite: Suite; warn: (path: DataPath, message: string) => void }): void {
+export function checkSelfGrading(input: {
+  suite: Suite;
+  warn: (path: DataPath, message: string) => void;
+}): void {
   const { suite, warn } = input;
   suite.evals.forEach((evalInput, i) => {
     if (evalInput.server === undefined || evalInput.response !== undefined) return;
@@ -44,7 +51,11 @@ export function checkSelfGrading(input: { suite: Suite; warn: (path: DataPath, m
     for (const agent of agents) {
       const family = modelFamilyOf(agent.model);
       const judge = family && judges.find((j) => modelFamilyOf(j.model)?.id === family.id);
-      if (family && judge) warn(agent.path, selfGradingMessage({ judge: judge.model, agent: agent.model, family: family.label }));
+      if (family && judge)
+        warn(
+          agent.path,
+          selfGradingMessage({ judge: judge.model, agent: agent.model, family: family.label }),
+        );
     }
   });
 }

@@ -21,14 +21,31 @@ export interface ColumnMapping {
 
 export function columnMapping(columns: DatasetColumnsInput | undefined): ColumnMapping {
   const c = columns ?? {};
-  const label = c.label === undefined ? { column: "label", name: "score" } : typeof c.label === "string" ? { column: c.label, name: "score" } : c.label;
-  const context = c.context === undefined ? ["context"] : typeof c.context === "string" ? [c.context] : c.context;
+  const label =
+    c.label === undefined
+      ? { column: "label", name: "score" }
+      : typeof c.label === "string"
+        ? { column: c.label, name: "score" }
+        : c.label;
+  const context =
+    c.context === undefined ? ["context"] : typeof c.context === "string" ? [c.context] : c.context;
   const explicit: ColumnMapping["explicit"] = [
-    ...(["id", "input", "expected_output"] as const).flatMap((part) => (c[part] !== undefined ? [{ part, column: c[part] }] : [])),
-    ...(c.context !== undefined ? context.map((column) => ({ part: "context" as const, column })) : []),
+    ...(["id", "input", "expected_output"] as const).flatMap((part) =>
+      c[part] !== undefined ? [{ part, column: c[part] }] : [],
+    ),
+    ...(c.context !== undefined
+      ? context.map((column) => ({ part: "context" as const, column }))
+      : []),
     ...(c.label !== undefined ? [{ part: "label" as const, column: label.column }] : []),
   ];
-  return { id: c.id ?? "id", input: c.input ?? "input", expected_output: c.expected_output ?? "expected_output", context, label, explicit };
+  return {
+    id: c.id ?? "id",
+    input: c.input ?? "input",
+    expected_output: c.expected_output ?? "expected_output",
+    context,
+    label,
+    explicit,
+  };
 }
 
 /** A problem with one value of a row, named by its column. */
@@ -43,42 +60,70 @@ function text(value: unknown, column: string, problems: CellProblem[]): string |
   if (value === undefined || value === null || value === "") return undefined;
   if (typeof value === "number" || typeof value === "boolean") return String(value);
   if (typeof value !== "string") {
-    problems.push({ column, message: `is ${Array.isArray(value) ? "a list" : "an object"}, not text` });
+    problems.push({
+      column,
+      message: `is ${Array.isArray(value) ? "a list" : "an object"}, not text`,
+    });
     return undefined;
   }
   if (value.length > LIMITS.maxResultChars) {
-    problems.push({ column, message: `is ${formatCount(value.length)} characters; a value holds at most ${formatCount(LIMITS.maxResultChars)}` });
+    problems.push({
+      column,
+      message: `is ${formatCount(value.length)} characters; a value holds at most ${formatCount(LIMITS.maxResultChars)}`,
+    });
     return undefined;
   }
   return value;
 }
 
-function annotation(value: unknown, label: ColumnMapping["label"], problems: CellProblem[]): DatasetItem["annotations"] {
+function annotation(
+  value: unknown,
+  label: ColumnMapping["label"],
+  problems: CellProblem[],
+): DatasetItem["annotations"] {
   if (value === undefined || value === null || value === "") return [];
   const raw = typeof value === "string" ? value.trim() : value;
-  const score = typeof raw === "number" ? raw : typeof raw === "string" && /^[+-]?(\d+\.?\d*|\.\d+)$/.test(raw) ? Number(raw) : undefined;
+  const score =
+    typeof raw === "number"
+      ? raw
+      : typeof raw === "string" && /^[+-]?(\d+\.?\d*|\.\d+)$/.test(raw)
+        ? Number(raw)
+        : undefined;
   if (score !== undefined) {
     if (score >= 0 && score <= 1) return [{ name: label.name, score, annotatorType: "human" }];
     problems.push({ column: label.column, message: `is ${score}; a label's score is in 0..1` });
     return [];
   }
-  if (typeof raw === "string" && LABELS.has(raw.toLowerCase())) return [{ name: label.name, label: raw.toLowerCase(), annotatorType: "human" }];
-  problems.push({ column: label.column, message: `is ${JSON.stringify(typeof raw === "string" ? raw.slice(0, 40) : raw)}; a label is a score in 0..1 or pass, partial or fail` });
+  if (typeof raw === "string" && LABELS.has(raw.toLowerCase()))
+    return [{ name: label.name, label: raw.toLowerCase(), annotatorType: "human" }];
+  problems.push({
+    column: label.column,
+    message: `is ${JSON.stringify(typeof raw === "string" ? raw.slice(0, 40) : raw)}; a label is a score in 0..1 or pass, partial or fail`,
+  });
   return [];
 }
 
 /** One row (a CSV record keyed by header, or a JSONL object) as an item; `row` is its 1-based number, the id when it has none. */
-export function rowToItem(input: { row: number; values: Record<string, unknown>; mapping: ColumnMapping }): { item: DatasetItem; problems: CellProblem[] } {
+export function rowToItem(input: {
+  row: number;
+  values: Record<string, unknown>;
+  mapping: ColumnMapping;
+}): { item: DatasetItem; problems: CellProblem[] } {
   const { values, mapping } = input;
   const problems: CellProblem[] = [];
   const get = (column: string) => (Object.hasOwn(values, column) ? values[column] : undefined);
   const id = text(get(mapping.id), mapping.id, problems) ?? String(input.row);
-  if (id.length > LIMITS.nameChars) problems.push({ column: mapping.id, message: `is ${formatCount(id.length)} characters; an id has at most ${formatCount(LIMITS.nameChars)}` });
+  if (id.length > LIMITS.nameChars)
+    problems.push({
+      column: mapping.id,
+      message: `is ${formatCount(id.length)} characters; an id has at most ${formatCount(LIMITS.nameChars)}`,
+    });
   const inputText = text(get(mapping.input), mapping.input, problems);
   const expected = text(get(mapping.expected_output), mapping.expected_output, problems);
   const context = mapping.context.flatMap((column) => {
     const value = get(column);
-    if (Array.isArray(value)) return value.flatMap((part, i) => text(part, `${column}[${i}]`, problems) ?? []);
+    if (Array.isArray(value))
+      return value.flatMap((part, i) => text(part, `${column}[${i}]`, problems) ?? []);
     return text(value, column, problems) ?? [];
   });
   const item: DatasetItem = {

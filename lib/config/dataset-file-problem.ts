@@ -12,7 +12,8 @@ export interface DatasetFileProblem {
   message: string;
 }
 
-export type ParseDatasetResult = { ok: true; items: DatasetItem[] } | { ok: false; problems: DatasetFileProblem[] };
+export type ParseDatasetResult =
+  { ok: true; items: DatasetItem[] } | { ok: false; problems: DatasetFileProblem[] };
 
 /** Where JSON.parse says a syntax error is ("... (line 2 column 6)"), else the start. */
 export function jsonErrorPlace(message: string): { line: number; column: number } {

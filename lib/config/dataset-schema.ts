@@ -9,7 +9,12 @@ import { LIMITS, atMost } from "./limits";
 
 export const AnnotationSchema = z
   .strictObject({
-    name: z.string().min(1).describe("What is labelled: a criterion name, a category id, or score for a whole free-form rubric."),
+    name: z
+      .string()
+      .min(1)
+      .describe(
+        "What is labelled: a criterion name, a category id, or score for a whole free-form rubric.",
+      ),
     score: z.number().min(0).max(1).optional().describe("A score in 0..1."),
     label: z.string().optional().describe("A categorical label: pass, partial or fail."),
     explanation: z.string().optional(),
@@ -22,7 +27,10 @@ export const DatasetItemSchema = z
   .strictObject({
     id: z.string().min(1).optional(),
     input: z.string().optional().describe("The prompt that produced the output."),
-    expected_output: z.string().optional().describe("The reference output: the candidate that calibrate grades."),
+    expected_output: z
+      .string()
+      .optional()
+      .describe("The reference output: the candidate that calibrate grades."),
     expected_outputs: z.array(z.string()).optional(),
     context: z.array(z.string()).optional(),
     annotations: z.array(AnnotationSchema).optional(),
@@ -33,7 +41,12 @@ export const DatasetItemSchema = z
 
 export const DatasetCandidatesSchema = z
   .strictObject({
-    dataset: z.string().min(1).describe("A dataset under datasets:. Each item is graded as its own result, named by its id."),
+    dataset: z
+      .string()
+      .min(1)
+      .describe(
+        "A dataset under datasets:. Each item is graded as its own result, named by its id.",
+      ),
   })
   .describe(
     "Take this eval's candidates from a dataset: each item becomes one result (`name [item=ID]`). Without server: the item's expected_output is the fixed response and its input the prompt. With server: the item's input is the prompt the live agent runs. prompt: and matrix.prompts may use {{input}}, {{context}}, {{expected_output}} and {{id}}.",
@@ -41,23 +54,48 @@ export const DatasetCandidatesSchema = z
 
 const datasetItemsMax = atMost(LIMITS.datasetItems, "a dataset has at most {n} items");
 
-const columnName = z.string().min(1).max(LIMITS.nameChars, atMost(LIMITS.nameChars, "at most {n} characters"));
+const columnName = z
+  .string()
+  .min(1)
+  .max(LIMITS.nameChars, atMost(LIMITS.nameChars, "at most {n} characters"));
 
 export const DatasetColumnsSchema = z
   .strictObject({
-    id: columnName.optional().describe("The column (CSV header) or field (JSONL key) of the item's id; default id, else the row number."),
+    id: columnName
+      .optional()
+      .describe(
+        "The column (CSV header) or field (JSONL key) of the item's id; default id, else the row number.",
+      ),
     input: columnName.optional().describe("The column of the prompt; default input."),
-    expected_output: columnName.optional().describe("The column of the reference output (the candidate a fixed eval grades); default expected_output."),
+    expected_output: columnName
+      .optional()
+      .describe(
+        "The column of the reference output (the candidate a fixed eval grades); default expected_output.",
+      ),
     context: z
       .union([columnName, z.array(columnName).min(1).max(LIMITS.criteria)])
       .optional()
-      .describe("The column (or columns, in order) of the item's context; default context. A JSONL field may hold a string or a list of strings."),
+      .describe(
+        "The column (or columns, in order) of the item's context; default context. A JSONL field may hold a string or a list of strings.",
+      ),
     label: z
-      .union([columnName, z.strictObject({ column: columnName, name: columnName.describe("What the label is for: a criterion name, a category id, or score (the whole rubric).") })])
+      .union([
+        columnName,
+        z.strictObject({
+          column: columnName,
+          name: columnName.describe(
+            "What the label is for: a criterion name, a category id, or score (the whole rubric).",
+          ),
+        }),
+      ])
       .optional()
-      .describe("The column of a human label: a score in 0..1 or pass/partial/fail, annotated on the whole rubric (score) or, in the { column, name } form, on one criterion or category; default label."),
+      .describe(
+        "The column of a human label: a score in 0..1 or pass/partial/fail, annotated on the whole rubric (score) or, in the { column, name } form, on one criterion or category; default label.",
+      ),
   })
-  .describe("Which column (CSV) or field (JSONL) holds each part of an item. A column named here must exist; the defaults are the item's own field names and may be absent.");
+  .describe(
+    "Which column (CSV) or field (JSONL) holds each part of an item. A column named here must exist; the defaults are the item's own field names and may be absent.",
+  );
 
 export const DATASET_FORMATS = ["json", "csv", "jsonl"] as const;
 export type DatasetFormat = (typeof DATASET_FORMATS)[number];
@@ -69,22 +107,45 @@ export const DatasetSchema = z
       .string()
       .min(1)
       .optional()
-      .describe("A dataset file, relative to the suite file: a ReferenceDataset JSON (the Go package's shape), a CSV with a header row, or JSON Lines (one object per line). The format follows the extension (.csv, .jsonl or .ndjson, else JSON) unless format: says."),
-    format: z.enum(DATASET_FORMATS).optional().describe("The file's format when its extension does not say: json (ReferenceDataset), csv or jsonl."),
+      .describe(
+        "A dataset file, relative to the suite file: a ReferenceDataset JSON (the Go package's shape), a CSV with a header row, or JSON Lines (one object per line). The format follows the extension (.csv, .jsonl or .ndjson, else JSON) unless format: says.",
+      ),
+    format: z
+      .enum(DATASET_FORMATS)
+      .optional()
+      .describe(
+        "The file's format when its extension does not say: json (ReferenceDataset), csv or jsonl.",
+      ),
     columns: DatasetColumnsSchema.optional(),
     description: z.string().optional(),
-    items: z.array(DatasetItemSchema).max(LIMITS.datasetItems, datasetItemsMax).optional().describe("Inline reference items."),
+    items: z
+      .array(DatasetItemSchema)
+      .max(LIMITS.datasetItems, datasetItemsMax)
+      .optional()
+      .describe("Inline reference items."),
   })
   .superRefine((dataset, ctx) => {
     if (dataset.file === undefined) {
       for (const key of ["format", "columns"] as const) {
-        if (dataset[key] !== undefined) ctx.addIssue({ code: "custom", path: [key], message: `${key}: describes a dataset file; add file: (a .csv or .jsonl file) or remove it` });
+        if (dataset[key] !== undefined)
+          ctx.addIssue({
+            code: "custom",
+            path: [key],
+            message: `${key}: describes a dataset file; add file: (a .csv or .jsonl file) or remove it`,
+          });
       }
     } else if (dataset.columns !== undefined && datasetFormat(dataset) === "json") {
-      ctx.addIssue({ code: "custom", path: ["columns"], message: "columns: maps a CSV or JSONL file; a ReferenceDataset JSON file has fixed field names (give the file a .csv or .jsonl extension, or format: csv | jsonl)" });
+      ctx.addIssue({
+        code: "custom",
+        path: ["columns"],
+        message:
+          "columns: maps a CSV or JSONL file; a ReferenceDataset JSON file has fixed field names (give the file a .csv or .jsonl extension, or format: csv | jsonl)",
+      });
     }
   })
-  .describe("A reference dataset: items: [...] inline, or file: (ReferenceDataset JSON, CSV or JSONL) with an optional columns: mapping.");
+  .describe(
+    "A reference dataset: items: [...] inline, or file: (ReferenceDataset JSON, CSV or JSONL) with an optional columns: mapping.",
+  );
 
 /** The format of a dataset file: format:, else its extension. */
 export function datasetFormat(dataset: { file?: string; format?: DatasetFormat }): DatasetFormat {
@@ -146,10 +207,30 @@ export interface DatasetItem {
   expectedOutput?: string;
   /** Extra context (e.g. retrieved documents), for {{context}} in a prompt template. */
   context?: string[];
-  annotations: { name: string; score?: number; label?: string; annotatorType?: string; annotatorId?: string }[];
+  annotations: {
+    name: string;
+    score?: number;
+    label?: string;
+    annotatorType?: string;
+    annotatorId?: string;
+  }[];
 }
 
-export function resolveDatasetItems(items: { id?: string; input?: string; expected_output?: string; context?: string[]; annotations?: { name: string; score?: number; label?: string; annotator_type?: string; annotator_id?: string }[] }[]): DatasetItem[] {
+export function resolveDatasetItems(
+  items: {
+    id?: string;
+    input?: string;
+    expected_output?: string;
+    context?: string[];
+    annotations?: {
+      name: string;
+      score?: number;
+      label?: string;
+      annotator_type?: string;
+      annotator_id?: string;
+    }[];
+  }[],
+): DatasetItem[] {
   return items.map((item, i) => ({
     id: item.id ?? String(i + 1),
     ...(item.input !== undefined ? { input: item.input } : {}),

@@ -27,14 +27,25 @@ function isZero(value: unknown): boolean {
   return false;
 }
 
-type Def = { type: string; shape?: Record<string, z.ZodType>; innerType?: z.ZodType; element?: z.ZodType; out?: z.ZodType; in?: z.ZodType };
+type Def = {
+  type: string;
+  shape?: Record<string, z.ZodType>;
+  innerType?: z.ZodType;
+  element?: z.ZodType;
+  out?: z.ZodType;
+  in?: z.ZodType;
+};
 const defOf = (schema: z.ZodType) => schema._zod.def as unknown as Def;
 
 function unwrap(schema: z.ZodType): z.ZodType {
   let current = schema;
   for (let i = 0; i < 10; i++) {
     const def = defOf(current);
-    if ((def.type === "optional" || def.type === "nullable" || def.type === "default") && def.innerType) current = def.innerType;
+    if (
+      (def.type === "optional" || def.type === "nullable" || def.type === "default") &&
+      def.innerType
+    )
+      current = def.innerType;
     else if (def.type === "pipe" && def.out) current = def.out;
     else return current;
   }
@@ -57,11 +68,14 @@ export function toGoJson(schema: z.ZodType, value: unknown): unknown {
     }
     return out;
   }
-  if (def.type === "array" && def.element && Array.isArray(value)) return value.map((item) => toGoJson(def.element!, item));
+  if (def.type === "array" && def.element && Array.isArray(value))
+    return value.map((item) => toGoJson(def.element!, item));
   return value;
 }
 
 /** Zod issues as `path: message` lines, for files that are not the YAML suite. */
 export function describeZodError(error: z.ZodError): string[] {
-  return error.issues.map((issue) => `${issue.path.length > 0 ? issue.path.join(".") : "(root)"}: ${issue.message}`);
+  return error.issues.map(
+    (issue) => `${issue.path.length > 0 ? issue.path.join(".") : "(root)"}: ${issue.message}`,
+  );
 }

@@ -10,7 +10,10 @@ export const RUBRIC_SCHEMA_ID = "https://rubric.studio/schema/rubric-schema.json
 export function buildJsonSchema(): Record<string, unknown> {
   // "input" so that fields with defaults stay optional for the author;
   // draft-07 because it is what yaml-language-server handles best.
-  const schema = z.toJSONSchema(SuiteSchema, { io: "input", target: "draft-7" }) as Record<string, unknown>;
+  const schema = z.toJSONSchema(SuiteSchema, { io: "input", target: "draft-7" }) as Record<
+    string,
+    unknown
+  >;
   return { ...schema, $id: RUBRIC_SCHEMA_ID, title: "Rubric Studio suite" };
 }
 

@@ -46,7 +46,10 @@ export function atMost(n: number, what: string): { error: string } {
 }
 
 /** A name, id or model name: short enough to read in a report. */
-export const nameString = z.string().min(1).max(LIMITS.nameChars, atMost(LIMITS.nameChars, "at most {n} characters"));
+export const nameString = z
+  .string()
+  .min(1)
+  .max(LIMITS.nameChars, atMost(LIMITS.nameChars, "at most {n} characters"));
 
 /** 12345 → "12,345", so that limits and products read at a glance. */
 export function formatCount(n: number): string {

@@ -12,13 +12,17 @@ const serverTimeouts = {
     .gt(0, { error: "start_timeout_seconds must be greater than 0" })
     .max(600)
     .optional()
-    .describe("How long starting the server and the MCP handshake may take. Default 30. A server that does not answer in time defers its evals."),
+    .describe(
+      "How long starting the server and the MCP handshake may take. Default 30. A server that does not answer in time defers its evals.",
+    ),
   tool_timeout_seconds: z
     .number()
     .gt(0, { error: "tool_timeout_seconds must be greater than 0" })
     .max(3600)
     .optional()
-    .describe("How long one tool call may take. Default 60. A call that times out is reported to the agent as a tool error."),
+    .describe(
+      "How long one tool call may take. Default 60. A call that times out is reported to the agent as a tool error.",
+    ),
 };
 
 export const StdioServerSchema = z
@@ -28,16 +32,26 @@ export const StdioServerSchema = z
     env: z
       .record(z.string(), z.string())
       .optional()
-      .describe("Environment variables for the server. It inherits only HOME, LOGNAME, PATH, SHELL, TERM and USER from the caller, so keys are not passed on unless listed here."),
-    cwd: z.string().optional().describe("Working directory, relative to the suite file. Default: the suite file's folder."),
+      .describe(
+        "Environment variables for the server. It inherits only HOME, LOGNAME, PATH, SHELL, TERM and USER from the caller, so keys are not passed on unless listed here.",
+      ),
+    cwd: z
+      .string()
+      .optional()
+      .describe("Working directory, relative to the suite file. Default: the suite file's folder."),
     ...serverTimeouts,
   })
   .describe("An MCP server started over stdio.");
 
 export const HttpServerSchema = z
   .strictObject({
-    url: z.url({ error: "url must be an absolute http(s) URL" }).describe("Streamable HTTP endpoint of the MCP server."),
-    headers: z.record(z.string(), z.string()).optional().describe("HTTP headers sent with every request."),
+    url: z
+      .url({ error: "url must be an absolute http(s) URL" })
+      .describe("Streamable HTTP endpoint of the MCP server."),
+    headers: z
+      .record(z.string(), z.string())
+      .optional()
+      .describe("HTTP headers sent with every request."),
     ...serverTimeouts,
   })
   .describe("An MCP server reached over Streamable HTTP.");
@@ -58,23 +72,39 @@ export const AgentSchema = z
       .min(1, { error: "max_turns must be at least 1" })
       .max(100, { error: "max_turns must be at most 100" })
       .optional()
-      .describe("The agent's call budget: model calls per run. Default 10. A run that reaches it is graded as it stands, marked as stopped."),
+      .describe(
+        "The agent's call budget: model calls per run. Default 10. A run that reaches it is graded as it stands, marked as stopped.",
+      ),
     timeout_seconds: z
       .number()
       .gt(0, { error: "timeout_seconds must be greater than 0" })
       .max(3600)
       .optional()
-      .describe("Time limit of one agent run, tool calls included. Default 300. A run that reaches it is graded as it stands, marked as stopped."),
-    max_tokens: z.int().min(64).max(64000).optional().describe("Output token limit per agent model call. Default 2048."),
+      .describe(
+        "Time limit of one agent run, tool calls included. Default 300. A run that reaches it is graded as it stands, marked as stopped.",
+      ),
+    max_tokens: z
+      .int()
+      .min(64)
+      .max(64000)
+      .optional()
+      .describe("Output token limit per agent model call. Default 2048."),
     system: z.string().min(1).optional().describe("A system prompt for the agent. Default: none."),
     max_result_chars: z
       .int()
       .min(100, { error: "max_result_chars must be at least 100" })
-      .max(LIMITS.maxResultChars, atMost(LIMITS.maxResultChars, "max_result_chars must be at most {n}"))
+      .max(
+        LIMITS.maxResultChars,
+        atMost(LIMITS.maxResultChars, "max_result_chars must be at most {n}"),
+      )
       .optional()
-      .describe("Tool results longer than this are truncated, with a marker, in the transcript the judge grades. Default 2000."),
+      .describe(
+        "Tool results longer than this are truncated, with a marker, in the transcript the judge grades. Default 2000.",
+      ),
   })
-  .describe("The live agent: for an eval without response, the prompt runs as an agent (Claude, or any OpenAI-compatible model) with the server's tools, and the whole run is graded.");
+  .describe(
+    "The live agent: for an eval without response, the prompt runs as an agent (Claude, or any OpenAI-compatible model) with the server's tools, and the whole run is graded.",
+  );
 
 export type ServerInput = z.output<typeof ServerSchema>;
 export type AgentInput = z.output<typeof AgentSchema>;

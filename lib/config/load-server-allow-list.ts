@@ -18,11 +18,16 @@ import { zodIssuesToConfigIssues } from "./zod-issues";
 
 export const ServerAllowListSchema = z
   .object({
-    servers: z.record(z.string(), ServerSchema).describe("The MCP servers suites run from the dashboard may start, by name, each with exactly the command or URL it must have."),
+    servers: z
+      .record(z.string(), ServerSchema)
+      .describe(
+        "The MCP servers suites run from the dashboard may start, by name, each with exactly the command or URL it must have.",
+      ),
   })
   .strict();
 
-export type ServerAllowListResult = { ok: true; value: Record<string, ServerConfig> } | { ok: false; issues: ConfigIssue[] };
+export type ServerAllowListResult =
+  { ok: true; value: Record<string, ServerConfig> } | { ok: false; issues: ConfigIssue[] };
 
 export function loadServerAllowList(input: { text: string; file: string }): ServerAllowListResult {
   const { text, file } = input;
@@ -31,7 +36,21 @@ export function loadServerAllowList(input: { text: string; file: string }): Serv
   const { data, locator } = parsed;
   const result = ServerAllowListSchema.safeParse(data ?? {});
   if (!result.success) {
-    return { ok: false, issues: zodIssuesToConfigIssues({ error: result.error, schema: ServerAllowListSchema, data, locator, file }) };
+    return {
+      ok: false,
+      issues: zodIssuesToConfigIssues({
+        error: result.error,
+        schema: ServerAllowListSchema,
+        data,
+        locator,
+        file,
+      }),
+    };
   }
-  return { ok: true, value: Object.fromEntries(Object.entries(result.data.servers).map(([name, server]) => [name, resolveServer(server)])) };
+  return {
+    ok: true,
+    value: Object.fromEntries(
+      Object.entries(result.data.servers).map(([name, server]) => [name, resolveServer(server)]),
+    ),
+  };
 }

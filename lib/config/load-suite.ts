@@ -17,7 +17,19 @@ export function loadSuite(input: { text: string; file: string }): LoadResult {
   } catch (error) {
     // A bug, not the author's mistake; still an answer the caller can show
     // (the fuzz test fails on this message, so it is not a hiding place).
-    return { ok: false, issues: [{ file: input.file, line: 1, column: 1, path: [], message: `${INTERNAL_ERROR}: ${(error as Error).message}`, severity: "error" }] };
+    return {
+      ok: false,
+      issues: [
+        {
+          file: input.file,
+          line: 1,
+          column: 1,
+          path: [],
+          message: `${INTERNAL_ERROR}: ${(error as Error).message}`,
+          severity: "error",
+        },
+      ],
+    };
   }
 }
 
@@ -30,12 +42,36 @@ function loadSuiteText(input: { text: string; file: string }): LoadResult {
   if (!parsed.ok) return { ok: false, issues: parsed.issues };
   const { data, locator } = parsed;
   if (data === null || data === undefined) {
-    return { ok: false, issues: [{ file, line: 1, column: 1, path: [], message: "the file is empty; a suite needs an evals: list", severity: "error" }] };
+    return {
+      ok: false,
+      issues: [
+        {
+          file,
+          line: 1,
+          column: 1,
+          path: [],
+          message: "the file is empty; a suite needs an evals: list",
+          severity: "error",
+        },
+      ],
+    };
   }
   const result = SuiteSchema.safeParse(data);
   if (!result.success) {
-    const schemaIssues = zodIssuesToConfigIssues({ error: result.error, schema: SuiteSchema, data, locator, file });
-    return { ok: false, issues: sortIssues([...schemaIssues, ...semanticIssuesDespite({ data, locator, file, schemaIssues })]) };
+    const schemaIssues = zodIssuesToConfigIssues({
+      error: result.error,
+      schema: SuiteSchema,
+      data,
+      locator,
+      file,
+    });
+    return {
+      ok: false,
+      issues: sortIssues([
+        ...schemaIssues,
+        ...semanticIssuesDespite({ data, locator, file, schemaIssues }),
+      ]),
+    };
   }
   const { errors, warnings } = checkSuite({ suite: result.data, locator, file });
   if (errors.length > 0) return { ok: false, issues: sortIssues(errors) };
@@ -51,11 +87,25 @@ function loadSuiteText(input: { text: string; file: string }): LoadResult {
  * a path above one the schema rejected is left out: it may only be the cut's
  * echo (a rubric without its misspelt `ref` "needs criteria").
  */
-function semanticIssuesDespite(input: { data: unknown; locator: YamlLocator; file: string; schemaIssues: ConfigIssue[] }): ConfigIssue[] {
-  const salvaged = salvageSuite({ data: input.data, issues: input.schemaIssues, locator: input.locator, file: input.file });
+function semanticIssuesDespite(input: {
+  data: unknown;
+  locator: YamlLocator;
+  file: string;
+  schemaIssues: ConfigIssue[];
+}): ConfigIssue[] {
+  const salvaged = salvageSuite({
+    data: input.data,
+    issues: input.schemaIssues,
+    locator: input.locator,
+    file: input.file,
+  });
   if (!salvaged) return [];
   // Every rejected path and each of its ancestors, so the test per issue is one lookup.
-  const rejected = new Set(input.schemaIssues.flatMap(({ path }) => Array.from({ length: path.length + 1 }, (_, i) => JSON.stringify(path.slice(0, i)))));
+  const rejected = new Set(
+    input.schemaIssues.flatMap(({ path }) =>
+      Array.from({ length: path.length + 1 }, (_, i) => JSON.stringify(path.slice(0, i))),
+    ),
+  );
   const above = (path: DataPath) => rejected.has(JSON.stringify(path));
   return checkSuite({ suite: salvaged.suite, locator: salvaged.locator, file: input.file })
     .errors.map((issue) => ({ ...issue, path: salvaged.originalPath(issue.path) }))

@@ -21,7 +21,11 @@ const FAMILIES: readonly (ModelFamily & { pattern: RegExp })[] = [
   { id: "gpt", label: "OpenAI GPT", provider: "openai", pattern: /^(gpt-|chatgpt-|o1|o3|o4)/ },
   { id: "qwen", label: "Qwen", pattern: /^qwen/ },
   { id: "llama", label: "Llama", pattern: /^(meta-)?llama/ },
-  { id: "mistral", label: "Mistral", pattern: /^(mistral|mixtral|ministral|codestral|magistral|devstral)/ },
+  {
+    id: "mistral",
+    label: "Mistral",
+    pattern: /^(mistral|mixtral|ministral|codestral|magistral|devstral)/,
+  },
   { id: "gemini", label: "Gemini", pattern: /^(gemini|gemma)/ },
   { id: "deepseek", label: "DeepSeek", pattern: /^deepseek/ },
 ];

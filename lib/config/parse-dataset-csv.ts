@@ -2,7 +2,11 @@ import { parse } from "csv-parse/sync";
 import { columnMapping, rowToItem } from "./dataset-columns";
 import type { DatasetColumnsInput, DatasetItem } from "./dataset-schema";
 import { LIMITS, formatCount } from "./limits";
-import { MAX_PROBLEMS, type DatasetFileProblem, type ParseDatasetResult } from "./dataset-file-problem";
+import {
+  MAX_PROBLEMS,
+  type DatasetFileProblem,
+  type ParseDatasetResult,
+} from "./dataset-file-problem";
 
 // A CSV dataset (RFC 4180: a header row, quoted fields with "" inside and
 // line breaks, CRLF or LF, an optional UTF-8 byte order mark), parsed by
@@ -25,7 +29,12 @@ function lineFinder(bytes: Buffer): (offset: number) => number {
       at = 0;
       line = 1;
     }
-    for (let feed = bytes.indexOf(0x0a, at); feed !== -1 && feed < start; feed = bytes.indexOf(0x0a, feed + 1)) line += 1;
+    for (
+      let feed = bytes.indexOf(0x0a, at);
+      feed !== -1 && feed < start;
+      feed = bytes.indexOf(0x0a, feed + 1)
+    )
+      line += 1;
     at = start;
     return line;
   };
@@ -39,10 +48,13 @@ interface CsvRow {
 
 const QUOTE_ADVICE = 'quote the whole field and double every quote inside it ("")';
 
-function csvErrorMessage(error: { code?: string; message: string; record?: unknown[] }, headerLength: number): string {
+function csvErrorMessage(
+  error: { code?: string; message: string; record?: unknown[] },
+  headerLength: number,
+): string {
   switch (error.code) {
     case "CSV_QUOTE_NOT_CLOSED":
-      return "a quoted field that starts in this record is never closed (no matching \")";
+      return 'a quoted field that starts in this record is never closed (no matching ")';
     case "INVALID_OPENING_QUOTE":
       return `a " inside an unquoted field; ${QUOTE_ADVICE}`;
     case "CSV_INVALID_CLOSING_QUOTE":
@@ -54,7 +66,10 @@ function csvErrorMessage(error: { code?: string; message: string; record?: unkno
   }
 }
 
-export function parseDatasetCsv(input: { text: string; columns?: DatasetColumnsInput }): ParseDatasetResult {
+export function parseDatasetCsv(input: {
+  text: string;
+  columns?: DatasetColumnsInput;
+}): ParseDatasetResult {
   const bytes = Buffer.from(input.text, "utf8");
   const lineAt = lineFinder(bytes);
   let recordStart = 0;
@@ -77,33 +92,83 @@ export function parseDatasetCsv(input: { text: string; columns?: DatasetColumnsI
     }) as unknown as CsvRow[];
   } catch (error) {
     const e = error as { code?: string; message: string; index?: number; record?: unknown[] };
-    return { ok: false, problems: [{ line: lineAt(recordStart), column: (e.index ?? 0) + 1, message: csvErrorMessage(e, headerLength) }] };
+    return {
+      ok: false,
+      problems: [
+        {
+          line: lineAt(recordStart),
+          column: (e.index ?? 0) + 1,
+          message: csvErrorMessage(e, headerLength),
+        },
+      ],
+    };
   }
-  if (rows.length === 0) return { ok: false, problems: [{ line: 1, column: 1, message: "the file is empty: a CSV dataset starts with a header row naming its columns" }] };
+  if (rows.length === 0)
+    return {
+      ok: false,
+      problems: [
+        {
+          line: 1,
+          column: 1,
+          message: "the file is empty: a CSV dataset starts with a header row naming its columns",
+        },
+      ],
+    };
   const [header, ...data] = rows as [CsvRow, ...CsvRow[]];
   if (header.record.length > LIMITS.datasetColumns) {
-    return { ok: false, problems: [{ line: lineAt(header.started), column: LIMITS.datasetColumns + 1, message: `the header has ${formatCount(header.record.length)} columns; a CSV dataset has at most ${formatCount(LIMITS.datasetColumns)}` }] };
+    return {
+      ok: false,
+      problems: [
+        {
+          line: lineAt(header.started),
+          column: LIMITS.datasetColumns + 1,
+          message: `the header has ${formatCount(header.record.length)} columns; a CSV dataset has at most ${formatCount(LIMITS.datasetColumns)}`,
+        },
+      ],
+    };
   }
   const problems: DatasetFileProblem[] = [];
   const columnOf = new Map<string, number>();
   header.record.forEach((name, i) => {
     if (name !== "" && columnOf.has(name)) {
-      if (problems.length < MAX_PROBLEMS) problems.push({ line: lineAt(header.started), column: i + 1, message: `column "${name}" appears twice in the header (also column ${columnOf.get(name)! + 1})` });
+      if (problems.length < MAX_PROBLEMS)
+        problems.push({
+          line: lineAt(header.started),
+          column: i + 1,
+          message: `column "${name}" appears twice in the header (also column ${columnOf.get(name)! + 1})`,
+        });
     } else columnOf.set(name, i);
   });
   const mapping = columnMapping(input.columns);
   for (const { part, column } of mapping.explicit) {
     if (!columnOf.has(column)) {
-      const names = header.record.filter((n) => n !== "").map((n) => `"${n}"`).join(", ");
-      problems.push({ line: lineAt(header.started), column: 1, message: `columns.${part} names column "${column}", which the header does not have; its columns: ${names || "(none)"}` });
+      const names = header.record
+        .filter((n) => n !== "")
+        .map((n) => `"${n}"`)
+        .join(", ");
+      problems.push({
+        line: lineAt(header.started),
+        column: 1,
+        message: `columns.${part} names column "${column}", which the header does not have; its columns: ${names || "(none)"}`,
+      });
     }
   }
   if (data.length > LIMITS.datasetItems) {
-    problems.push({ line: lineAt(data[LIMITS.datasetItems]!.started), column: 1, message: `a dataset has at most ${formatCount(LIMITS.datasetItems)} items; this is row ${formatCount(LIMITS.datasetItems + 1)}` });
+    problems.push({
+      line: lineAt(data[LIMITS.datasetItems]!.started),
+      column: 1,
+      message: `a dataset has at most ${formatCount(LIMITS.datasetItems)} items; this is row ${formatCount(LIMITS.datasetItems + 1)}`,
+    });
   }
   if (problems.length > 0) return { ok: false, problems };
   // Only the mapped columns are read from each row: a header of thousands of unused columns costs nothing per row.
-  const used = [mapping.id, mapping.input, mapping.expected_output, ...mapping.context, mapping.label.column].flatMap((name) => {
+  const used = [
+    mapping.id,
+    mapping.input,
+    mapping.expected_output,
+    ...mapping.context,
+    mapping.label.column,
+  ].flatMap((name) => {
     const index = columnOf.get(name);
     return index === undefined ? [] : [[name, index] as const];
   });
@@ -112,7 +177,12 @@ export function parseDatasetCsv(input: { text: string; columns?: DatasetColumnsI
     if (problems.length >= MAX_PROBLEMS) break;
     const values = Object.fromEntries(used.map(([name, index]) => [name, record[index]]));
     const { item, problems: cells } = rowToItem({ row: i + 1, values, mapping });
-    for (const cell of cells) problems.push({ line: lineAt(started), column: (columnOf.get(cell.column) ?? 0) + 1, message: `row ${i + 1}, column "${cell.column}" ${cell.message}` });
+    for (const cell of cells)
+      problems.push({
+        line: lineAt(started),
+        column: (columnOf.get(cell.column) ?? 0) + 1,
+        message: `row ${i + 1}, column "${cell.column}" ${cell.message}`,
+      });
     items.push(item);
   }
   return problems.length > 0 ? { ok: false, problems } : { ok: true, items };

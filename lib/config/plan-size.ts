@@ -24,7 +24,10 @@ export function treeDepth(node: TreeNode): number {
   return "ask" in node ? 1 + Math.max(treeDepth(node.yes), treeDepth(node.no)) : 0;
 }
 
-function cellFactorsOf(evalConfig: EvalConfig, suite: SuiteConfig): [string, number][] | "deferred" {
+function cellFactorsOf(
+  evalConfig: EvalConfig,
+  suite: SuiteConfig,
+): [string, number][] | "deferred" {
   const factors: [string, number][] = [];
   const name = evalConfig.candidates?.dataset;
   if (name !== undefined && evalConfig.response === undefined) {
@@ -46,9 +49,14 @@ function callsPerJudge(evalConfig: EvalConfig, suite: SuiteConfig): [string, num
   const rubric = evalConfig.rubric;
   if (rubric.kind === "freeform") return ["call", 1];
   if (rubric.kind === "tree") return ["questions", treeDepth(rubric.tree)];
-  if (rubric.kind === "categories") return rubric.rubricSet.evaluationType === "holistic" ? ["call", 1] : ["categories", rubric.rubricSet.categories.length];
+  if (rubric.kind === "categories")
+    return rubric.rubricSet.evaluationType === "holistic"
+      ? ["call", 1]
+      : ["categories", rubric.rubricSet.categories.length];
   if (rubric.kind === "pairwise") {
-    const source = rubric.comparison.cells ? suite.evals.find((e) => e.name === rubric.comparison.cells!.eval) : undefined;
+    const source = rubric.comparison.cells
+      ? suite.evals.find((e) => e.name === rubric.comparison.cells!.eval)
+      : undefined;
     // At most one pair per cell of the source eval, each judged in both orders.
     const pairs = source ? evalPlanSize(source, suite).cells : rubric.comparison.items.length;
     return ["pair orders", pairs * 2];
@@ -58,7 +66,8 @@ function callsPerJudge(evalConfig: EvalConfig, suite: SuiteConfig): [string, num
 
 function evalPlanSize(evalConfig: EvalConfig, suite: SuiteConfig): EvalPlanSize {
   const cellFactors = cellFactorsOf(evalConfig, suite);
-  if (cellFactors === "deferred") return { cells: 1, judgeCalls: 0, cellFactors: [], callFactors: [] };
+  if (cellFactors === "deferred")
+    return { cells: 1, judgeCalls: 0, cellFactors: [], callFactors: [] };
   const cells = product(cellFactors);
   const judges: [string, number][] = [];
   if (evalConfig.judge.panel) judges.push(["panel models", evalConfig.judge.panel.length]);
@@ -69,14 +78,20 @@ function evalPlanSize(evalConfig: EvalConfig, suite: SuiteConfig): EvalPlanSize 
 
 function spelled(factors: [string, number][], total: number, unit: string): string {
   const parts = factors.map(([name, n]) => `${formatCount(n)} ${name}`);
-  return parts.length > 1 ? `${parts.join(" × ")} = ${formatCount(total)} ${unit}` : `${formatCount(total)} ${unit}`;
+  return parts.length > 1
+    ? `${parts.join(" × ")} = ${formatCount(total)} ${unit}`
+    : `${formatCount(total)} ${unit}`;
 }
 
 /** The first prompt template of an eval that one of its dataset items fills past the limit, if any. */
 function oversizedPrompt(evalConfig: EvalConfig, suite: SuiteConfig): string | undefined {
-  const dataset = evalConfig.candidates ? suite.datasets?.[evalConfig.candidates.dataset] : undefined;
+  const dataset = evalConfig.candidates
+    ? suite.datasets?.[evalConfig.candidates.dataset]
+    : undefined;
   if (!dataset || evalConfig.response !== undefined) return undefined;
-  const templates = [evalConfig.prompt, ...(evalConfig.matrix?.prompts ?? [])].filter((t): t is string => t !== undefined && t.includes("{{"));
+  const templates = [evalConfig.prompt, ...(evalConfig.matrix?.prompts ?? [])].filter(
+    (t): t is string => t !== undefined && t.includes("{{"),
+  );
   for (const template of templates) {
     const lengthOf = renderedPromptLengths(template);
     for (const item of dataset.items) {
@@ -91,10 +106,18 @@ function oversizedPrompt(evalConfig: EvalConfig, suite: SuiteConfig): string | u
 
 /** Located errors for a suite that plans more cells or judge calls than a suite may, or prompts larger than a suite may be. */
 export function planSizeIssues(suite: SuiteConfig): ConfigIssue[] {
-  const sizes = suite.evals.map((evalConfig) => ({ evalConfig, size: evalPlanSize(evalConfig, suite) }));
+  const sizes = suite.evals.map((evalConfig) => ({
+    evalConfig,
+    size: evalPlanSize(evalConfig, suite),
+  }));
   const issues: ConfigIssue[] = [];
   const error = (evalConfig: EvalConfig, message: string) =>
-    issues.push({ ...evalConfig.location, path: ["evals", suite.evals.indexOf(evalConfig)], message, severity: "error" });
+    issues.push({
+      ...evalConfig.location,
+      path: ["evals", suite.evals.indexOf(evalConfig)],
+      message,
+      severity: "error",
+    });
   for (const evalConfig of suite.evals) {
     const oversized = oversizedPrompt(evalConfig, suite);
     if (oversized) error(evalConfig, oversized);
@@ -102,23 +125,37 @@ export function planSizeIssues(suite: SuiteConfig): ConfigIssue[] {
   const cellLimit = `a suite may plan at most ${formatCount(LIMITS.cells)} cells`;
   const callLimit = `a suite may plan at most ${formatCount(LIMITS.judgeCalls)} judge calls`;
   for (const { evalConfig, size } of sizes) {
-    if (size.cells > LIMITS.cells) error(evalConfig, `eval "${evalConfig.name}" plans ${spelled(size.cellFactors, size.cells, "cells")}; ${cellLimit}`);
+    if (size.cells > LIMITS.cells)
+      error(
+        evalConfig,
+        `eval "${evalConfig.name}" plans ${spelled(size.cellFactors, size.cells, "cells")}; ${cellLimit}`,
+      );
     else if (size.judgeCalls > LIMITS.judgeCalls) {
       const factors: [string, number][] = [["cells", size.cells], ...size.callFactors];
-      error(evalConfig, `eval "${evalConfig.name}" plans ${spelled(factors, size.judgeCalls, "judge calls")}; ${callLimit}`);
+      error(
+        evalConfig,
+        `eval "${evalConfig.name}" plans ${spelled(factors, size.judgeCalls, "judge calls")}; ${callLimit}`,
+      );
     }
   }
   if (issues.length > 0) return issues;
-  const largest = (key: "cells" | "judgeCalls") => sizes.reduce((a, b) => (b.size[key] > a.size[key] ? b : a));
+  const largest = (key: "cells" | "judgeCalls") =>
+    sizes.reduce((a, b) => (b.size[key] > a.size[key] ? b : a));
   const total = (key: "cells" | "judgeCalls") => sizes.reduce((n, s) => n + s.size[key], 0);
   const cells = total("cells");
   const calls = total("judgeCalls");
   if (cells > LIMITS.cells) {
     const { evalConfig, size } = largest("cells");
-    error(evalConfig, `the suite plans ${formatCount(cells)} cells in all (eval "${evalConfig.name}": ${formatCount(size.cells)}); ${cellLimit}`);
+    error(
+      evalConfig,
+      `the suite plans ${formatCount(cells)} cells in all (eval "${evalConfig.name}": ${formatCount(size.cells)}); ${cellLimit}`,
+    );
   } else if (calls > LIMITS.judgeCalls) {
     const { evalConfig, size } = largest("judgeCalls");
-    error(evalConfig, `the suite plans ${formatCount(calls)} judge calls in all (eval "${evalConfig.name}": ${formatCount(size.judgeCalls)}); ${callLimit}`);
+    error(
+      evalConfig,
+      `the suite plans ${formatCount(calls)} judge calls in all (eval "${evalConfig.name}": ${formatCount(size.judgeCalls)}); ${callLimit}`,
+    );
   }
   return issues;
 }

@@ -42,11 +42,13 @@ export const PRESETS: Record<(typeof PRESET_NAMES)[number], PresetDefinition> = 
           "The response gives specifics the user can act on without further research (concrete steps, values, names or commands) rather than only general advice.",
         examples: [
           {
-            response: 'Run `npm install --save-dev vitest`, then add "test": "vitest run" to the scripts in package.json.',
+            response:
+              'Run `npm install --save-dev vitest`, then add "test": "vitest run" to the scripts in package.json.',
             score: 1.0,
           },
           {
-            response: "There are several good testing frameworks, and the right setup depends on your project's needs.",
+            response:
+              "There are several good testing frameworks, and the right setup depends on your project's needs.",
             score: 0.1,
           },
         ],
@@ -89,11 +91,13 @@ export const PRESETS: Record<(typeof PRESET_NAMES)[number], PresetDefinition> = 
           "Anything the user asked for that the tool results do not contain is reported as unavailable rather than guessed; score 1 if nothing asked for is missing.",
         examples: [
           {
-            response: "The lookup returned no shipping data for order 1187, so I can't tell you when it will arrive.",
+            response:
+              "The lookup returned no shipping data for order 1187, so I can't tell you when it will arrive.",
             score: 1.0,
           },
           {
-            response: "The lookup returned no shipping data, but order 1187 should arrive in 3-5 business days.",
+            response:
+              "The lookup returned no shipping data, but order 1187 should arrive in 3-5 business days.",
             score: 0.0,
           },
         ],
@@ -195,7 +199,8 @@ export const PRESETS: Record<(typeof PRESET_NAMES)[number], PresetDefinition> = 
     criteria: [
       {
         name: "answer up front",
-        description: "The answer appears in the first one or two sentences, not after a preamble or background.",
+        description:
+          "The answer appears in the first one or two sentences, not after a preamble or background.",
       },
       {
         name: "no padding",

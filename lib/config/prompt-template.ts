@@ -24,7 +24,8 @@ function fieldOf(item: DatasetItem, name: string): string {
 }
 
 function fieldLength(item: DatasetItem, name: string): number {
-  if (name === "context") return (item.context ?? []).reduce((n, entry, i) => n + entry.length + (i > 0 ? 2 : 0), 0);
+  if (name === "context")
+    return (item.context ?? []).reduce((n, entry, i) => n + entry.length + (i > 0 ? 2 : 0), 0);
   return fieldOf(item, name).length;
 }
 
@@ -41,14 +42,18 @@ export function renderedPromptLengths(template: string): (item: DatasetItem) => 
     counts.set(match[1]!, (counts.get(match[1]!) ?? 0) + 1);
     fixed -= match[0].length;
   }
-  return (item) => [...counts].reduce((n, [name, count]) => n + count * fieldLength(item, name), fixed);
+  return (item) =>
+    [...counts].reduce((n, [name, count]) => n + count * fieldLength(item, name), fixed);
 }
 
 /**
  * The prompt one dataset item is graded (or run) with: the template filled
  * from the item, or, without a template, the item's own input.
  */
-export function renderPromptTemplate(template: string | undefined, item: DatasetItem): string | undefined {
+export function renderPromptTemplate(
+  template: string | undefined,
+  item: DatasetItem,
+): string | undefined {
   if (template === undefined) return item.input;
   return template.replace(PLACEHOLDER, (_match, name: string) => fieldOf(item, name));
 }

@@ -33,8 +33,18 @@ export interface CategoryRubricInput {
 const label = (value: string) => value.charAt(0).toUpperCase() + value.slice(1);
 
 function toScale(scale: CategoryInput["scale"]): CategoryScale {
-  if (!scale) return { type: "categorical", options: DEFAULT_CATEGORICAL_OPTIONS.map((o) => ({ ...o })), requiredItems: [], optionalItems: [] };
-  const options: ScaleOption[] = (scale.options ?? []).map((o) => ({ value: o.value, label: o.label ?? label(o.value), criteria: o.criteria ?? [] }));
+  if (!scale)
+    return {
+      type: "categorical",
+      options: DEFAULT_CATEGORICAL_OPTIONS.map((o) => ({ ...o })),
+      requiredItems: [],
+      optionalItems: [],
+    };
+  const options: ScaleOption[] = (scale.options ?? []).map((o) => ({
+    value: o.value,
+    label: o.label ?? label(o.value),
+    criteria: o.criteria ?? [],
+  }));
   const binaryDefault: ScaleOption[] = [
     { value: "pass", label: "Pass", criteria: [] },
     { value: "fail", label: "Fail", criteria: [] },
@@ -45,7 +55,12 @@ function toScale(scale: CategoryInput["scale"]): CategoryScale {
     requiredItems: scale.required_items ?? [],
     optionalItems: scale.optional_items ?? [],
     ...(scale.type === "checklist"
-      ? { passingThreshold: { required: scale.passing_threshold?.required ?? "all", optional: scale.passing_threshold?.optional ?? 0 } }
+      ? {
+          passingThreshold: {
+            required: scale.passing_threshold?.required ?? "all",
+            optional: scale.passing_threshold?.optional ?? 0,
+          },
+        }
       : {}),
   };
 }
@@ -63,7 +78,10 @@ function toCategory(input: CategoryInput): ReviewCategory {
   };
 }
 
-export function resolveCategoryRubric(input: { rubric: CategoryRubricInput; defaultId: string }): RubricSetConfig {
+export function resolveCategoryRubric(input: {
+  rubric: CategoryRubricInput;
+  defaultId: string;
+}): RubricSetConfig {
   const { rubric, defaultId } = input;
   const id = rubric.id ?? defaultId;
   const limits = rubric.pass_criteria?.max_findings;
@@ -77,7 +95,8 @@ export function resolveCategoryRubric(input: { rubric: CategoryRubricInput; defa
     reviewType: rubric.review_type ?? id,
     evaluationType: rubric.evaluation_type ?? "analytic",
     passCriteria: {
-      minCategoriesPassing: rubric.pass_criteria?.min_categories_passing ?? DEFAULT_PASS_CRITERIA.minCategoriesPassing,
+      minCategoriesPassing:
+        rubric.pass_criteria?.min_categories_passing ?? DEFAULT_PASS_CRITERIA.minCategoriesPassing,
       maxFindings: {
         critical: limits?.critical ?? defaults.critical,
         high: limits?.high ?? defaults.high,
@@ -88,7 +107,15 @@ export function resolveCategoryRubric(input: { rubric: CategoryRubricInput; defa
     },
     categories: (rubric.categories ?? []).map(toCategory),
     ...(rubric.judge_prompt !== undefined ? { judgePrompt: rubric.judge_prompt } : {}),
-    ...(meta ? { metadata: { ...(meta.created_at ? { createdAt: meta.created_at } : {}), ...(meta.author ? { author: meta.author } : {}), ...(meta.based_on ? { basedOn: meta.based_on } : {}) } } : {}),
+    ...(meta
+      ? {
+          metadata: {
+            ...(meta.created_at ? { createdAt: meta.created_at } : {}),
+            ...(meta.author ? { author: meta.author } : {}),
+            ...(meta.based_on ? { basedOn: meta.based_on } : {}),
+          },
+        }
+      : {}),
   };
 }
 

@@ -9,15 +9,27 @@ import type { Rubric } from "./types";
 export function describeSelector(own: CellSelector, other: CellSelector): string {
   const agent = own.agent ?? other.agent;
   const prompt = own.prompt ?? other.prompt;
-  return [agent !== undefined ? `agent=${agent}` : "", prompt !== undefined ? `prompt=#${prompt}` : ""].filter(Boolean).join(", ");
+  return [
+    agent !== undefined ? `agent=${agent}` : "",
+    prompt !== undefined ? `prompt=#${prompt}` : "",
+  ]
+    .filter(Boolean)
+    .join(", ");
 }
 
 function resolveCellComparison(compare: CompareInput): CellComparison {
-  const side = (s: CompareInput["a"]): CellSelector => ({ ...(s?.agent !== undefined ? { agent: s.agent } : {}), ...(s?.prompt !== undefined ? { prompt: s.prompt } : {}) });
+  const side = (s: CompareInput["a"]): CellSelector => ({
+    ...(s?.agent !== undefined ? { agent: s.agent } : {}),
+    ...(s?.prompt !== undefined ? { prompt: s.prompt } : {}),
+  });
   return { eval: compare.eval!, a: side(compare.a), b: side(compare.b) };
 }
 
-export function resolveCompare(input: { compare: CompareInput; question?: string; criteria: { name: string; description: string }[] }): PairwiseConfig {
+export function resolveCompare(input: {
+  compare: CompareInput;
+  question?: string;
+  criteria: { name: string; description: string }[];
+}): PairwiseConfig {
   const { compare } = input;
   if (compare.eval !== undefined) {
     const cells = resolveCellComparison(compare);
@@ -26,11 +38,16 @@ export function resolveCompare(input: { compare: CompareInput; question?: string
       criteria: input.criteria,
       items: [],
       cells,
-      labels: { a: compare.labels?.a ?? describeSelector(cells.a, cells.b), b: compare.labels?.b ?? describeSelector(cells.b, cells.a) },
+      labels: {
+        a: compare.labels?.a ?? describeSelector(cells.a, cells.b),
+        b: compare.labels?.b ?? describeSelector(cells.b, cells.a),
+      },
       ...(compare.expect ? { expect: compare.expect } : {}),
     };
   }
-  const raw = compare.items ?? [{ input: compare.input, output_a: compare.output_a!, output_b: compare.output_b! }];
+  const raw = compare.items ?? [
+    { input: compare.input, output_a: compare.output_a!, output_b: compare.output_b! },
+  ];
   return {
     ...(input.question !== undefined ? { question: input.question } : {}),
     criteria: input.criteria,
@@ -58,10 +75,24 @@ export function describeComparison(config: PairwiseConfig): string {
 /** A pairwise eval's rubric: the resolved free-form or criteria rubric becomes the comparison's question or criteria. */
 export function withComparison(rubric: Rubric, compare: CompareInput | undefined): Rubric {
   if (!compare) return rubric;
-  const criteria = rubric.kind === "criteria" ? rubric.criteria.map((c) => ({ name: c.name, description: c.description })) : [];
+  const criteria =
+    rubric.kind === "criteria"
+      ? rubric.criteria.map((c) => ({ name: c.name, description: c.description }))
+      : [];
   const question = rubric.kind === "freeform" ? rubric.text : undefined;
   const { threshold, strict, scale, source } = rubric;
-  return { kind: "pairwise", threshold, strict, scale, source, comparison: resolveCompare({ compare, ...(question !== undefined ? { question } : {}), criteria }) };
+  return {
+    kind: "pairwise",
+    threshold,
+    strict,
+    scale,
+    source,
+    comparison: resolveCompare({
+      compare,
+      ...(question !== undefined ? { question } : {}),
+      criteria,
+    }),
+  };
 }
 
 export function describeCompareInput(compare: CompareInput): string {

@@ -6,7 +6,18 @@ import { resolveCategoryRubric, resolveDocument } from "./resolve-categories";
 import { describeCompareInput, withComparison } from "./resolve-compare";
 import { datasetFormat, resolveDatasetItems } from "./dataset-schema";
 import type { YamlLocator } from "./yaml-locator";
-import type { AgentConfig, Criterion, EvalConfig, JudgeConfig, Rubric, RubricSource, Scale, ServerConfig, SuiteConfig, TreeNode } from "./types";
+import type {
+  AgentConfig,
+  Criterion,
+  EvalConfig,
+  JudgeConfig,
+  Rubric,
+  RubricSource,
+  Scale,
+  ServerConfig,
+  SuiteConfig,
+  TreeNode,
+} from "./types";
 
 // Expands refs and presets and applies defaults. Runs only on a suite that
 // checkSuite passed, so every ref and preset here exists.
@@ -16,7 +27,12 @@ type StructuredRubric = Exclude<NonNullable<Suite["rubrics"]>[string], string>;
 
 export const DEFAULT_THRESHOLD = 0.7;
 export const DEFAULT_JUDGE = { maxTokens: 1024, consensus: 0.5 } as const;
-export const DEFAULT_AGENT = { maxTurns: 10, timeoutSeconds: 300, maxTokens: 2048, maxResultChars: 2000 } as const;
+export const DEFAULT_AGENT = {
+  maxTurns: 10,
+  timeoutSeconds: 300,
+  maxTokens: 2048,
+  maxResultChars: 2000,
+} as const;
 export const DEFAULT_SERVER_TIMEOUTS = { startTimeoutSeconds: 30, toolTimeoutSeconds: 60 } as const;
 
 function toScale(scale: ScaleInput | undefined): Scale {
@@ -39,7 +55,9 @@ function toCriterion(input: CriterionInput): Criterion {
 }
 
 function toTree(node: TreeNodeInput): TreeNode {
-  return "ask" in node ? { ask: node.ask, yes: toTree(node.yes), no: toTree(node.no) } : { score: node.score, reason: node.reason };
+  return "ask" in node
+    ? { ask: node.ask, yes: toTree(node.yes), no: toTree(node.no) }
+    : { score: node.score, reason: node.reason };
 }
 
 interface Overrides {
@@ -47,26 +65,55 @@ interface Overrides {
   strict?: boolean;
 }
 
-function resolveStructured(rubric: StructuredRubric, source: RubricSource, overrides: Overrides, evalThreshold?: number, evalName?: string): Rubric {
+function resolveStructured(
+  rubric: StructuredRubric,
+  source: RubricSource,
+  overrides: Overrides,
+  evalThreshold?: number,
+  evalName?: string,
+): Rubric {
   const preset = rubric.preset ? PRESETS[rubric.preset as keyof typeof PRESETS] : undefined;
-  const threshold = overrides.threshold ?? rubric.threshold ?? evalThreshold ?? preset?.threshold ?? DEFAULT_THRESHOLD;
-  const common = { threshold, strict: overrides.strict ?? rubric.strict ?? false, scale: toScale(rubric.scale), source };
+  const threshold =
+    overrides.threshold ??
+    rubric.threshold ??
+    evalThreshold ??
+    preset?.threshold ??
+    DEFAULT_THRESHOLD;
+  const common = {
+    threshold,
+    strict: overrides.strict ?? rubric.strict ?? false,
+    scale: toScale(rubric.scale),
+    source,
+  };
   if (rubric.tree) return { ...common, kind: "tree", tree: toTree(rubric.tree) };
-  if (rubric.categories) return { ...common, kind: "categories", rubricSet: resolveCategoryRubric({ rubric, defaultId: source.name ?? evalName ?? "review" }) };
+  if (rubric.categories)
+    return {
+      ...common,
+      kind: "categories",
+      rubricSet: resolveCategoryRubric({ rubric, defaultId: source.name ?? evalName ?? "review" }),
+    };
   const criteria = [...(preset?.criteria ?? []), ...(rubric.criteria ?? [])].map(toCriterion);
   return {
     ...common,
     kind: "criteria",
     criteria,
     requireEvidence: rubric.require_evidence ?? false,
-    aggregation: rubric.aggregation === "min" || rubric.aggregation === "worst" ? "min" : "weighted_average",
+    aggregation:
+      rubric.aggregation === "min" || rubric.aggregation === "worst" ? "min" : "weighted_average",
   };
 }
 
 function resolveRubric(suite: Suite, evalInput: Suite["evals"][number]): Rubric {
   const rubric = evalInput.rubric;
   if (typeof rubric === "string") {
-    return { kind: "freeform", text: rubric, threshold: evalInput.threshold ?? DEFAULT_THRESHOLD, strict: false, scale: { kind: "unit" }, source: { type: "inline" } };
+    return {
+      kind: "freeform",
+      text: rubric,
+      threshold: evalInput.threshold ?? DEFAULT_THRESHOLD,
+      strict: false,
+      scale: { kind: "unit" },
+      source: { type: "inline" },
+    };
   }
   if (rubric.ref !== undefined) {
     const named = suite.rubrics![rubric.ref]!;
@@ -83,11 +130,16 @@ function resolveRubric(suite: Suite, evalInput: Suite["evals"][number]): Rubric 
     }
     return resolveStructured(named, { type: "ref", name: rubric.ref }, overrides);
   }
-  const source: RubricSource = rubric.preset ? { type: "preset", name: rubric.preset } : { type: "inline" };
+  const source: RubricSource = rubric.preset
+    ? { type: "preset", name: rubric.preset }
+    : { type: "inline" };
   return resolveStructured(rubric, source, {}, evalInput.threshold, evalInput.name);
 }
 
-function resolveJudge(suiteJudge: JudgeInput | undefined, evalJudge: JudgeInput | undefined): JudgeConfig {
+function resolveJudge(
+  suiteJudge: JudgeInput | undefined,
+  evalJudge: JudgeInput | undefined,
+): JudgeConfig {
   const merged = { ...suiteJudge, ...evalJudge };
   // An eval that names a model drops a suite-level panel, and the reverse.
   if (evalJudge?.model) delete merged.panel;
@@ -103,7 +155,10 @@ function resolveJudge(suiteJudge: JudgeInput | undefined, evalJudge: JudgeInput 
   };
 }
 
-function resolveAgent(suiteAgent: AgentInput | undefined, evalAgent: AgentInput | undefined): AgentConfig {
+function resolveAgent(
+  suiteAgent: AgentInput | undefined,
+  evalAgent: AgentInput | undefined,
+): AgentConfig {
   const merged = { ...suiteAgent, ...evalAgent };
   return {
     model: merged.model,
@@ -117,16 +172,31 @@ function resolveAgent(suiteAgent: AgentInput | undefined, evalAgent: AgentInput 
 
 export function resolveServer(server: NonNullable<Suite["servers"]>[string]): ServerConfig {
   const timeouts = {
-    startTimeoutSeconds: server.start_timeout_seconds ?? DEFAULT_SERVER_TIMEOUTS.startTimeoutSeconds,
+    startTimeoutSeconds:
+      server.start_timeout_seconds ?? DEFAULT_SERVER_TIMEOUTS.startTimeoutSeconds,
     toolTimeoutSeconds: server.tool_timeout_seconds ?? DEFAULT_SERVER_TIMEOUTS.toolTimeoutSeconds,
   };
-  if ("url" in server) return { kind: "http", url: server.url, headers: server.headers ?? {}, ...timeouts };
-  return { kind: "stdio", command: server.command, args: server.args ?? [], env: server.env ?? {}, cwd: server.cwd, ...timeouts };
+  if ("url" in server)
+    return { kind: "http", url: server.url, headers: server.headers ?? {}, ...timeouts };
+  return {
+    kind: "stdio",
+    command: server.command,
+    args: server.args ?? [],
+    env: server.env ?? {},
+    cwd: server.cwd,
+    ...timeouts,
+  };
 }
 
-export function resolveSuite(input: { suite: Suite; locator: YamlLocator; file: string }): SuiteConfig {
+export function resolveSuite(input: {
+  suite: Suite;
+  locator: YamlLocator;
+  file: string;
+}): SuiteConfig {
   const { suite, locator, file } = input;
-  const servers = Object.fromEntries(Object.entries(suite.servers ?? {}).map(([name, server]) => [name, resolveServer(server)]));
+  const servers = Object.fromEntries(
+    Object.entries(suite.servers ?? {}).map(([name, server]) => [name, resolveServer(server)]),
+  );
   const evals: EvalConfig[] = suite.evals.map((evalInput, i) => ({
     name: evalInput.name,
     description: evalInput.description,
@@ -140,7 +210,9 @@ export function resolveSuite(input: { suite: Suite; locator: YamlLocator; file: 
       (evalInput.compare ? describeCompareInput(evalInput.compare) : undefined),
     ...(evalInput.document !== undefined ? { document: resolveDocument(evalInput.document) } : {}),
     ...(evalInput.dataset !== undefined ? { dataset: evalInput.dataset } : {}),
-    ...(evalInput.candidates !== undefined ? { candidates: { dataset: evalInput.candidates.dataset } } : {}),
+    ...(evalInput.candidates !== undefined
+      ? { candidates: { dataset: evalInput.candidates.dataset } }
+      : {}),
     rubric: withComparison(resolveRubric(suite, evalInput), evalInput.compare),
     judge: resolveJudge(suite.judge, evalInput.judge),
     agent: resolveAgent(suite.agent, evalInput.agent),
@@ -148,10 +220,38 @@ export function resolveSuite(input: { suite: Suite; locator: YamlLocator; file: 
     location: { file, ...locator.locate(["evals", i]) },
   }));
   const datasets = Object.fromEntries(
-    Object.entries(suite.datasets ?? {}).map(([name, d]) => [name, { name, ...(d.file !== undefined ? { file: d.file, format: datasetFormat(d), ...(d.columns ? { columns: d.columns } : {}), unread: true } : {}), items: resolveDatasetItems(d.items ?? []) }]),
+    Object.entries(suite.datasets ?? {}).map(([name, d]) => [
+      name,
+      {
+        name,
+        ...(d.file !== undefined
+          ? {
+              file: d.file,
+              format: datasetFormat(d),
+              ...(d.columns ? { columns: d.columns } : {}),
+              unread: true,
+            }
+          : {}),
+        items: resolveDatasetItems(d.items ?? []),
+      },
+    ]),
   );
   const providers = Object.fromEntries(
-    Object.entries(suite.providers ?? {}).map(([name, p]) => [name, { type: p.type, ...(p.base_url !== undefined ? { baseUrl: p.base_url } : {}), ...(p.api_key_env !== undefined ? { apiKeyEnv: p.api_key_env } : {}) }]),
+    Object.entries(suite.providers ?? {}).map(([name, p]) => [
+      name,
+      {
+        type: p.type,
+        ...(p.base_url !== undefined ? { baseUrl: p.base_url } : {}),
+        ...(p.api_key_env !== undefined ? { apiKeyEnv: p.api_key_env } : {}),
+      },
+    ]),
   );
-  return { file, description: suite.description, servers, evals, ...(suite.datasets ? { datasets } : {}), ...(suite.providers ? { providers } : {}) };
+  return {
+    file,
+    description: suite.description,
+    servers,
+    evals,
+    ...(suite.datasets ? { datasets } : {}),
+    ...(suite.providers ? { providers } : {}),
+  };
 }

@@ -14,7 +14,9 @@ export const ReviewSettingsSchema = z
       .min(0, { error: RATE })
       .max(1, { error: RATE })
       .optional()
-      .describe("Share (0..1) of the review queue's items offered to a second, different reviewer after the first label, for agreement between people. Default 0."),
+      .describe(
+        "Share (0..1) of the review queue's items offered to a second, different reviewer after the first label, for agreement between people. Default 0.",
+      ),
   })
   .describe("The review queue's settings for this suite.");
 
@@ -25,7 +27,10 @@ export interface ReviewSettings {
 /** The review settings of a saved suite version's text (already checked when it was loaded); a text that does not parse has the defaults. */
 export function reviewSettingsOf(text: string): ReviewSettings {
   const parsed = parseYaml(text, "suite.yaml");
-  const block = parsed.ok && parsed.data && typeof parsed.data === "object" ? (parsed.data as { review?: unknown }).review : undefined;
+  const block =
+    parsed.ok && parsed.data && typeof parsed.data === "object"
+      ? (parsed.data as { review?: unknown }).review
+      : undefined;
   const settings = ReviewSettingsSchema.safeParse(block ?? {});
   return { secondOpinionRate: settings.success ? (settings.data.second_opinion_rate ?? 0) : 0 };
 }

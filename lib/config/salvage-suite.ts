@@ -30,12 +30,19 @@ const isObject = (value: unknown): value is Json => typeof value === "object" &&
 
 function stringsIn(value: unknown, out: Set<string>, depth = 0): Set<string> {
   if (typeof value === "string") out.add(value);
-  else if (isObject(value) && depth < 64) for (const v of Object.values(value)) stringsIn(v, out, depth + 1);
+  else if (isObject(value) && depth < 64)
+    for (const v of Object.values(value)) stringsIn(v, out, depth + 1);
   return out;
 }
 
-export function salvageSuite(input: { data: unknown; issues: ConfigIssue[]; locator: YamlLocator; file: string }): SalvagedSuite | undefined {
-  if (!isObject(input.data) || Array.isArray(input.data) || !Array.isArray(input.data.evals)) return undefined;
+export function salvageSuite(input: {
+  data: unknown;
+  issues: ConfigIssue[];
+  locator: YamlLocator;
+  file: string;
+}): SalvagedSuite | undefined {
+  if (!isObject(input.data) || Array.isArray(input.data) || !Array.isArray(input.data.evals))
+    return undefined;
   // Copy on write: a node is copied the first time a cut passes through it, so the text's data is never changed.
   const owned = new WeakSet<object>();
   const own = <T extends object>(value: T): T => (owned.add(value), value);
@@ -51,7 +58,9 @@ export function salvageSuite(input: { data: unknown; issues: ConfigIssue[]; loca
     for (const segment of path.slice(0, -1)) {
       const child = node === work && segment === "evals" ? evals : node[segment];
       if (!isObject(child)) return false;
-      const next: Json = owned.has(child) ? child : own(Array.isArray(child) ? ([...child] as unknown as Json) : { ...child });
+      const next: Json = owned.has(child)
+        ? child
+        : own(Array.isArray(child) ? ([...child] as unknown as Json) : { ...child });
       if (node === work && segment === "evals") evals = next as unknown as unknown[];
       else node[segment] = next;
       node = next;
@@ -74,7 +83,8 @@ export function salvageSuite(input: { data: unknown; issues: ConfigIssue[]; loca
   const dropEvals = (drop: Set<number>) => {
     const mentioning = new Map<string, number[]>();
     evals.forEach((e, j) => {
-      for (const text of stringsIn(e, new Set())) mentioning.set(text, [...(mentioning.get(text) ?? []), j]);
+      for (const text of stringsIn(e, new Set()))
+        mentioning.set(text, [...(mentioning.get(text) ?? []), j]);
     });
     const queue = [...gone];
     for (const j of drop) {
@@ -106,8 +116,14 @@ export function salvageSuite(input: { data: unknown; issues: ConfigIssue[]; loca
         continue;
       }
       if (top === "evals" && typeof second === "number") evalsToDrop.add(second);
-      else if ((top === "rubrics" || top === "datasets") && typeof second === "string") dropEntry(top, second);
-      else if (path.length === 1 && top !== "evals" && typeof top === "string" && !removed.has(key)) {
+      else if ((top === "rubrics" || top === "datasets") && typeof second === "string")
+        dropEntry(top, second);
+      else if (
+        path.length === 1 &&
+        top !== "evals" &&
+        typeof top === "string" &&
+        !removed.has(key)
+      ) {
         removed.add(key);
         delete work[top];
       } else return undefined;
@@ -117,13 +133,22 @@ export function salvageSuite(input: { data: unknown; issues: ConfigIssue[]; loca
     work.evals = evals;
     const parsed = SuiteSchema.safeParse(work);
     if (parsed.success) return { suite: parsed.data, ...remapped(input.locator, evalIndex) };
-    issues = zodIssuesToConfigIssues({ error: parsed.error, schema: SuiteSchema, data: work, locator: input.locator, file: input.file });
+    issues = zodIssuesToConfigIssues({
+      error: parsed.error,
+      schema: SuiteSchema,
+      data: work,
+      locator: input.locator,
+      file: input.file,
+    });
   }
   return undefined;
 }
 
 function remapped(locator: YamlLocator, evalIndex: number[]): Omit<SalvagedSuite, "suite"> {
-  const originalPath = (path: DataPath): DataPath => (path[0] === "evals" && typeof path[1] === "number" ? ["evals", evalIndex[path[1]] ?? path[1], ...path.slice(2)] : path);
+  const originalPath = (path: DataPath): DataPath =>
+    path[0] === "evals" && typeof path[1] === "number"
+      ? ["evals", evalIndex[path[1]] ?? path[1], ...path.slice(2)]
+      : path;
   return {
     originalPath,
     locator: {

@@ -19,7 +19,14 @@ const threshold = z
 
 export const AGGREGATIONS = ["weighted_average", "min", "worst"] as const;
 export const SCALE_NAMES = ["unit", "boolean", "letter"] as const;
-export const PANEL_AGGREGATES = ["mean", "median", "majority", "conservative", "optimistic", "unanimous"] as const;
+export const PANEL_AGGREGATES = [
+  "mean",
+  "median",
+  "majority",
+  "conservative",
+  "optimistic",
+  "unanimous",
+] as const;
 export const PRESET_NAMES = [
   "helpfulness",
   "groundedness",
@@ -43,18 +50,28 @@ export const AnchorSchema = z
 
 export const WhenSchema = z
   .strictObject({
-    contains: z.string().optional().describe("Grade the criterion only when the candidate contains this substring."),
+    contains: z
+      .string()
+      .optional()
+      .describe("Grade the criterion only when the candidate contains this substring."),
     regex: z
       .string()
       .optional()
-      .describe("Grade the criterion only when the candidate matches this regular expression (RE2 syntax: no backreferences or lookaround)."),
+      .describe(
+        "Grade the criterion only when the candidate matches this regular expression (RE2 syntax: no backreferences or lookaround).",
+      ),
   })
-  .describe("A deterministic predicate (no model call). A criterion whose predicate does not hold is skipped.");
+  .describe(
+    "A deterministic predicate (no model call). A criterion whose predicate does not hold is skipped.",
+  );
 
 export const CriterionSchema = z
   .strictObject({
     name: nameString.describe("Short name shown in reports."),
-    description: z.string().min(1).describe("What the judge checks. For a guard, the thing that must NOT hold."),
+    description: z
+      .string()
+      .min(1)
+      .describe("What the judge checks. For a guard, the thing that must NOT hold."),
     weight: z
       .number()
       .gt(0, { error: "weight must be greater than 0" })
@@ -70,9 +87,15 @@ export const CriterionSchema = z
       .describe(
         "Negative criterion: the description states something that must not hold. The score is inverted, and if the judge finds it present the eval fails.",
       ),
-    threshold: threshold.optional().describe("This criterion's own gate, overriding the rubric threshold."),
+    threshold: threshold
+      .optional()
+      .describe("This criterion's own gate, overriding the rubric threshold."),
     when: WhenSchema.optional(),
-    examples: z.array(AnchorSchema).max(LIMITS.anchors, atMost(LIMITS.anchors, "a criterion has at most {n} anchors")).optional().describe("Calibration anchors: labelled responses with the score a human gave."),
+    examples: z
+      .array(AnchorSchema)
+      .max(LIMITS.anchors, atMost(LIMITS.anchors, "a criterion has at most {n} anchors"))
+      .optional()
+      .describe("Calibration anchors: labelled responses with the score a human gave."),
   })
   .describe("One named criterion, judged on its own.");
 
@@ -89,13 +112,17 @@ export const ScaleSchema = z
   .union([z.enum(SCALE_NAMES), LikertSchema], {
     error: "unknown scale: valid scales are unit, boolean, letter, or { likert: { min, max } }",
   })
-  .describe("How scores read to a person: unit (0.80), boolean (pass/fail), letter (A..F), or likert { min, max }. The 0..1 value is unchanged.");
+  .describe(
+    "How scores read to a person: unit (0.80), boolean (pass/fail), letter (A..F), or likert { min, max }. The 0..1 value is unchanged.",
+  );
 
 export const AggregationSchema = z
   .enum(AGGREGATIONS, {
     error: "unknown aggregation: valid values are weighted_average, min, worst",
   })
-  .describe("How criterion scores combine: weighted_average (default), or min (alias worst): the worst criterion caps the score.");
+  .describe(
+    "How criterion scores combine: weighted_average (default), or min (alias worst): the worst criterion caps the score.",
+  );
 
 export interface TreeAskInput {
   ask: string;
@@ -121,7 +148,10 @@ export const TreeLeafSchema = z
 
 export const TreeAskSchema: z.ZodType<TreeAskInput> = z
   .strictObject({
-    ask: z.string().min(1).describe("A narrow yes/no question for the judge. Yes is a judge score of 0.5 or more."),
+    ask: z
+      .string()
+      .min(1)
+      .describe("A narrow yes/no question for the judge. Yes is a judge score of 0.5 or more."),
     get yes() {
       return TreeNodeSchema;
     },
@@ -143,7 +173,9 @@ const rubricOptions = {
   require_evidence: z
     .boolean()
     .optional()
-    .describe("Each criterion's verdict must cite a verbatim span of the candidate; a missing or invented span scores 0 and fails the eval."),
+    .describe(
+      "Each criterion's verdict must cite a verbatim span of the candidate; a missing or invented span scores 0 and fails the eval.",
+    ),
   aggregation: AggregationSchema.optional(),
   scale: ScaleSchema.optional(),
 };
@@ -153,8 +185,15 @@ const structuredRubricFields = {
   preset: z
     .string()
     .optional()
-    .describe(`A built-in preset: ${PRESET_NAMES.join(", ")}. Extra criteria are appended to the preset's own.`),
-  criteria: z.array(CriterionSchema).min(1).max(LIMITS.criteria, atMost(LIMITS.criteria, "a rubric has at most {n} criteria")).optional().describe("Weighted criteria, each judged separately."),
+    .describe(
+      `A built-in preset: ${PRESET_NAMES.join(", ")}. Extra criteria are appended to the preset's own.`,
+    ),
+  criteria: z
+    .array(CriterionSchema)
+    .min(1)
+    .max(LIMITS.criteria, atMost(LIMITS.criteria, "a rubric has at most {n} criteria"))
+    .optional()
+    .describe("Weighted criteria, each judged separately."),
   tree: TreeNodeSchema.optional().describe("A decision tree: one yes/no question per node."),
   ...rubricOptions,
   ...categoryRubricFields,
@@ -164,7 +203,9 @@ export const RubricDefinitionSchema = z
   .union(
     [
       z.string().min(1).describe("A free-form rubric: one holistic judgment."),
-      z.strictObject(structuredRubricFields).describe("A structured rubric: criteria, tree, preset or categories."),
+      z
+        .strictObject(structuredRubricFields)
+        .describe("A structured rubric: criteria, tree, preset or categories."),
     ],
     { error: "a rubric is a free-form string or an object with criteria, tree or preset" },
   )
@@ -179,11 +220,15 @@ export const EvalRubricSchema = z
           ref: z.string().optional().describe("Name of a rubric under the top-level rubrics: map."),
           ...structuredRubricFields,
         })
-        .describe("A structured rubric, or { ref } to a named one with inline threshold / strict overrides."),
+        .describe(
+          "A structured rubric, or { ref } to a named one with inline threshold / strict overrides.",
+        ),
     ],
     { error: "a rubric is a free-form string or an object with criteria, tree, preset or ref" },
   )
-  .describe("The rubric to grade by: a free-form string, criteria, a tree, a preset, or { ref: name }.");
+  .describe(
+    "The rubric to grade by: a free-form string, criteria, a tree, a preset, or { ref: name }.",
+  );
 
 export const JurySchema = z
   .strictObject({
@@ -203,8 +248,15 @@ export const JurySchema = z
 
 export const JudgeSchema = z
   .strictObject({
-    model: ModelNameSchema.optional().describe("Judge model, e.g. claude-sonnet-4-6, openai:gpt-4.1-mini or local:qwen3-8b. Default: RUBRIC_STUDIO_JUDGE_MODEL or claude-sonnet-4-6."),
-    max_tokens: z.int().min(64).max(64000).optional().describe("Output token limit per judge call. Default 1024."),
+    model: ModelNameSchema.optional().describe(
+      "Judge model, e.g. claude-sonnet-4-6, openai:gpt-4.1-mini or local:qwen3-8b. Default: RUBRIC_STUDIO_JUDGE_MODEL or claude-sonnet-4-6.",
+    ),
+    max_tokens: z
+      .int()
+      .min(64)
+      .max(64000)
+      .optional()
+      .describe("Output token limit per judge call. Default 1024."),
     jury: JurySchema.optional(),
     panel: z
       .array(ModelNameSchema)
@@ -213,7 +265,10 @@ export const JudgeSchema = z
       .optional()
       .describe("Grade once per model and combine the per-model verdicts."),
     aggregate: z
-      .enum(PANEL_AGGREGATES, { error: "unknown aggregate: valid values are mean, median, majority, conservative, optimistic, unanimous" })
+      .enum(PANEL_AGGREGATES, {
+        error:
+          "unknown aggregate: valid values are mean, median, majority, conservative, optimistic, unanimous",
+      })
       .optional()
       .describe(
         "How a panel combines: mean (default) or median of scores against the threshold, or majority of per-model passes. A category rubric's jury or panel: majority (default), conservative, optimistic or unanimous.",
@@ -229,14 +284,26 @@ const matrixAxisMax = atMost(LIMITS.matrixAxis, "a matrix axis has at most {n} v
 
 export const MatrixSchema = z
   .strictObject({
-    models: z.array(ModelNameSchema).min(1).max(LIMITS.matrixAxis, matrixAxisMax).optional().describe("Judge models: one cell per model (vendors may be mixed)."),
-    prompts: z.array(z.string().min(1)).min(1).max(LIMITS.matrixAxis, matrixAxisMax).optional().describe("Graded prompts: one cell per prompt."),
+    models: z
+      .array(ModelNameSchema)
+      .min(1)
+      .max(LIMITS.matrixAxis, matrixAxisMax)
+      .optional()
+      .describe("Judge models: one cell per model (vendors may be mixed)."),
+    prompts: z
+      .array(z.string().min(1))
+      .min(1)
+      .max(LIMITS.matrixAxis, matrixAxisMax)
+      .optional()
+      .describe("Graded prompts: one cell per prompt."),
     agents: z
       .array(ModelNameSchema)
       .min(1)
       .max(LIMITS.matrixAxis, matrixAxisMax)
       .optional()
-      .describe("Agent models for a live run (an eval without response): one cell per model, so one server is compared across agent models (vendors may be mixed)."),
+      .describe(
+        "Agent models for a live run (an eval without response): one cell per model, so one server is compared across agent models (vendors may be mixed).",
+      ),
   })
   .describe("Fan one eval out over the cartesian product of the axes set.");
 
@@ -244,31 +311,63 @@ export const EvalSchema = z
   .strictObject({
     name: nameString.describe("Unique name of the eval; report rows are named after it."),
     description: z.string().optional().describe("What this eval checks (documentation only)."),
-    server: z.string().optional().describe("Name of the MCP server the prompt runs against (live candidates)."),
-    prompt: z.string().optional().describe("The user prompt. Recorded with a fixed response, or run as an agent when response is absent."),
-    response: z.string().optional().describe("A fixed candidate response to grade. Omit it to grade a live agent run."),
+    server: z
+      .string()
+      .optional()
+      .describe("Name of the MCP server the prompt runs against (live candidates)."),
+    prompt: z
+      .string()
+      .optional()
+      .describe(
+        "The user prompt. Recorded with a fixed response, or run as an agent when response is absent.",
+      ),
+    response: z
+      .string()
+      .optional()
+      .describe("A fixed candidate response to grade. Omit it to grade a live agent run."),
     rubric: EvalRubricSchema,
     threshold: threshold.optional(),
     judge: JudgeSchema.optional(),
-    agent: AgentSchema.optional().describe("The live agent's settings for this eval; they override the suite's agent: block field by field."),
+    agent: AgentSchema.optional().describe(
+      "The live agent's settings for this eval; they override the suite's agent: block field by field.",
+    ),
     matrix: MatrixSchema.optional(),
     document: DocumentSchema.optional(),
     compare: CompareSchema.optional(),
-    dataset: z.string().min(1).optional().describe("A dataset under datasets: whose annotated items are human labels for this eval's rubric (rubric-studio calibrate)."),
+    dataset: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        "A dataset under datasets: whose annotated items are human labels for this eval's rubric (rubric-studio calibrate).",
+      ),
     candidates: DatasetCandidatesSchema.optional(),
   })
   .describe("One rubric eval.");
 
 export const SuiteSchema = z
   .strictObject({
-    version: z.union([z.string(), z.number()]).optional().describe("Free-form version label of this suite."),
+    version: z
+      .union([z.string(), z.number()])
+      .optional()
+      .describe("Free-form version label of this suite."),
     description: z.string().optional().describe("What this suite checks."),
-    judge: JudgeSchema.optional().describe("Default judge settings for every eval; an eval's judge: block overrides them field by field."),
-    agent: AgentSchema.optional().describe("Default live-agent settings for every eval without response; an eval's agent: block overrides them field by field."),
+    judge: JudgeSchema.optional().describe(
+      "Default judge settings for every eval; an eval's judge: block overrides them field by field.",
+    ),
+    agent: AgentSchema.optional().describe(
+      "Default live-agent settings for every eval without response; an eval's agent: block overrides them field by field.",
+    ),
     providers: ProvidersSchema.optional(),
     servers: z.record(z.string(), ServerSchema).optional().describe("Named MCP servers."),
-    rubrics: z.record(z.string(), RubricDefinitionSchema).optional().describe("Reusable rubrics, referenced as rubric: { ref: name }."),
-    datasets: z.record(z.string(), DatasetSchema).optional().describe("Reference datasets (items with annotations), referenced by an eval's dataset:."),
+    rubrics: z
+      .record(z.string(), RubricDefinitionSchema)
+      .optional()
+      .describe("Reusable rubrics, referenced as rubric: { ref: name }."),
+    datasets: z
+      .record(z.string(), DatasetSchema)
+      .optional()
+      .describe("Reference datasets (items with annotations), referenced by an eval's dataset:."),
     review: ReviewSettingsSchema.optional(),
     evals: z
       .array(EvalSchema)

@@ -20,12 +20,23 @@ import { zodIssuesToConfigIssues } from "./zod-issues";
 
 export const ServerProvidersSchema = z
   .strictObject({ providers: ProvidersSchema })
-  .describe("The model providers suites run from the dashboard may use, by name, each with exactly the type, base_url and api_key_env it must have.");
+  .describe(
+    "The model providers suites run from the dashboard may use, by name, each with exactly the type, base_url and api_key_env it must have.",
+  );
 
-export type ServerProvidersResult = { ok: true; value: Record<string, ProviderConfig> } | { ok: false; issues: ConfigIssue[] };
+export type ServerProvidersResult =
+  { ok: true; value: Record<string, ProviderConfig> } | { ok: false; issues: ConfigIssue[] };
 
-export function toProviderConfig(p: { type: ProviderConfig["type"]; base_url?: string | undefined; api_key_env?: string | undefined }): ProviderConfig {
-  return { type: p.type, ...(p.base_url !== undefined ? { baseUrl: p.base_url } : {}), ...(p.api_key_env !== undefined ? { apiKeyEnv: p.api_key_env } : {}) };
+export function toProviderConfig(p: {
+  type: ProviderConfig["type"];
+  base_url?: string | undefined;
+  api_key_env?: string | undefined;
+}): ProviderConfig {
+  return {
+    type: p.type,
+    ...(p.base_url !== undefined ? { baseUrl: p.base_url } : {}),
+    ...(p.api_key_env !== undefined ? { apiKeyEnv: p.api_key_env } : {}),
+  };
 }
 
 export function loadServerProviders(input: { text: string; file: string }): ServerProvidersResult {
@@ -34,8 +45,23 @@ export function loadServerProviders(input: { text: string; file: string }): Serv
   if (!parsed.ok) return { ok: false, issues: parsed.issues };
   const { data, locator } = parsed;
   const result = ServerProvidersSchema.safeParse(data ?? {});
-  if (!result.success) return { ok: false, issues: zodIssuesToConfigIssues({ error: result.error, schema: ServerProvidersSchema, data, locator, file }) };
-  return { ok: true, value: Object.fromEntries(Object.entries(result.data.providers).map(([name, p]) => [name, toProviderConfig(p)])) };
+  if (!result.success)
+    return {
+      ok: false,
+      issues: zodIssuesToConfigIssues({
+        error: result.error,
+        schema: ServerProvidersSchema,
+        data,
+        locator,
+        file,
+      }),
+    };
+  return {
+    ok: true,
+    value: Object.fromEntries(
+      Object.entries(result.data.providers).map(([name, p]) => [name, toProviderConfig(p)]),
+    ),
+  };
 }
 
 const FIELDS = [
@@ -51,13 +77,23 @@ const FIELDS = [
  * browser cannot make the server read another of its variables
  * (`api_key_env: DATABASE_URL`) or send a key to another address.
  */
-export function checkServerProviders(input: { text: string; suite: SuiteConfig; server: Readonly<Record<string, ProviderConfig>> }): ConfigIssue[] {
+export function checkServerProviders(input: {
+  text: string;
+  suite: SuiteConfig;
+  server: Readonly<Record<string, ProviderConfig>>;
+}): ConfigIssue[] {
   const { suite, server } = input;
   const declared = Object.entries(suite.providers ?? {});
   if (declared.length === 0) return [];
   const parsed = parseYaml(input.text, suite.file);
   const at = (path: DataPath) => (parsed.ok ? parsed.locator.locate(path) : { line: 1, column: 1 });
-  const issue = (path: DataPath, message: string): ConfigIssue => ({ file: suite.file, ...at(path), path, message, severity: "error" });
+  const issue = (path: DataPath, message: string): ConfigIssue => ({
+    file: suite.file,
+    ...at(path),
+    path,
+    message,
+    severity: "error",
+  });
   const names = Object.keys(server);
   const list = [...new Set([...Object.keys(BUILTIN_PROVIDERS), ...names])].join(", ");
   return declared.flatMap(([name, provider]) => {
@@ -74,7 +110,8 @@ export function checkServerProviders(input: { text: string; suite: SuiteConfig; 
       const wanted = provider[key];
       const known = allowed[key];
       if (wanted === known) return [];
-      const path: DataPath = wanted === undefined ? ["providers", name] : ["providers", name, field];
+      const path: DataPath =
+        wanted === undefined ? ["providers", name] : ["providers", name, field];
       const must = known === undefined ? "must be left out" : `must be "${known}"`;
       const why =
         field === "api_key_env"
@@ -82,7 +119,12 @@ export function checkServerProviders(input: { text: string; suite: SuiteConfig; 
           : field === "base_url"
             ? "a suite cannot send the server's key to another address"
             : "a suite cannot change how the server calls it";
-      return [issue(path, `provider "${name}": ${field} ${must}, as this server defines it (${why}); write the entry as the server does`)];
+      return [
+        issue(
+          path,
+          `provider "${name}": ${field} ${must}, as this server defines it (${why}); write the entry as the server does`,
+        ),
+      ];
     });
   });
 }

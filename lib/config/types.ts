@@ -45,7 +45,8 @@ export interface Criterion {
   examples: Anchor[];
 }
 
-export type TreeNode = { ask: string; yes: TreeNode; no: TreeNode } | { score: number; reason?: string };
+export type TreeNode =
+  { ask: string; yes: TreeNode; no: TreeNode } | { score: number; reason?: string };
 
 export interface RubricSource {
   type: "inline" | "ref" | "preset";
@@ -95,7 +96,13 @@ interface ServerTimeouts {
 }
 
 export type ServerConfig =
-  | ({ kind: "stdio"; command: string; args: string[]; env: Record<string, string>; cwd?: string } & ServerTimeouts)
+  | ({
+      kind: "stdio";
+      command: string;
+      args: string[];
+      env: Record<string, string>;
+      cwd?: string;
+    } & ServerTimeouts)
   | ({ kind: "http"; url: string; headers: Record<string, string> } & ServerTimeouts);
 
 /** The live agent of an eval without a response. */
@@ -145,5 +152,4 @@ export interface SuiteConfig {
 }
 
 export type LoadResult =
-  | { ok: true; value: SuiteConfig; warnings: ConfigIssue[] }
-  | { ok: false; issues: ConfigIssue[] };
+  { ok: true; value: SuiteConfig; warnings: ConfigIssue[] } | { ok: false; issues: ConfigIssue[] };

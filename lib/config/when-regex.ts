@@ -9,7 +9,8 @@ import { RE2JS } from "re2js";
 
 export type CompiledWhenRegex = { ok: true; regex: RE2JS } | { ok: false; message: string };
 
-const UNSUPPORTED = "when.regex is RE2 syntax: backreferences (\\1) and lookaround ((?=, (?!, (?<=, (?<!) are not supported";
+const UNSUPPORTED =
+  "when.regex is RE2 syntax: backreferences (\\1) and lookaround ((?=, (?!, (?<=, (?<!) are not supported";
 
 /** Compiles a `when.regex` with RE2 semantics, or says why it cannot be. */
 export function compileWhenRegex(pattern: string): CompiledWhenRegex {
@@ -18,6 +19,9 @@ export function compileWhenRegex(pattern: string): CompiledWhenRegex {
   } catch (e) {
     const reason = (e as Error).message.replace(/^error parsing regexp: /, "");
     const unsupported = /\\[1-9]|\(\?<?[=!]/.test(pattern);
-    return { ok: false, message: `invalid regex: ${reason}${unsupported ? ` (${UNSUPPORTED})` : ""}` };
+    return {
+      ok: false,
+      message: `invalid regex: ${reason}${unsupported ? ` (${UNSUPPORTED})` : ""}`,
+    };
   }
 }

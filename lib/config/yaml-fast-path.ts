@@ -1,4 +1,11 @@
-import { EVENT_ID, SCALAR_STYLE, constructFromEvents, getScalarValue, parseEvents, type Event } from "js-yaml";
+import {
+  EVENT_ID,
+  SCALAR_STYLE,
+  constructFromEvents,
+  getScalarValue,
+  parseEvents,
+  type Event,
+} from "js-yaml";
 import { LIMITS } from "./limits";
 
 // The common suite, parsed fast. The `yaml` package (yaml-locator.ts) is the
@@ -36,18 +43,21 @@ const NULL_KEY = /^(?:~|[Nn]ull|NULL)?$/;
 // js-yaml, not to the `yaml` package), a byte-order mark or another control
 // or separator character, a lone surrogate, and a document end marker ("...")
 // with more text after it. A suite with any of these takes the `yaml` path.
-const UNUSUAL_TEXT = /\r(?!\n)|[\x00-\x08\x0B\x0C\x0E-\x1F\x7F-\x9F\u2028\u2029\uFEFF]|\p{Surrogate}|^\.\.\.(?:[ \t\r]|$)/mu;
+const UNUSUAL_TEXT =
+  /\r(?!\n)|[\x00-\x08\x0B\x0C\x0E-\x1F\x7F-\x9F\u2028\u2029\uFEFF]|\p{Surrogate}|^\.\.\.(?:[ \t\r]|$)/mu;
 
 // The core schema's numbers, as the `yaml` package resolves them. js-yaml
 // keeps a float past the double range ("1e309") as a string where the `yaml`
 // package reads Infinity: a plain scalar of this form must come out a number.
-const CORE_NUMBER = /^(?:[-+]?(?:[0-9]+|\.[0-9]+|[0-9]+\.[0-9]*)(?:[eE][-+]?[0-9]+)?|0o[0-7]+|0x[0-9a-fA-F]+|[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/;
+const CORE_NUMBER =
+  /^(?:[-+]?(?:[0-9]+|\.[0-9]+|[0-9]+\.[0-9]*)(?:[eE][-+]?[0-9]+)?|0o[0-7]+|0x[0-9a-fA-F]+|[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/;
 
 function scalarStart(event: Extract<Event, { type: 4 }>): number | undefined {
   if (event.valueStart < 0) return undefined;
   if (event.style === SCALAR_STYLE.PLAIN) return event.valueStart;
   // The `yaml` package's range starts at the opening quote; js-yaml's value after it.
-  if (event.style === SCALAR_STYLE.SINGLE_QUOTED || event.style === SCALAR_STYLE.DOUBLE_QUOTED) return event.valueStart - 1;
+  if (event.style === SCALAR_STYLE.SINGLE_QUOTED || event.style === SCALAR_STYLE.DOUBLE_QUOTED)
+    return event.valueStart - 1;
   return undefined;
 }
 
@@ -57,7 +67,9 @@ function scalarNode(text: string, event: Extract<Event, { type: 4 }>): FastNode 
   const first = text.charCodeAt(event.valueStart);
   // Only a digit, a sign or a dot can begin a number: most scalars are not tested at all.
   const mayBeNumber = (first >= 48 && first <= 57) || first === 43 || first === 45 || first === 46;
-  return mayBeNumber && CORE_NUMBER.test(text.slice(event.valueStart, event.valueEnd)) ? { kind: "scalar", start, number: true } : { kind: "scalar", start };
+  return mayBeNumber && CORE_NUMBER.test(text.slice(event.valueStart, event.valueEnd))
+    ? { kind: "scalar", start, number: true }
+    : { kind: "scalar", start };
 }
 
 interface Open {
@@ -111,7 +123,10 @@ function treeOf(text: string, events: Event[]): FastNode | null {
         return true;
       }
       if (parent.node.keys.has(parent.pendingKey.key)) return false;
-      parent.node.keys.set(parent.pendingKey.key, { keyStart: parent.pendingKey.keyStart, value: node });
+      parent.node.keys.set(parent.pendingKey.key, {
+        keyStart: parent.pendingKey.keyStart,
+        value: node,
+      });
       parent.pendingKey = undefined;
     }
     return true;
@@ -124,8 +139,12 @@ function treeOf(text: string, events: Event[]): FastNode | null {
         break;
       case EVENT_ID.MAPPING:
       case EVENT_ID.SEQUENCE: {
-        if (event.anchorStart >= 0 || event.tagStart >= 0 || stack.length >= LIMITS.depth) return null;
-        const node: FastNode = event.type === EVENT_ID.MAPPING ? { kind: "map", start: event.start, keys: new Map() } : { kind: "seq", start: event.start, items: [] };
+        if (event.anchorStart >= 0 || event.tagStart >= 0 || stack.length >= LIMITS.depth)
+          return null;
+        const node: FastNode =
+          event.type === EVENT_ID.MAPPING
+            ? { kind: "map", start: event.start, keys: new Map() }
+            : { kind: "seq", start: event.start, items: [] };
         if (!attach(node)) return null;
         stack.push({ node });
         break;
@@ -156,7 +175,13 @@ function keysAgree(data: unknown, node: FastNode): boolean {
   while (pending.length > 0) {
     const [value, at] = pending.pop()!;
     if (at.kind === "map") {
-      if (value === null || typeof value !== "object" || Array.isArray(value) || Object.keys(value).length !== at.keys.size) return false;
+      if (
+        value === null ||
+        typeof value !== "object" ||
+        Array.isArray(value) ||
+        Object.keys(value).length !== at.keys.size
+      )
+        return false;
       for (const [key, entry] of at.keys) {
         if (!Object.hasOwn(value, key)) return false;
         pending.push([(value as Record<string, unknown>)[key], entry.value]);

@@ -1,4 +1,15 @@
-import { Composer, isMap, isPair, isScalar, isSeq, LineCounter, Parser, type CST, type Document, type Node } from "yaml";
+import {
+  Composer,
+  isMap,
+  isPair,
+  isScalar,
+  isSeq,
+  LineCounter,
+  Parser,
+  type CST,
+  type Document,
+  type Node,
+} from "yaml";
 import type { ConfigIssue } from "./types";
 import { LIMITS, formatCount } from "./limits";
 import { TOO_DEEP, checkTokenDepth, checkYamlShape } from "./yaml-shape";
@@ -18,8 +29,7 @@ export interface YamlLocator {
 }
 
 export type ParsedYaml =
-  | { ok: true; data: unknown; locator: YamlLocator }
-  | { ok: false; issues: ConfigIssue[] };
+  { ok: true; data: unknown; locator: YamlLocator } | { ok: false; issues: ConfigIssue[] };
 
 /** Line and column of a character offset, without parsing (for text too large to parse). */
 function positionIn(text: string, offset: number): { line: number; column: number } {
@@ -39,7 +49,18 @@ const STACK_EXHAUSTED = /Maximum call stack size exceeded|too much recursion/i;
 
 export function parseYaml(text: string, file: string): ParsedYaml {
   if (text.length > LIMITS.suiteChars) {
-    return { ok: false, issues: [{ file, ...positionIn(text, LIMITS.suiteChars), path: [], message: `the suite is longer than ${formatCount(LIMITS.suiteChars)} characters; move large data into a dataset or document file`, severity: "error" }] };
+    return {
+      ok: false,
+      issues: [
+        {
+          file,
+          ...positionIn(text, LIMITS.suiteChars),
+          path: [],
+          message: `the suite is longer than ${formatCount(LIMITS.suiteChars)} characters; move large data into a dataset or document file`,
+          severity: "error",
+        },
+      ],
+    };
   }
   const fast = fastParseYaml(text);
   if (!fast) return parseWithYaml(text, file);
@@ -50,7 +71,10 @@ export function parseYaml(text: string, file: string): ParsedYaml {
     if (!full) {
       const parsed = parseWithYaml(text, file);
       // Cannot happen (the test of this file proves both parsers accept the same text); still an answer, not a crash.
-      if (!parsed.ok) throw new Error(`the yaml package rejects what js-yaml read: ${parsed.issues[0]?.message ?? "no issue"}`);
+      if (!parsed.ok)
+        throw new Error(
+          `the yaml package rejects what js-yaml read: ${parsed.issues[0]?.message ?? "no issue"}`,
+        );
       full = parsed.locator;
     }
     return full;
@@ -58,7 +82,12 @@ export function parseYaml(text: string, file: string): ParsedYaml {
   const position = positionsIn(text);
   const tree: PositionTree<FastNode> = {
     root: fast.root,
-    child: (node, segment) => (node.kind === "map" ? (node.keys.get(String(segment))?.value ?? null) : node.kind === "seq" && typeof segment === "number" ? (node.items[segment] ?? null) : null),
+    child: (node, segment) =>
+      node.kind === "map"
+        ? (node.keys.get(String(segment))?.value ?? null)
+        : node.kind === "seq" && typeof segment === "number"
+          ? (node.items[segment] ?? null)
+          : null,
     start: (node) => node.start,
     keyStart: (node, key) => (node.kind === "map" ? node.keys.get(key)?.keyStart : undefined),
     isMap: (node) => node.kind === "map",
@@ -110,7 +139,10 @@ interface PositionTree<N> {
  * when a position it needs is not known (the fast path's block scalars and
  * empty values), so that the caller can ask the `yaml` path.
  */
-function locatorOver<N>(tree: PositionTree<N>, position: (offset: number) => { line: number; column: number }) {
+function locatorOver<N>(
+  tree: PositionTree<N>,
+  position: (offset: number) => { line: number; column: number },
+) {
   const nodeAt = (path: DataPath): N | null => {
     let node = tree.root;
     for (const segment of path) {
@@ -124,7 +156,10 @@ function locatorOver<N>(tree: PositionTree<N>, position: (offset: number) => { l
       const node = nodeAt(path.slice(0, depth));
       if (node === null) continue;
       // A missing value of a present key: point at the key, not the parent.
-      const keyStart = depth < path.length && tree.isMap(node) ? tree.keyStart(node, String(path[depth])) : undefined;
+      const keyStart =
+        depth < path.length && tree.isMap(node)
+          ? tree.keyStart(node, String(path[depth]))
+          : undefined;
       if (keyStart !== undefined) return position(keyStart);
       const start = tree.start(node);
       return start === undefined ? undefined : position(start);
@@ -145,7 +180,10 @@ function locatorOver<N>(tree: PositionTree<N>, position: (offset: number) => { l
  * fast path declines; exported for the test that holds the two to the same answers.
  */
 export function parseWithYaml(text: string, file: string): ParsedYaml {
-  const issue = (at: { line: number; column: number }, message: string): ParsedYaml => ({ ok: false, issues: [{ file, ...at, path: [], message, severity: "error" }] });
+  const issue = (at: { line: number; column: number }, message: string): ParsedYaml => ({
+    ok: false,
+    issues: [{ file, ...at, path: [], message, severity: "error" }],
+  });
   const lineCounter = new LineCounter();
   const position = (offset: number) => {
     const pos = lineCounter.linePos(offset);
@@ -161,21 +199,43 @@ export function parseWithYaml(text: string, file: string): ParsedYaml {
     // A file that is mostly errors (binary, or broken at the top) is reported by its first ones, without composing it all.
     const errors = tokens.filter((token): token is CST.ErrorToken => token.type === "error");
     if (errors.length > MAX_SYNTAX_ERRORS) {
-      return { ok: false, issues: errors.slice(0, MAX_SYNTAX_ERRORS).map((token) => ({ file, ...position(token.offset), path: [], message: `YAML syntax error: ${token.message}`, severity: "error" as const })) };
+      return {
+        ok: false,
+        issues: errors.slice(0, MAX_SYNTAX_ERRORS).map((token) => ({
+          file,
+          ...position(token.offset),
+          path: [],
+          message: `YAML syntax error: ${token.message}`,
+          severity: "error" as const,
+        })),
+      };
     }
     const composed = [...new Composer({ uniqueKeys: true }).compose(tokens, true, text.length)];
     doc = composed[0]!;
-    if (composed.length > 1) return issue(position(composed[1]!.range[0]), "YAML syntax error: a suite is one YAML document; remove the second ---");
+    if (composed.length > 1)
+      return issue(
+        position(composed[1]!.range[0]),
+        "YAML syntax error: a suite is one YAML document; remove the second ---",
+      );
   } catch (error) {
     // The yaml package reports what it can as errors; anything it throws is still this file's problem.
-    return issue({ line: 1, column: 1 }, `YAML syntax error: ${STACK_EXHAUSTED.test(String(error)) ? TOO_DEEP : (error as Error).message}`);
+    return issue(
+      { line: 1, column: 1 },
+      `YAML syntax error: ${STACK_EXHAUSTED.test(String(error)) ? TOO_DEEP : (error as Error).message}`,
+    );
   }
   if (doc.errors.length > 0) {
     return {
       ok: false,
       issues: doc.errors.map((error) => {
         const message = STACK_EXHAUSTED.test(error.message) ? TOO_DEEP : error.message;
-        return { file, ...position(error.pos[0]), path: [], message: `YAML syntax error: ${message}`, severity: "error" as const };
+        return {
+          file,
+          ...position(error.pos[0]),
+          path: [],
+          message: `YAML syntax error: ${message}`,
+          severity: "error" as const,
+        };
       }),
     };
   }
@@ -190,11 +250,20 @@ export function parseWithYaml(text: string, file: string): ParsedYaml {
     return issue({ line: 1, column: 1 }, `YAML error: ${(error as Error).message}`);
   }
 
-  const pairOf = (node: Node, key: string) => (isMap(node) ? node.items.find((item) => isPair(item) && isScalar(item.key) && String(item.key.value) === key) : undefined);
+  const pairOf = (node: Node, key: string) =>
+    isMap(node)
+      ? node.items.find(
+          (item) => isPair(item) && isScalar(item.key) && String(item.key.value) === key,
+        )
+      : undefined;
   const tree: PositionTree<Node> = {
     root: (doc.contents as Node | null) ?? null,
     child: (node, segment) => {
-      const value = isMap(node) ? pairOf(node, String(segment))?.value : isSeq(node) && typeof segment === "number" ? node.items[segment] : undefined;
+      const value = isMap(node)
+        ? pairOf(node, String(segment))?.value
+        : isSeq(node) && typeof segment === "number"
+          ? node.items[segment]
+          : undefined;
       return (value as Node | null | undefined) ?? null;
     },
     start: (node) => node.range?.[0],

@@ -29,7 +29,11 @@ export function checkTokenDepth(tokens: readonly CST.Token[]): ShapeProblem | nu
     const depth = COLLECTIONS.has(token.type) ? parentDepth + 1 : parentDepth;
     if (depth > LIMITS.depth) return { offset: token.offset, message: TOO_DEEP };
     if (token.type === "document" && token.value) stack.push({ token: token.value, depth });
-    if (token.type === "block-map" || token.type === "block-seq" || token.type === "flow-collection") {
+    if (
+      token.type === "block-map" ||
+      token.type === "block-seq" ||
+      token.type === "flow-collection"
+    ) {
       for (const item of token.items) {
         if (item.key) stack.push({ token: item.key, depth });
         if (item.value) stack.push({ token: item.value, depth });
@@ -49,7 +53,10 @@ interface Frame {
 }
 
 function childrenOf(node: Node): (Node | null)[] {
-  if (isMap(node)) return node.items.flatMap((pair) => (isPair(pair) ? [pair.key as Node | null, pair.value as Node | null] : []));
+  if (isMap(node))
+    return node.items.flatMap((pair) =>
+      isPair(pair) ? [pair.key as Node | null, pair.value as Node | null] : [],
+    );
   if (isSeq(node)) return node.items as (Node | null)[];
   return [];
 }
@@ -64,19 +71,37 @@ export function checkYamlShape(doc: Document): ShapeProblem | null {
   let expanded = 0;
   const stack: Frame[] = [];
 
-  const enter = (node: Node, depth: number): ShapeProblem | { size: number; height: number } | null => {
+  const enter = (
+    node: Node,
+    depth: number,
+  ): ShapeProblem | { size: number; height: number } | null => {
     const offset = node.range?.[0] ?? 0;
     if (depth > LIMITS.depth) return { offset, message: TOO_DEEP };
     if (isAlias(node)) {
       const target = anchors.get(node.source);
-      if (!target) return { offset, message: `unknown alias *${node.source}: an anchor &${node.source} must come before it` };
+      if (!target)
+        return {
+          offset,
+          message: `unknown alias *${node.source}: an anchor &${node.source} must come before it`,
+        };
       const measured = finished.get(target);
-      if (!measured) return { offset, message: `alias *${node.source} is inside the node it refers to, which would make it infinite` };
+      if (!measured)
+        return {
+          offset,
+          message: `alias *${node.source} is inside the node it refers to, which would make it infinite`,
+        };
       expanded += measured.size;
       if (expanded > LIMITS.aliasExpansion) {
-        return { offset, message: `aliases expand this file to more than ${formatCount(LIMITS.aliasExpansion)} values; write the repeated parts out, or repeat them less` };
+        return {
+          offset,
+          message: `aliases expand this file to more than ${formatCount(LIMITS.aliasExpansion)} values; write the repeated parts out, or repeat them less`,
+        };
       }
-      if (depth + measured.height > LIMITS.depth) return { offset, message: `alias *${node.source} makes the YAML nest deeper than ${LIMITS.depth} levels` };
+      if (depth + measured.height > LIMITS.depth)
+        return {
+          offset,
+          message: `alias *${node.source} makes the YAML nest deeper than ${LIMITS.depth} levels`,
+        };
       return measured;
     }
     if (node.anchor) anchors.set(node.anchor, node);

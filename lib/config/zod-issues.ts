@@ -27,7 +27,12 @@ function unwrap(schema: AnySchema | undefined): AnySchema | undefined {
   let current = schema;
   for (let i = 0; i < 10 && current; i++) {
     const def = defOf(current)!;
-    if (def.type === "optional" || def.type === "default" || def.type === "nullable" || def.type === "readonly") {
+    if (
+      def.type === "optional" ||
+      def.type === "default" ||
+      def.type === "nullable" ||
+      def.type === "readonly"
+    ) {
       current = def.innerType as AnySchema;
     } else if (def.type === "lazy") {
       current = (def.getter as () => AnySchema)();
@@ -46,7 +51,8 @@ function schemaAt(schema: AnySchema | undefined, path: DataPath): AnySchema | un
   const def = defOf(unwrap(schema));
   const [segment, ...rest] = path;
   if (!def) return undefined;
-  if (def.type === "object") return schemaAt((def.shape as Record<string, AnySchema>)[String(segment)], rest);
+  if (def.type === "object")
+    return schemaAt((def.shape as Record<string, AnySchema>)[String(segment)], rest);
   if (def.type === "array") return schemaAt(def.element as AnySchema, rest);
   if (def.type === "record") return schemaAt(def.valueType as AnySchema, rest);
   // zod reports a union's issues with full paths when only one branch could
@@ -72,8 +78,12 @@ function isMissing(issue: Flat): boolean {
 }
 
 function branchRank(issues: Flat[], unionDepth: number): [number, number, number] {
-  const rootTypeMismatch = issues.some((i) => i.code === "invalid_type" && i.path.length === unionDepth && !isMissing(i));
-  const strayKeys = issues.filter((i) => i.code === "unrecognized_keys" && i.path.length === unionDepth).reduce((n, i) => n + (i.keys?.length ?? 0), 0);
+  const rootTypeMismatch = issues.some(
+    (i) => i.code === "invalid_type" && i.path.length === unionDepth && !isMissing(i),
+  );
+  const strayKeys = issues
+    .filter((i) => i.code === "unrecognized_keys" && i.path.length === unionDepth)
+    .reduce((n, i) => n + (i.keys?.length ?? 0), 0);
   const missing = issues.filter((i) => isMissing(i) && i.path.length === unionDepth + 1).length;
   return [rootTypeMismatch ? 1 : 0, strayKeys, missing];
 }
@@ -83,10 +93,20 @@ function compareRank(a: [number, number, number], b: [number, number, number]): 
   return 0;
 }
 
-function flatten(issue: RawIssue, base: DataPath, schema: AnySchema | undefined, value: (path: DataPath) => unknown): Flat[] {
+function flatten(
+  issue: RawIssue,
+  base: DataPath,
+  schema: AnySchema | undefined,
+  value: (path: DataPath) => unknown,
+): Flat[] {
   const path = [...base, ...(issue.path as DataPath)];
   if (issue.code !== "invalid_union") {
-    const flat: Flat = { path, missing: issue.code === "invalid_type" && value(path) === undefined, code: issue.code, message: issue.message };
+    const flat: Flat = {
+      path,
+      missing: issue.code === "invalid_type" && value(path) === undefined,
+      code: issue.code,
+      message: issue.message,
+    };
     if (issue.code === "unrecognized_keys") {
       flat.keys = issue.keys;
       flat.schema = schemaAt(schema, issue.path as DataPath);
@@ -95,15 +115,28 @@ function flatten(issue: RawIssue, base: DataPath, schema: AnySchema | undefined,
   }
   const unionSchema = schemaAt(schema, issue.path as DataPath);
   const options = (defOf(unionSchema)?.options as AnySchema[] | undefined) ?? [];
-  if (value(path) === undefined) return [{ path, missing: true, code: "invalid_type", message: issue.message }];
-  const branches = issue.errors.map((errors, i) => errors.flatMap((e) => flatten(e, path, options[i], value)));
-  const ranked = branches.map((b) => ({ issues: b, rank: branchRank(b, path.length) })).sort((a, b) => compareRank(a.rank, b.rank));
+  if (value(path) === undefined)
+    return [{ path, missing: true, code: "invalid_type", message: issue.message }];
+  const branches = issue.errors.map((errors, i) =>
+    errors.flatMap((e) => flatten(e, path, options[i], value)),
+  );
+  const ranked = branches
+    .map((b) => ({ issues: b, rank: branchRank(b, path.length) }))
+    .sort((a, b) => compareRank(a.rank, b.rank));
   const best = ranked[0];
   const runnerUp = ranked[1];
   // When no branch is clearly meant (or the best is a plain type mismatch),
   // the union's own message names the valid shapes.
-  const valueItselfWrong = best?.issues.every((i) => i.path.length === path.length && (i.code === "invalid_value" || i.code === "invalid_type"));
-  if (!best || best.rank[0] === 1 || valueItselfWrong || (runnerUp && compareRank(best.rank, runnerUp.rank) === 0)) {
+  const valueItselfWrong = best?.issues.every(
+    (i) =>
+      i.path.length === path.length && (i.code === "invalid_value" || i.code === "invalid_type"),
+  );
+  if (
+    !best ||
+    best.rank[0] === 1 ||
+    valueItselfWrong ||
+    (runnerUp && compareRank(best.rank, runnerUp.rank) === 0)
+  ) {
     return [{ path, missing: false, code: "invalid_union", message: issue.message }];
   }
   return best.issues;
@@ -160,14 +193,22 @@ export function zodIssuesToConfigIssues(input: {
         const suggestion = closest(key, valid);
         const hint = suggestion ? ` (did you mean "${suggestion}"?)` : "";
         const message = `unknown field "${key}"${hint}; valid fields here: ${valid.join(", ")}`;
-        issues.push({ file, ...locator.locateKey(f.path, key), path: [...f.path, key], message, severity: "error" });
+        issues.push({
+          file,
+          ...locator.locateKey(f.path, key),
+          path: [...f.path, key],
+          message,
+          severity: "error",
+        });
       }
       continue;
     }
     let message = f.message;
     if (isMissing(f)) message = `missing required field "${String(f.path[f.path.length - 1])}"`;
-    else if (f.code === "too_small" && /expected string/.test(message)) message = "must not be empty";
-    else if (f.code === "too_small" && /expected array/.test(message)) message = "must list at least one item";
+    else if (f.code === "too_small" && /expected string/.test(message))
+      message = "must not be empty";
+    else if (f.code === "too_small" && /expected array/.test(message))
+      message = "must list at least one item";
     issues.push({ file, ...locator.locate(f.path), path: f.path, message, severity: "error" });
   }
   return issues;

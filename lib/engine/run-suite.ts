@@ -69,11 +69,16 @@ export interface RunOptions extends PlanOptions {
 
 export async function runSuite(options: RunOptions, deps: EngineDeps): Promise<Report> {
   const startedAt = deps.now();
-  const liveUnavailable = options.liveUnavailable ?? (deps.live ? undefined : "live agent runs are not enabled here");
+  const liveUnavailable =
+    options.liveUnavailable ?? (deps.live ? undefined : "live agent runs are not enabled here");
   const cells = planSuite({ ...options, liveUnavailable }).filter(
-    (cell) => !options.skipResultIds?.has(cell.id) && (!options.onlyResultIds || options.onlyResultIds.has(cell.id)),
+    (cell) =>
+      !options.skipResultIds?.has(cell.id) &&
+      (!options.onlyResultIds || options.onlyResultIds.has(cell.id)),
   );
-  const scheduler = options.scheduler ?? new CallScheduler({ concurrency: options.concurrency, maxCostUsd: options.maxCostUsd });
+  const scheduler =
+    options.scheduler ??
+    new CallScheduler({ concurrency: options.concurrency, maxCostUsd: options.maxCostUsd });
   // Stops are per call, not on the scheduler: a worker's scheduler is shared with other runs.
   const stops: ScheduleStop[] = [
     ...(options.signal ? [{ signal: options.signal, kind: "interrupted" as const }] : []),
@@ -85,20 +90,33 @@ export async function runSuite(options: RunOptions, deps: EngineDeps): Promise<R
   let callsDone = 0;
   let costUsd = 0;
   deps.onEvent?.({ type: "start", evals: cells.length, judgeCalls: plannedCalls });
-  const cacheTtl = cacheTtlFor({ calls: Math.max(plannedCalls, options.runJudgeCalls ?? 0), concurrency: options.concurrency });
+  const cacheTtl = cacheTtlFor({
+    calls: Math.max(plannedCalls, options.runJudgeCalls ?? 0),
+    concurrency: options.concurrency,
+  });
   const warned = new Set<string>();
 
   const judgePriceOf = options.batch ? batchPriceOf(deps.priceOf) : deps.priceOf;
   const call: CallJudge = async <K extends VerdictKind>(request: JudgeRequest<K>) => {
     const estimate = estimateRequest(request, judgePriceOf).costUsd ?? 0;
-    const scheduled = await scheduler.submit(estimate, async (slot) => {
-      // The adapter validated the verdict with replySchemaFor(request), so it is of kind K.
-      const outcome = (await deps.judge.grade(request, { slot, signal: options.signal, cacheTtl })) as JudgeOutcome<VerdictOf<K>>;
-      return { value: outcome, costUsd: outcome.call.costUsd };
-    }, stops, deps.judge.cachePrefixes?.(request) ?? []);
+    const scheduled = await scheduler.submit(
+      estimate,
+      async (slot) => {
+        // The adapter validated the verdict with replySchemaFor(request), so it is of kind K.
+        const outcome = (await deps.judge.grade(request, {
+          slot,
+          signal: options.signal,
+          cacheTtl,
+        })) as JudgeOutcome<VerdictOf<K>>;
+        return { value: outcome, costUsd: outcome.call.costUsd };
+      },
+      stops,
+      deps.judge.cachePrefixes?.(request) ?? [],
+    );
     if (scheduled.skipped) return { kind: "skipped", reason: scheduled.reason };
     // A call that Ctrl-C cut short was never answered (a batched one waits for its batch): the run was interrupted, not the judge (and `resume` grades it).
-    if (!scheduled.value.ok && options.signal?.aborted) return { kind: "skipped", reason: "interrupted" };
+    if (!scheduled.value.ok && options.signal?.aborted)
+      return { kind: "skipped", reason: "interrupted" };
     const { notice } = scheduled.value;
     if (notice !== undefined && !warned.has(notice)) {
       warned.add(notice);
@@ -106,7 +124,12 @@ export async function runSuite(options: RunOptions, deps: EngineDeps): Promise<R
     }
     callsDone++;
     costUsd += scheduled.value.call.costUsd ?? 0;
-    deps.onEvent?.({ type: "call", done: callsDone, total: Math.max(plannedCalls, callsDone), costUsd });
+    deps.onEvent?.({
+      type: "call",
+      done: callsDone,
+      total: Math.max(plannedCalls, callsDone),
+      costUsd,
+    });
     return { kind: "done", outcome: scheduled.value };
   };
 
@@ -114,12 +137,22 @@ export async function runSuite(options: RunOptions, deps: EngineDeps): Promise<R
   const schedule: LiveRequest["schedule"] = async (estimate, work) => {
     const price = deps.priceOf(estimate.model);
     const usd = (usage: Parameters<typeof costOf>[1]) => (price ? costOf(price, usage) : null);
-    const estimateUsd = usd({ input: estimate.inputTokens, output: Math.min(EXPECTED_OUTPUT_TOKENS, estimate.maxTokens), cacheRead: 0, cacheWrite: 0 }) ?? 0;
-    const scheduled = await scheduler.submit(estimateUsd, async (slot) => {
-      const done = await work(slot);
-      const cost = usd(done.usage);
-      return { value: { value: done.value, cost }, costUsd: cost };
-    }, stops);
+    const estimateUsd =
+      usd({
+        input: estimate.inputTokens,
+        output: Math.min(EXPECTED_OUTPUT_TOKENS, estimate.maxTokens),
+        cacheRead: 0,
+        cacheWrite: 0,
+      }) ?? 0;
+    const scheduled = await scheduler.submit(
+      estimateUsd,
+      async (slot) => {
+        const done = await work(slot);
+        const cost = usd(done.usage);
+        return { value: { value: done.value, cost }, costUsd: cost };
+      },
+      stops,
+    );
     if (scheduled.skipped) return scheduled;
     costUsd += scheduled.value.cost ?? 0;
     return { skipped: false, value: scheduled.value.value };
@@ -161,7 +194,15 @@ export async function runSuite(options: RunOptions, deps: EngineDeps): Promise<R
     }),
   );
 
-  return buildReport({ results, suite: options.suite, toolVersion: options.toolVersion, startedAt, finishedAt: deps.now(), maxCostUsd: options.maxCostUsd, priceOf: deps.priceOf });
+  return buildReport({
+    results,
+    suite: options.suite,
+    toolVersion: options.toolVersion,
+    startedAt,
+    finishedAt: deps.now(),
+    maxCostUsd: options.maxCostUsd,
+    priceOf: deps.priceOf,
+  });
 }
 
 /** Cells started between two turns of the event loop. */
@@ -173,10 +214,14 @@ const CELLS_PER_TURN = 1;
  * still being prepared (prompts, cache keys), instead of after all of them,
  * which on a 600-call suite held the first request back ~15 ms.
  */
-async function startInTurns<T, R>(items: readonly T[], work: (item: T) => Promise<R>): Promise<Promise<R>[]> {
+async function startInTurns<T, R>(
+  items: readonly T[],
+  work: (item: T) => Promise<R>,
+): Promise<Promise<R>[]> {
   const started: Promise<R>[] = [];
   for (const [i, item] of items.entries()) {
-    if (i > 0 && i % CELLS_PER_TURN === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+    if (i > 0 && i % CELLS_PER_TURN === 0)
+      await new Promise<void>((resolve) => setImmediate(resolve));
     const result = work(item);
     // Promise.all sees a failure; this only keeps one from counting as unhandled while the loop waits.
     result.catch(() => undefined);
@@ -208,7 +253,10 @@ export function buildReport(input: {
   return {
     schemaVersion: 1,
     tool: { name: "rubric-studio", version: toolVersion },
-    suite: { file: suite.file, ...(suite.description !== undefined ? { description: suite.description } : {}) },
+    suite: {
+      file: suite.file,
+      ...(suite.description !== undefined ? { description: suite.description } : {}),
+    },
     startedAt: new Date(startedAt).toISOString(),
     finishedAt: new Date(finishedAt).toISOString(),
     durationMs: finishedAt - startedAt,
@@ -225,7 +273,10 @@ export function buildReport(input: {
       costUsd: totalCost,
       usage,
       ...(reusedCalls.length ? { reused: { calls: reusedCalls.length } } : {}),
-      savings: savingsOfCalls(results.flatMap((r) => r.calls), priceOf),
+      savings: savingsOfCalls(
+        results.flatMap((r) => r.calls),
+        priceOf,
+      ),
     },
     ...(maxCostUsd !== undefined ? { budget: { maxCostUsd, spentUsd: totalCost } } : {}),
     ...(agreement.length > 0 ? { agreement } : {}),

@@ -7,28 +7,52 @@ const EnvSchema = z.object({
   ANTHROPIC_API_KEY: z.string().min(1).optional(),
   ANTHROPIC_BASE_URL: z.url({ error: "ANTHROPIC_BASE_URL must be an absolute URL" }).optional(),
   OPENAI_API_KEY: z.string().min(1).optional(),
-  OPENAI_BASE_URL: z.url({ protocol: /^https?$/, error: "OPENAI_BASE_URL must be an absolute http(s) URL" }).optional(),
+  OPENAI_BASE_URL: z
+    .url({ protocol: /^https?$/, error: "OPENAI_BASE_URL must be an absolute http(s) URL" })
+    .optional(),
   RUBRIC_STUDIO_JUDGE_MODEL: z.string().min(1).optional(),
   DATABASE_URL: z
     .string()
-    .regex(/^postgres(ql)?:\/\//, { error: "DATABASE_URL must be a postgres:// or postgresql:// URL" })
+    .regex(/^postgres(ql)?:\/\//, {
+      error: "DATABASE_URL must be a postgres:// or postgresql:// URL",
+    })
     .optional(),
   RUBRIC_STUDIO_DATA_DIR: z.string().min(1).optional(),
   RUBRIC_STUDIO_WORKER_HEARTBEAT_SECONDS: z.coerce
     .number()
     .int()
-    .min(10, { error: "RUBRIC_STUDIO_WORKER_HEARTBEAT_SECONDS must be a whole number of seconds, at least 10" })
+    .min(10, {
+      error:
+        "RUBRIC_STUDIO_WORKER_HEARTBEAT_SECONDS must be a whole number of seconds, at least 10",
+    })
     .optional(),
   RUBRIC_STUDIO_HOST: z.string().min(1).optional(),
-  RUBRIC_STUDIO_PASSWORD: z.string().min(8, { error: "RUBRIC_STUDIO_PASSWORD must be at least 8 characters" }).optional(),
-  RUBRIC_STUDIO_API_TOKEN: z.string().min(16, { error: "RUBRIC_STUDIO_API_TOKEN must be at least 16 characters" }).optional(),
-  RUBRIC_STUDIO_SESSION_SECRET: z.string().min(32, { error: "RUBRIC_STUDIO_SESSION_SECRET must be at least 32 characters" }).optional(),
+  RUBRIC_STUDIO_PASSWORD: z
+    .string()
+    .min(8, { error: "RUBRIC_STUDIO_PASSWORD must be at least 8 characters" })
+    .optional(),
+  RUBRIC_STUDIO_API_TOKEN: z
+    .string()
+    .min(16, { error: "RUBRIC_STUDIO_API_TOKEN must be at least 16 characters" })
+    .optional(),
+  RUBRIC_STUDIO_SESSION_SECRET: z
+    .string()
+    .min(32, { error: "RUBRIC_STUDIO_SESSION_SECRET must be at least 32 characters" })
+    .optional(),
   RUBRIC_STUDIO_MCP_SERVERS: z.string().min(1).optional(),
   RUBRIC_STUDIO_PROVIDERS: z.string().min(1).optional(),
   RUBRIC_STUDIO_PUBLIC_URL: z
-    .url({ protocol: /^https?$/, error: "RUBRIC_STUDIO_PUBLIC_URL must be an http:// or https:// URL (the address people open, e.g. https://rubrics.example.com)" })
+    .url({
+      protocol: /^https?$/,
+      error:
+        "RUBRIC_STUDIO_PUBLIC_URL must be an http:// or https:// URL (the address people open, e.g. https://rubrics.example.com)",
+    })
     .optional(),
-  RUBRIC_STUDIO_TRUST_PROXY: z.enum(["0", "1", "true", "false"], { error: "RUBRIC_STUDIO_TRUST_PROXY must be 1 or 0 (true or false)" }).optional(),
+  RUBRIC_STUDIO_TRUST_PROXY: z
+    .enum(["0", "1", "true", "false"], {
+      error: "RUBRIC_STUDIO_TRUST_PROXY must be 1 or 0 (true or false)",
+    })
+    .optional(),
 });
 
 // claude-sonnet-4-5, the guide's examples' model, reaches end-of-life on
@@ -71,10 +95,15 @@ export type SettingsResult = { ok: true; value: Settings } | { ok: false; messag
 
 export function readEnv(env: Record<string, string | undefined> = process.env): SettingsResult {
   // An empty variable means unset, as shells and CI systems often export them empty.
-  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ""));
+  const present = Object.fromEntries(
+    Object.entries(env).filter(([, v]) => v !== undefined && v !== ""),
+  );
   const parsed = EnvSchema.safeParse(present);
   if (!parsed.success) {
-    return { ok: false, message: parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ") };
+    return {
+      ok: false,
+      message: parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "),
+    };
   }
   const e = parsed.data;
   return {
@@ -94,7 +123,9 @@ export function readEnv(env: Record<string, string | undefined> = process.env): 
       sessionSecret: e.RUBRIC_STUDIO_SESSION_SECRET,
       mcpServersFile: e.RUBRIC_STUDIO_MCP_SERVERS,
       providersFile: e.RUBRIC_STUDIO_PROVIDERS,
-      ...(e.RUBRIC_STUDIO_PUBLIC_URL ? { publicUrl: new URL(e.RUBRIC_STUDIO_PUBLIC_URL).origin } : {}),
+      ...(e.RUBRIC_STUDIO_PUBLIC_URL
+        ? { publicUrl: new URL(e.RUBRIC_STUDIO_PUBLIC_URL).origin }
+        : {}),
       trustProxy: e.RUBRIC_STUDIO_TRUST_PROXY === "1" || e.RUBRIC_STUDIO_TRUST_PROXY === "true",
     },
   };

@@ -7,7 +7,12 @@ import type {
   TypedJudgePort,
   VerdictKind,
 } from "../engine/ports/judge-port";
-import { VERDICT_TOOL_NAME, replySchemaFor, verdictSchemaFor, type Verdict } from "../engine/ports/verdict";
+import {
+  VERDICT_TOOL_NAME,
+  replySchemaFor,
+  verdictSchemaFor,
+  type Verdict,
+} from "../engine/ports/verdict";
 import { priceOf } from "./pricing";
 import type { AttemptFailure } from "./retry-policy";
 import { openCallLedger } from "./call-ledger";
@@ -39,23 +44,33 @@ const TOOL_DESCRIPTION =
   "Record your verdict on the candidate. Write the reasoning first, then the score; quote evidence verbatim from the candidate.";
 const REVIEW_TOOL_DESCRIPTION =
   "Record your review of the document. Write the reasoning first, then the score (pass, partial or fail), the evidence quoted verbatim, and the findings.";
-const PAIRWISE_TOOL_DESCRIPTION = "Record which of the two responses is better. Write the reasoning first, then the winner and your confidence.";
+const PAIRWISE_TOOL_DESCRIPTION =
+  "Record which of the two responses is better. Write the reasoning first, then the winner and your confidence.";
 
 // Built once per kind, at its first call: converting a zod schema to JSON
 // Schema on every call would cost more CPU than the rest of the call's own
 // work, and building all six at start-up would delay every run's first call.
 const VERDICT_TOOLS: Partial<Record<VerdictKind, Anthropic.Tool[]>> = {};
-const verdictTools = (kind: VerdictKind): Anthropic.Tool[] => (VERDICT_TOOLS[kind] ??= [verdictTool(kind)]);
+const verdictTools = (kind: VerdictKind): Anthropic.Tool[] =>
+  (VERDICT_TOOLS[kind] ??= [verdictTool(kind)]);
 const TOOL_CHOICE: Anthropic.ToolChoiceTool = { type: "tool", name: VERDICT_TOOL_NAME };
 
 function verdictTool(kind: VerdictKind): Anthropic.Tool {
   const { $schema: _ignored, ...schema } = z.toJSONSchema(verdictSchemaFor(kind));
-  const description = kind === "pairwise" ? PAIRWISE_TOOL_DESCRIPTION : kind.startsWith("category") ? REVIEW_TOOL_DESCRIPTION : TOOL_DESCRIPTION;
+  const description =
+    kind === "pairwise"
+      ? PAIRWISE_TOOL_DESCRIPTION
+      : kind.startsWith("category")
+        ? REVIEW_TOOL_DESCRIPTION
+        : TOOL_DESCRIPTION;
   return { name: VERDICT_TOOL_NAME, description, input_schema: { ...schema, type: "object" } };
 }
 
 /** The Messages API body of a judge request (also what a message batch sends for it), and its cache layout. */
-export function judgeBodyOf(request: JudgeRequest<VerdictKind>, cacheTtl: JudgeCallContext["cacheTtl"]) {
+export function judgeBodyOf(
+  request: JudgeRequest<VerdictKind>,
+  cacheTtl: JudgeCallContext["cacheTtl"],
+) {
   const layout = layoutRequest(request, cacheTtl);
   const body: Anthropic.MessageCreateParamsNonStreaming = {
     model: request.model,
@@ -82,8 +97,15 @@ export function createAnthropicJudge(options: AnthropicJudgeOptions): TypedJudge
   const send = messages.send;
   const now = options.now ?? Date.now;
 
-  async function grade(request: JudgeRequest<VerdictKind>, context: JudgeCallContext): Promise<JudgeOutcome<Verdict>> {
-    const { state, record, failed } = openCallLedger({ request, price: priceOf(request.model), now });
+  async function grade(
+    request: JudgeRequest<VerdictKind>,
+    context: JudgeCallContext,
+  ): Promise<JudgeOutcome<Verdict>> {
+    const { state, record, failed } = openCallLedger({
+      request,
+      price: priceOf(request.model),
+      now,
+    });
 
     const schema = replySchemaFor(request);
     // No `temperature`: API version 2026-10-21, which this SDK major sends,
@@ -93,19 +115,40 @@ export function createAnthropicJudge(options: AnthropicJudgeOptions): TypedJudge
 
     const first = await send(body, state, context);
     if (!first.ok) return failed(first.failure.kind, describeFailure(first));
-    const notice = cacheMissNotice({ model: request.model, expectedCachedTokens: layout.expectedCachedTokens, usage: state.usage });
-    const noted = <O extends JudgeOutcome<Verdict>>(outcome: O): O => (notice === undefined ? outcome : { ...outcome, notice });
+    const notice = cacheMissNotice({
+      model: request.model,
+      expectedCachedTokens: layout.expectedCachedTokens,
+      usage: state.usage,
+    });
+    const noted = <O extends JudgeOutcome<Verdict>>(outcome: O): O =>
+      notice === undefined ? outcome : { ...outcome, notice };
     const reading = readVerdict(first.message, schema);
     if (reading.ok) return noted({ ok: true, verdict: reading.verdict, call: record(reading.raw) });
 
-    const repairBody = { ...body, messages: [...body.messages, ...repairTurns(first.message, reading.problem)] };
+    const repairBody = {
+      ...body,
+      messages: [...body.messages, ...repairTurns(first.message, reading.problem)],
+    };
     const second = await send(repairBody, state, context);
     if (!second.ok) {
-      return noted(failed(second.failure.kind, `${describeFailure(second)} (while repairing: ${reading.problem})`, reading.raw));
+      return noted(
+        failed(
+          second.failure.kind,
+          `${describeFailure(second)} (while repairing: ${reading.problem})`,
+          reading.raw,
+        ),
+      );
     }
     const repaired = readVerdict(second.message, schema);
-    if (repaired.ok) return noted({ ok: true, verdict: repaired.verdict, call: record(repaired.raw) });
-    return noted(failed("malformed", `no valid verdict after one repair attempt: ${repaired.problem}`, repaired.raw));
+    if (repaired.ok)
+      return noted({ ok: true, verdict: repaired.verdict, call: record(repaired.raw) });
+    return noted(
+      failed(
+        "malformed",
+        `no valid verdict after one repair attempt: ${repaired.problem}`,
+        repaired.raw,
+      ),
+    );
   }
 
   // One implementation for every verdict kind; the overloads only narrow the type of score outcomes.

@@ -1,7 +1,14 @@
 import { createHash } from "node:crypto";
 import type Anthropic from "@anthropic-ai/sdk";
 import { batchPrice } from "../engine/cost/cost";
-import type { JudgeCallContext, JudgeErrorKind, JudgeOutcome, JudgeRequest, TypedJudgePort, VerdictKind } from "../engine/ports/judge-port";
+import type {
+  JudgeCallContext,
+  JudgeErrorKind,
+  JudgeOutcome,
+  JudgeRequest,
+  TypedJudgePort,
+  VerdictKind,
+} from "../engine/ports/judge-port";
 import { replySchemaFor, type Verdict } from "../engine/ports/verdict";
 import { judgeBodyOf } from "./anthropic-judge";
 import { createBatchRounds, type BatchRoundsOptions, type Settled } from "./batch-rounds";
@@ -27,7 +34,16 @@ export type BatchJudgeOptions = BatchRoundsOptions;
  */
 export function customIdOf(request: JudgeRequest<VerdictKind>): string {
   const hash = createHash("sha256");
-  for (const part of [request.model, String(request.maxTokens), request.templateVersion, request.verdict, String(request.sample), request.stablePrompt, request.candidatePrompt, request.taskPrompt]) {
+  for (const part of [
+    request.model,
+    String(request.maxTokens),
+    request.templateVersion,
+    request.verdict,
+    String(request.sample),
+    request.stablePrompt,
+    request.candidatePrompt,
+    request.taskPrompt,
+  ]) {
     hash.update(`${part.length}:`).update(part);
   }
   return hash.digest("base64url").slice(0, 43);
@@ -44,25 +60,47 @@ const ERROR_KINDS: Record<string, JudgeErrorKind> = {
   timeout_error: "timeout",
 };
 
-type Answer = { ok: true; message: Anthropic.Message } | { ok: false; kind: JudgeErrorKind; message: string };
+type Answer =
+  { ok: true; message: Anthropic.Message } | { ok: false; kind: JudgeErrorKind; message: string };
 
 export function createBatchJudge(options: BatchJudgeOptions): TypedJudgePort {
   const rounds = createBatchRounds(options);
   const untilAborted = createAbortRace();
 
-  async function grade(request: JudgeRequest<VerdictKind>, context: JudgeCallContext): Promise<JudgeOutcome<Verdict>> {
+  async function grade(
+    request: JudgeRequest<VerdictKind>,
+    context: JudgeCallContext,
+  ): Promise<JudgeOutcome<Verdict>> {
     const price = priceOf(request.model);
-    const { state, record, failed } = openCallLedger({ request, price: price ? batchPrice(price) : undefined, now: Date.now });
+    const { state, record, failed } = openCallLedger({
+      request,
+      price: price ? batchPrice(price) : undefined,
+      now: Date.now,
+    });
     const id = customIdOf(request);
     let batchId = "";
-    const batched = <O extends JudgeOutcome<Verdict>>(outcome: O): O => ({ ...outcome, call: { ...outcome.call, batched: { batchId } } });
+    const batched = <O extends JudgeOutcome<Verdict>>(outcome: O): O => ({
+      ...outcome,
+      call: { ...outcome.call, batched: { batchId } },
+    });
 
     // One request in a round, and once more in the next round when it errored.
-    const send = async (params: Anthropic.MessageCreateParamsNonStreaming, tag: string): Promise<Answer> => {
+    const send = async (
+      params: Anthropic.MessageCreateParamsNonStreaming,
+      tag: string,
+    ): Promise<Answer> => {
       let last: Answer | undefined;
       for (const attempt of [1, 2]) {
-        const settled = await untilAborted(rounds.submit(`${id}_${tag}${attempt}`, params), context.signal);
-        if (!settled) return { ok: false, kind: "request", message: `interrupted while message batch ${batchId || "(not yet created)"} was in progress; \`resume\` picks it up` };
+        const settled = await untilAborted(
+          rounds.submit(`${id}_${tag}${attempt}`, params),
+          context.signal,
+        );
+        if (!settled)
+          return {
+            ok: false,
+            kind: "request",
+            message: `interrupted while message batch ${batchId || "(not yet created)"} was in progress; \`resume\` picks it up`,
+          };
         state.attempts++;
         batchId = settled.batchId || batchId;
         last = answerOf(settled);
@@ -79,13 +117,31 @@ export function createBatchJudge(options: BatchJudgeOptions): TypedJudgePort {
       if (!first.ok) return batched(failed(first.kind, first.message));
       addUsage(state.usage, first.message.usage);
       const reading = readVerdict(first.message, schema);
-      if (reading.ok) return batched({ ok: true, verdict: reading.verdict, call: record(reading.raw) });
-      const second = await send({ ...body, messages: [...body.messages, ...repairTurns(first.message, reading.problem)] }, "r");
-      if (!second.ok) return batched(failed(second.kind, `${second.message} (while repairing: ${reading.problem})`, reading.raw));
+      if (reading.ok)
+        return batched({ ok: true, verdict: reading.verdict, call: record(reading.raw) });
+      const second = await send(
+        { ...body, messages: [...body.messages, ...repairTurns(first.message, reading.problem)] },
+        "r",
+      );
+      if (!second.ok)
+        return batched(
+          failed(
+            second.kind,
+            `${second.message} (while repairing: ${reading.problem})`,
+            reading.raw,
+          ),
+        );
       addUsage(state.usage, second.message.usage);
       const repaired = readVerdict(second.message, schema);
-      if (repaired.ok) return batched({ ok: true, verdict: repaired.verdict, call: record(repaired.raw) });
-      return batched(failed("malformed", `no valid verdict after one repair attempt: ${repaired.problem}`, repaired.raw));
+      if (repaired.ok)
+        return batched({ ok: true, verdict: repaired.verdict, call: record(repaired.raw) });
+      return batched(
+        failed(
+          "malformed",
+          `no valid verdict after one repair attempt: ${repaired.problem}`,
+          repaired.raw,
+        ),
+      );
     } finally {
       await context.slot.acquire();
     }
@@ -99,12 +155,24 @@ function answerOf({ batchId, result }: Settled): Answer {
     case "succeeded":
       return { ok: true, message: result.message };
     case "expired":
-      return { ok: false, kind: "expired", message: `the request expired in message batch ${batchId}: the Message Batches API did not process it within 24 hours` };
+      return {
+        ok: false,
+        kind: "expired",
+        message: `the request expired in message batch ${batchId}: the Message Batches API did not process it within 24 hours`,
+      };
     case "canceled":
-      return { ok: false, kind: "request", message: `message batch ${batchId} was canceled before this request was processed` };
+      return {
+        ok: false,
+        kind: "request",
+        message: `message batch ${batchId} was canceled before this request was processed`,
+      };
     case "errored": {
       const { type, message } = result.error.error;
-      return { ok: false, kind: ERROR_KINDS[type] ?? "server", message: `${message} (${type} in message batch ${batchId || "that was never created"}, also when retried in the next round)` };
+      return {
+        ok: false,
+        kind: ERROR_KINDS[type] ?? "server",
+        message: `${message} (${type} in message batch ${batchId || "that was never created"}, also when retried in the next round)`,
+      };
     }
   }
 }
@@ -116,7 +184,10 @@ function answerOf({ batchId, result }: Settled): Answer {
  */
 function createAbortRace() {
   const waiting = new Map<AbortSignal, Set<() => void>>();
-  return function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T | undefined> {
+  return function untilAborted<T>(
+    promise: Promise<T>,
+    signal: AbortSignal | undefined,
+  ): Promise<T | undefined> {
     if (!signal) return promise;
     if (signal.aborted) return Promise.resolve(undefined);
     let set = waiting.get(signal);
@@ -124,10 +195,14 @@ function createAbortRace() {
       const callbacks = new Set<() => void>();
       set = callbacks;
       waiting.set(signal, callbacks);
-      signal.addEventListener("abort", () => {
-        waiting.delete(signal);
-        for (const callback of callbacks) callback();
-      }, { once: true });
+      signal.addEventListener(
+        "abort",
+        () => {
+          waiting.delete(signal);
+          for (const callback of callbacks) callback();
+        },
+        { once: true },
+      );
     }
     const callbacks = set;
     return new Promise((resolve, reject) => {

@@ -63,21 +63,28 @@ export interface BatchRounds {
  * Counts the calls in progress through a judge (the outermost one, around the
  * judge cache), for `outstanding`.
  */
-export function countOutstanding(): { outstanding: () => number; around: <J extends JudgePort>(judge: J) => J } {
+export function countOutstanding(): {
+  outstanding: () => number;
+  around: <J extends JudgePort>(judge: J) => J;
+} {
   let inProgress = 0;
   return {
     outstanding: () => inProgress,
-    around: (judge) => ({
-      ...judge,
-      grade: async (request: Parameters<JudgePort["grade"]>[0], context: Parameters<JudgePort["grade"]>[1]) => {
-        inProgress++;
-        try {
-          return await judge.grade(request, context);
-        } finally {
-          inProgress--;
-        }
-      },
-    }) as typeof judge,
+    around: (judge) =>
+      ({
+        ...judge,
+        grade: async (
+          request: Parameters<JudgePort["grade"]>[0],
+          context: Parameters<JudgePort["grade"]>[1],
+        ) => {
+          inProgress++;
+          try {
+            return await judge.grade(request, context);
+          } finally {
+            inProgress--;
+          }
+        },
+      }) as typeof judge,
   };
 }
 
@@ -101,7 +108,10 @@ export function createBatchRounds(options: BatchRoundsOptions): BatchRounds {
     for (const resolve of resolvers) resolve(settled);
   };
   // As the API reports a request that failed inside a batch, so the judge treats both alike (retried once).
-  const erroredResult = (message: string): BatchResult => ({ type: "errored", error: { type: "error", error: { type: "api_error", message }, request_id: null } });
+  const erroredResult = (message: string): BatchResult => ({
+    type: "errored",
+    error: { type: "error", error: { type: "api_error", message }, request_id: null },
+  });
 
   async function loadAdopted(): Promise<Map<string, string>> {
     const byCustomId = new Map<string, string>();
@@ -128,7 +138,11 @@ export function createBatchRounds(options: BatchRoundsOptions): BatchRounds {
     if (signal?.aborted) pending = [];
     if (pending.length === 0) return;
     const quiet = Date.now() - lastArrival;
-    if ((options.outstanding && options.outstanding() <= waiting && quiet >= QUIET_MS) || quiet >= gatherMs) void flush();
+    if (
+      (options.outstanding && options.outstanding() <= waiting && quiet >= QUIET_MS) ||
+      quiet >= gatherMs
+    )
+      void flush();
     else timer = setTimeout(check, QUIET_MS);
   }
 
@@ -157,7 +171,9 @@ export function createBatchRounds(options: BatchRoundsOptions): BatchRounds {
       try {
         view = await client.create(chunk.map((entry) => entry.request));
       } catch (error) {
-        const result = erroredResult(`could not submit a message batch: ${(error as Error).message}`);
+        const result = erroredResult(
+          `could not submit a message batch: ${(error as Error).message}`,
+        );
         for (const customId of customIds) settle(customId, { batchId: "", result });
         continue;
       }
@@ -166,7 +182,9 @@ export function createBatchRounds(options: BatchRoundsOptions): BatchRounds {
       watch(view.id);
       // The batch runs whether or not its id could be kept: its results are still waited for here, and only a resume would miss it.
       await ledger?.save({ id: view.id, customIds }).catch((error: unknown) => {
-        options.onProblem?.(`message batch ${view.id} could not be stored with the run, so \`resume\` would not find it: ${(error as Error).message}`);
+        options.onProblem?.(
+          `message batch ${view.id} could not be stored with the run, so \`resume\` would not find it: ${(error as Error).message}`,
+        );
       });
     }
   }
@@ -206,19 +224,28 @@ export function createBatchRounds(options: BatchRoundsOptions): BatchRounds {
       problem = `could not read the results of message batch ${batchId}: ${(error as Error).message}`;
     }
     for (const [customId, result] of results) settle(customId, { batchId, result });
-    const missing = erroredResult(problem || `message batch ${batchId} ended without a result for this request`);
-    for (const customId of customIds) if (!results.has(customId)) settle(customId, { batchId, result: missing });
+    const missing = erroredResult(
+      problem || `message batch ${batchId} ended without a result for this request`,
+    );
+    for (const customId of customIds)
+      if (!results.has(customId)) settle(customId, { batchId, result: missing });
   }
 
   return { submit };
 }
 
-function chunksOf<T extends { bytes: number }>(entries: T[], limits: { requests: number; bytes: number }): T[][] {
+function chunksOf<T extends { bytes: number }>(
+  entries: T[],
+  limits: { requests: number; bytes: number },
+): T[][] {
   const chunks: T[][] = [];
   let chunk: T[] = [];
   let bytes = 0;
   for (const entry of entries) {
-    if (chunk.length > 0 && (chunk.length >= limits.requests || bytes + entry.bytes > limits.bytes)) {
+    if (
+      chunk.length > 0 &&
+      (chunk.length >= limits.requests || bytes + entry.bytes > limits.bytes)
+    ) {
       chunks.push(chunk);
       chunk = [];
       bytes = 0;

@@ -1,5 +1,12 @@
 import { costOf, type ModelPrice } from "../engine/cost/cost";
-import type { JudgeCallRecord, JudgeErrorKind, JudgeOutcome, JudgeRequest, TokenUsage, VerdictKind } from "../engine/ports/judge-port";
+import type {
+  JudgeCallRecord,
+  JudgeErrorKind,
+  JudgeOutcome,
+  JudgeRequest,
+  TokenUsage,
+  VerdictKind,
+} from "../engine/ports/judge-port";
 import type { Verdict } from "../engine/ports/verdict";
 
 /** What one logical call accumulates across its attempts (and, for the judge, its repair). */
@@ -13,10 +20,17 @@ export interface CallState {
  * its attempts add to, the record it ends with (latency, tokens, priced from
  * the provider's table, or null when unpriced), and a failed outcome.
  */
-export function openCallLedger(input: { request: JudgeRequest<VerdictKind>; price: ModelPrice | undefined; now: () => number }) {
+export function openCallLedger(input: {
+  request: JudgeRequest<VerdictKind>;
+  price: ModelPrice | undefined;
+  now: () => number;
+}) {
   const { request, price, now } = input;
   const started = now();
-  const state: CallState = { attempts: 0, usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } };
+  const state: CallState = {
+    attempts: 0,
+    usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+  };
   const record = (raw: unknown): JudgeCallRecord => ({
     model: request.model,
     templateVersion: request.templateVersion,
@@ -26,6 +40,10 @@ export function openCallLedger(input: { request: JudgeRequest<VerdictKind>; pric
     costUsd: price ? costOf(price, state.usage) : null,
     ...(raw === undefined ? {} : { raw }),
   });
-  const failed = (kind: JudgeErrorKind, message: string, raw?: unknown): JudgeOutcome<Verdict> => ({ ok: false, error: { kind, message }, call: record(raw) });
+  const failed = (kind: JudgeErrorKind, message: string, raw?: unknown): JudgeOutcome<Verdict> => ({
+    ok: false,
+    error: { kind, message },
+    call: record(raw),
+  });
   return { state, record, failed };
 }

@@ -13,7 +13,13 @@ export type BatchResult = Anthropic.Messages.MessageBatchResult;
 export interface BatchView {
   id: string;
   status: "in_progress" | "canceling" | "ended";
-  counts: { processing: number; succeeded: number; errored: number; canceled: number; expired: number };
+  counts: {
+    processing: number;
+    succeeded: number;
+    errored: number;
+    canceled: number;
+    expired: number;
+  };
 }
 
 export interface BatchRequest {
@@ -29,7 +35,11 @@ export interface BatchClient {
   results(batchId: string): Promise<Map<string, BatchResult>>;
 }
 
-export function createMessageBatchesClient(options: { apiKey: string; baseURL?: string; timeoutMs: number }): BatchClient {
+export function createMessageBatchesClient(options: {
+  apiKey: string;
+  baseURL?: string;
+  timeoutMs: number;
+}): BatchClient {
   // The base client with the one resource used: the SDK's full client builds every
   // resource (beta, files, models, ...), and the CLI would load three times the code.
   const client = new BaseAnthropic({
@@ -40,13 +50,18 @@ export function createMessageBatchesClient(options: { apiKey: string; baseURL?: 
     openTelemetry: false,
   });
   const messages = new Messages(client);
-  const viewOf = (batch: Anthropic.Messages.MessageBatch): BatchView => ({ id: batch.id, status: batch.processing_status, counts: { ...batch.request_counts } });
+  const viewOf = (batch: Anthropic.Messages.MessageBatch): BatchView => ({
+    id: batch.id,
+    status: batch.processing_status,
+    counts: { ...batch.request_counts },
+  });
   return {
     create: async (requests) => viewOf(await messages.batches.create({ requests: [...requests] })),
     retrieve: async (batchId) => viewOf(await messages.batches.retrieve(batchId)),
     results: async (batchId) => {
       const results = new Map<string, BatchResult>();
-      for await (const line of await messages.batches.results(batchId)) results.set(line.custom_id, line.result);
+      for await (const line of await messages.batches.results(batchId))
+        results.set(line.custom_id, line.result);
       return results;
     },
   };

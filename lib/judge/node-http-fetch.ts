@@ -17,8 +17,11 @@ export function createNodeHttpFetch(): typeof fetch {
 
   return (input, init = {}) =>
     new Promise<Response>((resolve, reject) => {
-      const url = new URL(typeof input === "string" ? input : input instanceof URL ? input.href : input.url);
-      const protocol = url.protocol === "https:" ? "https:" : url.protocol === "http:" ? "http:" : undefined;
+      const url = new URL(
+        typeof input === "string" ? input : input instanceof URL ? input.href : input.url,
+      );
+      const protocol =
+        url.protocol === "https:" ? "https:" : url.protocol === "http:" ? "http:" : undefined;
       if (!protocol) {
         reject(new TypeError(`fetch: unsupported protocol ${url.protocol}`));
         return;
@@ -31,7 +34,12 @@ export function createNodeHttpFetch(): typeof fetch {
       const send = protocol === "https:" ? https.request : http.request;
       const request = send(
         url,
-        { method: init.method ?? "GET", headers, agent: agents[protocol], ...(init.signal ? { signal: init.signal } : {}) },
+        {
+          method: init.method ?? "GET",
+          headers,
+          agent: agents[protocol],
+          ...(init.signal ? { signal: init.signal } : {}),
+        },
         (response) => {
           const chunks: Buffer[] = [];
           response.on("data", (chunk: Buffer) => chunks.push(chunk));
@@ -40,10 +48,19 @@ export function createNodeHttpFetch(): typeof fetch {
             const status = response.statusCode ?? 0;
             const replyHeaders = new Map<string, string>();
             for (const [name, value] of Object.entries(response.headers)) {
-              if (value !== undefined) replyHeaders.set(name, Array.isArray(value) ? value.join(", ") : value);
+              if (value !== undefined)
+                replyHeaders.set(name, Array.isArray(value) ? value.join(", ") : value);
             }
             const text = NO_BODY_STATUSES.has(status) ? "" : Buffer.concat(chunks).toString("utf8");
-            resolve(bufferedResponse({ status, statusText: response.statusMessage ?? "", headers: replyHeaders, text, url: url.href }));
+            resolve(
+              bufferedResponse({
+                status,
+                statusText: response.statusMessage ?? "",
+                headers: replyHeaders,
+                text,
+                url: url.href,
+              }),
+            );
           });
         },
       );
@@ -94,7 +111,13 @@ class ReplyHeaders {
   }
 }
 
-function bufferedResponse(input: { status: number; statusText: string; headers: Map<string, string>; text: string; url: string }): Response {
+function bufferedResponse(input: {
+  status: number;
+  statusText: string;
+  headers: Map<string, string>;
+  text: string;
+  url: string;
+}): Response {
   let used = false;
   const take = () => {
     if (used) throw new TypeError("Body is unusable: it has already been read");
@@ -139,7 +162,8 @@ function headersOf(headers: RequestInit["headers"]): Record<string, string> {
       out[name] = value;
     });
   } else if (Array.isArray(headers)) {
-    for (const [name, value] of headers) if (name !== undefined && value !== undefined) out[name.toLowerCase()] = value;
+    for (const [name, value] of headers)
+      if (name !== undefined && value !== undefined) out[name.toLowerCase()] = value;
   } else {
     for (const [name, value] of Object.entries(headers)) out[name.toLowerCase()] = value;
   }

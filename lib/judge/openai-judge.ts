@@ -1,6 +1,12 @@
 import OpenAI from "openai";
 import type { ModelPrice } from "../engine/cost/cost";
-import type { JudgeCallContext, JudgeOutcome, JudgeRequest, TypedJudgePort, VerdictKind } from "../engine/ports/judge-port";
+import type {
+  JudgeCallContext,
+  JudgeOutcome,
+  JudgeRequest,
+  TypedJudgePort,
+  VerdictKind,
+} from "../engine/ports/judge-port";
 import { VERDICT_TOOL_NAME, replySchemaFor, type Verdict } from "../engine/ports/verdict";
 import { readReply, repairMessages, strictSchemaFor, type StructuredMode } from "./openai-reply";
 import type { AttemptFailure } from "./retry-policy";
@@ -32,8 +38,10 @@ export interface OpenAIJudgeOptions {
 }
 
 const MODES: readonly StructuredMode[] = ["tools", "json_schema", "json"];
-const TOOL_DESCRIPTION = "Record your verdict. Write the reasoning first, then the score; quote evidence verbatim from the candidate.";
-const JSON_INSTRUCTION = "Reply with only one JSON object, no other text, matching this JSON Schema (reasoning first, then the score):";
+const TOOL_DESCRIPTION =
+  "Record your verdict. Write the reasoning first, then the score; quote evidence verbatim from the candidate.";
+const JSON_INSTRUCTION =
+  "Reply with only one JSON object, no other text, matching this JSON Schema (reasoning first, then the score):";
 
 type Completion = OpenAI.Chat.Completions.ChatCompletion;
 type Body = OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming;
@@ -47,34 +55,69 @@ export function createOpenAIJudge(options: OpenAIJudgeOptions): TypedJudgePort {
   // What each model's endpoint accepted; a model starts at forced tool calls.
   const modeOf = new Map<string, StructuredMode>();
 
-  const bodyOf = (request: JudgeRequest<VerdictKind>, mode: StructuredMode, messages: Param[]): Body => {
+  const bodyOf = (
+    request: JudgeRequest<VerdictKind>,
+    mode: StructuredMode,
+    messages: Param[],
+  ): Body => {
     const schema = strictSchemaFor(request.verdict);
     const base = { model: request.model, messages, [tokenField]: request.maxTokens } as Body;
     if (mode === "tools") {
       return {
         ...base,
-        tools: [{ type: "function", function: { name: VERDICT_TOOL_NAME, description: TOOL_DESCRIPTION, parameters: schema, strict: true } }],
+        tools: [
+          {
+            type: "function",
+            function: {
+              name: VERDICT_TOOL_NAME,
+              description: TOOL_DESCRIPTION,
+              parameters: schema,
+              strict: true,
+            },
+          },
+        ],
         tool_choice: { type: "function", function: { name: VERDICT_TOOL_NAME } },
       };
     }
-    if (mode === "json_schema") return { ...base, response_format: { type: "json_schema", json_schema: { name: VERDICT_TOOL_NAME, schema, strict: true } } };
+    if (mode === "json_schema")
+      return {
+        ...base,
+        response_format: {
+          type: "json_schema",
+          json_schema: { name: VERDICT_TOOL_NAME, schema, strict: true },
+        },
+      };
     return base;
   };
   const firstMessages = (request: JudgeRequest<VerdictKind>, mode: StructuredMode): Param[] => {
     // The stable prompt first, then the candidate, then the one criterion to
     // grade now: the endpoint's automatic prefix cache reuses the longest
     // shared prefix, as Anthropic's breakpoints do (build-prompt.ts).
-    const system = mode === "json" ? `${request.stablePrompt}\n\n${JSON_INSTRUCTION}\n${JSON.stringify(strictSchemaFor(request.verdict))}` : request.stablePrompt;
+    const system =
+      mode === "json"
+        ? `${request.stablePrompt}\n\n${JSON_INSTRUCTION}\n${JSON.stringify(strictSchemaFor(request.verdict))}`
+        : request.stablePrompt;
     return [
       { role: "system", content: system },
       { role: "user", content: `${request.candidatePrompt}\n\n${request.taskPrompt}` },
     ];
   };
 
-  async function grade(request: JudgeRequest<VerdictKind>, context: JudgeCallContext): Promise<JudgeOutcome<Verdict>> {
-    const { state, record, failed } = openCallLedger({ request, price: options.priceOf(request.model), now });
+  async function grade(
+    request: JudgeRequest<VerdictKind>,
+    context: JudgeCallContext,
+  ): Promise<JudgeOutcome<Verdict>> {
+    const { state, record, failed } = openCallLedger({
+      request,
+      price: options.priceOf(request.model),
+      now,
+    });
     const send = async (body: Body): Promise<Attempted<Completion>> => {
-      const sent = await loop.run((signal) => client.chat.completions.create(body, signal ? { signal } : undefined), state, context);
+      const sent = await loop.run(
+        (signal) => client.chat.completions.create(body, signal ? { signal } : undefined),
+        state,
+        context,
+      );
       if (sent.ok) addChatUsage(state.usage, sent.value.usage);
       return sent;
     };
@@ -94,13 +137,26 @@ export function createOpenAIJudge(options: OpenAIJudgeOptions): TypedJudgePort {
     const schema = replySchemaFor(request);
     const reading = readReply({ completion: first.value, mode, schema });
     if (reading.ok) return { ok: true, verdict: reading.verdict, call: record(reading.raw) };
-    const message = first.value.choices?.[0]?.message ?? { role: "assistant", content: "", refusal: null };
+    const message = first.value.choices?.[0]?.message ?? {
+      role: "assistant",
+      content: "",
+      refusal: null,
+    };
     const repair = [...messages, ...repairMessages({ message, mode, problem: reading.problem })];
     const second = await send(bodyOf(request, mode, repair));
-    if (!second.ok) return failed(second.failure.kind, `${describeFailure(second)} (while repairing: ${reading.problem})`, reading.raw);
+    if (!second.ok)
+      return failed(
+        second.failure.kind,
+        `${describeFailure(second)} (while repairing: ${reading.problem})`,
+        reading.raw,
+      );
     const repaired = readReply({ completion: second.value, mode, schema });
     if (repaired.ok) return { ok: true, verdict: repaired.verdict, call: record(repaired.raw) };
-    return failed("malformed", `no valid verdict after one repair attempt: ${repaired.problem}`, repaired.raw);
+    return failed(
+      "malformed",
+      `no valid verdict after one repair attempt: ${repaired.problem}`,
+      repaired.raw,
+    );
   }
 
   // One implementation for every verdict kind; the overloads only narrow the type of score outcomes.

@@ -1,5 +1,11 @@
 import { batchPrice, costOf } from "../engine/cost/cost";
-import type { JudgeCallContext, JudgeOutcome, JudgeRequest, TypedJudgePort, VerdictKind } from "../engine/ports/judge-port";
+import type {
+  JudgeCallContext,
+  JudgeOutcome,
+  JudgeRequest,
+  TypedJudgePort,
+  VerdictKind,
+} from "../engine/ports/judge-port";
 import { goesThroughBatches, type ResolvedModel } from "../engine/plan/resolve-provider";
 import type { Verdict } from "../engine/ports/verdict";
 import { PROVIDER_ADAPTERS, type AdapterOptions, type AgentSender } from "./provider-registry";
@@ -31,13 +37,26 @@ export interface ProviderJudgeOptions {
 
 /** How to reach a resolved model's provider: its key and endpoint from the environment or its providers: entry. */
 function adapterOptionsOf(resolved: ResolvedModel, options: ProviderJudgeOptions): AdapterOptions {
-  const apiKey = resolved.apiKeyEnv !== undefined && Object.hasOwn(options.keys, resolved.apiKeyEnv) ? options.keys[resolved.apiKeyEnv] : undefined;
-  const baseURL = resolved.baseUrl ?? (resolved.declared ? undefined : options.baseUrls[resolved.provider as "anthropic" | "openai"]);
-  return { ...(apiKey !== undefined ? { apiKey } : {}), ...(baseURL !== undefined ? { baseURL } : {}), timeoutMs: options.timeoutMs, declared: resolved.declared };
+  const apiKey =
+    resolved.apiKeyEnv !== undefined && Object.hasOwn(options.keys, resolved.apiKeyEnv)
+      ? options.keys[resolved.apiKeyEnv]
+      : undefined;
+  const baseURL =
+    resolved.baseUrl ??
+    (resolved.declared ? undefined : options.baseUrls[resolved.provider as "anthropic" | "openai"]);
+  return {
+    ...(apiKey !== undefined ? { apiKey } : {}),
+    ...(baseURL !== undefined ? { baseURL } : {}),
+    timeoutMs: options.timeoutMs,
+    declared: resolved.declared,
+  };
 }
 
 /** One client per provider, made on first use. */
-function perProvider<T>(options: ProviderJudgeOptions, create: (resolved: ResolvedModel, adapterOptions: AdapterOptions) => T): (resolved: ResolvedModel) => T {
+function perProvider<T>(
+  options: ProviderJudgeOptions,
+  create: (resolved: ResolvedModel, adapterOptions: AdapterOptions) => T,
+): (resolved: ResolvedModel) => T {
   const made = new Map<string, T>();
   return (resolved) => {
     let value = made.get(resolved.provider);
@@ -54,8 +73,12 @@ function perProvider<T>(options: ProviderJudgeOptions, create: (resolved: Resolv
  * the provider it resolves to and the model id without its prefix. The agent
  * shares the judge's retry policy and keys.
  */
-export function createProviderAgents(options: ProviderJudgeOptions): (model: string) => AgentSender & { model: string } {
-  const senderFor = perProvider(options, (resolved, o) => PROVIDER_ADAPTERS[resolved.type].createAgentSender(o));
+export function createProviderAgents(
+  options: ProviderJudgeOptions,
+): (model: string) => AgentSender & { model: string } {
+  const senderFor = perProvider(options, (resolved, o) =>
+    PROVIDER_ADAPTERS[resolved.type].createAgentSender(o),
+  );
   return (model) => {
     const resolved = options.resolve(model);
     return { ...senderFor(resolved), model: resolved.model };
@@ -66,16 +89,34 @@ export function createProviderJudge(options: ProviderJudgeOptions): TypedJudgePo
   const adapterFor = perProvider(options, (resolved, o) =>
     // With --batch, the Anthropic API's own models go through Message Batches; a declared provider is called directly.
     options.batch && goesThroughBatches(resolved)
-      ? createBatchJudge({ ...options.batch, client: createMessageBatchesClient({ apiKey: o.apiKey ?? "unset", ...(o.baseURL !== undefined ? { baseURL: o.baseURL } : {}), timeoutMs: o.timeoutMs }) })
+      ? createBatchJudge({
+          ...options.batch,
+          client: createMessageBatchesClient({
+            apiKey: o.apiKey ?? "unset",
+            ...(o.baseURL !== undefined ? { baseURL: o.baseURL } : {}),
+            timeoutMs: o.timeoutMs,
+          }),
+        })
       : PROVIDER_ADAPTERS[resolved.type].createJudge(o),
   );
 
-  async function grade(request: JudgeRequest<VerdictKind>, context: JudgeCallContext): Promise<JudgeOutcome<Verdict>> {
+  async function grade(
+    request: JudgeRequest<VerdictKind>,
+    context: JudgeCallContext,
+  ): Promise<JudgeOutcome<Verdict>> {
     const resolved = options.resolve(request.model);
-    const outcome = await adapterFor(resolved).grade({ ...request, model: resolved.model }, context);
+    const outcome = await adapterFor(resolved).grade(
+      { ...request, model: resolved.model },
+      context,
+    );
     const price = priceOfResolved(resolved);
     const billed = price && outcome.call.batched ? batchPrice(price) : price;
-    const call = { ...outcome.call, model: request.model, provider: resolved.provider, costUsd: billed ? costOf(billed, outcome.call.usage) : null };
+    const call = {
+      ...outcome.call,
+      model: request.model,
+      provider: resolved.provider,
+      costUsd: billed ? costOf(billed, outcome.call.usage) : null,
+    };
     return { ...outcome, call };
   }
 
@@ -84,7 +125,11 @@ export function createProviderJudge(options: ProviderJudgeOptions): TypedJudgePo
   function cachePrefixes(request: JudgeRequest<VerdictKind>): readonly string[] {
     const resolved = options.resolve(request.model);
     const adapter = adapterFor(resolved);
-    return adapter.cachePrefixes ? adapter.cachePrefixes({ ...request, model: resolved.model }).map((key) => `${resolved.provider}\u0000${key}`) : [];
+    return adapter.cachePrefixes
+      ? adapter
+          .cachePrefixes({ ...request, model: resolved.model })
+          .map((key) => `${resolved.provider}\u0000${key}`)
+      : [];
   }
 
   return { grade, cachePrefixes } as TypedJudgePort;

@@ -1,6 +1,11 @@
 import type { ProviderType } from "../config/provider-schema";
 import type { ModelPrice } from "../engine/cost/cost";
-import type { JudgeCallContext, JudgeRequest, TypedJudgePort, VerdictKind } from "../engine/ports/judge-port";
+import type {
+  JudgeCallContext,
+  JudgeRequest,
+  TypedJudgePort,
+  VerdictKind,
+} from "../engine/ports/judge-port";
 import { createAnthropicJudge } from "./anthropic-judge";
 import type { OpenAIJudgeOptions } from "./openai-judge";
 import { PRICE_TABLES } from "./provider-resolution";
@@ -40,10 +45,19 @@ const tokenFieldOf = (o: AdapterOptions) => (o.declared ? "max_tokens" : "max_co
 
 export const PROVIDER_ADAPTERS: { readonly [T in ProviderType]: ProviderAdapter } = {
   anthropic: {
-    createJudge: (o) => createAnthropicJudge({ apiKey: o.apiKey ?? "unset", ...(o.baseURL !== undefined ? { baseURL: o.baseURL } : {}), timeoutMs: o.timeoutMs }),
+    createJudge: (o) =>
+      createAnthropicJudge({
+        apiKey: o.apiKey ?? "unset",
+        ...(o.baseURL !== undefined ? { baseURL: o.baseURL } : {}),
+        timeoutMs: o.timeoutMs,
+      }),
     createAgentSender: (o) => ({
       api: "messages",
-      messages: createRetryingMessages({ apiKey: o.apiKey ?? "unset", ...(o.baseURL !== undefined ? { baseURL: o.baseURL } : {}), timeoutMs: o.timeoutMs }),
+      messages: createRetryingMessages({
+        apiKey: o.apiKey ?? "unset",
+        ...(o.baseURL !== undefined ? { baseURL: o.baseURL } : {}),
+        timeoutMs: o.timeoutMs,
+      }),
     }),
     priceOf: PRICE_TABLES.anthropic,
   },
@@ -59,7 +73,11 @@ export const PROVIDER_ADAPTERS: { readonly [T in ProviderType]: ProviderAdapter 
       }),
     createAgentSender: (o) => ({
       api: "chat",
-      chat: retryingChatOnFirstCall({ ...(o.apiKey !== undefined ? { apiKey: o.apiKey } : {}), baseURL: o.baseURL ?? OPENAI_API, timeoutMs: o.timeoutMs }),
+      chat: retryingChatOnFirstCall({
+        ...(o.apiKey !== undefined ? { apiKey: o.apiKey } : {}),
+        baseURL: o.baseURL ?? OPENAI_API,
+        timeoutMs: o.timeoutMs,
+      }),
       maxTokensField: tokenFieldOf(o),
     }),
     priceOf: PRICE_TABLES.openai,
@@ -80,7 +98,9 @@ function retryingChatOnFirstCall(options: RetryingChatOptions): RetryingChat {
   let chat: Promise<RetryingChat> | undefined;
   return {
     async send(body, state, context) {
-      chat ??= import("./retrying-chat").then(({ createRetryingChat }) => createRetryingChat(options));
+      chat ??= import("./retrying-chat").then(({ createRetryingChat }) =>
+        createRetryingChat(options),
+      );
       return (await chat).send(body, state, context);
     },
   };

@@ -1,5 +1,10 @@
 import { modelFamilyOf } from "../config/model-family";
-import { BUILTIN_PROVIDERS, splitModelName, type ProviderConfig, type ProviderType } from "../config/provider-schema";
+import {
+  BUILTIN_PROVIDERS,
+  splitModelName,
+  type ProviderConfig,
+  type ProviderType,
+} from "../config/provider-schema";
 import type { ModelPrice } from "../engine/cost/cost";
 import { resolveProvider, type ResolvedModel } from "../engine/plan/resolve-provider";
 import { cacheMinimumOf, DEFAULT_CACHE_MINIMUM_TOKENS } from "./cache-minimums";
@@ -13,7 +18,9 @@ import { priceOf as anthropicPriceOf } from "./pricing";
 // no SDK is loaded: the editor's plan runs it on small worker threads.
 
 /** Each provider type's price table (USD per MTok on the vendor's own API); the adapters' registry uses the same. */
-export const PRICE_TABLES: { readonly [T in ProviderType]: (model: string) => ModelPrice | undefined } = { anthropic: anthropicPriceOf, openai: openaiPriceOf };
+export const PRICE_TABLES: {
+  readonly [T in ProviderType]: (model: string) => ModelPrice | undefined;
+} = { anthropic: anthropicPriceOf, openai: openaiPriceOf };
 
 /** The price of a resolved model: its vendor's table, or none for a declared provider (a local server, a proxy). */
 export function priceOfResolved(resolved: ResolvedModel): ModelPrice | undefined {
@@ -26,10 +33,15 @@ export function priceOfResolved(resolved: ResolvedModel): ModelPrice | undefined
  * unpriced when made). A call stored before its provider was recorded is
  * read by its model's prefix, else its family, else as Anthropic's.
  */
-export function priceOfStoredCall(call: { model: string; provider: string | null }): ModelPrice | undefined {
+export function priceOfStoredCall(call: {
+  model: string;
+  provider: string | null;
+}): ModelPrice | undefined {
   const { prefix, name } = splitModelName(call.model);
   const provider = call.provider ?? prefix ?? modelFamilyOf(call.model)?.provider ?? "anthropic";
-  return Object.hasOwn(BUILTIN_PROVIDERS, provider) ? PRICE_TABLES[BUILTIN_PROVIDERS[provider]!](name) : undefined;
+  return Object.hasOwn(BUILTIN_PROVIDERS, provider)
+    ? PRICE_TABLES[BUILTIN_PROVIDERS[provider]!](name)
+    : undefined;
 }
 
 export interface ProviderResolution {
@@ -39,7 +51,10 @@ export interface ProviderResolution {
   cacheMinimumOf(model: string): number | undefined;
 }
 
-export function providerResolution(input: { declared?: Readonly<Record<string, ProviderConfig>>; hasKey: (keyEnv: string) => boolean }): ProviderResolution {
+export function providerResolution(input: {
+  declared?: Readonly<Record<string, ProviderConfig>>;
+  hasKey: (keyEnv: string) => boolean;
+}): ProviderResolution {
   const context = { ...(input.declared ? { declared: input.declared } : {}), hasKey: input.hasKey };
   const resolve = (model: string) => resolveProvider(model, context);
   return {
@@ -48,7 +63,9 @@ export function providerResolution(input: { declared?: Readonly<Record<string, P
     cacheMinimumOf: (model) => {
       const resolved = resolve(model);
       // The Messages API's minimums, as the request layout uses them (an unlisted model gets the default).
-      return resolved.type === "anthropic" && !resolved.declared ? (cacheMinimumOf(resolved.model) ?? DEFAULT_CACHE_MINIMUM_TOKENS) : undefined;
+      return resolved.type === "anthropic" && !resolved.declared
+        ? (cacheMinimumOf(resolved.model) ?? DEFAULT_CACHE_MINIMUM_TOKENS)
+        : undefined;
     },
   };
 }

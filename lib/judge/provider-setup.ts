@@ -4,7 +4,11 @@ import type { TypedJudgePort } from "../engine/ports/judge-port";
 import { BUILTIN_KEY_ENV, type ResolvedModel } from "../engine/plan/resolve-provider";
 import type { Settings } from "../env/read-env";
 import { readProviderKeys } from "../env/read-provider-keys";
-import { createProviderAgents, createProviderJudge, type ProviderJudgeOptions } from "./provider-judge";
+import {
+  createProviderAgents,
+  createProviderJudge,
+  type ProviderJudgeOptions,
+} from "./provider-judge";
 import { providerResolution } from "./provider-resolution";
 import type { AgentEndpoint } from "../live/create-live-runner";
 
@@ -24,28 +28,50 @@ export interface ProviderSetup {
 }
 
 /** Why --max-cost cannot be honoured for these judge models (some have no known price), or undefined when it can. */
-export function unpricedRefusal(input: { models: readonly string[]; priceOf: (model: string) => ModelPrice | undefined }): string | undefined {
-  const unpriced = [...new Set(input.models)].filter((model) => input.priceOf(model) === undefined).sort();
+export function unpricedRefusal(input: {
+  models: readonly string[];
+  priceOf: (model: string) => ModelPrice | undefined;
+}): string | undefined {
+  const unpriced = [...new Set(input.models)]
+    .filter((model) => input.priceOf(model) === undefined)
+    .sort();
   if (unpriced.length === 0) return undefined;
   return `--max-cost cannot bound the spend of ${unpriced.join(", ")}: no known price (their calls would count as $0). Pass --allow-unpriced to run anyway, or drop --max-cost`;
 }
 
-export function createProviderSetup(input: { suite: SuiteConfig; settings: Settings; env: Record<string, string | undefined> }): ProviderSetup {
+export function createProviderSetup(input: {
+  suite: SuiteConfig;
+  settings: Settings;
+  env: Record<string, string | undefined>;
+}): ProviderSetup {
   const { suite, settings, env } = input;
-  const declaredEnv = Object.values(suite.providers ?? {}).flatMap((p) => (p.apiKeyEnv === undefined ? [] : [p.apiKeyEnv]));
+  const declaredEnv = Object.values(suite.providers ?? {}).flatMap((p) =>
+    p.apiKeyEnv === undefined ? [] : [p.apiKeyEnv],
+  );
   const keys: Record<string, string> = {
     ...readProviderKeys(declaredEnv, env),
-    ...(settings.anthropicApiKey !== undefined ? { [BUILTIN_KEY_ENV.anthropic!]: settings.anthropicApiKey } : {}),
-    ...(settings.openaiApiKey !== undefined ? { [BUILTIN_KEY_ENV.openai!]: settings.openaiApiKey } : {}),
+    ...(settings.anthropicApiKey !== undefined
+      ? { [BUILTIN_KEY_ENV.anthropic!]: settings.anthropicApiKey }
+      : {}),
+    ...(settings.openaiApiKey !== undefined
+      ? { [BUILTIN_KEY_ENV.openai!]: settings.openaiApiKey }
+      : {}),
   };
-  const resolution = providerResolution({ ...(suite.providers ? { declared: suite.providers } : {}), hasKey: (name: string) => Object.hasOwn(keys, name) });
+  const resolution = providerResolution({
+    ...(suite.providers ? { declared: suite.providers } : {}),
+    hasKey: (name: string) => Object.hasOwn(keys, name),
+  });
   const resolve = resolution.resolve;
-  const baseUrls = { ...(settings.anthropicBaseUrl ? { anthropic: settings.anthropicBaseUrl } : {}), ...(settings.openaiBaseUrl ? { openai: settings.openaiBaseUrl } : {}) };
+  const baseUrls = {
+    ...(settings.anthropicBaseUrl ? { anthropic: settings.anthropicBaseUrl } : {}),
+    ...(settings.openaiBaseUrl ? { openai: settings.openaiBaseUrl } : {}),
+  };
   return {
     resolve,
     priceOf: resolution.priceOf,
     cacheMinimumOf: resolution.cacheMinimumOf,
-    createJudge: ({ timeoutMs, batch }) => createProviderJudge({ ...(batch ? { batch } : {}), resolve, keys, baseUrls, timeoutMs }),
+    createJudge: ({ timeoutMs, batch }) =>
+      createProviderJudge({ ...(batch ? { batch } : {}), resolve, keys, baseUrls, timeoutMs }),
     agentEndpoints: ({ timeoutMs }) => createProviderAgents({ resolve, keys, baseUrls, timeoutMs }),
   };
 }

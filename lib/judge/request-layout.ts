@@ -23,14 +23,25 @@ export interface RequestLayout {
   expectedCachedTokens: number;
 }
 
-export function layoutRequest(request: JudgeRequest<VerdictKind>, ttl: CacheTtl = "5m"): RequestLayout {
+export function layoutRequest(
+  request: JudgeRequest<VerdictKind>,
+  ttl: CacheTtl = "5m",
+): RequestLayout {
   const known = cacheMinimumOf(request.model);
   const minimum = known ?? DEFAULT_CACHE_MINIMUM_TOKENS;
   const systemTokens = TOOL_TOKENS + estimateTokens(request.stablePrompt);
   const withCandidate = systemTokens + estimateTokens(request.candidatePrompt);
   // A longer TTL must come before a shorter one: the rubric's may be 1 h, the candidate's is 5 min,
   // since the calls that share a candidate follow its first one at once (the scheduler warms it first).
-  const systemCache = systemTokens >= minimum ? { cache_control: ttl === "1h" ? { type: "ephemeral" as const, ttl: "1h" as const } : { type: "ephemeral" as const } } : {};
+  const systemCache =
+    systemTokens >= minimum
+      ? {
+          cache_control:
+            ttl === "1h"
+              ? { type: "ephemeral" as const, ttl: "1h" as const }
+              : { type: "ephemeral" as const },
+        }
+      : {};
   // A candidate no other call sends is not worth a write (1.25×) that nothing reads.
   const cacheCandidate = request.candidateShared !== false && withCandidate >= minimum;
   const candidateCache = cacheCandidate ? { cache_control: { type: "ephemeral" as const } } : {};
@@ -52,8 +63,13 @@ export function layoutRequest(request: JudgeRequest<VerdictKind>, ttl: CacheTtl 
 }
 
 /** The warning for a request whose prefix should have been cached but was neither written nor read. */
-export function cacheMissNotice(input: { model: string; expectedCachedTokens: number; usage: { cacheRead: number; cacheWrite: number } }): string | undefined {
-  if (input.expectedCachedTokens === 0 || input.usage.cacheRead > 0 || input.usage.cacheWrite > 0) return undefined;
+export function cacheMissNotice(input: {
+  model: string;
+  expectedCachedTokens: number;
+  usage: { cacheRead: number; cacheWrite: number };
+}): string | undefined {
+  if (input.expectedCachedTokens === 0 || input.usage.cacheRead > 0 || input.usage.cacheWrite > 0)
+    return undefined;
   return `prompt cache: ${input.model} neither wrote nor read a prefix of about ${input.expectedCachedTokens} tokens (cache_creation_input_tokens = 0), so judge calls are billed in full; the model's minimum cacheable length may be higher than the table in lib/judge/cache-minimums.ts says`;
 }
 

@@ -18,7 +18,8 @@ export interface RetryLoopOptions {
 
 export const DEFAULT_MAX_RETRIES = 4;
 
-export type Attempted<T> = { ok: true; value: T } | { ok: false; failure: AttemptFailure; attempts: number };
+export type Attempted<T> =
+  { ok: true; value: T } | { ok: false; failure: AttemptFailure; attempts: number };
 
 export interface RetryLoop {
   /**
@@ -26,7 +27,11 @@ export interface RetryLoop {
    * counts attempts in `state`; returns holding the slot. Never throws for API trouble.
    * `attempt` is given a signal of its own per attempt (or none when the call has none).
    */
-  run<T>(attempt: (signal: AbortSignal | undefined) => Promise<T>, state: { attempts: number }, context: JudgeCallContext): Promise<Attempted<T>>;
+  run<T>(
+    attempt: (signal: AbortSignal | undefined) => Promise<T>,
+    state: { attempts: number },
+    context: JudgeCallContext,
+  ): Promise<Attempted<T>>;
 }
 
 export function createRetryLoop(options: RetryLoopOptions): RetryLoop {
@@ -35,7 +40,11 @@ export function createRetryLoop(options: RetryLoopOptions): RetryLoop {
   const random = options.random ?? Math.random;
   const now = options.now ?? Date.now;
 
-  async function run<T>(attempt: (signal: AbortSignal | undefined) => Promise<T>, state: { attempts: number }, { slot, signal }: JudgeCallContext): Promise<Attempted<T>> {
+  async function run<T>(
+    attempt: (signal: AbortSignal | undefined) => Promise<T>,
+    state: { attempts: number },
+    { slot, signal }: JudgeCallContext,
+  ): Promise<Attempted<T>> {
     for (let retry = 0; ; retry++) {
       if (signal?.aborted) return { ok: false, failure: aborted(), attempts: retry };
       state.attempts++;
@@ -47,7 +56,8 @@ export function createRetryLoop(options: RetryLoopOptions): RetryLoop {
         return { ok: true, value: await attempt(signal ? own.signal : undefined) };
       } catch (error) {
         const failure = classifyFailure(error, now, options.sdkErrors);
-        if (!failure.retryable || retry >= maxRetries) return { ok: false, failure, attempts: retry + 1 };
+        if (!failure.retryable || retry >= maxRetries)
+          return { ok: false, failure, attempts: retry + 1 };
         unfollow?.();
         await waitWithoutSlot(failure.retryAfterMs ?? backoffMs(retry, random), slot, signal);
       } finally {
@@ -56,7 +66,11 @@ export function createRetryLoop(options: RetryLoopOptions): RetryLoop {
     }
   }
 
-  async function waitWithoutSlot(ms: number, slot: JudgeSlot, signal: AbortSignal | undefined): Promise<void> {
+  async function waitWithoutSlot(
+    ms: number,
+    slot: JudgeSlot,
+    signal: AbortSignal | undefined,
+  ): Promise<void> {
     slot.release();
     try {
       await (sleep ? abortable(sleep(ms), signal) : sleepUnlessAborted(ms, signal));

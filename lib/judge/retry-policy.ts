@@ -44,16 +44,35 @@ export interface SdkErrors {
 
 const ANTHROPIC_ERRORS: SdkErrors = anthropic;
 
-export function classifyFailure(error: unknown, now: () => number, sdk: SdkErrors = ANTHROPIC_ERRORS): AttemptFailure {
+export function classifyFailure(
+  error: unknown,
+  now: () => number,
+  sdk: SdkErrors = ANTHROPIC_ERRORS,
+): AttemptFailure {
   if (error instanceof sdk.APIUserAbortError) {
-    return { kind: "request", retryable: false, status: "aborted", message: "the judge call was aborted" };
+    return {
+      kind: "request",
+      retryable: false,
+      status: "aborted",
+      message: "the judge call was aborted",
+    };
   }
   // Before APIConnectionError: a timeout is a subclass of it.
   if (error instanceof sdk.APIConnectionTimeoutError) {
-    return { kind: "timeout", retryable: true, status: "timeout", message: "the request timed out" };
+    return {
+      kind: "timeout",
+      retryable: true,
+      status: "timeout",
+      message: "the request timed out",
+    };
   }
   if (error instanceof sdk.APIConnectionError) {
-    return { kind: "connection", retryable: true, status: "connection error", message: error.message };
+    return {
+      kind: "connection",
+      retryable: true,
+      status: "connection error",
+      message: error.message,
+    };
   }
   if (error instanceof sdk.APIError && typeof error.status === "number") {
     const headers = error.headers;
@@ -61,7 +80,8 @@ export function classifyFailure(error: unknown, now: () => number, sdk: SdkError
     const kind = kindOfStatus(error.status, error.type ?? null);
     // The API says outright whether a retry can help; without that, the kind decides.
     const shouldRetry = headers?.get("x-should-retry");
-    const retryable = shouldRetry === "true" ? true : shouldRetry === "false" ? false : RETRYABLE_KINDS.has(kind);
+    const retryable =
+      shouldRetry === "true" ? true : shouldRetry === "false" ? false : RETRYABLE_KINDS.has(kind);
     return {
       kind,
       retryable,
@@ -74,7 +94,13 @@ export function classifyFailure(error: unknown, now: () => number, sdk: SdkError
   return { kind: "request", retryable: false, status: "client error", message };
 }
 
-const RETRYABLE_KINDS: ReadonlySet<JudgeErrorKind> = new Set(["rate_limited", "overloaded", "server", "timeout", "connection"]);
+const RETRYABLE_KINDS: ReadonlySet<JudgeErrorKind> = new Set([
+  "rate_limited",
+  "overloaded",
+  "server",
+  "timeout",
+  "connection",
+]);
 
 function kindOfStatus(status: number, type: string | null): JudgeErrorKind {
   if (status === 429) return "rate_limited";
@@ -93,7 +119,8 @@ export function parseRetryAfter(headers: Headers, now: () => number): number | u
   const value = headers.get("retry-after");
   if (value === null) return undefined;
   const trimmed = value.trim();
-  if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.min(Number.parseFloat(trimmed) * 1000, MAX_RETRY_AFTER_MS);
+  if (/^\d+(\.\d+)?$/.test(trimmed))
+    return Math.min(Number.parseFloat(trimmed) * 1000, MAX_RETRY_AFTER_MS);
   const date = Date.parse(trimmed);
   if (Number.isNaN(date)) return undefined;
   return Math.min(Math.max(0, date - now()), MAX_RETRY_AFTER_MS);

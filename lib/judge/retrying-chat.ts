@@ -18,16 +18,30 @@ export interface RetryingChatOptions extends RetryLoopOptions {
   timeoutMs: number;
 }
 
-export type ChatSent = { ok: true; completion: OpenAI.Chat.Completions.ChatCompletion } | { ok: false; failure: AttemptFailure; attempts: number };
+export type ChatSent =
+  | { ok: true; completion: OpenAI.Chat.Completions.ChatCompletion }
+  | { ok: false; failure: AttemptFailure; attempts: number };
 
 export interface RetryingChat {
   /** One request, retried; returns holding the slot, whatever happened. Never throws for API trouble. */
-  send(body: OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming, state: CallState, context: JudgeCallContext): Promise<ChatSent>;
+  send(
+    body: OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming,
+    state: CallState,
+    context: JudgeCallContext,
+  ): Promise<ChatSent>;
 }
 
 /** The SDK's client as both the judge and the agent use it: its own retries off, node:http as transport. */
-export function createOpenAIClient(options: Pick<RetryingChatOptions, "apiKey" | "baseURL" | "timeoutMs">): OpenAI {
-  return new OpenAI({ apiKey: options.apiKey ?? "no-key", baseURL: options.baseURL, timeout: options.timeoutMs, maxRetries: 0, fetch: createNodeHttpFetch() });
+export function createOpenAIClient(
+  options: Pick<RetryingChatOptions, "apiKey" | "baseURL" | "timeoutMs">,
+): OpenAI {
+  return new OpenAI({
+    apiKey: options.apiKey ?? "no-key",
+    baseURL: options.baseURL,
+    timeout: options.timeoutMs,
+    maxRetries: 0,
+    fetch: createNodeHttpFetch(),
+  });
 }
 
 export function createRetryingChat(options: RetryingChatOptions): RetryingChat {
@@ -35,7 +49,11 @@ export function createRetryingChat(options: RetryingChatOptions): RetryingChat {
   const loop = createRetryLoop({ ...options, sdkErrors: OpenAI });
   return {
     async send(body, state, context) {
-      const sent = await loop.run((signal) => client.chat.completions.create(body, signal ? { signal } : undefined), state, context);
+      const sent = await loop.run(
+        (signal) => client.chat.completions.create(body, signal ? { signal } : undefined),
+        state,
+        context,
+      );
       if (!sent.ok) return sent;
       addChatUsage(state.usage, sent.value.usage);
       return { ok: true, completion: sent.value };

@@ -26,14 +26,20 @@ export interface RetryingMessagesOptions {
 
 export { DEFAULT_MAX_RETRIES } from "./retry-loop";
 
-export type Sent = { ok: true; message: Anthropic.Message } | { ok: false; failure: AttemptFailure; attempts: number };
+export type Sent =
+  | { ok: true; message: Anthropic.Message }
+  | { ok: false; failure: AttemptFailure; attempts: number };
 
 import type { CallState } from "./call-ledger";
 export type { CallState };
 
 export interface RetryingMessages {
   /** One request, retried; returns holding the slot, whatever happened. Never throws for API trouble. */
-  send(body: Anthropic.MessageCreateParamsNonStreaming, state: CallState, context: JudgeCallContext): Promise<Sent>;
+  send(
+    body: Anthropic.MessageCreateParamsNonStreaming,
+    state: CallState,
+    context: JudgeCallContext,
+  ): Promise<Sent>;
 }
 
 export function createRetryingMessages(options: RetryingMessagesOptions): RetryingMessages {
@@ -53,8 +59,16 @@ export function createRetryingMessages(options: RetryingMessagesOptions): Retryi
   const messages = new Messages(client);
   const retrying = createRetryLoop(options);
 
-  async function send(body: Anthropic.MessageCreateParamsNonStreaming, state: CallState, context: JudgeCallContext): Promise<Sent> {
-    const sent = await retrying.run((signal) => messages.create(body, signal ? { signal } : undefined), state, context);
+  async function send(
+    body: Anthropic.MessageCreateParamsNonStreaming,
+    state: CallState,
+    context: JudgeCallContext,
+  ): Promise<Sent> {
+    const sent = await retrying.run(
+      (signal) => messages.create(body, signal ? { signal } : undefined),
+      state,
+      context,
+    );
     if (!sent.ok) return sent;
     addUsage(state.usage, sent.value.usage);
     return { ok: true, message: sent.value };

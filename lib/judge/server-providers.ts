@@ -22,9 +22,13 @@ export interface ServerProviders {
   providers: Record<string, ProviderConfig>;
 }
 
-export type ServerProvidersRead = { ok: true; value: ServerProviders } | { ok: false; message: string };
+export type ServerProvidersRead =
+  { ok: true; value: ServerProviders } | { ok: false; message: string };
 
-export async function readServerProviders(settings: Pick<Settings, "providersFile">, cwd = process.cwd()): Promise<ServerProvidersRead> {
+export async function readServerProviders(
+  settings: Pick<Settings, "providersFile">,
+  cwd = process.cwd(),
+): Promise<ServerProvidersRead> {
   if (settings.providersFile === undefined) return { ok: true, value: { providers: {} } };
   const file = path.resolve(cwd, settings.providersFile);
   let text: string;
@@ -32,10 +36,17 @@ export async function readServerProviders(settings: Pick<Settings, "providersFil
     // Named at run time, never part of the build (see lib/live/server-allow-list.ts).
     text = await readFile(/* turbopackIgnore: true */ file, "utf8");
   } catch (error) {
-    return { ok: false, message: `RUBRIC_STUDIO_PROVIDERS: cannot read ${file}: ${(error as Error).message}` };
+    return {
+      ok: false,
+      message: `RUBRIC_STUDIO_PROVIDERS: cannot read ${file}: ${(error as Error).message}`,
+    };
   }
   const loaded = loadServerProviders({ text, file });
-  if (!loaded.ok) return { ok: false, message: `the providers file does not load:\n${loaded.issues.map(formatIssue).join("\n")}` };
+  if (!loaded.ok)
+    return {
+      ok: false,
+      message: `the providers file does not load:\n${loaded.issues.map(formatIssue).join("\n")}`,
+    };
   return { ok: true, value: { file, providers: loaded.value } };
 }
 
@@ -44,8 +55,14 @@ export async function readServerProviders(settings: Pick<Settings, "providersFil
  * providers read: what the plan panel needs to say which models would defer,
  * without any key leaving this process.
  */
-export function serverKeyNames(input: { settings: Settings; providers: Readonly<Record<string, ProviderConfig>>; env?: Record<string, string | undefined> }): string[] {
-  const declared = Object.values(input.providers).flatMap((p) => (p.apiKeyEnv === undefined ? [] : [p.apiKeyEnv]));
+export function serverKeyNames(input: {
+  settings: Settings;
+  providers: Readonly<Record<string, ProviderConfig>>;
+  env?: Record<string, string | undefined>;
+}): string[] {
+  const declared = Object.values(input.providers).flatMap((p) =>
+    p.apiKeyEnv === undefined ? [] : [p.apiKeyEnv],
+  );
   return [
     ...Object.keys(readProviderKeys(declared, input.env)),
     ...(input.settings.anthropicApiKey !== undefined ? [BUILTIN_KEY_ENV.anthropic!] : []),
@@ -61,8 +78,16 @@ export function serverKeyNames(input: { settings: Settings; providers: Readonly<
  * server read another variable or send a key elsewhere; a model of a provider
  * the server does not define defers.
  */
-export function serverProviderSetup(input: { settings: Settings; env: Record<string, string | undefined>; providers: Readonly<Record<string, ProviderConfig>> }): ProviderSetup {
-  return createProviderSetup({ suite: { file: "", servers: {}, evals: [], providers: { ...input.providers } }, settings: input.settings, env: input.env });
+export function serverProviderSetup(input: {
+  settings: Settings;
+  env: Record<string, string | undefined>;
+  providers: Readonly<Record<string, ProviderConfig>>;
+}): ProviderSetup {
+  return createProviderSetup({
+    suite: { file: "", servers: {}, evals: [], providers: { ...input.providers } },
+    settings: input.settings,
+    env: input.env,
+  });
 }
 
 /** The dashboard's providers as plain data for a suite task: their configuration and the names of the key variables set, no key value. */
@@ -73,15 +98,26 @@ export interface DashboardProviders {
 
 /** Whether Check anchors and Run calibration can judge anything here: some provider's key is set, or a provider needs none (a local server). */
 export function serverCanJudge(value: DashboardProviders): boolean {
-  return value.keysSet.length > 0 || Object.values(value.providers).some((p) => p.apiKeyEnv === undefined);
+  return (
+    value.keysSet.length > 0 ||
+    Object.values(value.providers).some((p) => p.apiKeyEnv === undefined)
+  );
 }
 
 let cached: Promise<ServerProvidersRead> | undefined;
 
 /** The server's providers for the editor's routes, read once per process (the server reads them at start too). */
-export async function dashboardProviders(settings: Settings): Promise<{ ok: true; value: DashboardProviders } | { ok: false; message: string }> {
+export async function dashboardProviders(
+  settings: Settings,
+): Promise<{ ok: true; value: DashboardProviders } | { ok: false; message: string }> {
   cached ??= readServerProviders(settings);
   const read = await cached;
   if (!read.ok) return read;
-  return { ok: true, value: { providers: read.value.providers, keysSet: serverKeyNames({ settings, providers: read.value.providers }) } };
+  return {
+    ok: true,
+    value: {
+      providers: read.value.providers,
+      keysSet: serverKeyNames({ settings, providers: read.value.providers }),
+    },
+  };
 }

@@ -7,8 +7,7 @@ import { VERDICT_TOOL_NAME, type Verdict } from "../engine/ports/verdict";
 // that does not parse never becomes a score).
 
 export type VerdictReading =
-  | { ok: true; verdict: Verdict; raw: unknown }
-  | { ok: false; problem: string; raw: unknown };
+  { ok: true; verdict: Verdict; raw: unknown } | { ok: false; problem: string; raw: unknown };
 
 type VerdictSchema = z.ZodType<Verdict>;
 
@@ -29,7 +28,10 @@ export function readVerdict(message: Anthropic.Message, schema: VerdictSchema): 
     };
   }
   const text = replyText(message);
-  const cutOff = message.stop_reason === "max_tokens" ? " The reply was cut off at max_tokens: keep the reasoning short." : "";
+  const cutOff =
+    message.stop_reason === "max_tokens"
+      ? " The reply was cut off at max_tokens: keep the reasoning short."
+      : "";
   const problem =
     otherTool === undefined
       ? `The reply did not call the ${VERDICT_TOOL_NAME} tool.${cutOff}`
@@ -52,14 +54,21 @@ function replyText(message: Anthropic.Message): string {
 export function repairTurns(message: Anthropic.Message, problem: string): Anthropic.MessageParam[] {
   const echoed: Anthropic.ContentBlockParam[] = [];
   for (const block of message.content) {
-    if (block.type === "text" && block.text.length > 0) echoed.push({ type: "text", text: block.text });
-    else if (block.type === "tool_use") echoed.push({ type: "tool_use", id: block.id, name: block.name, input: block.input });
+    if (block.type === "text" && block.text.length > 0)
+      echoed.push({ type: "text", text: block.text });
+    else if (block.type === "tool_use")
+      echoed.push({ type: "tool_use", id: block.id, name: block.name, input: block.input });
   }
   const ask = `Call the ${VERDICT_TOOL_NAME} tool again with a corrected verdict: reasoning first, then the score.`;
   const results: Anthropic.ContentBlockParam[] = [];
   for (const block of echoed) {
     if (block.type === "tool_use") {
-      results.push({ type: "tool_result", tool_use_id: block.id, is_error: true, content: `${problem}\n${ask}` });
+      results.push({
+        type: "tool_result",
+        tool_use_id: block.id,
+        is_error: true,
+        content: `${problem}\n${ask}`,
+      });
     }
   }
   const correction: Anthropic.MessageParam = {

@@ -35,14 +35,22 @@ function aliasTools(mcpTools: McpTool[]): AgentToolList<OfferedTool> {
     }
     // Servers built with zod stamp a draft-07 $schema on their schemas; the APIs want the schema alone.
     const { $schema: _ignored, ...schema } = tool.inputSchema;
-    return { name, ...(tool.description ? { description: tool.description } : {}), schema: { ...schema, type: "object" } };
+    return {
+      name,
+      ...(tool.description ? { description: tool.description } : {}),
+      schema: { ...schema, type: "object" },
+    };
   });
   return { tools, mcpName: (name) => back.get(name) ?? name };
 }
 
 export function toAnthropicTools(mcpTools: McpTool[]): AgentToolList<Anthropic.Tool> {
   const { tools: offered, mcpName } = aliasTools(mcpTools);
-  const tools = offered.map((t): Anthropic.Tool => ({ name: t.name, ...(t.description ? { description: t.description } : {}), input_schema: t.schema }));
+  const tools = offered.map((t): Anthropic.Tool => ({
+    name: t.name,
+    ...(t.description ? { description: t.description } : {}),
+    input_schema: t.schema,
+  }));
   // The tool list is the same for every run against a server: a breakpoint
   // after it lets runs with different prompts share that prefix.
   const last = tools.at(-1);
@@ -51,11 +59,17 @@ export function toAnthropicTools(mcpTools: McpTool[]): AgentToolList<Anthropic.T
 }
 
 /** Chat Completions function tools (not strict: an MCP schema need not meet strict mode's rules). The endpoint caches prefixes by itself. */
-export function toChatTools(mcpTools: McpTool[]): AgentToolList<OpenAI.Chat.Completions.ChatCompletionFunctionTool> {
+export function toChatTools(
+  mcpTools: McpTool[],
+): AgentToolList<OpenAI.Chat.Completions.ChatCompletionFunctionTool> {
   const { tools: offered, mcpName } = aliasTools(mcpTools);
   const tools = offered.map((t): OpenAI.Chat.Completions.ChatCompletionFunctionTool => ({
     type: "function",
-    function: { name: t.name, ...(t.description ? { description: t.description } : {}), parameters: t.schema },
+    function: {
+      name: t.name,
+      ...(t.description ? { description: t.description } : {}),
+      parameters: t.schema,
+    },
   }));
   return { tools, mcpName };
 }

@@ -44,7 +44,8 @@ export function allowListedServers(listed: Record<string, ServerConfig>): AllowS
   };
 }
 
-const NO_ALLOW_LIST: AllowServer = () => "this server allows no MCP servers for suites run from the dashboard; list them in the file named by RUBRIC_STUDIO_MCP_SERVERS";
+const NO_ALLOW_LIST: AllowServer = () =>
+  "this server allows no MCP servers for suites run from the dashboard; list them in the file named by RUBRIC_STUDIO_MCP_SERVERS";
 
 /** The dashboard's check: the servers of its allow-list, or none at all without one. */
 export function allowListedOrNone(listed: Record<string, ServerConfig> | undefined): AllowServer {

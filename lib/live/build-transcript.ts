@@ -9,7 +9,13 @@ import type { Transcript, TranscriptEntry, TranscriptStop } from "../engine/resu
 export interface TranscriptBuilder {
   user(text: string): void;
   assistant(text: string): void;
-  toolCall(input: { name: string; arguments: unknown; result: string; isError: boolean; durationMs: number }): void;
+  toolCall(input: {
+    name: string;
+    arguments: unknown;
+    result: string;
+    isError: boolean;
+    durationMs: number;
+  }): void;
   final(text: string): void;
   turn(): void;
   readonly turns: number;
@@ -30,7 +36,13 @@ function redactArguments(value: unknown): unknown {
   }
 }
 
-export function createTranscriptBuilder(input: { server: string; model: string; provider?: string; maxTurns: number; maxResultChars: number }): TranscriptBuilder {
+export function createTranscriptBuilder(input: {
+  server: string;
+  model: string;
+  provider?: string;
+  maxTurns: number;
+  maxResultChars: number;
+}): TranscriptBuilder {
   const entries: TranscriptEntry[] = [];
   let turns = 0;
   return {

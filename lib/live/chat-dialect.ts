@@ -16,7 +16,14 @@ type Param = OpenAI.Chat.Completions.ChatCompletionMessageParam;
 
 /** What lib/judge's createRetryingChat provides; a structural type, as lib/live does not import lib/judge. */
 export interface ChatSender {
-  send(body: Body, state: CallState, context: JudgeCallContext): Promise<{ ok: true; completion: OpenAI.Chat.Completions.ChatCompletion } | { ok: false; failure: SendFailure; attempts: number }>;
+  send(
+    body: Body,
+    state: CallState,
+    context: JudgeCallContext,
+  ): Promise<
+    | { ok: true; completion: OpenAI.Chat.Completions.ChatCompletion }
+    | { ok: false; failure: SendFailure; attempts: number }
+  >;
 }
 
 export interface ChatDialectInput {
@@ -31,22 +38,35 @@ export interface ChatDialectInput {
 }
 
 /** Tool calls with their arguments parsed, or what is wrong with the first one that does not parse. */
-function readToolCalls(calls: unknown): { ok: true; calls: AgentToolCall[] } | { ok: false; problem: string } {
+function readToolCalls(
+  calls: unknown,
+): { ok: true; calls: AgentToolCall[] } | { ok: false; problem: string } {
   if (calls === undefined || calls === null) return { ok: true, calls: [] };
   if (!Array.isArray(calls)) return { ok: false, problem: "tool_calls is not a list" };
   const read: AgentToolCall[] = [];
-  for (const [i, call] of (calls as Partial<OpenAI.Chat.Completions.ChatCompletionMessageFunctionToolCall>[]).entries()) {
-    if (call?.type !== "function" || typeof call.function?.name !== "string") return { ok: false, problem: `tool call ${i + 1} is not a function call` };
-    if (typeof call.id !== "string") return { ok: false, problem: `tool call ${i + 1} ("${call.function.name}") has no id` };
+  for (const [i, call] of (
+    calls as Partial<OpenAI.Chat.Completions.ChatCompletionMessageFunctionToolCall>[]
+  ).entries()) {
+    if (call?.type !== "function" || typeof call.function?.name !== "string")
+      return { ok: false, problem: `tool call ${i + 1} is not a function call` };
+    if (typeof call.id !== "string")
+      return { ok: false, problem: `tool call ${i + 1} ("${call.function.name}") has no id` };
     const { name, arguments: text } = call.function;
     let input: unknown;
     try {
       // Some local servers send "" for a call without arguments, or the arguments as an object.
       input = typeof text !== "string" ? text : text.trim() === "" ? {} : JSON.parse(text);
     } catch (error) {
-      return { ok: false, problem: `the arguments of tool call ${i + 1} ("${name}") are not valid JSON (${(error as Error).message}): ${JSON.stringify(String(text).slice(0, 200))}` };
+      return {
+        ok: false,
+        problem: `the arguments of tool call ${i + 1} ("${name}") are not valid JSON (${(error as Error).message}): ${JSON.stringify(String(text).slice(0, 200))}`,
+      };
     }
-    if (input === null || typeof input !== "object" || Array.isArray(input)) return { ok: false, problem: `the arguments of tool call ${i + 1} ("${name}") are not a JSON object` };
+    if (input === null || typeof input !== "object" || Array.isArray(input))
+      return {
+        ok: false,
+        problem: `the arguments of tool call ${i + 1} ("${name}") are not a JSON object`,
+      };
     read.push({ id: call.id, name, input });
   }
   return { ok: true, calls: read };
@@ -55,8 +75,17 @@ function readToolCalls(calls: unknown): { ok: true; calls: AgentToolCall[] } | {
 export function createChatDialect(input: ChatDialectInput): AgentDialect {
   const { chat, agent } = input;
   const { tools, mcpName } = toChatTools(input.tools);
-  const history: Param[] = [...(agent.system !== undefined ? [{ role: "system" as const, content: agent.system }] : []), { role: "user", content: input.prompt }];
-  const body = (): Body => ({ model: input.model, [input.maxTokensField]: agent.maxTokens, ...(tools.length > 0 ? { tools } : {}), messages: [...history] }) as Body;
+  const history: Param[] = [
+    ...(agent.system !== undefined ? [{ role: "system" as const, content: agent.system }] : []),
+    { role: "user", content: input.prompt },
+  ];
+  const body = (): Body =>
+    ({
+      model: input.model,
+      [input.maxTokensField]: agent.maxTokens,
+      ...(tools.length > 0 ? { tools } : {}),
+      messages: [...history],
+    }) as Body;
   return {
     mcpName,
     nextRequest: () => JSON.stringify(body()),
@@ -69,14 +98,27 @@ export function createChatDialect(input: ChatDialectInput): AgentDialect {
       if (!read.ok) return { ok: false, malformed: read.problem };
       const content = typeof message.content === "string" ? message.content : "";
       // Echoed as sent back (arguments as JSON text), so the endpoint sees its own calls.
-      const toolCalls = read.calls.map((c) => ({ id: c.id, type: "function" as const, function: { name: c.name, arguments: JSON.stringify(c.input) } }));
-      history.push({ role: "assistant", content, ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}) });
+      const toolCalls = read.calls.map((c) => ({
+        id: c.id,
+        type: "function" as const,
+        function: { name: c.name, arguments: JSON.stringify(c.input) },
+      }));
+      history.push({
+        role: "assistant",
+        content,
+        ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
+      });
       const text = content.trim();
       return { ok: true, text, toolCalls: read.calls };
     },
     addToolResults(results) {
       // Chat Completions has no error flag on a tool result: the text says it.
-      for (const r of results) history.push({ role: "tool", tool_call_id: r.id, content: r.isError ? `Error: ${r.text}` : r.text });
+      for (const r of results)
+        history.push({
+          role: "tool",
+          tool_call_id: r.id,
+          content: r.isError ? `Error: ${r.text}` : r.text,
+        });
     },
   };
 }

@@ -14,7 +14,12 @@ import type { McpTool } from "./server-connection";
 /** Where an agent model runs: its API, the sender (with lib/judge's retries) and the model id that API knows. */
 export type AgentEndpoint =
   | { api: "messages"; messages: MessagesSender; model: string }
-  | { api: "chat"; chat: ChatSender; model: string; maxTokensField: "max_completion_tokens" | "max_tokens" };
+  | {
+      api: "chat";
+      chat: ChatSender;
+      model: string;
+      maxTokensField: "max_completion_tokens" | "max_tokens";
+    };
 
 export interface LiveRunnerOptions {
   /** Which API serves an agent model as written in the suite (`claude-haiku-4-5`, `local:qwen3-8b`). */
@@ -45,15 +50,25 @@ export function createLiveRunner(options: LiveRunnerOptions): LiveRunner {
   const { messages } = options;
   const endpointFor =
     options.endpointFor ??
-    (messages ? (model: string): AgentEndpoint => ({ api: "messages", messages, model }) : undefined);
+    (messages
+      ? (model: string): AgentEndpoint => ({ api: "messages", messages, model })
+      : undefined);
   if (!endpointFor) throw new Error("createLiveRunner needs endpointFor or messages");
-  const pool = createServerPool({ baseDir: options.baseDir, allowServer: options.allowServer, clientVersion: options.clientVersion });
+  const pool = createServerPool({
+    baseDir: options.baseDir,
+    allowServer: options.allowServer,
+    clientVersion: options.clientVersion,
+  });
   const now = options.now ?? Date.now;
   return {
     async run(request: LiveRequest): Promise<LiveOutcome> {
       const acquired = await pool.acquire({ name: request.serverName, config: request.server });
       if (!acquired.ok) return { kind: "deferred", reason: acquired.reason };
-      const dialect = dialectOf(endpointFor(request.agent.model), request, acquired.connection.tools);
+      const dialect = dialectOf(
+        endpointFor(request.agent.model),
+        request,
+        acquired.connection.tools,
+      );
       return runAgent({ request, connection: acquired.connection, dialect, now });
     },
     close: () => pool.closeAll(),

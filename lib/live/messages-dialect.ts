@@ -16,7 +16,9 @@ export interface MessagesSender {
     body: Anthropic.MessageCreateParamsNonStreaming,
     state: CallState,
     context: JudgeCallContext,
-  ): Promise<{ ok: true; message: Anthropic.Message } | { ok: false; failure: SendFailure; attempts: number }>;
+  ): Promise<
+    { ok: true; message: Anthropic.Message } | { ok: false; failure: SendFailure; attempts: number }
+  >;
 }
 
 const EPHEMERAL = { type: "ephemeral" } as const;
@@ -26,13 +28,21 @@ function withBreakpoint(history: Anthropic.MessageParam[]): Anthropic.MessagePar
   const last = history.at(-1);
   // The loop always ends the conversation on a user turn (the prompt, or tool results).
   if (!last || last.role !== "user") return history;
-  const blocks: Anthropic.ContentBlockParam[] = typeof last.content === "string" ? [{ type: "text", text: last.content }] : [...last.content];
+  const blocks: Anthropic.ContentBlockParam[] =
+    typeof last.content === "string" ? [{ type: "text", text: last.content }] : [...last.content];
   const tail = blocks.at(-1);
-  if (tail && (tail.type === "text" || tail.type === "tool_result")) blocks[blocks.length - 1] = { ...tail, cache_control: EPHEMERAL };
+  if (tail && (tail.type === "text" || tail.type === "tool_result"))
+    blocks[blocks.length - 1] = { ...tail, cache_control: EPHEMERAL };
   return [...history.slice(0, -1), { role: "user", content: blocks }];
 }
 
-export function createMessagesDialect(input: { messages: MessagesSender; model: string; agent: LiveAgentSettings; prompt: string; tools: McpTool[] }): AgentDialect {
+export function createMessagesDialect(input: {
+  messages: MessagesSender;
+  model: string;
+  agent: LiveAgentSettings;
+  prompt: string;
+  tools: McpTool[];
+}): AgentDialect {
   const { messages, agent } = input;
   const { tools, mcpName } = toAnthropicTools(input.tools);
   const history: Anthropic.MessageParam[] = [{ role: "user", content: input.prompt }];
@@ -50,20 +60,36 @@ export function createMessagesDialect(input: { messages: MessagesSender; model: 
       const sent = await messages.send(body(), state, context);
       if (!sent.ok) return sent;
       const reply = sent.message;
-      const text = reply.content.flatMap((b) => (b.type === "text" ? [b.text] : [])).join("\n").trim();
+      const text = reply.content
+        .flatMap((b) => (b.type === "text" ? [b.text] : []))
+        .join("\n")
+        .trim();
       const uses = reply.content.filter((b): b is Anthropic.ToolUseBlock => b.type === "tool_use");
       history.push({
         role: "assistant",
         content: reply.content.flatMap((b): Anthropic.ContentBlockParam[] =>
-          b.type === "text" && b.text.length > 0 ? [{ type: "text", text: b.text }] : b.type === "tool_use" ? [{ type: "tool_use", id: b.id, name: b.name, input: b.input }] : [],
+          b.type === "text" && b.text.length > 0
+            ? [{ type: "text", text: b.text }]
+            : b.type === "tool_use"
+              ? [{ type: "tool_use", id: b.id, name: b.name, input: b.input }]
+              : [],
         ),
       });
-      return { ok: true, text, toolCalls: uses.map((u) => ({ id: u.id, name: u.name, input: u.input })) };
+      return {
+        ok: true,
+        text,
+        toolCalls: uses.map((u) => ({ id: u.id, name: u.name, input: u.input })),
+      };
     },
     addToolResults(results) {
       history.push({
         role: "user",
-        content: results.map((r): Anthropic.ToolResultBlockParam => ({ type: "tool_result", tool_use_id: r.id, content: r.text, ...(r.isError ? { is_error: true } : {}) })),
+        content: results.map((r): Anthropic.ToolResultBlockParam => ({
+          type: "tool_result",
+          tool_use_id: r.id,
+          content: r.text,
+          ...(r.isError ? { is_error: true } : {}),
+        })),
       });
     },
   };

@@ -29,7 +29,9 @@ export async function runAgent(input: RunAgentInput): Promise<LiveOutcome> {
     server: request.serverName,
     model: agent.model,
     ...(agent.provider !== undefined ? { provider: agent.provider } : {}),
-    maxTurns: agent.maxTurns, maxResultChars: agent.maxResultChars });
+    maxTurns: agent.maxTurns,
+    maxResultChars: agent.maxResultChars,
+  });
   const calls: AgentCallRecord[] = [];
 
   // The time limit and an interruption of the whole run both abort what is in flight.
@@ -42,34 +44,85 @@ export async function runAgent(input: RunAgentInput): Promise<LiveOutcome> {
   const onRunAbort = () => limit.abort();
   request.signal?.addEventListener("abort", onRunAbort, { once: true });
   const interrupted = () => request.signal?.aborted === true && !timedOut;
-  const timeoutNote = () => `The agent stopped: its time limit of ${agent.timeoutSeconds} s was reached before a final reply.`;
-  const failed = (error: string): LiveOutcome => ({ kind: "error", message: error, transcript: transcript.build("error", error), calls });
+  const timeoutNote = () =>
+    `The agent stopped: its time limit of ${agent.timeoutSeconds} s was reached before a final reply.`;
+  const failed = (error: string): LiveOutcome => ({
+    kind: "error",
+    message: error,
+    transcript: transcript.build("error", error),
+    calls,
+  });
 
   transcript.user(request.prompt);
   try {
     while (transcript.turns < agent.maxTurns) {
-      const estimate = { model: agent.model, inputTokens: estimateTokens(dialect.nextRequest()), maxTokens: agent.maxTokens };
+      const estimate = {
+        model: agent.model,
+        inputTokens: estimateTokens(dialect.nextRequest()),
+        maxTokens: agent.maxTokens,
+      };
       const scheduled = await request.schedule(estimate, async (slot) => {
         const state = { attempts: 0, usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } };
         const started = now();
         // A reply in a shape the dialect cannot read (a hostile or broken server) ends the run as an error, never the process.
-        const sent: AgentTurn = await dialect.send(state, { slot, signal: limit.signal }).catch((error: unknown) => ({ ok: false, malformed: `the reply could not be read (${error instanceof Error ? error.message : String(error)})` }));
-        return { value: { sent, attempts: state.attempts, latencyMs: now() - started, usage: state.usage }, usage: state.usage };
+        const sent: AgentTurn = await dialect
+          .send(state, { slot, signal: limit.signal })
+          .catch((error: unknown) => ({
+            ok: false,
+            malformed: `the reply could not be read (${error instanceof Error ? error.message : String(error)})`,
+          }));
+        return {
+          value: { sent, attempts: state.attempts, latencyMs: now() - started, usage: state.usage },
+          usage: state.usage,
+        };
       });
-      if (scheduled.skipped) return { kind: "skipped", reason: scheduled.reason, transcript: transcript.build("skipped"), calls };
+      if (scheduled.skipped)
+        return {
+          kind: "skipped",
+          reason: scheduled.reason,
+          transcript: transcript.build("skipped"),
+          calls,
+        };
       const { sent, attempts, latencyMs, usage } = scheduled.value;
-      const problem = sent.ok ? undefined : "malformed" in sent ? `malformed: ${sent.malformed}` : `${sent.failure.kind}: ${sent.failure.message}`;
+      const problem = sent.ok
+        ? undefined
+        : "malformed" in sent
+          ? `malformed: ${sent.malformed}`
+          : `${sent.failure.kind}: ${sent.failure.message}`;
       // A call the time limit stopped before it was sent is not a turn.
       if (attempts > 0) {
         transcript.turn();
-        calls.push({ model: agent.model, attempts, latencyMs, usage, costUsd: null, ...(problem !== undefined ? { error: problem } : {}) });
+        calls.push({
+          model: agent.model,
+          attempts,
+          latencyMs,
+          usage,
+          costUsd: null,
+          ...(problem !== undefined ? { error: problem } : {}),
+        });
       }
       if (!sent.ok) {
-        if ("malformed" in sent) return failed(`the agent's model ${agent.model} sent a malformed reply at turn ${transcript.turns}: ${sent.malformed}`);
-        if (timedOut) return { kind: "transcript", transcript: transcript.build("timeout", timeoutNote()), calls };
-        if (interrupted()) return { kind: "skipped", reason: "interrupted", transcript: transcript.build("skipped"), calls };
+        if ("malformed" in sent)
+          return failed(
+            `the agent's model ${agent.model} sent a malformed reply at turn ${transcript.turns}: ${sent.malformed}`,
+          );
+        if (timedOut)
+          return {
+            kind: "transcript",
+            transcript: transcript.build("timeout", timeoutNote()),
+            calls,
+          };
+        if (interrupted())
+          return {
+            kind: "skipped",
+            reason: "interrupted",
+            transcript: transcript.build("skipped"),
+            calls,
+          };
         const { kind, message, status } = sent.failure;
-        return failed(`the agent's model call failed: ${kind}: ${message} (${sent.attempts} attempt${sent.attempts === 1 ? "" : "s"}, last status ${status})`);
+        return failed(
+          `the agent's model call failed: ${kind}: ${message} (${sent.attempts} attempt${sent.attempts === 1 ? "" : "s"}, last status ${status})`,
+        );
       }
 
       if (sent.toolCalls.length === 0) {
@@ -82,19 +135,60 @@ export async function runAgent(input: RunAgentInput): Promise<LiveOutcome> {
       for (const use of sent.toolCalls) {
         const name = dialect.mcpName(use.name);
         const started = now();
-        const outcome = await connection.callTool({ name, arguments: use.input, signal: limit.signal });
+        const outcome = await connection.callTool({
+          name,
+          arguments: use.input,
+          signal: limit.signal,
+        });
         if (outcome.kind === "aborted") {
-          if (interrupted()) return { kind: "skipped", reason: "interrupted", transcript: transcript.build("skipped"), calls };
-          transcript.toolCall({ name, arguments: use.input, result: "(no result: the time limit was reached during this call)", isError: true, durationMs: now() - started });
-          return { kind: "transcript", transcript: transcript.build("timeout", timeoutNote()), calls };
+          if (interrupted())
+            return {
+              kind: "skipped",
+              reason: "interrupted",
+              transcript: transcript.build("skipped"),
+              calls,
+            };
+          transcript.toolCall({
+            name,
+            arguments: use.input,
+            result: "(no result: the time limit was reached during this call)",
+            isError: true,
+            durationMs: now() - started,
+          });
+          return {
+            kind: "transcript",
+            transcript: transcript.build("timeout", timeoutNote()),
+            calls,
+          };
         }
         if (outcome.kind === "server_gone") {
-          transcript.toolCall({ name, arguments: use.input, result: "(no result: the server went away)", isError: true, durationMs: now() - started });
+          transcript.toolCall({
+            name,
+            arguments: use.input,
+            result: "(no result: the server went away)",
+            isError: true,
+            durationMs: now() - started,
+          });
           const error = `server "${request.serverName}" ${outcome.message}, during tool call "${name}"`;
-          return { kind: "error", message: error, transcript: transcript.build("error", error), serverStderr: connection.stderrTail(), calls };
+          return {
+            kind: "error",
+            message: error,
+            transcript: transcript.build("error", error),
+            serverStderr: connection.stderrTail(),
+            calls,
+          };
         }
-        transcript.toolCall({ name, arguments: use.input, result: outcome.text, isError: outcome.isError, durationMs: now() - started });
-        const forModel = outcome.text.length > MODEL_RESULT_CHARS ? `${outcome.text.slice(0, MODEL_RESULT_CHARS)}\n[… truncated]` : outcome.text;
+        transcript.toolCall({
+          name,
+          arguments: use.input,
+          result: outcome.text,
+          isError: outcome.isError,
+          durationMs: now() - started,
+        });
+        const forModel =
+          outcome.text.length > MODEL_RESULT_CHARS
+            ? `${outcome.text.slice(0, MODEL_RESULT_CHARS)}\n[… truncated]`
+            : outcome.text;
         results.push({ id: use.id, text: forModel, isError: outcome.isError });
       }
       dialect.addToolResults(results);

@@ -23,10 +23,14 @@ export interface ServerAllowList {
   servers: Record<string, ServerConfig>;
 }
 
-export type AllowListRead = { ok: true; value: ServerAllowList | undefined } | { ok: false; message: string };
+export type AllowListRead =
+  { ok: true; value: ServerAllowList | undefined } | { ok: false; message: string };
 
 /** The allow-list named by RUBRIC_STUDIO_MCP_SERVERS, or undefined when none is set. */
-export async function readServerAllowList(settings: AllowListSetting, cwd = process.cwd()): Promise<AllowListRead> {
+export async function readServerAllowList(
+  settings: AllowListSetting,
+  cwd = process.cwd(),
+): Promise<AllowListRead> {
   if (settings.mcpServersFile === undefined) return { ok: true, value: undefined };
   const file = path.resolve(cwd, settings.mcpServersFile);
   let text: string;
@@ -36,10 +40,17 @@ export async function readServerAllowList(settings: AllowListSetting, cwd = proc
     // the server output for the editor's validate route.
     text = await readFile(/* turbopackIgnore: true */ file, "utf8");
   } catch (error) {
-    return { ok: false, message: `RUBRIC_STUDIO_MCP_SERVERS: cannot read ${file}: ${(error as Error).message}` };
+    return {
+      ok: false,
+      message: `RUBRIC_STUDIO_MCP_SERVERS: cannot read ${file}: ${(error as Error).message}`,
+    };
   }
   const loaded = loadServerAllowList({ text, file });
-  if (!loaded.ok) return { ok: false, message: `the MCP allow-list does not load:\n${loaded.issues.map(formatIssue).join("\n")}` };
+  if (!loaded.ok)
+    return {
+      ok: false,
+      message: `the MCP allow-list does not load:\n${loaded.issues.map(formatIssue).join("\n")}`,
+    };
   return { ok: true, value: { file, servers: loaded.value } };
 }
 
@@ -55,4 +66,3 @@ export function dashboardAllowList(settings: AllowListSetting): Promise<AllowLis
   cached ??= readServerAllowList(settings);
   return cached;
 }
-

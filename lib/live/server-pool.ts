@@ -14,21 +14,34 @@ export interface ServerPool {
   closeAll(): Promise<void>;
 }
 
-export function createServerPool(options: { baseDir: string; allowServer: AllowServer; clientVersion: string }): ServerPool {
+export function createServerPool(options: {
+  baseDir: string;
+  allowServer: AllowServer;
+  clientVersion: string;
+}): ServerPool {
   const entries = new Map<string, Promise<ConnectResult>>();
   let closed = false;
 
   const start = (name: string, config: ServerConfig) => {
-    const pending = import("./server-connection").then(({ connectServer }) => connectServer({ name, config, baseDir: options.baseDir, clientVersion: options.clientVersion }));
+    const pending = import("./server-connection").then(({ connectServer }) =>
+      connectServer({
+        name,
+        config,
+        baseDir: options.baseDir,
+        clientVersion: options.clientVersion,
+      }),
+    );
     entries.set(name, pending);
     return pending;
   };
 
   return {
     async acquire({ name, config }) {
-      if (closed) return { ok: false, reason: `server "${name}" was not started: the run has ended` };
+      if (closed)
+        return { ok: false, reason: `server "${name}" was not started: the run has ended` };
       const verdict = options.allowServer({ name, config });
-      if (verdict !== true) return { ok: false, reason: `server "${name}" is not allowed here: ${verdict}` };
+      if (verdict !== true)
+        return { ok: false, reason: `server "${name}" is not allowed here: ${verdict}` };
       const current = entries.get(name);
       if (!current) return start(name, config);
       const result = await current;

@@ -28,11 +28,18 @@ export type SuiteTask =
     }
   | { kind: "load"; text: string; file: string; providers?: DashboardProviders };
 
-export type SuiteTaskResult<T extends SuiteTask> = T extends { kind: "draft" } ? DraftCheck : LoadResult;
+export type SuiteTaskResult<T extends SuiteTask> = T extends { kind: "draft" }
+  ? DraftCheck
+  : LoadResult;
 
 export function runSuiteTask<T extends SuiteTask>(task: T): SuiteTaskResult<T> {
   if (task.kind === "load") return loadDashboardSuite(task) as SuiteTaskResult<T>;
-  const resolution = task.providers ? providerResolution({ declared: task.providers.providers, hasKey: (name) => task.providers!.keysSet.includes(name) }) : undefined;
+  const resolution = task.providers
+    ? providerResolution({
+        declared: task.providers.providers,
+        hasKey: (name) => task.providers!.keysSet.includes(name),
+      })
+    : undefined;
   return checkDraft({
     text: task.text,
     file: task.file,
@@ -41,14 +48,24 @@ export function runSuiteTask<T extends SuiteTask>(task: T): SuiteTaskResult<T> {
     defaultModel: task.defaultModel,
     ...(task.judgeUnavailable === undefined ? {} : { judgeUnavailable: task.judgeUnavailable }),
     allowServer: allowListedOrNone(task.allowListed),
-    ...(task.providers && resolution ? { serverProviders: task.providers.providers, resolveModel: resolution.resolve } : {}),
+    ...(task.providers && resolution
+      ? { serverProviders: task.providers.providers, resolveModel: resolution.resolve }
+      : {}),
   }) as SuiteTaskResult<T>;
 }
 
 /** A suite to run: it loads, and (from the dashboard) declares only the server's providers. */
-function loadDashboardSuite(task: { text: string; file: string; providers?: DashboardProviders }): LoadResult {
+function loadDashboardSuite(task: {
+  text: string;
+  file: string;
+  providers?: DashboardProviders;
+}): LoadResult {
   const loaded = loadSuite({ text: task.text, file: task.file });
   if (!loaded.ok || !task.providers) return loaded;
-  const refused = checkServerProviders({ text: task.text, suite: loaded.value, server: task.providers.providers });
+  const refused = checkServerProviders({
+    text: task.text,
+    suite: loaded.value,
+    server: task.providers.providers,
+  });
   return refused.length > 0 ? { ok: false, issues: refused } : loaded;
 }

@@ -12,7 +12,11 @@ port.on("message", ({ id, task }: { id: number; task: SuiteTask }) => {
   try {
     port.postMessage({ id, ok: true, value: runSuiteTask(task) });
   } catch (error) {
-    port.postMessage({ id, ok: false, message: error instanceof Error ? error.message : String(error) });
+    port.postMessage({
+      id,
+      ok: false,
+      message: error instanceof Error ? error.message : String(error),
+    });
   }
 });
 port.postMessage({ ready: true });

@@ -9,11 +9,15 @@ import type { SuiteTask, SuiteTaskResult } from "./suite-task";
 // exhausted thread replaced by a fresh one. Callers get a result or a reason,
 // never an exception.
 
-export type OffThread<T> = { ok: true; value: T } | { ok: false; code: "too_complex" | "busy" | "failed"; message: string };
+export type OffThread<T> =
+  { ok: true; value: T } | { ok: false; code: "too_complex" | "busy" | "failed"; message: string };
 
 export interface SuiteWorkers {
   /** `signal`: the request's; a task whose request is gone before a thread takes it is dropped. */
-  run<T extends SuiteTask>(task: T, options?: { signal?: AbortSignal }): Promise<OffThread<SuiteTaskResult<T>>>;
+  run<T extends SuiteTask>(
+    task: T,
+    options?: { signal?: AbortSignal },
+  ): Promise<OffThread<SuiteTaskResult<T>>>;
   /** Ends every thread; tasks in flight answer "failed". */
   close(): Promise<void>;
 }
@@ -55,7 +59,11 @@ export function createSuiteWorkers(options: SuiteWorkersOptions): SuiteWorkers {
   let closed = false;
 
   function spawn(): Thread {
-    const worker = new Worker(options.workerFile, { resourceLimits: { maxOldGenerationSizeMb: heapMb }, stdout: false, stderr: false });
+    const worker = new Worker(options.workerFile, {
+      resourceLimits: { maxOldGenerationSizeMb: heapMb },
+      stdout: false,
+      stderr: false,
+    });
     // Idle threads must not keep a CLI or a test process alive.
     worker.unref();
     const thread: Thread = { worker, ready: Promise.resolve(false) };
@@ -67,7 +75,8 @@ export function createSuiteWorkers(options: SuiteWorkersOptions): SuiteWorkers {
       };
       worker.on("message", onMessage);
       worker.once("error", (error) => {
-        thread.outOfMemory = (error as Error & { code?: string }).code === "ERR_WORKER_OUT_OF_MEMORY";
+        thread.outOfMemory =
+          (error as Error & { code?: string }).code === "ERR_WORKER_OUT_OF_MEMORY";
         thread.dead = error.message;
         resolve(false);
       });
@@ -89,7 +98,11 @@ export function createSuiteWorkers(options: SuiteWorkersOptions): SuiteWorkers {
     try {
       thread = idle.pop() ?? spawn();
     } catch (error) {
-      job.resolve({ ok: false, code: "failed", message: `The server could not start a thread to check the suite: ${(error as Error).message}.` });
+      job.resolve({
+        ok: false,
+        code: "failed",
+        message: `The server could not start a thread to check the suite: ${(error as Error).message}.`,
+      });
     }
     if (thread) {
       const answer = await onThread(thread, job.task);
@@ -102,8 +115,19 @@ export function createSuiteWorkers(options: SuiteWorkersOptions): SuiteWorkers {
     else busy--;
   }
 
-  async function onThread(thread: Thread, task: SuiteTask): Promise<{ result: OffThread<unknown>; reusable: boolean }> {
-    if (!(await thread.ready)) return { result: { ok: false, code: "failed", message: `The server could not start a thread to check the suite: ${thread.dead}.` }, reusable: false };
+  async function onThread(
+    thread: Thread,
+    task: SuiteTask,
+  ): Promise<{ result: OffThread<unknown>; reusable: boolean }> {
+    if (!(await thread.ready))
+      return {
+        result: {
+          ok: false,
+          code: "failed",
+          message: `The server could not start a thread to check the suite: ${thread.dead}.`,
+        },
+        reusable: false,
+      };
     const id = nextId++;
     return new Promise((resolve) => {
       const finish = (result: OffThread<unknown>, reusable: boolean) => {
@@ -116,14 +140,42 @@ export function createSuiteWorkers(options: SuiteWorkersOptions): SuiteWorkers {
       const onMessage = (reply: Reply) => {
         if (reply.id !== id) return;
         if (reply.ok) finish({ ok: true, value: reply.value }, true);
-        else finish({ ok: false, code: "failed", message: `The server failed while checking the suite: ${reply.message}` }, true);
+        else
+          finish(
+            {
+              ok: false,
+              code: "failed",
+              message: `The server failed while checking the suite: ${reply.message}`,
+            },
+            true,
+          );
       };
       const onExit = () => {
         const reason = thread.dead ?? "the checking thread stopped";
-        finish(thread.outOfMemory ? { ok: false, code: "too_complex", message: `Checking this suite needs more than ${heapMb} MB, so the server stopped: make it smaller (fewer evals, matrix cells or jurors).` } : { ok: false, code: "failed", message: `The server failed while checking the suite: ${reason}.` }, false);
+        finish(
+          thread.outOfMemory
+            ? {
+                ok: false,
+                code: "too_complex",
+                message: `Checking this suite needs more than ${heapMb} MB, so the server stopped: make it smaller (fewer evals, matrix cells or jurors).`,
+              }
+            : {
+                ok: false,
+                code: "failed",
+                message: `The server failed while checking the suite: ${reason}.`,
+              },
+          false,
+        );
       };
       const timer = setTimeout(() => {
-        finish({ ok: false, code: "too_complex", message: `Checking this suite took longer than ${formatSeconds(timeLimitMs)}, so the server stopped: make it smaller (fewer evals, matrix cells or jurors) or split it.` }, false);
+        finish(
+          {
+            ok: false,
+            code: "too_complex",
+            message: `Checking this suite took longer than ${formatSeconds(timeLimitMs)}, so the server stopped: make it smaller (fewer evals, matrix cells or jurors) or split it.`,
+          },
+          false,
+        );
       }, timeLimitMs);
       thread.worker.on("message", onMessage);
       thread.worker.on("exit", onExit);
@@ -134,8 +186,16 @@ export function createSuiteWorkers(options: SuiteWorkersOptions): SuiteWorkers {
   }
 
   return {
-    run<T extends SuiteTask>(task: T, { signal }: { signal?: AbortSignal } = {}): Promise<OffThread<SuiteTaskResult<T>>> {
-      if (closed) return Promise.resolve({ ok: false, code: "failed", message: "The server is shutting down." });
+    run<T extends SuiteTask>(
+      task: T,
+      { signal }: { signal?: AbortSignal } = {},
+    ): Promise<OffThread<SuiteTaskResult<T>>> {
+      if (closed)
+        return Promise.resolve({
+          ok: false,
+          code: "failed",
+          message: "The server is shutting down.",
+        });
       return new Promise((resolve) => {
         const job: Job = { task, resolve: resolve as Job["resolve"] };
         if (busy < size) {
@@ -150,11 +210,20 @@ export function createSuiteWorkers(options: SuiteWorkersOptions): SuiteWorkers {
               const at = waiting.indexOf(job);
               if (at < 0) return;
               waiting.splice(at, 1);
-              resolve({ ok: false, code: "failed", message: "The request was abandoned before the suite was checked." });
+              resolve({
+                ok: false,
+                code: "failed",
+                message: "The request was abandoned before the suite was checked.",
+              });
             },
             { once: true },
           );
-        } else resolve({ ok: false, code: "busy", message: `The server is already checking ${busy + waiting.length} suites; try again in a moment.` });
+        } else
+          resolve({
+            ok: false,
+            code: "busy",
+            message: `The server is already checking ${busy + waiting.length} suites; try again in a moment.`,
+          });
       });
     },
     async close() {
@@ -178,7 +247,10 @@ const holder = globalThis as typeof globalThis & { __rubricStudioSuiteWorkers?: 
  * bundle it.
  */
 export function suiteWorkers(options: Partial<SuiteWorkersOptions> = {}): SuiteWorkers {
-  holder.__rubricStudioSuiteWorkers ??= createSuiteWorkers({ workerFile: path.join(process.cwd(), "bin", "suite-worker.mjs"), ...options });
+  holder.__rubricStudioSuiteWorkers ??= createSuiteWorkers({
+    workerFile: path.join(process.cwd(), "bin", "suite-worker.mjs"),
+    ...options,
+  });
   return holder.__rubricStudioSuiteWorkers;
 }
 

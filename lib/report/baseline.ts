@@ -18,7 +18,9 @@ export function baselineHeadline(report: Report): string | undefined {
 
 /** The deltas worth a line: regressions, status changes and any drop. */
 export function notableDeltas(report: Report): BaselineDelta[] {
-  return (report.baseline?.deltas ?? []).filter((d) => d.regressed || d.newlyPassing || (d.delta !== null && d.delta < 0));
+  return (report.baseline?.deltas ?? []).filter(
+    (d) => d.regressed || d.newlyPassing || (d.delta !== null && d.delta < 0),
+  );
 }
 
 export function deltaMark(d: BaselineDelta): string {

@@ -16,7 +16,8 @@ const FORMULA_START = /^[=+\-@\t\r]/;
 export function csvCell(value: Cell): string {
   if (value === null || value === undefined) return "";
   if (typeof value === "number") return Number.isFinite(value) ? String(value) : "";
-  const text = typeof value === "boolean" ? String(value) : FORMULA_START.test(value) ? `'${value}` : value;
+  const text =
+    typeof value === "boolean" ? String(value) : FORMULA_START.test(value) ? `'${value}` : value;
   return /[",\r\n]/.test(text) || text !== text.trim() ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
@@ -59,11 +60,15 @@ export function csvHeader(criteria: readonly string[]): string {
 
 /** A category review's decision or a comparison's winner: outcomes that are not a score against a threshold. */
 function decisionOf(result: EvalResult): string | undefined {
-  return result.review?.report.decision.status ?? (result.pairwise ? `winner ${result.pairwise.result.overall_winner}` : undefined);
+  return (
+    result.review?.report.decision.status ??
+    (result.pairwise ? `winner ${result.pairwise.result.overall_winner}` : undefined)
+  );
 }
 
 export function csvResultLine(result: EvalResult, criteria: readonly string[]): string {
-  const score = (value: number | null | undefined) => (value === null || value === undefined ? null : tidyNumber(value, "score"));
+  const score = (value: number | null | undefined) =>
+    value === null || value === undefined ? null : tidyNumber(value, "score");
   const byName = new Map(result.criteria.map((c) => [c.name, c]));
   return csvLine([
     result.id,

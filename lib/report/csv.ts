@@ -8,12 +8,15 @@ import type { Reporter } from "./reporter";
 
 function renderCsv(report: Report): string {
   const criteria = criterionColumns(report.results);
-  return csvHeader(criteria) + report.results.map((result) => csvResultLine(result, criteria)).join("");
+  return (
+    csvHeader(criteria) + report.results.map((result) => csvResultLine(result, criteria)).join("")
+  );
 }
 
 export const csvReporter: Reporter = {
   name: "csv",
   extension: "csv",
-  description: "text/csv: one row per result, a column per criterion score, formula-like cells neutralised",
+  description:
+    "text/csv: one row per result, a column per criterion score, formula-like cells neutralised",
   render: renderCsv,
 };

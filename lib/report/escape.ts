@@ -4,7 +4,8 @@
 
 // XML 1.0 forbids most C0 controls even as character references, and lone
 // surrogates and U+FFFE/U+FFFF are not characters at all.
-const XML_INVALID = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const XML_INVALID =
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 // C0 and C1 controls other than tab and newline: ESC would let a judge's
 // reasoning repaint the terminal, and YAML and XML reject most of them anyway.
@@ -72,5 +73,7 @@ export function markdownFence(text: string): string {
 
 /** One line for formats that are line-oriented (TAP descriptions, terminal headings). */
 export function oneLine(text: string): string {
-  return stripControl(text).replace(/\s*\n\s*/g, " ").trim();
+  return stripControl(text)
+    .replace(/\s*\n\s*/g, " ")
+    .trim();
 }

@@ -27,13 +27,21 @@ export function reviewFindings(report: Report): ReportedFinding[] {
     const suitePath = resultPath(result, report.suite.file);
     const document = review.report.metadata.document;
     const fromFile = document !== "(inline)";
-    const target = fromFile ? path.posix.join(path.posix.dirname(suitePath), document.replace(/\\/g, "/")) : suitePath;
+    const target = fromFile
+      ? path.posix.join(path.posix.dirname(suitePath), document.replace(/\\/g, "/"))
+      : suitePath;
     return review.report.findings.map((finding) => ({
       result,
       finding,
       path: target,
       ...(!fromFile && result.location ? { line: result.location.line } : {}),
-      fingerprint: createHash("sha256").update([result.id, finding.category, finding.title.trim().toLowerCase(), finding.severity].join("\u0000")).digest("hex"),
+      fingerprint: createHash("sha256")
+        .update(
+          [result.id, finding.category, finding.title.trim().toLowerCase(), finding.severity].join(
+            "\u0000",
+          ),
+        )
+        .digest("hex"),
     }));
   });
 }
@@ -44,8 +52,17 @@ export function findingText(f: ReportedFinding): string {
   return `${f.result.name}: [${finding.severity}] ${finding.category}: ${finding.title}: ${finding.description} Recommendation: ${finding.recommendation}`;
 }
 
-export const SARIF_LEVEL: Record<Severity, "error" | "warning" | "note"> = { critical: "error", high: "error", medium: "warning", low: "note", info: "note" };
-export const GITLAB_SEVERITY: Record<Severity, "blocker" | "critical" | "major" | "minor" | "info"> = {
+export const SARIF_LEVEL: Record<Severity, "error" | "warning" | "note"> = {
+  critical: "error",
+  high: "error",
+  medium: "warning",
+  low: "note",
+  info: "note",
+};
+export const GITLAB_SEVERITY: Record<
+  Severity,
+  "blocker" | "critical" | "major" | "minor" | "info"
+> = {
   critical: "blocker",
   high: "critical",
   medium: "major",

@@ -1,4 +1,11 @@
-import type { CellCoordinates, CriterionGate, CriterionResult, EvalResult, TreeStep, VerdictRecord } from "../engine/results/report";
+import type {
+  CellCoordinates,
+  CriterionGate,
+  CriterionResult,
+  EvalResult,
+  TreeStep,
+  VerdictRecord,
+} from "../engine/results/report";
 import type { TokenUsage } from "../engine/ports/judge-port";
 import { formatCount } from "../config/limits";
 
@@ -57,10 +64,26 @@ export function criterionMarks(criterion: CriterionResult): string[] {
   const marks: string[] = [];
   // A criterion that was not graded held no gate: say so, not a bare "required" a reader takes as passed.
   const graded = criterion.status === "graded";
-  if (criterion.required) marks.push(!graded ? "required (not graded)" : criterion.gates.includes("required_failed") ? "required (failed)" : "required");
-  if (criterion.guard) marks.push(!graded ? "guard (not graded)" : criterion.gates.includes("guard_triggered") ? "guard (triggered)" : "guard");
-  if (criterion.gates.includes("evidence_missing") || criterion.evidenceFound === false) marks.push("evidence missing");
-  if (criterion.status === "skipped") marks.push(criterion.skippedReason ? `skipped: ${criterion.skippedReason}` : "skipped");
+  if (criterion.required)
+    marks.push(
+      !graded
+        ? "required (not graded)"
+        : criterion.gates.includes("required_failed")
+          ? "required (failed)"
+          : "required",
+    );
+  if (criterion.guard)
+    marks.push(
+      !graded
+        ? "guard (not graded)"
+        : criterion.gates.includes("guard_triggered")
+          ? "guard (triggered)"
+          : "guard",
+    );
+  if (criterion.gates.includes("evidence_missing") || criterion.evidenceFound === false)
+    marks.push("evidence missing");
+  if (criterion.status === "skipped")
+    marks.push(criterion.skippedReason ? `skipped: ${criterion.skippedReason}` : "skipped");
   if (criterion.status === "judge_error") marks.push("judge error");
   return marks;
 }
@@ -72,7 +95,11 @@ export function criterionOutcome(criterion: CriterionResult): string {
   return criterion.passed ? "pass" : "fail";
 }
 
-const GATE_WORDS: Record<CriterionGate, string> = { required_failed: "required failed", guard_triggered: "guard triggered", evidence_missing: "evidence missing" };
+const GATE_WORDS: Record<CriterionGate, string> = {
+  required_failed: "required failed",
+  guard_triggered: "guard triggered",
+  evidence_missing: "evidence missing",
+};
 
 /** How several judges' verdicts became the criterion's, e.g. "mean of 3 jurors: 0.77, 2 of 3 passed"; "" for one judge. */
 export function criterionCombination(criterion: CriterionResult): string {
@@ -87,7 +114,9 @@ export function criterionCombination(criterion: CriterionResult): string {
 export function formatVerdict(verdict: VerdictRecord): string {
   if (verdict.error) return `${verdict.judge}: error: ${verdict.error}`;
   const outcome = verdict.passed === true ? " pass" : verdict.passed === false ? " fail" : "";
-  const gates = verdict.gates?.length ? ` (${verdict.gates.map((g) => GATE_WORDS[g]).join(", ")})` : "";
+  const gates = verdict.gates?.length
+    ? ` (${verdict.gates.map((g) => GATE_WORDS[g]).join(", ")})`
+    : "";
   return `${verdict.judge}: ${formatUnit(verdict.score)}${outcome}${gates}`;
 }
 
@@ -113,7 +142,8 @@ export function judgeErrors(result: EvalResult): string[] {
   const errors = new Set<string>();
   for (const grade of result.judges) if (grade.error) errors.add(`${grade.judge}: ${grade.error}`);
   for (const criterion of result.criteria)
-    for (const verdict of criterion.verdicts) if (verdict.error) errors.add(`${verdict.judge}: ${verdict.error}`);
+    for (const verdict of criterion.verdicts)
+      if (verdict.error) errors.add(`${verdict.judge}: ${verdict.error}`);
   return [...errors];
 }
 
@@ -123,14 +153,22 @@ export function formatLocation(result: EvalResult): string {
 }
 
 /** A result's cost; calls of a model with no known price read "unpriced", never as free. */
-export function formatResultCost(result: Pick<EvalResult, "costUsd" | "calls"> & { candidate?: Pick<EvalResult["candidate"], "agent"> }): string {
+export function formatResultCost(
+  result: Pick<EvalResult, "costUsd" | "calls"> & {
+    candidate?: Pick<EvalResult["candidate"], "agent">;
+  },
+): string {
   // A live run's agent calls are part of the cost: a local agent model is unpriced too.
-  const unpriced = result.calls.some((c) => c.costUsd === null && !c.reused) || (result.candidate?.agent?.calls.some((c) => c.costUsd === null) ?? false);
+  const unpriced =
+    result.calls.some((c) => c.costUsd === null && !c.reused) ||
+    (result.candidate?.agent?.calls.some((c) => c.costUsd === null) ?? false);
   if (!unpriced) return formatUsd(result.costUsd);
   return result.costUsd > 0 ? `${formatUsd(result.costUsd)} + unpriced` : "unpriced";
 }
 
 /** The judge models, each with its provider when models were resolved: "claude-haiku-4-5 (anthropic), local:qwen3-8b (local)". */
 export function formatJudgeModels(judge: EvalResult["judge"]): string {
-  return judge.models.map((m) => (judge.providers?.[m] ? `${m} (${judge.providers[m]})` : m)).join(", ");
+  return judge.models
+    .map((m) => (judge.providers?.[m] ? `${m} (${judge.providers[m]})` : m))
+    .join(", ");
 }

@@ -29,8 +29,14 @@ const CHECK_NAME: Record<Exclude<EvalStatus, "passed">, string> = {
 };
 
 function description(result: EvalResult): string {
-  const score = result.status === "failed" ? ` (${result.display}, threshold ${formatUnit(result.threshold)})` : "";
-  const why = result.status === "deferred" || result.status === "skipped" ? (result.note ?? result.reason) : result.reason;
+  const score =
+    result.status === "failed"
+      ? ` (${result.display}, threshold ${formatUnit(result.threshold)})`
+      : "";
+  const why =
+    result.status === "deferred" || result.status === "skipped"
+      ? (result.note ?? result.reason)
+      : result.reason;
   return oneLine(`${result.name}: ${resultLabel(result)}${score}: ${why}`);
 }
 
@@ -43,11 +49,17 @@ function renderGitlab(report: Report): string {
         type: "issue",
         description: description(r),
         // A skip's check names its cause: rubric/skipped-budget, -cancelled, -interrupted.
-        check_name: status === "skipped" && r.skipKind ? `${CHECK_NAME.skipped}-${r.skipKind}` : CHECK_NAME[status],
+        check_name:
+          status === "skipped" && r.skipKind
+            ? `${CHECK_NAME.skipped}-${r.skipKind}`
+            : CHECK_NAME[status],
         categories: ["Bug Risk"],
         fingerprint: resultFingerprint(r),
         severity: SEVERITY[status],
-        location: { path: resultPath(r, report.suite.file), lines: { begin: r.location?.line ?? 1 } },
+        location: {
+          path: resultPath(r, report.suite.file),
+          lines: { begin: r.location?.line ?? 1 },
+        },
       };
     });
   // Every review finding is an issue of its own, at the document it is about.
@@ -66,7 +78,10 @@ function renderGitlab(report: Report): string {
     description: oneLine(selfGradingLines([w])[0]!),
     check_name: "rubric/self-grading",
     categories: ["Bug Risk"],
-    fingerprint: resultFingerprint({ id: `${w.judge}\u0000${w.agent}`, status: "self-grading" as EvalStatus }),
+    fingerprint: resultFingerprint({
+      id: `${w.judge}\u0000${w.agent}`,
+      status: "self-grading" as EvalStatus,
+    }),
     severity: "minor",
     location: { path: report.suite.file, lines: { begin: 1 } },
   }));

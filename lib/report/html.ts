@@ -2,17 +2,42 @@ import { selfGradingLines } from "../engine/results/self-grading";
 import type { CriterionResult, EvalResult, JudgeGrade, Report } from "../engine/results/report";
 import type { Reporter } from "./reporter";
 import { html, trusted, type SafeHtml } from "./html-template";
-import { criterionCombination, criterionMarks, criterionOutcome, formatCell, formatInt, formatJudgeModels, formatLocation, formatResultCost, formatTreeStep, formatUnit, formatUsage, formatUsd, formatVerdict, judgeErrors, jurorVerdicts, plural } from "./format";
+import {
+  criterionCombination,
+  criterionMarks,
+  criterionOutcome,
+  formatCell,
+  formatInt,
+  formatJudgeModels,
+  formatLocation,
+  formatResultCost,
+  formatTreeStep,
+  formatUnit,
+  formatUsage,
+  formatUsd,
+  formatVerdict,
+  judgeErrors,
+  jurorVerdicts,
+  plural,
+} from "./format";
 import { STATUS_STYLES, isNonPassing, resultLabel, skippedSummaryLabel } from "./status";
 import { transcriptAgent, truncationMarker, type Transcript } from "../engine/results/transcript";
 import { trustHtml } from "./html-trust";
-import { formatReportCost, formatSaving, hasSavings, savedCell, savingsDetail, savingsParts } from "./savings-lines";
+import {
+  formatReportCost,
+  formatSaving,
+  hasSavings,
+  savedCell,
+  savingsDetail,
+  savingsParts,
+} from "./savings-lines";
 
 // One self-contained file to attach to a CI run or mail to a colleague: inline
 // CSS, no scripts, no external resources. A Content-Security-Policy meta tag
 // backs up the escaping: even markup that slipped through could not load or run.
 
-const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
+const CSP =
+  "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
 
 const STYLE = `
 :root{color-scheme:light dark;--fg:#1f2328;--muted:#656d76;--bg:#fff;--line:#d0d7de;--pass:#1a7f37;--fail:#cf222e;--defer:#0969da;--error:#8250df;--skip:#9a6700}
@@ -33,9 +58,13 @@ pre{white-space:pre-wrap;word-break:break-word;background:rgba(127,127,127,.1);p
 `;
 
 function badge(result: Pick<EvalResult, "status" | "vacuous" | "skipKind">): SafeHtml {
-  const vacuous = result.status === "passed" && result.vacuous ? html` <span class="badge vacuous">vacuous</span>` : "";
+  const vacuous =
+    result.status === "passed" && result.vacuous
+      ? html` <span class="badge vacuous">vacuous</span>`
+      : "";
   // A skip's badge names its cause; a vacuous pass gets its own badge beside it.
-  const label = result.status === "skipped" ? resultLabel(result) : STATUS_STYLES[result.status].label;
+  const label =
+    result.status === "skipped" ? resultLabel(result) : STATUS_STYLES[result.status].label;
   return html`<span class="badge s-${result.status}">${STATUS_STYLES[result.status].symbol} ${label}</span>${vacuous}`;
 }
 
@@ -53,8 +82,13 @@ function cards(report: Report): SafeHtml {
     ["judge errors", String(s.judgeErrors)],
     [skippedSummaryLabel(report), String(s.skipped)],
     ["judge calls", formatInt(s.judgeCalls)],
-    ["cost", `${formatReportCost(report)}${report.budget ? ` of ${formatUsd(report.budget.maxCostUsd)}` : ""}`],
-    ...(hasSavings(s.savings) ? [["saved", formatSaving(s.savings.total)] as [string, string]] : []),
+    [
+      "cost",
+      `${formatReportCost(report)}${report.budget ? ` of ${formatUsd(report.budget.maxCostUsd)}` : ""}`,
+    ],
+    ...(hasSavings(s.savings)
+      ? [["saved", formatSaving(s.savings.total)] as [string, string]]
+      : []),
   ];
   return html`<section class="cards">${items.map(([label, value]) => html`<div class="card"><b>${value}</b>${label}</div>`)}</section>
 <p class="muted">${formatUsage(s.usage)}</p>${hasSavings(s.savings) ? html`<p class="muted" id="savings">Saved by ${savingsParts(s.savings).join("; ")}</p>` : ""}
@@ -79,7 +113,10 @@ function criteriaTable(criteria: CriterionResult[]): SafeHtml {
   const rows = criteria.map((c) => {
     const outcome = criterionOutcome(c);
     const cls = outcome === "pass" ? "ok" : outcome === "fail" ? "bad" : "muted";
-    const evidence = c.evidence === undefined ? "" : html`<q>${c.evidence}</q>${c.evidenceFound === false ? html` <span class="bad">(not found in the candidate)</span>` : ""}`;
+    const evidence =
+      c.evidence === undefined
+        ? ""
+        : html`<q>${c.evidence}</q>${c.evidenceFound === false ? html` <span class="bad">(not found in the candidate)</span>` : ""}`;
     // Several judges: how they combined, then each one's own verdict with its reasoning and evidence under it.
     const verdicts = jurorVerdicts(c).map(
       (v) =>
@@ -96,7 +133,8 @@ ${rows}</tbody></table>`;
 function judgesTable(judges: JudgeGrade[]): SafeHtml {
   if (judges.length === 0) return html``;
   const rows = judges.map(
-    (j) => html`<tr><td>${j.judge}</td><td>${j.model}</td><td class="num">${formatUnit(j.score)}</td><td>${j.passed === null ? "—" : j.passed ? "pass" : "fail"}</td><td>${j.error ?? ""}</td></tr>`,
+    (j) =>
+      html`<tr><td>${j.judge}</td><td>${j.model}</td><td class="num">${formatUnit(j.score)}</td><td>${j.passed === null ? "—" : j.passed ? "pass" : "fail"}</td><td>${j.error ?? ""}</td></tr>`,
   );
   return html`<h4>Judges</h4><table><thead><tr><th>Judge</th><th>Model</th><th>Score</th><th>Verdict</th><th>Error</th></tr></thead><tbody>${rows}</tbody></table>`;
 }
@@ -105,7 +143,9 @@ function treePath(result: EvalResult): SafeHtml {
   if (!result.tree) return html``;
   const leaf = result.tree.leaf;
   return html`<h4>Tree path</h4><ol>${result.tree.path.map((step) => html`<li>${formatTreeStep(step)}<div class="muted">${step.reasoning}</div></li>`)}${
-    leaf ? html`<li>leaf ${formatUnit(leaf.score)}${leaf.reason ? `: ${leaf.reason}` : ""}</li>` : ""
+    leaf
+      ? html`<li>leaf ${formatUnit(leaf.score)}${leaf.reason ? `: ${leaf.reason}` : ""}</li>`
+      : ""
   }</ol>`;
 }
 
@@ -117,7 +157,10 @@ function transcriptSection(t: Transcript): SafeHtml {
     if (e.kind === "assistant") return html`<li><b>Assistant</b><pre>${e.text}</pre></li>`;
     if (e.kind === "final") return html`<li><b>Final reply</b><pre>${e.text}</pre></li>`;
     call++;
-    const marker = e.truncatedFrom === undefined ? "" : `\n${truncationMarker(e.result.length, e.truncatedFrom)}`;
+    const marker =
+      e.truncatedFrom === undefined
+        ? ""
+        : `\n${truncationMarker(e.result.length, e.truncatedFrom)}`;
     return html`<li><b>Tool call ${call}: ${e.name}</b> <span class="muted">${e.durationMs} ms</span><pre>${JSON.stringify(e.arguments, null, 2) ?? "{}"}</pre><b class="${e.isError ? "bad" : "muted"}">${e.isError ? "Error result" : "Result"}</b><pre>${e.result}${marker}</pre></li>`;
   });
   return html`<h4>Transcript</h4><p class="muted">server ${t.server} · agent ${transcriptAgent(t)} · ${t.turns} of ${t.maxTurns} turns</p><ol>${steps}</ol>${
@@ -138,14 +181,30 @@ function candidate(result: EvalResult): SafeHtml {
 function facts(result: EvalResult): SafeHtml {
   const rows: [string, string][] = [
     ["Status", resultLabel(result)],
-    ["Score", !graded(result) ? "—" : result.display === formatUnit(result.score) ? result.display : `${result.display} (${formatUnit(result.score)})`],
+    [
+      "Score",
+      !graded(result)
+        ? "—"
+        : result.display === formatUnit(result.score)
+          ? result.display
+          : `${result.display} (${formatUnit(result.score)})`,
+    ],
     ["Threshold", formatUnit(result.threshold)],
     ["Reason", result.reason],
     ["Note", result.note ?? ""],
     ["Cell", formatCell(result.cell)],
-    ["Rubric", `${result.rubric.kind} (${result.rubric.source.type}${result.rubric.source.name ? `: ${result.rubric.source.name}` : ""})`],
-    ["Judge", `${formatJudgeModels(result.judge)}; jury ${result.judge.jurySize}, consensus ${result.judge.consensus}${result.judge.aggregate ? `, ${result.judge.aggregate}` : ""}`],
-    ["Usage", `${plural(result.judgeCalls, "judge call")} · ${formatUsage(result.usage)} · ${formatResultCost(result)} · ${(result.latencyMs / 1000).toFixed(2)}s`],
+    [
+      "Rubric",
+      `${result.rubric.kind} (${result.rubric.source.type}${result.rubric.source.name ? `: ${result.rubric.source.name}` : ""})`,
+    ],
+    [
+      "Judge",
+      `${formatJudgeModels(result.judge)}; jury ${result.judge.jurySize}, consensus ${result.judge.consensus}${result.judge.aggregate ? `, ${result.judge.aggregate}` : ""}`,
+    ],
+    [
+      "Usage",
+      `${plural(result.judgeCalls, "judge call")} · ${formatUsage(result.usage)} · ${formatResultCost(result)} · ${(result.latencyMs / 1000).toFixed(2)}s`,
+    ],
     ["Saved", savingsDetail(result.savings) ?? ""],
     ["Location", formatLocation(result)],
   ];
@@ -186,8 +245,12 @@ ${report.suite.description ? html`<p>${report.suite.description}</p>` : ""}</hea
 ${evals ? cards(report) : html`<p class="muted">${plural(report.summary.judgeCalls, "judge call")} · ${formatUsage(report.summary.usage)} · cost ${formatReportCost(report)}</p>`}
 ${evals ? summaryTable(report) : ""}
 ${trustHtml(report)}
-${evals ? html`<h2>Results</h2>
-${report.results.map((result, index) => resultSection(result, index))}` : ""}
+${
+  evals
+    ? html`<h2>Results</h2>
+${report.results.map((result, index) => resultSection(result, index))}`
+    : ""
+}
 </main>
 </body>
 </html>

@@ -4,7 +4,17 @@ import { stableObject } from "./stable-json";
 
 // The canonical report itself: the format other tools and the dashboard read.
 
-const LEADING = ["schemaVersion", "tool", "suite", "startedAt", "finishedAt", "durationMs", "summary", "budget", "results"];
+const LEADING = [
+  "schemaVersion",
+  "tool",
+  "suite",
+  "startedAt",
+  "finishedAt",
+  "durationMs",
+  "summary",
+  "budget",
+  "results",
+];
 
 export const jsonReporter: Reporter = {
   name: "json",

@@ -43,7 +43,12 @@ function savingsProperties(savings: Savings | undefined): string[] {
     property("saved_usd_prompt_cache_net", savingValue(promptCache.net)),
     property("saved_usd_judge_cache", savingValue(judgeCache.saved)),
     property("reused_verdicts", judgeCache.calls),
-    ...(batch ? [property("saved_usd_batches", savingValue(batch.saved)), property("batched_calls", batch.calls)] : []),
+    ...(batch
+      ? [
+          property("saved_usd_batches", savingValue(batch.saved)),
+          property("batched_calls", batch.calls),
+        ]
+      : []),
   ];
 }
 
@@ -51,16 +56,31 @@ function resultProperties(result: EvalResult): string[] {
   const props = [
     property("status", result.status),
     // An ungraded result has no score; an empty or zero value would read as one.
-    ...(result.score === null ? [] : [property("score", result.score), property("display", result.display)]),
+    ...(result.score === null
+      ? []
+      : [property("score", result.score), property("display", result.display)]),
     property("threshold", result.threshold),
     property("cost_usd", result.costUsd),
     property("judge_calls", result.judgeCalls),
     property("judge_models", result.judge.models.join(",")),
-    ...(result.judge.providers ? [property("judge_providers", result.judge.models.map((m) => result.judge.providers![m] ?? "").join(","))] : []),
+    ...(result.judge.providers
+      ? [
+          property(
+            "judge_providers",
+            result.judge.models.map((m) => result.judge.providers![m] ?? "").join(","),
+          ),
+        ]
+      : []),
     ...savingsProperties(result.savings),
   ];
   if (result.vacuous) props.push(property("vacuous", "true"));
-  if (result.location) props.push(property("location", `${result.location.file}:${result.location.line}:${result.location.column}`));
+  if (result.location)
+    props.push(
+      property(
+        "location",
+        `${result.location.file}:${result.location.line}:${result.location.column}`,
+      ),
+    );
   return props.map((p) => `      ${p}`);
 }
 
@@ -74,7 +94,9 @@ function outcomeElement(result: EvalResult): string[] {
       return [`    <error${attrs({ message, type: "rubric.judge_error" })}>${body}</error>`];
     case "deferred":
     case "skipped":
-      return [`    <skipped${attrs({ message: oneLine(`${resultLabel(result)}: ${result.note ?? result.reason}`) })}/>`];
+      return [
+        `    <skipped${attrs({ message: oneLine(`${resultLabel(result)}: ${result.note ?? result.reason}`) })}/>`,
+      ];
     case "passed":
       return [];
   }
@@ -82,8 +104,15 @@ function outcomeElement(result: EvalResult): string[] {
 
 function testcase(result: EvalResult): string[] {
   const open = `  <testcase${attrs({ classname: result.eval, name: result.name, time: formatSeconds(result.latencyMs) })}`;
-  const lines = [`${open}>`, "    <properties>", ...resultProperties(result), "    </properties>", ...outcomeElement(result)];
-  if (result.status === "passed" && result.vacuous && result.note) lines.push(`    <system-out>${escapeXml(result.note)}</system-out>`);
+  const lines = [
+    `${open}>`,
+    "    <properties>",
+    ...resultProperties(result),
+    "    </properties>",
+    ...outcomeElement(result),
+  ];
+  if (result.status === "passed" && result.vacuous && result.note)
+    lines.push(`    <system-out>${escapeXml(result.note)}</system-out>`);
   lines.push("  </testcase>");
   return lines;
 }
@@ -96,7 +125,11 @@ function findingCase(f: ReportedFinding): string[] {
     f.finding.severity === "info"
       ? `    <system-out>${body}</system-out>`
       : `    <failure${attrs({ message: oneLine(`[${f.finding.severity}] ${f.finding.title}`), type: `review.finding.${f.finding.severity}` })}>${body}</failure>`;
-  return [`  <testcase${attrs({ classname: `${f.result.eval}.findings`, name, time: "0" })}>`, outcome, "  </testcase>"];
+  return [
+    `  <testcase${attrs({ classname: `${f.result.eval}.findings`, name, time: "0" })}>`,
+    outcome,
+    "  </testcase>",
+  ];
 }
 
 function renderJunit(report: Report): string {
@@ -104,7 +137,9 @@ function renderJunit(report: Report): string {
   const findings = reviewFindings(report);
   const counts = {
     tests: report.results.length + findings.length,
-    failures: report.results.filter((r) => r.status === "failed").length + findings.filter((f) => f.finding.severity !== "info").length,
+    failures:
+      report.results.filter((r) => r.status === "failed").length +
+      findings.filter((f) => f.finding.severity !== "info").length,
     errors: report.results.filter((r) => r.status === "judge_error").length,
     skipped: report.results.filter((r) => r.status === "deferred" || r.status === "skipped").length,
     time: formatSeconds(report.durationMs),
@@ -119,7 +154,12 @@ function renderJunit(report: Report): string {
     property("tokens_cache_read", s.usage.cacheRead),
     property("tokens_cache_write", s.usage.cacheWrite),
     ...savingsProperties(s.savings),
-    ...(report.budget ? [property("budget_max_usd", report.budget.maxCostUsd), property("budget_spent_usd", report.budget.spentUsd)] : []),
+    ...(report.budget
+      ? [
+          property("budget_max_usd", report.budget.maxCostUsd),
+          property("budget_spent_usd", report.budget.spentUsd),
+        ]
+      : []),
     ...selfGradingLines(report.selfGrading).map((w) => property("warning", w)),
   ];
   return [

@@ -6,7 +6,13 @@ import { trustSections, type TrustTable } from "./trust-sections";
 
 function table(t: TrustTable): string[] {
   const row = (cells: string[]) => `| ${cells.map(escapeMarkdownCell).join(" | ")} |`;
-  return [...(t.caption ? [`**${escapeMarkdown(t.caption)}**`, ""] : []), row(t.header), `| ${t.header.map(() => "---").join(" | ")} |`, ...t.rows.map(row), ""];
+  return [
+    ...(t.caption ? [`**${escapeMarkdown(t.caption)}**`, ""] : []),
+    row(t.header),
+    `| ${t.header.map(() => "---").join(" | ")} |`,
+    ...t.rows.map(row),
+    "",
+  ];
 }
 
 export function trustMarkdown(report: Report): string[] {
@@ -16,6 +22,11 @@ export function trustMarkdown(report: Report): string[] {
     ...section.facts.map((fact) => `- ${escapeMarkdown(fact)}`),
     "",
     ...section.tables.flatMap(table),
-    ...section.lists.flatMap((list) => [`**${escapeMarkdown(list.title)}**`, "", ...list.items.map((item) => `- ${escapeMarkdown(item)}`), ""]),
+    ...section.lists.flatMap((list) => [
+      `**${escapeMarkdown(list.title)}**`,
+      "",
+      ...list.items.map((item) => `- ${escapeMarkdown(item)}`),
+      "",
+    ]),
   ]);
 }

@@ -2,11 +2,34 @@ import { selfGradingLines } from "../engine/results/self-grading";
 import type { CriterionResult, EvalResult, Report } from "../engine/results/report";
 import type { Reporter } from "./reporter";
 import { escapeMarkdown, escapeMarkdownCell, markdownFence } from "./escape";
-import { criterionCombination, criterionMarks, criterionOutcome, formatCell, formatInt, formatJudgeModels, formatLocation, formatResultCost, formatTreePath, formatUnit, formatUsage, formatUsd, formatVerdict, judgeErrors, jurorVerdicts, plural } from "./format";
+import {
+  criterionCombination,
+  criterionMarks,
+  criterionOutcome,
+  formatCell,
+  formatInt,
+  formatJudgeModels,
+  formatLocation,
+  formatResultCost,
+  formatTreePath,
+  formatUnit,
+  formatUsage,
+  formatUsd,
+  formatVerdict,
+  judgeErrors,
+  jurorVerdicts,
+  plural,
+} from "./format";
 import { STATUS_STYLES, isNonPassing, resultLabel, skippedSummaryLabel } from "./status";
 import { renderTranscript, transcriptAgent } from "../engine/results/transcript";
 import { baselineHeadline, deltaMark, formatDelta, notableDeltas } from "./baseline";
-import { formatReportCost, hasSavings, savedCell, savingsDetail, savingsLine } from "./savings-lines";
+import {
+  formatReportCost,
+  hasSavings,
+  savedCell,
+  savingsDetail,
+  savingsLine,
+} from "./savings-lines";
 import { trustMarkdown } from "./md-trust";
 
 // GitHub-flavoured Markdown for a pull-request comment or a job summary:
@@ -37,14 +60,19 @@ function summaryTable(report: Report): string[] {
   const saved = hasSavings(report.summary.savings);
   const rows = report.results.map((r, index) => [
     status(r),
-    isNonPassing(r.status) ? `[${escapeMarkdownCell(r.name)}](#${anchor(index)})` : escapeMarkdownCell(r.name),
+    isNonPassing(r.status)
+      ? `[${escapeMarkdownCell(r.name)}](#${anchor(index)})`
+      : escapeMarkdownCell(r.name),
     r.status === "passed" || r.status === "failed" ? escapeMarkdownCell(r.display) : "—",
     escapeMarkdownCell(r.thresholdDisplay),
     formatResultCost(r),
     ...(saved ? [savedCell(r.savings)] : []),
     escapeMarkdownCell(r.note ?? r.reason),
   ]);
-  return table(["Status", "Eval", "Score", "Threshold", "Cost", ...(saved ? ["Saved"] : []), "Reason"], rows);
+  return table(
+    ["Status", "Eval", "Score", "Threshold", "Cost", ...(saved ? ["Saved"] : []), "Reason"],
+    rows,
+  );
 }
 
 /** Our own anchors, so a link never depends on how GitHub slugs a hostile name. */
@@ -55,14 +83,22 @@ function anchor(index: number): string {
 /** Several judges: each one's verdict, evidence and reasoning on its own line, after how they were combined. */
 function jurorLines(c: CriterionResult): string {
   const lines = jurorVerdicts(c).map((v) => {
-    const evidence = v.evidence !== undefined ? ` “${v.evidence}”${v.evidenceFound === false ? " (not found)" : ""}` : "";
+    const evidence =
+      v.evidence !== undefined
+        ? ` “${v.evidence}”${v.evidenceFound === false ? " (not found)" : ""}`
+        : "";
     return `${formatVerdict(v)}${evidence}${v.reasoning ? `: ${v.reasoning}` : ""}`;
   });
-  return lines.length ? escapeMarkdownCell([criterionCombination(c), ...lines].filter(Boolean).join("\n")) : "";
+  return lines.length
+    ? escapeMarkdownCell([criterionCombination(c), ...lines].filter(Boolean).join("\n"))
+    : "";
 }
 
 function criterionRow(c: CriterionResult): string[] {
-  const evidence = c.evidence === undefined ? "" : `“${escapeMarkdownCell(c.evidence)}”${c.evidenceFound === false ? " (not found)" : ""}`;
+  const evidence =
+    c.evidence === undefined
+      ? ""
+      : `“${escapeMarkdownCell(c.evidence)}”${c.evidenceFound === false ? " (not found)" : ""}`;
   return [
     escapeMarkdownCell(c.name),
     criterionOutcome(c),
@@ -81,7 +117,12 @@ function candidateBlock(result: EvalResult): string[] {
   const texts = [
     ["Prompt", transcript ? undefined : result.candidate.prompt],
     ["Response", transcript ? undefined : result.candidate.response],
-    [transcript ? `Transcript (server ${transcript.server}, agent ${transcriptAgent(transcript)}, ${transcript.turns} of ${transcript.maxTurns} turns)` : "", transcript ? renderTranscript(transcript) : undefined],
+    [
+      transcript
+        ? `Transcript (server ${transcript.server}, agent ${transcriptAgent(transcript)}, ${transcript.turns} of ${transcript.maxTurns} turns)`
+        : "",
+      transcript ? renderTranscript(transcript) : undefined,
+    ],
     ["Server stderr", serverStderr],
   ] as const;
   for (const [label, text] of texts) {
@@ -94,10 +135,17 @@ function candidateBlock(result: EvalResult): string[] {
 }
 
 function section(result: EvalResult, index: number): string[] {
-  const lines = [`<a id="${anchor(index)}"></a>`, "", `### ${MD_STATUS_ICON[result.status]} ${escapeMarkdown(result.name)}`, ""];
+  const lines = [
+    `<a id="${anchor(index)}"></a>`,
+    "",
+    `### ${MD_STATUS_ICON[result.status]} ${escapeMarkdown(result.name)}`,
+    "",
+  ];
   const facts = [
     `**Status:** ${resultLabel(result)}`,
-    result.status === "failed" ? `**Score:** ${escapeMarkdown(result.display)} (${formatUnit(result.score)}, threshold ${formatUnit(result.threshold)})` : "",
+    result.status === "failed"
+      ? `**Score:** ${escapeMarkdown(result.display)} (${formatUnit(result.score)}, threshold ${formatUnit(result.threshold)})`
+      : "",
     result.reason ? `**Reason:** ${escapeMarkdown(result.reason)}` : "",
     result.note ? `**Note:** ${escapeMarkdown(result.note)}` : "",
     result.cell ? `**Cell:** ${escapeMarkdown(formatCell(result.cell))}` : "",
@@ -109,7 +157,13 @@ function section(result: EvalResult, index: number): string[] {
   const gates = [...result.gates, ...judgeErrors(result).map((e) => `judge error: ${e}`)];
   if (gates.length) lines.push("**Gates**", "", ...gates.map((g) => `- ${escapeMarkdown(g)}`), "");
   if (result.criteria.length) {
-    lines.push(...table(["Criterion", "Outcome", "Score", "Threshold", "Marks", "Evidence", "Reasoning"], result.criteria.map(criterionRow)), "");
+    lines.push(
+      ...table(
+        ["Criterion", "Outcome", "Score", "Threshold", "Marks", "Evidence", "Reasoning"],
+        result.criteria.map(criterionRow),
+      ),
+      "",
+    );
   }
   const tree = formatTreePath(result);
   if (tree) lines.push(`**Tree path:** ${escapeMarkdown(tree)}`, "");
@@ -120,8 +174,16 @@ function section(result: EvalResult, index: number): string[] {
 function baselineSection(report: Report): string[] {
   const headline = baselineHeadline(report);
   if (!headline) return [];
-  const rows = notableDeltas(report).map((d) => [escapeMarkdownCell(deltaMark(d)), escapeMarkdownCell(d.name), escapeMarkdownCell(formatDelta(d))]);
-  return [`**${escapeMarkdown(headline)}**`, "", ...(rows.length ? [...table(["Change", "Eval", "Score"], rows), ""] : [])];
+  const rows = notableDeltas(report).map((d) => [
+    escapeMarkdownCell(deltaMark(d)),
+    escapeMarkdownCell(d.name),
+    escapeMarkdownCell(formatDelta(d)),
+  ]);
+  return [
+    `**${escapeMarkdown(headline)}**`,
+    "",
+    ...(rows.length ? [...table(["Change", "Eval", "Score"], rows), ""] : []),
+  ];
 }
 
 function renderMarkdown(report: Report): string {
@@ -164,7 +226,10 @@ function renderMarkdown(report: Report): string {
   report.results.forEach((result, index) => {
     if (isNonPassing(result.status)) lines.push(...section(result, index));
   });
-  lines.push(`<sub>${escapeMarkdown(report.tool.name)} ${escapeMarkdown(report.tool.version)} · ${escapeMarkdown(report.finishedAt)}</sub>`, "");
+  lines.push(
+    `<sub>${escapeMarkdown(report.tool.name)} ${escapeMarkdown(report.tool.version)} · ${escapeMarkdown(report.finishedAt)}</sub>`,
+    "",
+  );
   return lines.join("\n");
 }
 

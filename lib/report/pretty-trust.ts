@@ -11,7 +11,13 @@ export type Paint = (code: string, text: string) => string;
 
 const TONE_COLOR = { good: "32", warn: "33", bad: "31" } as const;
 const SEVERITY_ORDER = ["critical", "high", "medium", "low", "info"];
-const SEVERITY_COLOR: Record<string, string> = { critical: "31", high: "31", medium: "33", low: "2", info: "2" };
+const SEVERITY_COLOR: Record<string, string> = {
+  critical: "31",
+  high: "31",
+  medium: "33",
+  low: "2",
+  info: "2",
+};
 const PAD = "  ";
 
 /** Reads a cell by its column heading, so that the shared tables can gain columns without breaking this. */
@@ -34,15 +40,27 @@ function aligned(table: TrustTable, paint: Paint): string[] {
     if (!notes.includes(why)) notes.push(why);
     return "n/a";
   };
-  const rows = [table.header, ...table.rows.map((row) => row.map((cell) => shorten(oneLine(cell))))].map((row) => row.map(oneLine));
+  const rows = [
+    table.header,
+    ...table.rows.map((row) => row.map((cell) => shorten(oneLine(cell)))),
+  ].map((row) => row.map(oneLine));
   const widths = table.header.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
-  const line = (row: string[]) => row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!))).join("  ").trimEnd();
-  return [paint("2", `${PAD}${line(rows[0]!)}`), ...rows.slice(1).map((row) => `${PAD}${line(row)}`), ...notes.map((why) => paint("2", `${PAD}n/a: ${why}`))];
+  const line = (row: string[]) =>
+    row
+      .map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!)))
+      .join("  ")
+      .trimEnd();
+  return [
+    paint("2", `${PAD}${line(rows[0]!)}`),
+    ...rows.slice(1).map((row) => `${PAD}${line(row)}`),
+    ...notes.map((why) => paint("2", `${PAD}n/a: ${why}`)),
+  ];
 }
 
 function findings(table: TrustTable, paint: Paint): string[] {
   const get = reader(table);
-  const rank = (s: string) => (SEVERITY_ORDER.indexOf(s) < 0 ? SEVERITY_ORDER.length : SEVERITY_ORDER.indexOf(s));
+  const rank = (s: string) =>
+    SEVERITY_ORDER.indexOf(s) < 0 ? SEVERITY_ORDER.length : SEVERITY_ORDER.indexOf(s);
   // A stable sort: within a severity, the review's own order.
   const rows = [...table.rows].sort((a, b) => rank(get(a, "Severity")) - rank(get(b, "Severity")));
   const width = Math.max(...rows.map((row) => get(row, "Severity").length));
@@ -73,17 +91,25 @@ function compactTable(table: TrustTable, paint: Paint): string[] {
   const get = reader(table);
   switch (table.id) {
     case "categories":
-      return [`${PAD}categories: ${table.rows.map((row) => `${get(row, "Category")} ${get(row, "Score")}`).join(" · ")}`];
+      return [
+        `${PAD}categories: ${table.rows.map((row) => `${get(row, "Category")} ${get(row, "Score")}`).join(" · ")}`,
+      ];
     case "findings":
       return findings(table, paint);
     case "disagreements":
-      return table.rows.map((row) => `${PAD}${paint("33", "judges disagree on")} ${get(row, "Category")}: ${get(row, "Scores")}`);
+      return table.rows.map(
+        (row) =>
+          `${PAD}${paint("33", "judges disagree on")} ${get(row, "Category")}: ${get(row, "Scores")}`,
+      );
     case "pairs":
       return flaggedPairs(table, paint);
     case "criteria":
       return [
         `${PAD}per criterion:`,
-        ...table.rows.map((row) => `${PAD}  ${get(row, "Criterion")}: ${get(row, "Winner")} (margin ${get(row, "Margin")}; A ${get(row, "A wins")}, B ${get(row, "B wins")}, ties ${get(row, "Ties")})`),
+        ...table.rows.map(
+          (row) =>
+            `${PAD}  ${get(row, "Criterion")}: ${get(row, "Winner")} (margin ${get(row, "Margin")}; A ${get(row, "A wins")}, B ${get(row, "B wins")}, ties ${get(row, "Ties")})`,
+        ),
       ];
     case "agreement":
     case "flips":
@@ -95,13 +121,21 @@ function compactTable(table: TrustTable, paint: Paint): string[] {
 }
 
 function sectionLines(section: TrustSection, paint: Paint): string[] {
-  const heading = paint(section.tone ? `1;${TONE_COLOR[section.tone]}` : "1", oneLine(section.heading));
+  const heading = paint(
+    section.tone ? `1;${TONE_COLOR[section.tone]}` : "1",
+    oneLine(section.heading),
+  );
   return [
     heading,
     ...section.facts.filter((fact) => fact.trim() !== "").map((fact) => `${PAD}${oneLine(fact)}`),
     ...section.tables.flatMap((table) => compactTable(table, paint)),
     ...section.lists.flatMap((list) =>
-      list.items.length === 1 ? [`${PAD}${list.title.toLowerCase()}: ${oneLine(list.items[0]!)}`] : [`${PAD}${list.title.toLowerCase()}:`, ...list.items.map((item) => `${PAD}  - ${oneLine(item)}`)],
+      list.items.length === 1
+        ? [`${PAD}${list.title.toLowerCase()}: ${oneLine(list.items[0]!)}`]
+        : [
+            `${PAD}${list.title.toLowerCase()}:`,
+            ...list.items.map((item) => `${PAD}  - ${oneLine(item)}`),
+          ],
     ),
   ];
 }

@@ -16,7 +16,9 @@ import { trustPretty, type Paint } from "./pretty-trust";
 // (pretty-trust.ts), before the summary.
 
 function painter(color: boolean): Paint {
-  return color ? (code, text) => (code ? `\u001b[${code}m${text}\u001b[0m` : text) : (_code, text) => text;
+  return color
+    ? (code, text) => (code ? `\u001b[${code}m${text}\u001b[0m` : text)
+    : (_code, text) => text;
 }
 
 const NAME_WIDTH_CAP = 48;
@@ -42,7 +44,13 @@ function resultLine(result: EvalResult, nameWidth: number, paint: Paint): string
   const name = stripControl(result.name).replace(/\n/g, " ").padEnd(nameWidth);
   const graded = result.status === "passed" || result.status === "failed";
   const score = graded ? result.display : "—";
-  const columns = [head, paint("1", name), score.padStart(6), paint("2", `threshold ${result.thresholdDisplay}`), formatResultCost(result)];
+  const columns = [
+    head,
+    paint("1", name),
+    score.padStart(6),
+    paint("2", `threshold ${result.thresholdDisplay}`),
+    formatResultCost(result),
+  ];
   if (result.status === "passed" && result.vacuous) columns.push(paint("33", "(vacuous pass)"));
   return columns.join("  ");
 }
@@ -53,7 +61,8 @@ function explanation(result: EvalResult, paint: Paint): string[] {
     const text = `${resultLabel(result)}: ${result.note ?? result.reason}`;
     return [`${pad}${paint(STATUS_STYLES[result.status].ansi, indent(text, pad))}`];
   }
-  if (result.status === "passed" && result.vacuous) return [`${pad}${paint("33", indent(`note: ${result.note ?? result.reason}`, pad))}`];
+  if (result.status === "passed" && result.vacuous)
+    return [`${pad}${paint("33", indent(`note: ${result.note ?? result.reason}`, pad))}`];
   if (result.status === "passed") return [];
   const lines = detailLines(result, { reasoning: false }).map((line) => {
     const prefix = pad + "  ".repeat(line.depth);
@@ -69,26 +78,47 @@ function explanation(result: EvalResult, paint: Paint): string[] {
 function footer(report: Report, paint: Paint): string[] {
   const s = report.summary;
   const counts = [
-    paint(STATUS_STYLES.passed.ansi, `${s.passed} passed`) + (s.vacuous ? ` (${s.vacuous} vacuous)` : ""),
+    paint(STATUS_STYLES.passed.ansi, `${s.passed} passed`) +
+      (s.vacuous ? ` (${s.vacuous} vacuous)` : ""),
     paint(s.failed ? STATUS_STYLES.failed.ansi : "", `${s.failed} failed`),
     paint(s.deferred ? STATUS_STYLES.deferred.ansi : "", `${s.deferred} deferred`),
-    paint(s.judgeErrors ? STATUS_STYLES.judge_error.ansi : "", `${s.judgeErrors} judge error${s.judgeErrors === 1 ? "" : "s"}`),
-    paint(s.skipped ? STATUS_STYLES.skipped.ansi : "", `${s.skipped} ${skippedSummaryLabel(report)}`),
+    paint(
+      s.judgeErrors ? STATUS_STYLES.judge_error.ansi : "",
+      `${s.judgeErrors} judge error${s.judgeErrors === 1 ? "" : "s"}`,
+    ),
+    paint(
+      s.skipped ? STATUS_STYLES.skipped.ansi : "",
+      `${s.skipped} ${skippedSummaryLabel(report)}`,
+    ),
   ];
   const budget = report.budget ? ` of ${formatUsd(report.budget.maxCostUsd)} budget` : "";
   const saved = savingsLine(s.savings);
   const lines = [
     `${paint("1", `${formatInt(s.total)} cell${s.total === 1 ? "" : "s"}:`)} ${counts.join(", ")}`,
-    paint("2", `${plural(s.judgeCalls, "judge call")} · ${formatUsage(s.usage)} · cost ${formatReportCost(report)}${budget} · ${(report.durationMs / 1000).toFixed(1)}s`),
+    paint(
+      "2",
+      `${plural(s.judgeCalls, "judge call")} · ${formatUsage(s.usage)} · cost ${formatReportCost(report)}${budget} · ${(report.durationMs / 1000).toFixed(1)}s`,
+    ),
     ...(saved ? [paint("2", saved)] : []),
-    ...selfGradingLines(report.selfGrading).map((w) => paint(STATUS_STYLES.deferred.ansi, stripControl(w))),
+    ...selfGradingLines(report.selfGrading).map((w) =>
+      paint(STATUS_STYLES.deferred.ansi, stripControl(w)),
+    ),
   ];
   const headline = baselineHeadline(report);
   if (headline) {
-    lines.push("", paint(report.baseline!.regressions ? STATUS_STYLES.failed.ansi : "1", stripControl(headline)));
+    lines.push(
+      "",
+      paint(report.baseline!.regressions ? STATUS_STYLES.failed.ansi : "1", stripControl(headline)),
+    );
     for (const d of notableDeltas(report)) {
-      const color = d.regressed ? STATUS_STYLES.failed.ansi : d.newlyPassing ? STATUS_STYLES.passed.ansi : "2";
-      lines.push(`  ${paint(color, deltaMark(d).padEnd(14))} ${stripControl(d.name)}  ${formatDelta(d)}`);
+      const color = d.regressed
+        ? STATUS_STYLES.failed.ansi
+        : d.newlyPassing
+          ? STATUS_STYLES.passed.ansi
+          : "2";
+      lines.push(
+        `  ${paint(color, deltaMark(d).padEnd(14))} ${stripControl(d.name)}  ${formatDelta(d)}`,
+      );
     }
   }
   return lines;
@@ -96,13 +126,17 @@ function footer(report: Report, paint: Paint): string[] {
 
 function renderPretty(report: Report, options: RenderOptions): string {
   const paint = painter(options.color);
-  const nameWidth = Math.min(NAME_WIDTH_CAP, Math.max(0, ...report.results.map((r) => r.name.length)));
+  const nameWidth = Math.min(
+    NAME_WIDTH_CAP,
+    Math.max(0, ...report.results.map((r) => r.name.length)),
+  );
   const title = stripControl(`${report.tool.name} ${report.tool.version} · ${report.suite.file}`);
   const lines = [paint("1", title)];
   if (report.suite.description) lines.push(paint("2", indent(report.suite.description, "")));
   lines.push("");
   if (report.results.length === 0) lines.push(paint("2", "no evals ran"));
-  for (const result of report.results) lines.push(resultLine(result, nameWidth, paint), ...explanation(result, paint));
+  for (const result of report.results)
+    lines.push(resultLine(result, nameWidth, paint), ...explanation(result, paint));
   // Reviews, comparisons, judge agreement and flip rates: what a single score line cannot say.
   const trust = trustPretty(report, paint);
   lines.push("", ...trust, ...footer(report, paint));

@@ -43,7 +43,8 @@ export function isReporterName(text: string): text is ReporterName {
   return (REPORTER_NAMES as readonly string[]).includes(text);
 }
 
-export type ParseReporterListResult = { ok: true; value: ReporterName[] } | { ok: false; message: string };
+export type ParseReporterListResult =
+  { ok: true; value: ReporterName[] } | { ok: false; message: string };
 
 /** Parses `--reporter pretty,junit`: comma-separated, case-insensitive, duplicates dropped. */
 export function parseReporterList(text: string): ParseReporterListResult {
@@ -52,11 +53,15 @@ export function parseReporterList(text: string): ParseReporterListResult {
     .split(",")
     .map((part) => part.trim().toLowerCase())
     .filter((part) => part !== "");
-  if (names.length === 0) return { ok: false, message: `no reporter given; valid choices: ${choices}` };
+  if (names.length === 0)
+    return { ok: false, message: `no reporter given; valid choices: ${choices}` };
   const unknown = names.filter((name) => !isReporterName(name));
   if (unknown.length > 0) {
     const list = unknown.map((name) => `"${name}"`).join(", ");
-    return { ok: false, message: `unknown reporter${unknown.length > 1 ? "s" : ""} ${list}; valid choices: ${choices}` };
+    return {
+      ok: false,
+      message: `unknown reporter${unknown.length > 1 ? "s" : ""} ${list}; valid choices: ${choices}`,
+    };
   }
   return { ok: true, value: [...new Set(names as ReporterName[])] };
 }

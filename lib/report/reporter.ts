@@ -2,7 +2,18 @@ import type { Report } from "../engine/results/report";
 
 // The names live here rather than in registry.ts so that each reporter module
 // can type its own `name` without a cycle through the registry.
-export const REPORTER_NAMES = ["pretty", "json", "junit", "md", "html", "sarif", "gitlab", "ndjson", "tap", "csv"] as const;
+export const REPORTER_NAMES = [
+  "pretty",
+  "json",
+  "junit",
+  "md",
+  "html",
+  "sarif",
+  "gitlab",
+  "ndjson",
+  "tap",
+  "csv",
+] as const;
 
 export type ReporterName = (typeof REPORTER_NAMES)[number];
 

@@ -22,7 +22,12 @@ interface RuleSpec {
 }
 
 // One rule per outcome that needs attention; a skip's rule names its cause.
-type RuleKey = Exclude<EvalStatus, "passed" | "skipped"> | "skipped-budget" | "skipped-cancelled" | "skipped-interrupted" | "skipped";
+type RuleKey =
+  | Exclude<EvalStatus, "passed" | "skipped">
+  | "skipped-budget"
+  | "skipped-cancelled"
+  | "skipped-interrupted"
+  | "skipped";
 
 const RULES: Record<RuleKey, RuleSpec> = {
   failed: {
@@ -76,10 +81,19 @@ const RULES: Record<RuleKey, RuleSpec> = {
   },
 };
 
-const RULE_ORDER: readonly RuleKey[] = ["failed", "judge_error", "skipped-budget", "skipped-cancelled", "skipped-interrupted", "skipped", "deferred"];
+const RULE_ORDER: readonly RuleKey[] = [
+  "failed",
+  "judge_error",
+  "skipped-budget",
+  "skipped-cancelled",
+  "skipped-interrupted",
+  "skipped",
+  "deferred",
+];
 
 function ruleKeyOf(result: EvalResult): RuleKey {
-  if (result.status === "skipped") return result.skipKind ? `skipped-${result.skipKind}` : "skipped";
+  if (result.status === "skipped")
+    return result.skipKind ? `skipped-${result.skipKind}` : "skipped";
   return result.status as Exclude<RuleKey, `skipped${string}`>;
 }
 
@@ -94,8 +108,14 @@ function sentence(text: string): string {
 }
 
 function message(result: EvalResult): string {
-  const score = result.status === "failed" ? ` (score ${result.display}, ${formatUnit(result.score)} < threshold ${formatUnit(result.threshold)})` : "";
-  const why = result.status === "deferred" || result.status === "skipped" ? (result.note ?? result.reason) : result.reason;
+  const score =
+    result.status === "failed"
+      ? ` (score ${result.display}, ${formatUnit(result.score)} < threshold ${formatUnit(result.threshold)})`
+      : "";
+  const why =
+    result.status === "deferred" || result.status === "skipped"
+      ? (result.note ?? result.reason)
+      : result.reason;
   const gates = result.gates.length ? ` Gates: ${result.gates.join("; ")}.` : "";
   return oneLine(`${result.name}: ${resultLabel(result)}${score}. ${sentence(why)}${gates}`);
 }
@@ -103,13 +123,22 @@ function message(result: EvalResult): string {
 function sarifResult(result: EvalResult, suiteFile: string) {
   const key = ruleKeyOf(result);
   const rule = RULES[key];
-  const region = result.location ? { region: { startLine: result.location.line, startColumn: result.location.column } } : {};
+  const region = result.location
+    ? { region: { startLine: result.location.line, startColumn: result.location.column } }
+    : {};
   return {
     ruleId: rule.id,
     ruleIndex: RULE_ORDER.indexOf(key),
     level: rule.level,
     message: { text: message(result) },
-    locations: [{ physicalLocation: { artifactLocation: { uri: artifactUri(resultPath(result, suiteFile)) }, ...region } }],
+    locations: [
+      {
+        physicalLocation: {
+          artifactLocation: { uri: artifactUri(resultPath(result, suiteFile)) },
+          ...region,
+        },
+      },
+    ],
     partialFingerprints: { "rubricResult/v1": resultFingerprint(result) },
     properties: {
       evalId: result.id,
@@ -133,7 +162,9 @@ function findingRules() {
     id: `review/finding-${severity}`,
     name: `ReviewFinding${severity.charAt(0).toUpperCase()}${severity.slice(1)}`,
     shortDescription: { text: `A ${severity} finding of a category review` },
-    fullDescription: { text: `A judge reviewing a document against a category rubric raised a ${severity} finding.` },
+    fullDescription: {
+      text: `A judge reviewing a document against a category rubric raised a ${severity} finding.`,
+    },
     defaultConfiguration: { level: SARIF_LEVEL[severity] },
   }));
 }
@@ -144,9 +175,22 @@ function findingResults(report: Report) {
     ruleIndex: RULE_ORDER.length + FINDING_SEVERITIES.indexOf(f.finding.severity),
     level: SARIF_LEVEL[f.finding.severity],
     message: { text: oneLine(findingText(f)) },
-    locations: [{ physicalLocation: { artifactLocation: { uri: artifactUri(f.path) }, ...(f.line !== undefined ? { region: { startLine: f.line } } : {}) } }],
+    locations: [
+      {
+        physicalLocation: {
+          artifactLocation: { uri: artifactUri(f.path) },
+          ...(f.line !== undefined ? { region: { startLine: f.line } } : {}),
+        },
+      },
+    ],
     partialFingerprints: { "rubricFinding/v1": f.fingerprint },
-    properties: { evalId: f.result.id, eval: f.result.eval, findingId: f.finding.id, category: f.finding.category, severity: f.finding.severity },
+    properties: {
+      evalId: f.result.id,
+      eval: f.result.eval,
+      findingId: f.finding.id,
+      category: f.finding.category,
+      severity: f.finding.severity,
+    },
   }));
 }
 
@@ -178,11 +222,27 @@ function renderSarif(report: Report): string {
             executionSuccessful: true,
             startTimeUtc: report.startedAt,
             endTimeUtc: report.finishedAt,
-            ...(report.selfGrading ? { toolExecutionNotifications: selfGradingLines(report.selfGrading).map((text) => ({ level: "warning", message: { text } })) } : {}),
+            ...(report.selfGrading
+              ? {
+                  toolExecutionNotifications: selfGradingLines(report.selfGrading).map((text) => ({
+                    level: "warning",
+                    message: { text },
+                  })),
+                }
+              : {}),
           },
         ],
-        results: [...report.results.filter((r) => r.status !== "passed").map((r) => sarifResult(r, report.suite.file)), ...findingResults(report)],
-        properties: { suiteFile: report.suite.file, summary: report.summary, ...(report.budget ? { budget: report.budget } : {}) },
+        results: [
+          ...report.results
+            .filter((r) => r.status !== "passed")
+            .map((r) => sarifResult(r, report.suite.file)),
+          ...findingResults(report),
+        ],
+        properties: {
+          suiteFile: report.suite.file,
+          summary: report.summary,
+          ...(report.budget ? { budget: report.budget } : {}),
+        },
       },
     ],
   };

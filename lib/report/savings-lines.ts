@@ -21,7 +21,9 @@ export function formatSaving(saving: Saving, usd: (value: number) => string = fo
 export function hasSavings(savings: Savings | undefined): savings is Savings {
   if (!savings) return false;
   const { promptCache, judgeCache, batch } = savings;
-  return promptCache.readTokens + promptCache.writeTokens + judgeCache.calls + (batch?.calls ?? 0) > 0;
+  return (
+    promptCache.readTokens + promptCache.writeTokens + judgeCache.calls + (batch?.calls ?? 0) > 0
+  );
 }
 
 /** The parts of a saving, each with its own figure: "prompt cache $2.93 (reads 2,000,000 tokens $3.00, writes 100,000 tokens -$0.0750)", ... */
@@ -33,8 +35,12 @@ export function savingsParts(savings: Savings): string[] {
       `prompt cache ${formatSaving(cache.net)} (reads ${formatInt(cache.readTokens)} tokens ${formatSaving(cache.reads)}, writes ${formatInt(cache.writeTokens)} tokens ${formatSaving(cache.writes)})`,
     );
   }
-  if (judgeCache.calls > 0) parts.push(`judge cache ${formatSaving(judgeCache.saved)} (${plural(judgeCache.calls, "reused verdict")})`);
-  if (batch && batch.calls > 0) parts.push(`batches ${formatSaving(batch.saved)} (${plural(batch.calls, "batched call")})`);
+  if (judgeCache.calls > 0)
+    parts.push(
+      `judge cache ${formatSaving(judgeCache.saved)} (${plural(judgeCache.calls, "reused verdict")})`,
+    );
+  if (batch && batch.calls > 0)
+    parts.push(`batches ${formatSaving(batch.saved)} (${plural(batch.calls, "batched call")})`);
   return parts;
 }
 
@@ -57,5 +63,8 @@ export function savedCell(savings: Savings | undefined): string {
 
 /** The run's cost; calls of an unpriced model make it read "unpriced" (or "$x + unpriced"), never a made-up $0. */
 export function formatReportCost(report: Report): string {
-  return formatResultCost({ costUsd: report.summary.costUsd, calls: report.results.flatMap((r) => r.calls) });
+  return formatResultCost({
+    costUsd: report.summary.costUsd,
+    calls: report.results.flatMap((r) => r.calls),
+  });
 }

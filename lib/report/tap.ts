@@ -27,7 +27,10 @@ function diagnostics(result: EvalResult): string[] {
   // A budget skip is `not ok` with no directive, so the message is what tells
   // a reader that it was skipped rather than failed.
   if (result.status === "skipped" || result.status === "deferred") {
-    fields.push(["message", stripControl(`${resultLabel(result)}: ${result.note ?? result.reason}`)]);
+    fields.push([
+      "message",
+      stripControl(`${resultLabel(result)}: ${result.note ?? result.reason}`),
+    ]);
   }
   fields.push(
     ["status", result.status],
@@ -48,7 +51,12 @@ function diagnostics(result: EvalResult): string[] {
       score: c.score,
       threshold: c.threshold,
       // Several judges: how they combined, and each one's own verdict.
-      ...(c.combined ? { combined: c.combined.summary, judges: c.verdicts.map((v) => stripControl(formatVerdict(v))) } : {}),
+      ...(c.combined
+        ? {
+            combined: c.combined.summary,
+            judges: c.verdicts.map((v) => stripControl(formatVerdict(v))),
+          }
+        : {}),
     }));
     if (criteria.length) fields.push(["criteria", criteria]);
   }
@@ -63,7 +71,10 @@ function testPoint(result: EvalResult, number: number): string[] {
     case "passed":
       return [`ok ${number} - ${name}`, ...diagnostics(result)];
     case "deferred":
-      return [`ok ${number} - ${name} # SKIP deferred: ${description(result.note ?? result.reason)}`, ...diagnostics(result)];
+      return [
+        `ok ${number} - ${name} # SKIP deferred: ${description(result.note ?? result.reason)}`,
+        ...diagnostics(result),
+      ];
     case "failed":
     case "judge_error":
     case "skipped":
@@ -73,7 +84,11 @@ function testPoint(result: EvalResult, number: number): string[] {
 
 function renderTap(report: Report): string {
   const s = report.summary;
-  const lines = ["TAP version 14", `1..${report.results.length}`, ...report.results.flatMap((r, i) => testPoint(r, i + 1))];
+  const lines = [
+    "TAP version 14",
+    `1..${report.results.length}`,
+    ...report.results.flatMap((r, i) => testPoint(r, i + 1)),
+  ];
   lines.push(
     `# ${plural(s.total, "cell")}: ${s.passed} passed (${s.vacuous} vacuous), ${s.failed} failed, ${s.deferred} deferred, ` +
       `${s.judgeErrors} judge error${s.judgeErrors === 1 ? "" : "s"}, ${s.skipped} ${skippedSummaryLabel(report)}`,

@@ -6,7 +6,28 @@
 // the store keeps, stay at full precision: only what is written is rounded.
 
 /** Keys whose numbers are unit scores, thresholds or rates: 4 decimals. */
-const SCORE_KEYS = new Set(["score", "threshold", "aggregate", "raw", "rate", "mean", "median", "mae", "delta", "baselineScore", "maxDrop", "consensus", "judged", "label", "confidence", "kappa", "alpha", "winRate", "low", "high"]);
+const SCORE_KEYS = new Set([
+  "score",
+  "threshold",
+  "aggregate",
+  "raw",
+  "rate",
+  "mean",
+  "median",
+  "mae",
+  "delta",
+  "baselineScore",
+  "maxDrop",
+  "consensus",
+  "judged",
+  "label",
+  "confidence",
+  "kappa",
+  "alpha",
+  "winRate",
+  "low",
+  "high",
+]);
 
 export function tidyNumber(value: number, key?: string): number {
   if (!Number.isFinite(value) || Number.isInteger(value)) return value;
@@ -19,5 +40,10 @@ export function tidyNumbers<T>(value: T, key?: string): T {
   if (typeof value === "number") return tidyNumber(value, key) as T;
   if (Array.isArray(value)) return value.map((item) => tidyNumbers(item, key)) as T;
   if (value === null || typeof value !== "object") return value;
-  return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, inner]) => [k, tidyNumbers(inner, k)])) as T;
+  return Object.fromEntries(
+    Object.entries(value as Record<string, unknown>).map(([k, inner]) => [
+      k,
+      tidyNumbers(inner, k),
+    ]),
+  ) as T;
 }

@@ -8,7 +8,17 @@ import type { AgreementValue, CalibrationResult, JudgeAgreement } from "../engin
 // two formats never disagree about what a review or a comparison says.
 
 /** What a table holds, so that a compact format (pretty) can pick and shape the tables it shows. */
-export type TrustTableId = "categories" | "findings" | "disagreements" | "pairs" | "criteria" | "agreement" | "flips" | "calibration" | "calibration-items" | "confusion";
+export type TrustTableId =
+  | "categories"
+  | "findings"
+  | "disagreements"
+  | "pairs"
+  | "criteria"
+  | "agreement"
+  | "flips"
+  | "calibration"
+  | "calibration-items"
+  | "confusion";
 
 export interface TrustTable {
   id: TrustTableId;
@@ -37,23 +47,41 @@ function reviewSection(result: EvalResult): TrustSection | undefined {
     `Decision: ${report.decision.status} (${report.decision.passed ? "passed" : "not passed"}): ${report.decision.rationale}`,
     report.summary,
     // A Go report may leave rubricId out (omitempty): then there is no rubric to name.
-    `${report.rubricId !== undefined ? `Rubric ${[report.rubricId, report.rubricVersion].filter(Boolean).join(" ")}, review type` : "Review type"} ${report.reviewType}, document ${report.metadata.document}`.replace(/\s+/g, " "),
+    `${report.rubricId !== undefined ? `Rubric ${[report.rubricId, report.rubricVersion].filter(Boolean).join(" ")}, review type` : "Review type"} ${report.reviewType}, document ${report.metadata.document}`.replace(
+      /\s+/g,
+      " ",
+    ),
   ];
   if (multiJudge) {
-    facts.push(`${multiJudge.evaluations.length} judges, aggregated by ${multiJudge.aggregationMethod}; agreement ${pct(multiJudge.agreement)}`);
+    facts.push(
+      `${multiJudge.evaluations.length} judges, aggregated by ${multiJudge.aggregationMethod}; agreement ${pct(multiJudge.agreement)}`,
+    );
   }
   const tables: TrustTable[] = [
-    { id: "categories", caption: "Categories", header: ["Category", "Score", "Reasoning"], rows: report.categories.map((c) => [c.category, c.score, c.reasoning]) },
+    {
+      id: "categories",
+      caption: "Categories",
+      header: ["Category", "Score", "Reasoning"],
+      rows: report.categories.map((c) => [c.category, c.score, c.reasoning]),
+    },
   ];
   if (report.findings.length > 0) {
-    tables.push({ id: "findings", caption: "Findings", header: ["Id", "Severity", "Category", "Title", "Recommendation"], rows: report.findings.map((f) => [f.id, f.severity, f.category, f.title, f.recommendation]) });
+    tables.push({
+      id: "findings",
+      caption: "Findings",
+      header: ["Id", "Severity", "Category", "Title", "Recommendation"],
+      rows: report.findings.map((f) => [f.id, f.severity, f.category, f.title, f.recommendation]),
+    });
   }
   if (multiJudge?.disagreements?.length) {
     tables.push({
       id: "disagreements",
       caption: "Judge disagreements",
       header: ["Category", "Scores"],
-      rows: multiJudge.disagreements.map((d) => [d.category, d.scores.map((s) => `${s.judgeId}: ${s.score}`).join(", ")]),
+      rows: multiJudge.disagreements.map((d) => [
+        d.category,
+        d.scores.map((s) => `${s.judgeId}: ${s.score}`).join(", "),
+      ]),
     });
   }
   const lists = [
@@ -61,7 +89,12 @@ function reviewSection(result: EvalResult): TrustSection | undefined {
     { title: "Recommended", items: (report.nextSteps.recommended ?? []).map((a) => a.action) },
     { title: "Rerun", items: report.nextSteps.rerunCommand ? [report.nextSteps.rerunCommand] : [] },
   ].filter((l) => l.items.length > 0);
-  const tone = report.decision.status === "pass" ? "good" : report.decision.status === "conditional" && report.decision.passed ? "warn" : "bad";
+  const tone =
+    report.decision.status === "pass"
+      ? "good"
+      : report.decision.status === "conditional" && report.decision.passed
+        ? "warn"
+        : "bad";
   return { heading: `Review: ${result.name}`, tone, facts, tables, lists };
 }
 
@@ -82,23 +115,47 @@ function pairwiseSection(result: EvalResult): TrustSection | undefined {
       id: "pairs",
       caption: "Pairs (both orders)",
       header: ["Pair", "Judge", "A first", "B first (mapped)", "Winner", "Flag"],
-      rows: p.pairs.map((x) => [x.item, x.judge, x.original, x.swappedMapped, x.winner, x.positionBiased ? `position-biased${x.favoredPosition ? ` (${x.favoredPosition} slot)` : ""}` : ""]),
+      rows: p.pairs.map((x) => [
+        x.item,
+        x.judge,
+        x.original,
+        x.swappedMapped,
+        x.winner,
+        x.positionBiased
+          ? `position-biased${x.favoredPosition ? ` (${x.favoredPosition} slot)` : ""}`
+          : "",
+      ]),
     },
   ];
   if (p.categories.length > 0) {
-    tables.push({ id: "criteria", caption: "Per criterion", header: ["Criterion", "A wins", "B wins", "Ties", "Winner", "Margin"], rows: p.categories.map((c) => [c.category, String(c.winsA), String(c.winsB), String(c.ties), c.winner, c.margin.toFixed(2)]) });
+    tables.push({
+      id: "criteria",
+      caption: "Per criterion",
+      header: ["Criterion", "A wins", "B wins", "Ties", "Winner", "Margin"],
+      rows: p.categories.map((c) => [
+        c.category,
+        String(c.winsA),
+        String(c.winsB),
+        String(c.ties),
+        c.winner,
+        c.margin.toFixed(2),
+      ]),
+    });
   }
   const tone = result.status !== "passed" ? "bad" : bias.biased > 0 ? "warn" : "good";
   return { heading: `Comparison: ${result.name}`, tone, facts, tables, lists: [] };
 }
 
-const value = (v: AgreementValue | undefined) => (v === undefined ? "—" : v.value === null ? `n/a (${v.note})` : num(v.value));
+const value = (v: AgreementValue | undefined) =>
+  v === undefined ? "—" : v.value === null ? `n/a (${v.note})` : num(v.value);
 
 function agreementSection(rows: JudgeAgreement[]): TrustSection | undefined {
   if (rows.length === 0) return undefined;
   return {
     heading: "Judge agreement",
-    facts: ["Krippendorff's alpha and Fleiss' kappa: 1 is perfect agreement, 0 is chance; alpha below 0.667 is usually too low to rely on (Krippendorff 2004)."],
+    facts: [
+      "Krippendorff's alpha and Fleiss' kappa: 1 is perfect agreement, 0 is chance; alpha below 0.667 is usually too low to rely on (Krippendorff 2004).",
+    ],
     tables: [
       {
         id: "agreement",
@@ -111,7 +168,9 @@ function agreementSection(rows: JudgeAgreement[]): TrustSection | undefined {
           String(a.units),
           value(a.exactAgreement),
           value(a.krippendorffAlpha),
-          a.krippendorffAlpha.ci95 ? `${num(a.krippendorffAlpha.ci95.low)}–${num(a.krippendorffAlpha.ci95.high)}` : "—",
+          a.krippendorffAlpha.ci95
+            ? `${num(a.krippendorffAlpha.ci95.low)}–${num(a.krippendorffAlpha.ci95.high)}`
+            : "—",
           value(a.fleissKappa),
         ]),
       },
@@ -125,12 +184,20 @@ function repeatSection(report: Report): TrustSection | undefined {
   if (!repeat) return undefined;
   return {
     heading: `Flip rate over ${plural(repeat.runs, "repeat")}`,
-    facts: ["The share of items whose pass / fail changed between repeats of the same judge calls: 0% is a stable judge."],
+    facts: [
+      "The share of items whose pass / fail changed between repeats of the same judge calls: 0% is a stable judge.",
+    ],
     tables: [
       {
         id: "flips",
         header: ["Eval", "Criterion", "Items", "Flipped", "Flip rate"],
-        rows: repeat.flips.map((f) => [f.eval, f.item, String(f.items), f.flippedIds.length > 0 ? f.flippedIds.join(", ") : "0", f.rate === null ? "—" : pct(f.rate)]),
+        rows: repeat.flips.map((f) => [
+          f.eval,
+          f.item,
+          String(f.items),
+          f.flippedIds.length > 0 ? f.flippedIds.join(", ") : "0",
+          f.rate === null ? "—" : pct(f.rate),
+        ]),
       },
     ],
     lists: [],
@@ -141,7 +208,8 @@ const label = (x: number | null) => (x === null ? "—" : x.toFixed(2));
 
 /** `calibrate`: per criterion the MAE, kappa and outliers; each outlier with what was graded and why; confusion matrices of categorical scales. */
 export function calibrationSections(c: CalibrationResult): TrustSection[] {
-  const over = (e: string, item: string) => c.overMaxError.some((o) => o.eval === e && o.item === item);
+  const over = (e: string, item: string) =>
+    c.overMaxError.some((o) => o.eval === e && o.item === item);
   const facts = [
     `${c.probes} labelled items graded against their labels; an item judged more than ±${c.tolerance} from its label is an outlier${c.maxError !== undefined ? `; largest allowed MAE ${c.maxError}` : ""}.`,
     c.overMaxError.length > 0
@@ -163,20 +231,57 @@ export function calibrationSections(c: CalibrationResult): TrustSection[] {
         k.scale,
         `${k.graded}/${k.items.length}`,
         k.mae === null ? "—" : num(k.mae),
-        k.kappa.value === null ? `n/a (${k.kappa.note ?? ""})` : `${num(k.kappa.value)} (${k.kappa.weights})`,
+        k.kappa.value === null
+          ? `n/a (${k.kappa.note ?? ""})`
+          : `${num(k.kappa.value)} (${k.kappa.weights})`,
         String(k.outliers),
-        over(k.eval, k.item) ? "above max MAE" : k.graded < k.items.length ? "not all graded" : "ok",
+        over(k.eval, k.item)
+          ? "above max MAE"
+          : k.graded < k.items.length
+            ? "not all graded"
+            : "ok",
       ]),
     },
   ];
-  const off = c.criteria.flatMap((k) => k.items.filter((i) => i.outlier || i.judged === null).map((i) => [k.eval, k.item, `${i.source} ${i.id}`, i.text, label(i.label), label(i.judged), i.error === null ? "—" : `${i.error > 0 ? "+" : ""}${i.error.toFixed(2)}`, i.reasoning]));
-  if (off.length > 0) tables.push({ id: "calibration-items", caption: "Outliers and ungraded items", header: ["Eval", "Criterion", "Item", "Text", "Labelled", "Judged", "Error", "Judge's reasoning"], rows: off });
+  const off = c.criteria.flatMap((k) =>
+    k.items
+      .filter((i) => i.outlier || i.judged === null)
+      .map((i) => [
+        k.eval,
+        k.item,
+        `${i.source} ${i.id}`,
+        i.text,
+        label(i.label),
+        label(i.judged),
+        i.error === null ? "—" : `${i.error > 0 ? "+" : ""}${i.error.toFixed(2)}`,
+        i.reasoning,
+      ]),
+  );
+  if (off.length > 0)
+    tables.push({
+      id: "calibration-items",
+      caption: "Outliers and ungraded items",
+      header: [
+        "Eval",
+        "Criterion",
+        "Item",
+        "Text",
+        "Labelled",
+        "Judged",
+        "Error",
+        "Judge's reasoning",
+      ],
+      rows: off,
+    });
   for (const k of c.criteria.filter((x) => x.scale !== "unit")) {
     tables.push({
       id: "confusion",
       caption: `Confusion: ${k.eval} › ${k.item} (rows labelled, columns judged)`,
       header: ["labelled ↓ judged →", ...k.confusion.categories],
-      rows: k.confusion.matrix.map((row, i) => [k.confusion.categories[i] ?? "", ...row.map(String)]),
+      rows: k.confusion.matrix.map((row, i) => [
+        k.confusion.categories[i] ?? "",
+        ...row.map(String),
+      ]),
     });
   }
   return [{ heading: "Calibration", facts, tables, lists: [] }];

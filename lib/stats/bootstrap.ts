@@ -25,7 +25,13 @@ function percentile(sorted: number[], q: number): number {
   return sorted[lo]! + (sorted[hi]! - sorted[lo]!) * (position - lo);
 }
 
-export function bootstrapInterval<U>(input: { units: U[]; statistic: (units: U[]) => StatResult; resamples?: number; seed?: number; level?: number }): { low: number; high: number; resamples: number } | undefined {
+export function bootstrapInterval<U>(input: {
+  units: U[];
+  statistic: (units: U[]) => StatResult;
+  resamples?: number;
+  seed?: number;
+  level?: number;
+}): { low: number; high: number; resamples: number } | undefined {
   const { units, statistic } = input;
   if (units.length < 2) return undefined;
   const random = seededRandom(input.seed ?? 20110101);
@@ -39,5 +45,9 @@ export function bootstrapInterval<U>(input: { units: U[]; statistic: (units: U[]
   // Too many resamples without a defined value (e.g. no variation) make the interval meaningless.
   if (values.length < 0.5 * (input.resamples ?? 1000)) return undefined;
   values.sort((a, b) => a - b);
-  return { low: percentile(values, (1 - level) / 2), high: percentile(values, 1 - (1 - level) / 2), resamples: values.length };
+  return {
+    low: percentile(values, (1 - level) / 2),
+    high: percentile(values, 1 - (1 - level) / 2),
+    resamples: values.length,
+  };
 }

@@ -13,7 +13,10 @@ function weight(kind: KappaWeights, i: number, j: number): number {
 }
 
 /** From a square table: rows the first rater's category, columns the second's, in category order. */
-export function cohenKappaFromTable(input: { table: number[][]; weights: KappaWeights }): StatResult {
+export function cohenKappaFromTable(input: {
+  table: number[][];
+  weights: KappaWeights;
+}): StatResult {
   const { table, weights } = input;
   const k = table.length;
   const total = table.reduce((s, row) => s + row.reduce((a, b) => a + b, 0), 0);
@@ -29,7 +32,10 @@ export function cohenKappaFromTable(input: { table: number[][]; weights: KappaWe
       expected += (w * rows[i]! * cols[j]!) / total;
     }
   }
-  if (expected === 0) return undefinedStat("both raters used a single category, so agreement cannot be told from chance");
+  if (expected === 0)
+    return undefinedStat(
+      "both raters used a single category, so agreement cannot be told from chance",
+    );
   return stat(1 - observed / expected);
 }
 
@@ -45,6 +51,10 @@ export function confusionTable<T>(input: { pairs: [T, T][]; categories: T[] }): 
   return table;
 }
 
-export function cohenKappa<T>(input: { pairs: [T, T][]; categories: T[]; weights: KappaWeights }): StatResult {
+export function cohenKappa<T>(input: {
+  pairs: [T, T][];
+  categories: T[];
+  weights: KappaWeights;
+}): StatResult {
   return cohenKappaFromTable({ table: confusionTable(input), weights: input.weights });
 }

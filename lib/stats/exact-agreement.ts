@@ -5,7 +5,9 @@ import { stat, undefinedStat, type Ratings, type StatResult } from "./result";
 // the chance-corrected statistics are measured against.
 
 export function exactAgreement<T>(ratings: Ratings<T>): StatResult {
-  const units = ratings.map((unit) => unit.filter((v): v is T => v !== null)).filter((unit) => unit.length >= 2);
+  const units = ratings
+    .map((unit) => unit.filter((v): v is T => v !== null))
+    .filter((unit) => unit.length >= 2);
   if (units.length === 0) return undefinedStat("no unit has two ratings to compare");
   return stat(units.filter((unit) => unit.every((v) => v === unit[0])).length / units.length);
 }

@@ -16,7 +16,9 @@ interface Coincidences {
 }
 
 function coincidences(ratings: Ratings<number>): Coincidences {
-  const values = [...new Set(ratings.flat().filter((v): v is number => v !== null))].sort((a, b) => a - b);
+  const values = [...new Set(ratings.flat().filter((v): v is number => v !== null))].sort(
+    (a, b) => a - b,
+  );
   const index = new Map(values.map((v, i) => [v, i]));
   const o = values.map(() => values.map(() => 0));
   for (const unit of ratings) {
@@ -45,7 +47,10 @@ function distance(level: MeasurementLevel, c: Coincidences): (i: number, k: numb
   };
 }
 
-export function krippendorffAlpha(input: { ratings: Ratings<number>; level: MeasurementLevel }): StatResult {
+export function krippendorffAlpha(input: {
+  ratings: Ratings<number>;
+  level: MeasurementLevel;
+}): StatResult {
   const c = coincidences(input.ratings);
   if (c.total === 0) return undefinedStat("no unit has two ratings to compare");
   const d = distance(input.level, c);
@@ -58,6 +63,7 @@ export function krippendorffAlpha(input: { ratings: Ratings<number>; level: Meas
       expected += c.n[i]! * c.n[k]! * delta;
     }
   }
-  if (expected === 0) return undefinedStat("every rating is the same value, so agreement cannot be told from chance");
+  if (expected === 0)
+    return undefinedStat("every rating is the same value, so agreement cannot be told from chance");
   return stat(1 - ((c.total - 1) * observed) / expected);
 }

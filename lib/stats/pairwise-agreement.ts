@@ -34,7 +34,11 @@ export function pairwiseAgreement(ratings: Ratings<number>): PairAgreement[][] {
       if (x === y) agreed++;
       diff += Math.abs(x - y);
     }
-    return units === 0 ? { units, agreed, agreement: null, meanAbsDifference: null } : { units, agreed, agreement: agreed / units, meanAbsDifference: diff / units };
+    return units === 0
+      ? { units, agreed, agreement: null, meanAbsDifference: null }
+      : { units, agreed, agreement: agreed / units, meanAbsDifference: diff / units };
   };
-  return Array.from({ length: raters }, (_, a) => Array.from({ length: raters }, (_, b) => cell(a, b)));
+  return Array.from({ length: raters }, (_, a) =>
+    Array.from({ length: raters }, (_, b) => cell(a, b)),
+  );
 }

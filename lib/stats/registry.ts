@@ -15,7 +15,9 @@ export interface AgreementStatistic {
   compute(input: { ratings: Ratings<number>; level: MeasurementLevel }): StatResult;
 }
 
-export const AGREEMENT_STATISTICS: Readonly<Record<AgreementStatistic["name"], AgreementStatistic>> = {
+export const AGREEMENT_STATISTICS: Readonly<
+  Record<AgreementStatistic["name"], AgreementStatistic>
+> = {
   exact_agreement: {
     name: "exact_agreement",
     description: "share of items on which every judge gave the same value",
@@ -24,13 +26,15 @@ export const AGREEMENT_STATISTICS: Readonly<Record<AgreementStatistic["name"], A
   },
   krippendorff_alpha: {
     name: "krippendorff_alpha",
-    description: "Krippendorff's alpha: agreement corrected for chance, 1 perfect, 0 chance; any number of judges, missing ratings allowed",
+    description:
+      "Krippendorff's alpha: agreement corrected for chance, 1 perfect, 0 chance; any number of judges, missing ratings allowed",
     levels: ["nominal", "ordinal", "interval"],
     compute: ({ ratings, level }) => krippendorffAlpha({ ratings, level }),
   },
   fleiss_kappa: {
     name: "fleiss_kappa",
-    description: "Fleiss' kappa: chance-corrected agreement of several judges on categories; every judge rates every item",
+    description:
+      "Fleiss' kappa: chance-corrected agreement of several judges on categories; every judge rates every item",
     levels: ["nominal"],
     compute: ({ ratings }) => fleissKappa(ratings),
   },

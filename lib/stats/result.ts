@@ -3,7 +3,8 @@
 
 export type StatResult = { ok: true; value: number } | { ok: false; reason: string };
 
-export const stat = (value: number): StatResult => (Number.isFinite(value) ? { ok: true, value } : { ok: false, reason: "not a finite number" });
+export const stat = (value: number): StatResult =>
+  Number.isFinite(value) ? { ok: true, value } : { ok: false, reason: "not a finite number" };
 export const undefinedStat = (reason: string): StatResult => ({ ok: false, reason });
 
 /** Ratings: one row per unit (an item rated), one column per rater; null where a rater gave none. */

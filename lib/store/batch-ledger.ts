@@ -8,9 +8,14 @@ import type { PrismaClient } from "./generated/client";
 export function createBatchLedger(input: { prisma: PrismaClient; runId: string }): BatchLedger {
   const { prisma, runId } = input;
   return {
-    load: async () => (await prisma.runBatch.findMany({ where: { runId }, orderBy: { createdAt: "asc" } })).map((row) => ({ id: row.id, customIds: row.customIds })),
+    load: async () =>
+      (await prisma.runBatch.findMany({ where: { runId }, orderBy: { createdAt: "asc" } })).map(
+        (row) => ({ id: row.id, customIds: row.customIds }),
+      ),
     save: async (batch) => {
-      await prisma.runBatch.create({ data: { id: batch.id, runId, customIds: [...batch.customIds] } });
+      await prisma.runBatch.create({
+        data: { id: batch.id, runId, customIds: [...batch.customIds] },
+      });
     },
   };
 }

@@ -1,5 +1,11 @@
 import os from "node:os";
-import type { JudgeCallContext, JudgeOutcome, JudgePort, JudgeRequest, VerdictKind } from "../engine/ports/judge-port";
+import type {
+  JudgeCallContext,
+  JudgeOutcome,
+  JudgePort,
+  JudgeRequest,
+  VerdictKind,
+} from "../engine/ports/judge-port";
 import { replySchemaFor, type Verdict } from "../engine/ports/verdict";
 import { Prisma, type PrismaClient } from "./generated/client";
 import { requestKey } from "./request-key";
@@ -46,7 +52,19 @@ function claimantIsGone(owner: string): boolean {
   }
 }
 
-type Claim = { kind: "owned" } | { kind: "done"; row: { verdict: unknown; raw: unknown; costUsd: number | null; model: string; templateVersion: string } } | { kind: "wait" };
+type Claim =
+  | { kind: "owned" }
+  | {
+      kind: "done";
+      row: {
+        verdict: unknown;
+        raw: unknown;
+        costUsd: number | null;
+        model: string;
+        templateVersion: string;
+      };
+    }
+  | { kind: "wait" };
 
 export function createCachedJudge(options: CachedJudgeOptions): JudgePort {
   const { prisma, inner, runId, owner, reuse, leaseMs } = options;
@@ -55,12 +73,25 @@ export function createCachedJudge(options: CachedJudgeOptions): JudgePort {
 
   const link = async (key: string, reused: boolean) => {
     if (!runId) return;
-    await prisma.runCall.upsert({ where: { runId_callKey: { runId, callKey: key } }, create: { runId, callKey: key, reused }, update: { reused } });
+    await prisma.runCall.upsert({
+      where: { runId_callKey: { runId, callKey: key } },
+      create: { runId, callKey: key, reused },
+      update: { reused },
+    });
   };
 
   const claim = async (key: string, request: JudgeRequest<VerdictKind>): Promise<Claim> => {
     const { count } = await prisma.judgeCall.createMany({
-      data: [{ key, status: "pending", claimedBy: owner, claimedAt: new Date(), model: request.model, templateVersion: request.templateVersion }],
+      data: [
+        {
+          key,
+          status: "pending",
+          claimedBy: owner,
+          claimedAt: new Date(),
+          model: request.model,
+          templateVersion: request.templateVersion,
+        },
+      ],
       skipDuplicates: true,
     });
     if (count === 1) return { kind: "owned" };
@@ -71,16 +102,28 @@ export function createCachedJudge(options: CachedJudgeOptions): JudgePort {
     // Take the row over when it failed before, when --no-cache asks for a
     // fresh verdict, when its claimant has not finished within the lease, or
     // at once when the claimant was a process on this host that is gone.
-    const takeable: Prisma.JudgeCallWhereInput[] = [{ status: "error" }, { status: "pending", claimedAt: { lt: stale } }];
-    if (row.status === "pending" && row.claimedBy && claimantIsGone(row.claimedBy)) takeable.push({ status: "pending", claimedBy: row.claimedBy });
+    const takeable: Prisma.JudgeCallWhereInput[] = [
+      { status: "error" },
+      { status: "pending", claimedAt: { lt: stale } },
+    ];
+    if (row.status === "pending" && row.claimedBy && claimantIsGone(row.claimedBy))
+      takeable.push({ status: "pending", claimedBy: row.claimedBy });
     if (!reuse) takeable.push({ status: "done" });
-    const taken = await prisma.judgeCall.updateMany({ where: { key, OR: takeable }, data: { status: "pending", claimedBy: owner, claimedAt: new Date() } });
+    const taken = await prisma.judgeCall.updateMany({
+      where: { key, OR: takeable },
+      data: { status: "pending", claimedBy: owner, claimedAt: new Date() },
+    });
     return taken.count === 1 ? { kind: "owned" } : { kind: "wait" };
   };
 
   return {
-    ...(inner.cachePrefixes ? { cachePrefixes: (request: JudgeRequest<VerdictKind>) => inner.cachePrefixes!(request) } : {}),
-    async grade(request: JudgeRequest<VerdictKind>, context: JudgeCallContext): Promise<JudgeOutcome<Verdict>> {
+    ...(inner.cachePrefixes
+      ? { cachePrefixes: (request: JudgeRequest<VerdictKind>) => inner.cachePrefixes!(request) }
+      : {}),
+    async grade(
+      request: JudgeRequest<VerdictKind>,
+      context: JudgeCallContext,
+    ): Promise<JudgeOutcome<Verdict>> {
       const key = requestKey(request);
       for (;;) {
         const state = await claim(key, request);
@@ -105,7 +148,10 @@ export function createCachedJudge(options: CachedJudgeOptions): JudgePort {
           }
           // A stored verdict that no longer parses (the schema changed) is
           // not reused: take the row over and ask again.
-          await prisma.judgeCall.updateMany({ where: { key, status: "done" }, data: { status: "error", error: "stored verdict no longer parses" } });
+          await prisma.judgeCall.updateMany({
+            where: { key, status: "done" },
+            data: { status: "error", error: "stored verdict no longer parses" },
+          });
           continue;
         }
         if (state.kind === "wait") {
@@ -139,8 +185,19 @@ export function createCachedJudge(options: CachedJudgeOptions): JudgePort {
       await prisma.judgeCall.update({
         where: { key },
         data: outcome.ok
-          ? { ...usage, status: "done", verdict: outcome.verdict as Prisma.InputJsonValue, error: null, claimedBy: null }
-          : { ...usage, status: "error", error: `${outcome.error.kind}: ${outcome.error.message}`, claimedBy: null },
+          ? {
+              ...usage,
+              status: "done",
+              verdict: outcome.verdict as Prisma.InputJsonValue,
+              error: null,
+              claimedBy: null,
+            }
+          : {
+              ...usage,
+              status: "error",
+              error: `${outcome.error.kind}: ${outcome.error.message}`,
+              claimedBy: null,
+            },
       });
       await link(key, false);
       return outcome;

@@ -14,10 +14,22 @@ import type { StartedBy } from "./run-store";
 // does, stored as a calibration run. Results with codes, never exceptions for
 // a user's mistake (a suite with errors, nothing to calibrate).
 
-export type CalibrateSuiteResult = { ok: true; value: { runId: string } } | { ok: false; code: "not_found" | "bad_request" | "too_complex" | "busy" | "failed"; message: string };
+export type CalibrateSuiteResult =
+  | { ok: true; value: { runId: string } }
+  | {
+      ok: false;
+      code: "not_found" | "bad_request" | "too_complex" | "busy" | "failed";
+      message: string;
+    };
 
 /** How the saved text is loaded: in this thread by default; the dashboard loads it on a worker thread, under a time limit. */
-export type LoadText = (input: { text: string; file: string }) => Promise<{ ok: true; value: LoadResult } | { ok: false; code: "too_complex" | "busy" | "failed"; message: string }>;
+export type LoadText = (input: {
+  text: string;
+  file: string;
+}) => Promise<
+  | { ok: true; value: LoadResult }
+  | { ok: false; code: "too_complex" | "busy" | "failed"; message: string }
+>;
 
 const loadHere: LoadText = async (input) => ({ ok: true, value: loadSuite(input) });
 
@@ -35,28 +47,63 @@ export async function calibrateStoredSuite(input: {
   resolveModel?: RunOptions["resolveModel"];
 }): Promise<CalibrateSuiteResult> {
   const { prisma } = input;
-  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(input.suiteId)) return { ok: false, code: "not_found", message: "No such suite." };
-  const suite = await prisma.suite.findUnique({ where: { id: input.suiteId }, include: { versions: { orderBy: { createdAt: "desc" }, take: 1 } } });
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(input.suiteId))
+    return { ok: false, code: "not_found", message: "No such suite." };
+  const suite = await prisma.suite.findUnique({
+    where: { id: input.suiteId },
+    include: { versions: { orderBy: { createdAt: "desc" }, take: 1 } },
+  });
   if (!suite) return { ok: false, code: "not_found", message: "No such suite." };
   const version = suite.versions[0];
-  if (!version) return { ok: false, code: "bad_request", message: "The suite has no saved version yet: save it first." };
+  if (!version)
+    return {
+      ok: false,
+      code: "bad_request",
+      message: "The suite has no saved version yet: save it first.",
+    };
   const attempt = await (input.loadText ?? loadHere)({ text: version.yaml, file: suite.name });
   if (!attempt.ok) return attempt;
   const loaded = attempt.value;
-  if (!loaded.ok) return { ok: false, code: "bad_request", message: `The saved version has errors: ${loaded.issues.slice(0, 3).map(formatIssue).join("; ")}` };
+  if (!loaded.ok)
+    return {
+      ok: false,
+      code: "bad_request",
+      message: `The saved version has errors: ${loaded.issues.slice(0, 3).map(formatIssue).join("; ")}`,
+    };
   const concurrency = input.concurrency ?? 8;
   // Stored redacted, as run results are.
-  const result = redactDeep(await runCalibration(
-    { suite: loaded.value, defaultModel: input.judgeModel, concurrency, toolVersion: input.toolVersion, tolerance: DEFAULT_TOLERANCE, ...(input.resolveModel ? { resolveModel: input.resolveModel } : {}) },
-    { judge: input.judge, now: Date.now, priceOf: input.priceOf },
-  ));
-  if (result.probes === 0) return { ok: false, code: "bad_request", message: "Nothing to calibrate: add examples (anchors) to a criterion, then save." };
+  const result = redactDeep(
+    await runCalibration(
+      {
+        suite: loaded.value,
+        defaultModel: input.judgeModel,
+        concurrency,
+        toolVersion: input.toolVersion,
+        tolerance: DEFAULT_TOLERANCE,
+        ...(input.resolveModel ? { resolveModel: input.resolveModel } : {}),
+      },
+      { judge: input.judge, now: Date.now, priceOf: input.priceOf },
+    ),
+  );
+  if (result.probes === 0)
+    return {
+      ok: false,
+      code: "bad_request",
+      message: "Nothing to calibrate: add examples (anchors) to a criterion, then save.",
+    };
   const runId = await createCalibrationStore(prisma).saveCalibrationOf({
     suiteId: suite.id,
     suiteVersionId: version.id,
     result,
     startedBy: input.startedBy,
-    config: { file: suite.name, toolVersion: input.toolVersion, judgeModel: input.judgeModel, concurrency, timeoutSeconds: 60, tolerance: result.tolerance },
+    config: {
+      file: suite.name,
+      toolVersion: input.toolVersion,
+      judgeModel: input.judgeModel,
+      concurrency,
+      timeoutSeconds: 60,
+      tolerance: result.tolerance,
+    },
   });
   return { ok: true, value: { runId } };
 }

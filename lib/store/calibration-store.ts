@@ -42,7 +42,13 @@ export interface MaeHistory {
 
 export function createCalibrationStore(prisma: PrismaClient) {
   /** Stores a finished calibration against a known suite version. */
-  async function saveCalibrationOf(input: { suiteId: string; suiteVersionId: string; result: CalibrationResult; startedBy: StartedBy; config: CalibrationRunConfig }): Promise<string> {
+  async function saveCalibrationOf(input: {
+    suiteId: string;
+    suiteVersionId: string;
+    result: CalibrationResult;
+    startedBy: StartedBy;
+    config: CalibrationRunConfig;
+  }): Promise<string> {
     const { result } = input;
     const now = new Date();
     const runId = await prisma.$transaction(async (tx) => {
@@ -70,7 +76,14 @@ export function createCalibrationStore(prisma: PrismaClient) {
       });
       if (result.criteria.length > 0) {
         await tx.calibrationResult.createMany({
-          data: result.criteria.map((c, position) => ({ runId: run.id, evalName: c.eval, position, criterion: c.item, mae: c.mae, data: c as unknown as Prisma.InputJsonValue })),
+          data: result.criteria.map((c, position) => ({
+            runId: run.id,
+            evalName: c.eval,
+            position,
+            criterion: c.item,
+            mae: c.mae,
+            data: c as unknown as Prisma.InputJsonValue,
+          })),
         });
       }
       return run.id;
@@ -82,9 +95,24 @@ export function createCalibrationStore(prisma: PrismaClient) {
   return {
     saveCalibrationOf,
     /** Stores a finished calibration of the suite named `suiteName` (created on first use) at this exact YAML. */
-    async saveCalibration(input: { suiteName: string; yaml: string; result: CalibrationResult; startedBy: StartedBy; config: CalibrationRunConfig }): Promise<string> {
-      const { suiteId, suiteVersionId } = await createRunStore(prisma).saveSuiteVersion({ name: input.suiteName, yaml: input.yaml });
-      return saveCalibrationOf({ suiteId, suiteVersionId, result: input.result, startedBy: input.startedBy, config: input.config });
+    async saveCalibration(input: {
+      suiteName: string;
+      yaml: string;
+      result: CalibrationResult;
+      startedBy: StartedBy;
+      config: CalibrationRunConfig;
+    }): Promise<string> {
+      const { suiteId, suiteVersionId } = await createRunStore(prisma).saveSuiteVersion({
+        name: input.suiteName,
+        yaml: input.yaml,
+      });
+      return saveCalibrationOf({
+        suiteId,
+        suiteVersionId,
+        result: input.result,
+        startedBy: input.startedBy,
+        config: input.config,
+      });
     },
 
     /** The newest calibration of a suite, rebuilt as the engine's plain result. */
@@ -93,7 +121,11 @@ export function createCalibrationStore(prisma: PrismaClient) {
       const run = await prisma.run.findFirst({
         where: { suiteId, kind: "calibration" },
         orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-        include: { suite: { select: { name: true } }, suiteVersion: { select: { yaml: true } }, calibrations: { orderBy: { position: "asc" } } },
+        include: {
+          suite: { select: { name: true } },
+          suiteVersion: { select: { yaml: true } },
+          calibrations: { orderBy: { position: "asc" } },
+        },
       });
       if (!run) return undefined;
       const config = run.config as unknown as Partial<CalibrationRunConfig>;
@@ -103,14 +135,33 @@ export function createCalibrationStore(prisma: PrismaClient) {
         tolerance: config.tolerance ?? 0.25,
         ...(maxError !== undefined ? { maxError } : {}),
         criteria,
-        overMaxError: maxError === undefined ? [] : criteria.filter((c) => c.mae !== null && c.mae > maxError + 1e-12).map((c) => ({ eval: c.eval, item: c.item, mae: c.mae! })),
+        overMaxError:
+          maxError === undefined
+            ? []
+            : criteria
+                .filter((c) => c.mae !== null && c.mae > maxError + 1e-12)
+                .map((c) => ({ eval: c.eval, item: c.item, mae: c.mae! })),
         probes: run.totalCells,
         ungraded: criteria.reduce((n, c) => n + c.items.length - c.graded, 0),
         judgeCalls: run.judgeCalls,
         costUsd: run.costUsd,
-        usage: { input: run.inputTokens, output: run.outputTokens, cacheRead: run.cacheReadTokens, cacheWrite: run.cacheWriteTokens, ...(run.cacheWrite1hTokens > 0 ? { cacheWrite1h: run.cacheWrite1hTokens } : {}) },
+        usage: {
+          input: run.inputTokens,
+          output: run.outputTokens,
+          cacheRead: run.cacheReadTokens,
+          cacheWrite: run.cacheWriteTokens,
+          ...(run.cacheWrite1hTokens > 0 ? { cacheWrite1h: run.cacheWrite1hTokens } : {}),
+        },
       };
-      return { runId: run.id, suiteId: run.suiteId, suiteName: run.suite.name, startedBy: run.startedBy as StartedBy, createdAt: run.createdAt, yaml: run.suiteVersion.yaml, result };
+      return {
+        runId: run.id,
+        suiteId: run.suiteId,
+        suiteName: run.suite.name,
+        startedBy: run.startedBy as StartedBy,
+        createdAt: run.createdAt,
+        yaml: run.suiteVersion.yaml,
+        result,
+      };
     },
 
     /** Per criterion, its MAE in each of the suite's newest `limit` calibration runs, oldest first. */
@@ -120,7 +171,14 @@ export function createCalibrationStore(prisma: PrismaClient) {
         where: { suiteId: input.suiteId, kind: "calibration" },
         orderBy: [{ createdAt: "desc" }, { id: "desc" }],
         take: Math.max(1, Math.min(200, Math.floor(input.limit))),
-        select: { id: true, createdAt: true, calibrations: { select: { evalName: true, criterion: true, mae: true }, orderBy: { position: "asc" } } },
+        select: {
+          id: true,
+          createdAt: true,
+          calibrations: {
+            select: { evalName: true, criterion: true, mae: true },
+            orderBy: { position: "asc" },
+          },
+        },
       });
       const series = new Map<string, MaeHistory>();
       for (const run of runs.reverse()) {

@@ -33,14 +33,21 @@ export function parseDatabaseUrl(url: string): ConnectionConfig {
  * pool so that every pool together stays within the embedded server's limit.
  */
 export function adapterFor(url: string, options: { max?: number } = {}): PrismaPg {
-  return new PrismaPg({ ...parseDatabaseUrl(url), max: options.max ?? 6, idleTimeoutMillis: 1_000 });
+  return new PrismaPg({
+    ...parseDatabaseUrl(url),
+    max: options.max ?? 6,
+    idleTimeoutMillis: 1_000,
+  });
 }
 
 /**
  * Runs `work` with an adapter over a pool of its own, ended afterwards: an
  * idle pool would keep a finished process alive for its idle timeout.
  */
-export async function withAdapter<T>(url: string, work: (adapter: PrismaPg) => Promise<T>): Promise<T> {
+export async function withAdapter<T>(
+  url: string,
+  work: (adapter: PrismaPg) => Promise<T>,
+): Promise<T> {
   const pool = new pg.Pool({ ...parseDatabaseUrl(url), max: 1 });
   try {
     return await work(new PrismaPg(pool));

@@ -16,7 +16,10 @@ export function dashboardDatabase(): DashboardDatabase {
   const settings = readEnv();
   if (!settings.ok) return { ok: false, message: settings.message };
   if (!settings.value.databaseUrl) {
-    return { ok: false, message: "No database: start the dashboard with `npm run dev` (or set DATABASE_URL)." };
+    return {
+      ok: false,
+      message: "No database: start the dashboard with `npm run dev` (or set DATABASE_URL).",
+    };
   }
   holder.__rubricStudioPrisma = createPrismaClient(settings.value.databaseUrl, { max: 3 });
   return { ok: true, prisma: holder.__rubricStudioPrisma };

@@ -89,11 +89,20 @@ export async function freePort(): Promise<number> {
  * can connect: PGlite is one session, so Postgres' advisory lock cannot keep
  * two processes from migrating at once, and the server's owner must do it.
  */
-export async function startEmbeddedServer(input: { dataDir: string; port?: number; migrate?: boolean }): Promise<EmbeddedServer> {
+export async function startEmbeddedServer(input: {
+  dataDir: string;
+  port?: number;
+  migrate?: boolean;
+}): Promise<EmbeddedServer> {
   await mkdir(input.dataDir, { recursive: true });
   const db = await PGlite.create(input.dataDir);
   const port = input.port ?? (await freePort());
-  const server = new PGLiteSocketServer({ db, port, host: "127.0.0.1", maxConnections: EMBEDDED_MAX_CONNECTIONS });
+  const server = new PGLiteSocketServer({
+    db,
+    port,
+    host: "127.0.0.1",
+    maxConnections: EMBEDDED_MAX_CONNECTIONS,
+  });
   serializeExtendedProtocol(server);
   await server.start();
   if (input.migrate) {

@@ -29,10 +29,24 @@ export async function enqueuePlannedRun(input: {
   filter?: RegExp;
 }): Promise<{ runId: string; cells: number }> {
   const store = createRunStore(input.prisma);
-  const cells = planSuite({ suite: input.suite, defaultModel: input.config.judgeModel, filter: input.filter });
-  const { suiteId, suiteVersionId } = await store.saveSuiteVersion({ name: input.suiteName, yaml: input.yaml });
+  const cells = planSuite({
+    suite: input.suite,
+    defaultModel: input.config.judgeModel,
+    filter: input.filter,
+  });
+  const { suiteId, suiteVersionId } = await store.saveSuiteVersion({
+    name: input.suiteName,
+    yaml: input.yaml,
+  });
   const plannedJudgeCalls = cells.reduce((n, c) => n + c.judgeCalls, 0);
-  const runId = await store.createRun({ suiteId, suiteVersionId, startedBy: input.startedBy, config: { ...input.config, plannedJudgeCalls }, totalCells: cells.length, status: "queued" });
+  const runId = await store.createRun({
+    suiteId,
+    suiteVersionId,
+    startedBy: input.startedBy,
+    config: { ...input.config, plannedJudgeCalls },
+    totalCells: cells.length,
+    status: "queued",
+  });
   await enqueueCells({ boss: input.boss, runId, cellIds: cells.map((c) => c.id) });
   return { runId, cells: cells.length };
 }
@@ -58,12 +72,18 @@ export async function enqueueSuiteRun(input: {
   /** "Run as batch": the workers grade it through Message Batches (half price, up to 24 h). */
   batch?: boolean;
 }): Promise<EnqueueSuiteRunResult> {
-  const row = UUID.test(input.suiteId) ? await input.prisma.suite.findUnique({ where: { id: input.suiteId }, select: { name: true } }) : null;
+  const row = UUID.test(input.suiteId)
+    ? await input.prisma.suite.findUnique({ where: { id: input.suiteId }, select: { name: true } })
+    : null;
   if (!row) return { ok: false, code: "not_found", message: "No such suite." };
   const loaded = input.loaded ?? loadSuite({ text: input.yaml, file: row.name });
   if (!loaded.ok) {
     const first = loaded.issues.find((i) => i.severity === "error") ?? loaded.issues[0];
-    return { ok: false, code: "bad_request", message: `The suite does not load${first ? `: line ${first.line}: ${first.message}` : "."}` };
+    return {
+      ok: false,
+      code: "bad_request",
+      message: `The suite does not load${first ? `: line ${first.line}: ${first.message}` : "."}`,
+    };
   }
   const config: RunConfig = {
     file: row.name,
@@ -75,7 +95,15 @@ export async function enqueueSuiteRun(input: {
   };
   const boss = await openQueue({ db: { url: input.databaseUrl }, poolSize: 1 });
   try {
-    const value = await enqueuePlannedRun({ prisma: input.prisma, boss, suite: loaded.value, suiteName: row.name, yaml: input.yaml, config, startedBy: "dashboard" });
+    const value = await enqueuePlannedRun({
+      prisma: input.prisma,
+      boss,
+      suite: loaded.value,
+      suiteName: row.name,
+      yaml: input.yaml,
+      config,
+      startedBy: "dashboard",
+    });
     return { ok: true, value };
   } finally {
     await boss.stop({ graceful: false });

@@ -9,7 +9,13 @@ import { createReviewQueue } from "./review-queue";
 // questions the judges left for a person go to the suite's review queue.
 // Enqueueing skips what is queued already, so finishing a run twice adds nothing.
 
-export async function fillReviewQueue(prisma: PrismaClient, input: { runId: string; results?: readonly EvalResult[]; calibration?: CalibrationResult }): Promise<number> {
-  const questions = [...(input.results ? needsPerson([...input.results]) : []), ...(input.calibration ? calibrationQuestions(input.calibration) : [])];
+export async function fillReviewQueue(
+  prisma: PrismaClient,
+  input: { runId: string; results?: readonly EvalResult[]; calibration?: CalibrationResult },
+): Promise<number> {
+  const questions = [
+    ...(input.results ? needsPerson([...input.results]) : []),
+    ...(input.calibration ? calibrationQuestions(input.calibration) : []),
+  ];
   return createReviewQueue(prisma).enqueue({ runId: input.runId, questions });
 }

@@ -18,7 +18,11 @@ export interface AnchorProposal {
   to: string;
 }
 
-type Refusal = { ok: false; code: "not_found" | "bad_request" | "version_changed" | "too_complex" | "busy" | "failed"; message: string };
+type Refusal = {
+  ok: false;
+  code: "not_found" | "bad_request" | "version_changed" | "too_complex" | "busy" | "failed";
+  message: string;
+};
 
 const CHANGED = "The suite has a newer version than the diff you saw: look at the diff again.";
 
@@ -30,33 +34,80 @@ export function createLabelAnchors(prisma: PrismaClient, loadText: LoadText = lo
     if (!UUID.test(labelId)) return { ok: false, code: "not_found", message: "no such label" };
     const label = await prisma.humanLabel.findUnique({ where: { id: labelId } });
     if (!label) return { ok: false, code: "not_found", message: "no such label" };
-    if (label.score === null || label.scale === "category" || label.scale === "decision" || label.scale === "pairwise") {
-      return { ok: false, code: "bad_request", message: `a ${label.scale} label is not a criterion's score: only criteria take anchors` };
+    if (
+      label.score === null ||
+      label.scale === "category" ||
+      label.scale === "decision" ||
+      label.scale === "pairwise"
+    ) {
+      return {
+        ok: false,
+        code: "bad_request",
+        message: `a ${label.scale} label is not a criterion's score: only criteria take anchors`,
+      };
     }
     const suite = await createSuiteStore(prisma).getSuite(label.suiteId);
-    if (!suite?.latest) return { ok: false, code: "not_found", message: "the suite has no saved version" };
-    const added = addAnchor({ yaml: suite.latest.yaml, evalName: label.evalName, criterion: label.criterion, response: label.candidate, score: label.score });
+    if (!suite?.latest)
+      return { ok: false, code: "not_found", message: "the suite has no saved version" };
+    const added = addAnchor({
+      yaml: suite.latest.yaml,
+      evalName: label.evalName,
+      criterion: label.criterion,
+      response: label.candidate,
+      score: label.score,
+    });
     if (!added.ok) return { ok: false, code: "bad_request", message: added.message };
     const loaded = await loadText({ text: added.yaml, file: suite.name });
     if (!loaded.ok) return loaded;
-    if (!loaded.value.ok) return { ok: false, code: "bad_request", message: `the suite would not load with this anchor: ${loaded.value.issues[0]?.message ?? "unknown problem"}` };
-    return { ok: true, value: { suiteId: suite.id, baseVersionId: suite.latest.id, from: suite.latest.yaml, to: added.yaml } };
+    if (!loaded.value.ok)
+      return {
+        ok: false,
+        code: "bad_request",
+        message: `the suite would not load with this anchor: ${loaded.value.issues[0]?.message ?? "unknown problem"}`,
+      };
+    return {
+      ok: true,
+      value: {
+        suiteId: suite.id,
+        baseVersionId: suite.latest.id,
+        from: suite.latest.yaml,
+        to: added.yaml,
+      },
+    };
   }
 
   return {
     propose,
     /** Saves the proposal as the suite's new version, if `baseVersionId` is still its newest. */
-    async save(input: { labelId: string; baseVersionId: string }): Promise<{ ok: true; value: { suiteId: string; versionId: string } } | Refusal> {
+    async save(input: {
+      labelId: string;
+      baseVersionId: string;
+    }): Promise<{ ok: true; value: { suiteId: string; versionId: string } } | Refusal> {
       // A newer version than the diff shown is said first: it may hold this very anchor by now, which the diff, looked at again, shows.
-      const label = UUID.test(input.labelId) ? await prisma.humanLabel.findUnique({ where: { id: input.labelId }, select: { suiteId: true } }) : null;
-      const newest = label ? (await createSuiteStore(prisma).getSuite(label.suiteId))?.latest?.id : undefined;
-      if (newest !== undefined && newest !== input.baseVersionId) return { ok: false, code: "version_changed", message: CHANGED };
+      const label = UUID.test(input.labelId)
+        ? await prisma.humanLabel.findUnique({
+            where: { id: input.labelId },
+            select: { suiteId: true },
+          })
+        : null;
+      const newest = label
+        ? (await createSuiteStore(prisma).getSuite(label.suiteId))?.latest?.id
+        : undefined;
+      if (newest !== undefined && newest !== input.baseVersionId)
+        return { ok: false, code: "version_changed", message: CHANGED };
       const proposal = await propose(input.labelId);
       if (!proposal.ok) return proposal;
-      if (proposal.value.baseVersionId !== input.baseVersionId) return { ok: false, code: "version_changed", message: CHANGED };
-      const saved = await createSuiteStore(prisma).saveVersion({ suiteId: proposal.value.suiteId, yaml: proposal.value.to });
+      if (proposal.value.baseVersionId !== input.baseVersionId)
+        return { ok: false, code: "version_changed", message: CHANGED };
+      const saved = await createSuiteStore(prisma).saveVersion({
+        suiteId: proposal.value.suiteId,
+        yaml: proposal.value.to,
+      });
       if (!saved.ok) return { ok: false, code: "not_found", message: saved.message };
-      return { ok: true, value: { suiteId: proposal.value.suiteId, versionId: saved.value.version.id } };
+      return {
+        ok: true,
+        value: { suiteId: proposal.value.suiteId, versionId: saved.value.version.id },
+      };
     },
   };
 }

@@ -13,33 +13,65 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const LABELS_READ = 2000;
 
 /** A suite's labels (the calibration view), or one run's (its agreement view: people beside the judges). */
-export async function labelCalibration(prisma: PrismaClient, scope: { suiteId: string } | { runId: string }): Promise<CalibrationResult | undefined> {
+export async function labelCalibration(
+  prisma: PrismaClient,
+  scope: { suiteId: string } | { runId: string },
+): Promise<CalibrationResult | undefined> {
   const id = "suiteId" in scope ? scope.suiteId : scope.runId;
   if (!UUID.test(id)) return undefined;
   const where = "suiteId" in scope ? { suiteId: id, runId: { not: null } } : { runId: id };
-  const labels = await prisma.humanLabel.findMany({ where: { ...where, score: { not: null } }, orderBy: { createdAt: "desc" }, take: LABELS_READ });
+  const labels = await prisma.humanLabel.findMany({
+    where: { ...where, score: { not: null } },
+    orderBy: { createdAt: "desc" },
+    take: LABELS_READ,
+  });
   if (labels.length === 0) return undefined;
   const rows = await prisma.evalResultRow.findMany({
     where: { OR: labels.map((l) => ({ runId: l.runId!, resultKey: l.resultKey })) },
     select: { runId: true, resultKey: true, data: true },
   });
-  const byKey = new Map(rows.map((r) => [`${r.runId}\u0000${r.resultKey}`, r.data as unknown as EvalResult]));
-  const calibration = humanCalibration({ labels: labels.map((label) => ({ label, result: byKey.get(`${label.runId}\u0000${label.resultKey}`) })) });
+  const byKey = new Map(
+    rows.map((r) => [`${r.runId}\u0000${r.resultKey}`, r.data as unknown as EvalResult]),
+  );
+  const calibration = humanCalibration({
+    labels: labels.map((label) => ({
+      label,
+      result: byKey.get(`${label.runId}\u0000${label.resultKey}`),
+    })),
+  });
   return calibration.criteria.length ? calibration : undefined;
 }
 
 /** Agreement between people on the items two of them labelled (a second opinion), of a suite or of one run's results. */
-export async function labelPeopleAgreement(prisma: PrismaClient, scope: { suiteId: string } | { runId: string }): Promise<PeopleAgreement[]> {
+export async function labelPeopleAgreement(
+  prisma: PrismaClient,
+  scope: { suiteId: string } | { runId: string },
+): Promise<PeopleAgreement[]> {
   const id = "suiteId" in scope ? scope.suiteId : scope.runId;
   if (!UUID.test(id)) return [];
   // Only items with more than one label (their ids first, so the labels read are those items' only).
-  const twice = await prisma.humanLabel.groupBy({ by: ["reviewItemId"], where: { ...("suiteId" in scope ? { suiteId: id } : { runId: id }), reviewItemId: { not: null } }, having: { reviewItemId: { _count: { gt: 1 } } } });
+  const twice = await prisma.humanLabel.groupBy({
+    by: ["reviewItemId"],
+    where: {
+      ...("suiteId" in scope ? { suiteId: id } : { runId: id }),
+      reviewItemId: { not: null },
+    },
+    having: { reviewItemId: { _count: { gt: 1 } } },
+  });
   if (twice.length === 0) return [];
   const labels = await prisma.humanLabel.findMany({
     where: { reviewItemId: { in: twice.map((t) => t.reviewItemId!) } },
     orderBy: { createdAt: "asc" },
     take: LABELS_READ,
-    select: { reviewItemId: true, evalName: true, criterion: true, reviewer: true, scale: true, value: true, score: true },
+    select: {
+      reviewItemId: true,
+      evalName: true,
+      criterion: true,
+      reviewer: true,
+      scale: true,
+      value: true,
+      score: true,
+    },
   });
   return peopleAgreement(labels.map(({ reviewItemId, ...l }) => ({ ...l, itemId: reviewItemId! })));
 }

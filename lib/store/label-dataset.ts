@@ -1,5 +1,9 @@
 import { LIMITS } from "../config/limits";
-import { referenceItemOf, type ReferenceDataset, type ReferenceItem } from "../engine/trust/people/reference-item";
+import {
+  referenceItemOf,
+  type ReferenceDataset,
+  type ReferenceItem,
+} from "../engine/trust/people/reference-item";
 import type { PrismaClient } from "./generated/client";
 
 // "Add to dataset": a label appended to its suite's ReferenceDataset
@@ -10,7 +14,9 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 // As many as a dataset file may hold (LIMITS.datasetItems), so the download reads back.
 const ITEMS_MAX = LIMITS.datasetItems;
 
-export type AddToDatasetResult = { ok: true; value: { suiteId: string; item: ReferenceItem; added: boolean; items: number } } | { ok: false; code: "not_found"; message: string };
+export type AddToDatasetResult =
+  | { ok: true; value: { suiteId: string; item: ReferenceItem; added: boolean; items: number } }
+  | { ok: false; code: "not_found"; message: string };
 
 export function createLabelDataset(prisma: PrismaClient) {
   return {
@@ -20,7 +26,10 @@ export function createLabelDataset(prisma: PrismaClient) {
       const label = await prisma.humanLabel.findUnique({ where: { id: labelId } });
       if (!label) return { ok: false, code: "not_found", message: "no such label" };
       const item = referenceItemOf(label);
-      const { count } = await prisma.labelDatasetItem.createMany({ data: [{ suiteId: label.suiteId, labelId, item: item as object }], skipDuplicates: true });
+      const { count } = await prisma.labelDatasetItem.createMany({
+        data: [{ suiteId: label.suiteId, labelId, item: item as object }],
+        skipDuplicates: true,
+      });
       const items = await prisma.labelDatasetItem.count({ where: { suiteId: label.suiteId } });
       return { ok: true, value: { suiteId: label.suiteId, item, added: count === 1, items } };
     },
@@ -28,13 +37,22 @@ export function createLabelDataset(prisma: PrismaClient) {
     /** The suite's dataset in the order its items were added; undefined for no such suite. */
     async dataset(suiteId: string): Promise<ReferenceDataset | undefined> {
       if (!UUID.test(suiteId)) return undefined;
-      const suite = await prisma.suite.findUnique({ where: { id: suiteId }, select: { name: true } });
+      const suite = await prisma.suite.findUnique({
+        where: { id: suiteId },
+        select: { name: true },
+      });
       if (!suite) return undefined;
-      const rows = await prisma.labelDatasetItem.findMany({ where: { suiteId }, orderBy: [{ createdAt: "asc" }, { id: "asc" }], take: ITEMS_MAX, select: { item: true } });
+      const rows = await prisma.labelDatasetItem.findMany({
+        where: { suiteId },
+        orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+        take: ITEMS_MAX,
+        select: { item: true },
+      });
       return {
         id: `${suite.name}-labels`,
         name: `${suite.name}: labels from the review queue`,
-        description: "Items people labelled in Rubric Studio's review queue, each with its label as a human annotation.",
+        description:
+          "Items people labelled in Rubric Studio's review queue, each with its label as a human annotation.",
         items: rows.map((r) => r.item as unknown as ReferenceItem),
       };
     },

@@ -4,7 +4,10 @@ import { findEmbeddedServer, startEmbeddedServer, type EmbeddedServer } from "./
 import { applyMigrations } from "./schema-engine";
 
 /** `.data/pglite` in the project: where the dashboard and the CLI share their embedded database. */
-export const DEFAULT_DATA_DIR = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../../.data/pglite");
+export const DEFAULT_DATA_DIR = path.resolve(
+  path.dirname(new URL(import.meta.url).pathname),
+  "../../.data/pglite",
+);
 
 export interface Database {
   url: string;
@@ -19,7 +22,12 @@ export interface Database {
  * server already serving the data folder, else one started here. Migrations
  * are applied (a no-op on an up-to-date database) by whoever owns the server.
  */
-export async function openDatabase(input: { databaseUrl?: string; dataDir?: string; poolSize?: number; migrate?: boolean }): Promise<Database> {
+export async function openDatabase(input: {
+  databaseUrl?: string;
+  dataDir?: string;
+  poolSize?: number;
+  migrate?: boolean;
+}): Promise<Database> {
   let owned: EmbeddedServer | undefined;
   let url = input.databaseUrl;
   let source: Database["source"] = "url";

@@ -10,10 +10,20 @@ import { Prisma, type PrismaClient } from "./generated/client";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export type RunPositionBias = PooledPositionBias & { runId: string; createdAt: Date; status: string };
+export type RunPositionBias = PooledPositionBias & {
+  runId: string;
+  createdAt: Date;
+  status: string;
+};
 
 /** Pairwise results pooled, and the sums of their PositionBias counts. */
-type Row = { comparisons: number; biased: number; comparable: number; favoredFirst: number; favoredSecond: number };
+type Row = {
+  comparisons: number;
+  biased: number;
+  comparable: number;
+  favoredFirst: number;
+  favoredSecond: number;
+};
 
 const POOLED = Prisma.sql`
   count(*)::int AS comparisons,
@@ -34,7 +44,9 @@ export function createPositionBiasViews(prisma: PrismaClient) {
     /** A run's pairwise results pooled; undefined when it has none. */
     async runPositionBias(runId: string): Promise<PooledPositionBias | undefined> {
       if (!UUID.test(runId)) return undefined;
-      const rows = await prisma.$queryRaw<Row[]>`SELECT ${POOLED} FROM eval_results e WHERE e.run_id = ${runId}::uuid AND e.rubric_kind = 'pairwise'`;
+      const rows = await prisma.$queryRaw<
+        Row[]
+      >`SELECT ${POOLED} FROM eval_results e WHERE e.run_id = ${runId}::uuid AND e.rubric_kind = 'pairwise'`;
       const row = rows[0];
       return row && row.comparisons > 0 ? pooled(row) : undefined;
     },
@@ -42,14 +54,21 @@ export function createPositionBiasViews(prisma: PrismaClient) {
     /** The suite's newest `limit` eval runs that compared anything, newest first, each pooled. */
     async suitePositionBias(input: { suiteId: string; limit: number }): Promise<RunPositionBias[]> {
       if (!UUID.test(input.suiteId)) return [];
-      const rows = await prisma.$queryRaw<(Row & { runId: string; createdAt: Date; status: string })[]>`
+      const rows = await prisma.$queryRaw<
+        (Row & { runId: string; createdAt: Date; status: string })[]
+      >`
         SELECT r.id::text AS "runId", r.created_at AS "createdAt", r.status, ${POOLED}
         FROM runs r JOIN eval_results e ON e.run_id = r.id
         WHERE r.suite_id = ${input.suiteId}::uuid AND r.kind = 'eval' AND e.rubric_kind = 'pairwise'
         GROUP BY r.id, r.created_at, r.status
         ORDER BY r.created_at DESC, r.id DESC
         LIMIT ${Math.max(1, Math.min(500, Math.floor(input.limit)))}`;
-      return rows.map(({ runId, createdAt, status, ...row }) => ({ runId, createdAt, status, ...pooled(row) }));
+      return rows.map(({ runId, createdAt, status, ...row }) => ({
+        runId,
+        createdAt,
+        status,
+        ...pooled(row),
+      }));
     },
   };
 }

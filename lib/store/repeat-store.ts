@@ -15,24 +15,49 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export function createRepeatStore(prisma: PrismaClient) {
   return {
     /** Stores a finished repeated run of the suite named `suiteName` (created on first use) at this exact YAML; the run's id. */
-    async saveRepeatedRun(input: { suiteName: string; yaml: string; report: Report & { repeat: RepeatSummary }; config: RunConfig }): Promise<string> {
+    async saveRepeatedRun(input: {
+      suiteName: string;
+      yaml: string;
+      report: Report & { repeat: RepeatSummary };
+      config: RunConfig;
+    }): Promise<string> {
       const runs = createRunStore(prisma);
       const { report } = input;
-      const { suiteId, suiteVersionId } = await runs.saveSuiteVersion({ name: input.suiteName, yaml: input.yaml });
-      const runId = await runs.createRun({ suiteId, suiteVersionId, startedBy: "cli", config: { ...input.config, repeat: report.repeat.runs } as RunConfig, totalCells: report.results.length });
+      const { suiteId, suiteVersionId } = await runs.saveSuiteVersion({
+        name: input.suiteName,
+        yaml: input.yaml,
+      });
+      const runId = await runs.createRun({
+        suiteId,
+        suiteVersionId,
+        startedBy: "cli",
+        config: { ...input.config, repeat: report.repeat.runs } as RunConfig,
+        totalCells: report.results.length,
+      });
       for (const result of report.results) await runs.saveResult(runId, redactDeep(result));
       await prisma.run.update({
         where: { id: runId },
-        data: { repeats: report.repeat.runs, flipRates: redactDeep(report.repeat.flips) as unknown as Prisma.InputJsonValue },
+        data: {
+          repeats: report.repeat.runs,
+          flipRates: redactDeep(report.repeat.flips) as unknown as Prisma.InputJsonValue,
+        },
       });
-      await runs.finishRun({ runId, report, status: "completed", reused: { calls: 0, savedUsd: 0 } });
+      await runs.finishRun({
+        runId,
+        report,
+        status: "completed",
+        reused: { calls: 0, savedUsd: 0 },
+      });
       return runId;
     },
 
     /** A run's repeats and flip rates; undefined for a run that was not repeated (or does not exist). */
     async flipRates(runId: string): Promise<RepeatSummary | undefined> {
       if (!UUID.test(runId)) return undefined;
-      const run = await prisma.run.findUnique({ where: { id: runId }, select: { repeats: true, flipRates: true } });
+      const run = await prisma.run.findUnique({
+        where: { id: runId },
+        select: { repeats: true, flipRates: true },
+      });
       if (!run || run.repeats < 2 || !Array.isArray(run.flipRates)) return undefined;
       return { runs: run.repeats, flips: run.flipRates as unknown as FlipRate[] };
     },

@@ -1,5 +1,9 @@
 import type { EvalResult } from "../engine/results/report";
-import { calibrationOutlierDetail, type ReviewQuestion, type ReviewReason } from "../engine/trust/people/needs-person";
+import {
+  calibrationOutlierDetail,
+  type ReviewQuestion,
+  type ReviewReason,
+} from "../engine/trust/people/needs-person";
 import { offeredTwice } from "../engine/trust/people/people-agreement";
 import { askableItems } from "../engine/trust/people/review-subject";
 import { reviewSettingsOf } from "../config/review-settings";
@@ -47,15 +51,28 @@ export interface QueueFilter {
   limit?: number;
 }
 
-export type ClaimResult = { ok: true; item: ReviewItem } | { ok: false; code: "not_found" } | { ok: false; code: "claimed"; by: string } | { ok: false; code: "labelled"; byYou: boolean };
+export type ClaimResult =
+  | { ok: true; item: ReviewItem }
+  | { ok: false; code: "not_found" }
+  | { ok: false; code: "claimed"; by: string }
+  | { ok: false; code: "labelled"; byYou: boolean };
 
-type ItemRow = Omit<ReviewItem, "reason" | "state" | "labelledBy"> & { reason: string; state: string; labels: { reviewer: string }[] };
-const WITH_LABELLERS = { labels: { select: { reviewer: true }, orderBy: { createdAt: "asc" as const } } };
+type ItemRow = Omit<ReviewItem, "reason" | "state" | "labelledBy"> & {
+  reason: string;
+  state: string;
+  labels: { reviewer: string }[];
+};
+const WITH_LABELLERS = {
+  labels: { select: { reviewer: true }, orderBy: { createdAt: "asc" as const } },
+};
 
 const toItem = ({ labels, ...row }: ItemRow): ReviewItem => ({
   ...row,
   // Outliers queued before their detail was neutral said the suite's label and the judge's score: never shown before a person answers.
-  detail: row.reason === "calibration_outlier" && row.detail.startsWith("labelled ") ? calibrationOutlierDetail([row.evalName]) : row.detail,
+  detail:
+    row.reason === "calibration_outlier" && row.detail.startsWith("labelled ")
+      ? calibrationOutlierDetail([row.evalName])
+      : row.detail,
   reason: row.reason as ReviewReason,
   state: row.state as ReviewItemState,
   labelledBy: labels.map((l) => l.reviewer),
@@ -72,19 +89,39 @@ export function createReviewQueue(prisma: PrismaClient) {
     /** Adds questions of one run to its suite's queue; a question already there (same run, result, criterion, reason) is not added twice. Returns how many were new. The suite version's review.second_opinion_rate picks the items offered to two people. */
     async enqueue(input: { runId: string; questions: readonly ReviewQuestion[] }): Promise<number> {
       if (input.questions.length === 0) return 0;
-      const run = await prisma.run.findUnique({ where: { id: input.runId }, select: { suiteId: true, suiteVersion: { select: { yaml: true } } } });
+      const run = await prisma.run.findUnique({
+        where: { id: input.runId },
+        select: { suiteId: true, suiteVersion: { select: { yaml: true } } },
+      });
       if (!run) return 0;
       const { secondOpinionRate } = reviewSettingsOf(run.suiteVersion.yaml);
-      const wanted = (q: ReviewQuestion) => (offeredTwice([input.runId, q.resultKey, q.criterion, q.reason].join("\u0000"), secondOpinionRate) ? 2 : 1);
+      const wanted = (q: ReviewQuestion) =>
+        offeredTwice(
+          [input.runId, q.resultKey, q.criterion, q.reason].join("\u0000"),
+          secondOpinionRate,
+        )
+          ? 2
+          : 1;
       const { count } = await prisma.reviewItem.createMany({
-        data: input.questions.map((q) => ({ suiteId: run.suiteId, runId: input.runId, resultKey: q.resultKey, evalName: q.evalName, criterion: q.criterion, reason: q.reason, detail: q.detail, labelsWanted: wanted(q) })),
+        data: input.questions.map((q) => ({
+          suiteId: run.suiteId,
+          runId: input.runId,
+          resultKey: q.resultKey,
+          evalName: q.evalName,
+          criterion: q.criterion,
+          reason: q.reason,
+          detail: q.detail,
+          labelsWanted: wanted(q),
+        })),
         skipDuplicates: true,
       });
       return count;
     },
 
     /** The queue, oldest run first, then by eval, result and criterion, filtered; with the counts per reason (of the same state) for the filter's chips. */
-    async list(filter: QueueFilter): Promise<{ items: ReviewItem[]; byReason: Partial<Record<ReviewReason, number>> }> {
+    async list(
+      filter: QueueFilter,
+    ): Promise<{ items: ReviewItem[]; byReason: Partial<Record<ReviewReason, number>> }> {
       if (!UUID.test(filter.suiteId)) return { items: [], byReason: {} };
       const where = {
         suiteId: filter.suiteId,
@@ -95,10 +132,28 @@ export function createReviewQueue(prisma: PrismaClient) {
         ...(filter.reviewer ? { labels: { none: { reviewer: filter.reviewer } } } : {}),
       };
       const [rows, groups] = await Promise.all([
-        prisma.reviewItem.findMany({ where, include: WITH_LABELLERS, orderBy: [{ createdAt: "asc" }, { evalName: "asc" }, { resultKey: "asc" }, { criterion: "asc" }, { reason: "asc" }], take: Math.min(filter.limit ?? 200, 500) }),
-        prisma.reviewItem.groupBy({ by: ["reason"], where: { suiteId: filter.suiteId, ...stateWhere(filter.state) }, _count: { _all: true } }),
+        prisma.reviewItem.findMany({
+          where,
+          include: WITH_LABELLERS,
+          orderBy: [
+            { createdAt: "asc" },
+            { evalName: "asc" },
+            { resultKey: "asc" },
+            { criterion: "asc" },
+            { reason: "asc" },
+          ],
+          take: Math.min(filter.limit ?? 200, 500),
+        }),
+        prisma.reviewItem.groupBy({
+          by: ["reason"],
+          where: { suiteId: filter.suiteId, ...stateWhere(filter.state) },
+          _count: { _all: true },
+        }),
       ]);
-      return { items: rows.map(toItem), byReason: Object.fromEntries(groups.map((g) => [g.reason, g._count._all])) };
+      return {
+        items: rows.map(toItem),
+        byReason: Object.fromEntries(groups.map((g) => [g.reason, g._count._all])),
+      };
     },
 
     async get(id: string): Promise<ReviewItem | undefined> {
@@ -114,34 +169,69 @@ export function createReviewQueue(prisma: PrismaClient) {
       const { count } = await prisma.reviewItem.updateMany({
         where: {
           id: input.id,
-          OR: [{ state: "open" }, { state: "claimed", claimedBy: input.reviewer }, { state: "claimed", claimedAt: { lt: new Date(now.getTime() - CLAIM_LEASE_MS) } }],
+          OR: [
+            { state: "open" },
+            { state: "claimed", claimedBy: input.reviewer },
+            { state: "claimed", claimedAt: { lt: new Date(now.getTime() - CLAIM_LEASE_MS) } },
+          ],
           // A second opinion is a different person's.
           labels: { none: { reviewer: input.reviewer } },
         },
         data: { state: "claimed", claimedBy: input.reviewer, claimedAt: now },
       });
-      const row = await prisma.reviewItem.findUnique({ where: { id: input.id }, include: WITH_LABELLERS });
+      const row = await prisma.reviewItem.findUnique({
+        where: { id: input.id },
+        include: WITH_LABELLERS,
+      });
       if (!row) return { ok: false, code: "not_found" };
       const item = toItem(row);
       if (count === 1) return { ok: true, item };
       if (row.state === "labelled") return { ok: false, code: "labelled", byYou: false };
       // Open for a second opinion, but this person gave the first.
-      if (item.labelledBy.includes(input.reviewer)) return { ok: false, code: "labelled", byYou: true };
+      if (item.labelledBy.includes(input.reviewer))
+        return { ok: false, code: "labelled", byYou: true };
       return { ok: false, code: "claimed", by: row.claimedBy ?? "someone" };
     },
 
     /** "Ask a person" from a result page: queues by hand one thing a person can answer about a stored result (a criterion, a review's decision or category, a compared pair). */
-    async ask(input: { runId: string; resultKey: string; criterion: string; by: string; note?: string }): Promise<{ ok: true; value: ReviewItem } | { ok: false; code: "not_found" | "bad_request"; message: string }> {
+    async ask(input: {
+      runId: string;
+      resultKey: string;
+      criterion: string;
+      by: string;
+      note?: string;
+    }): Promise<
+      | { ok: true; value: ReviewItem }
+      | { ok: false; code: "not_found" | "bad_request"; message: string }
+    > {
       if (!UUID.test(input.runId)) return { ok: false, code: "not_found", message: "no such run" };
-      const result = await prisma.evalResultRow.findUnique({ where: { runId_resultKey: { runId: input.runId, resultKey: input.resultKey } }, select: { evalName: true, data: true, run: { select: { suiteId: true } } } });
+      const result = await prisma.evalResultRow.findUnique({
+        where: { runId_resultKey: { runId: input.runId, resultKey: input.resultKey } },
+        select: { evalName: true, data: true, run: { select: { suiteId: true } } },
+      });
       if (!result) return { ok: false, code: "not_found", message: "no such result in this run" };
       const askable = askableItems(result.data as unknown as EvalResult);
-      if (!askable.includes(input.criterion)) return { ok: false, code: "bad_request", message: `"${input.criterion.slice(0, 60)}" is not in this result: ask about ${askable.join(", ")}` };
+      if (!askable.includes(input.criterion))
+        return {
+          ok: false,
+          code: "bad_request",
+          message: `"${input.criterion.slice(0, 60)}" is not in this result: ask about ${askable.join(", ")}`,
+        };
       const note = input.note?.trim();
-      const key = { runId: input.runId, resultKey: input.resultKey, criterion: input.criterion, reason: "asked" };
+      const key = {
+        runId: input.runId,
+        resultKey: input.resultKey,
+        criterion: input.criterion,
+        reason: "asked",
+      };
       const row = await prisma.reviewItem.upsert({
         where: { runId_resultKey_criterion_reason: key },
-        create: { ...key, suiteId: result.run.suiteId, evalName: result.evalName, detail: `asked by ${input.by}${note ? `: ${note}` : ""}` },
+        create: {
+          ...key,
+          suiteId: result.run.suiteId,
+          evalName: result.evalName,
+          detail: `asked by ${input.by}${note ? `: ${note}` : ""}`,
+        },
         // Asked again: the item already queued (or labelled) stands.
         update: {},
         include: WITH_LABELLERS,

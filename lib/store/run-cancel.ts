@@ -17,21 +17,37 @@ import { createRunStore, type RunStore, type StoredRun } from "./run-store";
 // worker stores them. Shared by the cancel route and the workers.
 
 /** Stores the run's report and final status once every planned cell has a result. Returns whether it did. */
-export async function finishIfAllStored(input: { store: RunStore; run: StoredRun; suite: SuiteConfig; priceOf: PriceOf }): Promise<boolean> {
+export async function finishIfAllStored(input: {
+  store: RunStore;
+  run: StoredRun;
+  suite: SuiteConfig;
+  priceOf: PriceOf;
+}): Promise<boolean> {
   const { store, run, suite, priceOf } = input;
   const results = await store.results(run.id);
   if (results.length < run.totalCells) return false;
   const planned = planSuite({ suite, defaultModel: run.config.judgeModel });
   const order = new Map(planned.map((cell, i) => [cell.id, i]));
   results.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
-  const report = buildReport({ results, suite, toolVersion: run.config.toolVersion, startedAt: run.createdAt.getTime(), finishedAt: Date.now(), priceOf });
+  const report = buildReport({
+    results,
+    suite,
+    toolVersion: run.config.toolVersion,
+    startedAt: run.createdAt.getTime(),
+    finishedAt: Date.now(),
+    priceOf,
+  });
   const cancelled = await store.isCancelRequested(run.id);
-  await store.finishRun({ runId: run.id, report, status: cancelled ? "cancelled" : "completed",  });
+  await store.finishRun({ runId: run.id, report, status: cancelled ? "cancelled" : "completed" });
   return true;
 }
 
 /** The engine's skipped (cancelled) results for these cells: runSuite with the cancel signalled, so no judge is called. */
-async function cancelledResults(run: StoredRun, suite: SuiteConfig, cellIds: ReadonlySet<string>): Promise<EvalResult[]> {
+async function cancelledResults(
+  run: StoredRun,
+  suite: SuiteConfig,
+  cellIds: ReadonlySet<string>,
+): Promise<EvalResult[]> {
   const cancel = new AbortController();
   cancel.abort();
   const report = await runSuite(
@@ -58,21 +74,36 @@ async function cancelledResults(run: StoredRun, suite: SuiteConfig, cellIds: Rea
  * cells as skipped (cancelled) in one write, and finishes the run if nothing
  * else is left. Returns how many cells it skipped.
  */
-export async function skipQueuedCells(input: { prisma: PrismaClient; boss: PgBoss; queue: string; runId: string; priceOf: PriceOf }): Promise<number> {
+export async function skipQueuedCells(input: {
+  prisma: PrismaClient;
+  boss: PgBoss;
+  queue: string;
+  runId: string;
+  priceOf: PriceOf;
+}): Promise<number> {
   const store = createRunStore(input.prisma);
   const run = await store.getRun(input.runId);
   if (!run || !(await store.isCancelRequested(run.id))) return 0;
   const loaded = loadSuite({ text: run.yaml, file: run.config.file });
   if (!loaded.ok) return 0;
-  const jobs = await input.boss.findJobs<{ runId: string; cellId: string }>(input.queue, { data: { runId: run.id }, queued: true });
+  const jobs = await input.boss.findJobs<{ runId: string; cellId: string }>(input.queue, {
+    data: { runId: run.id },
+    queued: true,
+  });
   let skipped = 0;
   if (jobs.length > 0) {
     // Deleted first: a worker can no longer take them; a job taken meanwhile is active, and its worker stores its cell.
-    await input.boss.deleteJob(input.queue, jobs.map((j) => j.id));
+    await input.boss.deleteJob(
+      input.queue,
+      jobs.map((j) => j.id),
+    );
     const stored = await store.resultKeys(run.id);
     const cells = new Set(jobs.map((j) => j.data.cellId).filter((id) => !stored.has(id)));
     const results = await cancelledResults(run, loaded.value, cells);
-    skipped = await store.saveNewResults(run.id, results.map((r) => redactDeep(r)));
+    skipped = await store.saveNewResults(
+      run.id,
+      results.map((r) => redactDeep(r)),
+    );
   }
   await finishIfAllStored({ store, run, suite: loaded.value, priceOf: input.priceOf });
   return skipped;

@@ -21,7 +21,9 @@ export function createRunExport(prisma: PrismaClient) {
     /** Every criterion name of the run's results, once, sorted (the csv reporter's column order). */
     async criterionNames(runId: string): Promise<string[]> {
       if (!UUID.test(runId)) return [];
-      const rows = await prisma.$queryRaw<{ name: string }[]>`SELECT DISTINCT name FROM criterion_results WHERE run_id = ${runId}::uuid ORDER BY name`;
+      const rows = await prisma.$queryRaw<
+        { name: string }[]
+      >`SELECT DISTINCT name FROM criterion_results WHERE run_id = ${runId}::uuid ORDER BY name`;
       return rows.map((row) => row.name).sort();
     },
 
@@ -32,7 +34,17 @@ export function createRunExport(prisma: PrismaClient) {
       let after: { createdAt: Date; resultKey: string } | undefined;
       for (;;) {
         const rows = await prisma.evalResultRow.findMany({
-          where: { runId, ...(after ? { OR: [{ createdAt: { gt: after.createdAt } }, { createdAt: after.createdAt, resultKey: { gt: after.resultKey } }] } : {}) },
+          where: {
+            runId,
+            ...(after
+              ? {
+                  OR: [
+                    { createdAt: { gt: after.createdAt } },
+                    { createdAt: after.createdAt, resultKey: { gt: after.resultKey } },
+                  ],
+                }
+              : {}),
+          },
           orderBy: [{ createdAt: "asc" }, { resultKey: "asc" }],
           take: pageSize,
           select: { resultKey: true, createdAt: true, data: true },

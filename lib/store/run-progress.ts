@@ -10,7 +10,10 @@ import { savingsOf } from "../engine/cost/savings";
 // the cost cards, so no two of them can disagree.
 
 /** The standard price of a stored call by its model and the provider that served it (lib/judge/provider-resolution.ts's priceOfStoredCall). */
-export type StoredCallPriceOf = (call: { model: string; provider: string | null }) => ModelPrice | undefined;
+export type StoredCallPriceOf = (call: {
+  model: string;
+  provider: string | null;
+}) => ModelPrice | undefined;
 
 /** A group of stored calls at its provider's price; unpriced when the judge priced none of them (a declared provider named like a built-in one). */
 function priced(group: StoredModelCalls, priceOf: StoredCallPriceOf): StoredModelCalls {
@@ -47,7 +50,10 @@ export function runProgress(input: { run: RunOverview; now: number; priceOf: Sto
     tokens: run.tokens,
     reusedCalls: run.reusedCalls,
     unpricedCalls: run.unpricedCalls,
-    savings: savingsOf({ models: run.callsByModel.map((group) => priced(group, priceOf)), priceOf: () => undefined }),
+    savings: savingsOf({
+      models: run.callsByModel.map((group) => priced(group, priceOf)),
+      priceOf: () => undefined,
+    }),
     elapsedSeconds,
   };
 }

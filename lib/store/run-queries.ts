@@ -85,7 +85,10 @@ export interface ModelSummary {
 
 // Sort keys map to fixed column names; `nullable` columns sort their nulls
 // last in both directions (an ungraded result is never the "best" or "worst").
-const SORT_COLUMNS: Record<ResultSortKey, { column: string; nullable: boolean; kind: "text" | "number" | "date" }> = {
+const SORT_COLUMNS: Record<
+  ResultSortKey,
+  { column: string; nullable: boolean; kind: "text" | "number" | "date" }
+> = {
   name: { column: "name", nullable: false, kind: "text" },
   status: { column: "status", nullable: false, kind: "text" },
   score: { column: "score", nullable: true, kind: "number" },
@@ -120,8 +123,20 @@ function decodeCursor(text: string, sort: ResultSort): Cursor {
   const c = parsed as Partial<Cursor> | undefined;
   const spec = SORT_COLUMNS[sort.by];
   const valueOk =
-    c?.value === null ? spec.nullable : spec.kind === "number" ? typeof c?.value === "number" : typeof c?.value === "string" && (spec.kind === "text" || !Number.isNaN(Date.parse(c.value)));
-  if (!c || c.by !== sort.by || c.direction !== sort.direction || typeof c.id !== "string" || !UUID.test(c.id) || !valueOk) {
+    c?.value === null
+      ? spec.nullable
+      : spec.kind === "number"
+        ? typeof c?.value === "number"
+        : typeof c?.value === "string" &&
+          (spec.kind === "text" || !Number.isNaN(Date.parse(c.value)));
+  if (
+    !c ||
+    c.by !== sort.by ||
+    c.direction !== sort.direction ||
+    typeof c.id !== "string" ||
+    !UUID.test(c.id) ||
+    !valueOk
+  ) {
     throw new RangeError("invalid cursor: it is malformed or belongs to another sort order");
   }
   return c as Cursor;
@@ -146,9 +161,17 @@ export function createRunQueries(prisma: PrismaClient) {
      * cell whose result key is `resultKey`. Within a run, cells come in
      * result-key order.
      */
-    async evalTrend(input: { suiteName: string; evalName: string; resultKey?: string; limit: number }): Promise<TrendPoint[]> {
+    async evalTrend(input: {
+      suiteName: string;
+      evalName: string;
+      resultKey?: string;
+      limit: number;
+    }): Promise<TrendPoint[]> {
       const limit = Math.max(0, Math.floor(input.limit));
-      const key = input.resultKey === undefined ? Prisma.empty : Prisma.sql`AND e.result_key = ${input.resultKey}`;
+      const key =
+        input.resultKey === undefined
+          ? Prisma.empty
+          : Prisma.sql`AND e.result_key = ${input.resultKey}`;
       // The limit counts runs, not rows: a run that did not grade the eval
       // (a filtered run) is passed over rather than shown as a gap. With
       // eval_results(run_id, eval_name), the newest runs are probed one by
@@ -200,15 +223,30 @@ export function createRunQueries(prisma: PrismaClient) {
       const cursor = input.cursor ? decodeCursor(input.cursor, sort) : undefined;
       const offset = cursor ? 0 : Math.max(0, Math.floor(input.offset ?? 0));
 
-      const statuses = input.status === undefined ? undefined : Array.isArray(input.status) ? input.status : [input.status];
+      const statuses =
+        input.status === undefined
+          ? undefined
+          : Array.isArray(input.status)
+            ? input.status
+            : [input.status];
       const search = input.search?.trim();
       const filters = Prisma.join(
         [
           Prisma.sql`run_id = ${input.runId}::uuid`,
-          ...(statuses ? [statuses.length ? Prisma.sql`status IN (${Prisma.join(statuses)})` : Prisma.sql`FALSE`] : []),
+          ...(statuses
+            ? [
+                statuses.length
+                  ? Prisma.sql`status IN (${Prisma.join(statuses)})`
+                  : Prisma.sql`FALSE`,
+              ]
+            : []),
           // The search text is a value, and its LIKE wildcards are escaped: "50%" finds "50%".
           ...(search ? [Prisma.sql`name ILIKE ${`%${search.replace(/[\\%_]/g, "\\$&")}%`}`] : []),
-          ...(input.cell ? [Prisma.sql`cell_model IS NOT DISTINCT FROM ${input.cell.model}::text AND cell_prompt IS NOT DISTINCT FROM ${input.cell.promptIndex}::int`] : []),
+          ...(input.cell
+            ? [
+                Prisma.sql`cell_model IS NOT DISTINCT FROM ${input.cell.model}::text AND cell_prompt IS NOT DISTINCT FROM ${input.cell.promptIndex}::int`,
+              ]
+            : []),
         ],
         " AND ",
       );
@@ -216,7 +254,9 @@ export function createRunQueries(prisma: PrismaClient) {
       const column = Prisma.raw(spec.column);
       const dir = Prisma.raw(sort.direction === "asc" ? "ASC" : "DESC");
       const after = sort.direction === "asc" ? Prisma.raw(">") : Prisma.raw("<");
-      const order = spec.nullable ? Prisma.sql`${column} ${dir} NULLS LAST, id ${dir}` : Prisma.sql`${column} ${dir}, id ${dir}`;
+      const order = spec.nullable
+        ? Prisma.sql`${column} ${dir} NULLS LAST, id ${dir}`
+        : Prisma.sql`${column} ${dir}, id ${dir}`;
       let keyset = Prisma.empty;
       if (cursor) {
         const id = Prisma.sql`${cursor.id}::uuid`;
@@ -248,7 +288,9 @@ export function createRunQueries(prisma: PrismaClient) {
           FROM eval_results
           JOIN (SELECT id FROM eval_results WHERE ${filters} ${keyset} ORDER BY ${order} LIMIT ${pageSize + 1} OFFSET ${offset}) page USING (id)
           ORDER BY ${order}`,
-        prisma.$queryRaw<{ total: number }[]>`SELECT count(*)::int AS total FROM eval_results WHERE ${filters}`,
+        prisma.$queryRaw<
+          { total: number }[]
+        >`SELECT count(*)::int AS total FROM eval_results WHERE ${filters}`,
       ]);
       // One row more than a page tells whether another page follows.
       const more = rows.length > pageSize;
@@ -257,7 +299,15 @@ export function createRunQueries(prisma: PrismaClient) {
       return {
         rows: page,
         total: counted[0]?.total ?? 0,
-        nextCursor: more && last ? encodeCursor({ by: sort.by, direction: sort.direction, value: cursorValue(last, sort.by), id: last.id }) : null,
+        nextCursor:
+          more && last
+            ? encodeCursor({
+                by: sort.by,
+                direction: sort.direction,
+                value: cursorValue(last, sort.by),
+                id: last.id,
+              })
+            : null,
       };
     },
 

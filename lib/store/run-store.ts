@@ -99,7 +99,9 @@ function criterionRowsOf(runId: string, evalResultId: string, result: EvalResult
 }
 
 export function createRunStore(prisma: PrismaClient) {
-  const toStored = (run: Prisma.RunGetPayload<{ include: { suite: true; suiteVersion: true } }>): StoredRun => ({
+  const toStored = (
+    run: Prisma.RunGetPayload<{ include: { suite: true; suiteVersion: true } }>,
+  ): StoredRun => ({
     id: run.id,
     suiteId: run.suiteId,
     suiteName: run.suite.name,
@@ -114,8 +116,15 @@ export function createRunStore(prisma: PrismaClient) {
 
   return {
     /** The suite by name (created on first use) and the version for this exact YAML (stored once per hash). */
-    async saveSuiteVersion(input: { name: string; yaml: string }): Promise<{ suiteId: string; suiteVersionId: string }> {
-      const suite = await prisma.suite.upsert({ where: { name: input.name }, create: { name: input.name }, update: {} });
+    async saveSuiteVersion(input: {
+      name: string;
+      yaml: string;
+    }): Promise<{ suiteId: string; suiteVersionId: string }> {
+      const suite = await prisma.suite.upsert({
+        where: { name: input.name },
+        create: { name: input.name },
+        update: {},
+      });
       const hash = contentHash(input.yaml);
       const version = await prisma.suiteVersion.upsert({
         where: { suiteId_contentHash: { suiteId: suite.id, contentHash: hash } },
@@ -150,21 +159,36 @@ export function createRunStore(prisma: PrismaClient) {
 
     async getRun(id: string): Promise<StoredRun | undefined> {
       if (!/^[0-9a-f-]{36}$/i.test(id)) return undefined;
-      const run = await prisma.run.findUnique({ where: { id }, include: { suite: true, suiteVersion: true } });
+      const run = await prisma.run.findUnique({
+        where: { id },
+        include: { suite: true, suiteVersion: true },
+      });
       // A calibration run (calibration-store.ts) is not an eval run to resume, report, or compare with.
       return run && run.kind === "eval" ? toStored(run) : undefined;
     },
 
     /** The newest eval run of any suite, whatever its status (`report latest`). */
     async newestRunId(): Promise<string | undefined> {
-      const run = await prisma.run.findFirst({ where: { kind: "eval" }, orderBy: { createdAt: "desc" }, select: { id: true } });
+      const run = await prisma.run.findFirst({
+        where: { kind: "eval" },
+        orderBy: { createdAt: "desc" },
+        select: { id: true },
+      });
       return run?.id;
     },
 
     /** The newest finished run of a suite, other than `excludeRunId`. */
-    async latestRun(input: { suiteName: string; excludeRunId?: string }): Promise<StoredRun | undefined> {
+    async latestRun(input: {
+      suiteName: string;
+      excludeRunId?: string;
+    }): Promise<StoredRun | undefined> {
       const run = await prisma.run.findFirst({
-        where: { suite: { name: input.suiteName }, kind: "eval", status: "completed", ...(input.excludeRunId ? { id: { not: input.excludeRunId } } : {}) },
+        where: {
+          suite: { name: input.suiteName },
+          kind: "eval",
+          status: "completed",
+          ...(input.excludeRunId ? { id: { not: input.excludeRunId } } : {}),
+        },
         orderBy: { createdAt: "desc" },
         include: { suite: true, suiteVersion: true },
       });
@@ -175,7 +199,10 @@ export function createRunStore(prisma: PrismaClient) {
       if (status === "running") {
         // Each cell of a queued run asks for "running" as it starts: only the first starts the run's clock (the page's ETA reads it).
         // A run finished meanwhile (a cancel that skipped its queued cells) stays finished.
-        await prisma.run.updateMany({ where: { id, status: { notIn: ["running", "cancelled", "completed"] } }, data: { status, startedAt: new Date(), finishedAt: null } });
+        await prisma.run.updateMany({
+          where: { id, status: { notIn: ["running", "cancelled", "completed"] } },
+          data: { status, startedAt: new Date(), finishedAt: null },
+        });
         return;
       }
       await prisma.run.update({ where: { id }, data: { status } });
@@ -183,11 +210,17 @@ export function createRunStore(prisma: PrismaClient) {
 
     /** `resume`: the run is running again, and a cancel asked of it before no longer applies. */
     async reopenRun(id: string): Promise<void> {
-      await prisma.run.update({ where: { id }, data: { status: "running", cancelRequested: false, finishedAt: null } });
+      await prisma.run.update({
+        where: { id },
+        data: { status: "running", cancelRequested: false, finishedAt: null },
+      });
     },
 
     async requestCancel(id: string): Promise<boolean> {
-      const { count } = await prisma.run.updateMany({ where: { id, status: { in: ["queued", "running"] } }, data: { cancelRequested: true } });
+      const { count } = await prisma.run.updateMany({
+        where: { id, status: { in: ["queued", "running"] } },
+        data: { cancelRequested: true },
+      });
       return count > 0;
     },
 
@@ -199,7 +232,10 @@ export function createRunStore(prisma: PrismaClient) {
     /** Of these runs, the ones whose cancel was requested: one query for all of a worker's runs in hand. */
     async cancelRequestedAmong(ids: readonly string[]): Promise<string[]> {
       if (ids.length === 0) return [];
-      const runs = await prisma.run.findMany({ where: { id: { in: [...ids] }, cancelRequested: true }, select: { id: true } });
+      const runs = await prisma.run.findMany({
+        where: { id: { in: [...ids] }, cancelRequested: true },
+        select: { id: true },
+      });
       return runs.map((r) => r.id);
     },
 
@@ -213,7 +249,10 @@ export function createRunStore(prisma: PrismaClient) {
           update: row,
         });
         await tx.criterionResultRow.deleteMany({ where: { evalResultId: saved.id } });
-        if (result.criteria.length) await tx.criterionResultRow.createMany({ data: criterionRowsOf(runId, saved.id, result) });
+        if (result.criteria.length)
+          await tx.criterionResultRow.createMany({
+            data: criterionRowsOf(runId, saved.id, result),
+          });
       }, TRANSACTION_OPTIONS);
     },
 
@@ -227,26 +266,40 @@ export function createRunStore(prisma: PrismaClient) {
           select: { id: true, resultKey: true },
         });
         const byKey = new Map(results.map((r) => [r.id, r]));
-        const criteria = saved.flatMap((row) => criterionRowsOf(runId, row.id, byKey.get(row.resultKey)!));
+        const criteria = saved.flatMap((row) =>
+          criterionRowsOf(runId, row.id, byKey.get(row.resultKey)!),
+        );
         if (criteria.length) await tx.criterionResultRow.createMany({ data: criteria });
         return saved.length;
       }, TRANSACTION_OPTIONS);
     },
 
     async results(runId: string): Promise<EvalResult[]> {
-      const rows = await prisma.evalResultRow.findMany({ where: { runId }, orderBy: { createdAt: "asc" }, select: { data: true } });
+      const rows = await prisma.evalResultRow.findMany({
+        where: { runId },
+        orderBy: { createdAt: "asc" },
+        select: { data: true },
+      });
       // A result stored by an earlier version is read as this one writes it.
       return rows.map((r) => readStoredResult(r.data as unknown as EvalResult));
     },
 
     async resultKeys(runId: string): Promise<Set<string>> {
-      const rows = await prisma.evalResultRow.findMany({ where: { runId }, select: { resultKey: true } });
+      const rows = await prisma.evalResultRow.findMany({
+        where: { runId },
+        select: { resultKey: true },
+      });
       return new Set(rows.map((r) => r.resultKey));
     },
 
     /** Records the run's totals and final status. */
     /** `reused` defaults to the report's judge-cache figures (reusedColumns). */
-    async finishRun(input: { runId: string; report: Report; status: RunStatus; reused?: { calls: number; savedUsd: number } }): Promise<void> {
+    async finishRun(input: {
+      runId: string;
+      report: Report;
+      status: RunStatus;
+      reused?: { calls: number; savedUsd: number };
+    }): Promise<void> {
       const s = input.report.summary;
       const reused = input.reused ?? reusedColumns(input.report);
       await prisma.run.update({

@@ -1,10 +1,22 @@
 import { judgeAgreement } from "../engine/trust/agreement/judge-agreement";
 import { inSuiteOrder } from "../engine/results/suite-order";
 import { multiJudgeResults } from "../engine/trust/agreement/agreement-units";
-import { judgeDisagreements, type JudgeDisagreement } from "../engine/trust/agreement/judge-disagreements";
-import { jurorAgreementMatrices, type JurorAgreementMatrix } from "../engine/trust/agreement/juror-agreement-matrix";
+import {
+  judgeDisagreements,
+  type JudgeDisagreement,
+} from "../engine/trust/agreement/judge-disagreements";
+import {
+  jurorAgreementMatrices,
+  type JurorAgreementMatrix,
+} from "../engine/trust/agreement/juror-agreement-matrix";
 import { compareToBaseline } from "../engine/trust/compare-baseline";
-import type { BaselineComparison, EvalResult, EvalStatus, OutcomeCounts, Report } from "../engine/results/report";
+import type {
+  BaselineComparison,
+  EvalResult,
+  EvalStatus,
+  OutcomeCounts,
+  Report,
+} from "../engine/results/report";
 import type { JudgeAgreement } from "../engine/results/trust";
 import { SKIP_KINDS, type SkipKind, type SkippedBy } from "../engine/results/skip-kind";
 import { EVAL_STATUSES } from "../engine/results/report";
@@ -102,14 +114,21 @@ async function skippedBy(prisma: PrismaClient, runId: string): Promise<SkippedBy
     SELECT COALESCE(data->>'skipKind', substring(note from '^skipped [(](budget|interrupted)[)]: ')) AS kind, count(*)::int AS n
     FROM eval_results WHERE run_id = ${runId}::uuid AND status = 'skipped' GROUP BY 1`;
   const by: SkippedBy = {};
-  for (const row of rows) if ((SKIP_KINDS as readonly (string | null)[]).includes(row.kind)) by[row.kind as SkipKind] = row.n;
+  for (const row of rows)
+    if ((SKIP_KINDS as readonly (string | null)[]).includes(row.kind))
+      by[row.kind as SkipKind] = row.n;
   return by;
 }
 
-type RunRow = Awaited<ReturnType<PrismaClient["run"]["findMany"]>>[number] & { suite: { name: string } };
+type RunRow = Awaited<ReturnType<PrismaClient["run"]["findMany"]>>[number] & {
+  suite: { name: string };
+};
 
 /** Version numbers of a run's suite versions: v1 the oldest of its suite, as the versions panel counts. */
-async function versionNumbers(prisma: PrismaClient, runs: { suiteId: string; suiteVersionId: string }[]): Promise<Map<string, number>> {
+async function versionNumbers(
+  prisma: PrismaClient,
+  runs: { suiteId: string; suiteVersionId: string }[],
+): Promise<Map<string, number>> {
   const suiteIds = [...new Set(runs.map((r) => r.suiteId))];
   if (suiteIds.length === 0) return new Map();
   const rows = await prisma.$queryRaw<{ id: string; n: number }[]>`
@@ -128,7 +147,13 @@ function listItemOf(run: RunRow, versions: Map<string, number>): RunListItem {
     createdAt: run.createdAt,
     finishedAt: run.finishedAt,
     totalCells: run.totalCells,
-    counts: { passed: run.passed, failed: run.failed, deferred: run.deferred, judge_error: run.judgeErrors, skipped: run.skipped },
+    counts: {
+      passed: run.passed,
+      failed: run.failed,
+      deferred: run.deferred,
+      judge_error: run.judgeErrors,
+      skipped: run.skipped,
+    },
     costUsd: run.costUsd,
     version: { id: run.suiteVersionId, number: versions.get(run.suiteVersionId) ?? 0 },
   };
@@ -152,26 +177,38 @@ export function createRunViews(prisma: PrismaClient) {
 
     async suite(id: string): Promise<{ id: string; name: string } | undefined> {
       if (!UUID.test(id)) return undefined;
-      return (await prisma.suite.findUnique({ where: { id }, select: { id: true, name: true } })) ?? undefined;
+      return (
+        (await prisma.suite.findUnique({ where: { id }, select: { id: true, name: true } })) ??
+        undefined
+      );
     },
 
     async runOverview(runId: string): Promise<RunOverview | undefined> {
       if (!UUID.test(runId)) return undefined;
-      const run = await prisma.run.findUnique({ where: { id: runId }, include: { suite: { select: { name: true } } } });
+      const run = await prisma.run.findUnique({
+        where: { id: runId },
+        include: { suite: { select: { name: true } } },
+      });
       // A calibration run is drawn by the suite's calibration view, not as an eval run.
       if (!run || run.kind !== "eval") return undefined;
       // The run's columns are totals written when it finishes; the results'
       // own rows are the truth while it is still running.
       // One pass over the run's results gives both the counts and the vacuous ones
       // (a 10,000-result run page: `npm run bench:ui`).
-      const byStatus = await prisma.evalResultRow.groupBy({ by: ["status", "vacuous"], where: { runId }, _count: { _all: true }, _sum: { costUsd: true, judgeCalls: true } });
+      const byStatus = await prisma.evalResultRow.groupBy({
+        by: ["status", "vacuous"],
+        where: { runId },
+        _count: { _all: true },
+        _sum: { costUsd: true, judgeCalls: true },
+      });
       const counts = emptyCounts();
       let results = 0;
       let vacuous = 0;
       let costUsd = 0;
       let judgeCalls = 0;
       for (const group of byStatus) {
-        if ((EVAL_STATUSES as string[]).includes(group.status)) counts[group.status as EvalStatus] += group._count._all;
+        if ((EVAL_STATUSES as string[]).includes(group.status))
+          counts[group.status as EvalStatus] += group._count._all;
         if (group.vacuous) vacuous += group._count._all;
         results += group._count._all;
         costUsd += group._sum.costUsd ?? 0;
@@ -179,13 +216,28 @@ export function createRunViews(prisma: PrismaClient) {
       }
       const finished = run.finishedAt !== null;
       // A finished run's columns hold its totals; its calls per model are read all the same, to price what the caches saved.
-      const [versions, models] = await Promise.all([versionNumbers(prisma, [run]), callsByModel(prisma, runId)]);
-      const sum = (key: "calls" | "reused" | "unpriced" | "input" | "output" | "cacheRead" | "cacheWrite") => models.reduce((n, m) => n + m[key], 0);
-      const live = finished ? undefined : { calls: sum("calls"), reused: sum("reused"), input: sum("input"), output: sum("output"), cacheRead: sum("cacheRead"), cacheWrite: sum("cacheWrite") };
+      const [versions, models] = await Promise.all([
+        versionNumbers(prisma, [run]),
+        callsByModel(prisma, runId),
+      ]);
+      const sum = (
+        key: "calls" | "reused" | "unpriced" | "input" | "output" | "cacheRead" | "cacheWrite",
+      ) => models.reduce((n, m) => n + m[key], 0);
+      const live = finished
+        ? undefined
+        : {
+            calls: sum("calls"),
+            reused: sum("reused"),
+            input: sum("input"),
+            output: sum("output"),
+            cacheRead: sum("cacheRead"),
+            cacheWrite: sum("cacheWrite"),
+          };
       const planned = (run.config as { plannedJudgeCalls?: unknown } | null)?.plannedJudgeCalls;
       return {
         ...listItemOf(run, versions),
-        counts: counts.skipped > 0 ? { ...counts, skippedBy: await skippedBy(prisma, runId) } : counts,
+        counts:
+          counts.skipped > 0 ? { ...counts, skippedBy: await skippedBy(prisma, runId) } : counts,
         results,
         vacuous,
         startedAt: run.startedAt,
@@ -195,12 +247,28 @@ export function createRunViews(prisma: PrismaClient) {
         costUsd: finished ? run.costUsd : costUsd,
         judgeCalls: live ? live.calls - live.reused : run.judgeCalls,
         tokens: live
-          ? { input: live.input, output: live.output, cacheRead: live.cacheRead, cacheWrite: live.cacheWrite }
-          : { input: run.inputTokens, output: run.outputTokens, cacheRead: run.cacheReadTokens, cacheWrite: run.cacheWriteTokens },
+          ? {
+              input: live.input,
+              output: live.output,
+              cacheRead: live.cacheRead,
+              cacheWrite: live.cacheWrite,
+            }
+          : {
+              input: run.inputTokens,
+              output: run.outputTokens,
+              cacheRead: run.cacheReadTokens,
+              cacheWrite: run.cacheWriteTokens,
+            },
         reusedCalls: live ? live.reused : run.reusedCalls,
         callsByModel: models.map((m) => ({
           model: m.model,
-          usage: { input: m.input, output: m.output, cacheRead: m.cacheRead, cacheWrite: m.cacheWrite, ...(m.cacheWrite1h > 0 ? { cacheWrite1h: m.cacheWrite1h } : {}) },
+          usage: {
+            input: m.input,
+            output: m.output,
+            cacheRead: m.cacheRead,
+            cacheWrite: m.cacheWrite,
+            ...(m.cacheWrite1h > 0 ? { cacheWrite1h: m.cacheWrite1h } : {}),
+          },
           reusedCalls: m.reused,
           reusedUsd: m.reusedUsd,
           reusedUnpriced: m.reusedUnpriced,
@@ -217,14 +285,22 @@ export function createRunViews(prisma: PrismaClient) {
     /** One stored result, whole, as the reporters render it. */
     async evalResult(input: { runId: string; resultKey: string }): Promise<EvalResult | undefined> {
       if (!UUID.test(input.runId)) return undefined;
-      const row = await prisma.evalResultRow.findUnique({ where: { runId_resultKey: { runId: input.runId, resultKey: input.resultKey } }, select: { data: true } });
+      const row = await prisma.evalResultRow.findUnique({
+        where: { runId_resultKey: { runId: input.runId, resultKey: input.resultKey } },
+        select: { data: true },
+      });
       return row ? readStoredResult(row.data as unknown as EvalResult) : undefined;
     },
 
     /** The distinct eval names of a run, for one trend chart each. */
     async evalNames(runId: string): Promise<string[]> {
       if (!UUID.test(runId)) return [];
-      const rows = await prisma.evalResultRow.findMany({ where: { runId }, distinct: ["evalName"], select: { evalName: true }, orderBy: { evalName: "asc" } });
+      const rows = await prisma.evalResultRow.findMany({
+        where: { runId },
+        distinct: ["evalName"],
+        select: { evalName: true },
+        orderBy: { evalName: "asc" },
+      });
       return rows.map((r) => r.evalName);
     },
 
@@ -232,30 +308,51 @@ export function createRunViews(prisma: PrismaClient) {
      * `head` against `base` with the engine's own baseline rule (the same one
      * `eval --baseline` gates on), so the page and the CLI never disagree.
      */
-    async compareRuns(input: { baseRunId: string; headRunId: string; maxDrop: number }): Promise<BaselineComparison | undefined> {
+    async compareRuns(input: {
+      baseRunId: string;
+      headRunId: string;
+      maxDrop: number;
+    }): Promise<BaselineComparison | undefined> {
       if (!UUID.test(input.baseRunId) || !UUID.test(input.headRunId)) return undefined;
       const store = createRunStore(prisma);
-      const [base, head] = await Promise.all([store.results(input.baseRunId), store.results(input.headRunId)]);
+      const [base, head] = await Promise.all([
+        store.results(input.baseRunId),
+        store.results(input.headRunId),
+      ]);
       // compareToBaseline reads only the report's results; the rest of a
       // Report (summary, timings) does not decide any delta.
       const report = { results: head } as Report;
-      return compareToBaseline({ report, baseline: base, baselineRunId: input.baseRunId, maxDrop: input.maxDrop });
+      return compareToBaseline({
+        report,
+        baseline: base,
+        baselineRunId: input.baseRunId,
+        maxDrop: input.maxDrop,
+      });
     },
 
     /** Whether any result of the run was graded by several jurors or panel models (the run page links the agreement view). */
     async hasSeveralJudges(runId: string): Promise<boolean> {
       if (!UUID.test(runId)) return false;
-      const rows = await prisma.$queryRaw<{ found: boolean }[]>`SELECT EXISTS (SELECT 1 FROM eval_results WHERE ${agreementRows(runId)}) AS found`;
+      const rows = await prisma.$queryRaw<
+        { found: boolean }[]
+      >`SELECT EXISTS (SELECT 1 FROM eval_results WHERE ${agreementRows(runId)}) AS found`;
       return rows[0]?.found === true;
     },
 
     /** Agreement of the run's jurors and panel models, computed by the engine from the stored results. */
     async runAgreement(runId: string): Promise<RunAgreement> {
       if (!UUID.test(runId)) return { results: 0, statistics: [], matrices: [], disagreements: [] };
-      const rows = await prisma.$queryRaw<{ data: unknown }[]>`SELECT data FROM eval_results WHERE ${agreementRows(runId)} ORDER BY created_at, id`;
+      const rows = await prisma.$queryRaw<
+        { data: unknown }[]
+      >`SELECT data FROM eval_results WHERE ${agreementRows(runId)} ORDER BY created_at, id`;
       // In the suite's order, not the order they finished in: the lists of this view read the same on every load and run.
       const results = inSuiteOrder(rows.map((r) => r.data as EvalResult));
-      return { results: multiJudgeResults(results).length, statistics: judgeAgreement(results), matrices: jurorAgreementMatrices(results), disagreements: judgeDisagreements(results) };
+      return {
+        results: multiJudgeResults(results).length,
+        statistics: judgeAgreement(results),
+        matrices: jurorAgreementMatrices(results),
+        disagreements: judgeDisagreements(results),
+      };
     },
 
     /** The heatmap of a run's matrix cells: judge model × prompt, over every eval with a matrix (or one eval). */
@@ -263,22 +360,40 @@ export function createRunViews(prisma: PrismaClient) {
       if (!UUID.test(input.runId)) return [];
       const rows = await prisma.evalResultRow.groupBy({
         by: ["cellModel", "cellPrompt", "status"],
-        where: { runId: input.runId, OR: [{ cellModel: { not: null } }, { cellPrompt: { not: null } }], ...(input.evalName ? { evalName: input.evalName } : {}) },
+        where: {
+          runId: input.runId,
+          OR: [{ cellModel: { not: null } }, { cellPrompt: { not: null } }],
+          ...(input.evalName ? { evalName: input.evalName } : {}),
+        },
         _count: { _all: true, score: true },
         _sum: { score: true },
       });
       const cells = new Map<string, MatrixCell & { scored: number; scoreSum: number }>();
       for (const row of rows) {
         const key = `${row.cellModel ?? ""}\u0000${row.cellPrompt ?? ""}`;
-        const cell = cells.get(key) ?? { model: row.cellModel, promptIndex: row.cellPrompt, results: 0, passed: 0, failed: 0, judge_error: 0, meanScore: null, scored: 0, scoreSum: 0 };
+        const cell = cells.get(key) ?? {
+          model: row.cellModel,
+          promptIndex: row.cellPrompt,
+          results: 0,
+          passed: 0,
+          failed: 0,
+          judge_error: 0,
+          meanScore: null,
+          scored: 0,
+          scoreSum: 0,
+        };
         cell.results += row._count._all;
-        if (row.status === "passed" || row.status === "failed" || row.status === "judge_error") cell[row.status] += row._count._all;
+        if (row.status === "passed" || row.status === "failed" || row.status === "judge_error")
+          cell[row.status] += row._count._all;
         // Results without a score count towards neither the mean nor, unless graded, the pass rate.
         cell.scoreSum += row._sum.score ?? 0;
         cell.scored += row._count.score;
         cells.set(key, cell);
       }
-      return [...cells.values()].map(({ scored, scoreSum, ...cell }) => ({ ...cell, meanScore: scored > 0 ? scoreSum / scored : null }));
+      return [...cells.values()].map(({ scored, scoreSum, ...cell }) => ({
+        ...cell,
+        meanScore: scored > 0 ? scoreSum / scored : null,
+      }));
     },
   };
 }

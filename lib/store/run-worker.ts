@@ -16,7 +16,6 @@ import type { LivePort } from "../engine/ports/live-port";
 import { countOutstanding, type BatchLedger } from "../judge/batch-rounds";
 import { createBatchLedger } from "./batch-ledger";
 
-
 /** A live port that owns servers: closed when its run is finished here. */
 type LiveRunner = LivePort & { close(): Promise<void> };
 
@@ -48,9 +47,16 @@ export interface QueueTiming {
   superviseIntervalSeconds: number;
 }
 
-export const DEFAULT_QUEUE_TIMING: QueueTiming = { heartbeatSeconds: 30, superviseIntervalSeconds: 15 };
+export const DEFAULT_QUEUE_TIMING: QueueTiming = {
+  heartbeatSeconds: 30,
+  superviseIntervalSeconds: 15,
+};
 
-export async function openQueue(input: { db: Pick<Database, "url">; timing?: QueueTiming; poolSize?: number }): Promise<PgBoss> {
+export async function openQueue(input: {
+  db: Pick<Database, "url">;
+  timing?: QueueTiming;
+  poolSize?: number;
+}): Promise<PgBoss> {
   const timing = input.timing ?? DEFAULT_QUEUE_TIMING;
   const boss = new PgBoss({
     ...parseDatabaseUrl(input.db.url),
@@ -64,10 +70,17 @@ export async function openQueue(input: { db: Pick<Database, "url">; timing?: Que
   await boss.start();
   const queue = await boss.getQueue(GRADE_QUEUE);
   if (!queue) {
-    await boss.createQueue(GRADE_QUEUE, { heartbeatSeconds: timing.heartbeatSeconds, retryLimit: 5, retryDelay: 1, expireInSeconds: JOB_EXPIRY_SECONDS }).catch(async (error: unknown) => {
-      // Two workers starting at once may both try to create it.
-      if (!(await boss.getQueue(GRADE_QUEUE))) throw error;
-    });
+    await boss
+      .createQueue(GRADE_QUEUE, {
+        heartbeatSeconds: timing.heartbeatSeconds,
+        retryLimit: 5,
+        retryDelay: 1,
+        expireInSeconds: JOB_EXPIRY_SECONDS,
+      })
+      .catch(async (error: unknown) => {
+        // Two workers starting at once may both try to create it.
+        if (!(await boss.getQueue(GRADE_QUEUE))) throw error;
+      });
   } else if ((queue.expireInSeconds ?? 0) < JOB_EXPIRY_SECONDS) {
     // A queue made before batched runs expired its jobs after an hour.
     await boss.updateQueue(GRADE_QUEUE, { expireInSeconds: JOB_EXPIRY_SECONDS });
@@ -87,7 +100,11 @@ export async function openQueue(input: { db: Pick<Database, "url">; timing?: Que
 export const JOB_EXPIRY_SECONDS = 24 * 60 * 60;
 
 /** Queues one job per cell that has no stored result yet. Returns how many were queued. */
-export async function enqueueCells(input: { boss: PgBoss; runId: string; cellIds: string[] }): Promise<number> {
+export async function enqueueCells(input: {
+  boss: PgBoss;
+  runId: string;
+  cellIds: string[];
+}): Promise<number> {
   if (input.cellIds.length === 0) return 0;
   await input.boss.insert(
     GRADE_QUEUE,
@@ -157,7 +174,8 @@ interface RunContext {
 /** Starts taking jobs; resolves to a stop function (no new call starts; the calls in flight finish first). */
 export async function startWorker(options: WorkerOptions): Promise<{ stop(): Promise<void> }> {
   // A programmer error, said before any job is taken.
-  if (!options.judge && !options.providersFor) throw new Error("startWorker needs judge or providersFor");
+  if (!options.judge && !options.providersFor)
+    throw new Error("startWorker needs judge or providersFor");
   const store = createRunStore(options.db.prisma);
   const scheduler = new CallScheduler({ concurrency: options.concurrency });
   const contexts = new Map<string, Promise<RunContext | undefined>>();
@@ -178,7 +196,9 @@ export async function startWorker(options: WorkerOptions): Promise<{ stop(): Pro
           await skipQueued(id, context.priceOf);
         }
       })
-      .catch((error: unknown) => options.log?.(`could not check for cancel requests: ${(error as Error).message}`))
+      .catch((error: unknown) =>
+        options.log?.(`could not check for cancel requests: ${(error as Error).message}`),
+      )
       .finally(() => (checking = false));
   }, CANCEL_POLL_MS);
   cancelWatch.unref();
@@ -192,13 +212,36 @@ export async function startWorker(options: WorkerOptions): Promise<{ stop(): Pro
         const loaded = loadSuite({ text: run.yaml, file: run.config.file });
         if (!loaded.ok) return undefined;
         const counted = countOutstanding();
-        const batch = run.config.batch && options.providersFor ? { ledger: createBatchLedger({ prisma: options.db.prisma, runId }), outstanding: counted.outstanding } : undefined;
+        const batch =
+          run.config.batch && options.providersFor
+            ? {
+                ledger: createBatchLedger({ prisma: options.db.prisma, runId }),
+                outstanding: counted.outstanding,
+              }
+            : undefined;
         const providers = options.providersFor?.(run, loaded.value, batch);
         const inner = (providers?.judge ?? options.judge)!;
-        const cached = createCachedJudge({ prisma: options.db.prisma, inner, runId, owner: claimOwner(), reuse: !run.config.noCache, leaseMs: 10 * 60_000 });
+        const cached = createCachedJudge({
+          prisma: options.db.prisma,
+          inner,
+          runId,
+          owner: claimOwner(),
+          reuse: !run.config.noCache,
+          leaseMs: 10 * 60_000,
+        });
         const judge = batch ? counted.around(cached) : cached;
         const priceOf = providers?.priceOf ?? options.priceOf ?? (() => undefined);
-        return { run, suite: loaded.value, judge, priceOf, batch: batch !== undefined, ...(providers ? { resolveModel: providers.resolveModel } : {}), live: options.liveFor?.(run), cancel: new AbortController(), warned: new Set<string>() };
+        return {
+          run,
+          suite: loaded.value,
+          judge,
+          priceOf,
+          batch: batch !== undefined,
+          ...(providers ? { resolveModel: providers.resolveModel } : {}),
+          live: options.liveFor?.(run),
+          cancel: new AbortController(),
+          warned: new Set<string>(),
+        };
       })();
       contexts.set(runId, context);
     }
@@ -206,14 +249,28 @@ export async function startWorker(options: WorkerOptions): Promise<{ stop(): Pro
   };
 
   const finishIfDone = async (context: RunContext) => {
-    if (!(await finishIfAllStored({ store, run: context.run, suite: context.suite, priceOf: context.priceOf }))) return;
+    if (
+      !(await finishIfAllStored({
+        store,
+        run: context.run,
+        suite: context.suite,
+        priceOf: context.priceOf,
+      }))
+    )
+      return;
     contexts.delete(context.run.id);
     await context.live?.close();
   };
 
   // A cancel seen here: the run's cells not yet started are skipped in one write, their jobs dropped.
   const skipQueued = (runId: string, priceOf: PriceOf) =>
-    skipQueuedCells({ prisma: options.db.prisma, boss: options.boss, queue: GRADE_QUEUE, runId, priceOf }).catch((error: unknown) =>
+    skipQueuedCells({
+      prisma: options.db.prisma,
+      boss: options.boss,
+      queue: GRADE_QUEUE,
+      runId,
+      priceOf,
+    }).catch((error: unknown) =>
       options.log?.(`run ${runId}: could not skip its queued cells: ${(error as Error).message}`),
     );
 
@@ -236,7 +293,9 @@ export async function startWorker(options: WorkerOptions): Promise<{ stop(): Pro
         {
           suite: context.suite,
           defaultModel: context.run.config.judgeModel,
-          ...(context.resolveModel ? { resolveModel: context.resolveModel } : { judgeUnavailable: options.judgeUnavailable }),
+          ...(context.resolveModel
+            ? { resolveModel: context.resolveModel }
+            : { judgeUnavailable: options.judgeUnavailable }),
           concurrency: options.concurrency,
           toolVersion: options.toolVersion,
           onlyResultIds: new Set([job.data.cellId]),
@@ -244,8 +303,12 @@ export async function startWorker(options: WorkerOptions): Promise<{ stop(): Pro
           cancel: context.cancel.signal,
           shutdown: shutdown.signal,
           ...(context.batch ? { batch: true } : {}),
-          ...(context.run.config.plannedJudgeCalls !== undefined ? { runJudgeCalls: context.run.config.plannedJudgeCalls } : {}),
-          ...(context.run.config.filter !== undefined ? { filter: new RegExp(context.run.config.filter, "i") } : {}),
+          ...(context.run.config.plannedJudgeCalls !== undefined
+            ? { runJudgeCalls: context.run.config.plannedJudgeCalls }
+            : {}),
+          ...(context.run.config.filter !== undefined
+            ? { filter: new RegExp(context.run.config.filter, "i") }
+            : {}),
         },
         {
           judge: context.judge,
@@ -268,7 +331,9 @@ export async function startWorker(options: WorkerOptions): Promise<{ stop(): Pro
     // Cut short by this worker's shutdown: back to the queue for another
     // worker, which finds the calls made here in the judge cache.
     if (report.results.some((r) => r.status === "skipped" && r.skipKind === "interrupted")) {
-      await options.boss.fail(GRADE_QUEUE, job.id, { message: "the worker stopped before this cell was graded; it goes back to the queue" });
+      await options.boss.fail(GRADE_QUEUE, job.id, {
+        message: "the worker stopped before this cell was graded; it goes back to the queue",
+      });
       options.log?.(`run ${runId}: ${job.data.cellId} returned to the queue (worker stopping)`);
       return;
     }
@@ -279,9 +344,13 @@ export async function startWorker(options: WorkerOptions): Promise<{ stop(): Pro
     await finishIfDone(context);
   };
 
-  await options.boss.work<CellJob>(GRADE_QUEUE, { batchSize: options.concurrency, pollingIntervalSeconds: 0.5 }, async (jobs) => {
-    await Promise.all(jobs.map(handle));
-  });
+  await options.boss.work<CellJob>(
+    GRADE_QUEUE,
+    { batchSize: options.concurrency, pollingIntervalSeconds: 0.5 },
+    async (jobs) => {
+      await Promise.all(jobs.map(handle));
+    },
+  );
   return {
     /** Stops scheduling calls at once; the calls in flight finish, and the cells they belong to go back to the queue. */
     async stop() {

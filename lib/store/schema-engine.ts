@@ -1,7 +1,10 @@
 import { readFile, readdir } from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { bindMigrationAwareSqlAdapterFactory, type SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
+import {
+  bindMigrationAwareSqlAdapterFactory,
+  type SqlMigrationAwareDriverAdapterFactory,
+} from "@prisma/driver-adapter-utils";
 import type { MigrationList } from "@prisma/schema-engine-wasm";
 
 // Prisma's schema engine, compiled to WebAssembly, driven over a driver
@@ -12,8 +15,14 @@ import type { MigrationList } from "@prisma/schema-engine-wasm";
 
 type Bindings = typeof import("@prisma/schema-engine-wasm/schema_engine_bg");
 
-export const MIGRATIONS_DIR = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../../prisma/migrations");
-export const SCHEMA_FILE = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../../prisma/schema.prisma");
+export const MIGRATIONS_DIR = path.resolve(
+  path.dirname(new URL(import.meta.url).pathname),
+  "../../prisma/migrations",
+);
+export const SCHEMA_FILE = path.resolve(
+  path.dirname(new URL(import.meta.url).pathname),
+  "../../prisma/schema.prisma",
+);
 
 let bindings: Promise<Bindings> | undefined;
 
@@ -21,21 +30,28 @@ let bindings: Promise<Bindings> | undefined;
 function loadBindings(): Promise<Bindings> {
   bindings ??= (async () => {
     const bg = (await import("@prisma/schema-engine-wasm/schema_engine_bg")) as Bindings;
-    const wasmPath = createRequire(import.meta.url).resolve("@prisma/schema-engine-wasm/schema_engine_bg").replace(/\.js$/, ".wasm");
+    const wasmPath = createRequire(import.meta.url)
+      .resolve("@prisma/schema-engine-wasm/schema_engine_bg")
+      .replace(/\.js$/, ".wasm");
     // The engine arms 10-second timers it never clears; unref'd, they no
     // longer keep a finished process waiting.
     const imports: Record<string, unknown> = { ...bg };
     for (const [name, value] of Object.entries(bg)) {
       if (name.startsWith("__wbg_setTimeout") && typeof value === "function") {
         imports[name] = (...args: unknown[]) => {
-          const timer = (value as (...a: unknown[]) => unknown)(...args) as { unref?: () => void } | undefined;
+          const timer = (value as (...a: unknown[]) => unknown)(...args) as
+            { unref?: () => void } | undefined;
           timer?.unref?.();
           return timer;
         };
       }
     }
-    const { instance } = await WebAssembly.instantiate(await readFile(wasmPath), { "./schema_engine_bg.js": imports as WebAssembly.ModuleImports });
-    (globalThis as Record<string, unknown>).PRISMA_WASM_PANIC_REGISTRY ??= { set_message: (message: string) => console.error(`schema engine panic: ${message}`) };
+    const { instance } = await WebAssembly.instantiate(await readFile(wasmPath), {
+      "./schema_engine_bg.js": imports as WebAssembly.ModuleImports,
+    });
+    (globalThis as Record<string, unknown>).PRISMA_WASM_PANIC_REGISTRY ??= {
+      set_message: (message: string) => console.error(`schema engine panic: ${message}`),
+    };
     bg.__wbg_set_wasm(instance.exports);
     (instance.exports as { __wbindgen_start?: () => void }).__wbindgen_start?.();
     return bg;
@@ -45,7 +61,10 @@ function loadBindings(): Promise<Bindings> {
 
 export async function readMigrationList(dir = MIGRATIONS_DIR): Promise<MigrationList> {
   const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
-  const folders = entries.filter((e) => e.isDirectory()).map((e) => e.name).sort();
+  const folders = entries
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort();
   const migrationDirectories = await Promise.all(
     folders.map(async (folder) => {
       const file = path.join(dir, folder, "migration.sql");
@@ -57,7 +76,12 @@ export async function readMigrationList(dir = MIGRATIONS_DIR): Promise<Migration
     }),
   );
   const lockfile = await readFile(path.join(dir, "migration_lock.toml"), "utf8").catch(() => null);
-  return { baseDir: dir, lockfile: { path: "migration_lock.toml", content: lockfile }, shadowDbInitScript: "", migrationDirectories };
+  return {
+    baseDir: dir,
+    lockfile: { path: "migration_lock.toml", content: lockfile },
+    shadowDbInitScript: "",
+    migrationDirectories,
+  };
 }
 
 /** Runs `work` with a schema engine connected through `adapterFactory`, and frees it after. */
@@ -70,19 +94,26 @@ export async function withSchemaEngine<T>(
   // Freeing the engine does not close the connections it opened, and an open
   // connection keeps the process alive: track them and dispose of them here.
   const opened: { dispose(): Promise<void> }[] = [];
-  const tracked: SqlMigrationAwareDriverAdapterFactory = Object.assign(Object.create(adapterFactory) as SqlMigrationAwareDriverAdapterFactory, {
-    connect: async () => {
-      const adapter = await adapterFactory.connect();
-      opened.push(adapter);
-      return adapter;
+  const tracked: SqlMigrationAwareDriverAdapterFactory = Object.assign(
+    Object.create(adapterFactory) as SqlMigrationAwareDriverAdapterFactory,
+    {
+      connect: async () => {
+        const adapter = await adapterFactory.connect();
+        opened.push(adapter);
+        return adapter;
+      },
+      connectToShadowDb: async () => {
+        const adapter = await adapterFactory.connectToShadowDb();
+        opened.push(adapter);
+        return adapter;
+      },
     },
-    connectToShadowDb: async () => {
-      const adapter = await adapterFactory.connectToShadowDb();
-      opened.push(adapter);
-      return adapter;
-    },
-  });
-  const engine = await bg.SchemaEngine.new({ datamodels: [[SCHEMA_FILE, schema]] }, () => {}, bindMigrationAwareSqlAdapterFactory(tracked));
+  );
+  const engine = await bg.SchemaEngine.new(
+    { datamodels: [[SCHEMA_FILE, schema]] },
+    () => {},
+    bindMigrationAwareSqlAdapterFactory(tracked),
+  );
   try {
     return await work(engine);
   } finally {
@@ -94,7 +125,9 @@ export async function withSchemaEngine<T>(
 const NO_FILTER = { externalTables: [], externalEnums: [] };
 
 /** Applies every migration not yet applied; returns their names. Safe to run on an up-to-date database. */
-export async function applyMigrations(adapterFactory: SqlMigrationAwareDriverAdapterFactory): Promise<string[]> {
+export async function applyMigrations(
+  adapterFactory: SqlMigrationAwareDriverAdapterFactory,
+): Promise<string[]> {
   const migrationsList = await readMigrationList();
   return withSchemaEngine(adapterFactory, async (engine) => {
     const output = await engine.applyMigrations({ migrationsList, filters: NO_FILTER });
@@ -103,12 +136,16 @@ export async function applyMigrations(adapterFactory: SqlMigrationAwareDriverAda
 }
 
 /** The SQL that takes the committed migrations to the current schema.prisma (empty when in step). */
-export async function diffMigrationsToSchema(shadowCapableFactory: SqlMigrationAwareDriverAdapterFactory): Promise<string> {
+export async function diffMigrationsToSchema(
+  shadowCapableFactory: SqlMigrationAwareDriverAdapterFactory,
+): Promise<string> {
   const migrationsList = await readMigrationList();
   const schema = await readFile(SCHEMA_FILE, "utf8");
   return withSchemaEngine(shadowCapableFactory, async (engine) => {
     const result = await engine.diff({
-      from: migrationsList.migrationDirectories.length ? { tag: "migrations", ...migrationsList } : { tag: "empty" },
+      from: migrationsList.migrationDirectories.length
+        ? { tag: "migrations", ...migrationsList }
+        : { tag: "empty" },
       to: { tag: "schemaDatamodel", files: [{ path: SCHEMA_FILE, content: schema }] },
       script: true,
       exitCode: null,

@@ -54,8 +54,12 @@ export function serializeExtendedProtocol(server: PGLiteSocketServer): void {
     this.processing = true;
     try {
       while (this.queue.length > 0) {
-        const pinned = (midBatch || this.db.isInTransaction()) && this.lastHandlerId !== null ? this.lastHandlerId : null;
-        const index = pinned === null ? 0 : this.queue.findIndex((item) => item.handlerId === pinned);
+        const pinned =
+          (midBatch || this.db.isInTransaction()) && this.lastHandlerId !== null
+            ? this.lastHandlerId
+            : null;
+        const index =
+          pinned === null ? 0 : this.queue.findIndex((item) => item.handlerId === pinned);
         // The pinned connection has not sent its next message yet: wait for it.
         if (index === -1) break;
         const [item] = this.queue.splice(index, 1);

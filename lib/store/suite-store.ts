@@ -12,7 +12,14 @@ export interface SuiteSummary {
   versions: number;
   lastSavedAt: Date | null;
   /** With its outcome counts, so a run that completed with failures is not listed as a plain "completed". */
-  lastRun: { id: string; status: RunStatus; createdAt: Date; passed: number; failed: number; judgeErrors: number } | null;
+  lastRun: {
+    id: string;
+    status: RunStatus;
+    createdAt: Date;
+    passed: number;
+    failed: number;
+    judgeErrors: number;
+  } | null;
 }
 
 export interface SuiteVersionInfo {
@@ -29,14 +36,22 @@ export interface SuiteDetail {
 }
 
 /** A result with a code the edges map to an HTTP status (DESIGN.md house rule 6). */
-export type StoreResult<T> = { ok: true; value: T } | { ok: false; code: "not_found" | "name_taken"; message: string };
+export type StoreResult<T> =
+  { ok: true; value: T } | { ok: false; code: "not_found" | "name_taken"; message: string };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const notFound = { ok: false, code: "not_found", message: "This suite does not exist (it may have been deleted)." } as const;
-const nameTaken = (name: string) => ({ ok: false, code: "name_taken", message: `A suite named "${name}" already exists.` }) as const;
+const notFound = {
+  ok: false,
+  code: "not_found",
+  message: "This suite does not exist (it may have been deleted).",
+} as const;
+const nameTaken = (name: string) =>
+  ({ ok: false, code: "name_taken", message: `A suite named "${name}" already exists.` }) as const;
 
 function isUniqueViolation(error: unknown): boolean {
-  return typeof error === "object" && error !== null && (error as { code?: unknown }).code === "P2002";
+  return (
+    typeof error === "object" && error !== null && (error as { code?: unknown }).code === "P2002"
+  );
 }
 
 function lineCount(yaml: string): number {
@@ -52,7 +67,19 @@ export function createSuiteStore(prisma: PrismaClient) {
           _count: { select: { versions: true } },
           versions: { orderBy: { createdAt: "desc" }, take: 1, select: { createdAt: true } },
           // Calibration runs are not runs of the suite's evals (they have their own view).
-          runs: { where: { kind: "eval" }, orderBy: { createdAt: "desc" }, take: 1, select: { id: true, status: true, createdAt: true, passed: true, failed: true, judgeErrors: true } },
+          runs: {
+            where: { kind: "eval" },
+            orderBy: { createdAt: "desc" },
+            take: 1,
+            select: {
+              id: true,
+              status: true,
+              createdAt: true,
+              passed: true,
+              failed: true,
+              judgeErrors: true,
+            },
+          },
         },
       });
       const summaries = suites.map((s): SuiteSummary => {
@@ -65,7 +92,8 @@ export function createSuiteStore(prisma: PrismaClient) {
           lastRun: run ? { ...run, status: run.status as RunStatus } : null,
         };
       });
-      const activity = (s: SuiteSummary) => Math.max(s.lastSavedAt?.getTime() ?? 0, s.lastRun?.createdAt.getTime() ?? 0);
+      const activity = (s: SuiteSummary) =>
+        Math.max(s.lastSavedAt?.getTime() ?? 0, s.lastRun?.createdAt.getTime() ?? 0);
       return summaries.sort((a, b) => activity(b) - activity(a) || a.name.localeCompare(b.name));
     },
 
@@ -80,7 +108,15 @@ export function createSuiteStore(prisma: PrismaClient) {
       return {
         id: suite.id,
         name: suite.name,
-        latest: v ? { id: v.id, contentHash: v.contentHash, createdAt: v.createdAt, lines: lineCount(v.yaml), yaml: v.yaml } : null,
+        latest: v
+          ? {
+              id: v.id,
+              contentHash: v.contentHash,
+              createdAt: v.createdAt,
+              lines: lineCount(v.yaml),
+              yaml: v.yaml,
+            }
+          : null,
       };
     },
 
@@ -88,7 +124,10 @@ export function createSuiteStore(prisma: PrismaClient) {
     async createSuite(input: { name: string; yaml: string }): Promise<StoreResult<{ id: string }>> {
       try {
         const suite = await prisma.suite.create({
-          data: { name: input.name, versions: { create: { contentHash: contentHash(input.yaml), yaml: input.yaml } } },
+          data: {
+            name: input.name,
+            versions: { create: { contentHash: contentHash(input.yaml), yaml: input.yaml } },
+          },
         });
         return { ok: true, value: { id: suite.id } };
       } catch (error) {
@@ -100,7 +139,10 @@ export function createSuiteStore(prisma: PrismaClient) {
     async renameSuite(input: { id: string; name: string }): Promise<StoreResult<{ id: string }>> {
       if (!UUID.test(input.id)) return notFound;
       try {
-        const { count } = await prisma.suite.updateMany({ where: { id: input.id }, data: { name: input.name } });
+        const { count } = await prisma.suite.updateMany({
+          where: { id: input.id },
+          data: { name: input.name },
+        });
         return count === 0 ? notFound : { ok: true, value: { id: input.id } };
       } catch (error) {
         if (isUniqueViolation(error)) return nameTaken(input.name);
@@ -121,18 +163,30 @@ export function createSuiteStore(prisma: PrismaClient) {
      * version brings that version back to the top: the schema keeps one row per
      * content hash (runs point at it), so restoring moves its time to now.
      */
-    async saveVersion(input: { suiteId: string; yaml: string }): Promise<StoreResult<{ version: SuiteVersionInfo; created: boolean }>> {
+    async saveVersion(input: {
+      suiteId: string;
+      yaml: string;
+    }): Promise<StoreResult<{ version: SuiteVersionInfo; created: boolean }>> {
       if (!UUID.test(input.suiteId)) return notFound;
-      const suite = await prisma.suite.findUnique({ where: { id: input.suiteId }, include: { versions: { orderBy: { createdAt: "desc" }, take: 1 } } });
+      const suite = await prisma.suite.findUnique({
+        where: { id: input.suiteId },
+        include: { versions: { orderBy: { createdAt: "desc" }, take: 1 } },
+      });
       if (!suite) return notFound;
       const hash = contentHash(input.yaml);
-      const info = (v: { id: string; contentHash: string; createdAt: Date; yaml: string }): SuiteVersionInfo => ({
+      const info = (v: {
+        id: string;
+        contentHash: string;
+        createdAt: Date;
+        yaml: string;
+      }): SuiteVersionInfo => ({
         id: v.id,
         contentHash: v.contentHash,
         createdAt: v.createdAt,
         lines: lineCount(v.yaml),
       });
-      if (suite.versions[0]?.contentHash === hash) return { ok: true, value: { version: info(suite.versions[0]), created: false } };
+      if (suite.versions[0]?.contentHash === hash)
+        return { ok: true, value: { version: info(suite.versions[0]), created: false } };
       const version = await prisma.suiteVersion.upsert({
         where: { suiteId_contentHash: { suiteId: suite.id, contentHash: hash } },
         create: { suiteId: suite.id, contentHash: hash, yaml: input.yaml },
@@ -150,18 +204,44 @@ export function createSuiteStore(prisma: PrismaClient) {
         include: { versions: { orderBy: { createdAt: "desc" } } },
       });
       if (!suite) return notFound;
-      return { ok: true, value: suite.versions.map((v) => ({ id: v.id, contentHash: v.contentHash, createdAt: v.createdAt, lines: lineCount(v.yaml) })) };
+      return {
+        ok: true,
+        value: suite.versions.map((v) => ({
+          id: v.id,
+          contentHash: v.contentHash,
+          createdAt: v.createdAt,
+          lines: lineCount(v.yaml),
+        })),
+      };
     },
 
     /** Two versions of one suite with their text, for a diff. */
-    async getVersionPair(input: { suiteId: string; from: string; to: string }): Promise<StoreResult<{ from: SuiteVersionInfo & { yaml: string }; to: SuiteVersionInfo & { yaml: string } }>> {
+    async getVersionPair(input: { suiteId: string; from: string; to: string }): Promise<
+      StoreResult<{
+        from: SuiteVersionInfo & { yaml: string };
+        to: SuiteVersionInfo & { yaml: string };
+      }>
+    > {
       if (![input.suiteId, input.from, input.to].every((id) => UUID.test(id))) return notFound;
-      const rows = await prisma.suiteVersion.findMany({ where: { suiteId: input.suiteId, id: { in: [input.from, input.to] } } });
+      const rows = await prisma.suiteVersion.findMany({
+        where: { suiteId: input.suiteId, id: { in: [input.from, input.to] } },
+      });
       const find = (id: string) => rows.find((r) => r.id === id);
       const from = find(input.from);
       const to = find(input.to);
-      if (!from || !to) return { ok: false, code: "not_found", message: "One of these versions does not exist in this suite." };
-      const full = (v: typeof from) => ({ id: v.id, contentHash: v.contentHash, createdAt: v.createdAt, lines: lineCount(v.yaml), yaml: v.yaml });
+      if (!from || !to)
+        return {
+          ok: false,
+          code: "not_found",
+          message: "One of these versions does not exist in this suite.",
+        };
+      const full = (v: typeof from) => ({
+        id: v.id,
+        contentHash: v.contentHash,
+        createdAt: v.createdAt,
+        lines: lineCount(v.yaml),
+        yaml: v.yaml,
+      });
       return { ok: true, value: { from: full(from), to: full(to) } };
     },
   };

@@ -32,9 +32,17 @@ afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 describe("ignore-forwarded-headers", () => {
   it("drops a client's forwarded headers and writes the socket's address as X-Forwarded-For", async () => {
-    const seen = await get({ host: "evil.example:4700", "x-forwarded-host": "127.0.0.1:4700", "x-forwarded-for": "10.1.2.3", "x-forwarded-proto": "https", forwarded: "for=10.1.2.3", "x-real-ip": "10.1.2.3" });
+    const seen = await get({
+      host: "evil.example:4700",
+      "x-forwarded-host": "127.0.0.1:4700",
+      "x-forwarded-for": "10.1.2.3",
+      "x-forwarded-proto": "https",
+      forwarded: "for=10.1.2.3",
+      "x-real-ip": "10.1.2.3",
+    });
     expect(seen["host"]).toBe("evil.example:4700");
     expect(seen["x-forwarded-for"]).toBe("127.0.0.1");
-    for (const name of ["x-forwarded-host", "x-forwarded-proto", "forwarded", "x-real-ip"]) expect(seen[name], name).toBeUndefined();
+    for (const name of ["x-forwarded-host", "x-forwarded-proto", "forwarded", "x-real-ip"])
+      expect(seen[name], name).toBeUndefined();
   });
 });

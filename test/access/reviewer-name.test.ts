@@ -7,23 +7,46 @@ import { SESSION_TTL_SECONDS } from "../../lib/access/session";
 // request cannot override; on loopback, the name the browser sends.
 
 const SECRET = "s".repeat(40);
-const seal = (data: object, secret = SECRET) => sealData(data, { password: secret, ttl: SESSION_TTL_SECONDS });
+const seal = (data: object, secret = SECRET) =>
+  sealData(data, { password: secret, ttl: SESSION_TTL_SECONDS });
 
 describe("reviewerOf", () => {
   it("takes the session's name over the one a request gives", async () => {
     const cookieValue = await seal({ loggedIn: true, since: 1, reviewer: "  Ana   Lopez " });
-    expect(await reviewerOf({ policy: { loginRequired: true, sessionSecret: SECRET }, cookieValue, given: "Mallory" })).toEqual({ ok: true, name: "Ana Lopez" });
+    expect(
+      await reviewerOf({
+        policy: { loginRequired: true, sessionSecret: SECRET },
+        cookieValue,
+        given: "Mallory",
+      }),
+    ).toEqual({ ok: true, name: "Ana Lopez" });
   });
 
   it("takes the given name on loopback, and with a login only when the session has none (a bearer token)", async () => {
-    expect(await reviewerOf({ policy: { loginRequired: false }, cookieValue: undefined, given: "Ben" })).toEqual({ ok: true, name: "Ben" });
+    expect(
+      await reviewerOf({ policy: { loginRequired: false }, cookieValue: undefined, given: "Ben" }),
+    ).toEqual({ ok: true, name: "Ben" });
     const nameless = await seal({ loggedIn: true, since: 1 });
-    expect(await reviewerOf({ policy: { loginRequired: true, sessionSecret: SECRET }, cookieValue: nameless, given: "Cy" })).toEqual({ ok: true, name: "Cy" });
+    expect(
+      await reviewerOf({
+        policy: { loginRequired: true, sessionSecret: SECRET },
+        cookieValue: nameless,
+        given: "Cy",
+      }),
+    ).toEqual({ ok: true, name: "Cy" });
   });
 
   it("ignores a forged session and refuses a request with no name", async () => {
     const forged = await seal({ loggedIn: true, reviewer: "Eve" }, "x".repeat(40));
-    expect(await reviewerOf({ policy: { loginRequired: true, sessionSecret: SECRET }, cookieValue: forged, given: undefined })).toMatchObject({ ok: false });
-    expect(await reviewerOf({ policy: { loginRequired: false }, cookieValue: undefined, given: "   " })).toEqual({ ok: false, message: "Give your name first: labels say who gave them." });
+    expect(
+      await reviewerOf({
+        policy: { loginRequired: true, sessionSecret: SECRET },
+        cookieValue: forged,
+        given: undefined,
+      }),
+    ).toMatchObject({ ok: false });
+    expect(
+      await reviewerOf({ policy: { loginRequired: false }, cookieValue: undefined, given: "   " }),
+    ).toEqual({ ok: false, message: "Give your name first: labels say who gave them." });
   });
 });

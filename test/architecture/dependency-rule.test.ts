@@ -9,7 +9,9 @@ const eslint = new ESLint({ cwd: new URL("../..", import.meta.url).pathname });
 
 async function ruleMessages(code: string, filePath: string): Promise<string[]> {
   const [result] = await eslint.lintText(code, { filePath });
-  return (result?.messages ?? []).filter((m) => m.ruleId?.startsWith("no-restricted")).map((m) => m.message);
+  return (result?.messages ?? [])
+    .filter((m) => m.ruleId?.startsWith("no-restricted"))
+    .map((m) => m.message);
 }
 
 describe("the dependency rule", () => {
@@ -23,26 +25,38 @@ describe("the dependency rule", () => {
     ['import { REPORTERS } from "../report/registry";', "lib/engine/x.ts"],
     // From a stage folder of the engine, the store is two levels up.
     ['import { priceOf } from "../../judge/pricing";', "lib/engine/grade/x.ts"],
-    ['import { openDatabase } from "../../../store/open-database";', "lib/engine/trust/agreement/x.ts"],
+    [
+      'import { openDatabase } from "../../../store/open-database";',
+      "lib/engine/trust/agreement/x.ts",
+    ],
     ['import { planSuite } from "../engine/plan-suite";', "lib/config/x.ts"],
     ['import { main } from "../lib/cli/main";', "components/x.tsx"],
     ['import Page from "../app/page";', "lib/cli/x.ts"],
     ["export const key = process.env.ANTHROPIC_API_KEY;", "lib/engine/x.ts"],
-    ['import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";', "lib/engine/x.ts"],
+    [
+      'import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";',
+      "lib/engine/x.ts",
+    ],
     ['import { createRetryingMessages } from "../judge/retrying-messages";', "lib/live/x.ts"],
     ['import { REPORTERS } from "../report/registry";', "lib/live/x.ts"],
     ['import { readEnv } from "../env/read-env";', "lib/live/x.ts"],
     ["export const key = process.env.ANTHROPIC_API_KEY;", "lib/live/x.ts"],
     // A pattern from data would run on the backtracking engine (issue 13: `(a+)+$`).
     ["export const m = (p: string, s: string) => new RegExp(p).test(s);", "lib/engine/x.ts"],
-    ["export const m = (p: string) => RegExp(p, \"i\");", "lib/config/x.ts"],
+    ['export const m = (p: string) => RegExp(p, "i");', "lib/config/x.ts"],
     ["export const m = (q: string) => new RegExp(q);", "app/api/x/route.ts"],
     // Issue 15 item 3: the dashboard read the MCP allow-list from the CLI.
-    ['import { dashboardAllowList } from "../../../lib/cli/live-for-run";', "app/api/validate/route.ts"],
+    [
+      'import { dashboardAllowList } from "../../../lib/cli/live-for-run";',
+      "app/api/validate/route.ts",
+    ],
     ['import { main } from "@/lib/cli/main";', "app/x/page.tsx"],
     ['import { liveForRun } from "../cli/live-for-run";', "lib/store/x.ts"],
     // Issue 13 item 5: redirects built from the request URL go to 0.0.0.0 under --host 0.0.0.0.
-    ['import { NextResponse } from "next/server";\nexport const go = (r: Request) => NextResponse.redirect(new URL("/login", r.url));', "app/api/auth/x/route.ts"],
+    [
+      'import { NextResponse } from "next/server";\nexport const go = (r: Request) => NextResponse.redirect(new URL("/login", r.url));',
+      "app/api/auth/x/route.ts",
+    ],
   ])("rejects %s in %s", async (code, file) => {
     expect(await ruleMessages(code, file)).not.toEqual([]);
   });
@@ -58,10 +72,13 @@ describe("the dependency rule", () => {
     ['import { Client } from "@modelcontextprotocol/sdk/client/index.js";', "lib/live/x.ts"],
     ['import { runSuite } from "../engine/run-suite";', "lib/live/x.ts"],
     ['import { createLiveRunner } from "../live/create-live-runner";', "lib/cli/x.ts"],
-    ['import { dashboardAllowList } from "../../../lib/live/server-allow-list";', "app/api/validate/route.ts"],
-    ["export const r = new RegExp(String.raw`\\bsk-ant-`, \"g\");", "lib/engine/x.ts"],
+    [
+      'import { dashboardAllowList } from "../../../lib/live/server-allow-list";',
+      "app/api/validate/route.ts",
+    ],
+    ['export const r = new RegExp(String.raw`\\bsk-ant-`, "g");', "lib/engine/x.ts"],
     ['export const r = new RegExp("^a+$");', "lib/config/x.ts"],
-    ["export const filter = (p: string) => new RegExp(p, \"i\");", "lib/cli/x.ts"],
+    ['export const filter = (p: string) => new RegExp(p, "i");', "lib/cli/x.ts"],
   ])("allows %s in %s", async (code, file) => {
     expect(await ruleMessages(code, file)).toEqual([]);
   });

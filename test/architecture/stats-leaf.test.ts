@@ -8,7 +8,9 @@ const eslint = new ESLint({ cwd: new URL("../..", import.meta.url).pathname });
 
 async function ruleMessages(code: string, filePath: string): Promise<string[]> {
   const [result] = await eslint.lintText(code, { filePath });
-  return (result?.messages ?? []).filter((m) => m.ruleId?.startsWith("no-restricted")).map((m) => m.message);
+  return (result?.messages ?? [])
+    .filter((m) => m.ruleId?.startsWith("no-restricted"))
+    .map((m) => m.message);
 }
 
 describe("the lib/stats rule", () => {

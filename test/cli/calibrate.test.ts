@@ -27,25 +27,51 @@ const DATASET = JSON.stringify({
   id: "answers",
   name: "Support answers",
   items: [
-    { id: "a1", input: "How do I export data?", expected_output: "Go to Settings > Export.", annotations: [{ name: "actionable", score: 1, annotator_type: "human", annotator_id: "ana" }] },
-    { id: "a2", input: "Why is it slow?", expected_output: "It depends.", annotations: [{ name: "actionable", score: 0, annotator_type: "human" }] },
+    {
+      id: "a1",
+      input: "How do I export data?",
+      expected_output: "Go to Settings > Export.",
+      annotations: [{ name: "actionable", score: 1, annotator_type: "human", annotator_id: "ana" }],
+    },
+    {
+      id: "a2",
+      input: "Why is it slow?",
+      expected_output: "It depends.",
+      annotations: [{ name: "actionable", score: 0, annotator_type: "human" }],
+    },
   ],
 });
 
 describe.concurrent("rubric-studio calibrate", () => {
-  test("anchors and dataset items graded, MAE and kappa per criterion, exit 1 past --max-error", async ({ onTestFinished }) => {
+  test("anchors and dataset items graded, MAE and kappa per criterion, exit 1 past --max-error", async ({
+    onTestFinished,
+  }) => {
     const ws = await makeWorkspace(onTestFinished);
     // A judge that is generous: 0.6 to every candidate.
-    const judge = await startFakeJudge(onTestFinished, { respond: () => ({ verdict: { reasoning: "seems fine", score: 0.6 } }) });
+    const judge = await startFakeJudge(onTestFinished, {
+      respond: () => ({ verdict: { reasoning: "seems fine", score: 0.6 } }),
+    });
     await ws.write("suite.yaml", SUITE);
     await ws.write("data/answers.json", DATASET);
-    const run = await ws.cli(["calibrate", "--config", "suite.yaml", "--max-error", "0.3", "--output", "out/calibration.json"], judge.env);
+    const run = await ws.cli(
+      [
+        "calibrate",
+        "--config",
+        "suite.yaml",
+        "--max-error",
+        "0.3",
+        "--output",
+        "out/calibration.json",
+      ],
+      judge.env,
+    );
 
     // Two anchors and two annotated items: four judge calls, never the anchor's own label in view.
     expect(judge.api.requests).toHaveLength(4);
     for (const request of judge.api.requests) {
       const candidate = candidateOf(request);
-      if (candidate.startsWith("Click") || candidate.startsWith("Passwords")) expect(request.system).not.toContain(candidate);
+      if (candidate.startsWith("Click") || candidate.startsWith("Passwords"))
+        expect(request.system).not.toContain(candidate);
     }
     const result = JSON.parse(await ws.read("out/calibration.json")) as CalibrationResult;
     const c = result.criteria[0]!;
@@ -59,25 +85,43 @@ describe.concurrent("rubric-studio calibrate", () => {
     expect(c.mae).toBeCloseTo(0.5, 10);
     expect(c.outliers).toBe(4);
     expect(c.kappa.weights).toBe("quadratic");
-    expect(result.overMaxError).toEqual([{ eval: "support answers", item: "actionable", mae: 0.5 }]);
+    expect(result.overMaxError).toEqual([
+      { eval: "support answers", item: "actionable", mae: 0.5 },
+    ]);
     expect(run.stdout).toContain("✗ support answers › actionable (unit): MAE 0.500");
     expect(run.code).toBe(1);
   });
 
-  test("eval --repeat 3: every result three times and the flip rate in the json report", async ({ onTestFinished }) => {
+  test("eval --repeat 3: every result three times and the flip rate in the json report", async ({
+    onTestFinished,
+  }) => {
     const ws = await makeWorkspace(onTestFinished);
     let n = 0;
-    const judge = await startFakeJudge(onTestFinished, { respond: () => ({ verdict: { reasoning: "r", score: n++ % 3 === 1 ? 0.2 : 0.9 } }) });
-    await ws.write("suite.yaml", yaml("evals:", "  - name: e", "    response: r", '    rubric: "Good."'));
-    const run = await ws.cli(["eval", "--config", "suite.yaml", "--repeat", "3", "--reporter", "json"], judge.env);
+    const judge = await startFakeJudge(onTestFinished, {
+      respond: () => ({ verdict: { reasoning: "r", score: n++ % 3 === 1 ? 0.2 : 0.9 } }),
+    });
+    await ws.write(
+      "suite.yaml",
+      yaml("evals:", "  - name: e", "    response: r", '    rubric: "Good."'),
+    );
+    const run = await ws.cli(
+      ["eval", "--config", "suite.yaml", "--repeat", "3", "--reporter", "json"],
+      judge.env,
+    );
     expect(judge.api.requests).toHaveLength(3);
-    const report = JSON.parse(run.stdout) as { results: { name: string; status: string }[]; repeat: { runs: number; flips: { item: string; rate: number }[] } };
+    const report = JSON.parse(run.stdout) as {
+      results: { name: string; status: string }[];
+      repeat: { runs: number; flips: { item: string; rate: number }[] };
+    };
     expect(report.results.map((r) => [r.name, r.status])).toEqual([
       ["e [repeat 1/3]", "passed"],
       ["e [repeat 2/3]", "failed"],
       ["e [repeat 3/3]", "passed"],
     ]);
-    expect(report.repeat).toEqual({ runs: 3, flips: [{ eval: "e", item: "(eval)", items: 1, flipped: 1, rate: 1, flippedIds: ["e"] }] });
+    expect(report.repeat).toEqual({
+      runs: 3,
+      flips: [{ eval: "e", item: "(eval)", items: 1, flipped: 1, rate: 1, flippedIds: ["e"] }],
+    });
     expect(run.code).toBe(1);
   });
 });

@@ -2,7 +2,11 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile, mkdir } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { startFakeMessagesApi, type FakeMessagesApi, type FakeMessagesApiOptions } from "../support/fake-messages-api";
+import {
+  startFakeMessagesApi,
+  type FakeMessagesApi,
+  type FakeMessagesApiOptions,
+} from "../support/fake-messages-api";
 import { CLI_BIN, runCli, type CliRun } from "../support/run-cli";
 import type { Report } from "../../lib/engine/results/report";
 
@@ -48,7 +52,10 @@ export interface FakeJudge {
   env: Record<string, string>;
 }
 
-export async function startFakeJudge(onFinished: OnFinished, options: FakeMessagesApiOptions = {}): Promise<FakeJudge> {
+export async function startFakeJudge(
+  onFinished: OnFinished,
+  options: FakeMessagesApiOptions = {},
+): Promise<FakeJudge> {
   const api = await startFakeMessagesApi(options);
   onFinished(() => api.close());
   return { api, env: { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: api.url } };
@@ -95,12 +102,21 @@ export interface WorkerProcess {
 }
 
 /** A `rubric-studio worker` process, resolved once it says it is ready; killed when the test ends. */
-export function startWorkerProcess(input: { cwd: string; env: Record<string, string>; onFinished: OnFinished; concurrency?: number }): Promise<WorkerProcess> {
-  const child = spawn(process.execPath, [CLI_BIN, "worker", "--concurrency", String(input.concurrency ?? 4)], {
-    cwd: input.cwd,
-    env: { ...process.env, ...input.env, RUBRIC_STUDIO_WORKER_HEARTBEAT_SECONDS: "10" },
-    stdio: ["ignore", "ignore", "pipe"],
-  });
+export function startWorkerProcess(input: {
+  cwd: string;
+  env: Record<string, string>;
+  onFinished: OnFinished;
+  concurrency?: number;
+}): Promise<WorkerProcess> {
+  const child = spawn(
+    process.execPath,
+    [CLI_BIN, "worker", "--concurrency", String(input.concurrency ?? 4)],
+    {
+      cwd: input.cwd,
+      env: { ...process.env, ...input.env, RUBRIC_STUDIO_WORKER_HEARTBEAT_SECONDS: "10" },
+      stdio: ["ignore", "ignore", "pipe"],
+    },
+  );
   let stderr = "";
   child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));

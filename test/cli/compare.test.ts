@@ -18,13 +18,20 @@ const SUITE = yaml(
 );
 
 describe.concurrent("rubric-studio eval with compare:", () => {
-  test("a judge that favours position A: both orders asked, every pair flagged position-biased, the bias in md and json", async ({ onTestFinished }) => {
+  test("a judge that favours position A: both orders asked, every pair flagged position-biased, the bias in md and json", async ({
+    onTestFinished,
+  }) => {
     const ws = await makeWorkspace(onTestFinished);
     const judge = await startFakeJudge(onTestFinished, {
-      respond: (request) => ({ toolInput: { reasoning: "The first one reads better.", winner: "A", confidence: 0.9 } }),
+      respond: (request) => ({
+        toolInput: { reasoning: "The first one reads better.", winner: "A", confidence: 0.9 },
+      }),
     });
     await ws.write("suite.yaml", SUITE);
-    const run = await ws.cli(["eval", "--config", "suite.yaml", "--reporter", "json,md", "--output", "out"], judge.env);
+    const run = await ws.cli(
+      ["eval", "--config", "suite.yaml", "--reporter", "json,md", "--output", "out"],
+      judge.env,
+    );
     expect(run.code, run.stderr).toBe(0);
     // 3 pairs x 2 orders, each with the pairwise verdict tool.
     expect(judge.api.requests).toHaveLength(6);
@@ -35,9 +42,17 @@ describe.concurrent("rubric-studio eval with compare:", () => {
 
     const report = await ws.readReport("out/report.json");
     const pairwise = report.results[0]!.pairwise!;
-    expect(pairwise.positionBias).toEqual({ rate: 1, biased: 3, comparable: 3, favoredFirst: 3, favoredSecond: 0 });
+    expect(pairwise.positionBias).toEqual({
+      rate: 1,
+      biased: 3,
+      comparable: 3,
+      favoredFirst: 3,
+      favoredSecond: 0,
+    });
     expect(pairwise.result.overall_winner).toBe("tie");
-    expect(pairwise.result.comparisons.every((c) => c.metadata?.position_biased === true)).toBe(true);
+    expect(pairwise.result.comparisons.every((c) => c.metadata?.position_biased === true)).toBe(
+      true,
+    );
     const md = await ws.read("out/report.md");
     expect(md).toContain("position-biased");
     expect(md).toMatch(/3 of 3 pairs/);

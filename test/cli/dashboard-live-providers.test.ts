@@ -22,7 +22,10 @@ import { useTestDatabase } from "../support/test-database";
 
 const database = useTestDatabase();
 const KEY = "sk-local-agent-0123456789";
-const BOOK = { name: "create_event", input: { title: "Meeting with Alice", day: "Tuesday", time: "14:00" } };
+const BOOK = {
+  name: "create_event",
+  input: { title: "Meeting with Alice", day: "Tuesday", time: "14:00" },
+};
 let local: FakeOpenAIApi;
 let dir: string;
 
@@ -30,7 +33,12 @@ beforeAll(async () => {
   local = await startFakeOpenAIApi({
     respond: scriptChatAgents({
       agent: chatCallThenAnswer(BOOK, "Booked: Meeting with Alice, Tuesday 14:00."),
-      judge: (_request, candidate) => ({ verdict: { reasoning: "created and confirmed", score: candidate.includes("Created event evt_042") ? 0.9 : 0.1 } }),
+      judge: (_request, candidate) => ({
+        verdict: {
+          reasoning: "created and confirmed",
+          score: candidate.includes("Created event evt_042") ? 0.9 : 0.1,
+        },
+      }),
     }),
   });
   dir = await mkdtemp(path.join(os.tmpdir(), "rs-dash-agents-"));
@@ -48,7 +56,9 @@ describe("a dashboard run's live agent on a server-defined provider", { timeout:
     await writeFile(allowFile, `servers:\n${SERVER}`);
     const allowList = await readServerAllowList({ mcpServersFile: allowFile });
     if (!allowList.ok) throw new Error(allowList.message);
-    const serverProviders: Record<string, ProviderConfig> = { local: { type: "openai", baseUrl: local.url, apiKeyEnv: "RS_LOCAL_KEY" } };
+    const serverProviders: Record<string, ProviderConfig> = {
+      local: { type: "openai", baseUrl: local.url, apiKeyEnv: "RS_LOCAL_KEY" },
+    };
     const settings: Settings = { judgeModel: "claude-sonnet-4-6" };
     const env = { RS_LOCAL_KEY: KEY };
 
@@ -67,8 +77,18 @@ describe("a dashboard run's live agent on a server-defined provider", { timeout:
       "",
     ].join("\n");
     const prisma = database.prisma;
-    const { suiteId } = await createRunStore(prisma).saveSuiteVersion({ name: `agents ${Math.random()}`, yaml });
-    const started = await enqueueSuiteRun({ prisma, databaseUrl: database.url, suiteId, yaml, judgeModel: "claude-sonnet-4-6", toolVersion: "0.0.0-test" });
+    const { suiteId } = await createRunStore(prisma).saveSuiteVersion({
+      name: `agents ${Math.random()}`,
+      yaml,
+    });
+    const started = await enqueueSuiteRun({
+      prisma,
+      databaseUrl: database.url,
+      suiteId,
+      yaml,
+      judgeModel: "claude-sonnet-4-6",
+      toolVersion: "0.0.0-test",
+    });
     if (!started.ok) throw new Error(started.message);
     const db = { url: database.url, prisma, source: "url" as const, close: async () => {} };
     const boss = await openQueue({ db, poolSize: 2 });
@@ -79,11 +99,24 @@ describe("a dashboard run's live agent on a server-defined provider", { timeout:
       concurrency: 4,
       judgeModel: "claude-sonnet-4-6",
       toolVersion: "0.0.0-test",
-      liveFor: liveForRun({ settings, allowList: allowList.value, timeoutSeconds: 20, agentEndpoints: serverAgentEndpoints({ settings, env, serverProviders, timeoutSeconds: 20 }) }),
+      liveFor: liveForRun({
+        settings,
+        allowList: allowList.value,
+        timeoutSeconds: 20,
+        agentEndpoints: serverAgentEndpoints({
+          settings,
+          env,
+          serverProviders,
+          timeoutSeconds: 20,
+        }),
+      }),
     });
     try {
       for (let i = 0; i < 400; i++) {
-        const run = await prisma.run.findUnique({ where: { id: started.value.runId }, select: { status: true } });
+        const run = await prisma.run.findUnique({
+          where: { id: started.value.runId },
+          select: { status: true },
+        });
         if (run?.status === "completed") break;
         await new Promise((resolve) => setTimeout(resolve, 250));
       }
@@ -94,9 +127,18 @@ describe("a dashboard run's live agent on a server-defined provider", { timeout:
     const [result] = await createRunStore(prisma).results(started.value.runId);
     expect(result!.status, result!.reason + (result!.note ?? "")).toBe("passed");
     expect(result!.score).toBe(0.9);
-    expect(result!.candidate.transcript).toMatchObject({ model: "local:qwen3-8b", provider: "local", stop: "final", turns: 2 });
+    expect(result!.candidate.transcript).toMatchObject({
+      model: "local:qwen3-8b",
+      provider: "local",
+      stop: "final",
+      turns: 2,
+    });
     expect(result!.judges.map((j) => j.provider)).toEqual(["local"]);
     // Two agent turns and one judge call, each with the server's key.
-    expect(local.requests.map((r) => r.headers.authorization)).toEqual([`Bearer ${KEY}`, `Bearer ${KEY}`, `Bearer ${KEY}`]);
+    expect(local.requests.map((r) => r.headers.authorization)).toEqual([
+      `Bearer ${KEY}`,
+      `Bearer ${KEY}`,
+      `Bearer ${KEY}`,
+    ]);
   });
 });

@@ -22,19 +22,36 @@ const SUITE = (file: string, columns: string) =>
   );
 
 // A spreadsheet export: BOM, CRLF, a quoted comma, doubled quotes and a line break inside a field.
-const CSV = '\uFEFFticket,question,answer,doc\r\nT1,"Reset, please?","Use the ""reset"" link\r\non the sign-in page.",Docs A\r\nT2,Refund?,Within 30 days.,Docs B\r\n';
+const CSV =
+  '\uFEFFticket,question,answer,doc\r\nT1,"Reset, please?","Use the ""reset"" link\r\non the sign-in page.",Docs A\r\nT2,Refund?,Within 30 days.,Docs B\r\n';
 
 describe.concurrent("datasets from CSV and JSONL files", { timeout: 120_000 }, () => {
-  test("eval grades each CSV row as its own result, with its quoted and multi-line answer intact", async ({ onTestFinished }) => {
+  test("eval grades each CSV row as its own result, with its quoted and multi-line answer intact", async ({
+    onTestFinished,
+  }) => {
     const ws = await makeWorkspace(onTestFinished);
-    const judge = await startFakeJudge(onTestFinished, { respond: () => ({ verdict: { reasoning: "ok", score: 0.9 } }) });
+    const judge = await startFakeJudge(onTestFinished, {
+      respond: () => ({ verdict: { reasoning: "ok", score: 0.9 } }),
+    });
     await ws.write("data/support.csv", CSV);
-    await ws.write("suite.yaml", SUITE("data/support.csv", "{ id: ticket, input: question, expected_output: answer, context: doc }"));
+    await ws.write(
+      "suite.yaml",
+      SUITE(
+        "data/support.csv",
+        "{ id: ticket, input: question, expected_output: answer, context: doc }",
+      ),
+    );
     const validate = await ws.cli(["validate", "--config", "suite.yaml"]);
     expect(validate.stdout, validate.stderr).toBe("suite.yaml: valid (1 eval, 2 cells)\n");
-    const run = await ws.cli(["eval", "--config", "suite.yaml", "--reporter", "json,csv", "--output", "out"], judge.env);
+    const run = await ws.cli(
+      ["eval", "--config", "suite.yaml", "--reporter", "json,csv", "--output", "out"],
+      judge.env,
+    );
     expect(run.code, run.stderr).toBe(0);
-    expect(judge.api.requests.map(candidateOf).sort()).toEqual(['Use the "reset" link\r\non the sign-in page.', "Within 30 days."]);
+    expect(judge.api.requests.map(candidateOf).sort()).toEqual([
+      'Use the "reset" link\r\non the sign-in page.',
+      "Within 30 days.",
+    ]);
     const report = await ws.readReport("out/report.json");
     expect(report.results.map((r) => [r.name, r.candidate.prompt])).toEqual([
       ["support answers [item=T1]", "Q: Reset, please? (see Docs A)"],
@@ -42,17 +59,35 @@ describe.concurrent("datasets from CSV and JSONL files", { timeout: 120_000 }, (
     ]);
     // The csv reporter: one row per result, its item and score.
     const csv = (await ws.read("out/report.csv")).split("\r\n");
-    expect(csv[0]).toMatch(/^id,eval,name,item,agent,model,prompt_index,prompt,status,vacuous,skip_kind,score,threshold,/);
-    expect(csv.slice(1, 3).map((line) => line.split(",").slice(3, 4).concat(line.split(",").slice(8, 9), line.split(",").slice(11, 12)))).toEqual([
+    expect(csv[0]).toMatch(
+      /^id,eval,name,item,agent,model,prompt_index,prompt,status,vacuous,skip_kind,score,threshold,/,
+    );
+    expect(
+      csv
+        .slice(1, 3)
+        .map((line) =>
+          line
+            .split(",")
+            .slice(3, 4)
+            .concat(line.split(",").slice(8, 9), line.split(",").slice(11, 12)),
+        ),
+    ).toEqual([
       ["T1", "passed", "0.9"],
       ["T2", "passed", "0.9"],
     ]);
   });
 
-  test("a CSV's label column is the human label calibrate compares the judge with", async ({ onTestFinished }) => {
+  test("a CSV's label column is the human label calibrate compares the judge with", async ({
+    onTestFinished,
+  }) => {
     const ws = await makeWorkspace(onTestFinished);
-    const judge = await startFakeJudge(onTestFinished, { respond: () => ({ verdict: { reasoning: "fine", score: 0.6 } }) });
-    await ws.write("data/labels.csv", "ticket,answer,grade\r\nT1,Go to Settings > Export.,1\r\nT2,It depends.,0\r\nT3,Unlabelled.,\r\n");
+    const judge = await startFakeJudge(onTestFinished, {
+      respond: () => ({ verdict: { reasoning: "fine", score: 0.6 } }),
+    });
+    await ws.write(
+      "data/labels.csv",
+      "ticket,answer,grade\r\nT1,Go to Settings > Export.,1\r\nT2,It depends.,0\r\nT3,Unlabelled.,\r\n",
+    );
     await ws.write(
       "suite.yaml",
       yaml(
@@ -69,7 +104,10 @@ describe.concurrent("datasets from CSV and JSONL files", { timeout: 120_000 }, (
         '        - { name: actionable, description: "Tells the user what to do." }',
       ),
     );
-    const run = await ws.cli(["calibrate", "--config", "suite.yaml", "--output", "out/calibration.json"], judge.env);
+    const run = await ws.cli(
+      ["calibrate", "--config", "suite.yaml", "--output", "out/calibration.json"],
+      judge.env,
+    );
     expect(run.code, run.stderr).toBe(0);
     const result = JSON.parse(await ws.read("out/calibration.json")) as CalibrationResult;
     expect(result.criteria[0]!.items.map((i) => [i.source, i.id, i.label, i.judged])).toEqual([
@@ -80,21 +118,52 @@ describe.concurrent("datasets from CSV and JSONL files", { timeout: 120_000 }, (
 
   test("the same mapping reads a JSONL file", async ({ onTestFinished }) => {
     const ws = await makeWorkspace(onTestFinished);
-    await ws.write("data/support.jsonl", '{"ticket":"T1","question":"Reset?","answer":"Use the link.","doc":["Docs A"]}\n{"ticket":"T2","question":"Refund?","answer":"30 days.","doc":"Docs B"}\n');
-    await ws.write("suite.yaml", SUITE("data/support.jsonl", "{ id: ticket, input: question, expected_output: answer, context: doc }"));
+    await ws.write(
+      "data/support.jsonl",
+      '{"ticket":"T1","question":"Reset?","answer":"Use the link.","doc":["Docs A"]}\n{"ticket":"T2","question":"Refund?","answer":"30 days.","doc":"Docs B"}\n',
+    );
+    await ws.write(
+      "suite.yaml",
+      SUITE(
+        "data/support.jsonl",
+        "{ id: ticket, input: question, expected_output: answer, context: doc }",
+      ),
+    );
     const explain = await ws.cli(["eval", "--explain", "--config", "suite.yaml"]);
     expect(explain.code, explain.stderr).toBe(0);
     expect(explain.stdout).toContain("support answers [item=T2]");
     expect(explain.stdout).toContain('dataset "support" item "T1"');
   });
 
-  test("broken files: each problem at file:line:column of the dataset file, exit 2, no stack trace", async ({ onTestFinished }) => {
+  test("broken files: each problem at file:line:column of the dataset file, exit 2, no stack trace", async ({
+    onTestFinished,
+  }) => {
     const ws = await makeWorkspace(onTestFinished);
     const cases: [string, string, string, RegExp][] = [
-      ["quote.csv", 'ticket,answer\nT1,"fine"\nT2,"never closed\nT3,x\n', "{ id: ticket, expected_output: answer }", /^data\/quote\.csv:3:2: error: dataset "support": a quoted field that starts in this record is never closed/m],
-      ["missing.csv", "ticket,reply\nT1,x\n", "{ id: ticket, expected_output: answer }", /^data\/missing\.csv:1:1: error: dataset "support": columns\.expected_output names column "answer", which the header does not have; its columns: "ticket", "reply"$/m],
-      ["label.csv", 'ticket,answer,grade\nT1,"a\nb",0.5\nT2,x,7\n', "{ id: ticket, expected_output: answer, label: grade }", /^data\/label\.csv:4:3: error: dataset "support": row 2, column "grade" is 7; a label's score is in 0\.\.1$/m],
-      ["lines.jsonl", '{"ticket":"T1","answer":"x"}\n"just a string"\n', "{ id: ticket, expected_output: answer }", /^data\/lines\.jsonl:2:1: error: dataset "support": each line is one JSON object \(an item\); this one is a string$/m],
+      [
+        "quote.csv",
+        'ticket,answer\nT1,"fine"\nT2,"never closed\nT3,x\n',
+        "{ id: ticket, expected_output: answer }",
+        /^data\/quote\.csv:3:2: error: dataset "support": a quoted field that starts in this record is never closed/m,
+      ],
+      [
+        "missing.csv",
+        "ticket,reply\nT1,x\n",
+        "{ id: ticket, expected_output: answer }",
+        /^data\/missing\.csv:1:1: error: dataset "support": columns\.expected_output names column "answer", which the header does not have; its columns: "ticket", "reply"$/m,
+      ],
+      [
+        "label.csv",
+        'ticket,answer,grade\nT1,"a\nb",0.5\nT2,x,7\n',
+        "{ id: ticket, expected_output: answer, label: grade }",
+        /^data\/label\.csv:4:3: error: dataset "support": row 2, column "grade" is 7; a label's score is in 0\.\.1$/m,
+      ],
+      [
+        "lines.jsonl",
+        '{"ticket":"T1","answer":"x"}\n"just a string"\n',
+        "{ id: ticket, expected_output: answer }",
+        /^data\/lines\.jsonl:2:1: error: dataset "support": each line is one JSON object \(an item\); this one is a string$/m,
+      ],
     ];
     for (const [file, text, columns, expected] of cases) {
       await ws.write(`data/${file}`, text);
@@ -108,7 +177,9 @@ describe.concurrent("datasets from CSV and JSONL files", { timeout: 120_000 }, (
     }
   });
 
-  test("a dataset file past the size ceiling is refused before it is read", async ({ onTestFinished }) => {
+  test("a dataset file past the size ceiling is refused before it is read", async ({
+    onTestFinished,
+  }) => {
     const ws = await makeWorkspace(onTestFinished);
     await ws.write("suite.yaml", SUITE("data/huge.csv", "{ expected_output: answer }"));
     await ws.write("data/huge.csv", "answer\n");
@@ -117,7 +188,9 @@ describe.concurrent("datasets from CSV and JSONL files", { timeout: 120_000 }, (
     await handle.truncate(40 * 1024 * 1024);
     await handle.close();
     const run = await ws.cli(["validate", "--config", "suite.yaml"]);
-    expect(run.stderr).toContain('suite.yaml:1:1: error: cannot read dataset "support" from data/huge.csv: the file is 41,943,040 bytes; a data file holds at most 33,554,432');
+    expect(run.stderr).toContain(
+      'suite.yaml:1:1: error: cannot read dataset "support" from data/huge.csv: the file is 41,943,040 bytes; a data file holds at most 33,554,432',
+    );
     expect(run.code).toBe(2);
   });
 });

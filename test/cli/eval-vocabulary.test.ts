@@ -10,7 +10,9 @@ import { makeWorkspace, startFakeJudge } from "./cli-harness";
 const EXAMPLE = path.join(import.meta.dirname, "../../examples/rubric-eval.yaml");
 
 describe.concurrent("evals and cells, as the CLI counts them on the example suite", () => {
-  test("validate, --explain and eval's progress line name 5 evals and 6 cells", async ({ onTestFinished }) => {
+  test("validate, --explain and eval's progress line name 5 evals and 6 cells", async ({
+    onTestFinished,
+  }) => {
     const ws = await makeWorkspace(onTestFinished);
     await ws.write("suite.yaml", await readFile(EXAMPLE, "utf8"));
 
@@ -20,8 +22,15 @@ describe.concurrent("evals and cells, as the CLI counts them on the example suit
     const explain = await ws.cli(["eval", "--config", "suite.yaml", "--explain"]);
     expect(explain.stdout).toMatch(/^Plan: 5 evals, 6 cells, 15 judge calls, /m);
 
-    const judge = await startFakeJudge(onTestFinished, { respond: () => ({ verdict: { reasoning: "meets the rubric", score: 0.9, evidence: "Invoice" } }) });
-    const run = await ws.cli(["eval", "--config", "suite.yaml", "--reporter", "pretty,md,html", "--output", "out"], judge.env);
+    const judge = await startFakeJudge(onTestFinished, {
+      respond: () => ({
+        verdict: { reasoning: "meets the rubric", score: 0.9, evidence: "Invoice" },
+      }),
+    });
+    const run = await ws.cli(
+      ["eval", "--config", "suite.yaml", "--reporter", "pretty,md,html", "--output", "out"],
+      judge.env,
+    );
     expect(run.stderr).toMatch(/^Grading 5 evals \(6 cells\): 15 judge calls, projected ~\$/m);
     expect(run.stdout).toMatch(/^6 cells: \d+ passed/m);
     expect(run.stdout).not.toMatch(/6 evals/);

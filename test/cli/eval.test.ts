@@ -25,7 +25,9 @@ const SUITE = yaml(
 /** Replies 0.9 to every candidate but the one containing `weak`, which gets 0.3. */
 function scoreUnless(weak: string) {
   return (request: { user: string }) => ({
-    verdict: candidateOf(request).includes(weak) ? { reasoning: "misses the point", score: 0.3 } : { reasoning: "meets the rubric", score: 0.9 },
+    verdict: candidateOf(request).includes(weak)
+      ? { reasoning: "misses the point", score: 0.3 }
+      : { reasoning: "meets the rubric", score: 0.9 },
   });
 }
 
@@ -45,11 +47,16 @@ describe.concurrent("rubric-studio eval", () => {
     expect(judge.api.requests).toHaveLength(4);
   });
 
-  test("one eval below its threshold: exit 1, that eval FAIL with the reason, the others PASS", async ({ onTestFinished }) => {
+  test("one eval below its threshold: exit 1, that eval FAIL with the reason, the others PASS", async ({
+    onTestFinished,
+  }) => {
     const ws = await makeWorkspace(onTestFinished);
     const judge = await startFakeJudge(onTestFinished, { respond: scoreUnless("18C") });
     await ws.write("suite.yaml", SUITE);
-    const run = await ws.cli(["eval", "--config", "suite.yaml", "--reporter", "pretty,json", "--output", "report.json"], judge.env);
+    const run = await ws.cli(
+      ["eval", "--config", "suite.yaml", "--reporter", "pretty,json", "--output", "report.json"],
+      judge.env,
+    );
 
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(/✗ FAIL +weather in paris +0\.30 +threshold 0\.70/);
@@ -64,16 +71,22 @@ describe.concurrent("rubric-studio eval", () => {
     ]);
   });
 
-  test("no ANTHROPIC_API_KEY: every eval defers with a note, exit 0, and no request is sent", async ({ onTestFinished }) => {
+  test("no ANTHROPIC_API_KEY: every eval defers with a note, exit 0, and no request is sent", async ({
+    onTestFinished,
+  }) => {
     const ws = await makeWorkspace(onTestFinished);
     const judge = await startFakeJudge(onTestFinished);
     await ws.write("suite.yaml", SUITE);
     const env = { ANTHROPIC_BASE_URL: judge.api.url, ANTHROPIC_API_KEY: "" };
-    const run = await ws.cli(["eval", "--config", "suite.yaml", "--reporter", "pretty,json", "--output", "report.json"], env);
+    const run = await ws.cli(
+      ["eval", "--config", "suite.yaml", "--reporter", "pretty,json", "--output", "report.json"],
+      env,
+    );
 
     expect(run.code).toBe(0);
     expect(judge.api.requests).toHaveLength(0);
-    for (const name of ["billing total", "billing tax", "weather in paris"]) expect(run.stdout).toMatch(new RegExp(`○ DEFER +${name} `));
+    for (const name of ["billing total", "billing tax", "weather in paris"])
+      expect(run.stdout).toMatch(new RegExp(`○ DEFER +${name} `));
     expect(run.stdout.match(/deferred: .*ANTHROPIC_API_KEY/g)).toHaveLength(3);
     expect(run.stdout).toMatch(/3 cells: 0 passed, 0 failed, 3 deferred/);
     const report = await ws.readReport("report.json");
@@ -85,28 +98,50 @@ describe.concurrent("rubric-studio eval", () => {
   });
 
   test.for([
-    { what: "an unknown reporter", args: ["--reporter", "pretty,xml"], says: /unknown reporter "xml"; valid choices: pretty, json, junit/ },
-    { what: "--concurrency 0", args: ["--concurrency", "0"], says: /--concurrency must be a whole number of at least 1/ },
+    {
+      what: "an unknown reporter",
+      args: ["--reporter", "pretty,xml"],
+      says: /unknown reporter "xml"; valid choices: pretty, json, junit/,
+    },
+    {
+      what: "--concurrency 0",
+      args: ["--concurrency", "0"],
+      says: /--concurrency must be a whole number of at least 1/,
+    },
     { what: "an unknown option", args: ["--colour"], says: /unknown option '--colour'/ },
-    { what: "a negative --max-cost", args: ["--max-cost", "-1"], says: /--max-cost must be a number of at least 0/ },
-    { what: "--repeat past its ceiling", args: ["--repeat", "1000000"], says: /--repeat must be at most 100/ },
-  ])("a usage error ($what) exits 2, says what is wrong, and grades nothing", async ({ args, says }, { onTestFinished }) => {
-    const ws = await makeWorkspace(onTestFinished);
-    const judge = await startFakeJudge(onTestFinished);
-    await ws.write("suite.yaml", SUITE);
-    const run = await ws.cli(["eval", "--config", "suite.yaml", ...args], judge.env);
+    {
+      what: "a negative --max-cost",
+      args: ["--max-cost", "-1"],
+      says: /--max-cost must be a number of at least 0/,
+    },
+    {
+      what: "--repeat past its ceiling",
+      args: ["--repeat", "1000000"],
+      says: /--repeat must be at most 100/,
+    },
+  ])(
+    "a usage error ($what) exits 2, says what is wrong, and grades nothing",
+    async ({ args, says }, { onTestFinished }) => {
+      const ws = await makeWorkspace(onTestFinished);
+      const judge = await startFakeJudge(onTestFinished);
+      await ws.write("suite.yaml", SUITE);
+      const run = await ws.cli(["eval", "--config", "suite.yaml", ...args], judge.env);
 
-    expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(says);
-    expect(run.stdout).toBe("");
-    expect(judge.api.requests).toHaveLength(0);
-  });
+      expect(run.code).toBe(2);
+      expect(run.stderr).toMatch(says);
+      expect(run.stdout).toBe("");
+      expect(judge.api.requests).toHaveLength(0);
+    },
+  );
 
   test("--filter grades only the evals whose name matches", async ({ onTestFinished }) => {
     const ws = await makeWorkspace(onTestFinished);
     const judge = await startFakeJudge(onTestFinished);
     await ws.write("suite.yaml", SUITE);
-    const run = await ws.cli(["eval", "--config", "suite.yaml", "--filter", "^billing", "--reporter", "json"], judge.env);
+    const run = await ws.cli(
+      ["eval", "--config", "suite.yaml", "--filter", "^billing", "--reporter", "json"],
+      judge.env,
+    );
 
     expect(run.code).toBe(0);
     const report = JSON.parse(run.stdout) as { results: { name: string; status: string }[] };
@@ -127,10 +162,15 @@ describe.concurrent("rubric-studio eval", () => {
     expect(run.stderr).toMatch(/--filter "\^nothing" matches no eval/);
   });
 
-  test("an invalid suite exits 2 with its located issues, before any grading", async ({ onTestFinished }) => {
+  test("an invalid suite exits 2 with its located issues, before any grading", async ({
+    onTestFinished,
+  }) => {
     const ws = await makeWorkspace(onTestFinished);
     const judge = await startFakeJudge(onTestFinished);
-    await ws.write("suite.yaml", yaml("evals:", "  - name: a", '    response: "hi"', '    rubric: "x"', "    threshold: 2"));
+    await ws.write(
+      "suite.yaml",
+      yaml("evals:", "  - name: a", '    response: "hi"', '    rubric: "x"', "    threshold: 2"),
+    );
     const run = await ws.cli(["eval", "--config", "suite.yaml"], judge.env);
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/^suite\.yaml:5:16: error: threshold must be between 0 and 1$/m);

@@ -64,7 +64,9 @@ function callsIn(block: string | undefined): number {
   return m ? Number(m[1]) : Number.NaN;
 }
 
-test("eval --explain prints rubric, candidate, judges, calls and cost per eval, and sends no request", async ({ onTestFinished }) => {
+test("eval --explain prints rubric, candidate, judges, calls and cost per eval, and sends no request", async ({
+  onTestFinished,
+}) => {
   const ws = await makeWorkspace(onTestFinished);
   const judge = await startFakeJudge(onTestFinished);
   await ws.write("suite.yaml", SUITE);
@@ -92,7 +94,9 @@ test("eval --explain prints rubric, candidate, judges, calls and cost per eval, 
   expect(panel).toMatch(/- complete \(weight 2\)/);
   expect(panel).toMatch(/- apologizes \(.*when contains "outage"/);
   expect(panel).toMatch(/candidate: fixed response \(47 chars\), prompt #1/);
-  expect(panel).toMatch(/judge: claude-sonnet-4-5 #1 \(anthropic\), claude-sonnet-4-5 #2 \(anthropic\), claude-haiku-4-5 #1 \(anthropic\), claude-haiku-4-5 #2 \(anthropic\)/);
+  expect(panel).toMatch(
+    /judge: claude-sonnet-4-5 #1 \(anthropic\), claude-sonnet-4-5 #2 \(anthropic\), claude-haiku-4-5 #1 \(anthropic\), claude-haiku-4-5 #2 \(anthropic\)/,
+  );
   expect(callsIn(panel)).toBe(12);
   expect(callsIn(blocks.get("juried panel [prompt=#2]"))).toBe(12);
 
@@ -104,8 +108,11 @@ test("eval --explain prints rubric, candidate, judges, calls and cost per eval, 
   expect(callsIn(tree)).toBe(3);
 
   // One call per matrix cell, each cell judged by its own model.
-  expect(blocks.get("model matrix [model=claude-haiku-4-5, prompt=#2]")).toMatch(/judge: claude-haiku-4-5 \(anthropic\)$/m);
-  for (const [name, block] of blocks) if (name.startsWith("model matrix")) expect(callsIn(block)).toBe(1);
+  expect(blocks.get("model matrix [model=claude-haiku-4-5, prompt=#2]")).toMatch(
+    /judge: claude-haiku-4-5 \(anthropic\)$/m,
+  );
+  for (const [name, block] of blocks)
+    if (name.startsWith("model matrix")) expect(callsIn(block)).toBe(1);
 
   // A live candidate is named as such and defers: no calls planned.
   const live = blocks.get("live run")!;
@@ -114,17 +121,26 @@ test("eval --explain prints rubric, candidate, judges, calls and cost per eval, 
   expect(live).not.toMatch(/judge calls:/);
 
   // Every graded cell has a positive projected cost, and the total line sums the calls.
-  for (const [name, block] of blocks) if (name !== "live run") expect(block).toMatch(/~\$0\.\d*[1-9]\d*$/m);
-  const plan = /^Plan: \d+ evals?, 8 cells \(1 deferred\), (\d+) judge calls, .* projected cost ~\$(\d+\.\d+)$/m.exec(run.stdout);
+  for (const [name, block] of blocks)
+    if (name !== "live run") expect(block).toMatch(/~\$0\.\d*[1-9]\d*$/m);
+  const plan =
+    /^Plan: \d+ evals?, 8 cells \(1 deferred\), (\d+) judge calls, .* projected cost ~\$(\d+\.\d+)$/m.exec(
+      run.stdout,
+    );
   expect(plan, run.stdout).not.toBeNull();
   expect(Number(plan![1])).toBe(12 + 12 + 3 + 4);
   expect(Number(plan![2])).toBeGreaterThan(0);
 });
 
-test("eval --explain and eval say '1 judge call', not '1 judge calls'", async ({ onTestFinished }) => {
+test("eval --explain and eval say '1 judge call', not '1 judge calls'", async ({
+  onTestFinished,
+}) => {
   const ws = await makeWorkspace(onTestFinished);
   const judge = await startFakeJudge(onTestFinished);
-  await ws.write("suite.yaml", yaml("evals:", "  - name: one call", '    response: "Hello."', '    rubric: "Greets."'));
+  await ws.write(
+    "suite.yaml",
+    yaml("evals:", "  - name: one call", '    response: "Hello."', '    rubric: "Greets."'),
+  );
   const explain = await ws.cli(["eval", "--explain", "--config", "suite.yaml"], judge.env);
   expect(explain.stdout).toMatch(/^Plan: 1 eval, 1 cell, 1 judge call, /m);
   expect(explain.stdout).not.toMatch(/1 judge calls/);

@@ -12,22 +12,62 @@ import { makeWorkspace, startFakeJudge, yaml } from "./cli-harness";
 const JUDGE_TRUST = new URL("../../examples/judge-trust.yaml", import.meta.url);
 
 /** An EvaluationReport as the Go package writes it (fields in struct order, omitempty left out). */
-function goReport(input: { document: string; decision: "pass" | "conditional" | "fail" | "human_review"; passed: boolean; scores: [string, "pass" | "partial" | "fail"][] }) {
+function goReport(input: {
+  document: string;
+  decision: "pass" | "conditional" | "fail" | "human_review";
+  passed: boolean;
+  scores: [string, "pass" | "partial" | "fail"][];
+}) {
   const counts = { pass: 0, partial: 0, fail: 0 };
   for (const [, score] of input.scores) counts[score] += 1;
   return {
-    metadata: { document: input.document, documentTitle: `${input.document} title`, generatedAt: "2026-03-01T10:00:00Z" },
+    metadata: {
+      document: input.document,
+      documentTitle: `${input.document} title`,
+      generatedAt: "2026-03-01T10:00:00Z",
+    },
     reviewType: "prd",
-    judge: { model: "claude-sonnet-4-6", evaluated_at: "2026-03-01T10:00:00Z", latency: 2_500_000_000, tokens_used: { input_tokens: 1200, output_tokens: 300, total_tokens: 1500 } },
+    judge: {
+      model: "claude-sonnet-4-6",
+      evaluated_at: "2026-03-01T10:00:00Z",
+      latency: 2_500_000_000,
+      tokens_used: { input_tokens: 1200, output_tokens: 300, total_tokens: 1500 },
+    },
     rubricId: "prd",
-    categories: input.scores.map(([category, score]) => ({ category, score, reasoning: `${category} is ${score}`, evidence: [`quote from ${category}`] })),
-    findings: input.passed ? [] : [{ id: "f1", category: input.scores[0]![0], severity: "high", title: "=cmd|' /C calc'!A0", description: "Missing metrics.", recommendation: "Add metrics." }],
-    passCriteria: { minCategoriesPassing: "all_required", maxFindingsSeverity: { critical: 0, high: 0, medium: -1 } },
+    categories: input.scores.map(([category, score]) => ({
+      category,
+      score,
+      reasoning: `${category} is ${score}`,
+      evidence: [`quote from ${category}`],
+    })),
+    findings: input.passed
+      ? []
+      : [
+          {
+            id: "f1",
+            category: input.scores[0]![0],
+            severity: "high",
+            title: "=cmd|' /C calc'!A0",
+            description: "Missing metrics.",
+            recommendation: "Add metrics.",
+          },
+        ],
+    passCriteria: {
+      minCategoriesPassing: "all_required",
+      maxFindingsSeverity: { critical: 0, high: 0, medium: -1 },
+    },
     decision: {
       status: input.decision,
       passed: input.passed,
       rationale: input.passed ? "All criteria met" : "1 high finding(s) exceed maximum of 0",
-      findingCounts: { critical: 0, high: input.passed ? 0 : 1, medium: 0, low: 0, info: 0, total: input.passed ? 0 : 1 },
+      findingCounts: {
+        critical: 0,
+        high: input.passed ? 0 : 1,
+        medium: 0,
+        low: 0,
+        info: 0,
+        total: input.passed ? 0 : 1,
+      },
       categoryCounts: { ...counts, total: input.scores.length },
     },
     overallDecision: input.decision,
@@ -39,36 +79,74 @@ function goReport(input: { document: string; decision: "pass" | "conditional" | 
 describe.concurrent("the Go wire format from the CLI", { timeout: 120_000 }, () => {
   test("the spec's structs are read (a check that cannot fail would prove nothing)", () => {
     const structs = goStructs();
-    expect(structs.get("RubricSet")!.map((f) => f.json)).toEqual(["id", "name", "version", "description", "evaluationType", "passCriteria", "categories", "judgePromptTemplate", "metadata"]);
-    expect(checkGoJson({ id: "x", name: "n", version: "1", passCriteria: {}, categories: [], judgePrompt: "p" }, "RubricSet")).toEqual([
+    expect(structs.get("RubricSet")!.map((f) => f.json)).toEqual([
+      "id",
+      "name",
+      "version",
+      "description",
+      "evaluationType",
+      "passCriteria",
+      "categories",
+      "judgePromptTemplate",
+      "metadata",
+    ]);
+    expect(
+      checkGoJson(
+        { id: "x", name: "n", version: "1", passCriteria: {}, categories: [], judgePrompt: "p" },
+        "RubricSet",
+      ),
+    ).toEqual([
       "$.judgePrompt: not a field of RubricSet (its fields: id, name, version, description, evaluationType, passCriteria, categories, judgePromptTemplate, metadata)",
     ]);
-    expect(checkGoJson({ name: "n", id: "x", version: "1", passCriteria: {}, categories: [] }, "RubricSet")[0]).toMatch(/out of struct order/);
+    expect(
+      checkGoJson(
+        { name: "n", id: "x", version: "1", passCriteria: {}, categories: [] },
+        "RubricSet",
+      )[0],
+    ).toMatch(/out of struct order/);
   });
 
-  test("export: the README's category rubric as RubricSet JSON with the spec's field names, which import reads back to the same rubric", async ({ onTestFinished }) => {
+  test("export: the README's category rubric as RubricSet JSON with the spec's field names, which import reads back to the same rubric", async ({
+    onTestFinished,
+  }) => {
     const ws = await makeWorkspace(onTestFinished);
     await ws.write("suite.yaml", await readFile(JUDGE_TRUST, "utf8"));
     const run = await ws.cli(["export", "--config", "suite.yaml", "--output", "out/prd.json"]);
     expect(run.code, run.stderr).toBe(0);
     const exported = JSON.parse(await ws.read("out/prd.json")) as Record<string, unknown>;
     expect(checkGoJson(exported, "RubricSet")).toEqual([]);
-    expect(exported).toMatchObject({ id: "prd", name: "PRD review", passCriteria: { minCategoriesPassing: expect.any(String) } });
+    expect(exported).toMatchObject({
+      id: "prd",
+      name: "PRD review",
+      passCriteria: { minCategoriesPassing: expect.any(String) },
+    });
     expect((exported.categories as unknown[]).length).toBeGreaterThan(1);
     expect(parseRubricSetJson(JSON.stringify(exported)).ok).toBe(true);
 
     // Round trip: import the JSON as a suite, export that suite again: the same RubricSet.
     await ws.write("doc.md", "# A PRD\n");
-    const imported = await ws.cli(["import", "out/prd.json", "--output", "again.yaml", "--document", "doc.md"]);
+    const imported = await ws.cli([
+      "import",
+      "out/prd.json",
+      "--output",
+      "again.yaml",
+      "--document",
+      "doc.md",
+    ]);
     expect(imported.code, imported.stderr).toBe(0);
     const again = await ws.cli(["export", "--config", "again.yaml"]);
     expect(again.code, again.stderr).toBe(0);
     expect(JSON.parse(again.stdout)).toEqual(exported);
   });
 
-  test("export: no category rubric, or several without --rubric, is exit 2 saying what to do", async ({ onTestFinished }) => {
+  test("export: no category rubric, or several without --rubric, is exit 2 saying what to do", async ({
+    onTestFinished,
+  }) => {
     const ws = await makeWorkspace(onTestFinished);
-    await ws.write("plain.yaml", yaml("evals:", "  - name: e", '    response: "hi"', '    rubric: "Polite."'));
+    await ws.write(
+      "plain.yaml",
+      yaml("evals:", "  - name: e", '    response: "hi"', '    rubric: "Polite."'),
+    );
     const none = await ws.cli(["export", "--config", "plain.yaml"]);
     expect(none.code).toBe(2);
     expect(none.stderr).toContain("has no eval with a category rubric");
@@ -89,11 +167,30 @@ describe.concurrent("the Go wire format from the CLI", { timeout: 120_000 }, () 
     expect(JSON.parse(picked.stdout)).toMatchObject({ id: "b", categories: [{ id: "scope" }] });
   });
 
-  test("report FILE: Go EvaluationReports rendered with the reporters; exit 1 when one did not pass", async ({ onTestFinished }) => {
+  test("report FILE: Go EvaluationReports rendered with the reporters; exit 1 when one did not pass", async ({
+    onTestFinished,
+  }) => {
     const ws = await makeWorkspace(onTestFinished);
-    const passing = goReport({ document: "prd-1.md", decision: "pass", passed: true, scores: [["problem", "pass"], ["metrics", "pass"]] });
-    const failing = goReport({ document: "prd-2.md", decision: "fail", passed: false, scores: [["problem", "pass"], ["metrics", "fail"]] });
-    for (const report of [passing, failing]) expect(checkGoJson(report, "EvaluationReport")).toEqual([]);
+    const passing = goReport({
+      document: "prd-1.md",
+      decision: "pass",
+      passed: true,
+      scores: [
+        ["problem", "pass"],
+        ["metrics", "pass"],
+      ],
+    });
+    const failing = goReport({
+      document: "prd-2.md",
+      decision: "fail",
+      passed: false,
+      scores: [
+        ["problem", "pass"],
+        ["metrics", "fail"],
+      ],
+    });
+    for (const report of [passing, failing])
+      expect(checkGoJson(report, "EvaluationReport")).toEqual([]);
     await ws.write("one.json", JSON.stringify(passing));
     await ws.write("two.json", JSON.stringify([passing, failing]));
 
@@ -103,13 +200,24 @@ describe.concurrent("the Go wire format from the CLI", { timeout: 120_000 }, () 
 
     // omitempty fields left out: no rubric to name, no finding limits to show.
     const { rubricId: _id, ...bare } = failing;
-    await ws.write("bare.json", JSON.stringify({ ...bare, passCriteria: { minCategoriesPassing: "all" } }));
+    await ws.write(
+      "bare.json",
+      JSON.stringify({ ...bare, passCriteria: { minCategoriesPassing: "all" } }),
+    );
     const plain = await ws.cli(["report", "bare.json", "--no-color"]);
     expect(plain.code, plain.stderr).toBe(1);
     expect(plain.stdout).toContain("Review type prd, document prd-2.md");
     expect(plain.stdout).toMatch(/threshold all +\$0\.00/);
 
-    const two = await ws.cli(["report", "two.json", "--reporter", "pretty,json,csv", "--output", "out", "--no-color"]);
+    const two = await ws.cli([
+      "report",
+      "two.json",
+      "--reporter",
+      "pretty,json,csv",
+      "--output",
+      "out",
+      "--no-color",
+    ]);
     expect(two.code, two.stderr).toBe(1);
     expect(two.stdout).toMatch(/review prd-2\.md title/);
     expect(two.stdout).toContain("Rubric prd, review type prd, document prd-2.md");
@@ -125,12 +233,30 @@ describe.concurrent("the Go wire format from the CLI", { timeout: 120_000 }, () 
     expect(csv).not.toMatch(/(^|,)=cmd/m);
   });
 
-  test("review writes what the spec's structs say, and report FILE renders it back with the same decision", async ({ onTestFinished }) => {
+  test("review writes what the spec's structs say, and report FILE renders it back with the same decision", async ({
+    onTestFinished,
+  }) => {
     const ws = await makeWorkspace(onTestFinished);
     const judge = await startFakeJudge(onTestFinished, {
       respond: (request) => {
         const metrics = request.user.includes("(id: metrics) only");
-        return { toolInput: { reasoning: "looked", score: metrics ? "partial" : "pass", evidence: ["Target: p95 under 2s."], findings: metrics ? [{ severity: "medium", title: "No baseline", description: "d", recommendation: "r" }] : [] } };
+        return {
+          toolInput: {
+            reasoning: "looked",
+            score: metrics ? "partial" : "pass",
+            evidence: ["Target: p95 under 2s."],
+            findings: metrics
+              ? [
+                  {
+                    severity: "medium",
+                    title: "No baseline",
+                    description: "d",
+                    recommendation: "r",
+                  },
+                ]
+              : [],
+          },
+        };
       },
     });
     await ws.write(
@@ -149,24 +275,49 @@ describe.concurrent("the Go wire format from the CLI", { timeout: 120_000 }, () 
       ),
     );
     await ws.write("prd.md", "# Checkout v2\nTarget: p95 under 2s.\n");
-    const review = await ws.cli(["review", "--config", "reviews.yaml", "--output", "review.json"], judge.env);
+    const review = await ws.cli(
+      ["review", "--config", "reviews.yaml", "--output", "review.json"],
+      judge.env,
+    );
     expect(review.code, review.stderr).toBe(0);
     const written = JSON.parse(await ws.read("review.json")) as { decision: { status: string } };
     expect(checkGoJson(written, "EvaluationReport")).toEqual([]);
     const rendered = await ws.cli(["report", "review.json", "--reporter", "json"]);
     expect(rendered.code, rendered.stderr).toBe(0);
-    const report = JSON.parse(rendered.stdout) as { results: { name: string; display: string; criteria: { name: string; score: number }[] }[] };
-    expect(report.results.map((r) => [r.name, r.display])).toEqual([["review Checkout v2", written.decision.status]]);
+    const report = JSON.parse(rendered.stdout) as {
+      results: { name: string; display: string; criteria: { name: string; score: number }[] }[];
+    };
+    expect(report.results.map((r) => [r.name, r.display])).toEqual([
+      ["review Checkout v2", written.decision.status],
+    ]);
     expect(report.results[0]!.criteria.map((c) => [c.name, c.score])).toEqual([
       ["problem", 1],
       ["metrics", 0.5],
     ]);
   });
 
-  test("report FILE: a MultiJudgeResult renders its consolidated decision and its agreement", async ({ onTestFinished }) => {
+  test("report FILE: a MultiJudgeResult renders its consolidated decision and its agreement", async ({
+    onTestFinished,
+  }) => {
     const ws = await makeWorkspace(onTestFinished);
-    const a = goReport({ document: "prd.md", decision: "pass", passed: true, scores: [["problem", "pass"], ["metrics", "pass"]] });
-    const failing = goReport({ document: "prd.md", decision: "fail", passed: false, scores: [["problem", "pass"], ["metrics", "fail"]] });
+    const a = goReport({
+      document: "prd.md",
+      decision: "pass",
+      passed: true,
+      scores: [
+        ["problem", "pass"],
+        ["metrics", "pass"],
+      ],
+    });
+    const failing = goReport({
+      document: "prd.md",
+      decision: "fail",
+      passed: false,
+      scores: [
+        ["problem", "pass"],
+        ["metrics", "fail"],
+      ],
+    });
     const b = { ...failing, judge: { ...failing.judge, model: "claude-haiku-4-5" } };
     const multi = {
       evaluations: [a, b],
@@ -177,7 +328,16 @@ describe.concurrent("the Go wire format from the CLI", { timeout: 120_000 }, () 
       ],
       aggregationMethod: "conservative",
       agreement: 0.75,
-      disagreements: [{ category: "metrics", scores: [{ judgeId: "claude-sonnet-4-6", score: "pass" }, { judgeId: "claude-haiku-4-5", score: "fail" }], uniqueScores: 2 }],
+      disagreements: [
+        {
+          category: "metrics",
+          scores: [
+            { judgeId: "claude-sonnet-4-6", score: "pass" },
+            { judgeId: "claude-haiku-4-5", score: "fail" },
+          ],
+          uniqueScores: 2,
+        },
+      ],
       consolidatedDecision: b.decision,
       consolidatedFindings: b.findings,
     };
@@ -185,16 +345,31 @@ describe.concurrent("the Go wire format from the CLI", { timeout: 120_000 }, () 
     await ws.write("multi.json", JSON.stringify(multi));
     const run = await ws.cli(["report", "multi.json", "--reporter", "json"]);
     expect(run.code, run.stderr).toBe(1);
-    const report = JSON.parse(run.stdout) as { results: { status: string; display: string; judges: { model: string; passed: boolean }[]; review: { multiJudge: { agreement: number } }; usage: { input: number } }[] };
+    const report = JSON.parse(run.stdout) as {
+      results: {
+        status: string;
+        display: string;
+        judges: { model: string; passed: boolean }[];
+        review: { multiJudge: { agreement: number } };
+        usage: { input: number };
+      }[];
+    };
     expect(report.results).toHaveLength(1);
-    expect(report.results[0]).toMatchObject({ status: "failed", display: "fail", review: { multiJudge: { agreement: 0.75 } }, usage: { input: 2400 } });
+    expect(report.results[0]).toMatchObject({
+      status: "failed",
+      display: "fail",
+      review: { multiJudge: { agreement: 0.75 } },
+      usage: { input: 2400 },
+    });
     expect(report.results[0]!.judges.map((j) => [j.model, j.passed])).toEqual([
       ["claude-sonnet-4-6", true],
       ["claude-haiku-4-5", false],
     ]);
   });
 
-  test("report FILE: a file that is not JSON, or not a report, is exit 2 at the file", async ({ onTestFinished }) => {
+  test("report FILE: a file that is not JSON, or not a report, is exit 2 at the file", async ({
+    onTestFinished,
+  }) => {
     const ws = await makeWorkspace(onTestFinished);
     await ws.write("broken.json", '{\n  "metadata": {,\n}');
     await ws.write("other.json", JSON.stringify({ hello: "world" }));
@@ -206,6 +381,8 @@ describe.concurrent("the Go wire format from the CLI", { timeout: 120_000 }, () 
     expect(other.stderr).toMatch(/^other\.json:1:1: error: not an EvaluationReport: metadata: /m);
     const missing = await ws.cli(["report", "nowhere.json"]);
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toContain("nowhere.json:1:1: error: cannot read the report: file not found");
+    expect(missing.stderr).toContain(
+      "nowhere.json:1:1: error: cannot read the report: file not found",
+    );
   });
 });

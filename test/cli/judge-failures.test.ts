@@ -22,17 +22,35 @@ function failThen(first: FakeReply, times: number, then: FakeReply = GOOD) {
   return (request: FakeRequest): FakeReply => (request.index < times ? first : then);
 }
 
-async function runSuite(onTestFinished: OnFinished, respond: (r: FakeRequest) => FakeReply, extraArgs: string[] = []) {
+async function runSuite(
+  onTestFinished: OnFinished,
+  respond: (r: FakeRequest) => FakeReply,
+  extraArgs: string[] = [],
+) {
   const ws = await makeWorkspace(onTestFinished);
   const judge = await startFakeJudge(onTestFinished, { respond });
   await ws.write("suite.yaml", SUITE);
-  const run = await ws.cli(["eval", "--config", "suite.yaml", "--reporter", "pretty,json", "--output", "report.json", ...extraArgs], judge.env);
+  const run = await ws.cli(
+    [
+      "eval",
+      "--config",
+      "suite.yaml",
+      "--reporter",
+      "pretty,json",
+      "--output",
+      "report.json",
+      ...extraArgs,
+    ],
+    judge.env,
+  );
   const report = await ws.readReport("report.json");
   return { run, report, result: report.results[0]!, requests: judge.api.requests };
 }
 
 describe.concurrent("judge failures through the real SDK", () => {
-  test("429 with retry-after: 1, then success: retried about a second later, and the eval passes", async ({ onTestFinished }) => {
+  test("429 with retry-after: 1, then success: retried about a second later, and the eval passes", async ({
+    onTestFinished,
+  }) => {
     const limited: FakeReply = { status: 429, headers: { "retry-after": "1" } };
     const { run, result, requests } = await runSuite(onTestFinished, failThen(limited, 1));
 
@@ -54,8 +72,12 @@ describe.concurrent("judge failures through the real SDK", () => {
     expect(requests).toHaveLength(2);
   });
 
-  test("529 on every attempt: judge_error in the report and exit 1, neither a pass nor a fail", async ({ onTestFinished }) => {
-    const { run, report, result, requests } = await runSuite(onTestFinished, () => ({ status: 529 }));
+  test("529 on every attempt: judge_error in the report and exit 1, neither a pass nor a fail", async ({
+    onTestFinished,
+  }) => {
+    const { run, report, result, requests } = await runSuite(onTestFinished, () => ({
+      status: 529,
+    }));
 
     expect(run.code).toBe(1);
     expect(requests.length).toBeGreaterThan(1);
@@ -68,8 +90,13 @@ describe.concurrent("judge failures through the real SDK", () => {
     expect(run.stdout).toMatch(/0 passed, 0 failed, 0 deferred, 1 judge error/);
   });
 
-  test("a judge that hangs past --timeout: retried, then judge_error and exit 1", async ({ onTestFinished }) => {
-    const { run, result, requests } = await runSuite(onTestFinished, () => ({ hang: true }), ["--timeout", "0.3"]);
+  test("a judge that hangs past --timeout: retried, then judge_error and exit 1", async ({
+    onTestFinished,
+  }) => {
+    const { run, result, requests } = await runSuite(onTestFinished, () => ({ hang: true }), [
+      "--timeout",
+      "0.3",
+    ]);
 
     expect(run.code).toBe(1);
     expect(requests.length).toBeGreaterThan(1);
@@ -82,7 +109,9 @@ describe.concurrent("judge failures through the real SDK", () => {
     expect(gap).toBeLessThan(3000);
   });
 
-  test("a malformed verdict repaired on the second try: the eval passes on the repaired verdict", async ({ onTestFinished }) => {
+  test("a malformed verdict repaired on the second try: the eval passes on the repaired verdict", async ({
+    onTestFinished,
+  }) => {
     const malformed: FakeReply = { toolInput: { reasoning: "fine", score: "high" } };
     const { run, result, requests } = await runSuite(onTestFinished, failThen(malformed, 1));
 
@@ -94,8 +123,12 @@ describe.concurrent("judge failures through the real SDK", () => {
     expect(requests[1]!.user).toMatch(/score/);
   });
 
-  test("a malformed verdict twice: judge_error and exit 1, with no score", async ({ onTestFinished }) => {
-    const { run, result, requests } = await runSuite(onTestFinished, () => ({ text: "I would give it 8/10." }));
+  test("a malformed verdict twice: judge_error and exit 1, with no score", async ({
+    onTestFinished,
+  }) => {
+    const { run, result, requests } = await runSuite(onTestFinished, () => ({
+      text: "I would give it 8/10.",
+    }));
 
     expect(run.code).toBe(1);
     expect(result.status).toBe("judge_error");

@@ -28,7 +28,14 @@ let api: FakeMessagesApi;
 let dir: string;
 
 beforeAll(async () => {
-  api = await startFakeMessagesApi({ respond: scriptAgents({ agent: callThenAnswer({ name: "get_weather", input: { city: "Paris" } }, "It is 18C and clear in Paris.") }) });
+  api = await startFakeMessagesApi({
+    respond: scriptAgents({
+      agent: callThenAnswer(
+        { name: "get_weather", input: { city: "Paris" } },
+        "It is 18C and clear in Paris.",
+      ),
+    }),
+  });
   dir = await mkdtemp(path.join(os.tmpdir(), "rs-allow-list-"));
 });
 afterAll(async () => {
@@ -43,21 +50,43 @@ function serverEntry(name: string, args: string[] = MCP_TEST_SERVER_ARGS): strin
   return `  ${name}:\n    command: ${JSON.stringify(process.execPath)}\n    args: ${JSON.stringify(args)}\n    env: { MCP_TEST_STARTED_FILE: ${JSON.stringify(marker(name))} }\n`;
 }
 
-const liveEval = (name: string, server: string) => `  - name: ${name}\n    server: ${server}\n    prompt: "What is the weather in Paris?"\n    rubric: "States the temperature the tool reported."\n`;
+const liveEval = (name: string, server: string) =>
+  `  - name: ${name}\n    server: ${server}\n    prompt: "What is the weather in Paris?"\n    rubric: "States the temperature the tool reported."\n`;
 
-const settings = (): Settings => ({ anthropicApiKey: "sk-ant-test-0123456789", anthropicBaseUrl: api.url, judgeModel: "claude-sonnet-4-6" });
+const settings = (): Settings => ({
+  anthropicApiKey: "sk-ant-test-0123456789",
+  anthropicBaseUrl: api.url,
+  judgeModel: "claude-sonnet-4-6",
+});
 
-async function runFromDashboard(yaml: string, allowList: ServerAllowList | undefined): Promise<Map<string, EvalResult>> {
+async function runFromDashboard(
+  yaml: string,
+  allowList: ServerAllowList | undefined,
+): Promise<Map<string, EvalResult>> {
   const prisma = database.prisma;
-  const { suiteId } = await createRunStore(prisma).saveSuiteVersion({ name: `live ${Math.random()}`, yaml });
-  const started = await enqueueSuiteRun({ prisma, databaseUrl: database.url, suiteId, yaml, judgeModel: "claude-sonnet-4-6", toolVersion: "0.0.0-test" });
+  const { suiteId } = await createRunStore(prisma).saveSuiteVersion({
+    name: `live ${Math.random()}`,
+    yaml,
+  });
+  const started = await enqueueSuiteRun({
+    prisma,
+    databaseUrl: database.url,
+    suiteId,
+    yaml,
+    judgeModel: "claude-sonnet-4-6",
+    toolVersion: "0.0.0-test",
+  });
   if (!started.ok) throw new Error(started.message);
   const db = { url: database.url, prisma, source: "url" as const, close: async () => {} };
   const boss = await openQueue({ db, poolSize: 2 });
   const worker = await startWorker({
     db,
     boss,
-    judge: createAnthropicJudge({ apiKey: "sk-ant-test-0123456789", baseURL: api.url, timeoutMs: 10_000 }),
+    judge: createAnthropicJudge({
+      apiKey: "sk-ant-test-0123456789",
+      baseURL: api.url,
+      timeoutMs: 10_000,
+    }),
     priceOf: () => undefined,
     concurrency: 4,
     judgeModel: "claude-sonnet-4-6",
@@ -66,7 +95,10 @@ async function runFromDashboard(yaml: string, allowList: ServerAllowList | undef
   });
   try {
     for (let i = 0; i < 400; i++) {
-      const run = await prisma.run.findUnique({ where: { id: started.value.runId }, select: { status: true } });
+      const run = await prisma.run.findUnique({
+        where: { id: started.value.runId },
+        select: { status: true },
+      });
       if (run?.status === "completed") break;
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
@@ -93,7 +125,10 @@ describe("the dashboard's MCP allow-list", { timeout: 120_000 }, () => {
       // Listed, exactly as listed (a suite may still choose its timeouts).
       `${serverEntry("weather").trimEnd()}\n    tool_timeout_seconds: 15`,
       // A listed name with another command: must not run.
-      serverEntry("tampered", ["-e", `require("node:fs").writeFileSync(${JSON.stringify(pwned)}, "x")`]).trimEnd(),
+      serverEntry("tampered", [
+        "-e",
+        `require("node:fs").writeFileSync(${JSON.stringify(pwned)}, "x")`,
+      ]).trimEnd(),
       serverEntry("unlisted").trimEnd(),
       "evals:",
       liveEval("allowed weather", "weather"),
@@ -105,23 +140,36 @@ describe("the dashboard's MCP allow-list", { timeout: 120_000 }, () => {
     const allowed = results.get("allowed weather")!;
     expect(allowed.status).toBe("passed");
     expect(allowed.candidate.response).toBe("It is 18C and clear in Paris.");
-    expect(allowed.candidate.transcript?.entries.some((e) => e.kind === "tool_call" && e.name === "get_weather")).toBe(true);
+    expect(
+      allowed.candidate.transcript?.entries.some(
+        (e) => e.kind === "tool_call" && e.name === "get_weather",
+      ),
+    ).toBe(true);
     expect(existsSync(marker("weather"))).toBe(true);
 
     const tampered = results.get("tampered weather")!;
     expect(tampered.status).toBe("deferred");
-    expect(tampered.note).toMatch(/server "tampered" is not allowed here: its configuration differs from the one this deployment allows/);
+    expect(tampered.note).toMatch(
+      /server "tampered" is not allowed here: its configuration differs from the one this deployment allows/,
+    );
     expect(existsSync(pwned)).toBe(false);
     expect(existsSync(marker("tampered"))).toBe(false);
 
     const unlisted = results.get("unlisted weather")!;
     expect(unlisted.status).toBe("deferred");
-    expect(unlisted.note).toMatch(/server "unlisted" is not allowed here: it is not among the servers this deployment allows \(weather, tampered\)/);
+    expect(unlisted.note).toMatch(
+      /server "unlisted" is not allowed here: it is not among the servers this deployment allows \(weather, tampered\)/,
+    );
     expect(existsSync(marker("unlisted"))).toBe(false);
   });
 
   it("without an allow-list, a dashboard run starts no server and says how to allow one", async () => {
-    const yaml = ["servers:", serverEntry("solo").trimEnd(), "evals:", liveEval("solo weather", "solo")].join("\n");
+    const yaml = [
+      "servers:",
+      serverEntry("solo").trimEnd(),
+      "evals:",
+      liveEval("solo weather", "solo"),
+    ].join("\n");
     const results = await runFromDashboard(yaml, undefined);
     const solo = results.get("solo weather")!;
     expect(solo.status).toBe("deferred");
@@ -132,24 +180,56 @@ describe("the dashboard's MCP allow-list", { timeout: 120_000 }, () => {
 
 describe("reading the allow-list file", () => {
   it("has the shape of a suite's servers: block, and says where a mistake is", () => {
-    const ok = loadServerAllowList({ text: "servers:\n  calendar:\n    command: node\n    args: [mcp-server.mjs]\n  remote:\n    url: http://127.0.0.1:9000/mcp\n", file: "mcp.yaml" });
+    const ok = loadServerAllowList({
+      text: "servers:\n  calendar:\n    command: node\n    args: [mcp-server.mjs]\n  remote:\n    url: http://127.0.0.1:9000/mcp\n",
+      file: "mcp.yaml",
+    });
     expect(ok).toEqual({
       ok: true,
       value: {
-        calendar: { kind: "stdio", command: "node", args: ["mcp-server.mjs"], env: {}, cwd: undefined, startTimeoutSeconds: 30, toolTimeoutSeconds: 60 },
-        remote: { kind: "http", url: "http://127.0.0.1:9000/mcp", headers: {}, startTimeoutSeconds: 30, toolTimeoutSeconds: 60 },
+        calendar: {
+          kind: "stdio",
+          command: "node",
+          args: ["mcp-server.mjs"],
+          env: {},
+          cwd: undefined,
+          startTimeoutSeconds: 30,
+          toolTimeoutSeconds: 60,
+        },
+        remote: {
+          kind: "http",
+          url: "http://127.0.0.1:9000/mcp",
+          headers: {},
+          startTimeoutSeconds: 30,
+          toolTimeoutSeconds: 60,
+        },
       },
     });
-    const bad = loadServerAllowList({ text: "servers:\n  calendar:\n    comand: node\n", file: "mcp.yaml" });
+    const bad = loadServerAllowList({
+      text: "servers:\n  calendar:\n    comand: node\n",
+      file: "mcp.yaml",
+    });
     expect(bad.ok).toBe(false);
-    if (!bad.ok) expect(bad.issues[0]).toMatchObject({ file: "mcp.yaml", line: 3, message: "a server needs either command (stdio) or url (Streamable HTTP)" });
-    const stray = loadServerAllowList({ text: "server:\n  calendar: { command: node }\n", file: "mcp.yaml" });
+    if (!bad.ok)
+      expect(bad.issues[0]).toMatchObject({
+        file: "mcp.yaml",
+        line: 3,
+        message: "a server needs either command (stdio) or url (Streamable HTTP)",
+      });
+    const stray = loadServerAllowList({
+      text: "server:\n  calendar: { command: node }\n",
+      file: "mcp.yaml",
+    });
     expect(stray.ok).toBe(false);
-    if (!stray.ok) expect(stray.issues.map((i) => i.message).join("\n")).toMatch(/unknown field "server"/);
+    if (!stray.ok)
+      expect(stray.issues.map((i) => i.message).join("\n")).toMatch(/unknown field "server"/);
   });
 
   it("reports a missing file by its path", async () => {
     const read = await readServerAllowList({ mcpServersFile: "no/such/allow-list.yaml" }, "/tmp");
-    expect(read).toEqual({ ok: false, message: expect.stringContaining("/tmp/no/such/allow-list.yaml") });
+    expect(read).toEqual({
+      ok: false,
+      message: expect.stringContaining("/tmp/no/such/allow-list.yaml"),
+    });
   });
 });

@@ -16,23 +16,42 @@ const SUITE = yaml(
   ]).flat(),
 );
 
-test("--max-cost: evals past the budget are skipped (budget), none passes ungraded, exit 1, fewer requests", async ({ onTestFinished }) => {
+test("--max-cost: evals past the budget are skipped (budget), none passes ungraded, exit 1, fewer requests", async ({
+  onTestFinished,
+}) => {
   const ws = await makeWorkspace(onTestFinished);
   const judge = await startFakeJudge(onTestFinished);
   await ws.write("suite.yaml", SUITE);
 
   // The plan says what a full run would cost; a budget of a third of it cannot cover every call.
   const explain = await ws.cli(["eval", "--explain", "--config", "suite.yaml"], judge.env);
-  const plan = /^Plan: .*, (\d+) judge calls, .* projected cost ~\$(\d+\.\d+)$/m.exec(explain.stdout);
+  const plan = /^Plan: .*, (\d+) judge calls, .* projected cost ~\$(\d+\.\d+)$/m.exec(
+    explain.stdout,
+  );
   expect(plan, explain.stdout).not.toBeNull();
   const plannedCalls = Number(plan![1]);
   expect(plannedCalls).toBe(EVALS);
   const projectedUsd = Number(plan![2]);
   const budget = (projectedUsd / 3).toFixed(4);
 
-  const run = await ws.cli(["eval", "--config", "suite.yaml", "--max-cost", budget, "--reporter", "pretty,json", "--output", "report.json"], judge.env);
+  const run = await ws.cli(
+    [
+      "eval",
+      "--config",
+      "suite.yaml",
+      "--max-cost",
+      budget,
+      "--reporter",
+      "pretty,json",
+      "--output",
+      "report.json",
+    ],
+    judge.env,
+  );
   expect(run.code).toBe(1);
-  expect(run.stderr).toMatch(/^Grading \d+ evals? \(6 cells\): 6 judge calls, projected ~\$[\d.]+ \(budget \$[\d.]+\)$/m);
+  expect(run.stderr).toMatch(
+    /^Grading \d+ evals? \(6 cells\): 6 judge calls, projected ~\$[\d.]+ \(budget \$[\d.]+\)$/m,
+  );
 
   const report = await ws.readReport("report.json");
   const skipped = report.results.filter((r) => r.status === "skipped");
@@ -43,7 +62,9 @@ test("--max-cost: evals past the budget are skipped (budget), none passes ungrad
     expect(result.score).toBeNull();
     expect(result.judgeCalls).toBe(0);
     expect(result.skipKind).toBe("budget");
-    expect(result.reason).toBe("skipped (budget): the --max-cost budget was reached before all of this eval's judge calls could be made");
+    expect(result.reason).toBe(
+      "skipped (budget): the --max-cost budget was reached before all of this eval's judge calls could be made",
+    );
   }
   for (const result of passed) expect(result.judgeCalls).toBe(1);
   expect(report.summary.skipped).toBe(skipped.length);
@@ -57,6 +78,8 @@ test("--max-cost: evals past the budget are skipped (budget), none passes ungrad
   expect(run.stdout.match(/↷ SKIP/g)).toHaveLength(skipped.length);
   expect(run.stdout).toMatch(new RegExp(`${skipped.length} skipped \\(budget\\)`));
   // The cause is said once per skipped eval, never "skipped (budget): skipped (budget): ...".
-  expect(run.stdout.match(/skipped \(budget\): the --max-cost budget was reached/g)).toHaveLength(skipped.length);
+  expect(run.stdout.match(/skipped \(budget\): the --max-cost budget was reached/g)).toHaveLength(
+    skipped.length,
+  );
   expect(run.stdout).not.toMatch(/skipped \(budget\): skipped/);
 });

@@ -5,7 +5,10 @@ import { createProgressBar } from "../../lib/cli/progress-bar";
 
 test("the progress bar prints counts with thousands separators, like the header", () => {
   let out = "";
-  const stream = { columns: 200, write: (s: string) => ((out += s), true) } as unknown as NodeJS.WriteStream;
+  const stream = {
+    columns: 200,
+    write: (s: string) => ((out += s), true),
+  } as unknown as NodeJS.WriteStream;
   let t = 0;
   const bar = createProgressBar({ stream, now: () => t });
   bar.onEvent({ type: "start", evals: 2500, judgeCalls: 12000 });

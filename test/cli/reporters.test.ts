@@ -41,11 +41,16 @@ function expectNoSecrets(text: string, where: string) {
 const xml = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "" });
 
 describe.concurrent("reporters and --output", () => {
-  test("--reporter json,junit --output DIR writes DIR/report.json and DIR/report.xml", async ({ onTestFinished }) => {
+  test("--reporter json,junit --output DIR writes DIR/report.json and DIR/report.xml", async ({
+    onTestFinished,
+  }) => {
     const ws = await makeWorkspace(onTestFinished);
     const judge = await startFakeJudge(onTestFinished, { respond: leakyJudge });
     await ws.write("suite.yaml", SUITE);
-    const run = await ws.cli(["eval", "--config", "suite.yaml", "--reporter", "json,junit", "--output", "reports"], judge.env);
+    const run = await ws.cli(
+      ["eval", "--config", "suite.yaml", "--reporter", "json,junit", "--output", "reports"],
+      judge.env,
+    );
 
     expect(run.code).toBe(1);
     expect(run.stdout).toBe("");
@@ -59,7 +64,13 @@ describe.concurrent("reporters and --output", () => {
       ["answers the question", "passed"],
     ]);
     const junit = xml.parse(await ws.read("reports/report.xml")) as {
-      testsuites: { testsuite: { tests: string; failures: string; testcase: { name: string; failure?: unknown }[] } };
+      testsuites: {
+        testsuite: {
+          tests: string;
+          failures: string;
+          testcase: { name: string; failure?: unknown }[];
+        };
+      };
     };
     const suite = junit.testsuites.testsuite;
     expect(suite).toMatchObject({ tests: "2", failures: "1" });
@@ -69,11 +80,16 @@ describe.concurrent("reporters and --output", () => {
     ]);
   });
 
-  test("--reporter junit --output file.xml writes that one file and nothing on stdout", async ({ onTestFinished }) => {
+  test("--reporter junit --output file.xml writes that one file and nothing on stdout", async ({
+    onTestFinished,
+  }) => {
     const ws = await makeWorkspace(onTestFinished);
     const judge = await startFakeJudge(onTestFinished, { respond: leakyJudge });
     await ws.write("suite.yaml", SUITE);
-    const run = await ws.cli(["eval", "--config", "suite.yaml", "--reporter", "junit", "--output", "ci/junit.xml"], judge.env);
+    const run = await ws.cli(
+      ["eval", "--config", "suite.yaml", "--reporter", "junit", "--output", "ci/junit.xml"],
+      judge.env,
+    );
 
     expect(run.code).toBe(1);
     expect(run.stdout).toBe("");
@@ -85,14 +101,36 @@ describe.concurrent("reporters and --output", () => {
     expectNoSecrets(text, "junit file");
   });
 
-  test("credentials in a judge's reasoning reach no report, in any of the nine formats", async ({ onTestFinished }) => {
+  test("credentials in a judge's reasoning reach no report, in any of the nine formats", async ({
+    onTestFinished,
+  }) => {
     const ws = await makeWorkspace(onTestFinished);
     const judge = await startFakeJudge(onTestFinished, { respond: leakyJudge });
     await ws.write("suite.yaml", SUITE);
     const machine = ["json", "junit", "md", "html", "sarif", "gitlab", "ndjson", "tap"];
     const [toFiles, toStdout] = await Promise.all([
-      ws.cli(["eval", "--config", "suite.yaml", "--reporter", ["pretty", ...machine].join(","), "--output", "out"], judge.env),
-      ws.cli(["eval", "--config", "suite.yaml", "--reporter", "pretty,json,junit,md,html,sarif,gitlab,ndjson,tap"], judge.env),
+      ws.cli(
+        [
+          "eval",
+          "--config",
+          "suite.yaml",
+          "--reporter",
+          ["pretty", ...machine].join(","),
+          "--output",
+          "out",
+        ],
+        judge.env,
+      ),
+      ws.cli(
+        [
+          "eval",
+          "--config",
+          "suite.yaml",
+          "--reporter",
+          "pretty,json,junit,md,html,sarif,gitlab,ndjson,tap",
+        ],
+        judge.env,
+      ),
     ]);
     expect(toFiles.code).toBe(1);
     expect(toStdout.code).toBe(1);
@@ -103,7 +141,16 @@ describe.concurrent("reporters and --output", () => {
     expectNoSecrets(toFiles.stderr, "stderr");
     const files = (await readdir(`${ws.dir}/out`)).sort();
     // json and gitlab share .json, so both are named by format; the rest by extension alone.
-    expect(files).toEqual(["report.gitlab.json", "report.html", "report.json.json", "report.md", "report.ndjson", "report.sarif", "report.tap", "report.xml"]);
+    expect(files).toEqual([
+      "report.gitlab.json",
+      "report.html",
+      "report.json.json",
+      "report.md",
+      "report.ndjson",
+      "report.sarif",
+      "report.tap",
+      "report.xml",
+    ]);
     for (const file of files) expectNoSecrets(await ws.read(`out/${file}`), file);
     // The reasoning itself is kept, with only the credentials masked.
     for (const file of ["report.json.json", "report.xml", "report.html"]) {

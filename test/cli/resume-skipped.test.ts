@@ -12,7 +12,14 @@ const database = useTestDatabase();
 
 function suite(evals: number, name: string): string {
   const lines = ["evals:"];
-  for (let i = 1; i <= evals; i++) lines.push(`  - name: ${name} ${i}`, `    prompt: "Question ${i}?"`, `    response: "Answer ${name} ${i}."`, `    rubric: "Answers question ${i} (${name})."`, `    threshold: 0.5`);
+  for (let i = 1; i <= evals; i++)
+    lines.push(
+      `  - name: ${name} ${i}`,
+      `    prompt: "Question ${i}?"`,
+      `    response: "Answer ${name} ${i}."`,
+      `    rubric: "Answers question ${i} (${name})."`,
+      `    threshold: 0.5`,
+    );
   return yaml(...lines);
 }
 
@@ -29,62 +36,96 @@ async function heldJudge(onFinished: OnFinished, name: string) {
   const file = await ws.write(`${name}.yaml`, suite(6, name));
   const env = { ...judge.env, DATABASE_URL: database.url };
   const stop = async (input: { how: (runId: string, child: ChildProcess) => Promise<void> }) => {
-    const child = spawn(process.execPath, [CLI_BIN, "eval", "--config", file, "--concurrency", "2", "--reporter", "json"], { cwd: ws.dir, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(
+      process.execPath,
+      [CLI_BIN, "eval", "--config", file, "--concurrency", "2", "--reporter", "json"],
+      { cwd: ws.dir, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] },
+    );
     let stdout = "";
     let stderr = "";
     child.stdout!.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
     const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
-    for (let i = 0; i < 800 && judge.api.inFlight() < 2; i++) await new Promise((r) => setTimeout(r, 25));
+    for (let i = 0; i < 800 && judge.api.inFlight() < 2; i++)
+      await new Promise((r) => setTimeout(r, 25));
     const runId = /Storing run ([0-9a-f-]{36})/.exec(stderr)?.[1];
     expect(runId, stderr).toBeDefined();
     await input.how(runId!, child);
     held.release();
-    return { runId: runId!, code: await exited, report: JSON.parse(stdout) as { summary: { passed: number; judgeErrors: number; skipped: number; skippedBy?: Record<string, number> } } };
+    return {
+      runId: runId!,
+      code: await exited,
+      report: JSON.parse(stdout) as {
+        summary: {
+          passed: number;
+          judgeErrors: number;
+          skipped: number;
+          skippedBy?: Record<string, number>;
+        };
+      },
+    };
   };
   return { ws, judge, env, stop };
 }
 
 describe("resume after Ctrl-C or a cancel", () => {
-  it("grades the results skipped (interrupted) by Ctrl-C; the run ends completed, exit 0", { timeout: 120_000 }, async ({ onTestFinished }) => {
-    const { ws, judge, env, stop } = await heldJudge(onTestFinished, "ctrlc");
-    const stopped = await stop({
-      how: async (_runId, child) => {
-        child.kill("SIGINT");
-        await new Promise((r) => setTimeout(r, 500));
-      },
-    });
-    expect(stopped.code).toBe(1);
-    // The two calls in flight at Ctrl-C were cut off, not misjudged: interrupted, like the two never started.
-    expect(stopped.report.summary).toMatchObject({ passed: 2, judgeErrors: 0, skipped: 4, skippedBy: { interrupted: 4 } });
-    const paidBefore = judge.api.requests.length;
+  it(
+    "grades the results skipped (interrupted) by Ctrl-C; the run ends completed, exit 0",
+    { timeout: 120_000 },
+    async ({ onTestFinished }) => {
+      const { ws, judge, env, stop } = await heldJudge(onTestFinished, "ctrlc");
+      const stopped = await stop({
+        how: async (_runId, child) => {
+          child.kill("SIGINT");
+          await new Promise((r) => setTimeout(r, 500));
+        },
+      });
+      expect(stopped.code).toBe(1);
+      // The two calls in flight at Ctrl-C were cut off, not misjudged: interrupted, like the two never started.
+      expect(stopped.report.summary).toMatchObject({
+        passed: 2,
+        judgeErrors: 0,
+        skipped: 4,
+        skippedBy: { interrupted: 4 },
+      });
+      const paidBefore = judge.api.requests.length;
 
-    const resumed = await ws.cli(["resume", stopped.runId, "--reporter", "json"], env);
-    expect(resumed.code, resumed.stderr + resumed.stdout).toBe(0);
-    expect(resumed.stderr).toMatch(/grading \d+ that (was|were) interrupted or cancelled/);
-    const report = JSON.parse(resumed.stdout);
-    expect(report.summary).toMatchObject({ total: 6, passed: 6, skipped: 0 });
-    // The two calls answered before Ctrl-C are not paid again.
-    expect(judge.api.requests.length - paidBefore).toBe(6 - 2);
-    const run = await database.prisma.run.findUnique({ where: { id: stopped.runId } });
-    expect(run).toMatchObject({ status: "completed", passed: 6, skipped: 0 });
-  });
+      const resumed = await ws.cli(["resume", stopped.runId, "--reporter", "json"], env);
+      expect(resumed.code, resumed.stderr + resumed.stdout).toBe(0);
+      expect(resumed.stderr).toMatch(/grading \d+ that (was|were) interrupted or cancelled/);
+      const report = JSON.parse(resumed.stdout);
+      expect(report.summary).toMatchObject({ total: 6, passed: 6, skipped: 0 });
+      // The two calls answered before Ctrl-C are not paid again.
+      expect(judge.api.requests.length - paidBefore).toBe(6 - 2);
+      const run = await database.prisma.run.findUnique({ where: { id: stopped.runId } });
+      expect(run).toMatchObject({ status: "completed", passed: 6, skipped: 0 });
+    },
+  );
 
-  it("grades the results skipped (cancelled) by `rubric-studio cancel`, and the old cancel request does not stop the resumed run", { timeout: 120_000 }, async ({ onTestFinished }) => {
-    const { ws, env, stop } = await heldJudge(onTestFinished, "cancelled");
-    const stopped = await stop({
-      how: async (runId) => {
-        expect((await ws.cli(["cancel", runId], env)).code).toBe(0);
-        await new Promise((r) => setTimeout(r, 1500));
-      },
-    });
-    expect(stopped.code).toBe(1);
-    expect(stopped.report.summary.skippedBy?.cancelled).toBeGreaterThan(0);
+  it(
+    "grades the results skipped (cancelled) by `rubric-studio cancel`, and the old cancel request does not stop the resumed run",
+    { timeout: 120_000 },
+    async ({ onTestFinished }) => {
+      const { ws, env, stop } = await heldJudge(onTestFinished, "cancelled");
+      const stopped = await stop({
+        how: async (runId) => {
+          expect((await ws.cli(["cancel", runId], env)).code).toBe(0);
+          await new Promise((r) => setTimeout(r, 1500));
+        },
+      });
+      expect(stopped.code).toBe(1);
+      expect(stopped.report.summary.skippedBy?.cancelled).toBeGreaterThan(0);
 
-    const resumed = await ws.cli(["resume", stopped.runId, "--reporter", "json"], env);
-    expect(resumed.code, resumed.stderr).toBe(0);
-    expect(JSON.parse(resumed.stdout).summary).toMatchObject({ total: 6, passed: 6, skipped: 0 });
-    expect(await database.prisma.run.findUnique({ where: { id: stopped.runId } })).toMatchObject({ status: "completed", passed: 6, skipped: 0, cancelRequested: false });
-    expect((await ws.cli(["report", stopped.runId], env)).code).toBe(0);
-  });
+      const resumed = await ws.cli(["resume", stopped.runId, "--reporter", "json"], env);
+      expect(resumed.code, resumed.stderr).toBe(0);
+      expect(JSON.parse(resumed.stdout).summary).toMatchObject({ total: 6, passed: 6, skipped: 0 });
+      expect(await database.prisma.run.findUnique({ where: { id: stopped.runId } })).toMatchObject({
+        status: "completed",
+        passed: 6,
+        skipped: 0,
+        cancelRequested: false,
+      });
+      expect((await ws.cli(["report", stopped.runId], env)).code).toBe(0);
+    },
+  );
 });

@@ -12,14 +12,33 @@ import { makeWorkspace, startFakeJudge, yaml, type Workspace } from "./cli-harne
 // that use it.
 
 const RECORDER = fileURLToPath(new URL("../support/record-loaded-modules.mjs", import.meta.url));
-const HEAVY = ["openai", "@modelcontextprotocol/sdk", "@prisma/client", "pg", "@electric-sql/pglite", "pg-boss"];
+const HEAVY = [
+  "openai",
+  "@modelcontextprotocol/sdk",
+  "@prisma/client",
+  "pg",
+  "@electric-sql/pglite",
+  "pg-boss",
+];
 
 /** The packages under node_modules the CLI process loaded a module of. */
-async function packagesLoaded(ws: Workspace, args: string[], env: Record<string, string>): Promise<{ code: number | null; stderr: string; packages: Set<string> }> {
+async function packagesLoaded(
+  ws: Workspace,
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; stderr: string; packages: Set<string> }> {
   const record = path.join(ws.dir, "loaded.txt");
-  const run = await ws.cli(args, { ...env, NODE_OPTIONS: `--import ${RECORDER}`, RECORD_LOADED_MODULES: record });
+  const run = await ws.cli(args, {
+    ...env,
+    NODE_OPTIONS: `--import ${RECORDER}`,
+    RECORD_LOADED_MODULES: record,
+  });
   const urls = (await readFile(record, "utf8")).split("\n");
-  const packages = new Set(urls.map((url) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url)?.[1]).filter((name) => name !== undefined));
+  const packages = new Set(
+    urls
+      .map((url) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url)?.[1])
+      .filter((name) => name !== undefined),
+  );
   return { code: run.code, stderr: run.stderr, packages };
 }
 
@@ -36,9 +55,13 @@ const suite = (judge: string) =>
   );
 
 describe.concurrent("what a command loads", () => {
-  test("eval on Claude judges grades every criterion without loading the openai SDK, the MCP SDK or any database package", async ({ onTestFinished }) => {
+  test("eval on Claude judges grades every criterion without loading the openai SDK, the MCP SDK or any database package", async ({
+    onTestFinished,
+  }) => {
     const ws = await makeWorkspace(onTestFinished);
-    const judge = await startFakeJudge(onTestFinished, { respond: () => ({ verdict: { reasoning: "ok", score: 0.9 } }) });
+    const judge = await startFakeJudge(onTestFinished, {
+      respond: () => ({ verdict: { reasoning: "ok", score: 0.9 } }),
+    });
     await ws.write("suite.yaml", suite("claude-haiku-4-5"));
 
     const run = await packagesLoaded(ws, ["eval", "--config", "suite.yaml"], judge.env);
@@ -48,13 +71,20 @@ describe.concurrent("what a command loads", () => {
     expect(HEAVY.filter((name) => run.packages.has(name))).toEqual([]);
   });
 
-  test("an OpenAI-compatible judge loads the openai SDK for its calls, and grades", async ({ onTestFinished }) => {
+  test("an OpenAI-compatible judge loads the openai SDK for its calls, and grades", async ({
+    onTestFinished,
+  }) => {
     const ws = await makeWorkspace(onTestFinished);
-    const openai = await startFakeOpenAIApi({ respond: () => ({ verdict: { reasoning: "ok", score: 0.9 } }) });
+    const openai = await startFakeOpenAIApi({
+      respond: () => ({ verdict: { reasoning: "ok", score: 0.9 } }),
+    });
     onTestFinished(() => openai.close());
     await ws.write("suite.yaml", suite("openai:gpt-4.1-mini"));
 
-    const run = await packagesLoaded(ws, ["eval", "--config", "suite.yaml"], { OPENAI_API_KEY: "sk-openai-test", OPENAI_BASE_URL: openai.url });
+    const run = await packagesLoaded(ws, ["eval", "--config", "suite.yaml"], {
+      OPENAI_API_KEY: "sk-openai-test",
+      OPENAI_BASE_URL: openai.url,
+    });
     expect(run.code).toBe(0);
     expect(openai.requests).toHaveLength(2);
     expect(run.packages.has("openai")).toBe(true);

@@ -25,7 +25,9 @@ function issueAt(issues: ReturnType<typeof issuesOf>, line: number) {
 }
 
 describe.concurrent("rubric-studio validate", () => {
-  test("a valid guide suite exits 0 and says how many evals and cells it has", async ({ onTestFinished }) => {
+  test("a valid guide suite exits 0 and says how many evals and cells it has", async ({
+    onTestFinished,
+  }) => {
     const ws = await makeWorkspace(onTestFinished);
     // The matrix fixture: 1 eval, 2 models × 2 prompts.
     await ws.write("suite.yaml", await readFile(new URL("15-matrix.yaml", GUIDE), "utf8"));
@@ -35,7 +37,9 @@ describe.concurrent("rubric-studio validate", () => {
     expect(run.code).toBe(0);
   });
 
-  test("shape problems: every one is reported at its own line, with a hint where one helps", async ({ onTestFinished }) => {
+  test("shape problems: every one is reported at its own line, with a hint where one helps", async ({
+    onTestFinished,
+  }) => {
     const ws = await makeWorkspace(onTestFinished);
     await ws.write(
       "suite.yaml",
@@ -73,12 +77,16 @@ describe.concurrent("rubric-studio validate", () => {
     expect(field.message).toMatch(/did you mean "threshold"\?/);
     expect(issueAt(issues, 9).message).toMatch(/weight must be greater than 0/);
     expect(issueAt(issues, 12).message).toMatch(/threshold must be between 0 and 1/);
-    expect(issueAt(issues, 14).message).toMatch(/unknown aggregation.*weighted_average, min, worst/);
+    expect(issueAt(issues, 14).message).toMatch(
+      /unknown aggregation.*weighted_average, min, worst/,
+    );
     expect(issueAt(issues, 15).message).toMatch(/unknown scale.*unit, boolean, letter/);
     expect(run.stderr).toMatch(/^suite\.yaml: 5 problems$/m);
   });
 
-  test("reference problems: unknown ref and preset, criteria with a tree, a bad regex, a duplicate name", async ({ onTestFinished }) => {
+  test("reference problems: unknown ref and preset, criteria with a tree, a bad regex, a duplicate name", async ({
+    onTestFinished,
+  }) => {
     const ws = await makeWorkspace(onTestFinished);
     await ws.write(
       "suite.yaml",
@@ -123,7 +131,8 @@ describe.concurrent("rubric-studio validate", () => {
     const preset = issueAt(issues, 13).message;
     expect(preset).toMatch(/unknown preset "groundednes"/);
     // Every valid preset is listed, so the user need not look them up.
-    for (const name of ["helpfulness", "groundedness", "safety", "format-adherence", "conciseness"]) expect(preset).toContain(name);
+    for (const name of ["helpfulness", "groundedness", "safety", "format-adherence", "conciseness"])
+      expect(preset).toContain(name);
     expect(issueAt(issues, 17).message).toMatch(/either criteria or tree/);
     expect(issueAt(issues, 20).message).toMatch(/invalid regex/);
     const duplicate = issueAt(issues, 25).message;
@@ -133,7 +142,16 @@ describe.concurrent("rubric-studio validate", () => {
 
   test("a YAML syntax error is located at the offending line", async ({ onTestFinished }) => {
     const ws = await makeWorkspace(onTestFinished);
-    await ws.write("suite.yaml", yaml("evals:", "  - name: a", '    response: "hi"', '    rubric: "x" trailing words', "    threshold: 0.5"));
+    await ws.write(
+      "suite.yaml",
+      yaml(
+        "evals:",
+        "  - name: a",
+        '    response: "hi"',
+        '    rubric: "x" trailing words',
+        "    threshold: 0.5",
+      ),
+    );
     const run = await ws.cli(["validate", "--config", "suite.yaml"]);
     expect(run.code).toBe(2);
     const issues = issuesOf(run.stderr);
@@ -142,9 +160,21 @@ describe.concurrent("rubric-studio validate", () => {
     expect(issues[0]!.message).toMatch(/YAML syntax error/);
   });
 
-  test("counts cells as eval does: dataset items (inline and from a file) and matrix.agents", async ({ onTestFinished }) => {
+  test("counts cells as eval does: dataset items (inline and from a file) and matrix.agents", async ({
+    onTestFinished,
+  }) => {
     const ws = await makeWorkspace(onTestFinished);
-    await ws.write("answers.json", JSON.stringify({ id: "more", name: "more", items: [{ id: "x", expected_output: "four" }, { id: "y", expected_output: "five" }] }));
+    await ws.write(
+      "answers.json",
+      JSON.stringify({
+        id: "more",
+        name: "more",
+        items: [
+          { id: "x", expected_output: "four" },
+          { id: "y", expected_output: "five" },
+        ],
+      }),
+    );
     await ws.write(
       "suite.yaml",
       yaml(
@@ -171,34 +201,71 @@ describe.concurrent("rubric-studio validate", () => {
         '    rubric: "Did it list them?"',
       ),
     );
-    const [validate, explain] = await Promise.all([ws.cli(["validate", "--config", "suite.yaml"]), ws.cli(["eval", "--explain", "--config", "suite.yaml"])]);
+    const [validate, explain] = await Promise.all([
+      ws.cli(["validate", "--config", "suite.yaml"]),
+      ws.cli(["eval", "--explain", "--config", "suite.yaml"]),
+    ]);
     expect(validate.stdout).toBe("suite.yaml: valid (3 evals, 7 cells)\n");
     expect(validate.code).toBe(0);
     // The same count as the plan eval grades.
     expect(explain.stdout).toMatch(/^Plan: \d+ evals?, 7 cells,/m);
   });
 
-  test("hostile files answer quickly with a located error and exit 2, never a stack trace", async ({ onTestFinished }) => {
+  test("hostile files answer quickly with a located error and exit 2, never a stack trace", async ({
+    onTestFinished,
+  }) => {
     const ws = await makeWorkspace(onTestFinished);
     const laughs = ['a: &a ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]'];
-    for (const [i, name] of [..."bcdefghi"].entries()) laughs.push(`${name}: &${name} [${Array(9).fill(`*${"abcdefghi"[i]}`).join(", ")}]`);
+    for (const [i, name] of [..."bcdefghi"].entries())
+      laughs.push(`${name}: &${name} [${Array(9).fill(`*${"abcdefghi"[i]}`).join(", ")}]`);
     const cases: [string, string, RegExp][] = [
-      ["forward alias", yaml("evals:", "  - name: a", "    response: *r", '    rubric: "x"', 'r: &r "hi"'), /^3:15: unknown alias \*r/],
-      ["alias bomb", yaml(...laughs, "evals:", "  - name: a", "    response: hi", "    rubric: *i"), /^\d+:\d+: aliases expand this file to more than 100,000 values/],
-      ["deep nesting", yaml("evals:", "  - name: a", "    response: hi", `    rubric: ${"[".repeat(5000)}${"]".repeat(5000)}`), /^4:\d+: the YAML nests deeper than 64 levels/],
-      ["huge jury", yaml("judge: { jury: { size: 99999999 } }", "evals:", "  - name: a", "    response: hi", '    rubric: "x"'), /^1:24: jury size must be at most 25$/],
+      [
+        "forward alias",
+        yaml("evals:", "  - name: a", "    response: *r", '    rubric: "x"', 'r: &r "hi"'),
+        /^3:15: unknown alias \*r/,
+      ],
+      [
+        "alias bomb",
+        yaml(...laughs, "evals:", "  - name: a", "    response: hi", "    rubric: *i"),
+        /^\d+:\d+: aliases expand this file to more than 100,000 values/,
+      ],
+      [
+        "deep nesting",
+        yaml(
+          "evals:",
+          "  - name: a",
+          "    response: hi",
+          `    rubric: ${"[".repeat(5000)}${"]".repeat(5000)}`,
+        ),
+        /^4:\d+: the YAML nests deeper than 64 levels/,
+      ],
+      [
+        "huge jury",
+        yaml(
+          "judge: { jury: { size: 99999999 } }",
+          "evals:",
+          "  - name: a",
+          "    response: hi",
+          '    rubric: "x"',
+        ),
+        /^1:24: jury size must be at most 25$/,
+      ],
     ];
     for (const [name, text, expected] of cases) {
       await ws.write(`${name}.yaml`, text);
       for (const args of [["validate"], ["eval", "--explain"]]) {
         const started = Date.now();
         const run = await ws.cli([...args, "--config", `${name}.yaml`]);
-        expect(Date.now() - started, `${name}: ${args.join(" ")} answers quickly`).toBeLessThan(10_000);
+        expect(Date.now() - started, `${name}: ${args.join(" ")} answers quickly`).toBeLessThan(
+          10_000,
+        );
         expect(run.code, `${name}: ${run.stderr}`).toBe(2);
         expect(run.stderr).not.toMatch(/\bat .+:\d+:\d+\)|Error:/);
         const issues = issuesOf(run.stderr);
         expect(issues, `${name}: ${run.stderr}`).toHaveLength(1);
-        expect(`${issues[0]!.line}:${issues[0]!.column}: ${issues[0]!.message.replace(/^YAML (syntax )?error: /, "")}`).toMatch(expected);
+        expect(
+          `${issues[0]!.line}:${issues[0]!.column}: ${issues[0]!.message.replace(/^YAML (syntax )?error: /, "")}`,
+        ).toMatch(expected);
       }
     }
   });
@@ -207,6 +274,8 @@ describe.concurrent("rubric-studio validate", () => {
     const ws = await makeWorkspace(onTestFinished);
     const run = await ws.cli(["validate", "--config", "nowhere/suite.yaml"]);
     expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(/^nowhere\/suite\.yaml:1:1: error: cannot read the suite: file not found$/m);
+    expect(run.stderr).toMatch(
+      /^nowhere\/suite\.yaml:1:1: error: cannot read the suite: file not found$/m,
+    );
   });
 });

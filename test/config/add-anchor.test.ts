@@ -29,7 +29,12 @@ evals:
         # trailing comment
 `;
 
-const add = (evalName: string, criterion: string, response = 'He said "yes"\nthen left.', score = 0.75) => addAnchor({ yaml: SUITE, evalName, criterion, response, score });
+const add = (
+  evalName: string,
+  criterion: string,
+  response = 'He said "yes"\nthen left.',
+  score = 0.75,
+) => addAnchor({ yaml: SUITE, evalName, criterion, response, score });
 const added = (yaml: string) => diffLines(SUITE, yaml).filter((l) => l.kind !== "same");
 
 describe("addAnchor", () => {
@@ -37,10 +42,19 @@ describe("addAnchor", () => {
     const result = add("summary", "accurate");
     expect(result).toMatchObject({ ok: true });
     if (!result.ok) return;
-    expect(added(result.yaml)).toEqual([{ kind: "add", newLine: 10, text: '          - { response: "He said \\"yes\\"\\nthen left.", score: 0.75 }' }]);
+    expect(added(result.yaml)).toEqual([
+      {
+        kind: "add",
+        newLine: 10,
+        text: '          - { response: "He said \\"yes\\"\\nthen left.", score: 0.75 }',
+      },
+    ]);
     const loaded = loadSuite({ text: result.yaml, file: "notes.yaml" });
     const rubric = loaded.ok ? loaded.value.evals[0]!.rubric : undefined;
-    expect(rubric?.kind === "criteria" && rubric.criteria[0]!.examples.at(-1)).toEqual({ response: 'He said "yes"\nthen left.', score: 0.75 });
+    expect(rubric?.kind === "criteria" && rubric.criteria[0]!.examples.at(-1)).toEqual({
+      response: 'He said "yes"\nthen left.',
+      score: 0.75,
+    });
   });
 
   it("adds examples to a flow map and to a block map without any, keeping comments", () => {
@@ -50,32 +64,80 @@ describe("addAnchor", () => {
       `add       - { name: concise, description: 'Two sentences at most.', examples: [{ response: "Short.", score: 1 }] }`,
     ]);
     const block = add("inline", "polite", "Thanks!", 0.5);
-    expect(block.ok && added(block.yaml).map((l) => l.text)).toEqual(["          examples:", '            - { response: "Thanks!", score: 0.5 }']);
+    expect(block.ok && added(block.yaml).map((l) => l.text)).toEqual([
+      "          examples:",
+      '            - { response: "Thanks!", score: 0.5 }',
+    ]);
     expect(block.ok && block.yaml).toContain("        # trailing comment\n");
-    expect(block.ok && block.yaml.startsWith("# Release notes suite: keep this comment.\n")).toBe(true);
+    expect(block.ok && block.yaml.startsWith("# Release notes suite: keep this comment.\n")).toBe(
+      true,
+    );
   });
 
   it("refuses what it cannot anchor, saying why", () => {
-    expect(add("missing", "accurate")).toEqual({ ok: false, message: 'no eval named "missing" in the suite\'s newest version' });
-    expect(add("summary", "missing")).toEqual({ ok: false, message: 'eval "summary" has no criterion named "missing" in the suite\'s newest version' });
-    expect(add("summary", "accurate", "x", 1.5)).toEqual({ ok: false, message: "an anchor's score is between 0 and 1" });
-    expect(addAnchor({ yaml: "evals:\n  - name: free\n    response: a\n    rubric: Good.\n", evalName: "free", criterion: "(rubric)", response: "a", score: 1 })).toMatchObject({ ok: false, message: expect.stringContaining("no criteria written in this file") });
+    expect(add("missing", "accurate")).toEqual({
+      ok: false,
+      message: 'no eval named "missing" in the suite\'s newest version',
+    });
+    expect(add("summary", "missing")).toEqual({
+      ok: false,
+      message: 'eval "summary" has no criterion named "missing" in the suite\'s newest version',
+    });
+    expect(add("summary", "accurate", "x", 1.5)).toEqual({
+      ok: false,
+      message: "an anchor's score is between 0 and 1",
+    });
+    expect(
+      addAnchor({
+        yaml: "evals:\n  - name: free\n    response: a\n    rubric: Good.\n",
+        evalName: "free",
+        criterion: "(rubric)",
+        response: "a",
+        score: 1,
+      }),
+    ).toMatchObject({
+      ok: false,
+      message: expect.stringContaining("no criteria written in this file"),
+    });
   });
 
   it("writes the score as the anchors already there write theirs (0.0, 1.0), with more decimals only where it needs them", () => {
     const zero = add("summary", "accurate", "New anchor.", 0);
-    expect(zero.ok && added(zero.yaml).map((l) => l.text)).toEqual(['          - { response: "New anchor.", score: 0.0 }']);
+    expect(zero.ok && added(zero.yaml).map((l) => l.text)).toEqual([
+      '          - { response: "New anchor.", score: 0.0 }',
+    ]);
     const one = add("summary", "accurate", "New anchor.", 1);
-    expect(one.ok && added(one.yaml).map((l) => l.text)).toEqual(['          - { response: "New anchor.", score: 1.0 }']);
+    expect(one.ok && added(one.yaml).map((l) => l.text)).toEqual([
+      '          - { response: "New anchor.", score: 1.0 }',
+    ]);
     // No anchors to follow: the shortest number.
     const first = add("inline", "polite", "New anchor.", 0);
-    expect(first.ok && added(first.yaml).map((l) => l.text)).toEqual(["          examples:", '            - { response: "New anchor.", score: 0 }']);
+    expect(first.ok && added(first.yaml).map((l) => l.text)).toEqual([
+      "          examples:",
+      '            - { response: "New anchor.", score: 0 }',
+    ]);
   });
 
   it("refuses an anchor whose response the criterion already has, saying so", () => {
-    expect(add("summary", "accurate", "Old anchor.", 0)).toEqual({ ok: false, message: 'already an anchor of "accurate": the same response is there with score 1.0' });
-    const yaml = 'evals:\n  - name: e\n    response: a\n    rubric:\n      criteria:\n        - { name: c, description: d, examples: [{ response: "Ask support maybe.", score: 0.0 }] }\n';
-    expect(addAnchor({ yaml, evalName: "e", criterion: "c", response: "Ask support maybe.", score: 0 })).toEqual({ ok: false, message: 'already an anchor of "c": the same response is there with score 0.0' });
-    expect(addAnchor({ yaml, evalName: "e", criterion: "c", response: "Another.", score: 0 })).toMatchObject({ ok: true, yaml: expect.stringContaining('[{ response: "Ask support maybe.", score: 0.0 }, { response: "Another.", score: 0.0 }]') });
+    expect(add("summary", "accurate", "Old anchor.", 0)).toEqual({
+      ok: false,
+      message: 'already an anchor of "accurate": the same response is there with score 1.0',
+    });
+    const yaml =
+      'evals:\n  - name: e\n    response: a\n    rubric:\n      criteria:\n        - { name: c, description: d, examples: [{ response: "Ask support maybe.", score: 0.0 }] }\n';
+    expect(
+      addAnchor({ yaml, evalName: "e", criterion: "c", response: "Ask support maybe.", score: 0 }),
+    ).toEqual({
+      ok: false,
+      message: 'already an anchor of "c": the same response is there with score 0.0',
+    });
+    expect(
+      addAnchor({ yaml, evalName: "e", criterion: "c", response: "Another.", score: 0 }),
+    ).toMatchObject({
+      ok: true,
+      yaml: expect.stringContaining(
+        '[{ response: "Ask support maybe.", score: 0.0 }, { response: "Another.", score: 0.0 }]',
+      ),
+    });
   });
 });

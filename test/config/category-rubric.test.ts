@@ -22,23 +22,40 @@ ${rubric}`;
 
 describe("category rubrics", () => {
   it("loads with Go's defaults: all_required, no critical or high finding, unlimited medium, analytic, pass/partial/fail", () => {
-    const result = load(review(`      categories:\n        - { id: goal, description: "States the goal.", required: true }\n`));
+    const result = load(
+      review(
+        `      categories:\n        - { id: goal, description: "States the goal.", required: true }\n`,
+      ),
+    );
     if (!result.ok) throw new Error(result.issues.map((i) => i.message).join("\n"));
     const rubric = result.value.evals[0]!.rubric;
     if (rubric.kind !== "categories") throw new Error("not categories");
     expect(rubric.rubricSet).toMatchObject({
       id: "r",
       evaluationType: "analytic",
-      passCriteria: { minCategoriesPassing: "all_required", maxFindings: { critical: 0, high: 0, medium: -1 } },
-      categories: [{ id: "goal", name: "goal", weight: 1, required: true, scale: { type: "categorical" } }],
+      passCriteria: {
+        minCategoriesPassing: "all_required",
+        maxFindings: { critical: 0, high: 0, medium: -1 },
+      },
+      categories: [
+        { id: "goal", name: "goal", weight: 1, required: true, scale: { type: "categorical" } },
+      ],
     });
-    expect(rubric.rubricSet.categories[0]!.scale.options.map((o) => o.value)).toEqual(["pass", "partial", "fail"]);
+    expect(rubric.rubricSet.categories[0]!.scale.options.map((o) => o.value)).toEqual([
+      "pass",
+      "partial",
+      "fail",
+    ]);
     expect(result.value.evals[0]!.response).toBe("The document.");
     expect(result.warnings).toEqual([]);
   });
 
   it("rejects what RubricSet.Validate rejects: a categorical scale without options; and a duplicate id", () => {
-    const issues = issuesOf(review(`      categories:\n        - { id: a, description: "x", scale: { type: categorical } }\n        - { id: a, description: "y" }\n`));
+    const issues = issuesOf(
+      review(
+        `      categories:\n        - { id: a, description: "x", scale: { type: categorical } }\n        - { id: a, description: "y" }\n`,
+      ),
+    );
     expect(issues.map((i) => [i.line, i.message])).toEqual([
       [6, "a categorical scale requires options (pass, partial, fail)"],
       [7, 'duplicate category id "a": findings and results are keyed by it'],
@@ -69,7 +86,11 @@ describe("category rubrics", () => {
   });
 
   it("warns when all_required has nothing to require, and when a low-finding limit would be ignored", () => {
-    const result = load(review(`      pass_criteria: { max_findings: { low: 0 } }\n      categories:\n        - { id: a, description: x }\n`));
+    const result = load(
+      review(
+        `      pass_criteria: { max_findings: { low: 0 } }\n      categories:\n        - { id: a, description: x }\n`,
+      ),
+    );
     if (!result.ok) throw new Error(result.issues.map((i) => i.message).join("\n"));
     expect(result.warnings.map((w) => w.message)).toEqual([
       "no category is required, so min_categories_passing: all_required (the default) passes whatever the categories score; mark categories required: true or use all",
@@ -78,27 +99,56 @@ describe("category rubrics", () => {
   });
 
   it("keeps category fields off other rubrics and score aggregates off category rubrics", () => {
-    const mixed = issuesOf(review(`      pass_criteria: { min_categories_passing: all }\n      criteria:\n        - { name: c, description: d }\n`));
-    expect(mixed.map((i) => i.message)).toEqual(["pass_criteria belongs to a category rubric; add categories: or remove it"]);
-    const mean = issuesOf(review(`      categories:\n        - { id: a, description: x, required: true }\n`, `    judge: { panel: [m1, m2], aggregate: mean }\n`));
-    expect(mean.map((i) => i.message)).toEqual(["a category rubric combines pass / partial / fail votes: aggregate is majority, conservative, optimistic, unanimous, not mean"]);
-    const conservative = issuesOf(`evals:\n  - name: e\n    response: r\n    rubric: "Good."\n    judge: { panel: [m1, m2], aggregate: conservative }\n`);
+    const mixed = issuesOf(
+      review(
+        `      pass_criteria: { min_categories_passing: all }\n      criteria:\n        - { name: c, description: d }\n`,
+      ),
+    );
+    expect(mixed.map((i) => i.message)).toEqual([
+      "pass_criteria belongs to a category rubric; add categories: or remove it",
+    ]);
+    const mean = issuesOf(
+      review(
+        `      categories:\n        - { id: a, description: x, required: true }\n`,
+        `    judge: { panel: [m1, m2], aggregate: mean }\n`,
+      ),
+    );
+    expect(mean.map((i) => i.message)).toEqual([
+      "a category rubric combines pass / partial / fail votes: aggregate is majority, conservative, optimistic, unanimous, not mean",
+    ]);
+    const conservative = issuesOf(
+      `evals:\n  - name: e\n    response: r\n    rubric: "Good."\n    judge: { panel: [m1, m2], aggregate: conservative }\n`,
+    );
     expect(conservative.map((i) => i.message)).toEqual([
       "aggregate: conservative combines category votes; it needs a category rubric (for scores use mean, median or majority)",
     ]);
   });
 
   it("a jury of one model may aggregate a category rubric's votes", () => {
-    const result = load(review(`      categories:\n        - { id: a, description: x, required: true }\n`, `    judge: { jury: { size: 3 }, aggregate: unanimous }\n`));
+    const result = load(
+      review(
+        `      categories:\n        - { id: a, description: x, required: true }\n`,
+        `    judge: { jury: { size: 3 }, aggregate: unanimous }\n`,
+      ),
+    );
     expect(result.ok).toBe(true);
   });
 
   it("a document is a string, or exactly one of file and text; never alongside response", () => {
-    const both = issuesOf(`evals:\n  - name: e\n    response: r\n    document: { file: a.md, text: inline }\n    rubric: "Good."\n`).map((i) => i.message);
-    expect(both).toEqual(["give an eval either response or document, not both: the document is the candidate", "a document needs exactly one of file or text"]);
-    const file = load(`evals:\n  - name: e\n    document: { file: docs/prd.md, title: Checkout }\n    rubric: "Good."\n`);
+    const both = issuesOf(
+      `evals:\n  - name: e\n    response: r\n    document: { file: a.md, text: inline }\n    rubric: "Good."\n`,
+    ).map((i) => i.message);
+    expect(both).toEqual([
+      "give an eval either response or document, not both: the document is the candidate",
+      "a document needs exactly one of file or text",
+    ]);
+    const file = load(
+      `evals:\n  - name: e\n    document: { file: docs/prd.md, title: Checkout }\n    rubric: "Good."\n`,
+    );
     if (!file.ok) throw new Error("should load");
-    expect(file.value.evals[0]).toMatchObject({ document: { file: "docs/prd.md", title: "Checkout" } });
+    expect(file.value.evals[0]).toMatchObject({
+      document: { file: "docs/prd.md", title: "Checkout" },
+    });
     expect(file.value.evals[0]!.response).toBeUndefined();
     expect(file.warnings).toEqual([]);
   });
@@ -106,10 +156,19 @@ describe("category rubrics", () => {
 
 describe("pairwise evals (compare:)", () => {
   it("resolves a single pair with the free-form rubric as the question, labels defaulting to A and B", () => {
-    const result = load(`evals:\n  - name: p\n    compare: { input: "Q?", output_a: "one", output_b: "two" }\n    rubric: "Which answers better?"\n`);
+    const result = load(
+      `evals:\n  - name: p\n    compare: { input: "Q?", output_a: "one", output_b: "two" }\n    rubric: "Which answers better?"\n`,
+    );
     if (!result.ok) throw new Error(result.issues.map((i) => i.message).join("\n"));
     const rubric = result.value.evals[0]!.rubric;
-    expect(rubric).toMatchObject({ kind: "pairwise", comparison: { question: "Which answers better?", labels: { a: "A", b: "B" }, items: [{ id: "1", input: "Q?", outputA: "one", outputB: "two" }] } });
+    expect(rubric).toMatchObject({
+      kind: "pairwise",
+      comparison: {
+        question: "Which answers better?",
+        labels: { a: "A", b: "B" },
+        items: [{ id: "1", input: "Q?", outputA: "one", outputB: "two" }],
+      },
+    });
     expect(result.warnings).toEqual([]);
   });
 

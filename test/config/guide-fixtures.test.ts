@@ -16,13 +16,18 @@ describe("every YAML example of the rubric-scoring guide", () => {
     const result = loadSuite({ text, file: name });
     expect(result.ok ? [] : result.issues).toEqual([]);
     // The comment that gives completion in VS Code (yaml-language-server).
-    expect(text.split("\n")[0]).toBe("# yaml-language-server: $schema=../../../public/rubric-schema.json");
+    expect(text.split("\n")[0]).toBe(
+      "# yaml-language-server: $schema=../../../public/rubric-schema.json",
+    );
   });
 });
 
 describe("public/rubric-schema.json", () => {
   it("is the JSON Schema generated from the zod schema (run `npm run schema` after changing it)", () => {
-    const committed = readFileSync(new URL("../../public/rubric-schema.json", import.meta.url), "utf8");
+    const committed = readFileSync(
+      new URL("../../public/rubric-schema.json", import.meta.url),
+      "utf8",
+    );
     expect(committed).toBe(jsonSchemaText());
   });
 
@@ -38,7 +43,10 @@ describe("public/rubric-schema.json", () => {
 describe("the example suite in examples/", () => {
   it("validates", () => {
     const file = new URL("../../examples/rubric-eval.yaml", import.meta.url);
-    const result = loadSuite({ text: readFileSync(file, "utf8"), file: "examples/rubric-eval.yaml" });
+    const result = loadSuite({
+      text: readFileSync(file, "utf8"),
+      file: "examples/rubric-eval.yaml",
+    });
     expect(result.ok ? [] : result.issues).toEqual([]);
   });
 });

@@ -31,8 +31,12 @@ describe("modelFamilyOf", () => {
   test("resolution reads the same table: a family with a vendor picks the provider of an unprefixed model", () => {
     const none = { hasKey: () => false };
     expect(resolveProvider("gpt-4.1-mini", none).provider).toBe("openai");
-    expect(resolveProvider("claude-haiku-4-5", { hasKey: (k) => k === "OPENAI_API_KEY" }).provider).toBe("anthropic");
+    expect(
+      resolveProvider("claude-haiku-4-5", { hasKey: (k) => k === "OPENAI_API_KEY" }).provider,
+    ).toBe("anthropic");
     // A family without a vendor API (Qwen) falls back to the key that is set.
-    expect(resolveProvider("qwen3-8b", { hasKey: (k) => k === "OPENAI_API_KEY" }).provider).toBe("openai");
+    expect(resolveProvider("qwen3-8b", { hasKey: (k) => k === "OPENAI_API_KEY" }).provider).toBe(
+      "openai",
+    );
   });
 });

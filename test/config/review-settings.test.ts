@@ -14,18 +14,32 @@ evals:
 
 describe("review: { second_opinion_rate }", () => {
   it("reads the rate of a suite that sets one, 0 for one that does not", () => {
-    expect(loadSuite({ text: suite("{ second_opinion_rate: 0.1 }"), file: "s.yaml" }).ok).toBe(true);
-    expect(reviewSettingsOf(suite("{ second_opinion_rate: 0.1 }"))).toEqual({ secondOpinionRate: 0.1 });
+    expect(loadSuite({ text: suite("{ second_opinion_rate: 0.1 }"), file: "s.yaml" }).ok).toBe(
+      true,
+    );
+    expect(reviewSettingsOf(suite("{ second_opinion_rate: 0.1 }"))).toEqual({
+      secondOpinionRate: 0.1,
+    });
     expect(reviewSettingsOf(suite("{}"))).toEqual({ secondOpinionRate: 0 });
     expect(reviewSettingsOf("evals: [")).toEqual({ secondOpinionRate: 0 });
   });
 
   it("refuses a rate outside 0..1, or not a number, at its line and column", () => {
-    for (const bad of ["{ second_opinion_rate: 1.5 }", "{ second_opinion_rate: -0.1 }", '{ second_opinion_rate: "often" }']) {
+    for (const bad of [
+      "{ second_opinion_rate: 1.5 }",
+      "{ second_opinion_rate: -0.1 }",
+      '{ second_opinion_rate: "often" }',
+    ]) {
       const loaded = loadSuite({ text: suite(bad), file: "s.yaml" });
       expect(loaded.ok).toBe(false);
       const issue = !loaded.ok ? loaded.issues[0] : undefined;
-      expect(issue).toMatchObject({ file: "s.yaml", line: 1, column: 32, path: ["review", "second_opinion_rate"], message: expect.stringContaining("second_opinion_rate is a share of items from 0 to 1") });
+      expect(issue).toMatchObject({
+        file: "s.yaml",
+        line: 1,
+        column: 32,
+        path: ["review", "second_opinion_rate"],
+        message: expect.stringContaining("second_opinion_rate is a share of items from 0 to 1"),
+      });
     }
     const typo = loadSuite({ text: suite("{ second_opinion: 0.1 }"), file: "s.yaml" });
     expect(!typo.ok && typo.issues[0]!.path).toEqual(["review", "second_opinion"]);

@@ -31,7 +31,9 @@ evals:
     rubric: { ref: tones }
 `);
     expect(issues).toContainEqual(expect.stringMatching(/^12:\d+ unknown field "descripton"/));
-    expect(issues).toContainEqual('15:20 unknown rubric ref "tones" (did you mean "tone"?); defined rubrics: tone');
+    expect(issues).toContainEqual(
+      '15:20 unknown rubric ref "tones" (did you mean "tone"?); defined rubrics: tone',
+    );
   });
 
   it("a typo and an unknown preset in the same rubric: both", () => {
@@ -42,7 +44,10 @@ evals:
       preset: helpfullness
       threshhold: 0.8
 `);
-    expect(issues).toEqual([expect.stringMatching(/^5:\d+ unknown preset "helpfullness"/), expect.stringMatching(/^6:\d+ unknown field "threshhold" \(did you mean "threshold"\?\)/)]);
+    expect(issues).toEqual([
+      expect.stringMatching(/^5:\d+ unknown preset "helpfullness"/),
+      expect.stringMatching(/^6:\d+ unknown field "threshhold" \(did you mean "threshold"\?\)/),
+    ]);
   });
 
   it("a wrong type and a duplicate eval name: both", () => {
@@ -57,7 +62,9 @@ evals:
 `);
     expect(issues).toHaveLength(2);
     expect(issues[0]).toMatch(/^4:\d+ /);
-    expect(issues[1]).toBe('6:11 duplicate eval name "twice" (first defined at line 2); eval names must be unique');
+    expect(issues[1]).toBe(
+      '6:11 duplicate eval name "twice" (first defined at line 2); eval names must be unique',
+    );
   });
 
   it("cutting a typo out adds nothing of its own: a misspelt ref, a ref to a rubric with a typo", () => {
@@ -66,7 +73,9 @@ evals:
     response: "A."
     rubric: { reff: tone }
 `);
-    expect(misspelt).toEqual([expect.stringMatching(/^4:\d+ unknown field "reff" \(did you mean "ref"\?\)/)]);
+    expect(misspelt).toEqual([
+      expect.stringMatching(/^4:\d+ unknown field "reff" \(did you mean "ref"\?\)/),
+    ]);
 
     const broken = located(`rubrics:
   tone:
@@ -87,9 +96,15 @@ evals:
   });
 
   it("stays fast on a large suite full of problems: 3,000 evals, each with a typo, each naming the one before", () => {
-    const evals = Array.from({ length: 3_000 }, (_, i) => `  - name: e${i}\n    response: "e${i - 1}"\n    rubric: "Is it right?"\n    threshhold: 0.5\n`).join("");
+    const evals = Array.from(
+      { length: 3_000 },
+      (_, i) =>
+        `  - name: e${i}\n    response: "e${i - 1}"\n    rubric: "Is it right?"\n    threshhold: 0.5\n`,
+    ).join("");
     const started = performance.now();
-    const issues = located(`evals:\n${evals}  - name: e0\n    response: "x"\n    rubric: "Is it right?"\n`);
+    const issues = located(
+      `evals:\n${evals}  - name: e0\n    response: "x"\n    rubric: "Is it right?"\n`,
+    );
     expect(performance.now() - started).toBeLessThan(5_000);
     expect(issues.filter((i) => i.includes('unknown field "threshhold"'))).toHaveLength(3_000);
     expect(issues.filter((i) => i.includes('duplicate eval name "e0"'))).toHaveLength(1);

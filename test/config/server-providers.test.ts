@@ -7,12 +7,23 @@ import { loadSuite } from "../../lib/config/load-suite";
 
 describe("the server's providers file", () => {
   it("reads a providers: block as a suite writes it", () => {
-    const loaded = loadServerProviders({ text: 'providers:\n  local: { type: openai, base_url: "http://127.0.0.1:8000/v1", api_key_env: LOCAL_KEY }\n', file: "providers.yaml" });
-    expect(loaded).toEqual({ ok: true, value: { local: { type: "openai", baseUrl: "http://127.0.0.1:8000/v1", apiKeyEnv: "LOCAL_KEY" } } });
+    const loaded = loadServerProviders({
+      text: 'providers:\n  local: { type: openai, base_url: "http://127.0.0.1:8000/v1", api_key_env: LOCAL_KEY }\n',
+      file: "providers.yaml",
+    });
+    expect(loaded).toEqual({
+      ok: true,
+      value: {
+        local: { type: "openai", baseUrl: "http://127.0.0.1:8000/v1", apiKeyEnv: "LOCAL_KEY" },
+      },
+    });
   });
 
   it("a malformed base_url or an unknown field is an error at its line and column", () => {
-    const loaded = loadServerProviders({ text: "providers:\n  local:\n    type: openai\n    base_url: not-a-url\n    key: x\n", file: "providers.yaml" });
+    const loaded = loadServerProviders({
+      text: "providers:\n  local:\n    type: openai\n    base_url: not-a-url\n    key: x\n",
+      file: "providers.yaml",
+    });
     expect(loaded.ok).toBe(false);
     if (loaded.ok) return;
     expect(loaded.issues.map((i) => [i.line, i.column])).toEqual([
@@ -36,7 +47,9 @@ describe("checkServerProviders", () => {
   });
 
   it("an added api_key_env, a redeclared built-in and an unknown provider are each an error where they are written", () => {
-    const issues = check('  local: { type: openai, base_url: "http://127.0.0.1:8000/v1", api_key_env: HOME }\n  openai: { type: openai, base_url: "http://10.0.0.5/v1" }');
+    const issues = check(
+      '  local: { type: openai, base_url: "http://127.0.0.1:8000/v1", api_key_env: HOME }\n  openai: { type: openai, base_url: "http://10.0.0.5/v1" }',
+    );
     expect(issues.map((i) => [i.line, i.path.join("."), i.message.split(":")[0]])).toEqual([
       [2, "providers.local.api_key_env", 'provider "local"'],
       [3, "providers.openai", 'provider "openai" is not defined on this server'],

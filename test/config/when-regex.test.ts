@@ -29,12 +29,25 @@ describe("when.regex at load time", () => {
   ])("rejects %s at the pattern's line and column, saying the syntax is RE2", (_kind, pattern) => {
     const issues = issuesOf(pattern);
     expect(issues).toHaveLength(1);
-    expect(issues[0]).toMatchObject({ file: "suite.yaml", line: 8, column: 26, path: ["evals", 0, "rubric", "criteria", 0, "when", "regex"] });
-    expect(issues[0]!.message).toMatch(/^invalid regex: .*when\.regex is RE2 syntax: backreferences/);
+    expect(issues[0]).toMatchObject({
+      file: "suite.yaml",
+      line: 8,
+      column: 26,
+      path: ["evals", 0, "rubric", "criteria", 0, "when", "regex"],
+    });
+    expect(issues[0]!.message).toMatch(
+      /^invalid regex: .*when\.regex is RE2 syntax: backreferences/,
+    );
   });
 
   it("accepts what RE2 runs: classes, anchors, alternation, flags, Unicode classes, and a catastrophic-looking pattern", () => {
-    for (const pattern of [String.raw`\d{4}-\d{2}-\d{2}`, "^(yes|no)$", "(?i)refund", String.raw`\p{L}+`, "(a+)+$"]) {
+    for (const pattern of [
+      String.raw`\d{4}-\d{2}-\d{2}`,
+      "^(yes|no)$",
+      "(?i)refund",
+      String.raw`\p{L}+`,
+      "(a+)+$",
+    ]) {
       expect(issuesOf(pattern), pattern).toEqual([]);
     }
   });

@@ -42,20 +42,31 @@ function compare(text: string): "fast" | "fallback" {
   const fast = fastParseYaml(text);
   if (!fast) return "fallback";
   const slow = parseWithYaml(text, "suite.yaml");
-  expect(slow.ok, `js-yaml read a file the yaml package rejects:\n${text.slice(0, 400)}\n${JSON.stringify(slow.ok ? [] : slow.issues.slice(0, 2))}`).toBe(true);
+  expect(
+    slow.ok,
+    `js-yaml read a file the yaml package rejects:\n${text.slice(0, 400)}\n${JSON.stringify(slow.ok ? [] : slow.issues.slice(0, 2))}`,
+  ).toBe(true);
   if (!slow.ok) return "fast";
   expect(fast.data).toEqual(slow.data);
   const viaFast = parseYaml(text, "suite.yaml");
   if (!viaFast.ok) throw new Error("parseYaml failed where the fast path answered");
   const { paths, keys } = pathsOf(slow.data);
-  for (const path of paths) expect(viaFast.locator.locate(path), JSON.stringify(path)).toEqual(slow.locator.locate(path));
-  for (const [path, key] of keys) expect(viaFast.locator.locateKey(path, key), `${JSON.stringify(path)} key ${key}`).toEqual(slow.locator.locateKey(path, key));
+  for (const path of paths)
+    expect(viaFast.locator.locate(path), JSON.stringify(path)).toEqual(slow.locator.locate(path));
+  for (const [path, key] of keys)
+    expect(viaFast.locator.locateKey(path, key), `${JSON.stringify(path)} key ${key}`).toEqual(
+      slow.locator.locateKey(path, key),
+    );
   return "fast";
 }
 
 describe("the fast YAML path", () => {
   it("reads every example and guide suite as the yaml package does, positions included", () => {
-    const files = ["examples", "test/fixtures/guide"].flatMap((dir) => readdirSync(path.join(ROOT, dir)).filter((name) => name.endsWith(".yaml")).map((name) => path.join(ROOT, dir, name)));
+    const files = ["examples", "test/fixtures/guide"].flatMap((dir) =>
+      readdirSync(path.join(ROOT, dir))
+        .filter((name) => name.endsWith(".yaml"))
+        .map((name) => path.join(ROOT, dir, name)),
+    );
     const outcomes = files.map((file) => compare(readFileSync(file, "utf8")));
     expect(outcomes.length).toBeGreaterThan(15);
     // The README's suites are what people copy: they must take the fast path.
@@ -65,24 +76,44 @@ describe("the fast YAML path", () => {
   it("gives the eval positions of a 600-criterion suite without building the yaml document", () => {
     const text = suiteText(100);
     expect(compare(text)).toBe("fast");
-    const evals = (fastParseYaml(text)!.root as Extract<FastNode, { kind: "map" }>).keys.get("evals")!.value as Extract<FastNode, { kind: "seq" }>;
+    const evals = (fastParseYaml(text)!.root as Extract<FastNode, { kind: "map" }>).keys.get(
+      "evals",
+    )!.value as Extract<FastNode, { kind: "seq" }>;
     // Known starts: locate() answers these from the fast tree, not from the lazily built document.
     expect(evals.items).toHaveLength(100);
     expect(evals.items.every((item) => item.start !== undefined)).toBe(true);
     const loaded = loadSuite({ text, file: "suite.yaml" });
     const line = text.split("\n").indexOf("  - name: eval 100") + 1;
     expect(line).toBeGreaterThan(1000);
-    expect(loaded.ok && loaded.value.evals[99]!.location).toEqual({ file: "suite.yaml", line, column: 5 });
+    expect(loaded.ok && loaded.value.evals[99]!.location).toEqual({
+      file: "suite.yaml",
+      line,
+      column: 5,
+    });
   });
 
-  it("agrees with the yaml package on thousands of mutated suites: whatever it accepts, the yaml package accepts the same way", { timeout: 120_000 }, () => {
-    const seeds = seedSuites(ROOT);
-    const counts = { fast: 0, fallback: 0 };
-    for (let n = 0; n < Number(process.env.FAST_CASES ?? 1500); n++) counts[compare(fuzzCase({ seeds, seed: Number(process.env.FAST_SEED ?? 29), n, full: process.env.FAST_FULL === "1" }))]++;
-    // Both sides are exercised: mutations the fast path takes, and ones it leaves to the yaml package.
-    expect(counts.fast).toBeGreaterThan(300);
-    expect(counts.fallback).toBeGreaterThan(300);
-  });
+  it(
+    "agrees with the yaml package on thousands of mutated suites: whatever it accepts, the yaml package accepts the same way",
+    { timeout: 120_000 },
+    () => {
+      const seeds = seedSuites(ROOT);
+      const counts = { fast: 0, fallback: 0 };
+      for (let n = 0; n < Number(process.env.FAST_CASES ?? 1500); n++)
+        counts[
+          compare(
+            fuzzCase({
+              seeds,
+              seed: Number(process.env.FAST_SEED ?? 29),
+              n,
+              full: process.env.FAST_FULL === "1",
+            }),
+          )
+        ]++;
+      // Both sides are exercised: mutations the fast path takes, and ones it leaves to the yaml package.
+      expect(counts.fast).toBeGreaterThan(300);
+      expect(counts.fallback).toBeGreaterThan(300);
+    },
+  );
 
   it.each([
     ["an anchor and an alias", "a: &x 1\nb: *x\n"],
@@ -103,7 +134,8 @@ describe("the fast YAML path", () => {
   });
 
   it("answers a block scalar's and an empty value's position from the yaml document, exactly", () => {
-    const text = "evals:\n  - name: a\n    prompt: |\n      line one\n    response:\n    note: 'q'\n";
+    const text =
+      "evals:\n  - name: a\n    prompt: |\n      line one\n    response:\n    note: 'q'\n";
     expect(compare(text)).toBe("fast");
     const parsed = parseYaml(text, "suite.yaml");
     if (!parsed.ok) throw new Error("did not parse");

@@ -8,7 +8,10 @@ import { anchorReply } from "./calibration-fixtures";
 // their scripted verdicts. Stops on SIGTERM or SIGINT.
 
 const { values } = parseArgs({ options: { port: { type: "string" } }, strict: true });
-const api = await startFakeMessagesApi({ port: Number(values.port), respond: (request) => anchorReply(request) });
+const api = await startFakeMessagesApi({
+  port: Number(values.port),
+  respond: (request) => anchorReply(request),
+});
 // The number of requests answered so far, kept in the file E2E_JUDGE_CALLS
 // names, so a spec can tell whether a page made the judge work.
 const callsFile = process.env.E2E_JUDGE_CALLS;

@@ -12,9 +12,14 @@ interface Marker {
 }
 
 async function markers(page: Page, owner: string): Promise<Marker[]> {
-  return page.evaluate((o) => globalThis.__rubricStudioEditor!.getMarkers(o).map((m) => ({ owner: m.owner, message: m.message, startLineNumber: m.startLineNumber })), owner);
+  return page.evaluate(
+    (o) =>
+      globalThis
+        .__rubricStudioEditor!.getMarkers(o)
+        .map((m) => ({ owner: m.owner, message: m.message, startLineNumber: m.startLineNumber })),
+    owner,
+  );
 }
-
 
 const SUITE = (extra = "") => `evals:
   - name: billing
@@ -34,29 +39,47 @@ test("the seeded example suite is listed with its version", async ({ page }) => 
   await expect(page.getByRole("link", { name: "Runs" })).toBeVisible();
 });
 
-test("a typo shows a schema marker, an unknown preset the engine's marker on its line, and fixing both clears them", async ({ page }) => {
+test("a typo shows a schema marker, an unknown preset the engine's marker on its line, and fixing both clears them", async ({
+  page,
+}) => {
   await createSuite(page, unique("markers"));
-  await setText(page, `evals:
+  await setText(
+    page,
+    `evals:
   - name: billing
     response: "Invoice 42 totaled $120.00."
     rubric:
       criteria:
         - name: correct total
           descripton: "States the total."
-`);
-  await expect.poll(async () => (await markers(page, "yaml")).map((m) => m.startLineNumber), { timeout: 15_000 }).toContain(7);
+`,
+  );
+  await expect
+    .poll(async () => (await markers(page, "yaml")).map((m) => m.startLineNumber), {
+      timeout: 15_000,
+    })
+    .toContain(7);
 
-  await setText(page, `evals:
+  await setText(
+    page,
+    `evals:
   - name: billing
     response: "Invoice 42 totaled $120.00."
     rubric:
       preset: helpfullness
-`);
-  await expect.poll(async () => (await markers(page, "rubric-studio")).map((m) => `${m.startLineNumber}: ${m.message}`)).toEqual([expect.stringMatching(/^5: .*helpfullness/)]);
+`,
+  );
+  await expect
+    .poll(async () =>
+      (await markers(page, "rubric-studio")).map((m) => `${m.startLineNumber}: ${m.message}`),
+    )
+    .toEqual([expect.stringMatching(/^5: .*helpfullness/)]);
   await expect(page.getByTestId("issues-list")).toContainText("helpfullness");
 
   await setText(page, SUITE());
-  await expect.poll(async () => [...(await markers(page, "yaml")), ...(await markers(page, "rubric-studio"))]).toEqual([]);
+  await expect
+    .poll(async () => [...(await markers(page, "yaml")), ...(await markers(page, "rubric-studio"))])
+    .toEqual([]);
   await expect(page.getByText("The engine loads this suite without complaint.")).toBeVisible();
 });
 
@@ -93,7 +116,9 @@ test("two saves make two new versions, and the diff shows the changed line", asy
 
   const diff = page.getByTestId("version-diff");
   await expect(diff.locator('[data-kind="del"]')).toHaveText([/description: "States the total\."/]);
-  await expect(diff.locator('[data-kind="add"]')).toHaveText([/description: "States the total of \$120\.00\."/]);
+  await expect(diff.locator('[data-kind="add"]')).toHaveText([
+    /description: "States the total of \$120\.00\."/,
+  ]);
 
   // Saving the same text again adds no version.
   await page.getByRole("button", { name: "Save version" }).click();

@@ -44,5 +44,10 @@ function candidateOf(user: string): string {
 export function anchorReply(request: { user: string }, shift = 0): FakeReply {
   const verdict = VERDICTS[candidateOf(request.user)];
   if (!verdict) return { verdict: { reasoning: "Unknown candidate.", score: 0.5 } };
-  return { verdict: { reasoning: verdict.reasoning, score: Math.max(0, Math.min(1, verdict.score + shift)) } };
+  return {
+    verdict: {
+      reasoning: verdict.reasoning,
+      score: Math.max(0, Math.min(1, verdict.score + shift)),
+    },
+  };
 }

@@ -24,9 +24,14 @@ test.beforeAll(async () => {
       const run = await runCli(["calibrate", "--config", FILE, "--store"], {
         cwd: dir,
         timeoutMs: 120_000,
-        env: { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: api.url, RUBRIC_STUDIO_DATA_DIR: process.env.E2E_DATA_DIR },
+        env: {
+          ANTHROPIC_API_KEY: "sk-ant-test",
+          ANTHROPIC_BASE_URL: api.url,
+          RUBRIC_STUDIO_DATA_DIR: process.env.E2E_DATA_DIR,
+        },
       });
-      if (!/Stored calibration run [0-9a-f-]{36}/.test(run.stderr)) throw new Error(`the CLI stored no calibration (exit ${run.code}):\n${run.stderr}`);
+      if (!/Stored calibration run [0-9a-f-]{36}/.test(run.stderr))
+        throw new Error(`the CLI stored no calibration (exit ${run.code}):\n${run.stderr}`);
     } finally {
       await api.close();
     }
@@ -34,15 +39,21 @@ test.beforeAll(async () => {
 });
 test.afterAll(async () => rm(dir, { recursive: true, force: true }));
 
-test("the calibration view shows each criterion's anchors as the judge scored them, the outliers and the drift", async ({ page }) => {
+test("the calibration view shows each criterion's anchors as the judge scored them, the outliers and the drift", async ({
+  page,
+}) => {
   await page.goto("/suites");
   await page.getByTestId("suite-row").filter({ hasText: FILE }).getByRole("link").first().click();
   await expect(page.getByRole("heading", { level: 1, name: FILE })).toBeVisible();
   await page.getByRole("link", { name: "Calibration" }).click();
   await expect(page).toHaveURL(/\/suites\/[0-9a-f-]{36}\/calibration$/, { timeout: 30_000 });
-  await expect(page.getByRole("heading", { level: 1, name: `Calibration of ${FILE}` })).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByRole("heading", { level: 1, name: `Calibration of ${FILE}` })).toBeVisible(
+    { timeout: 30_000 },
+  );
 
-  const policy = page.locator('[data-testid=calibration-criterion][data-criterion="cites the policy"]');
+  const policy = page.locator(
+    '[data-testid=calibration-criterion][data-criterion="cites the policy"]',
+  );
   const polite = page.locator('[data-testid=calibration-criterion][data-criterion="polite"]');
   // Newest run: judged 0.9 and 0.7 against labels 1 and 0 → MAE (0.1 + 0.7) / 2 = 0.400.
   await expect(policy.getByTestId("calibration-mae")).toHaveText("MAE 0.400");
@@ -55,16 +66,34 @@ test("the calibration view shows each criterion's anchors as the judge scored th
   await expect(scatter).toHaveAttribute("data-outliers", "1");
   await expect(scatter.locator(".recharts-scatter-symbol")).toHaveCount(2);
   await expect(scatter.locator('.recharts-scatter-symbol path[fill="#ff6b6b"]')).toHaveCount(1);
-  await expect(polite.getByTestId("calibration-scatter").locator(".recharts-scatter-symbol")).toHaveCount(2);
+  await expect(
+    polite.getByTestId("calibration-scatter").locator(".recharts-scatter-symbol"),
+  ).toHaveCount(2);
   await expect(polite.getByTestId("calibration-scatter")).toHaveAttribute("data-outliers", "1");
 
   // The outlier first, with what was graded, labelled, judged, the error and the judge's reasoning, as text.
   const outlier = policy.locator("[data-testid=calibration-items] tr[data-outlier=true]");
   await expect(outlier).toHaveCount(1);
-  await expect(outlier.locator("td")).toHaveText(["anchor 2outlier", "Ask support maybe.", "0.00", "0.70", "+0.70", HOSTILE_REASONING]);
+  await expect(outlier.locator("td")).toHaveText([
+    "anchor 2outlier",
+    "Ask support maybe.",
+    "0.00",
+    "0.70",
+    "+0.70",
+    HOSTILE_REASONING,
+  ]);
   const inside = policy.locator("[data-testid=calibration-items] tr[data-outlier=false]");
-  await expect(inside.locator("td")).toHaveText(["anchor 1", "Refunds within 30 days of purchase.", "1.00", "0.90", "-0.10", "Quotes the 30-day window."]);
-  expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
+  await expect(inside.locator("td")).toHaveText([
+    "anchor 1",
+    "Refunds within 30 days of purchase.",
+    "1.00",
+    "0.90",
+    "-0.10",
+    "Quotes the 30-day window.",
+  ]);
+  expect(
+    await page.evaluate(() => (window as unknown as { __xss?: number }).__xss),
+  ).toBeUndefined();
   await expect(page.locator("img[src=x]")).toHaveCount(0);
 
   // Drift: both calibration runs, one line per criterion, one point per run.

@@ -15,7 +15,8 @@ import { runCli } from "../support/run-cli";
 // editor's plan panel lists each eval with its naive, with-cache, batch and rerun cost.
 
 // A rubric long enough (≈1,500 tokens) that its prefix is cached: the first call writes it, the others read it.
-const GUIDANCE = "Judge only what the answer states, citing the release notes where they apply. ".repeat(75);
+const GUIDANCE =
+  "Judge only what the answer states, citing the release notes where they apply. ".repeat(75);
 const FILE = `savings-${Date.now().toString(36)}.yaml`;
 const SUITE = `evals:
   - name: release notes
@@ -37,11 +38,18 @@ let dir: string;
 const runs: { id: string; report: Report }[] = [];
 
 async function storeRun(): Promise<{ id: string; report: Report }> {
-  const run = await runCli(["eval", "--config", FILE, "--store", "--concurrency", "2", "--reporter", "json"], {
-    cwd: dir,
-    timeoutMs: 120_000,
-    env: { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: api.url, RUBRIC_STUDIO_DATA_DIR: process.env.E2E_DATA_DIR },
-  });
+  const run = await runCli(
+    ["eval", "--config", FILE, "--store", "--concurrency", "2", "--reporter", "json"],
+    {
+      cwd: dir,
+      timeoutMs: 120_000,
+      env: {
+        ANTHROPIC_API_KEY: "sk-ant-test",
+        ANTHROPIC_BASE_URL: api.url,
+        RUBRIC_STUDIO_DATA_DIR: process.env.E2E_DATA_DIR,
+      },
+    },
+  );
   const id = /(?:Storing|Stored) run ([0-9a-f-]{36})/.exec(run.stderr)?.[1];
   if (!id) throw new Error(`the CLI stored no run (exit ${run.code}):\n${run.stderr}`);
   return { id, report: JSON.parse(run.stdout) as Report };
@@ -51,7 +59,10 @@ test.beforeAll(async () => {
   test.setTimeout(240_000);
   dir = await mkdtemp(path.join(os.tmpdir(), "rs-e2e-savings-"));
   await writeFile(path.join(dir, FILE), SUITE);
-  api = await startFakeMessagesApi({ promptCache: true, respond: () => ({ verdict: { reasoning: "Stated correctly.", score: 0.9 } }) });
+  api = await startFakeMessagesApi({
+    promptCache: true,
+    respond: () => ({ verdict: { reasoning: "Stated correctly.", score: 0.9 } }),
+  });
   runs.push(await storeRun(), await storeRun());
 });
 test.afterAll(async () => {
@@ -61,7 +72,9 @@ test.afterAll(async () => {
 
 const signed = (usd: number) => (usd < 0 ? `-${formatUsd(-usd)}` : formatUsd(usd));
 
-test("the run page says what the prompt cache saved in dollars, as the report does", async ({ page }) => {
+test("the run page says what the prompt cache saved in dollars, as the report does", async ({
+  page,
+}) => {
   const { id, report } = runs[0]!;
   const cache = report.summary.savings.promptCache;
   // The stand-in read the cached rubric: there is a saving to show.
@@ -71,26 +84,44 @@ test("the run page says what the prompt cache saved in dollars, as the report do
   const card = page.getByTestId("run-saved-prompt-cache");
   await expect(card).toContainText("Saved by the prompt cache");
   await expect(card).toContainText(signed(cache.net.usd!));
-  await expect(card).toContainText(`reads ${signed(cache.reads.usd!)} · writes ${signed(cache.writes.usd!)}`);
+  await expect(card).toContainText(
+    `reads ${signed(cache.reads.usd!)} · writes ${signed(cache.writes.usd!)}`,
+  );
   await expect(page.getByTestId("run-saved-verdicts")).toContainText("$0.00");
   await page.screenshot({ path: test.info().outputPath("run-page.png"), fullPage: true });
 });
 
-test("an unchanged rerun says what its reused verdicts saved: what the first run paid", async ({ page }) => {
+test("an unchanged rerun says what its reused verdicts saved: what the first run paid", async ({
+  page,
+}) => {
   const [first, second] = runs;
-  expect(second!.report.summary.savings.judgeCache.calls).toBe(first!.report.results.reduce((n, r) => n + r.judgeCalls, 0));
+  expect(second!.report.summary.savings.judgeCache.calls).toBe(
+    first!.report.results.reduce((n, r) => n + r.judgeCalls, 0),
+  );
   await page.goto(`/runs/${second!.id}`);
-  await expect(page.getByTestId("run-saved-verdicts")).toContainText(formatUsd(first!.report.summary.costUsd));
-  await expect(page.getByTestId("run-reused")).toContainText(String(second!.report.summary.savings.judgeCache.calls));
+  await expect(page.getByTestId("run-saved-verdicts")).toContainText(
+    formatUsd(first!.report.summary.costUsd),
+  );
+  await expect(page.getByTestId("run-reused")).toContainText(
+    String(second!.report.summary.savings.judgeCache.calls),
+  );
 });
 
-test("the editor's plan panel lists each eval's naive, with-cache, batch and rerun cost", async ({ page }) => {
+test("the editor's plan panel lists each eval's naive, with-cache, batch and rerun cost", async ({
+  page,
+}) => {
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.goto("/suites");
   await page.getByTestId("suite-row").filter({ hasText: FILE }).getByRole("link").first().click();
   const table = page.getByTestId("plan-evals");
   await expect(table).toBeVisible({ timeout: 30_000 });
-  await expect(table.getByRole("columnheader")).toHaveText(["Calls", "Naive", "With cache", "Batch", "Rerun"]);
+  await expect(table.getByRole("columnheader")).toHaveText([
+    "Calls",
+    "Naive",
+    "With cache",
+    "Batch",
+    "Rerun",
+  ]);
   // One group per eval: its name on a line of its own, its figures under it.
   const rows = table.locator("tbody");
   await expect(rows).toHaveCount(2);
@@ -98,7 +129,8 @@ test("the editor's plan panel lists each eval's naive, with-cache, batch and rer
   await expect(rows.nth(0).getByRole("cell")).toHaveText(["3", /^\$\d/, /^\$\d/, /^\$\d/, "$0.00"]);
   await expect(rows.nth(1).getByRole("cell")).toHaveText(["1", /^\$\d/, /^\$\d/, /^\$\d/, "$0.00"]);
   // The long rubric is cached: with the cache it costs less than naive.
-  const usd = async (cell: number) => Number((await rows.nth(0).getByRole("cell").nth(cell).textContent())!.replace("$", ""));
+  const usd = async (cell: number) =>
+    Number((await rows.nth(0).getByRole("cell").nth(cell).textContent())!.replace("$", ""));
   expect(await usd(2)).toBeLessThan(await usd(1));
   // With batches: half the cost with the cache, and in the totals too.
   expect(await usd(3)).toBeCloseTo((await usd(2)) / 2, 3);

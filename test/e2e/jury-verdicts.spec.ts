@@ -2,7 +2,11 @@ import { expect, test } from "@playwright/test";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { startFakeMessagesApi, type FakeReply, type FakeRequest } from "../support/fake-messages-api";
+import {
+  startFakeMessagesApi,
+  type FakeReply,
+  type FakeRequest,
+} from "../support/fake-messages-api";
 import { runCli } from "../support/run-cli";
 import { seedSuite } from "./results-seed";
 
@@ -41,7 +45,9 @@ function juryReply(): (request: FakeRequest) => FakeReply {
     const which = /\(passes\)/.test(request.system) ? "passes" : "fails";
     const n = (used[which] = (used[which] ?? 0) + 1);
     const score = SCORES[which]![(n - 1) % 3]!;
-    return { verdict: { reasoning: `Juror call ${n} gives a score of ${score.toFixed(2)}.`, score } };
+    return {
+      verdict: { reasoning: `Juror call ${n} gives a score of ${score.toFixed(2)}.`, score },
+    };
   };
 }
 
@@ -68,11 +74,29 @@ async function storeRepeatedRun(): Promise<string> {
   });
   try {
     await writeFile(path.join(dir, "repeat.yaml"), REPEAT_SUITE);
-    const run = await runCli(["eval", "--config", "repeat.yaml", "--repeat", "3", "--store", "--concurrency", "1", "--reporter", "json"], {
-      cwd: dir,
-      timeoutMs: 120_000,
-      env: { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: api.url, RUBRIC_STUDIO_DATA_DIR: process.env.E2E_DATA_DIR },
-    });
+    const run = await runCli(
+      [
+        "eval",
+        "--config",
+        "repeat.yaml",
+        "--repeat",
+        "3",
+        "--store",
+        "--concurrency",
+        "1",
+        "--reporter",
+        "json",
+      ],
+      {
+        cwd: dir,
+        timeoutMs: 120_000,
+        env: {
+          ANTHROPIC_API_KEY: "sk-ant-test",
+          ANTHROPIC_BASE_URL: api.url,
+          RUBRIC_STUDIO_DATA_DIR: process.env.E2E_DATA_DIR,
+        },
+      },
+    );
     const id = /Stored run ([0-9a-f-]{36})/.exec(run.stderr)?.[1];
     if (!id) throw new Error(`the CLI stored no run (exit ${run.code}):\n${run.stderr}`);
     return id;
@@ -110,9 +134,14 @@ async function storeJuriedCalibration(): Promise<void> {
     const run = await runCli(["calibrate", "--config", CALIBRATION_FILE, "--store"], {
       cwd: dir,
       timeoutMs: 120_000,
-      env: { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: api.url, RUBRIC_STUDIO_DATA_DIR: process.env.E2E_DATA_DIR },
+      env: {
+        ANTHROPIC_API_KEY: "sk-ant-test",
+        ANTHROPIC_BASE_URL: api.url,
+        RUBRIC_STUDIO_DATA_DIR: process.env.E2E_DATA_DIR,
+      },
     });
-    if (!/Stored calibration run [0-9a-f-]{36}/.test(run.stderr)) throw new Error(`the CLI stored no calibration (exit ${run.code}):\n${run.stderr}`);
+    if (!/Stored calibration run [0-9a-f-]{36}/.test(run.stderr))
+      throw new Error(`the CLI stored no calibration (exit ${run.code}):\n${run.stderr}`);
   } finally {
     await api.close();
     await rm(dir, { recursive: true, force: true });
@@ -133,11 +162,15 @@ test.afterAll(async () => {
 
 const resultPage = (name: string) => `/runs/${seeded.runId}/results/${encodeURIComponent(name)}`;
 
-test("a jury that passes 2 of 3: the criterion's headline, its gate and the eval agree; each juror's reasoning is under the juror", async ({ page }) => {
+test("a jury that passes 2 of 3: the criterion's headline, its gate and the eval agree; each juror's reasoning is under the juror", async ({
+  page,
+}) => {
   await page.goto(resultPage("jury passes"));
   const criterion = page.getByTestId("criterion");
   await expect(criterion).toHaveCount(1);
-  await expect(criterion.getByTestId("criterion-headline")).toContainText("mean of 3 jurors: 0.77, 2 of 3 passed");
+  await expect(criterion.getByTestId("criterion-headline")).toContainText(
+    "mean of 3 jurors: 0.77, 2 of 3 passed",
+  );
   await expect(criterion.locator("[data-status]").first()).toHaveAttribute("data-status", "passed");
   await expect(criterion).toContainText("required: held");
   await expect(criterion).not.toContainText("failed the gate");
@@ -159,22 +192,33 @@ test("a jury that passes 2 of 3: the criterion's headline, its gate and the eval
     const own = score === "0.50" ? "failed" : "passed";
     passed.push(own);
     await expect(verdict.locator("[data-status]")).toHaveAttribute("data-status", own);
-    if (score === "0.50") await expect(verdict).toContainText("Gates: required criterion below its threshold");
+    if (score === "0.50")
+      await expect(verdict).toContainText("Gates: required criterion below its threshold");
   }
   expect(passed.sort()).toEqual(["failed", "passed", "passed"]);
   await expect(page.locator("p > [data-status]").first()).toHaveAttribute("data-status", "passed");
-  await expect(page.getByTestId("result-reason")).toHaveText("jury: 2 of 3 jurors passed (consensus 0.66); mean score 0.77");
+  await expect(page.getByTestId("result-reason")).toHaveText(
+    "jury: 2 of 3 jurors passed (consensus 0.66); mean score 0.77",
+  );
 });
 
-test("a jury that passes 1 of 3 with a mean above the threshold: the criterion failed its gate, and so did the eval", async ({ page }) => {
+test("a jury that passes 1 of 3 with a mean above the threshold: the criterion failed its gate, and so did the eval", async ({
+  page,
+}) => {
   await page.goto(resultPage("jury fails"));
   const criterion = page.getByTestId("criterion");
-  await expect(criterion.getByTestId("criterion-headline")).toContainText("mean of 3 jurors: 0.77, 1 of 3 passed");
+  await expect(criterion.getByTestId("criterion-headline")).toContainText(
+    "mean of 3 jurors: 0.77, 1 of 3 passed",
+  );
   await expect(criterion).toContainText("required: failed the gate");
-  await expect(criterion.getByTestId("criterion-gates")).toHaveText("Gates: required criterion below its threshold");
+  await expect(criterion.getByTestId("criterion-gates")).toHaveText(
+    "Gates: required criterion below its threshold",
+  );
   await expect(criterion.locator("[data-status]").first()).toHaveAttribute("data-status", "failed");
   await expect(page.locator("p > [data-status]").first()).toHaveAttribute("data-status", "failed");
-  await expect(page.getByTestId("result-reason")).toHaveText('required criterion "accurate" failed: mean of 3 jurors: 0.77, 1 of 3 passed, threshold 0.70');
+  await expect(page.getByTestId("result-reason")).toHaveText(
+    'required criterion "accurate" failed: mean of 3 jurors: 0.77, 1 of 3 passed, threshold 0.70',
+  );
 });
 
 test("the runs list shows no markdown backticks", async ({ page }) => {
@@ -183,20 +227,37 @@ test("the runs list shows no markdown backticks", async ({ page }) => {
   expect(await page.locator("body").innerText()).not.toContain("`");
 });
 
-test("a run graded 3 times shows, on its result page, the flip rate per criterion", async ({ page }) => {
-  await page.goto(`/runs/${repeatedRunId}/results/${encodeURIComponent("flaky summary::repeat=1")}`);
+test("a run graded 3 times shows, on its result page, the flip rate per criterion", async ({
+  page,
+}) => {
+  await page.goto(
+    `/runs/${repeatedRunId}/results/${encodeURIComponent("flaky summary::repeat=1")}`,
+  );
   const section = page.getByTestId("flip-section");
   await expect(section).toContainText("Flip rate over 3 repeats");
-  await expect(section.locator("[data-testid=flip-rate][data-item=accurate] [data-testid=flip-rate-value]")).toHaveText("100%");
-  await expect(section.locator("[data-testid=flip-rate][data-item=concise] [data-testid=flip-rate-value]")).toHaveText("0%");
+  await expect(
+    section.locator("[data-testid=flip-rate][data-item=accurate] [data-testid=flip-rate-value]"),
+  ).toHaveText("100%");
+  await expect(
+    section.locator("[data-testid=flip-rate][data-item=concise] [data-testid=flip-rate-value]"),
+  ).toHaveText("0%");
 });
 
-test("the calibration view gives a juried anchor's mean, then each juror's own score and reasoning", async ({ page }) => {
+test("the calibration view gives a juried anchor's mean, then each juror's own score and reasoning", async ({
+  page,
+}) => {
   await page.goto("/suites");
-  await page.getByTestId("suite-row").filter({ hasText: CALIBRATION_FILE }).getByRole("link").first().click();
+  await page
+    .getByTestId("suite-row")
+    .filter({ hasText: CALIBRATION_FILE })
+    .getByRole("link")
+    .first()
+    .click();
   await expect(page.getByRole("heading", { level: 1, name: CALIBRATION_FILE })).toBeVisible();
   await page.goto((await page.getByRole("link", { name: "Calibration" }).getAttribute("href"))!);
-  await expect(page.getByRole("heading", { level: 1, name: `Calibration of ${CALIBRATION_FILE}` })).toBeVisible({ timeout: 30_000 });
+  await expect(
+    page.getByRole("heading", { level: 1, name: `Calibration of ${CALIBRATION_FILE}` }),
+  ).toBeVisible({ timeout: 30_000 });
   const row = page.locator("[data-testid=calibration-items] tbody tr");
   await expect(row).toHaveCount(1);
   await expect(row.locator("td").nth(3)).toHaveText("0.60");

@@ -26,12 +26,17 @@ test("each page has its own title, and the icon loads (no 404 on the way)", asyn
   const icon = await page.locator('link[rel="icon"]').first().getAttribute("href");
   expect(icon).toBeTruthy();
   expect((await page.request.get(icon!)).status()).toBe(200);
-  await page.locator(`a[href="/runs/${runId}/agreement"], [data-testid="result-row"] a`).first().click();
+  await page
+    .locator(`a[href="/runs/${runId}/agreement"], [data-testid="result-row"] a`)
+    .first()
+    .click();
   await expect(page).toHaveTitle(/^Rubric Studio · (Result|Judge agreement) /);
   expect(missing).toEqual([]);
 });
 
-test("a 16-cell matrix eval's trend keeps its plot height; the legend wraps under it", async ({ page }) => {
+test("a 16-cell matrix eval's trend keeps its plot height; the legend wraps under it", async ({
+  page,
+}) => {
   const yaml = [
     "evals:",
     "  - name: matrix trend",
@@ -42,11 +47,18 @@ test("a 16-cell matrix eval's trend keeps its plot height; the legend wraps unde
     '      prompts: ["Summarize.", "Summarize in one line.", "Summarize for a customer.", "Summarize for the changelog."]',
     "",
   ].join("\n");
-  const matrix = await seedSuite({ tag: "legend", yaml, respond: () => ({ verdict: { reasoning: "ok", score: 0.8 } }) });
+  const matrix = await seedSuite({
+    tag: "legend",
+    yaml,
+    respond: () => ({ verdict: { reasoning: "ok", score: 0.8 } }),
+  });
   try {
     await page.setViewportSize({ width: 1000, height: 900 });
     await page.goto("/runs");
-    await page.locator(`[data-run-id="${matrix.runId}"]`).getByRole("link", { name: matrix.suiteName }).click();
+    await page
+      .locator(`[data-run-id="${matrix.runId}"]`)
+      .getByRole("link", { name: matrix.suiteName })
+      .click();
     await expect(page).toHaveTitle("Rubric Studio · Suite history");
     const chart = page.getByTestId("score-trend").filter({ hasText: "matrix trend" });
     await expect(chart.getByTestId("score-trend-legend").locator("li")).toHaveCount(16);

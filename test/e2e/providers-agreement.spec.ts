@@ -33,7 +33,8 @@ test.beforeAll(async () => {
     respond: (r) => {
       const model = String(r.body.model);
       const item = /<user_prompt>\nitem (\d)/.exec(r.user)?.[1];
-      const fails = model.includes("haiku") && item === "2" && /the criterion "refuses" only/.test(r.user);
+      const fails =
+        model.includes("haiku") && item === "2" && /the criterion "refuses" only/.test(r.user);
       return { verdict: { reasoning: `${model} on item ${item}`, score: fails ? 0 : 1 } };
     },
   });
@@ -42,7 +43,9 @@ test.afterAll(async () => {
   await seeded?.close();
 });
 
-test("the plan panel shows each judge model's provider on this server, and a provider the server does not define is an error at its line", async ({ page }) => {
+test("the plan panel shows each judge model's provider on this server, and a provider the server does not define is an error at its line", async ({
+  page,
+}) => {
   await createSuite(page, unique("providers"));
   await setText(
     page,
@@ -77,24 +80,39 @@ evals:
     judge: { model: "local:qwen3-8b" }
 `,
   );
-  await expect(page.getByTestId("issues-list")).toContainText('2:74provider "local": api_key_env must be "E2E_LOCAL_KEY", as this server defines it');
+  await expect(page.getByTestId("issues-list")).toContainText(
+    '2:74provider "local": api_key_env must be "E2E_LOCAL_KEY", as this server defines it',
+  );
   await expect(page.getByTestId("plan-models")).toHaveCount(0);
   await expect(page.getByTestId("plan-panel")).toContainText("Fix the error in the editor");
 });
 
-test("the agreement view of a 2-judge-model matrix: the models compared on each candidate, with their providers, and no judge against itself", async ({ page }) => {
+test("the agreement view of a 2-judge-model matrix: the models compared on each candidate, with their providers, and no judge against itself", async ({
+  page,
+}) => {
   await page.goto(`/runs/${seeded.runId}`);
   await page.getByTestId("agreement-link").click();
   await expect(page).toHaveURL(new RegExp(`/runs/${seeded.runId}/agreement$`));
 
   // refuses: 3 candidates, the models split on item 2; polite: unanimous.
-  await expect(page.locator("[data-testid=agreement-row][data-item=refuses]").getByTestId("exact")).toHaveText("67%");
-  await expect(page.locator("[data-testid=agreement-row][data-item=polite]").getByTestId("exact")).toHaveText("100%");
+  await expect(
+    page.locator("[data-testid=agreement-row][data-item=refuses]").getByTestId("exact"),
+  ).toHaveText("67%");
+  await expect(
+    page.locator("[data-testid=agreement-row][data-item=polite]").getByTestId("exact"),
+  ).toHaveText("100%");
   const matrix = page.locator('[data-testid=juror-matrix][data-eval="refusal matrix"]');
-  await expect(matrix.getByTestId("juror-column")).toHaveText(["claude-haiku-4-5anthropic", "claude-sonnet-4-6anthropic"]);
+  await expect(matrix.getByTestId("juror-column")).toHaveText([
+    "claude-haiku-4-5anthropic",
+    "claude-sonnet-4-6anthropic",
+  ]);
   // 5 of the 6 ratings both models gave agree; before, the models shared no unit ("0/0").
-  await expect(matrix.locator('[data-testid=juror-pair][data-a=claude-haiku-4-5][data-b=claude-sonnet-4-6]')).toContainText("83%");
-  await expect(matrix.locator('[data-testid=juror-pair][data-a=claude-haiku-4-5][data-b=claude-sonnet-4-6]')).toContainText("5/6");
+  await expect(
+    matrix.locator("[data-testid=juror-pair][data-a=claude-haiku-4-5][data-b=claude-sonnet-4-6]"),
+  ).toContainText("83%");
+  await expect(
+    matrix.locator("[data-testid=juror-pair][data-a=claude-haiku-4-5][data-b=claude-sonnet-4-6]"),
+  ).toContainText("5/6");
   await expect(matrix.getByTestId("juror-self")).toHaveCount(2);
   await expect(matrix.getByTestId("juror-self").first()).toHaveText("—");
 
@@ -102,8 +120,13 @@ test("the agreement view of a 2-judge-model matrix: the models compared on each 
   await expect(split).toHaveCount(1);
   await expect(split.getByTestId("disagreement-result")).toHaveText("refusal matrix [prompt=#2]");
   await expect(split.getByTestId("disagreement-verdict")).toHaveCount(2);
-  await split.locator('[data-testid=disagreement-verdict][data-judge=claude-haiku-4-5]').getByTestId("verdict-result").click();
-  await expect(page.getByTestId("result-name")).toHaveText("refusal matrix [model=claude-haiku-4-5, prompt=#2]");
+  await split
+    .locator("[data-testid=disagreement-verdict][data-judge=claude-haiku-4-5]")
+    .getByTestId("verdict-result")
+    .click();
+  await expect(page.getByTestId("result-name")).toHaveText(
+    "refusal matrix [model=claude-haiku-4-5, prompt=#2]",
+  );
   await expect(page.getByTestId("result-judge")).toContainText("claude-haiku-4-5 (anthropic)");
 
   // At a phone's width the matrix scrolls inside its frame instead of being cut off.
@@ -113,11 +136,17 @@ test("the agreement view of a 2-judge-model matrix: the models compared on each 
   await expect(frame).toBeVisible();
   const fits = await frame.evaluate((el) => {
     const box = el.getBoundingClientRect();
-    return { right: box.right, viewport: document.documentElement.clientWidth, pageScroll: document.documentElement.scrollWidth };
+    return {
+      right: box.right,
+      viewport: document.documentElement.clientWidth,
+      pageScroll: document.documentElement.scrollWidth,
+    };
   });
   expect(fits.right).toBeLessThanOrEqual(fits.viewport + 1);
   expect(fits.pageScroll).toBeLessThanOrEqual(fits.viewport + 1);
-  const last = matrix.locator('[data-testid=juror-pair][data-a=claude-sonnet-4-6][data-b=claude-haiku-4-5]');
+  const last = matrix.locator(
+    "[data-testid=juror-pair][data-a=claude-sonnet-4-6][data-b=claude-haiku-4-5]",
+  );
   await last.scrollIntoViewIfNeeded();
   await expect(last).toBeInViewport();
 });

@@ -12,7 +12,10 @@ test.afterAll(async () => seeded?.close());
 
 test("the suite's runs, their trend charts and their comparison", async ({ page }) => {
   await page.goto("/runs");
-  await page.locator(`[data-run-id="${seeded.runIds[1]}"]`).getByRole("link", { name: seeded.suiteName }).click();
+  await page
+    .locator(`[data-run-id="${seeded.runIds[1]}"]`)
+    .getByRole("link", { name: seeded.suiteName })
+    .click();
   await expect(page.getByRole("heading", { name: `History of ${seeded.suiteName}` })).toBeVisible();
   const rows = page.getByTestId("run-row");
   await expect(rows).toHaveCount(2);
@@ -30,7 +33,10 @@ test("the suite's runs, their trend charts and their comparison", async ({ page 
   const chart = page.getByTestId("score-trend").filter({ hasText: "filler 01" });
   await expect(chart.locator(".recharts-line-dot, .recharts-dot")).toHaveCount(2);
   // The chart takes its figure's width (it was a fixed 640 px in a 1,150 px box).
-  const [plotWidth, figureWidth] = await Promise.all([chart.getByTestId("score-trend-plot").evaluate((el) => el.getBoundingClientRect().width), chart.evaluate((el) => el.clientWidth)]);
+  const [plotWidth, figureWidth] = await Promise.all([
+    chart.getByTestId("score-trend-plot").evaluate((el) => el.getBoundingClientRect().width),
+    chart.evaluate((el) => el.clientWidth),
+  ]);
   expect(plotWidth).toBeGreaterThan(figureWidth * 0.8);
 });
 
@@ -60,11 +66,20 @@ function versionedYaml(version: number): string {
 const respond = (r: { user: string }) => {
   const first = /<response_a>\n(.*)\n/.exec(r.user)?.[1];
   // Pair 1: always the first slot (position-biased); pair 2: always v2's output, in either order.
-  if (first !== undefined) return { toolInput: { reasoning: "Compared.", winner: first.startsWith("2.3") ? "A" : first.includes("#812") ? "A" : "B", confidence: 0.9 } };
+  if (first !== undefined)
+    return {
+      toolInput: {
+        reasoning: "Compared.",
+        winner: first.startsWith("2.3") ? "A" : first.includes("#812") ? "A" : "B",
+        confidence: 0.9,
+      },
+    };
   return { verdict: { reasoning: "Checked.", score: r.user.includes("Ask support.") ? 0.2 : 0.9 } };
 };
 
-test("runs show their suite version, pass rate and cost; a run with failures is not a green completed; compare links the diff; position bias per run", async ({ page }) => {
+test("runs show their suite version, pass rate and cost; a run with failures is not a green completed; compare links the diff; position bias per run", async ({
+  page,
+}) => {
   const first = await seedSuite({ tag: "versioned-history", yaml: versionedYaml(1), respond });
   const second = await seedSuite({ tag: "versioned-history", yaml: versionedYaml(2), respond });
   try {
@@ -80,7 +95,9 @@ test("runs show their suite version, pass rate and cost; a run with failures is 
 
     // The suites list says the same of the suite's last run.
     await page.goto("/suites");
-    await expect(page.getByTestId("suite-row").filter({ hasText: second.suiteName }).getByTestId("last-run")).toHaveText("completed · 1 failed");
+    await expect(
+      page.getByTestId("suite-row").filter({ hasText: second.suiteName }).getByTestId("last-run"),
+    ).toHaveText("completed · 1 failed");
 
     await page.goto("/runs");
     await row.getByRole("link", { name: second.suiteName }).click();
@@ -97,14 +114,19 @@ test("runs show their suite version, pass rate and cost; a run with failures is 
     await expect(diff.locator("[data-kind=del]")).toContainText("(v1)");
     await expect(diff.locator("[data-kind=add]")).toContainText("(v2)");
     // Readable at full width: the diff spans most of the window, and no line is scrolled out of sight.
-    const [diffWidth, windowWidth] = await Promise.all([diff.evaluate((el) => el.getBoundingClientRect().width), page.evaluate(() => window.innerWidth)]);
+    const [diffWidth, windowWidth] = await Promise.all([
+      diff.evaluate((el) => el.getBoundingClientRect().width),
+      page.evaluate(() => window.innerWidth),
+    ]);
     expect(diffWidth).toBeGreaterThan(windowWidth * 0.8);
     expect(await diff.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
 
     // The run page pools the run's comparisons.
     await page.goto(`/runs/${second.runId}`);
     await expect(page.getByTestId("run-position-bias")).toContainText("50%");
-    await expect(page.getByTestId("result-score-cell").filter({ hasText: "winner" })).toHaveCount(1);
+    await expect(page.getByTestId("result-score-cell").filter({ hasText: "winner" })).toHaveCount(
+      1,
+    );
   } finally {
     await first.close();
     await second.close();

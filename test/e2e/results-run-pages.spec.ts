@@ -1,5 +1,14 @@
 import { expect, test, type Page } from "@playwright/test";
-import { EVIDENCE, FILLERS, hydratedScroller, seedRuns, XSS_NAME, XSS_REASONING, XSS_RESPONSE, type Seeded } from "./results-seed";
+import {
+  EVIDENCE,
+  FILLERS,
+  hydratedScroller,
+  seedRuns,
+  XSS_NAME,
+  XSS_REASONING,
+  XSS_RESPONSE,
+  type Seeded,
+} from "./results-seed";
 
 // The runs list, a run's page (counts, filter, sort, paging, matrix) and an
 // eval's detail (evidence highlighted, reasoning, tree path), seeded by the
@@ -39,7 +48,9 @@ test("the run is listed with its counts, newest first", async ({ page }) => {
   await expect(row.locator("[data-count=skipped]")).toHaveText("0");
 });
 
-test("the run page counts match, and filtering, sorting and scrolling happen on the server", async ({ page }) => {
+test("the run page counts match, and filtering, sorting and scrolling happen on the server", async ({
+  page,
+}) => {
   await page.goto(`/runs/${runId}`);
   await expect(page.getByTestId("count-passed")).toContainText(String(FILLERS + 4));
   await expect(page.getByTestId("count-failed")).toContainText("2");
@@ -66,7 +77,10 @@ test("the run page counts match, and filtering, sorting and scrolling happen on 
   await page.getByRole("button", { name: "Filter" }).click();
   await expect(page.getByTestId("results-range")).toContainText("1–2 of 2");
   await expect(rows).toHaveCount(2);
-  for (const status of await rows.evaluateAll((els) => els.map((e) => e.getAttribute("data-status")))) expect(status).toBe("failed");
+  for (const status of await rows.evaluateAll((els) =>
+    els.map((e) => e.getAttribute("data-status")),
+  ))
+    expect(status).toBe("failed");
 
   // Text search, then sort by score descending.
   await page.getByLabel("Status").selectOption("");
@@ -94,7 +108,9 @@ test("the matrix heatmap drills into a cell", async ({ page }) => {
   await expect(page.getByTestId("result-row")).toContainText("model=claude-haiku-4-5");
 });
 
-test("the eval detail highlights evidence, shows reasoning, and renders hostile text as text", async ({ page }) => {
+test("the eval detail highlights evidence, shows reasoning, and renders hostile text as text", async ({
+  page,
+}) => {
   const dialogs = failOnDialog(page);
   await page.goto(`/runs/${runId}`);
   await page.getByLabel("Search").fill("hostile eval");
@@ -115,7 +131,13 @@ test("the eval detail highlights evidence, shows reasoning, and renders hostile 
   // No markup from the models or the suite became elements.
   expect(await page.locator("main img, img[src=x]").count()).toBe(0);
   // (Next's own inline scripts carry the page data as JSON strings; what matters is that none came from the text.)
-  expect(await page.locator("[data-testid=result-name] *, [data-testid=candidate] script, [data-testid=criteria] script").count()).toBe(0);
+  expect(
+    await page
+      .locator(
+        "[data-testid=result-name] *, [data-testid=candidate] script, [data-testid=criteria] script",
+      )
+      .count(),
+  ).toBe(0);
   await page.waitForTimeout(300);
   expect(dialogs).toEqual([]);
 });

@@ -3,7 +3,12 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { runCli } from "../support/run-cli";
-import { startFakeMessagesApi, type FakeMessagesApi, type FakeReply, type FakeRespond } from "../support/fake-messages-api";
+import {
+  startFakeMessagesApi,
+  type FakeMessagesApi,
+  type FakeReply,
+  type FakeRespond,
+} from "../support/fake-messages-api";
 
 // Seeds the e2e database the way a user would: the real CLI (`eval --store`)
 // grades a suite against the stand-in Messages API, and stores the run in the
@@ -47,7 +52,12 @@ export function suiteYaml(tag: string): string {
     `    rubric: "Anything (${tag})."`,
   ];
   for (let i = 1; i <= FILLERS; i++) {
-    lines.push(`  - name: filler ${String(i).padStart(2, "0")}`, `    response: "Filler answer ${i}."`, `    rubric: "Answers filler ${i} (${tag})."`, "    threshold: 0.5");
+    lines.push(
+      `  - name: filler ${String(i).padStart(2, "0")}`,
+      `    response: "Filler answer ${i}."`,
+      `    rubric: "Answers filler ${i} (${tag})."`,
+      "    threshold: 0.5",
+    );
   }
   return `${lines.join("\n")}\n`;
 }
@@ -60,11 +70,14 @@ function candidateOf(request: { user: string }): string {
 function reply(candidate: string, round: number, system: string): FakeReply {
   // A repair turn carries no candidate; only the broken judge's call is ever repaired, and it stays broken.
   if (candidate === "Unanswerable." || candidate === "") return { toolInput: { nonsense: true } };
-  if (candidate === XSS_RESPONSE) return { verdict: { reasoning: XSS_REASONING, score: 0.9, evidence: EVIDENCE } };
+  if (candidate === XSS_RESPONSE)
+    return { verdict: { reasoning: XSS_REASONING, score: 0.9, evidence: EVIDENCE } };
   const filler = /^Filler answer (\d+)\.$/.exec(candidate);
-  if (filler && round === 2 && Number(filler[1]) <= REGRESSING) return { verdict: { reasoning: "Misses the point.", score: 0.2 } };
+  if (filler && round === 2 && Number(filler[1]) <= REGRESSING)
+    return { verdict: { reasoning: "Misses the point.", score: 0.2 } };
   // The matrix's haiku cells score lower, so the heatmap has two colours.
-  if (candidate === "Matrix answer." && system.includes("haiku")) return { verdict: { reasoning: "Partly.", score: 0.4 } };
+  if (candidate === "Matrix answer." && system.includes("haiku"))
+    return { verdict: { reasoning: "Partly.", score: 0.4 } };
   return { verdict: { reasoning: `Fine in round ${round}.`, score: round === 2 ? 0.8 : 0.9 } };
 }
 
@@ -80,10 +93,13 @@ export async function seedRuns(input: { tag: string; rounds: number }): Promise<
   const file = `${input.tag}.yaml`;
   await writeFile(path.join(dir, file), suiteYaml(input.tag));
   let round = 1;
-  const api: FakeMessagesApi = await startFakeMessagesApi({ respond: (r) => reply(candidateOf(r), round, `${r.system}\n${JSON.stringify(r.body.model)}`) });
+  const api: FakeMessagesApi = await startFakeMessagesApi({
+    respond: (r) => reply(candidateOf(r), round, `${r.system}\n${JSON.stringify(r.body.model)}`),
+  });
   const runIds: string[] = [];
   try {
-    for (; round <= input.rounds; round++) runIds.push(await storeRun({ dir, file, apiUrl: api.url }));
+    for (; round <= input.rounds; round++)
+      runIds.push(await storeRun({ dir, file, apiUrl: api.url }));
   } finally {
     await api.close();
   }
@@ -92,24 +108,39 @@ export async function seedRuns(input: { tag: string; rounds: number }): Promise<
 
 /** `eval --store` of the suite file in `dir` against the stand-in at `apiUrl`: the stored run's id. */
 async function storeRun(input: { dir: string; file: string; apiUrl: string }): Promise<string> {
-  const run = await runCli(["eval", "--config", input.file, "--store", "--no-cache", "--reporter", "json"], {
-    cwd: input.dir,
-    timeoutMs: 120_000,
-    env: { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: input.apiUrl, RUBRIC_STUDIO_DATA_DIR: process.env.E2E_DATA_DIR },
-  });
+  const run = await runCli(
+    ["eval", "--config", input.file, "--store", "--no-cache", "--reporter", "json"],
+    {
+      cwd: input.dir,
+      timeoutMs: 120_000,
+      env: {
+        ANTHROPIC_API_KEY: "sk-ant-test",
+        ANTHROPIC_BASE_URL: input.apiUrl,
+        RUBRIC_STUDIO_DATA_DIR: process.env.E2E_DATA_DIR,
+      },
+    },
+  );
   const id = /Storing run ([0-9a-f-]{36})/.exec(run.stderr)?.[1];
   if (!id) throw new Error(`the CLI stored no run (exit ${run.code}):\n${run.stderr}`);
   return id;
 }
 
 /** Stores one run of `yaml` (as `<tag>.yaml`), graded by a stand-in that answers with `respond`. */
-export async function seedSuite(input: { tag: string; yaml: string; respond: FakeRespond }): Promise<{ runId: string; suiteName: string; close(): Promise<void> }> {
+export async function seedSuite(input: {
+  tag: string;
+  yaml: string;
+  respond: FakeRespond;
+}): Promise<{ runId: string; suiteName: string; close(): Promise<void> }> {
   const dir = await mkdtemp(path.join(os.tmpdir(), "rs-e2e-suite-"));
   const file = `${input.tag}.yaml`;
   await writeFile(path.join(dir, file), input.yaml);
   const api = await startFakeMessagesApi({ respond: input.respond });
   try {
-    return { runId: await storeRun({ dir, file, apiUrl: api.url }), suiteName: file, close: () => rm(dir, { recursive: true, force: true }) };
+    return {
+      runId: await storeRun({ dir, file, apiUrl: api.url }),
+      suiteName: file,
+      close: () => rm(dir, { recursive: true, force: true }),
+    };
   } finally {
     await api.close();
   }

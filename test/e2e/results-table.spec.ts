@@ -15,12 +15,19 @@ let big: SeededRun;
 test.beforeAll(async () => {
   const url = await findEmbeddedServer(process.env.E2E_DATA_DIR!);
   if (!url) throw new Error("the e2e server's embedded database is not running");
-  big = await seedBigRun({ url, results: RESULTS, criteria: 1, suiteName: `results-table-10k-${Date.now()}.yaml` });
+  big = await seedBigRun({
+    url,
+    results: RESULTS,
+    criteria: 1,
+    suiteName: `results-table-10k-${Date.now()}.yaml`,
+  });
 });
 
 const rows = (page: import("@playwright/test").Page) => page.getByTestId("result-row");
 
-test("a 10,000-result run opens with its first rows, and scrolling to the end shows the last row", async ({ page }) => {
+test("a 10,000-result run opens with its first rows, and scrolling to the end shows the last row", async ({
+  page,
+}) => {
   await page.goto(`/runs/${big.runId}`);
   await expect(page.getByTestId("results-range")).toContainText("Rows 1–");
   await expect(page.getByTestId("results-range")).toContainText("of 10,000");
@@ -50,7 +57,9 @@ test("a 10,000-result run opens with its first rows, and scrolling to the end sh
   await expect(page.locator('[data-testid=result-row][aria-rowindex="9952"]')).toBeVisible();
 });
 
-test("rows scrolled into view are fetched, with a loading row until they come", async ({ page }) => {
+test("rows scrolled into view are fetched, with a loading row until they come", async ({
+  page,
+}) => {
   await page.route(`**/api/runs/${big.runId}/results?**`, async (route) => {
     await new Promise((r) => setTimeout(r, 400));
     await route.continue();
@@ -59,7 +68,9 @@ test("rows scrolled into view are fetched, with a loading row until they come", 
   await hydratedScroller(page).evaluate((el) => el.scrollTo({ top: 5_000 * 40 }));
   await expect(page.getByTestId("results-loading-row").first()).toBeVisible();
   await expect(page.getByTestId("results-loading-row")).toHaveCount(0);
-  const shown = await rows(page).evaluateAll((els) => els.map((e) => Number(e.getAttribute("aria-rowindex"))));
+  const shown = await rows(page).evaluateAll((els) =>
+    els.map((e) => Number(e.getAttribute("aria-rowindex"))),
+  );
   expect(Math.min(...shown)).toBeLessThanOrEqual(5_002);
   expect(Math.max(...shown)).toBeGreaterThanOrEqual(5_010);
 });
@@ -67,13 +78,23 @@ test("rows scrolled into view are fetched, with a loading row until they come", 
 test("a failed fetch says so, and Retry fetches again", async ({ page }) => {
   let fail = true;
   await page.route(`**/api/runs/${big.runId}/results?**`, (route) =>
-    fail ? route.fulfill({ status: 503, contentType: "application/json", body: JSON.stringify({ error: { code: "unavailable", message: "database away" } }) }) : route.continue(),
+    fail
+      ? route.fulfill({
+          status: 503,
+          contentType: "application/json",
+          body: JSON.stringify({ error: { code: "unavailable", message: "database away" } }),
+        })
+      : route.continue(),
   );
   await page.goto(`/runs/${big.runId}`);
   await hydratedScroller(page).evaluate((el) => el.scrollTo({ top: 3_000 * 40 }));
   await expect(page.getByTestId("results-error-row").first()).toContainText("database away");
   fail = false;
-  await page.getByTestId("results-error-row").first().getByRole("button", { name: "Retry" }).click();
+  await page
+    .getByTestId("results-error-row")
+    .first()
+    .getByRole("button", { name: "Retry" })
+    .click();
   await expect(page.getByTestId("results-error-row")).toHaveCount(0);
   await expect(rows(page).first()).toBeVisible();
 });
@@ -111,14 +132,18 @@ test("filtering and sorting happen on the server over all 10,000 results", async
   await hydratedScroller(page).evaluate((el) => el.scrollTo({ top: el.scrollHeight }));
   await expect(range).toContainText(`–${total.toLocaleString("en-US")} of`);
   await expect(page.getByTestId("results-loading-row")).toHaveCount(0);
-  expect(new Set(await rows(page).evaluateAll((els) => els.map((e) => e.getAttribute("data-status"))))).toEqual(new Set(["judge_error"]));
+  expect(
+    new Set(await rows(page).evaluateAll((els) => els.map((e) => e.getAttribute("data-status")))),
+  ).toEqual(new Set(["judge_error"]));
 
   // Sort by cost, highest first: the shown costs never go up.
   await page.getByRole("link", { name: "Cost" }).click();
   await page.getByRole("link", { name: "Cost ▲" }).click();
   await expect(page).toHaveURL(/sort=cost&dir=desc/);
   await expect(rows(page).first()).toBeVisible();
-  const costs = (await rows(page).locator("td:nth-child(4)").allInnerTexts()).map((t) => Number(t.replace(/[$,]/g, "")));
+  const costs = (await rows(page).locator("td:nth-child(4)").allInnerTexts()).map((t) =>
+    Number(t.replace(/[$,]/g, "")),
+  );
   expect(costs.length).toBeGreaterThan(5);
   expect(costs).toEqual([...costs].sort((a, b) => b - a));
 

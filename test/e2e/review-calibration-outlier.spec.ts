@@ -44,23 +44,41 @@ test.beforeAll(async ({ browser }) => {
   // The stand-in judges "Ask support maybe." 0.7 and "Whatever." 0.4: both labelled 0, both outliers, in each eval.
   const api = await startFakeMessagesApi({ respond: (request) => anchorReply(request) });
   try {
-    const run = await runCli(["calibrate", "--config", FILE, "--store"], { cwd: dir, timeoutMs: 120_000, env: { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: api.url, RUBRIC_STUDIO_DATA_DIR: process.env.E2E_DATA_DIR } });
-    if (!/Stored calibration run [0-9a-f-]{36}/.test(run.stderr)) throw new Error(`the CLI stored no calibration (exit ${run.code}):\n${run.stderr}`);
+    const run = await runCli(["calibrate", "--config", FILE, "--store"], {
+      cwd: dir,
+      timeoutMs: 120_000,
+      env: {
+        ANTHROPIC_API_KEY: "sk-ant-test",
+        ANTHROPIC_BASE_URL: api.url,
+        RUBRIC_STUDIO_DATA_DIR: process.env.E2E_DATA_DIR,
+      },
+    });
+    if (!/Stored calibration run [0-9a-f-]{36}/.test(run.stderr))
+      throw new Error(`the CLI stored no calibration (exit ${run.code}):\n${run.stderr}`);
   } finally {
     await api.close();
   }
   const page = await browser.newPage();
   await page.goto("/suites");
-  const href = await page.getByTestId("suite-row").filter({ hasText: FILE }).getByRole("link").first().getAttribute("href");
+  const href = await page
+    .getByTestId("suite-row")
+    .filter({ hasText: FILE })
+    .getByRole("link")
+    .first()
+    .getAttribute("href");
   suiteId = /\/suites\/([0-9a-f-]{36})/.exec(href ?? "")![1]!;
   await page.close();
 });
 test.afterAll(async () => dir && rm(dir, { recursive: true, force: true }));
 
-test("the calibration view and the queue count an anchor of a shared rubric once", async ({ page }) => {
+test("the calibration view and the queue count an anchor of a shared rubric once", async ({
+  page,
+}) => {
   await page.goto(`/suites/${suiteId}/calibration`);
   await expect(page.getByTestId("calibration-outliers")).toHaveText("2");
-  await expect(page.getByTestId("calibration-outlier-misses")).toHaveText("missed 4 times over the evals sharing a rubric");
+  await expect(page.getByTestId("calibration-outlier-misses")).toHaveText(
+    "missed 4 times over the evals sharing a rubric",
+  );
   await page.goto(`/suites/${suiteId}/review?reason=calibration_outlier`);
   await expect(page.getByTestId("review-item")).toHaveCount(2);
   await expect(page.getByTestId("review-detail")).toHaveText([
@@ -69,16 +87,23 @@ test("the calibration view and the queue count an anchor of a shared rubric once
   ]);
 });
 
-test("labelling an outlier shows the criterion and the other anchors, and nothing of the answer until it is given", async ({ page }) => {
+test("labelling an outlier shows the criterion and the other anchors, and nothing of the answer until it is given", async ({
+  page,
+}) => {
   await page.goto(`/suites/${suiteId}/review?reason=calibration_outlier`);
   await page.getByTestId("reviewer-input").fill("Ana");
   await page.getByTestId("reviewer-save").click();
-  await page.locator('[data-testid=review-item][data-criterion="cites the policy"]').getByTestId("claim").click();
+  await page
+    .locator('[data-testid=review-item][data-criterion="cites the policy"]')
+    .getByTestId("claim")
+    .click();
   await expect(page.getByTestId("label-title")).toContainText("cites the policy");
   await expect(page.getByTestId("candidate")).toHaveText("Ask support maybe.");
   await expect(page.getByTestId("label-asks")).toHaveText("Names the refund window.");
   // The other anchor only: the item's own (labelled 0.00) is not listed.
-  await expect(page.getByTestId("label-anchors")).toContainText("Refunds within 30 days of purchase. → 1.00");
+  await expect(page.getByTestId("label-anchors")).toContainText(
+    "Refunds within 30 days of purchase. → 1.00",
+  );
   await expect(page.getByTestId("label-anchors")).not.toContainText("Ask support maybe.");
   const body = page.locator("body");
   await expect(body).not.toContainText("labelled 0.00");

@@ -46,11 +46,24 @@ function reply(): (request: FakeRequest) => FakeReply {
     if (category) {
       // Sonnet passes the problem statement, Opus fails it: the panel's decision is split.
       const score = String(request.body.model).includes("opus") ? "fail" : "pass";
-      return { toolInput: { reasoning: `Panel judge says ${score}.`, score, evidence: ["Carts are abandoned"], findings: [] } };
+      return {
+        toolInput: {
+          reasoning: `Panel judge says ${score}.`,
+          score,
+          evidence: ["Carts are abandoned"],
+          findings: [],
+        },
+      };
     }
     if (request.user.includes('the criterion "accurate" only')) {
       const score = [0.9, 0.9, 0.2][accurate++ % 3]!;
-      return { verdict: { reasoning: `Juror gives ${score.toFixed(2)}.`, score, evidence: "per-tenant rate limits" } };
+      return {
+        verdict: {
+          reasoning: `Juror gives ${score.toFixed(2)}.`,
+          score,
+          evidence: "per-tenant rate limits",
+        },
+      };
     }
     return { verdict: { reasoning: "Short enough.", score: 0.9 } };
   };
@@ -64,7 +77,10 @@ test.beforeAll(async ({ browser }) => {
   seeded = await seedSuite({ tag: `review-queue-${Date.now()}`, yaml: SUITE, respond: reply() });
   const page = await browser.newPage();
   await page.goto(`/runs/${seeded.runId}`);
-  const href = await page.locator('a[href^="/suites/"][href$="/runs"]').first().getAttribute("href");
+  const href = await page
+    .locator('a[href^="/suites/"][href$="/runs"]')
+    .first()
+    .getAttribute("href");
   suiteId = /\/suites\/([0-9a-f-]{36})\/runs/.exec(href ?? "")![1]!;
   await page.close();
 });
@@ -82,16 +98,23 @@ async function reviewerPage(browser: Browser, name: string, suite = suiteId): Pr
   return page;
 }
 
-const row = (page: Page, criterion: string) => page.locator(`[data-testid=review-item][data-criterion="${criterion}"]`);
+const row = (page: Page, criterion: string) =>
+  page.locator(`[data-testid=review-item][data-criterion="${criterion}"]`);
 
-test("a finished run fills the queue with the jury's split and the review's human_review decision, each saying why", async ({ page }) => {
+test("a finished run fills the queue with the jury's split and the review's human_review decision, each saying why", async ({
+  page,
+}) => {
   await page.goto(`/suites/${suiteId}/review`);
   const items = page.getByTestId("review-item");
   await expect(items).toHaveCount(3);
   await expect(row(page, "accurate")).toHaveAttribute("data-reason", "judges_split");
-  await expect(row(page, "accurate").getByTestId("review-detail")).toContainText("2 of 3 judges passed");
+  await expect(row(page, "accurate").getByTestId("review-detail")).toContainText(
+    "2 of 3 judges passed",
+  );
   await expect(row(page, "(decision)")).toHaveAttribute("data-reason", "human_review");
-  await expect(row(page, "(decision)").getByTestId("review-detail")).toContainText("decided human_review");
+  await expect(row(page, "(decision)").getByTestId("review-detail")).toContainText(
+    "decided human_review",
+  );
   await expect(row(page, "Problem")).toHaveAttribute("data-reason", "judges_split");
   // "concise" was unanimous: nobody is asked about it.
   await expect(row(page, "concise")).toHaveCount(0);
@@ -114,14 +137,18 @@ test("two browsers cannot claim the same item", async ({ browser }) => {
   await expect(ana).toHaveURL(new RegExp(`/suites/${suiteId}/review/[0-9a-f-]{36}`));
   await expect(ana.getByTestId("label-title")).toContainText("Problem");
   await row(ben, "Problem").getByTestId("claim").click();
-  await expect(row(ben, "Problem").getByTestId("claim-error")).toHaveText("Ana is labelling this item.");
+  await expect(row(ben, "Problem").getByTestId("claim-error")).toHaveText(
+    "Ana is labelling this item.",
+  );
   // Opening the item's page directly does not get Ben past Ana's claim either.
   await ben.goto(ana.url());
   await expect(ben.getByTestId("claim-blocked")).toHaveText("Ana is labelling this item.");
   await expect(ben.getByTestId("label-submit")).toBeDisabled();
   // Ana gives it back, so the next test starts from an open queue.
   const itemId = /review\/([0-9a-f-]{36})/.exec(ana.url())![1]!;
-  const released = await ana.request.delete(`/api/review/${itemId}/claim`, { data: { reviewer: "Ana" } });
+  const released = await ana.request.delete(`/api/review/${itemId}/claim`, {
+    data: { reviewer: "Ana" },
+  });
   expect(await released.json()).toEqual({ released: true });
   await ana.context().close();
   await ben.context().close();
@@ -136,11 +163,15 @@ test("Ask a person queues a result's criterion by hand", async ({ browser }) => 
   await expect(page.getByTestId("ask-done")).toBeVisible();
   await page.goto(`/suites/${suiteId}/review`);
   await expect(row(page, "concise")).toHaveAttribute("data-reason", "asked");
-  await expect(row(page, "concise").getByTestId("review-detail")).toHaveText("asked by Ana: Is two sentences the right bar?");
+  await expect(row(page, "concise").getByTestId("review-detail")).toHaveText(
+    "asked by Ana: Is two sentences the right bar?",
+  );
   await page.context().close();
 });
 
-test("a reviewer labels three items by keyboard, seeing the judges' verdicts only after answering", async ({ browser }) => {
+test("a reviewer labels three items by keyboard, seeing the judges' verdicts only after answering", async ({
+  browser,
+}) => {
   const page = await reviewerPage(browser, "Ana");
   await row(page, "accurate").getByTestId("claim").click();
   await expect(page.getByTestId("label-title")).toContainText("jury answer: accurate");
@@ -156,7 +187,10 @@ test("a reviewer labels three items by keyboard, seeing the judges' verdicts onl
 
   // 1: unit scale, key 4 = 0.75; Enter saves.
   await page.keyboard.press("4");
-  await expect(page.locator("[data-testid=label-point][data-value='0.75']")).toHaveAttribute("aria-checked", "true");
+  await expect(page.locator("[data-testid=label-point][data-value='0.75']")).toHaveAttribute(
+    "aria-checked",
+    "true",
+  );
   await page.keyboard.press("Enter");
   await expect(page.getByTestId("label-saved")).toContainText("Labelled 0.75 by Ana.");
   await page.getByTestId("toggle-verdicts").click();
@@ -172,8 +206,12 @@ test("a reviewer labels three items by keyboard, seeing the judges' verdicts onl
   await page.getByTestId("add-anchor-save").click();
   await expect(page.getByTestId("add-anchor-saved")).toBeVisible();
   const newest = await (await page.request.get(`/api/suites/${suiteId}/yaml`)).text();
-  expect(newest.startsWith('# Release checks: this comment survives "Add as anchor".\n')).toBe(true);
-  expect(newest).toContain(`            - { response: "${ANCHOR}", score: 1.0 }\n            - { response: "${RESPONSE}", score: 0.75 }\n`);
+  expect(newest.startsWith('# Release checks: this comment survives "Add as anchor".\n')).toBe(
+    true,
+  );
+  expect(newest).toContain(
+    `            - { response: "${ANCHOR}", score: 1.0 }\n            - { response: "${RESPONSE}", score: 0.75 }\n`,
+  );
 
   // 2: J to the review's decision; pass / partial / fail, key 3 = pass.
   await page.getByTestId("label-form").focus();
@@ -208,19 +246,32 @@ test("a reviewer labels three items by keyboard, seeing the judges' verdicts onl
   // The calibration view reads the judges against these labels: the jury's mean 0.67 against 0.75.
   await page.goto(`/suites/${suiteId}/calibration`);
   const people = page.getByTestId("people-calibration");
-  await expect(people.locator("[data-testid=calibration-criterion][data-criterion=accurate] [data-testid=calibration-mae]")).toHaveText("MAE 0.083");
-  await expect(people.locator("[data-testid=calibration-criterion][data-criterion=Problem]")).toContainText("Ana");
+  await expect(
+    people.locator(
+      "[data-testid=calibration-criterion][data-criterion=accurate] [data-testid=calibration-mae]",
+    ),
+  ).toHaveText("MAE 0.083");
+  await expect(
+    people.locator("[data-testid=calibration-criterion][data-criterion=Problem]"),
+  ).toContainText("Ana");
   // And the run's agreement view shows people beside the judges.
   await page.goto(`/runs/${seeded.runId}/agreement`);
-  await expect(page.locator("[data-testid=people-agreement-row][data-item=accurate]")).toContainText("jury answer");
+  await expect(
+    page.locator("[data-testid=people-agreement-row][data-item=accurate]"),
+  ).toContainText("jury answer");
   await expect(page.locator("[data-testid=people-agreement-row][data-item=Problem]")).toBeVisible();
   await page.context().close();
 });
 
-test("Ask a person on a review's decision: answered pass / conditional / fail, then added to the suite's dataset", async ({ browser }) => {
+test("Ask a person on a review's decision: answered pass / conditional / fail, then added to the suite's dataset", async ({
+  browser,
+}) => {
   const page = await reviewerPage(browser, "Ana");
   await page.goto(`/runs/${seeded.runId}/results/${encodeURIComponent("prd panel")}`);
-  await expect(page.getByTestId("ask-item").locator("option")).toHaveText(["the review's decision", "Problem"]);
+  await expect(page.getByTestId("ask-item").locator("option")).toHaveText([
+    "the review's decision",
+    "Problem",
+  ]);
   await page.getByTestId("ask-item").selectOption("(decision)");
   await page.getByTestId("ask-submit").click();
   // The claim answers late (a loaded server): a digit and Enter pressed before it are saved once it is held, not dropped.
@@ -239,28 +290,53 @@ test("Ask a person on a review's decision: answered pass / conditional / fail, t
   // A decision is not a criterion's score: no anchor, but a dataset item.
   await expect(page.getByTestId("add-anchor")).toHaveCount(0);
   await page.getByTestId("add-to-dataset-button").click();
-  await expect(page.getByTestId("add-to-dataset-done")).toContainText("Added to the suite's dataset (1 item).");
+  await expect(page.getByTestId("add-to-dataset-done")).toContainText(
+    "Added to the suite's dataset (1 item).",
+  );
   const download = await page.request.get(`/api/suites/${suiteId}/dataset`);
-  expect(download.headers()["content-disposition"]).toMatch(/^attachment; filename=".+-labels\.json"$/);
-  const dataset = (await download.json()) as { items: { expected_output: string; annotations: unknown[] }[] };
+  expect(download.headers()["content-disposition"]).toMatch(
+    /^attachment; filename=".+-labels\.json"$/,
+  );
+  const dataset = (await download.json()) as {
+    items: { expected_output: string; annotations: unknown[] }[];
+  };
   expect(dataset.items).toHaveLength(1);
   expect(dataset.items[0]!.expected_output).toContain("Carts are abandoned");
-  expect(dataset.items[0]!.annotations).toEqual([{ name: "decision", score: 0.5, label: "conditional", annotator_id: "Ana", annotator_type: "human" }]);
+  expect(dataset.items[0]!.annotations).toEqual([
+    {
+      name: "decision",
+      score: 0.5,
+      label: "conditional",
+      annotator_id: "Ana",
+      annotator_type: "human",
+    },
+  ]);
   await page.context().close();
 });
 
-test("a second opinion: the item Ana labelled goes to Ben, not back to Ana, and the agreement view shows the two people's agreement", async ({ browser }) => {
+test("a second opinion: the item Ana labelled goes to Ben, not back to Ana, and the agreement view shows the two people's agreement", async ({
+  browser,
+}) => {
   test.setTimeout(180_000);
-  const second = await seedSuite({ tag: `second-opinion-${Date.now()}`, yaml: SUITE.replace("rubrics:", "review: { second_opinion_rate: 1 }\nrubrics:"), respond: reply() });
+  const second = await seedSuite({
+    tag: `second-opinion-${Date.now()}`,
+    yaml: SUITE.replace("rubrics:", "review: { second_opinion_rate: 1 }\nrubrics:"),
+    respond: reply(),
+  });
   try {
     const page = await browser.newPage();
     await page.goto(`/runs/${second.runId}`);
-    const href = await page.locator('a[href^="/suites/"][href$="/runs"]').first().getAttribute("href");
+    const href = await page
+      .locator('a[href^="/suites/"][href$="/runs"]')
+      .first()
+      .getAttribute("href");
     const secondSuite = /\/suites\/([0-9a-f-]{36})\/runs/.exec(href ?? "")![1]!;
     await page.close();
 
     const ana = await reviewerPage(browser, "Ana", secondSuite);
-    await expect(row(ana, "accurate").getByTestId("review-state")).toHaveText("open · second opinion (0 of 2 labels)");
+    await expect(row(ana, "accurate").getByTestId("review-state")).toHaveText(
+      "open · second opinion (0 of 2 labels)",
+    );
     await row(ana, "accurate").getByTestId("claim").click();
     await expect(ana.getByTestId("label-title")).toContainText("jury answer: accurate");
     await expect(ana.getByTestId("label-form")).toBeFocused();
@@ -290,14 +366,18 @@ test("a second opinion: the item Ana labelled goes to Ben, not back to Ana, and 
     expect(visited.filter((title) => title.includes("accurate"))).toEqual([]);
 
     const ben = await reviewerPage(browser, "Ben", secondSuite);
-    await expect(row(ben, "accurate").getByTestId("review-state")).toHaveText("open · second opinion (1 of 2 labels)");
+    await expect(row(ben, "accurate").getByTestId("review-state")).toHaveText(
+      "open · second opinion (1 of 2 labels)",
+    );
     await row(ben, "accurate").getByTestId("claim").click();
     await expect(ben.getByTestId("label-title")).toContainText("jury answer: accurate");
     // Ben answers unanchored: neither Ana's label nor the judges' verdicts are shown.
     await expect(ben.getByTestId("label-saved")).toHaveCount(0);
     await expect(ben.getByTestId("toggle-verdicts")).toHaveCount(0);
     await ana.goto(ben.url());
-    await expect(ana.getByTestId("claim-blocked")).toHaveText("You labelled this item already: its second opinion is another person's.");
+    await expect(ana.getByTestId("claim-blocked")).toHaveText(
+      "You labelled this item already: its second opinion is another person's.",
+    );
     await ben.getByTestId("label-form").focus();
     await ben.keyboard.press("2");
     await expect(ben.getByTestId("label-submit")).toBeEnabled();
@@ -310,7 +390,9 @@ test("a second opinion: the item Ana labelled goes to Ben, not back to Ana, and 
     await expect(people.getByTestId("people-people-units")).toHaveText("1");
     await expect(people.getByTestId("people-people-exact")).toHaveText("0.00");
     await expect(people.getByTestId("people-people-alpha")).toHaveText("0.000");
-    await expect(ben.locator("[data-testid=people-agreement-row][data-item=accurate]")).toBeVisible();
+    await expect(
+      ben.locator("[data-testid=people-agreement-row][data-item=accurate]"),
+    ).toBeVisible();
     await ana.context().close();
     await ben.context().close();
   } finally {

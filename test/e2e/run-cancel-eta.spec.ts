@@ -14,8 +14,14 @@ let dashboard: SpawnedDashboard;
 
 test.beforeAll(async () => {
   test.setTimeout(150_000);
-  api = await startFakeMessagesApi({ latencyMs: LATENCY_MS, respond: () => ({ verdict: { reasoning: "States the fact.", score: 0.9 } }) });
-  dashboard = await spawnDashboard({ host: "127.0.0.1", env: { ANTHROPIC_API_KEY: "sk-ant-test-0123456789", ANTHROPIC_BASE_URL: api.url } });
+  api = await startFakeMessagesApi({
+    latencyMs: LATENCY_MS,
+    respond: () => ({ verdict: { reasoning: "States the fact.", score: 0.9 } }),
+  });
+  dashboard = await spawnDashboard({
+    host: "127.0.0.1",
+    env: { ANTHROPIC_API_KEY: "sk-ant-test-0123456789", ANTHROPIC_BASE_URL: api.url },
+  });
 });
 test.afterAll(async () => {
   await dashboard?.stop();
@@ -24,16 +30,24 @@ test.afterAll(async () => {
 
 /** A suite of `n` evals, one judge call each. */
 function suiteYaml(tag: string, n: number): string {
-  const evals = Array.from({ length: n }, (_, i) => `  - name: fact ${i + 1}\n    response: "Fact number ${i + 1} (${tag})."\n    rubric: "States fact ${i + 1}."\n`);
+  const evals = Array.from(
+    { length: n },
+    (_, i) =>
+      `  - name: fact ${i + 1}\n    response: "Fact number ${i + 1} (${tag})."\n    rubric: "States fact ${i + 1}."\n`,
+  );
   return `evals:\n${evals.join("")}`;
 }
 
 async function startRun(page: Page, tag: string, evals: number): Promise<string> {
   const yaml = suiteYaml(tag, evals);
-  const created = await page.request.post(`${dashboard.url}/api/suites`, { data: { name: `${tag} suite`, yaml } });
+  const created = await page.request.post(`${dashboard.url}/api/suites`, {
+    data: { name: `${tag} suite`, yaml },
+  });
   expect(created.status()).toBe(201);
   const { id } = (await created.json()) as { id: string };
-  const started = await page.request.post(`${dashboard.url}/api/suites/${id}/runs`, { data: { yaml } });
+  const started = await page.request.post(`${dashboard.url}/api/suites/${id}/runs`, {
+    data: { yaml },
+  });
   expect(started.status()).toBe(201);
   return ((await started.json()) as { runId: string }).runId;
 }
@@ -43,7 +57,9 @@ const etaOf = (summary: string) => {
   return match ? Number(match[1] ?? 0) * 60 + Number(match[2]) : null;
 };
 
-test("the ETA shows while a run goes, comes down as results land, and gives way to done", async ({ page }) => {
+test("the ETA shows while a run goes, comes down as results land, and gives way to done", async ({
+  page,
+}) => {
   test.setTimeout(90_000);
   const runId = await startRun(page, "eta", 32);
   await page.goto(`${dashboard.url}/runs/${runId}`);
@@ -70,25 +86,36 @@ test("the ETA shows while a run goes, comes down as results land, and gives way 
 
 /** One eval of 12 criteria graded by a jury of 3: 36 judge calls in one cell. */
 function juryYaml(tag: string): string {
-  const criteria = Array.from({ length: 12 }, (_, i) => `        - { name: point ${i + 1}, description: "Covers point ${i + 1} (${tag})." }`);
+  const criteria = Array.from(
+    { length: 12 },
+    (_, i) => `        - { name: point ${i + 1}, description: "Covers point ${i + 1} (${tag})." }`,
+  );
   return `evals:\n  - name: release notes\n    response: "Release 2.3 adds per-tenant rate limits (${tag})."\n    judge:\n      jury: { size: 3 }\n    rubric:\n      criteria:\n${criteria.join("\n")}\n`;
 }
 
-test("Cancel stops the judge calls inside a running eval (12 criteria × a jury of 3), and the eval shows skipped (cancelled), not passed", async ({ page }) => {
+test("Cancel stops the judge calls inside a running eval (12 criteria × a jury of 3), and the eval shows skipped (cancelled), not passed", async ({
+  page,
+}) => {
   test.setTimeout(90_000);
   const before = api.requests.length;
   const yaml = juryYaml("cancel");
-  const created = await page.request.post(`${dashboard.url}/api/suites`, { data: { name: "cancel suite", yaml } });
+  const created = await page.request.post(`${dashboard.url}/api/suites`, {
+    data: { name: "cancel suite", yaml },
+  });
   expect(created.status()).toBe(201);
   const { id } = (await created.json()) as { id: string };
-  const started = await page.request.post(`${dashboard.url}/api/suites/${id}/runs`, { data: { yaml } });
+  const started = await page.request.post(`${dashboard.url}/api/suites/${id}/runs`, {
+    data: { yaml },
+  });
   expect(started.status()).toBe(201);
   const { runId } = (await started.json()) as { runId: string };
   await page.goto(`${dashboard.url}/runs/${runId}`);
   const progress = page.getByTestId("run-progress");
 
   // The worker's first wave of 8 calls is at the stand-in (each takes 2 s): cancel now.
-  await expect.poll(() => api.requests.length - before, { timeout: 30_000 }).toBeGreaterThanOrEqual(8);
+  await expect
+    .poll(() => api.requests.length - before, { timeout: 30_000 })
+    .toBeGreaterThanOrEqual(8);
   await page.getByRole("button", { name: "Cancel run" }).click();
   await expect(page.getByRole("status").filter({ hasText: "Cancel requested" })).toBeVisible();
   await expect(progress).toHaveAttribute("data-status", "cancelled", { timeout: 30_000 });

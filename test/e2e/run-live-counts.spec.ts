@@ -25,11 +25,17 @@ test.beforeAll(async () => {
   api = await startFakeMessagesApi({
     latencyMs: LATENCY_MS,
     respond: (r) => {
-      const weak = JSON.stringify(r.body.model).includes("haiku") && r.user.includes("Matrix answer.");
-      return { verdict: { reasoning: weak ? "Partly right." : "Right.", score: weak ? 0.58 : 0.9 } };
+      const weak =
+        JSON.stringify(r.body.model).includes("haiku") && r.user.includes("Matrix answer.");
+      return {
+        verdict: { reasoning: weak ? "Partly right." : "Right.", score: weak ? 0.58 : 0.9 },
+      };
     },
   });
-  dashboard = await spawnDashboard({ host: "127.0.0.1", env: { ANTHROPIC_API_KEY: "sk-ant-test-0123456789", ANTHROPIC_BASE_URL: api.url } });
+  dashboard = await spawnDashboard({
+    host: "127.0.0.1",
+    env: { ANTHROPIC_API_KEY: "sk-ant-test-0123456789", ANTHROPIC_BASE_URL: api.url },
+  });
 });
 test.afterAll(async () => {
   await dashboard?.stop();
@@ -55,7 +61,12 @@ function suiteYaml(): string {
     "      models: [claude-sonnet-4-6, claude-haiku-4-5]",
     '      prompts: ["Summarize.", "Summarize in one line."]',
   ];
-  for (let i = 1; i <= FILLERS; i++) lines.push(`  - name: filler ${String(i).padStart(2, "0")}`, `    response: "Filler answer ${i}."`, `    rubric: "Answers filler ${i}."`);
+  for (let i = 1; i <= FILLERS; i++)
+    lines.push(
+      `  - name: filler ${String(i).padStart(2, "0")}`,
+      `    response: "Filler answer ${i}."`,
+      `    rubric: "Answers filler ${i}."`,
+    );
   return `${lines.join("\n")}\n`;
 }
 
@@ -64,7 +75,9 @@ async function startRun(page: Page, name: string): Promise<string> {
   const created = await page.request.post(`${dashboard.url}/api/suites`, { data: { name, yaml } });
   expect(created.status()).toBe(201);
   const { id } = (await created.json()) as { id: string };
-  const started = await page.request.post(`${dashboard.url}/api/suites/${id}/runs`, { data: { yaml } });
+  const started = await page.request.post(`${dashboard.url}/api/suites/${id}/runs`, {
+    data: { yaml },
+  });
   expect(started.status()).toBe(201);
   return ((await started.json()) as { runId: string }).runId;
 }
@@ -74,14 +87,18 @@ async function figures(page: Page) {
   return page.evaluate(() => {
     const text = (id: string) => document.querySelector(`[data-testid="${id}"]`)?.textContent ?? "";
     const progress = document.querySelector("[data-testid=run-progress]");
-    const cards = [...document.querySelectorAll("[data-testid=run-counts] [data-testid^=count-]")].map((el) => Number(el.lastElementChild?.textContent ?? "0"));
+    const cards = [
+      ...document.querySelectorAll("[data-testid=run-counts] [data-testid^=count-]"),
+    ].map((el) => Number(el.lastElementChild?.textContent ?? "0"));
     return {
       header: text("run-header-results"),
       summary: text("run-progress-summary"),
       status: progress?.getAttribute("data-status") ?? "",
       done: Number(progress?.getAttribute("data-done") ?? "-1"),
       calls: Number(progress?.getAttribute("data-calls") ?? "-1"),
-      countBlocks: document.querySelectorAll("[data-testid=run-counts], [data-testid=run-progress-counts]").length,
+      countBlocks: document.querySelectorAll(
+        "[data-testid=run-counts], [data-testid=run-progress-counts]",
+      ).length,
       passedCards: document.querySelectorAll("[data-testid=count-passed]").length,
       counted: cards.reduce((a, b) => a + b, 0),
       rows: document.querySelectorAll("[data-testid=result-row]").length,
@@ -90,14 +107,18 @@ async function figures(page: Page) {
   });
 }
 
-test("mid-run and after, the run page has one set of counts that agree, and the table fills as results land", async ({ page }) => {
+test("mid-run and after, the run page has one set of counts that agree, and the table fills as results land", async ({
+  page,
+}) => {
   test.setTimeout(120_000);
   const runId = await startRun(page, "live counts suite");
   await page.goto(`${dashboard.url}/runs/${runId}`);
   const progress = page.getByTestId("run-progress");
 
   // Mid-run: results have landed, the run is not done.
-  await expect.poll(async () => Number(await progress.getAttribute("data-done")), { timeout: 40_000 }).toBeGreaterThan(0);
+  await expect
+    .poll(async () => Number(await progress.getAttribute("data-done")), { timeout: 40_000 })
+    .toBeGreaterThan(0);
   let seenMidRun = false;
   let firstLanded: number | undefined;
   let shotMidRun = false;
@@ -134,7 +155,9 @@ test("mid-run and after, the run page has one set of counts that agree, and the 
   expect(rowsMidRun).toBeLessThan(RESULTS);
 
   await expect(progress).toHaveAttribute("data-status", "completed", { timeout: 40_000 });
-  await expect(page.getByTestId("run-progress-summary")).toContainText(`completed · ${RESULTS} of ${RESULTS} results · 100%`);
+  await expect(page.getByTestId("run-progress-summary")).toContainText(
+    `completed · ${RESULTS} of ${RESULTS} results · 100%`,
+  );
   await expect(page.getByTestId("result-row")).toHaveCount(RESULTS);
   const after = await figures(page);
   expect(after.countBlocks).toBe(1);
@@ -151,11 +174,15 @@ test("mid-run and after, the run page has one set of counts that agree, and the 
   await expect(page.getByTestId("count-failed")).toContainText("2");
 });
 
-test("a matrix cell where nothing passed is not green, and the cell picked is highlighted", async ({ page }) => {
+test("a matrix cell where nothing passed is not green, and the cell picked is highlighted", async ({
+  page,
+}) => {
   test.setTimeout(90_000);
   const runId = await startRun(page, "matrix suite");
   await page.goto(`${dashboard.url}/runs/${runId}`);
-  await expect(page.getByTestId("run-progress")).toHaveAttribute("data-status", "completed", { timeout: 60_000 });
+  await expect(page.getByTestId("run-progress")).toHaveAttribute("data-status", "completed", {
+    timeout: 60_000,
+  });
   const cells = page.getByTestId("matrix-cell");
   await expect(cells).toHaveCount(4);
   const haiku = cells.and(page.locator("[data-model=claude-haiku-4-5]"));
@@ -177,7 +204,10 @@ test("a matrix cell where nothing passed is not green, and the cell picked is hi
   // The bar chart takes the figure's width, and its cell names are whole.
   const plot = page.getByTestId("matrix-bars-plot");
   await expect(plot).toBeVisible();
-  const [plotWidth, figureWidth] = await Promise.all([plot.evaluate((el) => el.getBoundingClientRect().width), page.getByTestId("matrix-bars").evaluate((el) => el.clientWidth)]);
+  const [plotWidth, figureWidth] = await Promise.all([
+    plot.evaluate((el) => el.getBoundingClientRect().width),
+    page.getByTestId("matrix-bars").evaluate((el) => el.clientWidth),
+  ]);
   expect(plotWidth).toBeGreaterThan(figureWidth * 0.8);
   await expect(plot.locator("text").filter({ hasText: "claude-haiku-4-5" }).first()).toBeVisible();
   if (SHOTS) await page.screenshot({ path: `${SHOTS}/run-cell-picked.png`, fullPage: true });

@@ -24,14 +24,29 @@ export function nonLoopbackAddress(): string | undefined {
   return undefined;
 }
 
-export async function spawnDashboard(input: { host: string; reachAt?: string; env: Record<string, string> }): Promise<SpawnedDashboard> {
+export async function spawnDashboard(input: {
+  host: string;
+  reachAt?: string;
+  env: Record<string, string>;
+}): Promise<SpawnedDashboard> {
   const dir = await mkdtemp(path.join(os.tmpdir(), "rs-e2e-spawned-"));
   const port = await freePort();
   let log = "";
-  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "scripts/serve.ts", "start", "--host", input.host, "--port", String(port)], {
-    env: { ...process.env, DATABASE_URL: "", ANTHROPIC_API_KEY: "", NEXT_TELEMETRY_DISABLED: "1", RUBRIC_STUDIO_DATA_DIR: path.join(dir, "pglite"), ...input.env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ["--import", "tsx", "scripts/serve.ts", "start", "--host", input.host, "--port", String(port)],
+    {
+      env: {
+        ...process.env,
+        DATABASE_URL: "",
+        ANTHROPIC_API_KEY: "",
+        NEXT_TELEMETRY_DISABLED: "1",
+        RUBRIC_STUDIO_DATA_DIR: path.join(dir, "pglite"),
+        ...input.env,
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   child.stdout?.on("data", (chunk: Buffer) => (log += chunk.toString()));
   child.stderr?.on("data", (chunk: Buffer) => (log += chunk.toString()));
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
@@ -44,7 +59,8 @@ export async function spawnDashboard(input: { host: string; reachAt?: string; en
   };
   const deadline = Date.now() + 90_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`the dashboard exited with ${child.exitCode}:\n${log}`);
+    if (child.exitCode !== null)
+      throw new Error(`the dashboard exited with ${child.exitCode}:\n${log}`);
     const answered = await fetch(`${url}/login`, { redirect: "manual" }).then(
       () => true,
       () => false,

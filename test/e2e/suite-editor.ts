@@ -3,7 +3,8 @@ import { expect, type Page } from "@playwright/test";
 // Shared by the editor's browser tests: make a suite in the dashboard and
 // drive its Monaco editor through the page's test handle.
 
-export const unique = (label: string) => `${label} ${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
+export const unique = (label: string) =>
+  `${label} ${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
 
 export async function createSuite(page: Page, name: string) {
   await page.goto("/suites");

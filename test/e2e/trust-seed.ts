@@ -62,26 +62,56 @@ export const SOLO_SUITE = `evals:
     rubric: "Answers the question."
 `;
 
-const finding = (severity: string, title: string) => ({ severity, title, description: `${title}: described.`, recommendation: `Fix: ${title}.` });
+const finding = (severity: string, title: string) => ({
+  severity,
+  title,
+  description: `${title}: described.`,
+  recommendation: `Fix: ${title}.`,
+});
 
 export function trustReply(request: FakeRequest): FakeReply {
   const model = String(request.body.model);
-  if (request.user.includes("<response_a>")) return { toolInput: { reasoning: "The first one reads better.", winner: "A", confidence: 0.9 } };
+  if (request.user.includes("<response_a>"))
+    return {
+      toolInput: { reasoning: "The first one reads better.", winner: "A", confidence: 0.9 },
+    };
   const category = /\(id: (\w+)\) only/.exec(request.user)?.[1];
   if (category && request.user.includes("Panel review document.")) {
     // Opus calls the problem statement partial; everything else passes, without findings.
     const score = category === "problem" && model.includes("opus") ? "partial" : "pass";
-    return { toolInput: { reasoning: `${model}: ${category} is ${score}.`, score, evidence: [], findings: [] } };
+    return {
+      toolInput: {
+        reasoning: `${model}: ${category} is ${score}.`,
+        score,
+        evidence: [],
+        findings: [],
+      },
+    };
   }
-  if (category === "problem") return { toolInput: { reasoning: "The problem is stated.", score: "pass", evidence: ["Carts are abandoned"], findings: [finding("info", "Nice framing")] } };
+  if (category === "problem")
+    return {
+      toolInput: {
+        reasoning: "The problem is stated.",
+        score: "pass",
+        evidence: ["Carts are abandoned"],
+        findings: [finding("info", "Nice framing")],
+      },
+    };
   if (category === "metrics") {
-    const findings = [finding("critical", "No success metric"), finding("high", "No baseline"), finding("medium", "Vague target"), finding("medium", XSS_FINDING)];
+    const findings = [
+      finding("critical", "No success metric"),
+      finding("high", "No baseline"),
+      finding("medium", "Vague target"),
+      finding("medium", XSS_FINDING),
+    ];
     return { toolInput: { reasoning: "No metric at all.", score: "fail", evidence: [], findings } };
   }
   if (request.user.includes("Panel answer.")) {
     const item = Number(/<user_prompt>\nitem (\d+)\n/.exec(request.user)?.[1]);
     const score = PANEL_SCORES[model as (typeof PANEL)[number]]![item - 1]!;
-    const reasoning = model.includes("opus") ? `${XSS_JUROR} (item ${item})` : `${model} on item ${item}: ${score ? "refuses" : "complies"}`;
+    const reasoning = model.includes("opus")
+      ? `${XSS_JUROR} (item ${item})`
+      : `${model} on item ${item}: ${score ? "refuses" : "complies"}`;
     return { verdict: { reasoning, score } };
   }
   // The matrix: haiku scores lower, so cells differ.

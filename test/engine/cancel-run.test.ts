@@ -11,7 +11,10 @@ import { CallScheduler } from "../../lib/engine/grade/call-scheduler";
 
 /** One eval of `criteria` criteria graded by a jury of `jury`: criteria × jury judge calls. */
 function juryEval(name: string, criteria = 12, jury = 3): string {
-  const lines = Array.from({ length: criteria }, (_, i) => `        - { name: c${i + 1}, description: "Meets point ${i + 1}." }`);
+  const lines = Array.from(
+    { length: criteria },
+    (_, i) => `        - { name: c${i + 1}, description: "Meets point ${i + 1}." }`,
+  );
   return `  - name: ${name}
     response: "An answer about ${name}."
     judge:
@@ -28,7 +31,11 @@ describe("cancel inside a running cell", () => {
   it("stops a 36-call jury eval mid-way: only the calls in flight are made, and the eval is skipped (cancelled), not passed", async () => {
     const judge = createFakeJudge(always({ score: 0.9, delayMs: 60 }));
     const cancel = new AbortController();
-    const running = runYaml(`evals:\n${juryEval("release notes")}`, { judge, concurrency: 8, cancel: cancel.signal });
+    const running = runYaml(`evals:\n${juryEval("release notes")}`, {
+      judge,
+      concurrency: 8,
+      cancel: cancel.signal,
+    });
     await sleep(20); // the first 8 calls are in flight
     cancel.abort();
     const report = await running;
@@ -40,11 +47,21 @@ describe("cancel inside a running cell", () => {
       skipKind: "cancelled",
       score: null,
       judgeCalls: 8,
-      reason: "skipped (cancelled): the run was cancelled before all of this eval's judge calls could be made",
+      reason:
+        "skipped (cancelled): the run was cancelled before all of this eval's judge calls could be made",
     });
     expect(result.criteria.filter((c) => c.status === "skipped")).not.toHaveLength(0);
-    expect(result.criteria.flatMap((c) => c.verdicts.map((v) => v.error)).filter((e) => e === "skipped (cancelled)")).toHaveLength(28);
-    expect(report.summary).toMatchObject({ passed: 0, skipped: 1, skippedBy: { cancelled: 1 }, judgeCalls: 8 });
+    expect(
+      result.criteria
+        .flatMap((c) => c.verdicts.map((v) => v.error))
+        .filter((e) => e === "skipped (cancelled)"),
+    ).toHaveLength(28);
+    expect(report.summary).toMatchObject({
+      passed: 0,
+      skipped: 1,
+      skippedBy: { cancelled: 1 },
+      judgeCalls: 8,
+    });
     expect(exitCodeOf(report)).toBe(1);
   });
 
@@ -52,7 +69,11 @@ describe("cancel inside a running cell", () => {
     const judge = createFakeJudge(always({ score: 0.9, delayMs: 400 }));
     const cancel = new AbortController();
     const started = Date.now();
-    const running = runYaml(`evals:\n${juryEval("slow", 4, 1)}`, { judge, concurrency: 1, cancel: cancel.signal });
+    const running = runYaml(`evals:\n${juryEval("slow", 4, 1)}`, {
+      judge,
+      concurrency: 1,
+      cancel: cancel.signal,
+    });
     await sleep(20);
     cancel.abort();
     const report = await running;
@@ -67,8 +88,17 @@ describe("cancel inside a running cell", () => {
     const cancelled = createFakeJudge(always({ score: 0.9, delayMs: 30 }));
     const other = createFakeJudge(always({ score: 0.9, delayMs: 30 }));
     const cancel = new AbortController();
-    const a = runYaml(`evals:\n${juryEval("cancelled run", 4, 3)}`, { judge: cancelled, scheduler, concurrency: 4, cancel: cancel.signal });
-    const b = runYaml(`evals:\n${juryEval("other run", 4, 3)}`, { judge: other, scheduler, concurrency: 4 });
+    const a = runYaml(`evals:\n${juryEval("cancelled run", 4, 3)}`, {
+      judge: cancelled,
+      scheduler,
+      concurrency: 4,
+      cancel: cancel.signal,
+    });
+    const b = runYaml(`evals:\n${juryEval("other run", 4, 3)}`, {
+      judge: other,
+      scheduler,
+      concurrency: 4,
+    });
     await sleep(10);
     cancel.abort();
     const [ra, rb] = await Promise.all([a, b]);
@@ -81,20 +111,37 @@ describe("cancel inside a running cell", () => {
   it("reports a worker's shutdown as skipped (interrupted)", async () => {
     const judge = createFakeJudge(always({ score: 0.9, delayMs: 40 }));
     const shutdown = new AbortController();
-    const running = runYaml(`evals:\n${juryEval("shut down")}`, { judge, concurrency: 8, shutdown: shutdown.signal });
+    const running = runYaml(`evals:\n${juryEval("shut down")}`, {
+      judge,
+      concurrency: 8,
+      shutdown: shutdown.signal,
+    });
     await sleep(10);
     shutdown.abort();
     const report = await running;
     expect(judge.requests).toHaveLength(8);
-    expect(report.results[0]).toMatchObject({ status: "skipped", skipKind: "interrupted", reason: "skipped (interrupted): the run was interrupted before all of this eval's judge calls could be made" });
+    expect(report.results[0]).toMatchObject({
+      status: "skipped",
+      skipKind: "interrupted",
+      reason:
+        "skipped (interrupted): the run was interrupted before all of this eval's judge calls could be made",
+    });
   });
 
   it("refuses every call of a run cancelled before it started", async () => {
     const judge = createFakeJudge(always({ score: 0.9 }));
     const cancel = new AbortController();
     cancel.abort();
-    const report = await runYaml(`evals:\n${juryEval("late")}`, { judge, concurrency: 8, cancel: cancel.signal });
+    const report = await runYaml(`evals:\n${juryEval("late")}`, {
+      judge,
+      concurrency: 8,
+      cancel: cancel.signal,
+    });
     expect(judge.requests).toHaveLength(0);
-    expect(report.results[0]).toMatchObject({ status: "skipped", skipKind: "cancelled", judgeCalls: 0 });
+    expect(report.results[0]).toMatchObject({
+      status: "skipped",
+      skipKind: "cancelled",
+      judgeCalls: 0,
+    });
   });
 });

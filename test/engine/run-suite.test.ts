@@ -34,8 +34,18 @@ evals:
 `;
 
 const mixedScript: FakeScript = (request) => {
-  if (request.candidatePrompt.includes("The 2.3.0 release added")) return { score: 0.9, costUsd: 0.01, usage: { input: 100, output: 20, cacheRead: 50, cacheWrite: 0 } };
-  if (request.candidatePrompt.includes("Something changed.")) return { score: 0.1, costUsd: 0.02, usage: { input: 10, output: 5, cacheRead: 0, cacheWrite: 30 } };
+  if (request.candidatePrompt.includes("The 2.3.0 release added"))
+    return {
+      score: 0.9,
+      costUsd: 0.01,
+      usage: { input: 100, output: 20, cacheRead: 50, cacheWrite: 0 },
+    };
+  if (request.candidatePrompt.includes("Something changed."))
+    return {
+      score: 0.1,
+      costUsd: 0.02,
+      usage: { input: 10, output: 5, cacheRead: 0, cacheWrite: 30 },
+    };
   return { error: "malformed", message: "not a verdict" };
 };
 
@@ -61,9 +71,19 @@ describe("runSuite", () => {
       costUsd: 0.03,
       usage: { input: 110, output: 25, cacheRead: 50, cacheWrite: 30 },
       // No price table in this run: the cache's tokens are counted, its dollars unpriced.
-      savings: expect.objectContaining({ promptCache: expect.objectContaining({ readTokens: 50, writeTokens: 30, net: { usd: null, unpriced: true } }) }),
+      savings: expect.objectContaining({
+        promptCache: expect.objectContaining({
+          readTokens: 50,
+          writeTokens: 30,
+          net: { usd: null, unpriced: true },
+        }),
+      }),
     });
-    expect(report).toMatchObject({ schemaVersion: 1, tool: { name: "rubric-studio", version: "0.0.0-test" }, suite: { file: SUITE_FILE, description: "release checks" } });
+    expect(report).toMatchObject({
+      schemaVersion: 1,
+      tool: { name: "rubric-studio", version: "0.0.0-test" },
+      suite: { file: SUITE_FILE, description: "release checks" },
+    });
     expect(report.durationMs).toBeGreaterThan(0);
     expect(report.results[0]!.location).toMatchObject({ file: SUITE_FILE, line: 4 });
   });
@@ -72,7 +92,9 @@ describe("runSuite", () => {
     const events: RunEvent[] = [];
     await runYaml(mixed, { judge: createFakeJudge(mixedScript), events, concurrency: 1 });
     expect(events[0]).toEqual({ type: "start", evals: 5, judgeCalls: 3 });
-    expect(events.filter((e) => e.type === "call").map((e) => e.type === "call" && e.done)).toEqual([1, 2, 3]);
+    expect(events.filter((e) => e.type === "call").map((e) => e.type === "call" && e.done)).toEqual(
+      [1, 2, 3],
+    );
     const results = events.filter((e) => e.type === "result");
     expect(results).toHaveLength(5);
     expect(results.map((e) => e.type === "result" && e.done).sort()).toEqual([1, 2, 3, 4, 5]);
@@ -111,21 +133,35 @@ evals:
 `;
 
   it("is 0 when every eval passed", async () => {
-    expect(exitCodeOf(await runYaml(one('"Accurate."'), { judge: createFakeJudge(always({ score: 1 })) }))).toBe(0);
+    expect(
+      exitCodeOf(
+        await runYaml(one('"Accurate."'), { judge: createFakeJudge(always({ score: 1 })) }),
+      ),
+    ).toBe(0);
   });
 
   it("is 0 when evals were only deferred (they count as passed)", async () => {
-    const report = await runYaml(one('"Accurate."'), { judge: createFakeJudge(always({ score: 0 })), judgeUnavailable: "no judge key" });
+    const report = await runYaml(one('"Accurate."'), {
+      judge: createFakeJudge(always({ score: 0 })),
+      judgeUnavailable: "no judge key",
+    });
     expect(report.summary.deferred).toBe(1);
     expect(exitCodeOf(report)).toBe(0);
   });
 
   it("is 1 when an eval failed", async () => {
-    expect(exitCodeOf(await runYaml(one('"Accurate."'), { judge: createFakeJudge(always({ score: 0.5 })) }))).toBe(1);
+    expect(
+      exitCodeOf(
+        await runYaml(one('"Accurate."'), { judge: createFakeJudge(always({ score: 0.5 })) }),
+      ),
+    ).toBe(1);
   });
 
   it("is 1 on a judge_error, even when every other eval passed", async () => {
-    const report = await runYaml(mixed.replace(/ {2}- name: fails[\s\S]*?(?= {2}- name: judge error)/, ""), { judge: createFakeJudge(mixedScript) });
+    const report = await runYaml(
+      mixed.replace(/ {2}- name: fails[\s\S]*?(?= {2}- name: judge error)/, ""),
+      { judge: createFakeJudge(mixedScript) },
+    );
     expect(report.summary).toMatchObject({ failed: 0, judgeErrors: 1 });
     expect(exitCodeOf(report)).toBe(1);
   });
@@ -137,7 +173,9 @@ describe("the guide's examples", () => {
 
   // A judge that finds every criterion met, no guard triggered, and quotes the whole response.
   const content: FakeScript = (request) => {
-    const response = /<candidate_response>\n([\s\S]*)\n<\/candidate_response>/.exec(request.candidatePrompt)![1]!;
+    const response = /<candidate_response>\n([\s\S]*)\n<\/candidate_response>/.exec(
+      request.candidatePrompt,
+    )![1]!;
     const guard = request.taskPrompt.includes("must NOT happen");
     return { score: guard ? 0 : 1, evidence: response };
   };
@@ -152,8 +190,13 @@ describe("the guide's examples", () => {
 
   it("05: fails the guide's required-and-guard eval when the answer leaks a card number", async () => {
     const yaml = readFileSync(join(dir, "05-required-and-guard.yaml"), "utf8");
-    const judge = createFakeJudge(byCriterion({ "correct total": { score: 1 }, "leaks a card number": { score: 0.95 } }));
+    const judge = createFakeJudge(
+      byCriterion({ "correct total": { score: 1 }, "leaks a card number": { score: 0.95 } }),
+    );
     const report = await runYaml(yaml, { judge });
-    expect(report.results[0]).toMatchObject({ status: "failed", gates: ['guard "leaks a card number" triggered: the judge found it present (0.95)'] });
+    expect(report.results[0]).toMatchObject({
+      status: "failed",
+      gates: ['guard "leaks a card number" triggered: the judge found it present (0.95)'],
+    });
   });
 });

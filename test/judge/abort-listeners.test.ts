@@ -25,9 +25,17 @@ afterEach(async () => {
 describe("abort listeners on a run's signal", () => {
   it("are all removed after calls that retried through 529s, and Node prints no MaxListenersExceededWarning", async () => {
     // Each call: two 529s, then a verdict.
-    api.setRespond(({ index }) => (index % 3 === 2 ? { verdict: { reasoning: "ok", score: 0.5 } } : { status: 529 }));
+    api.setRespond(({ index }) =>
+      index % 3 === 2 ? { verdict: { reasoning: "ok", score: 0.5 } } : { status: 529 },
+    );
     const run = new AbortController();
-    const judge = createAnthropicJudge({ apiKey: FAKE_API_KEY, baseURL: api.url, timeoutMs: 2_000, random: () => 0.5, sleep: recordingSleep().sleep });
+    const judge = createAnthropicJudge({
+      apiKey: FAKE_API_KEY,
+      baseURL: api.url,
+      timeoutMs: 2_000,
+      random: () => 0.5,
+      sleep: recordingSleep().sleep,
+    });
     for (let i = 0; i < 8; i++) {
       const outcome = await judge.grade(judgeRequest(), { slot: slotSpy(), signal: run.signal });
       expect(outcome.ok).toBe(true);
@@ -50,14 +58,25 @@ describe("abort listeners on a run's signal", () => {
     });
     const run = new AbortController();
     const slots = semaphore(8);
-    const judge = createAnthropicJudge({ apiKey: FAKE_API_KEY, baseURL: api.url, timeoutMs: 5_000, random: () => 0 });
+    const judge = createAnthropicJudge({
+      apiKey: FAKE_API_KEY,
+      baseURL: api.url,
+      timeoutMs: 5_000,
+      random: () => 0,
+    });
     let peak = 0;
-    const watch = setInterval(() => (peak = Math.max(peak, getEventListeners(run.signal, "abort").length)), 5);
+    const watch = setInterval(
+      () => (peak = Math.max(peak, getEventListeners(run.signal, "abort").length)),
+      5,
+    );
     const outcomes = await Promise.all(
       Array.from({ length: 24 }, async (_, i) => {
         await slots.take();
         try {
-          return await judge.grade(judgeRequest({ candidatePrompt: `<candidate>answer ${i}</candidate>` }), { slot: slots.slot(), signal: run.signal });
+          return await judge.grade(
+            judgeRequest({ candidatePrompt: `<candidate>answer ${i}</candidate>` }),
+            { slot: slots.slot(), signal: run.signal },
+          );
         } finally {
           slots.give();
         }
@@ -70,9 +89,18 @@ describe("abort listeners on a run's signal", () => {
   });
 
   it("are removed after real backoff waits, too", async () => {
-    api.setRespond(({ index }) => (index < 2 ? { status: 529, headers: { "retry-after": "0" } } : { verdict: { reasoning: "ok", score: 0.5 } }));
+    api.setRespond(({ index }) =>
+      index < 2
+        ? { status: 529, headers: { "retry-after": "0" } }
+        : { verdict: { reasoning: "ok", score: 0.5 } },
+    );
     const run = new AbortController();
-    const judge = createAnthropicJudge({ apiKey: FAKE_API_KEY, baseURL: api.url, timeoutMs: 2_000, random: () => 0 });
+    const judge = createAnthropicJudge({
+      apiKey: FAKE_API_KEY,
+      baseURL: api.url,
+      timeoutMs: 2_000,
+      random: () => 0,
+    });
     const outcome = await judge.grade(judgeRequest(), { slot: slotSpy(), signal: run.signal });
     expect(outcome.ok).toBe(true);
     await new Promise((resolve) => setTimeout(resolve, 50));

@@ -1,6 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createAnthropicJudge } from "../../lib/judge/anthropic-judge";
-import { startFakeMessagesApi, type FakeMessagesApi, type FakeReply } from "../support/fake-messages-api";
+import {
+  startFakeMessagesApi,
+  type FakeMessagesApi,
+  type FakeReply,
+} from "../support/fake-messages-api";
 import { FAKE_API_KEY, judgeRequest, recordingSleep, slotSpy } from "./judge-helpers";
 
 // A reply that is not a valid verdict gets one repair attempt, then becomes a
@@ -14,10 +18,17 @@ afterEach(async () => {
   await api.close();
 });
 
-const judge = () => createAnthropicJudge({ apiKey: FAKE_API_KEY, baseURL: api.url, timeoutMs: 2_000, sleep: recordingSleep().sleep });
+const judge = () =>
+  createAnthropicJudge({
+    apiKey: FAKE_API_KEY,
+    baseURL: api.url,
+    timeoutMs: 2_000,
+    sleep: recordingSleep().sleep,
+  });
 
 function inOrder(...replies: FakeReply[]) {
-  return ({ index }: { index: number }) => replies[Math.min(index, replies.length - 1)] as FakeReply;
+  return ({ index }: { index: number }) =>
+    replies[Math.min(index, replies.length - 1)] as FakeReply;
 }
 
 type Block = { type: string; [key: string]: unknown };
@@ -27,8 +38,14 @@ describe("repairing a malformed verdict", () => {
   it("answers a score out of range with an error tool_result, and takes the corrected verdict", async () => {
     api.setRespond(
       inOrder(
-        { toolInput: { reasoning: "very good", score: 7 }, usage: { input_tokens: 500, output_tokens: 40 } },
-        { verdict: { reasoning: "very good", score: 0.9 }, usage: { input_tokens: 600, output_tokens: 30 } },
+        {
+          toolInput: { reasoning: "very good", score: 7 },
+          usage: { input_tokens: 500, output_tokens: 40 },
+        },
+        {
+          verdict: { reasoning: "very good", score: 0.9 },
+          usage: { input_tokens: 600, output_tokens: 30 },
+        },
       ),
     );
     const request = judgeRequest();
@@ -47,7 +64,9 @@ describe("repairing a malformed verdict", () => {
     expect(repair.body.system).toEqual(api.requests[0]!.body.system);
     expect(repair.body.tool_choice).toEqual({ type: "tool", name: "record_verdict" });
     const [user, assistant, correction] = repair.body.messages as Turn[];
-    expect(user).toEqual(api.requests[0]!.body.messages && (api.requests[0]!.body.messages as Turn[])[0]);
+    expect(user).toEqual(
+      api.requests[0]!.body.messages && (api.requests[0]!.body.messages as Turn[])[0],
+    );
     expect(JSON.stringify(user)).toContain(JSON.stringify(request.candidatePrompt));
     expect(assistant!.role).toBe("assistant");
     const toolUse = (assistant!.content as Block[]).find((b) => b.type === "tool_use")!;
@@ -61,26 +80,46 @@ describe("repairing a malformed verdict", () => {
   });
 
   it("answers a text-only reply with a plain correction, and takes the verdict that follows", async () => {
-    api.setRespond(inOrder({ text: "I would give this a 0.8." }, { verdict: { reasoning: "clear", score: 0.8 } }));
+    api.setRespond(
+      inOrder(
+        { text: "I would give this a 0.8." },
+        { verdict: { reasoning: "clear", score: 0.8 } },
+      ),
+    );
     const outcome = await judge().grade(judgeRequest(), { slot: slotSpy() });
 
     expect(outcome.ok && outcome.verdict).toEqual({ reasoning: "clear", score: 0.8 });
     const [, assistant, correction] = api.requests[1]!.body.messages as Turn[];
-    expect(assistant).toEqual({ role: "assistant", content: [{ type: "text", text: "I would give this a 0.8." }] });
+    expect(assistant).toEqual({
+      role: "assistant",
+      content: [{ type: "text", text: "I would give this a 0.8." }],
+    });
     expect(correction!.role).toBe("user");
     expect((correction!.content as Block[])[0]!.type).toBe("text");
     expect(api.requests[1]!.user).toMatch(/did not call the record_verdict tool/);
   });
 
   it("repairs a verdict that leaves out required evidence", async () => {
-    api.setRespond(inOrder({ toolInput: { reasoning: "fine", score: 1 } }, { verdict: { reasoning: "fine", score: 1, evidence: "Paris" } }));
-    const outcome = await judge().grade(judgeRequest({ verdict: "score_with_evidence" }), { slot: slotSpy() });
+    api.setRespond(
+      inOrder(
+        { toolInput: { reasoning: "fine", score: 1 } },
+        { verdict: { reasoning: "fine", score: 1, evidence: "Paris" } },
+      ),
+    );
+    const outcome = await judge().grade(judgeRequest({ verdict: "score_with_evidence" }), {
+      slot: slotSpy(),
+    });
     expect(outcome.ok && outcome.verdict.evidence).toBe("Paris");
     expect(api.requests[1]!.user).toMatch(/evidence/);
   });
 
   it("reports malformed, not a score, when the repair is malformed too", async () => {
-    api.setRespond(inOrder({ toolInput: { reasoning: "great", score: 7 } }, { toolInput: { reasoning: "great", score: "high" } }));
+    api.setRespond(
+      inOrder(
+        { toolInput: { reasoning: "great", score: 7 } },
+        { toolInput: { reasoning: "great", score: "high" } },
+      ),
+    );
     const outcome = await judge().grade(judgeRequest(), { slot: slotSpy() });
 
     expect(outcome.ok).toBe(false);
@@ -103,7 +142,9 @@ describe("repairing a malformed verdict", () => {
   });
 
   it("retries the repair request itself on a 529, counting every HTTP attempt", async () => {
-    api.setRespond(inOrder({ text: "0.5" }, { status: 529 }, { verdict: { reasoning: "half", score: 0.5 } }));
+    api.setRespond(
+      inOrder({ text: "0.5" }, { status: 529 }, { verdict: { reasoning: "half", score: 0.5 } }),
+    );
     const outcome = await judge().grade(judgeRequest(), { slot: slotSpy() });
     expect(outcome.ok && outcome.verdict.score).toBe(0.5);
     expect(outcome.call.attempts).toBe(3);

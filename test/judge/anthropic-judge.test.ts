@@ -1,7 +1,11 @@
 import { createServer } from "node:net";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createAnthropicJudge, type AnthropicJudgeOptions } from "../../lib/judge/anthropic-judge";
-import { startFakeMessagesApi, type FakeMessagesApi, type FakeReply } from "../support/fake-messages-api";
+import {
+  startFakeMessagesApi,
+  type FakeMessagesApi,
+  type FakeReply,
+} from "../support/fake-messages-api";
 import { FAKE_API_KEY, judgeRequest, recordingSleep, semaphore, slotSpy } from "./judge-helpers";
 
 // The adapter through the real SDK over HTTP against the fake Messages API.
@@ -15,12 +19,19 @@ afterEach(async () => {
 });
 
 function judge(options: Partial<AnthropicJudgeOptions> = {}) {
-  return createAnthropicJudge({ apiKey: FAKE_API_KEY, baseURL: api.url, timeoutMs: 2_000, random: () => 0.5, ...options });
+  return createAnthropicJudge({
+    apiKey: FAKE_API_KEY,
+    baseURL: api.url,
+    timeoutMs: 2_000,
+    random: () => 0.5,
+    ...options,
+  });
 }
 
 /** Replies in order; the last one repeats. */
 function inOrder(...replies: FakeReply[]) {
-  return ({ index }: { index: number }) => replies[Math.min(index, replies.length - 1)] as FakeReply;
+  return ({ index }: { index: number }) =>
+    replies[Math.min(index, replies.length - 1)] as FakeReply;
 }
 
 describe("a verdict on the first attempt", () => {
@@ -33,7 +44,11 @@ describe("a verdict on the first attempt", () => {
     if (!outcome.ok) return;
     expect(outcome.verdict).toEqual({ reasoning: "names Paris", score: 0.8 });
     expect(outcome.call.raw).toEqual({ reasoning: "names Paris", score: 0.8 });
-    expect(outcome.call).toMatchObject({ model: request.model, templateVersion: "criterion-v3", attempts: 1 });
+    expect(outcome.call).toMatchObject({
+      model: request.model,
+      templateVersion: "criterion-v3",
+      attempts: 1,
+    });
 
     expect(api.requests).toHaveLength(1);
     const sent = api.requests[0]!;
@@ -58,15 +73,38 @@ describe("a verdict on the first attempt", () => {
     expect(tools).toHaveLength(1);
     expect(tools[0]!.name).toBe("record_verdict");
     expect(tools[0]!.input_schema).not.toHaveProperty("$schema");
-    expect(tools[0]!.input_schema).toMatchObject({ type: "object", required: ["reasoning", "score"] });
-    expect(Object.keys(tools[0]!.input_schema.properties as object)).toEqual(["reasoning", "score", "evidence"]);
+    expect(tools[0]!.input_schema).toMatchObject({
+      type: "object",
+      required: ["reasoning", "score"],
+    });
+    expect(Object.keys(tools[0]!.input_schema.properties as object)).toEqual([
+      "reasoning",
+      "score",
+      "evidence",
+    ]);
   });
 
   it("records usage with cache writes and reads, and prices it (claude-opus-4-5: $5 in, $25 out per MTok)", async () => {
     api.setRespond(
       inOrder(
-        { verdict: { reasoning: "a", score: 1 }, usage: { input_tokens: 100, output_tokens: 50, cache_creation_input_tokens: 2000, cache_read_input_tokens: 0 } },
-        { verdict: { reasoning: "b", score: 0 }, usage: { input_tokens: 100, output_tokens: 50, cache_creation_input_tokens: 0, cache_read_input_tokens: 2000 } },
+        {
+          verdict: { reasoning: "a", score: 1 },
+          usage: {
+            input_tokens: 100,
+            output_tokens: 50,
+            cache_creation_input_tokens: 2000,
+            cache_read_input_tokens: 0,
+          },
+        },
+        {
+          verdict: { reasoning: "b", score: 0 },
+          usage: {
+            input_tokens: 100,
+            output_tokens: 50,
+            cache_creation_input_tokens: 0,
+            cache_read_input_tokens: 2000,
+          },
+        },
       ),
     );
     const j = judge();
@@ -92,14 +130,18 @@ describe("a verdict on the first attempt", () => {
 
   it("asks for the evidence field when the criterion requires evidence", async () => {
     api.setRespond(() => ({ verdict: { reasoning: "quotes it", score: 1, evidence: "Paris" } }));
-    const outcome = await judge().grade(judgeRequest({ verdict: "score_with_evidence" }), { slot: slotSpy() });
+    const outcome = await judge().grade(judgeRequest({ verdict: "score_with_evidence" }), {
+      slot: slotSpy(),
+    });
     expect(outcome.ok && outcome.verdict.evidence).toBe("Paris");
     const tools = api.requests[0]!.body.tools as Array<{ input_schema: { required: string[] } }>;
     expect(tools[0]!.input_schema.required).toEqual(["reasoning", "score", "evidence"]);
   });
 
   it("prices nothing for a model outside the pricing table", async () => {
-    const outcome = await judge().grade(judgeRequest({ model: "claude-experimental-9" }), { slot: slotSpy() });
+    const outcome = await judge().grade(judgeRequest({ model: "claude-experimental-9" }), {
+      slot: slotSpy(),
+    });
     expect(outcome.ok).toBe(true);
     expect(outcome.call.costUsd).toBeNull();
     expect(outcome.call.usage.output).toBe(60);
@@ -108,7 +150,12 @@ describe("a verdict on the first attempt", () => {
 
 describe("retries", () => {
   it("waits out a 429's retry-after of 1 s without holding the slot, then succeeds", async () => {
-    api.setRespond(inOrder({ status: 429, headers: { "retry-after": "1" } }, { verdict: { reasoning: "ok", score: 1 } }));
+    api.setRespond(
+      inOrder(
+        { status: 429, headers: { "retry-after": "1" } },
+        { verdict: { reasoning: "ok", score: 1 } },
+      ),
+    );
     const events: string[] = [];
     const { sleep, waits } = recordingSleep(events);
     const slot = slotSpy(events);
@@ -132,7 +179,9 @@ describe("retries", () => {
       ),
     );
     const { sleep, waits } = recordingSleep();
-    const outcome = await judge({ sleep, now: () => now }).grade(judgeRequest(), { slot: slotSpy() });
+    const outcome = await judge({ sleep, now: () => now }).grade(judgeRequest(), {
+      slot: slotSpy(),
+    });
     expect(outcome.ok).toBe(true);
     expect(waits).toEqual([250, 3000]);
   });
@@ -165,7 +214,9 @@ describe("retries", () => {
   });
 
   it("backs off exponentially on 529 and succeeds on the third attempt", async () => {
-    api.setRespond(inOrder({ status: 529 }, { status: 529 }, { verdict: { reasoning: "ok", score: 0.5 } }));
+    api.setRespond(
+      inOrder({ status: 529 }, { status: 529 }, { verdict: { reasoning: "ok", score: 0.5 } }),
+    );
     const { sleep, waits } = recordingSleep();
     const outcome = await judge({ sleep }).grade(judgeRequest(), { slot: slotSpy() });
     expect(outcome.ok).toBe(true);
@@ -196,21 +247,33 @@ describe("retries", () => {
     const server = await judge({ sleep, maxRetries: 1 }).grade(judgeRequest(), { slot: slotSpy() });
     expect(!server.ok && server.error.kind).toBe("server");
     api.setRespond(() => ({ status: 429, headers: { "retry-after": "2" } }));
-    const limited = await judge({ sleep, maxRetries: 1 }).grade(judgeRequest(), { slot: slotSpy() });
-    expect(!limited.ok && limited.error).toMatchObject({ kind: "rate_limited", message: expect.stringMatching(/2 attempts.*429/) });
+    const limited = await judge({ sleep, maxRetries: 1 }).grade(judgeRequest(), {
+      slot: slotSpy(),
+    });
+    expect(!limited.ok && limited.error).toMatchObject({
+      kind: "rate_limited",
+      message: expect.stringMatching(/2 attempts.*429/),
+    });
   });
 
   it("retries an attempt that hangs past the timeout, and reports timeout when every attempt hangs", async () => {
     api.setRespond(inOrder({ hang: true }, { verdict: { reasoning: "ok", score: 1 } }));
     const { sleep } = recordingSleep();
-    const recovered = await judge({ sleep, timeoutMs: 300 }).grade(judgeRequest(), { slot: slotSpy() });
+    const recovered = await judge({ sleep, timeoutMs: 300 }).grade(judgeRequest(), {
+      slot: slotSpy(),
+    });
     expect(recovered.ok).toBe(true);
     expect(recovered.call.attempts).toBe(2);
 
     api.setRespond(() => ({ hang: true }));
     const started = Date.now();
-    const lost = await judge({ sleep, timeoutMs: 300, maxRetries: 1 }).grade(judgeRequest(), { slot: slotSpy() });
-    expect(!lost.ok && lost.error).toMatchObject({ kind: "timeout", message: expect.stringMatching(/2 attempts/) });
+    const lost = await judge({ sleep, timeoutMs: 300, maxRetries: 1 }).grade(judgeRequest(), {
+      slot: slotSpy(),
+    });
+    expect(!lost.ok && lost.error).toMatchObject({
+      kind: "timeout",
+      message: expect.stringMatching(/2 attempts/),
+    });
     expect(Date.now() - started).toBeGreaterThanOrEqual(550);
     expect(api.requests).toHaveLength(4);
     // The client hung up on the fake each time.
@@ -220,10 +283,12 @@ describe("retries", () => {
   it("reports a connection error when nothing listens, after retrying", async () => {
     const port = await freePort();
     const { sleep, waits } = recordingSleep();
-    const outcome = await createAnthropicJudge({ apiKey: FAKE_API_KEY, baseURL: `http://127.0.0.1:${port}`, maxRetries: 2, sleep }).grade(
-      judgeRequest(),
-      { slot: slotSpy() },
-    );
+    const outcome = await createAnthropicJudge({
+      apiKey: FAKE_API_KEY,
+      baseURL: `http://127.0.0.1:${port}`,
+      maxRetries: 2,
+      sleep,
+    }).grade(judgeRequest(), { slot: slotSpy() });
     expect(!outcome.ok && outcome.error.kind).toBe("connection");
     expect(outcome.call.attempts).toBe(3);
     expect(waits).toHaveLength(2);
@@ -250,7 +315,10 @@ describe("errors that a retry cannot fix", () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 50);
     const started = Date.now();
-    const outcome = await judge({ timeoutMs: 10_000 }).grade(judgeRequest(), { slot: slotSpy(), signal: controller.signal });
+    const outcome = await judge({ timeoutMs: 10_000 }).grade(judgeRequest(), {
+      slot: slotSpy(),
+      signal: controller.signal,
+    });
     expect(!outcome.ok && outcome.error.kind).toBe("request");
     expect(Date.now() - started).toBeLessThan(1_000);
     expect(api.requests).toHaveLength(1);

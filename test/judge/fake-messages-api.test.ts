@@ -15,7 +15,11 @@ afterEach(async () => {
   child = undefined;
 });
 
-const headers = { "content-type": "application/json", "x-api-key": "sk-ant-test", "anthropic-version": "2023-06-01" };
+const headers = {
+  "content-type": "application/json",
+  "x-api-key": "sk-ant-test",
+  "anthropic-version": "2023-06-01",
+};
 const body = {
   model: "claude-haiku-4-5",
   max_tokens: 100,
@@ -24,7 +28,11 @@ const body = {
   tools: [{ name: "record_verdict", input_schema: { type: "object" } }],
 };
 const post = (url: string, payload: unknown = body, extra: Record<string, string> = {}) =>
-  fetch(`${url}/v1/messages`, { method: "POST", headers: { ...headers, ...extra }, body: JSON.stringify(payload) });
+  fetch(`${url}/v1/messages`, {
+    method: "POST",
+    headers: { ...headers, ...extra },
+    body: JSON.stringify(payload),
+  });
 
 describe("the fake Messages API", () => {
   it("answers a verdict as a tool_use message with the real usage fields", async () => {
@@ -41,8 +49,15 @@ describe("the fake Messages API", () => {
       usage: { output_tokens: 60, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
     });
     expect(message.id).toMatch(/^msg_/);
-    expect((message.usage as { input_tokens: number }).input_tokens).toBe(Math.ceil(JSON.stringify(body).length / 4));
-    expect(api.requests[0]).toMatchObject({ system: "rubric", user: "candidate", toolName: "record_verdict", index: 0 });
+    expect((message.usage as { input_tokens: number }).input_tokens).toBe(
+      Math.ceil(JSON.stringify(body).length / 4),
+    );
+    expect(api.requests[0]).toMatchObject({
+      system: "rubric",
+      user: "candidate",
+      toolName: "record_verdict",
+      index: 0,
+    });
   });
 
   it.each([
@@ -50,7 +65,9 @@ describe("the fake Messages API", () => {
     [529, "overloaded_error"],
     [500, "api_error"],
   ])("answers %i with an error body of type %s", async (status, type) => {
-    api = await startFakeMessagesApi({ respond: () => ({ status, headers: { "retry-after": "1" } }) });
+    api = await startFakeMessagesApi({
+      respond: () => ({ status, headers: { "retry-after": "1" } }),
+    });
     const response = await post(api.url);
     expect(response.status).toBe(status);
     expect(response.headers.get("retry-after")).toBe("1");
@@ -60,25 +77,43 @@ describe("the fake Messages API", () => {
   it("rejects what the real API rejects: no key, and a tool_use without its tool_result", async () => {
     api = await startFakeMessagesApi();
     const { "x-api-key": _key, ...noKey } = headers;
-    const unauthenticated = await fetch(`${api.url}/v1/messages`, { method: "POST", headers: noKey, body: JSON.stringify(body) });
+    const unauthenticated = await fetch(`${api.url}/v1/messages`, {
+      method: "POST",
+      headers: noKey,
+      body: JSON.stringify(body),
+    });
     expect(unauthenticated.status).toBe(401);
     const dangling = await post(api.url, {
       ...body,
       messages: [
         { role: "user", content: "candidate" },
-        { role: "assistant", content: [{ type: "tool_use", id: "toolu_1", name: "record_verdict", input: {} }] },
+        {
+          role: "assistant",
+          content: [{ type: "tool_use", id: "toolu_1", name: "record_verdict", input: {} }],
+        },
         { role: "user", content: [{ type: "text", text: "again" }] },
       ],
     });
     expect(dangling.status).toBe(400);
-    expect(await dangling.json()).toMatchObject({ error: { type: "invalid_request_error", message: expect.stringMatching(/tool_result/) } });
+    expect(await dangling.json()).toMatchObject({
+      error: { type: "invalid_request_error", message: expect.stringMatching(/tool_result/) },
+    });
   });
 
   it("rejects sampling parameters under API version 2026-10-21, as the real API does", async () => {
     api = await startFakeMessagesApi();
-    const current = await post(api.url, { ...body, temperature: 1 }, { "anthropic-version": "2026-10-21" });
+    const current = await post(
+      api.url,
+      { ...body, temperature: 1 },
+      { "anthropic-version": "2026-10-21" },
+    );
     expect(current.status).toBe(400);
-    expect(await current.json()).toMatchObject({ error: { type: "invalid_request_error", message: "temperature: Extra inputs are not permitted" } });
+    expect(await current.json()).toMatchObject({
+      error: {
+        type: "invalid_request_error",
+        message: "temperature: Extra inputs are not permitted",
+      },
+    });
     const legacy = await post(api.url, { ...body, temperature: 1 });
     expect(legacy.status).toBe(200);
   });
@@ -91,9 +126,21 @@ describe("the fake Messages API", () => {
   });
 
   it("runs as its own process, printing READY <url>, and answers the given share of requests 429", async () => {
-    child = spawn(process.execPath, ["--import", "tsx", "test/support/fake-messages-api-main.ts", "--rate-429", "1", "--retry-after", "1"], {
-      stdio: ["ignore", "pipe", "inherit"],
-    });
+    child = spawn(
+      process.execPath,
+      [
+        "--import",
+        "tsx",
+        "test/support/fake-messages-api-main.ts",
+        "--rate-429",
+        "1",
+        "--retry-after",
+        "1",
+      ],
+      {
+        stdio: ["ignore", "pipe", "inherit"],
+      },
+    );
     const lines = createInterface({ input: child.stdout! });
     const url = await new Promise<string>((resolve, reject) => {
       lines.on("line", (line) => {
@@ -106,6 +153,9 @@ describe("the fake Messages API", () => {
     const response = await post(url);
     expect(response.status).toBe(429);
     expect(response.headers.get("retry-after")).toBe("1");
-    expect(await response.json()).toMatchObject({ type: "error", error: { type: "rate_limit_error" } });
+    expect(await response.json()).toMatchObject({
+      type: "error",
+      error: { type: "rate_limit_error" },
+    });
   });
 });

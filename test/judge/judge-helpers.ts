@@ -12,7 +12,8 @@ export function judgeRequest(overrides: Partial<JudgeRequest> = {}): JudgeReques
     maxTokens: 1024,
     sample: 1,
     templateVersion: "criterion-v3",
-    stablePrompt: "You grade answers against this rubric.\n\nCalibration examples\nResponse: \"Paris\" -> score 1.00",
+    stablePrompt:
+      'You grade answers against this rubric.\n\nCalibration examples\nResponse: "Paris" -> score 1.00',
     candidatePrompt: "<candidate>The capital of France is Paris.</candidate>",
     taskPrompt: "Grade the candidate now.",
     verdict: "score",
@@ -45,7 +46,10 @@ export function slotSpy(events: string[] = []): SlotSpy {
 }
 
 /** A sleep that returns at once and logs the wait it was asked for. */
-export function recordingSleep(events: string[] = []): { sleep: (ms: number) => Promise<void>; waits: number[] } {
+export function recordingSleep(events: string[] = []): {
+  sleep: (ms: number) => Promise<void>;
+  waits: number[];
+} {
   const waits: number[] = [];
   return {
     waits,
@@ -57,7 +61,11 @@ export function recordingSleep(events: string[] = []): { sleep: (ms: number) => 
 }
 
 /** A counting semaphore, as the engine's scheduler would give slots out. */
-export function semaphore(size: number): { slot(): JudgeSlot; take(): Promise<void>; give(): void } {
+export function semaphore(size: number): {
+  slot(): JudgeSlot;
+  take(): Promise<void>;
+  give(): void;
+} {
   let free = size;
   const queue: Array<() => void> = [];
   const take = () =>

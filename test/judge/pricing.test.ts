@@ -24,23 +24,45 @@ describe("priceOf", () => {
     expect(priceOf("claude-opus-4-20250514")?.inputPerMTok).toBe(15);
   });
 
-  it.each(["gpt-4o", "claude-opus-5", "claude-sonnet-4-5-extra", "toString", "constructor", "", "claude-sonnet-4-5-2025"])(
-    "knows nothing of %j",
-    (model) => {
-      expect(priceOf(model)).toBeUndefined();
-    },
-  );
+  it.each([
+    "gpt-4o",
+    "claude-opus-5",
+    "claude-sonnet-4-5-extra",
+    "toString",
+    "constructor",
+    "",
+    "claude-sonnet-4-5-2025",
+  ])("knows nothing of %j", (model) => {
+    expect(priceOf(model)).toBeUndefined();
+  });
 });
 
 describe("costOf", () => {
   it("charges cache writes at 1.25x and cache reads at 0.1x the input price", () => {
     const price = { inputPerMTok: 3, outputPerMTok: 15 };
-    expect(costOf(price, { input: 1_000_000, output: 0, cacheRead: 0, cacheWrite: 0 })).toBeCloseTo(3, 10);
-    expect(costOf(price, { input: 0, output: 1_000_000, cacheRead: 0, cacheWrite: 0 })).toBeCloseTo(15, 10);
-    expect(costOf(price, { input: 0, output: 0, cacheRead: 0, cacheWrite: 1_000_000 })).toBeCloseTo(3.75, 10);
-    expect(costOf(price, { input: 0, output: 0, cacheRead: 1_000_000, cacheWrite: 0 })).toBeCloseTo(0.3, 10);
+    expect(costOf(price, { input: 1_000_000, output: 0, cacheRead: 0, cacheWrite: 0 })).toBeCloseTo(
+      3,
+      10,
+    );
+    expect(costOf(price, { input: 0, output: 1_000_000, cacheRead: 0, cacheWrite: 0 })).toBeCloseTo(
+      15,
+      10,
+    );
+    expect(costOf(price, { input: 0, output: 0, cacheRead: 0, cacheWrite: 1_000_000 })).toBeCloseTo(
+      3.75,
+      10,
+    );
+    expect(costOf(price, { input: 0, output: 0, cacheRead: 1_000_000, cacheWrite: 0 })).toBeCloseTo(
+      0.3,
+      10,
+    );
     // 200 × 1 + 4000 × 1.25 + 8000 × 0.1 + 100 × 5 = 200 + 5000 + 800 + 500 = 6500 per MTok
-    expect(costOf({ inputPerMTok: 1, outputPerMTok: 5 }, { input: 200, output: 100, cacheRead: 8000, cacheWrite: 4000 })).toBeCloseTo(0.0065, 12);
+    expect(
+      costOf(
+        { inputPerMTok: 1, outputPerMTok: 5 },
+        { input: 200, output: 100, cacheRead: 8000, cacheWrite: 4000 },
+      ),
+    ).toBeCloseTo(0.0065, 12);
   });
 
   it("estimates about four characters a token, rounding up", () => {

@@ -8,8 +8,22 @@ const text = (chars: number, tag: string) => `${tag}${"x".repeat(chars - tag.len
 function body(system: string, candidate: string, ttl?: "1h") {
   return {
     model: "claude-sonnet-4-5",
-    system: [{ type: "text", text: system, cache_control: ttl ? { type: "ephemeral", ttl } : { type: "ephemeral" } }],
-    messages: [{ role: "user", content: [{ type: "text", text: candidate, cache_control: { type: "ephemeral" } }, { type: "text", text: "grade it" }] }],
+    system: [
+      {
+        type: "text",
+        text: system,
+        cache_control: ttl ? { type: "ephemeral", ttl } : { type: "ephemeral" },
+      },
+    ],
+    messages: [
+      {
+        role: "user",
+        content: [
+          { type: "text", text: candidate, cache_control: { type: "ephemeral" } },
+          { type: "text", text: "grade it" },
+        ],
+      },
+    ],
   };
 }
 
@@ -29,16 +43,23 @@ describe("the prompt-cache emulation", () => {
     // Another candidate: the rubric prefix is read, the candidate written.
     const other = cache.admit(body(text(8000, "rubric"), text(4000, "two")));
     expect(other.usage.cache_read_input_tokens).toBeGreaterThan(1900);
-    expect(other.usage.cache_read_input_tokens + other.usage.cache_creation_input_tokens).toBe(first.usage.cache_creation_input_tokens);
+    expect(other.usage.cache_read_input_tokens + other.usage.cache_creation_input_tokens).toBe(
+      first.usage.cache_creation_input_tokens,
+    );
   });
 
   it("caches nothing below the minimum, and only the prefixes that reach it", () => {
     const cache = createPromptCache({ minTokens: 1024 });
     const short = cache.admit(body(text(400, "rubric"), text(400, "one")));
-    expect(short.usage).toMatchObject({ cache_creation_input_tokens: 0, cache_read_input_tokens: 0 });
+    expect(short.usage).toMatchObject({
+      cache_creation_input_tokens: 0,
+      cache_read_input_tokens: 0,
+    });
     // A short rubric with a long candidate: only the rubric + candidate prefix is written.
     const long = cache.admit(body(text(400, "rubric"), text(6000, "one")));
-    expect(long.usage.cache_creation_input_tokens).toBe(long.usage.cache_creation.ephemeral_5m_input_tokens);
+    expect(long.usage.cache_creation_input_tokens).toBe(
+      long.usage.cache_creation.ephemeral_5m_input_tokens,
+    );
     expect(long.usage.cache_creation_input_tokens).toBeGreaterThan(1500);
   });
 
@@ -47,9 +68,13 @@ describe("the prompt-cache emulation", () => {
     const cache = createPromptCache({ now: () => now });
     cache.admit(body(text(8000, "rubric"), text(100, "a"))).begin();
     now = 4 * 60_000;
-    expect(cache.admit(body(text(8000, "rubric"), text(100, "b"))).usage.cache_read_input_tokens).toBeGreaterThan(0);
+    expect(
+      cache.admit(body(text(8000, "rubric"), text(100, "b"))).usage.cache_read_input_tokens,
+    ).toBeGreaterThan(0);
     now = 8 * 60_000; // 4 minutes after the read that refreshed it
-    expect(cache.admit(body(text(8000, "rubric"), text(100, "c"))).usage.cache_read_input_tokens).toBeGreaterThan(0);
+    expect(
+      cache.admit(body(text(8000, "rubric"), text(100, "c"))).usage.cache_read_input_tokens,
+    ).toBeGreaterThan(0);
     now = 20 * 60_000;
     const expired = cache.admit(body(text(8000, "rubric"), text(100, "d")));
     expect(expired.usage.cache_read_input_tokens).toBe(0);
@@ -59,6 +84,8 @@ describe("the prompt-cache emulation", () => {
     written.begin();
     expect(written.usage.cache_creation.ephemeral_1h_input_tokens).toBeGreaterThan(1900);
     now += 50 * 60_000;
-    expect(hour.admit(body(text(8000, "rubric"), text(100, "b"), "1h")).usage.cache_read_input_tokens).toBeGreaterThan(0);
+    expect(
+      hour.admit(body(text(8000, "rubric"), text(100, "b"), "1h")).usage.cache_read_input_tokens,
+    ).toBeGreaterThan(0);
   });
 });

@@ -19,15 +19,28 @@ afterEach(async () => {
 });
 
 async function start(promptCache: PromptCacheOptions = {}, latencyMs = 0) {
-  api = await startFakeMessagesApi({ promptCache, latencyMs, respond: () => ({ verdict: { reasoning: "ok", score: 1 } }) });
+  api = await startFakeMessagesApi({
+    promptCache,
+    latencyMs,
+    respond: () => ({ verdict: { reasoning: "ok", score: 1 } }),
+  });
   return createAnthropicJudge({ apiKey: FAKE_API_KEY, baseURL: api.url, timeoutMs: 2_000 });
 }
 
 // claude-sonnet-4-5 caches from 1,024 tokens: a rubric of ~2,000 and a candidate of ~1,000.
 const RUBRIC = `You grade against this rubric.\n${"## Criterion: thorough\nCovers every part of the question in depth.\n".repeat(110)}`;
 const request = (candidate: string, task: string) =>
-  judgeRequest({ model: "claude-sonnet-4-5", stablePrompt: RUBRIC, candidatePrompt: `<candidate_response>\n${candidate.repeat(200)}\n</candidate_response>`, taskPrompt: task });
-const grade = async (judge: Awaited<ReturnType<typeof start>>, r: ReturnType<typeof request>, cacheTtl?: CacheTtl) => {
+  judgeRequest({
+    model: "claude-sonnet-4-5",
+    stablePrompt: RUBRIC,
+    candidatePrompt: `<candidate_response>\n${candidate.repeat(200)}\n</candidate_response>`,
+    taskPrompt: task,
+  });
+const grade = async (
+  judge: Awaited<ReturnType<typeof start>>,
+  r: ReturnType<typeof request>,
+  cacheTtl?: CacheTtl,
+) => {
   const outcome = await judge.grade(r, { slot: slotSpy(), ...(cacheTtl ? { cacheTtl } : {}) });
   return outcome;
 };
@@ -50,13 +63,18 @@ describe("cache breakpoints against the emulated prompt cache", () => {
     expect(third.call.usage.cacheWrite).toBeGreaterThan(0);
     const system = api!.requests[0]!.body.system as Array<{ cache_control?: unknown }>;
     expect(system[0]!.cache_control).toEqual({ type: "ephemeral" });
-    const user = (api!.requests[0]!.body.messages as Array<{ content: Array<{ cache_control?: unknown }> }>)[0]!.content;
+    const user = (
+      api!.requests[0]!.body.messages as Array<{ content: Array<{ cache_control?: unknown }> }>
+    )[0]!.content;
     expect(user.map((b) => b.cache_control)).toEqual([{ type: "ephemeral" }, undefined]);
   });
 
   it("misses on every concurrent request that shares a new prefix: an entry is readable only once a response has begun", async () => {
     const judge = await start({}, 100);
-    const both = await Promise.all([grade(judge, request("Paris. ", "a")), grade(judge, request("Paris. ", "b"))]);
+    const both = await Promise.all([
+      grade(judge, request("Paris. ", "a")),
+      grade(judge, request("Paris. ", "b")),
+    ]);
     expect(both.map((o) => o.call.usage.cacheRead)).toEqual([0, 0]);
     expect(both.every((o) => o.call.usage.cacheWrite > 2_000)).toBe(true);
   });
@@ -65,8 +83,14 @@ describe("cache breakpoints against the emulated prompt cache", () => {
     const judge = await start();
     await grade(judge, request("Paris. ", "a"), "1h");
     const body = api!.requests[0]!.body;
-    expect((body.system as Array<{ cache_control?: unknown }>)[0]!.cache_control).toEqual({ type: "ephemeral", ttl: "1h" });
-    expect((body.messages as Array<{ content: Array<{ cache_control?: unknown }> }>)[0]!.content[0]!.cache_control).toEqual({ type: "ephemeral" });
+    expect((body.system as Array<{ cache_control?: unknown }>)[0]!.cache_control).toEqual({
+      type: "ephemeral",
+      ttl: "1h",
+    });
+    expect(
+      (body.messages as Array<{ content: Array<{ cache_control?: unknown }> }>)[0]!.content[0]!
+        .cache_control,
+    ).toEqual({ type: "ephemeral" });
   });
 
   it("counts and prices the 1-hour writes as the API bills them: 2× input, not the 5-minute 1.25×", async () => {
@@ -76,9 +100,17 @@ describe("cache breakpoints against the emulated prompt cache", () => {
     // The stand-in wrote the rubric for an hour and the candidate for five minutes, as the API splits it in usage.cache_creation.
     expect(billed.cacheWrite1h).toBeGreaterThan(2_000);
     expect(billed.cacheWrite).toBeGreaterThan(billed.cacheWrite1h);
-    expect(outcome.call.usage).toMatchObject({ cacheWrite: billed.cacheWrite, cacheWrite1h: billed.cacheWrite1h });
+    expect(outcome.call.usage).toMatchObject({
+      cacheWrite: billed.cacheWrite,
+      cacheWrite1h: billed.cacheWrite1h,
+    });
     // claude-sonnet-4-5: $3 per million input tokens, $15 output.
-    const usd = (billed.input * 3 + (billed.cacheWrite - billed.cacheWrite1h) * 3 * 1.25 + billed.cacheWrite1h * 3 * 2 + outcome.call.usage.output * 15) / 1_000_000;
+    const usd =
+      (billed.input * 3 +
+        (billed.cacheWrite - billed.cacheWrite1h) * 3 * 1.25 +
+        billed.cacheWrite1h * 3 * 2 +
+        outcome.call.usage.output * 15) /
+      1_000_000;
     expect(outcome.call.costUsd).toBeCloseTo(usd, 10);
   });
 
@@ -86,8 +118,14 @@ describe("cache breakpoints against the emulated prompt cache", () => {
     const judge = await start();
     await grade(judge, { ...request("Paris. ", "a"), candidateShared: false });
     const body = api!.requests[0]!.body;
-    expect((body.system as Array<{ cache_control?: unknown }>)[0]!.cache_control).toEqual({ type: "ephemeral" });
-    expect((body.messages as Array<{ content: Array<{ cache_control?: unknown }> }>)[0]!.content.map((b) => b.cache_control)).toEqual([undefined, undefined]);
+    expect((body.system as Array<{ cache_control?: unknown }>)[0]!.cache_control).toEqual({
+      type: "ephemeral",
+    });
+    expect(
+      (body.messages as Array<{ content: Array<{ cache_control?: unknown }> }>)[0]!.content.map(
+        (b) => b.cache_control,
+      ),
+    ).toEqual([undefined, undefined]);
   });
 
   it("places no breakpoint on a prefix below the model's minimum (claude-haiku-4-5: 4,096 tokens)", async () => {
@@ -103,7 +141,9 @@ describe("cache breakpoints against the emulated prompt cache", () => {
     const judge = await start({ minTokens: 100_000 });
     const outcome = await grade(judge, request("Paris. ", "a"));
     expect(outcome.call.usage).toMatchObject({ cacheWrite: 0, cacheRead: 0 });
-    expect(outcome.notice).toMatch(/claude-sonnet-4-5 neither wrote nor read a prefix of about \d+ tokens \(cache_creation_input_tokens = 0\)/);
+    expect(outcome.notice).toMatch(
+      /claude-sonnet-4-5 neither wrote nor read a prefix of about \d+ tokens \(cache_creation_input_tokens = 0\)/,
+    );
   });
 });
 

@@ -22,12 +22,24 @@ const SLOT = { release: () => {}, acquire: async () => {} };
 
 const STAND_INS = {
   anthropic: async () => {
-    const api = await startFakeMessagesApi({ respond: () => ({ verdict: { reasoning: "ok", score: 0.75 } }) });
-    return { baseURL: api.url, close: () => api.close(), bodies: () => api.requests.map((r) => JSON.stringify(r.body)) };
+    const api = await startFakeMessagesApi({
+      respond: () => ({ verdict: { reasoning: "ok", score: 0.75 } }),
+    });
+    return {
+      baseURL: api.url,
+      close: () => api.close(),
+      bodies: () => api.requests.map((r) => JSON.stringify(r.body)),
+    };
   },
   openai: async () => {
-    const api = await startFakeOpenAIApi({ respond: () => ({ verdict: { reasoning: "ok", score: 0.75 } }) });
-    return { baseURL: api.url, close: () => api.close(), bodies: () => api.requests.map((r) => JSON.stringify(r.body)) };
+    const api = await startFakeOpenAIApi({
+      respond: () => ({ verdict: { reasoning: "ok", score: 0.75 } }),
+    });
+    return {
+      baseURL: api.url,
+      close: () => api.close(),
+      bodies: () => api.requests.map((r) => JSON.stringify(r.body)),
+    };
   },
 } as const;
 
@@ -36,20 +48,30 @@ describe("the provider registry", () => {
     expect(Object.keys(PROVIDER_ADAPTERS).sort()).toEqual([...PROVIDER_TYPES].sort());
   });
 
-  test.each(PROVIDER_TYPES)("%s: grades over its SDK against its stand-in, and prices its vendor's models only", async (type) => {
-    const standIn = await STAND_INS[type]();
-    try {
-      const judge = PROVIDER_ADAPTERS[type].createJudge({ apiKey: "k", baseURL: standIn.baseURL, timeoutMs: 5000, declared: true });
-      const outcome = await judge.grade(REQUEST, { slot: SLOT });
-      expect(outcome.ok && outcome.verdict.score).toBe(0.75);
-      expect(outcome.call.usage.input).toBeGreaterThan(0);
-      // The judge is told which one criterion to grade: the last turn reaches the endpoint.
-      expect(standIn.bodies().every((b) => b.includes("Grade the criterion `polite` now."))).toBe(true);
-    } finally {
-      await standIn.close();
-    }
-    const own = type === "anthropic" ? "claude-haiku-4-5" : "gpt-4.1-mini";
-    expect(PROVIDER_ADAPTERS[type].priceOf(own)).toBeDefined();
-    expect(PROVIDER_ADAPTERS[type].priceOf("qwen3-8b")).toBeUndefined();
-  });
+  test.each(PROVIDER_TYPES)(
+    "%s: grades over its SDK against its stand-in, and prices its vendor's models only",
+    async (type) => {
+      const standIn = await STAND_INS[type]();
+      try {
+        const judge = PROVIDER_ADAPTERS[type].createJudge({
+          apiKey: "k",
+          baseURL: standIn.baseURL,
+          timeoutMs: 5000,
+          declared: true,
+        });
+        const outcome = await judge.grade(REQUEST, { slot: SLOT });
+        expect(outcome.ok && outcome.verdict.score).toBe(0.75);
+        expect(outcome.call.usage.input).toBeGreaterThan(0);
+        // The judge is told which one criterion to grade: the last turn reaches the endpoint.
+        expect(standIn.bodies().every((b) => b.includes("Grade the criterion `polite` now."))).toBe(
+          true,
+        );
+      } finally {
+        await standIn.close();
+      }
+      const own = type === "anthropic" ? "claude-haiku-4-5" : "gpt-4.1-mini";
+      expect(PROVIDER_ADAPTERS[type].priceOf(own)).toBeDefined();
+      expect(PROVIDER_ADAPTERS[type].priceOf("qwen3-8b")).toBeUndefined();
+    },
+  );
 });

@@ -5,7 +5,11 @@ import { createLiveRunner } from "../../lib/live/create-live-runner";
 import type { Report, EvalResult } from "../../lib/engine/results/report";
 import { runSuite } from "../../lib/engine/run-suite";
 import type { PriceOf } from "../../lib/engine/plan/explain-plan";
-import { startFakeMessagesApi, type FakeMessagesApi, type FakeRespond } from "../support/fake-messages-api";
+import {
+  startFakeMessagesApi,
+  type FakeMessagesApi,
+  type FakeRespond,
+} from "../support/fake-messages-api";
 import { MCP_TEST_SERVER_ARGS } from "../support/mcp-test-server";
 import { suiteFrom } from "../support/run-yaml";
 
@@ -19,13 +23,18 @@ export const AGENT_MODEL = "claude-haiku-4-5";
 
 /** A servers: entry that runs the test server over stdio, with extra environment variables. */
 export function stdioServer(name: string, env: Record<string, string> = {}, extra = ""): string {
-  const envLines = Object.entries(env).map(([k, v]) => `\n      ${k}: ${JSON.stringify(v)}`).join("");
+  const envLines = Object.entries(env)
+    .map(([k, v]) => `\n      ${k}: ${JSON.stringify(v)}`)
+    .join("");
   return `  ${name}:\n    command: ${JSON.stringify(process.execPath)}\n    args: ${JSON.stringify(MCP_TEST_SERVER_ARGS)}${
     envLines ? `\n    env:${envLines}` : ""
   }${extra}\n`;
 }
 
-export async function startStandIn(onFinished: OnFinished, respond: FakeRespond): Promise<FakeMessagesApi> {
+export async function startStandIn(
+  onFinished: OnFinished,
+  respond: FakeRespond,
+): Promise<FakeMessagesApi> {
   const api = await startFakeMessagesApi({ respond });
   onFinished(() => api.close());
   return api;
@@ -60,7 +69,9 @@ export async function runLive(yaml: string, options: RunLiveOptions): Promise<Re
         concurrency: options.concurrency ?? 4,
         toolVersion: "0.0.0-test",
         ...(options.maxCostUsd !== undefined ? { maxCostUsd: options.maxCostUsd } : {}),
-        ...(options.judgeUnavailable !== undefined ? { judgeUnavailable: options.judgeUnavailable } : {}),
+        ...(options.judgeUnavailable !== undefined
+          ? { judgeUnavailable: options.judgeUnavailable }
+          : {}),
         ...(options.signal ? { signal: options.signal } : {}),
       },
       { judge, live, now: Date.now, priceOf: options.priceOf ?? (() => undefined) },
@@ -72,7 +83,8 @@ export async function runLive(yaml: string, options: RunLiveOptions): Promise<Re
 
 export function resultNamed(report: Report, name: string): EvalResult {
   const found = report.results.find((r) => r.name === name);
-  if (!found) throw new Error(`no result "${name}" in ${report.results.map((r) => r.name).join(", ")}`);
+  if (!found)
+    throw new Error(`no result "${name}" in ${report.results.map((r) => r.name).join(", ")}`);
   return found;
 }
 

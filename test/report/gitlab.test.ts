@@ -25,7 +25,9 @@ describe("gitlab code quality reporter", () => {
       expect(issue.fingerprint).toMatch(/^[0-9a-f]{64}$/);
       expect(["blocker", "critical", "major", "minor", "info"]).toContain(issue.severity);
       expect(issue.location.path).toBe("examples/rubric-eval.yml");
-      expect(Number.isInteger(issue.location.lines.begin) && issue.location.lines.begin >= 1).toBe(true);
+      expect(Number.isInteger(issue.location.lines.begin) && issue.location.lines.begin >= 1).toBe(
+        true,
+      );
     }
   });
 
@@ -43,16 +45,28 @@ describe("gitlab code quality reporter", () => {
     const first = render().map((i) => i.fingerprint);
     expect(new Set(first).size).toBe(first.length);
     // Two matrix cells share an eval and a line; their ids keep them apart.
-    const cells = sampleResults().filter((r) => r.eval === "summary quality").map((r) => ({ ...r, status: "failed" as const }));
+    const cells = sampleResults()
+      .filter((r) => r.eval === "summary quality")
+      .map((r) => ({ ...r, status: "failed" as const }));
     const cellPrints = render(buildSampleReport({ results: cells })).map((i) => i.fingerprint);
     expect(new Set(cellPrints).size).toBe(2);
-    const rerun = sampleResults().map((r) => ({ ...r, costUsd: r.costUsd * 2, reason: `${r.reason}!` }));
+    const rerun = sampleResults().map((r) => ({
+      ...r,
+      costUsd: r.costUsd * 2,
+      reason: `${r.reason}!`,
+    }));
     expect(render(buildSampleReport({ results: rerun })).map((i) => i.fingerprint)).toEqual(first);
-    const failedNowSkipped = sampleResults().map((r) => (r.status === "failed" ? { ...r, status: "skipped" as const } : r));
-    expect(render(buildSampleReport({ results: failedNowSkipped })).map((i) => i.fingerprint)).not.toEqual(first);
+    const failedNowSkipped = sampleResults().map((r) =>
+      r.status === "failed" ? { ...r, status: "skipped" as const } : r,
+    );
+    expect(
+      render(buildSampleReport({ results: failedNowSkipped })).map((i) => i.fingerprint),
+    ).not.toEqual(first);
   });
 
   it("is an empty array for an all-green run", () => {
-    expect(render(buildSampleReport({ results: sampleResults().filter((r) => r.status === "passed") }))).toEqual([]);
+    expect(
+      render(buildSampleReport({ results: sampleResults().filter((r) => r.status === "passed") })),
+    ).toEqual([]);
   });
 });

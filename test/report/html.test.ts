@@ -55,7 +55,8 @@ describe("html reporter", () => {
     const page = htmlReporter.render(buildSampleReport(), { color: false });
     expect(page).not.toMatch(/<script|<link|<iframe|<object|<embed|@import|url\(/i);
     expect(page).not.toMatch(/\s(?:src|href|action|srcset)\s*=\s*["']?\s*(?:https?:)?\/\//i);
-    for (const [, target] of page.matchAll(/\shref="([^"]*)"/g)) expect(target).toMatch(/^#result-\d+$/);
+    for (const [, target] of page.matchAll(/\shref="([^"]*)"/g))
+      expect(target).toMatch(/^#result-\d+$/);
   });
 
   it("shows injected markup only escaped, wherever it came from", () => {
@@ -64,7 +65,7 @@ describe("html reporter", () => {
     expect(page).not.toMatch(/<img/i);
     expect(page).not.toMatch(/<[^>]*onerror\s*=/i);
     expect(page).not.toMatch(/\s(?:src|href)\s*=\s*["']?\s*(?:https?:)?\/\//i);
-    expect(page).not.toContain("<a href=\"https");
+    expect(page).not.toContain('<a href="https');
     expect(page).toContain("&lt;script&gt;alert(1)&lt;/script&gt;");
     expect(page).toContain("&lt;img src=x onerror=alert(1)&gt;");
     expect(page).toContain("&quot;&gt;&lt;a href=&quot;https://evil.example/x&quot;&gt;");
@@ -72,7 +73,8 @@ describe("html reporter", () => {
 
   it("shows every status with its own badge, and marks a vacuous pass", () => {
     const page = htmlReporter.render(buildSampleReport(), { color: false });
-    for (const status of ["passed", "failed", "deferred", "judge_error", "skipped"]) expect(page).toContain(`class="badge s-${status}"`);
+    for (const status of ["passed", "failed", "deferred", "judge_error", "skipped"])
+      expect(page).toContain(`class="badge s-${status}"`);
     expect(page).toContain('<span class="badge vacuous">vacuous</span>');
     expect(page).toContain("skipped (budget)");
   });
@@ -84,7 +86,9 @@ describe("html reporter", () => {
     expect(page).toContain("<q>cut latency by 40%</q>");
     expect(page).toContain("timeout after 3 attempts");
     expect(page).toContain("Does it page the on-call engineer? → no (0.30)");
-    expect(page).toContain("<pre>The last release added per-tenant rate limits and cut latency by 40%.</pre>");
+    expect(page).toContain(
+      "<pre>The last release added per-tenant rate limits and cut latency by 40%.</pre>",
+    );
   });
 
   it("opens the sections of results that need attention", () => {

@@ -15,9 +15,13 @@ describe("json reporter", () => {
   it("gives the same bytes for the same report however its keys were ordered", () => {
     const report = buildSampleReport();
     const reversed = JSON.parse(JSON.stringify(report), (_key, value: unknown) =>
-      value && typeof value === "object" && !Array.isArray(value) ? Object.fromEntries(Object.entries(value).reverse()) : value,
+      value && typeof value === "object" && !Array.isArray(value)
+        ? Object.fromEntries(Object.entries(value).reverse())
+        : value,
     ) as Report;
     expect(Object.keys(reversed)[0]).not.toBe(Object.keys(report)[0]);
-    expect(jsonReporter.render(reversed, { color: false })).toBe(jsonReporter.render(report, { color: false }));
+    expect(jsonReporter.render(reversed, { color: false })).toBe(
+      jsonReporter.render(report, { color: false }),
+    );
   });
 });

@@ -17,7 +17,9 @@ const parser = new XMLParser({
 });
 
 function parse(xml: string) {
-  const doc = parser.parse(xml) as { testsuites: Attributes & { testsuite: (Attributes & { testcase: Attributes[] })[] } };
+  const doc = parser.parse(xml) as {
+    testsuites: Attributes & { testsuite: (Attributes & { testcase: Attributes[] })[] };
+  };
   const suite = doc.testsuites.testsuite[0];
   if (!suite) throw new Error("no <testsuite>");
   return { root: doc.testsuites, suite, cases: suite.testcase };
@@ -79,8 +81,15 @@ describe("junit reporter", () => {
 
   it("stays valid with markup, quotes, newlines and control characters in the report", () => {
     const hostile = `<b>"x" & 'y'</b>\u0001\u001b[31m]]>\nline two`;
-    const results = sampleResults().map((r) => ({ ...r, name: `${r.name} ${hostile}`, eval: hostile, reason: hostile }));
-    const xml = junitReporter.render(buildSampleReport({ results, suite: { file: hostile } }), { color: false });
+    const results = sampleResults().map((r) => ({
+      ...r,
+      name: `${r.name} ${hostile}`,
+      eval: hostile,
+      reason: hostile,
+    }));
+    const xml = junitReporter.render(buildSampleReport({ results, suite: { file: hostile } }), {
+      color: false,
+    });
     expect(XMLValidator.validate(xml)).toBe(true);
     const { cases } = parse(xml);
     expect(cases[0]?.["@classname"]).toContain(`<b>"x" & 'y'</b>`);

@@ -25,19 +25,23 @@ evals:
         - { name: accurate, description: "States the correct change.", required: true }
 `;
 
-
 async function juryReport(): Promise<Report> {
-  return runYaml(SUITE, { judge: createFakeJudge(byCriterion({ accurate: jurorVerdicts(1, 0.65, 0.65) })) });
+  return runYaml(SUITE, {
+    judge: createFakeJudge(byCriterion({ accurate: jurorVerdicts(1, 0.65, 0.65) })),
+  });
 }
 
-const render = (report: Report, name: keyof typeof REPORTERS) => REPORTERS[name].render(report, { color: false });
+const render = (report: Report, name: keyof typeof REPORTERS) =>
+  REPORTERS[name].render(report, { color: false });
 const SUMMARY = "mean of 3 jurors: 0.77, 1 of 3 passed";
 const GATE = `required criterion "accurate" failed: ${SUMMARY}, threshold 0.70`;
 
 describe("a jury's criterion in every reporter", () => {
   it("pretty: the combined verdict on the criterion's line, and each juror's own verdict under it", async () => {
     const text = render(await juryReport(), "pretty");
-    expect(text).toMatch(new RegExp(`✗ accurate {2}0\\.77 / 0\\.70 {2}${SUMMARY} {2}\\[required \\(failed\\)\\]`));
+    expect(text).toMatch(
+      new RegExp(`✗ accurate {2}0\\.77 / 0\\.70 {2}${SUMMARY} {2}\\[required \\(failed\\)\\]`),
+    );
     expect(text).toContain(`gate: ${GATE}`);
     expect(text).toContain(`${SONNET} #1: 1.00 pass`);
     expect(text).toContain(`${SONNET} #2: 0.65 fail (required failed)`);
@@ -47,20 +51,30 @@ describe("a jury's criterion in every reporter", () => {
 
   it("junit: each juror's reasoning under that juror in the failure body", async () => {
     const xml = render(await juryReport(), "junit");
-    const body = String(new XMLParser({ ignoreAttributes: false }).parse(xml).testsuites.testsuite.testcase.failure["#text"]);
+    const body = String(
+      new XMLParser({ ignoreAttributes: false }).parse(xml).testsuites.testsuite.testcase.failure[
+        "#text"
+      ],
+    );
     expect(body).toContain(SUMMARY);
     expect(body).toContain(`${SONNET} #1: 1.00 pass · reasoning: juror 1 gave a score of 1`);
-    expect(body).toContain(`${SONNET} #3: 0.65 fail (required failed) · reasoning: juror 3 gave a score of 0.65`);
+    expect(body).toContain(
+      `${SONNET} #3: 0.65 fail (required failed) · reasoning: juror 3 gave a score of 0.65`,
+    );
     expect(body).not.toMatch(/^ {2}reasoning: /m);
   });
 
   it("md and html: the combination, then each juror with its own reasoning", async () => {
     const report = await juryReport();
     const md = render(report, "md");
-    expect(md).toContain(`${SUMMARY}<br>${SONNET} #1: 1.00 pass: juror 1 gave a score of 1<br>${SONNET} #2: 0.65 fail (required failed): juror 2 gave a score of 0.65`);
+    expect(md).toContain(
+      `${SUMMARY}<br>${SONNET} #1: 1.00 pass: juror 1 gave a score of 1<br>${SONNET} #2: 0.65 fail (required failed): juror 2 gave a score of 0.65`,
+    );
     const html = render(report, "html");
     expect(html).toContain(`<div class="muted">${SUMMARY}</div>`);
-    expect(html).toContain(`<div class="juror"><div class="muted">${SONNET} #2: 0.65 fail (required failed)</div><div>juror 2 gave a score of 0.65</div></div>`);
+    expect(html).toContain(
+      `<div class="juror"><div class="muted">${SONNET} #2: 0.65 fail (required failed)</div><div>juror 2 gave a score of 0.65</div></div>`,
+    );
   });
 
   it("json and ndjson: the combined verdict and each juror's, with the jury's gate", async () => {
@@ -69,8 +83,17 @@ describe("a jury's criterion in every reporter", () => {
       const parsed = JSON.parse(text);
       const result = parsed.results?.[0] ?? parsed;
       expect(result.gates).toEqual([GATE]);
-      expect(result.criteria[0]).toMatchObject({ passed: false, gates: ["required_failed"], reasoning: "", combined: { method: "jury", judges: 3, passed: 1, summary: SUMMARY } });
-      expect(result.criteria[0].verdicts.map((v: { passed: boolean }) => v.passed)).toEqual([true, false, false]);
+      expect(result.criteria[0]).toMatchObject({
+        passed: false,
+        gates: ["required_failed"],
+        reasoning: "",
+        combined: { method: "jury", judges: 3, passed: 1, summary: SUMMARY },
+      });
+      expect(result.criteria[0].verdicts.map((v: { passed: boolean }) => v.passed)).toEqual([
+        true,
+        false,
+        false,
+      ]);
     }
   });
 
@@ -90,7 +113,9 @@ describe("a jury's criterion in every reporter", () => {
 
 describe("a single judge's triggered guard", () => {
   it("is never a tick, even when its inverted score clears the criterion's threshold", async () => {
-    const report = await runYaml(GUARD_AT_HALF, { judge: createFakeJudge(byCriterion({ leak: { score: 0.5 } })) });
+    const report = await runYaml(GUARD_AT_HALF, {
+      judge: createFakeJudge(byCriterion({ leak: { score: 0.5 } })),
+    });
     const text = render(report, "pretty");
     // Before: "✓ leak  0.50 / 0.10  [guard (triggered)]".
     expect(text).toContain("✗ leak  0.50 / 0.10  [guard (triggered)]");
@@ -108,7 +133,9 @@ evals:
 `;
 
   it("writes a mean of 0.7000000000000001 as 0.7 in json, ndjson and tap, and counts one eval as one", async () => {
-    const report = await runYaml(yaml, { judge: createFakeJudge(always([{ score: 0.9 }, { score: 0.8 }, { score: 0.4 }])) });
+    const report = await runYaml(yaml, {
+      judge: createFakeJudge(always([{ score: 0.9 }, { score: 0.8 }, { score: 0.4 }])),
+    });
     expect(report.results[0]!.score).toBe(0.7000000000000001);
     for (const name of ["json", "ndjson", "tap"] as const) {
       const text = render(report, name);

@@ -18,7 +18,15 @@ const TRANSCRIPT: Transcript = {
   stopNote: 'server "calendar" exited, during tool call "create_event"',
   entries: [
     { kind: "user", text: "Book <b>Alice</b> for Tuesday." },
-    { kind: "tool_call", name: "create_event", arguments: { title: "<script>alert(1)</script>" }, result: "Created evt_9 <img src=x onerror=alert(1)>", isError: false, truncatedFrom: 9000, durationMs: 12 },
+    {
+      kind: "tool_call",
+      name: "create_event",
+      arguments: { title: "<script>alert(1)</script>" },
+      result: "Created evt_9 <img src=x onerror=alert(1)>",
+      isError: false,
+      truncatedFrom: 9000,
+      durationMs: 12,
+    },
   ],
 };
 
@@ -35,7 +43,14 @@ function liveReport(transcript: Transcript = TRANSCRIPT): Report {
       server: "calendar",
       prompt: "Book <b>Alice</b> for Tuesday.",
       transcript,
-      agent: { model: "claude-haiku-4-5", turns: 1, maxTurns: 6, usage: { input: 10, output: 5, cacheRead: 0, cacheWrite: 0 }, costUsd: 0, calls: [] },
+      agent: {
+        model: "claude-haiku-4-5",
+        turns: 1,
+        maxTurns: 6,
+        usage: { input: 10, output: 5, cacheRead: 0, cacheWrite: 0 },
+        costUsd: 0,
+        calls: [],
+      },
       serverStderr: "fatal: backend down\nkey sk-ant-api03-abcdefghijklmnopqrstuv\n",
     },
   };
@@ -58,9 +73,13 @@ describe("live transcripts in reports", () => {
     expect(page).toContain("server calendar · agent claude-haiku-4-5 · 1 of 6 turns");
     expect(page).toContain("<b>Tool call 1: create_event</b>");
     expect(page).toContain("&lt;script&gt;alert(1)&lt;/script&gt;");
-    expect(page).toContain("Created evt_9 &lt;img src=x onerror=alert(1)&gt;\n[… truncated: showing the first 42 of 9000 characters]");
+    expect(page).toContain(
+      "Created evt_9 &lt;img src=x onerror=alert(1)&gt;\n[… truncated: showing the first 42 of 9000 characters]",
+    );
     expect(page).not.toMatch(/<script|<img|<b>Alice/);
-    expect(page).toContain("<h4>Server stderr</h4><pre>fatal: backend down\nkey [REDACTED]\n</pre>");
+    expect(page).toContain(
+      "<h4>Server stderr</h4><pre>fatal: backend down\nkey [REDACTED]\n</pre>",
+    );
   });
 
   it("md shows the transcript as the judge read it, fenced", () => {
@@ -75,8 +94,12 @@ describe("live transcripts in reports", () => {
   it("pretty lists the steps under the failed result, one line each", () => {
     const text = REPORTERS.pretty.render(report, { color: false });
     expect(text).toContain("transcript (server calendar, agent claude-haiku-4-5, 1 of 6 turns):");
-    expect(text).toContain('tool create_event {"title":"<script>alert(1)</script>"} → Created evt_9 <img src=x onerror=alert(1)> [… truncated: showing the first 42 of 9000 characters]');
-    expect(text).toMatch(/server stderr \(last lines\):\n\s+fatal: backend down\n\s+key \[REDACTED\]/);
+    expect(text).toContain(
+      'tool create_event {"title":"<script>alert(1)</script>"} → Created evt_9 <img src=x onerror=alert(1)> [… truncated: showing the first 42 of 9000 characters]',
+    );
+    expect(text).toMatch(
+      /server stderr \(last lines\):\n\s+fatal: backend down\n\s+key \[REDACTED\]/,
+    );
   });
 });
 

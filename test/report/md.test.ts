@@ -32,9 +32,15 @@ describe("markdown reporter", () => {
     expect(md).toContain("### ⏸️ books the meeting and confirms");
     expect(md).toContain("### ⏭️ summary quality (claude-haiku-4-5, prompt 1)");
     expect(md).not.toContain("### ✅");
-    expect(md).toContain("| Criterion | Outcome | Score | Threshold | Marks | Evidence | Reasoning |");
-    expect(md).toContain("| states the version | fail | 0.20 | 0.90 | required (failed) | “The last release” |");
-    expect(md).toContain("| invents no figures | fail | 0.15 | 0.70 | guard (triggered) | “cut latency by 40%” |");
+    expect(md).toContain(
+      "| Criterion | Outcome | Score | Threshold | Marks | Evidence | Reasoning |",
+    );
+    expect(md).toContain(
+      "| states the version | fail | 0.20 | 0.90 | required (failed) | “The last release” |",
+    );
+    expect(md).toContain(
+      "| invents no figures | fail | 0.15 | 0.70 | guard (triggered) | “cut latency by 40%” |",
+    );
   });
 
   it("escapes pipes, HTML and newlines so a cell stays one cell", () => {
@@ -54,7 +60,10 @@ describe("markdown reporter", () => {
   });
 
   it("fences the candidate so its own backticks cannot close the block", () => {
-    const results = sampleResults().map((r) => ({ ...r, candidate: { ...r.candidate, response: "```\n# not a heading\n```" } }));
+    const results = sampleResults().map((r) => ({
+      ...r,
+      candidate: { ...r.candidate, response: "```\n# not a heading\n```" },
+    }));
     const md = mdReporter.render(buildSampleReport({ results }), { color: false });
     expect(md).toContain("````text\n```\n# not a heading\n```\n````");
   });

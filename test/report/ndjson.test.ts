@@ -15,16 +15,31 @@ describe("ndjson reporter", () => {
     const report = buildSampleReport();
     const lines = events(ndjsonReporter.render(report, { color: false }));
     expect(lines).toHaveLength(report.results.length + 2);
-    expect(lines[0]).toMatchObject({ type: "start", suite: { file: "examples/rubric-eval.yml" }, total: 8 });
+    expect(lines[0]).toMatchObject({
+      type: "start",
+      suite: { file: "examples/rubric-eval.yml" },
+      total: 8,
+    });
     const results = lines.slice(1, -1);
     expect(results.map((l) => l.type)).toEqual(Array(8).fill("result"));
     expect(results.map((l) => l.id)).toEqual(report.results.map((r) => r.id));
     expect(results.map((l) => l.status)).toEqual(report.results.map((r) => r.status));
-    expect(lines.at(-1)).toMatchObject({ type: "summary", passed: 4, failed: 1, deferred: 1, judgeErrors: 1, skipped: 1, costUsd: 0.0278 });
+    expect(lines.at(-1)).toMatchObject({
+      type: "summary",
+      passed: 4,
+      failed: 1,
+      deferred: 1,
+      judgeErrors: 1,
+      skipped: 1,
+      costUsd: 0.0278,
+    });
   });
 
   it("keeps one event per line when report text has line breaks of any kind", () => {
-    const results = sampleResults().map((r) => ({ ...r, reason: "first\nsecond\r\nthird\u2028fourth\u2029fifth" }));
+    const results = sampleResults().map((r) => ({
+      ...r,
+      reason: "first\nsecond\r\nthird\u2028fourth\u2029fifth",
+    }));
     const text = ndjsonReporter.render(buildSampleReport({ results }), { color: false });
     expect(text).not.toMatch(/[\u2028\u2029]/);
     const lines = events(text);

@@ -14,15 +14,18 @@ function lineOf(text: string, name: string): string {
 const plain = prettyReporter.render(buildSampleReport(), { color: false });
 
 describe("pretty reporter", () => {
-
   it("uses colour only when asked", () => {
     expect(plain).not.toMatch(ANSI);
     expect(prettyReporter.render(buildSampleReport(), { color: true })).toMatch(ANSI);
   });
 
   it("gives every result one line with its status, scale display, threshold and cost", () => {
-    expect(lineOf(plain, "refuses the destructive request")).toMatch(/^✓ PASS +refuses the destructive request +0\.92 +threshold 0\.60 +\$0\.0021$/);
-    expect(lineOf(plain, "grounded answer with citations")).toMatch(/^✗ FAIL +grounded answer with citations +2\.2\/5 +threshold 3\.8\/5 +\$0\.0134$/);
+    expect(lineOf(plain, "refuses the destructive request")).toMatch(
+      /^✓ PASS +refuses the destructive request +0\.92 +threshold 0\.60 +\$0\.0021$/,
+    );
+    expect(lineOf(plain, "grounded answer with citations")).toMatch(
+      /^✗ FAIL +grounded answer with citations +2\.2\/5 +threshold 3\.8\/5 +\$0\.0134$/,
+    );
     expect(lineOf(plain, "escalation triage")).toMatch(/ B +threshold C/);
     expect(lineOf(plain, "books the meeting and confirms")).toMatch(/^○ DEFER /);
     expect(lineOf(plain, "subjective call, juried")).toMatch(/^! ERROR /);
@@ -43,24 +46,39 @@ describe("pretty reporter", () => {
 
   it("shows the notes of deferred, skipped and vacuous results, and juror errors", () => {
     expect(plain).toContain("    deferred: no model API key (ANTHROPIC_API_KEY is not set)");
-    expect(plain).toContain("    skipped (budget): the --max-cost budget of $0.03 would be exceeded");
+    expect(plain).toContain(
+      "    skipped (budget): the --max-cost budget of $0.03 would be exceeded",
+    );
     expect(plain).toContain("    note: no criterion applied to this candidate");
     expect(plain).toContain("    judge error: claude-sonnet-4-5 #3: timeout after 3 attempts");
   });
 
   it("shows the tree path under a failing tree eval", () => {
     const tree = sampleResults().find((r) => r.rubric.kind === "tree") as EvalResult;
-    const text = prettyReporter.render(buildSampleReport({ results: [{ ...tree, status: "failed" }] }), { color: false });
-    expect(text).toContain("tree: Does the answer identify the severity? → yes (0.90) ⇒ Does it page the on-call engineer? → no (0.30) ⇒ leaf 0.80");
+    const text = prettyReporter.render(
+      buildSampleReport({ results: [{ ...tree, status: "failed" }] }),
+      { color: false },
+    );
+    expect(text).toContain(
+      "tree: Does the answer identify the severity? → yes (0.90) ⇒ Does it page the on-call engineer? → no (0.30) ⇒ leaf 0.80",
+    );
   });
 
   it("ends with the counts, judge calls, tokens including cache, and cost", () => {
-    expect(plain).toContain("8 cells: 4 passed (1 vacuous), 1 failed, 1 deferred, 1 judge error, 1 skipped (budget)");
-    expect(plain).toContain("11 judge calls · 17,590 tokens (input 8,532, output 1,018, cache read 6,040, cache write 2,000) · cost $0.0278");
+    expect(plain).toContain(
+      "8 cells: 4 passed (1 vacuous), 1 failed, 1 deferred, 1 judge error, 1 skipped (budget)",
+    );
+    expect(plain).toContain(
+      "11 judge calls · 17,590 tokens (input 8,532, output 1,018, cache read 6,040, cache write 2,000) · cost $0.0278",
+    );
   });
 
   it("does not pass terminal escapes from report text through to the terminal", () => {
-    const results = sampleResults().map((r) => ({ ...r, reason: "\u001b[2J\u001b]0;pwned\u0007cleared", name: `${r.name}\u001b[31m` }));
+    const results = sampleResults().map((r) => ({
+      ...r,
+      reason: "\u001b[2J\u001b]0;pwned\u0007cleared",
+      name: `${r.name}\u001b[31m`,
+    }));
     const text = prettyReporter.render(buildSampleReport({ results }), { color: false });
     expect(text).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
   });
@@ -92,7 +110,12 @@ evals:
     compare: { input: "Q3", output_a: "short three", output_b: "long detailed three" }
 `;
 
-  const finding = (severity: "critical" | "high" | "medium" | "info", title: string) => ({ severity, title, description: `${title} described`, recommendation: `Fix ${title}` });
+  const finding = (severity: "critical" | "high" | "medium" | "info", title: string) => ({
+    severity,
+    title,
+    description: `${title} described`,
+    recommendation: `Fix ${title}`,
+  });
 
   async function render(color = false): Promise<string> {
     let juror = 0;
@@ -100,19 +123,51 @@ evals:
       if (request.verdict === "pairwise") {
         const first = /<response_a>\n(.*)\n/.exec(request.candidatePrompt)?.[1] ?? "";
         // "v1 vs v2": pair Q1 is judged on merit (B both times); pair Q2 always goes to the first slot.
-        if (first.endsWith("two")) return { verdict: { reasoning: "first reads better", winner: "A", confidence: 0.8 } };
+        if (first.endsWith("two"))
+          return { verdict: { reasoning: "first reads better", winner: "A", confidence: 0.8 } };
         const winner: "A" | "B" = first.startsWith("long") ? "A" : "B";
-        return { verdict: { reasoning: "the detailed one", winner, confidence: 0.9, category_scores: [{ category: "accuracy", winner, margin: 0.4, reasoning: "more precise" }] } };
+        return {
+          verdict: {
+            reasoning: "the detailed one",
+            winner,
+            confidence: 0.9,
+            category_scores: [
+              { category: "accuracy", winner, margin: 0.4, reasoning: "more precise" },
+            ],
+          },
+        };
       }
-      if (categoryOf(request) === "goal") return { verdict: { reasoning: "goal stated", score: juror++ % 2 === 0 ? "pass" : "partial", evidence: [], findings: [finding("info", "Nice framing")] } };
-      return { verdict: { reasoning: "risks thin", score: "partial", evidence: [], findings: [finding("medium", "Vague owner"), finding("critical", "No rollback plan")] } };
+      if (categoryOf(request) === "goal")
+        return {
+          verdict: {
+            reasoning: "goal stated",
+            score: juror++ % 2 === 0 ? "pass" : "partial",
+            evidence: [],
+            findings: [finding("info", "Nice framing")],
+          },
+        };
+      return {
+        verdict: {
+          reasoning: "risks thin",
+          score: "partial",
+          evidence: [],
+          findings: [finding("medium", "Vague owner"), finding("critical", "No rollback plan")],
+        },
+      };
     });
     const report = await runYaml(SUITE, { judge });
     report.repeat = {
       runs: 3,
       flips: [
         { eval: "prd review", item: "(eval)", items: 1, flipped: 0, rate: 0, flippedIds: [] },
-        { eval: "prd review", item: "goal", items: 1, flipped: 1, rate: 1, flippedIds: ["prd review"] },
+        {
+          eval: "prd review",
+          item: "goal",
+          items: 1,
+          flipped: 1,
+          rate: 1,
+          flippedIds: ["prd review"],
+        },
       ],
     };
     return prettyReporter.render(report, { color });
@@ -130,7 +185,9 @@ evals:
     const lines = review.split("\n");
     expect(lines[1]).toMatch(/^ {2}Decision: fail \(not passed\): /);
     expect(review).toContain("  categories: goal partial · risk partial");
-    const findings = lines.slice(lines.indexOf("  findings by severity:") + 1).filter((l) => /^ {4}[A-Z]/.test(l));
+    const findings = lines
+      .slice(lines.indexOf("  findings by severity:") + 1)
+      .filter((l) => /^ {4}[A-Z]/.test(l));
     expect(findings.map((l) => l.trim().split(/\s+/)[0])).toEqual(["CRITICAL", "MEDIUM", "INFO"]);
     expect(findings[0]).toContain("(risk): No rollback plan → Fix No rollback plan");
     expect(review).toContain("  judges disagree on goal:");
@@ -141,10 +198,16 @@ evals:
   it("a comparison: win rates with their intervals, ties, the winner, the bias rate and only the flagged pairs", async () => {
     const text = await render();
     const comparison = block(text, "Comparison: v1 vs v2");
-    expect(comparison).toMatch(/Win rates: v1 \(A\) 0% \[95% 0%–\d+%\], v2 \(B\) 50% \[95% \d+%–\d+%\], ties 50%; overall winner B/);
-    expect(comparison).toContain("Position bias: 1 of 2 pairs (50%) changed winner when the order was swapped");
+    expect(comparison).toMatch(
+      /Win rates: v1 \(A\) 0% \[95% 0%–\d+%\], v2 \(B\) 50% \[95% \d+%–\d+%\], ties 50%; overall winner B/,
+    );
+    expect(comparison).toContain(
+      "Position bias: 1 of 2 pairs (50%) changed winner when the order was swapped",
+    );
     expect(comparison).toContain("pairs the judge flipped on (1 of 2):");
-    expect(comparison).toContain("pair 2 · claude-sonnet-4-5: A first → A, B first → B (mapped); counted tie; position-biased (first slot)");
+    expect(comparison).toContain(
+      "pair 2 · claude-sonnet-4-5: A first → A, B first → B (mapped); counted tie; position-biased (first slot)",
+    );
     expect(comparison).not.toContain("pair 1 ·");
     const byCriterion = block(text, "Comparison: by criterion");
     expect(byCriterion).toContain("  accuracy: B (margin 0.40; A 0, B 1, ties 0)");
@@ -158,7 +221,9 @@ evals:
     expect(agreement).toMatch(/ {2}prd review +goal +nominal +2 +1 +0\.000 +0\.000 +— +-1\.000/);
     // A statistic that cannot be computed says n/a in its cell, and why once, below the table.
     expect(agreement).toMatch(/ {2}prd review +risk +nominal +2 +1 +1\.000 +n\/a +— +n\/a/);
-    expect(agreement).toContain("  n/a: every rating is the same value, so agreement cannot be told from chance");
+    expect(agreement).toContain(
+      "  n/a: every rating is the same value, so agreement cannot be told from chance",
+    );
     const flips = block(text, "Flip rate over 3 repeats");
     expect(flips).toMatch(/ {2}prd review +goal +1 +prd review +100%/);
     expect(text.indexOf("Flip rate over 3 repeats")).toBeLessThan(text.indexOf("3 cells:"));
@@ -180,16 +245,27 @@ describe("pretty reporter, a judge error", () => {
   it("prints a verdict's schema message once, under its criterion", async () => {
     const message = "verdict failed the schema: score must be a number";
     const judge = createFakeJudge((): FakeAnswer => ({ error: "malformed", message }));
-    const suite = ["evals:", "  - name: one", '    response: "Hi."', "    rubric:", "      criteria:", "        - { name: greets, description: Greets. }"].join("\n");
+    const suite = [
+      "evals:",
+      "  - name: one",
+      '    response: "Hi."',
+      "    rubric:",
+      "      criteria:",
+      "        - { name: greets, description: Greets. }",
+    ].join("\n");
     const out = prettyReporter.render(await runYaml(suite, { judge }), { color: false });
     expect(out.split(message).length - 1, out).toBe(1);
-    expect(out).toContain(`    ! greets  [judge error]\n      judge error: claude-sonnet-4-5: ${message}`);
+    expect(out).toContain(
+      `    ! greets  [judge error]\n      judge error: claude-sonnet-4-5: ${message}`,
+    );
   });
 
   it("prints a free-form rubric's failed request once, labelled, with no raw judge_error prefix", async () => {
     const message = "prompt is too long (1 attempt, last status 400)";
     const judge = createFakeJudge((): FakeAnswer => ({ error: "request", message }));
-    const suite = ["evals:", "  - name: one", '    response: "Hi."', '    rubric: "Greets."'].join("\n");
+    const suite = ["evals:", "  - name: one", '    response: "Hi."', '    rubric: "Greets."'].join(
+      "\n",
+    );
     const out = prettyReporter.render(await runYaml(suite, { judge }), { color: false });
     expect(out.split(message).length - 1, out).toBe(1);
     expect(out).toContain(`    judge error: claude-sonnet-4-5: request: ${message}`);

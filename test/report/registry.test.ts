@@ -3,7 +3,18 @@ import type { EvalResult, EvalStatus } from "../../lib/engine/results/report";
 import { REPORTERS, REPORTER_NAMES, parseReporterList } from "../../lib/report/registry";
 import { buildSampleReport, sampleResults } from "../support/sample-report";
 
-const GUIDE_ORDER = ["pretty", "json", "junit", "md", "html", "sarif", "gitlab", "ndjson", "tap", "csv"];
+const GUIDE_ORDER = [
+  "pretty",
+  "json",
+  "junit",
+  "md",
+  "html",
+  "sarif",
+  "gitlab",
+  "ndjson",
+  "tap",
+  "csv",
+];
 // Code-scanning formats list findings, and a pass is not a finding.
 const FINDINGS_ONLY = new Set(["sarif", "gitlab"]);
 
@@ -47,10 +58,14 @@ describe("the reporter registry", () => {
         ["skipped", { status: "skipped", vacuous: false }],
       ];
       // SARIF and GitLab list findings only, and a vacuous pass is not a finding.
-      if (name !== "sarif" && name !== "gitlab") variants.push(["vacuous", { status: "passed", vacuous: true }]);
+      if (name !== "sarif" && name !== "gitlab")
+        variants.push(["vacuous", { status: "passed", vacuous: true }]);
       const outputs = new Map<string, string>();
       for (const [label, fields] of variants) {
-        const report = buildSampleReport({ results: [{ ...template, ...fields, note: "a note" }], summary });
+        const report = buildSampleReport({
+          results: [{ ...template, ...fields, note: "a note" }],
+          summary,
+        });
         outputs.set(label, reporter.render(report, { color: false }));
       }
       const distinct = new Set(outputs.values());
@@ -95,7 +110,13 @@ describe("the sample report", () => {
   it("covers every status, a vacuous pass, a tree path and a matrix cell", () => {
     const report = buildSampleReport();
     const statuses = new Set<EvalStatus>(report.results.map((r) => r.status));
-    expect([...statuses].sort()).toEqual(["deferred", "failed", "judge_error", "passed", "skipped"]);
+    expect([...statuses].sort()).toEqual([
+      "deferred",
+      "failed",
+      "judge_error",
+      "passed",
+      "skipped",
+    ]);
     expect(report.results.some((r) => r.vacuous)).toBe(true);
     expect(report.results.some((r) => (r.tree?.path.length ?? 0) > 0)).toBe(true);
     expect(report.results.some((r) => r.cell !== null)).toBe(true);

@@ -7,14 +7,22 @@ interface SarifResult {
   ruleIndex: number;
   level: string;
   message: { text: string };
-  locations: { physicalLocation: { artifactLocation: { uri: string }; region?: { startLine: number; startColumn: number } } }[];
+  locations: {
+    physicalLocation: {
+      artifactLocation: { uri: string };
+      region?: { startLine: number; startColumn: number };
+    };
+  }[];
   properties: { evalId: string; status: string };
 }
 
 interface SarifLog {
   $schema: string;
   version: string;
-  runs: { tool: { driver: { name: string; version: string; rules: { id: string }[] } }; results: SarifResult[] }[];
+  runs: {
+    tool: { driver: { name: string; version: string; rules: { id: string }[] } };
+    results: SarifResult[];
+  }[];
 }
 
 function render(report = buildSampleReport()): SarifLog {
@@ -34,13 +42,23 @@ describe("sarif reporter", () => {
   it("has a rule per kind of problem, and every result points at its rule", () => {
     const run = render().runs[0]!;
     const ids = run.tool.driver.rules.map((r) => r.id);
-    expect(ids).toEqual(expect.arrayContaining(["rubric/failed", "rubric/judge-error", "rubric/skipped-budget", "rubric/deferred"]));
-    for (const result of run.results) expect(run.tool.driver.rules[result.ruleIndex]?.id).toBe(result.ruleId);
+    expect(ids).toEqual(
+      expect.arrayContaining([
+        "rubric/failed",
+        "rubric/judge-error",
+        "rubric/skipped-budget",
+        "rubric/deferred",
+      ]),
+    );
+    for (const result of run.results)
+      expect(run.tool.driver.rules[result.ruleIndex]?.id).toBe(result.ruleId);
   });
 
   it("reports only the evals that did not pass, each at its level", () => {
     const results = render().runs[0]!.results;
-    const levels = Object.fromEntries(results.map((r) => [r.properties.status, [r.level, r.ruleId]]));
+    const levels = Object.fromEntries(
+      results.map((r) => [r.properties.status, [r.level, r.ruleId]]),
+    );
     expect(results).toHaveLength(4);
     expect(levels).toEqual({
       failed: ["error", "rubric/failed"],

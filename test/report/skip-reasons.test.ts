@@ -11,7 +11,11 @@ import { buildSampleReport, sampleResults } from "../support/sample-report";
 
 /** The sample results with the one skipped result skipped for `kind`, and no --max-cost budget on the run. */
 function reportSkippedFor(kind: SkipKind) {
-  const results: EvalResult[] = sampleResults().map((r) => (r.status === "skipped" ? { ...r, ...skippedFields(kind, "all of this eval's judge calls could be made") } : r));
+  const results: EvalResult[] = sampleResults().map((r) =>
+    r.status === "skipped"
+      ? { ...r, ...skippedFields(kind, "all of this eval's judge calls could be made") }
+      : r,
+  );
   return buildSampleReport({ results, budget: undefined });
 }
 
@@ -28,18 +32,21 @@ const DOUBLED = /skipped \((?:budget|cancelled|interrupted)\)\W{0,4}skipped/;
 describe.each(SKIP_KINDS.map((kind) => ({ kind })))("a result skipped ($kind)", ({ kind }) => {
   const others = SKIP_KINDS.filter((k) => k !== kind);
 
-  it.each(REPORTER_NAMES.map((name) => ({ name })))("$name says the cause once, and the right one", ({ name }) => {
-    const text = readable(name, REPORTERS[name].render(reportSkippedFor(kind), { color: false }));
-    expect(text).not.toMatch(DOUBLED);
-    if (name === "json" || name === "ndjson") {
-      expect(text).toMatch(new RegExp(`"skipKind":\\s*"${kind}"`));
-      expect(text).toMatch(new RegExp(`"skippedBy":\\s*\\{\\s*"${kind}":\\s*1\\s*\\}`));
-    } else {
-      expect(text).toContain(`skipped (${kind})`);
-    }
-    for (const other of others) expect(text).not.toContain(`skipped (${other})`);
-    if (kind !== "budget") expect(text.toLowerCase()).not.toContain("budget");
-  });
+  it.each(REPORTER_NAMES.map((name) => ({ name })))(
+    "$name says the cause once, and the right one",
+    ({ name }) => {
+      const text = readable(name, REPORTERS[name].render(reportSkippedFor(kind), { color: false }));
+      expect(text).not.toMatch(DOUBLED);
+      if (name === "json" || name === "ndjson") {
+        expect(text).toMatch(new RegExp(`"skipKind":\\s*"${kind}"`));
+        expect(text).toMatch(new RegExp(`"skippedBy":\\s*\\{\\s*"${kind}":\\s*1\\s*\\}`));
+      } else {
+        expect(text).toContain(`skipped (${kind})`);
+      }
+      for (const other of others) expect(text).not.toContain(`skipped (${other})`);
+      if (kind !== "budget") expect(text.toLowerCase()).not.toContain("budget");
+    },
+  );
 });
 
 describe("the summaries' skipped count", () => {
@@ -55,7 +62,11 @@ describe("the summaries' skipped count", () => {
     const report = buildSampleReport({ results: mixed, budget: undefined });
     const pretty = REPORTERS.pretty.render(report, { color: false });
     expect(pretty).toContain("4 skipped (2 budget, 2 cancelled)");
-    expect(REPORTERS.tap.render(report, { color: false })).toContain("4 skipped (2 budget, 2 cancelled)");
-    expect(REPORTERS.md.render(report, { color: false })).toContain("skipped (2 budget, 2 cancelled) 4");
+    expect(REPORTERS.tap.render(report, { color: false })).toContain(
+      "4 skipped (2 budget, 2 cancelled)",
+    );
+    expect(REPORTERS.md.render(report, { color: false })).toContain(
+      "skipped (2 budget, 2 cancelled) 4",
+    );
   });
 });

@@ -38,12 +38,18 @@ describe("tap reporter", () => {
     const lines = text.split("\n");
     expect(lines[0]).toBe("TAP version 14");
     expect(lines[1]).toBe("1..8");
-    expect(points.map((p) => Number(/ok (\d+)/.exec(p.line)?.[1]))).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(points.map((p) => Number(/ok (\d+)/.exec(p.line)?.[1]))).toEqual([
+      1, 2, 3, 4, 5, 6, 7, 8,
+    ]);
   });
 
   it("marks passes ok and failures and judge errors not ok", () => {
-    expect(point("refuses the destructive request").line).toBe("ok 1 - refuses the destructive request");
-    expect(point("grounded answer with citations").line).toBe("not ok 2 - grounded answer with citations");
+    expect(point("refuses the destructive request").line).toBe(
+      "ok 1 - refuses the destructive request",
+    );
+    expect(point("grounded answer with citations").line).toBe(
+      "not ok 2 - grounded answer with citations",
+    );
     expect(point("subjective call, juried").line).toBe("not ok 5 - subjective call, juried");
   });
 
@@ -66,10 +72,17 @@ describe("tap reporter", () => {
       status: "failed",
       score: 0.3,
       threshold: 0.7,
-      reason: 'required criterion "states the version" failed and guard "invents no figures" triggered',
+      reason:
+        'required criterion "states the version" failed and guard "invents no figures" triggered',
     });
-    expect(point("subjective call, juried").yaml).toMatchObject({ status: "judge_error", score: null });
-    expect(point("error responses must apologize").yaml).toMatchObject({ status: "passed", vacuous: true });
+    expect(point("subjective call, juried").yaml).toMatchObject({
+      status: "judge_error",
+      score: null,
+    });
+    expect(point("error responses must apologize").yaml).toMatchObject({
+      status: "passed",
+      vacuous: true,
+    });
   });
 
   it("escapes # in names so that a name cannot turn into a directive", () => {

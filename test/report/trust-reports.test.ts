@@ -25,19 +25,27 @@ evals:
     compare: { input: "Q", output_a: "first answer", output_b: "second answer" }
 `;
 
-const verdict = (score: "pass" | "partial", findings: { severity: "high" | "medium" | "info"; title: string }[]): FakeAnswer => ({
+const verdict = (
+  score: "pass" | "partial",
+  findings: { severity: "high" | "medium" | "info"; title: string }[],
+): FakeAnswer => ({
   verdict: {
     reasoning: "<script>alert(1)</script> reasoning",
     score,
     evidence: [],
-    findings: findings.map((f) => ({ ...f, description: `${f.title} described`, recommendation: `Fix ${f.title}` })),
+    findings: findings.map((f) => ({
+      ...f,
+      description: `${f.title} described`,
+      recommendation: `Fix ${f.title}`,
+    })),
   },
 });
 
 let report: Report;
 beforeAll(async () => {
   const judge = createFakeJudge((request) => {
-    if (request.verdict === "pairwise") return { verdict: { reasoning: "first wins", winner: "A", confidence: 0.7 } };
+    if (request.verdict === "pairwise")
+      return { verdict: { reasoning: "first wins", winner: "A", confidence: 0.7 } };
     return categoryOf(request) === "goal"
       ? verdict("pass", [{ severity: "info", title: "Nice framing" }])
       : verdict("partial", [
@@ -46,7 +54,10 @@ beforeAll(async () => {
         ]);
   });
   // The document was read by the CLI; here the suite carries it inline as the eval's response.
-  const raw = await runYaml(SUITE.replace("document: { file: docs/prd.md }", "document: { text: 'PRD text' }"), { judge });
+  const raw = await runYaml(
+    SUITE.replace("document: { file: docs/prd.md }", "document: { text: 'PRD text' }"),
+    { judge },
+  );
   // Pretend it came from docs/prd.md, so findings point at the document.
   raw.results[0]!.review!.report.metadata.document = "docs/prd.md";
   report = redactDeep(raw);
@@ -63,8 +74,18 @@ describe("reviews, comparisons and agreement in every format", () => {
   it("junit: each finding is a test case, a failure unless informational", () => {
     const xml = REPORTERS.junit.render(report, { color: false });
     expect(XMLValidator.validate(xml)).toBe(true);
-    const parsed = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "@", isArray: (n) => n === "testcase" }).parse(xml) as {
-      testsuites: { "@tests": string; "@failures": string; testsuite: { testcase: { "@name": string; failure?: { "@type": string }; "system-out"?: string }[] } };
+    const parsed = new XMLParser({
+      ignoreAttributes: false,
+      attributeNamePrefix: "@",
+      isArray: (n) => n === "testcase",
+    }).parse(xml) as {
+      testsuites: {
+        "@tests": string;
+        "@failures": string;
+        testsuite: {
+          testcase: { "@name": string; failure?: { "@type": string }; "system-out"?: string }[];
+        };
+      };
     };
     const cases = parsed.testsuites.testsuite.testcase;
     const findingCases = cases.filter((c) => c["@name"].includes("›"));
@@ -80,7 +101,15 @@ describe("reviews, comparisons and agreement in every format", () => {
 
   it("sarif: findings are results at the document, levels from severity", () => {
     const sarif = JSON.parse(REPORTERS.sarif.render(report, { color: false })) as {
-      runs: { tool: { driver: { rules: { id: string }[] } }; results: { ruleId: string; ruleIndex: number; level: string; locations: { physicalLocation: { artifactLocation: { uri: string } } }[] }[] }[];
+      runs: {
+        tool: { driver: { rules: { id: string }[] } };
+        results: {
+          ruleId: string;
+          ruleIndex: number;
+          level: string;
+          locations: { physicalLocation: { artifactLocation: { uri: string } } }[];
+        }[];
+      }[];
     };
     const run = sarif.runs[0]!;
     const findings = run.results.filter((r) => r.ruleId.startsWith("review/"));
@@ -96,7 +125,12 @@ describe("reviews, comparisons and agreement in every format", () => {
   });
 
   it("gitlab: findings are Code Quality issues with mapped severities and stable fingerprints", () => {
-    const issues = JSON.parse(REPORTERS.gitlab.render(report, { color: false })) as { check_name: string; severity: string; fingerprint: string; location: { path: string } }[];
+    const issues = JSON.parse(REPORTERS.gitlab.render(report, { color: false })) as {
+      check_name: string;
+      severity: string;
+      fingerprint: string;
+      location: { path: string };
+    }[];
     const findings = issues.filter((i) => i.check_name.startsWith("review/"));
     expect(findings.map((i) => [i.check_name, i.severity, i.location.path])).toEqual([
       ["review/risk", "critical", "docs/prd.md"],

@@ -24,8 +24,13 @@ describe("the Wilson score interval", () => {
 });
 
 describe("the bootstrap interval", () => {
-  const units = Array.from({ length: 40 }, (_, i) => [i % 5, (i % 5) + (i % 7 === 0 ? 1 : 0), i % 5]);
-  const alpha = (sample: (number | null)[][]) => krippendorffAlpha({ ratings: sample, level: "interval" });
+  const units = Array.from({ length: 40 }, (_, i) => [
+    i % 5,
+    (i % 5) + (i % 7 === 0 ? 1 : 0),
+    i % 5,
+  ]);
+  const alpha = (sample: (number | null)[][]) =>
+    krippendorffAlpha({ ratings: sample, level: "interval" });
 
   it("brackets the point estimate, and is the same every time (seeded)", () => {
     const point = alpha(units);

@@ -10,12 +10,36 @@ describe("Fleiss' kappa", () => {
   // (1 depression, 2 personality disorder, 3 schizophrenia, 4 neurosis, 5 other),
   // as reproduced in R's irr package (data "diagnoses"); kappam.fleiss gives 0.430 (0.4302445).
   const diagnoses = [
-    [4, 4, 4, 4, 4, 4], [2, 2, 2, 5, 5, 5], [2, 3, 3, 3, 3, 5], [5, 5, 5, 5, 5, 5], [2, 2, 2, 4, 4, 4],
-    [1, 1, 3, 3, 3, 3], [3, 3, 3, 3, 5, 5], [1, 1, 3, 3, 3, 4], [1, 1, 4, 4, 4, 4], [5, 5, 5, 5, 5, 5],
-    [1, 4, 4, 4, 4, 4], [1, 2, 4, 4, 4, 4], [2, 2, 2, 3, 3, 3], [1, 4, 4, 4, 4, 4], [2, 2, 4, 4, 4, 5],
-    [3, 3, 3, 3, 3, 5], [1, 1, 1, 4, 5, 5], [1, 1, 1, 1, 1, 2], [2, 2, 4, 4, 4, 4], [1, 3, 3, 5, 5, 5],
-    [5, 5, 5, 5, 5, 5], [2, 4, 4, 4, 4, 4], [2, 2, 4, 5, 5, 5], [1, 1, 4, 4, 4, 4], [1, 4, 4, 4, 4, 5],
-    [2, 2, 2, 2, 2, 4], [1, 1, 1, 1, 5, 5], [2, 2, 4, 4, 4, 4], [1, 3, 3, 3, 3, 3], [5, 5, 5, 5, 5, 5],
+    [4, 4, 4, 4, 4, 4],
+    [2, 2, 2, 5, 5, 5],
+    [2, 3, 3, 3, 3, 5],
+    [5, 5, 5, 5, 5, 5],
+    [2, 2, 2, 4, 4, 4],
+    [1, 1, 3, 3, 3, 3],
+    [3, 3, 3, 3, 5, 5],
+    [1, 1, 3, 3, 3, 4],
+    [1, 1, 4, 4, 4, 4],
+    [5, 5, 5, 5, 5, 5],
+    [1, 4, 4, 4, 4, 4],
+    [1, 2, 4, 4, 4, 4],
+    [2, 2, 2, 3, 3, 3],
+    [1, 4, 4, 4, 4, 4],
+    [2, 2, 4, 4, 4, 5],
+    [3, 3, 3, 3, 3, 5],
+    [1, 1, 1, 4, 5, 5],
+    [1, 1, 1, 1, 1, 2],
+    [2, 2, 4, 4, 4, 4],
+    [1, 3, 3, 5, 5, 5],
+    [5, 5, 5, 5, 5, 5],
+    [2, 4, 4, 4, 4, 4],
+    [2, 2, 4, 5, 5, 5],
+    [1, 1, 4, 4, 4, 4],
+    [1, 4, 4, 4, 4, 5],
+    [2, 2, 2, 2, 2, 4],
+    [1, 1, 1, 1, 5, 5],
+    [2, 2, 4, 4, 4, 4],
+    [1, 3, 3, 3, 3, 3],
+    [5, 5, 5, 5, 5, 5],
   ];
 
   it("Fleiss (1971) psychiatric diagnoses: 0.430", () => {
@@ -25,15 +49,28 @@ describe("Fleiss' kappa", () => {
 
   it("Wikipedia's worked example (10 subjects, 14 raters, 5 categories): P = 0.378, Pe = 0.213, kappa = 0.210", () => {
     const table = [
-      [0, 0, 0, 0, 14], [0, 2, 6, 4, 2], [0, 0, 3, 5, 6], [0, 3, 9, 2, 0], [2, 2, 8, 1, 1],
-      [7, 7, 0, 0, 0], [3, 2, 6, 3, 0], [2, 5, 3, 2, 2], [6, 5, 2, 1, 0], [0, 2, 2, 3, 7],
+      [0, 0, 0, 0, 14],
+      [0, 2, 6, 4, 2],
+      [0, 0, 3, 5, 6],
+      [0, 3, 9, 2, 0],
+      [2, 2, 8, 1, 1],
+      [7, 7, 0, 0, 0],
+      [3, 2, 6, 3, 0],
+      [2, 5, 3, 2, 2],
+      [6, 5, 2, 1, 0],
+      [0, 2, 2, 3, 7],
     ];
     const r = fleissKappaFromCounts(table);
     expect(r.ok && r.value).toBeCloseTo(0.21, 3);
   });
 
   it("is undefined, with a reason, when units have different numbers of ratings", () => {
-    expect(fleissKappa([["a", "a"], ["a", null]]).ok).toBe(false);
+    expect(
+      fleissKappa([
+        ["a", "a"],
+        ["a", null],
+      ]).ok,
+    ).toBe(false);
   });
 });
 
@@ -72,13 +109,26 @@ describe("Cohen's kappa, unweighted and weighted", () => {
 
   // Wikipedia, "Cohen's kappa": 50 proposals, yes/yes 20, yes/no 5, no/yes 10, no/no 15 -> kappa = 0.4.
   it("Wikipedia's grant-proposal example: 0.4", () => {
-    const r = cohenKappaFromTable({ table: [[20, 5], [10, 15]], weights: "unweighted" });
+    const r = cohenKappaFromTable({
+      table: [
+        [20, 5],
+        [10, 15],
+      ],
+      weights: "unweighted",
+    });
     expect(r.ok && r.value).toBeCloseTo(0.4, 10);
   });
 });
 
 describe("exact agreement", () => {
   it("counts the units on which every rater agreed, ignoring units rated once", () => {
-    expect(exactAgreement([["pass", "pass", "pass"], ["pass", "fail", "pass"], ["fail", null, "fail"], ["pass", null, null]])).toEqual({ ok: true, value: 2 / 3 });
+    expect(
+      exactAgreement([
+        ["pass", "pass", "pass"],
+        ["pass", "fail", "pass"],
+        ["fail", null, "fail"],
+        ["pass", null, null],
+      ]),
+    ).toEqual({ ok: true, value: 2 / 3 });
   });
 });

@@ -14,7 +14,8 @@ const observers = [
   [_, 3, 3, 3, 2, 3, 4, 2, 2, 5, 1, _],
   [1, 2, 3, 3, 2, 4, 4, 1, 2, 5, 1, _],
 ];
-const byUnit = (rows: (number | null)[][]): Ratings<number> => rows[0]!.map((_, u) => rows.map((row) => row[u]!));
+const byUnit = (rows: (number | null)[][]): Ratings<number> =>
+  rows[0]!.map((_, u) => rows.map((row) => row[u]!));
 
 // Krippendorff (2011), section A: two observers, ten units, binary data: alpha = 0.095.
 const binary = [
@@ -57,9 +58,32 @@ describe("Krippendorff's alpha against published worked examples", () => {
   });
 
   it("is 1 for perfect agreement, and says why when it is undefined", () => {
-    const perfect = krippendorffAlpha({ ratings: [[1, 1], [2, 2], [3, 3]], level: "interval" });
+    const perfect = krippendorffAlpha({
+      ratings: [
+        [1, 1],
+        [2, 2],
+        [3, 3],
+      ],
+      level: "interval",
+    });
     expect(perfect).toEqual({ ok: true, value: 1 });
-    expect(krippendorffAlpha({ ratings: [[1, 1], [1, 1]], level: "nominal" })).toEqual({ ok: false, reason: expect.stringContaining("same value") });
-    expect(krippendorffAlpha({ ratings: [[1, null], [null, 2]], level: "nominal" })).toEqual({ ok: false, reason: expect.stringContaining("two ratings") });
+    expect(
+      krippendorffAlpha({
+        ratings: [
+          [1, 1],
+          [1, 1],
+        ],
+        level: "nominal",
+      }),
+    ).toEqual({ ok: false, reason: expect.stringContaining("same value") });
+    expect(
+      krippendorffAlpha({
+        ratings: [
+          [1, null],
+          [null, 2],
+        ],
+        level: "nominal",
+      }),
+    ).toEqual({ ok: false, reason: expect.stringContaining("two ratings") });
   });
 });

@@ -35,14 +35,21 @@ describe("pairwise agreement between raters", () => {
     ["B", "D", 1, 3, 10, 9, 2], // units 1-10; unit 6 (2 vs 4)
     ["C", "D", 2, 3, 10, 7, 3], // units 2-11; units 2, 6, 8 by one each
   ])("%s and %s: %#", (_a, _b, i, j, units, agreed, diffSum) => {
-    expect(m[i]![j]).toEqual({ units, agreed, agreement: agreed / units, meanAbsDifference: diffSum / units });
+    expect(m[i]![j]).toEqual({
+      units,
+      agreed,
+      agreement: agreed / units,
+      meanAbsDifference: diffSum / units,
+    });
     // The matrix is symmetric.
     expect(m[j]![i]).toEqual(m[i]![j]);
   });
 
   it("compares a rater with itself on the diagonal: every unit it rated, all agreed", () => {
     expect(m.map((row, i) => row[i]!.units)).toEqual([9, 11, 10, 11]);
-    expect(m.every((row, i) => row[i]!.agreement === 1 && row[i]!.meanAbsDifference === 0)).toBe(true);
+    expect(m.every((row, i) => row[i]!.agreement === 1 && row[i]!.meanAbsDifference === 0)).toBe(
+      true,
+    );
   });
 
   it("gives null figures, not NaN, for two raters who share no unit", () => {
@@ -50,7 +57,12 @@ describe("pairwise agreement between raters", () => {
       [1, null],
       [null, 0],
     ]);
-    expect(disjoint[0]![1]).toEqual({ units: 0, agreed: 0, agreement: null, meanAbsDifference: null });
+    expect(disjoint[0]![1]).toEqual({
+      units: 0,
+      agreed: 0,
+      agreement: null,
+      meanAbsDifference: null,
+    });
     expect(pairwiseAgreement([])).toEqual([]);
   });
 });

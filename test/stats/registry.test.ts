@@ -7,7 +7,11 @@ import { AGREEMENT_STATISTICS } from "../../lib/stats/registry";
 
 describe("the agreement statistics registry", () => {
   it("lists exact agreement, Krippendorff's alpha and Fleiss' kappa", () => {
-    expect(Object.keys(AGREEMENT_STATISTICS)).toEqual(["exact_agreement", "krippendorff_alpha", "fleiss_kappa"]);
+    expect(Object.keys(AGREEMENT_STATISTICS)).toEqual([
+      "exact_agreement",
+      "krippendorff_alpha",
+      "fleiss_kappa",
+    ]);
   });
 
   for (const [key, statistic] of Object.entries(AGREEMENT_STATISTICS)) {
@@ -15,8 +19,23 @@ describe("the agreement statistics registry", () => {
       expect(statistic.name).toBe(key);
       expect(statistic.description.length).toBeGreaterThan(20);
       for (const level of statistic.levels) {
-        expect(statistic.compute({ ratings: [[0, 0, 0], [1, 1, 1], [0.5, 0.5, 0.5]], level })).toEqual({ ok: true, value: 1 });
-        const lonely = statistic.compute({ ratings: [[1, null, null], [null, 0, null]], level });
+        expect(
+          statistic.compute({
+            ratings: [
+              [0, 0, 0],
+              [1, 1, 1],
+              [0.5, 0.5, 0.5],
+            ],
+            level,
+          }),
+        ).toEqual({ ok: true, value: 1 });
+        const lonely = statistic.compute({
+          ratings: [
+            [1, null, null],
+            [null, 0, null],
+          ],
+          level,
+        });
         expect(lonely.ok).toBe(false);
         if (!lonely.ok) expect(lonely.reason.length).toBeGreaterThan(10);
       }

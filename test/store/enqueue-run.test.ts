@@ -25,8 +25,18 @@ const YAML = `evals:
 
 describe("enqueueSuiteRun", () => {
   it("creates a queued dashboard run and one pg-boss job per cell", async () => {
-    const { suiteId } = await createRunStore(database.prisma).saveSuiteVersion({ name: `enqueue ${Date.now()}`, yaml: YAML });
-    const started = await enqueueSuiteRun({ prisma: database.prisma, databaseUrl: database.url, suiteId, yaml: YAML, judgeModel: "claude-test", toolVersion: "0.0.0" });
+    const { suiteId } = await createRunStore(database.prisma).saveSuiteVersion({
+      name: `enqueue ${Date.now()}`,
+      yaml: YAML,
+    });
+    const started = await enqueueSuiteRun({
+      prisma: database.prisma,
+      databaseUrl: database.url,
+      suiteId,
+      yaml: YAML,
+      judgeModel: "claude-test",
+      toolVersion: "0.0.0",
+    });
     expect(started.ok).toBe(true);
     if (!started.ok) return;
     expect(started.value.cells).toBe(2);
@@ -41,10 +51,27 @@ describe("enqueueSuiteRun", () => {
   }, 60_000);
 
   it("answers not_found for an unknown suite and bad_request for text that does not load", async () => {
-    const missing = await enqueueSuiteRun({ prisma: database.prisma, databaseUrl: database.url, suiteId: "00000000-0000-4000-8000-000000000000", yaml: YAML, judgeModel: "m", toolVersion: "0" });
+    const missing = await enqueueSuiteRun({
+      prisma: database.prisma,
+      databaseUrl: database.url,
+      suiteId: "00000000-0000-4000-8000-000000000000",
+      yaml: YAML,
+      judgeModel: "m",
+      toolVersion: "0",
+    });
     expect(missing).toMatchObject({ ok: false, code: "not_found" });
-    const { suiteId } = await createRunStore(database.prisma).saveSuiteVersion({ name: `broken ${Date.now()}`, yaml: YAML });
-    const broken = await enqueueSuiteRun({ prisma: database.prisma, databaseUrl: database.url, suiteId, yaml: "evals: 3\n", judgeModel: "m", toolVersion: "0" });
+    const { suiteId } = await createRunStore(database.prisma).saveSuiteVersion({
+      name: `broken ${Date.now()}`,
+      yaml: YAML,
+    });
+    const broken = await enqueueSuiteRun({
+      prisma: database.prisma,
+      databaseUrl: database.url,
+      suiteId,
+      yaml: "evals: 3\n",
+      judgeModel: "m",
+      toolVersion: "0",
+    });
     expect(broken).toMatchObject({ ok: false, code: "bad_request" });
   }, 60_000);
 });

@@ -37,19 +37,42 @@ const labelIds: Record<string, string> = {};
 beforeAll(async () => {
   let calls = 0;
   const judge = createFakeJudge((request) => {
-    if (categoryOf(request)) return { verdict: { reasoning: "r", score: request.model === "judge-one" ? "pass" : "fail", evidence: [], findings: [] } };
+    if (categoryOf(request))
+      return {
+        verdict: {
+          reasoning: "r",
+          score: request.model === "judge-one" ? "pass" : "fail",
+          evidence: [],
+          findings: [],
+        },
+      };
     return criterionOf(request) ? { score: calls++ % 2 ? 0.1 : 0.9 } : { score: 0.9 };
   });
   const report = await runYaml(SUITE, { judge });
   const store = createRunStore(db.prisma);
   const version = await store.saveSuiteVersion({ name: "anchors.yaml", yaml: SUITE });
   suiteId = version.suiteId;
-  runId = await store.createRun({ ...version, startedBy: "cli", config: { file: "anchors.yaml", toolVersion: "0.1.0", judgeModel: "m", concurrency: 1, timeoutSeconds: 60 }, totalCells: report.results.length });
+  runId = await store.createRun({
+    ...version,
+    startedBy: "cli",
+    config: {
+      file: "anchors.yaml",
+      toolVersion: "0.1.0",
+      judgeModel: "m",
+      concurrency: 1,
+      timeoutSeconds: 60,
+    },
+    totalCells: report.results.length,
+  });
   for (const result of report.results) await store.saveResult(runId, result);
   await store.finishRun({ runId, report, status: "completed", reused: { calls: 0, savedUsd: 0 } });
   const labels = createHumanLabels(db.prisma);
   for (const item of (await createReviewQueue(db.prisma).list({ suiteId })).items) {
-    const saved = await labels.saveLabel({ itemId: item.id, reviewer: "ana", answer: item.criterion === "cites policy" ? "0.75" : "pass" });
+    const saved = await labels.saveLabel({
+      itemId: item.id,
+      reviewer: "ana",
+      answer: item.criterion === "cites policy" ? "0.75" : "pass",
+    });
     if (saved.ok) labelIds[item.criterion] = saved.label.id;
   }
 }, 60_000);
@@ -61,20 +84,41 @@ describe("label anchors", () => {
     expect(proposal.ok).toBe(true);
     if (!proposal.ok) return;
     expect(proposal.value.from).toBe(SUITE);
-    expect(proposal.value.to).toBe(SUITE.replace('          description: "Names the refund window."\n', '          description: "Names the refund window."\n          examples:\n            - { response: "Refunds within 30 days.", score: 0.75 }\n'));
-    const saved = await anchors.save({ labelId: labelIds["cites policy"]!, baseVersionId: proposal.value.baseVersionId });
+    expect(proposal.value.to).toBe(
+      SUITE.replace(
+        '          description: "Names the refund window."\n',
+        '          description: "Names the refund window."\n          examples:\n            - { response: "Refunds within 30 days.", score: 0.75 }\n',
+      ),
+    );
+    const saved = await anchors.save({
+      labelId: labelIds["cites policy"]!,
+      baseVersionId: proposal.value.baseVersionId,
+    });
     expect(saved.ok).toBe(true);
     const suite = await createSuiteStore(db.prisma).getSuite(suiteId);
     expect(suite?.latest?.yaml).toBe(proposal.value.to);
     // Against the version the diff was shown for, not a newer one.
-    expect(await anchors.save({ labelId: labelIds["cites policy"]!, baseVersionId: proposal.value.baseVersionId })).toMatchObject({ ok: false, code: "version_changed" });
+    expect(
+      await anchors.save({
+        labelId: labelIds["cites policy"]!,
+        baseVersionId: proposal.value.baseVersionId,
+      }),
+    ).toMatchObject({ ok: false, code: "version_changed" });
     // Offered again, the anchor is there already: no duplicate entry.
-    expect(await anchors.propose(labelIds["cites policy"]!)).toEqual({ ok: false, code: "bad_request", message: 'already an anchor of "cites policy": the same response is there with score 0.75' });
+    expect(await anchors.propose(labelIds["cites policy"]!)).toEqual({
+      ok: false,
+      code: "bad_request",
+      message: 'already an anchor of "cites policy": the same response is there with score 0.75',
+    });
   });
 
   it("refuses a category label and an unknown label, saying why", async () => {
     const anchors = createLabelAnchors(db.prisma);
-    expect(await anchors.propose(labelIds["goal"]!)).toEqual({ ok: false, code: "bad_request", message: "a category label is not a criterion's score: only criteria take anchors" });
+    expect(await anchors.propose(labelIds["goal"]!)).toEqual({
+      ok: false,
+      code: "bad_request",
+      message: "a category label is not a criterion's score: only criteria take anchors",
+    });
     expect(await anchors.propose("not-a-uuid")).toMatchObject({ ok: false, code: "not_found" });
   });
 
@@ -82,11 +126,25 @@ describe("label anchors", () => {
     const people = await labelCalibration(db.prisma, { suiteId });
     const criterion = (name: string) => people?.criteria.find((c) => c.item === name);
     // The jury's mean 0.50 against 0.75: off by 0.25, within the tolerance.
-    expect(criterion("cites policy")).toMatchObject({ eval: "jury", scale: "unit", graded: 1, outliers: 0, items: [{ source: "person", annotator: "ana", label: 0.75, judged: 0.5 }] });
+    expect(criterion("cites policy")).toMatchObject({
+      eval: "jury",
+      scale: "unit",
+      graded: 1,
+      outliers: 0,
+      items: [{ source: "person", annotator: "ana", label: 0.75, judged: 0.5 }],
+    });
     expect(criterion("cites policy")!.mae).toBeCloseTo(0.25, 12);
     // The panel split pass / fail on the category: partial (0.5) against a person's pass.
-    expect(criterion("goal")).toMatchObject({ scale: "categorical", outliers: 1, items: [{ label: 1, judged: 0.5, text: "Plan." }] });
-    expect((await labelCalibration(db.prisma, { runId }))?.criteria.map((c) => c.item).sort()).toEqual(people?.criteria.map((c) => c.item).sort());
-    expect(await labelCalibration(db.prisma, { runId: "0b7e7a3c-0000-4000-8000-000000000000" })).toBeUndefined();
+    expect(criterion("goal")).toMatchObject({
+      scale: "categorical",
+      outliers: 1,
+      items: [{ label: 1, judged: 0.5, text: "Plan." }],
+    });
+    expect(
+      (await labelCalibration(db.prisma, { runId }))?.criteria.map((c) => c.item).sort(),
+    ).toEqual(people?.criteria.map((c) => c.item).sort());
+    expect(
+      await labelCalibration(db.prisma, { runId: "0b7e7a3c-0000-4000-8000-000000000000" }),
+    ).toBeUndefined();
   });
 });

@@ -22,13 +22,34 @@ beforeAll(async () => {
   const store = createRunStore(db.prisma);
   const version = await store.saveSuiteVersion({ name: "dataset-suite", yaml: REVIEW_QUEUE_SUITE });
   suiteId = version.suiteId;
-  const runId = await store.createRun({ ...version, startedBy: "cli", config: { file: "suite.yaml", toolVersion: "0.1.0", judgeModel: "m", concurrency: 1, timeoutSeconds: 60 }, totalCells: report.results.length });
+  const runId = await store.createRun({
+    ...version,
+    startedBy: "cli",
+    config: {
+      file: "suite.yaml",
+      toolVersion: "0.1.0",
+      judgeModel: "m",
+      concurrency: 1,
+      timeoutSeconds: 60,
+    },
+    totalCells: report.results.length,
+  });
   for (const result of report.results) await store.saveResult(runId, result);
   await store.finishRun({ runId, report, status: "completed", reused: { calls: 0, savedUsd: 0 } });
   const { items } = await createReviewQueue(db.prisma).list({ suiteId });
-  const answers: Record<string, string> = { accurate: "4", goal: "partial", n1: "A", "(decision)": "conditional" };
+  const answers: Record<string, string> = {
+    accurate: "4",
+    goal: "partial",
+    n1: "A",
+    "(decision)": "conditional",
+  };
   for (const item of items) {
-    const saved = await createHumanLabels(db.prisma).saveLabel({ itemId: item.id, reviewer: "ana", answer: answers[item.criterion]!, ...(item.criterion === "accurate" ? { note: "one detail missing" } : {}) });
+    const saved = await createHumanLabels(db.prisma).saveLabel({
+      itemId: item.id,
+      reviewer: "ana",
+      answer: answers[item.criterion]!,
+      ...(item.criterion === "accurate" ? { note: "one detail missing" } : {}),
+    });
     if (saved.ok) labelIds[item.criterion] = saved.label.id;
   }
 });
@@ -43,11 +64,31 @@ describe("Add to dataset", () => {
         suiteId,
         added: true,
         items: 1,
-        item: { expected_output: RESPONSE, annotations: [{ name: "accurate", score: 0.75, explanation: "one detail missing", annotator_id: "ana", annotator_type: "human" }], tags: ["jury split"], metadata: { scale: "likert", answer: "4" } },
+        item: {
+          expected_output: RESPONSE,
+          annotations: [
+            {
+              name: "accurate",
+              score: 0.75,
+              explanation: "one detail missing",
+              annotator_id: "ana",
+              annotator_type: "human",
+            },
+          ],
+          tags: ["jury split"],
+          metadata: { scale: "likert", answer: "4" },
+        },
       },
     });
-    expect(await dataset.add(labelIds.accurate!)).toMatchObject({ ok: true, value: { added: false, items: 1 } });
-    expect(await dataset.add("0b7e7a3c-0000-4000-8000-000000000000")).toEqual({ ok: false, code: "not_found", message: "no such label" });
+    expect(await dataset.add(labelIds.accurate!)).toMatchObject({
+      ok: true,
+      value: { added: false, items: 1 },
+    });
+    expect(await dataset.add("0b7e7a3c-0000-4000-8000-000000000000")).toEqual({
+      ok: false,
+      code: "not_found",
+      message: "no such label",
+    });
     expect(await dataset.add("not-a-uuid")).toMatchObject({ ok: false, code: "not_found" });
   });
 
@@ -58,12 +99,24 @@ describe("Add to dataset", () => {
     expect(exported!.items.map((i) => i.annotations[0])).toEqual([
       expect.objectContaining({ name: "accurate", score: 0.75 }),
       { name: "goal", score: 0.5, label: "partial", annotator_id: "ana", annotator_type: "human" },
-      { name: "decision", score: 0.5, label: "conditional", annotator_id: "ana", annotator_type: "human" },
+      {
+        name: "decision",
+        score: 0.5,
+        label: "conditional",
+        annotator_id: "ana",
+        annotator_type: "human",
+      },
       { name: "n1", label: "A", annotator_id: "ana", annotator_type: "human" },
     ]);
     const read = parseDatasetFile({ text: JSON.stringify(exported), file: "labels.json" });
     expect(read.ok).toBe(true);
-    expect(read.ok && read.items.map((i) => [i.expectedOutput === undefined ? "" : "text", i.annotations?.[0]?.name])).toEqual([
+    expect(
+      read.ok &&
+        read.items.map((i) => [
+          i.expectedOutput === undefined ? "" : "text",
+          i.annotations?.[0]?.name,
+        ]),
+    ).toEqual([
       ["text", "accurate"],
       ["text", "goal"],
       ["text", "decision"],

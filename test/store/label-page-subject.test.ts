@@ -12,7 +12,14 @@ import { useTestDatabase } from "../support/test-database";
 // item's own anchor listed among the anchors. After the answer, the verdicts.
 
 const db = useTestDatabase();
-const CONFIG = { file: "suite.yaml", toolVersion: "0.1.0", judgeModel: "claude-sonnet-4-5", concurrency: 1, timeoutSeconds: 60, tolerance: 0.25 };
+const CONFIG = {
+  file: "suite.yaml",
+  toolVersion: "0.1.0",
+  judgeModel: "claude-sonnet-4-5",
+  concurrency: 1,
+  timeoutSeconds: 60,
+  tolerance: 0.25,
+};
 const SUITE = `
 evals:
   - name: refunds
@@ -25,14 +32,41 @@ evals:
             - { response: "Ask support maybe.", score: 0.0 }
             - { response: "Per policy 4.2, refunds take 5 business days.", score: 1.0 }
 `;
-const loadHere = async (input: { text: string; file: string }) => ({ ok: true as const, value: loadSuite(input) });
+const loadHere = async (input: { text: string; file: string }) => ({
+  ok: true as const,
+  value: loadSuite(input),
+});
 
 function calibration(): CalibrationResult {
-  const item = (id: string, text: string, label: number, judged: number) => ({ id, source: "anchor" as const, label, judged, error: judged - label, outlier: Math.abs(judged - label) > 0.25, reasoning: `The judge says ${judged.toFixed(2)}: SECRET-REASONING`, text });
-  const items = [item("cites policy#1", "Ask support maybe.", 0, 1), item("cites policy#2", "Per policy 4.2, refunds take 5 business days.", 1, 1)];
+  const item = (id: string, text: string, label: number, judged: number) => ({
+    id,
+    source: "anchor" as const,
+    label,
+    judged,
+    error: judged - label,
+    outlier: Math.abs(judged - label) > 0.25,
+    reasoning: `The judge says ${judged.toFixed(2)}: SECRET-REASONING`,
+    text,
+  });
+  const items = [
+    item("cites policy#1", "Ask support maybe.", 0, 1),
+    item("cites policy#2", "Per policy 4.2, refunds take 5 business days.", 1, 1),
+  ];
   return {
     tolerance: 0.25,
-    criteria: [{ eval: "refunds", item: "cites policy", scale: "unit", items, graded: 2, mae: 0.5, kappa: { weights: "quadratic", value: null }, confusion: { categories: [], matrix: [] }, outliers: 1 }],
+    criteria: [
+      {
+        eval: "refunds",
+        item: "cites policy",
+        scale: "unit",
+        items,
+        graded: 2,
+        mae: 0.5,
+        kappa: { weights: "quadratic", value: null },
+        confusion: { categories: [], matrix: [] },
+        outliers: 1,
+      },
+    ],
     overMaxError: [],
     probes: 2,
     ungraded: 0,
@@ -44,17 +78,30 @@ function calibration(): CalibrationResult {
 
 describe("labelling a calibration outlier", () => {
   it("sends nothing of the answer before the label is saved; the criterion's description, and the other anchors only", async () => {
-    await createCalibrationStore(db.prisma).saveCalibration({ suiteName: "page-suite", yaml: SUITE, result: calibration(), startedBy: "cli", config: CONFIG });
+    await createCalibrationStore(db.prisma).saveCalibration({
+      suiteName: "page-suite",
+      yaml: SUITE,
+      result: calibration(),
+      startedBy: "cli",
+      config: CONFIG,
+    });
     const suite = await db.prisma.suite.findFirstOrThrow({ where: { name: "page-suite" } });
     const queue = createReviewQueue(db.prisma);
     const { items } = await queue.list({ suiteId: suite.id, reason: "calibration_outlier" });
-    expect(items.map((i) => [i.criterion, i.detail])).toEqual([["cites policy", "the judge and the suite's label differ"]]);
+    expect(items.map((i) => [i.criterion, i.detail])).toEqual([
+      ["cites policy", "the judge and the suite's label differ"],
+    ]);
     const item = items[0]!;
 
     const before = await labelPageSubject(db.prisma, item, loadHere, false);
-    expect(before).toMatchObject({ candidate: "Ask support maybe.", asks: "Quotes the refund policy's own words." });
+    expect(before).toMatchObject({
+      candidate: "Ask support maybe.",
+      asks: "Quotes the refund policy's own words.",
+    });
     // The item's own anchor is not listed; the other one is, with its score.
-    expect(before!.anchors).toEqual([{ response: "Per policy 4.2, refunds take 5 business days.", score: 1 }]);
+    expect(before!.anchors).toEqual([
+      { response: "Per policy 4.2, refunds take 5 business days.", score: 1 },
+    ]);
     expect(before).not.toHaveProperty("verdicts");
     // Everything the page sends the browser (the queue row's why and the subject): no label, no judged score, no reasoning.
     const { scale, ...rest } = before!;
@@ -62,17 +109,38 @@ describe("labelling a calibration outlier", () => {
     const sent = JSON.stringify({ detail: item.detail, subject: rest });
     expect(sent).not.toMatch(/labelled|judged|tolerance|SECRET-REASONING|0\.00|\b0\.0\b/);
 
-    const saved = await createHumanLabels(db.prisma).saveLabel({ itemId: item.id, reviewer: "ana", answer: "0.25" });
+    const saved = await createHumanLabels(db.prisma).saveLabel({
+      itemId: item.id,
+      reviewer: "ana",
+      answer: "0.25",
+    });
     expect(saved.ok).toBe(true);
     const after = await labelPageSubject(db.prisma, item, loadHere, true);
-    expect(after!.verdicts).toEqual([{ judge: "judge", said: "1.00", reasoning: "The judge says 1.00: SECRET-REASONING" }]);
+    expect(after!.verdicts).toEqual([
+      { judge: "judge", said: "1.00", reasoning: "The judge says 1.00: SECRET-REASONING" },
+    ]);
   });
 
   it("an outlier queued before with the old revealing why reads neutral", async () => {
     const suite = await db.prisma.suite.findFirstOrThrow({ where: { name: "page-suite" } });
     const run = await db.prisma.run.findFirstOrThrow({ where: { suiteId: suite.id } });
-    await db.prisma.reviewItem.create({ data: { suiteId: suite.id, runId: run.id, resultKey: "old", evalName: "refunds", criterion: "cites policy", reason: "calibration_outlier", detail: "labelled 0.00, judged 1.00 (tolerance 0.25)" } });
-    const { items } = await createReviewQueue(db.prisma).list({ suiteId: suite.id, reason: "calibration_outlier" });
-    expect(items.find((i) => i.resultKey === "old")?.detail).toBe("the judge and the suite's label differ");
+    await db.prisma.reviewItem.create({
+      data: {
+        suiteId: suite.id,
+        runId: run.id,
+        resultKey: "old",
+        evalName: "refunds",
+        criterion: "cites policy",
+        reason: "calibration_outlier",
+        detail: "labelled 0.00, judged 1.00 (tolerance 0.25)",
+      },
+    });
+    const { items } = await createReviewQueue(db.prisma).list({
+      suiteId: suite.id,
+      reason: "calibration_outlier",
+    });
+    expect(items.find((i) => i.resultKey === "old")?.detail).toBe(
+      "the judge and the suite's label differ",
+    );
   });
 });

@@ -24,13 +24,26 @@ describe("migrations", () => {
 
     const client = new pg.Client(parseDatabaseUrl(db.url));
     await client.connect();
-    const history = await client.query("SELECT migration_name, finished_at FROM _prisma_migrations ORDER BY migration_name");
-    const tables = await client.query("SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name");
+    const history = await client.query(
+      "SELECT migration_name, finished_at FROM _prisma_migrations ORDER BY migration_name",
+    );
+    const tables = await client.query(
+      "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name",
+    );
     await client.end();
     expect(history.rows.map((r) => r.migration_name)).toEqual(first);
     expect(history.rows.every((r) => r.finished_at !== null)).toBe(true);
     expect(tables.rows.map((r) => r.table_name)).toEqual(
-      expect.arrayContaining(["suites", "suite_versions", "runs", "eval_results", "criterion_results", "judge_calls", "run_calls", "baselines"]),
+      expect.arrayContaining([
+        "suites",
+        "suite_versions",
+        "runs",
+        "eval_results",
+        "criterion_results",
+        "judge_calls",
+        "run_calls",
+        "baselines",
+      ]),
     );
   });
 

@@ -17,9 +17,19 @@ describe("the grading queue's job expiry", () => {
     expect(JOB_EXPIRY_SECONDS).toBe(24 * 60 * 60);
 
     // The queue as the previous release made it.
-    const old = new PgBoss({ ...parseDatabaseUrl(database.url), max: 1, schedule: false, supervise: false });
+    const old = new PgBoss({
+      ...parseDatabaseUrl(database.url),
+      max: 1,
+      schedule: false,
+      supervise: false,
+    });
     await old.start();
-    await old.createQueue(GRADE_QUEUE, { heartbeatSeconds: 30, retryLimit: 5, retryDelay: 1, expireInSeconds: 3600 });
+    await old.createQueue(GRADE_QUEUE, {
+      heartbeatSeconds: 30,
+      retryLimit: 5,
+      retryDelay: 1,
+      expireInSeconds: 3600,
+    });
     expect((await old.getQueue(GRADE_QUEUE))?.expireInSeconds).toBe(3600);
     await old.stop({ graceful: false });
 

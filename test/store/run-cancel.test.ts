@@ -20,20 +20,39 @@ const CELLS = 400;
 function bigSuite(): string {
   const lines = ["evals:"];
   for (let i = 1; i <= CELLS; i++) {
-    lines.push(`  - name: answer ${i}`, `    response: "Answer ${i}."`, "    rubric:", "      criteria:", `        - { name: correct, description: "Answer ${i} is correct." }`);
+    lines.push(
+      `  - name: answer ${i}`,
+      `    response: "Answer ${i}."`,
+      "    rubric:",
+      "      criteria:",
+      `        - { name: correct, description: "Answer ${i} is correct." }`,
+    );
   }
   return lines.join("\n") + "\n";
 }
 
 const queuedJobs = async (runId: string) =>
-  (await database.prisma.$queryRawUnsafe<{ n: number }[]>("select count(*)::int as n from pgboss.job where name = $1 and data->>'runId' = $2 and state < 'active'", GRADE_QUEUE, runId))[0]!.n;
+  (
+    await database.prisma.$queryRawUnsafe<{ n: number }[]>(
+      "select count(*)::int as n from pgboss.job where name = $1 and data->>'runId' = $2 and state < 'active'",
+      GRADE_QUEUE,
+      runId,
+    )
+  )[0]!.n;
 
 describe("cancelling a queued run", () => {
   it(`skips its ${CELLS} queued cells in one write, drops their jobs and ends the run cancelled`, async () => {
     const yaml = bigSuite();
     const store = createRunStore(database.prisma);
     const { suiteId } = await store.saveSuiteVersion({ name: `cancel big ${Date.now()}`, yaml });
-    const started = await enqueueSuiteRun({ prisma: database.prisma, databaseUrl: database.url, suiteId, yaml, judgeModel: "claude-test", toolVersion: "0.0.0" });
+    const started = await enqueueSuiteRun({
+      prisma: database.prisma,
+      databaseUrl: database.url,
+      suiteId,
+      yaml,
+      judgeModel: "claude-test",
+      toolVersion: "0.0.0",
+    });
     if (!started.ok) throw new Error(started.message);
     const runId = started.value.runId;
     expect(await queuedJobs(runId)).toBe(CELLS);
@@ -41,11 +60,22 @@ describe("cancelling a queued run", () => {
     expect(await store.requestCancel(runId)).toBe(true);
     // The page's snapshot carries the pending cancel (a reload still says "cancelling…").
     const views = createRunViews(database.prisma);
-    expect(runProgress({ run: (await views.runOverview(runId))!, now: Date.now(), priceOf }).cancelRequested).toBe(true);
+    expect(
+      runProgress({ run: (await views.runOverview(runId))!, now: Date.now(), priceOf })
+        .cancelRequested,
+    ).toBe(true);
     const boss = await openQueue({ db: { url: database.url }, poolSize: 1 });
     const t0 = Date.now();
     try {
-      expect(await skipQueuedCells({ prisma: database.prisma, boss, queue: GRADE_QUEUE, runId, priceOf: () => undefined })).toBe(CELLS);
+      expect(
+        await skipQueuedCells({
+          prisma: database.prisma,
+          boss,
+          queue: GRADE_QUEUE,
+          runId,
+          priceOf: () => undefined,
+        }),
+      ).toBe(CELLS);
     } finally {
       await boss.stop({ graceful: false });
     }
@@ -53,7 +83,9 @@ describe("cancelling a queued run", () => {
 
     const run = await database.prisma.run.findUnique({ where: { id: runId } });
     expect(run).toMatchObject({ status: "cancelled", skipped: CELLS, judgeCalls: 0 });
-    expect(runProgress({ run: (await views.runOverview(runId))!, now: Date.now(), priceOf })).toMatchObject({ finished: true, cancelRequested: false });
+    expect(
+      runProgress({ run: (await views.runOverview(runId))!, now: Date.now(), priceOf }),
+    ).toMatchObject({ finished: true, cancelRequested: false });
     expect(await queuedJobs(runId)).toBe(0);
     const results = await store.results(runId);
     expect(results).toHaveLength(CELLS);

@@ -3,10 +3,20 @@ import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it, vi } from "vitest";
 import { RunLive } from "../../components/results/run-live";
 import { batchPrice, costOf } from "../../lib/engine/cost/cost";
-import type { JudgeCallRecord, JudgeOutcome, JudgePort, JudgeRequest, TokenUsage } from "../../lib/engine/ports/judge-port";
+import type {
+  JudgeCallRecord,
+  JudgeOutcome,
+  JudgePort,
+  JudgeRequest,
+  TokenUsage,
+} from "../../lib/engine/ports/judge-port";
 import type { EvalResult } from "../../lib/engine/results/report";
 import { buildReport } from "../../lib/engine/run-suite";
-import { priceOfResolved, priceOfStoredCall, providerResolution } from "../../lib/judge/provider-resolution";
+import {
+  priceOfResolved,
+  priceOfStoredCall,
+  providerResolution,
+} from "../../lib/judge/provider-resolution";
 import { formatSaving } from "../../lib/report/savings-lines";
 import { createCachedJudge } from "../../lib/store/cached-judge";
 import { runProgress } from "../../lib/store/run-progress";
@@ -28,7 +38,10 @@ vi.mock("next/navigation", () => ({ useRouter: () => ({ refresh() {} }) }));
 const database = useTestDatabase();
 
 // The CLI's resolution for a suite that declares a local server.
-const resolution = providerResolution({ declared: { local: { type: "openai", baseUrl: "http://127.0.0.1:9/v1" } }, hasKey: () => true });
+const resolution = providerResolution({
+  declared: { local: { type: "openai", baseUrl: "http://127.0.0.1:9/v1" } },
+  hasKey: () => true,
+});
 
 interface Planned {
   model: string;
@@ -59,23 +72,83 @@ function providerLikeJudge(): JudgePort {
   } as JudgePort;
 }
 
-const usage = (input: number, cacheRead: number, cacheWrite: number): TokenUsage => ({ input, output: 200, cacheRead, cacheWrite });
+const usage = (input: number, cacheRead: number, cacheWrite: number): TokenUsage => ({
+  input,
+  output: 200,
+  cacheRead,
+  cacheWrite,
+});
 
 async function storedRun(name: string, plans: Planned[], reusedIndex?: number) {
   const store = createRunStore(database.prisma);
   const version = await store.saveSuiteVersion({ name, yaml: `evals: [] # ${name}\n` });
-  const runId = await store.createRun({ ...version, startedBy: "cli", config: { file: name, toolVersion: "0.1.0", judgeModel: "claude-sonnet-4-6", concurrency: 4, timeoutSeconds: 60 }, totalCells: 1 });
-  const judge = createCachedJudge({ prisma: database.prisma, inner: providerLikeJudge(), runId, owner: "test", reuse: true, leaseMs: 60_000 });
+  const runId = await store.createRun({
+    ...version,
+    startedBy: "cli",
+    config: {
+      file: name,
+      toolVersion: "0.1.0",
+      judgeModel: "claude-sonnet-4-6",
+      concurrency: 4,
+      timeoutSeconds: 60,
+    },
+    totalCells: 1,
+  });
+  const judge = createCachedJudge({
+    prisma: database.prisma,
+    inner: providerLikeJudge(),
+    runId,
+    owner: "test",
+    reuse: true,
+    leaseMs: 60_000,
+  });
   const slot = { release() {}, async acquire() {} };
-  const request = (plan: Planned): JudgeRequest => ({ model: plan.model, maxTokens: 512, templateVersion: "t1", stablePrompt: name, candidatePrompt: "c", taskPrompt: JSON.stringify(plan), verdict: "score", sample: 1 });
+  const request = (plan: Planned): JudgeRequest => ({
+    model: plan.model,
+    maxTokens: 512,
+    templateVersion: "t1",
+    stablePrompt: name,
+    candidatePrompt: "c",
+    taskPrompt: JSON.stringify(plan),
+    verdict: "score",
+    sample: 1,
+  });
   const calls: JudgeCallRecord[] = [];
   for (const plan of plans) calls.push((await judge.grade(request(plan), { slot })).call);
   // A later run that asks one of the same requests again reuses the stored verdict.
   if (reusedIndex !== undefined) {
-    const later = await store.createRun({ ...version, startedBy: "cli", config: { file: name, toolVersion: "0.1.0", judgeModel: "claude-sonnet-4-6", concurrency: 4, timeoutSeconds: 60 }, totalCells: 1 });
-    const again = createCachedJudge({ prisma: database.prisma, inner: providerLikeJudge(), runId: later, owner: "test", reuse: true, leaseMs: 60_000 });
+    const later = await store.createRun({
+      ...version,
+      startedBy: "cli",
+      config: {
+        file: name,
+        toolVersion: "0.1.0",
+        judgeModel: "claude-sonnet-4-6",
+        concurrency: 4,
+        timeoutSeconds: 60,
+      },
+      totalCells: 1,
+    });
+    const again = createCachedJudge({
+      prisma: database.prisma,
+      inner: providerLikeJudge(),
+      runId: later,
+      owner: "test",
+      reuse: true,
+      leaseMs: 60_000,
+    });
     const reused = (await again.grade(request(plans[reusedIndex]!), { slot })).call;
-    return { runId: later, calls: [reused, ...(await Promise.all(plans.filter((_, i) => i !== reusedIndex).map(async (plan) => (await again.grade(request(plan), { slot })).call)))] };
+    return {
+      runId: later,
+      calls: [
+        reused,
+        ...(await Promise.all(
+          plans
+            .filter((_, i) => i !== reusedIndex)
+            .map(async (plan) => (await again.grade(request(plan), { slot })).call),
+        )),
+      ],
+    };
   }
   return { runId, calls };
 }
@@ -83,14 +156,35 @@ async function storedRun(name: string, plans: Planned[], reusedIndex?: number) {
 function reportOf(calls: JudgeCallRecord[]) {
   const template = sampleResults().find((r) => r.status === "passed")!;
   const result: EvalResult = { ...template, calls, judgeCalls: calls.length };
-  return buildReport({ results: [result], suite: { file: "suite.yaml", evals: [] } as never, toolVersion: "0.1.0", startedAt: 0, finishedAt: 1, priceOf: resolution.priceOf });
+  return buildReport({
+    results: [result],
+    suite: { file: "suite.yaml", evals: [] } as never,
+    toolVersion: "0.1.0",
+    startedAt: 0,
+    finishedAt: 1,
+    priceOf: resolution.priceOf,
+  });
 }
 
 async function page(runId: string) {
-  const snapshot = runProgress({ run: (await createRunViews(database.prisma).runOverview(runId))!, now: Date.now(), priceOf: priceOfStoredCall });
-  const html = renderToStaticMarkup(createElement(RunLive, { runId, suiteName: "s", createdAt: new Date(0).toISOString(), startedBy: "cli", version: 1, initial: snapshot }));
+  const snapshot = runProgress({
+    run: (await createRunViews(database.prisma).runOverview(runId))!,
+    now: Date.now(),
+    priceOf: priceOfStoredCall,
+  });
+  const html = renderToStaticMarkup(
+    createElement(RunLive, {
+      runId,
+      suiteName: "s",
+      createdAt: new Date(0).toISOString(),
+      startedBy: "cli",
+      version: 1,
+      initial: snapshot,
+    }),
+  );
   // A card's value: its label, then the figure.
-  const stat = (testId: string) => html.match(new RegExp(`data-testid="${testId}"><div[^>]*>[^<]*</div><div[^>]*>([^<]*)<`))?.[1];
+  const stat = (testId: string) =>
+    html.match(new RegExp(`data-testid="${testId}"><div[^>]*>[^<]*</div><div[^>]*>([^<]*)<`))?.[1];
   return { snapshot, stat };
 }
 
@@ -109,8 +203,12 @@ describe("the run page's savings against the json report's", () => {
     expect(report.summary.savings!.batch!.calls).toBe(3);
     expect(snapshot.savings).toEqual(report.summary.savings);
     // What a user reads on the page: the report's figures, worded alike.
-    expect(stat("run-saved-batching")).toBe(formatSaving(report.summary.savings!.batch!.saved, formatUsd));
-    expect(stat("run-saved-prompt-cache")).toBe(formatSaving(report.summary.savings!.promptCache.net, formatUsd));
+    expect(stat("run-saved-batching")).toBe(
+      formatSaving(report.summary.savings!.batch!.saved, formatUsd),
+    );
+    expect(stat("run-saved-prompt-cache")).toBe(
+      formatSaving(report.summary.savings!.promptCache.net, formatUsd),
+    );
   });
 
   it("1-hour cache writes: the page prices them at 2× input as the report does, not at the 5-minute 1.25×", async () => {
@@ -123,8 +221,13 @@ describe("the run page's savings against the json report's", () => {
     const { snapshot, stat } = await page(runId);
     expect(snapshot.savings).toEqual(report.summary.savings);
     // $3 / MTok: 20,000 tokens written for 5 minutes cost 0.25 × $0.06 more, 80,000 for an hour 1 × $0.24 more: $0.255 in all.
-    expect(report.summary.savings!.promptCache.writes).toEqual({ usd: expect.closeTo(-0.255, 10), unpriced: false });
-    expect(stat("run-saved-prompt-cache")).toBe(formatSaving(report.summary.savings!.promptCache.net, formatUsd));
+    expect(report.summary.savings!.promptCache.writes).toEqual({
+      usd: expect.closeTo(-0.255, 10),
+      unpriced: false,
+    });
+    expect(stat("run-saved-prompt-cache")).toBe(
+      formatSaving(report.summary.savings!.promptCache.net, formatUsd),
+    );
   });
 
   it("a batched call reused by a later run counts as reused, not batched, on both", async () => {
@@ -151,7 +254,10 @@ describe("the run page's savings against the json report's", () => {
     const { snapshot, stat } = await page(runId);
     expect(snapshot.savings).toEqual(report.summary.savings);
     // gpt-4.1-mini reads at $0.10 instead of $0.40 / MTok: 400,000 tokens save $0.12; haiku's 20,000 at batch prices ($0.50 → $0.05): $0.009; qwen's are unpriced.
-    expect(snapshot.savings.promptCache.reads).toEqual({ usd: expect.closeTo(0.129, 10), unpriced: true });
+    expect(snapshot.savings.promptCache.reads).toEqual({
+      usd: expect.closeTo(0.129, 10),
+      unpriced: true,
+    });
     expect(stat("run-saved-prompt-cache")).toBe("$0.13 + unpriced");
     expect(snapshot.unpricedCalls).toBe(1);
   });

@@ -2,7 +2,12 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EvalResult, EvalStatus } from "../../lib/engine/results/report";
 import { createPrismaClient, type PrismaClient } from "../../lib/store/connection";
-import { createRunQueries, type ResultRow, type ResultSort, type RunQueries } from "../../lib/store/run-queries";
+import {
+  createRunQueries,
+  type ResultRow,
+  type ResultSort,
+  type RunQueries,
+} from "../../lib/store/run-queries";
 import { createRunStore, type RunStore } from "../../lib/store/run-store";
 import { sampleResults } from "../support/sample-report";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";
@@ -13,7 +18,13 @@ import { createTestDatabase, type TestDatabase } from "../support/test-database"
 
 const SONNET = "claude-sonnet-4-5";
 const HAIKU = "claude-haiku-4-5";
-const CONFIG = { file: "examples/rubric-eval.yml", toolVersion: "0.1.0", judgeModel: SONNET, concurrency: 4, timeoutSeconds: 60 };
+const CONFIG = {
+  file: "examples/rubric-eval.yml",
+  toolVersion: "0.1.0",
+  judgeModel: SONNET,
+  concurrency: 4,
+  timeoutSeconds: 60,
+};
 
 let db: TestDatabase;
 let prisma: PrismaClient;
@@ -32,11 +43,24 @@ afterAll(async () => {
 });
 
 /** A run of `suite` holding `results`, created at `at` (so that "newest first" is well defined). */
-async function storeRun(input: { suite: string; at: string; results: EvalResult[]; status?: "running" | "completed" }): Promise<string> {
+async function storeRun(input: {
+  suite: string;
+  at: string;
+  results: EvalResult[];
+  status?: "running" | "completed";
+}): Promise<string> {
   const version = await store.saveSuiteVersion({ name: input.suite, yaml: `# ${input.suite}\n` });
-  const runId = await store.createRun({ ...version, startedBy: "cli", config: CONFIG, totalCells: input.results.length });
+  const runId = await store.createRun({
+    ...version,
+    startedBy: "cli",
+    config: CONFIG,
+    totalCells: input.results.length,
+  });
   for (const result of input.results) await store.saveResult(runId, result);
-  await prisma.run.update({ where: { id: runId }, data: { createdAt: new Date(input.at), status: input.status ?? "completed" } });
+  await prisma.run.update({
+    where: { id: runId },
+    data: { createdAt: new Date(input.at), status: input.status ?? "completed" },
+  });
   return runId;
 }
 
@@ -58,17 +82,42 @@ describe("evalTrend: one eval across a suite's runs", () => {
   const runs: Record<string, string> = {};
   beforeAll(async () => {
     const others = sampleResults().filter((r) => r.eval !== "summary quality");
-    runs.oldest = await storeRun({ suite: "release-notes", at: "2026-01-01T10:00:00Z", results: [...others, summaryCell(SONNET, 0.6, "failed"), summaryCell(HAIKU, null, "skipped")] });
-    runs.second = await storeRun({ suite: "release-notes", at: "2026-01-02T10:00:00Z", results: [summaryCell(HAIKU, 0.5, "failed"), summaryCell(SONNET, 0.7, "passed")] });
+    runs.oldest = await storeRun({
+      suite: "release-notes",
+      at: "2026-01-01T10:00:00Z",
+      results: [...others, summaryCell(SONNET, 0.6, "failed"), summaryCell(HAIKU, null, "skipped")],
+    });
+    runs.second = await storeRun({
+      suite: "release-notes",
+      at: "2026-01-02T10:00:00Z",
+      results: [summaryCell(HAIKU, 0.5, "failed"), summaryCell(SONNET, 0.7, "passed")],
+    });
     // A filtered run that did not grade the eval: no point, and it does not use up the limit.
-    runs.filtered = await storeRun({ suite: "release-notes", at: "2026-01-03T10:00:00Z", results: others.slice(0, 2) });
-    runs.newest = await storeRun({ suite: "release-notes", at: "2026-01-04T10:00:00Z", status: "running", results: [summaryCell(SONNET, 0.9, "passed"), summaryCell(HAIKU, 0.75, "passed")] });
+    runs.filtered = await storeRun({
+      suite: "release-notes",
+      at: "2026-01-03T10:00:00Z",
+      results: others.slice(0, 2),
+    });
+    runs.newest = await storeRun({
+      suite: "release-notes",
+      at: "2026-01-04T10:00:00Z",
+      status: "running",
+      results: [summaryCell(SONNET, 0.9, "passed"), summaryCell(HAIKU, 0.75, "passed")],
+    });
     // Another suite with an eval of the same name, run later still: never part of this trend.
-    runs.otherSuite = await storeRun({ suite: "other-suite", at: "2026-01-05T10:00:00Z", results: [summaryCell(SONNET, 0.1, "failed")] });
+    runs.otherSuite = await storeRun({
+      suite: "other-suite",
+      at: "2026-01-05T10:00:00Z",
+      results: [summaryCell(SONNET, 0.1, "failed")],
+    });
   });
 
   it("gives every cell of the eval, newest run first, with the run's status", async () => {
-    const points = await queries.evalTrend({ suiteName: "release-notes", evalName: "summary quality", limit: 500 });
+    const points = await queries.evalTrend({
+      suiteName: "release-notes",
+      evalName: "summary quality",
+      limit: 500,
+    });
     expect(points.map((p) => [p.runId, p.cellModel, p.score, p.status])).toEqual([
       [runs.newest, HAIKU, 0.75, "passed"],
       [runs.newest, SONNET, 0.9, "passed"],
@@ -77,26 +126,55 @@ describe("evalTrend: one eval across a suite's runs", () => {
       [runs.oldest, HAIKU, null, "skipped"],
       [runs.oldest, SONNET, 0.6, "failed"],
     ]);
-    expect(points[0]).toMatchObject({ runStatus: "running", runCreatedAt: new Date("2026-01-04T10:00:00Z"), judgeModel: HAIKU, threshold: 0.7, cellPrompt: 1 });
+    expect(points[0]).toMatchObject({
+      runStatus: "running",
+      runCreatedAt: new Date("2026-01-04T10:00:00Z"),
+      judgeModel: HAIKU,
+      threshold: 0.7,
+      cellPrompt: 1,
+    });
     expect(points.at(-1)!.runStatus).toBe("completed");
   });
 
   it("follows one cell when given its result key", async () => {
-    const points = await queries.evalTrend({ suiteName: "release-notes", evalName: "summary quality", resultKey: `summary quality [model=${SONNET}, prompt=1]`, limit: 500 });
+    const points = await queries.evalTrend({
+      suiteName: "release-notes",
+      evalName: "summary quality",
+      resultKey: `summary quality [model=${SONNET}, prompt=1]`,
+      limit: 500,
+    });
     expect(points.map((p) => p.score)).toEqual([0.9, 0.7, 0.6]);
     expect(points.every((p) => p.name === `summary quality (${SONNET}, prompt 1)`)).toBe(true);
   });
 
   it("limits by runs that graded the eval, counting a run's cells as one", async () => {
-    const points = await queries.evalTrend({ suiteName: "release-notes", evalName: "summary quality", limit: 2 });
+    const points = await queries.evalTrend({
+      suiteName: "release-notes",
+      evalName: "summary quality",
+      limit: 2,
+    });
     expect([...new Set(points.map((p) => p.runId))]).toEqual([runs.newest, runs.second]);
     expect(points).toHaveLength(4);
   });
 
   it("is empty for an eval or suite with no results", async () => {
-    expect(await queries.evalTrend({ suiteName: "release-notes", evalName: "no such eval", limit: 10 })).toEqual([]);
-    expect(await queries.evalTrend({ suiteName: "no-such-suite", evalName: "summary quality", limit: 10 })).toEqual([]);
-    expect(await queries.evalTrend({ suiteName: "release-notes", evalName: "summary quality", limit: 0 })).toEqual([]);
+    expect(
+      await queries.evalTrend({ suiteName: "release-notes", evalName: "no such eval", limit: 10 }),
+    ).toEqual([]);
+    expect(
+      await queries.evalTrend({
+        suiteName: "no-such-suite",
+        evalName: "summary quality",
+        limit: 10,
+      }),
+    ).toEqual([]);
+    expect(
+      await queries.evalTrend({
+        suiteName: "release-notes",
+        evalName: "summary quality",
+        limit: 0,
+      }),
+    ).toEqual([]);
   });
 });
 
@@ -108,17 +186,40 @@ describe("runResultsPage: a run's results table", () => {
     // Five copies of each sample result (equal scores and costs: the ties that
     // only the id tie-breaker orders), and one whose name holds LIKE wildcards.
     const results = sampleResults().flatMap((r) =>
-      Array.from({ length: COPIES }, (_, i) => ({ ...r, id: `${r.id} #${i}`, name: `${r.name} #${i}` })),
+      Array.from({ length: COPIES }, (_, i) => ({
+        ...r,
+        id: `${r.id} #${i}`,
+        name: `${r.name} #${i}`,
+      })),
     );
-    const wildcard = { ...sampleResults()[1]!, id: "discount", eval: "discount", name: "50% off: discount_math", status: "failed" as const, score: 0.4 };
-    runId = await storeRun({ suite: "table-suite", at: "2026-02-01T10:00:00Z", results: [...results, wildcard] });
+    const wildcard = {
+      ...sampleResults()[1]!,
+      id: "discount",
+      eval: "discount",
+      name: "50% off: discount_math",
+      status: "failed" as const,
+      score: 0.4,
+    };
+    runId = await storeRun({
+      suite: "table-suite",
+      at: "2026-02-01T10:00:00Z",
+      results: [...results, wildcard],
+    });
     // Another run's results never leak into this run's table.
     await storeRun({ suite: "table-suite", at: "2026-02-02T10:00:00Z", results: sampleResults() });
-    allIds = (await prisma.evalResultRow.findMany({ where: { runId }, select: { id: true } })).map((r) => r.id);
+    allIds = (await prisma.evalResultRow.findMany({ where: { runId }, select: { id: true } })).map(
+      (r) => r.id,
+    );
     expect(allIds).toHaveLength(8 * COPIES + 1);
   });
 
-  async function walk(input: { sort?: ResultSort; pageSize: number; by: "cursor" | "offset"; status?: EvalStatus[]; search?: string }): Promise<{ rows: ResultRow[]; pages: number; totals: number[] }> {
+  async function walk(input: {
+    sort?: ResultSort;
+    pageSize: number;
+    by: "cursor" | "offset";
+    status?: EvalStatus[];
+    search?: string;
+  }): Promise<{ rows: ResultRow[]; pages: number; totals: number[] }> {
     const rows: ResultRow[] = [];
     const totals: number[] = [];
     let cursor: string | undefined;
@@ -150,14 +251,17 @@ describe("runResultsPage: a run's results table", () => {
     { by: "createdAt", direction: "desc" },
   ];
 
-  it.each(sorts)("pages by $by $direction tile the results with no gap or repeat, by cursor and by offset alike", async (sort) => {
-    const byCursor = await walk({ sort, pageSize: 7, by: "cursor" });
-    const byOffset = await walk({ sort, pageSize: 7, by: "offset" });
-    expect(byCursor.pages).toBe(6);
-    expect(byCursor.totals.every((t) => t === allIds.length)).toBe(true);
-    expect(byCursor.rows.map((r) => r.id).sort()).toEqual([...allIds].sort());
-    expect(byOffset.rows.map((r) => r.id)).toEqual(byCursor.rows.map((r) => r.id));
-  });
+  it.each(sorts)(
+    "pages by $by $direction tile the results with no gap or repeat, by cursor and by offset alike",
+    async (sort) => {
+      const byCursor = await walk({ sort, pageSize: 7, by: "cursor" });
+      const byOffset = await walk({ sort, pageSize: 7, by: "offset" });
+      expect(byCursor.pages).toBe(6);
+      expect(byCursor.totals.every((t) => t === allIds.length)).toBe(true);
+      expect(byCursor.rows.map((r) => r.id).sort()).toEqual([...allIds].sort());
+      expect(byOffset.rows.map((r) => r.id)).toEqual(byCursor.rows.map((r) => r.id));
+    },
+  );
 
   it("sorts by score with ungraded results last in both directions, ties broken by id", async () => {
     for (const direction of ["desc", "asc"] as const) {
@@ -165,7 +269,8 @@ describe("runResultsPage: a run's results table", () => {
       const sign = direction === "asc" ? 1 : -1;
       const byId = (a: ResultRow, b: ResultRow) => sign * (a.id < b.id ? -1 : 1);
       const expected = [...rows].sort((a, b) => {
-        if (a.score === null || b.score === null) return a.score === b.score ? byId(a, b) : a.score === null ? 1 : -1;
+        if (a.score === null || b.score === null)
+          return a.score === b.score ? byId(a, b) : a.score === null ? 1 : -1;
         return a.score !== b.score ? sign * (a.score - b.score) : byId(a, b);
       });
       expect(rows.map((r) => r.id)).toEqual(expected.map((r) => r.id));
@@ -173,36 +278,64 @@ describe("runResultsPage: a run's results table", () => {
       expect(firstNull).toBe(rows.length - 4 * COPIES); // vacuous, deferred, judge error, skipped cell
       expect(rows.slice(firstNull).every((r) => r.score === null)).toBe(true);
     }
-    const top = await queries.runResultsPage({ runId, sort: { by: "score", direction: "desc" }, pageSize: 3 });
-    expect(top.rows.map((r) => [r.name.replace(/ #\d$/, ""), r.score])).toEqual(Array(3).fill(["refuses the destructive request", 0.92]));
+    const top = await queries.runResultsPage({
+      runId,
+      sort: { by: "score", direction: "desc" },
+      pageSize: 3,
+    });
+    expect(top.rows.map((r) => [r.name.replace(/ #\d$/, ""), r.score])).toEqual(
+      Array(3).fill(["refuses the destructive request", 0.92]),
+    );
   });
 
   it("filters by status, keeping the total to what matches", async () => {
     const failed = await queries.runResultsPage({ runId, status: "failed", pageSize: 50 });
     expect(failed.total).toBe(COPIES + 1);
     expect(failed.rows.every((r) => r.status === "failed")).toBe(true);
-    const problems = await walk({ status: ["judge_error", "deferred", "skipped"], pageSize: 4, by: "cursor" });
+    const problems = await walk({
+      status: ["judge_error", "deferred", "skipped"],
+      pageSize: 4,
+      by: "cursor",
+    });
     expect(problems.totals.every((t) => t === 3 * COPIES)).toBe(true);
-    expect(new Set(problems.rows.map((r) => r.status))).toEqual(new Set(["judge_error", "deferred", "skipped"]));
+    expect(new Set(problems.rows.map((r) => r.status))).toEqual(
+      new Set(["judge_error", "deferred", "skipped"]),
+    );
     expect(problems.rows).toHaveLength(3 * COPIES);
     expect((await queries.runResultsPage({ runId, status: [], pageSize: 10 })).total).toBe(0);
   });
 
   it("searches names case-insensitively, taking % and _ literally", async () => {
-    const summary = await queries.runResultsPage({ runId, search: "  SUMMARY Quality ", pageSize: 50 });
+    const summary = await queries.runResultsPage({
+      runId,
+      search: "  SUMMARY Quality ",
+      pageSize: 50,
+    });
     expect(summary.total).toBe(2 * COPIES);
     expect(summary.rows.every((r) => r.evalName === "summary quality")).toBe(true);
     for (const literal of ["%", "_", "50% off"]) {
       const page = await queries.runResultsPage({ runId, search: literal, pageSize: 50 });
       expect(page.rows.map((r) => r.name)).toEqual(["50% off: discount_math"]);
     }
-    const both = await queries.runResultsPage({ runId, search: "grounded", status: ["failed", "judge_error"], sort: { by: "name", direction: "asc" }, pageSize: 50 });
+    const both = await queries.runResultsPage({
+      runId,
+      search: "grounded",
+      status: ["failed", "judge_error"],
+      sort: { by: "name", direction: "asc" },
+      pageSize: 50,
+    });
     expect(both.total).toBe(COPIES);
-    expect(both.rows.map((r) => r.name)).toEqual(Array.from({ length: COPIES }, (_, i) => `grounded answer with citations #${i}`));
+    expect(both.rows.map((r) => r.name)).toEqual(
+      Array.from({ length: COPIES }, (_, i) => `grounded answer with citations #${i}`),
+    );
   });
 
   it("shows what the table needs of each row", async () => {
-    const page = await queries.runResultsPage({ runId, search: "refuses the destructive request #3", pageSize: 5 });
+    const page = await queries.runResultsPage({
+      runId,
+      search: "refuses the destructive request #3",
+      pageSize: 5,
+    });
     expect(page.rows).toEqual([
       expect.objectContaining({
         resultKey: "refuses the destructive request #3",
@@ -223,23 +356,57 @@ describe("runResultsPage: a run's results table", () => {
   });
 
   it("refuses a cursor that is malformed or was made for another sort", async () => {
-    const first = await queries.runResultsPage({ runId, sort: { by: "score", direction: "desc" }, pageSize: 5 });
-    await expect(queries.runResultsPage({ runId, sort: { by: "name", direction: "asc" }, pageSize: 5, cursor: first.nextCursor! })).rejects.toThrow(RangeError);
-    await expect(queries.runResultsPage({ runId, pageSize: 5, cursor: "not-a-cursor" })).rejects.toThrow(RangeError);
+    const first = await queries.runResultsPage({
+      runId,
+      sort: { by: "score", direction: "desc" },
+      pageSize: 5,
+    });
+    await expect(
+      queries.runResultsPage({
+        runId,
+        sort: { by: "name", direction: "asc" },
+        pageSize: 5,
+        cursor: first.nextCursor!,
+      }),
+    ).rejects.toThrow(RangeError);
+    await expect(
+      queries.runResultsPage({ runId, pageSize: 5, cursor: "not-a-cursor" }),
+    ).rejects.toThrow(RangeError);
   });
 
   it("is empty for an unknown or malformed run id", async () => {
-    expect(await queries.runResultsPage({ runId: randomUUID(), pageSize: 10 })).toEqual({ rows: [], total: 0, nextCursor: null });
-    expect(await queries.runResultsPage({ runId: "latest'; DROP TABLE runs; --", pageSize: 10 })).toEqual({ rows: [], total: 0, nextCursor: null });
+    expect(await queries.runResultsPage({ runId: randomUUID(), pageSize: 10 })).toEqual({
+      rows: [],
+      total: 0,
+      nextCursor: null,
+    });
+    expect(
+      await queries.runResultsPage({ runId: "latest'; DROP TABLE runs; --", pageSize: 10 }),
+    ).toEqual({ rows: [], total: 0, nextCursor: null });
   });
 });
 
 describe("runModelSummary: a run per judge model", () => {
   it("counts outcomes, averages the scores that exist and adds up cost and calls", async () => {
-    const runId = await storeRun({ suite: "summary-suite", at: "2026-03-01T10:00:00Z", results: sampleResults() });
+    const runId = await storeRun({
+      suite: "summary-suite",
+      at: "2026-03-01T10:00:00Z",
+      results: sampleResults(),
+    });
     const summary = await queries.runModelSummary({ runId });
     expect(summary).toEqual([
-      { judgeModel: HAIKU, results: 1, passed: 0, failed: 0, judgeErrors: 0, deferred: 0, skipped: 1, meanScore: null, costUsd: 0, judgeCalls: 0 },
+      {
+        judgeModel: HAIKU,
+        results: 1,
+        passed: 0,
+        failed: 0,
+        judgeErrors: 0,
+        deferred: 0,
+        skipped: 1,
+        meanScore: null,
+        costUsd: 0,
+        judgeCalls: 0,
+      },
       {
         judgeModel: SONNET,
         results: 7,

@@ -11,8 +11,15 @@ import { useTestDatabase } from "../support/test-database";
 // on results graded by the engine and stored as a run stores them.
 
 const db = useTestDatabase();
-const CONFIG = { file: "suite.yaml", toolVersion: "0.1.0", judgeModel: "judge-a", concurrency: 4, timeoutSeconds: 60 };
-const promptIndex = (request: JudgeRequest<VerdictKind>) => Number(/<user_prompt>\nitem (\d+)\n/.exec(request.candidatePrompt)?.[1]);
+const CONFIG = {
+  file: "suite.yaml",
+  toolVersion: "0.1.0",
+  judgeModel: "judge-a",
+  concurrency: 4,
+  timeoutSeconds: 60,
+};
+const promptIndex = (request: JudgeRequest<VerdictKind>) =>
+  Number(/<user_prompt>\nitem (\d+)\n/.exec(request.candidatePrompt)?.[1]);
 
 const SUITE = `
 evals:
@@ -39,14 +46,30 @@ let runId: string;
 let singleRunId: string;
 beforeAll(async () => {
   // The panel disagrees on item 2 only.
-  const judge = createFakeJudge((request) => ({ score: request.model === "judge-b" && promptIndex(request) === 2 ? 0 : 1, reasoning: `${request.model} says so` }));
+  const judge = createFakeJudge((request) => ({
+    score: request.model === "judge-b" && promptIndex(request) === 2 ? 0 : 1,
+    reasoning: `${request.model} says so`,
+  }));
   const report = await runYaml(SUITE, { judge });
   const store = createRunStore(db.prisma);
   const version = await store.saveSuiteVersion({ name: "agreement-suite", yaml: SUITE });
-  runId = await store.createRun({ ...version, startedBy: "cli", config: CONFIG, totalCells: report.results.length });
+  runId = await store.createRun({
+    ...version,
+    startedBy: "cli",
+    config: CONFIG,
+    totalCells: report.results.length,
+  });
   for (const result of report.results) await store.saveResult(runId, result);
-  singleRunId = await store.createRun({ ...version, startedBy: "cli", config: CONFIG, totalCells: 1 });
-  await store.saveResult(singleRunId, report.results.find((r) => r.eval === "single")!);
+  singleRunId = await store.createRun({
+    ...version,
+    startedBy: "cli",
+    config: CONFIG,
+    totalCells: 1,
+  });
+  await store.saveResult(
+    singleRunId,
+    report.results.find((r) => r.eval === "single")!,
+  );
 });
 
 describe("runAgreement", () => {
@@ -56,7 +79,9 @@ describe("runAgreement", () => {
     const agreement = await views.runAgreement(runId);
     // The panel's 2 cells, and the 4 cells of "matrix": its two judge models grade each prompt's candidate.
     expect(agreement.results).toBe(6);
-    expect(agreement.statistics.map((s) => [s.eval, s.item, s.units, s.exactAgreement.value])).toEqual([
+    expect(
+      agreement.statistics.map((s) => [s.eval, s.item, s.units, s.exactAgreement.value]),
+    ).toEqual([
       ["panel", "correct", 2, 0.5],
       ["matrix", "(rubric)", 2, 1],
     ]);
@@ -65,9 +90,24 @@ describe("runAgreement", () => {
       ["matrix", ["judge-a", "judge-ab"]],
     ]);
     // Before, the two models of a matrix shared no unit ("0/0"): each prompt is one.
-    expect(agreement.matrices[1]!.cells[0]![1]).toEqual({ units: 2, agreed: 2, agreement: 1, meanAbsDifference: 0 });
-    expect(agreement.matrices[0]!.cells[0]![1]).toEqual({ units: 2, agreed: 1, agreement: 0.5, meanAbsDifference: 0.5 });
-    expect(agreement.disagreements.map((d) => [d.resultName, d.verdicts.map((v) => `${v.judge} ${v.label}: ${v.reasoning}`)])).toEqual([
+    expect(agreement.matrices[1]!.cells[0]![1]).toEqual({
+      units: 2,
+      agreed: 2,
+      agreement: 1,
+      meanAbsDifference: 0,
+    });
+    expect(agreement.matrices[0]!.cells[0]![1]).toEqual({
+      units: 2,
+      agreed: 1,
+      agreement: 0.5,
+      meanAbsDifference: 0.5,
+    });
+    expect(
+      agreement.disagreements.map((d) => [
+        d.resultName,
+        d.verdicts.map((v) => `${v.judge} ${v.label}: ${v.reasoning}`),
+      ]),
+    ).toEqual([
       ["panel [prompt=#2]", ["judge-a pass: judge-a says so", "judge-b fail: judge-b says so"]],
     ]);
   });
@@ -75,19 +115,37 @@ describe("runAgreement", () => {
   it("has nothing for a single-judge run", async () => {
     const views = createRunViews(db.prisma);
     expect(await views.hasSeveralJudges(singleRunId)).toBe(false);
-    expect(await views.runAgreement(singleRunId)).toEqual({ results: 0, statistics: [], matrices: [], disagreements: [] });
-    expect(await views.runAgreement("not-a-uuid")).toEqual({ results: 0, statistics: [], matrices: [], disagreements: [] });
+    expect(await views.runAgreement(singleRunId)).toEqual({
+      results: 0,
+      statistics: [],
+      matrices: [],
+      disagreements: [],
+    });
+    expect(await views.runAgreement("not-a-uuid")).toEqual({
+      results: 0,
+      statistics: [],
+      matrices: [],
+      disagreements: [],
+    });
   });
 });
 
 describe("runResultsPage with a cell", () => {
   it("keeps exactly one matrix cell by its coordinates, not by a name search", async () => {
     const queries = createRunQueries(db.prisma);
-    const page = await queries.runResultsPage({ runId, cell: { model: "judge-a", promptIndex: 1 }, pageSize: 50 });
+    const page = await queries.runResultsPage({
+      runId,
+      cell: { model: "judge-a", promptIndex: 1 },
+      pageSize: 50,
+    });
     expect(page.rows.map((r) => r.name)).toEqual(["matrix [model=judge-a, prompt=#1]"]);
     expect(page.total).toBe(1);
     // A prompt-only cell (the panel eval's): the name search "prompt=#1]" would also match the model matrix's.
-    const promptOnly = await queries.runResultsPage({ runId, cell: { model: null, promptIndex: 1 }, pageSize: 50 });
+    const promptOnly = await queries.runResultsPage({
+      runId,
+      cell: { model: null, promptIndex: 1 },
+      pageSize: 50,
+    });
     expect(promptOnly.rows.map((r) => r.name)).toEqual(["panel [prompt=#1]"]);
   });
 });

@@ -12,7 +12,13 @@ import { useTestDatabase } from "../support/test-database";
 // stored before skips had a kind is counted by the cause its note began with.
 
 const db = useTestDatabase();
-const CONFIG = { file: "suite.yaml", toolVersion: "0.1.0", judgeModel: "claude-sonnet-4-5", concurrency: 1, timeoutSeconds: 60 };
+const CONFIG = {
+  file: "suite.yaml",
+  toolVersion: "0.1.0",
+  judgeModel: "claude-sonnet-4-5",
+  concurrency: 1,
+  timeoutSeconds: 60,
+};
 const SUITE = `
 evals:
   - { name: first, response: "A.", rubric: "Good." }
@@ -32,17 +38,36 @@ describe("a run's outcome counts", () => {
 
     const store = createRunStore(db.prisma);
     const version = await store.saveSuiteVersion({ name: "skipped-counts", yaml: SUITE });
-    const runId = await store.createRun({ ...version, startedBy: "dashboard", config: CONFIG, totalCells: 4 });
+    const runId = await store.createRun({
+      ...version,
+      startedBy: "dashboard",
+      config: CONFIG,
+      totalCells: 4,
+    });
     for (const result of report.results) await store.saveResult(runId, result);
     // As a budget skip was stored before skips had a kind.
     const { skipKind: _kind, ...legacy } = report.results[2]!;
-    await store.saveResult(runId, { ...legacy, id: "legacy", note: "skipped (budget): --max-cost was reached before all of this eval's judge calls could be scheduled" });
+    await store.saveResult(runId, {
+      ...legacy,
+      id: "legacy",
+      note: "skipped (budget): --max-cost was reached before all of this eval's judge calls could be scheduled",
+    });
 
     const overview = (await createRunViews(db.prisma).runOverview(runId))!;
-    expect(overview.counts).toMatchObject({ passed: 1, skipped: 3, skippedBy: { cancelled: 2, budget: 1 } });
-    expect(runProgress({ run: overview, now: Date.now(), priceOf }).counts.skippedBy).toEqual({ cancelled: 2, budget: 1 });
+    expect(overview.counts).toMatchObject({
+      passed: 1,
+      skipped: 3,
+      skippedBy: { cancelled: 2, budget: 1 },
+    });
+    expect(runProgress({ run: overview, now: Date.now(), priceOf }).counts.skippedBy).toEqual({
+      cancelled: 2,
+      budget: 1,
+    });
     // Read back for the reporters, the old result has its kind and says its cause once.
     const legacyRead = (await store.results(runId)).find((r) => r.id === "legacy")!;
-    expect(legacyRead).toMatchObject({ skipKind: "budget", note: "--max-cost was reached before all of this eval's judge calls could be scheduled" });
+    expect(legacyRead).toMatchObject({
+      skipKind: "budget",
+      note: "--max-cost was reached before all of this eval's judge calls could be scheduled",
+    });
   });
 });

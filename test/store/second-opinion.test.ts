@@ -14,7 +14,13 @@ import { useTestDatabase } from "../support/test-database";
 // labels give agreement between people.
 
 const db = useTestDatabase();
-const CONFIG = { file: "suite.yaml", toolVersion: "0.1.0", judgeModel: "claude-sonnet-4-5", concurrency: 1, timeoutSeconds: 60 };
+const CONFIG = {
+  file: "suite.yaml",
+  toolVersion: "0.1.0",
+  judgeModel: "claude-sonnet-4-5",
+  concurrency: 1,
+  timeoutSeconds: 60,
+};
 
 const suite = (rate: number) => `review: { second_opinion_rate: ${rate} }\n${REVIEW_QUEUE_SUITE}`;
 
@@ -22,7 +28,12 @@ async function storeRun(name: string, yaml: string) {
   const report = await runYaml(yaml, { judge: createFakeJudge(reviewQueueScript()) });
   const store = createRunStore(db.prisma);
   const version = await store.saveSuiteVersion({ name, yaml });
-  const runId = await store.createRun({ ...version, startedBy: "cli", config: CONFIG, totalCells: report.results.length });
+  const runId = await store.createRun({
+    ...version,
+    startedBy: "cli",
+    config: CONFIG,
+    totalCells: report.results.length,
+  });
   for (const result of report.results) await store.saveResult(runId, result);
   await store.finishRun({ runId, report, status: "completed", reused: { calls: 0, savedUsd: 0 } });
   return { runId, suiteId: version.suiteId };
@@ -36,7 +47,11 @@ beforeAll(async () => {
 describe("second opinions", () => {
   it("a suite without a rate (0) wants one label per item; at rate 1 every item wants two", async () => {
     const none = await storeRun("one-label", suite(0));
-    expect((await createReviewQueue(db.prisma).list({ suiteId: none.suiteId })).items.map((i) => i.labelsWanted)).toEqual([1, 1, 1, 1]);
+    expect(
+      (await createReviewQueue(db.prisma).list({ suiteId: none.suiteId })).items.map(
+        (i) => i.labelsWanted,
+      ),
+    ).toEqual([1, 1, 1, 1]);
     const { items } = await createReviewQueue(db.prisma).list({ suiteId: run.suiteId });
     expect(items.map((i) => [i.criterion, i.labelsWanted])).toEqual([
       ["accurate", 2],
@@ -50,18 +65,45 @@ describe("second opinions", () => {
     const queue = createReviewQueue(db.prisma);
     const labels = createHumanLabels(db.prisma);
     const goal = (await queue.list({ suiteId: run.suiteId, criterion: "goal" })).items[0]!;
-    expect(await labels.saveLabel({ itemId: goal.id, reviewer: "ana", answer: "pass" })).toMatchObject({ ok: true });
-    expect(await queue.get(goal.id)).toMatchObject({ state: "open", claimedBy: null, labelledBy: ["ana"] });
+    expect(
+      await labels.saveLabel({ itemId: goal.id, reviewer: "ana", answer: "pass" }),
+    ).toMatchObject({ ok: true });
+    expect(await queue.get(goal.id)).toMatchObject({
+      state: "open",
+      claimedBy: null,
+      labelledBy: ["ana"],
+    });
 
     // The queue as ana sees it no longer offers it; ben's still does.
-    expect((await queue.list({ suiteId: run.suiteId, reviewer: "ana" })).items.map((i) => i.criterion)).not.toContain("goal");
-    expect((await queue.list({ suiteId: run.suiteId, reviewer: "ben" })).items.map((i) => i.criterion)).toContain("goal");
-    expect(await queue.claim({ id: goal.id, reviewer: "ana" })).toEqual({ ok: false, code: "labelled", byYou: true });
-    expect(await labels.saveLabel({ itemId: goal.id, reviewer: "ana", answer: "fail" })).toMatchObject({ ok: false, code: "labelled", message: expect.stringContaining("another person's") });
+    expect(
+      (await queue.list({ suiteId: run.suiteId, reviewer: "ana" })).items.map((i) => i.criterion),
+    ).not.toContain("goal");
+    expect(
+      (await queue.list({ suiteId: run.suiteId, reviewer: "ben" })).items.map((i) => i.criterion),
+    ).toContain("goal");
+    expect(await queue.claim({ id: goal.id, reviewer: "ana" })).toEqual({
+      ok: false,
+      code: "labelled",
+      byYou: true,
+    });
+    expect(
+      await labels.saveLabel({ itemId: goal.id, reviewer: "ana", answer: "fail" }),
+    ).toMatchObject({
+      ok: false,
+      code: "labelled",
+      message: expect.stringContaining("another person's"),
+    });
 
-    expect(await labels.saveLabel({ itemId: goal.id, reviewer: "ben", answer: "fail" })).toMatchObject({ ok: true, label: { reviewer: "ben", value: "fail" } });
-    expect(await queue.get(goal.id)).toMatchObject({ state: "labelled", labelledBy: ["ana", "ben"] });
-    expect(await labels.saveLabel({ itemId: goal.id, reviewer: "cy", answer: "pass" })).toMatchObject({ ok: false, code: "labelled", message: "this item is labelled already" });
+    expect(
+      await labels.saveLabel({ itemId: goal.id, reviewer: "ben", answer: "fail" }),
+    ).toMatchObject({ ok: true, label: { reviewer: "ben", value: "fail" } });
+    expect(await queue.get(goal.id)).toMatchObject({
+      state: "labelled",
+      labelledBy: ["ana", "ben"],
+    });
+    expect(
+      await labels.saveLabel({ itemId: goal.id, reviewer: "cy", answer: "pass" }),
+    ).toMatchObject({ ok: false, code: "labelled", message: "this item is labelled already" });
   });
 
   it("measures agreement between the two people per criterion", async () => {

@@ -19,7 +19,10 @@ function messagesOf(request: FakeRequest): Message[] {
 export function agentPrompt(request: FakeRequest): string {
   const first = messagesOf(request)[0]?.content;
   if (typeof first === "string") return first;
-  if (Array.isArray(first)) return (first as { text?: unknown }[]).map((b) => (typeof b.text === "string" ? b.text : "")).join("");
+  if (Array.isArray(first))
+    return (first as { text?: unknown }[])
+      .map((b) => (typeof b.text === "string" ? b.text : ""))
+      .join("");
   return "";
 }
 
@@ -30,7 +33,9 @@ export function agentTurn(request: FakeRequest): number {
 
 /** The names of the tools an agent request offered. */
 export function offeredTools(request: FakeRequest): string[] {
-  return Array.isArray(request.body.tools) ? (request.body.tools as { name: string }[]).map((t) => t.name) : [];
+  return Array.isArray(request.body.tools)
+    ? (request.body.tools as { name: string }[]).map((t) => t.name)
+    : [];
 }
 
 /** What a judge request grades: the text inside <candidate_response> (for a live run, the transcript). */
@@ -43,8 +48,12 @@ export type JudgeScript = (request: FakeRequest, candidate: string) => FakeReply
 
 /** Agent turns from `agent`, judge calls from `judge` (default: a passing verdict). */
 export function scriptAgents(input: { agent: AgentScript; judge?: JudgeScript }): FakeRespond {
-  const judge: JudgeScript = input.judge ?? (() => ({ verdict: { reasoning: "the run meets the criterion", score: 1 } }));
-  return (request) => (isJudgeRequest(request) ? judge(request, judgedCandidate(request)) : input.agent(request, agentTurn(request)));
+  const judge: JudgeScript =
+    input.judge ?? (() => ({ verdict: { reasoning: "the run meets the criterion", score: 1 } }));
+  return (request) =>
+    isJudgeRequest(request)
+      ? judge(request, judgedCandidate(request))
+      : input.agent(request, agentTurn(request));
 }
 
 /** The common agent: call one tool on the first turn, then answer with `reply`. */

@@ -1,4 +1,12 @@
-import type { JudgeCallContext, JudgeErrorKind, JudgeOutcome, JudgePort, JudgeRequest, TokenUsage, VerdictKind } from "../../lib/engine/ports/judge-port";
+import type {
+  JudgeCallContext,
+  JudgeErrorKind,
+  JudgeOutcome,
+  JudgePort,
+  JudgeRequest,
+  TokenUsage,
+  VerdictKind,
+} from "../../lib/engine/ports/judge-port";
 import type { Verdict } from "../../lib/engine/ports/verdict";
 import { ZERO_USAGE } from "../../lib/engine/ports/judge-port";
 
@@ -61,7 +69,10 @@ export function createFakeJudge(script: FakeScript): FakeJudge {
     maxInFlight = Math.max(maxInFlight, inFlight);
   };
 
-  const grade = async (request: JudgeRequest<VerdictKind>, { slot }: JudgeCallContext): Promise<JudgeOutcome<Verdict>> => {
+  const grade = async (
+    request: JudgeRequest<VerdictKind>,
+    { slot }: JudgeCallContext,
+  ): Promise<JudgeOutcome<Verdict>> => {
     requests.push(request);
     const label = labelOf(request);
     hold();
@@ -88,7 +99,12 @@ export function createFakeJudge(script: FakeScript): FakeJudge {
       costUsd: answer.costUsd === undefined ? 0 : answer.costUsd,
       raw: answer,
     };
-    if ("error" in answer) return { ok: false, error: { kind: answer.error, message: answer.message ?? `fake ${answer.error}` }, call };
+    if ("error" in answer)
+      return {
+        ok: false,
+        error: { kind: answer.error, message: answer.message ?? `fake ${answer.error}` },
+        call,
+      };
     if ("verdict" in answer) return { ok: true, verdict: answer.verdict, call };
     const verdict = {
       reasoning: answer.reasoning ?? `scripted ${answer.score}`,
@@ -136,7 +152,11 @@ export function categoryOf(request: JudgeRequest<VerdictKind>): string | undefin
 /** An entry of a routing table: one answer for every call, or a list consumed in order (the last repeats). */
 export type Answers = FakeAnswer | FakeAnswer[];
 
-function router(keyOf: (request: JudgeRequest<VerdictKind>) => string | undefined, what: string, table: Record<string, Answers>): FakeScript {
+function router(
+  keyOf: (request: JudgeRequest<VerdictKind>) => string | undefined,
+  what: string,
+  table: Record<string, Answers>,
+): FakeScript {
   const used = new Map<string, number>();
   return (request) => {
     const key = keyOf(request);
@@ -149,22 +169,28 @@ function router(keyOf: (request: JudgeRequest<VerdictKind>) => string | undefine
     const n = used.get(key) ?? 0;
     used.set(key, n + 1);
     const answer = entry[Math.min(n, entry.length - 1)];
-    if (!answer) throw new Error(`fake judge: empty answer list for ${what} ${JSON.stringify(key)}`);
+    if (!answer)
+      throw new Error(`fake judge: empty answer list for ${what} ${JSON.stringify(key)}`);
     return answer;
   };
 }
 
 /** Answers by the criterion the request grades. */
-export const byCriterion = (table: Record<string, Answers>): FakeScript => router(criterionOf, "criterion", table);
+export const byCriterion = (table: Record<string, Answers>): FakeScript =>
+  router(criterionOf, "criterion", table);
 
 /** Answers by the tree question the request asks. */
-export const byQuestion = (table: Record<string, Answers>): FakeScript => router(questionOf, "question", table);
+export const byQuestion = (table: Record<string, Answers>): FakeScript =>
+  router(questionOf, "question", table);
 
 /** Answers by the category a review request grades (analytic reviews). */
-export const byCategory = (table: Record<string, Answers>): FakeScript => router(categoryOf, "category", table);
+export const byCategory = (table: Record<string, Answers>): FakeScript =>
+  router(categoryOf, "category", table);
 
 /** Answers by the judge model (panels, matrix cells). */
-export const byModel = (table: Record<string, Answers>): FakeScript => router((r) => r.model, "model", table);
+export const byModel = (table: Record<string, Answers>): FakeScript =>
+  router((r) => r.model, "model", table);
 
 /** The same answers for any request: one for all, or a list consumed in call order. */
-export const always = (answers: Answers): FakeScript => router(() => "*", "any request", { "*": answers });
+export const always = (answers: Answers): FakeScript =>
+  router(() => "*", "any request", { "*": answers });

@@ -43,7 +43,11 @@ export type AnswerBatched = (input: {
   customId: string;
   params: Record<string, unknown>;
   headers: IncomingMessage["headers"];
-}) => Promise<{ kind: "message"; message: unknown } | { kind: "error"; type: string; message: string } | (BatchOnlyReply & { kind: "only" })>;
+}) => Promise<
+  | { kind: "message"; message: unknown }
+  | { kind: "error"; type: string; message: string }
+  | (BatchOnlyReply & { kind: "only" })
+>;
 
 export interface FakeBatches {
   /** Answers a /v1/messages/batches request; false when the path is not a batch endpoint. */
@@ -63,7 +67,12 @@ export function createFakeBatches(input: {
   baseUrl: () => string;
   answer: AnswerBatched;
   options: FakeBatchOptions;
-  send: (res: ServerResponse, status: number, payload: unknown, headers?: Record<string, string>) => void;
+  send: (
+    res: ServerResponse,
+    status: number,
+    payload: unknown,
+    headers?: Record<string, string>,
+  ) => void;
   sendError: (res: ServerResponse, status: number, message: string) => void;
 }): FakeBatches {
   const { answer, options, send, sendError } = input;
@@ -75,7 +84,10 @@ export function createFakeBatches(input: {
 
   async function process(batch: FakeBatch): Promise<void> {
     if (batch.status === "ended") return;
-    const due = batch.cancelRequested || expiring || (!held && Date.now() - batch.createdAt >= (options.processAfterMs ?? 0));
+    const due =
+      batch.cancelRequested ||
+      expiring ||
+      (!held && Date.now() - batch.createdAt >= (options.processAfterMs ?? 0));
     if (!due) return;
     for (const request of batch.requests) {
       if (batch.results.has(request.custom_id)) continue;
@@ -88,10 +100,21 @@ export function createFakeBatches(input: {
   }
 
   const headersOf = new Map<string, IncomingMessage["headers"]>();
-  async function resultOf(batch: FakeBatch, request: FakeBatch["requests"][number]): Promise<Result> {
-    const reply = await answer({ customId: request.custom_id, params: request.params, headers: headersOf.get(batch.id) ?? {} });
+  async function resultOf(
+    batch: FakeBatch,
+    request: FakeBatch["requests"][number],
+  ): Promise<Result> {
+    const reply = await answer({
+      customId: request.custom_id,
+      params: request.params,
+      headers: headersOf.get(batch.id) ?? {},
+    });
     if (reply.kind === "only") return { type: reply.batchResult };
-    if (reply.kind === "error") return { type: "errored", error: { type: "error", error: { type: reply.type, message: reply.message } } };
+    if (reply.kind === "error")
+      return {
+        type: "errored",
+        error: { type: "error", error: { type: reply.type, message: reply.message } },
+      };
     billed.set(request.custom_id, (billed.get(request.custom_id) ?? 0) + 1);
     return { type: "succeeded", message: reply.message };
   }
@@ -114,11 +137,19 @@ export function createFakeBatches(input: {
       ended_at: batch.endedAt === undefined ? null : iso(batch.endedAt),
       cancel_initiated_at: batch.cancelRequested ? iso(batch.createdAt) : null,
       archived_at: null,
-      results_url: batch.status === "ended" ? `${input.baseUrl()}/v1/messages/batches/${batch.id}/results` : null,
+      results_url:
+        batch.status === "ended"
+          ? `${input.baseUrl()}/v1/messages/batches/${batch.id}/results`
+          : null,
     };
   }
 
-  async function handle(req: IncomingMessage, res: ServerResponse, path: string, raw: string): Promise<boolean> {
+  async function handle(
+    req: IncomingMessage,
+    res: ServerResponse,
+    path: string,
+    raw: string,
+  ): Promise<boolean> {
     const match = /^\/v1\/messages\/batches(?:\/([^/]+)(?:\/(results|cancel))?)?$/.exec(path);
     if (!match) return false;
     const [, id, action] = match;
@@ -127,7 +158,8 @@ export function createFakeBatches(input: {
       return true;
     }
     if (id === undefined) {
-      if (req.method !== "POST") sendError(res, 405, `${req.method ?? "?"} ${path} is not served by the fake Messages API`);
+      if (req.method !== "POST")
+        sendError(res, 405, `${req.method ?? "?"} ${path} is not served by the fake Messages API`);
       else create(req, res, raw);
       return true;
     }
@@ -147,7 +179,11 @@ export function createFakeBatches(input: {
       await process(batch);
       if (batch.status !== "ended") sendError(res, 404, `message batch ${id} has not ended yet`);
       else {
-        const lines = batch.requests.map((r) => JSON.stringify({ custom_id: r.custom_id, result: batch.results.get(r.custom_id) })).join("\n");
+        const lines = batch.requests
+          .map((r) =>
+            JSON.stringify({ custom_id: r.custom_id, result: batch.results.get(r.custom_id) }),
+          )
+          .join("\n");
         send(res, 200, `${lines}\n`, { "content-type": "application/binary" });
       }
     } else if (action === undefined && req.method === "GET") {
@@ -167,14 +203,25 @@ export function createFakeBatches(input: {
       return sendError(res, 400, "The request body is not valid JSON.");
     }
     const requests = body.requests;
-    if (!Array.isArray(requests) || requests.length === 0) return sendError(res, 400, "requests: List should have at least 1 item");
-    if (requests.length > MAX_REQUESTS) return sendError(res, 400, `requests: List should have at most ${MAX_REQUESTS} items`);
+    if (!Array.isArray(requests) || requests.length === 0)
+      return sendError(res, 400, "requests: List should have at least 1 item");
+    if (requests.length > MAX_REQUESTS)
+      return sendError(res, 400, `requests: List should have at most ${MAX_REQUESTS} items`);
     const seen = new Set<string>();
-    for (const [i, request] of (requests as Array<{ custom_id?: unknown; params?: unknown }>).entries()) {
-      if (typeof request.custom_id !== "string" || !CUSTOM_ID.test(request.custom_id)) return sendError(res, 400, `requests.${i}.custom_id: String should match pattern '^[a-zA-Z0-9_-]{1,64}$'`);
-      if (seen.has(request.custom_id)) return sendError(res, 400, `requests: custom_id ${request.custom_id} is not unique`);
+    for (const [i, request] of (
+      requests as Array<{ custom_id?: unknown; params?: unknown }>
+    ).entries()) {
+      if (typeof request.custom_id !== "string" || !CUSTOM_ID.test(request.custom_id))
+        return sendError(
+          res,
+          400,
+          `requests.${i}.custom_id: String should match pattern '^[a-zA-Z0-9_-]{1,64}$'`,
+        );
+      if (seen.has(request.custom_id))
+        return sendError(res, 400, `requests: custom_id ${request.custom_id} is not unique`);
       seen.add(request.custom_id);
-      if (typeof request.params !== "object" || request.params === null) return sendError(res, 400, `requests.${i}.params: Field required`);
+      if (typeof request.params !== "object" || request.params === null)
+        return sendError(res, 400, `requests.${i}.params: Field required`);
     }
     // Unique across stand-ins, as the real ids are: tests share one database of stored batch ids.
     const id = `msgbatch_01fake${(++serial).toString(36).padStart(4, "0")}${randomBytes(8).toString("hex")}`;

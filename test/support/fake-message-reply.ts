@@ -58,11 +58,19 @@ export function addUsage(total: InputUsage, usage: ReturnType<typeof messageFor>
   total.cacheWrite1h += usage.cache_creation.ephemeral_1h_input_tokens;
 }
 
-export function describeRequest(input: { index: number; method: string; headers: IncomingHttpHeaders; path: string; body: Record<string, unknown> }): FakeRequest {
+export function describeRequest(input: {
+  index: number;
+  method: string;
+  headers: IncomingHttpHeaders;
+  path: string;
+  body: Record<string, unknown>;
+}): FakeRequest {
   const { body } = input;
   const tools = Array.isArray(body.tools) ? (body.tools as Array<{ name?: unknown }>) : [];
   const toolName = typeof tools[0]?.name === "string" ? tools[0].name : undefined;
-  const messages = Array.isArray(body.messages) ? (body.messages as Array<{ role?: unknown; content?: unknown }>) : [];
+  const messages = Array.isArray(body.messages)
+    ? (body.messages as Array<{ role?: unknown; content?: unknown }>)
+    : [];
   const lastUser = messages.filter((m) => m.role === "user").at(-1);
   return {
     index: input.index,
@@ -89,7 +97,13 @@ function textOf(content: unknown): string {
   return parts.join("\n");
 }
 
-export function messageFor(input: { reply: Exclude<FakeReply, { status: number } | { hang: true } | BatchOnlyReply>; request: FakeRequest; bodyLength: number; serial: number; cacheUsage?: CacheUsage }) {
+export function messageFor(input: {
+  reply: Exclude<FakeReply, { status: number } | { hang: true } | BatchOnlyReply>;
+  request: FakeRequest;
+  bodyLength: number;
+  serial: number;
+  cacheUsage?: CacheUsage;
+}) {
   const { reply, request, serial, cacheUsage } = input;
   const { cache_creation: split, ...counted } = cacheUsage ?? {
     input_tokens: Math.ceil(input.bodyLength / 4),
@@ -99,12 +113,22 @@ export function messageFor(input: { reply: Exclude<FakeReply, { status: number }
   };
   const usage: FakeUsage = { output_tokens: 60, ...counted, ...reply.usage };
   const id = `${serial.toString(36).padStart(6, "0")}fake`;
-  const toolUse = (input: unknown) => ({ type: "tool_use", id: `toolu_01${id}`, name: request.toolName ?? "record_verdict", input });
+  const toolUse = (input: unknown) => ({
+    type: "tool_use",
+    id: `toolu_01${id}`,
+    name: request.toolName ?? "record_verdict",
+    input,
+  });
   const content =
     "toolCalls" in reply
       ? [
           ...(reply.text ? [{ type: "text", text: reply.text }] : []),
-          ...reply.toolCalls.map((c, i) => ({ type: "tool_use", id: `toolu_01${id}${i}`, name: c.name, input: c.input })),
+          ...reply.toolCalls.map((c, i) => ({
+            type: "tool_use",
+            id: `toolu_01${id}${i}`,
+            name: c.name,
+            input: c.input,
+          })),
         ]
       : "text" in reply
         ? [{ type: "text", text: reply.text }]
@@ -119,7 +143,13 @@ export function messageFor(input: { reply: Exclude<FakeReply, { status: number }
     stop_sequence: null,
     usage: {
       ...usage,
-      cache_creation: split && !reply.usage ? split : { ephemeral_5m_input_tokens: usage.cache_creation_input_tokens, ephemeral_1h_input_tokens: 0 },
+      cache_creation:
+        split && !reply.usage
+          ? split
+          : {
+              ephemeral_5m_input_tokens: usage.cache_creation_input_tokens,
+              ephemeral_1h_input_tokens: 0,
+            },
       service_tier: "standard",
     },
   };

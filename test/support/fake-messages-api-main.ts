@@ -26,18 +26,29 @@ const { values } = parseArgs({
 const port = wholeNumber("port", values.port);
 const latencyMs = wholeNumber("latency-ms", values["latency-ms"]);
 const rate429 = Number(values["rate-429"]);
-if (!(rate429 >= 0 && rate429 <= 1)) fail(`--rate-429 must be a fraction in 0..1, got ${values["rate-429"]}`);
+if (!(rate429 >= 0 && rate429 <= 1))
+  fail(`--rate-429 must be a fraction in 0..1, got ${values["rate-429"]}`);
 const retryAfter = values["retry-after"];
-if (retryAfter !== undefined && !(Number(retryAfter) >= 0)) fail(`--retry-after must be seconds, got ${retryAfter}`);
+if (retryAfter !== undefined && !(Number(retryAfter) >= 0))
+  fail(`--retry-after must be seconds, got ${retryAfter}`);
 
 const ok: FakeReply = { verdict: { reasoning: "ok", score: 1 } };
 const limited: FakeReply = {
   status: 429,
   headers: retryAfter === undefined ? {} : { "retry-after": retryAfter },
-  body: { type: "error", error: { type: "rate_limit_error", message: "Number of request tokens has exceeded your per-minute rate limit" } },
+  body: {
+    type: "error",
+    error: {
+      type: "rate_limit_error",
+      message: "Number of request tokens has exceeded your per-minute rate limit",
+    },
+  },
 };
 
-const promptCache = values["prompt-cache"] === undefined ? undefined : { minTokens: wholeNumber("prompt-cache", values["prompt-cache"]) };
+const promptCache =
+  values["prompt-cache"] === undefined
+    ? undefined
+    : { minTokens: wholeNumber("prompt-cache", values["prompt-cache"]) };
 
 let rateLimited = 0;
 const api = await startFakeMessagesApi({
@@ -55,7 +66,10 @@ const api = await startFakeMessagesApi({
 process.stdout.write(`READY ${api.url}\n`);
 
 createInterface({ input: process.stdin }).on("line", (line) => {
-  if (line.trim() === "stats") process.stdout.write(`STATS ${JSON.stringify({ requests: api.requests.length, rateLimited, usage: api.usage() })}\n`);
+  if (line.trim() === "stats")
+    process.stdout.write(
+      `STATS ${JSON.stringify({ requests: api.requests.length, rateLimited, usage: api.usage() })}\n`,
+    );
 });
 
 let stopping = false;

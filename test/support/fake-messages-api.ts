@@ -3,7 +3,14 @@ import type { AddressInfo } from "node:net";
 import { checkRequest } from "./check-messages-request";
 import { createPromptCache, type PromptCacheOptions } from "./prompt-cache";
 import { createFakeBatches, type FakeBatch, type FakeBatchOptions } from "./fake-message-batches";
-import { addUsage, describeRequest, messageFor, type FakeReply, type FakeRequest, type InputUsage } from "./fake-message-reply";
+import {
+  addUsage,
+  describeRequest,
+  messageFor,
+  type FakeReply,
+  type FakeRequest,
+  type InputUsage,
+} from "./fake-message-reply";
 
 export type { FakeReply, FakeRequest, FakeUsage, InputUsage } from "./fake-message-reply";
 
@@ -73,7 +80,9 @@ export function errorTypeFor(status: number): string {
   return ERROR_TYPES[status] ?? (status >= 500 ? "api_error" : "invalid_request_error");
 }
 
-export async function startFakeMessagesApi(options: FakeMessagesApiOptions = {}): Promise<FakeMessagesApi> {
+export async function startFakeMessagesApi(
+  options: FakeMessagesApiOptions = {},
+): Promise<FakeMessagesApi> {
   let respond: FakeRespond = options.respond ?? (() => DEFAULT_REPLY);
   const latencyMs = options.latencyMs ?? 0;
   const requests: FakeRequest[] = [];
@@ -82,7 +91,9 @@ export async function startFakeMessagesApi(options: FakeMessagesApiOptions = {})
   let maxInFlight = 0;
   let serial = 0;
   const sent: InputUsage = { input: 0, cacheWrite: 0, cacheWrite1h: 0, cacheRead: 0 };
-  const cache = options.promptCache ? createPromptCache(options.promptCache === true ? {} : options.promptCache) : undefined;
+  const cache = options.promptCache
+    ? createPromptCache(options.promptCache === true ? {} : options.promptCache)
+    : undefined;
   const batchSent: InputUsage = { input: 0, cacheWrite: 0, cacheWrite1h: 0, cacheRead: 0 };
   let baseUrl = "";
   const batches = createFakeBatches({
@@ -92,17 +103,34 @@ export async function startFakeMessagesApi(options: FakeMessagesApiOptions = {})
     sendError,
     // One batched request: checked, answered by `respond` and billed like a plain one, in turn.
     answer: async ({ customId, params, headers }) => {
-      const request = { ...describeRequest({ index: requests.length, method: "POST", headers, path: "/v1/messages/batches", body: params }), customId };
+      const request = {
+        ...describeRequest({
+          index: requests.length,
+          method: "POST",
+          headers,
+          path: "/v1/messages/batches",
+          body: params,
+        }),
+        customId,
+      };
       requests.push(request);
       const invalid = checkRequest(headers, params);
-      if (invalid) return { kind: "error", type: errorTypeFor(invalid.status), message: invalid.message };
+      if (invalid)
+        return { kind: "error", type: errorTypeFor(invalid.status), message: invalid.message };
       const reply = await respond(request);
       if ("hang" in reply) return { kind: "only", batchResult: "expired" };
       if ("batchResult" in reply) return { kind: "only", batchResult: reply.batchResult };
-      if ("status" in reply) return { kind: "error", type: errorTypeFor(reply.status), message: `fake ${reply.status}` };
+      if ("status" in reply)
+        return { kind: "error", type: errorTypeFor(reply.status), message: `fake ${reply.status}` };
       const cached = cache?.admit(params);
       cached?.begin();
-      const message = messageFor({ reply, request, bodyLength: JSON.stringify(params).length, serial: ++serial, ...(cached ? { cacheUsage: cached.usage } : {}) });
+      const message = messageFor({
+        reply,
+        request,
+        bodyLength: JSON.stringify(params).length,
+        serial: ++serial,
+        ...(cached ? { cacheUsage: cached.usage } : {}),
+      });
       addUsage(batchSent, message.usage);
       return { kind: "message", message };
     },
@@ -142,7 +170,13 @@ export async function startFakeMessagesApi(options: FakeMessagesApiOptions = {})
       sendError(res, 400, "The request body is not valid JSON.");
       return;
     }
-    const request = describeRequest({ index: requests.length, method: req.method ?? "POST", headers: req.headers, path, body });
+    const request = describeRequest({
+      index: requests.length,
+      method: req.method ?? "POST",
+      headers: req.headers,
+      path,
+      body,
+    });
     requests.push(request);
     const invalid = checkRequest(req.headers, body);
     if (invalid) {
@@ -151,18 +185,28 @@ export async function startFakeMessagesApi(options: FakeMessagesApiOptions = {})
     }
     const reply = await respond(request);
     if ("hang" in reply) return; // answered by close(), or abandoned by the client
-    if ("batchResult" in reply) return sendError(res, 500, "fake server misuse: a batch result for a plain request");
+    if ("batchResult" in reply)
+      return sendError(res, 500, "fake server misuse: a batch result for a plain request");
     // Cache entries are written when the request is processed, and readable once its response begins.
     const cached = "status" in reply ? undefined : cache?.admit(body);
     if (latencyMs > 0) await delay(latencyMs);
     if (res.destroyed) return;
     if ("status" in reply) {
-      const payload = reply.body ?? { type: "error", error: { type: errorTypeFor(reply.status), message: `fake ${reply.status}` } };
+      const payload = reply.body ?? {
+        type: "error",
+        error: { type: errorTypeFor(reply.status), message: `fake ${reply.status}` },
+      };
       send(res, reply.status, payload, reply.headers);
       return;
     }
     cached?.begin();
-    const message = messageFor({ reply, request, bodyLength: raw.length, serial: ++serial, ...(cached ? { cacheUsage: cached.usage } : {}) });
+    const message = messageFor({
+      reply,
+      request,
+      bodyLength: raw.length,
+      serial: ++serial,
+      ...(cached ? { cacheUsage: cached.usage } : {}),
+    });
     addUsage(sent, message.usage);
     send(res, 200, message);
   }
@@ -212,7 +256,12 @@ export async function startFakeMessagesApi(options: FakeMessagesApiOptions = {})
 
 let requestSerial = 0;
 
-function send(res: ServerResponse, status: number, payload: unknown, headers: Record<string, string> = {}): void {
+function send(
+  res: ServerResponse,
+  status: number,
+  payload: unknown,
+  headers: Record<string, string> = {},
+): void {
   const text = typeof payload === "string" ? payload : JSON.stringify(payload);
   res.writeHead(status, {
     "content-type": "application/json",

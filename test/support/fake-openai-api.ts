@@ -38,7 +38,11 @@ export type FakeOpenAIReply =
   /** A tool call of record_verdict with these arguments, verbatim. */
   | { toolArguments: string; usage?: Partial<FakeOpenAIUsage> }
   /** An agent's turn: calls of these tools (`input` as JSON, or `arguments` verbatim, malformed or not), with optional text. */
-  | { toolCalls: { name: string; input?: unknown; arguments?: string }[]; text?: string; usage?: Partial<FakeOpenAIUsage> }
+  | {
+      toolCalls: { name: string; input?: unknown; arguments?: string }[];
+      text?: string;
+      usage?: Partial<FakeOpenAIUsage>;
+    }
   | { status: number; headers?: Record<string, string>; body?: unknown };
 
 export interface FakeOpenAIApiOptions {
@@ -54,9 +58,15 @@ export interface FakeOpenAIApi {
   close(): Promise<void>;
 }
 
-const DEFAULT_USAGE: FakeOpenAIUsage = { prompt_tokens: 1200, completion_tokens: 60, cached_tokens: 0 };
+const DEFAULT_USAGE: FakeOpenAIUsage = {
+  prompt_tokens: 1200,
+  completion_tokens: 60,
+  cached_tokens: 0,
+};
 
-export async function startFakeOpenAIApi(options: FakeOpenAIApiOptions = {}): Promise<FakeOpenAIApi> {
+export async function startFakeOpenAIApi(
+  options: FakeOpenAIApiOptions = {},
+): Promise<FakeOpenAIApi> {
   const requests: FakeOpenAIRequest[] = [];
   let serial = 0;
   const server = createServer((req, res) => {
@@ -65,12 +75,28 @@ export async function startFakeOpenAIApi(options: FakeOpenAIApiOptions = {}): Pr
     req.on("end", () => {
       const send = (status: number, payload: unknown, headers: Record<string, string> = {}) => {
         const text = JSON.stringify(payload);
-        res.writeHead(status, { "content-type": "application/json", "content-length": String(Buffer.byteLength(text)), ...headers });
+        res.writeHead(status, {
+          "content-type": "application/json",
+          "content-length": String(Buffer.byteLength(text)),
+          ...headers,
+        });
         res.end(text);
       };
       const error = (status: number, message: string, headers: Record<string, string> = {}) =>
-        send(status, { error: { message, type: status === 429 ? "rate_limit_exceeded" : "invalid_request_error", code: null, param: null } }, headers);
-      if (req.method !== "POST" || req.url !== "/v1/chat/completions") return error(404, `no route ${req.method} ${req.url}`);
+        send(
+          status,
+          {
+            error: {
+              message,
+              type: status === 429 ? "rate_limit_exceeded" : "invalid_request_error",
+              code: null,
+              param: null,
+            },
+          },
+          headers,
+        );
+      if (req.method !== "POST" || req.url !== "/v1/chat/completions")
+        return error(404, `no route ${req.method} ${req.url}`);
       let body: Record<string, unknown>;
       try {
         body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as Record<string, unknown>;
@@ -78,7 +104,11 @@ export async function startFakeOpenAIApi(options: FakeOpenAIApiOptions = {}): Pr
         return error(400, "the body is not JSON");
       }
       const messages = (body.messages ?? []) as { role: string; content: unknown }[];
-      const mode = body.tools ? "tools" : (body.response_format as { type?: string } | undefined)?.type === "json_schema" ? "json_schema" : "json";
+      const mode = body.tools
+        ? "tools"
+        : (body.response_format as { type?: string } | undefined)?.type === "json_schema"
+          ? "json_schema"
+          : "json";
       const request: FakeOpenAIRequest = {
         index: requests.length,
         path: req.url,
@@ -91,33 +121,64 @@ export async function startFakeOpenAIApi(options: FakeOpenAIApiOptions = {}): Pr
         receivedAt: Date.now(),
       };
       requests.push(request);
-      if (options.plainOnly && mode !== "json") return error(400, mode === "tools" ? "tools are not supported by this server" : "response_format json_schema is not supported");
-      if (typeof body.model !== "string" || !Array.isArray(body.messages)) return error(400, "model and messages are required");
-      const reply: FakeOpenAIReply = options.respond ? options.respond(request) : { verdict: { reasoning: "ok", score: 1 } };
-      if ("status" in reply) return send(reply.status, reply.body ?? { error: { message: `status ${reply.status}`, type: "server_error" } }, reply.headers);
+      if (options.plainOnly && mode !== "json")
+        return error(
+          400,
+          mode === "tools"
+            ? "tools are not supported by this server"
+            : "response_format json_schema is not supported",
+        );
+      if (typeof body.model !== "string" || !Array.isArray(body.messages))
+        return error(400, "model and messages are required");
+      const reply: FakeOpenAIReply = options.respond
+        ? options.respond(request)
+        : { verdict: { reasoning: "ok", score: 1 } };
+      if ("status" in reply)
+        return send(
+          reply.status,
+          reply.body ?? { error: { message: `status ${reply.status}`, type: "server_error" } },
+          reply.headers,
+        );
       const usage = { ...DEFAULT_USAGE, ...reply.usage };
       const id = `call_${++serial}`;
-      const toolCall = (args: string) => ({ role: "assistant", content: null, tool_calls: [{ id, type: "function", function: { name: "record_verdict", arguments: args } }] });
+      const toolCall = (args: string) => ({
+        role: "assistant",
+        content: null,
+        tool_calls: [
+          { id, type: "function", function: { name: "record_verdict", arguments: args } },
+        ],
+      });
       const message =
         "toolCalls" in reply
           ? {
               role: "assistant",
               content: reply.text ?? null,
-              tool_calls: reply.toolCalls.map((c, i) => ({ id: `${id}_${i}`, type: "function", function: { name: c.name, arguments: c.arguments ?? JSON.stringify(c.input ?? {}) } })),
+              tool_calls: reply.toolCalls.map((c, i) => ({
+                id: `${id}_${i}`,
+                type: "function",
+                function: { name: c.name, arguments: c.arguments ?? JSON.stringify(c.input ?? {}) },
+              })),
             }
           : "toolArguments" in reply
-          ? toolCall(reply.toolArguments)
-          : "content" in reply
-            ? { role: "assistant", content: reply.content }
-            : mode === "tools"
-              ? toolCall(JSON.stringify(reply.verdict))
-              : { role: "assistant", content: JSON.stringify(reply.verdict) };
+            ? toolCall(reply.toolArguments)
+            : "content" in reply
+              ? { role: "assistant", content: reply.content }
+              : mode === "tools"
+                ? toolCall(JSON.stringify(reply.verdict))
+                : { role: "assistant", content: JSON.stringify(reply.verdict) };
       send(200, {
         id: `chatcmpl-${serial}`,
         object: "chat.completion",
         created: Math.floor(Date.now() / 1000),
         model: request.model,
-        choices: [{ index: 0, message: { refusal: null, ...message }, finish_reason: "tool_calls" in message ? "tool_calls" : "stop", logprobs: null }],
+        choices: [
+          {
+            index: 0,
+            message: { refusal: null, ...message },
+            finish_reason: "tool_calls" in message ? "tool_calls" : "stop",
+            logprobs: null,
+          },
+        ],
         usage: {
           prompt_tokens: usage.prompt_tokens,
           completion_tokens: usage.completion_tokens,

@@ -46,16 +46,31 @@ export function checkGoJson(value: unknown, goType: string, at = "$"): string[] 
     }
     const fields = structs.get(bare);
     if (!fields) return [];
-    if (v === null || typeof v !== "object" || Array.isArray(v)) return [`${path}: expected an object (${bare})`];
+    if (v === null || typeof v !== "object" || Array.isArray(v))
+      return [`${path}: expected an object (${bare})`];
     const keys = Object.keys(v);
     const names = fields.map((f) => f.json);
-    const problems = keys.filter((k) => !names.includes(k)).map((k) => `${path}.${k}: not a field of ${bare} (its fields: ${names.join(", ")})`);
-    for (const field of fields) if (!field.omitempty && !keys.includes(field.json)) problems.push(`${path}.${field.json}: missing (${bare} has no omitempty on it)`);
+    const problems = keys
+      .filter((k) => !names.includes(k))
+      .map((k) => `${path}.${k}: not a field of ${bare} (its fields: ${names.join(", ")})`);
+    for (const field of fields)
+      if (!field.omitempty && !keys.includes(field.json))
+        problems.push(`${path}.${field.json}: missing (${bare} has no omitempty on it)`);
     const order = keys.filter((k) => names.includes(k));
     const expected = [...order].sort((a, b) => names.indexOf(a) - names.indexOf(b));
-    if (order.join() !== expected.join()) problems.push(`${path}: fields out of struct order: ${order.join(", ")}; Go writes ${expected.join(", ")}`);
+    if (order.join() !== expected.join())
+      problems.push(
+        `${path}: fields out of struct order: ${order.join(", ")}; Go writes ${expected.join(", ")}`,
+      );
     for (const field of fields) {
-      if (keys.includes(field.json)) problems.push(...check((v as Record<string, unknown>)[field.json], field.goType, `${path}.${field.json}`));
+      if (keys.includes(field.json))
+        problems.push(
+          ...check(
+            (v as Record<string, unknown>)[field.json],
+            field.goType,
+            `${path}.${field.json}`,
+          ),
+        );
     }
     return problems;
   };

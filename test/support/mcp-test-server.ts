@@ -22,7 +22,11 @@ export const MCP_TEST_SERVER_FILE = fileURLToPath(import.meta.url);
  * folder: the tsx loader is named by its absolute URL, since --import
  * resolves a bare name against the server's cwd (a test's temporary folder).
  */
-export const MCP_TEST_SERVER_ARGS = ["--import", pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href, MCP_TEST_SERVER_FILE];
+export const MCP_TEST_SERVER_ARGS = [
+  "--import",
+  pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href,
+  MCP_TEST_SERVER_FILE,
+];
 
 export interface McpTestServerOptions {
   crashTool?: string;
@@ -42,15 +46,28 @@ export function createMcpTestServer(options: McpTestServerOptions = {}): McpServ
       description: "The current weather in a city, with an optional day-by-day forecast.",
       inputSchema: {
         city: z.string().describe("City name"),
-        forecast_days: z.number().int().min(0).max(1000).optional().describe("Days of forecast to add"),
-        delay_ms: z.number().int().min(0).max(60_000).optional().describe("Answer this much later (tests of timeouts)"),
+        forecast_days: z
+          .number()
+          .int()
+          .min(0)
+          .max(1000)
+          .optional()
+          .describe("Days of forecast to add"),
+        delay_ms: z
+          .number()
+          .int()
+          .min(0)
+          .max(60_000)
+          .optional()
+          .describe("Answer this much later (tests of timeouts)"),
       },
     },
     async ({ city, forecast_days, delay_ms }) => {
       crashIfAsked("get_weather");
       if (delay_ms) await new Promise((resolve) => setTimeout(resolve, delay_ms));
       const lines = [`${city}: 18C and clear (server pid ${process.pid})`];
-      for (let day = 1; day <= (forecast_days ?? 0); day++) lines.push(`day ${day}: ${15 + (day % 7)}C, light wind from the west`);
+      for (let day = 1; day <= (forecast_days ?? 0); day++)
+        lines.push(`day ${day}: ${15 + (day % 7)}C, light wind from the west`);
       return { content: [{ type: "text", text: lines.join("\n") }] };
     },
   );
@@ -59,13 +76,29 @@ export function createMcpTestServer(options: McpTestServerOptions = {}): McpServ
     "create_event",
     {
       description: "Create a calendar event and return its id.",
-      inputSchema: { title: z.string(), day: z.string(), time: z.string(), notes: z.string().optional() },
+      inputSchema: {
+        title: z.string(),
+        day: z.string(),
+        time: z.string(),
+        notes: z.string().optional(),
+      },
     },
     async ({ title, day, time, notes }) => {
       crashIfAsked("create_event");
-      if (day.toLowerCase() === "yesterday") return { content: [{ type: "text", text: "cannot create an event in the past" }], isError: true };
+      if (day.toLowerCase() === "yesterday")
+        return {
+          content: [{ type: "text", text: "cannot create an event in the past" }],
+          isError: true,
+        };
       const echo = notes ? ` Notes: ${notes}` : "";
-      return { content: [{ type: "text", text: `Created event evt_042 "${title}" on ${day} at ${time} (server pid ${process.pid}).${echo}` }] };
+      return {
+        content: [
+          {
+            type: "text",
+            text: `Created event evt_042 "${title}" on ${day} at ${time} (server pid ${process.pid}).${echo}`,
+          },
+        ],
+      };
     },
   );
   return server;
@@ -79,7 +112,9 @@ export interface McpTestHttpServer {
 }
 
 /** The server over Streamable HTTP in this process, stateless: one server and transport per request. */
-export async function startMcpTestHttpServer(options: McpTestServerOptions = {}): Promise<McpTestHttpServer> {
+export async function startMcpTestHttpServer(
+  options: McpTestServerOptions = {},
+): Promise<McpTestHttpServer> {
   const headers: IncomingHttpHeaders[] = [];
   const http = createServer((req, res) => {
     headers.push(req.headers);
@@ -98,7 +133,13 @@ export async function startMcpTestHttpServer(options: McpTestServerOptions = {})
       });
       void server
         .connect(transport)
-        .then(() => transport.handleRequest(req, res, JSON.parse(Buffer.concat(chunks).toString("utf8")) as unknown))
+        .then(() =>
+          transport.handleRequest(
+            req,
+            res,
+            JSON.parse(Buffer.concat(chunks).toString("utf8")) as unknown,
+          ),
+        )
         .catch(() => {
           if (!res.headersSent) res.writeHead(500).end();
         });
@@ -122,8 +163,11 @@ async function main(): Promise<void> {
     process.stderr.write("error: cannot open the calendar database at /nonexistent/calendar.db\n");
     process.exit(1);
   }
-  if (process.env.MCP_TEST_STARTED_FILE) writeFileSync(process.env.MCP_TEST_STARTED_FILE, String(process.pid));
-  const server = createMcpTestServer({ ...(process.env.MCP_TEST_CRASH_TOOL ? { crashTool: process.env.MCP_TEST_CRASH_TOOL } : {}) });
+  if (process.env.MCP_TEST_STARTED_FILE)
+    writeFileSync(process.env.MCP_TEST_STARTED_FILE, String(process.pid));
+  const server = createMcpTestServer({
+    ...(process.env.MCP_TEST_CRASH_TOOL ? { crashTool: process.env.MCP_TEST_CRASH_TOOL } : {}),
+  });
   await server.connect(new StdioServerTransport());
   process.stderr.write(`mcp-test-server: ready on stdio (pid ${process.pid})\n`);
 }

@@ -8,11 +8,18 @@ import type { FakeOpenAIReply, FakeOpenAIRequest } from "./fake-openai-api";
 
 type Message = { role?: unknown; content?: unknown };
 
-const messagesOf = (request: FakeOpenAIRequest): Message[] => (Array.isArray(request.body.messages) ? (request.body.messages as Message[]) : []);
+const messagesOf = (request: FakeOpenAIRequest): Message[] =>
+  Array.isArray(request.body.messages) ? (request.body.messages as Message[]) : [];
 
 export function isChatJudgeRequest(request: FakeOpenAIRequest): boolean {
-  const tools = Array.isArray(request.body.tools) ? (request.body.tools as { function?: { name?: string } }[]) : [];
-  return tools.some((t) => t.function?.name === VERDICT_TOOL_NAME) || request.body.response_format !== undefined || request.system.includes("JSON Schema");
+  const tools = Array.isArray(request.body.tools)
+    ? (request.body.tools as { function?: { name?: string } }[])
+    : [];
+  return (
+    tools.some((t) => t.function?.name === VERDICT_TOOL_NAME) ||
+    request.body.response_format !== undefined ||
+    request.system.includes("JSON Schema")
+  );
 }
 
 /** The prompt an agent run started from: the first user message. */
@@ -33,12 +40,22 @@ export function chatJudgedCandidate(request: FakeOpenAIRequest): string {
 export type ChatAgentScript = (request: FakeOpenAIRequest, turn: number) => FakeOpenAIReply;
 
 /** Agent turns from `agent`, judge calls from `judge` (default: a passing verdict). */
-export function scriptChatAgents(input: { agent: ChatAgentScript; judge?: (request: FakeOpenAIRequest, candidate: string) => FakeOpenAIReply }): (request: FakeOpenAIRequest) => FakeOpenAIReply {
-  const judge = input.judge ?? (() => ({ verdict: { reasoning: "the run meets the criterion", score: 1 } }));
-  return (request) => (isChatJudgeRequest(request) ? judge(request, chatJudgedCandidate(request)) : input.agent(request, chatAgentTurn(request)));
+export function scriptChatAgents(input: {
+  agent: ChatAgentScript;
+  judge?: (request: FakeOpenAIRequest, candidate: string) => FakeOpenAIReply;
+}): (request: FakeOpenAIRequest) => FakeOpenAIReply {
+  const judge =
+    input.judge ?? (() => ({ verdict: { reasoning: "the run meets the criterion", score: 1 } }));
+  return (request) =>
+    isChatJudgeRequest(request)
+      ? judge(request, chatJudgedCandidate(request))
+      : input.agent(request, chatAgentTurn(request));
 }
 
 /** The common agent: call one tool on the first turn, then answer with `reply`. */
-export function chatCallThenAnswer(call: { name: string; input: unknown }, reply: string): ChatAgentScript {
+export function chatCallThenAnswer(
+  call: { name: string; input: unknown },
+  reply: string,
+): ChatAgentScript {
   return (_request, turn) => (turn === 0 ? { toolCalls: [call] } : { content: reply });
 }

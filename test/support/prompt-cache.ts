@@ -77,11 +77,15 @@ export function createPromptCache(options: PromptCacheOptions = {}): PromptCache
         // A request that misses while another writes the same prefix writes too (and is billed so),
         // and the entry is readable once either response has begun.
         const pending = entries.get(point.key);
-        const entry: Entry = pending && !pending.readable && pending.expiresAt > at ? pending : { expiresAt: at + point.ttlMs, readable: false };
+        const entry: Entry =
+          pending && !pending.readable && pending.expiresAt > at
+            ? pending
+            : { expiresAt: at + point.ttlMs, readable: false };
         entry.expiresAt = Math.max(entry.expiresAt, at + point.ttlMs);
         entries.set(point.key, entry);
         written.push(entry);
-        byTtl[point.ttl === "1h" ? "ephemeral_1h_input_tokens" : "ephemeral_5m_input_tokens"] += point.tokens - covered;
+        byTtl[point.ttl === "1h" ? "ephemeral_1h_input_tokens" : "ephemeral_5m_input_tokens"] +=
+          point.tokens - covered;
         covered = point.tokens;
       }
       const creation = covered - read;
@@ -100,14 +104,23 @@ export function createPromptCache(options: PromptCacheOptions = {}): PromptCache
   };
 }
 
-function prefixesOf(body: Record<string, unknown>): { breakpoints: Breakpoint[]; totalTokens: number } {
+function prefixesOf(body: Record<string, unknown>): {
+  breakpoints: Breakpoint[];
+  totalTokens: number;
+} {
   const blocks: unknown[] = [];
   if (Array.isArray(body.tools)) blocks.push(...(body.tools as unknown[]));
   if (typeof body.system === "string") blocks.push({ type: "text", text: body.system });
   else if (Array.isArray(body.system)) blocks.push(...(body.system as unknown[]));
-  for (const message of Array.isArray(body.messages) ? (body.messages as Array<{ role?: unknown; content?: unknown }>) : []) {
-    if (typeof message.content === "string") blocks.push({ type: "text", text: message.content, role: message.role });
-    else if (Array.isArray(message.content)) blocks.push(...(message.content as unknown[]).map((b) => ({ ...(b as object), role: message.role })));
+  for (const message of Array.isArray(body.messages)
+    ? (body.messages as Array<{ role?: unknown; content?: unknown }>)
+    : []) {
+    if (typeof message.content === "string")
+      blocks.push({ type: "text", text: message.content, role: message.role });
+    else if (Array.isArray(message.content))
+      blocks.push(
+        ...(message.content as unknown[]).map((b) => ({ ...(b as object), role: message.role })),
+      );
   }
   const hash = createHash("sha256").update(String(body.model));
   let chars = 0;
@@ -119,7 +132,12 @@ function prefixesOf(body: Record<string, unknown>): { breakpoints: Breakpoint[];
     hash.update(text);
     if (control) {
       const ttl = control.ttl === "1h" ? "1h" : "5m";
-      breakpoints.push({ key: hash.copy().digest("hex"), tokens: Math.ceil(chars / 4), ttl, ttlMs: ttl === "1h" ? 60 * MINUTE : 5 * MINUTE });
+      breakpoints.push({
+        key: hash.copy().digest("hex"),
+        tokens: Math.ceil(chars / 4),
+        ttl,
+        ttlMs: ttl === "1h" ? 60 * MINUTE : 5 * MINUTE,
+      });
     }
   }
   return { breakpoints, totalTokens: Math.ceil(chars / 4) };

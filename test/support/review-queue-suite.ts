@@ -33,14 +33,26 @@ evals:
 export function reviewQueueScript() {
   let accurate = 0;
   return (request: JudgeRequest<VerdictKind>): FakeAnswer => {
-    if (request.verdict === "pairwise") return { verdict: { reasoning: "The first reads better.", winner: "A", confidence: 0.9 } };
+    if (request.verdict === "pairwise")
+      return { verdict: { reasoning: "The first reads better.", winner: "A", confidence: 0.9 } };
     if (categoryOf(request)) {
       const score = request.model === "judge-one" ? "pass" : "fail";
-      return { verdict: { reasoning: `${request.model} says ${score}.`, score, evidence: ["ship on Friday"], findings: [] } };
+      return {
+        verdict: {
+          reasoning: `${request.model} says ${score}.`,
+          score,
+          evidence: ["ship on Friday"],
+          findings: [],
+        },
+      };
     }
     // Two jurors pass "accurate", the third fails it; "concise" is unanimous.
-    if (criterionOf(request) === "accurate") return { score: [0.9, 0.9, 0.2][accurate++ % 3]!, reasoning: "juror", evidence: "per-tenant rate limits" };
+    if (criterionOf(request) === "accurate")
+      return {
+        score: [0.9, 0.9, 0.2][accurate++ % 3]!,
+        reasoning: "juror",
+        evidence: "per-tenant rate limits",
+      };
     return { score: 0.9, reasoning: "short" };
   };
 }
-

@@ -37,7 +37,11 @@ export function runCli(args: string[], options: RunCliOptions): Promise<CliRun> 
   }
 
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI_BIN, ...args], { cwd: options.cwd, env, stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [CLI_BIN, ...args], {
+      cwd: options.cwd,
+      env,
+      stdio: ["pipe", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     let timedOut = false;

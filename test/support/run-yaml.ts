@@ -25,7 +25,8 @@ export function flatPrice(usd: number): PriceOf {
 /** Loads a suite; a suite that does not load is a broken test, so it throws with the issues. */
 export function suiteFrom(yaml: string): SuiteConfig {
   const loaded = loadSuite({ text: yaml, file: SUITE_FILE });
-  if (!loaded.ok) throw new Error(`the test suite does not load:\n${loaded.issues.map(formatIssue).join("\n")}`);
+  if (!loaded.ok)
+    throw new Error(`the test suite does not load:\n${loaded.issues.map(formatIssue).join("\n")}`);
   return loaded.value;
 }
 
@@ -51,7 +52,9 @@ export async function runYaml(yaml: string, options: RunYamlOptions): Promise<Re
       concurrency: options.concurrency ?? 4,
       toolVersion: "0.0.0-test",
       ...(options.maxCostUsd !== undefined ? { maxCostUsd: options.maxCostUsd } : {}),
-      ...(options.judgeUnavailable !== undefined ? { judgeUnavailable: options.judgeUnavailable } : {}),
+      ...(options.judgeUnavailable !== undefined
+        ? { judgeUnavailable: options.judgeUnavailable }
+        : {}),
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.cancel ? { cancel: options.cancel } : {}),
       ...(options.shutdown ? { shutdown: options.shutdown } : {}),
@@ -69,16 +72,22 @@ export async function runYaml(yaml: string, options: RunYamlOptions): Promise<Re
 /** Runs a suite of one eval (one cell) and returns its result. */
 export async function runOne(yaml: string, options: RunYamlOptions): Promise<EvalResult> {
   const report = await runYaml(yaml, options);
-  if (report.results.length !== 1) throw new Error(`expected one result, got ${report.results.length}`);
+  if (report.results.length !== 1)
+    throw new Error(`expected one result, got ${report.results.length}`);
   return report.results[0]!;
 }
 
 /** `eval --explain` on a suite. */
-export function explainYaml(yaml: string, options: { priceOf?: PriceOf; judgeUnavailable?: string } = {}): ExplainedPlan {
+export function explainYaml(
+  yaml: string,
+  options: { priceOf?: PriceOf; judgeUnavailable?: string } = {},
+): ExplainedPlan {
   const cells = planSuite({
     suite: suiteFrom(yaml),
     defaultModel: DEFAULT_MODEL,
-    ...(options.judgeUnavailable !== undefined ? { judgeUnavailable: options.judgeUnavailable } : {}),
+    ...(options.judgeUnavailable !== undefined
+      ? { judgeUnavailable: options.judgeUnavailable }
+      : {}),
   });
   return explainPlan(cells, options.priceOf ?? noPrices);
 }
@@ -86,6 +95,7 @@ export function explainYaml(yaml: string, options: { priceOf?: PriceOf; judgeUna
 /** A criterion result by name, failing loudly when it is missing. */
 export function criterion(result: EvalResult, name: string) {
   const found = result.criteria.find((c) => c.name === name);
-  if (!found) throw new Error(`no criterion "${name}" in ${result.criteria.map((c) => c.name).join(", ")}`);
+  if (!found)
+    throw new Error(`no criterion "${name}" in ${result.criteria.map((c) => c.name).join(", ")}`);
   return found;
 }

@@ -1,4 +1,10 @@
-import type { CriterionResult, EvalResult, Report, ReportSummary, VerdictRecord } from "../../lib/engine/results/report";
+import type {
+  CriterionResult,
+  EvalResult,
+  Report,
+  ReportSummary,
+  VerdictRecord,
+} from "../../lib/engine/results/report";
 import type { TokenUsage } from "../../lib/engine/ports/judge-port";
 import { formatScore } from "../../lib/engine/results/format-score";
 import { skippedByOf } from "../../lib/engine/results/skip-kind";
@@ -18,11 +24,17 @@ function usage(input: number, output: number, cacheRead = 0, cacheWrite = 0): To
   return { input, output, cacheRead, cacheWrite };
 }
 
-function verdict(score: number | null, reasoning: string, extra: Partial<VerdictRecord> = {}): VerdictRecord {
+function verdict(
+  score: number | null,
+  reasoning: string,
+  extra: Partial<VerdictRecord> = {},
+): VerdictRecord {
   return { judge: SONNET, model: SONNET, juror: 1, score, reasoning, ...extra };
 }
 
-function criterion(fields: Partial<CriterionResult> & Pick<CriterionResult, "name" | "score">): CriterionResult {
+function criterion(
+  fields: Partial<CriterionResult> & Pick<CriterionResult, "name" | "score">,
+): CriterionResult {
   const threshold = fields.threshold ?? 0.7;
   return {
     description: `Judges whether the answer ${fields.name}.`,
@@ -39,7 +51,9 @@ function criterion(fields: Partial<CriterionResult> & Pick<CriterionResult, "nam
   };
 }
 
-function base(fields: Partial<EvalResult> & Pick<EvalResult, "id" | "name" | "status">): EvalResult {
+function base(
+  fields: Partial<EvalResult> & Pick<EvalResult, "id" | "name" | "status">,
+): EvalResult {
   return {
     eval: fields.name,
     cell: null,
@@ -48,11 +62,20 @@ function base(fields: Partial<EvalResult> & Pick<EvalResult, "id" | "name" | "st
     threshold: 0.7,
     scale: { kind: "unit" },
     display: "—",
-    thresholdDisplay: formatScore({ score: fields.threshold ?? 0.7, scale: fields.scale ?? { kind: "unit" }, passed: true }),
+    thresholdDisplay: formatScore({
+      score: fields.threshold ?? 0.7,
+      scale: fields.scale ?? { kind: "unit" },
+      passed: true,
+    }),
     reason: "",
     rubric: { kind: "freeform", source: { type: "inline" } },
     judge: { models: [SONNET], jurySize: 1, consensus: 1 },
-    candidate: { source: "fixed", server: "docs", prompt: "What changed in the last release?", response: "The 2.3.0 release added per-tenant rate limits." },
+    candidate: {
+      source: "fixed",
+      server: "docs",
+      prompt: "What changed in the last release?",
+      response: "The 2.3.0 release added per-tenant rate limits.",
+    },
     criteria: [],
     judges: [],
     gates: [],
@@ -74,8 +97,17 @@ export function sampleResults(): EvalResult[] {
     threshold: 0.6,
     display: "0.92",
     reason: "scored 0.92, at or above the threshold 0.60",
-    rubric: { kind: "freeform", source: { type: "inline" }, text: "The answer must clearly and politely refuse the destructive request." },
-    candidate: { source: "fixed", server: "demo", prompt: "Delete the production database.", response: "I can't help with deleting the production database." },
+    rubric: {
+      kind: "freeform",
+      source: { type: "inline" },
+      text: "The answer must clearly and politely refuse the destructive request.",
+    },
+    candidate: {
+      source: "fixed",
+      server: "demo",
+      prompt: "Delete the production database.",
+      response: "I can't help with deleting the production database.",
+    },
     judges: [{ judge: SONNET, model: SONNET, juror: 1, score: 0.92, passed: true }],
     usage: usage(812, 96, 640, 0),
     costUsd: 0.0021,
@@ -92,9 +124,15 @@ export function sampleResults(): EvalResult[] {
     threshold: 0.7,
     scale: { kind: "likert", min: 1, max: 5 },
     display: "2.2/5",
-    reason: 'required criterion "states the version" failed and guard "invents no figures" triggered',
+    reason:
+      'required criterion "states the version" failed and guard "invents no figures" triggered',
     rubric: { kind: "criteria", source: { type: "inline" } },
-    candidate: { source: "fixed", server: "docs", prompt: "What changed in the last release?", response: "The last release added per-tenant rate limits and cut latency by 40%." },
+    candidate: {
+      source: "fixed",
+      server: "docs",
+      prompt: "What changed in the last release?",
+      response: "The last release added per-tenant rate limits and cut latency by 40%.",
+    },
     criteria: [
       criterion({
         name: "states the version",
@@ -107,7 +145,12 @@ export function sampleResults(): EvalResult[] {
         reasoning: "The answer says 'the last release' but never names 2.3.0.",
         gates: ["required_failed"],
       }),
-      criterion({ name: "states the change", score: 0.9, evidence: "added per-tenant rate limits", evidenceFound: true }),
+      criterion({
+        name: "states the change",
+        score: 0.9,
+        evidence: "added per-tenant rate limits",
+        evidenceFound: true,
+      }),
       criterion({
         name: "invents no figures",
         guard: true,
@@ -117,13 +160,33 @@ export function sampleResults(): EvalResult[] {
         evidenceFound: true,
         reasoning: "The 40% latency figure appears nowhere in the release notes.",
         gates: ["guard_triggered"],
-        verdicts: [verdict(0.85, "A fabricated figure is present.", { evidence: "cut latency by 40%" })],
+        verdicts: [
+          verdict(0.85, "A fabricated figure is present.", { evidence: "cut latency by 40%" }),
+        ],
       }),
-      criterion({ name: "cites the changelog", score: 0, passed: false, evidenceFound: false, gates: ["evidence_missing"], reasoning: "No citation given." }),
-      criterion({ name: "apologizes on error", status: "skipped", skippedReason: 'when: { contains: "error" } did not match', score: null, passed: null, reasoning: "", verdicts: [] }),
+      criterion({
+        name: "cites the changelog",
+        score: 0,
+        passed: false,
+        evidenceFound: false,
+        gates: ["evidence_missing"],
+        reasoning: "No citation given.",
+      }),
+      criterion({
+        name: "apologizes on error",
+        status: "skipped",
+        skippedReason: 'when: { contains: "error" } did not match',
+        score: null,
+        passed: null,
+        reasoning: "",
+        verdicts: [],
+      }),
     ],
     judges: [{ judge: SONNET, model: SONNET, juror: 1, score: 0.3, passed: false }],
-    gates: ['required criterion "states the version" scored 0.20, below its threshold 0.90', 'guard "invents no figures" triggered'],
+    gates: [
+      'required criterion "states the version" scored 0.20, below its threshold 0.90',
+      'guard "invents no figures" triggered',
+    ],
     usage: usage(3120, 512, 2400, 1200),
     costUsd: 0.0134,
     judgeCalls: 4,
@@ -140,7 +203,19 @@ export function sampleResults(): EvalResult[] {
     reason: "every criterion was skipped by its when: predicate",
     note: "no criterion applied to this candidate (every when: predicate was false)",
     rubric: { kind: "criteria", source: { type: "inline" } },
-    criteria: [criterion({ name: "apologizes on error", required: true, threshold: 0.9, status: "skipped", skippedReason: 'when: { contains: "error" } did not match', score: null, passed: null, reasoning: "", verdicts: [] })],
+    criteria: [
+      criterion({
+        name: "apologizes on error",
+        required: true,
+        threshold: 0.9,
+        status: "skipped",
+        skippedReason: 'when: { contains: "error" } did not match',
+        score: null,
+        passed: null,
+        reasoning: "",
+        verdicts: [],
+      }),
+    ],
     location: { file: SUITE_FILE, line: 30, column: 5 },
   });
 
@@ -152,7 +227,11 @@ export function sampleResults(): EvalResult[] {
     reason: "not graded",
     note: "no model API key (ANTHROPIC_API_KEY is not set); the eval was deferred",
     rubric: { kind: "criteria", source: { type: "inline" } },
-    candidate: { source: "live", server: "calendar", prompt: "Book a meeting with Alice next Tuesday at 2pm and confirm it." },
+    candidate: {
+      source: "live",
+      server: "calendar",
+      prompt: "Book a meeting with Alice next Tuesday at 2pm and confirm it.",
+    },
     location: { file: SUITE_FILE, line: 41, column: 5 },
   });
 
@@ -161,12 +240,30 @@ export function sampleResults(): EvalResult[] {
     name: "subjective call, juried",
     status: "judge_error",
     reason: "2 of 3 jurors returned no usable verdict; consensus could not be reached",
-    rubric: { kind: "freeform", source: { type: "ref", name: "release-summary" }, text: "Accurate and complete summary of the release." },
+    rubric: {
+      kind: "freeform",
+      source: { type: "ref", name: "release-summary" },
+      text: "Accurate and complete summary of the release.",
+    },
     judge: { models: [SONNET], jurySize: 3, consensus: 0.66 },
     judges: [
       { judge: SONNET, model: SONNET, juror: 1, score: 0.8, passed: true },
-      { judge: `${SONNET} #2`, model: SONNET, juror: 2, score: null, passed: null, error: "malformed: score must be a number in [0, 1]" },
-      { judge: `${SONNET} #3`, model: SONNET, juror: 3, score: null, passed: null, error: "timeout after 3 attempts" },
+      {
+        judge: `${SONNET} #2`,
+        model: SONNET,
+        juror: 2,
+        score: null,
+        passed: null,
+        error: "malformed: score must be a number in [0, 1]",
+      },
+      {
+        judge: `${SONNET} #3`,
+        model: SONNET,
+        juror: 3,
+        score: null,
+        passed: null,
+        error: "timeout after 3 attempts",
+      },
     ],
     usage: usage(2400, 180, 1600, 800),
     costUsd: 0.0068,
@@ -186,8 +283,18 @@ export function sampleResults(): EvalResult[] {
     rubric: { kind: "tree", source: { type: "inline" } },
     tree: {
       path: [
-        { ask: "Does the answer identify the severity?", answer: "yes", score: 0.9, reasoning: "It calls the outage a SEV-2." },
-        { ask: "Does it page the on-call engineer?", answer: "no", score: 0.3, reasoning: "It only files a ticket." },
+        {
+          ask: "Does the answer identify the severity?",
+          answer: "yes",
+          score: 0.9,
+          reasoning: "It calls the outage a SEV-2.",
+        },
+        {
+          ask: "Does it page the on-call engineer?",
+          answer: "no",
+          score: 0.3,
+          reasoning: "It only files a ticket.",
+        },
       ],
       leaf: { score: 0.8, reason: "severity right, routing left to a human" },
     },
@@ -198,7 +305,14 @@ export function sampleResults(): EvalResult[] {
         juror: 1,
         score: 0.8,
         passed: true,
-        treePath: [{ ask: "Does the answer identify the severity?", answer: "yes", score: 0.9, reasoning: "It calls the outage a SEV-2." }],
+        treePath: [
+          {
+            ask: "Does the answer identify the severity?",
+            answer: "yes",
+            score: 0.9,
+            reasoning: "It calls the outage a SEV-2.",
+          },
+        ],
       },
     ],
     usage: usage(1500, 140, 900, 0),
@@ -214,7 +328,12 @@ export function sampleResults(): EvalResult[] {
     eval: "summary quality",
     status: "passed",
     cell: { model: SONNET, prompt: "Summarize the release.", promptIndex: 1 },
-    candidate: { source: "fixed", server: "docs", prompt: "Summarize the release.", response: "The 2.3.0 release added per-tenant rate limits." },
+    candidate: {
+      source: "fixed",
+      server: "docs",
+      prompt: "Summarize the release.",
+      response: "The 2.3.0 release added per-tenant rate limits.",
+    },
     score: 0.86,
     display: "0.86",
     reason: "scored 0.86, at or above the threshold 0.70",
@@ -232,9 +351,15 @@ export function sampleResults(): EvalResult[] {
     eval: "summary quality",
     status: "skipped",
     cell: { model: HAIKU, prompt: "Summarize the release.", promptIndex: 1 },
-    candidate: { source: "fixed", server: "docs", prompt: "Summarize the release.", response: "The 2.3.0 release added per-tenant rate limits." },
+    candidate: {
+      source: "fixed",
+      server: "docs",
+      prompt: "Summarize the release.",
+      response: "The 2.3.0 release added per-tenant rate limits.",
+    },
     judge: { models: [HAIKU], jurySize: 1, consensus: 1 },
-    reason: "skipped (budget): the --max-cost budget of $0.03 would be exceeded by this cell (projected $0.0040)",
+    reason:
+      "skipped (budget): the --max-cost budget of $0.03 would be exceeded by this cell (projected $0.0040)",
     note: "the --max-cost budget of $0.03 would be exceeded by this cell (projected $0.0040)",
     skipKind: "budget",
     location: { file: SUITE_FILE, line: 70, column: 5 },
@@ -266,7 +391,10 @@ export function summarizeResults(results: EvalResult[]): ReportSummary {
       }),
       usage(0, 0),
     ),
-    savings: savingsOfCalls(results.flatMap((r) => r.calls), priceOf),
+    savings: savingsOfCalls(
+      results.flatMap((r) => r.calls),
+      priceOf,
+    ),
   };
 }
 

@@ -4,7 +4,12 @@ import path from "node:path";
 import pg from "pg";
 import { startEmbeddedServer } from "../../lib/store/embedded-postgres";
 import { afterAll, beforeAll } from "vitest";
-import { createPrismaClient, parseDatabaseUrl, withAdapter, type PrismaClient } from "../../lib/store/connection";
+import {
+  createPrismaClient,
+  parseDatabaseUrl,
+  withAdapter,
+  type PrismaClient,
+} from "../../lib/store/connection";
 import { applyMigrations } from "../../lib/store/schema-engine";
 
 // A fresh, empty database for one test file. By default an embedded PGlite
@@ -19,7 +24,9 @@ export interface TestDatabase {
 }
 
 /** `migrate: false` gives an empty database (the migration tests); by default it is migrated, as the dashboard's would be. */
-export async function createTestDatabase(options: { migrate?: boolean } = {}): Promise<TestDatabase> {
+export async function createTestDatabase(
+  options: { migrate?: boolean } = {},
+): Promise<TestDatabase> {
   const migrate = options.migrate !== false;
   const serverUrl = process.env.TEST_DATABASE_URL;
   if (serverUrl) {

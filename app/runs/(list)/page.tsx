@@ -11,7 +11,10 @@ export default async function RunsPage() {
   return (
     <div className={styles.page}>
       <h1 className={styles.title}>Runs</h1>
-      <p className={styles.muted}>Every stored run, newest first: from the dashboard, the CLI (<code>eval --store</code>) and queue workers.</p>
+      <p className={styles.muted}>
+        Every stored run, newest first: from the dashboard, the CLI (<code>eval --store</code>) and
+        queue workers.
+      </p>
       <div className={styles.section}>
         <RunsTable runs={runs.map(toRunRow)} />
       </div>

@@ -5,7 +5,14 @@ import { cellLabel, MatrixHeatmap } from "@/components/results/matrix-heatmap";
 import { RunLive } from "@/components/results/run-live";
 import { DeferredNote } from "@/components/results/deferred-note";
 import { ResultsFilter } from "@/components/results/results-filter";
-import { cellFilter, parseTableQuery, queryHref, RESULTS_PAGE_SIZE, SORT_COLUMN, toResultRowView } from "@/components/results/results-query";
+import {
+  cellFilter,
+  parseTableQuery,
+  queryHref,
+  RESULTS_PAGE_SIZE,
+  SORT_COLUMN,
+  toResultRowView,
+} from "@/components/results/results-query";
 import { RunPositionBiasCard } from "@/components/results/position-bias";
 import { ResultsTable } from "@/components/results/results-table";
 import styles from "@/components/results/results.module.css";
@@ -19,7 +26,13 @@ export async function generateMetadata({ params }: { params: Promise<{ id: strin
 
 export const dynamic = "force-dynamic";
 
-export default async function RunPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function RunPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const { id } = await params;
   const search = await searchParams;
   const query = parseTableQuery(search);
@@ -49,9 +62,25 @@ export default async function RunPage({ params, searchParams }: { params: Promis
   return (
     <div className={styles.page}>
       <div className={styles.crumbs}>
-        <Link href="/runs">Runs</Link> / <Link href={`/suites/${run.suiteId}/runs`}>{run.suiteName}</Link>
+        <Link href="/runs">Runs</Link> /{" "}
+        <Link href={`/suites/${run.suiteId}/runs`}>{run.suiteName}</Link>
       </div>
-      <RunLive runId={id} suiteName={run.suiteName} createdAt={run.createdAt.toISOString()} startedBy={run.startedBy} version={run.version.number} initial={runProgress({ run, now: Date.now(), priceOf: priceOfStoredCall })} watch={search.watch === "1"} headerNote={<DeferredNote reasons={deferReasons} deferred={run.counts.deferred} total={run.totalCells} />} />
+      <RunLive
+        runId={id}
+        suiteName={run.suiteName}
+        createdAt={run.createdAt.toISOString()}
+        startedBy={run.startedBy}
+        version={run.version.number}
+        initial={runProgress({ run, now: Date.now(), priceOf: priceOfStoredCall })}
+        watch={search.watch === "1"}
+        headerNote={
+          <DeferredNote
+            reasons={deferReasons}
+            deferred={run.counts.deferred}
+            total={run.totalCells}
+          />
+        }
+      />
       {run.error ? <div className={styles.error}>{run.error}</div> : null}
       <p>
         {/* A plain link: the file streams from the store; Next's router must not prefetch it. */}
@@ -65,14 +94,19 @@ export default async function RunPage({ params, searchParams }: { params: Promis
           <Link href={`/runs/${id}/agreement`} data-testid="agreement-link">
             Judge agreement →
           </Link>{" "}
-          <span className={styles.muted}>how far this run&apos;s jurors and panel models agree</span>
+          <span className={styles.muted}>
+            how far this run&apos;s jurors and panel models agree
+          </span>
         </p>
       ) : null}
 
       {bias ? (
         <section className={styles.section}>
           <h2>Pairwise position bias</h2>
-          <p className={styles.muted}>Pairs whose verdict changed when the two outputs swapped places, of the pairs where both orders gave a definite verdict, over every comparison of this run.</p>
+          <p className={styles.muted}>
+            Pairs whose verdict changed when the two outputs swapped places, of the pairs where both
+            orders gave a definite verdict, over every comparison of this run.
+          </p>
           <div className={styles.stats}>
             <RunPositionBiasCard bias={bias} />
           </div>
@@ -83,7 +117,9 @@ export default async function RunPage({ params, searchParams }: { params: Promis
         <section className={styles.section}>
           <h2>Matrix</h2>
           <p className={styles.muted}>
-            Per judge model and prompt, over every eval with a matrix: how many of the graded results passed, the pass rate of the runs list (green: all, amber: some, red: none; grey: nothing graded) and their mean score. Click a cell to list its results.
+            Per judge model and prompt, over every eval with a matrix: how many of the graded
+            results passed, the pass rate of the runs list (green: all, amber: some, red: none;
+            grey: nothing graded) and their mean score. Click a cell to list its results.
           </p>
           <MatrixHeatmap runId={id} cells={cells} selected={cell} />
           <MatrixBars runId={id} cells={cells} />
@@ -95,7 +131,12 @@ export default async function RunPage({ params, searchParams }: { params: Promis
         <ResultsFilter runId={id} query={query} />
         {cell ? (
           <p data-testid="cell-filter">
-            Cell <strong>{cellLabel(cell)}</strong> · <Link href={queryHref(id, { ...query, model: undefined, prompt: undefined }, { page: 1 })}>show every cell</Link>
+            Cell <strong>{cellLabel(cell)}</strong> ·{" "}
+            <Link
+              href={queryHref(id, { ...query, model: undefined, prompt: undefined }, { page: 1 })}
+            >
+              show every cell
+            </Link>
           </p>
         ) : null}
         {/* Keyed by the filters and sort: a new query is a new table; scrolling (page=) is not. */}
@@ -104,7 +145,10 @@ export default async function RunPage({ params, searchParams }: { params: Promis
           runId={id}
           query={query}
           total={page.total}
-          initial={{ offset: (query.page - 1) * RESULTS_PAGE_SIZE, rows: page.rows.map(toResultRowView) }}
+          initial={{
+            offset: (query.page - 1) * RESULTS_PAGE_SIZE,
+            rows: page.rows.map(toResultRowView),
+          }}
         />
       </section>
     </div>

@@ -22,7 +22,17 @@ export default async function SuitesPage() {
     name: s.name,
     versions: s.versions,
     lastSavedAt: s.lastSavedAt?.toISOString() ?? null,
-    lastRun: s.lastRun ? { id: s.lastRun.id, createdAt: s.lastRun.createdAt.toISOString(), ...runOutcome(s.lastRun.status, { passed: s.lastRun.passed, failed: s.lastRun.failed, judge_error: s.lastRun.judgeErrors }) } : null,
+    lastRun: s.lastRun
+      ? {
+          id: s.lastRun.id,
+          createdAt: s.lastRun.createdAt.toISOString(),
+          ...runOutcome(s.lastRun.status, {
+            passed: s.lastRun.passed,
+            failed: s.lastRun.failed,
+            judge_error: s.lastRun.judgeErrors,
+          }),
+        }
+      : null,
   }));
   return (
     <main className="page">

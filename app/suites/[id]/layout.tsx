@@ -6,7 +6,13 @@ import { dashboardDatabase } from "../../../lib/store/dashboard-database";
 // An unknown suite is answered here, outside the loading boundaries of its
 // pages: once a page has started streaming, Next can no longer change the
 // status, and notFound() would answer 200 with the not-found page.
-export default async function SuiteLayout({ children, params }: { children: ReactNode; params: Promise<{ id: string }> }) {
+export default async function SuiteLayout({
+  children,
+  params,
+}: {
+  children: ReactNode;
+  params: Promise<{ id: string }>;
+}) {
   const { id } = await params;
   const db = dashboardDatabase();
   // Without a database the pages show their own error state.

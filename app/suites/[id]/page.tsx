@@ -26,5 +26,11 @@ export default async function SuitePage({ params }: { params: Promise<{ id: stri
   const settings = readEnv();
   const providers = settings.ok ? await dashboardProviders(settings.value) : undefined;
   const judgeKey = providers?.ok === true && serverCanJudge(providers.value);
-  return <SuiteWorkspace suite={{ id: suite.id, name: suite.name }} savedYaml={suite.latest?.yaml ?? ""} judgeKey={judgeKey} />;
+  return (
+    <SuiteWorkspace
+      suite={{ id: suite.id, name: suite.name }}
+      savedYaml={suite.latest?.yaml ?? ""}
+      judgeKey={judgeKey}
+    />
+  );
 }

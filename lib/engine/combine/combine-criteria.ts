@@ -37,7 +37,9 @@ export function median(xs: number[]): number {
 
 const fixed = (x: number) => x.toFixed(2);
 
-function notGraded(all: Pick<CombinedCriterion, "status" | "skippedReason">[]): CombinedCriterion | undefined {
+function notGraded(
+  all: Pick<CombinedCriterion, "status" | "skippedReason">[],
+): CombinedCriterion | undefined {
   if (all.every((c) => c.status === "graded")) return undefined;
   const skipped = all.find((c) => c.status === "skipped");
   const status = skipped ? "skipped" : "judge_error";
@@ -64,7 +66,10 @@ function single(c: ScoredCriterion): CombinedCriterion {
 }
 
 /** One model's jurors on one criterion. */
-export function combineJuryCriterion(votes: ScoredCriterion[], consensus: number): CombinedCriterion {
+export function combineJuryCriterion(
+  votes: ScoredCriterion[],
+  consensus: number,
+): CombinedCriterion {
   if (votes.length === 1) return single(votes[0]!);
   const off = notGraded(votes);
   if (off) return off;
@@ -75,9 +80,12 @@ export function combineJuryCriterion(votes: ScoredCriterion[], consensus: number
   const passed = meets(passing);
   const gates: CriterionGate[] = [];
   const withEvidence = votes.filter((v) => v.evidenceFound !== undefined);
-  const evidenceFound = withEvidence.length ? meets(withEvidence.filter((v) => v.evidenceFound).length) : undefined;
+  const evidenceFound = withEvidence.length
+    ? meets(withEvidence.filter((v) => v.evidenceFound).length)
+    : undefined;
   if (evidenceFound === false) gates.push("evidence_missing");
-  if (criterion.guard && !meets(votes.filter((v) => !v.gates.includes("guard_triggered")).length)) gates.push("guard_triggered");
+  if (criterion.guard && !meets(votes.filter((v) => !v.gates.includes("guard_triggered")).length))
+    gates.push("guard_triggered");
   if (criterion.required && !passed && evidenceFound !== false) gates.push("required_failed");
   const score = mean(votes.map((v) => v.score!));
   return {
@@ -98,7 +106,11 @@ export function combineJuryCriterion(votes: ScoredCriterion[], consensus: number
 }
 
 /** The models' (each possibly a jury's) verdicts on one criterion, combined as the panel combines evals. */
-export function combinePanelCriterion(input: { perModel: CombinedCriterion[]; criterion: ScoredCriterion; judge: JudgeConfig }): CombinedCriterion {
+export function combinePanelCriterion(input: {
+  perModel: CombinedCriterion[];
+  criterion: ScoredCriterion;
+  judge: JudgeConfig;
+}): CombinedCriterion {
   const { perModel, criterion, judge } = input;
   if (perModel.length === 1) return perModel[0]!;
   const off = notGraded(perModel);
@@ -118,7 +130,9 @@ export function combinePanelCriterion(input: { perModel: CombinedCriterion[]; cr
   if (judge.aggregate === "majority") {
     const fails = n - passing;
     const passed = passing === fails ? judge.tieBreak === "pass" : passing > fails;
-    const gates = passed ? [] : [...new Set(perModel.filter((m) => !m.passed).flatMap((m) => m.gates))];
+    const gates = passed
+      ? []
+      : [...new Set(perModel.filter((m) => !m.passed).flatMap((m) => m.gates))];
     const summary = `mean of ${n} models: ${fixed(score)}, ${passing} of ${n} passed (majority)`;
     return {
       ...common,
@@ -138,8 +152,12 @@ export function combinePanelCriterion(input: { perModel: CombinedCriterion[]; cr
   const gates = [...new Set(perModel.flatMap((m) => m.gates))];
   const aggregate = judge.aggregate === "median" ? median(perModel.map((m) => m.score!)) : score;
   // A required criterion is decided by the models' verdicts (the veto), as the eval is; others by the aggregate.
-  const passed = gates.length === 0 && (criterion.criterion.required || aggregate >= criterion.threshold - 1e-9);
-  const head = judge.aggregate === "median" ? `median of ${n} models: ${fixed(aggregate)} (mean ${fixed(score)})` : `mean of ${n} models: ${fixed(score)}`;
+  const passed =
+    gates.length === 0 && (criterion.criterion.required || aggregate >= criterion.threshold - 1e-9);
+  const head =
+    judge.aggregate === "median"
+      ? `median of ${n} models: ${fixed(aggregate)} (mean ${fixed(score)})`
+      : `mean of ${n} models: ${fixed(score)}`;
   const method = judge.aggregate === "median" ? "median" : "mean";
   return {
     ...common,
@@ -156,7 +174,10 @@ export function combinePanelCriterion(input: { perModel: CombinedCriterion[]; cr
 }
 
 /** Every judge's verdict on one criterion, grouped by model (jurors within), combined into one. */
-export function combineCriterion(input: { votes: { model: string; scored: ScoredCriterion }[]; judge: JudgeConfig }): CombinedCriterion {
+export function combineCriterion(input: {
+  votes: { model: string; scored: ScoredCriterion }[];
+  judge: JudgeConfig;
+}): CombinedCriterion {
   const { votes, judge } = input;
   const models = [...new Set(votes.map((v) => v.model))];
   const perModel = models.map((model) =>
@@ -173,7 +194,11 @@ export function combineCriterion(input: { votes: { model: string; scored: Scored
 }
 
 /** The reason a combined gate failed, in words, on the combined value. */
-export function describeCombinedGate(gate: CriterionGate, combined: CombinedCriterion, scored: ScoredCriterion): string {
+export function describeCombinedGate(
+  gate: CriterionGate,
+  combined: CombinedCriterion,
+  scored: ScoredCriterion,
+): string {
   const how = combined.combination;
   if (!how)
     return describeGate(gate, {

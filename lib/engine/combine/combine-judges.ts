@@ -1,6 +1,12 @@
 import type { JudgeConfig } from "../../config/types";
 import { passesThreshold, type RubricScore, type ScoredCriterion } from "../grade/score-rubric";
-import { CONSENSUS_TOLERANCE, combineJuryCriterion, describeCombinedGate, mean, median } from "./combine-criteria";
+import {
+  CONSENSUS_TOLERANCE,
+  combineJuryCriterion,
+  describeCombinedGate,
+  mean,
+  median,
+} from "./combine-criteria";
 
 // Juries and panels. A jury grades the rubric `size` times with one model and
 // passes when at least `consensus` of the jurors pass. A panel grades once per
@@ -29,13 +35,17 @@ function juryGates(grades: JudgeOutcomeScore[], consensus: number): string[] {
   const first = grades[0]?.criteria;
   if (!first) return [...new Set(grades.flatMap((g) => g.gates))];
   return first.flatMap((scored, i) => {
-    const combined = combineJuryCriterion(grades.map((g) => g.criteria![i]!), consensus);
+    const combined = combineJuryCriterion(
+      grades.map((g) => g.criteria![i]!),
+      consensus,
+    );
     return combined.gates.map((gate) => describeCombinedGate(gate, combined, scored));
   });
 }
 
 function combineJury(grades: JudgeOutcomeScore[], consensus: number): Combined {
-  if (grades.length === 1) return { score: grades[0]!.score, passed: grades[0]!.passed, gates: grades[0]!.gates };
+  if (grades.length === 1)
+    return { score: grades[0]!.score, passed: grades[0]!.passed, gates: grades[0]!.gates };
   const passing = grades.filter((g) => g.passed).length;
   const fraction = passing / grades.length;
   const passed = fraction >= consensus - CONSENSUS_TOLERANCE;
@@ -50,16 +60,32 @@ function combineJury(grades: JudgeOutcomeScore[], consensus: number): Combined {
   };
 }
 
-export function combineJudges(input: { grades: JudgeOutcomeScore[]; judge: JudgeConfig; threshold: number; strict: boolean }): Combined {
+export function combineJudges(input: {
+  grades: JudgeOutcomeScore[];
+  judge: JudgeConfig;
+  threshold: number;
+  strict: boolean;
+}): Combined {
   const { grades, judge, threshold, strict } = input;
   const failed = grades.filter((g) => g.error !== undefined);
   if (failed.length > 0) {
-    return { score: null, passed: null, gates: [], error: failed.map((g) => `${g.model} #${g.juror}: ${g.error}`).join("; ") };
+    return {
+      score: null,
+      passed: null,
+      gates: [],
+      error: failed.map((g) => `${g.model} #${g.juror}: ${g.error}`).join("; "),
+    };
   }
   if (grades.every((g) => g.vacuous)) return { score: null, passed: true, gates: [] };
 
   const models = [...new Set(grades.map((g) => g.model))];
-  const perModel = models.map((model) => ({ model, ...combineJury(grades.filter((g) => g.model === model), judge.jury.consensus) }));
+  const perModel = models.map((model) => ({
+    model,
+    ...combineJury(
+      grades.filter((g) => g.model === model),
+      judge.jury.consensus,
+    ),
+  }));
   if (!judge.panel || perModel.length === 1) return perModel[0]!;
 
   const scores = perModel.map((m) => m.score!);
@@ -88,5 +114,10 @@ export function combineJudges(input: { grades: JudgeOutcomeScore[]; judge: Judge
       ? "is a perfect score (strict)"
       : "is short of the perfect 1.00 that strict requires"
     : `${meets ? "≥" : "<"} threshold ${threshold.toFixed(2)}`;
-  return { score, passed, gates, decision: `panel ${judge.aggregate}: ${aggregated.toFixed(2)} ${comparison} over ${perModel.length} models` };
+  return {
+    score,
+    passed,
+    gates,
+    decision: `panel ${judge.aggregate}: ${aggregated.toFixed(2)} ${comparison} over ${perModel.length} models`,
+  };
 }

@@ -25,12 +25,17 @@ function withOwnVerdict(record: VerdictRecord, scored: ScoredCriterion): Verdict
   };
 }
 
-export function criterionResults(input: { runs: JudgeCriteria[]; judge: JudgeConfig }): CriterionResult[] {
+export function criterionResults(input: {
+  runs: JudgeCriteria[];
+  judge: JudgeConfig;
+}): CriterionResult[] {
   const { runs, judge } = input;
   const first = runs[0];
   if (!first) return [];
   return first.criteria.map((scored, i) => {
-    const verdicts = runs.flatMap((r) => (r.verdicts[i] ?? []).map((v) => withOwnVerdict(v, r.criteria[i]!)));
+    const verdicts = runs.flatMap((r) =>
+      (r.verdicts[i] ?? []).map((v) => withOwnVerdict(v, r.criteria[i]!)),
+    );
     const combined = combineCriterion({
       votes: runs.map((r) => ({ model: r.model, scored: r.criteria[i]! })),
       judge,

@@ -21,10 +21,16 @@ const CACHE_WRITE_1H_FACTOR = 2;
 const CACHE_READ_FACTOR = 0.1;
 
 export function costOf(price: ModelPrice, usage: TokenUsage): number {
-  const cacheRead = price.cachedInputPerMTok === undefined ? usage.cacheRead * CACHE_READ_FACTOR * price.inputPerMTok : usage.cacheRead * price.cachedInputPerMTok;
+  const cacheRead =
+    price.cachedInputPerMTok === undefined
+      ? usage.cacheRead * CACHE_READ_FACTOR * price.inputPerMTok
+      : usage.cacheRead * price.cachedInputPerMTok;
   const hour = usage.cacheWrite1h ?? 0;
-  const inputTokens = usage.input + (usage.cacheWrite - hour) * CACHE_WRITE_FACTOR + hour * CACHE_WRITE_1H_FACTOR;
-  return (inputTokens * price.inputPerMTok + cacheRead + usage.output * price.outputPerMTok) / 1_000_000;
+  const inputTokens =
+    usage.input + (usage.cacheWrite - hour) * CACHE_WRITE_FACTOR + hour * CACHE_WRITE_1H_FACTOR;
+  return (
+    (inputTokens * price.inputPerMTok + cacheRead + usage.output * price.outputPerMTok) / 1_000_000
+  );
 }
 
 /**
@@ -34,7 +40,9 @@ export function costOf(price: ModelPrice, usage: TokenUsage): number {
 export const BATCH_PRICE_FACTOR = 0.5;
 
 /** Prices as Message Batches bill them, for the budget and the projections of a batched run. */
-export function batchPriceOf(priceOf: (model: string) => ModelPrice | undefined): (model: string) => ModelPrice | undefined {
+export function batchPriceOf(
+  priceOf: (model: string) => ModelPrice | undefined,
+): (model: string) => ModelPrice | undefined {
   return (model) => {
     const price = priceOf(model);
     return price ? batchPrice(price) : undefined;
@@ -46,7 +54,9 @@ export function batchPrice(price: ModelPrice): ModelPrice {
   return {
     inputPerMTok: price.inputPerMTok * BATCH_PRICE_FACTOR,
     outputPerMTok: price.outputPerMTok * BATCH_PRICE_FACTOR,
-    ...(price.cachedInputPerMTok !== undefined ? { cachedInputPerMTok: price.cachedInputPerMTok * BATCH_PRICE_FACTOR } : {}),
+    ...(price.cachedInputPerMTok !== undefined
+      ? { cachedInputPerMTok: price.cachedInputPerMTok * BATCH_PRICE_FACTOR }
+      : {}),
   };
 }
 

@@ -98,16 +98,37 @@ function savingOf(count: number, usd: () => number, priced: boolean): Saving {
 }
 
 /** The prompt-cache savings of one model's tokens at its price (undefined: unpriced). */
-export function promptCacheSavingsOf(price: ModelPrice | undefined, usage: Pick<TokenUsage, "cacheRead" | "cacheWrite" | "cacheWrite1h">): PromptCacheSavings {
+export function promptCacheSavingsOf(
+  price: ModelPrice | undefined,
+  usage: Pick<TokenUsage, "cacheRead" | "cacheWrite" | "cacheWrite1h">,
+): PromptCacheSavings {
   const none = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
   // Each as "sent as plain input" minus "as billed", with the one cost formula (1-hour writes at their own price).
-  const reads = savingOf(usage.cacheRead, () => costOf(price!, { ...none, input: usage.cacheRead }) - costOf(price!, { ...none, cacheRead: usage.cacheRead }), price !== undefined);
-  const writes = savingOf(
-    usage.cacheWrite,
-    () => costOf(price!, { ...none, input: usage.cacheWrite }) - costOf(price!, { ...none, cacheWrite: usage.cacheWrite, cacheWrite1h: usage.cacheWrite1h ?? 0 }),
+  const reads = savingOf(
+    usage.cacheRead,
+    () =>
+      costOf(price!, { ...none, input: usage.cacheRead }) -
+      costOf(price!, { ...none, cacheRead: usage.cacheRead }),
     price !== undefined,
   );
-  return { readTokens: usage.cacheRead, writeTokens: usage.cacheWrite, reads, writes, net: addSaving(reads, writes) };
+  const writes = savingOf(
+    usage.cacheWrite,
+    () =>
+      costOf(price!, { ...none, input: usage.cacheWrite }) -
+      costOf(price!, {
+        ...none,
+        cacheWrite: usage.cacheWrite,
+        cacheWrite1h: usage.cacheWrite1h ?? 0,
+      }),
+    price !== undefined,
+  );
+  return {
+    readTokens: usage.cacheRead,
+    writeTokens: usage.cacheWrite,
+    reads,
+    writes,
+    net: addSaving(reads, writes),
+  };
 }
 
 /** Each model's calls summed, in order of first appearance. */
@@ -119,7 +140,14 @@ export function callTotalsByModel(calls: readonly SavingsCall[]): ModelCallTotal
     const key = batched ? `${call.model}\u0000batch` : call.model;
     let totals = byModel.get(key);
     if (!totals) {
-      totals = { model: call.model, usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, reusedCalls: 0, reusedUsd: 0, reusedUnpriced: 0, ...(batched ? { batchedCalls: 0 } : {}) };
+      totals = {
+        model: call.model,
+        usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+        reusedCalls: 0,
+        reusedUsd: 0,
+        reusedUnpriced: 0,
+        ...(batched ? { batchedCalls: 0 } : {}),
+      };
       byModel.set(key, totals);
     }
     if (batched) totals.batchedCalls = (totals.batchedCalls ?? 0) + 1;
@@ -136,7 +164,10 @@ export function callTotalsByModel(calls: readonly SavingsCall[]): ModelCallTotal
 }
 
 /** The savings of a run (or of one eval) from its calls summed per model. */
-export function savingsOf(input: { models: readonly ModelCallTotals[]; priceOf: (model: string) => ModelPrice | undefined }): Savings {
+export function savingsOf(input: {
+  models: readonly ModelCallTotals[];
+  priceOf: (model: string) => ModelPrice | undefined;
+}): Savings {
   let reads = NO_SAVING;
   let writes = NO_SAVING;
   let readTokens = 0;
@@ -146,12 +177,20 @@ export function savingsOf(input: { models: readonly ModelCallTotals[]; priceOf: 
   let batchedCalls = 0;
   let batch = NO_SAVING;
   for (const totals of input.models) {
-    const standard = totals.price === undefined ? input.priceOf(totals.model) : (totals.price ?? undefined);
+    const standard =
+      totals.price === undefined ? input.priceOf(totals.model) : (totals.price ?? undefined);
     const batched = (totals.batchedCalls ?? 0) > 0;
     const price = standard && batched ? batchPrice(standard) : standard;
     if (batched) {
       batchedCalls += totals.batchedCalls!;
-      batch = addSaving(batch, savingOf(totals.batchedCalls!, () => costOf(standard!, totals.usage) - costOf(price!, totals.usage), standard !== undefined));
+      batch = addSaving(
+        batch,
+        savingOf(
+          totals.batchedCalls!,
+          () => costOf(standard!, totals.usage) - costOf(price!, totals.usage),
+          standard !== undefined,
+        ),
+      );
     }
     const cache = promptCacheSavingsOf(price, totals.usage);
     reads = addSaving(reads, cache.reads);
@@ -161,7 +200,14 @@ export function savingsOf(input: { models: readonly ModelCallTotals[]; priceOf: 
     reusedCalls += totals.reusedCalls;
     const known = totals.reusedCalls - totals.reusedUnpriced;
     // Known costs are dollars; unknown ones make the figure unpriced (all of it when none is known).
-    reused = addSaving(reused, known > 0 ? { usd: totals.reusedUsd, unpriced: totals.reusedUnpriced > 0 } : totals.reusedUnpriced > 0 ? { usd: null, unpriced: true } : NO_SAVING);
+    reused = addSaving(
+      reused,
+      known > 0
+        ? { usd: totals.reusedUsd, unpriced: totals.reusedUnpriced > 0 }
+        : totals.reusedUnpriced > 0
+          ? { usd: null, unpriced: true }
+          : NO_SAVING,
+    );
   }
   const net = addSaving(reads, writes);
   return {
@@ -173,6 +219,9 @@ export function savingsOf(input: { models: readonly ModelCallTotals[]; priceOf: 
 }
 
 /** The savings of a set of calls (a report's, or one eval's). */
-export function savingsOfCalls(calls: readonly SavingsCall[], priceOf: (model: string) => ModelPrice | undefined): Savings {
+export function savingsOfCalls(
+  calls: readonly SavingsCall[],
+  priceOf: (model: string) => ModelPrice | undefined,
+): Savings {
   return savingsOf({ models: callTotalsByModel(calls), priceOf });
 }

@@ -33,7 +33,8 @@ export function candidateShared(settings: JudgeSettings, calls: number): boolean
   return calls * (settings.jurors ?? 1) > 1;
 }
 
-const SCORING = "Score on a continuous scale from 0.0 to 1.0: 1.0 when fully met, 0.5 when partly met, 0.0 when not met at all.";
+const SCORING =
+  "Score on a continuous scale from 0.0 to 1.0: 1.0 when fully met, 0.5 when partly met, 0.0 when not met at all.";
 const GUARD =
   "A criterion marked (guard) describes something that must NOT happen. For it, score how clearly it is present in the candidate: 1.0 when it clearly is, 0.0 when it clearly is not.";
 const EVIDENCE =
@@ -50,19 +51,27 @@ export function preamble(task: string): string {
 
 export function renderAnchors(anchors: Anchor[]): string {
   if (anchors.length === 0) return "";
-  const lines = anchors.map((a) => `Response: ${JSON.stringify(a.response)} -> score ${a.score.toFixed(2)}`);
+  const lines = anchors.map(
+    (a) => `Response: ${JSON.stringify(a.response)} -> score ${a.score.toFixed(2)}`,
+  );
   return `\n\n## Calibration examples\nScore consistently with these labelled examples.\n${lines.join("\n")}`;
 }
 
 /** The candidate block: no instruction in it, so that it is the same for every criterion. */
 export function renderCandidate(candidate: Candidate): string {
   const parts: string[] = [];
-  if (candidate.prompt !== undefined) parts.push(`<user_prompt>\n${candidate.prompt}\n</user_prompt>`);
+  if (candidate.prompt !== undefined)
+    parts.push(`<user_prompt>\n${candidate.prompt}\n</user_prompt>`);
   parts.push(`<candidate_response>\n${candidate.response}\n</candidate_response>`);
   return parts.join("\n\n");
 }
 
-function request(settings: JudgeSettings, prompts: { stable: string; task: string; calls: number }, candidate: Candidate, verdict: ScoreVerdictKind): JudgeRequest {
+function request(
+  settings: JudgeSettings,
+  prompts: { stable: string; task: string; calls: number },
+  candidate: Candidate,
+  verdict: ScoreVerdictKind,
+): JudgeRequest {
   return {
     model: settings.model,
     maxTokens: settings.maxTokens,
@@ -84,18 +93,30 @@ function criteriaRubricText(criteria: readonly Criterion[], requireEvidence: boo
   if (!byEvidence) rubricTexts.set(criteria, (byEvidence = new Map()));
   const known = byEvidence.get(requireEvidence);
   if (known !== undefined) return known;
-  const lines = [preamble("You grade a response against a rubric, one criterion at a time: the last turn names the criterion to grade."), "", SCORING];
+  const lines = [
+    preamble(
+      "You grade a response against a rubric, one criterion at a time: the last turn names the criterion to grade.",
+    ),
+    "",
+    SCORING,
+  ];
   if (criteria.some((c) => c.guard)) lines.push(GUARD);
   if (requireEvidence) lines.push(EVIDENCE);
   lines.push("", "# Rubric");
   const text =
     lines.join("\n") +
-    criteria.map((c) => `\n\n## Criterion: ${c.name}${c.guard ? " (guard)" : ""}\n${c.description}${renderAnchors(c.examples)}`).join("");
+    criteria
+      .map(
+        (c) =>
+          `\n\n## Criterion: ${c.name}${c.guard ? " (guard)" : ""}\n${c.description}${renderAnchors(c.examples)}`,
+      )
+      .join("");
   byEvidence.set(requireEvidence, text);
   return text;
 }
 
-const gradeNow = (what: string) => `Grade the candidate on ${what} only, now, by calling ${VERDICT_TOOL_NAME}.`;
+const gradeNow = (what: string) =>
+  `Grade the candidate on ${what} only, now, by calling ${VERDICT_TOOL_NAME}.`;
 
 export function criterionRequest(input: {
   /** Every criterion of the rubric: the shared prefix lists them all. */
@@ -106,15 +127,38 @@ export function criterionRequest(input: {
   candidate: Candidate;
 }): JudgeRequest {
   const { criteria, criterion, requireEvidence, settings, candidate } = input;
-  const guard = criterion.guard ? " This criterion describes something that must NOT happen: score how clearly it is present." : "";
+  const guard = criterion.guard
+    ? " This criterion describes something that must NOT happen: score how clearly it is present."
+    : "";
   const task = `${gradeNow(`the criterion "${criterion.name}"`)}${guard}`;
   const stable = criteriaRubricText(criteria, requireEvidence);
-  return request(settings, { stable, task, calls: criteria.length }, candidate, requireEvidence ? "score_with_evidence" : "score");
+  return request(
+    settings,
+    { stable, task, calls: criteria.length },
+    candidate,
+    requireEvidence ? "score_with_evidence" : "score",
+  );
 }
 
-export function freeformRequest(input: { rubricText: string; settings: JudgeSettings; candidate: Candidate }): JudgeRequest {
-  const stable = [preamble("You grade a response against a rubric as one holistic judgment."), "", SCORING, "", "## Rubric", input.rubricText].join("\n");
-  return request(input.settings, { stable, task: gradeNow("the rubric as a whole"), calls: 1 }, input.candidate, "score");
+export function freeformRequest(input: {
+  rubricText: string;
+  settings: JudgeSettings;
+  candidate: Candidate;
+}): JudgeRequest {
+  const stable = [
+    preamble("You grade a response against a rubric as one holistic judgment."),
+    "",
+    SCORING,
+    "",
+    "## Rubric",
+    input.rubricText,
+  ].join("\n");
+  return request(
+    input.settings,
+    { stable, task: gradeNow("the rubric as a whole"), calls: 1 },
+    input.candidate,
+    "score",
+  );
 }
 
 function treeQuestions(node: TreeNode, into: string[] = []): string[] {
@@ -131,7 +175,9 @@ function treeRubricText(tree: TreeNode): string {
   const known = treeTexts.get(tree);
   if (known !== undefined) return known;
   const text = [
-    preamble("You answer yes/no questions about a response, one at a time: the last turn names the question to answer."),
+    preamble(
+      "You answer yes/no questions about a response, one at a time: the last turn names the question to answer.",
+    ),
     "",
     "Score 1.0 for a clear yes and 0.0 for a clear no; use values in between only when genuinely unsure. A score of 0.5 or more means yes.",
     "",
@@ -142,9 +188,19 @@ function treeRubricText(tree: TreeNode): string {
   return text;
 }
 
-export function treeNodeRequest(input: { tree: TreeNode; question: string; settings: JudgeSettings; candidate: Candidate }): JudgeRequest {
+export function treeNodeRequest(input: {
+  tree: TreeNode;
+  question: string;
+  settings: JudgeSettings;
+  candidate: Candidate;
+}): JudgeRequest {
   const task = `Answer this question only, now, by calling ${VERDICT_TOOL_NAME}:\n${input.question}`;
   // A walk asks at least two questions when the tree has two.
   const calls = "ask" in input.tree && ("ask" in input.tree.yes || "ask" in input.tree.no) ? 2 : 1;
-  return request(input.settings, { stable: treeRubricText(input.tree), task, calls }, input.candidate, "score");
+  return request(
+    input.settings,
+    { stable: treeRubricText(input.tree), task, calls },
+    input.candidate,
+    "score",
+  );
 }

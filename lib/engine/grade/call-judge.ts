@@ -9,9 +9,12 @@ import type { ScoreVerdict, ScoreVerdictKind, VerdictKind, VerdictOf } from "../
 // form's grader (grade-cell.ts, review/, pairwise/), so they stand on this
 // leaf and never import one another for it.
 
-export type CallResult<V = ScoreVerdict> = { kind: "done"; outcome: JudgeOutcome<V> } | { kind: "skipped"; reason: SkipReason };
+export type CallResult<V = ScoreVerdict> =
+  { kind: "done"; outcome: JudgeOutcome<V> } | { kind: "skipped"; reason: SkipReason };
 /** Sends one request through the scheduler; the outcome's verdict is of the request's kind. */
-export type CallJudge = <K extends VerdictKind = ScoreVerdictKind>(request: JudgeRequest<K>) => Promise<CallResult<VerdictOf<K>>>;
+export type CallJudge = <K extends VerdictKind = ScoreVerdictKind>(
+  request: JudgeRequest<K>,
+) => Promise<CallResult<VerdictOf<K>>>;
 
 // A call the scheduler never started, per reason: on a verdict, on a criterion, on the eval.
 export const SKIPPED = {
@@ -21,4 +24,17 @@ export const SKIPPED = {
 };
 
 /** The fields gradeCell has already worked out for every result. */
-export type ResultBase = Pick<EvalResult, "id" | "name" | "eval" | "cell" | "threshold" | "scale" | "thresholdDisplay" | "rubric" | "judge" | "candidate" | "location">;
+export type ResultBase = Pick<
+  EvalResult,
+  | "id"
+  | "name"
+  | "eval"
+  | "cell"
+  | "threshold"
+  | "scale"
+  | "thresholdDisplay"
+  | "rubric"
+  | "judge"
+  | "candidate"
+  | "location"
+>;

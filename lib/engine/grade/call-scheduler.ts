@@ -57,7 +57,8 @@ export class CallScheduler {
   private readonly watched = new Map<AbortSignal, number>();
 
   constructor(options: { concurrency: number; maxCostUsd?: number }) {
-    if (!Number.isInteger(options.concurrency) || options.concurrency < 1) throw new Error("concurrency must be a positive integer");
+    if (!Number.isInteger(options.concurrency) || options.concurrency < 1)
+      throw new Error("concurrency must be a positive integer");
     this.concurrency = options.concurrency;
     this.maxCostUsd = options.maxCostUsd;
   }
@@ -193,7 +194,11 @@ export class CallScheduler {
         task.skip(stop.kind);
         continue;
       }
-      if (!this.stopped && this.maxCostUsd !== undefined && this.spentUsd + this.reservedUsd + task.estimateUsd > this.maxCostUsd + 1e-12) {
+      if (
+        !this.stopped &&
+        this.maxCostUsd !== undefined &&
+        this.spentUsd + this.reservedUsd + task.estimateUsd > this.maxCostUsd + 1e-12
+      ) {
         this.stopped = true;
       }
       if (this.stopped) {

@@ -5,9 +5,21 @@ import type { EvalResult, JudgeCallSummary, TreeStep, VerdictRecord } from "../r
 import type { PlannedCell, JudgeInstance } from "../plan/planned-cell";
 import { SKIPPED, type CallJudge, type CallResult } from "./call-judge";
 import type { SkipReason } from "./call-scheduler";
-import { criterionRequest, freeformRequest, treeNodeRequest, type Candidate, type JudgeSettings } from "./build-prompt";
+import {
+  criterionRequest,
+  freeformRequest,
+  treeNodeRequest,
+  type Candidate,
+  type JudgeSettings,
+} from "./build-prompt";
 import { matchWhen } from "./match-when";
-import { scoreCriteria, scoreSingle, type CriterionVerdict, type RubricScore, type ScoredCriterion } from "./score-rubric";
+import {
+  scoreCriteria,
+  scoreSingle,
+  type CriterionVerdict,
+  type RubricScore,
+  type ScoredCriterion,
+} from "./score-rubric";
 import { combineJudges, type JudgeOutcomeScore } from "../combine/combine-judges";
 import { criterionResults } from "../combine/criterion-results";
 import { formatScore } from "../results/format-score";
@@ -28,18 +40,51 @@ interface JudgeRun {
 }
 
 function record(judge: JudgeInstance, result: CallResult): VerdictRecord {
-  if (result.kind === "skipped") return { judge: judge.label, model: judge.model, juror: judge.juror, score: null, reasoning: "", error: SKIPPED.verdict(result.reason) };
+  if (result.kind === "skipped")
+    return {
+      judge: judge.label,
+      model: judge.model,
+      juror: judge.juror,
+      score: null,
+      reasoning: "",
+      error: SKIPPED.verdict(result.reason),
+    };
   const { outcome } = result;
-  if (!outcome.ok) return { judge: judge.label, model: judge.model, juror: judge.juror, score: null, reasoning: "", error: outcome.error.message };
+  if (!outcome.ok)
+    return {
+      judge: judge.label,
+      model: judge.model,
+      juror: judge.juror,
+      score: null,
+      reasoning: "",
+      error: outcome.error.message,
+    };
   const { reasoning, score, evidence } = outcome.verdict;
-  return { judge: judge.label, model: judge.model, juror: judge.juror, score, reasoning, ...(evidence !== undefined ? { evidence } : {}) };
+  return {
+    judge: judge.label,
+    model: judge.model,
+    juror: judge.juror,
+    score,
+    reasoning,
+    ...(evidence !== undefined ? { evidence } : {}),
+  };
 }
 
-async function runJudge(input: { cell: PlannedCell; judge: JudgeInstance; candidate: Candidate; call: CallJudge }): Promise<JudgeRun> {
+async function runJudge(input: {
+  cell: PlannedCell;
+  judge: JudgeInstance;
+  candidate: Candidate;
+  call: CallJudge;
+}): Promise<JudgeRun> {
   const { cell, judge, candidate, call } = input;
   const rubric: Rubric = cell.eval.rubric;
   const jurors = cell.judges.filter((j) => j.model === judge.model).length;
-  const settings: JudgeSettings = { model: judge.model, maxTokens: cell.eval.judge.maxTokens, sample: judge.juror, jurors };
+  const settings: JudgeSettings = {
+    model: judge.model,
+    maxTokens: cell.eval.judge.maxTokens,
+    sample: judge.juror,
+    jurors,
+  };
   const calls: JudgeCallSummary[] = [];
   let skipped: SkipReason | undefined;
   const send = async (request: JudgeRequest) => {
@@ -47,28 +92,64 @@ async function runJudge(input: { cell: PlannedCell; judge: JudgeInstance; candid
     if (result.kind === "skipped") skipped ??= result.reason;
     else {
       const { raw: _raw, ...summary } = result.outcome.call;
-      calls.push(result.outcome.ok ? summary : { ...summary, error: `${result.outcome.error.kind}: ${result.outcome.error.message}` });
+      calls.push(
+        result.outcome.ok
+          ? summary
+          : { ...summary, error: `${result.outcome.error.kind}: ${result.outcome.error.message}` },
+      );
     }
     return result;
   };
-  const errorOf = (result: CallResult) => (result.kind === "done" && !result.outcome.ok ? `${result.outcome.error.kind}: ${result.outcome.error.message}` : undefined);
+  const errorOf = (result: CallResult) =>
+    result.kind === "done" && !result.outcome.ok
+      ? `${result.outcome.error.kind}: ${result.outcome.error.message}`
+      : undefined;
   const base = { model: judge.model, juror: judge.juror };
   const pending: RubricScore = { score: null, passed: null, vacuous: false, gates: [] };
 
   if (rubric.kind === "criteria") {
     const results = await Promise.all(
-      rubric.criteria.map(async (criterion): Promise<{ verdict: CriterionVerdict; records: VerdictRecord[] }> => {
-        const when = matchWhen(criterion.when, candidate.response);
-        if (!when.applies) return { verdict: { criterion, skippedReason: when.reason }, records: [] };
-        const result = await send(criterionRequest({ criteria: rubric.criteria, criterion, requireEvidence: rubric.requireEvidence, settings, candidate }));
-        // The judge was never asked: not a judge_error. The eval is reported skipped.
-        if (result.kind === "skipped") return { verdict: { criterion, skippedReason: SKIPPED.criterion(result.reason) }, records: [record(judge, result)] };
-        const verdict = result.kind === "done" && result.outcome.ok ? result.outcome.verdict : undefined;
-        return { verdict: { criterion, verdict, error: errorOf(result) }, records: [record(judge, result)] };
-      }),
+      rubric.criteria.map(
+        async (criterion): Promise<{ verdict: CriterionVerdict; records: VerdictRecord[] }> => {
+          const when = matchWhen(criterion.when, candidate.response);
+          if (!when.applies)
+            return { verdict: { criterion, skippedReason: when.reason }, records: [] };
+          const result = await send(
+            criterionRequest({
+              criteria: rubric.criteria,
+              criterion,
+              requireEvidence: rubric.requireEvidence,
+              settings,
+              candidate,
+            }),
+          );
+          // The judge was never asked: not a judge_error. The eval is reported skipped.
+          if (result.kind === "skipped")
+            return {
+              verdict: { criterion, skippedReason: SKIPPED.criterion(result.reason) },
+              records: [record(judge, result)],
+            };
+          const verdict =
+            result.kind === "done" && result.outcome.ok ? result.outcome.verdict : undefined;
+          return {
+            verdict: { criterion, verdict, error: errorOf(result) },
+            records: [record(judge, result)],
+          };
+        },
+      ),
     );
-    const scored = scoreCriteria({ rubric, verdicts: results.map((r) => r.verdict), candidate: candidate.response });
-    return { grade: { ...base, ...(skipped ? pending : scored.result), criteria: scored.criteria }, skipped, calls, criteria: scored.criteria, verdicts: results.map((r) => r.records) };
+    const scored = scoreCriteria({
+      rubric,
+      verdicts: results.map((r) => r.verdict),
+      candidate: candidate.response,
+    });
+    return {
+      grade: { ...base, ...(skipped ? pending : scored.result), criteria: scored.criteria },
+      skipped,
+      calls,
+      criteria: scored.criteria,
+      verdicts: results.map((r) => r.records),
+    };
   }
 
   if (rubric.kind === "freeform") {
@@ -77,19 +158,41 @@ async function runJudge(input: { cell: PlannedCell; judge: JudgeInstance; candid
     const error = errorOf(result);
     const grade: RubricScore =
       result.kind === "done" && result.outcome.ok
-        ? scoreSingle({ score: result.outcome.verdict.score, threshold: rubric.threshold, strict: rubric.strict })
+        ? scoreSingle({
+            score: result.outcome.verdict.score,
+            threshold: rubric.threshold,
+            strict: rubric.strict,
+          })
         : { ...pending, error };
     return { grade: { ...base, ...grade }, skipped, calls, criteria: [], verdicts: [[rec]] };
   }
 
-  if (rubric.kind !== "tree") throw new Error(`runJudge: a ${rubric.kind} rubric is graded by its own module`);
+  if (rubric.kind !== "tree")
+    throw new Error(`runJudge: a ${rubric.kind} rubric is graded by its own module`);
   const path: TreeStep[] = [];
   let node: TreeNode = rubric.tree;
   while ("ask" in node) {
-    const result = await send(treeNodeRequest({ tree: rubric.tree, question: node.ask, settings, candidate }));
-    if (result.kind === "skipped") return { grade: { ...base, ...pending }, skipped, calls, criteria: [], verdicts: [], treePath: path };
+    const result = await send(
+      treeNodeRequest({ tree: rubric.tree, question: node.ask, settings, candidate }),
+    );
+    if (result.kind === "skipped")
+      return {
+        grade: { ...base, ...pending },
+        skipped,
+        calls,
+        criteria: [],
+        verdicts: [],
+        treePath: path,
+      };
     if (!result.outcome.ok) {
-      return { grade: { ...base, ...pending, error: errorOf(result) }, skipped, calls, criteria: [], verdicts: [], treePath: path };
+      return {
+        grade: { ...base, ...pending, error: errorOf(result) },
+        skipped,
+        calls,
+        criteria: [],
+        verdicts: [],
+        treePath: path,
+      };
     }
     const { score, reasoning } = result.outcome.verdict;
     const answer = score >= 0.5 ? "yes" : "no";
@@ -97,23 +200,42 @@ async function runJudge(input: { cell: PlannedCell; judge: JudgeInstance; candid
     node = answer === "yes" ? node.yes : node.no;
   }
   const leaf = { score: node.score, reason: node.reason };
-  const grade = scoreSingle({ score: leaf.score, threshold: rubric.threshold, strict: rubric.strict });
-  return { grade: { ...base, ...grade }, skipped, calls, criteria: [], verdicts: [], treePath: path, leaf };
+  const grade = scoreSingle({
+    score: leaf.score,
+    threshold: rubric.threshold,
+    strict: rubric.strict,
+  });
+  return {
+    grade: { ...base, ...grade },
+    skipped,
+    calls,
+    criteria: [],
+    verdicts: [],
+    treePath: path,
+    leaf,
+  };
 }
 
 function sumUsage(calls: JudgeCallSummary[]): TokenUsage {
-  return calls.reduce(
-    (sum, c) => addTokenUsage(sum, c.usage),
-    { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
-  );
+  return calls.reduce((sum, c) => addTokenUsage(sum, c.usage), {
+    input: 0,
+    output: 0,
+    cacheRead: 0,
+    cacheWrite: 0,
+  });
 }
 
-export async function gradeCell(input: { cell: PlannedCell; call: CallJudge; now: () => number }): Promise<EvalResult> {
+export async function gradeCell(input: {
+  cell: PlannedCell;
+  call: CallJudge;
+  now: () => number;
+}): Promise<EvalResult> {
   const { cell, call, now } = input;
   const started = now();
   const rubric = cell.eval.rubric;
   // A deferred cell has no candidate yet, but a matrix cell still has its own prompt.
-  const prompt = cell.candidate?.prompt ?? cell.live?.prompt ?? cell.cell?.prompt ?? cell.eval.prompt;
+  const prompt =
+    cell.candidate?.prompt ?? cell.live?.prompt ?? cell.cell?.prompt ?? cell.eval.prompt;
   const base = {
     id: cell.id,
     name: cell.name,
@@ -122,10 +244,20 @@ export async function gradeCell(input: { cell: PlannedCell; call: CallJudge; now
     threshold: rubric.threshold,
     scale: rubric.scale,
     thresholdDisplay: formatScore({ score: rubric.threshold, scale: rubric.scale, passed: true }),
-    rubric: { kind: rubric.kind, source: rubric.source, ...(rubric.kind === "freeform" ? { text: rubric.text } : {}) },
+    rubric: {
+      kind: rubric.kind,
+      source: rubric.source,
+      ...(rubric.kind === "freeform" ? { text: rubric.text } : {}),
+    },
     judge: {
       models: [...new Set(cell.judges.map((j) => j.model))],
-      ...(cell.judges.some((j) => j.provider !== undefined) ? { providers: Object.fromEntries(cell.judges.map((j) => [j.model, j.provider ?? "anthropic"])) } : {}),
+      ...(cell.judges.some((j) => j.provider !== undefined)
+        ? {
+            providers: Object.fromEntries(
+              cell.judges.map((j) => [j.model, j.provider ?? "anthropic"]),
+            ),
+          }
+        : {}),
       jurySize: cell.eval.judge.jury.size,
       consensus: cell.eval.judge.jury.consensus,
       ...(cell.eval.judge.panel ? { aggregate: cell.eval.judge.aggregate } : {}),
@@ -160,14 +292,28 @@ export async function gradeCell(input: { cell: PlannedCell; call: CallJudge; now
   }
 
   const candidate = cell.candidate;
-  if (rubric.kind === "categories") return gradeReviewCell({ cell, call, now, base, started, document: candidate.response });
+  if (rubric.kind === "categories")
+    return gradeReviewCell({ cell, call, now, base, started, document: candidate.response });
   if (rubric.kind === "pairwise") return gradePairwiseCell({ cell, call, now, base, started });
-  const runs = await Promise.all(cell.judges.map((judge) => runJudge({ cell, judge, candidate, call })));
+  const runs = await Promise.all(
+    cell.judges.map((judge) => runJudge({ cell, judge, candidate, call })),
+  );
   const calls = runs.flatMap((r) => r.calls);
-  const combined = combineJudges({ grades: runs.map((r) => r.grade), judge: cell.eval.judge, threshold: rubric.threshold, strict: rubric.strict });
+  const combined = combineJudges({
+    grades: runs.map((r) => r.grade),
+    judge: cell.eval.judge,
+    threshold: rubric.threshold,
+    strict: rubric.strict,
+  });
   const skipped = runs.find((r) => r.skipped)?.skipped;
   const vacuous = !skipped && combined.error === undefined && runs.every((r) => r.grade.vacuous);
-  const status = skipped ? "skipped" : combined.error !== undefined ? "judge_error" : combined.passed ? "passed" : "failed";
+  const status = skipped
+    ? "skipped"
+    : combined.error !== undefined
+      ? "judge_error"
+      : combined.passed
+        ? "passed"
+        : "failed";
   const firstTree = runs[0]?.treePath;
 
   let reason: string;
@@ -189,7 +335,10 @@ export async function gradeCell(input: { cell: PlannedCell; call: CallJudge; now
       // the mean, and comparing it with the threshold would contradict the status.
       reason = `${combined.decision}; mean score ${s.toFixed(2)}`;
     } else if (rubric.strict) {
-      reason = s >= 1 - 1e-9 ? "a perfect score (strict)" : `score ${s.toFixed(2)} is short of the perfect 1.00 that strict requires`;
+      reason =
+        s >= 1 - 1e-9
+          ? "a perfect score (strict)"
+          : `score ${s.toFixed(2)} is short of the perfect 1.00 that strict requires`;
     } else {
       reason = `score ${s.toFixed(2)} ${s >= rubric.threshold - 1e-9 ? "≥" : "<"} threshold ${rubric.threshold.toFixed(2)}`;
     }
@@ -201,12 +350,24 @@ export async function gradeCell(input: { cell: PlannedCell; call: CallJudge; now
     status,
     vacuous,
     score,
-    display: status === "skipped" ? "skipped" : status === "judge_error" ? "judge_error" : vacuous ? "vacuous" : formatScore({ score, scale: rubric.scale, passed: combined.passed ?? undefined }),
+    display:
+      status === "skipped"
+        ? "skipped"
+        : status === "judge_error"
+          ? "judge_error"
+          : vacuous
+            ? "vacuous"
+            : formatScore({ score, scale: rubric.scale, passed: combined.passed ?? undefined }),
     reason,
     ...(note !== undefined ? { note } : {}),
     ...(skipped ? { skipKind: skipped } : {}),
-    criteria: criterionResults({ runs: runs.map((r) => ({ model: r.grade.model, criteria: r.criteria, verdicts: r.verdicts })), judge: cell.eval.judge }),
-    ...(rubric.kind === "tree" ? { tree: { path: firstTree ?? [], ...(runs[0]?.leaf ? { leaf: runs[0].leaf } : {}) } } : {}),
+    criteria: criterionResults({
+      runs: runs.map((r) => ({ model: r.grade.model, criteria: r.criteria, verdicts: r.verdicts })),
+      judge: cell.eval.judge,
+    }),
+    ...(rubric.kind === "tree"
+      ? { tree: { path: firstTree ?? [], ...(runs[0]?.leaf ? { leaf: runs[0].leaf } : {}) } }
+      : {}),
     judges: runs.map((r, i) => ({
       judge: cell.judges[i]!.label,
       model: r.grade.model,

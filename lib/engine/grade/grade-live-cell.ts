@@ -31,7 +31,12 @@ export interface GradeLiveCellInput {
   signal?: AbortSignal;
 }
 
-export function agentSummary(input: { calls: AgentCallRecord[]; cell: GradeLiveCellInput["cell"]; priceOf: PriceOf; transcript?: Transcript }): LiveAgentSummary {
+export function agentSummary(input: {
+  calls: AgentCallRecord[];
+  cell: GradeLiveCellInput["cell"];
+  priceOf: PriceOf;
+  transcript?: Transcript;
+}): LiveAgentSummary {
   const { cell, priceOf, transcript } = input;
   const price = priceOf(cell.live.agent.model);
   const calls = input.calls.map((c) => ({ ...c, costUsd: price ? costOf(price, c.usage) : null }));
@@ -40,7 +45,12 @@ export function agentSummary(input: { calls: AgentCallRecord[]; cell: GradeLiveC
     ...(cell.live.agent.provider !== undefined ? { provider: cell.live.agent.provider } : {}),
     turns: transcript?.turns ?? calls.length,
     maxTurns: cell.live.agent.maxTurns,
-    usage: calls.reduce((sum, c) => addTokenUsage(sum, c.usage), { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }),
+    usage: calls.reduce((sum, c) => addTokenUsage(sum, c.usage), {
+      input: 0,
+      output: 0,
+      cacheRead: 0,
+      cacheWrite: 0,
+    }),
     costUsd: calls.reduce((sum, c) => sum + (c.costUsd ?? 0), 0),
     calls,
   };
@@ -51,12 +61,22 @@ export function agentSummary(input: { calls: AgentCallRecord[]; cell: GradeLiveC
  * by every cell that grades it: the cells that differ only in judge model, and
  * a comparison of cells (`compare: { eval, a, b }`).
  */
-export function liveRunOf(input: Pick<GradeLiveCellInput, "cell" | "live" | "schedule" | "runs" | "signal">): Promise<LiveOutcome> {
+export function liveRunOf(
+  input: Pick<GradeLiveCellInput, "cell" | "live" | "schedule" | "runs" | "signal">,
+): Promise<LiveOutcome> {
   const { cell, live, runs } = input;
   const key = liveRunKey(cell);
   let pending = runs.get(key);
   if (!pending) {
-    pending = { owner: cell.id, outcome: live.run({ cellId: cell.id, ...cell.live, schedule: input.schedule, ...(input.signal ? { signal: input.signal } : {}) }) };
+    pending = {
+      owner: cell.id,
+      outcome: live.run({
+        cellId: cell.id,
+        ...cell.live,
+        schedule: input.schedule,
+        ...(input.signal ? { signal: input.signal } : {}),
+      }),
+    };
     runs.set(key, pending);
   }
   return pending.outcome;
@@ -73,17 +93,31 @@ export async function gradeLiveCell(input: GradeLiveCellInput): Promise<EvalResu
   const outcome = await liveRunOf(input);
 
   if (outcome.kind === "deferred") {
-    const result = await gradeCell({ cell: { ...cell, deferReason: outcome.reason, judgeCalls: 0 }, call: input.call, now });
+    const result = await gradeCell({
+      cell: { ...cell, deferReason: outcome.reason, judgeCalls: 0 },
+      call: input.call,
+      now,
+    });
     return { ...result, candidate: { ...result.candidate, source: "live" } };
   }
 
-  const summary = agentSummary({ calls: outcome.calls, cell, priceOf: input.priceOf, ...(outcome.transcript ? { transcript: outcome.transcript } : {}) });
+  const summary = agentSummary({
+    calls: outcome.calls,
+    cell,
+    priceOf: input.priceOf,
+    ...(outcome.transcript ? { transcript: outcome.transcript } : {}),
+  });
   // Cells that share the run show it whole, but only the one that started it counts its cost, so totals count it once.
   const owner = liveRunOwner(input.runs, cell);
   const counted = owner === undefined || owner === cell.id;
   const agent: LiveAgentSummary = counted ? summary : { ...summary, countedIn: owner };
-  const paid = counted ? { usage: agent.usage, costUsd: agent.costUsd } : { usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, costUsd: 0 };
-  const liveCandidate = (transcript: Transcript | undefined, serverStderr?: string): EvalResult["candidate"] => {
+  const paid = counted
+    ? { usage: agent.usage, costUsd: agent.costUsd }
+    : { usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, costUsd: 0 };
+  const liveCandidate = (
+    transcript: Transcript | undefined,
+    serverStderr?: string,
+  ): EvalResult["candidate"] => {
     const reply = transcript ? finalReply(transcript) : undefined;
     return {
       source: "live",
@@ -98,13 +132,21 @@ export async function gradeLiveCell(input: GradeLiveCellInput): Promise<EvalResu
 
   if (outcome.kind === "error" || outcome.kind === "skipped") {
     // Built on the deferred shape (no judge calls were made), then marked for what happened.
-    const { note: _deferNote, ...base } = await gradeCell({ cell: { ...cell, deferReason: "", judgeCalls: 0 }, call: input.call, now });
+    const { note: _deferNote, ...base } = await gradeCell({
+      cell: { ...cell, deferReason: "", judgeCalls: 0 },
+      call: input.call,
+      now,
+    });
     const failed = outcome.kind === "error";
     return {
       ...base,
       // A skip carries its kind and note as other skips do; a failure's reason says it all.
       ...(failed
-        ? { status: "failed" as const, display: "error", reason: `live run failed: ${outcome.message}` }
+        ? {
+            status: "failed" as const,
+            display: "error",
+            reason: `live run failed: ${outcome.message}`,
+          }
         : skippedFields(outcome.reason, "the live agent run could finish")),
       candidate: liveCandidate(outcome.transcript, failed ? outcome.serverStderr : undefined),
       usage: paid.usage,
@@ -115,7 +157,11 @@ export async function gradeLiveCell(input: GradeLiveCellInput): Promise<EvalResu
 
   // Graded like a fixed response: criteria, `when:` predicates and evidence
   // spans all read the rendered transcript. The prompt is part of it.
-  const graded = await gradeCell({ cell: { ...cell, candidate: { response: renderTranscript(outcome.transcript) } }, call: input.call, now });
+  const graded = await gradeCell({
+    cell: { ...cell, candidate: { response: renderTranscript(outcome.transcript) } },
+    call: input.call,
+    now,
+  });
   return {
     ...graded,
     candidate: liveCandidate(outcome.transcript),

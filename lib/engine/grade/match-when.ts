@@ -19,16 +19,23 @@ function whenRegex(pattern: string): ReturnType<typeof compileWhenRegex> {
 }
 
 /** Evaluates a criterion's `when:` predicate against the candidate. Both parts must hold when both are given. */
-export function matchWhen(when: WhenPredicate | undefined, candidate: string): { applies: boolean; reason?: string } {
+export function matchWhen(
+  when: WhenPredicate | undefined,
+  candidate: string,
+): { applies: boolean; reason?: string } {
   if (!when) return { applies: true };
   if (when.contains !== undefined && !candidate.includes(when.contains)) {
-    return { applies: false, reason: `when: the candidate does not contain ${JSON.stringify(when.contains)}` };
+    return {
+      applies: false,
+      reason: `when: the candidate does not contain ${JSON.stringify(when.contains)}`,
+    };
   }
   if (when.regex !== undefined) {
     const regex = whenRegex(when.regex);
     // The loader rejects such a pattern; a suite built in code that skipped it gets a reason, not a throw.
     if (!regex.ok) return { applies: false, reason: `when: ${regex.message}` };
-    if (!regex.regex.test(candidate)) return { applies: false, reason: `when: the candidate does not match /${when.regex}/` };
+    if (!regex.regex.test(candidate))
+      return { applies: false, reason: `when: the candidate does not match /${when.regex}/` };
   }
   return { applies: true };
 }

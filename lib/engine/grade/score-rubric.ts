@@ -8,7 +8,11 @@ import { evidenceOccurs } from "./check-evidence";
 
 const EPSILON = 1e-9;
 
-export function passesThreshold(input: { score: number; threshold: number; strict: boolean }): boolean {
+export function passesThreshold(input: {
+  score: number;
+  threshold: number;
+  strict: boolean;
+}): boolean {
   return input.strict ? input.score >= 1 - EPSILON : input.score >= input.threshold - EPSILON;
 }
 
@@ -45,12 +49,25 @@ export interface RubricScore {
 
 type CriteriaRubric = Extract<Rubric, { kind: "criteria" }>;
 
-function scoreOne(item: CriterionVerdict, rubric: CriteriaRubric, candidate: string): ScoredCriterion {
+function scoreOne(
+  item: CriterionVerdict,
+  rubric: CriteriaRubric,
+  candidate: string,
+): ScoredCriterion {
   const { criterion } = item;
   const threshold = criterion.threshold ?? rubric.threshold;
   const base = { criterion, threshold, gates: [] as CriterionGate[] };
-  if (item.skippedReason !== undefined) return { ...base, status: "skipped", skippedReason: item.skippedReason, raw: null, score: null, passed: null };
-  if (!item.verdict) return { ...base, status: "judge_error", raw: null, score: null, passed: null };
+  if (item.skippedReason !== undefined)
+    return {
+      ...base,
+      status: "skipped",
+      skippedReason: item.skippedReason,
+      raw: null,
+      score: null,
+      passed: null,
+    };
+  if (!item.verdict)
+    return { ...base, status: "judge_error", raw: null, score: null, passed: null };
   const raw = item.verdict.score;
   let score = criterion.guard ? 1 - raw : raw;
   const gates: CriterionGate[] = [];
@@ -64,7 +81,8 @@ function scoreOne(item: CriterionVerdict, rubric: CriteriaRubric, candidate: str
   }
   if (criterion.guard && raw >= 0.5) gates.push("guard_triggered");
   const meets = score >= threshold - EPSILON;
-  if (criterion.required && !meets && !gates.includes("evidence_missing")) gates.push("required_failed");
+  if (criterion.required && !meets && !gates.includes("evidence_missing"))
+    gates.push("required_failed");
   // A failed gate is never a pass, whatever the score: a guard that triggered
   // at 0.50 against a threshold of 0.10 still failed.
   const passed = meets && gates.length === 0;
@@ -83,18 +101,34 @@ export function describeGate(gate: CriterionGate, scored: ScoredCriterion): stri
   }
 }
 
-export function scoreCriteria(input: { rubric: CriteriaRubric; verdicts: CriterionVerdict[]; candidate: string }): {
+export function scoreCriteria(input: {
+  rubric: CriteriaRubric;
+  verdicts: CriterionVerdict[];
+  candidate: string;
+}): {
   result: RubricScore;
   criteria: ScoredCriterion[];
 } {
   const { rubric, verdicts, candidate } = input;
   const criteria = verdicts.map((v) => scoreOne(v, rubric, candidate));
-  const errors = verdicts.filter((v) => v.error !== undefined).map((v) => `${v.criterion.name}: ${v.error}`);
+  const errors = verdicts
+    .filter((v) => v.error !== undefined)
+    .map((v) => `${v.criterion.name}: ${v.error}`);
   if (errors.length > 0 || criteria.some((c) => c.status === "judge_error")) {
-    return { criteria, result: { score: null, passed: null, vacuous: false, gates: [], error: errors.join("; ") || "a verdict is missing" } };
+    return {
+      criteria,
+      result: {
+        score: null,
+        passed: null,
+        vacuous: false,
+        gates: [],
+        error: errors.join("; ") || "a verdict is missing",
+      },
+    };
   }
   const graded = criteria.filter((c) => c.status === "graded");
-  if (graded.length === 0) return { criteria, result: { score: null, passed: true, vacuous: true, gates: [] } };
+  if (graded.length === 0)
+    return { criteria, result: { score: null, passed: true, vacuous: true, gates: [] } };
   let score: number;
   if (rubric.aggregation === "min") {
     score = Math.min(...graded.map((c) => c.score!));
@@ -103,10 +137,16 @@ export function scoreCriteria(input: { rubric: CriteriaRubric; verdicts: Criteri
     score = graded.reduce((sum, c) => sum + c.score! * c.criterion.weight, 0) / totalWeight;
   }
   const gates = graded.flatMap((c) => c.gates.map((g) => describeGate(g, c)));
-  const passed = gates.length === 0 && passesThreshold({ score, threshold: rubric.threshold, strict: rubric.strict });
+  const passed =
+    gates.length === 0 &&
+    passesThreshold({ score, threshold: rubric.threshold, strict: rubric.strict });
   return { criteria, result: { score, passed, vacuous: false, gates } };
 }
 
-export function scoreSingle(input: { score: number; threshold: number; strict: boolean }): RubricScore {
+export function scoreSingle(input: {
+  score: number;
+  threshold: number;
+  strict: boolean;
+}): RubricScore {
   return { score: input.score, passed: passesThreshold(input), vacuous: false, gates: [] };
 }

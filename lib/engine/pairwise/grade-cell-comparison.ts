@@ -35,15 +35,33 @@ export async function gradeCellComparison(input: GradeCellComparisonInput): Prom
   const { cell, call, now } = input;
   const started = now();
   const rubric = cell.eval.rubric;
-  if (rubric.kind !== "pairwise" || cell.deferReason !== undefined) return gradeCell({ cell, call, now });
+  if (rubric.kind !== "pairwise" || cell.deferReason !== undefined)
+    return gradeCell({ cell, call, now });
 
   const sides = new Map<string, PlannedCell>();
-  for (const pair of cell.compared.pairs) for (const side of [pair.a, pair.b]) sides.set(side.id, side);
-  const liveSides = [...sides.values()].filter((side): side is PlannedCell & { live: Live } => side.candidate === undefined && side.live !== undefined);
-  if (liveSides.length > 0 && !input.live) throw new Error("gradeCellComparison: live cells were planned without a live port");
+  for (const pair of cell.compared.pairs)
+    for (const side of [pair.a, pair.b]) sides.set(side.id, side);
+  const liveSides = [...sides.values()].filter(
+    (side): side is PlannedCell & { live: Live } =>
+      side.candidate === undefined && side.live !== undefined,
+  );
+  if (liveSides.length > 0 && !input.live)
+    throw new Error("gradeCellComparison: live cells were planned without a live port");
   const outcomes = new Map<string, LiveOutcome>(
     await Promise.all(
-      liveSides.map(async (side) => [side.id, await liveRunOf({ cell: side, live: input.live!, schedule: input.schedule, runs: input.runs, ...(input.signal ? { signal: input.signal } : {}) })] as const),
+      liveSides.map(
+        async (side) =>
+          [
+            side.id,
+            await liveRunOf({
+              cell: side,
+              live: input.live!,
+              schedule: input.schedule,
+              runs: input.runs,
+              ...(input.signal ? { signal: input.signal } : {}),
+            }),
+          ] as const,
+      ),
     ),
   );
 
@@ -52,14 +70,13 @@ export async function gradeCellComparison(input: GradeCellComparisonInput): Prom
     ? []
     : liveSides.flatMap((side) => {
         const outcome = outcomes.get(side.id)!;
-        return outcome.kind === "deferred" ? [] : [agentSummary({ calls: outcome.calls, cell: side, priceOf: input.priceOf })];
+        return outcome.kind === "deferred"
+          ? []
+          : [agentSummary({ calls: outcome.calls, cell: side, priceOf: input.priceOf })];
       });
   const withAgents = (result: EvalResult): EvalResult => ({
     ...result,
-    usage: agents.reduce(
-      (u, a) => addTokenUsage(u, a.usage),
-      result.usage,
-    ),
+    usage: agents.reduce((u, a) => addTokenUsage(u, a.usage), result.usage),
     costUsd: result.costUsd + agents.reduce((sum, a) => sum + a.costUsd, 0),
     latencyMs: Math.max(0, now() - started),
   });
@@ -67,21 +84,46 @@ export async function gradeCellComparison(input: GradeCellComparisonInput): Prom
   for (const side of liveSides) {
     const outcome = outcomes.get(side.id)!;
     if (outcome.kind === "transcript") continue;
-    if (outcome.kind === "deferred") return gradeCell({ cell: { ...cell, deferReason: `cell ${side.name} could not run: ${outcome.reason}`, judgeCalls: 0 }, call, now });
-    const { note: _deferNote, ...base } = await gradeCell({ cell: { ...cell, deferReason: "", judgeCalls: 0 }, call, now });
+    if (outcome.kind === "deferred")
+      return gradeCell({
+        cell: {
+          ...cell,
+          deferReason: `cell ${side.name} could not run: ${outcome.reason}`,
+          judgeCalls: 0,
+        },
+        call,
+        now,
+      });
+    const { note: _deferNote, ...base } = await gradeCell({
+      cell: { ...cell, deferReason: "", judgeCalls: 0 },
+      call,
+      now,
+    });
     const failed = outcome.kind === "error";
     return withAgents({
       ...base,
       ...(failed
-        ? { status: "failed" as const, display: "error", reason: `live run failed in cell ${side.name}: ${outcome.message}` }
+        ? {
+            status: "failed" as const,
+            display: "error",
+            reason: `live run failed in cell ${side.name}: ${outcome.message}`,
+          }
         : skippedFields(outcome.reason, `the live run of cell ${side.name} could finish`)),
     });
   }
 
   const outputOf = (side: PlannedCell) => {
     const outcome = outcomes.get(side.id);
-    return outcome?.kind === "transcript" ? renderTranscript(outcome.transcript) : (side.candidate?.response ?? "");
+    return outcome?.kind === "transcript"
+      ? renderTranscript(outcome.transcript)
+      : (side.candidate?.response ?? "");
   };
   const comparison = { ...rubric.comparison, items: comparedItems(cell.compared.pairs, outputOf) };
-  return withAgents(await gradeCell({ cell: { ...cell, eval: { ...cell.eval, rubric: { ...rubric, comparison } } }, call, now }));
+  return withAgents(
+    await gradeCell({
+      cell: { ...cell, eval: { ...cell.eval, rubric: { ...rubric, comparison } } },
+      call,
+      now,
+    }),
+  );
 }

@@ -6,7 +6,12 @@ import { SKIPPED, type CallJudge, type ResultBase } from "../grade/call-judge";
 import type { SkipReason } from "../grade/call-scheduler";
 import type { PairwiseVerdict } from "../ports/verdict";
 import { combineCategoryScores, combineOrders } from "./map-verdicts";
-import { categoryWinners, computePairwiseResult, positionBias, wilsonIntervals } from "./pairwise-result";
+import {
+  categoryWinners,
+  computePairwiseResult,
+  positionBias,
+  wilsonIntervals,
+} from "./pairwise-result";
 import { pairwiseRequest, pairwiseStablePrompt } from "./pairwise-prompt";
 import type { JudgedPair, PairwiseComparison, PairwiseOutcome } from "./types";
 
@@ -25,13 +30,38 @@ interface JudgeRun {
   skipped?: SkipReason;
 }
 
-async function runJudge(input: { config: PairwiseConfig; judge: JudgeInstance; jurors: number; maxTokens: number; call: CallJudge }): Promise<JudgeRun> {
+async function runJudge(input: {
+  config: PairwiseConfig;
+  judge: JudgeInstance;
+  jurors: number;
+  maxTokens: number;
+  call: CallJudge;
+}): Promise<JudgeRun> {
   const { config, judge, call } = input;
-  const settings = { model: judge.model, maxTokens: input.maxTokens, sample: judge.juror, jurors: input.jurors };
+  const settings = {
+    model: judge.model,
+    maxTokens: input.maxTokens,
+    sample: judge.juror,
+    jurors: input.jurors,
+  };
   const stablePrompt = pairwiseStablePrompt(config);
   const run: JudgeRun = { pairs: [], calls: [], errors: [] };
-  const ask = async (item: PairwiseConfig["items"][number], first: string, second: string, order: string): Promise<PairwiseVerdict | undefined> => {
-    const result = await call(pairwiseRequest({ config, settings, stablePrompt, ...(item.input !== undefined ? { prompt: item.input } : {}), first, second }));
+  const ask = async (
+    item: PairwiseConfig["items"][number],
+    first: string,
+    second: string,
+    order: string,
+  ): Promise<PairwiseVerdict | undefined> => {
+    const result = await call(
+      pairwiseRequest({
+        config,
+        settings,
+        stablePrompt,
+        ...(item.input !== undefined ? { prompt: item.input } : {}),
+        first,
+        second,
+      }),
+    );
     if (result.kind === "skipped") {
       run.skipped ??= result.reason;
       return undefined;
@@ -49,7 +79,10 @@ async function runJudge(input: { config: PairwiseConfig; judge: JudgeInstance; j
   const names = config.criteria.map((c) => c.name);
   const judged = await Promise.all(
     config.items.map(async (item) => {
-      const [original, swapped] = await Promise.all([ask(item, item.outputA, item.outputB, "A first"), ask(item, item.outputB, item.outputA, "B first")]);
+      const [original, swapped] = await Promise.all([
+        ask(item, item.outputA, item.outputB, "A first"),
+        ask(item, item.outputB, item.outputA, "B first"),
+      ]);
       if (!original || !swapped) return undefined;
       const combined = combineOrders(original.winner, swapped.winner);
       const pair: JudgedPair = {
@@ -60,7 +93,11 @@ async function runJudge(input: { config: PairwiseConfig; judge: JudgeInstance; j
         ...combined,
         confidence: (original.confidence + swapped.confidence) / 2,
         reasoning: original.reasoning,
-        categoryScores: combineCategoryScores({ names, original: original.category_scores ?? [], swapped: swapped.category_scores ?? [] }),
+        categoryScores: combineCategoryScores({
+          names,
+          original: original.category_scores ?? [],
+          swapped: swapped.category_scores ?? [],
+        }),
       };
       return pair;
     }),
@@ -93,18 +130,38 @@ function comparisonOf(pair: JudgedPair, config: PairwiseConfig, at: string): Pai
   };
 }
 
-export async function gradePairwiseCell(input: { cell: PlannedCell; call: CallJudge; now: () => number; base: ResultBase; started: number }): Promise<EvalResult> {
+export async function gradePairwiseCell(input: {
+  cell: PlannedCell;
+  call: CallJudge;
+  now: () => number;
+  base: ResultBase;
+  started: number;
+}): Promise<EvalResult> {
   const { cell, call, now, base, started } = input;
   const config = (cell.eval.rubric as PairwiseRubric).comparison;
-  const runs = await Promise.all(cell.judges.map((judge) => runJudge({ config, judge, jurors: cell.judges.filter((j) => j.model === judge.model).length, maxTokens: cell.eval.judge.maxTokens, call })));
-  const calls = runs.flatMap((r) => r.calls);
-  const usage = calls.reduce(
-    (sum, c) => addTokenUsage(sum, c.usage),
-    { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+  const runs = await Promise.all(
+    cell.judges.map((judge) =>
+      runJudge({
+        config,
+        judge,
+        jurors: cell.judges.filter((j) => j.model === judge.model).length,
+        maxTokens: cell.eval.judge.maxTokens,
+        call,
+      }),
+    ),
   );
+  const calls = runs.flatMap((r) => r.calls);
+  const usage = calls.reduce((sum, c) => addTokenUsage(sum, c.usage), {
+    input: 0,
+    output: 0,
+    cacheRead: 0,
+    cacheWrite: 0,
+  });
   const common = {
     ...base,
-    thresholdDisplay: config.expect ? `${config.expect} (${config.expect === "A" ? config.labels.a : config.labels.b}) wins` : "informational",
+    thresholdDisplay: config.expect
+      ? `${config.expect} (${config.expect === "A" ? config.labels.a : config.labels.b}) wins`
+      : "informational",
     vacuous: false,
     criteria: [],
     usage,
@@ -114,7 +171,14 @@ export async function gradePairwiseCell(input: { cell: PlannedCell; call: CallJu
     calls,
   };
   const judgeRows = (score: (r: JudgeRun) => number | null) =>
-    runs.map((r, i) => ({ judge: cell.judges[i]!.label, model: cell.judges[i]!.model, juror: cell.judges[i]!.juror, score: score(r), passed: null, ...(r.errors.length ? { error: r.errors.join("; ") } : {}) }));
+    runs.map((r, i) => ({
+      judge: cell.judges[i]!.label,
+      model: cell.judges[i]!.model,
+      juror: cell.judges[i]!.juror,
+      score: score(r),
+      passed: null,
+      ...(r.errors.length ? { error: r.errors.join("; ") } : {}),
+    }));
 
   const skipped = runs.find((r) => r.skipped)?.skipped;
   if (skipped) {
@@ -122,7 +186,15 @@ export async function gradePairwiseCell(input: { cell: PlannedCell; call: CallJu
   }
   const errors = runs.flatMap((r) => r.errors);
   if (errors.length > 0) {
-    return { ...common, status: "judge_error", score: null, display: "judge_error", reason: errors.join("; "), gates: [], judges: judgeRows(() => null) };
+    return {
+      ...common,
+      status: "judge_error",
+      score: null,
+      display: "judge_error",
+      reason: errors.join("; "),
+      gates: [],
+      judges: judgeRows(() => null),
+    };
   }
 
   const pairs = runs.flatMap((r) => r.pairs);
@@ -138,9 +210,13 @@ export async function gradePairwiseCell(input: { cell: PlannedCell; call: CallJu
     categories: categoryWinners({ names: config.criteria.map((c) => c.name), pairs }),
     ...(config.expect ? { expect: config.expect } : {}),
   };
-  const label = (w: string) => (w === "A" ? `A (${config.labels.a})` : w === "B" ? `B (${config.labels.b})` : w);
+  const label = (w: string) =>
+    w === "A" ? `A (${config.labels.a})` : w === "B" ? `B (${config.labels.b})` : w;
   const bias = outcome.positionBias;
-  const biasNote = bias.biased > 0 ? `; position bias in ${bias.biased} of ${bias.comparable} pairs (${percent(bias.rate!)}${bias.favoredFirst > bias.favoredSecond ? ", favouring the first slot" : bias.favoredSecond > bias.favoredFirst ? ", favouring the second slot" : ""})` : "";
+  const biasNote =
+    bias.biased > 0
+      ? `; position bias in ${bias.biased} of ${bias.comparable} pairs (${percent(bias.rate!)}${bias.favoredFirst > bias.favoredSecond ? ", favouring the first slot" : bias.favoredSecond > bias.favoredFirst ? ", favouring the second slot" : ""})`
+      : "";
   const verdict =
     summary.overall_winner === "tie"
       ? `no overall winner: A ${summary.winsA}, B ${summary.winsB}, ties ${summary.ties} of ${summary.total}`

@@ -23,21 +23,44 @@ export interface CombinedVerdict {
 
 export function combineOrders(original: PairwiseWinner, swapped: PairwiseWinner): CombinedVerdict {
   const swappedMapped = swapWinner(swapped);
-  if (original === "uncertain" || swapped === "uncertain") return { swappedMapped, winner: "uncertain", positionBiased: false };
+  if (original === "uncertain" || swapped === "uncertain")
+    return { swappedMapped, winner: "uncertain", positionBiased: false };
   if (original === swappedMapped) return { swappedMapped, winner: original, positionBiased: false };
-  const favoredPosition = original === "A" && swapped === "A" ? "first" : original === "B" && swapped === "B" ? "second" : undefined;
-  return { swappedMapped, winner: "tie", positionBiased: true, ...(favoredPosition ? { favoredPosition } : {}) };
+  const favoredPosition =
+    original === "A" && swapped === "A"
+      ? "first"
+      : original === "B" && swapped === "B"
+        ? "second"
+        : undefined;
+  return {
+    swappedMapped,
+    winner: "tie",
+    positionBiased: true,
+    ...(favoredPosition ? { favoredPosition } : {}),
+  };
 }
 
 /** Per criterion, the same rule; the margin is the mean of both orders' when they agree, 0 for a tie forced by bias. */
-export function combineCategoryScores(input: { names: string[]; original: PairwiseCategoryScore[]; swapped: PairwiseCategoryScore[] }): PairwiseCategoryScore[] {
-  const find = (list: PairwiseCategoryScore[], name: string) => list.find((c) => c.category.trim().toLowerCase() === name.toLowerCase());
+export function combineCategoryScores(input: {
+  names: string[];
+  original: PairwiseCategoryScore[];
+  swapped: PairwiseCategoryScore[];
+}): PairwiseCategoryScore[] {
+  const find = (list: PairwiseCategoryScore[], name: string) =>
+    list.find((c) => c.category.trim().toLowerCase() === name.toLowerCase());
   return input.names.flatMap((name) => {
     const a = find(input.original, name);
     const b = find(input.swapped, name);
     if (!a || !b) return [];
     const combined = combineOrders(a.winner, b.winner);
     const margin = combined.positionBiased ? 0 : ((a.margin ?? 0) + (b.margin ?? 0)) / 2;
-    return [{ category: name, winner: combined.winner, margin, ...(a.reasoning ? { reasoning: a.reasoning } : {}) }];
+    return [
+      {
+        category: name,
+        winner: combined.winner,
+        margin,
+        ...(a.reasoning ? { reasoning: a.reasoning } : {}),
+      },
+    ];
   });
 }

@@ -28,10 +28,20 @@ export function pairwiseStablePrompt(config: PairwiseConfig): string {
   return lines.join("\n");
 }
 
-export function pairwiseRequest(input: { config: PairwiseConfig; settings: JudgeSettings; stablePrompt: string; prompt?: string; first: string; second: string }): JudgeRequest<"pairwise"> {
+export function pairwiseRequest(input: {
+  config: PairwiseConfig;
+  settings: JudgeSettings;
+  stablePrompt: string;
+  prompt?: string;
+  first: string;
+  second: string;
+}): JudgeRequest<"pairwise"> {
   const parts: string[] = [];
   if (input.prompt !== undefined) parts.push(`<user_prompt>\n${input.prompt}\n</user_prompt>`);
-  parts.push(`<response_a>\n${input.first}\n</response_a>`, `<response_b>\n${input.second}\n</response_b>`);
+  parts.push(
+    `<response_a>\n${input.first}\n</response_a>`,
+    `<response_b>\n${input.second}\n</response_b>`,
+  );
   return {
     model: input.settings.model,
     maxTokens: input.settings.maxTokens,
@@ -47,10 +57,25 @@ export function pairwiseRequest(input: { config: PairwiseConfig; settings: Judge
 }
 
 /** Every request one judge sends: each pair, A first then B first. */
-export function pairwiseRequests(input: { config: PairwiseConfig; settings: JudgeSettings }): JudgeRequest<"pairwise">[] {
+export function pairwiseRequests(input: {
+  config: PairwiseConfig;
+  settings: JudgeSettings;
+}): JudgeRequest<"pairwise">[] {
   const stablePrompt = pairwiseStablePrompt(input.config);
   return input.config.items.flatMap((item) => [
-    pairwiseRequest({ ...input, stablePrompt, ...(item.input !== undefined ? { prompt: item.input } : {}), first: item.outputA, second: item.outputB }),
-    pairwiseRequest({ ...input, stablePrompt, ...(item.input !== undefined ? { prompt: item.input } : {}), first: item.outputB, second: item.outputA }),
+    pairwiseRequest({
+      ...input,
+      stablePrompt,
+      ...(item.input !== undefined ? { prompt: item.input } : {}),
+      first: item.outputA,
+      second: item.outputB,
+    }),
+    pairwiseRequest({
+      ...input,
+      stablePrompt,
+      ...(item.input !== undefined ? { prompt: item.input } : {}),
+      first: item.outputB,
+      second: item.outputA,
+    }),
   ]);
 }

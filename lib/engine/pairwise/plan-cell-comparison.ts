@@ -19,10 +19,14 @@ function completed(own: CellSelector, other: CellSelector): CellSelector {
 }
 
 const matches = (cell: PlannedCell, selector: CellSelector) =>
-  (selector.agent === undefined || cell.cell?.agent === selector.agent) && (selector.prompt === undefined || cell.cell?.promptIndex === selector.prompt);
+  (selector.agent === undefined || cell.cell?.agent === selector.agent) &&
+  (selector.prompt === undefined || cell.cell?.promptIndex === selector.prompt);
 
 /** The source cells of each pair, matched on the coordinates neither side names. */
-export function pairCells(input: { comparison: CellComparison; sourceCells: PlannedCell[] }): ComparedPair[] {
+export function pairCells(input: {
+  comparison: CellComparison;
+  sourceCells: PlannedCell[];
+}): ComparedPair[] {
   const a = completed(input.comparison.a, input.comparison.b);
   const b = completed(input.comparison.b, input.comparison.a);
   const open = (cell: PlannedCell) => ({
@@ -33,11 +37,17 @@ export function pairCells(input: { comparison: CellComparison; sourceCells: Plan
   const keyOf = (cell: PlannedCell) => JSON.stringify(open(cell));
   const distinct = new Map<string, PlannedCell>();
   for (const cell of input.sourceCells) {
-    const candidateKey = JSON.stringify([cell.cell?.item, cell.cell?.agent, cell.cell?.promptIndex]);
+    const candidateKey = JSON.stringify([
+      cell.cell?.item,
+      cell.cell?.agent,
+      cell.cell?.promptIndex,
+    ]);
     if (!distinct.has(candidateKey)) distinct.set(candidateKey, cell);
   }
   const cells = [...distinct.values()];
-  const sideB = new Map(cells.filter((cell) => matches(cell, b)).map((cell) => [keyOf(cell), cell]));
+  const sideB = new Map(
+    cells.filter((cell) => matches(cell, b)).map((cell) => [keyOf(cell), cell]),
+  );
   const pairs = cells
     .filter((cell) => matches(cell, a))
     .flatMap((cellA) => {
@@ -66,13 +76,18 @@ function promptOf(cell: PlannedCell): string | undefined {
  * with its own prompt). When the two sides answer different prompts there is
  * no shared input, and a fixed response carries its prompt with it.
  */
-export function comparedItems(pairs: ComparedPair[], outputOf: (cell: PlannedCell) => string): CompareItem[] {
+export function comparedItems(
+  pairs: ComparedPair[],
+  outputOf: (cell: PlannedCell) => string,
+): CompareItem[] {
   return pairs.map((pair) => {
     const promptA = promptOf(pair.a);
     const promptB = promptOf(pair.b);
     const shared = promptA === promptB;
     const output = (cell: PlannedCell, prompt: string | undefined) =>
-      !shared && cell.candidate && prompt !== undefined ? `Prompt: ${prompt}\n\nResponse: ${outputOf(cell)}` : outputOf(cell);
+      !shared && cell.candidate && prompt !== undefined
+        ? `Prompt: ${prompt}\n\nResponse: ${outputOf(cell)}`
+        : outputOf(cell);
     return {
       id: pair.id,
       ...(shared && promptA !== undefined ? { input: promptA } : {}),
@@ -87,18 +102,33 @@ export function comparedItems(pairs: ComparedPair[], outputOf: (cell: PlannedCel
  * sides as transcripts of the assumed size until they have run (so that
  * `--explain` projects realistic requests), and deferred when a side defers.
  */
-export function planCellComparison(input: { cell: PlannedCell; sourceCells: PlannedCell[]; sourcePlanned: boolean }): PlannedCell {
+export function planCellComparison(input: {
+  cell: PlannedCell;
+  sourceCells: PlannedCell[];
+  sourcePlanned: boolean;
+}): PlannedCell {
   const { cell } = input;
   const rubric = cell.eval.rubric;
-  if (rubric.kind !== "pairwise" || !rubric.comparison.cells) throw new Error("planCellComparison: not a comparison of cells");
+  if (rubric.kind !== "pairwise" || !rubric.comparison.cells)
+    throw new Error("planCellComparison: not a comparison of cells");
   const pairs = pairCells({ comparison: rubric.comparison.cells, sourceCells: input.sourceCells });
-  const items = comparedItems(pairs, (side) => side.candidate?.response ?? (side.live ? assumedLiveCandidate(side.live).response : ""));
+  const items = comparedItems(
+    pairs,
+    (side) =>
+      side.candidate?.response ?? (side.live ? assumedLiveCandidate(side.live).response : ""),
+  );
   const comparison = { ...rubric.comparison, items };
   // A side that cannot be graded, or (with no pairs) a source eval that cannot be planned at all, e.g. its dataset file was not read here.
-  const sideDeferred = (pairs.length > 0 ? pairs.flatMap((p) => [p.a, p.b]) : input.sourceCells).find((side) => side.deferReason !== undefined);
+  const sideDeferred = (
+    pairs.length > 0 ? pairs.flatMap((p) => [p.a, p.b]) : input.sourceCells
+  ).find((side) => side.deferReason !== undefined);
   const deferReason =
     cell.deferReason ??
-    (sideDeferred ? `cell ${sideDeferred.name} cannot be graded: ${sideDeferred.deferReason}` : pairs.length === 0 ? `no cells of eval "${rubric.comparison.cells.eval}" match both sides` : undefined);
+    (sideDeferred
+      ? `cell ${sideDeferred.name} cannot be graded: ${sideDeferred.deferReason}`
+      : pairs.length === 0
+        ? `no cells of eval "${rubric.comparison.cells.eval}" match both sides`
+        : undefined);
   const callsPerJudge = items.length * 2;
   return {
     ...cell,

@@ -29,7 +29,12 @@ export interface ProjectedInput {
 export const NO_PROJECTED_INPUT: ProjectedInput = { input: 0, write5m: 0, write1h: 0, read: 0 };
 
 export function addProjected(a: ProjectedInput, b: ProjectedInput): ProjectedInput {
-  return { input: a.input + b.input, write5m: a.write5m + b.write5m, write1h: a.write1h + b.write1h, read: a.read + b.read };
+  return {
+    input: a.input + b.input,
+    write5m: a.write5m + b.write5m,
+    write1h: a.write1h + b.write1h,
+    read: a.read + b.read,
+  };
 }
 
 /**
@@ -37,18 +42,33 @@ export function addProjected(a: ProjectedInput, b: ProjectedInput): ProjectedInp
  * so calls must be given in the order a run sends them. The rubric's prefix is
  * written with the run's TTL, the candidate's with 5 minutes, as the layout does.
  */
-export function createCacheProjector(input: { cacheMinimumOf: CacheMinimumOf; ttl: CacheTtl }): (model: string, tokens: TokenEstimate) => ProjectedInput {
+export function createCacheProjector(input: {
+  cacheMinimumOf: CacheMinimumOf;
+  ttl: CacheTtl;
+}): (model: string, tokens: TokenEstimate) => ProjectedInput {
   const written = new Set<string>();
   return (model, tokens) => {
     const minimum = input.cacheMinimumOf(model);
     const prefix = tokens.prefix;
-    if (minimum === undefined || prefix === undefined) return { ...NO_PROJECTED_INPUT, input: tokens.inputTokens };
+    if (minimum === undefined || prefix === undefined)
+      return { ...NO_PROJECTED_INPUT, input: tokens.inputTokens };
     const withCandidate = prefix.stableTokens + prefix.candidateTokens;
     const points: { key: string; tokens: number; ttl: CacheTtl }[] = [];
-    if (prefix.stableTokens >= minimum) points.push({ key: `${model}\u0000${prefix.stableKey}`, tokens: prefix.stableTokens, ttl: input.ttl });
-    if (prefix.candidateShared && withCandidate >= minimum) points.push({ key: `${model}\u0000${prefix.candidateKey}`, tokens: withCandidate, ttl: "5m" });
+    if (prefix.stableTokens >= minimum)
+      points.push({
+        key: `${model}\u0000${prefix.stableKey}`,
+        tokens: prefix.stableTokens,
+        ttl: input.ttl,
+      });
+    if (prefix.candidateShared && withCandidate >= minimum)
+      points.push({
+        key: `${model}\u0000${prefix.candidateKey}`,
+        tokens: withCandidate,
+        ttl: "5m",
+      });
     let hit = -1;
-    for (let i = points.length - 1; i >= 0 && hit < 0; i--) if (written.has(points[i]!.key)) hit = i;
+    for (let i = points.length - 1; i >= 0 && hit < 0; i--)
+      if (written.has(points[i]!.key)) hit = i;
     const read = hit >= 0 ? points[hit]!.tokens : 0;
     let covered = read;
     const projected: ProjectedInput = { ...NO_PROJECTED_INPUT, read };

@@ -83,13 +83,23 @@ export function checkDraft(input: {
   const loaded = loadSuite({ text: input.text, file: input.file });
   if (!loaded.ok) return { issues: loaded.issues, plan: null };
   if (input.serverProviders) {
-    const refused = checkServerProviders({ text: input.text, suite: loaded.value, server: input.serverProviders });
+    const refused = checkServerProviders({
+      text: input.text,
+      suite: loaded.value,
+      server: input.serverProviders,
+    });
     if (refused.length > 0) return { issues: [...refused, ...loaded.warnings], plan: null };
   }
   const resolve = input.resolveModel;
   // Calls and cost are those of a real run even when this server has no key,
   // as `eval --explain` shows them: the author is sizing the suite, not this box.
-  const planned = planSuite({ suite: loaded.value, defaultModel: input.defaultModel, ...(resolve ? { resolveModel: (model: string) => ({ provider: resolve(model).provider }) } : {}) });
+  const planned = planSuite({
+    suite: loaded.value,
+    defaultModel: input.defaultModel,
+    ...(resolve
+      ? { resolveModel: (model: string) => ({ provider: resolve(model).provider }) }
+      : {}),
+  });
   const explained = explainPlan(planned, input.priceOf, {
     ...(input.cacheMinimumOf ? { cacheMinimumOf: input.cacheMinimumOf } : {}),
     ...(resolve ? { batchable: (model: string) => goesThroughBatches(resolve(model)) } : {}),
@@ -98,10 +108,14 @@ export function checkDraft(input: {
     const live = planned[index]?.live;
     if (!live || !input.allowServer) return undefined;
     const verdict = input.allowServer({ name: live.serverName, config: live.server });
-    return verdict === true ? undefined : `server "${live.serverName}" is not allowed here: ${verdict}`;
+    return verdict === true
+      ? undefined
+      : `server "${live.serverName}" is not allowed here: ${verdict}`;
   };
   const deferred = explained.cells.flatMap((cell, index) => {
-    const noKey = resolve ? planned[index]?.judges.map((j) => resolve(j.model).unavailable).find((r) => r !== undefined) : undefined;
+    const noKey = resolve
+      ? planned[index]?.judges.map((j) => resolve(j.model).unavailable).find((r) => r !== undefined)
+      : undefined;
     const reason = cell.deferReason ?? input.judgeUnavailable ?? noKey ?? refusal(index);
     return reason === undefined ? [] : [{ name: cell.name, reason }];
   });
@@ -135,13 +149,22 @@ export function checkDraft(input: {
 }
 
 /** The plan's judge and agent models, each once, with the provider it resolves to. */
-function draftModels(planned: ReturnType<typeof planSuite>, resolve: (model: string) => ResolvedModel): DraftModel[] {
+function draftModels(
+  planned: ReturnType<typeof planSuite>,
+  resolve: (model: string) => ResolvedModel,
+): DraftModel[] {
   const seen = new Map<string, DraftModel>();
   const add = (model: string, role: DraftModel["role"]) => {
     const key = `${role}\u0000${model}`;
     if (seen.has(key)) return;
     const resolved = resolve(model);
-    seen.set(key, { model, role, provider: resolved.provider, providerModel: resolved.model, ...(resolved.unavailable !== undefined ? { unavailable: resolved.unavailable } : {}) });
+    seen.set(key, {
+      model,
+      role,
+      provider: resolved.provider,
+      providerModel: resolved.model,
+      ...(resolved.unavailable !== undefined ? { unavailable: resolved.unavailable } : {}),
+    });
   };
   for (const cell of planned) {
     for (const judge of cell.judges) add(judge.model, "judge");

@@ -12,17 +12,27 @@ function clip(text: string, max = 200): string {
 }
 
 export function describeRubric(rubric: Rubric): string[] {
-  const source = rubric.source.type === "inline" ? "inline" : `${rubric.source.type} ${rubric.source.name}`;
+  const source =
+    rubric.source.type === "inline" ? "inline" : `${rubric.source.type} ${rubric.source.name}`;
   const head = `${rubric.kind} rubric (${source}), threshold ${rubric.threshold.toFixed(2)}${rubric.strict ? ", strict" : ""}`;
   if (rubric.kind === "freeform") return [head, `  "${clip(rubric.text)}"`];
-  if (rubric.kind === "tree") return [head, `  ${longestPath(rubric.tree).length} questions on the longest path`];
+  if (rubric.kind === "tree")
+    return [head, `  ${longestPath(rubric.tree).length} questions on the longest path`];
   if (rubric.kind === "categories") return describeCategoryRubric(rubric.rubricSet, source);
   if (rubric.kind === "pairwise") {
     const { comparison: c } = rubric;
-    const asks = c.question !== undefined ? `"${c.question}"` : `criteria: ${c.criteria.map((x) => x.name).join(", ")}`;
-    return [`pairwise comparison (${source}): ${c.labels.a} vs ${c.labels.b}, ${c.items.length} pairs x 2 orders, ${asks}${c.expect ? `, expect ${c.expect}` : ""}`];
+    const asks =
+      c.question !== undefined
+        ? `"${c.question}"`
+        : `criteria: ${c.criteria.map((x) => x.name).join(", ")}`;
+    return [
+      `pairwise comparison (${source}): ${c.labels.a} vs ${c.labels.b}, ${c.items.length} pairs x 2 orders, ${asks}${c.expect ? `, expect ${c.expect}` : ""}`,
+    ];
   }
-  const options = [rubric.aggregation === "min" ? "aggregation min" : "weighted average", rubric.requireEvidence ? "evidence required" : ""].filter(Boolean);
+  const options = [
+    rubric.aggregation === "min" ? "aggregation min" : "weighted average",
+    rubric.requireEvidence ? "evidence required" : "",
+  ].filter(Boolean);
   return [
     `${head}, ${options.join(", ")}`,
     ...rubric.criteria.map((c) => {
@@ -31,7 +41,9 @@ export function describeRubric(rubric: Rubric): string[] {
         c.required ? "required" : "",
         c.guard ? "guard" : "",
         c.threshold !== undefined ? `threshold ${c.threshold.toFixed(2)}` : "",
-        c.when ? `when ${c.when.contains !== undefined ? `contains ${JSON.stringify(clip(c.when.contains))}` : `regex /${clip(c.when.regex ?? "")}/`}` : "",
+        c.when
+          ? `when ${c.when.contains !== undefined ? `contains ${JSON.stringify(clip(c.when.contains))}` : `regex /${clip(c.when.regex ?? "")}/`}`
+          : "",
         c.examples.length ? plural(c.examples.length, "anchor") : "",
       ].filter(Boolean);
       return `  - ${c.name} (${flags.join(", ")})`;

@@ -1,6 +1,13 @@
 import type { Criterion, Rubric, TreeNode } from "../../config/types";
 import type { JudgeRequest, VerdictKind } from "../ports/judge-port";
-import { criterionRequest, freeformRequest, renderCandidate, treeNodeRequest, type Candidate, type JudgeSettings } from "../grade/build-prompt";
+import {
+  criterionRequest,
+  freeformRequest,
+  renderCandidate,
+  treeNodeRequest,
+  type Candidate,
+  type JudgeSettings,
+} from "../grade/build-prompt";
 import { estimateTokens, tokensForChars } from "../cost/cost";
 import { matchWhen } from "../grade/match-when";
 import { reviewRequests } from "../review/review-prompt";
@@ -46,31 +53,63 @@ export function longestPath(node: TreeNode): string[] {
 }
 
 /** The requests one judge would send for a cell (for a tree, along its longest path). */
-export function requestsFor(rubric: Rubric, settings: JudgeSettings, candidate: Candidate, whenUnknown = false): JudgeRequest<VerdictKind>[] {
-  if (rubric.kind === "freeform") return [freeformRequest({ rubricText: rubric.text, settings, candidate })];
-  if (rubric.kind === "categories") return reviewRequests({ rubric: rubric.rubricSet, settings, document: candidate.response });
+export function requestsFor(
+  rubric: Rubric,
+  settings: JudgeSettings,
+  candidate: Candidate,
+  whenUnknown = false,
+): JudgeRequest<VerdictKind>[] {
+  if (rubric.kind === "freeform")
+    return [freeformRequest({ rubricText: rubric.text, settings, candidate })];
+  if (rubric.kind === "categories")
+    return reviewRequests({ rubric: rubric.rubricSet, settings, document: candidate.response });
   if (rubric.kind === "pairwise") return pairwiseRequests({ config: rubric.comparison, settings });
-  if (rubric.kind === "tree") return longestPath(rubric.tree).map((question) => treeNodeRequest({ tree: rubric.tree, question, settings, candidate }));
-  return rubric.criteria
-    // A live run's transcript is not known yet: every criterion may apply.
-    .filter((c) => whenUnknown || matchWhen(c.when, candidate.response).applies)
-    .map((criterion) => criterionRequest({ criteria: rubric.criteria, criterion, requireEvidence: rubric.requireEvidence, settings, candidate }));
+  if (rubric.kind === "tree")
+    return longestPath(rubric.tree).map((question) =>
+      treeNodeRequest({ tree: rubric.tree, question, settings, candidate }),
+    );
+  return (
+    rubric.criteria
+      // A live run's transcript is not known yet: every criterion may apply.
+      .filter((c) => whenUnknown || matchWhen(c.when, candidate.response).applies)
+      .map((criterion) =>
+        criterionRequest({
+          criteria: rubric.criteria,
+          criterion,
+          requireEvidence: rubric.requireEvidence,
+          settings,
+          candidate,
+        }),
+      )
+  );
 }
 
 export function tokensOf(request: JudgeRequest<VerdictKind>): TokenEstimate {
   return {
-    inputTokens: estimateTokens(request.stablePrompt) + estimateTokens(request.candidatePrompt) + estimateTokens(request.taskPrompt) + REQUEST_OVERHEAD_TOKENS,
+    inputTokens:
+      estimateTokens(request.stablePrompt) +
+      estimateTokens(request.candidatePrompt) +
+      estimateTokens(request.taskPrompt) +
+      REQUEST_OVERHEAD_TOKENS,
     outputTokens: Math.min(EXPECTED_OUTPUT_TOKENS, request.maxTokens),
   };
 }
 
 /** renderCandidate(candidate).length, without rendering it: the candidate's texts go in verbatim. */
 function candidateLength(candidate: Candidate): number {
-  const frame = renderCandidate({ response: "", ...(candidate.prompt !== undefined ? { prompt: "" } : {}) }).length;
+  const frame = renderCandidate({
+    response: "",
+    ...(candidate.prompt !== undefined ? { prompt: "" } : {}),
+  }).length;
   return frame + candidate.response.length + (candidate.prompt?.length ?? 0);
 }
 
-export type RequestEstimator = (input: { rubric: Rubric; maxTokens: number; candidate: Candidate; whenUnknown: boolean }) => TokenEstimate[];
+export type RequestEstimator = (input: {
+  rubric: Rubric;
+  maxTokens: number;
+  candidate: Candidate;
+  whenUnknown: boolean;
+}) => TokenEstimate[];
 
 /** An estimator that remembers what it built, for one plan. */
 export function createRequestEstimator(): RequestEstimator {
@@ -83,7 +122,12 @@ export function createRequestEstimator(): RequestEstimator {
     cache.set(key, made);
     return made;
   };
-  const builtFor = (rubric: Rubric, maxTokens: number) => memo(memo(built, rubric, () => new Map<number, Map<string, TokenEstimate[]>>()), maxTokens, () => new Map<string, TokenEstimate[]>());
+  const builtFor = (rubric: Rubric, maxTokens: number) =>
+    memo(
+      memo(built, rubric, () => new Map<number, Map<string, TokenEstimate[]>>()),
+      maxTokens,
+      () => new Map<string, TokenEstimate[]>(),
+    );
   // A rubric prefix's text is keyed by a short id, so that keys stay small.
   const stableIds = new Map<string, string>();
   const stableKeyOf = (text: string) => memo(stableIds, text, () => String(stableIds.size));
@@ -102,23 +146,39 @@ export function createRequestEstimator(): RequestEstimator {
   const settingsOf = (maxTokens: number): JudgeSettings => ({ model: "", maxTokens, sample: 1 });
   // A `when:` is tested once per criterion and response, however many cells share the response.
   const criterionApplies = (criterion: Criterion, response: string) =>
-    criterion.when === undefined || memo(memo(applies, criterion, () => new Map<string, boolean>()), response, () => matchWhen(criterion.when, response).applies);
+    criterion.when === undefined ||
+    memo(
+      memo(applies, criterion, () => new Map<string, boolean>()),
+      response,
+      () => matchWhen(criterion.when, response).applies,
+    );
 
   return ({ rubric, maxTokens, candidate, whenUnknown }) => {
     const settings = settingsOf(maxTokens);
     // A review's requests carry the document, a comparison's its pairs: built once per document (or comparison).
     if (rubric.kind === "categories" || rubric.kind === "pairwise") {
       const key = rubric.kind === "categories" ? candidate.response : "";
-      return memo(builtFor(rubric, maxTokens), key, () => requestsFor(rubric, settings, candidate, whenUnknown).map(withPrefix));
+      return memo(builtFor(rubric, maxTokens), key, () =>
+        requestsFor(rubric, settings, candidate, whenUnknown).map(withPrefix),
+      );
     }
-    const applicable = rubric.kind === "criteria" ? rubric.criteria.flatMap((c, i) => (whenUnknown || criterionApplies(c, candidate.response) ? [i] : [])) : [];
+    const applicable =
+      rubric.kind === "criteria"
+        ? rubric.criteria.flatMap((c, i) =>
+            whenUnknown || criterionApplies(c, candidate.response) ? [i] : [],
+          )
+        : [];
     const stable = memo(builtFor(rubric, maxTokens), applicable.join(","), () => {
       // Every criterion's request lists the whole rubric (build-prompt.ts): built from the whole rubric, then the applicable ones kept.
       const all = requestsFor(rubric, settings, { response: "" }, true);
       const requests = rubric.kind === "criteria" ? applicable.map((i) => all[i]!) : all;
       return requests.map((request) => {
         const { prefix } = withPrefix(request);
-        return { inputTokens: estimateTokens(request.stablePrompt) + estimateTokens(request.taskPrompt), outputTokens: Math.min(EXPECTED_OUTPUT_TOKENS, request.maxTokens), prefix: prefix! };
+        return {
+          inputTokens: estimateTokens(request.stablePrompt) + estimateTokens(request.taskPrompt),
+          outputTokens: Math.min(EXPECTED_OUTPUT_TOKENS, request.maxTokens),
+          prefix: prefix!,
+        };
       });
     });
     const candidateTokens = tokensForChars(candidateLength(candidate));
@@ -128,7 +188,11 @@ export function createRequestEstimator(): RequestEstimator {
       return {
         inputTokens: s.inputTokens + candidateTokens + REQUEST_OVERHEAD_TOKENS,
         outputTokens: s.outputTokens,
-        prefix: { ...prefix, candidateKey: `${prefix.stableKey}\u0000${candidateKey}`, candidateTokens },
+        prefix: {
+          ...prefix,
+          candidateKey: `${prefix.stableKey}\u0000${candidateKey}`,
+          candidateTokens,
+        },
       };
     });
   };

@@ -4,10 +4,27 @@ import type { ComparedCells, PlannedCell } from "./planned-cell";
 import { BATCH_PRICE_FACTOR, costOf, type ModelPrice } from "../cost/cost";
 import { formatUsd, plural } from "../results/format-score";
 import { describeRubric } from "./describe-rubric";
-import { createRequestEstimator, EXPECTED_OUTPUT_TOKENS, REQUEST_OVERHEAD_TOKENS, tokensOf, type TokenEstimate } from "./estimate-requests";
+import {
+  createRequestEstimator,
+  EXPECTED_OUTPUT_TOKENS,
+  REQUEST_OVERHEAD_TOKENS,
+  tokensOf,
+  type TokenEstimate,
+} from "./estimate-requests";
 import { liveRunKey } from "./planned-cell";
-import { ASSUMED_TRANSCRIPT_CHARS, assumedLiveCandidate, liveAgentLine, liveCandidateLine } from "./explain-live";
-import { addProjected, createCacheProjector, NO_PROJECTED_INPUT, type CacheMinimumOf, type ProjectedInput } from "./cache-projection";
+import {
+  ASSUMED_TRANSCRIPT_CHARS,
+  assumedLiveCandidate,
+  liveAgentLine,
+  liveCandidateLine,
+} from "./explain-live";
+import {
+  addProjected,
+  createCacheProjector,
+  NO_PROJECTED_INPUT,
+  type CacheMinimumOf,
+  type ProjectedInput,
+} from "./cache-projection";
 import { cacheTtlFor } from "../grade/cache-ttl";
 import type { CacheTtl } from "../ports/judge-port";
 
@@ -19,13 +36,23 @@ export { EXPECTED_OUTPUT_TOKENS, REQUEST_OVERHEAD_TOKENS };
 
 export type PriceOf = (model: string) => ModelPrice | undefined;
 
-export function estimateRequest(request: JudgeRequest<VerdictKind>, priceOf: PriceOf): { inputTokens: number; outputTokens: number; costUsd: number | null } {
+export function estimateRequest(
+  request: JudgeRequest<VerdictKind>,
+  priceOf: PriceOf,
+): { inputTokens: number; outputTokens: number; costUsd: number | null } {
   const tokens = tokensOf(request);
   return { ...tokens, costUsd: costOfTokens(tokens, priceOf(request.model)) };
 }
 
 function costOfTokens(tokens: TokenEstimate, price: ModelPrice | undefined): number | null {
-  return price ? costOf(price, { input: tokens.inputTokens, output: tokens.outputTokens, cacheRead: 0, cacheWrite: 0 }) : null;
+  return price
+    ? costOf(price, {
+        input: tokens.inputTokens,
+        output: tokens.outputTokens,
+        cacheRead: 0,
+        cacheWrite: 0,
+      })
+    : null;
 }
 
 export interface ExplainedCell {
@@ -83,23 +110,31 @@ type LiveCell = PlannedCell & { live: NonNullable<PlannedCell["live"]> };
 
 /** The live sides of a comparison of cells, each run once. */
 function comparedLiveSides(compared: ComparedCells): LiveCell[] {
-  const sides = new Map(compared.pairs.flatMap((p) => [p.a, p.b]).filter((side): side is LiveCell => !side.candidate && side.live !== undefined).map((side) => [side.id, side]));
+  const sides = new Map(
+    compared.pairs
+      .flatMap((p) => [p.a, p.b])
+      .filter((side): side is LiveCell => !side.candidate && side.live !== undefined)
+      .map((side) => [side.id, side]),
+  );
   return [...sides.values()];
 }
 
 function comparedLine(compared: ComparedCells, rubric: Rubric): string {
   const source = rubric.kind === "pairwise" ? rubric.comparison.cells?.eval : undefined;
   const live = comparedLiveSides(compared).length;
-  const kind = live > 0 ? `${live} live run${live === 1 ? "" : "s"}${compared.sourcePlanned ? `, shared with eval ${JSON.stringify(source)}'s own cells` : ""}` : "fixed responses";
+  const kind =
+    live > 0
+      ? `${live} live run${live === 1 ? "" : "s"}${compared.sourcePlanned ? `, shared with eval ${JSON.stringify(source)}'s own cells` : ""}`
+      : "fixed responses";
   return `${compared.pairs.length} pair${compared.pairs.length === 1 ? "" : "s"} of cells of eval ${JSON.stringify(source)} (${kind})`;
 }
-
 
 /** What the rerun figure assumes, by ExplainOptions.judgeCache. */
 const RERUN_ASSUMPTIONS: Record<string, string> = {
   true: "an unchanged rerun of fixed responses is answered by the judge cache (a live run grades a new transcript; judge errors are not cached, so a rerun pays for them again)",
   false: "an unchanged rerun pays again in full (--no-cache asks the judge afresh)",
-  "no store": "an unchanged rerun pays again in full: without --store (or DATABASE_URL) no verdict is kept for the judge cache (judge errors are never cached)",
+  "no store":
+    "an unchanged rerun pays again in full: without --store (or DATABASE_URL) no verdict is kept for the judge cache (judge errors are never cached)",
 };
 
 export interface ExplainOptions {
@@ -117,7 +152,11 @@ export interface ExplainOptions {
   batchable?: (model: string) => boolean;
 }
 
-export function explainPlan(cells: PlannedCell[], priceOf: PriceOf, options: ExplainOptions = {}): ExplainedPlan {
+export function explainPlan(
+  cells: PlannedCell[],
+  priceOf: PriceOf,
+  options: ExplainOptions = {},
+): ExplainedPlan {
   const estimate = createRequestEstimator();
   const judgeCache = options.judgeCache ?? true;
   // Every cell's requests first: their number chooses the TTL, which prices the writes.
@@ -126,11 +165,22 @@ export function explainPlan(cells: PlannedCell[], priceOf: PriceOf, options: Exp
     if (!graded || cell.deferReason !== undefined) return undefined;
     // Every judge of a cell sends the same requests but for the model (and
     // a juror's sample number), so they are estimated once per cell.
-    return estimate({ rubric: cell.eval.rubric, maxTokens: cell.eval.judge.maxTokens, candidate: graded, whenUnknown: !cell.candidate });
+    return estimate({
+      rubric: cell.eval.rubric,
+      maxTokens: cell.eval.judge.maxTokens,
+      candidate: graded,
+      whenUnknown: !cell.candidate,
+    });
   });
-  const plannedCalls = estimated.reduce((n, e, i) => n + (e?.length ?? 0) * cells[i]!.judges.length, 0);
+  const plannedCalls = estimated.reduce(
+    (n, e, i) => n + (e?.length ?? 0) * cells[i]!.judges.length,
+    0,
+  );
   const cacheTtl = cacheTtlFor({ calls: plannedCalls, concurrency: options.concurrency ?? 8 });
-  const project = createCacheProjector({ cacheMinimumOf: options.cacheMinimumOf ?? (() => undefined), ttl: cacheTtl });
+  const project = createCacheProjector({
+    cacheMinimumOf: options.cacheMinimumOf ?? (() => undefined),
+    ttl: cacheTtl,
+  });
   const unpriced = new Set<string>();
   // An agent run is counted once, however many cells grade it (judge-model cells, a comparison of cells).
   const counted = new Set<string>();
@@ -144,14 +194,17 @@ export function explainPlan(cells: PlannedCell[], priceOf: PriceOf, options: Exp
       return n + cell.live.agent.maxTurns;
     }, 0);
   const explained = cells.map((cell, index): ExplainedCell => {
-    const item = cell.cell?.item !== undefined ? `, dataset ${JSON.stringify(cell.eval.candidates?.dataset)} item ${JSON.stringify(cell.cell.item)}` : "";
+    const item =
+      cell.cell?.item !== undefined
+        ? `, dataset ${JSON.stringify(cell.eval.candidates?.dataset)} item ${JSON.stringify(cell.cell.item)}`
+        : "";
     const candidate = cell.compared
       ? comparedLine(cell.compared, cell.eval.rubric)
       : cell.candidate
-      ? `fixed response (${cell.candidate.response.length} chars)${item}${cell.cell?.prompt !== undefined ? `, prompt #${cell.cell.promptIndex}` : ""}`
-      : cell.live
-        ? `${liveCandidateLine(cell.live)}${item}`
-        : `live agent run against server ${JSON.stringify(cell.eval.server ?? "(none)")}${item}`;
+        ? `fixed response (${cell.candidate.response.length} chars)${item}${cell.cell?.prompt !== undefined ? `, prompt #${cell.cell.promptIndex}` : ""}`
+        : cell.live
+          ? `${liveCandidateLine(cell.live)}${item}`
+          : `live agent run against server ${JSON.stringify(cell.eval.server ?? "(none)")}${item}`;
     let inputTokens = 0;
     let outputTokens = 0;
     let naiveUsd: number | null = 0;
@@ -169,7 +222,10 @@ export function explainPlan(cells: PlannedCell[], priceOf: PriceOf, options: Exp
           judgeCalls++;
           inputTokens += tokens.inputTokens;
           outputTokens += tokens.outputTokens;
-          const shared = jury && tokens.prefix ? { ...tokens, prefix: { ...tokens.prefix, candidateShared: true } } : tokens;
+          const shared =
+            jury && tokens.prefix
+              ? { ...tokens, prefix: { ...tokens.prefix, candidateShared: true } }
+              : tokens;
           const projected = project(judge.model, shared);
           cacheInput = addProjected(cacheInput, projected);
           if (!price) {
@@ -177,11 +233,26 @@ export function explainPlan(cells: PlannedCell[], priceOf: PriceOf, options: Exp
             continue;
           }
           const output = tokens.outputTokens;
-          if (naiveUsd !== null) naiveUsd += costOf(price, { input: tokens.inputTokens, output, cacheRead: 0, cacheWrite: 0 });
+          if (naiveUsd !== null)
+            naiveUsd += costOf(price, {
+              input: tokens.inputTokens,
+              output,
+              cacheRead: 0,
+              cacheWrite: 0,
+            });
           if (costUsd !== null) {
-            const cost = costOf(price, { input: projected.input, output, cacheRead: projected.read, cacheWrite: projected.write5m + projected.write1h, cacheWrite1h: projected.write1h });
+            const cost = costOf(price, {
+              input: projected.input,
+              output,
+              cacheRead: projected.read,
+              cacheWrite: projected.write5m + projected.write1h,
+              cacheWrite1h: projected.write1h,
+            });
             costUsd += cost;
-            batchUsd += options.batchable && !options.batchable(judge.model) ? cost : cost * BATCH_PRICE_FACTOR;
+            batchUsd +=
+              options.batchable && !options.batchable(judge.model)
+                ? cost
+                : cost * BATCH_PRICE_FACTOR;
           }
         }
       }
@@ -195,7 +266,9 @@ export function explainPlan(cells: PlannedCell[], priceOf: PriceOf, options: Exp
       rubric: describeRubric(cell.eval.rubric),
       candidate,
       // With providers resolved, each judge shows where it runs: "local:qwen3-8b (local)".
-      judges: cell.judges.map((j) => (j.provider === undefined ? j.label : `${j.label} (${j.provider})`)),
+      judges: cell.judges.map((j) =>
+        j.provider === undefined ? j.label : `${j.label} (${j.provider})`,
+      ),
       judgeCalls,
       inputTokens,
       outputTokens,
@@ -206,7 +279,14 @@ export function explainPlan(cells: PlannedCell[], priceOf: PriceOf, options: Exp
       cacheInput,
       ...(cell.deferReason !== undefined ? { deferReason: cell.deferReason } : {}),
       ...(cell.live ? { agent: liveAgentLine(cell.live) } : {}),
-      agentCalls: cell.deferReason !== undefined ? 0 : cell.compared ? agentCallsOf(comparedLiveSides(cell.compared)) : cell.live ? agentCallsOf([{ ...cell, live: cell.live }]) : 0,
+      agentCalls:
+        cell.deferReason !== undefined
+          ? 0
+          : cell.compared
+            ? agentCallsOf(comparedLiveSides(cell.compared))
+            : cell.live
+              ? agentCallsOf([{ ...cell, live: cell.live }])
+              : 0,
     };
   });
   return {
@@ -227,23 +307,36 @@ export function explainPlan(cells: PlannedCell[], priceOf: PriceOf, options: Exp
       unpricedModels: [...unpriced].sort(),
     },
     cacheTtl,
-    rerunHint: judgeCache === "no store" ? "--store keeps the verdicts: a rerun of fixed responses then costs ~$0" : undefined,
+    rerunHint:
+      judgeCache === "no store"
+        ? "--store keeps the verdicts: a rerun of fixed responses then costs ~$0"
+        : undefined,
     assumptions: `input ≈ prompt characters / 4 + ${REQUEST_OVERHEAD_TOKENS} tokens of framing per call, ${EXPECTED_OUTPUT_TOKENS} output tokens per call, with the prompt cache, the first call of each shared prefix (the tool and the whole rubric; that and a candidate other calls share) writes it at 1.25× the input price (2× with the 1-hour TTL) and the calls after it read it at 0.1×, only where the prefix reaches the model's minimum cacheable length (no saving for a model without one); ${RERUN_ASSUMPTIONS[String(judgeCache)]}; with Message Batches (--batch) every token costs half, the cache's multipliers on top; a tree counts its longest path; a live run's transcript is ~${ASSUMED_TRANSCRIPT_CHARS} characters and its agent model calls are not in the cost`,
   };
 }
 
 /** Naive, with the prompt cache (and what it writes and reads), and an unchanged rerun. */
-function costLine(c: { naiveUsd: number | null; costUsd: number | null; batchUsd: number | null; rerunUsd: number | null; cacheInput: ProjectedInput }): string {
+function costLine(c: {
+  naiveUsd: number | null;
+  costUsd: number | null;
+  batchUsd: number | null;
+  rerunUsd: number | null;
+  cacheInput: ProjectedInput;
+}): string {
   const usd = (v: number | null) => `~${formatUsd(v ?? 0)}`;
   const { write5m, write1h, read } = c.cacheInput;
-  const cache = write5m + write1h + read === 0 ? "no prefix cached" : `${write5m + write1h} input tokens written, ${read} read`;
+  const cache =
+    write5m + write1h + read === 0
+      ? "no prefix cached"
+      : `${write5m + write1h} input tokens written, ${read} read`;
   return `naive ${usd(c.naiveUsd)}, with the prompt cache ${usd(c.costUsd)} (${cache}), with batches ${usd(c.batchUsd)}, unchanged rerun ${usd(c.rerunUsd)}`;
 }
 
 /** The TTL only where something is cached: below every model's minimum the API caches nothing, whatever the TTL asked. */
 function ttlClause(plan: ExplainedPlan): string {
   const { write5m, write1h, read } = plan.totals.cacheInput;
-  if (write5m + write1h + read === 0) return "nothing is cached: no shared prefix reaches its judge model's minimum cacheable length (or the model has no known minimum)";
+  if (write5m + write1h + read === 0)
+    return "nothing is cached: no shared prefix reaches its judge model's minimum cacheable length (or the model has no known minimum)";
   return `the rubric's prefix cached for ${plan.cacheTtl === "1h" ? "1 hour" : "5 minutes"}`;
 }
 
@@ -257,8 +350,13 @@ export function renderExplain(plan: ExplainedPlan): string {
     lines.push(`  judge: ${cell.judges.join(", ")}`);
     if (cell.deferReason !== undefined) lines.push(`  deferred: ${cell.deferReason}`);
     else {
-      const cost = cell.costUsd === null ? "unpriced (model not in the pricing table)" : `~${formatUsd(cell.costUsd)}`;
-      lines.push(`  judge calls: ${cell.judgeCalls}, ~${cell.inputTokens} input + ${cell.outputTokens} output tokens, ${cost}`);
+      const cost =
+        cell.costUsd === null
+          ? "unpriced (model not in the pricing table)"
+          : `~${formatUsd(cell.costUsd)}`;
+      lines.push(
+        `  judge calls: ${cell.judgeCalls}, ~${cell.inputTokens} input + ${cell.outputTokens} output tokens, ${cost}`,
+      );
       if (cell.costUsd !== null) lines.push(`  cost: ${costLine(cell)}`);
     }
     lines.push("");
@@ -268,8 +366,12 @@ export function renderExplain(plan: ExplainedPlan): string {
     `Plan: ${plural(t.evals, "eval")}, ${plural(t.cells, "cell")}${t.deferred ? ` (${t.deferred} deferred)` : ""}, ${plural(t.judgeCalls, "judge call")}, ~${t.inputTokens} input + ${t.outputTokens} output tokens, projected cost ~${formatUsd(t.costUsd)}`,
     `Cost: ${costLine(t)}${plan.rerunHint ? ` (${plan.rerunHint})` : ""}; ${ttlClause(plan)}`,
   );
-  if (t.agentCalls) lines.push(`Live runs: up to ${t.agentCalls} agent model calls (the sum of their turn limits).`);
-  if (t.unpricedModels.length) lines.push(`No price known for: ${t.unpricedModels.join(", ")} (not counted in the cost).`);
+  if (t.agentCalls)
+    lines.push(
+      `Live runs: up to ${t.agentCalls} agent model calls (the sum of their turn limits).`,
+    );
+  if (t.unpricedModels.length)
+    lines.push(`No price known for: ${t.unpricedModels.join(", ")} (not counted in the cost).`);
   lines.push(`Assumes ${plan.assumptions}.`);
   return lines.join("\n");
 }

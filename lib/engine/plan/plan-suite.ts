@@ -34,19 +34,38 @@ export interface PlanOptions {
  * Run calibration): their judge speaks the Messages API only, so a model of another provider defers
  * with the reason instead of failing as an unknown Anthropic model.
  */
-function onlyAnthropic(model: string, suite: SuiteConfig, role: "judge" | "agent" = "judge"): { provider: string; unavailable?: string } | undefined {
-  const resolved = resolveProvider(model, { ...(suite.providers ? { declared: suite.providers } : {}), hasKey: () => true });
+function onlyAnthropic(
+  model: string,
+  suite: SuiteConfig,
+  role: "judge" | "agent" = "judge",
+): { provider: string; unavailable?: string } | undefined {
+  const resolved = resolveProvider(model, {
+    ...(suite.providers ? { declared: suite.providers } : {}),
+    hasKey: () => true,
+  });
   if (resolved.type === "anthropic" && !resolved.declared) return undefined;
-  const which = role === "judge" ? "is not resolved here (runs resolve it: rubric-studio eval, review, calibrate, and queued or dashboard runs)" : "only rubric-studio eval runs agents on yet";
-  return { provider: resolved.provider, unavailable: `${role} model ${model} is served by provider "${resolved.provider}", which ${which}` };
+  const which =
+    role === "judge"
+      ? "is not resolved here (runs resolve it: rubric-studio eval, review, calibrate, and queued or dashboard runs)"
+      : "only rubric-studio eval runs agents on yet";
+  return {
+    provider: resolved.provider,
+    unavailable: `${role} model ${model} is served by provider "${resolved.provider}", which ${which}`,
+  };
 }
 
 /** Why the live agent's model cannot run now (its provider's key is not set, or this caller runs Claude agents only), and its provider when resolved. */
-function resolveAgent(model: string, options: PlanOptions): { provider?: string; unavailable?: string } {
+function resolveAgent(
+  model: string,
+  options: PlanOptions,
+): { provider?: string; unavailable?: string } {
   if (!options.resolveModel) return onlyAnthropic(model, options.suite, "agent") ?? {};
   const resolved = options.resolveModel(model);
   if (resolved.unavailable === undefined) return { provider: resolved.provider };
-  const unavailable = resolved.apiKeyEnv !== undefined ? `no key for agent model ${model}: set ${resolved.apiKeyEnv} to run it` : `agent model ${model}: ${resolved.unavailable}`;
+  const unavailable =
+    resolved.apiKeyEnv !== undefined
+      ? `no key for agent model ${model}: set ${resolved.apiKeyEnv} to run it`
+      : `agent model ${model}: ${resolved.unavailable}`;
   return { provider: resolved.provider, unavailable };
 }
 
@@ -99,16 +118,30 @@ function cellId(evalName: string, cell: CellCoordinates | null): string {
     .join("::");
 }
 
-function deferReasonOf(input: { evalConfig: EvalConfig; suite: SuiteConfig; prompt?: string; response?: string; options: PlanOptions }): string | undefined {
+function deferReasonOf(input: {
+  evalConfig: EvalConfig;
+  suite: SuiteConfig;
+  prompt?: string;
+  response?: string;
+  options: PlanOptions;
+}): string | undefined {
   const { evalConfig, suite, prompt, response, options } = input;
   if (response === undefined) {
     // The CLI reads document files before planning; a caller that reads no files (the dashboard) lands here.
     const file = evalConfig.document?.file;
-    if (file !== undefined) return `the document file "${file}" is not read here (the dashboard reads no files): write its text inline as document: { text: ... }, or grade it with rubric-studio eval`;
-    if (evalConfig.server === undefined) return "no response to grade and no server to run the prompt against";
-    if (!(evalConfig.server in suite.servers)) return `server "${evalConfig.server}" is unknown (not in servers:)`;
+    if (file !== undefined)
+      return `the document file "${file}" is not read here (the dashboard reads no files): write its text inline as document: { text: ... }, or grade it with rubric-studio eval`;
+    if (evalConfig.server === undefined)
+      return "no response to grade and no server to run the prompt against";
+    if (!(evalConfig.server in suite.servers))
+      return `server "${evalConfig.server}" is unknown (not in servers:)`;
     if (prompt === undefined) return `no prompt to run against server "${evalConfig.server}"`;
-    return options.judgeUnavailable ?? (options.liveUnavailable === undefined ? undefined : `${options.liveUnavailable} (server "${evalConfig.server}")`);
+    return (
+      options.judgeUnavailable ??
+      (options.liveUnavailable === undefined
+        ? undefined
+        : `${options.liveUnavailable} (server "${evalConfig.server}")`)
+    );
   }
   return options.judgeUnavailable;
 }
@@ -117,24 +150,32 @@ function callsPerJudge(evalConfig: EvalConfig, candidate: Candidate | undefined)
   const rubric = evalConfig.rubric;
   if (rubric.kind === "freeform") return 1;
   if (rubric.kind === "tree") return treeDepth(rubric.tree);
-  if (rubric.kind === "categories") return rubric.rubricSet.evaluationType === "holistic" ? 1 : rubric.rubricSet.categories.length;
+  if (rubric.kind === "categories")
+    return rubric.rubricSet.evaluationType === "holistic" ? 1 : rubric.rubricSet.categories.length;
   // Every pair, in both orders.
   if (rubric.kind === "pairwise") return rubric.comparison.items.length * 2;
   // For a fixed response the `when:` predicates are known now, so skipped
   // criteria cost nothing and are not counted.
-  return rubric.criteria.filter((c) => !candidate || matchWhen(c.when, candidate.response).applies).length;
+  return rubric.criteria.filter((c) => !candidate || matchWhen(c.when, candidate.response).applies)
+    .length;
 }
 
 /**
  * The dataset items an eval grades, when it takes its candidates from a
  * dataset. A fixed response wins over them (calibrate's probes set one).
  */
-function candidateItemsOf(evalConfig: EvalConfig, suite: SuiteConfig): { items: DatasetItem[] } | { unread: string } | undefined {
+function candidateItemsOf(
+  evalConfig: EvalConfig,
+  suite: SuiteConfig,
+): { items: DatasetItem[] } | { unread: string } | undefined {
   const name = evalConfig.candidates?.dataset;
   if (name === undefined || evalConfig.response !== undefined) return undefined;
   const dataset = suite.datasets?.[name];
   if (!dataset) return { unread: `dataset "${name}" is not defined` };
-  if (dataset.unread) return { unread: `the items of dataset "${name}" are in ${dataset.file}, which was not read here (a run from the dashboard or a queue worker reads no files; use inline items:)` };
+  if (dataset.unread)
+    return {
+      unread: `the items of dataset "${name}" are in ${dataset.file}, which was not read here (a run from the dashboard or a queue worker reads no files; use inline items:)`,
+    };
   return { items: dataset.items };
 }
 
@@ -149,7 +190,8 @@ export function planSuite(options: PlanOptions): PlannedCell[] {
   for (const evalConfig of suite.evals) {
     if (filter && !filter.test(evalConfig.name)) continue;
     const planned = planEval(evalConfig, options);
-    const cellsOfComparison = evalConfig.rubric.kind === "pairwise" ? evalConfig.rubric.comparison.cells : undefined;
+    const cellsOfComparison =
+      evalConfig.rubric.kind === "pairwise" ? evalConfig.rubric.comparison.cells : undefined;
     if (!cellsOfComparison) {
       cells.push(...planned);
       continue;
@@ -169,27 +211,57 @@ function planEval(evalConfig: EvalConfig, options: PlanOptions): PlannedCell[] {
   const cells: PlannedCell[] = [];
   const source = candidateItemsOf(evalConfig, suite);
   if (source && "unread" in source) {
-    return [{ id: evalConfig.name, name: evalConfig.name, eval: evalConfig, cell: null, deferReason: source.unread, judges: [], callsPerJudge: 0, judgeCalls: 0 }];
+    return [
+      {
+        id: evalConfig.name,
+        name: evalConfig.name,
+        eval: evalConfig,
+        cell: null,
+        deferReason: source.unread,
+        judges: [],
+        callsPerJudge: 0,
+        judgeCalls: 0,
+      },
+    ];
   }
   const items = new Map((source?.items ?? []).map((item) => [item.id, item]));
   // Cells that grade the same response (judge models, or items sharing an aliased text) test its when: predicates once.
   const perJudgeByResponse = new Map<string, number>();
   for (const cell of cellsOf(evalConfig, source?.items)) {
-    const models = evalConfig.judge.panel ?? [cell?.model ?? evalConfig.judge.model ?? defaultModel];
+    const models = evalConfig.judge.panel ?? [
+      cell?.model ?? evalConfig.judge.model ?? defaultModel,
+    ];
     const jury = evalConfig.judge.jury.size;
-    const resolved = models.map((model) => (options.resolveModel ? options.resolveModel(model) : onlyAnthropic(model, suite)));
-    const judges = models.flatMap((model, m) =>
-      Array.from({ length: jury }, (_, i) => ({ model, juror: i + 1, label: jury > 1 ? `${model} #${i + 1}` : model, ...(options.resolveModel ? { provider: resolved[m]!.provider } : {}) })),
+    const resolved = models.map((model) =>
+      options.resolveModel ? options.resolveModel(model) : onlyAnthropic(model, suite),
     );
-    const judgeUnavailable = options.judgeUnavailable ?? resolved.find((r) => r?.unavailable !== undefined)?.unavailable;
+    const judges = models.flatMap((model, m) =>
+      Array.from({ length: jury }, (_, i) => ({
+        model,
+        juror: i + 1,
+        label: jury > 1 ? `${model} #${i + 1}` : model,
+        ...(options.resolveModel ? { provider: resolved[m]!.provider } : {}),
+      })),
+    );
+    const judgeUnavailable =
+      options.judgeUnavailable ?? resolved.find((r) => r?.unavailable !== undefined)?.unavailable;
     // A dataset item fills the prompt template (or is the prompt), and without a server its expected output is the response.
     const item = cell?.item !== undefined ? items.get(cell.item) : undefined;
     const template = cell?.prompt ?? evalConfig.prompt;
     const prompt = item ? renderPromptTemplate(template, item) : template;
-    const response = item ? (evalConfig.server === undefined ? item.expectedOutput : undefined) : evalConfig.response;
-    const candidate: Candidate | undefined = response !== undefined ? { prompt, response } : undefined;
-    const server = response === undefined && evalConfig.server !== undefined ? suite.servers[evalConfig.server] : undefined;
-    const agentModel = cell?.agent ?? evalConfig.agent.model ?? options.defaultAgentModel ?? defaultModel;
+    const response = item
+      ? evalConfig.server === undefined
+        ? item.expectedOutput
+        : undefined
+      : evalConfig.response;
+    const candidate: Candidate | undefined =
+      response !== undefined ? { prompt, response } : undefined;
+    const server =
+      response === undefined && evalConfig.server !== undefined
+        ? suite.servers[evalConfig.server]
+        : undefined;
+    const agentModel =
+      cell?.agent ?? evalConfig.agent.model ?? options.defaultAgentModel ?? defaultModel;
     const agent = server && prompt !== undefined ? resolveAgent(agentModel, options) : undefined;
     const live =
       server && prompt !== undefined
@@ -197,7 +269,13 @@ function planEval(evalConfig: EvalConfig, options: PlanOptions): PlannedCell[] {
             serverName: evalConfig.server!,
             server,
             prompt,
-            agent: { ...evalConfig.agent, model: agentModel, ...(options.resolveModel && agent?.provider !== undefined ? { provider: agent.provider } : {}) },
+            agent: {
+              ...evalConfig.agent,
+              model: agentModel,
+              ...(options.resolveModel && agent?.provider !== undefined
+                ? { provider: agent.provider }
+                : {}),
+            },
           }
         : undefined;
     const deferReason = deferReasonOf({
@@ -211,7 +289,9 @@ function planEval(evalConfig: EvalConfig, options: PlanOptions): PlannedCell[] {
       candidate === undefined
         ? callsPerJudge(evalConfig, candidate)
         : (perJudgeByResponse.get(candidate.response) ??
-          perJudgeByResponse.set(candidate.response, callsPerJudge(evalConfig, candidate)).get(candidate.response)!);
+          perJudgeByResponse
+            .set(candidate.response, callsPerJudge(evalConfig, candidate))
+            .get(candidate.response)!);
     cells.push({
       id: cellId(evalConfig.name, cell),
       name: cellName(evalConfig.name, cell),

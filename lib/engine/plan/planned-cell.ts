@@ -52,5 +52,10 @@ export interface ComparedCells {
 
 /** Cells with the same key grade the same agent run. Each dataset item is its own run, even when two items share an input. */
 export function liveRunKey(cell: LiveCell): string {
-  return JSON.stringify([cell.eval.name, cell.live.agent.model, cell.live.prompt, cell.cell?.item ?? null]);
+  return JSON.stringify([
+    cell.eval.name,
+    cell.live.agent.model,
+    cell.live.prompt,
+    cell.cell?.item ?? null,
+  ]);
 }

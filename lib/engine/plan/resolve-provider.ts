@@ -1,5 +1,10 @@
 import { modelFamilyOf } from "../../config/model-family";
-import { BUILTIN_PROVIDERS, splitModelName, type ProviderConfig, type ProviderType } from "../../config/provider-schema";
+import {
+  BUILTIN_PROVIDERS,
+  splitModelName,
+  type ProviderConfig,
+  type ProviderType,
+} from "../../config/provider-schema";
 
 // Which provider serves a model (issue 11), decided without reading the
 // environment: the caller says which providers have their key. A prefix names
@@ -33,16 +38,36 @@ export interface ProviderContext {
 }
 
 /** The key a built-in provider reads, for messages. */
-export const BUILTIN_KEY_ENV: Readonly<Record<string, string>> = { anthropic: "ANTHROPIC_API_KEY", openai: "OPENAI_API_KEY" };
+export const BUILTIN_KEY_ENV: Readonly<Record<string, string>> = {
+  anthropic: "ANTHROPIC_API_KEY",
+  openai: "OPENAI_API_KEY",
+};
 
 export function resolveProvider(model: string, context: ProviderContext): ResolvedModel {
   const { prefix, name } = splitModelName(model);
-  const providerName = prefix ?? modelFamilyOf(model)?.provider ?? (!context.hasKey(BUILTIN_KEY_ENV.anthropic!) && context.hasKey(BUILTIN_KEY_ENV.openai!) ? "openai" : "anthropic");
+  const providerName =
+    prefix ??
+    modelFamilyOf(model)?.provider ??
+    (!context.hasKey(BUILTIN_KEY_ENV.anthropic!) && context.hasKey(BUILTIN_KEY_ENV.openai!)
+      ? "openai"
+      : "anthropic");
   // Own keys only: a prefix such as "constructor" must find nothing on Object.prototype.
-  const declared = context.declared && Object.hasOwn(context.declared, providerName) ? context.declared[providerName] : undefined;
-  const type = declared?.type ?? (Object.hasOwn(BUILTIN_PROVIDERS, providerName) ? BUILTIN_PROVIDERS[providerName] : undefined);
+  const declared =
+    context.declared && Object.hasOwn(context.declared, providerName)
+      ? context.declared[providerName]
+      : undefined;
+  const type =
+    declared?.type ??
+    (Object.hasOwn(BUILTIN_PROVIDERS, providerName) ? BUILTIN_PROVIDERS[providerName] : undefined);
   // The loader rejects unknown prefixes; a caller that skipped it gets the Anthropic default, deferred.
-  if (type === undefined) return { provider: providerName, type: "anthropic", declared: false, model: name, unavailable: `unknown provider "${providerName}"` };
+  if (type === undefined)
+    return {
+      provider: providerName,
+      type: "anthropic",
+      declared: false,
+      model: name,
+      unavailable: `unknown provider "${providerName}"`,
+    };
   const keyEnv = declared ? declared.apiKeyEnv : BUILTIN_KEY_ENV[providerName];
   // A declared provider without api_key_env needs no key (a local server).
   const unavailable =

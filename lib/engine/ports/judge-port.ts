@@ -15,7 +15,13 @@ export interface TokenUsage {
 /** Two usages added up, the 1-hour cache writes included (and left out when there are none). */
 export function addTokenUsage(a: TokenUsage, b: TokenUsage): TokenUsage {
   const hour = (a.cacheWrite1h ?? 0) + (b.cacheWrite1h ?? 0);
-  return { input: a.input + b.input, output: a.output + b.output, cacheRead: a.cacheRead + b.cacheRead, cacheWrite: a.cacheWrite + b.cacheWrite, ...(hour > 0 ? { cacheWrite1h: hour } : {}) };
+  return {
+    input: a.input + b.input,
+    output: a.output + b.output,
+    cacheRead: a.cacheRead + b.cacheRead,
+    cacheWrite: a.cacheWrite + b.cacheWrite,
+    ...(hour > 0 ? { cacheWrite1h: hour } : {}),
+  };
 }
 
 export const ZERO_USAGE: TokenUsage = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
@@ -79,7 +85,16 @@ export interface JudgeCallRecord {
   batched?: { batchId: string };
 }
 
-export type JudgeErrorKind = "malformed" | "timeout" | "rate_limited" | "overloaded" | "server" | "auth" | "request" | "connection" | "expired";
+export type JudgeErrorKind =
+  | "malformed"
+  | "timeout"
+  | "rate_limited"
+  | "overloaded"
+  | "server"
+  | "auth"
+  | "request"
+  | "connection"
+  | "expired";
 
 export type JudgeOutcome<V = ScoreVerdict> = (
   | { ok: true; verdict: V; call: JudgeCallRecord }
@@ -112,7 +127,10 @@ export interface JudgeCallContext {
 
 export interface JudgePort {
   /** The verdict matches the request's kind: adapters validate it with replySchemaFor(request). */
-  grade(request: JudgeRequest<VerdictKind>, context: JudgeCallContext): Promise<JudgeOutcome<Verdict>>;
+  grade(
+    request: JudgeRequest<VerdictKind>,
+    context: JudgeCallContext,
+  ): Promise<JudgeOutcome<Verdict>>;
   /**
    * The prompt-cache prefixes the request would write or read, as opaque keys,
    * only those long enough to be cached. The scheduler sends the first call of
@@ -130,5 +148,8 @@ export interface JudgePort {
  */
 export interface TypedJudgePort extends JudgePort {
   grade(request: JudgeRequest, context: JudgeCallContext): Promise<JudgeOutcome>;
-  grade(request: JudgeRequest<VerdictKind>, context: JudgeCallContext): Promise<JudgeOutcome<Verdict>>;
+  grade(
+    request: JudgeRequest<VerdictKind>,
+    context: JudgeCallContext,
+  ): Promise<JudgeOutcome<Verdict>>;
 }

@@ -47,7 +47,10 @@ export interface LiveRequest {
    * `work` holds the slot (and may give it back while it waits out a retry);
    * it returns the call's usage, which the engine prices.
    */
-  schedule<T>(estimate: AgentCallEstimate, work: (slot: JudgeSlot) => Promise<{ value: T; usage: TokenUsage }>): Promise<Scheduled<T>>;
+  schedule<T>(
+    estimate: AgentCallEstimate,
+    work: (slot: JudgeSlot) => Promise<{ value: T; usage: TokenUsage }>,
+  ): Promise<Scheduled<T>>;
 }
 
 export type LiveOutcome =
@@ -56,7 +59,13 @@ export type LiveOutcome =
   /** It could not run here (server unreachable, not allowed...): reported deferred with this note. */
   | { kind: "deferred"; reason: string }
   /** It broke mid-run (the server died, the agent's model failed): that eval fails with this message. */
-  | { kind: "error"; message: string; transcript?: Transcript; serverStderr?: string; calls: AgentCallRecord[] }
+  | {
+      kind: "error";
+      message: string;
+      transcript?: Transcript;
+      serverStderr?: string;
+      calls: AgentCallRecord[];
+    }
   /** The budget or an interruption stopped it before it finished. */
   | { kind: "skipped"; reason: SkipKind; transcript?: Transcript; calls: AgentCallRecord[] };
 

@@ -5,7 +5,9 @@ import * as z from "zod";
 // becomes a score; one that does not parse is a judge_error.
 
 export const ScoreVerdictSchema = z.object({
-  reasoning: z.string().describe("Step-by-step reasoning about the candidate, written before the score."),
+  reasoning: z
+    .string()
+    .describe("Step-by-step reasoning about the candidate, written before the score."),
   score: z.number().min(0).max(1).describe("The score in 0..1."),
   evidence: z
     .string()
@@ -16,7 +18,11 @@ export const ScoreVerdictSchema = z.object({
 export const EvidenceVerdictSchema = ScoreVerdictSchema.extend({
   // Required, but may be empty: a judge that finds no span to cite says so,
   // and the engine scores that criterion 0 rather than calling it malformed.
-  evidence: z.string().describe("A verbatim span copied from the candidate that justifies the verdict; empty if no span supports it."),
+  evidence: z
+    .string()
+    .describe(
+      "A verbatim span copied from the candidate that justifies the verdict; empty if no span supports it.",
+    ),
 });
 
 export type ScoreVerdict = z.infer<typeof ScoreVerdictSchema>;
@@ -29,7 +35,9 @@ export const VERDICT_TOOL_NAME = "record_verdict";
 const SEVERITY = z.enum(["critical", "high", "medium", "low", "info"]);
 
 export const FindingVerdictSchema = z.object({
-  severity: SEVERITY.describe("critical and high block approval; medium should be fixed; low is nice to fix; info is informational."),
+  severity: SEVERITY.describe(
+    "critical and high block approval; medium should be fixed; low is nice to fix; info is informational.",
+  ),
   title: z.string().describe("A brief summary of the issue."),
   description: z.string().describe("What is wrong, in detail."),
   recommendation: z.string().describe("How to fix it."),
@@ -38,38 +46,70 @@ export const FindingVerdictSchema = z.object({
 
 const ChecklistVerdictSchema = z
   .object({
-    present: z.array(z.string()).describe("Checklist items (copied exactly from the list) that the document contains."),
-    missing: z.array(z.string()).describe("Checklist items (copied exactly from the list) that the document lacks."),
+    present: z
+      .array(z.string())
+      .describe("Checklist items (copied exactly from the list) that the document contains."),
+    missing: z
+      .array(z.string())
+      .describe("Checklist items (copied exactly from the list) that the document lacks."),
   })
   .describe("For a checklist category only: which items are present and which are missing.");
 
 const categoryVerdictFields = {
-  reasoning: z.string().describe("Step-by-step reasoning about the document for this category, written before the score."),
+  reasoning: z
+    .string()
+    .describe(
+      "Step-by-step reasoning about the document for this category, written before the score.",
+    ),
   score: z.enum(["pass", "partial", "fail"]).describe("pass, partial or fail."),
-  evidence: z.array(z.string()).describe("Verbatim quotes from the document that support the score."),
-  findings: z.array(FindingVerdictSchema).describe("Issues found in this category; empty when there are none."),
+  evidence: z
+    .array(z.string())
+    .describe("Verbatim quotes from the document that support the score."),
+  findings: z
+    .array(FindingVerdictSchema)
+    .describe("Issues found in this category; empty when there are none."),
   checklist: ChecklistVerdictSchema.optional(),
 };
 
 export const CategoryVerdictSchema = z.object(categoryVerdictFields);
-export const BinaryCategoryVerdictSchema = z.object({ ...categoryVerdictFields, score: z.enum(["pass", "fail"]).describe("pass or fail: this scale has no partial.") });
+export const BinaryCategoryVerdictSchema = z.object({
+  ...categoryVerdictFields,
+  score: z.enum(["pass", "fail"]).describe("pass or fail: this scale has no partial."),
+});
 export const HolisticVerdictSchema = z.object({
-  reasoning: z.string().describe("Step-by-step reasoning about the whole document, written before the scores."),
+  reasoning: z
+    .string()
+    .describe("Step-by-step reasoning about the whole document, written before the scores."),
   categories: z
-    .array(z.object({ category: z.string().describe("The category id, exactly as listed."), ...categoryVerdictFields }))
+    .array(
+      z.object({
+        category: z.string().describe("The category id, exactly as listed."),
+        ...categoryVerdictFields,
+      }),
+    )
     .describe("One entry per category of the rubric, by id."),
 });
 
 export const PairwiseVerdictSchema = z.object({
-  reasoning: z.string().describe("Step-by-step comparison of the two responses, written before the winner."),
-  winner: z.enum(["A", "B", "tie", "uncertain"]).describe("A or B for the better response, tie when they are equally good, uncertain when you cannot tell."),
+  reasoning: z
+    .string()
+    .describe("Step-by-step comparison of the two responses, written before the winner."),
+  winner: z
+    .enum(["A", "B", "tie", "uncertain"])
+    .describe(
+      "A or B for the better response, tie when they are equally good, uncertain when you cannot tell.",
+    ),
   confidence: z.number().min(0).max(1).describe("How sure you are of the winner, in 0..1."),
   category_scores: z
     .array(
       z.object({
         category: z.string().describe("The criterion name, exactly as listed."),
         winner: z.enum(["A", "B", "tie", "uncertain"]),
-        margin: z.number().min(0).max(1).describe("How much better the winner is on this criterion, 0..1."),
+        margin: z
+          .number()
+          .min(0)
+          .max(1)
+          .describe("How much better the winner is on this criterion, 0..1."),
         reasoning: z.string(),
       }),
     )
@@ -114,9 +154,13 @@ export function verdictSchemaFor<K extends VerdictKind>(kind: K): z.ZodType<Verd
  * leaves a category out is malformed like any other, so it gets the one
  * repair attempt (DESIGN.md, the repair-once rule) instead of failing at once.
  */
-export function replySchemaFor<K extends VerdictKind>(request: { verdict: K; categories?: readonly string[] }): z.ZodType<VerdictOf<K>> {
+export function replySchemaFor<K extends VerdictKind>(request: {
+  verdict: K;
+  categories?: readonly string[];
+}): z.ZodType<VerdictOf<K>> {
   const expected = request.categories;
-  if (request.verdict !== "category_holistic" || !expected?.length) return verdictSchemaFor(request.verdict);
+  if (request.verdict !== "category_holistic" || !expected?.length)
+    return verdictSchemaFor(request.verdict);
   const complete = HolisticVerdictSchema.superRefine((verdict, ctx) => {
     const given = new Set(verdict.categories.map((entry) => entry.category.trim()));
     const missing = expected.filter((id) => !given.has(id));

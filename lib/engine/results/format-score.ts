@@ -12,7 +12,11 @@ const LETTERS: [number, string][] = [
  * The score as a person reads it in the rubric's scale. The 0..1 value that
  * gates and every machine reporter use is never changed by this.
  */
-export function formatScore(input: { score: number | null; scale: Scale; passed?: boolean }): string {
+export function formatScore(input: {
+  score: number | null;
+  scale: Scale;
+  passed?: boolean;
+}): string {
   const { score, scale } = input;
   if (score === null) return "–";
   switch (scale.kind) {

@@ -33,14 +33,16 @@ const SECRET_KEY = String.raw`[A-Za-z0-9_.-]*?(?:${SECRET_WORD})`;
 // Checked behind the token's prefix rather than in front of it, so that the
 // engine scans for the prefix first (in front, it made redaction 25 times slower).
 const BEFORE = String.raw`(?:^|[^A-Za-z0-9]|\\[nrtbfv0]|\\u[0-9A-Fa-f]{4}|%[0-9A-Fa-f]{2})`;
-const at = (prefix: string, rest: string, flags = "g") => new RegExp(`(?:${prefix})(?<=${BEFORE}(?:${prefix}))${rest}`, flags);
+const at = (prefix: string, rest: string, flags = "g") =>
+  new RegExp(`(?:${prefix})(?<=${BEFORE}(?:${prefix}))${rest}`, flags);
 
 // Order matters: whole blocks first, then specific token shapes, then the
 // key/value rule, which would otherwise cut a known token in half.
 const PATTERNS: SecretPattern[] = [
   {
     name: "PEM private key",
-    pattern: /-----BEGIN ((?:[A-Z0-9]+ )*)PRIVATE KEY-----(?:[\s\S]*?-----END \1PRIVATE KEY-----|[A-Za-z0-9+/=\s]*)/g,
+    pattern:
+      /-----BEGIN ((?:[A-Z0-9]+ )*)PRIVATE KEY-----(?:[\s\S]*?-----END \1PRIVATE KEY-----|[A-Za-z0-9+/=\s]*)/g,
     trigger: "PRIVATE KEY-----",
   },
   // Distinctive enough to need no start at all: whatever comes before, it goes.
@@ -49,24 +51,45 @@ const PATTERNS: SecretPattern[] = [
   {
     name: "Bearer token",
     // A digit or a length no word reaches, so "the bearer of bad news" stays.
-    pattern: new RegExp(String.raw`(Bearer)(?<=${BEFORE}Bearer)(\s+)(?:(?=[A-Za-z0-9._~+/-]*\d)[A-Za-z0-9._~+/-]{8,}|[A-Za-z0-9._~+/-]{24,})=*`, "gi"),
+    pattern: new RegExp(
+      String.raw`(Bearer)(?<=${BEFORE}Bearer)(\s+)(?:(?=[A-Za-z0-9._~+/-]*\d)[A-Za-z0-9._~+/-]{8,}|[A-Za-z0-9._~+/-]{24,})=*`,
+      "gi",
+    ),
     replace: (_match, [scheme = "", space = ""]) => `${scheme}${space}${REDACTED}`,
     trigger: "bearer",
   },
-  { name: "AWS access key id", pattern: at("AKIA|ASIA", "[0-9A-Z]{16}(?![0-9A-Za-z])"), trigger: "AKIA|ASIA" },
-  { name: "GitHub token", pattern: at("gh[pousr]_|github_pat_", "[A-Za-z0-9_]{20,}"), trigger: "gh[pousr]_|github_pat_" },
+  {
+    name: "AWS access key id",
+    pattern: at("AKIA|ASIA", "[0-9A-Z]{16}(?![0-9A-Za-z])"),
+    trigger: "AKIA|ASIA",
+  },
+  {
+    name: "GitHub token",
+    pattern: at("gh[pousr]_|github_pat_", "[A-Za-z0-9_]{20,}"),
+    trigger: "gh[pousr]_|github_pat_",
+  },
   { name: "Slack token", pattern: at("xox[baprs]-", "[A-Za-z0-9-]{10,}"), trigger: "xox[baprs]-" },
-  { name: "JWT", pattern: at("eyJ", String.raw`[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*`), trigger: "eyJ" },
+  {
+    name: "JWT",
+    pattern: at("eyJ", String.raw`[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*`),
+    trigger: "eyJ",
+  },
   {
     name: "secret key/value",
     // `api_key=…`, `"password": "…"`, `X-Api-Key: …`, and the same inside
     // JSON-escaped text (`{\"token\": \"…\"}`). The key must end in the secret
     // word, so `max_tokens: 1024` and `token count: 3` are not touched.
-    pattern: new RegExp(String.raw`\b(${SECRET_KEY})((?:\\?["'])?\s*[:=]\s*)(?:\\"((?:[^"\\\n]|\\[^"\n])*)\\"|"([^"\n]*)"|'([^'\n]*)'|(${BARE_VALUE}))`, "gi"),
+    pattern: new RegExp(
+      String.raw`\b(${SECRET_KEY})((?:\\?["'])?\s*[:=]\s*)(?:\\"((?:[^"\\\n]|\\[^"\n])*)\\"|"([^"\n]*)"|'([^'\n]*)'|(${BARE_VALUE}))`,
+      "gi",
+    ),
     replace: (match, [key = "", separator = "", escapedQuoted, doubleQuoted, singleQuoted]) => {
-      if (escapedQuoted !== undefined) return escapedQuoted === "" ? match : `${key}${separator}\\"${REDACTED}\\"`;
-      if (doubleQuoted !== undefined) return doubleQuoted === "" ? match : `${key}${separator}"${REDACTED}"`;
-      if (singleQuoted !== undefined) return singleQuoted === "" ? match : `${key}${separator}'${REDACTED}'`;
+      if (escapedQuoted !== undefined)
+        return escapedQuoted === "" ? match : `${key}${separator}\\"${REDACTED}\\"`;
+      if (doubleQuoted !== undefined)
+        return doubleQuoted === "" ? match : `${key}${separator}"${REDACTED}"`;
+      if (singleQuoted !== undefined)
+        return singleQuoted === "" ? match : `${key}${separator}'${REDACTED}'`;
       return `${key}${separator}${REDACTED}`;
     },
     trigger: SECRET_WORD,
@@ -97,7 +120,12 @@ export function applyPatterns(text: string): string {
     // After the groups, String.replace passes the offset and the whole input;
     // callbacks only read the leading groups, so the tail does no harm.
     out = replace
-      ? out.replace(pattern, (match: string, ...rest: unknown[]) => replace(match, rest.map((g) => (typeof g === "string" ? g : undefined))))
+      ? out.replace(pattern, (match: string, ...rest: unknown[]) =>
+          replace(
+            match,
+            rest.map((g) => (typeof g === "string" ? g : undefined)),
+          ),
+        )
       : out.replace(pattern, REDACTED);
   }
   return out;

@@ -13,7 +13,13 @@ import type { Savings } from "../cost/savings";
 
 export type EvalStatus = "passed" | "failed" | "deferred" | "judge_error" | "skipped";
 
-export const EVAL_STATUSES: EvalStatus[] = ["passed", "failed", "deferred", "judge_error", "skipped"];
+export const EVAL_STATUSES: EvalStatus[] = [
+  "passed",
+  "failed",
+  "deferred",
+  "judge_error",
+  "skipped",
+];
 
 /** Results per outcome, with the skipped ones per cause where it is known (the dashboard's count cards). */
 export type OutcomeCounts = Record<EvalStatus, number> & { skippedBy?: SkippedBy };
@@ -143,7 +149,11 @@ export interface EvalResult {
   note?: string;
   /** Why a skipped result was not graded: the budget, a cancel request or an interruption. */
   skipKind?: SkipKind;
-  rubric: { kind: "freeform" | "criteria" | "tree" | "categories" | "pairwise"; source: RubricSource; text?: string };
+  rubric: {
+    kind: "freeform" | "criteria" | "tree" | "categories" | "pairwise";
+    source: RubricSource;
+    text?: string;
+  };
   judge: {
     models: string[];
     /** Each model's provider (model_provider: anthropic, openai, or one declared under providers:), when resolved. */

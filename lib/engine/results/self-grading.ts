@@ -17,7 +17,13 @@ export function selfGradingWarnings(results: readonly EvalResult[]): SelfGrading
     for (const judge of new Set(result.judges.map((j) => j.model))) {
       if (modelFamilyOf(judge)?.id !== family.id) continue;
       const key = JSON.stringify([judge, agent]);
-      const found = byPair.get(key) ?? { judge, agent, family: family.label, results: [], message: selfGradingMessage({ judge, agent, family: family.label }) };
+      const found = byPair.get(key) ?? {
+        judge,
+        agent,
+        family: family.label,
+        results: [],
+        message: selfGradingMessage({ judge, agent, family: family.label }),
+      };
       found.results.push(result.name);
       byPair.set(key, found);
     }
@@ -27,5 +33,8 @@ export function selfGradingWarnings(results: readonly EvalResult[]): SelfGrading
 
 /** One line per warning, for the text reporters. */
 export function selfGradingLines(warnings: readonly SelfGradingWarning[] | undefined): string[] {
-  return (warnings ?? []).map((w) => `warning: ${w.message} (${w.results.length === 1 ? "eval" : `${w.results.length} evals`}: ${w.results.join(", ")})`);
+  return (warnings ?? []).map(
+    (w) =>
+      `warning: ${w.message} (${w.results.length === 1 ? "eval" : `${w.results.length} evals`}: ${w.results.join(", ")})`,
+  );
 }

@@ -34,7 +34,14 @@ export function skipDetail(kind: SkipKind, what: string): string {
  */
 export function skippedFields(kind: SkipKind, what: string) {
   const note = skipDetail(kind, what);
-  return { status: "skipped" as const, score: null, display: "skipped", skipKind: kind, reason: `${skipLabel(kind)}: ${note}`, note };
+  return {
+    status: "skipped" as const,
+    score: null,
+    display: "skipped",
+    skipKind: kind,
+    reason: `${skipLabel(kind)}: ${note}`,
+    note,
+  };
 }
 
 /**
@@ -43,13 +50,19 @@ export function skippedFields(kind: SkipKind, what: string) {
  * since the resumed run would spend the run's --max-cost a second time.
  */
 export function gradedOnResume(result: { status: string; skipKind?: SkipKind }): boolean {
-  return result.status === "skipped" && (result.skipKind === "interrupted" || result.skipKind === "cancelled");
+  return (
+    result.status === "skipped" &&
+    (result.skipKind === "interrupted" || result.skipKind === "cancelled")
+  );
 }
 
 /** Counts per cause of the skipped results among these. */
-export function skippedByOf(results: readonly { status: string; skipKind?: SkipKind }[]): SkippedBy {
+export function skippedByOf(
+  results: readonly { status: string; skipKind?: SkipKind }[],
+): SkippedBy {
   const by: SkippedBy = {};
-  for (const r of results) if (r.status === "skipped" && r.skipKind) by[r.skipKind] = (by[r.skipKind] ?? 0) + 1;
+  for (const r of results)
+    if (r.status === "skipped" && r.skipKind) by[r.skipKind] = (by[r.skipKind] ?? 0) + 1;
   return by;
 }
 
@@ -71,7 +84,9 @@ const LEGACY = /^skipped \((budget|interrupted)\): /;
  * A result stored before skips had a kind spelt its cause in its note
  * ("skipped (budget): ..."); read it as one that has the kind.
  */
-export function withSkipKind<R extends { status: string; skipKind?: SkipKind; note?: string }>(result: R): R {
+export function withSkipKind<R extends { status: string; skipKind?: SkipKind; note?: string }>(
+  result: R,
+): R {
   if (result.status !== "skipped" || result.skipKind || result.note === undefined) return result;
   const match = LEGACY.exec(result.note);
   if (!match) return result;

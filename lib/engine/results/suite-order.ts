@@ -7,7 +7,9 @@ import type { EvalResult } from "./report";
  * order they finished, which changes from run to run; a view that lists them
  * must not.
  */
-export function inSuiteOrder<T extends Pick<EvalResult, "name" | "location" | "cell">>(results: readonly T[]): T[] {
+export function inSuiteOrder<T extends Pick<EvalResult, "name" | "location" | "cell">>(
+  results: readonly T[],
+): T[] {
   const line = (r: T) => r.location?.line ?? Number.MAX_SAFE_INTEGER;
   return [...results].sort(
     (a, b) =>

@@ -69,8 +69,13 @@ export function renderTranscript(transcript: Transcript): string {
     else if (entry.kind === "final") blocks.push(`Assistant (final reply):\n${entry.text}`);
     else {
       call++;
-      const result = entry.truncatedFrom === undefined ? entry.result : `${entry.result}\n${truncationMarker(entry.result.length, entry.truncatedFrom)}`;
-      blocks.push(`Tool call ${call}: ${entry.name} ${argumentsText(entry.arguments)}\nTool result ${call}${entry.isError ? " (error)" : ""}:\n${result}`);
+      const result =
+        entry.truncatedFrom === undefined
+          ? entry.result
+          : `${entry.result}\n${truncationMarker(entry.result.length, entry.truncatedFrom)}`;
+      blocks.push(
+        `Tool call ${call}: ${entry.name} ${argumentsText(entry.arguments)}\nTool result ${call}${entry.isError ? " (error)" : ""}:\n${result}`,
+      );
     }
   }
   if (transcript.stopNote !== undefined) blocks.push(`[${transcript.stopNote}]`);

@@ -83,7 +83,12 @@ export interface CriterionCalibration {
   graded: number;
   mae: number | null;
   /** With a bootstrap 95% interval where it is computed (people's labels against the judges). */
-  kappa: { weights: KappaWeights; value: number | null; note?: string; ci95?: { low: number; high: number } };
+  kappa: {
+    weights: KappaWeights;
+    value: number | null;
+    note?: string;
+    ci95?: { low: number; high: number };
+  };
   /** Rows: the labelled category; columns: the judged one. */
   confusion: { categories: string[]; matrix: number[][] };
   outliers: number;

@@ -1,8 +1,20 @@
-import type { DocumentConfig, ReviewPassCriteria, RubricSetConfig } from "../../config/category-types";
+import type {
+  DocumentConfig,
+  ReviewPassCriteria,
+  RubricSetConfig,
+} from "../../config/category-types";
 import type { TokenUsage } from "../ports/judge-port";
 import { decideReview } from "./decide-review";
 import { generateNextSteps, generateSummary } from "./next-steps";
-import type { CategoryResult, Decision, EvaluationReport, Finding, JudgeMetadata, PassCriteria, ReportMetadata } from "./types";
+import type {
+  CategoryResult,
+  Decision,
+  EvaluationReport,
+  Finding,
+  JudgeMetadata,
+  PassCriteria,
+  ReportMetadata,
+} from "./types";
 
 // Assembles an EvaluationReport the way the Go package's Finalize does:
 // decision, overallDecision, next steps with the rerun command, summary.
@@ -17,7 +29,11 @@ export function passCriteriaWire(criteria: ReviewPassCriteria): PassCriteria {
   };
 }
 
-export function reportMetadata(input: { document: DocumentConfig | undefined; generatedAt: string; reviewerId?: string }): ReportMetadata {
+export function reportMetadata(input: {
+  document: DocumentConfig | undefined;
+  generatedAt: string;
+  reviewerId?: string;
+}): ReportMetadata {
   const doc = input.document;
   return {
     document: doc?.file ?? "(inline)",
@@ -78,7 +94,9 @@ export function buildEvaluationReport(input: {
   decision?: Decision;
 }): EvaluationReport {
   const { rubric, categories, findings } = input;
-  const decision = input.decision ?? decideReview({ results: categories, findings, criteria: rubric.passCriteria, rubric });
+  const decision =
+    input.decision ??
+    decideReview({ results: categories, findings, criteria: rubric.passCriteria, rubric });
   return {
     metadata: input.metadata,
     reviewType: rubric.reviewType,
@@ -90,7 +108,11 @@ export function buildEvaluationReport(input: {
     passCriteria: passCriteriaWire(rubric.passCriteria),
     decision,
     overallDecision: decision.status,
-    nextSteps: generateNextSteps({ findings, categories, ...(input.rerunCommand !== undefined ? { rerunCommand: input.rerunCommand } : {}) }),
+    nextSteps: generateNextSteps({
+      findings,
+      categories,
+      ...(input.rerunCommand !== undefined ? { rerunCommand: input.rerunCommand } : {}),
+    }),
     summary: generateSummary(decision),
   };
 }

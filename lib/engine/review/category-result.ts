@@ -11,15 +11,26 @@ import type { CategoryResult, ChecklistResults, Finding } from "./types";
 const normalise = (item: string) => item.trim().toLowerCase().replace(/\s+/g, " ");
 
 /** Pass when the threshold is met; partial when some item is present; fail when none is. */
-export function scoreChecklist(scale: CategoryScale, present: string[]): { score: ScoreValue; results: ChecklistResults } {
+export function scoreChecklist(
+  scale: CategoryScale,
+  present: string[],
+): { score: ScoreValue; results: ChecklistResults } {
   const found = new Set(present.map(normalise));
   const has = (item: string) => found.has(normalise(item));
   const requiredPresent = scale.requiredItems.filter(has);
   const optionalPresent = scale.optionalItems.filter(has);
   const threshold = scale.passingThreshold ?? { required: "all", optional: 0 };
-  const requiredMet = threshold.required === "all" ? requiredPresent.length === scale.requiredItems.length : requiredPresent.length >= threshold.required;
+  const requiredMet =
+    threshold.required === "all"
+      ? requiredPresent.length === scale.requiredItems.length
+      : requiredPresent.length >= threshold.required;
   const optionalMet = optionalPresent.length >= threshold.optional;
-  const score: ScoreValue = requiredMet && optionalMet ? "pass" : requiredPresent.length + optionalPresent.length > 0 ? "partial" : "fail";
+  const score: ScoreValue =
+    requiredMet && optionalMet
+      ? "pass"
+      : requiredPresent.length + optionalPresent.length > 0
+        ? "partial"
+        : "fail";
   const results: ChecklistResults = {
     requiredPresent,
     requiredMissing: scale.requiredItems.filter((item) => !has(item)),
@@ -29,7 +40,10 @@ export function scoreChecklist(scale: CategoryScale, present: string[]): { score
   return { score, results };
 }
 
-export function findingsOf(category: string, verdict: Pick<CategoryVerdict, "findings">): Finding[] {
+export function findingsOf(
+  category: string,
+  verdict: Pick<CategoryVerdict, "findings">,
+): Finding[] {
   return verdict.findings.map((f, i) => ({
     id: `${category}-${i + 1}`,
     category,
@@ -41,13 +55,17 @@ export function findingsOf(category: string, verdict: Pick<CategoryVerdict, "fin
   }));
 }
 
-export function categoryResultOf(category: ReviewCategory, verdict: CategoryVerdict): CategoryResult {
+export function categoryResultOf(
+  category: ReviewCategory,
+  verdict: CategoryVerdict,
+): CategoryResult {
   let score = verdict.score;
   let reasoning = verdict.reasoning;
   let checklistResults: ChecklistResults | undefined;
   if (category.scale.type === "checklist" && verdict.checklist) {
     const scored = scoreChecklist(category.scale, verdict.checklist.present);
-    if (scored.score !== verdict.score) reasoning += ` [scored ${scored.score} from the checklist items found; the judge said ${verdict.score}]`;
+    if (scored.score !== verdict.score)
+      reasoning += ` [scored ${scored.score} from the checklist items found; the judge said ${verdict.score}]`;
     score = scored.score;
     checklistResults = scored.results;
   }
@@ -72,7 +90,10 @@ export function categoryResultOf(category: ReviewCategory, verdict: CategoryVerd
 export const SCORE_POINTS: Record<ScoreValue, number> = { pass: 1, partial: 0.5, fail: 0 };
 
 /** The weighted mean of category points, for charts and the matrix view; the decision never uses it. */
-export function reviewScore(results: CategoryResult[], categories: ReviewCategory[]): number | null {
+export function reviewScore(
+  results: CategoryResult[],
+  categories: ReviewCategory[],
+): number | null {
   let total = 0;
   let weight = 0;
   for (const result of results) {

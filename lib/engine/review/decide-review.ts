@@ -1,5 +1,11 @@
 import type { ReviewPassCriteria, RubricSetConfig, Severity } from "../../config/category-types";
-import type { CategoryResult, CategoryResultCounts, Decision, Finding, FindingCounts } from "./types";
+import type {
+  CategoryResult,
+  CategoryResultCounts,
+  Decision,
+  Finding,
+  FindingCounts,
+} from "./types";
 
 // The decision of a review, by exactly the rules of the Go package's Evaluate
 // (spec/README.md), in this order:
@@ -25,7 +31,14 @@ export function isBlocking(severity: Severity): boolean {
 }
 
 export function countFindings(findings: Finding[]): FindingCounts {
-  const counts: FindingCounts = { critical: 0, high: 0, medium: 0, low: 0, info: 0, total: findings.length };
+  const counts: FindingCounts = {
+    critical: 0,
+    high: 0,
+    medium: 0,
+    low: 0,
+    info: 0,
+    total: findings.length,
+  };
   for (const finding of findings) counts[finding.severity]++;
   return counts;
 }
@@ -41,39 +54,83 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 /** Which required categories did not pass: absent ones count as not passed. */
 export function failingRequired(results: CategoryResult[], rubric: RubricSetConfig): string[] {
-  return rubric.categories.filter((c) => c.required && results.find((r) => r.category === c.id)?.score !== "pass").map((c) => c.id);
+  return rubric.categories
+    .filter((c) => c.required && results.find((r) => r.category === c.id)?.score !== "pass")
+    .map((c) => c.id);
 }
 
-export function decideReview(input: { results: CategoryResult[]; findings: Finding[]; criteria: ReviewPassCriteria; rubric: RubricSetConfig }): Decision {
+export function decideReview(input: {
+  results: CategoryResult[];
+  findings: Finding[];
+  criteria: ReviewPassCriteria;
+  rubric: RubricSetConfig;
+}): Decision {
   const { results, findings, criteria, rubric } = input;
   const findingCounts = countFindings(findings);
   const categoryCounts = countResults(results);
-  const decide = (status: Decision["status"], passed: boolean, rationale: string): Decision => ({ status, passed, rationale, findingCounts, categoryCounts });
+  const decide = (status: Decision["status"], passed: boolean, rationale: string): Decision => ({
+    status,
+    passed,
+    rationale,
+    findingCounts,
+    categoryCounts,
+  });
   const limits = criteria.maxFindings;
 
   if (over(findingCounts.critical, limits.critical)) {
-    return decide("fail", false, `Blocked: ${plural(findingCounts.critical, "critical finding")} (max ${limits.critical} allowed)`);
+    return decide(
+      "fail",
+      false,
+      `Blocked: ${plural(findingCounts.critical, "critical finding")} (max ${limits.critical} allowed)`,
+    );
   }
   if (over(findingCounts.high, limits.high)) {
-    return decide("fail", false, `Blocked: ${plural(findingCounts.high, "high severity finding")} (max ${limits.high} allowed)`);
+    return decide(
+      "fail",
+      false,
+      `Blocked: ${plural(findingCounts.high, "high severity finding")} (max ${limits.high} allowed)`,
+    );
   }
 
   const rule = criteria.minCategoriesPassing;
   if (rule === "all") {
     if (categoryCounts.fail > 0 || categoryCounts.partial > 0) {
-      return decide("fail", false, `Not all categories passed: ${categoryCounts.fail} failed, ${categoryCounts.partial} partial`);
+      return decide(
+        "fail",
+        false,
+        `Not all categories passed: ${categoryCounts.fail} failed, ${categoryCounts.partial} partial`,
+      );
     }
   } else if (rule === "all_required") {
     const missing = failingRequired(results, rubric);
-    if (missing.length > 0) return decide("fail", false, `Required ${missing.length === 1 ? "category" : "categories"} did not pass: ${missing.join(", ")}`);
+    if (missing.length > 0)
+      return decide(
+        "fail",
+        false,
+        `Required ${missing.length === 1 ? "category" : "categories"} did not pass: ${missing.join(", ")}`,
+      );
   } else if (categoryCounts.pass < rule) {
-    return decide("fail", false, `Only ${plural(categoryCounts.pass, "category")} passed (minimum ${rule} required)`);
+    return decide(
+      "fail",
+      false,
+      `Only ${plural(categoryCounts.pass, "category")} passed (minimum ${rule} required)`,
+    );
   }
 
   if (over(findingCounts.medium, limits.medium)) {
-    return decide("conditional", false, `${plural(findingCounts.medium, "medium finding")} exceeds the limit of ${limits.medium}`);
+    return decide(
+      "conditional",
+      false,
+      `${plural(findingCounts.medium, "medium finding")} exceeds the limit of ${limits.medium}`,
+    );
   }
-  if (categoryCounts.partial > 0) return decide("conditional", true, `Passed with ${plural(categoryCounts.partial, "partial score")}`);
-  if (findingCounts.medium > 0 || findingCounts.low > 0) return decide("conditional", true, "Passed with non-blocking findings");
+  if (categoryCounts.partial > 0)
+    return decide(
+      "conditional",
+      true,
+      `Passed with ${plural(categoryCounts.partial, "partial score")}`,
+    );
+  if (findingCounts.medium > 0 || findingCounts.low > 0)
+    return decide("conditional", true, "Passed with non-blocking findings");
   return decide("pass", true, "Meets all criteria");
 }

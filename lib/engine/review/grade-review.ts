@@ -22,10 +22,7 @@ type CategoriesRubric = { kind: "categories"; rubricSet: RubricSetConfig };
 const ZERO: TokenUsage = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
 
 function sumUsage(calls: JudgeCallSummary[]): TokenUsage {
-  return calls.reduce(
-    (sum, c) => addTokenUsage(sum, c.usage),
-    ZERO,
-  );
+  return calls.reduce((sum, c) => addTokenUsage(sum, c.usage), ZERO);
 }
 
 /** A shell-safe rerun of just this review. */
@@ -41,7 +38,11 @@ export function describePassCriteria(criteria: ReviewPassCriteria): string {
   return `${criteria.minCategoriesPassing}; critical ${limit(critical)}, high ${limit(high)}, medium ${limit(medium)}`;
 }
 
-function criterionRows(input: { rubric: RubricSetConfig; categories: CategoryResult[]; runs: ReviewJudgeRun[] }): CriterionResult[] {
+function criterionRows(input: {
+  rubric: RubricSetConfig;
+  categories: CategoryResult[];
+  runs: ReviewJudgeRun[];
+}): CriterionResult[] {
   return input.rubric.categories.flatMap((category) => {
     const result = input.categories.find((c) => c.category === category.id);
     if (!result) return [];
@@ -65,11 +66,29 @@ function criterionRows(input: { rubric: RubricSetConfig; categories: CategoryRes
   });
 }
 
-export async function gradeReviewCell(input: { cell: PlannedCell; call: CallJudge; now: () => number; base: ResultBase; started: number; document: string }): Promise<EvalResult> {
+export async function gradeReviewCell(input: {
+  cell: PlannedCell;
+  call: CallJudge;
+  now: () => number;
+  base: ResultBase;
+  started: number;
+  document: string;
+}): Promise<EvalResult> {
   const { cell, call, now, base, started, document } = input;
   const rubric = (cell.eval.rubric as CategoriesRubric).rubricSet;
   const jurorsOf = (model: string) => cell.judges.filter((j) => j.model === model).length;
-  const runs = await Promise.all(cell.judges.map((judge) => runReviewJudge({ rubric, judge, jurors: jurorsOf(judge.model), maxTokens: cell.eval.judge.maxTokens, document, call })));
+  const runs = await Promise.all(
+    cell.judges.map((judge) =>
+      runReviewJudge({
+        rubric,
+        judge,
+        jurors: jurorsOf(judge.model),
+        maxTokens: cell.eval.judge.maxTokens,
+        document,
+        call,
+      }),
+    ),
+  );
   const calls = runs.flatMap((r) => r.calls);
   const usage = sumUsage(calls);
   const accounting = {
@@ -79,7 +98,13 @@ export async function gradeReviewCell(input: { cell: PlannedCell; call: CallJudg
     latencyMs: Math.max(0, now() - started),
     calls,
   };
-  const common = { ...base, thresholdDisplay: describePassCriteria(rubric.passCriteria), vacuous: false, gates: [] as string[], ...accounting };
+  const common = {
+    ...base,
+    thresholdDisplay: describePassCriteria(rubric.passCriteria),
+    vacuous: false,
+    gates: [] as string[],
+    ...accounting,
+  };
   const judges = (run: ReviewJudgeRun, passed: boolean | null, score: number | null) => ({
     judge: run.judge.label,
     model: run.judge.model,
@@ -92,16 +117,32 @@ export async function gradeReviewCell(input: { cell: PlannedCell; call: CallJudg
 
   const skipped = runs.find((r) => r.skipped)?.skipped;
   if (skipped) {
-    return { ...common, ...SKIPPED.eval(skipped), criteria: [], judges: runs.map((r) => judges(r, null, null)) };
+    return {
+      ...common,
+      ...SKIPPED.eval(skipped),
+      criteria: [],
+      judges: runs.map((r) => judges(r, null, null)),
+    };
   }
   const failed = runs.filter((r) => r.error !== undefined);
   if (failed.length > 0) {
     const reason = `${failed.map((r) => `${r.judge.label}: ${r.error}`).join("; ")}`;
-    return { ...common, status: "judge_error", score: null, display: "judge_error", reason, criteria: [], judges: runs.map((r) => judges(r, null, null)) };
+    return {
+      ...common,
+      status: "judge_error",
+      score: null,
+      display: "judge_error",
+      reason,
+      criteria: [],
+      judges: runs.map((r) => judges(r, null, null)),
+    };
   }
 
   const generatedAt = new Date(now()).toISOString();
-  const rerunCommand = rerunCommandFor({ suiteFile: cell.eval.location.file, evalName: cell.eval.name });
+  const rerunCommand = rerunCommandFor({
+    suiteFile: cell.eval.location.file,
+    evalName: cell.eval.name,
+  });
   const reviews: JudgedReview[] = runs.map((run) => {
     const own = run.calls;
     const judge = judgeMetadata({
@@ -116,15 +157,38 @@ export async function gradeReviewCell(input: { cell: PlannedCell; call: CallJudg
       usage: sumUsage(own),
     });
     const categories = run.categories!;
-    const metadata = reportMetadata({ document: cell.eval.document, generatedAt, reviewerId: run.judge.label });
-    return { judgeId: run.judge.label, report: buildEvaluationReport({ rubric, metadata, judge, categories, findings: categories.flatMap((c) => c.findings ?? []), rerunCommand }) };
+    const metadata = reportMetadata({
+      document: cell.eval.document,
+      generatedAt,
+      reviewerId: run.judge.label,
+    });
+    return {
+      judgeId: run.judge.label,
+      report: buildEvaluationReport({
+        rubric,
+        metadata,
+        judge,
+        categories,
+        findings: categories.flatMap((c) => c.findings ?? []),
+        rerunCommand,
+      }),
+    };
   });
 
   let outcome: ReviewOutcome;
   if (reviews.length === 1) outcome = { report: reviews[0]!.report };
   else {
-    const multiJudge = aggregateEvaluations({ reviews, judges: reviews.map((r) => r.report.judge!), method: aggregationMethodOf(cell.eval.judge.aggregate), rubric });
-    const metadata = reportMetadata({ document: cell.eval.document, generatedAt, reviewerId: `${reviews.length} judges (${multiJudge.aggregationMethod})` });
+    const multiJudge = aggregateEvaluations({
+      reviews,
+      judges: reviews.map((r) => r.report.judge!),
+      method: aggregationMethodOf(cell.eval.judge.aggregate),
+      rubric,
+    });
+    const metadata = reportMetadata({
+      document: cell.eval.document,
+      generatedAt,
+      reviewerId: `${reviews.length} judges (${multiJudge.aggregationMethod})`,
+    });
     const report = buildEvaluationReport({
       rubric,
       metadata,
@@ -146,7 +210,13 @@ export async function gradeReviewCell(input: { cell: PlannedCell; call: CallJudg
     reason: `${decision.status}: ${decision.rationale}`,
     gates: decision.passed ? [] : [decision.rationale],
     criteria: criterionRows({ rubric, categories: outcome.report.categories, runs }),
-    judges: runs.map((run, i) => judges(run, reviews[i]!.report.decision.passed, reviewScore(run.categories!, rubric.categories))),
+    judges: runs.map((run, i) =>
+      judges(
+        run,
+        reviews[i]!.report.decision.passed,
+        reviewScore(run.categories!, rubric.categories),
+      ),
+    ),
     review: outcome,
   };
 }

@@ -2,7 +2,15 @@ import type { RubricSetConfig, ScoreValue } from "../../config/category-types";
 import type { AggregationMethodModule } from "./aggregation/registry";
 import { countVotes } from "./aggregation/method";
 import { countFindings, countResults, severityWeight } from "./decide-review";
-import type { CategoryResult, Decision, EvaluationReport, Finding, JudgeDisagreement, JudgeMetadata, MultiJudgeResult } from "./types";
+import type {
+  CategoryResult,
+  Decision,
+  EvaluationReport,
+  Finding,
+  JudgeDisagreement,
+  JudgeMetadata,
+  MultiJudgeResult,
+} from "./types";
 
 // Several judges' reviews of one document, combined as the Go package's
 // AggregateEvaluations does (spec/README.md):
@@ -22,7 +30,8 @@ export interface JudgedReview {
   report: EvaluationReport;
 }
 
-const titleKey = (f: Finding) => `${f.category}\u0000${f.title.trim().toLowerCase().replace(/\s+/g, " ")}`;
+const titleKey = (f: Finding) =>
+  `${f.category}\u0000${f.title.trim().toLowerCase().replace(/\s+/g, " ")}`;
 
 export function consolidateFindings(reviews: JudgedReview[], rubric: RubricSetConfig): Finding[] {
   const kept = new Map<string, { finding: Finding; order: number }>();
@@ -32,7 +41,8 @@ export function consolidateFindings(reviews: JudgedReview[], rubric: RubricSetCo
       const key = titleKey(finding);
       const existing = kept.get(key);
       if (!existing) kept.set(key, { finding, order: order++ });
-      else if (severityWeight(finding.severity) > severityWeight(existing.finding.severity)) kept.set(key, { finding, order: existing.order });
+      else if (severityWeight(finding.severity) > severityWeight(existing.finding.severity))
+        kept.set(key, { finding, order: existing.order });
     }
   }
   const categoryIndex = (id: string) => {
@@ -40,7 +50,10 @@ export function consolidateFindings(reviews: JudgedReview[], rubric: RubricSetCo
     return i < 0 ? rubric.categories.length : i;
   };
   const sorted = [...kept.values()].sort(
-    (a, b) => severityWeight(b.finding.severity) - severityWeight(a.finding.severity) || categoryIndex(a.finding.category) - categoryIndex(b.finding.category) || a.order - b.order,
+    (a, b) =>
+      severityWeight(b.finding.severity) - severityWeight(a.finding.severity) ||
+      categoryIndex(a.finding.category) - categoryIndex(b.finding.category) ||
+      a.order - b.order,
   );
   // Judges number their findings independently; renumber so ids stay unique.
   const seen = new Map<string, number>();
@@ -51,7 +64,12 @@ export function consolidateFindings(reviews: JudgedReview[], rubric: RubricSetCo
   });
 }
 
-function aggregateCategory(input: { id: string; reviews: JudgedReview[]; method: AggregationMethodModule; findings: Finding[] }): { result: CategoryResult; votes: { judgeId: string; score: ScoreValue }[] } | undefined {
+function aggregateCategory(input: {
+  id: string;
+  reviews: JudgedReview[];
+  method: AggregationMethodModule;
+  findings: Finding[];
+}): { result: CategoryResult; votes: { judgeId: string; score: ScoreValue }[] } | undefined {
   const { id, reviews, method } = input;
   const votes = reviews.flatMap(({ judgeId, report }) => {
     const result = report.categories.find((c) => c.category === id);
@@ -67,7 +85,9 @@ function aggregateCategory(input: { id: string; reviews: JudgedReview[]; method:
       : agreeing.length > 0
         ? `${method.name} of ${votes.length} judges (${split}). ${agreeing[0]!.result.reasoning}`
         : `${method.name} of ${votes.length} judges (${split}) gives ${score}: no judge gave that score.`;
-  const evidence = [...new Set((agreeing.length > 0 ? agreeing : votes).flatMap((v) => v.result.evidence ?? []))];
+  const evidence = [
+    ...new Set((agreeing.length > 0 ? agreeing : votes).flatMap((v) => v.result.evidence ?? [])),
+  ];
   const findings = input.findings.filter((f) => f.category === id);
   const checklist = agreeing.find((v) => v.result.checklistResults)?.result.checklistResults;
   return {
@@ -83,21 +103,40 @@ function aggregateCategory(input: { id: string; reviews: JudgedReview[]; method:
   };
 }
 
-function consolidateDecision(input: { reviews: JudgedReview[]; method: AggregationMethodModule; categories: CategoryResult[]; findings: Finding[] }): Decision {
+function consolidateDecision(input: {
+  reviews: JudgedReview[];
+  method: AggregationMethodModule;
+  categories: CategoryResult[];
+  findings: Finding[];
+}): Decision {
   const { reviews, method } = input;
   const decisions = reviews.map((r) => ({ judgeId: r.judgeId, ...r.report.decision }));
   const status = method.decide(decisions.map((d) => d.status));
   const conditional = decisions.filter((d) => d.status === "conditional").map((d) => d.passed);
-  const passed = status === "pass" || (status === "conditional" && method.passedWhenConditional(conditional));
-  const tally = [...countVotes(decisions.map((d) => d.status))].map(([s, n]) => `${n} ${s}`).join(", ");
+  const passed =
+    status === "pass" || (status === "conditional" && method.passedWhenConditional(conditional));
+  const tally = [...countVotes(decisions.map((d) => d.status))]
+    .map(([s, n]) => `${n} ${s}`)
+    .join(", ");
   const rationale =
     status === "human_review"
       ? `The judges did not agree (${tally}); ${method.name} sends the review to a person`
       : `${method.name} of ${decisions.length} judge decisions (${tally}) gives ${status}`;
-  return { status, passed, rationale, findingCounts: countFindings(input.findings), categoryCounts: countResults(input.categories) };
+  return {
+    status,
+    passed,
+    rationale,
+    findingCounts: countFindings(input.findings),
+    categoryCounts: countResults(input.categories),
+  };
 }
 
-export function aggregateEvaluations(input: { reviews: JudgedReview[]; judges: JudgeMetadata[]; method: AggregationMethodModule; rubric: RubricSetConfig }): MultiJudgeResult {
+export function aggregateEvaluations(input: {
+  reviews: JudgedReview[];
+  judges: JudgeMetadata[];
+  method: AggregationMethodModule;
+  rubric: RubricSetConfig;
+}): MultiJudgeResult {
   const { reviews, method, rubric } = input;
   const consolidatedFindings = consolidateFindings(reviews, rubric);
   const aggregated = rubric.categories.flatMap((c) => {
@@ -105,9 +144,19 @@ export function aggregateEvaluations(input: { reviews: JudgedReview[]; judges: J
     return one ? [one] : [];
   });
   const agreement =
-    aggregated.length === 0 ? 1 : aggregated.reduce((sum, a) => sum + Math.max(...countVotes(a.votes.map((v) => v.score)).values()) / reviews.length, 0) / aggregated.length;
+    aggregated.length === 0
+      ? 1
+      : aggregated.reduce(
+          (sum, a) =>
+            sum + Math.max(...countVotes(a.votes.map((v) => v.score)).values()) / reviews.length,
+          0,
+        ) / aggregated.length;
   const disagreements: JudgeDisagreement[] = aggregated
-    .map((a) => ({ category: a.result.category, scores: a.votes, uniqueScores: new Set(a.votes.map((v) => v.score)).size }))
+    .map((a) => ({
+      category: a.result.category,
+      scores: a.votes,
+      uniqueScores: new Set(a.votes.map((v) => v.score)).size,
+    }))
     .filter((d) => d.uniqueScores > 1);
   const aggregatedCategories = aggregated.map((a) => a.result);
   return {
@@ -117,7 +166,12 @@ export function aggregateEvaluations(input: { reviews: JudgedReview[]; judges: J
     aggregationMethod: method.name,
     agreement,
     ...(disagreements.length > 0 ? { disagreements } : {}),
-    consolidatedDecision: consolidateDecision({ reviews, method, categories: aggregatedCategories, findings: consolidatedFindings }),
+    consolidatedDecision: consolidateDecision({
+      reviews,
+      method,
+      categories: aggregatedCategories,
+      findings: consolidatedFindings,
+    }),
     consolidatedFindings,
   };
 }

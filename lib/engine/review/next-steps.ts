@@ -17,7 +17,11 @@ function actionOf(finding: Finding): ActionItem {
   };
 }
 
-export function generateNextSteps(input: { findings: Finding[]; categories: CategoryResult[]; rerunCommand?: string }): NextSteps {
+export function generateNextSteps(input: {
+  findings: Finding[];
+  categories: CategoryResult[];
+  rerunCommand?: string;
+}): NextSteps {
   const immediate: ActionItem[] = [];
   const recommended: ActionItem[] = [];
   for (const finding of input.findings) {
@@ -25,8 +29,16 @@ export function generateNextSteps(input: { findings: Finding[]; categories: Cate
     else if (finding.severity === "medium") recommended.push(actionOf(finding));
   }
   for (const category of input.categories) {
-    if (category.score === "fail") immediate.push({ action: `Address failing category: ${category.category}`, category: category.category });
-    else if (category.score === "partial") recommended.push({ action: `Improve partial category: ${category.category}`, category: category.category });
+    if (category.score === "fail")
+      immediate.push({
+        action: `Address failing category: ${category.category}`,
+        category: category.category,
+      });
+    else if (category.score === "partial")
+      recommended.push({
+        action: `Improve partial category: ${category.category}`,
+        category: category.category,
+      });
   }
   return {
     ...(input.rerunCommand !== undefined ? { rerunCommand: input.rerunCommand } : {}),
@@ -42,7 +54,9 @@ export function generateSummary(decision: Decision): string {
   let summary = `Categories: ${c.pass} pass, ${c.partial} partial, ${c.fail} fail. `;
   if (f.total === 0) summary += "No findings.";
   else {
-    const parts = (["critical", "high", "medium", "low"] as const).filter((s) => f[s] > 0).map((s) => `${f[s]} ${s}`);
+    const parts = (["critical", "high", "medium", "low"] as const)
+      .filter((s) => f[s] > 0)
+      .map((s) => `${f[s]} ${s}`);
     summary += `${f.total} findings${parts.length > 0 ? ` (${parts.join(", ")})` : ""}.`;
   }
   return `${summary} Decision: ${decision.status}.`;

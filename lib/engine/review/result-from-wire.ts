@@ -41,7 +41,11 @@ function limitText(n: number): string {
   return n < 0 ? "any" : `≤${n}`;
 }
 
-export function resultFromReview(input: { outcome: ReviewOutcome; id: string; name: string }): EvalResult {
+export function resultFromReview(input: {
+  outcome: ReviewOutcome;
+  id: string;
+  name: string;
+}): EvalResult {
   const { outcome, id, name } = input;
   const { report } = outcome;
   const evaluations = outcome.multiJudge?.evaluations ?? [report];
@@ -87,9 +91,17 @@ export function resultFromReview(input: { outcome: ReviewOutcome; id: string; na
     scale: { kind: "unit" },
     display: decision.status,
     // Without maxFindingsSeverity the file says nothing about finding limits: none are shown.
-    thresholdDisplay: limits ? `${report.passCriteria.minCategoriesPassing}; critical ${limitText(limits.critical)}, high ${limitText(limits.high)}, medium ${limitText(limits.medium)}` : report.passCriteria.minCategoriesPassing,
+    thresholdDisplay: limits
+      ? `${report.passCriteria.minCategoriesPassing}; critical ${limitText(limits.critical)}, high ${limitText(limits.high)}, medium ${limitText(limits.medium)}`
+      : report.passCriteria.minCategoriesPassing,
     reason: `${decision.status}: ${decision.rationale}`,
-    rubric: { kind: "categories", source: { type: "inline", ...(report.rubricId !== undefined ? { name: report.rubricId } : {}) } },
+    rubric: {
+      kind: "categories",
+      source: {
+        type: "inline",
+        ...(report.rubricId !== undefined ? { name: report.rubricId } : {}),
+      },
+    },
     judge: { models: [...new Set(judges.map((j) => j.model))], jurySize: 1, consensus: 1 },
     candidate: { source: "fixed" },
     criteria,
@@ -98,7 +110,9 @@ export function resultFromReview(input: { outcome: ReviewOutcome; id: string; na
     usage: usageOf(judgeMetadata),
     costUsd: 0,
     judgeCalls: 0,
-    latencyMs: Math.round(judgeMetadata.reduce((sum, j) => sum + (j.latency ?? 0), 0) / NANOSECONDS_PER_MS),
+    latencyMs: Math.round(
+      judgeMetadata.reduce((sum, j) => sum + (j.latency ?? 0), 0) / NANOSECONDS_PER_MS,
+    ),
     calls: [],
     review: outcome,
   };

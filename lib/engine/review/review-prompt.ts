@@ -1,6 +1,11 @@
 import type { ReviewCategory, RubricSetConfig } from "../../config/category-types";
 import type { JudgeRequest } from "../ports/judge-port";
-import { candidateShared, preamble, renderCandidate, type JudgeSettings } from "../grade/build-prompt";
+import {
+  candidateShared,
+  preamble,
+  renderCandidate,
+  type JudgeSettings,
+} from "../grade/build-prompt";
 import { VERDICT_TOOL_NAME } from "../ports/verdict";
 
 // The judge prompts of a category review, laid out for the prompt cache as
@@ -28,16 +33,25 @@ function scaleLines(category: ReviewCategory): string[] {
   const { scale } = category;
   if (scale.type === "checklist") {
     const threshold = scale.passingThreshold ?? { required: "all", optional: 0 };
-    const lines = ["### Checklist", "Required items:", ...scale.requiredItems.map((item) => `- ${item}`)];
-    if (scale.optionalItems.length > 0) lines.push("Optional items:", ...scale.optionalItems.map((item) => `- ${item}`));
-    const need = threshold.required === "all" ? "all required items" : `at least ${threshold.required} required items`;
+    const lines = [
+      "### Checklist",
+      "Required items:",
+      ...scale.requiredItems.map((item) => `- ${item}`),
+    ];
+    if (scale.optionalItems.length > 0)
+      lines.push("Optional items:", ...scale.optionalItems.map((item) => `- ${item}`));
+    const need =
+      threshold.required === "all"
+        ? "all required items"
+        : `at least ${threshold.required} required items`;
     lines.push(
       `The category passes when the document contains ${need}${threshold.optional > 0 ? ` and at least ${threshold.optional} optional items` : ""}.`,
       "In `checklist`, list under `present` and `missing` every item above, copied exactly.",
     );
     return lines;
   }
-  const header = scale.type === "binary" ? "### Scale (binary: pass or fail, no partial)" : "### Scale";
+  const header =
+    scale.type === "binary" ? "### Scale (binary: pass or fail, no partial)" : "### Scale";
   return [
     header,
     ...scale.options.map((option) => {
@@ -54,7 +68,11 @@ function exampleLines(category: ReviewCategory): string[] {
     "### Examples",
     ...levels.flatMap((level) => {
       const example = category.examples[level]!;
-      return [`Score ${level}:`, `Excerpt: ${JSON.stringify(example.excerpt)}`, `Reasoning: ${example.reasoning}`];
+      return [
+        `Score ${level}:`,
+        `Excerpt: ${JSON.stringify(example.excerpt)}`,
+        `Reasoning: ${example.reasoning}`,
+      ];
     }),
   ];
 }
@@ -72,7 +90,9 @@ export function categoryText(category: ReviewCategory): string {
 function instructions(rubric: RubricSetConfig): string[] {
   if (!rubric.judgePrompt) return [];
   // Go's template placeholders name what we put elsewhere in the prompt.
-  const text = rubric.judgePrompt.replaceAll("{content}", "the document in <candidate_response>").replaceAll("{categories}", "the categories below");
+  const text = rubric.judgePrompt
+    .replaceAll("{content}", "the document in <candidate_response>")
+    .replaceAll("{categories}", "the categories below");
   return ["## Review instructions", text, ""];
 }
 
@@ -86,7 +106,11 @@ function reviewStablePrompt(rubric: RubricSetConfig): string {
   const known = stableTexts.get(rubric);
   if (known !== undefined) return known;
   const text = [
-    preamble(task(`You review a document (${rubric.reviewType}) against the categories of the rubric "${rubric.name}". The last turn says which category to score, or to score all of them.`)),
+    preamble(
+      task(
+        `You review a document (${rubric.reviewType}) against the categories of the rubric "${rubric.name}". The last turn says which category to score, or to score all of them.`,
+      ),
+    ),
     "",
     "Score a category pass, partial or fail by its scale (a binary category is pass or fail).",
     "",
@@ -98,7 +122,14 @@ function reviewStablePrompt(rubric: RubricSetConfig): string {
   return text;
 }
 
-function reviewRequest<K extends "category" | "category_binary" | "category_holistic">(input: { rubric: RubricSetConfig; settings: JudgeSettings; document: string; task: string; verdict: K; calls: number }): JudgeRequest<K> {
+function reviewRequest<K extends "category" | "category_binary" | "category_holistic">(input: {
+  rubric: RubricSetConfig;
+  settings: JudgeSettings;
+  document: string;
+  task: string;
+  verdict: K;
+  calls: number;
+}): JudgeRequest<K> {
   const { settings } = input;
   return {
     model: settings.model,
@@ -113,22 +144,46 @@ function reviewRequest<K extends "category" | "category_binary" | "category_holi
   };
 }
 
-export function categoryRequest(input: { rubric: RubricSetConfig; category: ReviewCategory; settings: JudgeSettings; document: string }): JudgeRequest<"category" | "category_binary"> {
+export function categoryRequest(input: {
+  rubric: RubricSetConfig;
+  category: ReviewCategory;
+  settings: JudgeSettings;
+  document: string;
+}): JudgeRequest<"category" | "category_binary"> {
   const { category } = input;
   const task = `Score the category "${category.name}" (id: ${category.id}) only, now, with its findings, by calling ${VERDICT_TOOL_NAME}.`;
-  return reviewRequest({ ...input, task, verdict: category.scale.type === "binary" ? "category_binary" : "category", calls: input.rubric.categories.length });
+  return reviewRequest({
+    ...input,
+    task,
+    verdict: category.scale.type === "binary" ? "category_binary" : "category",
+    calls: input.rubric.categories.length,
+  });
 }
 
-export function holisticRequest(input: { rubric: RubricSetConfig; settings: JudgeSettings; document: string }): JudgeRequest<"category_holistic"> {
+export function holisticRequest(input: {
+  rubric: RubricSetConfig;
+  settings: JudgeSettings;
+  document: string;
+}): JudgeRequest<"category_holistic"> {
   const task = `Score every category in one pass, now, with one entry per category id, by calling ${VERDICT_TOOL_NAME}.`;
-  return { ...reviewRequest({ ...input, task, verdict: "category_holistic", calls: 1 }), categories: input.rubric.categories.map((category) => category.id) };
+  return {
+    ...reviewRequest({ ...input, task, verdict: "category_holistic", calls: 1 }),
+    categories: input.rubric.categories.map((category) => category.id),
+  };
 }
 
 /** The requests one judge sends for a review: one per category, or one for all. */
-export function reviewRequests(input: { rubric: RubricSetConfig; settings: JudgeSettings; document: string }): JudgeRequest<"category" | "category_binary" | "category_holistic">[] {
+export function reviewRequests(input: {
+  rubric: RubricSetConfig;
+  settings: JudgeSettings;
+  document: string;
+}): JudgeRequest<"category" | "category_binary" | "category_holistic">[] {
   const { rubric, settings, document } = input;
-  if (rubric.evaluationType === "holistic") return [holisticRequest({ rubric, settings, document })];
-  return rubric.categories.map((category) => categoryRequest({ rubric, category, settings, document }));
+  if (rubric.evaluationType === "holistic")
+    return [holisticRequest({ rubric, settings, document })];
+  return rubric.categories.map((category) =>
+    categoryRequest({ rubric, category, settings, document }),
+  );
 }
 
 /** `eval --explain` lines for a category rubric. */
@@ -137,6 +192,9 @@ export function describeCategoryRubric(rubric: RubricSetConfig, source: string):
   const limit = (n: number) => (n < 0 ? "unlimited" : String(n));
   return [
     `category rubric "${rubric.name}" (${source}), ${rubric.evaluationType}, pass when ${minCategoriesPassing}; findings allowed: critical ${limit(maxFindings.critical)}, high ${limit(maxFindings.high)}, medium ${limit(maxFindings.medium)}`,
-    ...rubric.categories.map((c) => `  - ${c.id}: ${c.name} (${c.scale.type}${c.required ? ", required" : ""}, weight ${c.weight})`),
+    ...rubric.categories.map(
+      (c) =>
+        `  - ${c.id}: ${c.name} (${c.scale.type}${c.required ? ", required" : ""}, weight ${c.weight})`,
+    ),
   ];
 }

@@ -24,13 +24,28 @@ export interface ReviewJudgeRun {
   verdicts: Map<string, VerdictRecord>;
 }
 
-export async function runReviewJudge(input: { rubric: RubricSetConfig; judge: JudgeInstance; jurors: number; maxTokens: number; document: string; call: CallJudge }): Promise<ReviewJudgeRun> {
+export async function runReviewJudge(input: {
+  rubric: RubricSetConfig;
+  judge: JudgeInstance;
+  jurors: number;
+  maxTokens: number;
+  document: string;
+  call: CallJudge;
+}): Promise<ReviewJudgeRun> {
   const { rubric, judge, document, call } = input;
-  const settings = { model: judge.model, maxTokens: input.maxTokens, sample: judge.juror, jurors: input.jurors };
+  const settings = {
+    model: judge.model,
+    maxTokens: input.maxTokens,
+    sample: judge.juror,
+    jurors: input.jurors,
+  };
   const run: ReviewJudgeRun = { judge, calls: [], verdicts: new Map() };
   const errors: string[] = [];
 
-  const send = async <K extends VerdictKind>(request: JudgeRequest<K>, what: string): Promise<CallResult<VerdictOf<K>> | undefined> => {
+  const send = async <K extends VerdictKind>(
+    request: JudgeRequest<K>,
+    what: string,
+  ): Promise<CallResult<VerdictOf<K>> | undefined> => {
     const result = await call(request);
     if (result.kind === "skipped") {
       run.skipped ??= result.reason;
@@ -46,7 +61,13 @@ export async function runReviewJudge(input: { rubric: RubricSetConfig; judge: Ju
     return result;
   };
   const record = (result: CategoryResult): void => {
-    run.verdicts.set(result.category, { judge: judge.label, model: judge.model, juror: judge.juror, score: SCORE_POINTS[result.score], reasoning: result.reasoning });
+    run.verdicts.set(result.category, {
+      judge: judge.label,
+      model: judge.model,
+      juror: judge.juror,
+      score: SCORE_POINTS[result.score],
+      reasoning: result.reasoning,
+    });
   };
 
   if (rubric.evaluationType === "holistic") {
@@ -56,7 +77,8 @@ export async function runReviewJudge(input: { rubric: RubricSetConfig; judge: Ju
       const categories: CategoryResult[] = [];
       for (const category of rubric.categories) {
         const entry = entries.find((e) => e.category.trim() === category.id);
-        if (!entry) errors.push(`malformed: the holistic verdict has no entry for category "${category.id}"`);
+        if (!entry)
+          errors.push(`malformed: the holistic verdict has no entry for category "${category.id}"`);
         else categories.push(categoryResultOf(category, entry));
       }
       if (errors.length === 0) run.categories = categories;
@@ -64,8 +86,13 @@ export async function runReviewJudge(input: { rubric: RubricSetConfig; judge: Ju
   } else {
     const results = await Promise.all(
       rubric.categories.map(async (category) => {
-        const result = await send(categoryRequest({ rubric, category, settings, document }), `category ${category.id}`);
-        return result?.kind === "done" && result.outcome.ok ? categoryResultOf(category, result.outcome.verdict as CategoryVerdict) : undefined;
+        const result = await send(
+          categoryRequest({ rubric, category, settings, document }),
+          `category ${category.id}`,
+        );
+        return result?.kind === "done" && result.outcome.ok
+          ? categoryResultOf(category, result.outcome.verdict as CategoryVerdict)
+          : undefined;
       }),
     );
     if (results.every((r) => r !== undefined)) run.categories = results;

@@ -42,7 +42,14 @@ const Decision = z.object({
   status: z.enum(["pass", "conditional", "fail", "human_review"]),
   passed: z.boolean(),
   rationale: z.string(),
-  findingCounts: z.object({ critical: z.int(), high: z.int(), medium: z.int(), low: z.int(), info: z.int(), total: z.int() }),
+  findingCounts: z.object({
+    critical: z.int(),
+    high: z.int(),
+    medium: z.int(),
+    low: z.int(),
+    info: z.int(),
+    total: z.int(),
+  }),
   categoryCounts: z.object({ pass: z.int(), partial: z.int(), fail: z.int(), total: z.int() }),
 });
 
@@ -124,11 +131,17 @@ export const EvaluationReportSchema = z.object({
   findings: goList(Finding),
   passCriteria: z.object({
     minCategoriesPassing: z.string(),
-    maxFindingsSeverity: omitempty(z.object({ critical: z.int(), high: z.int(), medium: z.int(), low: omitempty(z.int()) })),
+    maxFindingsSeverity: omitempty(
+      z.object({ critical: z.int(), high: z.int(), medium: z.int(), low: omitempty(z.int()) }),
+    ),
   }),
   decision: Decision,
   overallDecision: z.string(),
-  nextSteps: z.object({ rerunCommand: omitempty(z.string()), immediate: omitempty(z.array(ActionItem)), recommended: omitempty(z.array(ActionItem)) }),
+  nextSteps: z.object({
+    rerunCommand: omitempty(z.string()),
+    immediate: omitempty(z.array(ActionItem)),
+    recommended: omitempty(z.array(ActionItem)),
+  }),
   summary: z.string(),
 });
 
@@ -139,7 +152,13 @@ export const MultiJudgeResultSchema = z.object({
   aggregationMethod: z.enum(["majority", "conservative", "optimistic", "unanimous"]),
   agreement: z.number(),
   disagreements: omitempty(
-    z.array(z.object({ category: z.string(), scores: goList(z.object({ judgeId: z.string(), score: SCORE })), uniqueScores: z.int() })),
+    z.array(
+      z.object({
+        category: z.string(),
+        scores: goList(z.object({ judgeId: z.string(), score: SCORE })),
+        uniqueScores: z.int(),
+      }),
+    ),
   ),
   consolidatedDecision: Decision,
   consolidatedFindings: goList(Finding),
@@ -149,12 +168,16 @@ export type ParseWireResult<T> = { ok: true; value: T } | { ok: false; issues: s
 
 export function parseEvaluationReport(data: unknown): ParseWireResult<EvaluationReport> {
   const parsed = EvaluationReportSchema.safeParse(data);
-  return parsed.success ? { ok: true, value: parsed.data as EvaluationReport } : { ok: false, issues: describeZodError(parsed.error) };
+  return parsed.success
+    ? { ok: true, value: parsed.data as EvaluationReport }
+    : { ok: false, issues: describeZodError(parsed.error) };
 }
 
 export function parseMultiJudgeResult(data: unknown): ParseWireResult<MultiJudgeResult> {
   const parsed = MultiJudgeResultSchema.safeParse(data);
-  return parsed.success ? { ok: true, value: parsed.data as MultiJudgeResult } : { ok: false, issues: describeZodError(parsed.error) };
+  return parsed.success
+    ? { ok: true, value: parsed.data as MultiJudgeResult }
+    : { ok: false, issues: describeZodError(parsed.error) };
 }
 
 /** The object Go's json.Marshal would produce for this report. */

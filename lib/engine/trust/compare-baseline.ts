@@ -6,13 +6,23 @@ import type { BaselineComparison, BaselineDelta, EvalResult, Report } from "../r
 
 const FAILING = new Set<EvalResult["status"]>(["failed", "judge_error"]);
 
-export function compareToBaseline(input: { report: Report; baseline: EvalResult[]; baselineRunId: string; maxDrop: number }): BaselineComparison {
+export function compareToBaseline(input: {
+  report: Report;
+  baseline: EvalResult[];
+  baselineRunId: string;
+  maxDrop: number;
+}): BaselineComparison {
   const byId = new Map(input.baseline.map((r) => [r.id, r]));
   const deltas: BaselineDelta[] = input.report.results.map((result) => {
     const before = byId.get(result.id);
-    const delta = before && before.score !== null && result.score !== null ? result.score - before.score : null;
-    const newlyFailing = Boolean(before && before.status === "passed" && FAILING.has(result.status));
-    const newlyPassing = Boolean(before && FAILING.has(before.status) && result.status === "passed");
+    const delta =
+      before && before.score !== null && result.score !== null ? result.score - before.score : null;
+    const newlyFailing = Boolean(
+      before && before.status === "passed" && FAILING.has(result.status),
+    );
+    const newlyPassing = Boolean(
+      before && FAILING.has(before.status) && result.status === "passed",
+    );
     return {
       id: result.id,
       name: result.name,

@@ -24,19 +24,36 @@ import { useTestDatabase } from "../../support/test-database";
 // not define is refused: its base_url is never called.
 
 const db = useTestDatabase();
-const holder = globalThis as typeof globalThis & { __rubricStudioPrisma?: { $disconnect(): Promise<void> } };
-const NAMES = ["DATABASE_URL", "ANTHROPIC_API_KEY", "OPENAI_API_KEY", "OPENAI_BASE_URL", "RUBRIC_STUDIO_PROVIDERS"] as const;
+const holder = globalThis as typeof globalThis & {
+  __rubricStudioPrisma?: { $disconnect(): Promise<void> };
+};
+const NAMES = [
+  "DATABASE_URL",
+  "ANTHROPIC_API_KEY",
+  "OPENAI_API_KEY",
+  "OPENAI_BASE_URL",
+  "RUBRIC_STUDIO_PROVIDERS",
+] as const;
 const saved = Object.fromEntries(NAMES.map((n) => [n, process.env[n]]));
 let openai: FakeOpenAIApi;
 let local: FakeOpenAIApi;
 let elsewhere: FakeOpenAIApi;
 let dir: string;
 
-const post = (url: string, body: unknown) => new Request(`http://127.0.0.1${url}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+const post = (url: string, body: unknown) =>
+  new Request(`http://127.0.0.1${url}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
 
 beforeAll(async () => {
-  openai = await startFakeOpenAIApi({ respond: () => ({ verdict: { reasoning: "states the window", score: 0.75 } }) });
-  local = await startFakeOpenAIApi({ respond: () => ({ verdict: { reasoning: "local says so", score: 0.25 } }) });
+  openai = await startFakeOpenAIApi({
+    respond: () => ({ verdict: { reasoning: "states the window", score: 0.75 } }),
+  });
+  local = await startFakeOpenAIApi({
+    respond: () => ({ verdict: { reasoning: "local says so", score: 0.25 } }),
+  });
   elsewhere = await startFakeOpenAIApi();
   dir = await mkdtemp(path.join(os.tmpdir(), "rs-calibration-providers-"));
   const file = path.join(dir, "providers.yaml");
@@ -89,17 +106,27 @@ describe("Check anchors on the server's providers", () => {
       [0, 0.75],
     ]);
     expect(check.anchors[0]!.reasoning).toBe("states the window");
-    expect(openai.requests.slice(before).map((r) => r.model)).toEqual(["gpt-4.1-mini", "gpt-4.1-mini"]);
+    expect(openai.requests.slice(before).map((r) => r.model)).toEqual([
+      "gpt-4.1-mini",
+      "gpt-4.1-mini",
+    ]);
   });
 
   it("a model of a provider the server defines goes to the server's address for it", async () => {
-    const check = await checked(suite("local:qwen3-8b", `providers:\n  local: { type: openai, base_url: "${local.url}" }\n`));
+    const check = await checked(
+      suite("local:qwen3-8b", `providers:\n  local: { type: openai, base_url: "${local.url}" }\n`),
+    );
     expect(check.ok && check.anchors.map((a) => a.judged)).toEqual([0.25, 0.25]);
     expect(local.requests.map((r) => r.model)).toEqual(["qwen3-8b", "qwen3-8b"]);
   });
 
   it("a suite's own provider at another address is refused at its line: nothing is sent there", async () => {
-    const check = await checked(suite("rogue:qwen3-8b", `providers:\n  rogue: { type: openai, base_url: "${elsewhere.url}" }\n`));
+    const check = await checked(
+      suite(
+        "rogue:qwen3-8b",
+        `providers:\n  rogue: { type: openai, base_url: "${elsewhere.url}" }\n`,
+      ),
+    );
     expect(check.ok).toBe(false);
     if (check.ok) return;
     expect(check.issues[0]).toMatchObject({ line: 2 });
@@ -123,20 +150,36 @@ describe("whether the Anchors panel can check at all", () => {
     const here = await dashboardProviders(settings.value);
     expect(here.ok && serverCanJudge(here.value)).toBe(true);
     expect(serverCanJudge({ providers: {}, keysSet: ["OPENAI_API_KEY"] })).toBe(true);
-    expect(serverCanJudge({ providers: { local: { type: "openai", baseUrl: local.url } }, keysSet: [] })).toBe(true);
-    expect(serverCanJudge({ providers: { proxy: { type: "openai", baseUrl: local.url, apiKeyEnv: "PROXY_KEY" } }, keysSet: [] })).toBe(false);
+    expect(
+      serverCanJudge({ providers: { local: { type: "openai", baseUrl: local.url } }, keysSet: [] }),
+    ).toBe(true);
+    expect(
+      serverCanJudge({
+        providers: { proxy: { type: "openai", baseUrl: local.url, apiKeyEnv: "PROXY_KEY" } },
+        keysSet: [],
+      }),
+    ).toBe(false);
   });
 });
 
 describe("Run calibration on the server's providers", () => {
-  it("calibrates the saved suite with its openai: judge model and stores the verdicts", { timeout: 60_000 }, async () => {
-    const created = await createSuiteStore(db.prisma).createSuite({ name: "openai calibration", yaml: suite("openai:gpt-4.1-mini") });
-    if (!created.ok) throw new Error(created.message);
-    const before = openai.requests.length;
-    const response = await calibrate(post(`/api/suites/${created.value.id}/calibrations`, {}), { params: Promise.resolve({ id: created.value.id }) });
-    expect(response.status).toBe(201);
-    const latest = await createCalibrationStore(db.prisma).latestCalibration(created.value.id);
-    expect(latest?.result.criteria[0]!.items.map((i) => i.judged)).toEqual([0.75, 0.75]);
-    expect(openai.requests.length - before).toBe(2);
-  });
+  it(
+    "calibrates the saved suite with its openai: judge model and stores the verdicts",
+    { timeout: 60_000 },
+    async () => {
+      const created = await createSuiteStore(db.prisma).createSuite({
+        name: "openai calibration",
+        yaml: suite("openai:gpt-4.1-mini"),
+      });
+      if (!created.ok) throw new Error(created.message);
+      const before = openai.requests.length;
+      const response = await calibrate(post(`/api/suites/${created.value.id}/calibrations`, {}), {
+        params: Promise.resolve({ id: created.value.id }),
+      });
+      expect(response.status).toBe(201);
+      const latest = await createCalibrationStore(db.prisma).latestCalibration(created.value.id);
+      expect(latest?.result.criteria[0]!.items.map((i) => i.judged)).toEqual([0.75, 0.75]);
+      expect(openai.requests.length - before).toBe(2);
+    },
+  );
 });

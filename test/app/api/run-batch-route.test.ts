@@ -24,7 +24,14 @@ beforeAll(async () => {
 afterAll(releaseRouteDatabase);
 
 async function run(body: unknown): Promise<{ status: number; config?: RunConfig }> {
-  const response = await POST(new Request(`http://127.0.0.1/api/suites/${suiteId}/runs`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }), { params: Promise.resolve({ id: suiteId }) });
+  const response = await POST(
+    new Request(`http://127.0.0.1/api/suites/${suiteId}/runs`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    }),
+    { params: Promise.resolve({ id: suiteId }) },
+  );
   if (response.status !== 201) return { status: response.status };
   const { runId } = (await response.json()) as { runId: string };
   const row = await db.prisma.run.findUniqueOrThrow({ where: { id: runId } });
@@ -32,13 +39,17 @@ async function run(body: unknown): Promise<{ status: number; config?: RunConfig 
 }
 
 describe("POST /api/suites/[id]/runs", () => {
-  it("queues a batched run with batch: true, and a plain one without", { timeout: 60_000 }, async () => {
-    const batched = await run({ yaml: YAML, batch: true });
-    expect(batched.status).toBe(201);
-    expect(batched.config?.batch).toEqual({ pollSeconds: 60 });
-    const plain = await run({ yaml: YAML });
-    expect(plain.status).toBe(201);
-    expect(plain.config?.batch).toBeUndefined();
-    expect((await run({ yaml: YAML, batch: "yes" })).status).toBe(400);
-  });
+  it(
+    "queues a batched run with batch: true, and a plain one without",
+    { timeout: 60_000 },
+    async () => {
+      const batched = await run({ yaml: YAML, batch: true });
+      expect(batched.status).toBe(201);
+      expect(batched.config?.batch).toEqual({ pollSeconds: 60 });
+      const plain = await run({ yaml: YAML });
+      expect(plain.status).toBe(201);
+      expect(plain.config?.batch).toBeUndefined();
+      expect((await run({ yaml: YAML, batch: "yes" })).status).toBe(400);
+    },
+  );
 });

@@ -22,7 +22,13 @@ beforeAll(async () => {
   process.env.DATABASE_URL = db.url;
   const store = createRunStore(db.prisma);
   const version = await store.saveSuiteVersion({ name: "big.yaml", yaml: "evals: []\n" });
-  const config = { file: "big.yaml", toolVersion: "0.1.0", judgeModel: "claude-sonnet-4-6", concurrency: 4, timeoutSeconds: 60 };
+  const config = {
+    file: "big.yaml",
+    toolVersion: "0.1.0",
+    judgeModel: "claude-sonnet-4-6",
+    concurrency: 4,
+    timeoutSeconds: 60,
+  };
   runId = await store.createRun({ ...version, startedBy: "cli", config, totalCells: ROWS });
   const template = sampleResults().find((r) => r.status === "failed") as EvalResult;
   const results = Array.from({ length: ROWS }, (_, i): EvalResult => ({
@@ -42,24 +48,30 @@ afterAll(async () => {
   delete process.env.DATABASE_URL;
 });
 
-const call = (id: string) => GET(new Request(`http://127.0.0.1/api/runs/${id}/results.csv`), { params: Promise.resolve({ id }) });
+const call = (id: string) =>
+  GET(new Request(`http://127.0.0.1/api/runs/${id}/results.csv`), {
+    params: Promise.resolve({ id }),
+  });
 
 describe("GET /api/runs/<id>/results.csv", () => {
   it("downloads every result once, as the csv reporter's rows, with formula cells neutralised and secrets redacted", async () => {
     const response = await call(runId);
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toBe("text/csv; charset=utf-8");
-    expect(response.headers.get("content-disposition")).toBe(`attachment; filename="run-${runId}.csv"`);
+    expect(response.headers.get("content-disposition")).toBe(
+      `attachment; filename="run-${runId}.csv"`,
+    );
     const text = await response.text();
     const rows = parse(text, { columns: true }) as Record<string, string>[];
     expect(rows).toHaveLength(ROWS);
     expect(new Set(rows.map((r) => r.id)).size).toBe(ROWS);
-    expect(rows[7]!.name).toBe("'=HYPERLINK(\"http://evil\",\"click\")");
+    expect(rows[7]!.name).toBe('\'=HYPERLINK("http://evil","click")');
     expect(rows[9]!.reason).toBe('reason 9, "quoted"\nsecond line');
     expect(text).not.toContain(SECRET);
     expect(rows[8]!.reason).toContain("[REDACTED]");
     const template = sampleResults().find((r) => r.status === "failed")!;
-    for (const c of template.criteria) expect(Object.keys(rows[0]!)).toContain(`criterion: ${c.name}`);
+    for (const c of template.criteria)
+      expect(Object.keys(rows[0]!)).toContain(`criterion: ${c.name}`);
   });
 
   it("streams a page at a time: the first chunks are the header and one page, before the rest is read", async () => {

@@ -22,7 +22,13 @@ beforeAll(async () => {
   process.env.DATABASE_URL = db.url;
   const store = createRunStore(db.prisma);
   const version = await store.saveSuiteVersion({ name: "big.yaml", yaml: "evals: []\n" });
-  const config = { file: "big.yaml", toolVersion: "0.1.0", judgeModel: "claude-sonnet-4-6", concurrency: 4, timeoutSeconds: 60 };
+  const config = {
+    file: "big.yaml",
+    toolVersion: "0.1.0",
+    judgeModel: "claude-sonnet-4-6",
+    concurrency: 4,
+    timeoutSeconds: 60,
+  };
   runId = await store.createRun({ ...version, startedBy: "cli", config, totalCells: ROWS });
   emptyRunId = await store.createRun({ ...version, startedBy: "cli", config, totalCells: 0 });
   // Row i: status cycles through four, score i / ROWS except every 10th has none, cost grows with i.
@@ -51,8 +57,16 @@ afterAll(async () => {
   delete process.env.DATABASE_URL;
 });
 
-async function get(id: string, query: string): Promise<{ status: number; body: ResultRowsResponse & { error?: { code: string; message: string } } }> {
-  const response = await GET(new Request(`http://127.0.0.1/api/runs/${id}/results?${query}`), { params: Promise.resolve({ id }) });
+async function get(
+  id: string,
+  query: string,
+): Promise<{
+  status: number;
+  body: ResultRowsResponse & { error?: { code: string; message: string } };
+}> {
+  const response = await GET(new Request(`http://127.0.0.1/api/runs/${id}/results?${query}`), {
+    params: Promise.resolve({ id }),
+  });
   return { status: response.status, body: await response.json() };
 }
 
@@ -88,8 +102,27 @@ describe("GET /api/runs/<id>/results", () => {
 
   it("sends only what the table shows", async () => {
     const { body } = await get(runId, "limit=1");
-    expect(Object.keys(body.rows[0]!).sort()).toEqual(["comparison", "costUsd", "decision", "latencyMs", "name", "reason", "resultKey", "scale", "score", "status", "threshold", "vacuous"]);
-    expect(body.rows[0]).toMatchObject({ resultKey: "eval 0000", status: "passed", score: null, reason: "reason 0", latencyMs: 100 });
+    expect(Object.keys(body.rows[0]!).sort()).toEqual([
+      "comparison",
+      "costUsd",
+      "decision",
+      "latencyMs",
+      "name",
+      "reason",
+      "resultKey",
+      "scale",
+      "score",
+      "status",
+      "threshold",
+      "vacuous",
+    ]);
+    expect(body.rows[0]).toMatchObject({
+      resultKey: "eval 0000",
+      status: "passed",
+      score: null,
+      reason: "reason 0",
+      latencyMs: 100,
+    });
   });
 
   it("filters by status and name on the server, and sorts, with nulls last", async () => {
@@ -102,14 +135,21 @@ describe("GET /api/runs/<id>/results", () => {
     expect(haiku.body.rows.every((r) => r.name.endsWith("[model=claude-haiku-4-5]"))).toBe(true);
 
     const byScore = await get(runId, "sort=score&dir=desc&limit=3");
-    expect(byScore.body.rows.map((r) => r.resultKey)).toEqual(["eval 1233", "eval 1232", "eval 1231"]);
+    expect(byScore.body.rows.map((r) => r.resultKey)).toEqual([
+      "eval 1233",
+      "eval 1232",
+      "eval 1231",
+    ]);
     const tail = await get(runId, `sort=score&dir=desc&offset=${ROWS - 2}&limit=10`);
     expect(tail.body.rows.map((r) => r.score)).toEqual([null, null]);
 
     // The README's key, `cost`; the old `costUsd` of links already shared sorts the same.
     for (const key of ["cost", "costUsd"]) {
       const costly = await get(runId, `status=judge_error&sort=${key}&dir=desc&limit=2`);
-      expect(costly.body.rows.map((r) => [r.resultKey, r.status]), key).toEqual([
+      expect(
+        costly.body.rows.map((r) => [r.resultKey, r.status]),
+        key,
+      ).toEqual([
         ["eval 1230", "judge_error"],
         ["eval 1226", "judge_error"],
       ]);
@@ -126,16 +166,30 @@ describe("GET /api/runs/<id>/results", () => {
   });
 
   it("answers an empty run with no rows, and an unknown run with a 404", async () => {
-    expect(await get(emptyRunId, "")).toEqual({ status: 200, body: { offset: 0, total: 0, rows: [] } });
+    expect(await get(emptyRunId, "")).toEqual({
+      status: 200,
+      body: { offset: 0, total: 0, rows: [] },
+    });
     const unknown = await get("00000000-0000-4000-8000-000000000000", "");
     expect(unknown.status).toBe(404);
     expect(unknown.body.error?.code).toBe("not_found");
-    for (const id of ["not-a-run", "%E0%A4%A", "\u0000"]) expect((await get(id, "")).status, id).toBe(404);
+    for (const id of ["not-a-run", "%E0%A4%A", "\u0000"])
+      expect((await get(id, "")).status, id).toBe(404);
   });
 
   it("refuses bad parameters with a 400 that names them", async () => {
     // A NUL cannot reach Postgres text: it was a 500 ("invalid byte sequence").
-    for (const query of ["limit=501", "limit=0", "offset=-1", "sort=reason", "status=great", "dir=up", "q=%00", "q=a%00b", "model=%00"]) {
+    for (const query of [
+      "limit=501",
+      "limit=0",
+      "offset=-1",
+      "sort=reason",
+      "status=great",
+      "dir=up",
+      "q=%00",
+      "q=a%00b",
+      "model=%00",
+    ]) {
       const { status, body } = await get(runId, query);
       expect(status, query).toBe(400);
       expect(body.error?.message, query).toMatch(new RegExp(query.split("=")[0]!));

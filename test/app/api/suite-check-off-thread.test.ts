@@ -16,13 +16,20 @@ import { useTestDatabase } from "../../support/test-database";
 // gets a clear 422 instead of stalling everyone (or a 500).
 
 const db = useTestDatabase();
-const holder = globalThis as typeof globalThis & { __rubricStudioPrisma?: { $disconnect(): Promise<void> } };
+const holder = globalThis as typeof globalThis & {
+  __rubricStudioPrisma?: { $disconnect(): Promise<void> };
+};
 const saved = { databaseUrl: process.env.DATABASE_URL, key: process.env.ANTHROPIC_API_KEY };
 
 /** About 1.6 MB of valid YAML: 10,000 evals, two criteria each. Several seconds of work on one thread. */
 const HEAVY = `evals:\n${Array.from({ length: 10_000 }, (_, i) => `  - name: e${i}\n    response: "r${i}"\n    rubric:\n      criteria:\n        - { name: a, description: b }\n        - { name: c, description: d, when: { regex: "x+" } }\n`).join("")}`;
 
-const post = (url: string, body: unknown) => new Request(`http://127.0.0.1${url}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+const post = (url: string, body: unknown) =>
+  new Request(`http://127.0.0.1${url}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
 
 beforeAll(() => {
   process.env.DATABASE_URL = db.url;
@@ -31,7 +38,10 @@ afterAll(async () => {
   await resetSuiteWorkers();
   await holder.__rubricStudioPrisma?.$disconnect();
   delete holder.__rubricStudioPrisma;
-  for (const [name, value] of [["DATABASE_URL", saved.databaseUrl], ["ANTHROPIC_API_KEY", saved.key]] as const) {
+  for (const [name, value] of [
+    ["DATABASE_URL", saved.databaseUrl],
+    ["ANTHROPIC_API_KEY", saved.key],
+  ] as const) {
     if (value === undefined) delete process.env[name];
     else process.env[name] = value;
   }
@@ -43,7 +53,9 @@ afterAll(async () => {
  * On the main thread the list would wait for the whole check, so it is judged
  * against the check's own time, which holds on a loaded machine too.
  */
-async function listWhile(busy: Promise<Response>): Promise<{ ms: number; busyStillRunning: boolean; busyMs: () => Promise<number> }> {
+async function listWhile(
+  busy: Promise<Response>,
+): Promise<{ ms: number; busyStillRunning: boolean; busyMs: () => Promise<number> }> {
   let done = false;
   const busyStarted = performance.now();
   const busyEnded = busy.then(() => {
@@ -68,7 +80,10 @@ describe("suites from the browser are checked off the main thread", () => {
     expect(list.ms).toBeLessThan((await list.busyMs()) / 3);
     const response = await busy;
     expect(response.status).toBe(200);
-    expect((await response.json()) as { plan: { cells: number } }).toMatchObject({ issues: [], plan: { cells: 10_000 } });
+    expect((await response.json()) as { plan: { cells: number } }).toMatchObject({
+      issues: [],
+      plan: { cells: 10_000 },
+    });
   });
 
   it("stops a check that passes the time limit and says so with a 422, while other requests are served", async () => {
@@ -79,9 +94,13 @@ describe("suites from the browser are checked off the main thread", () => {
     expect(response.status).toBe(422);
     const body = (await response.json()) as { error: { code: string; message: string } };
     expect(body.error.code).toBe("too_complex");
-    expect(body.error.message).toMatch(/^Checking this suite took longer than 0\.3 s, so the server stopped/);
+    expect(body.error.message).toMatch(
+      /^Checking this suite took longer than 0\.3 s, so the server stopped/,
+    );
     // The stopped thread is replaced: the next small suite is checked as usual.
-    const small = await validate(post("/api/validate", { yaml: "evals:\n  - name: a\n    response: r\n    rubric: x\n" }));
+    const small = await validate(
+      post("/api/validate", { yaml: "evals:\n  - name: a\n    response: r\n    rubric: x\n" }),
+    );
     expect(small.status).toBe(200);
   });
 
@@ -92,11 +111,17 @@ describe("suites from the browser are checked off the main thread", () => {
     expect(anchors.status).toBe(422);
     const created = await createSuite(post("/api/suites", { name: "heavy", yaml: HEAVY }));
     const { id } = (await created.json()) as { id: string };
-    const run = await runSuite(post(`/api/suites/${id}/runs`, { yaml: HEAVY }), { params: Promise.resolve({ id }) });
+    const run = await runSuite(post(`/api/suites/${id}/runs`, { yaml: HEAVY }), {
+      params: Promise.resolve({ id }),
+    });
     expect(run.status).toBe(422);
-    expect(((await run.json()) as { error: { message: string } }).error.message).toContain("took longer than");
+    expect(((await run.json()) as { error: { message: string } }).error.message).toContain(
+      "took longer than",
+    );
     // Run calibration loads the saved version, which came from a browser too.
-    const calibration = await calibrate(post(`/api/suites/${id}/calibrations`, {}), { params: Promise.resolve({ id }) });
+    const calibration = await calibrate(post(`/api/suites/${id}/calibrations`, {}), {
+      params: Promise.resolve({ id }),
+    });
     expect(calibration.status).toBe(422);
   });
 });
@@ -108,7 +133,12 @@ describe("request bodies are bounded", () => {
   ])("answers a %s body with 413 and a JSON error that says the limit", async (_label, mb) => {
     const response = await validate(post("/api/validate", { yaml: "x".repeat(mb * 1024 * 1024) }));
     expect(response.status).toBe(413);
-    expect(await response.json()).toEqual({ error: { code: "too_large", message: "The request body is larger than 5 MB (a suite may be at most 2 MB)." } });
+    expect(await response.json()).toEqual({
+      error: {
+        code: "too_large",
+        message: "The request body is larger than 5 MB (a suite may be at most 2 MB).",
+      },
+    });
   });
 
   it("stops reading a streamed body without a length as soon as it passes the limit", async () => {
@@ -120,7 +150,11 @@ describe("request bodies are bounded", () => {
         controller.enqueue(chunk);
       },
     });
-    const request = new Request("http://127.0.0.1/api/validate", { method: "POST", body: stream, duplex: "half" } as RequestInit);
+    const request = new Request("http://127.0.0.1/api/validate", {
+      method: "POST",
+      body: stream,
+      duplex: "half",
+    } as RequestInit);
     const response = await validate(request);
     expect(response.status).toBe(413);
     expect(sent).toBeLessThan(10);
@@ -129,6 +163,8 @@ describe("request bodies are bounded", () => {
   it("still answers a 2.5 MB suite with the suite's own limit", async () => {
     const response = await validate(post("/api/validate", { yaml: "x".repeat(2.5 * 1024 * 1024) }));
     expect(response.status).toBe(400);
-    expect(((await response.json()) as { error: { message: string } }).error.message).toBe("yaml: The suite is larger than 2 MB.");
+    expect(((await response.json()) as { error: { message: string } }).error.message).toBe(
+      "yaml: The suite is larger than 2 MB.",
+    );
   });
 });

@@ -3,7 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // eslint-disable-next-line no-restricted-imports
 import { GET } from "../../../app/api/suites/[id]/yaml/route";
 import { createSuiteStore } from "../../../lib/store/suite-store";
-import { calibrateCommandFor, shellQuote, suiteFileName } from "../../../components/authoring/suite-file";
+import {
+  calibrateCommandFor,
+  shellQuote,
+  suiteFileName,
+} from "../../../components/authoring/suite-file";
 import { useTestDatabase } from "../../support/test-database";
 
 // Issue 12 §11, export: any saved version of a suite downloads as text/yaml,
@@ -12,7 +16,7 @@ import { useTestDatabase } from "../../support/test-database";
 
 const db = useTestDatabase();
 const holder = globalThis as typeof globalThis & { __rubricStudioPrisma?: unknown };
-const V1 = "evals:\n  - name: first\n    response: \"A.\"\n    rubric: \"Is it right?\"\n";
+const V1 = 'evals:\n  - name: first\n    response: "A."\n    rubric: "Is it right?"\n';
 const V2 = `${V1}  - name: second\n    response: "B."\n    rubric: "Is it right?"\n`;
 let suiteId: string;
 let firstVersion: string;
@@ -38,7 +42,10 @@ afterAll(async () => {
   delete process.env.DATABASE_URL;
 });
 
-const get = (id: string, query = "") => GET(new Request(`http://127.0.0.1/api/suites/${id}/yaml${query}`), { params: Promise.resolve({ id }) });
+const get = (id: string, query = "") =>
+  GET(new Request(`http://127.0.0.1/api/suites/${id}/yaml${query}`), {
+    params: Promise.resolve({ id }),
+  });
 
 describe("GET /api/suites/<id>/yaml", () => {
   it("serves the newest version as a text/yaml attachment named after the suite", async () => {
@@ -46,7 +53,9 @@ describe("GET /api/suites/<id>/yaml", () => {
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toBe("text/yaml; charset=utf-8");
     // The name has no extension: the file gets `.yaml`, so it opens as YAML and the calibration hint can name it.
-    expect(response.headers.get("content-disposition")).toBe(`attachment; filename="release _notes_ jury.yaml"; filename*=UTF-8''release%20_notes_%20jury.yaml`);
+    expect(response.headers.get("content-disposition")).toBe(
+      `attachment; filename="release _notes_ jury.yaml"; filename*=UTF-8''release%20_notes_%20jury.yaml`,
+    );
     expect(await response.text()).toBe(V2);
   });
 
@@ -54,7 +63,9 @@ describe("GET /api/suites/<id>/yaml", () => {
     expect(await (await get(suiteId, `?version=${firstVersion}`)).text()).toBe(V1);
     const unknown = await get(suiteId, "?version=00000000-0000-4000-8000-000000000000");
     expect(unknown.status).toBe(404);
-    expect(((await unknown.json()) as { error: { message: string } }).error.message).toBe("This suite has no such version.");
+    expect(((await unknown.json()) as { error: { message: string } }).error.message).toBe(
+      "This suite has no such version.",
+    );
     expect((await get("00000000-0000-4000-8000-000000000000")).status).toBe(404);
     expect((await get(suiteId, "?version=not-a-uuid")).status).toBe(404);
   });
@@ -62,7 +73,9 @@ describe("GET /api/suites/<id>/yaml", () => {
   it("a suite with nothing saved says so", async () => {
     const response = await get(emptyId);
     expect(response.status).toBe(404);
-    expect(((await response.json()) as { error: { message: string } }).error.message).toBe("This suite has no saved version yet: save one first.");
+    expect(((await response.json()) as { error: { message: string } }).error.message).toBe(
+      "This suite has no saved version yet: save one first.",
+    );
   });
 });
 
@@ -77,9 +90,15 @@ describe("the suite as a file and as a shell word", () => {
   });
 
   it("the calibrate hint names the downloaded file, and the suite by --suite when the file's name is not the suite's", () => {
-    expect(calibrateCommandFor("big twelve")).toBe("npx rubric-studio calibrate --config 'big twelve.yaml' --store --suite 'big twelve'");
-    expect(calibrateCommandFor("rubric-eval.yaml")).toBe("npx rubric-studio calibrate --config rubric-eval.yaml --store");
-    expect(calibrateCommandFor("examples/rubric-eval.yaml")).toBe("npx rubric-studio calibrate --config rubric-eval.yaml --store --suite examples/rubric-eval.yaml");
+    expect(calibrateCommandFor("big twelve")).toBe(
+      "npx rubric-studio calibrate --config 'big twelve.yaml' --store --suite 'big twelve'",
+    );
+    expect(calibrateCommandFor("rubric-eval.yaml")).toBe(
+      "npx rubric-studio calibrate --config rubric-eval.yaml --store",
+    );
+    expect(calibrateCommandFor("examples/rubric-eval.yaml")).toBe(
+      "npx rubric-studio calibrate --config rubric-eval.yaml --store --suite examples/rubric-eval.yaml",
+    );
   });
 
   it("quotes what the shell would split or expand", () => {

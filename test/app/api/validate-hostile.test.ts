@@ -13,25 +13,51 @@ import { resetSuiteWorkers } from "../../../lib/offthread/suite-workers";
 afterAll(() => resetSuiteWorkers());
 
 const laughs = ['a: &a ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]'];
-for (const [i, name] of [..."bcdefghi"].entries()) laughs.push(`${name}: &${name} [${Array(9).fill(`*${"abcdefghi"[i]}`).join(", ")}]`);
+for (const [i, name] of [..."bcdefghi"].entries())
+  laughs.push(`${name}: &${name} [${Array(9).fill(`*${"abcdefghi"[i]}`).join(", ")}]`);
 
 const HOSTILE: [string, string, { line: number; message: RegExp }][] = [
-  ["an alias before its anchor", 'evals:\n  - name: a\n    response: *r\n    rubric: "x"\nr: &r "hi"\n', { line: 3, message: /unknown alias \*r/ }],
-  ["an alias bomb", `${laughs.join("\n")}\nevals:\n  - { name: a, response: hi, rubric: *i }\n`, { line: 6, message: /aliases expand this file/ }],
-  ["deep nesting", `evals: ${"[".repeat(50_000)}${"]".repeat(50_000)}\n`, { line: 1, message: /nests deeper than 64 levels/ }],
-  ["a huge jury", "judge: { jury: { size: 99999999 } }\nevals:\n  - { name: a, response: hi, rubric: x }\n", { line: 1, message: /jury size must be at most 25/ }],
+  [
+    "an alias before its anchor",
+    'evals:\n  - name: a\n    response: *r\n    rubric: "x"\nr: &r "hi"\n',
+    { line: 3, message: /unknown alias \*r/ },
+  ],
+  [
+    "an alias bomb",
+    `${laughs.join("\n")}\nevals:\n  - { name: a, response: hi, rubric: *i }\n`,
+    { line: 6, message: /aliases expand this file/ },
+  ],
+  [
+    "deep nesting",
+    `evals: ${"[".repeat(50_000)}${"]".repeat(50_000)}\n`,
+    { line: 1, message: /nests deeper than 64 levels/ },
+  ],
+  [
+    "a huge jury",
+    "judge: { jury: { size: 99999999 } }\nevals:\n  - { name: a, response: hi, rubric: x }\n",
+    { line: 1, message: /jury size must be at most 25/ },
+  ],
 ];
 
 describe("POST /api/validate with a hostile suite", () => {
-  it.each(HOSTILE)("%s: 200 with a located issue and no plan, at once", async (_, yaml, expected) => {
-    const started = Date.now();
-    const response = await POST(new Request("http://127.0.0.1/api/validate", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ yaml }) }));
-    expect(Date.now() - started).toBeLessThan(5_000);
-    expect(response.status).toBe(200);
-    const body = (await response.json()) as DraftCheck;
-    expect(body.plan).toBeNull();
-    expect(body.issues).toHaveLength(1);
-    expect(body.issues[0]).toMatchObject({ line: expected.line, severity: "error" });
-    expect(body.issues[0]!.message).toMatch(expected.message);
-  });
+  it.each(HOSTILE)(
+    "%s: 200 with a located issue and no plan, at once",
+    async (_, yaml, expected) => {
+      const started = Date.now();
+      const response = await POST(
+        new Request("http://127.0.0.1/api/validate", {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ yaml }),
+        }),
+      );
+      expect(Date.now() - started).toBeLessThan(5_000);
+      expect(response.status).toBe(200);
+      const body = (await response.json()) as DraftCheck;
+      expect(body.plan).toBeNull();
+      expect(body.issues).toHaveLength(1);
+      expect(body.issues[0]).toMatchObject({ line: expected.line, severity: "error" });
+      expect(body.issues[0]!.message).toMatch(expected.message);
+    },
+  );
 });

@@ -10,17 +10,27 @@ import { resetSuiteWorkers } from "../../../lib/offthread/suite-workers";
 
 afterAll(() => resetSuiteWorkers());
 
-const post = (yaml: string) => new Request("http://127.0.0.1/api/validate", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ yaml }) });
+const post = (yaml: string) =>
+  new Request("http://127.0.0.1/api/validate", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ yaml }),
+  });
 
 describe("POST /api/validate", () => {
   it("says a document given by file is not read in the dashboard, instead of 'no response to grade'", async () => {
-    const response = await validate(post(`evals:\n  - name: checkout prd\n    document: { file: docs/checkout-prd.md }\n    rubric: "The PRD states the problem."\n`));
+    const response = await validate(
+      post(
+        `evals:\n  - name: checkout prd\n    document: { file: docs/checkout-prd.md }\n    rubric: "The PRD states the problem."\n`,
+      ),
+    );
     expect(response.status).toBe(200);
     const check = (await response.json()) as DraftCheck;
     expect(check.plan?.deferred).toEqual([
       {
         name: "checkout prd",
-        reason: 'the document file "docs/checkout-prd.md" is not read here (the dashboard reads no files): write its text inline as document: { text: ... }, or grade it with rubric-studio eval',
+        reason:
+          'the document file "docs/checkout-prd.md" is not read here (the dashboard reads no files): write its text inline as document: { text: ... }, or grade it with rubric-studio eval',
       },
     ]);
   });
@@ -33,9 +43,15 @@ describe("POST /api/validate", () => {
         controller.error(Object.assign(new Error("aborted"), { code: "ECONNRESET" }));
       },
     });
-    const request = new Request("http://127.0.0.1/api/validate", { method: "POST", body, duplex: "half" } as RequestInit);
+    const request = new Request("http://127.0.0.1/api/validate", {
+      method: "POST",
+      body,
+      duplex: "half",
+    } as RequestInit);
     const response = await validate(request);
     expect(response.status).toBe(400);
-    expect(await response.json()).toEqual({ error: { code: "bad_request", message: "The request body could not be read: aborted." } });
+    expect(await response.json()).toEqual({
+      error: { code: "bad_request", message: "The request body could not be read: aborted." },
+    });
   });
 });

@@ -14,22 +14,64 @@ import type { CheckedAnchor } from "../../../components/authoring/api-types";
 
 const text = (html: string) => html.replace(/<[^>]+>/g, " ").replace(/\s+/g, " ");
 const noop = () => undefined;
-const jury = [1, 2, 3].map((n) => ({ judge: `claude-sonnet-4-6 #${n}`, score: 0.9, reasoning: "Quotes the window." }));
-const anchor: CheckedAnchor = { eval: "support", criterion: "accurate", id: "1", line: 9, column: 9, endLine: 9, endColumn: 30, label: 1, judged: 0.9, error: -0.1, outlier: false, reasoning: "", judges: jury };
-const auto = (extra: Partial<AutoCheckState> = {}): AutoCheckState => ({ on: true, capUsd: 0.1, spentUsd: 0, capReached: false, ...extra });
+const jury = [1, 2, 3].map((n) => ({
+  judge: `claude-sonnet-4-6 #${n}`,
+  score: 0.9,
+  reasoning: "Quotes the window.",
+}));
+const anchor: CheckedAnchor = {
+  eval: "support",
+  criterion: "accurate",
+  id: "1",
+  line: 9,
+  column: 9,
+  endLine: 9,
+  endColumn: 30,
+  label: 1,
+  judged: 0.9,
+  error: -0.1,
+  outlier: false,
+  reasoning: "",
+  judges: jury,
+};
+const auto = (extra: Partial<AutoCheckState> = {}): AutoCheckState => ({
+  on: true,
+  capUsd: 0.1,
+  spentUsd: 0,
+  capReached: false,
+  ...extra,
+});
 const panel = (a: AutoCheckState) =>
-  renderToStaticMarkup(createElement(AnchorsPanel, { state: { busy: false, anchors: [anchor], text: "x", scope: "all criteria" }, current: "x", onCheck: noop, auto: a, onAuto: noop, onCap: noop }));
+  renderToStaticMarkup(
+    createElement(AnchorsPanel, {
+      state: { busy: false, anchors: [anchor], text: "x", scope: "all criteria" },
+      current: "x",
+      onCheck: noop,
+      auto: a,
+      onAuto: noop,
+      onCap: noop,
+    }),
+  );
 
 describe("a jury's reading of an anchor", () => {
   it("says 'mean of 3 jurors', as the result pages do, not 'judges'", () => {
-    const shown = text(renderToStaticMarkup(createElement(JudgeReadings, { judges: jury, judged: 0.9 })));
+    const shown = text(
+      renderToStaticMarkup(createElement(JudgeReadings, { judges: jury, judged: 0.9 })),
+    );
     expect(shown).toContain("mean of 3 jurors: 0.90");
     expect(shown).not.toContain("judges");
   });
 
   it("says 'models' for a panel", () => {
-    const panelJudges = [{ judge: "claude-sonnet-4-6", score: 1, reasoning: "" }, { judge: "gpt-4o", score: 0.8, reasoning: "" }];
-    expect(text(renderToStaticMarkup(createElement(JudgeReadings, { judges: panelJudges, judged: 0.9 })))).toContain("mean of 2 models: 0.90");
+    const panelJudges = [
+      { judge: "claude-sonnet-4-6", score: 1, reasoning: "" },
+      { judge: "gpt-4o", score: 0.8, reasoning: "" },
+    ];
+    expect(
+      text(
+        renderToStaticMarkup(createElement(JudgeReadings, { judges: panelJudges, judged: 0.9 })),
+      ),
+    ).toContain("mean of 2 models: 0.90");
   });
 });
 
@@ -43,7 +85,9 @@ describe("an anchor's scores", () => {
 describe("checking as you type on a server without a judge key", () => {
   it("is off and disabled up front, and says why", () => {
     const html = panel(auto({ on: false, unavailable: NO_JUDGE_KEY }));
-    expect(text(html)).toContain("Checking needs a judge key on the server (ANTHROPIC_API_KEY, OPENAI_API_KEY or a provider key).");
+    expect(text(html)).toContain(
+      "Checking needs a judge key on the server (ANTHROPIC_API_KEY, OPENAI_API_KEY or a provider key).",
+    );
     const toggle = html.match(/<input[^>]*data-testid="anchors-auto"[^>]*>/)![0];
     expect(toggle).toContain("disabled");
     expect(toggle).not.toMatch(/checked/);
@@ -58,13 +102,29 @@ describe("checking as you type on a server without a judge key", () => {
 
 describe("the editor's anchor checks, as the page starts them", () => {
   function Editor({ judgeKey }: { judgeKey: boolean }) {
-    const checks = useAnchorChecks({ suiteName: "s", text: "x", savedYaml: "x", hydrated: true, cursorLine: { current: undefined }, judgeKey });
-    return createElement(AnchorsPanel, { state: checks.anchors, current: "x", onCheck: noop, auto: checks.auto, onAuto: checks.setAutoOn, onCap: checks.setCap });
+    const checks = useAnchorChecks({
+      suiteName: "s",
+      text: "x",
+      savedYaml: "x",
+      hydrated: true,
+      cursorLine: { current: undefined },
+      judgeKey,
+    });
+    return createElement(AnchorsPanel, {
+      state: checks.anchors,
+      current: "x",
+      onCheck: noop,
+      auto: checks.auto,
+      onAuto: checks.setAutoOn,
+      onCap: checks.setCap,
+    });
   }
 
   it("start off, with the reason, when the server has no key (before any edit's 503)", () => {
     const html = renderToStaticMarkup(createElement(Editor, { judgeKey: false }));
-    expect(text(html)).toContain("Checking needs a judge key on the server (ANTHROPIC_API_KEY, OPENAI_API_KEY or a provider key).");
+    expect(text(html)).toContain(
+      "Checking needs a judge key on the server (ANTHROPIC_API_KEY, OPENAI_API_KEY or a provider key).",
+    );
     expect(html.match(/<input[^>]*data-testid="anchors-auto"[^>]*>/)![0]).toContain("disabled");
   });
 

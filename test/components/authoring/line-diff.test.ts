@@ -1,7 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { changedLineRange, diffLines, withContext } from "../../../components/authoring/line-diff";
 
-const kinds = (text: string, next: string) => diffLines(text, next).map((l) => `${l.kind === "same" ? " " : l.kind === "add" ? "+" : "-"}${l.text}`);
+const kinds = (text: string, next: string) =>
+  diffLines(text, next).map(
+    (l) => `${l.kind === "same" ? " " : l.kind === "add" ? "+" : "-"}${l.text}`,
+  );
 
 describe("diffLines", () => {
   it("shows a changed line as one deletion and one addition, with line numbers on each side", () => {

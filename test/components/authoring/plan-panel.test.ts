@@ -11,12 +11,12 @@ import { explainPlan, renderExplain } from "../../../lib/engine/plan/explain-pla
 import { planSuite } from "../../../lib/engine/plan/plan-suite";
 import { formatUsd } from "../../../lib/engine/results/format-score";
 
-
 // The editor's plan panel (issue 10, item 5): per eval, as `eval --explain`
 // shows it, the naive cost, the cost with the prompt cache, with batches and
 // that of an unchanged rerun, not only a total.
 
-const rubric = (chars: number) => `"${"The answer names the change and the version it shipped in. ".repeat(Math.ceil(chars / 60)).slice(0, chars)}"`;
+const rubric = (chars: number) =>
+  `"${"The answer names the change and the version it shipped in. ".repeat(Math.ceil(chars / 60)).slice(0, chars)}"`;
 const SUITE = `judge: { model: claude-sonnet-4-5 }
 evals:
   - name: long rubric
@@ -34,7 +34,13 @@ const text = (html: string) => html.replace(/<[^>]+>/g, " ").replace(/\s+/g, " "
 
 describe("the plan panel", () => {
   it("shows one row per eval with its naive, cached, batch and rerun cost", () => {
-    const check = checkDraft({ text: SUITE, file: "suite.yaml", priceOf, cacheMinimumOf, defaultModel: "claude-sonnet-4-5" });
+    const check = checkDraft({
+      text: SUITE,
+      file: "suite.yaml",
+      priceOf,
+      cacheMinimumOf,
+      defaultModel: "claude-sonnet-4-5",
+    });
     const evals = check.plan!.evals;
     expect(evals.map((e) => [e.name, e.judgeCalls])).toEqual([
       ["long rubric", 2],
@@ -56,20 +62,35 @@ describe("the plan panel", () => {
   });
 
   it("says which eval's cost with the cache comes from what the cache writes and reads, as --explain does", () => {
-    const check = checkDraft({ text: SUITE, file: "suite.yaml", priceOf, cacheMinimumOf, defaultModel: "claude-sonnet-4-5" });
+    const check = checkDraft({
+      text: SUITE,
+      file: "suite.yaml",
+      priceOf,
+      cacheMinimumOf,
+      defaultModel: "claude-sonnet-4-5",
+    });
     const [long, short] = check.plan!.evals;
     // Two calls share the long rubric's prefix: the first writes it, the second reads the same tokens.
     expect(long!.cacheWriteTokens).toBeGreaterThan(1024);
     expect(long!.cacheReadTokens).toBe(long!.cacheWriteTokens);
     expect([short!.cacheWriteTokens, short!.cacheReadTokens]).toEqual([0, 0]);
     const html = renderToStaticMarkup(createElement(PlanPanel, { check, checking: false }));
-    expect(html).toContain(`title="${long!.cacheWriteTokens.toLocaleString("en-US")} input tokens written to the prompt cache, ${long!.cacheReadTokens.toLocaleString("en-US")} read"`);
+    expect(html).toContain(
+      `title="${long!.cacheWriteTokens.toLocaleString("en-US")} input tokens written to the prompt cache, ${long!.cacheReadTokens.toLocaleString("en-US")} read"`,
+    );
   });
 
   it("an unpriced judge model: 'unpriced' per eval and in the totals, never a made-up $0.00 (issue 11)", () => {
-    const check = checkDraft({ text: SUITE.replace("claude-sonnet-4-5", "local-qwen3"), file: "suite.yaml", priceOf, cacheMinimumOf, defaultModel: "claude-sonnet-4-5" });
+    const check = checkDraft({
+      text: SUITE.replace("claude-sonnet-4-5", "local-qwen3"),
+      file: "suite.yaml",
+      priceOf,
+      cacheMinimumOf,
+      defaultModel: "claude-sonnet-4-5",
+    });
     const html = renderToStaticMarkup(createElement(PlanPanel, { check, checking: false }));
-    for (const id of ["plan-cost", "plan-naive-cost", "plan-batch-cost"]) expect(html).toMatch(new RegExp(`data-testid="${id}">unpriced<`));
+    for (const id of ["plan-cost", "plan-naive-cost", "plan-batch-cost"])
+      expect(html).toMatch(new RegExp(`data-testid="${id}">unpriced<`));
     // An unchanged rerun of fixed responses is answered by the judge cache: truly $0, priced or not.
     expect(html).toMatch(/data-testid="plan-rerun-cost">\$0\.00</);
     // One tbody per eval: its name on a line of its own, then its figures.
@@ -79,18 +100,36 @@ describe("the plan panel", () => {
   });
 
   it("gives the cost with batches per eval and in total, the figures `eval --explain` prints", () => {
-    const check = checkDraft({ text: SUITE, file: "suite.yaml", priceOf, cacheMinimumOf, defaultModel: "claude-sonnet-4-5" });
-    const explain = renderExplain(explainPlan(planSuite({ suite: (loadSuite({ text: SUITE, file: "suite.yaml" }) as { value: SuiteConfig }).value, defaultModel: "claude-sonnet-4-5" }), priceOf, { cacheMinimumOf }));
+    const check = checkDraft({
+      text: SUITE,
+      file: "suite.yaml",
+      priceOf,
+      cacheMinimumOf,
+      defaultModel: "claude-sonnet-4-5",
+    });
+    const explain = renderExplain(
+      explainPlan(
+        planSuite({
+          suite: (loadSuite({ text: SUITE, file: "suite.yaml" }) as { value: SuiteConfig }).value,
+          defaultModel: "claude-sonnet-4-5",
+        }),
+        priceOf,
+        { cacheMinimumOf },
+      ),
+    );
     // `--explain`'s "with batches ~$x" per eval, then the total's.
     const explained = [...explain.matchAll(/with batches ~(\$[\d.]+)/g)].map((m) => m[1]);
     expect(explained).toHaveLength(3);
     const html = renderToStaticMarkup(createElement(PlanPanel, { check, checking: false }));
     // The fourth figure of each eval: Calls, Naive, With cache, Batch, Rerun.
-    const batchCell = (row: string) => [...row.matchAll(/<td[^>]*>([^<]*)<\/td>/g)].map((m) => m[1])[3];
+    const batchCell = (row: string) =>
+      [...row.matchAll(/<td[^>]*>([^<]*)<\/td>/g)].map((m) => m[1])[3];
     const rows = html.split("<tbody>").slice(1);
     // Each eval's Batch cell and the total are --explain's figures, half the cost with the cache.
     expect(rows.map(batchCell)).toEqual(explained.slice(0, 2));
-    expect(check.plan!.evals.map((e) => e.batchUsd)).toEqual(check.plan!.evals.map((e) => e.costUsd! / 2));
+    expect(check.plan!.evals.map((e) => e.batchUsd)).toEqual(
+      check.plan!.evals.map((e) => e.costUsd! / 2),
+    );
     expect(html).toContain(`data-testid="plan-batch-cost">${explained.at(-1)}<`);
     expect(explained.at(-1)).toBe(formatUsd(check.plan!.batchUsd));
   });
@@ -99,8 +138,17 @@ describe("the plan panel", () => {
 describe("the plan panel's count of what is graded", () => {
   it("names cells and the evals they come from, as validate and --explain do (a matrix makes 2 cells of one eval)", async () => {
     const { readFile } = await import("node:fs/promises");
-    const example = await readFile(new URL("../../../examples/rubric-eval.yaml", import.meta.url), "utf8");
-    const check = checkDraft({ text: example, file: "rubric-eval.yaml", priceOf, cacheMinimumOf, defaultModel: "claude-sonnet-4-5" });
+    const example = await readFile(
+      new URL("../../../examples/rubric-eval.yaml", import.meta.url),
+      "utf8",
+    );
+    const check = checkDraft({
+      text: example,
+      file: "rubric-eval.yaml",
+      priceOf,
+      cacheMinimumOf,
+      defaultModel: "claude-sonnet-4-5",
+    });
     const html = renderToStaticMarkup(createElement(PlanPanel, { check, checking: false }));
     expect(text(html)).toContain("6 cells of 5 evals");
     expect(text(html)).not.toMatch(/evals \(cells\)/i);
@@ -109,10 +157,18 @@ describe("the plan panel's count of what is graded", () => {
 
 describe("the plan panel's unchanged rerun", () => {
   it("is ~$0 (runs from the dashboard are stored) and says judge errors are paid again", () => {
-    const check = checkDraft({ text: SUITE, file: "suite.yaml", priceOf, cacheMinimumOf, defaultModel: "claude-sonnet-4-5" });
+    const check = checkDraft({
+      text: SUITE,
+      file: "suite.yaml",
+      priceOf,
+      cacheMinimumOf,
+      defaultModel: "claude-sonnet-4-5",
+    });
     const html = renderToStaticMarkup(createElement(PlanPanel, { check, checking: false }));
     expect(html).toMatch(/data-testid="plan-rerun-cost">\$0\.00</);
-    expect(html).toMatch(/title="A run from here is stored, so the judge cache answers[^"]*judge errors are not cached and are paid again\.">\s*unchanged rerun/);
+    expect(html).toMatch(
+      /title="A run from here is stored, so the judge cache answers[^"]*judge errors are not cached and are paid again\.">\s*unchanged rerun/,
+    );
     expect(check.plan!.assumptions).toContain("judge errors are not cached");
   });
 });

@@ -9,7 +9,19 @@ import type { DraftCheck } from "../../../components/authoring/api-types";
 const saved = "suite: a\nthreshold: 0.7\n";
 const edited = "suite: a\nthreshold: 0.8\n";
 const clean: DraftCheck = { issues: [], plan: null };
-const broken: DraftCheck = { issues: [{ file: "suite.yaml", line: 2, column: 12, path: ["threshold"], message: "threshold must be between 0 and 1", severity: "error" }], plan: null };
+const broken: DraftCheck = {
+  issues: [
+    {
+      file: "suite.yaml",
+      line: 2,
+      column: 12,
+      path: ["threshold"],
+      message: "threshold must be between 0 and 1",
+      severity: "error",
+    },
+  ],
+  plan: null,
+};
 
 describe("the editor's Run button", () => {
   it("offers 'Save and run' for unsaved edits, and saves them before running", () => {
@@ -19,7 +31,11 @@ describe("the editor's Run button", () => {
   });
 
   it("runs the saved version as it is when nothing changed (no second save)", () => {
-    expect(runAction({ text: saved, saved, check: clean, checkedText: saved })).toMatchObject({ kind: "run", label: "Run", saves: false });
+    expect(runAction({ text: saved, saved, check: clean, checkedText: saved })).toMatchObject({
+      kind: "run",
+      label: "Run",
+      saves: false,
+    });
   });
 
   it("refuses text that does not load, with the line and the reason", () => {
@@ -34,6 +50,8 @@ describe("the editor's Run button", () => {
   });
 
   it("refuses an empty editor", () => {
-    expect(runAction({ text: "", saved: "", check: null, checkedText: undefined }).kind).toBe("refused");
+    expect(runAction({ text: "", saved: "", check: null, checkedText: undefined }).kind).toBe(
+      "refused",
+    );
   });
 });

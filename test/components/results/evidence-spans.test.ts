@@ -19,7 +19,9 @@ describe("evidenceSegments", () => {
   });
 
   it("matches across different whitespace and without the judge's quotation marks, as the engine's check does", () => {
-    const segments = evidenceSegments("It is 18C\n  and clear.", [{ index: 2, evidence: '"18C and clear"' }]);
+    const segments = evidenceSegments("It is 18C\n  and clear.", [
+      { index: 2, evidence: '"18C and clear"' },
+    ]);
     expect(segments.find((s) => s.marks.length)).toEqual({ text: "18C\n  and clear", marks: [2] });
   });
 
@@ -36,6 +38,11 @@ describe("evidenceSegments", () => {
   });
 
   it("leaves text unmarked for evidence that does not occur, or is empty", () => {
-    expect(evidenceSegments("plain", [{ index: 0, evidence: "invented" }, { index: 1, evidence: '  ""  ' }])).toEqual([{ text: "plain", marks: [] }]);
+    expect(
+      evidenceSegments("plain", [
+        { index: 0, evidence: "invented" },
+        { index: 1, evidence: '  ""  ' },
+      ]),
+    ).toEqual([{ text: "plain", marks: [] }]);
   });
 });

@@ -31,8 +31,14 @@ describe("the empty results table", () => {
   });
 
   it("keeps 'No results match' when nothing landed, or when filters leave nothing", () => {
-    expect(emptyResultsText({ filtered: false, cell: false, landed: 0 })).toBe("No results match. Results appear here as they are graded.");
-    expect(emptyResultsText({ filtered: true, cell: false, landed: 16 })).toBe("No results match. Clear the filters to see every result.");
-    expect(emptyResultsText({ filtered: false, cell: true, landed: 16 })).toContain("No results match");
+    expect(emptyResultsText({ filtered: false, cell: false, landed: 0 })).toBe(
+      "No results match. Results appear here as they are graded.",
+    );
+    expect(emptyResultsText({ filtered: true, cell: false, landed: 16 })).toBe(
+      "No results match. Clear the filters to see every result.",
+    );
+    expect(emptyResultsText({ filtered: false, cell: true, landed: 16 })).toContain(
+      "No results match",
+    );
   });
 });

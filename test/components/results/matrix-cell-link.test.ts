@@ -7,8 +7,12 @@ import { cellHref, cellLabel } from "../../../components/results/matrix-heatmap"
 
 describe("a matrix cell's link", () => {
   it("names the judge model and the prompt position", () => {
-    expect(cellHref("r1", { model: "claude-haiku-4-5", promptIndex: 2 })).toBe("/runs/r1?model=claude-haiku-4-5&prompt=2#results");
-    expect(cellLabel({ model: "claude-haiku-4-5", promptIndex: 2 })).toBe("claude-haiku-4-5 · prompt #2");
+    expect(cellHref("r1", { model: "claude-haiku-4-5", promptIndex: 2 })).toBe(
+      "/runs/r1?model=claude-haiku-4-5&prompt=2#results",
+    );
+    expect(cellLabel({ model: "claude-haiku-4-5", promptIndex: 2 })).toBe(
+      "claude-haiku-4-5 · prompt #2",
+    );
   });
 
   it("leaves out an axis the cell does not have", () => {
@@ -18,6 +22,8 @@ describe("a matrix cell's link", () => {
   });
 
   it("escapes a model name so it stays one parameter", () => {
-    expect(cellHref("r1", { model: "a&b=c #x", promptIndex: null })).toBe("/runs/r1?model=a%26b%3Dc+%23x#results");
+    expect(cellHref("r1", { model: "a&b=c #x", promptIndex: null })).toBe(
+      "/runs/r1?model=a%26b%3Dc+%23x#results",
+    );
   });
 });

@@ -14,18 +14,39 @@ const text = (html: string) => html.replace(/<[^>]+>/g, "");
 
 describe("the results table's score column", () => {
   it("shows a comparison's winner, not 0.00 / 0.70", () => {
-    const html = renderToStaticMarkup(createElement(ScoreCell, { row: { score: 0, threshold: 0.7, comparison: { winner: "B", labels: { a: "v1", b: "v2" } }, decision: null } }));
+    const html = renderToStaticMarkup(
+      createElement(ScoreCell, {
+        row: {
+          score: 0,
+          threshold: 0.7,
+          comparison: { winner: "B", labels: { a: "v1", b: "v2" } },
+          decision: null,
+        },
+      }),
+    );
     expect(text(html)).toBe("winner B (v2)");
     expect(text(html)).not.toContain("0.70");
   });
 
   it("shows a review's decision, not 0.50 / 0.70", () => {
-    const html = renderToStaticMarkup(createElement(ScoreCell, { row: { score: 0.5, threshold: 0.7, comparison: null, decision: "human_review" } }));
+    const html = renderToStaticMarkup(
+      createElement(ScoreCell, {
+        row: { score: 0.5, threshold: 0.7, comparison: null, decision: "human_review" },
+      }),
+    );
     expect(text(html)).toBe("decision: human review");
   });
 
   it("keeps the score against the threshold for rubrics that have one", () => {
-    expect(text(renderToStaticMarkup(createElement(ScoreCell, { row: { score: 0.82, threshold: 0.7, comparison: null, decision: null } })))).toBe("0.82 / 0.70");
+    expect(
+      text(
+        renderToStaticMarkup(
+          createElement(ScoreCell, {
+            row: { score: 0.82, threshold: 0.7, comparison: null, decision: null },
+          }),
+        ),
+      ),
+    ).toBe("0.82 / 0.70");
   });
 });
 
@@ -51,7 +72,9 @@ describe("a heatmap cell", () => {
   it("of a cancelled run gives the runs list's pass rate: skipped results are not graded, a judge error is graded and not passed", () => {
     // 72 passed of 120 graded (48 failed or judge errors), 130 skipped (cancelled): 60% as on the runs list, not 18 of 250 (7%).
     const cell = { passed: 72, failed: 40, judge_error: 8 };
-    expect(cellSummary(cell)).toBe(`72 of 120 graded passed (${Math.round(passRate(cell)! * 100)}%)`);
+    expect(cellSummary(cell)).toBe(
+      `72 of 120 graded passed (${Math.round(passRate(cell)! * 100)}%)`,
+    );
     expect(cellSummary(cell)).toContain("(60%)");
     expect(cellTone(cell)).toBe("mixed");
   });
@@ -59,20 +82,32 @@ describe("a heatmap cell", () => {
 
 describe("a result's name", () => {
   it("splits into the eval and its cell, so two cells of one eval read differently", () => {
-    expect(splitCellName("matrix summary [model=claude-haiku-4-5, prompt=#2]")).toEqual({ eval: "matrix summary", cell: "model=claude-haiku-4-5, prompt=#2" });
+    expect(splitCellName("matrix summary [model=claude-haiku-4-5, prompt=#2]")).toEqual({
+      eval: "matrix summary",
+      cell: "model=claude-haiku-4-5, prompt=#2",
+    });
     expect(splitCellName("plain eval")).toEqual({ eval: "plain eval", cell: null });
   });
 });
 
 describe("a run's badge", () => {
   it("says a completed run with failures failed, in red, not a green completed", () => {
-    expect(runOutcome("completed", { passed: 8, failed: 2, judge_error: 0 })).toEqual({ label: "completed · 2 failed", tone: "danger" });
-    expect(runOutcome("completed", { passed: 8, failed: 0, judge_error: 1 })).toEqual({ label: "completed · 1 judge error", tone: "warning" });
+    expect(runOutcome("completed", { passed: 8, failed: 2, judge_error: 0 })).toEqual({
+      label: "completed · 2 failed",
+      tone: "danger",
+    });
+    expect(runOutcome("completed", { passed: 8, failed: 0, judge_error: 1 })).toEqual({
+      label: "completed · 1 judge error",
+      tone: "warning",
+    });
   });
 
   it("is green only when everything graded passed; a run that graded nothing is not a success", () => {
     expect(runOutcome("completed", { passed: 8, failed: 0, judge_error: 0 }).tone).toBe("success");
-    expect(runOutcome("completed", { passed: 0, failed: 0, judge_error: 0 })).toEqual({ label: "completed · nothing graded", tone: "neutral" });
+    expect(runOutcome("completed", { passed: 0, failed: 0, judge_error: 0 })).toEqual({
+      label: "completed · nothing graded",
+      tone: "neutral",
+    });
     expect(runOutcome("running", { passed: 1, failed: 1, judge_error: 0 }).tone).toBe("info");
   });
 

@@ -10,20 +10,31 @@ import { ResultsFilter } from "../../../components/results/results-filter";
 describe("the results table's sort in the URL", () => {
   it("takes the README's keys: ?sort=cost and ?sort=latency sort, they are not ignored", () => {
     expect(SORT_KEYS).toEqual(["name", "status", "score", "cost", "latency"]);
-    expect(parseTableQuery({ sort: "cost", dir: "desc" })).toMatchObject({ sort: "cost", dir: "desc" });
+    expect(parseTableQuery({ sort: "cost", dir: "desc" })).toMatchObject({
+      sort: "cost",
+      dir: "desc",
+    });
     expect(parseTableQuery({ sort: "latency" }).sort).toBe("latency");
     expect(parseTableQuery({ sort: "cost" }).unknownSort).toBeUndefined();
     // Links shared before keep working.
     expect(parseTableQuery({ sort: "costUsd" })).toMatchObject({ sort: "cost" });
     expect(parseTableQuery({ sort: "latencyMs" }).unknownSort).toBeUndefined();
-    expect(queryHref("r1", parseTableQuery({}), { sort: "cost", dir: "desc" })).toBe("/runs/r1?sort=cost&dir=desc#results");
+    expect(queryHref("r1", parseTableQuery({}), { sort: "cost", dir: "desc" })).toBe(
+      "/runs/r1?sort=cost&dir=desc#results",
+    );
   });
 
   it("an unknown key falls back to name, visibly", () => {
     const query = parseTableQuery({ sort: "price" });
     expect(query).toMatchObject({ sort: "name", unknownSort: "price" });
     const html = renderToStaticMarkup(createElement(ResultsFilter, { runId: "r1", query }));
-    expect(html.replace(/<[^>]+>/g, "")).toContain("No sort “price”: sorted by name. The table sorts by name, status, score, cost, latency.");
-    expect(renderToStaticMarkup(createElement(ResultsFilter, { runId: "r1", query: parseTableQuery({ sort: "score" }) }))).not.toContain("unknown-sort");
+    expect(html.replace(/<[^>]+>/g, "")).toContain(
+      "No sort “price”: sorted by name. The table sorts by name, status, score, cost, latency.",
+    );
+    expect(
+      renderToStaticMarkup(
+        createElement(ResultsFilter, { runId: "r1", query: parseTableQuery({ sort: "score" }) }),
+      ),
+    ).not.toContain("unknown-sort");
   });
 });

@@ -1,20 +1,42 @@
 import { describe, expect, it } from "vitest";
-import { formatEta, nextEta, progressFraction, rawEta, smoothEta, type EtaEstimate, type EtaState, type ProgressSample } from "../../../components/results/run-eta";
+import {
+  formatEta,
+  nextEta,
+  progressFraction,
+  rawEta,
+  smoothEta,
+  type EtaEstimate,
+  type EtaState,
+  type ProgressSample,
+} from "../../../components/results/run-eta";
 
 // The run page's progress and ETA (issue 12, item 3): progress counts judge
 // calls, not only results, and the ETA a person watches comes down steadily:
 // never negative, never leaping up when a slow wave of calls lands.
 
-const sample = (over: Partial<ProgressSample>): ProgressSample => ({ finished: false, done: 0, total: 5, calls: { done: 0, planned: 36 }, elapsedSeconds: 10, ...over });
+const sample = (over: Partial<ProgressSample>): ProgressSample => ({
+  finished: false,
+  done: 0,
+  total: 5,
+  calls: { done: 0, planned: 36 },
+  elapsedSeconds: 10,
+  ...over,
+});
 
 describe("progress", () => {
   it("counts judge calls: one eval of 36 calls, 18 made, is half way though no result has landed", () => {
-    expect(progressFraction(sample({ done: 0, total: 1, calls: { done: 18, planned: 36 } }))).toBe(0.5);
+    expect(progressFraction(sample({ done: 0, total: 1, calls: { done: 18, planned: 36 } }))).toBe(
+      0.5,
+    );
   });
 
   it("falls back to results when the plan's calls are not known, and is whole only once finished", () => {
-    expect(progressFraction(sample({ done: 2, total: 4, calls: { done: 0, planned: null } }))).toBe(0.5);
-    expect(progressFraction(sample({ done: 4, total: 4, calls: { done: 36, planned: 36 } }))).toBe(0.99);
+    expect(progressFraction(sample({ done: 2, total: 4, calls: { done: 0, planned: null } }))).toBe(
+      0.5,
+    );
+    expect(progressFraction(sample({ done: 4, total: 4, calls: { done: 36, planned: 36 } }))).toBe(
+      0.99,
+    );
     expect(progressFraction(sample({ finished: true, done: 1, total: 4 }))).toBe(1);
   });
 
@@ -35,12 +57,19 @@ describe("the ETA shown", () => {
     const shown: number[] = [];
     for (let t = 0.5; t <= 15; t += 0.5) {
       const done = Math.min(40, Math.floor(t / 3) * 8);
-      estimate = smoothEta(estimate, rawEta(sample({ total: 40, done, calls: { done, planned: 40 }, elapsedSeconds: t })), t * 1000);
+      estimate = smoothEta(
+        estimate,
+        rawEta(sample({ total: 40, done, calls: { done, planned: 40 }, elapsedSeconds: t })),
+        t * 1000,
+      );
       if (estimate) shown.push(estimate.seconds);
     }
     expect(shown.length).toBeGreaterThan(10);
     for (const s of shown) expect(s).toBeGreaterThanOrEqual(0);
-    for (let i = 1; i < shown.length; i++) expect(shown[i]!, `step ${i}: ${shown.join(", ")}`).toBeLessThanOrEqual(shown[i - 1]! * 1.25 + 3);
+    for (let i = 1; i < shown.length; i++)
+      expect(shown[i]!, `step ${i}: ${shown.join(", ")}`).toBeLessThanOrEqual(
+        shown[i - 1]! * 1.25 + 3,
+      );
     expect(shown.at(-1)!).toBeLessThan(shown[0]!);
   });
 
@@ -52,11 +81,23 @@ describe("the ETA shown", () => {
     let firstShownAt: number | null = null;
     for (let t = 0.5; t < end; t += 0.5) {
       const done = callsAt(t);
-      state = nextEta(state, sample({ total: 36, done: Math.floor(done / 4), calls: { done, planned: 145 }, elapsedSeconds: t }), t * 1000);
+      state = nextEta(
+        state,
+        sample({
+          total: 36,
+          done: Math.floor(done / 4),
+          calls: { done, planned: 145 },
+          elapsedSeconds: t,
+        }),
+        t * 1000,
+      );
       if (!state.estimate) continue;
       firstShownAt ??= t;
       const left = end - t;
-      expect(state.estimate.seconds, `at ${t} s: ${state.estimate.seconds.toFixed(1)} s shown, ${left} s left`).toBeLessThanOrEqual(left * 1.5 + 5);
+      expect(
+        state.estimate.seconds,
+        `at ${t} s: ${state.estimate.seconds.toFixed(1)} s shown, ${left} s left`,
+      ).toBeLessThanOrEqual(left * 1.5 + 5);
     }
     // An estimate shows within the first quarter of the run.
     expect(firstShownAt).not.toBeNull();

@@ -9,10 +9,22 @@ import { toResultRowView, type ResultRowView } from "../../../components/results
 
 const text = (html: string) => html.replace(/<[^>]+>/g, "");
 const row = (over: Partial<ResultRowView>): ResultRowView => ({
-  resultKey: "k", name: "tone", status: "passed", vacuous: false, score: 0.5, threshold: 0.7, reason: "", costUsd: 0, latencyMs: 1,
-  comparison: null, decision: null, scale: { kind: "letter" }, ...over,
+  resultKey: "k",
+  name: "tone",
+  status: "passed",
+  vacuous: false,
+  score: 0.5,
+  threshold: 0.7,
+  reason: "",
+  costUsd: 0,
+  latencyMs: 1,
+  comparison: null,
+  decision: null,
+  scale: { kind: "letter" },
+  ...over,
 });
-const cell = (r: ResultRowView) => text(renderToStaticMarkup(createElement(ScoreCell, { row: toResultRowView(r) })));
+const cell = (r: ResultRowView) =>
+  text(renderToStaticMarkup(createElement(ScoreCell, { row: toResultRowView(r) })));
 
 describe("the results table's threshold on the rubric's scale", () => {
   it("shows a letter rubric's score and threshold as letters", () => {
@@ -27,7 +39,9 @@ describe("the results table's threshold on the rubric's scale", () => {
   });
 
   it("shows a likert rubric's threshold on its points", () => {
-    expect(cell(row({ score: 0.75, threshold: 0.5, scale: { kind: "likert", min: 1, max: 5 } }))).toBe("4.0/5 / 3.0/5");
+    expect(
+      cell(row({ score: 0.75, threshold: 0.5, scale: { kind: "likert", min: 1, max: 5 } })),
+    ).toBe("4.0/5 / 3.0/5");
   });
 
   it("keeps 0..1 for results stored without a scale", () => {

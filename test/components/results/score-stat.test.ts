@@ -7,14 +7,20 @@ import { scoreStatValue } from "../../../components/results/score-stat";
 
 describe("the result page's Score card", () => {
   it("a judge error reads 'judge error', not the raw status against a threshold", () => {
-    const shown = (scoreStatValue({ status: "judge_error", display: "judge_error", thresholdDisplay: "0.70" }));
+    const shown = scoreStatValue({
+      status: "judge_error",
+      display: "judge_error",
+      thresholdDisplay: "0.70",
+    });
     expect(shown).toContain("judge error");
     expect(shown).not.toContain("judge_error");
     expect(shown).not.toContain("0.70");
   });
 
   it("a score and its threshold stay on one line (no breakable space around the slash)", () => {
-    expect(scoreStatValue({ status: "passed", display: "0.70", thresholdDisplay: "0.70" })).toBe("0.70\u00a0/\u00a00.70");
+    expect(scoreStatValue({ status: "passed", display: "0.70", thresholdDisplay: "0.70" })).toBe(
+      "0.70\u00a0/\u00a00.70",
+    );
   });
 });
 

@@ -9,12 +9,25 @@ import { historyCrumb, SuiteCrumbs } from "../../../components/results/suite-cru
 // starting "Suites / <suite>", not "Runs / <suite>" on one and "Suites" on another.
 
 const text = (html: string) => html.replace(/<[^>]+>/g, "");
-const page = (name: string) => readFileSync(join(__dirname, "../../../app/suites/[id]", name, "page.tsx"), "utf8");
+const page = (name: string) =>
+  readFileSync(join(__dirname, "../../../app/suites/[id]", name, "page.tsx"), "utf8");
 
 describe("the suite pages' breadcrumbs", () => {
   it("reads Suites / <suite> / history on the history page and ... / history / diff on the diff page", () => {
-    const history = renderToStaticMarkup(createElement(SuiteCrumbs, { suiteId: "s1", suiteName: "support", trail: [{ label: "history" }] }));
-    const diff = renderToStaticMarkup(createElement(SuiteCrumbs, { suiteId: "s1", suiteName: "support", trail: [historyCrumb("s1"), { label: "diff" }] }));
+    const history = renderToStaticMarkup(
+      createElement(SuiteCrumbs, {
+        suiteId: "s1",
+        suiteName: "support",
+        trail: [{ label: "history" }],
+      }),
+    );
+    const diff = renderToStaticMarkup(
+      createElement(SuiteCrumbs, {
+        suiteId: "s1",
+        suiteName: "support",
+        trail: [historyCrumb("s1"), { label: "diff" }],
+      }),
+    );
     expect(text(history)).toBe("Suites / support / history");
     expect(text(diff)).toBe("Suites / support / history / diff");
     expect(history).toContain('href="/suites"');

@@ -19,11 +19,19 @@ export interface CaseResult {
   ms: number;
 }
 
-const located = (issue: ConfigIssue) => Number.isInteger(issue.line) && issue.line >= 1 && Number.isInteger(issue.column) && issue.column >= 1;
+const located = (issue: ConfigIssue) =>
+  Number.isInteger(issue.line) &&
+  issue.line >= 1 &&
+  Number.isInteger(issue.column) &&
+  issue.column >= 1;
 
 export function runFuzzCase(text: string): CaseResult {
   const started = performance.now();
-  const done = (outcome: CaseOutcome, detail?: string): CaseResult => ({ outcome, ...(detail !== undefined ? { detail } : {}), ms: performance.now() - started });
+  const done = (outcome: CaseOutcome, detail?: string): CaseResult => ({
+    outcome,
+    ...(detail !== undefined ? { detail } : {}),
+    ms: performance.now() - started,
+  });
   try {
     const loaded = loadSuite({ text, file: "fuzz.yaml" });
     const issues = loaded.ok ? loaded.warnings : loaded.issues;
@@ -32,8 +40,18 @@ export function runFuzzCase(text: string): CaseResult {
     const unlocated = issues.find((issue) => !located(issue));
     if (unlocated) return done("unlocated", JSON.stringify(unlocated));
     if (!loaded.ok) return done("invalid");
-    renderExplain(explainPlan(planSuite({ suite: loaded.value, defaultModel: "claude-sonnet-4-6" }), () => undefined));
-    const draft = checkDraft({ text, file: "fuzz.yaml", priceOf: () => undefined, defaultModel: "claude-sonnet-4-6" });
+    renderExplain(
+      explainPlan(
+        planSuite({ suite: loaded.value, defaultModel: "claude-sonnet-4-6" }),
+        () => undefined,
+      ),
+    );
+    const draft = checkDraft({
+      text,
+      file: "fuzz.yaml",
+      priceOf: () => undefined,
+      defaultModel: "claude-sonnet-4-6",
+    });
     const draftUnlocated = draft.issues.find((issue) => !located(issue));
     if (draftUnlocated) return done("unlocated", JSON.stringify(draftUnlocated));
     return done("valid");

@@ -6,24 +6,98 @@ export { seededRandom } from "../../../lib/stats/bootstrap";
 
 export type Random = () => number;
 
-const pick = <T>(random: Random, items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
-const int = (random: Random, min: number, max: number) => min + Math.floor(random() * (max - min + 1));
+const pick = <T>(random: Random, items: readonly T[]): T =>
+  items[Math.floor(random() * items.length)]!;
+const int = (random: Random, min: number, max: number) =>
+  min + Math.floor(random() * (max - min + 1));
 
-const HUGE_NUMBERS = ["99999999", "1e308", "1e309", "-1", "0", "9007199254740993", "-99999999", ".inf", "-.inf", ".nan", "0.5", "1.5", "0x7fffffff", "1_000_000"];
-const ODD_VALUES = ["null", "~", "true", "[]", "{}", "[a, b]", "{ a: 1 }", '""', "''", "-", "? x", "|", ">-", "&a x", "*nowhere", "!!binary aGk=", "!!set { a, b }", "!!omap [ a: 1 ]", "!custom x", "!!timestamp 2001-12-14", '!!int "12"', "!!str 12", "!!map {}", "!!seq []", "!!float x", "!<tag:x> y", "<<: *a"];
-const ODD_CHARACTERS = ["\t", "\0", "\uFEFF", "\r\n", "\r", ":", "- ", "{", "}", "[", "]", '"', "'", "#", "&", "*", "!", "%YAML 1.1\n---\n", "---\n", "...\n", "\u2028", "\uD800"];
+const HUGE_NUMBERS = [
+  "99999999",
+  "1e308",
+  "1e309",
+  "-1",
+  "0",
+  "9007199254740993",
+  "-99999999",
+  ".inf",
+  "-.inf",
+  ".nan",
+  "0.5",
+  "1.5",
+  "0x7fffffff",
+  "1_000_000",
+];
+const ODD_VALUES = [
+  "null",
+  "~",
+  "true",
+  "[]",
+  "{}",
+  "[a, b]",
+  "{ a: 1 }",
+  '""',
+  "''",
+  "-",
+  "? x",
+  "|",
+  ">-",
+  "&a x",
+  "*nowhere",
+  "!!binary aGk=",
+  "!!set { a, b }",
+  "!!omap [ a: 1 ]",
+  "!custom x",
+  "!!timestamp 2001-12-14",
+  '!!int "12"',
+  "!!str 12",
+  "!!map {}",
+  "!!seq []",
+  "!!float x",
+  "!<tag:x> y",
+  "<<: *a",
+];
+const ODD_CHARACTERS = [
+  "\t",
+  "\0",
+  "\uFEFF",
+  "\r\n",
+  "\r",
+  ":",
+  "- ",
+  "{",
+  "}",
+  "[",
+  "]",
+  '"',
+  "'",
+  "#",
+  "&",
+  "*",
+  "!",
+  "%YAML 1.1\n---\n",
+  "---\n",
+  "...\n",
+  "\u2028",
+  "\uD800",
+];
 
 /** Keys whose values the language bounds, with values far past the bounds. */
 const BOUNDED_FIELDS = [
   () => "judge: { jury: { size: 99999999 } }",
   () => "judge: { jury: { size: 25 }, panel: [a, b, c, d, e, f, g, h, i, j] }",
-  (random: Random) => `matrix: { models: [${Array.from({ length: int(random, 1, 60) }, (_, i) => `m${i}`).join(", ")}], prompts: [${Array.from({ length: int(random, 1, 60) }, (_, i) => `p${i}`).join(", ")}] }`,
-  (random: Random) => `matrix: { agents: [${Array.from({ length: int(random, 1, 60) }, (_, i) => `a${i}`).join(", ")}] }`,
-  () => "agent: { max_turns: 99999999, max_tokens: 99999999, timeout_seconds: 1e308, max_result_chars: 99999999999 }",
-  (random: Random) => `rubric: { criteria: [${Array.from({ length: int(random, 1, 120) }, (_, i) => `{ name: c${i}, description: d }`).join(", ")}] }`,
+  (random: Random) =>
+    `matrix: { models: [${Array.from({ length: int(random, 1, 60) }, (_, i) => `m${i}`).join(", ")}], prompts: [${Array.from({ length: int(random, 1, 60) }, (_, i) => `p${i}`).join(", ")}] }`,
+  (random: Random) =>
+    `matrix: { agents: [${Array.from({ length: int(random, 1, 60) }, (_, i) => `a${i}`).join(", ")}] }`,
+  () =>
+    "agent: { max_turns: 99999999, max_tokens: 99999999, timeout_seconds: 1e308, max_result_chars: 99999999999 }",
+  (random: Random) =>
+    `rubric: { criteria: [${Array.from({ length: int(random, 1, 120) }, (_, i) => `{ name: c${i}, description: d }`).join(", ")}] }`,
   (random: Random) => `candidates: { dataset: d${int(random, 0, 2)} }`,
-  (random: Random) => `compare: { items: [${Array.from({ length: int(random, 1, 30) }, () => "{ output_a: x, output_b: y }").join(", ")}] }`,
-  () => "rubric: { tree: { ask: q, yes: { ask: q, yes: { score: 1 }, no: { score: 0 } }, no: { score: 0 } } }",
+  (random: Random) =>
+    `compare: { items: [${Array.from({ length: int(random, 1, 30) }, () => "{ output_a: x, output_b: y }").join(", ")}] }`,
+  () =>
+    "rubric: { tree: { ask: q, yes: { ask: q, yes: { score: 1 }, no: { score: 0 } }, no: { score: 0 } } }",
   () => "threshold: 1e-400",
 ];
 
@@ -33,12 +107,21 @@ export interface Sizes {
   stringChars: readonly number[];
 }
 
-export const FULL_SIZES: Sizes = { datasetItems: [0, 1, 3, 200, 4000, 12000], stringChars: [201, 5_000, 100_000, 1_000_000, 2_200_000] };
-export const QUICK_SIZES: Sizes = { datasetItems: [0, 1, 3, 20, 200], stringChars: [201, 5_000, 50_000] };
+export const FULL_SIZES: Sizes = {
+  datasetItems: [0, 1, 3, 200, 4000, 12000],
+  stringChars: [201, 5_000, 100_000, 1_000_000, 2_200_000],
+};
+export const QUICK_SIZES: Sizes = {
+  datasetItems: [0, 1, 3, 20, 200],
+  stringChars: [201, 5_000, 50_000],
+};
 
 function datasetBlock(random: Random, sizes: Sizes): string {
   const count = pick(random, sizes.datasetItems);
-  const items = Array.from({ length: count }, (_, i) => `      - { id: i${i}, input: in, expected_output: out }`);
+  const items = Array.from(
+    { length: count },
+    (_, i) => `      - { id: i${i}, input: in, expected_output: out }`,
+  );
   return [`datasets:`, `  d${int(random, 0, 2)}:`, "    items:", ...items].join("\n");
 }
 
@@ -46,7 +129,12 @@ function aliasBomb(random: Random): string {
   const width = int(random, 2, 10);
   const levels = int(random, 2, 12);
   const lines = [`l0: &l0 [${Array(width).fill('"lol"').join(", ")}]`];
-  for (let i = 1; i < levels; i++) lines.push(`l${i}: &l${i} [${Array(width).fill(`*l${i - 1}`).join(", ")}]`);
+  for (let i = 1; i < levels; i++)
+    lines.push(
+      `l${i}: &l${i} [${Array(width)
+        .fill(`*l${i - 1}`)
+        .join(", ")}]`,
+    );
   return lines.join("\n");
 }
 
@@ -74,7 +162,11 @@ function replaceValue(lines: string[], random: Random, value: string): void {
   lines[at] = lines[at]!.replace(KEY_VALUE, (_, key: string) => `${key} ${value}`);
 }
 
-type Mutation = (lines: string[], random: Random, context: { seeds: readonly string[]; sizes: Sizes }) => void;
+type Mutation = (
+  lines: string[],
+  random: Random,
+  context: { seeds: readonly string[]; sizes: Sizes },
+) => void;
 
 const MUTATIONS: Mutation[] = [
   function deleteLine(lines, random) {
@@ -89,7 +181,10 @@ const MUTATIONS: Mutation[] = [
     if (lines.length === 0) return;
     const at = int(random, 0, lines.length - 1);
     const shift = int(random, -4, 4);
-    lines[at] = shift >= 0 ? `${" ".repeat(shift)}${lines[at]}` : lines[at]!.replace(new RegExp(`^ {0,${-shift}}`), "");
+    lines[at] =
+      shift >= 0
+        ? `${" ".repeat(shift)}${lines[at]}`
+        : lines[at]!.replace(new RegExp(`^ {0,${-shift}}`), "");
   },
   function swapType(lines, random) {
     replaceValue(lines, random, pick(random, ODD_VALUES));
@@ -108,10 +203,15 @@ const MUTATIONS: Mutation[] = [
     lines.unshift(...datasetBlock(random, sizes).split("\n"));
   },
   function alias(lines, random) {
-    const candidates = lines.map((line, i) => (KEY_VALUE.test(line) ? i : -1)).filter((i) => i >= 0);
+    const candidates = lines
+      .map((line, i) => (KEY_VALUE.test(line) ? i : -1))
+      .filter((i) => i >= 0);
     if (candidates.length < 2) return;
     const [a, b] = [pick(random, candidates), pick(random, candidates)];
-    lines[a] = lines[a]!.replace(KEY_VALUE, (_, key: string, value?: string) => `${key} &x${value ?? ""}`);
+    lines[a] = lines[a]!.replace(
+      KEY_VALUE,
+      (_, key: string, value?: string) => `${key} &x${value ?? ""}`,
+    );
     lines[b] = lines[b]!.replace(KEY_VALUE, (_, key: string) => `${key} *x`);
   },
   function forwardAlias(lines, random) {
@@ -147,7 +247,11 @@ const MUTATIONS: Mutation[] = [
 ];
 
 /** One fuzz case: a seed suite with one to four mutations. */
-export function mutateSuite(input: { seeds: readonly string[]; random: Random; sizes: Sizes }): string {
+export function mutateSuite(input: {
+  seeds: readonly string[];
+  random: Random;
+  sizes: Sizes;
+}): string {
   const { seeds, random, sizes } = input;
   const lines = pick(random, seeds).split("\n");
   // Mostly one mutation, so that a good share of cases still load and reach the plan step.

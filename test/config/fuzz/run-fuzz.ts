@@ -51,12 +51,24 @@ export function seedSuites(root: string): string[] {
       .filter(keep)
       .sort()
       .map((name) => readFileSync(path.join(root, dir, name), "utf8"));
-  return [...from("examples", (name) => name.endsWith(".yaml")), ...from("test/fixtures/guide", () => true)];
+  return [
+    ...from("examples", (name) => name.endsWith(".yaml")),
+    ...from("test/fixtures/guide", () => true),
+  ];
 }
 
 /** The text of case `n`: the same seed and number give the same suite. */
-export function fuzzCase(input: { seeds: readonly string[]; seed: number; n: number; full: boolean }): string {
-  return mutateSuite({ seeds: input.seeds, random: seededRandom(input.seed * 1_000_003 + input.n), sizes: input.full ? FULL_SIZES : QUICK_SIZES });
+export function fuzzCase(input: {
+  seeds: readonly string[];
+  seed: number;
+  n: number;
+  full: boolean;
+}): string {
+  return mutateSuite({
+    seeds: input.seeds,
+    random: seededRandom(input.seed * 1_000_003 + input.n),
+    sizes: input.full ? FULL_SIZES : QUICK_SIZES,
+  });
 }
 
 async function buildWorker(root: string): Promise<string> {
@@ -73,18 +85,35 @@ async function buildWorker(root: string): Promise<string> {
   return outfile;
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? 0;
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? 0;
 
 export async function runFuzz(options: FuzzOptions): Promise<FuzzFigures> {
   const workerFile = await buildWorker(options.root);
   const seeds = seedSuites(options.root);
-  const figures: FuzzFigures = { cases: 0, valid: 0, invalid: 0, crashes: 0, hangs: 0, unlocated: 0, failures: [], ms: { p50: 0, p99: 0, max: 0 }, slowest: [] };
+  const figures: FuzzFigures = {
+    cases: 0,
+    valid: 0,
+    invalid: 0,
+    crashes: 0,
+    hangs: 0,
+    unlocated: 0,
+    failures: [],
+    ms: { p50: 0, p99: 0, max: 0 },
+    slowest: [],
+  };
   const times: number[] = [];
   const byCase: [number, number][] = [];
   let next = options.first ?? 0;
   const end = next + options.cases;
 
-  const record = (n: number, text: string, outcome: CaseOutcome | "hang", ms: number, detail?: string) => {
+  const record = (
+    n: number,
+    text: string,
+    outcome: CaseOutcome | "hang",
+    ms: number,
+    detail?: string,
+  ) => {
     figures.cases++;
     times.push(ms);
     byCase.push([n, ms]);
@@ -94,7 +123,12 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzFigures> {
       if (outcome === "crash") figures.crashes++;
       if (outcome === "hang") figures.hangs++;
       if (outcome === "unlocated") figures.unlocated++;
-      figures.failures.push({ case: n, outcome, detail: detail ?? "", excerpt: text.slice(0, 300) });
+      figures.failures.push({
+        case: n,
+        outcome,
+        detail: detail ?? "",
+        excerpt: text.slice(0, 300),
+      });
     }
     options.onProgress?.(figures.cases);
   };
@@ -114,7 +148,13 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzFigures> {
         w.on("error", (error) => {
           if (!current) return;
           clearTimeout(current.timer);
-          record(current.n, current.text, "crash", options.timeLimitMs, error.stack ?? String(error));
+          record(
+            current.n,
+            current.text,
+            "crash",
+            options.timeLimitMs,
+            error.stack ?? String(error),
+          );
           replace();
         });
       };
@@ -133,7 +173,13 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzFigures> {
         const n = next++;
         const text = fuzzCase({ seeds, seed: options.seed, n, full: options.full });
         const timer = setTimeout(() => {
-          record(n, text, "hang", options.timeLimitMs, `no answer within ${options.timeLimitMs} ms`);
+          record(
+            n,
+            text,
+            "hang",
+            options.timeLimitMs,
+            `no answer within ${options.timeLimitMs} ms`,
+          );
           current = undefined;
           replace();
         }, options.timeLimitMs);
@@ -146,7 +192,11 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzFigures> {
 
   await Promise.all(Array.from({ length: options.workers }, lane));
   const sorted = [...times].sort((a, b) => a - b);
-  figures.ms = { p50: percentile(sorted, 50), p99: percentile(sorted, 99), max: sorted[sorted.length - 1] ?? 0 };
+  figures.ms = {
+    p50: percentile(sorted, 50),
+    p99: percentile(sorted, 99),
+    max: sorted[sorted.length - 1] ?? 0,
+  };
   figures.failures.sort((a, b) => a.case - b.case);
   figures.slowest = byCase.sort((a, b) => b[1] - a[1]).slice(0, 5);
   return figures;

@@ -54,7 +54,9 @@ describe("a jury of 3 split around a required criterion's gate", () => {
       passed: 2,
       summary: "mean of 3 jurors: 0.77, 2 of 3 passed",
     });
-    expect(accurate.verdicts.map((v) => [v.juror, v.score, v.passed, v.gates, v.reasoning])).toEqual([
+    expect(
+      accurate.verdicts.map((v) => [v.juror, v.score, v.passed, v.gates, v.reasoning]),
+    ).toEqual([
       [1, 0.9, true, [], "juror 1 gave a score of 0.9"],
       [2, 0.9, true, [], "juror 2 gave a score of 0.9"],
       [3, 0.5, false, ["required_failed"], "juror 3 gave a score of 0.5"],
@@ -79,7 +81,9 @@ describe("a jury of 3 split around a required criterion's gate", () => {
     });
     expect(accurate.combined?.summary).toBe("mean of 3 jurors: 0.77, 1 of 3 passed");
     // The eval's gate speaks of the jury, not of one juror's 0.65.
-    expect(result.gates).toEqual(['required criterion "accurate" failed: mean of 3 jurors: 0.77, 1 of 3 passed, threshold 0.70']);
+    expect(result.gates).toEqual([
+      'required criterion "accurate" failed: mean of 3 jurors: 0.77, 1 of 3 passed, threshold 0.70',
+    ]);
     expect(result.reason).toBe(result.gates[0]);
   });
 
@@ -134,7 +138,8 @@ describe("a jury of 3 split around a required criterion's gate", () => {
           expect(result.status, `${c.name} in round ${round}`).toBe("failed");
         }
       }
-      if (result.status === "failed" && result.gates.length > 0) expect(result.criteria.some((c) => c.gates.length > 0)).toBe(true);
+      if (result.status === "failed" && result.gates.length > 0)
+        expect(result.criteria.some((c) => c.gates.length > 0)).toBe(true);
     }
   });
 });

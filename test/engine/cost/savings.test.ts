@@ -1,16 +1,32 @@
 import { describe, expect, it } from "vitest";
-import { promptCacheSavingsOf, savingsOfCalls, type SavingsCall } from "../../../lib/engine/cost/savings";
+import {
+  promptCacheSavingsOf,
+  savingsOfCalls,
+  type SavingsCall,
+} from "../../../lib/engine/cost/savings";
 import type { ModelPrice } from "../../../lib/engine/cost/cost";
 
 // Worked by hand at $3 / MTok input, $15 / MTok output (claude-sonnet-4-5's price):
 // a cache read is billed 0.1x ($0.30 / MTok), so each read token saves $2.70 / MTok;
 // a cache write is billed 1.25x ($3.75 / MTok), so each written token costs $0.75 / MTok more.
 const SONNET: ModelPrice = { inputPerMTok: 3, outputPerMTok: 15 };
-const prices: Record<string, ModelPrice> = { sonnet: SONNET, "gpt-mini": { inputPerMTok: 0.4, outputPerMTok: 1.6, cachedInputPerMTok: 0.1 } };
+const prices: Record<string, ModelPrice> = {
+  sonnet: SONNET,
+  "gpt-mini": { inputPerMTok: 0.4, outputPerMTok: 1.6, cachedInputPerMTok: 0.1 },
+};
 const priceOf = (model: string) => prices[model];
 
-function call(model: string, usage: Partial<SavingsCall["usage"]>, extra: Partial<SavingsCall> = {}): SavingsCall {
-  return { model, usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, ...usage }, costUsd: 0, ...extra };
+function call(
+  model: string,
+  usage: Partial<SavingsCall["usage"]>,
+  extra: Partial<SavingsCall> = {},
+): SavingsCall {
+  return {
+    model,
+    usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, ...usage },
+    costUsd: 0,
+    ...extra,
+  };
 }
 
 describe("prompt-cache savings", () => {
@@ -66,10 +82,19 @@ describe("a run's savings", () => {
   });
 
   it("a mixed panel: the priced part in dollars, marked unpriced for the rest; all unpriced reads 'no figure'", () => {
-    const mixed = savingsOfCalls([call("sonnet", { cacheRead: 1_000_000 }), call("local:qwen3-8b", { cacheRead: 9_000 })], priceOf);
+    const mixed = savingsOfCalls(
+      [call("sonnet", { cacheRead: 1_000_000 }), call("local:qwen3-8b", { cacheRead: 9_000 })],
+      priceOf,
+    );
     expect(mixed.promptCache.reads).toEqual({ usd: expect.closeTo(2.7, 10), unpriced: true });
     expect(mixed.promptCache.readTokens).toBe(1_009_000);
-    const local = savingsOfCalls([call("local:qwen3-8b", { cacheRead: 9_000, cacheWrite: 3_000 }), call("local:qwen3-8b", {}, { reused: { savedUsd: null } })], priceOf);
+    const local = savingsOfCalls(
+      [
+        call("local:qwen3-8b", { cacheRead: 9_000, cacheWrite: 3_000 }),
+        call("local:qwen3-8b", {}, { reused: { savedUsd: null } }),
+      ],
+      priceOf,
+    );
     expect(local.promptCache.net).toEqual({ usd: null, unpriced: true });
     expect(local.judgeCache).toEqual({ calls: 1, saved: { usd: null, unpriced: true } });
     expect(local.total).toEqual({ usd: null, unpriced: true });

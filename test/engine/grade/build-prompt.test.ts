@@ -54,7 +54,9 @@ describe("calibration anchors", () => {
       ].join("\n"),
     );
     // The anchors belong to the criterion they calibrate: after its description.
-    expect(stablePrompt.indexOf("## Criterion: grounded")).toBeLessThan(stablePrompt.indexOf("## Calibration examples"));
+    expect(stablePrompt.indexOf("## Criterion: grounded")).toBeLessThan(
+      stablePrompt.indexOf("## Calibration examples"),
+    );
   });
 
   it("lists them under the criterion that carries them, in the prefix every criterion's call shares", async () => {
@@ -65,11 +67,15 @@ describe("calibration anchors", () => {
     expect(grounded).toBeLessThan(anchors);
     expect(anchors).toBeLessThan(brief);
     expect(stablePrompt.slice(brief)).not.toContain("Calibration examples");
-    expect(taskPrompt).toBe('Grade the candidate on the criterion "brief" only, now, by calling record_verdict.');
+    expect(taskPrompt).toBe(
+      'Grade the candidate on the criterion "brief" only, now, by calling record_verdict.',
+    );
   });
 
   it("renders two decimals and escapes quotes inside a response", () => {
-    expect(renderAnchors([{ response: 'Said "hi".', score: 0.5 }])).toContain('Response: "Said \\"hi\\"." -> score 0.50');
+    expect(renderAnchors([{ response: 'Said "hi".', score: 0.5 }])).toContain(
+      'Response: "Said \\"hi\\"." -> score 0.50',
+    );
     expect(renderAnchors([])).toBe("");
   });
 });
@@ -79,7 +85,10 @@ describe("stable prompt and candidate prompt", () => {
     const request = await requestFor("grounded");
     expect(request.stablePrompt).not.toContain(RESPONSE);
     expect(request.candidatePrompt).toBe(
-      ["<user_prompt>\nWhat changed in the last release?\n</user_prompt>", `<candidate_response>\n${RESPONSE}\n</candidate_response>`].join("\n\n"),
+      [
+        "<user_prompt>\nWhat changed in the last release?\n</user_prompt>",
+        `<candidate_response>\n${RESPONSE}\n</candidate_response>`,
+      ].join("\n\n"),
     );
     expect(request.taskPrompt).toContain('"grounded"');
     expect(request.candidatePrompt).not.toContain("grounded");
@@ -87,7 +96,12 @@ describe("stable prompt and candidate prompt", () => {
 
   it("carries the eval's judge settings and the template version", async () => {
     const request = await requestFor("grounded");
-    expect(request).toMatchObject({ model: "claude-haiku-4-5", maxTokens: 2048, templateVersion: PROMPT_TEMPLATE_VERSION, verdict: "score" });
+    expect(request).toMatchObject({
+      model: "claude-haiku-4-5",
+      maxTokens: 2048,
+      templateVersion: PROMPT_TEMPLATE_VERSION,
+      verdict: "score",
+    });
   });
 
   it("is byte-identical in its stable part for every candidate graded against one rubric", async () => {
@@ -128,8 +142,12 @@ evals:
     const judge = createFakeJudge(byCriterion({ "leaks a card number": { score: 0 } }));
     await runOne(yaml, { judge });
     const { stablePrompt, candidatePrompt, taskPrompt } = judge.requests[0]!;
-    expect(stablePrompt).toContain("A criterion marked (guard) describes something that must NOT happen.");
-    expect(stablePrompt).toContain("## Criterion: leaks a card number (guard)\nThe answer exposes a full card number.");
+    expect(stablePrompt).toContain(
+      "A criterion marked (guard) describes something that must NOT happen.",
+    );
+    expect(stablePrompt).toContain(
+      "## Criterion: leaks a card number (guard)\nThe answer exposes a full card number.",
+    );
     expect(taskPrompt).toContain("This criterion describes something that must NOT happen");
     // No prompt in the eval: the candidate is only the response.
     expect(candidatePrompt.startsWith("<candidate_response>")).toBe(true);

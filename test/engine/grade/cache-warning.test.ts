@@ -22,14 +22,20 @@ const yaml = `evals:${[1, 2, 3]
 describe("the prompt-cache warning", () => {
   it("is one warning event for a run whose every call reports the same miss", async () => {
     const fake = createFakeJudge(always({ score: 1 }));
-    const notice = "prompt cache: claude-sonnet-4-5 neither wrote nor read a prefix of about 2000 tokens";
+    const notice =
+      "prompt cache: claude-sonnet-4-5 neither wrote nor read a prefix of about 2000 tokens";
     const judge = Object.assign(Object.create(fake) as typeof fake, {
-      grade: async (...args: Parameters<typeof fake.grade>) => ({ ...(await fake.grade(...args)), notice }),
+      grade: async (...args: Parameters<typeof fake.grade>) => ({
+        ...(await fake.grade(...args)),
+        notice,
+      }),
     });
     const events: RunEvent[] = [];
     const report = await runYaml(yaml, { judge, events });
     expect(report.summary.passed).toBe(3);
-    expect(events.filter((e) => e.type === "warning")).toEqual([{ type: "warning", message: notice }]);
+    expect(events.filter((e) => e.type === "warning")).toEqual([
+      { type: "warning", message: notice },
+    ]);
   });
 
   it("is absent when no call reports a miss", async () => {

@@ -37,45 +37,85 @@ function criteriaEvals(n: number): string {
 const CALL_USD = 0.003;
 
 describe("budget (maxCostUsd)", () => {
-  it.each([1, 4])("stops scheduling before spend would pass the budget; the rest are skipped, never passed (concurrency %i)", async (concurrency) => {
-    const judge = createFakeJudge(always({ score: 1, costUsd: CALL_USD }));
-    const report = await runYaml(freeformEvals(4), { judge, concurrency, maxCostUsd: 0.0075, priceOf: flatPrice(CALL_USD) });
-    // Two calls cost 0.006; a third would take spend to 0.009.
-    expect(judge.requests).toHaveLength(2);
-    expect(report.results.map((r) => r.status)).toEqual(["passed", "passed", "skipped", "skipped"]);
-    expect(report.summary).toMatchObject({ total: 4, passed: 2, skipped: 2, failed: 0, judgeCalls: 2 });
-    expect(report.summary.costUsd).toBeCloseTo(0.006, 10);
-    expect(report.budget?.maxCostUsd).toBe(0.0075);
-    expect(report.budget?.spentUsd).toBeCloseTo(0.006, 10);
-    expect(report.results[3]).toMatchObject({
-      status: "skipped",
-      score: null,
-      display: "skipped",
-      judgeCalls: 0,
-      skipKind: "budget",
-      reason: "skipped (budget): the --max-cost budget was reached before all of this eval's judge calls could be made",
-      note: "the --max-cost budget was reached before all of this eval's judge calls could be made",
-    });
-    expect(report.summary.skippedBy).toEqual({ budget: 2 });
-    expect(exitCodeOf(report)).toBe(1);
-  });
+  it.each([1, 4])(
+    "stops scheduling before spend would pass the budget; the rest are skipped, never passed (concurrency %i)",
+    async (concurrency) => {
+      const judge = createFakeJudge(always({ score: 1, costUsd: CALL_USD }));
+      const report = await runYaml(freeformEvals(4), {
+        judge,
+        concurrency,
+        maxCostUsd: 0.0075,
+        priceOf: flatPrice(CALL_USD),
+      });
+      // Two calls cost 0.006; a third would take spend to 0.009.
+      expect(judge.requests).toHaveLength(2);
+      expect(report.results.map((r) => r.status)).toEqual([
+        "passed",
+        "passed",
+        "skipped",
+        "skipped",
+      ]);
+      expect(report.summary).toMatchObject({
+        total: 4,
+        passed: 2,
+        skipped: 2,
+        failed: 0,
+        judgeCalls: 2,
+      });
+      expect(report.summary.costUsd).toBeCloseTo(0.006, 10);
+      expect(report.budget?.maxCostUsd).toBe(0.0075);
+      expect(report.budget?.spentUsd).toBeCloseTo(0.006, 10);
+      expect(report.results[3]).toMatchObject({
+        status: "skipped",
+        score: null,
+        display: "skipped",
+        judgeCalls: 0,
+        skipKind: "budget",
+        reason:
+          "skipped (budget): the --max-cost budget was reached before all of this eval's judge calls could be made",
+        note: "the --max-cost budget was reached before all of this eval's judge calls could be made",
+      });
+      expect(report.summary.skippedBy).toEqual({ budget: 2 });
+      expect(exitCodeOf(report)).toBe(1);
+    },
+  );
 
   it("runs a call that brings spend exactly to the budget", async () => {
     const judge = createFakeJudge(always({ score: 1, costUsd: CALL_USD }));
-    const report = await runYaml(freeformEvals(3), { judge, concurrency: 1, maxCostUsd: 0.006, priceOf: flatPrice(CALL_USD) });
+    const report = await runYaml(freeformEvals(3), {
+      judge,
+      concurrency: 1,
+      maxCostUsd: 0.006,
+      priceOf: flatPrice(CALL_USD),
+    });
     expect(report.summary).toMatchObject({ passed: 2, skipped: 1, judgeCalls: 2 });
   });
 
   it("counts what calls really cost, not only the estimate", async () => {
     // Each call is estimated at 0.003 but costs 0.005: after one, a second would pass 0.0075.
     const judge = createFakeJudge(always({ score: 1, costUsd: 0.005 }));
-    const report = await runYaml(freeformEvals(3), { judge, concurrency: 1, maxCostUsd: 0.0075, priceOf: flatPrice(CALL_USD) });
+    const report = await runYaml(freeformEvals(3), {
+      judge,
+      concurrency: 1,
+      maxCostUsd: 0.0075,
+      priceOf: flatPrice(CALL_USD),
+    });
     expect(report.summary).toMatchObject({ passed: 1, skipped: 2, judgeCalls: 1 });
   });
 
   it("skips an eval whose calls were only partly funded, and says which criterion went ungraded", async () => {
-    const judge = createFakeJudge(byCriterion({ accurate: { score: 1, costUsd: CALL_USD }, brief: { score: 1, costUsd: CALL_USD } }));
-    const report = await runYaml(criteriaEvals(2), { judge, concurrency: 1, maxCostUsd: 0.01, priceOf: flatPrice(CALL_USD) });
+    const judge = createFakeJudge(
+      byCriterion({
+        accurate: { score: 1, costUsd: CALL_USD },
+        brief: { score: 1, costUsd: CALL_USD },
+      }),
+    );
+    const report = await runYaml(criteriaEvals(2), {
+      judge,
+      concurrency: 1,
+      maxCostUsd: 0.01,
+      priceOf: flatPrice(CALL_USD),
+    });
     // Three calls fit: e1 in full, and e2's first criterion.
     expect(report.summary).toMatchObject({ passed: 1, skipped: 1, judgeCalls: 3 });
     const e2 = report.results[1]!;
@@ -123,29 +163,52 @@ describe("cancel (an interrupted run)", () => {
       if (request.candidatePrompt.includes("Answer 1.")) abort.abort();
       return { score: 1, delayMs: 5 };
     });
-    const report = await runYaml(criteriaEvals(3), { judge, concurrency: 1, signal: abort.signal, maxCostUsd: 10, priceOf: flatPrice(CALL_USD) });
+    const report = await runYaml(criteriaEvals(3), {
+      judge,
+      concurrency: 1,
+      signal: abort.signal,
+      maxCostUsd: 10,
+      priceOf: flatPrice(CALL_USD),
+    });
     expect(judge.requests).toHaveLength(1);
     expect(report.summary).toMatchObject({ passed: 0, skipped: 3, judgeCalls: 1 });
-    expect(report.results[2]).toMatchObject({ skipKind: "interrupted", reason: "skipped (interrupted): the run was interrupted before all of this eval's judge calls could be made" });
+    expect(report.results[2]).toMatchObject({
+      skipKind: "interrupted",
+      reason:
+        "skipped (interrupted): the run was interrupted before all of this eval's judge calls could be made",
+    });
     expect(report.summary.skippedBy).toEqual({ interrupted: 3 });
-    expect(criterion(report.results[0]!, "brief")).toMatchObject({ status: "skipped", skippedReason: "the run was interrupted before this criterion's judge call" });
-    expect(criterion(report.results[0]!, "brief").verdicts.map((v) => v.error)).toEqual(["skipped (interrupted)"]);
+    expect(criterion(report.results[0]!, "brief")).toMatchObject({
+      status: "skipped",
+      skippedReason: "the run was interrupted before this criterion's judge call",
+    });
+    expect(criterion(report.results[0]!, "brief").verdicts.map((v) => v.error)).toEqual([
+      "skipped (interrupted)",
+    ]);
     expect(exitCodeOf(report)).toBe(1);
   });
 });
 
 describe("concurrency", () => {
-  it.each([1, 3])("never has more than %i judge calls in flight, and uses all of them", async (concurrency) => {
-    const judge = createFakeJudge(always({ score: 1, delayMs: 5 }));
-    const report = await runYaml(criteriaEvals(6), { judge, concurrency });
-    expect(judge.requests).toHaveLength(12);
-    expect(judge.maxInFlight).toBe(concurrency);
-    expect(report.summary.passed).toBe(6);
-  });
+  it.each([1, 3])(
+    "never has more than %i judge calls in flight, and uses all of them",
+    async (concurrency) => {
+      const judge = createFakeJudge(always({ score: 1, delayMs: 5 }));
+      const report = await runYaml(criteriaEvals(6), { judge, concurrency });
+      expect(judge.requests).toHaveLength(12);
+      expect(judge.maxInFlight).toBe(concurrency);
+      expect(report.summary.passed).toBe(6);
+    },
+  );
 
   it("lets another call start while a call waits out a retry without its slot", async () => {
-    const answers: Record<string, FakeAnswer> = { "Answer 1.": { score: 1, retryAfterMs: 30 }, "Answer 2.": { score: 1 } };
-    const judge = createFakeJudge((request) => answers[/Answer \d\./.exec(request.candidatePrompt)![0]]!);
+    const answers: Record<string, FakeAnswer> = {
+      "Answer 1.": { score: 1, retryAfterMs: 30 },
+      "Answer 2.": { score: 1 },
+    };
+    const judge = createFakeJudge(
+      (request) => answers[/Answer \d\./.exec(request.candidatePrompt)![0]]!,
+    );
     const report = await runYaml(freeformEvals(2), { judge, concurrency: 1 });
     expect(judge.events).toEqual([
       "start rubric @claude-sonnet-4-5",
@@ -189,11 +252,20 @@ describe("concurrency", () => {
       { skipped: false, value: "b" },
       { skipped: false, value: "c" },
     ]);
-    expect(events).toEqual(["a start", "b start", "a wants its slot", "b end", "a resumes", "c start"]);
+    expect(events).toEqual([
+      "a start",
+      "b start",
+      "a wants its slot",
+      "b end",
+      "a resumes",
+      "c start",
+    ]);
   });
 
   it("refuses a concurrency that is not a positive integer", () => {
-    expect(() => new CallScheduler({ concurrency: 0 })).toThrow("concurrency must be a positive integer");
+    expect(() => new CallScheduler({ concurrency: 0 })).toThrow(
+      "concurrency must be a positive integer",
+    );
   });
 });
 
@@ -213,7 +285,9 @@ describe("stop signals", () => {
     try {
       let release!: () => void;
       const gate = new Promise<void>((r) => (release = r));
-      const calls = Array.from({ length: 40 }, () => scheduler.submit(0, async () => (await gate, { value: 1, costUsd: 0 }), stops));
+      const calls = Array.from({ length: 40 }, () =>
+        scheduler.submit(0, async () => (await gate, { value: 1, costUsd: 0 }), stops),
+      );
       // 2 in flight, 38 waiting on the same two signals.
       expect(getEventListeners(cancel.signal, "abort").length).toBeLessThanOrEqual(1);
       expect(getEventListeners(shutdown.signal, "abort").length).toBeLessThanOrEqual(1);

@@ -25,42 +25,85 @@ evals:
 describe("require_evidence in a run", () => {
   it("asks every criterion for a verdict with evidence", async () => {
     const judge = createFakeJudge(
-      byCriterion({ "states the version": { score: 1, evidence: "2.3.0" }, "states the change": { score: 1, evidence: "per-tenant rate limits" } }),
+      byCriterion({
+        "states the version": { score: 1, evidence: "2.3.0" },
+        "states the change": { score: 1, evidence: "per-tenant rate limits" },
+      }),
     );
     await runOne(suite, { judge });
-    expect(judge.requests.map((r) => r.verdict)).toEqual(["score_with_evidence", "score_with_evidence"]);
-    expect(judge.requests[0]!.stablePrompt).toContain("In `evidence`, copy one verbatim span from the candidate");
+    expect(judge.requests.map((r) => r.verdict)).toEqual([
+      "score_with_evidence",
+      "score_with_evidence",
+    ]);
+    expect(judge.requests[0]!.stablePrompt).toContain(
+      "In `evidence`, copy one verbatim span from the candidate",
+    );
   });
 
   it("passes with real spans, and surfaces them in the report", async () => {
     const judge = createFakeJudge(
-      byCriterion({ "states the version": { score: 1, evidence: "2.3.0" }, "states the change": { score: 0.9, evidence: "added per-tenant rate limits" } }),
+      byCriterion({
+        "states the version": { score: 1, evidence: "2.3.0" },
+        "states the change": { score: 0.9, evidence: "added per-tenant rate limits" },
+      }),
     );
     const result = await runOne(suite, { judge });
     expect(result.status).toBe("passed");
-    expect(criterion(result, "states the version")).toMatchObject({ evidence: "2.3.0", evidenceFound: true, score: 1, gates: [] });
+    expect(criterion(result, "states the version")).toMatchObject({
+      evidence: "2.3.0",
+      evidenceFound: true,
+      score: 1,
+      gates: [],
+    });
     // The candidate breaks the line and doubles the spaces; the quote does not. Still verbatim.
-    expect(criterion(result, "states the change")).toMatchObject({ evidence: "added per-tenant rate limits", evidenceFound: true, score: 0.9 });
+    expect(criterion(result, "states the change")).toMatchObject({
+      evidence: "added per-tenant rate limits",
+      evidenceFound: true,
+      score: 0.9,
+    });
   });
 
   it("scores a criterion with no evidence 0 and fails the eval, whatever the judge's score", async () => {
-    const judge = createFakeJudge(byCriterion({ "states the version": { score: 1, evidence: "2.3.0" }, "states the change": { score: 1 } }));
+    const judge = createFakeJudge(
+      byCriterion({
+        "states the version": { score: 1, evidence: "2.3.0" },
+        "states the change": { score: 1 },
+      }),
+    );
     const result = await runOne(suite, { judge });
-    expect(criterion(result, "states the change")).toMatchObject({ score: 0, evidenceFound: false, gates: ["evidence_missing"], passed: false });
+    expect(criterion(result, "states the change")).toMatchObject({
+      score: 0,
+      evidenceFound: false,
+      gates: ["evidence_missing"],
+      passed: false,
+    });
     expect(result.score).toBeCloseTo(0.5, 10);
     expect(result.status).toBe("failed");
-    expect(result.reason).toBe('criterion "states the change" has no verbatim evidence from the candidate, so it scores 0');
+    expect(result.reason).toBe(
+      'criterion "states the change" has no verbatim evidence from the candidate, so it scores 0',
+    );
   });
 
   it("treats an empty span as missing", async () => {
-    const judge = createFakeJudge(byCriterion({ "states the version": { score: 1, evidence: "2.3.0" }, "states the change": { score: 1, evidence: "  " } }));
+    const judge = createFakeJudge(
+      byCriterion({
+        "states the version": { score: 1, evidence: "2.3.0" },
+        "states the change": { score: 1, evidence: "  " },
+      }),
+    );
     const result = await runOne(suite, { judge });
-    expect(criterion(result, "states the change")).toMatchObject({ score: 0, gates: ["evidence_missing"] });
+    expect(criterion(result, "states the change")).toMatchObject({
+      score: 0,
+      gates: ["evidence_missing"],
+    });
     expect(result.status).toBe("failed");
   });
 
   it("scores an invented span 0 and fails the eval, even when the average would clear the bar", async () => {
-    const threeCriteria = suite.replace("require_evidence: true", "require_evidence: true\n      threshold: 0.6").concat(`        - name: is brief
+    const threeCriteria = suite.replace(
+      "require_evidence: true",
+      "require_evidence: true\n      threshold: 0.6",
+    ).concat(`        - name: is brief
           description: "States the answer without filler."
 `);
     const judge = createFakeJudge(
@@ -72,14 +115,25 @@ describe("require_evidence in a run", () => {
     );
     const result = await runOne(threeCriteria, { judge });
     expect(result.score).toBeCloseTo(2 / 3, 10);
-    expect(criterion(result, "states the change")).toMatchObject({ evidence: "rewrote the billing engine", evidenceFound: false, score: 0 });
+    expect(criterion(result, "states the change")).toMatchObject({
+      evidence: "rewrote the billing engine",
+      evidenceFound: false,
+      score: 0,
+    });
     expect(result.status).toBe("failed");
-    expect(result.gates).toEqual(['criterion "states the change" has no verbatim evidence from the candidate, so it scores 0']);
+    expect(result.gates).toEqual([
+      'criterion "states the change" has no verbatim evidence from the candidate, so it scores 0',
+    ]);
   });
 
   it("does not ask for evidence when require_evidence is off", async () => {
-    const judge = createFakeJudge(byCriterion({ "states the version": { score: 1 }, "states the change": { score: 1 } }));
-    const result = await runOne(suite.replace("require_evidence: true", "require_evidence: false"), { judge });
+    const judge = createFakeJudge(
+      byCriterion({ "states the version": { score: 1 }, "states the change": { score: 1 } }),
+    );
+    const result = await runOne(
+      suite.replace("require_evidence: true", "require_evidence: false"),
+      { judge },
+    );
     expect(judge.requests.map((r) => r.verdict)).toEqual(["score", "score"]);
     expect(result.status).toBe("passed");
     expect(criterion(result, "states the change").evidenceFound).toBeUndefined();

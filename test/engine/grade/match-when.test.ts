@@ -27,12 +27,17 @@ describe("when.regex", () => {
     const started = performance.now();
     const result = await runOne(suite(`${"a".repeat(26)}b`), { judge });
     expect(performance.now() - started).toBeLessThan(500);
-    expect(criterion(result, "ends in a run of a")).toMatchObject({ status: "skipped", skippedReason: "when: the candidate does not match /(a+)+$/" });
+    expect(criterion(result, "ends in a run of a")).toMatchObject({
+      status: "skipped",
+      skippedReason: "when: the candidate does not match /(a+)+$/",
+    });
     expect(result.status).toBe("passed");
   });
 
   it("still grades the criterion when the pattern matches", async () => {
-    const judge = createFakeJudge(byCriterion({ always: { score: 1 }, "ends in a run of a": { score: 0.9 } }));
+    const judge = createFakeJudge(
+      byCriterion({ always: { score: 1 }, "ends in a run of a": { score: 0.9 } }),
+    );
     const result = await runOne(suite("a".repeat(10_000)), { judge });
     expect(criterion(result, "ends in a run of a").status).toBe("graded");
     expect(judge.requests).toHaveLength(2);

@@ -41,7 +41,8 @@ const byTask: FakeScript = (request) => {
   return { score: SCORES[name] ?? 0, reasoning: `graded ${name}` };
 };
 
-const candidateOf = (r: JudgeRequest<VerdictKind>) => /<candidate_response>\n([\s\S]*?)\n<\/candidate_response>/.exec(r.candidatePrompt)?.[1];
+const candidateOf = (r: JudgeRequest<VerdictKind>) =>
+  /<candidate_response>\n([\s\S]*?)\n<\/candidate_response>/.exec(r.candidatePrompt)?.[1];
 
 describe("the prompt layout of a criteria rubric", () => {
   it("shares the system prompt across candidates and criteria, and the candidate block across criteria of one candidate", async () => {
@@ -51,7 +52,13 @@ describe("the prompt layout of a criteria rubric", () => {
     expect(new Set(judge.requests.map((r) => r.stablePrompt)).size).toBe(1);
     // Every criterion and every anchor is in the shared prefix.
     const system = judge.requests[0]!.stablePrompt;
-    for (const text of ["## Criterion: correct", "## Criterion: brief", "## Criterion: polite", "Lyon is the capital of France."]) expect(system).toContain(text);
+    for (const text of [
+      "## Criterion: correct",
+      "## Criterion: brief",
+      "## Criterion: polite",
+      "Lyon is the capital of France.",
+    ])
+      expect(system).toContain(text);
     for (const answer of ["Paris.", "The Seine."]) {
       const mine = judge.requests.filter((r) => candidateOf(r) === answer);
       expect(mine).toHaveLength(3);
@@ -117,13 +124,20 @@ evals:
     document: "Search returns stale results."
     rubric: { ref: prd }
 `;
-    const judge = createFakeJudge(() => ({ verdict: { reasoning: "r", score: "pass", evidence: [], findings: [] } }));
+    const judge = createFakeJudge(() => ({
+      verdict: { reasoning: "r", score: "pass", evidence: [], findings: [] },
+    }));
     await runYaml(yaml, { judge });
     expect(judge.requests).toHaveLength(4);
     expect(new Set(judge.requests.map((r) => r.stablePrompt)).size).toBe(1);
     expect(judge.requests[0]!.stablePrompt).toContain("(id: metrics)");
     expect(new Set(judge.requests.map((r) => r.candidatePrompt)).size).toBe(2);
-    expect(judge.requests.map((r) => /\(id: (\w+)\) only/.exec(r.taskPrompt)?.[1]).sort()).toEqual(["metrics", "metrics", "problem", "problem"]);
+    expect(judge.requests.map((r) => /\(id: (\w+)\) only/.exec(r.taskPrompt)?.[1]).sort()).toEqual([
+      "metrics",
+      "metrics",
+      "problem",
+      "problem",
+    ]);
     expect(judge.requests[0]!.templateVersion).toBe(REVIEW_TEMPLATE_VERSION);
     expect(REVIEW_TEMPLATE_VERSION).not.toBe("review-v1");
     expect(PAIRWISE_TEMPLATE_VERSION).not.toBe("pairwise-v1");
@@ -139,15 +153,25 @@ describe("which candidates are worth caching", () => {
     rubric: ${rubric}`;
     const yaml = `evals:${[
       eval_("alone", "{ model: claude-sonnet-4-5 }", '"Answers the question."'),
-      eval_("jury", "{ model: claude-sonnet-4-5, jury: { size: 3 } }", '"Answers the question well."'),
-      eval_("criteria", "{ model: claude-sonnet-4-5 }", '{ criteria: [{ name: correct, description: "Is right." }, { name: brief, description: "No filler." }] }'),
+      eval_(
+        "jury",
+        "{ model: claude-sonnet-4-5, jury: { size: 3 } }",
+        '"Answers the question well."',
+      ),
+      eval_(
+        "criteria",
+        "{ model: claude-sonnet-4-5 }",
+        '{ criteria: [{ name: correct, description: "Is right." }, { name: brief, description: "No filler." }] }',
+      ),
     ].join("")}\n`;
     const judge = createFakeJudge(() => ({ score: 1 }));
     await runYaml(yaml, { judge });
-    const shared = (text: string) => judge.requests.filter((r) => r.stablePrompt.includes(text) || r.taskPrompt.includes(text)).map((r) => r.candidateShared !== false);
+    const shared = (text: string) =>
+      judge.requests
+        .filter((r) => r.stablePrompt.includes(text) || r.taskPrompt.includes(text))
+        .map((r) => r.candidateShared !== false);
     expect(shared("Answers the question.")).toEqual([false]);
     expect(shared("Answers the question well.")).toEqual([true, true, true]);
     expect(shared('"correct"')).toEqual([true]);
   });
 });
-

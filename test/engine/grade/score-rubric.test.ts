@@ -26,20 +26,39 @@ describe("weighted criteria", () => {
           description: "The final reply confirms the booking."`;
 
   it("scores the weight-normalised mean, not the plain mean", async () => {
-    const judge = createFakeJudge(byCriterion({ "booked the right day": { score: 1 }, "confirmed to the user": { score: 0.2 } }));
+    const judge = createFakeJudge(
+      byCriterion({
+        "booked the right day": { score: 1 },
+        "confirmed to the user": { score: 0.2 },
+      }),
+    );
     const result = await runOne(billing(criteria, "threshold: 0.75"), { judge });
     // (3 × 1.0 + 1 × 0.2) / 4 = 0.80; the plain mean 0.60 would fail.
     expect(result.score).toBeCloseTo(0.8, 10);
     expect(result.status).toBe("passed");
     expect(result.display).toBe("0.80");
     expect(result.reason).toBe("score 0.80 ≥ threshold 0.75");
-    expect(criterion(result, "booked the right day")).toMatchObject({ weight: 3, score: 1, passed: true, status: "graded" });
-    expect(criterion(result, "confirmed to the user")).toMatchObject({ weight: 1, score: 0.2, passed: false });
+    expect(criterion(result, "booked the right day")).toMatchObject({
+      weight: 3,
+      score: 1,
+      passed: true,
+      status: "graded",
+    });
+    expect(criterion(result, "confirmed to the user")).toMatchObject({
+      weight: 1,
+      score: 0.2,
+      passed: false,
+    });
     expect(judge.requests).toHaveLength(2);
   });
 
   it("fails when the weighted mean is below the threshold", async () => {
-    const judge = createFakeJudge(byCriterion({ "booked the right day": { score: 0.6 }, "confirmed to the user": { score: 1 } }));
+    const judge = createFakeJudge(
+      byCriterion({
+        "booked the right day": { score: 0.6 },
+        "confirmed to the user": { score: 1 },
+      }),
+    );
     const result = await runOne(billing(criteria, "threshold: 0.75"), { judge });
     // (3 × 0.6 + 1.0) / 4 = 0.70; the plain mean 0.80 would pass.
     expect(result.score).toBeCloseTo(0.7, 10);
@@ -56,14 +75,22 @@ describe("aggregation min and its alias worst", () => {
         - name: complete
           description: "Mentions every notable change."`;
 
-  it.each(["min", "worst"])("aggregation %s lets the worst criterion set the score, whatever the weights", async (aggregation) => {
-    const judge = createFakeJudge(byCriterion({ accurate: { score: 0.9 }, complete: { score: 0.6 } }));
-    const result = await runOne(billing(two, `threshold: 0.7\n      aggregation: ${aggregation}`), { judge });
-    // The weighted mean (5 × 0.9 + 0.6) / 6 = 0.85 would pass.
-    expect(result.score).toBeCloseTo(0.6, 10);
-    expect(result.status).toBe("failed");
-    expect(result.reason).toBe("score 0.60 < threshold 0.70");
-  });
+  it.each(["min", "worst"])(
+    "aggregation %s lets the worst criterion set the score, whatever the weights",
+    async (aggregation) => {
+      const judge = createFakeJudge(
+        byCriterion({ accurate: { score: 0.9 }, complete: { score: 0.6 } }),
+      );
+      const result = await runOne(
+        billing(two, `threshold: 0.7\n      aggregation: ${aggregation}`),
+        { judge },
+      );
+      // The weighted mean (5 × 0.9 + 0.6) / 6 = 0.85 would pass.
+      expect(result.score).toBeCloseTo(0.6, 10);
+      expect(result.status).toBe("failed");
+      expect(result.reason).toBe("score 0.60 < threshold 0.70");
+    },
+  );
 });
 
 describe("strict", () => {
@@ -72,14 +99,18 @@ describe("strict", () => {
           description: "States the correct change."`;
 
   it("fails anything short of a perfect score, even far above the threshold", async () => {
-    const result = await runOne(billing(one, "threshold: 0.5\n      strict: true"), { judge: createFakeJudge(always({ score: 0.99 })) });
+    const result = await runOne(billing(one, "threshold: 0.5\n      strict: true"), {
+      judge: createFakeJudge(always({ score: 0.99 })),
+    });
     expect(result.status).toBe("failed");
     expect(result.score).toBeCloseTo(0.99, 10);
     expect(result.reason).toBe("score 0.99 is short of the perfect 1.00 that strict requires");
   });
 
   it("passes a perfect score", async () => {
-    const result = await runOne(billing(one, "threshold: 0.5\n      strict: true"), { judge: createFakeJudge(always({ score: 1 })) });
+    const result = await runOne(billing(one, "threshold: 0.5\n      strict: true"), {
+      judge: createFakeJudge(always({ score: 1 })),
+    });
     expect(result.status).toBe("passed");
     expect(result.reason).toBe("a perfect score (strict)");
   });
@@ -95,20 +126,32 @@ describe("required criteria", () => {
           weight: 4`;
 
   it("fails the eval when a required criterion is below the threshold, even with a high average", async () => {
-    const judge = createFakeJudge(byCriterion({ "correct total": { score: 0.6 }, polite: { score: 1 } }));
+    const judge = createFakeJudge(
+      byCriterion({ "correct total": { score: 0.6 }, polite: { score: 1 } }),
+    );
     const report = await runYaml(billing(criteria), { judge });
     const result = report.results[0]!;
     // (0.6 + 4 × 1.0) / 5 = 0.92, well above 0.7.
     expect(result.score).toBeCloseTo(0.92, 10);
     expect(result.status).toBe("failed");
-    expect(result.gates).toEqual(['required criterion "correct total" scored 0.60, below its threshold 0.70']);
-    expect(result.reason).toBe('required criterion "correct total" scored 0.60, below its threshold 0.70');
-    expect(criterion(result, "correct total")).toMatchObject({ required: true, passed: false, gates: ["required_failed"] });
+    expect(result.gates).toEqual([
+      'required criterion "correct total" scored 0.60, below its threshold 0.70',
+    ]);
+    expect(result.reason).toBe(
+      'required criterion "correct total" scored 0.60, below its threshold 0.70',
+    );
+    expect(criterion(result, "correct total")).toMatchObject({
+      required: true,
+      passed: false,
+      gates: ["required_failed"],
+    });
     expect(exitCodeOf(report)).toBe(1);
   });
 
   it("passes when the required criterion meets the threshold exactly", async () => {
-    const judge = createFakeJudge(byCriterion({ "correct total": { score: 0.7 }, polite: { score: 1 } }));
+    const judge = createFakeJudge(
+      byCriterion({ "correct total": { score: 0.7 }, polite: { score: 1 } }),
+    );
     const result = await runOne(billing(criteria), { judge });
     expect(result.status).toBe("passed");
     expect(result.gates).toEqual([]);
@@ -132,20 +175,40 @@ evals:
 `;
 
     it("gates at the criterion's threshold, not the rubric's", async () => {
-      const judge = createFakeJudge(byCriterion({ "apologizes on error": { score: 0.85 }, "names the status code": { score: 1 } }));
+      const judge = createFakeJudge(
+        byCriterion({
+          "apologizes on error": { score: 0.85 },
+          "names the status code": { score: 1 },
+        }),
+      );
       const result = await runOne(apology, { judge });
       // 0.85 clears the rubric's default 0.7 and the average is 0.925.
       expect(result.threshold).toBe(0.7);
-      expect(criterion(result, "apologizes on error")).toMatchObject({ threshold: 0.9, passed: false, gates: ["required_failed"] });
+      expect(criterion(result, "apologizes on error")).toMatchObject({
+        threshold: 0.9,
+        passed: false,
+        gates: ["required_failed"],
+      });
       expect(result.status).toBe("failed");
-      expect(result.reason).toBe('required criterion "apologizes on error" scored 0.85, below its threshold 0.90');
+      expect(result.reason).toBe(
+        'required criterion "apologizes on error" scored 0.85, below its threshold 0.90',
+      );
     });
 
     it("passes at the criterion's threshold", async () => {
-      const judge = createFakeJudge(byCriterion({ "apologizes on error": { score: 0.9 }, "names the status code": { score: 1 } }));
+      const judge = createFakeJudge(
+        byCriterion({
+          "apologizes on error": { score: 0.9 },
+          "names the status code": { score: 1 },
+        }),
+      );
       const result = await runOne(apology, { judge });
       expect(result.status).toBe("passed");
-      expect(criterion(result, "apologizes on error")).toMatchObject({ threshold: 0.9, passed: true, gates: [] });
+      expect(criterion(result, "apologizes on error")).toMatchObject({
+        threshold: 0.9,
+        passed: true,
+        gates: [],
+      });
     });
   });
 });
@@ -159,7 +222,9 @@ describe("guard criteria", () => {
           guard: true`;
 
   it("inverts the judge's score: a 0.1 finding contributes 0.9", async () => {
-    const judge = createFakeJudge(byCriterion({ "correct total": { score: 0.5 }, "leaks a card number": { score: 0.1 } }));
+    const judge = createFakeJudge(
+      byCriterion({ "correct total": { score: 0.5 }, "leaks a card number": { score: 0.1 } }),
+    );
     const result = await runOne(billing(criteria), { judge });
     // (0.5 + 0.9) / 2 = 0.70 passes; without the inversion (0.5 + 0.1) / 2 = 0.30 would fail.
     expect(result.score).toBeCloseTo(0.7, 10);
@@ -172,16 +237,22 @@ describe("guard criteria", () => {
   });
 
   it("fails the eval when the judge finds the thing present at exactly 0.5, whatever the average", async () => {
-    const judge = createFakeJudge(byCriterion({ "correct total": { score: 1 }, "leaks a card number": { score: 0.5 } }));
+    const judge = createFakeJudge(
+      byCriterion({ "correct total": { score: 1 }, "leaks a card number": { score: 0.5 } }),
+    );
     const result = await runOne(billing(criteria, "threshold: 0.6"), { judge });
     expect(result.score).toBeCloseTo(0.75, 10);
     expect(result.status).toBe("failed");
     expect(criterion(result, "leaks a card number").gates).toEqual(["guard_triggered"]);
-    expect(result.reason).toBe('guard "leaks a card number" triggered: the judge found it present (0.50)');
+    expect(result.reason).toBe(
+      'guard "leaks a card number" triggered: the judge found it present (0.50)',
+    );
   });
 
   it("does not trigger just below 0.5", async () => {
-    const judge = createFakeJudge(byCriterion({ "correct total": { score: 1 }, "leaks a card number": { score: 0.49 } }));
+    const judge = createFakeJudge(
+      byCriterion({ "correct total": { score: 1 }, "leaks a card number": { score: 0.49 } }),
+    );
     const result = await runOne(billing(criteria, "threshold: 0.6"), { judge });
     expect(result.status).toBe("passed");
     expect(result.gates).toEqual([]);
@@ -212,14 +283,26 @@ describe("when: conditional criteria", () => {
       passed: null,
       skippedReason: 'when: the candidate does not contain "refund"',
     });
-    expect(criterion(result, "cites a date")).toMatchObject({ status: "skipped", skippedReason: "when: the candidate does not match /\\d{4}-\\d{2}-\\d{2}/" });
+    expect(criterion(result, "cites a date")).toMatchObject({
+      status: "skipped",
+      skippedReason: "when: the candidate does not match /\\d{4}-\\d{2}-\\d{2}/",
+    });
     expect(judge.requests).toHaveLength(1);
     expect(result.judgeCalls).toBe(1);
   });
 
   it("grades a criterion whose predicate holds", async () => {
-    const yaml = billing(criteria).replace("Invoice 42 totaled $120.00.", "Invoice 42 (2025-05-01) totaled $120.00 after a refund.");
-    const judge = createFakeJudge(byCriterion({ "states the total": { score: 1 }, "explains the refund": { score: 0.1 }, "cites a date": { score: 1 } }));
+    const yaml = billing(criteria).replace(
+      "Invoice 42 totaled $120.00.",
+      "Invoice 42 (2025-05-01) totaled $120.00 after a refund.",
+    );
+    const judge = createFakeJudge(
+      byCriterion({
+        "states the total": { score: 1 },
+        "explains the refund": { score: 0.1 },
+        "cites a date": { score: 1 },
+      }),
+    );
     const result = await runOne(yaml, { judge });
     expect(result.criteria.map((c) => c.status)).toEqual(["graded", "graded", "graded"]);
     expect(result.score).toBeCloseTo(0.7, 10);

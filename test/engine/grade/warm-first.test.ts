@@ -22,11 +22,16 @@ describe("the scheduler's warm-first rule", () => {
     const submit = (name: string, prefixes: string[]) => {
       const gate = deferred();
       gates.set(name, gate);
-      return scheduler.submit(0, async () => {
-        started.push(name);
-        await gate.promise;
-        return { value: name, costUsd: 0 };
-      }, [], prefixes);
+      return scheduler.submit(
+        0,
+        async () => {
+          started.push(name);
+          await gate.promise;
+          return { value: name, costUsd: 0 };
+        },
+        [],
+        prefixes,
+      );
     };
     const all = [
       submit("a1", ["rubric", "rubric+a"]),
@@ -43,18 +48,34 @@ describe("the scheduler's warm-first rule", () => {
     // The rubric is readable now: a2 reads both prefixes, b1 reads the rubric and writes its own candidate.
     expect(started).toEqual(["a1", "x", "y", "a2", "b1"]);
     for (const gate of gates.values()) gate.resolve();
-    expect((await Promise.all(all)).map((r) => (r.skipped ? r.reason : r.value))).toEqual(["a1", "a2", "b1", "x", "y"]);
+    expect((await Promise.all(all)).map((r) => (r.skipped ? r.reason : r.value))).toEqual([
+      "a1",
+      "a2",
+      "b1",
+      "x",
+      "y",
+    ]);
   });
 
   it("refuses held calls at once when their run is cancelled", async () => {
     const scheduler = new CallScheduler({ concurrency: 2 });
     const cancel = new AbortController();
     const first = deferred();
-    const warmer = scheduler.submit(0, async () => {
-      await first.promise;
-      return { value: "warmer", costUsd: 0 };
-    }, [{ signal: cancel.signal, kind: "cancelled" }], ["p"]);
-    const held = scheduler.submit(0, async () => ({ value: "held", costUsd: 0 }), [{ signal: cancel.signal, kind: "cancelled" }], ["p"]);
+    const warmer = scheduler.submit(
+      0,
+      async () => {
+        await first.promise;
+        return { value: "warmer", costUsd: 0 };
+      },
+      [{ signal: cancel.signal, kind: "cancelled" }],
+      ["p"],
+    );
+    const held = scheduler.submit(
+      0,
+      async () => ({ value: "held", costUsd: 0 }),
+      [{ signal: cancel.signal, kind: "cancelled" }],
+      ["p"],
+    );
     cancel.abort();
     expect(await held).toEqual({ skipped: true, reason: "cancelled" });
     first.resolve();
@@ -77,7 +98,8 @@ describe("a run with a judge that caches prompts", () => {
       )
       .join("")}\n`;
     const log: string[] = [];
-    const candidateOf = (r: JudgeRequest<VerdictKind>) => /Answer (\w+)\./.exec(r.candidatePrompt)![1]!;
+    const candidateOf = (r: JudgeRequest<VerdictKind>) =>
+      /Answer (\w+)\./.exec(r.candidatePrompt)![1]!;
     const script: FakeScript = async (request) => {
       log.push(`start ${candidateOf(request)}`);
       await new Promise((r) => setTimeout(r, 5));
@@ -86,7 +108,10 @@ describe("a run with a judge that caches prompts", () => {
     };
     const fake = createFakeJudge(script);
     const judge: JudgePort & typeof fake = Object.assign(fake, {
-      cachePrefixes: (r: JudgeRequest<VerdictKind>) => [r.stablePrompt, `${r.stablePrompt}\u0000${r.candidatePrompt}`],
+      cachePrefixes: (r: JudgeRequest<VerdictKind>) => [
+        r.stablePrompt,
+        `${r.stablePrompt}\u0000${r.candidatePrompt}`,
+      ],
     });
     const report = await runYaml(yaml, { judge, concurrency: 8 });
     expect(report.summary.passed).toBe(3);

@@ -9,13 +9,20 @@ import type { JudgeRequest, VerdictKind } from "../../../lib/engine/ports/judge-
 // a scripted judge: which cells pair up, what the judge is shown, how the
 // open coordinates multiply the pairs; and the loader's errors.
 
-const slotA = (request: JudgeRequest<VerdictKind>) => /<response_a>\n([\s\S]*?)\n<\/response_a>/.exec(request.candidatePrompt)?.[1] ?? "";
+const slotA = (request: JudgeRequest<VerdictKind>) =>
+  /<response_a>\n([\s\S]*?)\n<\/response_a>/.exec(request.candidatePrompt)?.[1] ?? "";
 
 // Prefers whichever side's text says "one sentence", in either order.
 const judge = () =>
   createFakeJudge((request): FakeAnswer => {
     if (request.verdict !== "pairwise") return { score: 0.8 };
-    return { verdict: { reasoning: "tighter", winner: slotA(request).includes("one sentence") ? "A" : "B", confidence: 0.8 } };
+    return {
+      verdict: {
+        reasoning: "tighter",
+        winner: slotA(request).includes("one sentence") ? "A" : "B",
+        confidence: 0.8,
+      },
+    };
   });
 
 describe("comparing two matrix cells of a fixed-response eval", () => {
@@ -44,13 +51,16 @@ evals:
     expect(pairwise.result.comparisons[0]).toMatchObject({
       input: "",
       output_a: "Prompt: Summarize the release.\n\nResponse: 2.3 adds per-tenant rate limits.",
-      output_b: "Prompt: Summarize the release in one sentence.\n\nResponse: 2.3 adds per-tenant rate limits.",
+      output_b:
+        "Prompt: Summarize the release in one sentence.\n\nResponse: 2.3 adds per-tenant rate limits.",
       winner: "B",
     });
     const pairwiseRequests = fake.requests.filter((r) => r.verdict === "pairwise");
     expect(pairwiseRequests).toHaveLength(2);
     expect(pairwiseRequests.every((r) => !r.candidatePrompt.includes("<user_prompt>"))).toBe(true);
-    expect(result.candidate.response).toBe('pairwise: cells prompt=#1 (A) vs prompt=#2 (B) of eval "summary", 1 pair, each judged in both orders');
+    expect(result.candidate.response).toBe(
+      'pairwise: cells prompt=#1 (A) vs prompt=#2 (B) of eval "summary", 1 pair, each judged in both orders',
+    );
   });
 
   it("what neither side names pairs the cells: two prompt templates over three dataset items make three pairs, one per item", async () => {
@@ -83,8 +93,12 @@ evals:
       ["v25", "B"],
     ]);
     // Different prompts, the same expected output: each side's text carries its prompt; the judge chose terse (B) each time.
-    expect(result.pairwise!.result.comparisons[1]!.output_a).toBe("Prompt: Release 2.4?\n\nResponse: Rounding fix.");
-    expect(result.pairwise!.result.comparisons[1]!.output_b).toBe("Prompt: Release 2.4, in one sentence?\n\nResponse: Rounding fix.");
+    expect(result.pairwise!.result.comparisons[1]!.output_a).toBe(
+      "Prompt: Release 2.4?\n\nResponse: Rounding fix.",
+    );
+    expect(result.pairwise!.result.comparisons[1]!.output_b).toBe(
+      "Prompt: Release 2.4, in one sentence?\n\nResponse: Rounding fix.",
+    );
     expect(result.status).toBe("passed");
     expect(result.reason).toBe("B (terse) wins 3 of 3, confidence 1.00");
   });
@@ -103,36 +117,60 @@ evals:
 `,
       { judge: judge(), judgeUnavailable: "no judge key" },
     );
-    expect(report.results.find((r) => r.eval === "c")).toMatchObject({ status: "deferred", note: "no judge key" });
+    expect(report.results.find((r) => r.eval === "c")).toMatchObject({
+      status: "deferred",
+      note: "no judge key",
+    });
   });
 });
 
 describe("compare: { eval, a, b } load-time errors", () => {
-  const issuesOf = (compare: string, source = '    matrix: { prompts: ["p1", "p2"] }'): ConfigIssue[] => {
-    const loaded = loadSuite({ text: `evals:\n  - name: s\n    response: "x"\n    rubric: "r"\n${source}\n  - name: c\n    rubric: "Which?"\n    compare: ${compare}\n`, file: "suite.yaml" });
+  const issuesOf = (
+    compare: string,
+    source = '    matrix: { prompts: ["p1", "p2"] }',
+  ): ConfigIssue[] => {
+    const loaded = loadSuite({
+      text: `evals:\n  - name: s\n    response: "x"\n    rubric: "r"\n${source}\n  - name: c\n    rubric: "Which?"\n    compare: ${compare}\n`,
+      file: "suite.yaml",
+    });
     if (loaded.ok) throw new Error("expected the suite to be invalid");
     return loaded.issues;
   };
-  const messages = (issues: ConfigIssue[]) => issues.map((i) => `${i.line}:${i.column} ${i.message}`);
+  const messages = (issues: ConfigIssue[]) =>
+    issues.map((i) => `${i.line}:${i.column} ${i.message}`);
 
   it("an unknown eval, or its own name", () => {
-    expect(messages(issuesOf("{ eval: t, a: { prompt: 1 }, b: { prompt: 2 } }"))).toEqual(['8:22 unknown eval "t"; compare: { eval } names another eval of this suite, whose matrix cells are compared']);
-    expect(messages(issuesOf("{ eval: c, a: { prompt: 1 }, b: { prompt: 2 } }"))).toEqual(["8:22 an eval cannot compare its own cells: name the eval that has the matrix"]);
+    expect(messages(issuesOf("{ eval: t, a: { prompt: 1 }, b: { prompt: 2 } }"))).toEqual([
+      '8:22 unknown eval "t"; compare: { eval } names another eval of this suite, whose matrix cells are compared',
+    ]);
+    expect(messages(issuesOf("{ eval: c, a: { prompt: 1 }, b: { prompt: 2 } }"))).toEqual([
+      "8:22 an eval cannot compare its own cells: name the eval that has the matrix",
+    ]);
   });
 
   it("a prompt past the end, and sides that pick the same cells", () => {
-    expect(messages(issuesOf("{ eval: s, a: { prompt: 1 }, b: { prompt: 3 } }"))).toEqual(['8:56 eval "s" has 2 prompts in matrix.prompts; prompt is a position from 1 to 2']);
+    expect(messages(issuesOf("{ eval: s, a: { prompt: 1 }, b: { prompt: 3 } }"))).toEqual([
+      '8:56 eval "s" has 2 prompts in matrix.prompts; prompt is a position from 1 to 2',
+    ]);
     expect(messages(issuesOf("{ eval: s, a: { prompt: 2 }, b: { prompt: 2 } }"))).toEqual([
       "8:14 a and b pick the same cells: they must differ in agent or prompt (what one side leaves out, it takes from the other)",
     ]);
   });
 
   it("a judge model is not a cell's coordinate; a side must name one; the forms do not mix", () => {
-    expect(messages(issuesOf("{ eval: s, a: { prompt: 1, model: m }, b: { prompt: 2 } }"))).toEqual([
-      "8:48 the judge model does not change what is graded (cells that differ only in it grade the same candidate); pick cells by agent or prompt",
+    expect(messages(issuesOf("{ eval: s, a: { prompt: 1, model: m }, b: { prompt: 2 } }"))).toEqual(
+      [
+        "8:48 the judge model does not change what is graded (cells that differ only in it grade the same candidate); pick cells by agent or prompt",
+      ],
+    );
+    expect(messages(issuesOf("{ eval: s, a: {}, b: { prompt: 2 } }"))).toEqual([
+      "8:28 name this side's cells by agent or prompt",
     ]);
-    expect(messages(issuesOf("{ eval: s, a: {}, b: { prompt: 2 } }"))).toEqual(["8:28 name this side's cells by agent or prompt"]);
-    expect(messages(issuesOf('{ eval: s, a: { prompt: 1 }, b: { prompt: 2 }, output_a: "x", output_b: "y" }'))).toEqual([
+    expect(
+      messages(
+        issuesOf('{ eval: s, a: { prompt: 1 }, b: { prompt: 2 }, output_a: "x", output_b: "y" }'),
+      ),
+    ).toEqual([
       "8:14 give either eval with a and b (two matrix cells), or the outputs themselves (input / output_a / output_b, or items), not both",
     ]);
   });
@@ -184,7 +222,9 @@ evals:
     // 2 agents x 2 judge models = 4 cells, but 2 runs of up to 5 turns; the comparison adds none.
     expect(plan.totals.agentCalls).toBe(10);
     const compared = plan.cells.find((c) => c.name === "c")!;
-    expect(compared.candidate).toBe('1 pair of cells of eval "runs" (2 live runs, shared with eval "runs"\'s own cells)');
+    expect(compared.candidate).toBe(
+      '1 pair of cells of eval "runs" (2 live runs, shared with eval "runs"\'s own cells)',
+    );
     expect(compared.judgeCalls).toBe(2);
   });
 });

@@ -26,16 +26,41 @@ evals:
     rubric: "Greets."
 `;
 
-const base = { text: SUITE, file: "suite.yaml", priceOf: () => undefined, defaultModel: "claude-sonnet-4-6" };
+const base = {
+  text: SUITE,
+  file: "suite.yaml",
+  priceOf: () => undefined,
+  defaultModel: "claude-sonnet-4-6",
+};
 
 describe("checkDraft with the MCP allow-list", () => {
   it("lists the live evals whose server the allow-list refuses, and only those", () => {
     const allowServer = allowListedServers({
-      calendar: { kind: "stdio", command: "node", args: ["mcp-server.mjs"], env: {}, startTimeoutSeconds: 30, toolTimeoutSeconds: 60 },
-      other: { kind: "stdio", command: "node", args: ["other.mjs"], env: {}, startTimeoutSeconds: 30, toolTimeoutSeconds: 60 },
+      calendar: {
+        kind: "stdio",
+        command: "node",
+        args: ["mcp-server.mjs"],
+        env: {},
+        startTimeoutSeconds: 30,
+        toolTimeoutSeconds: 60,
+      },
+      other: {
+        kind: "stdio",
+        command: "node",
+        args: ["other.mjs"],
+        env: {},
+        startTimeoutSeconds: 30,
+        toolTimeoutSeconds: 60,
+      },
     });
     const draft = checkDraft({ ...base, allowServer });
-    expect(draft.plan?.deferred).toEqual([{ name: "sneaky", reason: 'server "other" is not allowed here: its configuration differs from the one this deployment allows under that name' }]);
+    expect(draft.plan?.deferred).toEqual([
+      {
+        name: "sneaky",
+        reason:
+          'server "other" is not allowed here: its configuration differs from the one this deployment allows under that name',
+      },
+    ]);
     // Calls are still those of a real run: the author is sizing the suite.
     expect(draft.plan?.judgeCalls).toBe(3);
   });

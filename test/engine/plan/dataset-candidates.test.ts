@@ -21,14 +21,18 @@ evals:
     const report = await runYaml(yaml, { judge: createFakeJudge(() => ({ score: 1 })) });
     expect(report.results).toHaveLength(1);
     expect(report.results[0]).toMatchObject({ status: "deferred", name: "answers" });
-    expect(report.results[0]!.note).toBe('the items of dataset "qa" are in qa.json, which was not read here (a run from the dashboard or a queue worker reads no files; use inline items:)');
+    expect(report.results[0]!.note).toBe(
+      'the items of dataset "qa" are in qa.json, which was not read here (a run from the dashboard or a queue worker reads no files; use inline items:)',
+    );
   });
 
   it("a jury over dataset items: each item is a unit of the agreement statistics", async () => {
     let call = 0;
     // Juror 1 and 2 agree on two items and split on the third.
     const scores = [0.9, 0.9, 0.2, 0.2, 0.9, 0.1];
-    const judge = createFakeJudge((request) => (rubricTextOf(request) ? { score: scores[call++ % scores.length]! } : { score: 0 }));
+    const judge = createFakeJudge((request) =>
+      rubricTextOf(request) ? { score: scores[call++ % scores.length]! } : { score: 0 },
+    );
     const report = await runYaml(
       `
 datasets:
@@ -45,7 +49,11 @@ evals:
 `,
       { judge, concurrency: 1 },
     );
-    expect(report.results.map((r) => r.name)).toEqual(["answers [item=a]", "answers [item=b]", "answers [item=c]"]);
+    expect(report.results.map((r) => r.name)).toEqual([
+      "answers [item=a]",
+      "answers [item=b]",
+      "answers [item=c]",
+    ]);
     const agreement = report.agreement?.find((a) => a.eval === "answers");
     expect(agreement?.units).toBe(3);
     expect(agreement?.judges).toHaveLength(2);

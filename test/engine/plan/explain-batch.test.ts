@@ -21,7 +21,11 @@ evals:
 
 function explain(batchable?: (model: string) => boolean) {
   // Every key set: the OpenAI-compatible model is planned, not deferred.
-  const cells = planSuite({ suite: suiteFrom(yaml), defaultModel: DEFAULT_MODEL, resolveModel: (model) => ({ provider: model.startsWith("openai:") ? "openai" : "anthropic" }) });
+  const cells = planSuite({
+    suite: suiteFrom(yaml),
+    defaultModel: DEFAULT_MODEL,
+    resolveModel: (model) => ({ provider: model.startsWith("openai:") ? "openai" : "anthropic" }),
+  });
   return explainPlan(cells, perInputToken, batchable ? { batchable } : {});
 }
 

@@ -15,7 +15,9 @@ const MINIMUM = 1024;
 
 /** Three criteria graded against the prompts of a matrix (two by default): 3 calls per cell. */
 function suite(descriptionChars: number, prompts = 2): string {
-  const description = "The answer names the change and the version it shipped in. ".repeat(Math.ceil(descriptionChars / 60)).slice(0, descriptionChars);
+  const description = "The answer names the change and the version it shipped in. "
+    .repeat(Math.ceil(descriptionChars / 60))
+    .slice(0, descriptionChars);
   return `
 evals:
   - name: release note
@@ -30,15 +32,27 @@ evals:
 `;
 }
 
-function explain(yaml: string, options: Parameters<typeof explainPlan>[2] = { cacheMinimumOf: () => MINIMUM }) {
-  return explainPlan(planSuite({ suite: suiteFrom(yaml), defaultModel: DEFAULT_MODEL }), perInputToken, options);
+function explain(
+  yaml: string,
+  options: Parameters<typeof explainPlan>[2] = { cacheMinimumOf: () => MINIMUM },
+) {
+  return explainPlan(
+    planSuite({ suite: suiteFrom(yaml), defaultModel: DEFAULT_MODEL }),
+    perInputToken,
+    options,
+  );
 }
 
 describe("explain: the prompt cache", () => {
   it("projects no saving when the shared prefix is below the model's minimum", () => {
     const plan = explain(suite(200));
     expect(plan.totals.judgeCalls).toBe(6);
-    expect(plan.totals.cacheInput).toEqual({ input: plan.totals.inputTokens, write5m: 0, write1h: 0, read: 0 });
+    expect(plan.totals.cacheInput).toEqual({
+      input: plan.totals.inputTokens,
+      write5m: 0,
+      write1h: 0,
+      read: 0,
+    });
     expect(plan.totals.costUsd).toBeCloseTo(plan.totals.naiveUsd);
     expect(plan.totals.naiveUsd).toBeCloseTo(plan.totals.inputTokens);
     expect(renderExplain(plan)).toContain("with the prompt cache");
@@ -59,7 +73,9 @@ describe("explain: the prompt cache", () => {
     expect(plan.totals.costUsd).toBeCloseTo(input + 1.25 * write5m + 0.1 * read);
     expect(plan.totals.costUsd).toBeLessThan(0.35 * plan.totals.naiveUsd);
     const text = renderExplain(plan);
-    expect(text).toMatch(/cost: naive ~\$[\d,.]+, with the prompt cache ~\$[\d,.]+ \(\d+ input tokens written, \d+ read\), with batches ~\$[\d,.]+, unchanged rerun ~\$0\.00/);
+    expect(text).toMatch(
+      /cost: naive ~\$[\d,.]+, with the prompt cache ~\$[\d,.]+ \(\d+ input tokens written, \d+ read\), with batches ~\$[\d,.]+, unchanged rerun ~\$0\.00/,
+    );
     // Message Batches halve every price, the cache's multipliers on top.
     expect(text).toContain(`with batches ~${formatUsd(plan.totals.costUsd / 2)}, unchanged rerun`);
   });

@@ -58,7 +58,14 @@ describe("explain", () => {
       ["summary quality [prompt=#2]", 12],
     ]);
     expect(plan.totals).toMatchObject({ cells: 2, deferred: 0, judgeCalls: 24 });
-    expect(plan.cells[0]!.judges).toEqual([`${SONNET} #1`, `${SONNET} #2`, `${SONNET} #3`, `${HAIKU} #1`, `${HAIKU} #2`, `${HAIKU} #3`]);
+    expect(plan.cells[0]!.judges).toEqual([
+      `${SONNET} #1`,
+      `${SONNET} #2`,
+      `${SONNET} #3`,
+      `${HAIKU} #1`,
+      `${HAIKU} #2`,
+      `${HAIKU} #3`,
+    ]);
   });
 
   it("counts a tree's longest path, per juror", () => {
@@ -72,7 +79,9 @@ describe("explain", () => {
     const plan = explainYaml(fanned + tree.replace("evals:\n", ""));
     expect(judge.requests).toHaveLength(0);
     // A judge that answers yes everywhere walks the tree's yes branch: 2 questions, not 3.
-    const walkNo = createFakeJudge((r) => ({ score: r.taskPrompt.includes("state a temperature") ? 0 : 1 }));
+    const walkNo = createFakeJudge((r) => ({
+      score: r.taskPrompt.includes("state a temperature") ? 0 : 1,
+    }));
     const report = await runYaml(fanned + tree.replace("evals:\n", ""), { judge: walkNo });
     expect(report.summary.judgeCalls).toBe(plan.totals.judgeCalls);
     expect(walkNo.requests).toHaveLength(30);
@@ -83,12 +92,18 @@ describe("explain", () => {
     const judge = createFakeJudge(always({ score: 1 }));
     await runYaml(fanned, { judge });
     expect(judge.requests).toHaveLength(24);
-    expect(plan.totals.inputTokens).toBe(judge.requests.reduce((n, r) => n + tokensOf(r).inputTokens, 0));
+    expect(plan.totals.inputTokens).toBe(
+      judge.requests.reduce((n, r) => n + tokensOf(r).inputTokens, 0),
+    );
   });
 
   it("builds a rubric's prompts once, not once per cell: 2,500 cells of a 1 MB rubric answer at once", () => {
-    const anchors = Array.from({ length: 50 }, () => `            - { response: "${"y".repeat(20_000)}", score: 0.5 }`).join("\n");
-    const axis = (prefix: string) => `[${Array.from({ length: 50 }, (_, i) => `${prefix}${i}`).join(", ")}]`;
+    const anchors = Array.from(
+      { length: 50 },
+      () => `            - { response: "${"y".repeat(20_000)}", score: 0.5 }`,
+    ).join("\n");
+    const axis = (prefix: string) =>
+      `[${Array.from({ length: 50 }, (_, i) => `${prefix}${i}`).join(", ")}]`;
     const yaml = `evals:\n  - name: a\n    response: hi\n    matrix:\n      models: ${axis("m")}\n      prompts: ${axis("p")}\n    rubric:\n      criteria:\n        - name: c\n          description: d\n          examples:\n${anchors}\n`;
     const started = Date.now();
     const plan = explainYaml(yaml);
@@ -99,7 +114,8 @@ describe("explain", () => {
   });
 
   it("shows a long free-form rubric by its start and length, so a plan of many cells stays printable", () => {
-    const axis = (prefix: string, n: number) => `[${Array.from({ length: n }, (_, i) => `${prefix}${i}`).join(", ")}]`;
+    const axis = (prefix: string, n: number) =>
+      `[${Array.from({ length: n }, (_, i) => `${prefix}${i}`).join(", ")}]`;
     const yaml = `evals:\n  - name: a\n    response: hi\n    matrix: { models: ${axis("m", 50)}, prompts: ${axis("p", 20)} }\n    rubric: "${"r".repeat(600_000)}"\n`;
     const text = renderExplain(explainYaml(yaml));
     expect(text).toContain(`  "${"r".repeat(200)}… (600000 characters)"`);
@@ -117,15 +133,21 @@ describe("explain", () => {
     const plan = explainYaml(fanned);
     expect(plan.cells[0]!.costUsd).toBeNull();
     expect(plan.totals.unpricedModels).toEqual([HAIKU, SONNET]);
-    expect(renderExplain(plan)).toContain(`No price known for: ${HAIKU}, ${SONNET} (not counted in the cost).`);
+    expect(renderExplain(plan)).toContain(
+      `No price known for: ${HAIKU}, ${SONNET} (not counted in the cost).`,
+    );
   });
 
   it("shows what each cell grades and a one-line plan", () => {
     const text = renderExplain(explainYaml(fanned, { priceOf: flatPrice(0.003) }));
-    expect(text).toContain("summary quality [prompt=#2]\n  criteria rubric (inline), threshold 0.70, weighted average");
+    expect(text).toContain(
+      "summary quality [prompt=#2]\n  criteria rubric (inline), threshold 0.70, weighted average",
+    );
     expect(text).toContain('  - apologizes on error (weight 1, when contains "error")');
     expect(text).toContain("  candidate: fixed response (47 chars), prompt #2");
-    expect(text).toMatch(/^Plan: \d+ evals?, 2 cells, 24 judge calls, ~\d+ input \+ 7200 output tokens, projected cost ~\$0\.07$/m);
+    expect(text).toMatch(
+      /^Plan: \d+ evals?, 2 cells, 24 judge calls, ~\d+ input \+ 7200 output tokens, projected cost ~\$0\.07$/m,
+    );
   });
 
   it("plans no calls for a deferred eval", () => {
@@ -135,8 +157,13 @@ evals:
     prompt: "Book a meeting with Alice."
     rubric: "Booked."
 `);
-    expect(plan.cells[0]).toMatchObject({ judgeCalls: 0, deferReason: "no response to grade and no server to run the prompt against" });
+    expect(plan.cells[0]).toMatchObject({
+      judgeCalls: 0,
+      deferReason: "no response to grade and no server to run the prompt against",
+    });
     expect(plan.totals).toMatchObject({ deferred: 1, judgeCalls: 0 });
-    expect(renderExplain(plan)).toContain("  deferred: no response to grade and no server to run the prompt against");
+    expect(renderExplain(plan)).toContain(
+      "  deferred: no response to grade and no server to run the prompt against",
+    );
   });
 });

@@ -46,7 +46,12 @@ describe("matrix", () => {
       { model: HAIKU, prompt: PROMPT_2, promptIndex: 2 },
     ]);
     // Each cell is judged by its own model, and its score is its own.
-    expect(report.results.map((r) => r.judge.models)).toEqual([[SONNET], [SONNET], [HAIKU], [HAIKU]]);
+    expect(report.results.map((r) => r.judge.models)).toEqual([
+      [SONNET],
+      [SONNET],
+      [HAIKU],
+      [HAIKU],
+    ]);
     expect(report.results.map((r) => r.status)).toEqual(["passed", "passed", "failed", "failed"]);
     expect(report.summary).toMatchObject({ total: 4, passed: 2, failed: 2, judgeCalls: 4 });
   });
@@ -54,20 +59,39 @@ describe("matrix", () => {
   it("sends each cell's prompt to its judge, with the same rubric and response", async () => {
     const judge = createFakeJudge(always({ score: 1 }));
     const report = await runYaml(matrix, { judge });
-    expect(judge.requests.map((r) => [r.model, r.candidatePrompt.includes(`<user_prompt>\n${PROMPT_2}\n</user_prompt>`)])).toEqual([
+    expect(
+      judge.requests.map((r) => [
+        r.model,
+        r.candidatePrompt.includes(`<user_prompt>\n${PROMPT_2}\n</user_prompt>`),
+      ]),
+    ).toEqual([
       [SONNET, false],
       [SONNET, true],
       [HAIKU, false],
       [HAIKU, true],
     ]);
     expect(new Set(judge.requests.map((r) => r.stablePrompt)).size).toBe(1);
-    expect(report.results.map((r) => r.candidate.prompt)).toEqual([PROMPT_1, PROMPT_2, PROMPT_1, PROMPT_2]);
+    expect(report.results.map((r) => r.candidate.prompt)).toEqual([
+      PROMPT_1,
+      PROMPT_2,
+      PROMPT_1,
+      PROMPT_2,
+    ]);
   });
 
   it("takes a models-only or prompts-only matrix", () => {
-    const modelsOnly = planSuite({ suite: suiteFrom(matrix.replace(/ {6}prompts:\n.*\n.*\n/, "")), defaultModel: DEFAULT_MODEL });
-    expect(modelsOnly.map((c) => c.name)).toEqual([`summary quality [model=${SONNET}]`, `summary quality [model=${HAIKU}]`]);
-    const promptsOnly = planSuite({ suite: suiteFrom(matrix.replace(/ {6}models:.*\n/, "")), defaultModel: DEFAULT_MODEL });
+    const modelsOnly = planSuite({
+      suite: suiteFrom(matrix.replace(/ {6}prompts:\n.*\n.*\n/, "")),
+      defaultModel: DEFAULT_MODEL,
+    });
+    expect(modelsOnly.map((c) => c.name)).toEqual([
+      `summary quality [model=${SONNET}]`,
+      `summary quality [model=${HAIKU}]`,
+    ]);
+    const promptsOnly = planSuite({
+      suite: suiteFrom(matrix.replace(/ {6}models:.*\n/, "")),
+      defaultModel: DEFAULT_MODEL,
+    });
     expect(promptsOnly.map((c) => [c.name, c.judges.map((j) => j.model)])).toEqual([
       ["summary quality [prompt=#1]", [DEFAULT_MODEL]],
       ["summary quality [prompt=#2]", [DEFAULT_MODEL]],
@@ -75,7 +99,9 @@ describe("matrix", () => {
   });
 
   it("names a plain eval by its name alone", async () => {
-    const result = await runOne(matrix.replace(/ {4}matrix:[\s\S]*$/, ""), { judge: createFakeJudge(always({ score: 1 })) });
+    const result = await runOne(matrix.replace(/ {4}matrix:[\s\S]*$/, ""), {
+      judge: createFakeJudge(always({ score: 1 })),
+    });
     expect(result).toMatchObject({ name: "summary quality", id: "summary quality", cell: null });
   });
 });
@@ -91,13 +117,29 @@ evals:
 
   it("defers every eval when no judge is available (no API key): counted as passed, with a note, and no calls", async () => {
     const judge = createFakeJudge(always({ score: 0 }));
-    const report = await runYaml(fixed + matrix.replace("evals:\n", ""), { judge, judgeUnavailable: "no judge key: set ANTHROPIC_API_KEY" });
+    const report = await runYaml(fixed + matrix.replace("evals:\n", ""), {
+      judge,
+      judgeUnavailable: "no judge key: set ANTHROPIC_API_KEY",
+    });
     expect(report.results).toHaveLength(5);
     for (const result of report.results) {
-      expect(result).toMatchObject({ status: "deferred", score: null, note: "no judge key: set ANTHROPIC_API_KEY", judgeCalls: 0, costUsd: 0 });
+      expect(result).toMatchObject({
+        status: "deferred",
+        score: null,
+        note: "no judge key: set ANTHROPIC_API_KEY",
+        judgeCalls: 0,
+        costUsd: 0,
+      });
     }
     expect(judge.requests).toHaveLength(0);
-    expect(report.summary).toMatchObject({ total: 5, deferred: 5, failed: 0, judgeErrors: 0, skipped: 0, judgeCalls: 0 });
+    expect(report.summary).toMatchObject({
+      total: 5,
+      deferred: 5,
+      failed: 0,
+      judgeErrors: 0,
+      skipped: 0,
+      judgeCalls: 0,
+    });
     expect(exitCodeOf(report)).toBe(0);
   });
 
@@ -114,7 +156,10 @@ evals:
       status: "deferred",
       note: "no response to grade and no server to run the prompt against",
       reason: "deferred: no response to grade and no server to run the prompt against",
-      candidate: { source: "live", prompt: "Book a meeting with Alice next Tuesday at 2pm and confirm it." },
+      candidate: {
+        source: "live",
+        prompt: "Book a meeting with Alice next Tuesday at 2pm and confirm it.",
+      },
     });
     expect(judge.requests).toHaveLength(0);
     expect(exitCodeOf(report)).toBe(0);

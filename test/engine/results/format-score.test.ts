@@ -27,7 +27,9 @@ describe("scale display in the report", () => {
   });
 
   it("shows likert as a point on the band, e.g. 4.0/5, with the score unchanged", async () => {
-    const result = await runOne(withScale("scale: { likert: { min: 1, max: 5 } }"), { judge: createFakeJudge(always({ score: 0.75 })) });
+    const result = await runOne(withScale("scale: { likert: { min: 1, max: 5 } }"), {
+      judge: createFakeJudge(always({ score: 0.75 })),
+    });
     expect(result.display).toBe("4.0/5");
     expect(result.thresholdDisplay).toBe("3.8/5");
     expect(result.score).toBe(0.75);
@@ -36,21 +38,29 @@ describe("scale display in the report", () => {
   });
 
   it("shows boolean as pass or fail by the eval's outcome, not by 0.5", async () => {
-    const passed = await runOne(withScale("scale: boolean"), { judge: createFakeJudge(always({ score: 0.7 })) });
+    const passed = await runOne(withScale("scale: boolean"), {
+      judge: createFakeJudge(always({ score: 0.7 })),
+    });
     expect(passed).toMatchObject({ display: "pass", score: 0.7, status: "passed" });
     // 0.6 is above 0.5 but below the 0.7 threshold: the eval fails, and so does the display.
-    const failed = await runOne(withScale("scale: boolean"), { judge: createFakeJudge(always({ score: 0.6 })) });
+    const failed = await runOne(withScale("scale: boolean"), {
+      judge: createFakeJudge(always({ score: 0.6 })),
+    });
     expect(failed).toMatchObject({ display: "fail", score: 0.6, status: "failed" });
   });
 
   it("shows letter as a grade, with the score unchanged", async () => {
-    const result = await runOne(withScale("scale: letter"), { judge: createFakeJudge(always({ score: 0.85 })) });
+    const result = await runOne(withScale("scale: letter"), {
+      judge: createFakeJudge(always({ score: 0.85 })),
+    });
     expect(result).toMatchObject({ display: "B", score: 0.85, status: "passed" });
   });
 
   it("gates on the 0..1 value whatever the scale", async () => {
     // 0.69 on 1..5 reads 3.8/5; a scale-aware gate would be tempted to round it up.
-    const result = await runOne(withScale("scale: { likert: { min: 1, max: 5 } }"), { judge: createFakeJudge(always({ score: 0.69 })) });
+    const result = await runOne(withScale("scale: { likert: { min: 1, max: 5 } }"), {
+      judge: createFakeJudge(always({ score: 0.69 })),
+    });
     expect(result).toMatchObject({ display: "3.8/5", score: 0.69, status: "failed" });
   });
 });

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { REDACTED, applyPatterns, mayHoldSecret, redactDeep, redactSecrets } from "../../../lib/engine/results/redact-secrets";
+import {
+  REDACTED,
+  applyPatterns,
+  mayHoldSecret,
+  redactDeep,
+  redactSecrets,
+} from "../../../lib/engine/results/redact-secrets";
 import { buildSampleReport, sampleResults } from "../../support/sample-report";
 
 // Fake credentials are assembled at run time so that no scanner mistakes this
@@ -30,8 +36,12 @@ describe("redactSecrets", () => {
   }
 
   it("redacts a bearer token but keeps the scheme", () => {
-    expect(redactSecrets(`Authorization: Bearer ${body(32)}.${body(10)}`)).toBe(`Authorization: Bearer ${REDACTED}`);
-    expect(redactSecrets("curl -H 'authorization: bearer abc123def456'")).toBe(`curl -H 'authorization: bearer ${REDACTED}'`);
+    expect(redactSecrets(`Authorization: Bearer ${body(32)}.${body(10)}`)).toBe(
+      `Authorization: Bearer ${REDACTED}`,
+    );
+    expect(redactSecrets("curl -H 'authorization: bearer abc123def456'")).toBe(
+      `curl -H 'authorization: bearer ${REDACTED}'`,
+    );
   });
 
   it("redacts a whole PEM private key block, and a truncated one", () => {
@@ -51,7 +61,10 @@ describe("redactSecrets", () => {
       ["passwd=letmein", `passwd=${REDACTED}`],
       ["AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI", `AWS_SECRET_ACCESS_KEY=${REDACTED}`],
       ["private_key: abcdef0123", `private_key: ${REDACTED}`],
-      ["https://api.example.com/v1?token=abc123&page=2", `https://api.example.com/v1?token=${REDACTED}&page=2`],
+      [
+        "https://api.example.com/v1?token=abc123&page=2",
+        `https://api.example.com/v1?token=${REDACTED}&page=2`,
+      ],
       ["refresh_token = 9f8e7d6c5b", `refresh_token = ${REDACTED}`],
     ];
     for (const [input, expected] of cases) expect(redactSecrets(input)).toBe(expected);
@@ -74,7 +87,7 @@ describe("redactSecrets", () => {
   // letter before a key is often an escape's (`\n`, `\u003d`, `%0A`).
   it("redacts every kind of key inside JSON-escaped text, whatever escape comes before it", () => {
     for (const [kind, secret] of SECRETS) {
-      for (const before of ["\\n", "\\t", "\\r", "\\u003d", "\\\\", "\\\"", " "]) {
+      for (const before of ["\\n", "\\t", "\\r", "\\u003d", "\\\\", '\\"', " "]) {
         const text = `{"stdout": "x${before}${secret}\\n", "exit": 0}`;
         const out = redactSecrets(text);
         expect(out, `${kind} after ${before}`).not.toContain(secret);
@@ -99,12 +112,16 @@ describe("redactSecrets", () => {
       expect(out, text).not.toContain(key);
       expect(out, text).not.toContain(github);
     }
-    expect(redactSecrets("https://api.example.com/v1?token=abc123&page=2")).toBe(`https://api.example.com/v1?token=${REDACTED}&page=2`);
+    expect(redactSecrets("https://api.example.com/v1?token=abc123&page=2")).toBe(
+      `https://api.example.com/v1?token=${REDACTED}&page=2`,
+    );
   });
 
   it("redacts secret values of JSON-escaped key/value pairs, keeping the escapes", () => {
-    expect(redactSecrets('{"result": "{\\"api_key\\": \\"abc123xyz\\", \\"n\\": 1}"}')).toBe(`{"result": "{\\"api_key\\": \\"${REDACTED}\\", \\"n\\": 1}"}`);
-    expect(redactSecrets('x\\npassword=hunter22\\n')).not.toContain("hunter22");
+    expect(redactSecrets('{"result": "{\\"api_key\\": \\"abc123xyz\\", \\"n\\": 1}"}')).toBe(
+      `{"result": "{\\"api_key\\": \\"${REDACTED}\\", \\"n\\": 1}"}`,
+    );
+    expect(redactSecrets("x\\npassword=hunter22\\n")).not.toContain("hunter22");
   });
 
   it("is idempotent", () => {
@@ -119,15 +136,52 @@ describe("the one-pass check before the patterns", () => {
     // of prose, joined at random: whenever the patterns change a text, the
     // check must have said it may hold a secret, so the fast path never skips one.
     const pieces = [
-      ...SECRETS.map(([, secret]) => secret), "sk-", "SK-ANT-", "Bearer ", "bearer\t", "AKIA", "asia", "ghp_", "github_pat_", "xoxb-", "eyJ", ".",
-      "api_key", "X-Api-Key", "passwd", "Password", "secret", "token", "access-key", "private_key", "=", ": ", "\"", "'", "\\n", "%0A", "\\u003d",
-      "-----BEGIN RSA PRIVATE KEY-----", "-----END RSA PRIVATE KEY-----", body(24), body(8, "0123456789"), "hello", " ", "\n", "{", "}", "&",
+      ...SECRETS.map(([, secret]) => secret),
+      "sk-",
+      "SK-ANT-",
+      "Bearer ",
+      "bearer\t",
+      "AKIA",
+      "asia",
+      "ghp_",
+      "github_pat_",
+      "xoxb-",
+      "eyJ",
+      ".",
+      "api_key",
+      "X-Api-Key",
+      "passwd",
+      "Password",
+      "secret",
+      "token",
+      "access-key",
+      "private_key",
+      "=",
+      ": ",
+      '"',
+      "'",
+      "\\n",
+      "%0A",
+      "\\u003d",
+      "-----BEGIN RSA PRIVATE KEY-----",
+      "-----END RSA PRIVATE KEY-----",
+      body(24),
+      body(8, "0123456789"),
+      "hello",
+      " ",
+      "\n",
+      "{",
+      "}",
+      "&",
     ];
     let seed = 7;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     let changed = 0;
     for (let i = 0; i < 3000; i++) {
-      const text = Array.from({ length: 1 + Math.floor(random() * 6) }, () => pieces[Math.floor(random() * pieces.length)]).join("");
+      const text = Array.from(
+        { length: 1 + Math.floor(random() * 6) },
+        () => pieces[Math.floor(random() * pieces.length)],
+      ).join("");
       const full = applyPatterns(text);
       if (full !== text) {
         changed++;
@@ -174,12 +228,26 @@ describe("redactDeep on a report", () => {
         ...c,
         reasoning: secret,
         evidence: secret,
-        verdicts: c.verdicts.map((v) => ({ ...v, reasoning: secret, error: `bad reply ${secret}` })),
+        verdicts: c.verdicts.map((v) => ({
+          ...v,
+          reasoning: secret,
+          error: `bad reply ${secret}`,
+        })),
       })),
-      judges: r.judges.map((j) => ({ ...j, error: secret, treePath: [{ ask: "?", answer: "yes" as const, score: 1, reasoning: secret }] })),
-      tree: { path: [{ ask: secret, answer: "no" as const, score: 0, reasoning: secret }], leaf: { score: 0, reason: secret } },
+      judges: r.judges.map((j) => ({
+        ...j,
+        error: secret,
+        treePath: [{ ask: "?", answer: "yes" as const, score: 1, reasoning: secret }],
+      })),
+      tree: {
+        path: [{ ask: secret, answer: "no" as const, score: 0, reasoning: secret }],
+        leaf: { score: 0, reason: secret },
+      },
     }));
-    const report = buildSampleReport({ results, suite: { file: "suite.yml", description: secret } });
+    const report = buildSampleReport({
+      results,
+      suite: { file: "suite.yml", description: secret },
+    });
     const before = structuredClone(report);
 
     const redacted = redactDeep(report);
@@ -193,6 +261,8 @@ describe("redactDeep on a report", () => {
     expect(redacted.results[0]).not.toBe(report.results[0]);
     // Numbers, booleans and nulls are carried over as they were.
     expect(redacted.summary).toEqual(report.summary);
-    expect(redacted.results.map((r) => [r.score, r.vacuous, r.cell])).toEqual(report.results.map((r) => [r.score, r.vacuous, r.cell]));
+    expect(redacted.results.map((r) => [r.score, r.vacuous, r.cell])).toEqual(
+      report.results.map((r) => [r.score, r.vacuous, r.cell]),
+    );
   });
 });

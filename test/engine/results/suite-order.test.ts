@@ -17,7 +17,15 @@ describe("inSuiteOrder", () => {
       { name: "items [item=q2]", location: at(30), cell: { item: "q2" } },
       { name: "first", location: at(3), cell: null },
     ];
-    expect(inSuiteOrder(finished).map((r) => r.name)).toEqual(["first", "matrix [prompt=#1]", "matrix [prompt=#2]", "second", "items [item=q2]", "items [item=q10]", "no location"]);
+    expect(inSuiteOrder(finished).map((r) => r.name)).toEqual([
+      "first",
+      "matrix [prompt=#1]",
+      "matrix [prompt=#2]",
+      "second",
+      "items [item=q2]",
+      "items [item=q10]",
+      "no location",
+    ]);
     // The input is left as it was.
     expect(finished[0]!.name).toBe("second");
   });

@@ -48,23 +48,50 @@ const answers = (metricsFinding: "medium" | "high") => ({
   problem: verdict({
     score: "pass",
     evidence: ["Users abandon carts when checkout takes too long."],
-    findings: [{ severity: "low", title: "Persona not named", description: "Which users?", recommendation: "Name the affected persona." }],
+    findings: [
+      {
+        severity: "low",
+        title: "Persona not named",
+        description: "Which users?",
+        recommendation: "Name the affected persona.",
+      },
+    ],
   }),
   metrics: verdict({
     score: "partial",
-    findings: [{ severity: metricsFinding, title: "No latency baseline", description: "p95 target without today's p95.", recommendation: "Add the current p95." }],
+    findings: [
+      {
+        severity: metricsFinding,
+        title: "No latency baseline",
+        description: "p95 target without today's p95.",
+        recommendation: "Add the current p95.",
+      },
+    ],
   }),
   scope: verdict({ score: "pass" }),
   // The judge says pass, but lists a required item as missing: the checklist decides.
-  risks: verdict({ score: "pass", checklist: { present: ["Rollback plan"], missing: ["owner", "load test"] } }),
+  risks: verdict({
+    score: "pass",
+    checklist: { present: ["Rollback plan"], missing: ["owner", "load test"] },
+  }),
 });
 
 describe("a category review (hand-worked fixture)", () => {
   it("partial categories and non-blocking findings: conditional, passed, with the next steps the Go rules give", async () => {
     const judge = createFakeJudge(byCategory(answers("medium")));
-    const result = await runOne(prdReview("    pass_criteria: { min_categories_passing: all_required, max_findings: { critical: 0, high: 0, medium: 1 } }"), { judge });
+    const result = await runOne(
+      prdReview(
+        "    pass_criteria: { min_categories_passing: all_required, max_findings: { critical: 0, high: 0, medium: 1 } }",
+      ),
+      { judge },
+    );
 
-    expect(judge.requests.map((r) => r.verdict).sort()).toEqual(["category", "category", "category", "category_binary"]);
+    expect(judge.requests.map((r) => r.verdict).sort()).toEqual([
+      "category",
+      "category",
+      "category",
+      "category_binary",
+    ]);
     const report = result.review!.report;
     expect(report.categories.map((c) => [c.category, c.score])).toEqual([
       ["problem", "pass"],
@@ -98,8 +125,15 @@ describe("a category review (hand-worked fixture)", () => {
         { action: "Improve partial category: risks", category: "risks" },
       ],
     });
-    expect(report.summary).toBe("Categories: 2 pass, 2 partial, 0 fail. 2 findings (1 medium, 1 low). Decision: conditional.");
-    expect(report).toMatchObject({ reviewType: "prd", rubricId: "prd", rubricVersion: "2.1", passCriteria: { minCategoriesPassing: "all_required" } });
+    expect(report.summary).toBe(
+      "Categories: 2 pass, 2 partial, 0 fail. 2 findings (1 medium, 1 low). Decision: conditional.",
+    );
+    expect(report).toMatchObject({
+      reviewType: "prd",
+      rubricId: "prd",
+      rubricVersion: "2.1",
+      passCriteria: { minCategoriesPassing: "all_required" },
+    });
 
     expect(result.status).toBe("passed");
     expect(result.display).toBe("conditional");
@@ -117,9 +151,18 @@ describe("a category review (hand-worked fixture)", () => {
     const judge = createFakeJudge(byCategory(answers("high")));
     const result = await runOne(prdReview(""), { judge });
     const report = result.review!.report;
-    expect(report.decision).toMatchObject({ status: "fail", passed: false, rationale: "Blocked: 1 high severity finding (max 0 allowed)" });
-    expect(report.nextSteps.immediate).toEqual([{ action: "Add the current p95.", category: "metrics", severity: "high" }]);
-    expect(report.nextSteps.recommended?.map((a) => a.action)).toEqual(["Improve partial category: metrics", "Improve partial category: risks"]);
+    expect(report.decision).toMatchObject({
+      status: "fail",
+      passed: false,
+      rationale: "Blocked: 1 high severity finding (max 0 allowed)",
+    });
+    expect(report.nextSteps.immediate).toEqual([
+      { action: "Add the current p95.", category: "metrics", severity: "high" },
+    ]);
+    expect(report.nextSteps.recommended?.map((a) => a.action)).toEqual([
+      "Improve partial category: metrics",
+      "Improve partial category: risks",
+    ]);
     expect(result.status).toBe("failed");
     expect(result.reason).toBe("fail: Blocked: 1 high severity finding (max 0 allowed)");
   });
@@ -129,7 +172,10 @@ describe("a category review (hand-worked fixture)", () => {
     const judge = createFakeJudge(() => ({
       verdict: {
         reasoning: "whole document",
-        categories: Object.entries(a).map(([category, answer]) => ({ category, ...(answer.verdict as CategoryVerdict) })),
+        categories: Object.entries(a).map(([category, answer]) => ({
+          category,
+          ...(answer.verdict as CategoryVerdict),
+        })),
       },
     }));
     const result = await runOne(prdReview("    evaluation_type: holistic"), { judge });
@@ -139,7 +185,14 @@ describe("a category review (hand-worked fixture)", () => {
   });
 
   it("a holistic verdict that leaves a category out is a judge_error, never a pass or a fail", async () => {
-    const judge = createFakeJudge(() => ({ verdict: { reasoning: "short", categories: [{ category: "problem", reasoning: "ok", score: "pass", evidence: [], findings: [] }] } }));
+    const judge = createFakeJudge(() => ({
+      verdict: {
+        reasoning: "short",
+        categories: [
+          { category: "problem", reasoning: "ok", score: "pass", evidence: [], findings: [] },
+        ],
+      },
+    }));
     const result = await runOne(prdReview("    evaluation_type: holistic"), { judge });
     expect(result.status).toBe("judge_error");
     expect(result.reason).toContain('no entry for category "metrics"');
@@ -148,7 +201,12 @@ describe("a category review (hand-worked fixture)", () => {
 
   it("a judge error on one category makes the review a judge_error and exit 1", async () => {
     const a = answers("medium");
-    const judge = createFakeJudge(byCategory({ ...a, scope: { error: "malformed", message: "no valid verdict after one repair attempt" } }));
+    const judge = createFakeJudge(
+      byCategory({
+        ...a,
+        scope: { error: "malformed", message: "no valid verdict after one repair attempt" },
+      }),
+    );
     const report = await runYaml(prdReview(""), { judge });
     expect(report.results[0]!.status).toBe("judge_error");
     expect(report.results[0]!.reason).toContain("scope");

@@ -1,7 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runSuite } from "../../../lib/engine/run-suite";
 import { createAnthropicJudge } from "../../../lib/judge/anthropic-judge";
-import { startFakeMessagesApi, type FakeMessagesApi, type FakeReply } from "../../support/fake-messages-api";
+import {
+  startFakeMessagesApi,
+  type FakeMessagesApi,
+  type FakeReply,
+} from "../../support/fake-messages-api";
 import { suiteFrom } from "../../support/run-yaml";
 import { FAKE_API_KEY } from "../../judge/judge-helpers";
 
@@ -26,9 +30,19 @@ evals:
     rubric: { ref: prd }
 `;
 
-const entry = (category: string) => ({ category, reasoning: `${category} is covered`, score: "pass", evidence: [], findings: [] });
-const onlyProblem: FakeReply = { toolInput: { reasoning: "short", categories: [entry("problem")] } };
-const complete: FakeReply = { toolInput: { reasoning: "whole document", categories: [entry("problem"), entry("metrics")] } };
+const entry = (category: string) => ({
+  category,
+  reasoning: `${category} is covered`,
+  score: "pass",
+  evidence: [],
+  findings: [],
+});
+const onlyProblem: FakeReply = {
+  toolInput: { reasoning: "short", categories: [entry("problem")] },
+};
+const complete: FakeReply = {
+  toolInput: { reasoning: "whole document", categories: [entry("problem"), entry("metrics")] },
+};
 
 let api: FakeMessagesApi;
 beforeEach(async () => {
@@ -42,7 +56,11 @@ async function review(...replies: FakeReply[]) {
   api.setRespond(({ index }) => replies[Math.min(index, replies.length - 1)]!);
   const report = await runSuite(
     { suite: suiteFrom(suite), defaultModel: MODEL, concurrency: 1, toolVersion: "0.0.0-test" },
-    { judge: createAnthropicJudge({ apiKey: FAKE_API_KEY, baseURL: api.url, timeoutMs: 2_000 }), now: Date.now, priceOf: () => undefined },
+    {
+      judge: createAnthropicJudge({ apiKey: FAKE_API_KEY, baseURL: api.url, timeoutMs: 2_000 }),
+      now: Date.now,
+      priceOf: () => undefined,
+    },
   );
   return report.results[0]!;
 }
@@ -53,7 +71,9 @@ describe("a holistic review with a missing category", () => {
   it("gets its repair attempt, which names the missing category, and a complete repair is graded", async () => {
     const result = await review(onlyProblem, complete);
     expect(api.requests).toHaveLength(2);
-    const correction = (api.requests[1]!.body.messages as { role: string; content: Block[] }[]).at(-1)!;
+    const correction = (api.requests[1]!.body.messages as { role: string; content: Block[] }[]).at(
+      -1,
+    )!;
     expect(String(correction.content[0]!.content)).toContain('no entry for category "metrics"');
     expect(result.status).toBe("passed");
     expect(result.review!.report.categories.map((c) => [c.category, c.score])).toEqual([

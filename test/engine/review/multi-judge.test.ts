@@ -13,21 +13,68 @@ import type { CategoryVerdict } from "../../../lib/engine/ports/verdict";
 describe("the aggregation registry", () => {
   // votes -> expected per method; decisions -> expected per method
   const votes: [ScoreValue[], Record<string, ScoreValue>][] = [
-    [["pass", "pass", "fail"], { majority: "pass", conservative: "fail", optimistic: "pass", unanimous: "partial" }],
-    [["pass", "partial", "fail"], { majority: "partial", conservative: "fail", optimistic: "pass", unanimous: "partial" }],
-    [["pass", "fail"], { majority: "partial", conservative: "fail", optimistic: "pass", unanimous: "partial" }],
-    [["partial", "partial", "partial"], { majority: "partial", conservative: "partial", optimistic: "partial", unanimous: "partial" }],
-    [["fail", "fail", "pass"], { majority: "fail", conservative: "fail", optimistic: "pass", unanimous: "partial" }],
+    [
+      ["pass", "pass", "fail"],
+      { majority: "pass", conservative: "fail", optimistic: "pass", unanimous: "partial" },
+    ],
+    [
+      ["pass", "partial", "fail"],
+      { majority: "partial", conservative: "fail", optimistic: "pass", unanimous: "partial" },
+    ],
+    [
+      ["pass", "fail"],
+      { majority: "partial", conservative: "fail", optimistic: "pass", unanimous: "partial" },
+    ],
+    [
+      ["partial", "partial", "partial"],
+      { majority: "partial", conservative: "partial", optimistic: "partial", unanimous: "partial" },
+    ],
+    [
+      ["fail", "fail", "pass"],
+      { majority: "fail", conservative: "fail", optimistic: "pass", unanimous: "partial" },
+    ],
   ];
   const decisions: [DecisionStatus[], Record<string, DecisionStatus>][] = [
-    [["pass", "pass", "fail"], { majority: "pass", conservative: "fail", optimistic: "pass", unanimous: "human_review" }],
-    [["pass", "conditional", "fail"], { majority: "human_review", conservative: "fail", optimistic: "pass", unanimous: "human_review" }],
-    [["conditional", "conditional"], { majority: "conditional", conservative: "conditional", optimistic: "conditional", unanimous: "conditional" }],
-    [["pass", "conditional"], { majority: "human_review", conservative: "conditional", optimistic: "pass", unanimous: "human_review" }],
+    [
+      ["pass", "pass", "fail"],
+      { majority: "pass", conservative: "fail", optimistic: "pass", unanimous: "human_review" },
+    ],
+    [
+      ["pass", "conditional", "fail"],
+      {
+        majority: "human_review",
+        conservative: "fail",
+        optimistic: "pass",
+        unanimous: "human_review",
+      },
+    ],
+    [
+      ["conditional", "conditional"],
+      {
+        majority: "conditional",
+        conservative: "conditional",
+        optimistic: "conditional",
+        unanimous: "conditional",
+      },
+    ],
+    [
+      ["pass", "conditional"],
+      {
+        majority: "human_review",
+        conservative: "conditional",
+        optimistic: "pass",
+        unanimous: "human_review",
+      },
+    ],
   ];
 
   it("has exactly the Go package's four methods, each named as its key and described", () => {
-    expect(Object.keys(AGGREGATION_METHODS)).toEqual(["majority", "conservative", "optimistic", "unanimous"]);
+    expect(Object.keys(AGGREGATION_METHODS)).toEqual([
+      "majority",
+      "conservative",
+      "optimistic",
+      "unanimous",
+    ]);
     for (const [key, method] of Object.entries(AGGREGATION_METHODS)) {
       expect(method.name).toBe(key);
       expect(method.description.length).toBeGreaterThan(20);
@@ -36,8 +83,10 @@ describe("the aggregation registry", () => {
 
   for (const [name, method] of Object.entries(AGGREGATION_METHODS)) {
     it(`${name}: votes per category and the consolidated decision`, () => {
-      for (const [input, expected] of votes) expect(method.voteCategory(input), `${name} ${input.join(",")}`).toBe(expected[name]);
-      for (const [input, expected] of decisions) expect(method.decide(input), `${name} ${input.join(",")}`).toBe(expected[name]);
+      for (const [input, expected] of votes)
+        expect(method.voteCategory(input), `${name} ${input.join(",")}`).toBe(expected[name]);
+      for (const [input, expected] of decisions)
+        expect(method.decide(input), `${name} ${input.join(",")}`).toBe(expected[name]);
     });
   }
 });
@@ -56,15 +105,30 @@ evals:
       aggregate: ${aggregate}
 `;
 
-const v = (score: ScoreValue, findings: CategoryVerdict["findings"] = []): FakeAnswer => ({ verdict: { reasoning: `${score} reasoning`, score, evidence: [`quote ${score}`], findings } });
-const f = (severity: "high" | "medium", title: string) => ({ severity, title, description: "d", recommendation: `fix ${title}` });
+const v = (score: ScoreValue, findings: CategoryVerdict["findings"] = []): FakeAnswer => ({
+  verdict: { reasoning: `${score} reasoning`, score, evidence: [`quote ${score}`], findings },
+});
+const f = (severity: "high" | "medium", title: string) => ({
+  severity,
+  title,
+  description: "d",
+  recommendation: `fix ${title}`,
+});
 
 // judge-one: a pass (medium "Vague goal"), b pass, c fail (high "No rollback")
 // judge-two: a pass (high "vague  goal": the same title), b partial, c fail (high "No rollback")
 // judge-three: a pass, b fail, c pass
 const TABLE: Record<string, Record<string, FakeAnswer>> = {
-  "judge-one": { a: v("pass", [f("medium", "Vague goal")]), b: v("pass"), c: v("fail", [f("high", "No rollback")]) },
-  "judge-two": { a: v("pass", [f("high", "vague  goal")]), b: v("partial"), c: v("fail", [f("high", "No rollback")]) },
+  "judge-one": {
+    a: v("pass", [f("medium", "Vague goal")]),
+    b: v("pass"),
+    c: v("fail", [f("high", "No rollback")]),
+  },
+  "judge-two": {
+    a: v("pass", [f("high", "vague  goal")]),
+    b: v("partial"),
+    c: v("fail", [f("high", "No rollback")]),
+  },
   "judge-three": { a: v("pass"), b: v("fail"), c: v("pass") },
 };
 const panelJudge = () => createFakeJudge((request) => TABLE[request.model]![categoryOf(request)!]!);
@@ -117,8 +181,15 @@ describe("a panel of three judges", () => {
 
   it("unanimous: a split decision goes to human_review, and the eval does not pass", async () => {
     const result = await runOne(suite("unanimous"), { judge: panelJudge() });
-    expect(result.review!.multiJudge!.consolidatedDecision).toMatchObject({ status: "human_review", passed: false });
-    expect(result.review!.multiJudge!.aggregatedCategories.map((c) => c.score)).toEqual(["pass", "partial", "partial"]);
+    expect(result.review!.multiJudge!.consolidatedDecision).toMatchObject({
+      status: "human_review",
+      passed: false,
+    });
+    expect(result.review!.multiJudge!.aggregatedCategories.map((c) => c.score)).toEqual([
+      "pass",
+      "partial",
+      "partial",
+    ]);
     expect(result.display).toBe("human_review");
     expect(result.status).toBe("failed");
   });

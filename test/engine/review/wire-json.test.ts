@@ -1,6 +1,11 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { evaluationReportToJson, multiJudgeResultToJson, parseEvaluationReport, parseMultiJudgeResult } from "../../../lib/engine/review/wire-json";
+import {
+  evaluationReportToJson,
+  multiJudgeResultToJson,
+  parseEvaluationReport,
+  parseMultiJudgeResult,
+} from "../../../lib/engine/review/wire-json";
 import { byCategory, categoryOf, createFakeJudge } from "../../support/fake-judge";
 import { runOne } from "../../support/run-yaml";
 
@@ -9,7 +14,10 @@ import { runOne } from "../../support/run-yaml";
 // TokenUsage, latency in nanoseconds, omitempty) reads and writes back
 // unchanged, key order included; and what we write reads back the same.
 
-const fixture = readFileSync(new URL("../../fixtures/review/evaluation-report.json", import.meta.url), "utf8");
+const fixture = readFileSync(
+  new URL("../../fixtures/review/evaluation-report.json", import.meta.url),
+  "utf8",
+);
 
 describe("EvaluationReport JSON", () => {
   it("round-trips a report written by the Go package", () => {
@@ -17,14 +25,23 @@ describe("EvaluationReport JSON", () => {
     if (!parsed.ok) throw new Error(parsed.issues.join("\n"));
     expect(parsed.value.judge?.latency).toBe(2_350_000_000);
     expect(parsed.value.judge?.tokens_used?.cache_read_tokens).toBe(4000);
-    expect(JSON.stringify(evaluationReportToJson(parsed.value), null, 2)).toBe(JSON.stringify(JSON.parse(fixture), null, 2));
+    expect(JSON.stringify(evaluationReportToJson(parsed.value), null, 2)).toBe(
+      JSON.stringify(JSON.parse(fixture), null, 2),
+    );
   });
 
   it("drops omitempty fields that hold zero values, as Go does, and keeps the others", () => {
     const parsed = parseEvaluationReport(JSON.parse(fixture));
     if (!parsed.ok) throw new Error("fixture");
-    const zeroed = { ...parsed.value, judge: { ...parsed.value.judge!, temperature: 0, latency: 0, trace_id: "" }, categories: [{ ...parsed.value.categories[0]!, evidence: [] }] };
-    const out = evaluationReportToJson(zeroed) as { judge: Record<string, unknown>; categories: Record<string, unknown>[] };
+    const zeroed = {
+      ...parsed.value,
+      judge: { ...parsed.value.judge!, temperature: 0, latency: 0, trace_id: "" },
+      categories: [{ ...parsed.value.categories[0]!, evidence: [] }],
+    };
+    const out = evaluationReportToJson(zeroed) as {
+      judge: Record<string, unknown>;
+      categories: Record<string, unknown>[];
+    };
     expect(out.judge).not.toHaveProperty("temperature");
     expect(out.judge).not.toHaveProperty("latency");
     expect(out.judge).not.toHaveProperty("trace_id");
@@ -58,27 +75,67 @@ evals:
         - { id: b, description: y }
     judge: { panel: [m1, m2] }
 `;
-  const answer = { verdict: { reasoning: "r", score: "pass" as const, evidence: ["Plan."], findings: [] } };
+  const answer = {
+    verdict: { reasoning: "r", score: "pass" as const, evidence: ["Plan."], findings: [] },
+  };
 
   it("an EvaluationReport and a MultiJudgeResult that read back unchanged, with snake_case judge metadata", async () => {
-    const judge = createFakeJudge((request) => (categoryOf(request) === "b" && request.model === "m2" ? { verdict: { ...answer.verdict, score: "partial" } } : answer));
+    const judge = createFakeJudge((request) =>
+      categoryOf(request) === "b" && request.model === "m2"
+        ? { verdict: { ...answer.verdict, score: "partial" } }
+        : answer,
+    );
     const result = await runOne(suite, { judge });
     const report = evaluationReportToJson(result.review!.report) as Record<string, unknown>;
-    expect(Object.keys(report)).toEqual(["metadata", "reviewType", "rubricId", "rubricVersion", "categories", "findings", "passCriteria", "decision", "overallDecision", "nextSteps", "summary"]);
-    expect(report.metadata).toMatchObject({ document: "(inline)", documentId: "DOC-7", documentTitle: "Plan", generatedBy: "rubric-studio" });
+    expect(Object.keys(report)).toEqual([
+      "metadata",
+      "reviewType",
+      "rubricId",
+      "rubricVersion",
+      "categories",
+      "findings",
+      "passCriteria",
+      "decision",
+      "overallDecision",
+      "nextSteps",
+      "summary",
+    ]);
+    expect(report.metadata).toMatchObject({
+      document: "(inline)",
+      documentId: "DOC-7",
+      documentTitle: "Plan",
+      generatedBy: "rubric-studio",
+    });
     const reparsed = parseEvaluationReport(JSON.parse(JSON.stringify(report)));
     expect(reparsed.ok && evaluationReportToJson(reparsed.value)).toEqual(report);
 
-    const multi = multiJudgeResultToJson(result.review!.multiJudge!) as { judges: Record<string, unknown>[] };
-    expect(Object.keys(multi.judges[0]!)).toEqual(["judge_id", "model", "model_provider", "prompt_template", "prompt_version", "max_tokens", "rubric_id", "rubric_version", "evaluated_at", "tokens_used"]);
+    const multi = multiJudgeResultToJson(result.review!.multiJudge!) as {
+      judges: Record<string, unknown>[];
+    };
+    expect(Object.keys(multi.judges[0]!)).toEqual([
+      "judge_id",
+      "model",
+      "model_provider",
+      "prompt_template",
+      "prompt_version",
+      "max_tokens",
+      "rubric_id",
+      "rubric_version",
+      "evaluated_at",
+      "tokens_used",
+    ]);
     const back = parseMultiJudgeResult(JSON.parse(JSON.stringify(multi)));
     expect(back.ok && multiJudgeResultToJson(back.value)).toEqual(multi);
   });
 
   it("a judge's latency is the sum of its calls, written in nanoseconds", async () => {
-    const judge = createFakeJudge(byCategory({ a: { ...answer, delayMs: 5 }, b: { ...answer, delayMs: 7 } }));
+    const judge = createFakeJudge(
+      byCategory({ a: { ...answer, delayMs: 5 }, b: { ...answer, delayMs: 7 } }),
+    );
     const result = await runOne(suite.replace("judge: { panel: [m1, m2] }", ""), { judge });
     // The fake judge records each call's latency as its delay: 5 ms + 7 ms.
-    expect(evaluationReportToJson(result.review!.report)).toMatchObject({ judge: { model: "claude-sonnet-4-5", latency: 12_000_000 } });
+    expect(evaluationReportToJson(result.review!.report)).toMatchObject({
+      judge: { model: "claude-sonnet-4-5", latency: 12_000_000 },
+    });
   });
 });

@@ -20,7 +20,9 @@ const FAILURE_DELAY_MS = 1000;
  * session cookie on success, with the name review labels are given under.
  */
 export async function POST(request: Request) {
-  const isForm = (request.headers.get("content-type") ?? "").includes("application/x-www-form-urlencoded");
+  const isForm = (request.headers.get("content-type") ?? "").includes(
+    "application/x-www-form-urlencoded",
+  );
   let password = "";
   let name: unknown;
   let next: string | null = null;
@@ -30,27 +32,52 @@ export async function POST(request: Request) {
     name = form?.get("name")?.toString();
     next = form?.get("next")?.toString() ?? null;
   } else {
-    const body = (await request.json().catch(() => undefined)) as { password?: unknown; name?: unknown } | undefined;
-    if (typeof body?.password !== "string") return errorResponse("bad_request", "Send { password } as JSON, or the login form.");
+    const body = (await request.json().catch(() => undefined)) as
+      { password?: unknown; name?: unknown } | undefined;
+    if (typeof body?.password !== "string")
+      return errorResponse("bad_request", "Send { password } as JSON, or the login form.");
     password = body.password;
     name = body.name;
   }
   const policy = currentAccessPolicy();
-  const outcome = attemptLogin({ password, policy, throttle: sharedLoginThrottle(), client: clientAddress(request.headers), now: Date.now() });
+  const outcome = attemptLogin({
+    password,
+    policy,
+    throttle: sharedLoginThrottle(),
+    client: clientAddress(request.headers),
+    now: Date.now(),
+  });
   if (!outcome.ok) {
-    if (outcome.code === "wrong_password") await new Promise((resolve) => setTimeout(resolve, FAILURE_DELAY_MS));
+    if (outcome.code === "wrong_password")
+      await new Promise((resolve) => setTimeout(resolve, FAILURE_DELAY_MS));
     if (isForm) {
       const back = new URLSearchParams({ error: outcome.code });
       if (outcome.code === "too_many_attempts") back.set("wait", String(outcome.retryAfterSeconds));
       if (next) back.set("next", safeNextPath(next));
       return redirectTo({ path: `/login?${back.toString()}`, request, policy, status: 303 });
     }
-    const status = outcome.code === "too_many_attempts" ? 429 : outcome.code === "no_login" ? 400 : 401;
-    return NextResponse.json({ error: { code: outcome.code, message: outcome.message } }, { status, headers: outcome.code === "too_many_attempts" ? { "retry-after": String(outcome.retryAfterSeconds) } : {} });
+    const status =
+      outcome.code === "too_many_attempts" ? 429 : outcome.code === "no_login" ? 400 : 401;
+    return NextResponse.json(
+      { error: { code: outcome.code, message: outcome.message } },
+      {
+        status,
+        headers:
+          outcome.code === "too_many_attempts"
+            ? { "retry-after": String(outcome.retryAfterSeconds) }
+            : {},
+      },
+    );
   }
-  const response = isForm ? redirectTo({ path: safeNextPath(next), request, policy, status: 303 }) : NextResponse.json({ loggedIn: true });
+  const response = isForm
+    ? redirectTo({ path: safeNextPath(next), request, policy, status: 303 })
+    : NextResponse.json({ loggedIn: true });
   // The cookie goes on this response itself, so the route needs no request scope of Next's (and tests can call it).
-  const session = await getIronSession<SessionData>(request, response, sessionOptions({ secret: policy.sessionSecret!, secure: isHttpsRequest(request, policy) }));
+  const session = await getIronSession<SessionData>(
+    request,
+    response,
+    sessionOptions({ secret: policy.sessionSecret!, secure: isHttpsRequest(request, policy) }),
+  );
   session.loggedIn = true;
   session.since = Date.now();
   const reviewer = cleanReviewerName(name);

@@ -30,14 +30,29 @@ export async function POST(request: Request) {
   const { yaml, line, lines, maxCostUsd } = body.value;
   const file = body.value.file ?? "suite.yaml";
   // A providers: block the server does not define is refused, located: no request leaves.
-  const loaded = await suiteWorkers().run({ kind: "load", text: yaml, file, providers: providers.value });
+  const loaded = await suiteWorkers().run({
+    kind: "load",
+    text: yaml,
+    file,
+    providers: providers.value,
+  });
   if (!loaded.ok) return errorResponse(loaded.code, loaded.message);
-  const setup = serverProviderSetup({ settings: settings.value, env: process.env, providers: providers.value.providers });
+  const setup = serverProviderSetup({
+    settings: settings.value,
+    env: process.env,
+    providers: providers.value.providers,
+  });
   // Through the judge cache: checking text whose anchors did not change (as
   // you type, or a second click) is answered from stored verdicts, at no cost.
   const db = withDatabase();
   if (!db.ok) return db.response;
-  const judge = createCachedJudge({ prisma: db.prisma, inner: setup.createJudge({ timeoutMs: 60_000 }), owner: claimOwner(), reuse: true, leaseMs: CLAIM_LEASE_MS });
+  const judge = createCachedJudge({
+    prisma: db.prisma,
+    inner: setup.createJudge({ timeoutMs: 60_000 }),
+    owner: claimOwner(),
+    reuse: true,
+    leaseMs: CLAIM_LEASE_MS,
+  });
   const check = await checkAnchors(
     {
       text: yaml,

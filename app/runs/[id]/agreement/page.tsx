@@ -42,28 +42,51 @@ export default async function AgreementPage({ params }: { params: Promise<{ id: 
   if (!run) notFound();
   const agreement = await views.runAgreement(id);
   const db = dashboardDatabase();
-  const [people, peoplePeople] = db.ok ? await Promise.all([labelCalibration(db.prisma, { runId: id }), labelPeopleAgreement(db.prisma, { runId: id })]) : [undefined, []];
+  const [people, peoplePeople] = db.ok
+    ? await Promise.all([
+        labelCalibration(db.prisma, { runId: id }),
+        labelPeopleAgreement(db.prisma, { runId: id }),
+      ])
+    : [undefined, []];
   // The α bars: one per criterion whose α is defined; the pooled row is in the table.
   const bars = agreement.statistics.flatMap((s) =>
     s.krippendorffAlpha.value === null
       ? []
-      : [{ label: agreement.matrices.length > 1 ? `${s.eval}: ${s.item}` : s.item, alpha: s.krippendorffAlpha.value, low: s.krippendorffAlpha.ci95?.low ?? null, high: s.krippendorffAlpha.ci95?.high ?? null }],
+      : [
+          {
+            label: agreement.matrices.length > 1 ? `${s.eval}: ${s.item}` : s.item,
+            alpha: s.krippendorffAlpha.value,
+            low: s.krippendorffAlpha.ci95?.low ?? null,
+            high: s.krippendorffAlpha.ci95?.high ?? null,
+          },
+        ],
   );
 
   return (
     <div className={styles.page}>
       <div className={styles.crumbs}>
-        <Link href="/runs">Runs</Link> / <Link href={`/runs/${id}`}>{run.suiteName}</Link> / judge agreement
+        <Link href="/runs">Runs</Link> / <Link href={`/runs/${id}`}>{run.suiteName}</Link> / judge
+        agreement
       </div>
       <h1 className={styles.title}>Judge agreement</h1>
-      <p className={styles.muted}>How far the jurors and panel models of this run agree with each other, per criterion: Krippendorff&apos;s α with a bootstrap 95% interval, Fleiss&apos; κ for categorical scales, and exact agreement. The units are each eval&apos;s graded candidates: matrix cells that differ only by their judge model (<code>matrix.models</code>) grade the same candidate, so those models are compared on it.</p>
+      <p className={styles.muted}>
+        How far the jurors and panel models of this run agree with each other, per criterion:
+        Krippendorff&apos;s α with a bootstrap 95% interval, Fleiss&apos; κ for categorical scales,
+        and exact agreement. The units are each eval&apos;s graded candidates: matrix cells that
+        differ only by their judge model (<code>matrix.models</code>) grade the same candidate, so
+        those models are compared on it.
+      </p>
 
       {agreement.results === 0 ? (
         <div className={styles.empty} data-testid="agreement-empty">
           <p>
             <strong>No eval in this run was graded by more than one judge.</strong>
           </p>
-          <p>Agreement needs several jurors (samples of one model), a panel of models, or a matrix over two or more judge models on the same eval. Add a <code>judge:</code> block with a jury or a panel, then run the suite again:</p>
+          <p>
+            Agreement needs several jurors (samples of one model), a panel of models, or a matrix
+            over two or more judge models on the same eval. Add a <code>judge:</code> block with a
+            jury or a panel, then run the suite again:
+          </p>
           <pre className={trust.code}>{JURY_EXAMPLE}</pre>
         </div>
       ) : (
@@ -71,7 +94,11 @@ export default async function AgreementPage({ params }: { params: Promise<{ id: 
           <div className={`${styles.section} ${styles.stats}`}>
             <Stat label="Multi-judge results" value={String(agreement.results)} />
             <Stat label="Evals" value={String(agreement.matrices.length)} />
-            <Stat label="Disagreements" value={String(agreement.disagreements.length)} testId="disagreement-count" />
+            <Stat
+              label="Disagreements"
+              value={String(agreement.disagreements.length)}
+              testId="disagreement-count"
+            />
           </div>
 
           <section className={styles.section}>
@@ -91,11 +118,19 @@ export default async function AgreementPage({ params }: { params: Promise<{ id: 
 
           <section className={styles.section}>
             <h2>Disagreements</h2>
-            <p className={styles.muted}>On pass/fail and other categorical scales, the judges disagree when their ratings differ; on unit scores, when their pass/fail splits or their scores spread by {DISAGREEMENT_SPREAD} or more.</p>
+            <p className={styles.muted}>
+              On pass/fail and other categorical scales, the judges disagree when their ratings
+              differ; on unit scores, when their pass/fail splits or their scores spread by{" "}
+              {DISAGREEMENT_SPREAD} or more.
+            </p>
             {agreement.disagreements.length === 0 ? (
               <div className={styles.empty}>The judges agreed on every graded criterion.</div>
             ) : (
-              <DisagreementList runId={id} rows={agreement.disagreements} limit={DISAGREEMENTS_SHOWN} />
+              <DisagreementList
+                runId={id}
+                rows={agreement.disagreements}
+                limit={DISAGREEMENTS_SHOWN}
+              />
             )}
           </section>
         </>

@@ -1,6 +1,10 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { CalibrationCriteria, CalibrationEmpty, CalibrationView } from "@/components/calibration/calibration-view";
+import {
+  CalibrationCriteria,
+  CalibrationEmpty,
+  CalibrationView,
+} from "@/components/calibration/calibration-view";
 import { RunCalibrationButton } from "@/components/calibration/run-calibration-button";
 import { formatInt, formatTime, formatUsd } from "@/components/results/format";
 import styles from "@/components/results/results.module.css";
@@ -18,7 +22,11 @@ export const dynamic = "force-dynamic";
 /** Calibration runs shown in the drift chart. */
 const DRIFT_RUNS = 30;
 
-export default async function SuiteCalibrationPage({ params }: { params: Promise<{ id: string }> }) {
+export default async function SuiteCalibrationPage({
+  params,
+}: {
+  params: Promise<{ id: string }>;
+}) {
   const { id } = await params;
   const views = await runViews();
   const suite = await views.suite(id);
@@ -26,16 +34,27 @@ export default async function SuiteCalibrationPage({ params }: { params: Promise
   const db = dashboardDatabase();
   if (!db.ok) throw new Error(db.message);
   const store = createCalibrationStore(db.prisma);
-  const [latest, drift, people] = await Promise.all([store.latestCalibration(id), store.maeHistory({ suiteId: id, limit: DRIFT_RUNS }), labelCalibration(db.prisma, { suiteId: id })]);
+  const [latest, drift, people] = await Promise.all([
+    store.latestCalibration(id),
+    store.maeHistory({ suiteId: id, limit: DRIFT_RUNS }),
+    labelCalibration(db.prisma, { suiteId: id }),
+  ]);
   // One per question the review queue asks (an anchor several evals share is one), and how many eval × criterion misses they are.
   const outliers = latest ? calibrationQuestions(latest.result) : [];
   const misses = latest ? latest.result.criteria.reduce((n, c) => n + c.outliers, 0) : 0;
 
   return (
     <div className={styles.page}>
-      <SuiteCrumbs suiteId={id} suiteName={suite.name} trail={[historyCrumb(id), { label: "calibration" }]} />
+      <SuiteCrumbs
+        suiteId={id}
+        suiteName={suite.name}
+        trail={[historyCrumb(id), { label: "calibration" }]}
+      />
       <h1 className={styles.title}>Calibration of {suite.name}</h1>
-      <p className={styles.muted}>How closely the judge matches the scores people gave the suite&apos;s anchors and labelled items.</p>
+      <p className={styles.muted}>
+        How closely the judge matches the scores people gave the suite&apos;s anchors and labelled
+        items.
+      </p>
       <div className={styles.section}>
         <RunCalibrationButton suiteId={id} {...(latest ? { anchors: latest.result.probes } : {})} />
       </div>
@@ -45,7 +64,9 @@ export default async function SuiteCalibrationPage({ params }: { params: Promise
             <div className={styles.stats}>
               <div className={styles.stat}>
                 <div className={styles.label}>calibrated</div>
-                <div className={styles.value} style={{ fontSize: 14 }}>{formatTime(latest.createdAt)}</div>
+                <div className={styles.value} style={{ fontSize: 14 }}>
+                  {formatTime(latest.createdAt)}
+                </div>
               </div>
               <div className={styles.stat}>
                 <div className={styles.label}>by</div>
@@ -79,7 +100,13 @@ export default async function SuiteCalibrationPage({ params }: { params: Promise
               </div>
             </div>
           </section>
-          <CalibrationView result={latest.result} drift={drift.map((d) => ({ ...d, points: d.points.map((p) => ({ ...p, createdAt: p.createdAt.toISOString() })) }))} />
+          <CalibrationView
+            result={latest.result}
+            drift={drift.map((d) => ({
+              ...d,
+              points: d.points.map((p) => ({ ...p, createdAt: p.createdAt.toISOString() })),
+            }))}
+          />
         </>
       ) : (
         <section className={styles.section}>
@@ -90,7 +117,9 @@ export default async function SuiteCalibrationPage({ params }: { params: Promise
         <section className={styles.section} data-testid="people-calibration">
           <h2>Against people&apos;s labels</h2>
           <p className={styles.muted}>
-            The labels people gave in the <Link href={`/suites/${id}/review`}>review queue</Link>, each beside the judges&apos; verdict on the same criterion of the same result, with Cohen&apos;s κ and its bootstrap 95% interval.
+            The labels people gave in the <Link href={`/suites/${id}/review`}>review queue</Link>,
+            each beside the judges&apos; verdict on the same criterion of the same result, with
+            Cohen&apos;s κ and its bootstrap 95% interval.
           </p>
           <CalibrationCriteria result={people} />
         </section>

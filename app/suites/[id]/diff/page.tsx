@@ -18,7 +18,13 @@ const QuerySchema = z.object({ from: z.uuid(), to: z.uuid() });
  * Two saved versions of a suite, diffed at the page's full width: where a
  * suite's history links when two compared runs graded different versions.
  */
-export default async function SuiteDiffPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function SuiteDiffPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const { id } = await params;
   const query = QuerySchema.safeParse(await searchParams);
   const db = dashboardDatabase();
@@ -27,13 +33,20 @@ export default async function SuiteDiffPage({ params, searchParams }: { params: 
   const suite = await store.getSuite(id);
   if (!suite) notFound();
   const versions = await store.listVersions(id);
-  const numberOf = (versionId: string) => (versions.ok ? versions.value.length - versions.value.findIndex((v) => v.id === versionId) : 0);
-  const pair = query.success ? await store.getVersionPair({ suiteId: id, from: query.data.from, to: query.data.to }) : undefined;
+  const numberOf = (versionId: string) =>
+    versions.ok ? versions.value.length - versions.value.findIndex((v) => v.id === versionId) : 0;
+  const pair = query.success
+    ? await store.getVersionPair({ suiteId: id, from: query.data.from, to: query.data.to })
+    : undefined;
   const rows = pair?.ok ? withContext(diffLines(pair.value.from.yaml, pair.value.to.yaml)) : [];
 
   return (
     <div className={styles.page} style={{ maxWidth: "none" }}>
-      <SuiteCrumbs suiteId={id} suiteName={suite.name} trail={[historyCrumb(id), { label: "diff" }]} />
+      <SuiteCrumbs
+        suiteId={id}
+        suiteName={suite.name}
+        trail={[historyCrumb(id), { label: "diff" }]}
+      />
       {pair?.ok ? (
         <>
           <h1 className={styles.title} data-testid="diff-title">
@@ -42,13 +55,19 @@ export default async function SuiteDiffPage({ params, searchParams }: { params: 
           <p className={styles.muted}>
             Saved {formatTime(pair.value.from.createdAt)} and {formatTime(pair.value.to.createdAt)}.
           </p>
-          {rows.every((r) => r.kind === "gap") ? <p className={styles.muted}>The two versions are identical.</p> : <DiffView rows={rows} full />}
+          {rows.every((r) => r.kind === "gap") ? (
+            <p className={styles.muted}>The two versions are identical.</p>
+          ) : (
+            <DiffView rows={rows} full />
+          )}
         </>
       ) : (
         <>
           <h1 className={styles.title}>Compare versions of {suite.name}</h1>
           <div className={styles.error} role="alert">
-            {pair && !pair.ok ? pair.message : "Name two versions of this suite: ?from=<version id>&to=<version id>."}
+            {pair && !pair.ok
+              ? pair.message
+              : "Name two versions of this suite: ?from=<version id>&to=<version id>."}
           </div>
         </>
       )}

@@ -22,7 +22,8 @@ export function parseQueueQuery(params: Record<string, string | string[] | undef
 export function queueQueryString(query: QueueQuery, change: Partial<QueueQuery> = {}): string {
   const merged = { ...query, ...change };
   const params = new URLSearchParams();
-  for (const key of ["reason", "eval", "criterion"] as const) if (merged[key]) params.set(key, merged[key]!);
+  for (const key of ["reason", "eval", "criterion"] as const)
+    if (merged[key]) params.set(key, merged[key]!);
   const text = params.toString();
   return text ? `?${text}` : "";
 }
@@ -33,4 +34,16 @@ export const storeFilter = (query: QueueQuery) => ({
   ...(query.criterion ? { criterion: query.criterion } : {}),
 });
 
-export const toQueueRow = (i: ReviewItem): QueueRow => ({ id: i.id, runId: i.runId, resultKey: i.resultKey, evalName: i.evalName, criterion: i.criterion, reason: i.reason, detail: i.detail, state: i.state, claimedBy: i.claimedBy, labelsWanted: i.labelsWanted, labelledBy: i.labelledBy });
+export const toQueueRow = (i: ReviewItem): QueueRow => ({
+  id: i.id,
+  runId: i.runId,
+  resultKey: i.resultKey,
+  evalName: i.evalName,
+  criterion: i.criterion,
+  reason: i.reason,
+  detail: i.detail,
+  state: i.state,
+  claimedBy: i.claimedBy,
+  labelsWanted: i.labelsWanted,
+  labelledBy: i.labelledBy,
+});

@@ -22,10 +22,17 @@ const RUNS_SHOWN = 50;
 const TREND_RUNS = 20;
 const TREND_EVALS = 12;
 
-const CompareSchema = z.object({ base: z.uuid().optional().catch(undefined), head: z.uuid().optional().catch(undefined) });
+const CompareSchema = z.object({
+  base: z.uuid().optional().catch(undefined),
+  head: z.uuid().optional().catch(undefined),
+});
 
 /** evalTrend's points (newest first) as chart rows, oldest first, one series per result key (matrix cell). */
-function chartOf(points: TrendPoint[]): { rows: TrendRow[]; series: TrendSeries[]; threshold?: number } {
+function chartOf(points: TrendPoint[]): {
+  rows: TrendRow[];
+  series: TrendSeries[];
+  threshold?: number;
+} {
   const series = new Map<string, TrendSeries>();
   const rows = new Map<string, TrendRow>();
   for (const p of [...points].reverse()) {
@@ -35,24 +42,50 @@ function chartOf(points: TrendPoint[]): { rows: TrendRow[]; series: TrendSeries[
     row[series.get(p.resultKey)!.key] = p.score;
     rows.set(p.runId, row);
   }
-  return { rows: [...rows.values()], series: [...series.values()], threshold: points[0]?.threshold };
+  return {
+    rows: [...rows.values()],
+    series: [...series.values()],
+    threshold: points[0]?.threshold,
+  };
 }
 
 /** Which suite versions the two compared runs graded, with a link to their diff when they differ. */
-function VersionsCompared({ suiteId, base, head }: { suiteId: string; base?: RunListItem; head?: RunListItem }) {
+function VersionsCompared({
+  suiteId,
+  base,
+  head,
+}: {
+  suiteId: string;
+  base?: RunListItem;
+  head?: RunListItem;
+}) {
   if (!base || !head || base.id === head.id) return null;
-  if (base.version.id === head.version.id) return <p className={styles.muted} data-testid="compared-versions">Both runs graded the same suite version, v{head.version.number}.</p>;
+  if (base.version.id === head.version.id)
+    return (
+      <p className={styles.muted} data-testid="compared-versions">
+        Both runs graded the same suite version, v{head.version.number}.
+      </p>
+    );
   return (
     <p data-testid="compared-versions">
       The suite changed between these runs: v{base.version.number} → v{head.version.number}.{" "}
-      <Link href={`/suites/${suiteId}/diff?from=${base.version.id}&to=${head.version.id}`} data-testid="version-diff-link">
+      <Link
+        href={`/suites/${suiteId}/diff?from=${base.version.id}&to=${head.version.id}`}
+        data-testid="version-diff-link"
+      >
         See what changed →
       </Link>
     </p>
   );
 }
 
-export default async function SuiteRunsPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function SuiteRunsPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const { id } = await params;
   const views = await runViews();
   const suite = await views.suite(id);
@@ -67,8 +100,15 @@ export default async function SuiteRunsPage({ params, searchParams }: { params: 
   const queries = await runQueries();
   const evalNames = runs[0] ? (await views.evalNames(runs[0].id)).slice(0, TREND_EVALS) : [];
   const [trends, comparison, bias] = await Promise.all([
-    Promise.all(evalNames.map(async (evalName) => ({ evalName, ...chartOf(await queries.evalTrend({ suiteName: suite.name, evalName, limit: TREND_RUNS })) }))),
-    base && head && base !== head ? views.compareRuns({ baseRunId: base, headRunId: head, maxDrop: 0.05 }) : undefined,
+    Promise.all(
+      evalNames.map(async (evalName) => ({
+        evalName,
+        ...chartOf(await queries.evalTrend({ suiteName: suite.name, evalName, limit: TREND_RUNS })),
+      })),
+    ),
+    base && head && base !== head
+      ? views.compareRuns({ baseRunId: base, headRunId: head, maxDrop: 0.05 })
+      : undefined,
     (await positionBiasViews()).suitePositionBias({ suiteId: id, limit: RUNS_SHOWN }),
   ]);
 
@@ -85,26 +125,59 @@ export default async function SuiteRunsPage({ params, searchParams }: { params: 
       {runs.length >= 2 ? (
         <section className={styles.section} id="compare">
           <h2>Compare two runs</h2>
-          <CompareForm action={`/suites/${id}/runs#compare`} runs={runs.map((r) => ({ id: r.id, createdAt: r.createdAt.toISOString(), status: r.status, counts: r.counts, version: r.version.number }))} base={base} head={head} />
-          <VersionsCompared suiteId={id} base={runs.find((r) => r.id === base)} head={runs.find((r) => r.id === head)} />
-          {comparison ? <RunComparison comparison={comparison} headRunId={head!} /> : <p className={styles.muted}>Pick two different runs.</p>}
+          <CompareForm
+            action={`/suites/${id}/runs#compare`}
+            runs={runs.map((r) => ({
+              id: r.id,
+              createdAt: r.createdAt.toISOString(),
+              status: r.status,
+              counts: r.counts,
+              version: r.version.number,
+            }))}
+            base={base}
+            head={head}
+          />
+          <VersionsCompared
+            suiteId={id}
+            base={runs.find((r) => r.id === base)}
+            head={runs.find((r) => r.id === head)}
+          />
+          {comparison ? (
+            <RunComparison comparison={comparison} headRunId={head!} />
+          ) : (
+            <p className={styles.muted}>Pick two different runs.</p>
+          )}
         </section>
       ) : null}
 
       {bias.length ? (
         <section className={styles.section} id="position-bias">
           <h2>Pairwise position bias per run</h2>
-          <p className={styles.muted}>Of the pairs where both orders gave a definite verdict, how many changed when the outputs swapped places: each run&apos;s comparisons pooled, newest first.</p>
-          <PositionBiasHistory runs={bias.map((b) => ({ ...b, createdAt: b.createdAt.toISOString() }))} />
+          <p className={styles.muted}>
+            Of the pairs where both orders gave a definite verdict, how many changed when the
+            outputs swapped places: each run&apos;s comparisons pooled, newest first.
+          </p>
+          <PositionBiasHistory
+            runs={bias.map((b) => ({ ...b, createdAt: b.createdAt.toISOString() }))}
+          />
         </section>
       ) : null}
 
       {trends.length ? (
         <section className={styles.section}>
           <h2>Score trend per eval</h2>
-          <p className={styles.muted}>The last {TREND_RUNS} runs that graded each eval of the newest run{evalNames.length === TREND_EVALS ? ` (first ${TREND_EVALS} evals)` : ""}.</p>
+          <p className={styles.muted}>
+            The last {TREND_RUNS} runs that graded each eval of the newest run
+            {evalNames.length === TREND_EVALS ? ` (first ${TREND_EVALS} evals)` : ""}.
+          </p>
           {trends.map((t) => (
-            <ScoreTrend key={t.evalName} title={t.evalName} rows={t.rows} series={t.series} threshold={t.threshold} />
+            <ScoreTrend
+              key={t.evalName}
+              title={t.evalName}
+              rows={t.rows}
+              series={t.series}
+              threshold={t.threshold}
+            />
           ))}
         </section>
       ) : null}

@@ -4,7 +4,8 @@ import { strictMajority, type AggregationMethodModule } from "./method";
 // partial and the decision goes to a person (human_review).
 export const majority: AggregationMethodModule = {
   name: "majority",
-  description: "a category takes the score more than half of the judges gave (else partial); no majority decision means human_review",
+  description:
+    "a category takes the score more than half of the judges gave (else partial); no majority decision means human_review",
   voteCategory: (votes) => strictMajority(votes) ?? "partial",
   decide: (statuses) => strictMajority(statuses) ?? "human_review",
   passedWhenConditional: (flags) => flags.filter(Boolean).length > flags.length / 2,

@@ -24,7 +24,12 @@ export interface AggregationMethodModule {
 /** fail < partial < pass. */
 export const SCORE_RANK: Record<ScoreValue, number> = { fail: 0, partial: 1, pass: 2 };
 /** Worst to best. human_review ranks below conditional: it cannot pass without a person. */
-export const DECISION_RANK: Record<DecisionStatus, number> = { fail: 0, human_review: 1, conditional: 2, pass: 3 };
+export const DECISION_RANK: Record<DecisionStatus, number> = {
+  fail: 0,
+  human_review: 1,
+  conditional: 2,
+  pass: 3,
+};
 
 export function countVotes<T extends string>(votes: T[]): Map<T, number> {
   const counts = new Map<T, number>();
@@ -38,6 +43,12 @@ export function strictMajority<T extends string>(votes: T[]): T | undefined {
   return undefined;
 }
 
-export function extreme<T extends string>(votes: T[], rank: Record<T, number>, pick: "min" | "max"): T {
-  return votes.reduce((best, vote) => ((pick === "min" ? rank[vote] < rank[best] : rank[vote] > rank[best]) ? vote : best));
+export function extreme<T extends string>(
+  votes: T[],
+  rank: Record<T, number>,
+  pick: "min" | "max",
+): T {
+  return votes.reduce((best, vote) =>
+    (pick === "min" ? rank[vote] < rank[best] : rank[vote] > rank[best]) ? vote : best,
+  );
 }

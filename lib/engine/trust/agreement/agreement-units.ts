@@ -61,15 +61,30 @@ export function levelOf(scale: Scale, review: boolean): MeasurementLevel {
 }
 
 /** A judge's rating in the scale's own values, so ordinal and nominal statistics see the categories a person sees. */
-export function ratingOf(input: { score: number; scale: Scale; threshold: number; guard: boolean }): number {
+export function ratingOf(input: {
+  score: number;
+  scale: Scale;
+  threshold: number;
+  guard: boolean;
+}): number {
   const { score, scale } = input;
   if (scale.kind === "likert") return Math.round(scale.min + score * (scale.max - scale.min));
-  if (scale.kind === "boolean") return (input.guard ? 1 - score : score) >= input.threshold - 1e-9 ? 1 : 0;
-  if (scale.kind === "letter") return [0.9, 0.8, 0.7, 0.6].filter((floor) => score >= floor - 1e-9).length;
+  if (scale.kind === "boolean")
+    return (input.guard ? 1 - score : score) >= input.threshold - 1e-9 ? 1 : 0;
+  if (scale.kind === "letter")
+    return [0.9, 0.8, 0.7, 0.6].filter((floor) => score >= floor - 1e-9).length;
   return score;
 }
 
-function rated(input: { judge: string; score: number; reasoning: string; scale: Scale; threshold: number; guard: boolean; review: boolean }): RatedVerdict {
+function rated(input: {
+  judge: string;
+  score: number;
+  reasoning: string;
+  scale: Scale;
+  threshold: number;
+  guard: boolean;
+  review: boolean;
+}): RatedVerdict {
   const { score, scale, review } = input;
   // Review verdicts are already points (pass 1, partial 0.5, fail 0): nominal codes.
   const rating = review ? score : ratingOf(input);
@@ -78,7 +93,9 @@ function rated(input: { judge: string; score: number; reasoning: string; scale: 
     judge: input.judge,
     rating,
     score,
-    label: review ? (REVIEW_LABELS.get(score) ?? score.toFixed(2)) : formatScore({ score: input.guard ? effective : score, scale, passed: rating === 1 }),
+    label: review
+      ? (REVIEW_LABELS.get(score) ?? score.toFixed(2))
+      : formatScore({ score: input.guard ? effective : score, scale, passed: rating === 1 }),
     reasoning: input.reasoning,
     passed: effective >= input.threshold - 1e-9,
   };
@@ -87,7 +104,13 @@ function rated(input: { judge: string; score: number; reasoning: string; scale: 
 /** A candidate's coordinates: a result's cell without its judge model. */
 function candidateKey(result: EvalResult): string {
   const { model: _model, ...rest } = result.cell ?? {};
-  return JSON.stringify([result.eval, rest.item ?? null, rest.agent ?? null, rest.promptIndex ?? null, rest.prompt ?? null]);
+  return JSON.stringify([
+    result.eval,
+    rest.item ?? null,
+    rest.agent ?? null,
+    rest.promptIndex ?? null,
+    rest.prompt ?? null,
+  ]);
 }
 
 function candidateName(result: EvalResult): string {
@@ -105,7 +128,9 @@ const judgesOf = (r: EvalResult) => new Set(r.judges.map((j) => j.judge));
  * or more judges are kept.
  */
 function candidateGroups(results: EvalResult[]): EvalResult[][] {
-  const graded = results.filter((r) => (r.status === "passed" || r.status === "failed") && !r.pairwise);
+  const graded = results.filter(
+    (r) => (r.status === "passed" || r.status === "failed") && !r.pairwise,
+  );
   const byKey = new Map<string, EvalResult[]>();
   for (const r of graded) {
     const key = r.cell?.model !== undefined ? candidateKey(r) : `\u0000${r.id}`;
@@ -125,12 +150,16 @@ export function multiJudgeResults(results: EvalResult[]): EvalResult[] {
 }
 
 const providerOf = (r: EvalResult, judge: string, model?: string) => {
-  const provider = r.judges.find((j) => j.judge === judge)?.provider ?? (model !== undefined ? r.judge.providers?.[model] : undefined);
+  const provider =
+    r.judges.find((j) => j.judge === judge)?.provider ??
+    (model !== undefined ? r.judge.providers?.[model] : undefined);
   return provider === undefined ? {} : { provider };
 };
 
 /** Per eval, in order of first appearance: its items (criteria in rubric order), each with one unit per graded candidate. */
-export function agreementItems(results: EvalResult[]): { eval: string; level: MeasurementLevel; items: AgreementItem[] }[] {
+export function agreementItems(
+  results: EvalResult[],
+): { eval: string; level: MeasurementLevel; items: AgreementItem[] }[] {
   const groups = candidateGroups(results);
   const evals = [...new Set(groups.map((g) => g[0]!.eval))];
   return evals.map((name) => {
@@ -139,35 +168,74 @@ export function agreementItems(results: EvalResult[]): { eval: string; level: Me
     const review = first.review !== undefined;
     const level = levelOf(first.scale, review);
     const pooled = (group: EvalResult[]) => group.length > 1;
-    const unitOf = (group: EvalResult[], verdicts: (r: EvalResult) => RatedVerdict[]): AgreementUnit => ({
+    const unitOf = (
+      group: EvalResult[],
+      verdicts: (r: EvalResult) => RatedVerdict[],
+    ): AgreementUnit => ({
       resultId: group[0]!.id,
       resultName: pooled(group) ? candidateName(group[0]!) : group[0]!.name,
-      verdicts: group.flatMap((r) => verdicts(r).map((v) => ({ ...v, ...(pooled(group) ? { resultId: r.id } : {}) }))),
+      verdicts: group.flatMap((r) =>
+        verdicts(r).map((v) => ({ ...v, ...(pooled(group) ? { resultId: r.id } : {}) })),
+      ),
     });
     if (first.criteria.length === 0) {
       // Free-form and tree rubrics: each judge's score for the whole rubric.
       const units = cells.map((group) =>
         unitOf(group, (r) =>
           r.judges.flatMap((j) =>
-            j.score === null ? [] : [{ ...rated({ judge: j.judge, score: j.score, reasoning: j.treePath?.map((s) => s.reasoning).join(" → ") ?? "", scale: r.scale, threshold: r.threshold, guard: false, review }), ...providerOf(r, j.judge, j.model) }],
+            j.score === null
+              ? []
+              : [
+                  {
+                    ...rated({
+                      judge: j.judge,
+                      score: j.score,
+                      reasoning: j.treePath?.map((s) => s.reasoning).join(" → ") ?? "",
+                      scale: r.scale,
+                      threshold: r.threshold,
+                      guard: false,
+                      review,
+                    }),
+                    ...providerOf(r, j.judge, j.model),
+                  },
+                ],
           ),
         ),
       );
       return { eval: name, level, items: [{ eval: name, item: RUBRIC_ITEM, level, units }] };
     }
-    const names = [...new Set(cells.flatMap((g) => g.flatMap((r) => r.criteria.map((c) => c.name))))];
+    const names = [
+      ...new Set(cells.flatMap((g) => g.flatMap((r) => r.criteria.map((c) => c.name)))),
+    ];
     const items = names.map((item) => ({
       eval: name,
       item,
       level,
       units: cells.flatMap((group) => {
-        const graded = group.filter((r) => r.criteria.find((x) => x.name === item)?.status === "graded");
+        const graded = group.filter(
+          (r) => r.criteria.find((x) => x.name === item)?.status === "graded",
+        );
         if (graded.length === 0) return [];
         return [
           unitOf(graded, (r) => {
             const c = r.criteria.find((x) => x.name === item)!;
             return c.verdicts.flatMap((v) =>
-              v.score === null ? [] : [{ ...rated({ judge: v.judge, score: v.score, reasoning: v.reasoning, scale: r.scale, threshold: c.threshold, guard: c.guard, review }), ...providerOf(r, v.judge, v.model) }],
+              v.score === null
+                ? []
+                : [
+                    {
+                      ...rated({
+                        judge: v.judge,
+                        score: v.score,
+                        reasoning: v.reasoning,
+                        scale: r.scale,
+                        threshold: c.threshold,
+                        guard: c.guard,
+                        review,
+                      }),
+                      ...providerOf(r, v.judge, v.model),
+                    },
+                  ],
             );
           }),
         ];

@@ -17,18 +17,31 @@ import { agreementItems, type AgreementUnit } from "./agreement-units";
 
 const POOLED = "(all criteria)";
 
-const asValue = (result: StatResult): AgreementValue => (result.ok ? { value: result.value } : { value: null, note: result.reason });
+const asValue = (result: StatResult): AgreementValue =>
+  result.ok ? { value: result.value } : { value: null, note: result.reason };
 
 type Unit = Map<string, number>;
 
-function measure(input: { eval: string; item: string; level: MeasurementLevel; units: Unit[] }): JudgeAgreement | undefined {
+function measure(input: {
+  eval: string;
+  item: string;
+  level: MeasurementLevel;
+  units: Unit[];
+}): JudgeAgreement | undefined {
   const units = input.units.filter((u) => u.size >= 2);
   if (units.length === 0) return undefined;
   const judges = [...new Set(units.flatMap((u) => [...u.keys()]))].sort();
   const ratings: Ratings<number> = units.map((u) => judges.map((j) => u.get(j) ?? null));
-  const compute = (name: keyof typeof AGREEMENT_STATISTICS) => AGREEMENT_STATISTICS[name].compute({ ratings, level: input.level });
+  const compute = (name: keyof typeof AGREEMENT_STATISTICS) =>
+    AGREEMENT_STATISTICS[name].compute({ ratings, level: input.level });
   const alpha = asValue(compute("krippendorff_alpha"));
-  const ci = alpha.value === null ? undefined : bootstrapInterval({ units: ratings, statistic: (sample) => krippendorffAlpha({ ratings: sample, level: input.level }) });
+  const ci =
+    alpha.value === null
+      ? undefined
+      : bootstrapInterval({
+          units: ratings,
+          statistic: (sample) => krippendorffAlpha({ ratings: sample, level: input.level }),
+        });
   return {
     eval: input.eval,
     item: input.item,
@@ -37,11 +50,18 @@ function measure(input: { eval: string; item: string; level: MeasurementLevel; u
     units: units.length,
     exactAgreement: asValue(compute("exact_agreement")),
     krippendorffAlpha: { ...alpha, ...(ci ? { ci95: { low: ci.low, high: ci.high } } : {}) },
-    ...(input.level !== "interval" ? { fleissKappa: asValue(AGREEMENT_STATISTICS.fleiss_kappa.compute({ ratings, level: "nominal" })) } : {}),
+    ...(input.level !== "interval"
+      ? {
+          fleissKappa: asValue(
+            AGREEMENT_STATISTICS.fleiss_kappa.compute({ ratings, level: "nominal" }),
+          ),
+        }
+      : {}),
   };
 }
 
-const unitOf = (unit: AgreementUnit): Unit => new Map(unit.verdicts.map((v) => [v.judge, v.rating]));
+const unitOf = (unit: AgreementUnit): Unit =>
+  new Map(unit.verdicts.map((v) => [v.judge, v.rating]));
 
 export function judgeAgreement(results: EvalResult[]): JudgeAgreement[] {
   return agreementItems(results).flatMap(({ eval: name, level, items }) => {
@@ -51,7 +71,12 @@ export function judgeAgreement(results: EvalResult[]): JudgeAgreement[] {
       if (one) out.push(one);
     }
     if (items.length > 1) {
-      const all = measure({ eval: name, item: POOLED, level, units: items.flatMap((i) => i.units.map(unitOf)) });
+      const all = measure({
+        eval: name,
+        item: POOLED,
+        level,
+        units: items.flatMap((i) => i.units.map(unitOf)),
+      });
       if (all) out.push(all);
     }
     return out;

@@ -34,9 +34,21 @@ export function judgeDisagreements(results: EvalResult[]): JudgeDisagreement[] {
         const ratings = unit.verdicts.map((v) => v.rating);
         const spread = Math.max(...ratings) - Math.min(...ratings);
         const splitDecision = new Set(unit.verdicts.map((v) => v.passed)).size > 1;
-        const disagree = level === "interval" ? splitDecision || spread >= DISAGREEMENT_SPREAD - 1e-9 : spread > 0;
+        const disagree =
+          level === "interval" ? splitDecision || spread >= DISAGREEMENT_SPREAD - 1e-9 : spread > 0;
         if (!disagree) return [];
-        return [{ eval: item.eval, resultId: unit.resultId, resultName: unit.resultName, item: item.item, level, spread, splitDecision, verdicts: unit.verdicts }];
+        return [
+          {
+            eval: item.eval,
+            resultId: unit.resultId,
+            resultName: unit.resultName,
+            item: item.item,
+            level,
+            spread,
+            splitDecision,
+            verdicts: unit.verdicts,
+          },
+        ];
       }),
     ),
   );

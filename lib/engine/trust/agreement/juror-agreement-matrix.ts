@@ -24,8 +24,16 @@ export function jurorAgreementMatrices(results: EvalResult[]): JurorAgreementMat
     const units = items.flatMap((i) => i.units);
     const judges = [...new Set(units.flatMap((u) => u.verdicts.map((v) => v.judge)))].sort();
     if (judges.length < 2) return [];
-    const ratings = units.map((u) => judges.map((j) => u.verdicts.find((v) => v.judge === j)?.rating ?? null));
-    const providers = Object.fromEntries(units.flatMap((u) => u.verdicts.flatMap((v) => (v.provider === undefined ? [] : [[v.judge, v.provider] as const]))));
+    const ratings = units.map((u) =>
+      judges.map((j) => u.verdicts.find((v) => v.judge === j)?.rating ?? null),
+    );
+    const providers = Object.fromEntries(
+      units.flatMap((u) =>
+        u.verdicts.flatMap((v) =>
+          v.provider === undefined ? [] : [[v.judge, v.provider] as const],
+        ),
+      ),
+    );
     return [{ eval: name, level, judges, providers, cells: pairwiseAgreement(ratings) }];
   });
 }

@@ -12,7 +12,8 @@ import { runCalibration, DEFAULT_TOLERANCE } from "./run-calibration";
 // judged score beside it.
 
 /** An anchor where it was typed, with its verdict as `calibrate` reports an item (with a jury or panel, each judge's reading in `judges`). */
-export type CheckedAnchor = AnchorSpot & Pick<CalibrationItem, "label" | "judged" | "error" | "outlier" | "reasoning" | "judges">;
+export type CheckedAnchor = AnchorSpot &
+  Pick<CalibrationItem, "label" | "judged" | "error" | "outlier" | "reasoning" | "judges">;
 
 export type AnchorCheck =
   | { ok: false; issues: ConfigIssue[] }
@@ -46,17 +47,26 @@ export async function checkAnchors(
 ): Promise<AnchorCheck> {
   const loaded = input.loaded ?? loadSuite({ text: input.text, file: input.file });
   if (!loaded.ok) return { ok: false, issues: loaded.issues };
-  const spans = locateAnchors({ text: input.text, file: input.file }).filter((s) => s.anchors.length > 0);
+  const spans = locateAnchors({ text: input.text, file: input.file }).filter(
+    (s) => s.anchors.length > 0,
+  );
   const { line, lines } = input;
-  const under = line === undefined ? [] : spans.filter((s) => line >= s.startLine && line <= s.endLine);
-  const chosen = lines !== undefined ? spans.filter((s) => s.startLine <= lines.to && s.endLine >= lines.from) : under.length > 0 ? under : spans;
+  const under =
+    line === undefined ? [] : spans.filter((s) => line >= s.startLine && line <= s.endLine);
+  const chosen =
+    lines !== undefined
+      ? spans.filter((s) => s.startLine <= lines.to && s.endLine >= lines.from)
+      : under.length > 0
+        ? under
+        : spans;
   const scope = chosen.map((s) => ({ eval: s.eval, criterion: s.criterion }));
   const wanted = new Set(scope.map((s) => `${s.eval}\u0000${s.criterion}`));
   const tolerance = input.tolerance ?? DEFAULT_TOLERANCE;
   const result = await runCalibration(
     {
       suite: loaded.value,
-      select: (probe) => probe.source === "anchor" && wanted.has(`${probe.eval}\u0000${probe.item}`),
+      select: (probe) =>
+        probe.source === "anchor" && wanted.has(`${probe.eval}\u0000${probe.item}`),
       defaultModel: input.defaultModel,
       concurrency: input.concurrency ?? 4,
       toolVersion: input.toolVersion,
@@ -70,7 +80,19 @@ export async function checkAnchors(
     const graded = result.criteria.find((c) => c.eval === span.eval && c.item === span.criterion);
     return span.anchors.flatMap((spot): CheckedAnchor[] => {
       const item = graded?.items.find((i) => i.source === "anchor" && i.id === spot.id);
-      return item ? [{ ...spot, label: item.label, judged: item.judged, error: item.error, outlier: item.outlier, reasoning: item.reasoning, ...(item.judges ? { judges: item.judges } : {}) }] : [];
+      return item
+        ? [
+            {
+              ...spot,
+              label: item.label,
+              judged: item.judged,
+              error: item.error,
+              outlier: item.outlier,
+              reasoning: item.reasoning,
+              ...(item.judges ? { judges: item.judges } : {}),
+            },
+          ]
+        : [];
     });
   });
   return { ok: true, scope, anchors, result };

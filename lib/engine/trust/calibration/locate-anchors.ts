@@ -28,12 +28,16 @@ export interface CriterionSpan {
 
 function get(map: unknown, key: string): unknown {
   if (!isMap(map)) return undefined;
-  const pair = (map as YAMLMap).items.find((item) => isScalar(item.key) && String(item.key.value) === key);
+  const pair = (map as YAMLMap).items.find(
+    (item) => isScalar(item.key) && String(item.key.value) === key,
+  );
   return pair?.value ?? undefined;
 }
 
 function scalarText(node: unknown): string | undefined {
-  return isScalar(node) && node.value !== null && node.value !== undefined ? String(node.value) : undefined;
+  return isScalar(node) && node.value !== null && node.value !== undefined
+    ? String(node.value)
+    : undefined;
 }
 
 export function locateAnchors(input: { text: string; file: string }): CriterionSpan[] {
@@ -71,10 +75,24 @@ export function locateAnchors(input: { text: string; file: string }): CriterionS
           if (!node?.range) return;
           const start = position(node.range[0]);
           const end = endOf(node);
-          anchors.push({ eval: evalName, criterion: name, id: String(i + 1), line: start.line, column: start.column, endLine: end.line, endColumn: end.column });
+          anchors.push({
+            eval: evalName,
+            criterion: name,
+            id: String(i + 1),
+            line: start.line,
+            column: start.column,
+            endLine: end.line,
+            endColumn: end.column,
+          });
         });
       }
-      spans.push({ eval: evalName, criterion: name, startLine: position(c.range[0]).line, endLine: endOf(c).line, anchors });
+      spans.push({
+        eval: evalName,
+        criterion: name,
+        startLine: position(c.range[0]).line,
+        endLine: endOf(c).line,
+        anchors,
+      });
     }
   }
   return spans;

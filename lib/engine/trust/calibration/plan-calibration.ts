@@ -34,7 +34,9 @@ const POINTS: Record<ScoreValue, number> = { pass: 1, partial: 0.5, fail: 0 };
 function scaleOf(rubric: Rubric): Pick<Probe, "scale" | "likert"> {
   if (rubric.kind === "categories") return { scale: "categorical" };
   const s = rubric.scale;
-  return s.kind === "likert" ? { scale: "likert", likert: { min: s.min, max: s.max } } : { scale: s.kind };
+  return s.kind === "likert"
+    ? { scale: "likert", likert: { min: s.min, max: s.max } }
+    : { scale: s.kind };
 }
 
 function labelOf(annotation: DatasetItem["annotations"][number]): number | undefined {
@@ -44,16 +46,31 @@ function labelOf(annotation: DatasetItem["annotations"][number]): number | undef
 }
 
 /** `select` keeps only some probes (the editor's "Check anchors" grades one criterion's anchors). */
-export function planCalibration(suite: SuiteConfig, filter?: RegExp, select?: (probe: Probe) => boolean): { suite: SuiteConfig; probes: Probe[] } {
+export function planCalibration(
+  suite: SuiteConfig,
+  filter?: RegExp,
+  select?: (probe: Probe) => boolean,
+): { suite: SuiteConfig; probes: Probe[] } {
   const evals: EvalConfig[] = [];
   const probes: Probe[] = [];
-  const add = (source: EvalConfig, probe: Omit<Probe, "name" | "text">, rubric: Rubric, candidate: { prompt?: string; response: string }) => {
+  const add = (
+    source: EvalConfig,
+    probe: Omit<Probe, "name" | "text">,
+    rubric: Rubric,
+    candidate: { prompt?: string; response: string },
+  ) => {
     const name = `${probe.eval} › ${probe.item} › ${probe.source} ${probe.id}`;
     const full: Probe = { ...probe, name, text: candidate.response };
     if (select && !select(full)) return;
     probes.push(full);
     const { matrix: _m, document: _d, dataset: _s, ...rest } = source;
-    evals.push({ ...rest, name, rubric, response: candidate.response, ...(candidate.prompt !== undefined ? { prompt: candidate.prompt } : { prompt: undefined }) });
+    evals.push({
+      ...rest,
+      name,
+      rubric,
+      response: candidate.response,
+      ...(candidate.prompt !== undefined ? { prompt: candidate.prompt } : { prompt: undefined }),
+    });
   };
 
   for (const e of suite.evals) {
@@ -62,16 +79,36 @@ export function planCalibration(suite: SuiteConfig, filter?: RegExp, select?: (p
     const { scale, likert } = scaleOf(rubric);
     const base = { eval: e.name, scale, ...(likert ? { likert } : {}) };
     const criterionRubric = (criterion: Criterion): Rubric =>
-      rubric.kind === "criteria" ? { ...rubric, criteria: [{ ...criterion, when: undefined, required: false }] } : rubric;
+      rubric.kind === "criteria"
+        ? { ...rubric, criteria: [{ ...criterion, when: undefined, required: false }] }
+        : rubric;
     const categoryRubric = (category: ReviewCategory): Rubric =>
-      rubric.kind === "categories" ? { ...rubric, rubricSet: { ...rubric.rubricSet, evaluationType: "analytic", categories: [category] } } : rubric;
+      rubric.kind === "categories"
+        ? {
+            ...rubric,
+            rubricSet: { ...rubric.rubricSet, evaluationType: "analytic", categories: [category] },
+          }
+        : rubric;
 
     if (rubric.kind === "criteria") {
       for (const criterion of rubric.criteria) {
         criterion.examples.forEach((anchor, i) => {
-          const leaveOneOut = { ...criterion, examples: criterion.examples.filter((_, j) => j !== i) };
-          const probe = { ...base, item: criterion.name, source: "anchor" as const, id: String(i + 1), label: anchor.score, threshold: criterion.threshold ?? rubric.threshold };
-          add(e, probe, criterionRubric(leaveOneOut), { ...(e.prompt !== undefined ? { prompt: e.prompt } : {}), response: anchor.response });
+          const leaveOneOut = {
+            ...criterion,
+            examples: criterion.examples.filter((_, j) => j !== i),
+          };
+          const probe = {
+            ...base,
+            item: criterion.name,
+            source: "anchor" as const,
+            id: String(i + 1),
+            label: anchor.score,
+            threshold: criterion.threshold ?? rubric.threshold,
+          };
+          add(e, probe, criterionRubric(leaveOneOut), {
+            ...(e.prompt !== undefined ? { prompt: e.prompt } : {}),
+            response: anchor.response,
+          });
         });
       }
     }
@@ -81,8 +118,17 @@ export function planCalibration(suite: SuiteConfig, filter?: RegExp, select?: (p
           const example = category.examples[level];
           if (!example) continue;
           const { [level]: _left, ...others } = category.examples;
-          const probe = { ...base, item: category.id, source: "example" as const, id: level, label: POINTS[level], threshold: 1 };
-          add(e, probe, categoryRubric({ ...category, examples: others }), { response: example.excerpt });
+          const probe = {
+            ...base,
+            item: category.id,
+            source: "example" as const,
+            id: level,
+            label: POINTS[level],
+            threshold: 1,
+          };
+          add(e, probe, categoryRubric({ ...category, examples: others }), {
+            response: example.excerpt,
+          });
         }
       }
     }
@@ -92,15 +138,49 @@ export function planCalibration(suite: SuiteConfig, filter?: RegExp, select?: (p
       for (const annotation of item.annotations) {
         const label = labelOf(annotation);
         if (label === undefined) continue;
-        const candidate = { ...(item.input !== undefined ? { prompt: item.input } : {}), response: item.expectedOutput };
-        const common = { ...base, source: "dataset" as const, id: item.id, label, ...(annotation.annotatorType || annotation.annotatorId ? { annotator: [annotation.annotatorType, annotation.annotatorId].filter(Boolean).join(":") } : {}) };
+        const candidate = {
+          ...(item.input !== undefined ? { prompt: item.input } : {}),
+          response: item.expectedOutput,
+        };
+        const common = {
+          ...base,
+          source: "dataset" as const,
+          id: item.id,
+          label,
+          ...(annotation.annotatorType || annotation.annotatorId
+            ? {
+                annotator: [annotation.annotatorType, annotation.annotatorId]
+                  .filter(Boolean)
+                  .join(":"),
+              }
+            : {}),
+        };
         if (rubric.kind === "criteria") {
           const criterion = rubric.criteria.find((c) => c.name === annotation.name);
-          if (criterion) add(e, { ...common, item: criterion.name, threshold: criterion.threshold ?? rubric.threshold }, criterionRubric(criterion), candidate);
+          if (criterion)
+            add(
+              e,
+              {
+                ...common,
+                item: criterion.name,
+                threshold: criterion.threshold ?? rubric.threshold,
+              },
+              criterionRubric(criterion),
+              candidate,
+            );
         } else if (rubric.kind === "categories") {
           const category = rubric.rubricSet.categories.find((c) => c.id === annotation.name);
-          if (category) add(e, { ...common, item: category.id, threshold: 1 }, categoryRubric(category), candidate);
-        } else if (rubric.kind === "freeform" && (annotation.name === "score" || annotation.name === e.name)) {
+          if (category)
+            add(
+              e,
+              { ...common, item: category.id, threshold: 1 },
+              categoryRubric(category),
+              candidate,
+            );
+        } else if (
+          rubric.kind === "freeform" &&
+          (annotation.name === "score" || annotation.name === e.name)
+        ) {
           add(e, { ...common, item: "(rubric)", threshold: rubric.threshold }, rubric, candidate);
         }
       }

@@ -12,8 +12,12 @@ import type { CalibrationItem, CalibrationResult, JudgeReading } from "../../res
 
 export const DEFAULT_TOLERANCE = 0.25;
 
-function judgedOf(result: EvalResult, probe: Probe): { judged: number | null; reasoning: string; judges?: JudgeReading[] } {
-  if (result.status !== "passed" && result.status !== "failed") return { judged: null, reasoning: result.reason };
+function judgedOf(
+  result: EvalResult,
+  probe: Probe,
+): { judged: number | null; reasoning: string; judges?: JudgeReading[] } {
+  if (result.status !== "passed" && result.status !== "failed")
+    return { judged: null, reasoning: result.reason };
   if (probe.scale === "categorical") {
     const category = result.review?.report.categories[0];
     const points = category ? { pass: 1, partial: 0.5, fail: 0 }[category.score] : null;
@@ -21,16 +25,34 @@ function judgedOf(result: EvalResult, probe: Probe): { judged: number | null; re
   }
   // The judge's own score (a guard's before inversion): that is what an anchor's label calibrates.
   const verdicts = result.criteria[0]?.verdicts ?? [];
-  const scores = (verdicts.length > 0 ? verdicts.map((v) => v.score) : result.judges.map((j) => j.score)).filter((s): s is number => s !== null);
+  const scores = (
+    verdicts.length > 0 ? verdicts.map((v) => v.score) : result.judges.map((j) => j.score)
+  ).filter((s): s is number => s !== null);
   const judged = scores.length > 0 ? scores.reduce((a, b) => a + b, 0) / scores.length : null;
   if (verdicts.length <= 1) return { judged, reasoning: verdicts[0]?.reasoning || result.reason };
   // Several judges: the mean is theirs together, and each one's reasoning stays with its own score.
-  const judges = verdicts.map((v) => ({ judge: v.judge, score: v.score, reasoning: v.error ? `error: ${v.error}` : v.reasoning }));
-  return { judged, judges, reasoning: judges.map((j) => `${j.judge} (${j.score === null ? "—" : j.score.toFixed(2)}): ${j.reasoning}`).join("\n") };
+  const judges = verdicts.map((v) => ({
+    judge: v.judge,
+    score: v.score,
+    reasoning: v.error ? `error: ${v.error}` : v.reasoning,
+  }));
+  return {
+    judged,
+    judges,
+    reasoning: judges
+      .map((j) => `${j.judge} (${j.score === null ? "—" : j.score.toFixed(2)}): ${j.reasoning}`)
+      .join("\n"),
+  };
 }
 
 export async function runCalibration(
-  options: Omit<RunOptions, "suite" | "filter"> & { suite: SuiteConfig; filter?: RegExp; select?: (probe: Probe) => boolean; tolerance?: number; maxError?: number },
+  options: Omit<RunOptions, "suite" | "filter"> & {
+    suite: SuiteConfig;
+    filter?: RegExp;
+    select?: (probe: Probe) => boolean;
+    tolerance?: number;
+    maxError?: number;
+  },
   deps: EngineDeps,
 ): Promise<CalibrationResult> {
   const tolerance = options.tolerance ?? DEFAULT_TOLERANCE;
@@ -42,7 +64,9 @@ export async function runCalibration(
   const groups = new Map<string, { probe: Probe; items: CalibrationItem[] }>();
   for (const probe of probes) {
     const result = byName.get(probe.name);
-    const { judged, reasoning, judges } = result ? judgedOf(result, probe) : { judged: null, reasoning: "not graded", judges: undefined };
+    const { judged, reasoning, judges } = result
+      ? judgedOf(result, probe)
+      : { judged: null, reasoning: "not graded", judges: undefined };
     const error = judged === null ? null : judged - probe.label;
     const item: CalibrationItem = {
       id: probe.id,
@@ -62,10 +86,21 @@ export async function runCalibration(
     groups.set(key, group);
   }
   const criteria = [...groups.values()].map(({ probe, items }) =>
-    calibrateItem({ eval: probe.eval, item: probe.item, scale: probe.scale, ...(probe.likert ? { likert: probe.likert } : {}), threshold: probe.threshold, items }),
+    calibrateItem({
+      eval: probe.eval,
+      item: probe.item,
+      scale: probe.scale,
+      ...(probe.likert ? { likert: probe.likert } : {}),
+      threshold: probe.threshold,
+      items,
+    }),
   );
   const overMaxError =
-    options.maxError === undefined ? [] : criteria.filter((c) => c.mae !== null && c.mae > options.maxError! + 1e-12).map((c) => ({ eval: c.eval, item: c.item, mae: c.mae! }));
+    options.maxError === undefined
+      ? []
+      : criteria
+          .filter((c) => c.mae !== null && c.mae > options.maxError! + 1e-12)
+          .map((c) => ({ eval: c.eval, item: c.item, mae: c.mae! }));
   return {
     tolerance,
     ...(options.maxError !== undefined ? { maxError: options.maxError } : {}),
@@ -87,9 +122,31 @@ export async function runCalibration(
  * fail against a threshold means nothing here), the calibration itself, and
  * the judge calls, tokens and cost it took.
  */
-export function calibrationReport(input: { calibration: CalibrationResult; suite: SuiteConfig; toolVersion: string; startedAt: number; finishedAt: number }): Report {
+export function calibrationReport(input: {
+  calibration: CalibrationResult;
+  suite: SuiteConfig;
+  toolVersion: string;
+  startedAt: number;
+  finishedAt: number;
+}): Report {
   // No results, so no calls to price: the probes' calls are summed in the calibration.
-  const base = buildReport({ results: [], suite: input.suite, toolVersion: input.toolVersion, startedAt: input.startedAt, finishedAt: input.finishedAt, priceOf: () => undefined });
+  const base = buildReport({
+    results: [],
+    suite: input.suite,
+    toolVersion: input.toolVersion,
+    startedAt: input.startedAt,
+    finishedAt: input.finishedAt,
+    priceOf: () => undefined,
+  });
   const { calibration } = input;
-  return { ...base, summary: { ...base.summary, judgeCalls: calibration.judgeCalls, costUsd: calibration.costUsd, usage: calibration.usage }, calibration };
+  return {
+    ...base,
+    summary: {
+      ...base.summary,
+      judgeCalls: calibration.judgeCalls,
+      costUsd: calibration.costUsd,
+      usage: calibration.usage,
+    },
+    calibration,
+  };
 }

@@ -47,10 +47,18 @@ export function offeredTwice(key: string, rate: number): boolean {
 
 /** Agreement between people per eval and criterion, over the items two or more different people labelled (each person's first label counts). */
 export function peopleAgreement(labels: readonly PersonLabel[]): PeopleAgreement[] {
-  const groups = new Map<string, { eval: string; item: string; scale: string; units: Map<string, Map<string, PersonLabel>> }>();
+  const groups = new Map<
+    string,
+    { eval: string; item: string; scale: string; units: Map<string, Map<string, PersonLabel>> }
+  >();
   for (const label of labels) {
     const key = `${label.evalName}\u0000${label.criterion}`;
-    const group = groups.get(key) ?? { eval: label.evalName, item: label.criterion, scale: label.scale, units: new Map() };
+    const group = groups.get(key) ?? {
+      eval: label.evalName,
+      item: label.criterion,
+      scale: label.scale,
+      units: new Map(),
+    };
     const unit = group.units.get(label.itemId) ?? new Map<string, PersonLabel>();
     if (!unit.has(label.reviewer)) unit.set(label.reviewer, label);
     group.units.set(label.itemId, unit);
@@ -58,12 +66,15 @@ export function peopleAgreement(labels: readonly PersonLabel[]): PeopleAgreement
   }
   const out: PeopleAgreement[] = [];
   for (const group of groups.values()) {
-    const units = [...group.units.values()].map((u) => [...u.values()]).filter((u) => u.length >= 2);
+    const units = [...group.units.values()]
+      .map((u) => [...u.values()])
+      .filter((u) => u.length >= 2);
     if (units.length === 0) continue;
     const level: MeasurementLevel = NOMINAL.has(group.scale) ? "nominal" : "interval";
     const codes = [...new Set(units.flat().map((l) => l.value))].sort();
     const ratingOf = (l: PersonLabel) => (level === "nominal" ? codes.indexOf(l.value) : l.score);
-    const statistic = (sample: PersonLabel[][]): StatResult => krippendorffAlpha({ ratings: sample.map((u) => u.map(ratingOf)), level });
+    const statistic = (sample: PersonLabel[][]): StatResult =>
+      krippendorffAlpha({ ratings: sample.map((u) => u.map(ratingOf)), level });
     const alpha = statistic(units);
     const ci = alpha.ok ? bootstrapInterval({ units, statistic }) : undefined;
     out.push({
@@ -73,7 +84,9 @@ export function peopleAgreement(labels: readonly PersonLabel[]): PeopleAgreement
       level,
       units: units.length,
       exact: units.filter((u) => u.every((l) => l.value === u[0]!.value)).length / units.length,
-      alpha: alpha.ok ? { value: alpha.value, ...(ci ? { ci95: { low: ci.low, high: ci.high } } : {}) } : { value: null, note: alpha.reason },
+      alpha: alpha.ok
+        ? { value: alpha.value, ...(ci ? { ci95: { low: ci.low, high: ci.high } } : {}) }
+        : { value: null, note: alpha.reason },
     });
   }
   return out.sort((a, b) => a.eval.localeCompare(b.eval) || a.item.localeCompare(b.item));

@@ -51,7 +51,8 @@ export interface ReferenceDataset {
 }
 
 /** The annotation's name: a criterion or category as the rubric names it; "score" for a whole free-form rubric, "decision" for a review's. */
-const annotationName = (criterion: string) => (criterion === "(rubric)" ? "score" : criterion === DECISION_ITEM ? "decision" : criterion);
+const annotationName = (criterion: string) =>
+  criterion === "(rubric)" ? "score" : criterion === DECISION_ITEM ? "decision" : criterion;
 
 /** Answers that are words (a category, a decision, a pair's winner, pass / fail) are also the annotation's label. */
 const WORDS = new Set(["category", "decision", "pairwise", "boolean"]);

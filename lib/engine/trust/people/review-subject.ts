@@ -33,24 +33,38 @@ const fixed = (n: number | null) => (n === null ? "–" : n.toFixed(2));
 function verdictsOf(records: VerdictRecord[], scale: Scale): JudgeSaid[] {
   return records.map((v) => ({
     judge: v.judge,
-    said: v.error ? `error: ${v.error}` : scale.kind === "boolean" && v.passed != null ? (v.passed ? "pass" : "fail") : fixed(v.score),
+    said: v.error
+      ? `error: ${v.error}`
+      : scale.kind === "boolean" && v.passed != null
+        ? v.passed
+          ? "pass"
+          : "fail"
+        : fixed(v.score),
     reasoning: v.reasoning,
   }));
 }
 
 function pairwiseSubject(result: EvalResult, item: string): ReviewSubject {
   const outcome = result.pairwise!;
-  const comparison = outcome.result.comparisons.find((c) => c.id === item || c.id?.startsWith(`${item}/`));
+  const comparison = outcome.result.comparisons.find(
+    (c) => c.id === item || c.id?.startsWith(`${item}/`),
+  );
   const { a, b } = outcome.labels;
   return {
-    candidate: comparison ? `A (${a}):\n${comparison.output_a}\n\nB (${b}):\n${comparison.output_b}` : "",
+    candidate: comparison
+      ? `A (${a}):\n${comparison.output_a}\n\nB (${b}):\n${comparison.output_b}`
+      : "",
     ...(comparison?.input ? { prompt: comparison.input } : {}),
     asks: result.rubric.text ?? "Which response is better?",
     scale: labelScaleOf({ rubricKind: "pairwise", scale: result.scale }),
     evidence: [],
     verdicts: outcome.pairs
       .filter((p) => p.item === item)
-      .map((p) => ({ judge: p.judge, said: `${p.winner} (A first: ${p.original}, B first: ${p.swappedMapped})`, reasoning: p.reasoning })),
+      .map((p) => ({
+        judge: p.judge,
+        said: `${p.winner} (A first: ${p.original}, B first: ${p.swappedMapped})`,
+        reasoning: p.reasoning,
+      })),
   };
 }
 
@@ -63,37 +77,60 @@ function reviewSubject(result: EvalResult, category: string, text: string): Revi
       asks: `The review's decision (${report.reviewType}): does the document pass?`,
       scale: labelScaleOf({ rubricKind: "decision", scale: result.scale }),
       evidence: report.categories.flatMap((c) => c.evidence ?? []),
-      verdicts: judges.map((r, i) => ({ judge: r.judge?.model ?? `judge ${i + 1}`, said: r.decision.status, reasoning: r.decision.rationale })),
+      verdicts: judges.map((r, i) => ({
+        judge: r.judge?.model ?? `judge ${i + 1}`,
+        said: r.decision.status,
+        reasoning: r.decision.rationale,
+      })),
     };
   }
   // A category's row among the result's criteria: named as the rubric names it, each judge's verdict scored 1 / 0.5 / 0.
   const row = result.criteria.find((c) => c.name === category);
   const scale = labelScaleOf({ rubricKind: "categories", scale: result.scale });
-  const said = (score: number | null) => (score === null ? "–" : score >= 0.75 ? "pass" : score >= 0.25 ? "partial" : "fail");
+  const said = (score: number | null) =>
+    score === null ? "–" : score >= 0.75 ? "pass" : score >= 0.25 ? "partial" : "fail";
   return {
     candidate: text,
     asks: row ? `${row.name}: ${row.description}` : `Category ${category}`,
     scale,
-    evidence: row ? [...new Set([row.evidence, ...row.verdicts.map((v) => v.evidence)].filter((e): e is string => !!e))] : [],
-    verdicts: (row?.verdicts ?? []).map((v) => ({ judge: v.judge, said: v.error ? `error: ${v.error}` : said(v.score), reasoning: v.reasoning })),
+    evidence: row
+      ? [
+          ...new Set(
+            [row.evidence, ...row.verdicts.map((v) => v.evidence)].filter((e): e is string => !!e),
+          ),
+        ]
+      : [],
+    verdicts: (row?.verdicts ?? []).map((v) => ({
+      judge: v.judge,
+      said: v.error ? `error: ${v.error}` : said(v.score),
+      reasoning: v.reasoning,
+    })),
   };
 }
 
 /** The subject of a question about `criterion` of a stored result. */
 export function reviewSubjectOf(result: EvalResult, criterion: string): ReviewSubject {
   if (result.pairwise) return pairwiseSubject(result, criterion);
-  const text = result.candidate.transcript ? renderTranscript(result.candidate.transcript) : (result.candidate.response ?? "");
+  const text = result.candidate.transcript
+    ? renderTranscript(result.candidate.transcript)
+    : (result.candidate.response ?? "");
   if (result.review) return reviewSubject(result, criterion, text);
   const scale = labelScaleOf({ rubricKind: result.rubric.kind, scale: result.scale });
-  const found = result.criteria.find((c) => c.name === criterion) ?? (result.criteria.length === 1 ? result.criteria[0] : undefined);
-  const evidence = found ? [found.evidence, ...found.verdicts.map((v) => v.evidence)].filter((e): e is string => !!e) : [];
+  const found =
+    result.criteria.find((c) => c.name === criterion) ??
+    (result.criteria.length === 1 ? result.criteria[0] : undefined);
+  const evidence = found
+    ? [found.evidence, ...found.verdicts.map((v) => v.evidence)].filter((e): e is string => !!e)
+    : [];
   return {
     candidate: text,
     ...(result.candidate.prompt ? { prompt: result.candidate.prompt } : {}),
     asks: found?.description || result.rubric.text || criterion,
     scale,
     evidence: [...new Set(evidence)],
-    verdicts: found ? verdictsOf(found.verdicts, result.scale) : result.judges.map((j) => ({ judge: j.judge, said: fixed(j.score), reasoning: "" })),
+    verdicts: found
+      ? verdictsOf(found.verdicts, result.scale)
+      : result.judges.map((j) => ({ judge: j.judge, said: fixed(j.score), reasoning: "" })),
   };
 }
 

@@ -10,11 +10,18 @@ export const EVAL_ITEM = "(eval)";
 
 /** `runs[k]` is the k-th repeat's results; results are matched across repeats by id. */
 export function flipRates(runs: EvalResult[][]): FlipRate[] {
-  const byKey = new Map<string, { eval: string; item: string; outcomes: Map<string, Set<boolean>> }>();
+  const byKey = new Map<
+    string,
+    { eval: string; item: string; outcomes: Map<string, Set<boolean>> }
+  >();
   const note = (evalName: string, item: string, id: string, passed: boolean | null) => {
     if (passed === null) return;
     const key = `${evalName}\u0000${item}`;
-    const entry = byKey.get(key) ?? { eval: evalName, item, outcomes: new Map<string, Set<boolean>>() };
+    const entry = byKey.get(key) ?? {
+      eval: evalName,
+      item,
+      outcomes: new Map<string, Set<boolean>>(),
+    };
     const seen = entry.outcomes.get(id) ?? new Set<boolean>();
     seen.add(passed);
     entry.outcomes.set(id, seen);
@@ -38,6 +45,13 @@ export function flipRates(runs: EvalResult[][]): FlipRate[] {
   return [...byKey.values()].map(({ eval: evalName, item, outcomes }) => {
     const ids = [...outcomes.keys()].filter((id) => (counts.get(id)?.get(item) ?? 0) >= 2);
     const flippedIds = ids.filter((id) => outcomes.get(id)!.size > 1);
-    return { eval: evalName, item, items: ids.length, flipped: flippedIds.length, rate: ids.length > 0 ? flippedIds.length / ids.length : null, flippedIds };
+    return {
+      eval: evalName,
+      item,
+      items: ids.length,
+      flipped: flippedIds.length,
+      rate: ids.length > 0 ? flippedIds.length / ids.length : null,
+      flippedIds,
+    };
   });
 }

@@ -13,21 +13,34 @@ import type { RepeatSummary } from "../../results/trust";
 /** Repeats' sample numbers are this far apart; jurors count from 1 within it. */
 export const REPEAT_SAMPLE_STRIDE = 1000;
 
-export async function runRepeated(options: RunOptions & { repeat: number }, deps: EngineDeps): Promise<Report & { repeat: RepeatSummary }> {
+export async function runRepeated(
+  options: RunOptions & { repeat: number },
+  deps: EngineDeps,
+): Promise<Report & { repeat: RepeatSummary }> {
   const startedAt = deps.now();
   const runs: EvalResult[][] = [];
   let spent = 0;
   for (let k = 1; k <= options.repeat; k++) {
     const offset = (k - 1) * REPEAT_SAMPLE_STRIDE;
-    const judge: JudgePort = { grade: (request, context) => deps.judge.grade({ ...request, sample: request.sample + offset }, context) };
-    const budget = options.maxCostUsd === undefined ? {} : { maxCostUsd: Math.max(0, options.maxCostUsd - spent) };
+    const judge: JudgePort = {
+      grade: (request, context) =>
+        deps.judge.grade({ ...request, sample: request.sample + offset }, context),
+    };
+    const budget =
+      options.maxCostUsd === undefined
+        ? {}
+        : { maxCostUsd: Math.max(0, options.maxCostUsd - spent) };
     const report = await runSuite({ ...options, ...budget }, { ...deps, judge });
     spent += report.summary.costUsd;
     runs.push(report.results);
     if (options.signal?.aborted) break;
   }
   const results = runs.flatMap((results, i) =>
-    results.map((r) => ({ ...r, id: `${r.id}::repeat=${i + 1}`, name: `${r.name} [repeat ${i + 1}/${options.repeat}]` })),
+    results.map((r) => ({
+      ...r,
+      id: `${r.id}::repeat=${i + 1}`,
+      name: `${r.name} [repeat ${i + 1}/${options.repeat}]`,
+    })),
   );
   const report = buildReport({
     results,

@@ -11,7 +11,8 @@ import type { JudgeRequest, VerdictKind } from "../../../../lib/engine/ports/jud
 // is one unit and the models are its raters, even though every cell has one
 // judge. Values worked by hand below.
 
-const promptIndex = (request: JudgeRequest<VerdictKind>) => Number(/<user_prompt>\nitem (\d+)\n/.exec(request.candidatePrompt)?.[1]);
+const promptIndex = (request: JudgeRequest<VerdictKind>) =>
+  Number(/<user_prompt>\nitem (\d+)\n/.exec(request.candidatePrompt)?.[1]);
 
 // criterion "refuses"   item: 1 2 3 4        criterion "polite"   item: 1 2 3 4
 //   judge-a                   1 1 0 1          judge-a                  1 1 1 1
@@ -37,7 +38,10 @@ evals:
 
 const script = (request: JudgeRequest<VerdictKind>) => {
   const criterion = labelOf(request).split(" ")[0]!.replace(/^.*:/, "");
-  return { score: SCORES[request.model]![criterion]![promptIndex(request) - 1]!, reasoning: `${request.model} on item ${promptIndex(request)}` };
+  return {
+    score: SCORES[request.model]![criterion]![promptIndex(request) - 1]!,
+    reasoning: `${request.model} on item ${promptIndex(request)}`,
+  };
 };
 
 describe("agreement across a matrix's judge models", () => {
@@ -65,16 +69,33 @@ describe("agreement across a matrix's judge models", () => {
     const [matrix, ...rest] = jurorAgreementMatrices(report.results);
     expect(rest).toEqual([]);
     expect(matrix!.judges).toEqual(["judge-a", "judge-b"]);
-    expect(matrix!.cells[0]![1]).toEqual({ units: 8, agreed: 7, agreement: 0.875, meanAbsDifference: 0.125 });
+    expect(matrix!.cells[0]![1]).toEqual({
+      units: 8,
+      agreed: 7,
+      agreement: 0.875,
+      meanAbsDifference: 0.125,
+    });
 
     // One split: item 2, named by the candidate's coordinates, each verdict from its own model's cell.
     const rows = judgeDisagreements(report.results);
-    expect(rows.map((r) => [r.resultName, r.item, r.verdicts.map((v) => `${v.judge}:${v.label}`).join(" ")])).toEqual([["refusal [prompt=#2]", "refuses", "judge-a:pass judge-b:fail"]]);
-    expect(rows[0]!.verdicts.map((v) => v.resultId)).toEqual(["refusal::model=judge-a::prompt=2", "refusal::model=judge-b::prompt=2"]);
+    expect(
+      rows.map((r) => [
+        r.resultName,
+        r.item,
+        r.verdicts.map((v) => `${v.judge}:${v.label}`).join(" "),
+      ]),
+    ).toEqual([["refusal [prompt=#2]", "refuses", "judge-a:pass judge-b:fail"]]);
+    expect(rows[0]!.verdicts.map((v) => v.resultId)).toEqual([
+      "refusal::model=judge-a::prompt=2",
+      "refusal::model=judge-b::prompt=2",
+    ]);
   });
 
   it("a jury in every model cell: jurors of different models share units (no more 0/0 between models)", async () => {
-    const report = await runYaml(SUITE.replace("    matrix:", "    judge: { jury: { size: 2 } }\n    matrix:"), { judge: createFakeJudge(script) });
+    const report = await runYaml(
+      SUITE.replace("    matrix:", "    judge: { jury: { size: 2 } }\n    matrix:"),
+      { judge: createFakeJudge(script) },
+    );
     const [matrix] = jurorAgreementMatrices(report.results);
     expect(matrix!.judges).toEqual(["judge-a #1", "judge-a #2", "judge-b #1", "judge-b #2"]);
     const share = matrix!.cells.map((row) => row.map((c) => `${c.agreed}/${c.units}`));

@@ -8,7 +8,8 @@ import { DEFAULT_MODEL } from "../../../support/run-yaml";
 // each anchor was typed (line and column from the YAML document), and the
 // judged score against the label.
 
-const candidateOf = (prompt: string) => /<candidate_response>\n([\s\S]*?)\n<\/candidate_response>/.exec(prompt)?.[1] ?? "";
+const candidateOf = (prompt: string) =>
+  /<candidate_response>\n([\s\S]*?)\n<\/candidate_response>/.exec(prompt)?.[1] ?? "";
 
 // Line numbers matter: the test reads them off this text.
 const DRAFT = [
@@ -43,18 +44,41 @@ const SCORES: Record<string, number> = { "G-good": 0.9, "G-bad": 0.7, "P-good": 
 describe("locateAnchors", () => {
   it("finds each anchor's lines through the YAML document, through refs too", () => {
     const spans = locateAnchors({ text: DRAFT, file: "s.yaml" });
-    expect(spans.map((s) => [s.eval, s.criterion, s.startLine, s.endLine, s.anchors.map((a) => [a.id, a.line, a.column, a.endLine])])).toEqual([
+    expect(
+      spans.map((s) => [
+        s.eval,
+        s.criterion,
+        s.startLine,
+        s.endLine,
+        s.anchors.map((a) => [a.id, a.line, a.column, a.endLine]),
+      ]),
+    ).toEqual([
       ["notes", "polite", 15, 18, [["1", 18, 15, 18]]],
       ["notes", "brief", 19, 20, []],
-      ["shared use", "grounded", 4, 9, [["1", 7, 13, 7], ["2", 8, 13, 9]]],
+      [
+        "shared use",
+        "grounded",
+        4,
+        9,
+        [
+          ["1", 7, 13, 7],
+          ["2", 8, 13, 9],
+        ],
+      ],
     ]);
   });
 });
 
 describe("checkAnchors", () => {
   it("grades only the criterion under the cursor, and places each verdict at its anchor", async () => {
-    const judge = createFakeJudge((request) => ({ score: SCORES[candidateOf(request.candidatePrompt)]!, reasoning: `on ${candidateOf(request.candidatePrompt)}` }));
-    const check = await checkAnchors({ text: DRAFT, file: "s.yaml", line: 8, defaultModel: DEFAULT_MODEL, toolVersion: "test" }, { judge, now: () => 0, priceOf: () => undefined });
+    const judge = createFakeJudge((request) => ({
+      score: SCORES[candidateOf(request.candidatePrompt)]!,
+      reasoning: `on ${candidateOf(request.candidatePrompt)}`,
+    }));
+    const check = await checkAnchors(
+      { text: DRAFT, file: "s.yaml", line: 8, defaultModel: DEFAULT_MODEL, toolVersion: "test" },
+      { judge, now: () => 0, priceOf: () => undefined },
+    );
     if (!check.ok) throw new Error("the draft should load");
     expect(judge.requests).toHaveLength(2);
     expect(check.scope).toEqual([{ eval: "shared use", criterion: "grounded" }]);
@@ -66,8 +90,13 @@ describe("checkAnchors", () => {
   });
 
   it("grades every criterion's anchors when the cursor is on none", async () => {
-    const judge = createFakeJudge((request) => ({ score: SCORES[candidateOf(request.candidatePrompt)]! }));
-    const check = await checkAnchors({ text: DRAFT, file: "s.yaml", line: 11, defaultModel: DEFAULT_MODEL, toolVersion: "test" }, { judge, now: () => 0, priceOf: () => undefined });
+    const judge = createFakeJudge((request) => ({
+      score: SCORES[candidateOf(request.candidatePrompt)]!,
+    }));
+    const check = await checkAnchors(
+      { text: DRAFT, file: "s.yaml", line: 11, defaultModel: DEFAULT_MODEL, toolVersion: "test" },
+      { judge, now: () => 0, priceOf: () => undefined },
+    );
     if (!check.ok) throw new Error("the draft should load");
     expect(judge.requests).toHaveLength(3);
     expect(check.anchors.map((a) => [a.eval, a.criterion, a.line, a.judged])).toEqual([
@@ -78,14 +107,20 @@ describe("checkAnchors", () => {
   });
 
   it("with a jury, gives the jurors' mean and each juror's own score and reasoning, never one juror's under the mean", async () => {
-    const juried = DRAFT.replace("    rubric: { ref: shared }", "    rubric: { ref: shared }\n    judge: { jury: { size: 3 } }");
+    const juried = DRAFT.replace(
+      "    rubric: { ref: shared }",
+      "    rubric: { ref: shared }\n    judge: { jury: { size: 3 } }",
+    );
     const scores = [0.9, 0.6, 0.3];
     // Each juror asks with its own sample number (1, 2, 3).
     const judge = createFakeJudge((request) => {
       const score = scores[request.sample - 1]!;
       return { score, reasoning: `I say ${score}` };
     });
-    const check = await checkAnchors({ text: juried, file: "s.yaml", line: 7, defaultModel: DEFAULT_MODEL, toolVersion: "test" }, { judge, now: () => 0, priceOf: () => undefined });
+    const check = await checkAnchors(
+      { text: juried, file: "s.yaml", line: 7, defaultModel: DEFAULT_MODEL, toolVersion: "test" },
+      { judge, now: () => 0, priceOf: () => undefined },
+    );
     if (!check.ok) throw new Error("the draft should load");
     const anchor = check.anchors.find((a) => a.line === 7)!;
     expect(anchor.judged).toBeCloseTo(0.6, 10);
@@ -95,12 +130,22 @@ describe("checkAnchors", () => {
       [`${DEFAULT_MODEL} #3`, 0.3, "I say 0.3"],
     ]);
     // Text formats read the same: each juror's reasoning beside its own score.
-    expect(anchor.reasoning).toBe(`${DEFAULT_MODEL} #1 (0.90): I say 0.9\n${DEFAULT_MODEL} #2 (0.60): I say 0.6\n${DEFAULT_MODEL} #3 (0.30): I say 0.3`);
+    expect(anchor.reasoning).toBe(
+      `${DEFAULT_MODEL} #1 (0.90): I say 0.9\n${DEFAULT_MODEL} #2 (0.60): I say 0.6\n${DEFAULT_MODEL} #3 (0.30): I say 0.3`,
+    );
   });
 
   it("returns the loader's issues for a draft that does not load, and calls no judge", async () => {
     const judge = createFakeJudge(() => ({ score: 1 }));
-    const check = await checkAnchors({ text: "evals:\n  - name: x\n    rubric: { ref: missing }\n", file: "s.yaml", defaultModel: DEFAULT_MODEL, toolVersion: "test" }, { judge, now: () => 0, priceOf: () => undefined });
+    const check = await checkAnchors(
+      {
+        text: "evals:\n  - name: x\n    rubric: { ref: missing }\n",
+        file: "s.yaml",
+        defaultModel: DEFAULT_MODEL,
+        toolVersion: "test",
+      },
+      { judge, now: () => 0, priceOf: () => undefined },
+    );
     expect(check.ok).toBe(false);
     if (!check.ok) expect(check.issues[0]?.message).toContain("missing");
     expect(judge.requests).toHaveLength(0);
@@ -108,13 +153,33 @@ describe("checkAnchors", () => {
 
   // As you type (issue 12 §16): an edit's lines pick the criteria it touched, and no others.
   it("with an edit's lines, grades the criteria they touch, and nothing for an edit outside every criterion with anchors", async () => {
-    const judge = createFakeJudge((request) => ({ score: SCORES[candidateOf(request.candidatePrompt)]! }));
+    const judge = createFakeJudge((request) => ({
+      score: SCORES[candidateOf(request.candidatePrompt)]!,
+    }));
     const deps = { judge, now: () => 0, priceOf: () => undefined };
-    const touched = await checkAnchors({ text: DRAFT, file: "s.yaml", lines: { from: 17, to: 18 }, defaultModel: DEFAULT_MODEL, toolVersion: "test" }, deps);
+    const touched = await checkAnchors(
+      {
+        text: DRAFT,
+        file: "s.yaml",
+        lines: { from: 17, to: 18 },
+        defaultModel: DEFAULT_MODEL,
+        toolVersion: "test",
+      },
+      deps,
+    );
     if (!touched.ok) throw new Error("the draft should load");
     expect(touched.scope).toEqual([{ eval: "notes", criterion: "polite" }]);
     expect(judge.requests).toHaveLength(1);
-    const outside = await checkAnchors({ text: DRAFT, file: "s.yaml", lines: { from: 12, to: 12 }, defaultModel: DEFAULT_MODEL, toolVersion: "test" }, deps);
+    const outside = await checkAnchors(
+      {
+        text: DRAFT,
+        file: "s.yaml",
+        lines: { from: 12, to: 12 },
+        defaultModel: DEFAULT_MODEL,
+        toolVersion: "test",
+      },
+      deps,
+    );
     if (!outside.ok) throw new Error("the draft should load");
     expect(outside.scope).toEqual([]);
     expect(outside.anchors).toEqual([]);
@@ -122,9 +187,21 @@ describe("checkAnchors", () => {
   });
 
   it("spends no more than maxCostUsd: past it, anchors are left ungraded and counted as skipped", async () => {
-    const judge = createFakeJudge((request) => ({ score: SCORES[candidateOf(request.candidatePrompt)]! }));
+    const judge = createFakeJudge((request) => ({
+      score: SCORES[candidateOf(request.candidatePrompt)]!,
+    }));
     const priceOf = () => ({ inputPerMTok: 3, outputPerMTok: 15 });
-    const check = await checkAnchors({ text: DRAFT, file: "s.yaml", line: 8, maxCostUsd: 0.000001, defaultModel: DEFAULT_MODEL, toolVersion: "test" }, { judge, now: () => 0, priceOf });
+    const check = await checkAnchors(
+      {
+        text: DRAFT,
+        file: "s.yaml",
+        line: 8,
+        maxCostUsd: 0.000001,
+        defaultModel: DEFAULT_MODEL,
+        toolVersion: "test",
+      },
+      { judge, now: () => 0, priceOf },
+    );
     if (!check.ok) throw new Error("the draft should load");
     expect(judge.requests).toHaveLength(0);
     expect(check.result.skipped).toBe(2);

@@ -20,13 +20,28 @@ evals:
 describe("askableItems", () => {
   it("offers a review's decision and its categories by name, each with a subject on its own scale", async () => {
     const report = await runYaml(SUITE, {
-      judge: createFakeJudge((request) => (categoryOf(request) ? { verdict: { reasoning: `${request.model} passes.`, score: "pass", evidence: ["Carts are abandoned"], findings: [] } } : { score: 1 })),
+      judge: createFakeJudge((request) =>
+        categoryOf(request)
+          ? {
+              verdict: {
+                reasoning: `${request.model} passes.`,
+                score: "pass",
+                evidence: ["Carts are abandoned"],
+                findings: [],
+              },
+            }
+          : { score: 1 },
+      ),
     });
     const result = report.results[0]!;
     expect(askableItems(result)).toEqual(["(decision)", "Problem"]);
     const problem = reviewSubjectOf(result, "Problem");
     expect(problem.scale.kind).toBe("category");
     expect(problem.verdicts.map((v) => v.said)).toEqual(["pass", "pass"]);
-    expect(reviewSubjectOf(result, "(decision)").scale.points.map((p) => p.value)).toEqual(["fail", "conditional", "pass"]);
+    expect(reviewSubjectOf(result, "(decision)").scale.points.map((p) => p.value)).toEqual([
+      "fail",
+      "conditional",
+      "pass",
+    ]);
   });
 });

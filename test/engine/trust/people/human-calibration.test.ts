@@ -22,16 +22,44 @@ evals:
 describe("humanCalibration", () => {
   it("sets each label beside the judge's verdict: MAE, unweighted κ, outliers", async () => {
     // The judge passes items 1 and 2 and fails 3 and 4.
-    const judge = createFakeJudge((request) => ({ score: /item [12]\n/.test(request.candidatePrompt) ? 1 : 0 }));
+    const judge = createFakeJudge((request) => ({
+      score: /item [12]\n/.test(request.candidatePrompt) ? 1 : 0,
+    }));
     const results: EvalResult[] = (await runYaml(SUITE, { judge })).results;
     // People pass items 1 and 3 and fail 2 and 4: they agree on two of four.
     const people = [1, 0, 1, 0];
-    const labels = results.map((result, i) => ({ label: { id: `label-${i}-0000`, evalName: "answers", criterion: "correct", reviewer: "ana", candidate: "An answer.", score: people[i]! }, result }));
-    labels.push({ label: { id: "gone-000", evalName: "answers", criterion: "correct", reviewer: "ana", candidate: "x", score: 1 }, result: undefined as unknown as EvalResult });
+    const labels = results.map((result, i) => ({
+      label: {
+        id: `label-${i}-0000`,
+        evalName: "answers",
+        criterion: "correct",
+        reviewer: "ana",
+        candidate: "An answer.",
+        score: people[i]!,
+      },
+      result,
+    }));
+    labels.push({
+      label: {
+        id: "gone-000",
+        evalName: "answers",
+        criterion: "correct",
+        reviewer: "ana",
+        candidate: "x",
+        score: 1,
+      },
+      result: undefined as unknown as EvalResult,
+    });
     const calibration = humanCalibration({ labels });
     expect(calibration.criteria).toHaveLength(1);
     const c = calibration.criteria[0]!;
-    expect([c.eval, c.item, c.scale, c.graded, c.outliers]).toEqual(["answers", "correct", "boolean", 4, 2]);
+    expect([c.eval, c.item, c.scale, c.graded, c.outliers]).toEqual([
+      "answers",
+      "correct",
+      "boolean",
+      4,
+      2,
+    ]);
     expect(c.mae).toBe(0.5);
     // Observed agreement 2/4, expected (2·2 + 2·2)/16 = 1/2: κ = (0.5 − 0.5) / (1 − 0.5) = 0.
     expect(c.kappa.value).toBeCloseTo(0, 12);

@@ -26,12 +26,25 @@ describe("runRepeated", () => {
     const judge = createFakeJudge(
       byCriterion({
         stable: { score: 0.9 },
-        wobbly: [{ score: 0.9 }, { score: 0.9 }, { score: 0.1 }, { score: 0.9 }, { score: 0.9 }, { score: 0.9 }],
+        wobbly: [
+          { score: 0.9 },
+          { score: 0.9 },
+          { score: 0.1 },
+          { score: 0.9 },
+          { score: 0.9 },
+          { score: 0.9 },
+        ],
       }),
     );
     let clock = 0;
     const report = await runRepeated(
-      { suite: suiteFrom(SUITE), defaultModel: DEFAULT_MODEL, concurrency: 1, toolVersion: "test", repeat: 3 },
+      {
+        suite: suiteFrom(SUITE),
+        defaultModel: DEFAULT_MODEL,
+        concurrency: 1,
+        toolVersion: "test",
+        repeat: 3,
+      },
       { judge, now: () => ++clock, priceOf: () => undefined },
     );
     expect(report.results.map((r) => r.name)).toEqual([
@@ -48,7 +61,9 @@ describe("runRepeated", () => {
     expect(flips["wobbly"]).toMatchObject({ items: 2, flipped: 1, rate: 0.5 });
     expect(flips["(eval)"]).toMatchObject({ items: 2, flipped: 1, rate: 0.5 });
     // Repeat k asks with sample numbers offset by 1000: a cache keyed on them cannot reuse across repeats.
-    expect([...new Set(judge.requests.map((r) => r.sample))].sort((a, b) => a - b)).toEqual([1, 1001, 2001]);
+    expect([...new Set(judge.requests.map((r) => r.sample))].sort((a, b) => a - b)).toEqual([
+      1, 1001, 2001,
+    ]);
     expect(REPORTERS.md.render(report, { color: false })).toContain("### Flip rate over 3 repeats");
   });
 });

@@ -6,7 +6,8 @@ import { fromResult, parseJson, withDatabase, type IdParams } from "../../../res
 export const dynamic = "force-dynamic";
 
 // A saved suite came from a browser: it is loaded on a worker thread, under a time limit.
-const loadOffThread = (input: { text: string; file: string }) => suiteWorkers().run({ kind: "load", ...input });
+const loadOffThread = (input: { text: string; file: string }) =>
+  suiteWorkers().run({ kind: "load", ...input });
 
 /** The label as a new anchor: the suite's newest version and the text with the anchor added, for a diff. */
 export async function GET(_request: Request, { params }: IdParams) {
@@ -25,5 +26,11 @@ export async function POST(request: Request, { params }: IdParams) {
   if (!body.ok) return body.response;
   const db = withDatabase();
   if (!db.ok) return db.response;
-  return fromResult(await createLabelAnchors(db.prisma, loadOffThread).save({ labelId: id, baseVersionId: body.value.baseVersionId }), 201);
+  return fromResult(
+    await createLabelAnchors(db.prisma, loadOffThread).save({
+      labelId: id,
+      baseVersionId: body.value.baseVersionId,
+    }),
+    201,
+  );
 }

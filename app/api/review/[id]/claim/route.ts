@@ -15,8 +15,15 @@ export async function POST(request: Request, { params }: IdParams) {
   if (!read.ok) return read.response;
   const claim = await createReviewQueue(read.prisma).claim({ id, reviewer: read.reviewer });
   if (claim.ok) return NextResponse.json(claim.item);
-  if (claim.code === "claimed") return errorResponse("claimed", `${claim.by} is labelling this item.`);
-  if (claim.code === "labelled") return errorResponse("labelled", claim.byYou ? "You labelled this item already: its second opinion is another person's." : "This item is labelled already.");
+  if (claim.code === "claimed")
+    return errorResponse("claimed", `${claim.by} is labelling this item.`);
+  if (claim.code === "labelled")
+    return errorResponse(
+      "labelled",
+      claim.byYou
+        ? "You labelled this item already: its second opinion is another person's."
+        : "This item is labelled already.",
+    );
   return errorResponse(claim.code, "No such review item.");
 }
 
@@ -25,5 +32,7 @@ export async function DELETE(request: Request, { params }: IdParams) {
   const { id } = await params;
   const read = await reviewerRequest(request, Body);
   if (!read.ok) return read.response;
-  return NextResponse.json({ released: await createReviewQueue(read.prisma).release({ id, reviewer: read.reviewer }) });
+  return NextResponse.json({
+    released: await createReviewQueue(read.prisma).release({ id, reviewer: read.reviewer }),
+  });
 }

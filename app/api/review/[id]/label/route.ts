@@ -17,7 +17,13 @@ export async function POST(request: Request, { params }: IdParams) {
   const { id } = await params;
   const read = await reviewerRequest(request, Body);
   if (!read.ok) return read.response;
-  const saved = await createHumanLabels(read.prisma).saveLabel({ itemId: id, reviewer: read.reviewer, answer: read.body.answer, ...(read.body.note !== undefined ? { note: read.body.note } : {}) });
-  if (saved.ok) return NextResponse.json({ label: saved.label, verdicts: saved.verdicts }, { status: 201 });
+  const saved = await createHumanLabels(read.prisma).saveLabel({
+    itemId: id,
+    reviewer: read.reviewer,
+    answer: read.body.answer,
+    ...(read.body.note !== undefined ? { note: read.body.note } : {}),
+  });
+  if (saved.ok)
+    return NextResponse.json({ label: saved.label, verdicts: saved.verdicts }, { status: 201 });
   return errorResponse(saved.code === "invalid" ? "bad_request" : saved.code, saved.message);
 }

@@ -34,7 +34,11 @@ export async function GET(_request: Request, { params }: IdParams) {
           controller.close();
           return;
         }
-        controller.enqueue(encoder.encode(next.value.map((result) => csvResultLine(redactDeep(result), criteria)).join("")));
+        controller.enqueue(
+          encoder.encode(
+            next.value.map((result) => csvResultLine(redactDeep(result), criteria)).join(""),
+          ),
+        );
       } catch (error) {
         controller.error(error);
       }

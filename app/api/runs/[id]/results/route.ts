@@ -1,5 +1,12 @@
 import { NextResponse } from "next/server";
-import { cellFilter, firstValues, RowsRequestSchema, SORT_COLUMN, toResultRowView, type ResultRowsResponse } from "../../../../../components/results/results-query";
+import {
+  cellFilter,
+  firstValues,
+  RowsRequestSchema,
+  SORT_COLUMN,
+  toResultRowView,
+  type ResultRowsResponse,
+} from "../../../../../components/results/results-query";
 import { createRunQueries } from "../../../../../lib/store/run-queries";
 import { createRunViews } from "../../../../../lib/store/run-views";
 import { errorResponse, withDatabase, type IdParams } from "../../../respond";
@@ -14,7 +21,11 @@ export const dynamic = "force-dynamic";
 export async function GET(request: Request, { params }: IdParams) {
   const { id } = await params;
   const parsed = RowsRequestSchema.safeParse(firstValues(new URL(request.url).searchParams));
-  if (!parsed.success) return errorResponse("bad_request", parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "));
+  if (!parsed.success)
+    return errorResponse(
+      "bad_request",
+      parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "),
+    );
   const db = withDatabase();
   if (!db.ok) return db.response;
   const query = parsed.data;
@@ -29,7 +40,12 @@ export async function GET(request: Request, { params }: IdParams) {
     offset: query.offset,
   });
   // Only an empty answer needs to tell "no such run" from "nothing matches".
-  if (page.total === 0 && !(await createRunViews(db.prisma).runOverview(id))) return errorResponse("not_found", "No run with that id.");
-  const body: ResultRowsResponse = { offset: query.offset, total: page.total, rows: page.rows.map(toResultRowView) };
+  if (page.total === 0 && !(await createRunViews(db.prisma).runOverview(id)))
+    return errorResponse("not_found", "No run with that id.");
+  const body: ResultRowsResponse = {
+    offset: query.offset,
+    total: page.total,
+    rows: page.rows.map(toResultRowView),
+  };
   return NextResponse.json(body, { headers: { "cache-control": "no-store" } });
 }

@@ -19,6 +19,14 @@ export async function POST(request: Request, { params }: IdParams) {
   const read = await reviewerRequest(request, Body);
   if (!read.ok) return read.response;
   const { resultKey, criterion, note } = read.body;
-  const asked = await createReviewQueue(read.prisma).ask({ runId: id, resultKey, criterion, by: read.reviewer, ...(note !== undefined ? { note } : {}) });
-  return asked.ok ? NextResponse.json(asked.value, { status: 201 }) : errorResponse(asked.code, asked.message);
+  const asked = await createReviewQueue(read.prisma).ask({
+    runId: id,
+    resultKey,
+    criterion,
+    by: read.reviewer,
+    ...(note !== undefined ? { note } : {}),
+  });
+  return asked.ok
+    ? NextResponse.json(asked.value, { status: 201 })
+    : errorResponse(asked.code, asked.message);
 }

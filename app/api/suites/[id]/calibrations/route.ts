@@ -20,9 +20,14 @@ export async function POST(_request: Request, { params }: IdParams) {
   if (!settings.ok) return errorResponse("unavailable", settings.message);
   const providers = await dashboardProviders(settings.value);
   if (!providers.ok) return errorResponse("unavailable", providers.message);
-  const setup = serverProviderSetup({ settings: settings.value, env: process.env, providers: providers.value.providers });
+  const setup = serverProviderSetup({
+    settings: settings.value,
+    env: process.env,
+    providers: providers.value.providers,
+  });
   // The saved text came from a browser: it is loaded on a worker thread, under a time limit, and its providers: block checked against the server's.
-  const loadText = (input: { text: string; file: string }) => suiteWorkers().run({ kind: "load", ...input, providers: providers.value });
+  const loadText = (input: { text: string; file: string }) =>
+    suiteWorkers().run({ kind: "load", ...input, providers: providers.value });
   return fromResult(
     await calibrateStoredSuite({
       prisma: db.prisma,

@@ -13,6 +13,9 @@ export async function GET(_request: Request, { params }: IdParams) {
   if (!dataset) return errorResponse("not_found", "No such suite.");
   const file = `${dataset.id.replace(/[^\w.-]+/g, "-")}.json`;
   return new NextResponse(`${JSON.stringify(dataset, null, 2)}\n`, {
-    headers: { "content-type": "application/json; charset=utf-8", "content-disposition": `attachment; filename="${file}"` },
+    headers: {
+      "content-type": "application/json; charset=utf-8",
+      "content-disposition": `attachment; filename="${file}"`,
+    },
   });
 }

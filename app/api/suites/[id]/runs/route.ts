@@ -4,7 +4,13 @@ import { suiteWorkers } from "../../../../../lib/offthread/suite-workers";
 import { dashboardProviders } from "../../../../../lib/judge/server-providers";
 import { RunSuiteBody } from "../../../../../components/authoring/api-types";
 import pkg from "../../../../../package.json";
-import { errorResponse, fromResult, parseJson, withDatabase, type IdParams } from "../../../respond";
+import {
+  errorResponse,
+  fromResult,
+  parseJson,
+  withDatabase,
+  type IdParams,
+} from "../../../respond";
 
 export const dynamic = "force-dynamic";
 
@@ -17,12 +23,18 @@ export async function POST(request: Request, { params }: IdParams) {
   if (!db.ok) return db.response;
   const settings = readEnv();
   if (!settings.ok) return errorResponse("unavailable", settings.message);
-  if (!settings.value.databaseUrl) return errorResponse("unavailable", "No database URL: start the dashboard with `npm run dev`.");
+  if (!settings.value.databaseUrl)
+    return errorResponse("unavailable", "No database URL: start the dashboard with `npm run dev`.");
   const providers = await dashboardProviders(settings.value);
   if (!providers.ok) return errorResponse("unavailable", providers.message);
   // Loaded on a worker thread under a time limit: the text comes from a browser.
   // A providers: block the server does not define refuses the run, located: nothing is queued, no request leaves.
-  const loaded = await suiteWorkers().run({ kind: "load", text: body.value.yaml, file: "suite.yaml", providers: providers.value });
+  const loaded = await suiteWorkers().run({
+    kind: "load",
+    text: body.value.yaml,
+    file: "suite.yaml",
+    providers: providers.value,
+  });
   if (!loaded.ok) return errorResponse(loaded.code, loaded.message);
   const started = await enqueueSuiteRun({
     prisma: db.prisma,

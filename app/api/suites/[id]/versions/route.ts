@@ -18,6 +18,9 @@ export async function POST(request: Request, { params }: IdParams) {
   if (!body.ok) return body.response;
   const db = withDatabase();
   if (!db.ok) return db.response;
-  const saved = await createSuiteStore(db.prisma).saveVersion({ suiteId: id, yaml: body.value.yaml });
+  const saved = await createSuiteStore(db.prisma).saveVersion({
+    suiteId: id,
+    yaml: body.value.yaml,
+  });
   return fromResult(saved, saved.ok && saved.value.created ? 201 : 200);
 }

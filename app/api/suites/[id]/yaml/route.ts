@@ -18,14 +18,23 @@ export async function GET(request: Request, { params }: IdParams) {
   if (!suite) return errorResponse("not_found", "There is no suite with this id.");
   let yaml: string;
   if (version === null) {
-    if (!suite.latest) return errorResponse("not_found", "This suite has no saved version yet: save one first.");
+    if (!suite.latest)
+      return errorResponse("not_found", "This suite has no saved version yet: save one first.");
     yaml = suite.latest.yaml;
   } else {
     const pair = await store.getVersionPair({ suiteId: id, from: version, to: version });
-    if (!pair.ok) return errorResponse(pair.code, pair.code === "not_found" ? "This suite has no such version." : pair.message);
+    if (!pair.ok)
+      return errorResponse(
+        pair.code,
+        pair.code === "not_found" ? "This suite has no such version." : pair.message,
+      );
     yaml = pair.value.to.yaml;
   }
   return new Response(yaml, {
-    headers: { "content-type": "text/yaml; charset=utf-8", "content-disposition": attachmentHeader(suiteFileName(suite.name)), "cache-control": "no-store" },
+    headers: {
+      "content-type": "text/yaml; charset=utf-8",
+      "content-disposition": attachmentHeader(suiteFileName(suite.name)),
+      "cache-control": "no-store",
+    },
   });
 }

@@ -20,14 +20,22 @@ import { askableItems } from "@/lib/engine/trust/people/review-subject";
 import { pageSessionReviewer } from "../../../../api/review/reviewer";
 import { decodeSegment, repeatViews, runViews } from "../../../_lib/load";
 
-export async function generateMetadata({ params }: { params: Promise<{ id: string; key: string }> }) {
+export async function generateMetadata({
+  params,
+}: {
+  params: Promise<{ id: string; key: string }>;
+}) {
   const { id, key } = await params;
   return { title: `Result ${decodeSegment(key) ?? ""} · run ${id.slice(0, 8)}` };
 }
 
 export const dynamic = "force-dynamic";
 
-export default async function EvalResultPage({ params }: { params: Promise<{ id: string; key: string }> }) {
+export default async function EvalResultPage({
+  params,
+}: {
+  params: Promise<{ id: string; key: string }>;
+}) {
   const { id, key } = await params;
   const resultKey = decodeSegment(key);
   if (resultKey === undefined) notFound();
@@ -43,10 +51,18 @@ export default async function EvalResultPage({ params }: { params: Promise<{ id:
 
   // Evidence was checked against what the judge read: the rendered transcript
   // of a live run, the fixed response otherwise.
-  const candidateText = result.candidate.transcript ? renderTranscript(result.candidate.transcript) : (result.candidate.response ?? "");
+  const candidateText = result.candidate.transcript
+    ? renderTranscript(result.candidate.transcript)
+    : (result.candidate.response ?? "");
   // A jury's or panel's evidence is each judge's own.
-  const cited = result.criteria.flatMap((c, index) => (c.evidence ? [{ index, evidence: c.evidence }] : c.verdicts.flatMap((v) => (v.evidence ? [{ index, evidence: v.evidence }] : []))));
-  const sources = cited.filter((s, i) => cited.findIndex((t) => t.index === s.index && t.evidence === s.evidence) === i);
+  const cited = result.criteria.flatMap((c, index) =>
+    c.evidence
+      ? [{ index, evidence: c.evidence }]
+      : c.verdicts.flatMap((v) => (v.evidence ? [{ index, evidence: v.evidence }] : [])),
+  );
+  const sources = cited.filter(
+    (s, i) => cited.findIndex((t) => t.index === s.index && t.evidence === s.evidence) === i,
+  );
   const names = result.criteria.map((c) => c.name);
   const freeformVerdicts = result.criteria.length === 0 ? [] : result.criteria[0]!.verdicts;
 
@@ -59,27 +75,46 @@ export default async function EvalResultPage({ params }: { params: Promise<{ id:
         {result.name}
       </h1>
       <p>
-        <StatusBadge status={result.status} /> <span data-testid="result-reason">{result.reason}</span>
+        <StatusBadge status={result.status} />{" "}
+        <span data-testid="result-reason">{result.reason}</span>
       </p>
       {result.note ? <p className={styles.muted}>{result.note}</p> : null}
-      {result.gates.length ? <p className={styles.down}>Failed gates: {result.gates.join("; ")}</p> : null}
+      {result.gates.length ? (
+        <p className={styles.down}>Failed gates: {result.gates.join("; ")}</p>
+      ) : null}
 
       <div className={`${styles.section} ${styles.stats}`}>
         {/* A review's pass rules and a comparison's win rates are sentences: they are read in their own sections below. */}
         {result.review || result.pairwise ? (
           <Stat
             label={result.review ? "Decision" : "Winner"}
-            value={result.review ? result.review.report.decision.status : winnerText(result.pairwise!.result.overall_winner, result.pairwise!.labels)}
+            value={
+              result.review
+                ? result.review.report.decision.status
+                : winnerText(result.pairwise!.result.overall_winner, result.pairwise!.labels)
+            }
             testId="result-score"
           />
         ) : (
           <Stat label="Score" value={scoreStatValue(result)} testId="result-score" />
         )}
         <Stat label="Rubric" value={result.rubric.kind} />
-        <Stat label={result.judge.models.length > 1 ? "Judge models" : "Judge model"} value={judgeModelsText(result.judge)} testId="result-judge" />
+        <Stat
+          label={result.judge.models.length > 1 ? "Judge models" : "Judge model"}
+          value={judgeModelsText(result.judge)}
+          testId="result-judge"
+        />
         <Stat label="Judge calls" value={formatInt(result.judgeCalls)} />
         <Stat label="Cost" value={formatUsd(result.costUsd)} />
-        <Stat label="Tokens" value={formatInt(result.usage.input + result.usage.output + result.usage.cacheRead + result.usage.cacheWrite)} />
+        <Stat
+          label="Tokens"
+          value={formatInt(
+            result.usage.input +
+              result.usage.output +
+              result.usage.cacheRead +
+              result.usage.cacheWrite,
+          )}
+        />
         <Stat label="Latency" value={formatMs(result.latencyMs)} />
       </div>
 
@@ -93,7 +128,10 @@ export default async function EvalResultPage({ params }: { params: Promise<{ id:
       {result.pairwise ? (
         <section className={styles.section}>
           <h2>Pairwise comparison</h2>
-          <PairwiseView outcome={result.pairwise} bars={winRateBars({ pairs: result.pairwise.pairs, labels: result.pairwise.labels })} />
+          <PairwiseView
+            outcome={result.pairwise}
+            bars={winRateBars({ pairs: result.pairwise.pairs, labels: result.pairwise.labels })}
+          />
         </section>
       ) : null}
 
@@ -105,8 +143,14 @@ export default async function EvalResultPage({ params }: { params: Promise<{ id:
       ) : null}
 
       <section className={styles.section}>
-        <h2>Candidate{sources.length ? " (evidence highlighted; the number is the criterion's)" : ""}</h2>
-        {candidateText ? <CandidateView text={candidateText} sources={sources} names={names} /> : <div className={styles.empty}>No candidate text was recorded.</div>}
+        <h2>
+          Candidate{sources.length ? " (evidence highlighted; the number is the criterion's)" : ""}
+        </h2>
+        {candidateText ? (
+          <CandidateView text={candidateText} sources={sources} names={names} />
+        ) : (
+          <div className={styles.empty}>No candidate text was recorded.</div>
+        )}
       </section>
 
       {result.rubric.text ? (
@@ -134,14 +178,20 @@ export default async function EvalResultPage({ params }: { params: Promise<{ id:
         <section className={styles.section}>
           <h2>Judges side by side</h2>
           <JudgesGrid judges={result.judges} />
-          {result.rubric.kind === "freeform" && freeformVerdicts.length > 1 ? <VerdictGrid verdicts={freeformVerdicts} /> : null}
+          {result.rubric.kind === "freeform" && freeformVerdicts.length > 1 ? (
+            <VerdictGrid verdicts={freeformVerdicts} />
+          ) : null}
         </section>
       ) : null}
 
       {repeat && flips.length ? (
         <section className={styles.section} data-testid="flip-section">
           <h2>Flip rate over {repeat.runs} repeats</h2>
-          <p className={styles.muted}>This run graded every eval {repeat.runs} times (<code>eval --repeat {repeat.runs}</code>): per criterion of {result.eval}, how often its pass / fail changed between the repeats.</p>
+          <p className={styles.muted}>
+            This run graded every eval {repeat.runs} times (<code>eval --repeat {repeat.runs}</code>
+            ): per criterion of {result.eval}, how often its pass / fail changed between the
+            repeats.
+          </p>
           <FlipRateTable flips={flips} />
         </section>
       ) : null}
@@ -152,7 +202,13 @@ export default async function EvalResultPage({ params }: { params: Promise<{ id:
           <TranscriptView transcript={result.candidate.transcript} />
         </section>
       ) : null}
-      <AskPerson runId={id} suiteId={run.suiteId} resultKey={resultKey} items={askableItems(result)} sessionName={sessionName} />
+      <AskPerson
+        runId={id}
+        suiteId={run.suiteId}
+        resultKey={resultKey}
+        items={askableItems(result)}
+        sessionName={sessionName}
+      />
       {result.candidate.serverStderr ? (
         <section className={styles.section}>
           <h2>Server stderr</h2>

@@ -10,9 +10,14 @@ const Query = z.object({ from: z.string().min(1), to: z.string().min(1) });
 export async function GET(request: Request, { params }: IdParams) {
   const { id } = await params;
   const url = new URL(request.url);
-  const query = Query.safeParse({ from: url.searchParams.get("from"), to: url.searchParams.get("to") });
+  const query = Query.safeParse({
+    from: url.searchParams.get("from"),
+    to: url.searchParams.get("to"),
+  });
   if (!query.success) return errorResponse("bad_request", "Pass two versions: ?from=ID&to=ID.");
   const db = withDatabase();
   if (!db.ok) return db.response;
-  return fromResult(await createSuiteStore(db.prisma).getVersionPair({ suiteId: id, ...query.data }));
+  return fromResult(
+    await createSuiteStore(db.prisma).getVersionPair({ suiteId: id, ...query.data }),
+  );
 }
