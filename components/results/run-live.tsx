@@ -2,7 +2,7 @@
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState, type ReactNode } from "react";
 import type { OutcomeCounts } from "@/lib/engine/results/report";
-import type { Savings } from "@/lib/engine/cost/savings";
+import type { Savings } from "@/lib/engine/results/savings-types";
 import { formatSaving } from "@/lib/report/savings-lines";
 import { formatInt, formatTime, formatUsd } from "./format";
 import { publishLanded, refreshDelay } from "./live-landed";

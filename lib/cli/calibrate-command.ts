@@ -1,11 +1,8 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { planCalibration } from "../engine/trust/calibration/plan-calibration";
-import {
-  runCalibration,
-  calibrationReport,
-  DEFAULT_TOLERANCE,
-} from "../engine/trust/calibration/run-calibration";
+import { runCalibration, calibrationReport } from "../engine/run-calibration";
+import { DEFAULT_TOLERANCE } from "../engine/trust/calibration/calibration-stats";
 import type { CalibrationResult, CriterionCalibration } from "../engine/results/trust";
 import { formatUsd, plural } from "../engine/results/format-score";
 import { stripControl } from "../report/escape";

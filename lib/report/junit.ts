@@ -8,7 +8,7 @@ import { resultLabel } from "./status";
 import { findingText, reviewFindings, type ReportedFinding } from "./findings";
 import { hasSavings } from "./savings-lines";
 import { tidyNumber } from "./tidy-numbers";
-import type { Saving, Savings } from "../engine/cost/savings";
+import type { Saving, Savings } from "../engine/results/savings-types";
 
 // JUnit XML as CI servers read it (Jenkins, GitLab, GitHub test reporters):
 // one suite, one testcase per result. A deferred or budget-skipped eval is

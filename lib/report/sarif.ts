@@ -6,7 +6,7 @@ import { resultFingerprint, resultPath } from "./fingerprint";
 import { formatUnit } from "./format";
 import { resultLabel } from "./status";
 import { SARIF_LEVEL, findingText, reviewFindings } from "./findings";
-import type { Severity } from "../engine/review/types";
+import type { Severity } from "../engine/results/review-types";
 
 // SARIF 2.1.0 for GitHub code scanning and other SARIF viewers. Only results
 // that need attention become SARIF results; a pass is not a finding.

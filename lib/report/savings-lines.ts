@@ -1,5 +1,5 @@
 import type { Report } from "../engine/results/report";
-import type { Saving, Savings } from "../engine/cost/savings";
+import type { Saving, Savings } from "../engine/results/savings-types";
 import { formatInt, formatResultCost, formatUsd, plural } from "./format";
 
 // What the caches saved, as the human formats word it: one wording for pretty,

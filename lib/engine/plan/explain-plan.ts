@@ -1,6 +1,6 @@
 import type { Rubric } from "../../config/types";
 import type { JudgeRequest, VerdictKind } from "../ports/judge-port";
-import type { ComparedCells, PlannedCell } from "./planned-cell";
+import type { ComparedCells, PlannedCell } from "../grade/planned-cell";
 import { BATCH_PRICE_FACTOR, costOf, type ModelPrice } from "../cost/cost";
 import { formatUsd, plural } from "../results/format-score";
 import { describeRubric } from "./describe-rubric";
@@ -11,7 +11,7 @@ import {
   tokensOf,
   type TokenEstimate,
 } from "./estimate-requests";
-import { liveRunKey } from "./planned-cell";
+import { liveRunKey } from "../grade/planned-cell";
 import {
   ASSUMED_TRANSCRIPT_CHARS,
   assumedLiveCandidate,
