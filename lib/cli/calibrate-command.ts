@@ -38,7 +38,10 @@ export interface CalibrateOptions extends JudgingOptions {
 
 const fixed = (x: number | null, digits = 3) => (x === null ? "—" : x.toFixed(digits));
 
-/** A criterion's mark: ✗ fails the run (MAE above --max-error, or an item not graded), ! has outliers, ✓ every item within tolerance. */
+/**
+ * A criterion's mark: ✗ fails the run (MAE above --max-error, or an item not graded), ! has
+ * outliers, ✓ every item within tolerance.
+ */
 function markOf(result: CalibrationResult, c: CriterionCalibration): "✗" | "!" | "✓" {
   if (
     c.graded < c.items.length ||

@@ -3,7 +3,10 @@ import { Option, type Command } from "commander";
 type Parser = (flag: string) => (value: string) => number;
 export type JudgingParsers = { positiveInt: Parser; positiveNumber: Parser; nonNegative: Parser };
 
-/** The options every grading command shares (`eval`, `review`, `calibrate`): budget, concurrency, request timeout, eval filter. */
+/**
+ * The options every grading command shares (`eval`, `review`, `calibrate`): budget, concurrency,
+ * request timeout, eval filter.
+ */
 export function addJudgingOptions(
   command: Command,
   parsers: { positiveInt: Parser; positiveNumber: Parser; nonNegative: Parser },

@@ -24,7 +24,10 @@ export interface ReviewSettings {
   secondOpinionRate: number;
 }
 
-/** The review settings of a saved suite version's text (already checked when it was loaded); a text that does not parse has the defaults. */
+/**
+ * The review settings of a saved suite version's text (already checked when it was loaded); a text
+ * that does not parse has the defaults.
+ */
 export function reviewSettingsOf(text: string): ReviewSettings {
   const parsed = parseYaml(text, "suite.yaml");
   const block =

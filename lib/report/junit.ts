@@ -32,7 +32,10 @@ function savingValue(saving: Saving): string | number {
   return saving.unpriced ? `${usd} + unpriced` : usd;
 }
 
-/** The savings as properties (savings.ts): the prompt cache's reads, writes and net, the judge cache, batches, the total. */
+/**
+ * The savings as properties (savings.ts): the prompt cache's reads, writes and net, the judge
+ * cache, batches, the total.
+ */
 function savingsProperties(savings: Savings | undefined): string[] {
   if (!hasSavings(savings)) return [];
   const { promptCache, judgeCache, batch } = savings;

@@ -206,7 +206,10 @@ function repeatSection(report: Report): TrustSection | undefined {
 
 const label = (x: number | null) => (x === null ? "—" : x.toFixed(2));
 
-/** `calibrate`: per criterion the MAE, kappa and outliers; each outlier with what was graded and why; confusion matrices of categorical scales. */
+/**
+ * `calibrate`: per criterion the MAE, kappa and outliers; each outlier with what was graded and
+ * why; confusion matrices of categorical scales.
+ */
 export function calibrationSections(c: CalibrationResult): TrustSection[] {
   const over = (e: string, item: string) =>
     c.overMaxError.some((o) => o.eval === e && o.item === item);

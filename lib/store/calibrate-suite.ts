@@ -23,7 +23,10 @@ export type CalibrateSuiteResult =
       message: string;
     };
 
-/** How the saved text is loaded: in this thread by default; the dashboard loads it on a worker thread, under a time limit. */
+/**
+ * How the saved text is loaded: in this thread by default; the dashboard loads it on a worker
+ * thread, under a time limit.
+ */
 export type LoadText = (input: {
   text: string;
   file: string;
@@ -44,7 +47,10 @@ export async function calibrateStoredSuite(input: {
   startedBy: StartedBy;
   concurrency?: number;
   loadText?: LoadText;
-  /** Which provider serves each judge model (the dashboard's: the server's providers); a model whose provider has no key defers. */
+  /**
+   * Which provider serves each judge model (the dashboard's: the server's providers); a model whose
+   * provider has no key defers.
+   */
   resolveModel?: RunOptions["resolveModel"];
 }): Promise<CalibrateSuiteResult> {
   const { prisma } = input;

@@ -70,14 +70,20 @@ export interface ExplainedCell {
   costUsd: number | null;
   /** The same with Message Batches (`--batch`, Run as batch): every price halved, the cache's multipliers on top. */
   batchUsd: number | null;
-  /** An unchanged rerun: 0 when the judge cache answers every call (a fixed response); a live run grades a new transcript. */
+  /**
+   * An unchanged rerun: 0 when the judge cache answers every call (a fixed response); a live run
+   * grades a new transcript.
+   */
   rerunUsd: number | null;
   /** The input tokens as the prompt cache would bill them. */
   cacheInput: ProjectedInput;
   deferReason?: string;
   /** A live run's agent: model, call budget (turns), limits. */
   agent?: string;
-  /** Upper bound of the agent's model calls (its turn limit); 0 for a fixed response, and for a run an earlier cell already counts. */
+  /**
+   * Upper bound of the agent's model calls (its turn limit); 0 for a fixed response, and for a run
+   * an earlier cell already counts.
+   */
   agentCalls: number;
 }
 
@@ -148,7 +154,10 @@ export interface ExplainOptions {
    * without `--store` or DATABASE_URL keeps no verdicts): the last two pay again.
    */
   judgeCache?: boolean | "no store";
-  /** Which judge models Message Batches would carry (`goesThroughBatches` of their provider); without it, every model. The others cost the same with batches. */
+  /**
+   * Which judge models Message Batches would carry (`goesThroughBatches` of their provider);
+   * without it, every model. The others cost the same with batches.
+   */
   batchable?: (model: string) => boolean;
 }
 
@@ -332,7 +341,10 @@ function costLine(c: {
   return `naive ${usd(c.naiveUsd)}, with the prompt cache ${usd(c.costUsd)} (${cache}), with batches ${usd(c.batchUsd)}, unchanged rerun ${usd(c.rerunUsd)}`;
 }
 
-/** The TTL only where something is cached: below every model's minimum the API caches nothing, whatever the TTL asked. */
+/**
+ * The TTL only where something is cached: below every model's minimum the API caches nothing,
+ * whatever the TTL asked.
+ */
 function ttlClause(plan: ExplainedPlan): string {
   const { write5m, write1h, read } = plan.totals.cacheInput;
   if (write5m + write1h + read === 0)
