@@ -157,7 +157,8 @@ export async function calibrateCommand(input: {
   const planned = planCalibration(suite, filter);
   if (planned.probes.length === 0) {
     io.stderr.write(
-      "error: nothing to calibrate: add examples (anchors) to criteria or categories, or an eval dataset: with annotated items\n",
+      "error: nothing to calibrate: add examples (anchors) to criteria or categories, or " +
+        "an eval dataset: with annotated items\n",
     );
     return 2;
   }

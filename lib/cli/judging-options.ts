@@ -34,7 +34,8 @@ export function addJudgingOptions(
     .option("--filter <pattern>", "only evals whose name matches this regular expression")
     .option(
       "--batch",
-      "send the judge calls through Message Batches, round by round: half price, may take up to 24 h (Anthropic's API; other providers are called directly)",
+      "send the judge calls through Message Batches, round by round: half price, may take " +
+        "up to 24 h (Anthropic's API; other providers are called directly)",
     )
     .addOption(
       new Option(

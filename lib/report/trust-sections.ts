@@ -154,7 +154,8 @@ function agreementSection(rows: JudgeAgreement[]): TrustSection | undefined {
   return {
     heading: "Judge agreement",
     facts: [
-      "Krippendorff's alpha and Fleiss' kappa: 1 is perfect agreement, 0 is chance; alpha below 0.667 is usually too low to rely on (Krippendorff 2004).",
+      "Krippendorff's alpha and Fleiss' kappa: 1 is perfect agreement, 0 is chance; alpha " +
+        "below 0.667 is usually too low to rely on (Krippendorff 2004).",
     ],
     tables: [
       {

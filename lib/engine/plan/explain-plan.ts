@@ -130,17 +130,25 @@ function comparedLine(compared: ComparedCells, rubric: Rubric): string {
   const live = comparedLiveSides(compared).length;
   const kind =
     live > 0
-      ? `${live} live run${live === 1 ? "" : "s"}${compared.sourcePlanned ? `, shared with eval ${JSON.stringify(source)}'s own cells` : ""}`
+      ? `${live} live run${live === 1 ? "" : "s"}${
+          compared.sourcePlanned ? `, shared with eval ${JSON.stringify(source)}'s own cells` : ""
+        }`
       : "fixed responses";
-  return `${compared.pairs.length} pair${compared.pairs.length === 1 ? "" : "s"} of cells of eval ${JSON.stringify(source)} (${kind})`;
+  return (
+    `${compared.pairs.length} pair${compared.pairs.length === 1 ? "" : "s"} of cells of ` +
+    `eval ${JSON.stringify(source)} (${kind})`
+  );
 }
 
 /** What the rerun figure assumes, by ExplainOptions.judgeCache. */
 const RERUN_ASSUMPTIONS: Record<string, string> = {
-  true: "an unchanged rerun of fixed responses is answered by the judge cache (a live run grades a new transcript; judge errors are not cached, so a rerun pays for them again)",
+  true:
+    "an unchanged rerun of fixed responses is answered by the judge cache (a live run grades " +
+    "a new transcript; judge errors are not cached, so a rerun pays for them again)",
   false: "an unchanged rerun pays again in full (--no-cache asks the judge afresh)",
   "no store":
-    "an unchanged rerun pays again in full: without --store (or DATABASE_URL) no verdict is kept for the judge cache (judge errors are never cached)",
+    "an unchanged rerun pays again in full: without --store (or DATABASE_URL) no verdict " +
+    "is kept for the judge cache (judge errors are never cached)",
 };
 
 export interface ExplainOptions {
@@ -210,7 +218,9 @@ export function explainPlan(
     const candidate = cell.compared
       ? comparedLine(cell.compared, cell.eval.rubric)
       : cell.candidate
-        ? `fixed response (${cell.candidate.response.length} chars)${item}${cell.cell?.prompt !== undefined ? `, prompt #${cell.cell.promptIndex}` : ""}`
+        ? `fixed response (${cell.candidate.response.length} chars)${item}${
+            cell.cell?.prompt !== undefined ? `, prompt #${cell.cell.promptIndex}` : ""
+          }`
         : cell.live
           ? `${liveCandidateLine(cell.live)}${item}`
           : `live agent run against server ${JSON.stringify(cell.eval.server ?? "(none)")}${item}`;
@@ -320,7 +330,17 @@ export function explainPlan(
       judgeCache === "no store"
         ? "--store keeps the verdicts: a rerun of fixed responses then costs ~$0"
         : undefined,
-    assumptions: `input ≈ prompt characters / 4 + ${REQUEST_OVERHEAD_TOKENS} tokens of framing per call, ${EXPECTED_OUTPUT_TOKENS} output tokens per call, with the prompt cache, the first call of each shared prefix (the tool and the whole rubric; that and a candidate other calls share) writes it at 1.25× the input price (2× with the 1-hour TTL) and the calls after it read it at 0.1×, only where the prefix reaches the model's minimum cacheable length (no saving for a model without one); ${RERUN_ASSUMPTIONS[String(judgeCache)]}; with Message Batches (--batch) every token costs half, the cache's multipliers on top; a tree counts its longest path; a live run's transcript is ~${ASSUMED_TRANSCRIPT_CHARS} characters and its agent model calls are not in the cost`,
+    assumptions:
+      `input ≈ prompt characters / 4 + ${REQUEST_OVERHEAD_TOKENS} tokens of framing per ` +
+      `call, ${EXPECTED_OUTPUT_TOKENS} output tokens per call, with the prompt cache, the ` +
+      `first call of each shared prefix (the tool and the whole rubric; that and a ` +
+      `candidate other calls share) writes it at 1.25× the input price (2× with the ` +
+      `1-hour TTL) and the calls after it read it at 0.1×, only where the prefix reaches ` +
+      `the model's minimum cacheable length (no saving for a model without one); ` +
+      `${RERUN_ASSUMPTIONS[String(judgeCache)]}; with Message Batches (--batch) every ` +
+      `token costs half, the cache's multipliers on top; a tree counts its longest path; ` +
+      `a live run's transcript is ~${ASSUMED_TRANSCRIPT_CHARS} characters and its agent ` +
+      `model calls are not in the cost`,
   };
 }
 
@@ -338,7 +358,10 @@ function costLine(c: {
     write5m + write1h + read === 0
       ? "no prefix cached"
       : `${write5m + write1h} input tokens written, ${read} read`;
-  return `naive ${usd(c.naiveUsd)}, with the prompt cache ${usd(c.costUsd)} (${cache}), with batches ${usd(c.batchUsd)}, unchanged rerun ${usd(c.rerunUsd)}`;
+  return (
+    `naive ${usd(c.naiveUsd)}, with the prompt cache ${usd(c.costUsd)} (${cache}), with ` +
+    `batches ${usd(c.batchUsd)}, unchanged rerun ${usd(c.rerunUsd)}`
+  );
 }
 
 /**
@@ -348,7 +371,10 @@ function costLine(c: {
 function ttlClause(plan: ExplainedPlan): string {
   const { write5m, write1h, read } = plan.totals.cacheInput;
   if (write5m + write1h + read === 0)
-    return "nothing is cached: no shared prefix reaches its judge model's minimum cacheable length (or the model has no known minimum)";
+    return (
+      "nothing is cached: no shared prefix reaches its judge model's minimum cacheable " +
+      "length (or the model has no known minimum)"
+    );
   return `the rubric's prefix cached for ${plan.cacheTtl === "1h" ? "1 hour" : "5 minutes"}`;
 }
 
@@ -375,7 +401,10 @@ export function renderExplain(plan: ExplainedPlan): string {
   }
   const t = plan.totals;
   lines.push(
-    `Plan: ${plural(t.evals, "eval")}, ${plural(t.cells, "cell")}${t.deferred ? ` (${t.deferred} deferred)` : ""}, ${plural(t.judgeCalls, "judge call")}, ~${t.inputTokens} input + ${t.outputTokens} output tokens, projected cost ~${formatUsd(t.costUsd)}`,
+    `Plan: ${plural(t.evals, "eval")}, ` +
+      `${plural(t.cells, "cell")}${t.deferred ? ` (${t.deferred} deferred)` : ""}, ` +
+      `${plural(t.judgeCalls, "judge call")}, ~${t.inputTokens} input + ${t.outputTokens} ` +
+      `output tokens, projected cost ~${formatUsd(t.costUsd)}`,
     `Cost: ${costLine(t)}${plan.rerunHint ? ` (${plan.rerunHint})` : ""}; ${ttlClause(plan)}`,
   );
   if (t.agentCalls)
