@@ -120,8 +120,7 @@ export function checkCandidatesEval(input: {
     if (evalInput.agent !== undefined)
       error(
         [...path, "agent"],
-        "agent: configures a live run, but without server: this eval grades each item's " +
-          "expected_output; add server: to run each item's input live",
+        "agent: configures a live run, but without server: this eval grades each item's expected_output; add server: to run each item's input live",
       );
     if (evalInput.matrix?.agents)
       error(

@@ -110,8 +110,7 @@ export const AgentSchema = z
       ),
   })
   .describe(
-    "The live agent: for an eval without response, the prompt runs as an agent (Claude, or " +
-      "any OpenAI-compatible model) with the server's tools, and the whole run is graded.",
+    "The live agent: for an eval without response, the prompt runs as an agent (Claude, or any OpenAI-compatible model) with the server's tools, and the whole run is graded.",
   );
 
 export type ServerInput = z.output<typeof ServerSchema>;

@@ -71,8 +71,7 @@ const WITH_LABELLERS = {
 
 const toItem = ({ labels, ...row }: ItemRow): ReviewItem => ({
   ...row,
-  // Outliers queued before their detail was neutral said the suite's label and the judge's score:
-  // never shown before a person answers.
+  // Outliers queued before their detail was neutral said the suite's label and the judge's score: never shown before a person answers.
   detail:
     row.reason === "calibration_outlier" && row.detail.startsWith("labelled ")
       ? calibrationOutlierDetail([row.evalName])
@@ -126,10 +125,7 @@ export function createReviewQueue(prisma: PrismaClient) {
       return count;
     },
 
-    /**
-     * The queue, oldest run first, then by eval, result and criterion, filtered; with the counts
-     * per reason (of the same state) for the filter's chips.
-     */
+    /** The queue, oldest run first, then by eval, result and criterion, filtered; with the counts per reason (of the same state) for the filter's chips. */
     async list(
       filter: QueueFilter,
     ): Promise<{ items: ReviewItem[]; byReason: Partial<Record<ReviewReason, number>> }> {

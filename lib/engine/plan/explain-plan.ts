@@ -330,17 +330,7 @@ export function explainPlan(
       judgeCache === "no store"
         ? "--store keeps the verdicts: a rerun of fixed responses then costs ~$0"
         : undefined,
-    assumptions:
-      `input ≈ prompt characters / 4 + ${REQUEST_OVERHEAD_TOKENS} tokens of framing per ` +
-      `call, ${EXPECTED_OUTPUT_TOKENS} output tokens per call, with the prompt cache, the ` +
-      `first call of each shared prefix (the tool and the whole rubric; that and a ` +
-      `candidate other calls share) writes it at 1.25× the input price (2× with the ` +
-      `1-hour TTL) and the calls after it read it at 0.1×, only where the prefix reaches ` +
-      `the model's minimum cacheable length (no saving for a model without one); ` +
-      `${RERUN_ASSUMPTIONS[String(judgeCache)]}; with Message Batches (--batch) every ` +
-      `token costs half, the cache's multipliers on top; a tree counts its longest path; ` +
-      `a live run's transcript is ~${ASSUMED_TRANSCRIPT_CHARS} characters and its agent ` +
-      `model calls are not in the cost`,
+    assumptions: `input ≈ prompt characters / 4 + ${REQUEST_OVERHEAD_TOKENS} tokens of framing per call, ${EXPECTED_OUTPUT_TOKENS} output tokens per call, with the prompt cache, the first call of each shared prefix (the tool and the whole rubric; that and a candidate other calls share) writes it at 1.25× the input price (2× with the 1-hour TTL) and the calls after it read it at 0.1×, only where the prefix reaches the model's minimum cacheable length (no saving for a model without one); ${RERUN_ASSUMPTIONS[String(judgeCache)]}; with Message Batches (--batch) every token costs half, the cache's multipliers on top; a tree counts its longest path; a live run's transcript is ~${ASSUMED_TRANSCRIPT_CHARS} characters and its agent model calls are not in the cost`,
   };
 }
 

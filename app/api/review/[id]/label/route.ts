@@ -12,11 +12,7 @@ const Body = z.strictObject({
   note: z.string().max(2000).optional(),
 });
 
-/**
- * Labels a review item: 201 with the label and the judges' verdicts (shown only once the person has
- * answered); 400 for an answer off the item's scale, 409 when another reviewer holds it or it is
- * labelled.
- */
+/** Labels a review item: 201 with the label and the judges' verdicts (shown only once the person has answered); 400 for an answer off the item's scale, 409 when another reviewer holds it or it is labelled. */
 export async function POST(request: Request, { params }: IdParams) {
   const { id } = await params;
   const read = await reviewerRequest(request, Body);
