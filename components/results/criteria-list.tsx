@@ -59,10 +59,7 @@ export function VerdictGrid({ verdicts }: { verdicts: VerdictRecord[] }) {
   );
 }
 
-/**
- * The criterion's one verdict: with several judges, how they combined ("mean of 3 jurors: 0.77, 2
- * of 3 passed"); with one, its score.
- */
+/** The criterion's one verdict: with several judges, how they combined ("mean of 3 jurors: 0.77, 2 of 3 passed"); with one, its score. */
 function Headline({ c }: { c: CriterionResult }) {
   const threshold = <span className={styles.muted}>/ threshold {formatScore(c.threshold)}</span>;
   return (
@@ -72,10 +69,7 @@ function Headline({ c }: { c: CriterionResult }) {
   );
 }
 
-/**
- * Per criterion: the combined outcome, score against threshold, weight, the required / guard / when
- * outcomes on that same verdict, and each judge's own verdict and reasoning.
- */
+/** Per criterion: the combined outcome, score against threshold, weight, the required / guard / when outcomes on that same verdict, and each judge's own verdict and reasoning. */
 export function CriteriaList({ criteria }: { criteria: CriterionResult[] }) {
   return (
     <div data-testid="criteria">
