@@ -1,3 +1,4 @@
+import path from "node:path";
 import tseslint from "typescript-eslint";
 
 // The dependency rule of DESIGN.md, checked on every `npm test`:
@@ -103,6 +104,76 @@ const noDataRegExp = ["NewExpression", "CallExpression"].map((node) => ({
     "No RegExp from data here: a backtracking pattern can stall the server. Use RE2 (compileWhenRegex) or match the text as a value.",
 }));
 
+// lib/engine's folders are a stack (lib/engine/README.md): each imports only
+// the folders below it, type-only imports included, so the tree reads bottom
+// up and no stage reaches back into a later one. Folders on one line are
+// siblings and import neither each other. "." is the engine's own top level
+// (run-suite.ts and the runs built on it). A folder not listed here is
+// reported until it is given its place.
+export const ENGINE_LAYERS = [
+  ["ports"],
+  ["results"],
+  ["cost"],
+  ["grade"],
+  ["combine"],
+  ["review", "pairwise"],
+  ["plan"],
+  ["cell", "trust"],
+  ["."],
+];
+const ENGINE = path.join(import.meta.dirname, "lib", "engine");
+const layerOf = new Map(ENGINE_LAYERS.flatMap((folders, rank) => folders.map((f) => [f, rank])));
+const stackText = ENGINE_LAYERS.map((folders) =>
+  folders.map((f) => (f === "." ? "the top level" : f)).join(", "),
+).join(" → ");
+
+/** The engine folder ("." for its top level) a path under lib/engine is in, or undefined outside it. */
+function engineFolderOf(file) {
+  const rel = path.relative(ENGINE, file);
+  if (rel === "" || rel.startsWith("..") || path.isAbsolute(rel)) return undefined;
+  const [first, ...rest] = rel.split(path.sep);
+  return rest.length > 0 || layerOf.has(first) ? first : ".";
+}
+
+const engineStack = {
+  meta: { type: "problem", schema: [] },
+  create(context) {
+    const from = engineFolderOf(context.filename);
+    if (from === undefined) return {};
+    const check = (source) => {
+      if (source?.type !== "Literal" || typeof source.value !== "string") return;
+      const spec = source.value;
+      const target = spec.startsWith(".")
+        ? path.resolve(path.dirname(context.filename), spec)
+        : spec.startsWith("@/")
+          ? path.join(import.meta.dirname, spec.slice(2))
+          : undefined;
+      const to = target && engineFolderOf(target);
+      if (to === undefined || to === from) return;
+      const [a, b] = [layerOf.get(from), layerOf.get(to)];
+      const where = (f) => (f === "." ? "lib/engine's top level" : `lib/engine/${f}`);
+      if (a === undefined || b === undefined) {
+        const missing = a === undefined ? from : to;
+        context.report({
+          node: source,
+          message: `${where(missing)} has no place in the engine's stack: add it to ENGINE_LAYERS in eslint.config.mjs (${stackText}).`,
+        });
+      } else if (b >= a) {
+        context.report({
+          node: source,
+          message: `${where(from)} must not import ${where(to)}: the engine's folders are a stack (${stackText}), each importing only the folders below it. Move what both need down.`,
+        });
+      }
+    };
+    return {
+      ImportDeclaration: (node) => check(node.source),
+      ExportNamedDeclaration: (node) => check(node.source),
+      ExportAllDeclaration: (node) => check(node.source),
+      ImportExpression: (node) => check(node.source),
+    };
+  },
+};
+
 export default tseslint.config(
   {
     ignores: [
@@ -143,6 +214,11 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  {
+    files: ["lib/engine/**/*.ts"],
+    plugins: { engine: { rules: { stack: engineStack } } },
+    rules: { "engine/stack": "error" },
   },
   {
     files: ["lib/config/**/*.ts"],

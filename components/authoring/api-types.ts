@@ -62,7 +62,7 @@ export const CheckAnchorsBody = z.object({
   lines: z.object({ from: z.number().int().min(1), to: z.number().int().min(1) }).optional(),
   maxCostUsd: z.number().min(0).max(100).optional(),
 });
-export type { AnchorCheck, CheckedAnchor } from "../../lib/engine/trust/calibration/check-anchors";
+export type { AnchorCheck, CheckedAnchor } from "../../lib/engine/check-anchors";
 
 /** The calibration view's "Run calibration": calibrates the suite's newest saved version on the server. */
 export interface CalibrationStarted {

@@ -8,7 +8,10 @@ function usd(value: number | null): string {
   return value < 0.01 ? `$${value.toFixed(4)}` : `$${value.toFixed(2)}`;
 }
 
-/** A total over every eval: when some eval's figure has no price it says so, never a made-up $0 (an unchanged rerun of fixed responses is truly $0). */
+/**
+ * A total over every eval: when some eval's figure has no price it says so, never a made-up $0 (an
+ * unchanged rerun of fixed responses is truly $0).
+ */
 function totalUsd(value: number, figures: readonly (number | null)[]): string {
   if (!figures.includes(null)) return usd(value);
   return value > 0 ? `${usd(value)} + unpriced` : "unpriced";

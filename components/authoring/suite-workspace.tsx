@@ -23,7 +23,10 @@ const YamlEditor = dynamic(() => import("./yaml-editor"), {
   ),
 });
 
-/** Long enough to let a burst of typing settle into one request (a newer keystroke aborts the one in flight), short enough that markers follow the keystroke. */
+/**
+ * Long enough to let a burst of typing settle into one request (a newer keystroke aborts the one in
+ * flight), short enough that markers follow the keystroke.
+ */
 const CHECK_DELAY_MS = 60;
 
 export interface SuiteWorkspaceProps {

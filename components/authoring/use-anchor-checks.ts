@@ -36,7 +36,8 @@ export function useAnchorChecks(input: {
 }) {
   const { suiteName, text, hydrated, cursorLine } = input;
   const [anchors, setAnchors] = useState<AnchorsState>({ busy: false });
-  // Without a judge key the server cannot check: the switch starts off (and stays so), rather than ticked until the first edit's 503.
+  // Without a judge key the server cannot check: the switch starts off (and stays so), rather than
+  // ticked until the first edit's 503.
   const [auto, setAuto] = useState<AutoCheckState>(() => ({
     on: input.judgeKey,
     capUsd: DEFAULT_SPEND_CAP_USD,

@@ -20,7 +20,10 @@ export function formatScore(value: number | null | undefined): string {
   return value === null || value === undefined ? "—" : value.toFixed(2);
 }
 
-/** A score or threshold on the rubric's own scale ("C", "4.0/5", "pass"), as the result page shows it; 0..1 with two decimals when the scale is not known. */
+/**
+ * A score or threshold on the rubric's own scale ("C", "4.0/5", "pass"), as the result page shows
+ * it; 0..1 with two decimals when the scale is not known.
+ */
 export function formatScaled(
   value: number | null | undefined,
   scale: Scale | null | undefined,
@@ -60,7 +63,10 @@ export function decisionText(status: string): string {
   return status === "human_review" ? "human review" : status;
 }
 
-/** An eval's name split into the eval and its cell ("model=…, prompt=#2"), so the cell can show on a line of its own. */
+/**
+ * An eval's name split into the eval and its cell ("model=…, prompt=#2"), so the cell can show on a
+ * line of its own.
+ */
 export function splitCellName(name: string): { eval: string; cell: string | null } {
   const match = /^(.*) \[([^\[\]]*)\]$/s.exec(name);
   return match ? { eval: match[1]!, cell: match[2]! } : { eval: name, cell: null };

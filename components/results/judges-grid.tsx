@@ -40,7 +40,10 @@ export function JudgesGrid({ judges }: { judges: JudgeGrade[] }) {
   );
 }
 
-/** The judge models of a result with the provider each was served by, where recorded: "claude-haiku-4-5 (anthropic), local:qwen3-8b (local)". */
+/**
+ * The judge models of a result with the provider each was served by, where recorded:
+ * "claude-haiku-4-5 (anthropic), local:qwen3-8b (local)".
+ */
 export function judgeModelsText(judge: EvalResult["judge"]): string {
   return judge.models
     .map((m) => (judge.providers?.[m] ? `${m} (${judge.providers[m]})` : m))

@@ -43,7 +43,10 @@ export function refreshDelay(
   return Math.max(0, last.at + everyMs - now);
 }
 
-/** The empty table's text: while results the snapshot counts are on their way (no filter), it says so rather than "No results match". */
+/**
+ * The empty table's text: while results the snapshot counts are on their way (no filter), it says
+ * so rather than "No results match".
+ */
 export function emptyResultsText(input: {
   filtered: boolean;
   cell: boolean;

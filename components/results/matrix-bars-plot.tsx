@@ -22,7 +22,10 @@ export function labelLines(label: string): string[] {
   return label.split(" · ");
 }
 
-/** The width the label column needs for its longest line, within a third of the chart (bounded for a pathological name). */
+/**
+ * The width the label column needs for its longest line, within a third of the chart (bounded for a
+ * pathological name).
+ */
 export function labelWidth(labels: string[], chartWidth: number): number {
   const longest = Math.max(0, ...labels.flatMap(labelLines).map((line) => line.length));
   return Math.min(Math.max(80, longest * CHAR_PX + 16), Math.max(160, Math.floor(chartWidth / 3)));

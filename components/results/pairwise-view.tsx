@@ -1,5 +1,5 @@
 import type { WinRateBar } from "@/lib/engine/pairwise/pairwise-result";
-import type { JudgedPair, PairwiseOutcome } from "@/lib/engine/pairwise/types";
+import type { JudgedPair, PairwiseOutcome } from "@/lib/engine/results/pairwise-types";
 import { winnerText } from "./format";
 import styles from "./results.module.css";
 import trust from "./trust.module.css";

@@ -42,7 +42,10 @@ const TEXT_PARAM = z
 export const TableQuerySchema = z.object({
   status: z.enum(EVAL_STATUSES).optional().catch(undefined),
   q: TEXT_PARAM.optional().catch(undefined),
-  /** One matrix cell (the heatmap's drill-down): either given means the cell filter is on, and a missing axis is "none". */
+  /**
+   * One matrix cell (the heatmap's drill-down): either given means the cell filter is on, and a
+   * missing axis is "none".
+   */
   model: TEXT_PARAM.optional().catch(undefined),
   prompt: z.coerce.number().int().min(1).max(100_000).optional().catch(undefined),
   sort: z.preprocess(sortKey, z.enum(SORT_KEYS)).catch("name"),

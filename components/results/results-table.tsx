@@ -82,7 +82,8 @@ export function ResultsTable({ runId, query, total: initialTotal, initial }: Res
     blocksRef.current = new Map();
   }
   useEffect(() => setTotal(initialTotal), [initialTotal, initial]);
-  // Set once the script runs: until then the server's rows show, but scrolling fetches nothing (browser tests wait for it).
+  // Set once the script runs: until then the server's rows show, but scrolling fetches nothing
+  // (browser tests wait for it).
   const [hydrated, setHydrated] = useState(false);
   useEffect(() => setHydrated(true), []);
 

@@ -4,7 +4,7 @@ import type {
   Decision,
   Finding,
   ReviewOutcome,
-} from "@/lib/engine/review/types";
+} from "@/lib/engine/results/review-types";
 import { SEVERITIES } from "@/lib/config/category-schema";
 import { CopyButton } from "../ui/copy-button";
 import styles from "./results.module.css";

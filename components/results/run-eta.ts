@@ -32,14 +32,20 @@ const START_PACE_MIN_PROGRESS = 0.2;
 /** Progress since the pace's origin before an estimate is made from it. */
 const PACE_MIN_PROGRESS = 0.03;
 
-/** Seconds left at the pace since the run started (elapsed per unit of progress, times what is left); null before enough progress. */
+/**
+ * Seconds left at the pace since the run started (elapsed per unit of progress, times what is
+ * left); null before enough progress.
+ */
 export function rawEta(p: ProgressSample): number | null {
   const fraction = progressFraction(p);
   if (p.finished || p.elapsedSeconds === null || fraction < START_PACE_MIN_PROGRESS) return null;
   return Math.max(0, (p.elapsedSeconds * (1 - fraction)) / fraction);
 }
 
-/** Where the pace is measured from: the first sample seen with progress (on a page opened mid-run, the first one it got). */
+/**
+ * Where the pace is measured from: the first sample seen with progress (on a page opened mid-run,
+ * the first one it got).
+ */
 export interface PaceOrigin {
   elapsedSeconds: number;
   fraction: number;

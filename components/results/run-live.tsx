@@ -2,7 +2,7 @@
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState, type ReactNode } from "react";
 import type { OutcomeCounts } from "@/lib/engine/results/report";
-import type { Savings } from "@/lib/engine/cost/savings";
+import type { Savings } from "@/lib/engine/results/savings-types";
 import { formatSaving } from "@/lib/report/savings-lines";
 import { formatInt, formatTime, formatUsd } from "./format";
 import { publishLanded, refreshDelay } from "./live-landed";
@@ -17,7 +17,10 @@ import { Stat, StatusCounts } from "./status-counts";
 // run's event stream replaces it every half second, and the page (the table,
 // the heatmap) is refreshed as results land, so nothing on it lags behind.
 
-/** The stream's `progress` event: lib/store/run-progress.ts builds it on the server (components do not import the store). */
+/**
+ * The stream's `progress` event: lib/store/run-progress.ts builds it on the server (components do
+ * not import the store).
+ */
 export interface RunSnapshot {
   status: string;
   finished: boolean;
@@ -35,7 +38,10 @@ export interface RunSnapshot {
   reusedCalls: number;
   /** Judge calls made whose model has no price: the cost reads "unpriced" for them, never $0. */
   unpricedCalls: number;
-  /** What the prompt cache, the judge cache and Message Batches saved (lib/engine/cost/savings.ts, as every report shows it). */
+  /**
+   * What the prompt cache, the judge cache and Message Batches saved (lib/engine/cost/savings.ts,
+   * as every report shows it).
+   */
   savings: Savings;
   elapsedSeconds: number | null;
 }
@@ -65,7 +71,10 @@ export function costText(shown: Pick<RunSnapshot, "costUsd" | "unpricedCalls">):
   return shown.costUsd > 0 ? `${formatUsd(shown.costUsd)} + unpriced` : "unpriced";
 }
 
-/** The prompt cache's net saving and, under it, its reads and writes (each in dollars; writes cost 1.25x, a negative saving). */
+/**
+ * The prompt cache's net saving and, under it, its reads and writes (each in dollars; writes cost
+ * 1.25x, a negative saving).
+ */
 function promptCacheStat(savings: Savings): { value: string; detail: string } {
   const { reads, writes, net } = savings.promptCache;
   return {
@@ -74,7 +83,10 @@ function promptCacheStat(savings: Savings): { value: string; detail: string } {
   };
 }
 
-/** The progress line: the run's state, results done with their own percentage, judge calls, cost, and the ETA (none while cancelling). */
+/**
+ * The progress line: the run's state, results done with their own percentage, judge calls, cost,
+ * and the ETA (none while cancelling).
+ */
 export function progressSummary(shown: RunSnapshot, etaSeconds: number | null): string {
   const cancelling = !shown.finished && shown.cancelRequested;
   const percent = shown.finished
@@ -99,7 +111,10 @@ export interface RunLiveProps {
   startedBy: string;
   version: number;
   initial: RunSnapshot;
-  /** Opened by the Run button (`?watch=1`): the progress line shows even if the run ended before the page was rendered. */
+  /**
+   * Opened by the Run button (`?watch=1`): the progress line shows even if the run ended before the
+   * page was rendered.
+   */
   watch?: boolean;
   /** Shown right under the header line: why results were not graded (a server without a judge key). */
   headerNote?: ReactNode;
@@ -120,12 +135,14 @@ export function RunLive({
   const [live, setLive] = useState<RunSnapshot | null>(null);
   const [eta, setEta] = useState<EtaState | null>(null);
   // A run watched while it ran keeps its progress line once it ends (done, 100%), and so does one just started
-  // from the Run button that ended before its page was rendered (a short run, all deferred); a finished run opened later has none.
+  // from the Run button that ended before its page was rendered (a short run, all deferred); a
+  // finished run opened later has none.
   const [watched] = useState(active || watch);
   const [cancel, setCancel] = useState<{ busy: boolean; requested?: boolean; failed?: boolean }>({
     busy: false,
   });
-  // The table and the heatmap follow the snapshot: a refresh whenever its results done changed since the last one, at most every REFRESH_MS, and none left behind.
+  // The table and the heatmap follow the snapshot: a refresh whenever its results done changed
+  // since the last one, at most every REFRESH_MS, and none left behind.
   const refreshed = useRef({ done: initial.done, at: 0 });
   const latestDone = useRef(initial.done);
   const trailing = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);

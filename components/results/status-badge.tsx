@@ -49,7 +49,10 @@ const RUN_TONE: Record<RunTone, string | undefined> = {
   neutral: styles.neutral,
 };
 
-/** A run's badge: its state, and for a finished run whether its results held ("completed · 2 failed", not a green "completed"). */
+/**
+ * A run's badge: its state, and for a finished run whether its results held ("completed · 2
+ * failed", not a green "completed").
+ */
 export function RunBadge({
   status,
   counts,

@@ -13,7 +13,10 @@ type State =
   | { kind: "saved"; suiteId: string }
   | { kind: "error"; message: string };
 
-/** "Add as anchor": the label as a new examples: entry of its criterion, shown as a diff of the suite, then saved as a new version. */
+/**
+ * "Add as anchor": the label as a new examples: entry of its criterion, shown as a diff of the
+ * suite, then saved as a new version.
+ */
 export function AddAnchor({ labelId }: { labelId: string }) {
   const [state, setState] = useState<State>({ kind: "idle" });
   async function preview() {

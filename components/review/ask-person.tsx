@@ -7,7 +7,10 @@ import { ReviewerField } from "./reviewer-field";
 import styles from "./review.module.css";
 import { postJson, useReviewer } from "./use-reviewer";
 
-/** "Ask a person" on a result page: queues one of its criteria (or categories, or pairs) for a person, with an optional note. */
+/**
+ * "Ask a person" on a result page: queues one of its criteria (or categories, or pairs) for a
+ * person, with an optional note.
+ */
 export function AskPerson({
   runId,
   suiteId,

@@ -49,7 +49,8 @@ export function LabelForm(props: {
   const [verdicts, setVerdicts] = useState<JudgeSaid[] | undefined>(subject.verdicts);
   const [showVerdicts, setShowVerdicts] = useState(false);
   const form = useRef<HTMLDivElement>(null);
-  // Enter pressed before the claim is held or before the digit just pressed has rendered: saved as soon as both are there.
+  // Enter pressed before the claim is held or before the digit just pressed has rendered: saved as
+  // soon as both are there.
   const submitWanted = useRef(false);
   const chosen = useRef<string | null>(null);
 
@@ -89,7 +90,8 @@ export function LabelForm(props: {
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       if (event.altKey || event.ctrlKey || event.metaKey) return;
-      // Enter saves from anywhere but a field, a link or another button (which keep their own Enter); Shift+Enter is a new line in the note.
+      // Enter saves from anywhere but a field, a link or another button (which keep their own
+      // Enter); Shift+Enter is a new line in the note.
       const ownEnter =
         event.target instanceof HTMLAnchorElement ||
         (event.target instanceof HTMLButtonElement &&

@@ -79,7 +79,10 @@ export function PeopleAgreement({
   );
 }
 
-/** People × people: where an item was offered to a second reviewer, how far the two people agree (Krippendorff's α with its bootstrap 95% interval, exact agreement). */
+/**
+ * People × people: where an item was offered to a second reviewer, how far the two people agree
+ * (Krippendorff's α with its bootstrap 95% interval, exact agreement).
+ */
 export function PeoplePeopleAgreement({ rows }: { rows: PeopleAgreementRow[] }) {
   return (
     <section className={styles.section} data-testid="people-people-agreement">

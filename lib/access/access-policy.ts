@@ -40,7 +40,8 @@ export function accessPolicy(
     return {
       ...policy,
       problem:
-        "no session secret: start the dashboard with `npm run dev` or `npm start` (they make one), or set RUBRIC_STUDIO_SESSION_SECRET (at least 32 characters).",
+        "no session secret: start the dashboard with `npm run dev` or `npm start` (they " +
+        "make one), or set RUBRIC_STUDIO_SESSION_SECRET (at least 32 characters).",
     };
   }
   return policy;

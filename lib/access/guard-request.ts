@@ -92,7 +92,8 @@ export async function guardRequest(input: {
       return refuse(
         403,
         "not_loopback",
-        "This dashboard only answers on 127.0.0.1 or localhost (it has no login). To reach it from elsewhere, start it with --host and RUBRIC_STUDIO_PASSWORD.",
+        "This dashboard only answers on 127.0.0.1 or localhost (it has no login). To reach " +
+          "it from elsewhere, start it with --host and RUBRIC_STUDIO_PASSWORD.",
       );
     }
     return undefined;

@@ -32,7 +32,10 @@ function firstForwarded(headers: Headers, name: string): string | undefined {
   return headers.get(name)?.split(",")[0]?.trim() || undefined;
 }
 
-/** The host (and port) the browser addressed: the trusted proxy's X-Forwarded-Host, else the Host header; undefined when neither is a valid host. */
+/**
+ * The host (and port) the browser addressed: the trusted proxy's X-Forwarded-Host, else the Host
+ * header; undefined when neither is a valid host.
+ */
 export function requestHost(headers: Headers, policy: AddressPolicy): string | undefined {
   if (policy.trustProxy) {
     const forwarded = firstForwarded(headers, "x-forwarded-host");
@@ -51,7 +54,10 @@ export function isHttpsRequest(request: RequestLike, policy: AddressPolicy): boo
   return new URL(request.url).protocol === "https:";
 }
 
-/** The origin the browser is on: RUBRIC_STUDIO_PUBLIC_URL when set, else built from the request's validated host; undefined when there is no valid host. */
+/**
+ * The origin the browser is on: RUBRIC_STUDIO_PUBLIC_URL when set, else built from the request's
+ * validated host; undefined when there is no valid host.
+ */
 export function requestOrigin(request: RequestLike, policy: AddressPolicy): string | undefined {
   if (policy.publicUrl) return policy.publicUrl;
   const host = requestHost(request.headers, policy);

@@ -34,7 +34,10 @@ export async function sessionReviewer(
 
 export type ReviewerResult = { ok: true; name: string } | { ok: false; message: string };
 
-/** The reviewer of a request: the session's name when there is one, else (loopback, or a bearer token) the name the request gives. */
+/**
+ * The reviewer of a request: the session's name when there is one, else (loopback, or a bearer
+ * token) the name the request gives.
+ */
 export async function reviewerOf(input: {
   policy: Pick<AccessPolicy, "loginRequired" | "sessionSecret">;
   cookieValue: string | undefined;

@@ -17,7 +17,10 @@ export function batchOptions(input: {
   say: (text: string) => void;
   ledger?: BatchLedger;
   signal?: AbortSignal;
-  /** The judge calls in progress, counted around the whole judge (countOutstanding): a round closes when all of them wait in it. */
+  /**
+   * The judge calls in progress, counted around the whole judge (countOutstanding): a round closes
+   * when all of them wait in it.
+   */
   outstanding?: () => number;
 }): Omit<BatchRoundsOptions, "client"> {
   const said = new Map<string, string>();

@@ -1,11 +1,8 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { planCalibration } from "../engine/trust/calibration/plan-calibration";
-import {
-  runCalibration,
-  calibrationReport,
-  DEFAULT_TOLERANCE,
-} from "../engine/trust/calibration/run-calibration";
+import { runCalibration, calibrationReport } from "../engine/run-calibration";
+import { DEFAULT_TOLERANCE } from "../engine/trust/calibration/calibration-stats";
 import type { CalibrationResult, CriterionCalibration } from "../engine/results/trust";
 import { formatUsd, plural } from "../engine/results/format-score";
 import { stripControl } from "../report/escape";
@@ -41,7 +38,10 @@ export interface CalibrateOptions extends JudgingOptions {
 
 const fixed = (x: number | null, digits = 3) => (x === null ? "—" : x.toFixed(digits));
 
-/** A criterion's mark: ✗ fails the run (MAE above --max-error, or an item not graded), ! has outliers, ✓ every item within tolerance. */
+/**
+ * A criterion's mark: ✗ fails the run (MAE above --max-error, or an item not graded), ! has
+ * outliers, ✓ every item within tolerance.
+ */
 function markOf(result: CalibrationResult, c: CriterionCalibration): "✗" | "!" | "✓" {
   if (
     c.graded < c.items.length ||
@@ -157,7 +157,8 @@ export async function calibrateCommand(input: {
   const planned = planCalibration(suite, filter);
   if (planned.probes.length === 0) {
     io.stderr.write(
-      "error: nothing to calibrate: add examples (anchors) to criteria or categories, or an eval dataset: with annotated items\n",
+      "error: nothing to calibrate: add examples (anchors) to criteria or categories, or " +
+        "an eval dataset: with annotated items\n",
     );
     return 2;
   }

@@ -25,7 +25,8 @@ export function createCliLiveRunner(input: {
     allowServer: allowAllServers,
     clientVersion: input.toolVersion,
   };
-  // Planning defers the evals whose agent model has no key, so a runner here starts servers only for agents that can run.
+  // Planning defers the evals whose agent model has no key, so a runner here starts servers only
+  // for agents that can run.
   if (input.endpointFor) return createLiveRunner({ ...common, endpointFor: input.endpointFor });
   if (!settings.anthropicApiKey) return undefined;
   return createLiveRunner({

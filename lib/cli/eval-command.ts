@@ -63,7 +63,8 @@ export async function evalCommand(input: {
   };
 
   if (options.explain) {
-    // Planned as if every key were set, so that the plan shows what a real run would do; the missing keys are said after it.
+    // Planned as if every key were set, so that the plan shows what a real run would do; the
+    // missing keys are said after it.
     const cells = planSuite({
       suite,
       defaultModel: judgeModel,

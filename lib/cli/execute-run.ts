@@ -234,7 +234,8 @@ export async function executeRun(request: RunRequest): Promise<number> {
           judge,
           ...(live ? { live } : {}),
           now: Date.now,
-          // Standard prices: the engine counts a batched run's budget at batch prices itself, and the report says what batching saved.
+          // Standard prices: the engine counts a batched run's budget at batch prices itself, and
+          // the report says what batching saved.
           priceOf: direct.priceOf,
           onEvent: (event) => {
             progress?.onEvent(event);

@@ -3,7 +3,10 @@ import { Option, type Command } from "commander";
 type Parser = (flag: string) => (value: string) => number;
 export type JudgingParsers = { positiveInt: Parser; positiveNumber: Parser; nonNegative: Parser };
 
-/** The options every grading command shares (`eval`, `review`, `calibrate`): budget, concurrency, request timeout, eval filter. */
+/**
+ * The options every grading command shares (`eval`, `review`, `calibrate`): budget, concurrency,
+ * request timeout, eval filter.
+ */
 export function addJudgingOptions(
   command: Command,
   parsers: { positiveInt: Parser; positiveNumber: Parser; nonNegative: Parser },
@@ -31,7 +34,8 @@ export function addJudgingOptions(
     .option("--filter <pattern>", "only evals whose name matches this regular expression")
     .option(
       "--batch",
-      "send the judge calls through Message Batches, round by round: half price, may take up to 24 h (Anthropic's API; other providers are called directly)",
+      "send the judge calls through Message Batches, round by round: half price, may take " +
+        "up to 24 h (Anthropic's API; other providers are called directly)",
     )
     .addOption(
       new Option(

@@ -25,7 +25,10 @@ export function liveForRun(input: {
   settings: Settings;
   allowList: ServerAllowList | undefined;
   timeoutSeconds: number;
-  /** Where a dashboard run's agents run: the server's providers (providers-for-run.ts); without it, Claude agents on ANTHROPIC_API_KEY. */
+  /**
+   * Where a dashboard run's agents run: the server's providers (providers-for-run.ts); without it,
+   * Claude agents on ANTHROPIC_API_KEY.
+   */
   agentEndpoints?: (model: string) => AgentEndpoint;
 }): (run: StoredRun) => LiveRunner | undefined {
   const { settings, allowList, agentEndpoints } = input;

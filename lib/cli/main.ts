@@ -85,7 +85,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   const program = new Command()
     .name("rubric-studio")
     .description(
-      "Author, run and gate LLM-as-judge rubrics. Grades responses with a Claude judge; see README.md for the YAML language.",
+      "Author, run and gate LLM-as-judge rubrics. Grades responses with a Claude judge; " +
+        "see README.md for the YAML language.",
     )
     .version(version)
     .exitOverride()
@@ -135,7 +136,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     )
     .option(
       "--baseline <run>",
-      "compare with a stored run (its id, or latest): exit 1 when a score drops by more than --max-drop or an eval newly fails",
+      "compare with a stored run (its id, or latest): exit 1 when a score drops by more " +
+        "than --max-drop or an eval newly fails",
     )
     .addOption(
       new Option(
@@ -163,7 +165,9 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       "after",
       [
         "",
-        "Exit codes: 0 every eval passed (deferred counts as passed), 1 any eval failed, was a judge_error or was skipped (budget, cancelled or interrupted), 2 config or usage error.",
+        "Exit codes: 0 every eval passed (deferred counts as passed), 1 any eval failed, " +
+          "was a judge_error or was skipped (budget, cancelled or interrupted), 2 config or " +
+          "usage error.",
         "Without ANTHROPIC_API_KEY every eval defers: reported passed with a note, so a key-free CI run stays green.",
         "",
         "Examples:",
@@ -185,7 +189,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   program
     .command("resume")
     .description(
-      "Finish a stored run whose process died: grades only the missing results, reusing every judge verdict that was already paid for.",
+      "Finish a stored run whose process died: grades only the missing results, reusing " +
+        "every judge verdict that was already paid for.",
     )
     .argument("<run-id>", "the id printed as 'Storing run ...'")
     .option("-r, --reporter <formats>", REPORTER_HELP, "pretty")
@@ -246,7 +251,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   program
     .command("cancel")
     .description(
-      "Ask a queued or running run to stop: no new judge or agent calls start, even inside an eval being graded; what is left reports skipped (cancelled).",
+      "Ask a queued or running run to stop: no new judge or agent calls start, even inside " +
+        "an eval being graded; what is left reports skipped (cancelled).",
     )
     .argument("<run-id>")
     .action(async (runId: string) => {
@@ -258,7 +264,9 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     program
       .command("report")
       .description(
-        "Render a stored run in any format (for a run started with --detach, or any past run), or a review file the Go package wrote (EvaluationReport JSON, an array of them, or a MultiJudgeResult).",
+        "Render a stored run in any format (for a run started with --detach, or any past " +
+          "run), or a review file the Go package wrote (EvaluationReport JSON, an array of " +
+          "them, or a MultiJudgeResult).",
       )
       .argument(
         "<run-id|latest|file>",

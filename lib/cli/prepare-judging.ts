@@ -16,11 +16,17 @@ export interface JudgingSetup {
   suite: SuiteConfig;
   settings: Settings;
   filter?: RegExp;
-  /** Sends each request to its model's provider; a model whose provider has no key is deferred by planning (`providers.resolve`). */
+  /**
+   * Sends each request to its model's provider; a model whose provider has no key is deferred by
+   * planning (`providers.resolve`).
+   */
   judge: TypedJudgePort;
   /** Which provider each model resolves to with the keys that are set, and its standard price. */
   providers: ProviderSetup;
-  /** `--batch`: the judge sends through Message Batches; runs say so to the engine (`RunOptions.batch`), which counts the budget at batch prices. */
+  /**
+   * `--batch`: the judge sends through Message Batches; runs say so to the engine
+   * (`RunOptions.batch`), which counts the budget at batch prices.
+   */
   batch: boolean;
   /** The suite file's text, as read (run history stores it). */
   text: string;

@@ -55,7 +55,10 @@ export function providersForRun(input: {
   };
 }
 
-/** Where a dashboard run's live agents run: the server's providers, as its judges (lib/live's endpointFor for liveForRun). */
+/**
+ * Where a dashboard run's live agents run: the server's providers, as its judges (lib/live's
+ * endpointFor for liveForRun).
+ */
 export function serverAgentEndpoints(input: {
   settings: Settings;
   env: Record<string, string | undefined>;

@@ -36,7 +36,10 @@ function timingFrom(settings: Settings): QueueTiming {
   };
 }
 
-/** The MCP allow-list and the providers of dashboard runs, which every worker grades by (the same files as the dashboard's). */
+/**
+ * The MCP allow-list and the providers of dashboard runs, which every worker grades by (the same
+ * files as the dashboard's).
+ */
 async function serverPolicies(settings: Settings, io: CliIo) {
   const allowList = await readServerAllowList(settings);
   if (!allowList.ok) {

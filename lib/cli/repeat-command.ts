@@ -1,6 +1,6 @@
 import path from "node:path";
 import type { RunConfig } from "../store/run-store";
-import { runRepeated } from "../engine/trust/repeat/run-repeated";
+import { runRepeated } from "../engine/run-repeated";
 import { exitCodeOf } from "../engine/run-suite";
 import { formatUsd } from "../engine/results/format-score";
 import { parseReporterList } from "../report/registry";

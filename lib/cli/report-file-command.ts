@@ -1,7 +1,7 @@
 import path from "node:path";
 import { jsonErrorPlace } from "../config/dataset-file-problem";
 import { resultFromReview, outcomeFromMultiJudge } from "../engine/review/result-from-wire";
-import type { ReviewOutcome } from "../engine/review/types";
+import type { ReviewOutcome } from "../engine/results/review-types";
 import { parseEvaluationReport, parseMultiJudgeResult } from "../engine/review/wire-json";
 import { buildReport, exitCodeOf } from "../engine/run-suite";
 import { priceOf } from "../judge/pricing";

@@ -21,7 +21,8 @@ export function addReviewCommands(program: Command, context: ReviewCommandsConte
     program
       .command("review")
       .description(
-        "Review documents against the suite's category rubrics; writes each review as EvaluationReport JSON (the Go package's wire format).",
+        "Review documents against the suite's category rubrics; writes each review as " +
+          "EvaluationReport JSON (the Go package's wire format).",
       )
       .requiredOption("-c, --config <file>", "the suite YAML file"),
     parsers,
@@ -35,8 +36,11 @@ export function addReviewCommands(program: Command, context: ReviewCommandsConte
       "after",
       [
         "",
-        "One review prints one JSON object, several an array. A jury or panel is aggregated by judge.aggregate (majority, conservative, optimistic, unanimous).",
-        "Exit codes: 0 every review passed (pass, or conditional with passed: true), 1 a review failed, needs human_review, was a judge_error or skipped, 2 config or usage error.",
+        "One review prints one JSON object, several an array. A jury or panel is " +
+          "aggregated by judge.aggregate (majority, conservative, optimistic, unanimous).",
+        "Exit codes: 0 every review passed (pass, or conditional with passed: true), 1 a " +
+          "review failed, needs human_review, was a judge_error or skipped, 2 config or " +
+          "usage error.",
         "",
         "Examples:",
         "  rubric-studio review --config reviews.yaml --output reports/prd-review.json",
@@ -52,7 +56,8 @@ export function addReviewCommands(program: Command, context: ReviewCommandsConte
     program
       .command("calibrate")
       .description(
-        "Grade every calibration anchor, category example and annotated dataset item with the configured judge, and compare with the labels.",
+        "Grade every calibration anchor, category example and annotated dataset item with " +
+          "the configured judge, and compare with the labels.",
       )
       .requiredOption("-c, --config <file>", "the suite YAML file"),
     parsers,
@@ -80,11 +85,13 @@ export function addReviewCommands(program: Command, context: ReviewCommandsConte
     )
     .option(
       "-o, --output <path>",
-      "where json, md and html go (a file for one, a directory for several); with only pretty, the plain JSON result is written there",
+      "where json, md and html go (a file for one, a directory for several); with only " +
+        "pretty, the plain JSON result is written there",
     )
     .option(
       "--store",
-      "keep the calibration in the run history (the embedded database; on whenever DATABASE_URL is set), for the dashboard's calibration view and drift",
+      "keep the calibration in the run history (the embedded database; on whenever " +
+        "DATABASE_URL is set), for the dashboard's calibration view and drift",
     )
     .option(
       "--suite <name>",
@@ -94,9 +101,12 @@ export function addReviewCommands(program: Command, context: ReviewCommandsConte
       "after",
       [
         "",
-        "Per criterion: judged vs labelled, MAE, Cohen's kappa (quadratic weights for ordinal scales), a confusion matrix and the outliers.",
+        "Per criterion: judged vs labelled, MAE, Cohen's kappa (quadratic weights for " +
+          "ordinal scales), a confusion matrix and the outliers.",
         "An anchor is graded with itself left out of the prompt's calibration examples.",
-        "Exit codes: 0 calibrated (or deferred without ANTHROPIC_API_KEY), 1 a criterion's MAE is above --max-error or an item could not be graded, 2 config or usage error, or nothing to calibrate.",
+        "Exit codes: 0 calibrated (or deferred without ANTHROPIC_API_KEY), 1 a criterion's " +
+          "MAE is above --max-error or an item could not be graded, 2 config or usage error, " +
+          "or nothing to calibrate.",
         "",
         "Example:",
         "  rubric-studio calibrate --config suite.yaml --max-error 0.15 --output reports/calibration.json",
@@ -117,11 +127,14 @@ export function addReviewCommands(program: Command, context: ReviewCommandsConte
     .option("-o, --output <file>", "write the suite there instead of stdout")
     .option(
       "--document <file>",
-      "the document the suite's review eval grades (must exist; without it the eval reads document.md next to the suite)",
+      "the document the suite's review eval grades (must exist; without it the eval reads " +
+        "document.md next to the suite)",
     )
     .addHelpText(
       "after",
-      "\nExit codes: 0 written, 2 the file is not a RubricSet or cannot be expressed, or --document does not exist.\n\nExample:\n  rubric-studio import prd-rubric.json --output reviews.yaml --document docs/prd.md",
+      "\nExit codes: 0 written, 2 the file is not a RubricSet or cannot be expressed, or " +
+        "--document does not exist.\n\nExample:\n  rubric-studio import prd-rubric.json " +
+        "--output reviews.yaml --document docs/prd.md",
     )
     .action(async (file: string, opts: { output?: string; document?: string }) => {
       const { importCommand } = await import("./import-command");
@@ -138,7 +151,9 @@ export function addReviewCommands(program: Command, context: ReviewCommandsConte
     .option("-o, --output <file>", "write the JSON there instead of stdout")
     .addHelpText(
       "after",
-      "\nExit codes: 0 written, 2 the suite does not load, has no category rubric, or has several and --rubric names none of them.\n\nExample:\n  rubric-studio export --config reviews.yaml --rubric prd-quality --output prd-rubric.json",
+      "\nExit codes: 0 written, 2 the suite does not load, has no category rubric, or has " +
+        "several and --rubric names none of them.\n\nExample:\n  rubric-studio export " +
+        "--config reviews.yaml --rubric prd-quality --output prd-rubric.json",
     )
     .action(async (opts: { config: string; rubric?: string; output?: string }) => {
       const { exportCommand } = await import("./export-command");

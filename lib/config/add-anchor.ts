@@ -58,7 +58,10 @@ function scoreText(text: string, anchor: YAMLMap): string | undefined {
   return /^-?\d*\.?\d+$/.test(written) ? written : undefined;
 }
 
-/** The new score in the style of the anchors already there: as many decimals as theirs (0.0, 1.0), more only where it needs them (0.75). */
+/**
+ * The new score in the style of the anchors already there: as many decimals as theirs (0.0, 1.0),
+ * more only where it needs them (0.75).
+ */
 function styledScore(score: number, written: (string | undefined)[]): string {
   const own = Number(score.toFixed(2));
   const style = written.find((w) => w !== undefined);

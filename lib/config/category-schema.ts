@@ -118,7 +118,8 @@ export const PassCriteriaSchema = z
       })
       .optional()
       .describe(
-        "all: every category must pass (a partial fails it); all_required (default): every required category must pass; N: at least N categories pass.",
+        "all: every category must pass (a partial fails it); all_required (default): every " +
+          "required category must pass; N: at least N categories pass.",
       ),
     max_findings: z
       .strictObject({

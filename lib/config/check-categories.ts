@@ -127,14 +127,16 @@ export function checkCategoryRubric(input: {
   if ((min === undefined || min === "all_required") && !categories.some((c) => c.required)) {
     warn(
       [...path, "pass_criteria"],
-      "no category is required, so min_categories_passing: all_required (the default) passes whatever the categories score; mark categories required: true or use all",
+      "no category is required, so min_categories_passing: all_required (the default) " +
+        "passes whatever the categories score; mark categories required: true or use all",
     );
   }
   const low = rubric.pass_criteria?.max_findings?.low;
   if (low !== undefined && low >= 0) {
     warn(
       [...path, "pass_criteria", "max_findings", "low"],
-      "the decision rules never limit low findings (any low finding makes a review conditional); this limit is kept only for the report",
+      "the decision rules never limit low findings (any low finding makes a review " +
+        "conditional); this limit is kept only for the report",
     );
   }
 }

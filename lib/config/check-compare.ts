@@ -69,7 +69,8 @@ function checkCellComparison(input: {
     if (selector.model !== undefined)
       error(
         [...spath, "model"],
-        "the judge model does not change what is graded (cells that differ only in it grade the same candidate); pick cells by agent or prompt",
+        "the judge model does not change what is graded (cells that differ only in it " +
+          "grade the same candidate); pick cells by agent or prompt",
       );
     if (selector.agent === undefined && selector.prompt === undefined)
       error(spath, "name this side's cells by agent or prompt");
@@ -105,7 +106,8 @@ function checkCellComparison(input: {
   ) {
     error(
       cpath,
-      "a and b pick the same cells: they must differ in agent or prompt (what one side leaves out, it takes from the other)",
+      "a and b pick the same cells: they must differ in agent or prompt (what one side " +
+        "leaves out, it takes from the other)",
     );
   }
 }
@@ -135,7 +137,8 @@ export function checkCompareEval(input: {
   if (cells && (single || compare.items))
     error(
       cpath,
-      "give either eval with a and b (two matrix cells), or the outputs themselves (input / output_a / output_b, or items), not both",
+      "give either eval with a and b (two matrix cells), or the outputs themselves (input " +
+        "/ output_a / output_b, or items), not both",
     );
   else if (cells && compare.eval === undefined)
     error(cpath, "a and b pick cells of an eval: add eval: with its name");

@@ -223,12 +223,14 @@ export function checkSuite(input: { suite: Suite; locator: YamlLocator; file: st
       if (evalInput.agent)
         error(
           [...path, "agent"],
-          "agent: configures a live run, but this eval grades a fixed response; remove response: to run the prompt as an agent",
+          "agent: configures a live run, but this eval grades a fixed response; remove " +
+            "response: to run the prompt as an agent",
         );
       if (evalInput.matrix?.agents)
         error(
           [...path, "matrix", "agents"],
-          "matrix.agents varies the live agent's model, but this eval grades a fixed response; use matrix.models to vary the judge",
+          "matrix.agents varies the live agent's model, but this eval grades a fixed " +
+            "response; use matrix.models to vary the judge",
         );
     } else if (
       evalInput.server !== undefined &&

@@ -40,7 +40,8 @@ export const CellSelectorSchema = z
       ),
   })
   .describe(
-    "One side of a comparison of two matrix cells: the coordinates that set it apart. What it leaves out, it takes from the other side.",
+    "One side of a comparison of two matrix cells: the coordinates that set it apart. What " +
+      "it leaves out, it takes from the other side.",
   );
 
 export const CompareSchema = z
@@ -75,11 +76,13 @@ export const CompareSchema = z
       .enum(["A", "B"], { error: "expect is A or B" })
       .optional()
       .describe(
-        "Gate: the eval passes only when this output is the overall winner. Without it the comparison is informational.",
+        "Gate: the eval passes only when this output is the overall winner. Without it the " +
+          "comparison is informational.",
       ),
   })
   .describe(
-    "A pairwise comparison: input with output_a and output_b, items: [...], or two matrix cells of another eval (eval, a, b). Every pair is judged in both orders.",
+    "A pairwise comparison: input with output_a and output_b, items: [...], or two matrix " +
+      "cells of another eval (eval, a, b). Every pair is judged in both orders.",
   );
 
 export type CompareInput = z.output<typeof CompareSchema>;

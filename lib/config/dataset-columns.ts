@@ -103,7 +103,10 @@ function annotation(
   return [];
 }
 
-/** One row (a CSV record keyed by header, or a JSONL object) as an item; `row` is its 1-based number, the id when it has none. */
+/**
+ * One row (a CSV record keyed by header, or a JSONL object) as an item; `row` is its 1-based
+ * number, the id when it has none.
+ */
 export function rowToItem(input: {
   row: number;
   values: Record<string, unknown>;

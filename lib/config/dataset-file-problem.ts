@@ -3,7 +3,10 @@ import type { DatasetItem } from "./dataset-schema";
 // The result of parsing a dataset file, shared by each format's parser (a
 // leaf, so that the parsers and their dispatcher do not import each other).
 
-/** Problems reported per file: a broken file says what is wrong without flooding the terminal (or the memory, for a hostile one). */
+/**
+ * Problems reported per file: a broken file says what is wrong without flooding the terminal (or
+ * the memory, for a hostile one).
+ */
 export const MAX_PROBLEMS = 20;
 
 export interface DatasetFileProblem {

@@ -49,7 +49,11 @@ export const DatasetCandidatesSchema = z
       ),
   })
   .describe(
-    "Take this eval's candidates from a dataset: each item becomes one result (`name [item=ID]`). Without server: the item's expected_output is the fixed response and its input the prompt. With server: the item's input is the prompt the live agent runs. prompt: and matrix.prompts may use {{input}}, {{context}}, {{expected_output}} and {{id}}.",
+    "Take this eval's candidates from a dataset: each item becomes one result (`name " +
+      "[item=ID]`). Without server: the item's expected_output is the fixed response and its " +
+      "input the prompt. With server: the item's input is the prompt the live agent runs. " +
+      "prompt: and matrix.prompts may use {{input}}, {{context}}, {{expected_output}} and " +
+      "{{id}}.",
   );
 
 const datasetItemsMax = atMost(LIMITS.datasetItems, "a dataset has at most {n} items");
@@ -76,7 +80,8 @@ export const DatasetColumnsSchema = z
       .union([columnName, z.array(columnName).min(1).max(LIMITS.criteria)])
       .optional()
       .describe(
-        "The column (or columns, in order) of the item's context; default context. A JSONL field may hold a string or a list of strings.",
+        "The column (or columns, in order) of the item's context; default context. A JSONL " +
+          "field may hold a string or a list of strings.",
       ),
     label: z
       .union([
@@ -90,11 +95,14 @@ export const DatasetColumnsSchema = z
       ])
       .optional()
       .describe(
-        "The column of a human label: a score in 0..1 or pass/partial/fail, annotated on the whole rubric (score) or, in the { column, name } form, on one criterion or category; default label.",
+        "The column of a human label: a score in 0..1 or pass/partial/fail, annotated on " +
+          "the whole rubric (score) or, in the { column, name } form, on one criterion or " +
+          "category; default label.",
       ),
   })
   .describe(
-    "Which column (CSV) or field (JSONL) holds each part of an item. A column named here must exist; the defaults are the item's own field names and may be absent.",
+    "Which column (CSV) or field (JSONL) holds each part of an item. A column named here " +
+      "must exist; the defaults are the item's own field names and may be absent.",
   );
 
 export const DATASET_FORMATS = ["json", "csv", "jsonl"] as const;
@@ -108,7 +116,10 @@ export const DatasetSchema = z
       .min(1)
       .optional()
       .describe(
-        "A dataset file, relative to the suite file: a ReferenceDataset JSON (the Go package's shape), a CSV with a header row, or JSON Lines (one object per line). The format follows the extension (.csv, .jsonl or .ndjson, else JSON) unless format: says.",
+        "A dataset file, relative to the suite file: a ReferenceDataset JSON (the Go " +
+          "package's shape), a CSV with a header row, or JSON Lines (one object per line). " +
+          "The format follows the extension (.csv, .jsonl or .ndjson, else JSON) unless " +
+          "format: says.",
       ),
     format: z
       .enum(DATASET_FORMATS)
@@ -139,12 +150,14 @@ export const DatasetSchema = z
         code: "custom",
         path: ["columns"],
         message:
-          "columns: maps a CSV or JSONL file; a ReferenceDataset JSON file has fixed field names (give the file a .csv or .jsonl extension, or format: csv | jsonl)",
+          "columns: maps a CSV or JSONL file; a ReferenceDataset JSON file has fixed field " +
+          "names (give the file a .csv or .jsonl extension, or format: csv | jsonl)",
       });
     }
   })
   .describe(
-    "A reference dataset: items: [...] inline, or file: (ReferenceDataset JSON, CSV or JSONL) with an optional columns: mapping.",
+    "A reference dataset: items: [...] inline, or file: (ReferenceDataset JSON, CSV or " +
+      "JSONL) with an optional columns: mapping.",
   );
 
 /** The format of a dataset file: format:, else its extension. */

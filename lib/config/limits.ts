@@ -24,7 +24,10 @@ export const LIMITS = {
   /** Values per matrix axis (models, prompts, agents). */
   matrixAxis: 50,
   datasetItems: 10_000,
-  /** Bytes in one data file (a dataset: ReferenceDataset JSON, CSV or JSONL; a Go report for `report FILE`), checked before it is read. */
+  /**
+   * Bytes in one data file (a dataset: ReferenceDataset JSON, CSV or JSONL; a Go report for `report
+   * FILE`), checked before it is read.
+   */
   datasetFileBytes: 32 * 1024 * 1024,
   /** Columns in a CSV dataset's header. */
   datasetColumns: 1_000,

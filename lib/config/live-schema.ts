@@ -13,7 +13,8 @@ const serverTimeouts = {
     .max(600)
     .optional()
     .describe(
-      "How long starting the server and the MCP handshake may take. Default 30. A server that does not answer in time defers its evals.",
+      "How long starting the server and the MCP handshake may take. Default 30. A server " +
+        "that does not answer in time defers its evals.",
     ),
   tool_timeout_seconds: z
     .number()
@@ -33,7 +34,9 @@ export const StdioServerSchema = z
       .record(z.string(), z.string())
       .optional()
       .describe(
-        "Environment variables for the server. It inherits only HOME, LOGNAME, PATH, SHELL, TERM and USER from the caller, so keys are not passed on unless listed here.",
+        "Environment variables for the server. It inherits only HOME, LOGNAME, PATH, " +
+          "SHELL, TERM and USER from the caller, so keys are not passed on unless listed " +
+          "here.",
       ),
     cwd: z
       .string()
@@ -65,7 +68,9 @@ export const ServerSchema = z
 export const AgentSchema = z
   .strictObject({
     model: ModelNameSchema.optional().describe(
-      "The agent's model: claude-haiku-4-5 (provider resolved), openai:gpt-4.1-mini, or a model of a provider under providers: (local:qwen3-8b). Default: the default judge model (RUBRIC_STUDIO_JUDGE_MODEL or claude-sonnet-4-6).",
+      "The agent's model: claude-haiku-4-5 (provider resolved), openai:gpt-4.1-mini, or a " +
+        "model of a provider under providers: (local:qwen3-8b). Default: the default judge " +
+        "model (RUBRIC_STUDIO_JUDGE_MODEL or claude-sonnet-4-6).",
     ),
     max_turns: z
       .int()
@@ -73,7 +78,8 @@ export const AgentSchema = z
       .max(100, { error: "max_turns must be at most 100" })
       .optional()
       .describe(
-        "The agent's call budget: model calls per run. Default 10. A run that reaches it is graded as it stands, marked as stopped.",
+        "The agent's call budget: model calls per run. Default 10. A run that reaches it " +
+          "is graded as it stands, marked as stopped.",
       ),
     timeout_seconds: z
       .number()
@@ -81,7 +87,8 @@ export const AgentSchema = z
       .max(3600)
       .optional()
       .describe(
-        "Time limit of one agent run, tool calls included. Default 300. A run that reaches it is graded as it stands, marked as stopped.",
+        "Time limit of one agent run, tool calls included. Default 300. A run that reaches " +
+          "it is graded as it stands, marked as stopped.",
       ),
     max_tokens: z
       .int()

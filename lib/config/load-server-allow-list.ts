@@ -21,7 +21,8 @@ export const ServerAllowListSchema = z
     servers: z
       .record(z.string(), ServerSchema)
       .describe(
-        "The MCP servers suites run from the dashboard may start, by name, each with exactly the command or URL it must have.",
+        "The MCP servers suites run from the dashboard may start, by name, each with " +
+          "exactly the command or URL it must have.",
       ),
   })
   .strict();

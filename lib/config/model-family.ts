@@ -30,7 +30,10 @@ const FAMILIES: readonly (ModelFamily & { pattern: RegExp })[] = [
   { id: "deepseek", label: "DeepSeek", pattern: /^deepseek/ },
 ];
 
-/** The family of a model as written (`claude-haiku-4-5`, `openai:gpt-4.1-mini`, `local:Qwen/Qwen3-8B`), or undefined when the name says none. */
+/**
+ * The family of a model as written (`claude-haiku-4-5`, `openai:gpt-4.1-mini`,
+ * `local:Qwen/Qwen3-8B`), or undefined when the name says none.
+ */
 export function modelFamilyOf(model: string): ModelFamily | undefined {
   const name = splitModelName(model).name.toLowerCase();
   const base = name.slice(name.lastIndexOf("/") + 1);

@@ -104,7 +104,10 @@ function oversizedPrompt(evalConfig: EvalConfig, suite: SuiteConfig): string | u
   return undefined;
 }
 
-/** Located errors for a suite that plans more cells or judge calls than a suite may, or prompts larger than a suite may be. */
+/**
+ * Located errors for a suite that plans more cells or judge calls than a suite may, or prompts
+ * larger than a suite may be.
+ */
 export function planSizeIssues(suite: SuiteConfig): ConfigIssue[] {
   const sizes = suite.evals.map((evalConfig) => ({
     evalConfig,

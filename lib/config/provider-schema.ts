@@ -19,10 +19,12 @@ export const ProviderSchema = z
     type: z
       .enum(PROVIDER_TYPES, {
         error:
-          "unknown provider type: valid types are anthropic and openai (any OpenAI-compatible Chat Completions endpoint)",
+          "unknown provider type: valid types are anthropic and openai (any " +
+          "OpenAI-compatible Chat Completions endpoint)",
       })
       .describe(
-        "The wire protocol: anthropic (Messages API) or openai (Chat Completions: OpenAI, vLLM, Ollama, llama.cpp's server, LiteLLM).",
+        "The wire protocol: anthropic (Messages API) or openai (Chat Completions: OpenAI, " +
+          "vLLM, Ollama, llama.cpp's server, LiteLLM).",
       ),
     base_url: z
       .url({
@@ -41,7 +43,8 @@ export const ProviderSchema = z
       })
       .optional()
       .describe(
-        "The environment variable holding this provider's key. Optional for local servers that need none; when named and unset, the provider's models defer.",
+        "The environment variable holding this provider's key. Optional for local servers " +
+          "that need none; when named and unset, the provider's models defer.",
       ),
   })
   .describe("A named model provider; its models are written name:model.");
@@ -54,7 +57,8 @@ export const ModelNameSchema = z
     error: "a model name has no spaces: write model, or provider:model (e.g. openai:gpt-4.1-mini)",
   })
   .describe(
-    "A model: claude-sonnet-4-6 (provider resolved), or provider:model (openai:gpt-4.1-mini, or a provider under providers:).",
+    "A model: claude-sonnet-4-6 (provider resolved), or provider:model " +
+      "(openai:gpt-4.1-mini, or a provider under providers:).",
   );
 
 export const ProvidersSchema = z

@@ -5,7 +5,10 @@ import type { Rubric } from "./types";
 // A `compare:` block and its rubric, resolved: items numbered, labels
 // defaulted to A and B, the rubric as a question or as criteria.
 
-/** A side's cells as a label: `agent=claude-haiku-4-5, prompt=#2`, what it names and what it takes from the other side. */
+/**
+ * A side's cells as a label: `agent=claude-haiku-4-5, prompt=#2`, what it names and what it takes
+ * from the other side.
+ */
 export function describeSelector(own: CellSelector, other: CellSelector): string {
   const agent = own.agent ?? other.agent;
   const prompt = own.prompt ?? other.prompt;
@@ -72,7 +75,10 @@ export function describeComparison(config: PairwiseConfig): string {
   return `pairwise: ${config.labels.a} (A) vs ${config.labels.b} (B), ${n} pair${n === 1 ? "" : "s"}, each judged in both orders`;
 }
 
-/** A pairwise eval's rubric: the resolved free-form or criteria rubric becomes the comparison's question or criteria. */
+/**
+ * A pairwise eval's rubric: the resolved free-form or criteria rubric becomes the comparison's
+ * question or criteria.
+ */
 export function withComparison(rubric: Rubric, compare: CompareInput | undefined): Rubric {
   if (!compare) return rubric;
   const criteria =

@@ -15,7 +15,8 @@ export const ReviewSettingsSchema = z
       .max(1, { error: RATE })
       .optional()
       .describe(
-        "Share (0..1) of the review queue's items offered to a second, different reviewer after the first label, for agreement between people. Default 0.",
+        "Share (0..1) of the review queue's items offered to a second, different reviewer " +
+          "after the first label, for agreement between people. Default 0.",
       ),
   })
   .describe("The review queue's settings for this suite.");
@@ -24,7 +25,10 @@ export interface ReviewSettings {
   secondOpinionRate: number;
 }
 
-/** The review settings of a saved suite version's text (already checked when it was loaded); a text that does not parse has the defaults. */
+/**
+ * The review settings of a saved suite version's text (already checked when it was loaded); a text
+ * that does not parse has the defaults.
+ */
 export function reviewSettingsOf(text: string): ReviewSettings {
   const parsed = parseYaml(text, "suite.yaml");
   const block =

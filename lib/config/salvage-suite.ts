@@ -79,7 +79,10 @@ export function salvageSuite(input: {
     }
     gone.add(name);
   };
-  /** Drops the evals at `drop`, then every eval that names a dropped eval or a cut definition (one pass over an index of names). */
+  /**
+   * Drops the evals at `drop`, then every eval that names a dropped eval or a cut definition (one
+   * pass over an index of names).
+   */
   const dropEvals = (drop: Set<number>) => {
     const mentioning = new Map<string, number[]>();
     evals.forEach((e, j) => {

@@ -45,7 +45,8 @@ export const AnchorSchema = z
       .describe("The score a human gave this response, in 0..1."),
   })
   .describe(
-    'A calibration anchor. Rendered into the judge prompt as Response: "..." -> score X.XX under a "Calibration examples" heading.',
+    'A calibration anchor. Rendered into the judge prompt as Response: "..." -> score X.XX ' +
+      'under a "Calibration examples" heading.',
   );
 
 export const WhenSchema = z
@@ -58,7 +59,8 @@ export const WhenSchema = z
       .string()
       .optional()
       .describe(
-        "Grade the criterion only when the candidate matches this regular expression (RE2 syntax: no backreferences or lookaround).",
+        "Grade the criterion only when the candidate matches this regular expression (RE2 " +
+          "syntax: no backreferences or lookaround).",
       ),
   })
   .describe(
@@ -85,7 +87,8 @@ export const CriterionSchema = z
       .boolean()
       .optional()
       .describe(
-        "Negative criterion: the description states something that must not hold. The score is inverted, and if the judge finds it present the eval fails.",
+        "Negative criterion: the description states something that must not hold. The " +
+          "score is inverted, and if the judge finds it present the eval fails.",
       ),
     threshold: threshold
       .optional()
@@ -113,7 +116,8 @@ export const ScaleSchema = z
     error: "unknown scale: valid scales are unit, boolean, letter, or { likert: { min, max } }",
   })
   .describe(
-    "How scores read to a person: unit (0.80), boolean (pass/fail), letter (A..F), or likert { min, max }. The 0..1 value is unchanged.",
+    "How scores read to a person: unit (0.80), boolean (pass/fail), letter (A..F), or " +
+      "likert { min, max }. The 0..1 value is unchanged.",
   );
 
 export const AggregationSchema = z
@@ -121,7 +125,8 @@ export const AggregationSchema = z
     error: "unknown aggregation: valid values are weighted_average, min, worst",
   })
   .describe(
-    "How criterion scores combine: weighted_average (default), or min (alias worst): the worst criterion caps the score.",
+    "How criterion scores combine: weighted_average (default), or min (alias worst): the " +
+      "worst criterion caps the score.",
   );
 
 export interface TreeAskInput {
@@ -174,7 +179,8 @@ const rubricOptions = {
     .boolean()
     .optional()
     .describe(
-      "Each criterion's verdict must cite a verbatim span of the candidate; a missing or invented span scores 0 and fails the eval.",
+      "Each criterion's verdict must cite a verbatim span of the candidate; a missing or " +
+        "invented span scores 0 and fails the eval.",
     ),
   aggregation: AggregationSchema.optional(),
   scale: ScaleSchema.optional(),
@@ -249,7 +255,8 @@ export const JurySchema = z
 export const JudgeSchema = z
   .strictObject({
     model: ModelNameSchema.optional().describe(
-      "Judge model, e.g. claude-sonnet-4-6, openai:gpt-4.1-mini or local:qwen3-8b. Default: RUBRIC_STUDIO_JUDGE_MODEL or claude-sonnet-4-6.",
+      "Judge model, e.g. claude-sonnet-4-6, openai:gpt-4.1-mini or local:qwen3-8b. " +
+        "Default: RUBRIC_STUDIO_JUDGE_MODEL or claude-sonnet-4-6.",
     ),
     max_tokens: z
       .int()
@@ -271,7 +278,9 @@ export const JudgeSchema = z
       })
       .optional()
       .describe(
-        "How a panel combines: mean (default) or median of scores against the threshold, or majority of per-model passes. A category rubric's jury or panel: majority (default), conservative, optimistic or unanimous.",
+        "How a panel combines: mean (default) or median of scores against the threshold, " +
+          "or majority of per-model passes. A category rubric's jury or panel: majority " +
+          "(default), conservative, optimistic or unanimous.",
       ),
     tie_break: z
       .enum(["pass", "fail"], { error: "tie_break must be pass or fail" })
@@ -302,7 +311,8 @@ export const MatrixSchema = z
       .max(LIMITS.matrixAxis, matrixAxisMax)
       .optional()
       .describe(
-        "Agent models for a live run (an eval without response): one cell per model, so one server is compared across agent models (vendors may be mixed).",
+        "Agent models for a live run (an eval without response): one cell per model, so " +
+          "one server is compared across agent models (vendors may be mixed).",
       ),
   })
   .describe("Fan one eval out over the cartesian product of the axes set.");
@@ -339,7 +349,8 @@ export const EvalSchema = z
       .min(1)
       .optional()
       .describe(
-        "A dataset under datasets: whose annotated items are human labels for this eval's rubric (rubric-studio calibrate).",
+        "A dataset under datasets: whose annotated items are human labels for this eval's " +
+          "rubric (rubric-studio calibrate).",
       ),
     candidates: DatasetCandidatesSchema.optional(),
   })
@@ -356,7 +367,8 @@ export const SuiteSchema = z
       "Default judge settings for every eval; an eval's judge: block overrides them field by field.",
     ),
     agent: AgentSchema.optional().describe(
-      "Default live-agent settings for every eval without response; an eval's agent: block overrides them field by field.",
+      "Default live-agent settings for every eval without response; an eval's agent: block " +
+        "overrides them field by field.",
     ),
     providers: ProvidersSchema.optional(),
     servers: z.record(z.string(), ServerSchema).optional().describe("Named MCP servers."),

@@ -21,7 +21,8 @@ import { zodIssuesToConfigIssues } from "./zod-issues";
 export const ServerProvidersSchema = z
   .strictObject({ providers: ProvidersSchema })
   .describe(
-    "The model providers suites run from the dashboard may use, by name, each with exactly the type, base_url and api_key_env it must have.",
+    "The model providers suites run from the dashboard may use, by name, each with exactly " +
+      "the type, base_url and api_key_env it must have.",
   );
 
 export type ServerProvidersResult =

@@ -78,7 +78,10 @@ export interface JudgeConfig {
   maxTokens: number;
   jury: { size: number; consensus: number };
   panel?: string[];
-  /** mean / median / majority for scores; majority / conservative / optimistic / unanimous for a category rubric's votes. */
+  /**
+   * mean / median / majority for scores; majority / conservative / optimistic / unanimous for a
+   * category rubric's votes.
+   */
   aggregate: "mean" | "median" | "majority" | "conservative" | "optimistic" | "unanimous";
   tieBreak: "pass" | "fail";
 }

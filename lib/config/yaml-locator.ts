@@ -196,7 +196,8 @@ export function parseWithYaml(text: string, file: string): ParsedYaml {
     const tokens = [...new Parser(lineCounter.addNewLine).parse(text)];
     const tooDeep = checkTokenDepth(tokens);
     if (tooDeep) return issue(position(tooDeep.offset), `YAML error: ${tooDeep.message}`);
-    // A file that is mostly errors (binary, or broken at the top) is reported by its first ones, without composing it all.
+    // A file that is mostly errors (binary, or broken at the top) is reported by its first ones,
+    // without composing it all.
     const errors = tokens.filter((token): token is CST.ErrorToken => token.type === "error");
     if (errors.length > MAX_SYNTAX_ERRORS) {
       return {

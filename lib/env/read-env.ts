@@ -45,7 +45,8 @@ const EnvSchema = z.object({
     .url({
       protocol: /^https?$/,
       error:
-        "RUBRIC_STUDIO_PUBLIC_URL must be an http:// or https:// URL (the address people open, e.g. https://rubrics.example.com)",
+        "RUBRIC_STUDIO_PUBLIC_URL must be an http:// or https:// URL (the address people " +
+        "open, e.g. https://rubrics.example.com)",
     })
     .optional(),
   RUBRIC_STUDIO_TRUST_PROXY: z

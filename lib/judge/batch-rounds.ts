@@ -33,9 +33,15 @@ export interface BatchRoundsOptions {
   client: BatchClient;
   /** How long to wait between looks at a batch in progress. */
   pollMs: number;
-  /** Judge calls in progress in the whole judge (countOutstanding); without it, a round closes after `gatherMs` of quiet. */
+  /**
+   * Judge calls in progress in the whole judge (countOutstanding); without it, a round closes after
+   * `gatherMs` of quiet.
+   */
   outstanding?: () => number;
-  /** The longest quiet period a round waits for calls still in progress (default 30 s: a call may wait on another worker's claim; 100 ms without `outstanding`). */
+  /**
+   * The longest quiet period a round waits for calls still in progress (default 30 s: a call may
+   * wait on another worker's claim; 100 ms without `outstanding`).
+   */
   gatherMs?: number;
   ledger?: BatchLedger;
   onProgress?: (progress: BatchProgress) => void;
@@ -180,7 +186,8 @@ export function createBatchRounds(options: BatchRoundsOptions): BatchRounds {
       members.set(view.id, customIds);
       onProgress?.({ ...view, submitted: customIds.length });
       watch(view.id);
-      // The batch runs whether or not its id could be kept: its results are still waited for here, and only a resume would miss it.
+      // The batch runs whether or not its id could be kept: its results are still waited for here,
+      // and only a resume would miss it.
       await ledger?.save({ id: view.id, customIds }).catch((error: unknown) => {
         options.onProblem?.(
           `message batch ${view.id} could not be stored with the run, so \`resume\` would not find it: ${(error as Error).message}`,

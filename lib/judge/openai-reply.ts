@@ -12,7 +12,10 @@ import {
 // repair attempt (DESIGN.md house rule 4: a reply that does not parse never
 // becomes a score).
 
-/** How the verdict is asked for: a forced tool call, a strict JSON-schema response format, or plain JSON in the prompt. */
+/**
+ * How the verdict is asked for: a forced tool call, a strict JSON-schema response format, or plain
+ * JSON in the prompt.
+ */
 export type StructuredMode = "tools" | "json_schema" | "json";
 
 export type ReplyReading =

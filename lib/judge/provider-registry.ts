@@ -93,7 +93,10 @@ function openAIJudgeOnFirstCall(options: OpenAIJudgeOptions): TypedJudgePort {
   return { grade } as TypedJudgePort;
 }
 
-/** The agent's Chat Completions sender, its SDK loaded on its first request (an eval on Claude models never loads openai). */
+/**
+ * The agent's Chat Completions sender, its SDK loaded on its first request (an eval on Claude
+ * models never loads openai).
+ */
 function retryingChatOnFirstCall(options: RetryingChatOptions): RetryingChat {
   let chat: Promise<RetryingChat> | undefined;
   return {

@@ -47,7 +47,10 @@ export function priceOfStoredCall(call: {
 export interface ProviderResolution {
   resolve(model: string): ResolvedModel;
   priceOf(model: string): ModelPrice | undefined;
-  /** The smallest prefix the model's prompt cache keeps, for the cost projection; undefined for a provider the judge does not lay out for the cache. */
+  /**
+   * The smallest prefix the model's prompt cache keeps, for the cost projection; undefined for a
+   * provider the judge does not lay out for the cache.
+   */
   cacheMinimumOf(model: string): number | undefined;
 }
 

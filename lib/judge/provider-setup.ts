@@ -19,7 +19,10 @@ import type { AgentEndpoint } from "../live/create-live-runner";
 export interface ProviderSetup {
   resolve(model: string): ResolvedModel;
   priceOf(model: string): ModelPrice | undefined;
-  /** The smallest prefix the model's prompt cache keeps, for the cost projection; undefined for a provider the judge does not lay out for the cache. */
+  /**
+   * The smallest prefix the model's prompt cache keeps, for the cost projection; undefined for a
+   * provider the judge does not lay out for the cache.
+   */
   cacheMinimumOf(model: string): number | undefined;
   /** With `batch`, the Anthropic API's requests go through Message Batches (`--batch`). */
   createJudge(input: { timeoutMs: number; batch?: ProviderJudgeOptions["batch"] }): TypedJudgePort;

@@ -61,7 +61,10 @@ export function createRetryingChat(options: RetryingChatOptions): RetryingChat {
   };
 }
 
-/** prompt_tokens counts the cached ones too; ours keeps uncached input and cache reads apart, as the Messages API does. */
+/**
+ * prompt_tokens counts the cached ones too; ours keeps uncached input and cache reads apart, as the
+ * Messages API does.
+ */
 export function addChatUsage(total: TokenUsage, usage: OpenAI.CompletionUsage | undefined): void {
   if (!usage) return;
   const cached = usage.prompt_tokens_details?.cached_tokens ?? 0;

@@ -90,13 +90,19 @@ export function serverProviderSetup(input: {
   });
 }
 
-/** The dashboard's providers as plain data for a suite task: their configuration and the names of the key variables set, no key value. */
+/**
+ * The dashboard's providers as plain data for a suite task: their configuration and the names of
+ * the key variables set, no key value.
+ */
 export interface DashboardProviders {
   providers: Record<string, ProviderConfig>;
   keysSet: string[];
 }
 
-/** Whether Check anchors and Run calibration can judge anything here: some provider's key is set, or a provider needs none (a local server). */
+/**
+ * Whether Check anchors and Run calibration can judge anything here: some provider's key is set, or
+ * a provider needs none (a local server).
+ */
 export function serverCanJudge(value: DashboardProviders): boolean {
   return (
     value.keysSet.length > 0 ||

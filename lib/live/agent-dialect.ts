@@ -6,7 +6,10 @@ import type { JudgeCallContext, TokenUsage } from "../engine/ports/judge-port";
 // messages-dialect.ts (Anthropic's Messages API), chat-dialect.ts
 // (OpenAI-compatible Chat Completions).
 
-/** What one model call accumulates across its attempts (the shape of lib/judge's CallState; lib/live does not import lib/judge). */
+/**
+ * What one model call accumulates across its attempts (the shape of lib/judge's CallState; lib/live
+ * does not import lib/judge).
+ */
 export interface CallState {
   attempts: number;
   usage: TokenUsage;

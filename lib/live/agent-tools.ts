@@ -58,7 +58,10 @@ export function toAnthropicTools(mcpTools: McpTool[]): AgentToolList<Anthropic.T
   return { tools, mcpName };
 }
 
-/** Chat Completions function tools (not strict: an MCP schema need not meet strict mode's rules). The endpoint caches prefixes by itself. */
+/**
+ * Chat Completions function tools (not strict: an MCP schema need not meet strict mode's rules).
+ * The endpoint caches prefixes by itself.
+ */
 export function toChatTools(
   mcpTools: McpTool[],
 ): AgentToolList<OpenAI.Chat.Completions.ChatCompletionFunctionTool> {

@@ -23,7 +23,10 @@ export interface MessagesSender {
 
 const EPHEMERAL = { type: "ephemeral" } as const;
 
-/** The conversation with one cache breakpoint, on the last block of the last turn, so each turn reads the previous ones from the cache. */
+/**
+ * The conversation with one cache breakpoint, on the last block of the last turn, so each turn
+ * reads the previous ones from the cache.
+ */
 function withBreakpoint(history: Anthropic.MessageParam[]): Anthropic.MessageParam[] {
   const last = history.at(-1);
   // The loop always ends the conversation on a user turn (the prompt, or tool results).

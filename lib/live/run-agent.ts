@@ -64,7 +64,8 @@ export async function runAgent(input: RunAgentInput): Promise<LiveOutcome> {
       const scheduled = await request.schedule(estimate, async (slot) => {
         const state = { attempts: 0, usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } };
         const started = now();
-        // A reply in a shape the dialect cannot read (a hostile or broken server) ends the run as an error, never the process.
+        // A reply in a shape the dialect cannot read (a hostile or broken server) ends the run as
+        // an error, never the process.
         const sent: AgentTurn = await dialect
           .send(state, { slot, signal: limit.signal })
           .catch((error: unknown) => ({

@@ -49,7 +49,10 @@ const FIXED_COLUMNS = [
   "latency_ms",
 ] as const;
 
-/** The criterion columns of a set of results: every criterion name once, sorted, so that a streamed export can name them before it reads the rows. */
+/**
+ * The criterion columns of a set of results: every criterion name once, sorted, so that a streamed
+ * export can name them before it reads the rows.
+ */
 export function criterionColumns(results: readonly Pick<EvalResult, "criteria">[]): string[] {
   return [...new Set(results.flatMap((r) => r.criteria.map((c) => c.name)))].sort();
 }

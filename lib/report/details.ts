@@ -87,7 +87,8 @@ export function detailLines(result: EvalResult, options: DetailOptions): DetailL
     }
     if (options.reasoning && criterion.reasoning)
       lines.push({ kind: "reasoning", depth: 1, text: `reasoning: ${criterion.reasoning}` });
-    // One judge: its error under the criterion. Several judges: each one's verdict (and reasoning) under it, never one judge's under the combined score.
+    // One judge: its error under the criterion. Several judges: each one's verdict (and reasoning)
+    // under it, never one judge's under the combined score.
     const jurors = jurorVerdicts(criterion);
     for (const verdict of jurors.length ? [] : criterion.verdicts)
       if (verdict.error)

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import path from "node:path";
 import type { EvalResult, Report } from "../engine/results/report";
-import type { Finding, Severity } from "../engine/review/types";
+import type { Finding, Severity } from "../engine/results/review-types";
 import { resultPath } from "./fingerprint";
 
 // The findings of category reviews, for the formats that list problems one by

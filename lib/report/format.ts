@@ -101,7 +101,10 @@ const GATE_WORDS: Record<CriterionGate, string> = {
   evidence_missing: "evidence missing",
 };
 
-/** How several judges' verdicts became the criterion's, e.g. "mean of 3 jurors: 0.77, 2 of 3 passed"; "" for one judge. */
+/**
+ * How several judges' verdicts became the criterion's, e.g. "mean of 3 jurors: 0.77, 2 of 3
+ * passed"; "" for one judge.
+ */
 export function criterionCombination(criterion: CriterionResult): string {
   return criterion.combined?.summary ?? "";
 }
@@ -120,7 +123,10 @@ export function formatVerdict(verdict: VerdictRecord): string {
   return `${verdict.judge}: ${formatUnit(verdict.score)}${outcome}${gates}`;
 }
 
-/** The judges whose verdicts a criterion shows one by one: several judges only (one judge's reasoning is the criterion's). */
+/**
+ * The judges whose verdicts a criterion shows one by one: several judges only (one judge's
+ * reasoning is the criterion's).
+ */
 export function jurorVerdicts(criterion: CriterionResult): VerdictRecord[] {
   return criterion.verdicts.length > 1 ? criterion.verdicts : [];
 }
@@ -166,7 +172,10 @@ export function formatResultCost(
   return result.costUsd > 0 ? `${formatUsd(result.costUsd)} + unpriced` : "unpriced";
 }
 
-/** The judge models, each with its provider when models were resolved: "claude-haiku-4-5 (anthropic), local:qwen3-8b (local)". */
+/**
+ * The judge models, each with its provider when models were resolved: "claude-haiku-4-5
+ * (anthropic), local:qwen3-8b (local)".
+ */
 export function formatJudgeModels(judge: EvalResult["judge"]): string {
   return judge.models
     .map((m) => (judge.providers?.[m] ? `${m} (${judge.providers[m]})` : m))

@@ -40,18 +40,26 @@ const CSP =
   "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
 
 const STYLE = `
-:root{color-scheme:light dark;--fg:#1f2328;--muted:#656d76;--bg:#fff;--line:#d0d7de;--pass:#1a7f37;--fail:#cf222e;--defer:#0969da;--error:#8250df;--skip:#9a6700}
-@media (prefers-color-scheme:dark){:root{--fg:#e6edf3;--muted:#8d96a0;--bg:#0d1117;--line:#30363d;--pass:#3fb950;--fail:#f85149;--defer:#58a6ff;--error:#bc8cff;--skip:#d29922}}
-body{font:14px/1.5 system-ui,sans-serif;color:var(--fg);background:var(--bg);margin:2rem auto;max-width:72rem;padding:0 1rem}
+:root{color-scheme:light dark;--fg:#1f2328;--muted:#656d76;--bg:#fff;--line:#d0d7de;
+--pass:#1a7f37;--fail:#cf222e;--defer:#0969da;--error:#8250df;--skip:#9a6700}
+@media (prefers-color-scheme:dark){:root{--fg:#e6edf3;--muted:#8d96a0;--bg:#0d1117;--line:#30363d;
+--pass:#3fb950;--fail:#f85149;--defer:#58a6ff;--error:#bc8cff;--skip:#d29922}}
+body{font:14px/1.5 system-ui,sans-serif;color:var(--fg);background:var(--bg);margin:2rem auto;
+max-width:72rem;padding:0 1rem}
 h1{font-size:1.4rem;margin:0}.meta,.muted{color:var(--muted)}
-table{border-collapse:collapse;width:100%;margin:.5rem 0}th,td{border-bottom:1px solid var(--line);padding:.3rem .5rem;text-align:left;vertical-align:top}
+table{border-collapse:collapse;width:100%;margin:.5rem 0}
+th,td{border-bottom:1px solid var(--line);padding:.3rem .5rem;text-align:left;vertical-align:top}
 td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
-.cards{display:flex;flex-wrap:wrap;gap:.5rem;margin:1rem 0}.card{border:1px solid var(--line);border-radius:6px;padding:.4rem .8rem}
+.cards{display:flex;flex-wrap:wrap;gap:.5rem;margin:1rem 0}
+.card{border:1px solid var(--line);border-radius:6px;padding:.4rem .8rem}
 .card b{display:block;font-size:1.2rem}
-.badge{display:inline-block;border-radius:1rem;padding:0 .5rem;font-size:.8rem;font-weight:600;color:#fff;white-space:nowrap}
-.s-passed{background:var(--pass)}.s-failed{background:var(--fail)}.s-deferred{background:var(--defer)}.s-judge_error{background:var(--error)}.s-skipped{background:var(--skip)}
+.badge{display:inline-block;border-radius:1rem;padding:0 .5rem;font-size:.8rem;font-weight:600;
+color:#fff;white-space:nowrap}
+.s-passed{background:var(--pass)}.s-failed{background:var(--fail)}.s-deferred{background:var(--defer)}
+.s-judge_error{background:var(--error)}.s-skipped{background:var(--skip)}
 .vacuous{background:transparent;color:var(--skip);border:1px solid var(--skip)}
-details{border:1px solid var(--line);border-radius:6px;margin:.6rem 0;padding:.3rem .8rem}summary{cursor:pointer;font-weight:600}
+details{border:1px solid var(--line);border-radius:6px;margin:.6rem 0;padding:.3rem .8rem}
+summary{cursor:pointer;font-weight:600}
 dl{display:grid;grid-template-columns:max-content 1fr;gap:.1rem 1rem}dt{color:var(--muted)}dd{margin:0}
 pre{white-space:pre-wrap;word-break:break-word;background:rgba(127,127,127,.1);padding:.5rem;border-radius:4px}
 .ok{color:var(--pass)}.bad{color:var(--fail)}q{font-style:italic}
@@ -90,8 +98,14 @@ function cards(report: Report): SafeHtml {
       ? [["saved", formatSaving(s.savings.total)] as [string, string]]
       : []),
   ];
-  return html`<section class="cards">${items.map(([label, value]) => html`<div class="card"><b>${value}</b>${label}</div>`)}</section>
-<p class="muted">${formatUsage(s.usage)}</p>${hasSavings(s.savings) ? html`<p class="muted" id="savings">Saved by ${savingsParts(s.savings).join("; ")}</p>` : ""}
+  return html`<section class="cards">${items.map(
+    ([label, value]) => html`<div class="card"><b>${value}</b>${label}</div>`,
+  )}</section>
+<p class="muted">${formatUsage(s.usage)}</p>${
+    hasSavings(s.savings)
+      ? html`<p class="muted" id="savings">Saved by ${savingsParts(s.savings).join("; ")}</p>`
+      : ""
+  }
 ${selfGradingLines(report.selfGrading).map((w) => html`<p class="bad">${w}</p>`)}`;
 }
 
@@ -100,11 +114,15 @@ function summaryTable(report: Report): SafeHtml {
   const saved = hasSavings(report.summary.savings);
   const rows = report.results.map(
     (r, index) =>
-      html`<tr><td>${badge(r)}</td><td><a href="#result-${index + 1}">${r.name}</a></td><td class="num">${graded(r) ? r.display : "—"}</td><td class="num">${r.thresholdDisplay}</td><td class="num">${formatResultCost(r)}</td>${
+      html`<tr><td>${badge(r)}</td><td><a href="#result-${index + 1}">${r.name}</a></td><td class="num">${
+        graded(r) ? r.display : "—"
+      }</td><td class="num">${r.thresholdDisplay}</td><td class="num">${formatResultCost(r)}</td>${
         saved ? html`<td class="num">${savedCell(r.savings)}</td>` : ""
       }<td>${r.note ?? r.reason}</td></tr>`,
   );
-  return html`<table><thead><tr><th>Status</th><th>Eval</th><th>Score</th><th>Threshold</th><th>Cost</th>${saved ? html`<th>Saved</th>` : ""}<th>Reason</th></tr></thead><tbody>
+  return html`<table><thead><tr><th>Status</th><th>Eval</th><th>Score</th><th>Threshold</th><th>Cost</th>${
+    saved ? html`<th>Saved</th>` : ""
+  }<th>Reason</th></tr></thead><tbody>
 ${rows}</tbody></table>`;
 }
 
@@ -116,15 +134,35 @@ function criteriaTable(criteria: CriterionResult[]): SafeHtml {
     const evidence =
       c.evidence === undefined
         ? ""
-        : html`<q>${c.evidence}</q>${c.evidenceFound === false ? html` <span class="bad">(not found in the candidate)</span>` : ""}`;
+        : html`<q>${c.evidence}</q>${
+            c.evidenceFound === false
+              ? html` <span class="bad">(not found in the candidate)</span>`
+              : ""
+          }`;
     // Several judges: how they combined, then each one's own verdict with its reasoning and evidence under it.
     const verdicts = jurorVerdicts(c).map(
       (v) =>
-        html`<div class="juror"><div class="muted">${formatVerdict(v)}</div>${v.reasoning ? html`<div>${v.reasoning}</div>` : ""}${v.evidence !== undefined ? html`<q>${v.evidence}</q>${v.evidenceFound === false ? html` <span class="bad">(not found in the candidate)</span>` : ""}` : ""}</div>`,
+        html`<div class="juror"><div class="muted">${formatVerdict(v)}</div>${
+          v.reasoning ? html`<div>${v.reasoning}</div>` : ""
+        }${
+          v.evidence !== undefined
+            ? html`<q>${v.evidence}</q>${
+                v.evidenceFound === false
+                  ? html` <span class="bad">(not found in the candidate)</span>`
+                  : ""
+              }`
+            : ""
+        }</div>`,
     );
     const combination = criterionCombination(c);
     const score = c.status === "graded" ? formatUnit(c.score) : "—";
-    return html`<tr><td>${c.name}<div class="muted">${c.description}</div></td><td class="${cls}">${outcome}</td><td class="num">${score}${combination ? html`<div class="muted">${combination}</div>` : ""}</td><td class="num">${formatUnit(c.threshold)}</td><td>${criterionMarks(c).join(", ")}</td><td>${evidence}</td><td>${c.reasoning}${verdicts}</td></tr>`;
+    return html`<tr><td>${c.name}<div class="muted">${c.description}</div></td><td class="${cls}">${
+      outcome
+    }</td><td class="num">${score}${
+      combination ? html`<div class="muted">${combination}</div>` : ""
+    }</td><td class="num">${formatUnit(c.threshold)}</td><td>${criterionMarks(c).join(", ")}</td><td>${
+      evidence
+    }</td><td>${c.reasoning}${verdicts}</td></tr>`;
   });
   return html`<table><thead><tr><th>Criterion</th><th>Outcome</th><th>Score</th><th>Threshold</th><th>Marks</th><th>Evidence</th><th>Reasoning</th></tr></thead><tbody>
 ${rows}</tbody></table>`;
@@ -134,7 +172,9 @@ function judgesTable(judges: JudgeGrade[]): SafeHtml {
   if (judges.length === 0) return html``;
   const rows = judges.map(
     (j) =>
-      html`<tr><td>${j.judge}</td><td>${j.model}</td><td class="num">${formatUnit(j.score)}</td><td>${j.passed === null ? "—" : j.passed ? "pass" : "fail"}</td><td>${j.error ?? ""}</td></tr>`,
+      html`<tr><td>${j.judge}</td><td>${j.model}</td><td class="num">${formatUnit(j.score)}</td><td>${
+        j.passed === null ? "—" : j.passed ? "pass" : "fail"
+      }</td><td>${j.error ?? ""}</td></tr>`,
   );
   return html`<h4>Judges</h4><table><thead><tr><th>Judge</th><th>Model</th><th>Score</th><th>Verdict</th><th>Error</th></tr></thead><tbody>${rows}</tbody></table>`;
 }
@@ -142,7 +182,9 @@ function judgesTable(judges: JudgeGrade[]): SafeHtml {
 function treePath(result: EvalResult): SafeHtml {
   if (!result.tree) return html``;
   const leaf = result.tree.leaf;
-  return html`<h4>Tree path</h4><ol>${result.tree.path.map((step) => html`<li>${formatTreeStep(step)}<div class="muted">${step.reasoning}</div></li>`)}${
+  return html`<h4>Tree path</h4><ol>${result.tree.path.map(
+    (step) => html`<li>${formatTreeStep(step)}<div class="muted">${step.reasoning}</div></li>`,
+  )}${
     leaf
       ? html`<li>leaf ${formatUnit(leaf.score)}${leaf.reason ? `: ${leaf.reason}` : ""}</li>`
       : ""
@@ -161,9 +203,15 @@ function transcriptSection(t: Transcript): SafeHtml {
       e.truncatedFrom === undefined
         ? ""
         : `\n${truncationMarker(e.result.length, e.truncatedFrom)}`;
-    return html`<li><b>Tool call ${call}: ${e.name}</b> <span class="muted">${e.durationMs} ms</span><pre>${JSON.stringify(e.arguments, null, 2) ?? "{}"}</pre><b class="${e.isError ? "bad" : "muted"}">${e.isError ? "Error result" : "Result"}</b><pre>${e.result}${marker}</pre></li>`;
+    return html`<li><b>Tool call ${call}: ${e.name}</b> <span class="muted">${e.durationMs} ms</span><pre>${
+      JSON.stringify(e.arguments, null, 2) ?? "{}"
+    }</pre><b class="${e.isError ? "bad" : "muted"}">${
+      e.isError ? "Error result" : "Result"
+    }</b><pre>${e.result}${marker}</pre></li>`;
   });
-  return html`<h4>Transcript</h4><p class="muted">server ${t.server} · agent ${transcriptAgent(t)} · ${t.turns} of ${t.maxTurns} turns</p><ol>${steps}</ol>${
+  return html`<h4>Transcript</h4><p class="muted">server ${t.server} · agent ${transcriptAgent(t)} · ${
+    t.turns
+  } of ${t.maxTurns} turns</p><ol>${steps}</ol>${
     t.stopNote ? html`<p class="bad">${t.stopNote}</p>` : ""
   }`;
 }
@@ -171,7 +219,9 @@ function transcriptSection(t: Transcript): SafeHtml {
 function candidate(result: EvalResult): SafeHtml {
   const c = result.candidate;
   if (c.transcript) {
-    return html`${transcriptSection(c.transcript)}${c.serverStderr ? html`<h4>Server stderr</h4><pre>${c.serverStderr}</pre>` : ""}`;
+    return html`${transcriptSection(c.transcript)}${
+      c.serverStderr ? html`<h4>Server stderr</h4><pre>${c.serverStderr}</pre>` : ""
+    }`;
   }
   return html`<h4>Candidate (${c.source}${c.server ? `, server ${c.server}` : ""})</h4>${c.prompt === undefined ? "" : html`<p class="muted">Prompt</p><pre>${c.prompt}</pre>`}${
     c.response === undefined ? "" : html`<p class="muted">Response</p><pre>${c.response}</pre>`
@@ -195,27 +245,39 @@ function facts(result: EvalResult): SafeHtml {
     ["Cell", formatCell(result.cell)],
     [
       "Rubric",
-      `${result.rubric.kind} (${result.rubric.source.type}${result.rubric.source.name ? `: ${result.rubric.source.name}` : ""})`,
+      `${result.rubric.kind} (${result.rubric.source.type}${
+        result.rubric.source.name ? `: ${result.rubric.source.name}` : ""
+      })`,
     ],
     [
       "Judge",
-      `${formatJudgeModels(result.judge)}; jury ${result.judge.jurySize}, consensus ${result.judge.consensus}${result.judge.aggregate ? `, ${result.judge.aggregate}` : ""}`,
+      `${formatJudgeModels(result.judge)}; jury ${result.judge.jurySize}, consensus ${
+        result.judge.consensus
+      }${result.judge.aggregate ? `, ${result.judge.aggregate}` : ""}`,
     ],
     [
       "Usage",
-      `${plural(result.judgeCalls, "judge call")} · ${formatUsage(result.usage)} · ${formatResultCost(result)} · ${(result.latencyMs / 1000).toFixed(2)}s`,
+      `${plural(result.judgeCalls, "judge call")} · ${formatUsage(result.usage)} · ${formatResultCost(
+        result,
+      )} · ${(result.latencyMs / 1000).toFixed(2)}s`,
     ],
     ["Saved", savingsDetail(result.savings) ?? ""],
     ["Location", formatLocation(result)],
   ];
-  return html`<dl>${rows.filter(([, value]) => value !== "").map(([label, value]) => html`<dt>${label}</dt><dd>${value}</dd>`)}</dl>`;
+  return html`<dl>${rows
+    .filter(([, value]) => value !== "")
+    .map(([label, value]) => html`<dt>${label}</dt><dd>${value}</dd>`)}</dl>`;
 }
 
 function resultSection(result: EvalResult, index: number): SafeHtml {
   const problems = [...result.gates, ...judgeErrors(result).map((e) => `judge error: ${e}`)];
   return html`<details id="result-${index + 1}"${isNonPassing(result.status) ? trusted(" open") : ""}>
 <summary>${badge(result)} ${result.name}</summary>
-${facts(result)}${problems.length ? html`<h4>Gates</h4><ul>${problems.map((p) => html`<li class="bad">${p}</li>`)}</ul>` : ""}
+${facts(result)}${
+    problems.length
+      ? html`<h4>Gates</h4><ul>${problems.map((p) => html`<li class="bad">${p}</li>`)}</ul>`
+      : ""
+  }
 ${criteriaTable(result.criteria)}${treePath(result)}${judgesTable(result.judges)}
 ${result.rubric.text === undefined ? "" : html`<h4>Rubric</h4><pre>${result.rubric.text}</pre>`}${candidate(result)}
 </details>`;
@@ -239,10 +301,18 @@ function renderHtml(report: Report): string {
 </head>
 <body>
 <header><h1>Rubric Studio ${evals ? "report" : "calibration"}</h1>
-<p class="meta">${report.suite.file} · ${report.tool.name} ${report.tool.version} · ${report.startedAt} · ${(report.durationMs / 1000).toFixed(1)}s</p>
+<p class="meta">${report.suite.file} · ${report.tool.name} ${report.tool.version} · ${
+    report.startedAt
+  } · ${(report.durationMs / 1000).toFixed(1)}s</p>
 ${report.suite.description ? html`<p>${report.suite.description}</p>` : ""}</header>
 <main>
-${evals ? cards(report) : html`<p class="muted">${plural(report.summary.judgeCalls, "judge call")} · ${formatUsage(report.summary.usage)} · cost ${formatReportCost(report)}</p>`}
+${
+  evals
+    ? cards(report)
+    : html`<p class="muted">${plural(report.summary.judgeCalls, "judge call")} · ${formatUsage(
+        report.summary.usage,
+      )} · cost ${formatReportCost(report)}</p>`
+}
 ${evals ? summaryTable(report) : ""}
 ${trustHtml(report)}
 ${

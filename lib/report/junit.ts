@@ -8,7 +8,7 @@ import { resultLabel } from "./status";
 import { findingText, reviewFindings, type ReportedFinding } from "./findings";
 import { hasSavings } from "./savings-lines";
 import { tidyNumber } from "./tidy-numbers";
-import type { Saving, Savings } from "../engine/cost/savings";
+import type { Saving, Savings } from "../engine/results/savings-types";
 
 // JUnit XML as CI servers read it (Jenkins, GitLab, GitHub test reporters):
 // one suite, one testcase per result. A deferred or budget-skipped eval is
@@ -32,7 +32,10 @@ function savingValue(saving: Saving): string | number {
   return saving.unpriced ? `${usd} + unpriced` : usd;
 }
 
-/** The savings as properties (savings.ts): the prompt cache's reads, writes and net, the judge cache, batches, the total. */
+/**
+ * The savings as properties (savings.ts): the prompt cache's reads, writes and net, the judge
+ * cache, batches, the total.
+ */
 function savingsProperties(savings: Savings | undefined): string[] {
   if (!hasSavings(savings)) return [];
   const { promptCache, judgeCache, batch } = savings;

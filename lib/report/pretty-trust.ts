@@ -140,7 +140,10 @@ function sectionLines(section: TrustSection, paint: Paint): string[] {
   ];
 }
 
-/** The sections, each followed by a blank line; nothing for a report without reviews, comparisons, agreement or repeats. */
+/**
+ * The sections, each followed by a blank line; nothing for a report without reviews, comparisons,
+ * agreement or repeats.
+ */
 export function trustPretty(report: Report, paint: Paint): string[] {
   return trustSections(report).flatMap((section) => [...sectionLines(section, paint), ""]);
 }

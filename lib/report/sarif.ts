@@ -6,7 +6,7 @@ import { resultFingerprint, resultPath } from "./fingerprint";
 import { formatUnit } from "./format";
 import { resultLabel } from "./status";
 import { SARIF_LEVEL, findingText, reviewFindings } from "./findings";
-import type { Severity } from "../engine/review/types";
+import type { Severity } from "../engine/results/review-types";
 
 // SARIF 2.1.0 for GitHub code scanning and other SARIF viewers. Only results
 // that need attention become SARIF results; a pass is not a finding.
@@ -34,14 +34,18 @@ const RULES: Record<RuleKey, RuleSpec> = {
     id: "rubric/failed",
     name: "EvalFailed",
     short: "Eval scored below its threshold or failed a gate",
-    full: "The judged score was below the eval's threshold, or a required criterion failed, a guard triggered or cited evidence was missing.",
+    full:
+      "The judged score was below the eval's threshold, or a required criterion failed, a " +
+      "guard triggered or cited evidence was missing.",
     level: "error",
   },
   judge_error: {
     id: "rubric/judge-error",
     name: "JudgeError",
     short: "The judge did not return a usable verdict",
-    full: "The judge model's reply did not parse as a verdict, or the call failed after retries; the eval was not graded.",
+    full:
+      "The judge model's reply did not parse as a verdict, or the call failed after retries; " +
+      "the eval was not graded.",
     level: "error",
   },
   "skipped-budget": {
@@ -55,7 +59,9 @@ const RULES: Record<RuleKey, RuleSpec> = {
     id: "rubric/skipped-cancelled",
     name: "SkippedCancelled",
     short: "Eval skipped because the run was cancelled",
-    full: "A cancel request (the dashboard, rubric-studio cancel) stopped the run's judge calls before this eval was graded; it was neither passed nor failed.",
+    full:
+      "A cancel request (the dashboard, rubric-studio cancel) stopped the run's judge calls " +
+      "before this eval was graded; it was neither passed nor failed.",
     level: "warning",
   },
   "skipped-interrupted": {
@@ -76,7 +82,9 @@ const RULES: Record<RuleKey, RuleSpec> = {
     id: "rubric/deferred",
     name: "Deferred",
     short: "Eval deferred: no judge model or no candidate",
-    full: "No model API key was configured, or the candidate could not be produced, so the eval was reported with a note instead of graded.",
+    full:
+      "No model API key was configured, or the candidate could not be produced, so the eval " +
+      "was reported with a note instead of graded.",
     level: "note",
   },
 };

@@ -1,5 +1,5 @@
 import type { Report } from "../engine/results/report";
-import type { Saving, Savings } from "../engine/cost/savings";
+import type { Saving, Savings } from "../engine/results/savings-types";
 import { formatInt, formatResultCost, formatUsd, plural } from "./format";
 
 // What the caches saved, as the human formats word it: one wording for pretty,
@@ -26,7 +26,10 @@ export function hasSavings(savings: Savings | undefined): savings is Savings {
   );
 }
 
-/** The parts of a saving, each with its own figure: "prompt cache $2.93 (reads 2,000,000 tokens $3.00, writes 100,000 tokens -$0.0750)", ... */
+/**
+ * The parts of a saving, each with its own figure: "prompt cache $2.93 (reads 2,000,000 tokens
+ * $3.00, writes 100,000 tokens -$0.0750)", ...
+ */
 export function savingsParts(savings: Savings): string[] {
   const { promptCache: cache, judgeCache, batch } = savings;
   const parts: string[] = [];
@@ -44,7 +47,10 @@ export function savingsParts(savings: Savings): string[] {
   return parts;
 }
 
-/** "$2.95: prompt cache ..., judge cache ..." (a "Saved" field); undefined when nothing was cached, reused or batched. */
+/**
+ * "$2.95: prompt cache ..., judge cache ..." (a "Saved" field); undefined when nothing was cached,
+ * reused or batched.
+ */
 export function savingsDetail(savings: Savings | undefined): string | undefined {
   if (!hasSavings(savings)) return undefined;
   return `${formatSaving(savings.total)}: ${savingsParts(savings).join(", ")}`;

@@ -13,7 +13,10 @@ export function sortKeys(value: unknown): unknown {
   return Object.fromEntries(entries.map(([key, inner]) => [key, sortKeys(inner)]));
 }
 
-/** Sorts keys at every depth (numbers tidied: `tidy-numbers.ts`), then moves `leading` (those present) to the front of the top level. */
+/**
+ * Sorts keys at every depth (numbers tidied: `tidy-numbers.ts`), then moves `leading` (those
+ * present) to the front of the top level.
+ */
 export function stableObject(
   value: Record<string, unknown>,
   leading: readonly string[],

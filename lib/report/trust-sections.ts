@@ -154,7 +154,8 @@ function agreementSection(rows: JudgeAgreement[]): TrustSection | undefined {
   return {
     heading: "Judge agreement",
     facts: [
-      "Krippendorff's alpha and Fleiss' kappa: 1 is perfect agreement, 0 is chance; alpha below 0.667 is usually too low to rely on (Krippendorff 2004).",
+      "Krippendorff's alpha and Fleiss' kappa: 1 is perfect agreement, 0 is chance; alpha " +
+        "below 0.667 is usually too low to rely on (Krippendorff 2004).",
     ],
     tables: [
       {
@@ -206,7 +207,10 @@ function repeatSection(report: Report): TrustSection | undefined {
 
 const label = (x: number | null) => (x === null ? "—" : x.toFixed(2));
 
-/** `calibrate`: per criterion the MAE, kappa and outliers; each outlier with what was graded and why; confusion matrices of categorical scales. */
+/**
+ * `calibrate`: per criterion the MAE, kappa and outliers; each outlier with what was graded and
+ * why; confusion matrices of categorical scales.
+ */
 export function calibrationSections(c: CalibrationResult): TrustSection[] {
   const over = (e: string, item: string) =>
     c.overMaxError.some((o) => o.eval === e && o.item === item);

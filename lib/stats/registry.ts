@@ -27,7 +27,8 @@ export const AGREEMENT_STATISTICS: Readonly<
   krippendorff_alpha: {
     name: "krippendorff_alpha",
     description:
-      "Krippendorff's alpha: agreement corrected for chance, 1 perfect, 0 chance; any number of judges, missing ratings allowed",
+      "Krippendorff's alpha: agreement corrected for chance, 1 perfect, 0 chance; any " +
+      "number of judges, missing ratings allowed",
     levels: ["nominal", "ordinal", "interval"],
     compute: ({ ratings, level }) => krippendorffAlpha({ ratings, level }),
   },

@@ -3,7 +3,8 @@ import type { LoadResult } from "../config/types";
 import type { PriceOf } from "../engine/plan/explain-plan";
 import type { JudgePort } from "../engine/ports/judge-port";
 import type { RunOptions } from "../engine/run-suite";
-import { runCalibration, DEFAULT_TOLERANCE } from "../engine/trust/calibration/run-calibration";
+import { runCalibration } from "../engine/run-calibration";
+import { DEFAULT_TOLERANCE } from "../engine/trust/calibration/calibration-stats";
 import { redactDeep } from "../engine/results/redact-secrets";
 import type { PrismaClient } from "./generated/client";
 import { createCalibrationStore } from "./calibration-store";
@@ -22,7 +23,10 @@ export type CalibrateSuiteResult =
       message: string;
     };
 
-/** How the saved text is loaded: in this thread by default; the dashboard loads it on a worker thread, under a time limit. */
+/**
+ * How the saved text is loaded: in this thread by default; the dashboard loads it on a worker
+ * thread, under a time limit.
+ */
 export type LoadText = (input: {
   text: string;
   file: string;
@@ -43,7 +47,10 @@ export async function calibrateStoredSuite(input: {
   startedBy: StartedBy;
   concurrency?: number;
   loadText?: LoadText;
-  /** Which provider serves each judge model (the dashboard's: the server's providers); a model whose provider has no key defers. */
+  /**
+   * Which provider serves each judge model (the dashboard's: the server's providers); a model whose
+   * provider has no key defers.
+   */
   resolveModel?: RunOptions["resolveModel"];
 }): Promise<CalibrateSuiteResult> {
   const { prisma } = input;

@@ -45,14 +45,16 @@ export async function reviewItemSubject(
         (i) => i.id === item.resultKey,
       );
       if (!found) continue;
-      // An anchor's label is a 0..1 score (a category example's pass / partial / fail): the person answers on that scale.
+      // An anchor's label is a 0..1 score (a category example's pass / partial / fail): the person
+      // answers on that scale.
       const scale = labelScaleOf({
         rubricKind: calibration.scale === "categorical" ? "categories" : "criteria",
         scale: calibration.scale === "boolean" ? { kind: "boolean" } : { kind: "unit" },
       });
       return {
         candidate: found.text,
-        // Nothing of the suite's label here: the person answers first (what the criterion asks comes from the suite, see labelPageSubject).
+        // Nothing of the suite's label here: the person answers first (what the criterion asks
+        // comes from the suite, see labelPageSubject).
         asks: item.criterion,
         scale,
         evidence: [],
@@ -137,7 +139,10 @@ const NOTE_MAX = 2000;
 export function createHumanLabels(prisma: PrismaClient) {
   const queue = createReviewQueue(prisma);
   return {
-    /** Labels a review item: claims it for `reviewer` if it is free, checks the answer on the item's scale, stores the label and closes the item. */
+    /**
+     * Labels a review item: claims it for `reviewer` if it is free, checks the answer on the item's
+     * scale, stores the label and closes the item.
+     */
     async saveLabel(input: {
       itemId: string;
       reviewer: string;

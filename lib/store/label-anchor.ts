@@ -83,7 +83,8 @@ export function createLabelAnchors(prisma: PrismaClient, loadText: LoadText = lo
       labelId: string;
       baseVersionId: string;
     }): Promise<{ ok: true; value: { suiteId: string; versionId: string } } | Refusal> {
-      // A newer version than the diff shown is said first: it may hold this very anchor by now, which the diff, looked at again, shows.
+      // A newer version than the diff shown is said first: it may hold this very anchor by now,
+      // which the diff, looked at again, shows.
       const label = UUID.test(input.labelId)
         ? await prisma.humanLabel.findUnique({
             where: { id: input.labelId },

@@ -42,7 +42,10 @@ export async function labelCalibration(
   return calibration.criteria.length ? calibration : undefined;
 }
 
-/** Agreement between people on the items two of them labelled (a second opinion), of a suite or of one run's results. */
+/**
+ * Agreement between people on the items two of them labelled (a second opinion), of a suite or of
+ * one run's results.
+ */
 export async function labelPeopleAgreement(
   prisma: PrismaClient,
   scope: { suiteId: string } | { runId: string },

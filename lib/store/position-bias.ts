@@ -32,7 +32,10 @@ const POOLED = Prisma.sql`
   coalesce(sum((e.data->'pairwise'->'positionBias'->>'favoredFirst')::int), 0)::int AS "favoredFirst",
   coalesce(sum((e.data->'pairwise'->'positionBias'->>'favoredSecond')::int), 0)::int AS "favoredSecond"`;
 
-/** The pooled counts, and their rate (biased / comparable; null when no pair had two definite verdicts). The page's view declares this shape (components/results/position-bias.tsx). */
+/**
+ * The pooled counts, and their rate (biased / comparable; null when no pair had two definite
+ * verdicts). The page's view declares this shape (components/results/position-bias.tsx).
+ */
 function pooled(row: Row) {
   return { ...row, rate: row.comparable > 0 ? row.biased / row.comparable : null };
 }

@@ -14,7 +14,10 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function createRepeatStore(prisma: PrismaClient) {
   return {
-    /** Stores a finished repeated run of the suite named `suiteName` (created on first use) at this exact YAML; the run's id. */
+    /**
+     * Stores a finished repeated run of the suite named `suiteName` (created on first use) at this
+     * exact YAML; the run's id.
+     */
     async saveRepeatedRun(input: {
       suiteName: string;
       yaml: string;

@@ -33,7 +33,10 @@ export interface ReviewItem {
   claimedBy: string | null;
   claimedAt: Date | null;
   createdAt: Date;
-  /** 2 for an item offered to a second reviewer on purpose; it stays open after its first label, for a different person. */
+  /**
+   * 2 for an item offered to a second reviewer on purpose; it stays open after its first label, for
+   * a different person.
+   */
   labelsWanted: number;
   /** Who labelled it so far. */
   labelledBy: string[];
@@ -86,7 +89,11 @@ function stateWhere(state: QueueFilter["state"]) {
 
 export function createReviewQueue(prisma: PrismaClient) {
   return {
-    /** Adds questions of one run to its suite's queue; a question already there (same run, result, criterion, reason) is not added twice. Returns how many were new. The suite version's review.second_opinion_rate picks the items offered to two people. */
+    /**
+     * Adds questions of one run to its suite's queue; a question already there (same run, result,
+     * criterion, reason) is not added twice. Returns how many were new. The suite version's
+     * review.second_opinion_rate picks the items offered to two people.
+     */
     async enqueue(input: { runId: string; questions: readonly ReviewQuestion[] }): Promise<number> {
       if (input.questions.length === 0) return 0;
       const run = await prisma.run.findUnique({
@@ -193,7 +200,10 @@ export function createReviewQueue(prisma: PrismaClient) {
       return { ok: false, code: "claimed", by: row.claimedBy ?? "someone" };
     },
 
-    /** "Ask a person" from a result page: queues by hand one thing a person can answer about a stored result (a criterion, a review's decision or category, a compared pair). */
+    /**
+     * "Ask a person" from a result page: queues by hand one thing a person can answer about a
+     * stored result (a criterion, a review's decision or category, a compared pair).
+     */
     async ask(input: {
       runId: string;
       resultKey: string;

@@ -6,11 +6,17 @@ import type { PrismaClient } from "./generated/client";
 // (lib/store/run-progress.ts, with the engine's savingsOf), so its figures are
 // the json report's.
 
-/** One model's stored calls from one provider, batched or not (a model's batched calls are summed apart: they are billed at batch prices). */
+/**
+ * One model's stored calls from one provider, batched or not (a model's batched calls are summed
+ * apart: they are billed at batch prices).
+ */
 export interface StoredModelCalls extends ModelCallTotals {
   /** The provider that served them; null for calls stored before it was recorded. */
   provider: string | null;
-  /** How many of them (made or reused) had a known cost: none means the judge could not price them (a declared provider). */
+  /**
+   * How many of them (made or reused) had a known cost: none means the judge could not price them
+   * (a declared provider).
+   */
   pricedCalls: number;
 }
 

@@ -42,7 +42,10 @@ export async function finishIfAllStored(input: {
   return true;
 }
 
-/** The engine's skipped (cancelled) results for these cells: runSuite with the cancel signalled, so no judge is called. */
+/**
+ * The engine's skipped (cancelled) results for these cells: runSuite with the cancel signalled, so
+ * no judge is called.
+ */
 async function cancelledResults(
   run: StoredRun,
   suite: SuiteConfig,

@@ -9,13 +9,19 @@ import { savingsOf } from "../engine/cost/savings";
 // half second. One snapshot for the header, the progress bar, the counts and
 // the cost cards, so no two of them can disagree.
 
-/** The standard price of a stored call by its model and the provider that served it (lib/judge/provider-resolution.ts's priceOfStoredCall). */
+/**
+ * The standard price of a stored call by its model and the provider that served it
+ * (lib/judge/provider-resolution.ts's priceOfStoredCall).
+ */
 export type StoredCallPriceOf = (call: {
   model: string;
   provider: string | null;
 }) => ModelPrice | undefined;
 
-/** A group of stored calls at its provider's price; unpriced when the judge priced none of them (a declared provider named like a built-in one). */
+/**
+ * A group of stored calls at its provider's price; unpriced when the judge priced none of them (a
+ * declared provider named like a built-in one).
+ */
 function priced(group: StoredModelCalls, priceOf: StoredCallPriceOf): StoredModelCalls {
   return { ...group, price: group.pricedCalls === 0 ? null : (priceOf(group) ?? null) };
 }

@@ -50,7 +50,10 @@ export interface ResultRow {
   comparison: { winner: "A" | "B" | "tie" | "uncertain"; labels: { a: string; b: string } } | null;
   /** A category review's decision (pass, conditional, fail, human_review): likewise not a score. */
   decision: string | null;
-  /** The rubric's scale (letter, likert, ...), so the score and threshold read as on the result page; null for results stored without it. */
+  /**
+   * The rubric's scale (letter, likert, ...), so the score and threshold read as on the result
+   * page; null for results stored without it.
+   */
   scale: Scale | null;
 }
 
@@ -311,7 +314,10 @@ export function createRunQueries(prisma: PrismaClient) {
       };
     },
 
-    /** Why a run's deferred results were not graded: each distinct cause with how many it deferred, the commonest first (at most 3). */
+    /**
+     * Why a run's deferred results were not graded: each distinct cause with how many it deferred,
+     * the commonest first (at most 3).
+     */
     async deferReasons(runId: string): Promise<{ reason: string; count: number }[]> {
       if (!UUID.test(runId)) return [];
       return prisma.$queryRaw<{ reason: string; count: number }[]>`

@@ -27,7 +27,10 @@ export interface RunConfig {
   noCache?: boolean;
   /** `--batch`: the judge calls go through Message Batches, polled this often; `resume` keeps it so. */
   batch?: { pollSeconds: number };
-  /** Judge calls the plan expects (an upper bound: a tree takes one path, the cache merges equal requests); the run page's progress counts calls against it. */
+  /**
+   * Judge calls the plan expects (an upper bound: a tree takes one path, the cache merges equal
+   * requests); the run page's progress counts calls against it.
+   */
   plannedJudgeCalls?: number;
   /** The `--baseline` gate the run was held to: `report` applies it again, so it exits as the run did. */
   baseline?: { runId: string; maxDrop: number };
@@ -197,7 +200,8 @@ export function createRunStore(prisma: PrismaClient) {
 
     async setStatus(id: string, status: RunStatus): Promise<void> {
       if (status === "running") {
-        // Each cell of a queued run asks for "running" as it starts: only the first starts the run's clock (the page's ETA reads it).
+        // Each cell of a queued run asks for "running" as it starts: only the first starts the
+        // run's clock (the page's ETA reads it).
         // A run finished meanwhile (a cancel that skipped its queued cells) stays finished.
         await prisma.run.updateMany({
           where: { id, status: { notIn: ["running", "cancelled", "completed"] } },
@@ -256,7 +260,10 @@ export function createRunStore(prisma: PrismaClient) {
       }, TRANSACTION_OPTIONS);
     },
 
-    /** Writes many results at once, those not stored yet (a cancel's skipped cells): one insert for the results, one for their criteria. Returns how many it wrote. */
+    /**
+     * Writes many results at once, those not stored yet (a cancel's skipped cells): one insert for
+     * the results, one for their criteria. Returns how many it wrote.
+     */
     async saveNewResults(runId: string, results: readonly EvalResult[]): Promise<number> {
       if (results.length === 0) return 0;
       return prisma.$transaction(async (tx) => {

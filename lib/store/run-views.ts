@@ -61,7 +61,10 @@ export interface RunOverview extends RunListItem {
   judgeCalls: number;
   tokens: { input: number; output: number; cacheRead: number; cacheWrite: number };
   reusedCalls: number;
-  /** The run's judge calls summed per model, provider and batching, from its call links: what the engine prices its savings from (lib/engine/cost/savings.ts). */
+  /**
+   * The run's judge calls summed per model, provider and batching, from its call links: what the
+   * engine prices its savings from (lib/engine/cost/savings.ts).
+   */
   callsByModel: StoredModelCalls[];
   /** Judge calls made whose model had no price (their cost is not in costUsd). */
   unpricedCalls: number;
@@ -215,7 +218,8 @@ export function createRunViews(prisma: PrismaClient) {
         judgeCalls += group._sum.judgeCalls ?? 0;
       }
       const finished = run.finishedAt !== null;
-      // A finished run's columns hold its totals; its calls per model are read all the same, to price what the caches saved.
+      // A finished run's columns hold its totals; its calls per model are read all the same, to
+      // price what the caches saved.
       const [versions, models] = await Promise.all([
         versionNumbers(prisma, [run]),
         callsByModel(prisma, runId),
@@ -330,7 +334,10 @@ export function createRunViews(prisma: PrismaClient) {
       });
     },
 
-    /** Whether any result of the run was graded by several jurors or panel models (the run page links the agreement view). */
+    /**
+     * Whether any result of the run was graded by several jurors or panel models (the run page
+     * links the agreement view).
+     */
     async hasSeveralJudges(runId: string): Promise<boolean> {
       if (!UUID.test(runId)) return false;
       const rows = await prisma.$queryRaw<
@@ -345,7 +352,8 @@ export function createRunViews(prisma: PrismaClient) {
       const rows = await prisma.$queryRaw<
         { data: unknown }[]
       >`SELECT data FROM eval_results WHERE ${agreementRows(runId)} ORDER BY created_at, id`;
-      // In the suite's order, not the order they finished in: the lists of this view read the same on every load and run.
+      // In the suite's order, not the order they finished in: the lists of this view read the same
+      // on every load and run.
       const results = inSuiteOrder(rows.map((r) => r.data as EvalResult));
       return {
         results: multiJudgeResults(results).length,

@@ -113,13 +113,19 @@ export async function enqueueCells(input: {
   return input.cellIds.length;
 }
 
-/** What a batched run's judge needs (lib/judge/batch-rounds.ts): the run's batch ledger, and the judge calls in progress (a round closes when all of them wait in it). */
+/**
+ * What a batched run's judge needs (lib/judge/batch-rounds.ts): the run's batch ledger, and the
+ * judge calls in progress (a round closes when all of them wait in it).
+ */
 export interface RunBatchContext {
   ledger: BatchLedger;
   outstanding: () => number;
 }
 
-/** A run's judge, prices and provider resolution (issue 11): the server's providers for a dashboard run, the suite's own for one queued by the CLI. */
+/**
+ * A run's judge, prices and provider resolution (issue 11): the server's providers for a dashboard
+ * run, the suite's own for one queued by the CLI.
+ */
 export interface RunProviders {
   /** The uncached judge, sending each request to its model's provider. */
   judge: JudgePort;
@@ -167,7 +173,10 @@ interface RunContext {
   live?: LiveRunner;
   /** Aborted once the run's cancel request is seen. */
   cancel: AbortController;
-  /** Warnings already logged for this run (each job is a runSuite of its own; the run says each once, as the CLI does). */
+  /**
+   * Warnings already logged for this run (each job is a runSuite of its own; the run says each
+   * once, as the CLI does).
+   */
   warned: Set<string>;
 }
 
@@ -352,7 +361,10 @@ export async function startWorker(options: WorkerOptions): Promise<{ stop(): Pro
     },
   );
   return {
-    /** Stops scheduling calls at once; the calls in flight finish, and the cells they belong to go back to the queue. */
+    /**
+     * Stops scheduling calls at once; the calls in flight finish, and the cells they belong to go
+     * back to the queue.
+     */
     async stop() {
       shutdown.abort();
       await options.boss.offWork(GRADE_QUEUE, { wait: true });

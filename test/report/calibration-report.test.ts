@@ -1,8 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  calibrationReport,
-  runCalibration,
-} from "../../lib/engine/trust/calibration/run-calibration";
+import { calibrationReport, runCalibration } from "../../lib/engine/run-calibration";
 import { REPORTERS } from "../../lib/report/registry";
 import { createFakeJudge } from "../support/fake-judge";
 import { DEFAULT_MODEL, suiteFrom } from "../support/run-yaml";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { runRepeated } from "../../lib/engine/trust/repeat/run-repeated";
+import { runRepeated } from "../../lib/engine/run-repeated";
 import { createRepeatStore } from "../../lib/store/repeat-store";
 import { createRunStore } from "../../lib/store/run-store";
 import { createFakeJudge } from "../support/fake-judge";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { EVAL_STATUSES, type EvalResult } from "../../lib/engine/results/report";
-import type { PairwiseOutcome } from "../../lib/engine/pairwise/types";
-import type { ReviewOutcome } from "../../lib/engine/review/types";
+import type { PairwiseOutcome } from "../../lib/engine/results/pairwise-types";
+import type { ReviewOutcome } from "../../lib/engine/results/review-types";
 import { createPositionBiasViews } from "../../lib/store/position-bias";
 import { runProgress } from "../../lib/store/run-progress";
 import { priceOfStoredCall as priceOf } from "../../lib/judge/provider-resolution";

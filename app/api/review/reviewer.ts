@@ -37,7 +37,10 @@ export async function pageSessionReviewer(): Promise<string | null> {
   );
 }
 
-/** A reviewer's request, read once for every review route: its JSON body, who is labelling (the session's name wins), the database; or the response that says why not. */
+/**
+ * A reviewer's request, read once for every review route: its JSON body, who is labelling (the
+ * session's name wins), the database; or the response that says why not.
+ */
 export async function reviewerRequest<S extends z.ZodType<{ reviewer?: string }>>(
   request: Request,
   schema: S,

@@ -20,7 +20,8 @@ export async function POST(request: Request) {
   // Live evals whose server the allow-list refuses will defer: the plan says so while typing.
   const allowList = await dashboardAllowList(settings.value);
   if (!allowList.ok) return errorResponse("unavailable", allowList.message);
-  // The suite may use only the server's providers; each model's provider (and a missing key) is shown. No key value leaves the server.
+  // The suite may use only the server's providers; each model's provider (and a missing key) is
+  // shown. No key value leaves the server.
   const providers = await dashboardProviders(settings.value);
   if (!providers.ok) return errorResponse("unavailable", providers.message);
   const checked = await suiteWorkers().run(

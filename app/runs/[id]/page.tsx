@@ -39,7 +39,8 @@ export default async function RunPage({
   const views = await runViews();
   // The heatmap's drill-down: one exact cell, a missing axis meaning "none".
   const cell = cellFilter(query);
-  // One round of queries, not two: the figures, the table's first rows, the matrix and whether there are juries at once.
+  // One round of queries, not two: the figures, the table's first rows, the matrix and whether
+  // there are juries at once.
   const queries = await runQueries();
   const [run, page, cells, severalJudges, bias, deferReasons] = await Promise.all([
     views.runOverview(id),

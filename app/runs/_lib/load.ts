@@ -29,7 +29,10 @@ export async function runQueries() {
   return createRunQueries(prisma());
 }
 
-/** A URL segment decoded, or undefined when it cannot name anything: bad percent-encoding, or a NUL (which Postgres text cannot hold). */
+/**
+ * A URL segment decoded, or undefined when it cannot name anything: bad percent-encoding, or a NUL
+ * (which Postgres text cannot hold).
+ */
 export function decodeSegment(raw: string): string | undefined {
   try {
     const decoded = decodeURIComponent(raw);

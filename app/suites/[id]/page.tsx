@@ -22,7 +22,8 @@ export default async function SuitePage({ params }: { params: Promise<{ id: stri
   }
   const suite = await createSuiteStore(db.prisma).getSuite(id);
   if (!suite) notFound();
-  // Whether the server's providers can judge at all, known before the first edit (keys stay here); a model whose provider has no key defers, anchor by anchor.
+  // Whether the server's providers can judge at all, known before the first edit (keys stay here);
+  // a model whose provider has no key defers, anchor by anchor.
   const settings = readEnv();
   const providers = settings.ok ? await dashboardProviders(settings.value) : undefined;
   const judgeKey = providers?.ok === true && serverCanJudge(providers.value);

@@ -1,6 +1,7 @@
 import type { TokenUsage } from "../ports/judge-port";
 import { addTokenUsage } from "../ports/judge-port";
 import { batchPrice, costOf, type ModelPrice } from "./cost";
+import type { PromptCacheSavings, Saving, Savings } from "../results/savings-types";
 
 // What a run saved, in dollars, from its judge calls' stored token usage and
 // the price table: the one computation behind every report and the run page,
@@ -18,35 +19,6 @@ import { batchPrice, costOf, type ModelPrice } from "./cost";
 //
 // A model with no price has no dollar figure: its tokens are still counted,
 // and the figure says `unpriced` rather than pretend it saved nothing.
-
-/** Dollars saved (negative: it cost more). `usd` is null when every part of it comes from unpriced models; `unpriced` when some part does and is left out of `usd`. */
-export interface Saving {
-  usd: number | null;
-  unpriced: boolean;
-}
-
-export interface PromptCacheSavings {
-  /** Input tokens read from the prompt cache. */
-  readTokens: number;
-  /** Input tokens written to the prompt cache. */
-  writeTokens: number;
-  /** Reads at 0.1x instead of 1x the input price (a provider's own cached price where it has one). */
-  reads: Saving;
-  /** Writes at 1.25x the input price: a negative saving. */
-  writes: Saving;
-  /** reads + writes. */
-  net: Saving;
-}
-
-export interface Savings {
-  promptCache: PromptCacheSavings;
-  /** Verdicts reused from the judge cache, and what those calls cost when they were made. */
-  judgeCache: { calls: number; saved: Saving };
-  /** Message Batches: what half price saved on the batched calls (present when some were batched); `total` adds it. */
-  batch?: { calls: number; saved: Saving };
-  /** Everything above together. */
-  total: Saving;
-}
 
 /** One model's calls, summed: what the computation needs (a run's rows in SQL sum to this, as a report's calls do). */
 export interface ModelCallTotals {

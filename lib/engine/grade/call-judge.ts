@@ -6,7 +6,7 @@ import type { ScoreVerdict, ScoreVerdictKind, VerdictKind, VerdictOf } from "../
 
 // How a grader reaches the judge: one request through the scheduler, which
 // either makes the call or skips it (budget, cancel). Shared by every rubric
-// form's grader (grade-cell.ts, review/, pairwise/), so they stand on this
+// form's grader (cell/grade-cell.ts, review/, pairwise/), so they stand on this
 // leaf and never import one another for it.
 
 export type CallResult<V = ScoreVerdict> =

@@ -1,4 +1,4 @@
-import type { JudgeSlot } from "../ports/judge-port";
+import type { JudgeSlot, Scheduled } from "../ports/judge-port";
 import type { SkipKind } from "../results/skip-kind";
 
 // Runs judge calls under a concurrency limit and a spending budget.
@@ -20,8 +20,6 @@ import type { SkipKind } from "../results/skip-kind";
 
 /** Why a call was not started: the budget would be passed, or the run was cancelled or interrupted. */
 export type SkipReason = SkipKind;
-
-export type Scheduled<T> = { skipped: false; value: T } | { skipped: true; reason: SkipReason };
 
 /** A signal that, once aborted, refuses the calls it was given to that are not yet started. */
 export interface ScheduleStop {

@@ -1,7 +1,7 @@
 import type { PairwiseConfig } from "../../config/pairwise-types";
 import { addTokenUsage } from "../ports/judge-port";
 import type { EvalResult, JudgeCallSummary } from "../results/report";
-import type { PlannedCell, JudgeInstance } from "../plan/planned-cell";
+import type { PlannedCell, JudgeInstance } from "../grade/planned-cell";
 import { SKIPPED, type CallJudge, type ResultBase } from "../grade/call-judge";
 import type { SkipReason } from "../grade/call-scheduler";
 import type { PairwiseVerdict } from "../ports/verdict";
@@ -13,7 +13,7 @@ import {
   wilsonIntervals,
 } from "./pairwise-result";
 import { pairwiseRequest, pairwiseStablePrompt } from "./pairwise-prompt";
-import type { JudgedPair, PairwiseComparison, PairwiseOutcome } from "./types";
+import type { JudgedPair, PairwiseComparison, PairwiseOutcome } from "../results/pairwise-types";
 
 // Grades a pairwise eval: every judge compares every pair in both orders
 // (never optional), the orders are combined by map-verdicts.ts, and the

@@ -1,4 +1,4 @@
-import type { PairwiseCategoryScore, PairwiseWinner } from "./types";
+import type { PairwiseCategoryScore, PairwiseWinner } from "../results/pairwise-types";
 
 // Every pair is judged twice: A first, then B first. The second verdict is
 // mapped back to the original order (its "A" is our B). The rule that

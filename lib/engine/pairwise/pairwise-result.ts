@@ -5,7 +5,7 @@ import type {
   PairwiseResult,
   PairwiseWinner,
   PositionBias,
-} from "./types";
+} from "../results/pairwise-types";
 
 // Win rates as the Go package's ComputePairwiseResult computes them: over all
 // comparisons, uncertain ones counting for neither side (but in the total);

@@ -1,6 +1,6 @@
 import type { ServerConfig } from "../../config/types";
 import type { Candidate } from "../grade/build-prompt";
-import type { PlannedCell } from "./planned-cell";
+import type { PlannedCell } from "../grade/planned-cell";
 
 // What `eval --explain` says about a live cell: its server, the agent's model
 // and call budget. The transcript does not exist before the run, so the judge

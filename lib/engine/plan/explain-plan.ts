@@ -1,6 +1,6 @@
 import type { Rubric } from "../../config/types";
 import type { JudgeRequest, VerdictKind } from "../ports/judge-port";
-import type { ComparedCells, PlannedCell } from "./planned-cell";
+import type { ComparedCells, PlannedCell } from "../grade/planned-cell";
 import { BATCH_PRICE_FACTOR, costOf, type ModelPrice } from "../cost/cost";
 import { formatUsd, plural } from "../results/format-score";
 import { describeRubric } from "./describe-rubric";
@@ -11,7 +11,7 @@ import {
   tokensOf,
   type TokenEstimate,
 } from "./estimate-requests";
-import { liveRunKey } from "./planned-cell";
+import { liveRunKey } from "../grade/planned-cell";
 import {
   ASSUMED_TRANSCRIPT_CHARS,
   assumedLiveCandidate,
@@ -70,14 +70,20 @@ export interface ExplainedCell {
   costUsd: number | null;
   /** The same with Message Batches (`--batch`, Run as batch): every price halved, the cache's multipliers on top. */
   batchUsd: number | null;
-  /** An unchanged rerun: 0 when the judge cache answers every call (a fixed response); a live run grades a new transcript. */
+  /**
+   * An unchanged rerun: 0 when the judge cache answers every call (a fixed response); a live run
+   * grades a new transcript.
+   */
   rerunUsd: number | null;
   /** The input tokens as the prompt cache would bill them. */
   cacheInput: ProjectedInput;
   deferReason?: string;
   /** A live run's agent: model, call budget (turns), limits. */
   agent?: string;
-  /** Upper bound of the agent's model calls (its turn limit); 0 for a fixed response, and for a run an earlier cell already counts. */
+  /**
+   * Upper bound of the agent's model calls (its turn limit); 0 for a fixed response, and for a run
+   * an earlier cell already counts.
+   */
   agentCalls: number;
 }
 
@@ -124,17 +130,25 @@ function comparedLine(compared: ComparedCells, rubric: Rubric): string {
   const live = comparedLiveSides(compared).length;
   const kind =
     live > 0
-      ? `${live} live run${live === 1 ? "" : "s"}${compared.sourcePlanned ? `, shared with eval ${JSON.stringify(source)}'s own cells` : ""}`
+      ? `${live} live run${live === 1 ? "" : "s"}${
+          compared.sourcePlanned ? `, shared with eval ${JSON.stringify(source)}'s own cells` : ""
+        }`
       : "fixed responses";
-  return `${compared.pairs.length} pair${compared.pairs.length === 1 ? "" : "s"} of cells of eval ${JSON.stringify(source)} (${kind})`;
+  return (
+    `${compared.pairs.length} pair${compared.pairs.length === 1 ? "" : "s"} of cells of ` +
+    `eval ${JSON.stringify(source)} (${kind})`
+  );
 }
 
 /** What the rerun figure assumes, by ExplainOptions.judgeCache. */
 const RERUN_ASSUMPTIONS: Record<string, string> = {
-  true: "an unchanged rerun of fixed responses is answered by the judge cache (a live run grades a new transcript; judge errors are not cached, so a rerun pays for them again)",
+  true:
+    "an unchanged rerun of fixed responses is answered by the judge cache (a live run grades " +
+    "a new transcript; judge errors are not cached, so a rerun pays for them again)",
   false: "an unchanged rerun pays again in full (--no-cache asks the judge afresh)",
   "no store":
-    "an unchanged rerun pays again in full: without --store (or DATABASE_URL) no verdict is kept for the judge cache (judge errors are never cached)",
+    "an unchanged rerun pays again in full: without --store (or DATABASE_URL) no verdict " +
+    "is kept for the judge cache (judge errors are never cached)",
 };
 
 export interface ExplainOptions {
@@ -148,7 +162,10 @@ export interface ExplainOptions {
    * without `--store` or DATABASE_URL keeps no verdicts): the last two pay again.
    */
   judgeCache?: boolean | "no store";
-  /** Which judge models Message Batches would carry (`goesThroughBatches` of their provider); without it, every model. The others cost the same with batches. */
+  /**
+   * Which judge models Message Batches would carry (`goesThroughBatches` of their provider);
+   * without it, every model. The others cost the same with batches.
+   */
   batchable?: (model: string) => boolean;
 }
 
@@ -201,7 +218,9 @@ export function explainPlan(
     const candidate = cell.compared
       ? comparedLine(cell.compared, cell.eval.rubric)
       : cell.candidate
-        ? `fixed response (${cell.candidate.response.length} chars)${item}${cell.cell?.prompt !== undefined ? `, prompt #${cell.cell.promptIndex}` : ""}`
+        ? `fixed response (${cell.candidate.response.length} chars)${item}${
+            cell.cell?.prompt !== undefined ? `, prompt #${cell.cell.promptIndex}` : ""
+          }`
         : cell.live
           ? `${liveCandidateLine(cell.live)}${item}`
           : `live agent run against server ${JSON.stringify(cell.eval.server ?? "(none)")}${item}`;
@@ -329,14 +348,23 @@ function costLine(c: {
     write5m + write1h + read === 0
       ? "no prefix cached"
       : `${write5m + write1h} input tokens written, ${read} read`;
-  return `naive ${usd(c.naiveUsd)}, with the prompt cache ${usd(c.costUsd)} (${cache}), with batches ${usd(c.batchUsd)}, unchanged rerun ${usd(c.rerunUsd)}`;
+  return (
+    `naive ${usd(c.naiveUsd)}, with the prompt cache ${usd(c.costUsd)} (${cache}), with ` +
+    `batches ${usd(c.batchUsd)}, unchanged rerun ${usd(c.rerunUsd)}`
+  );
 }
 
-/** The TTL only where something is cached: below every model's minimum the API caches nothing, whatever the TTL asked. */
+/**
+ * The TTL only where something is cached: below every model's minimum the API caches nothing,
+ * whatever the TTL asked.
+ */
 function ttlClause(plan: ExplainedPlan): string {
   const { write5m, write1h, read } = plan.totals.cacheInput;
   if (write5m + write1h + read === 0)
-    return "nothing is cached: no shared prefix reaches its judge model's minimum cacheable length (or the model has no known minimum)";
+    return (
+      "nothing is cached: no shared prefix reaches its judge model's minimum cacheable " +
+      "length (or the model has no known minimum)"
+    );
   return `the rubric's prefix cached for ${plan.cacheTtl === "1h" ? "1 hour" : "5 minutes"}`;
 }
 
@@ -363,7 +391,10 @@ export function renderExplain(plan: ExplainedPlan): string {
   }
   const t = plan.totals;
   lines.push(
-    `Plan: ${plural(t.evals, "eval")}, ${plural(t.cells, "cell")}${t.deferred ? ` (${t.deferred} deferred)` : ""}, ${plural(t.judgeCalls, "judge call")}, ~${t.inputTokens} input + ${t.outputTokens} output tokens, projected cost ~${formatUsd(t.costUsd)}`,
+    `Plan: ${plural(t.evals, "eval")}, ` +
+      `${plural(t.cells, "cell")}${t.deferred ? ` (${t.deferred} deferred)` : ""}, ` +
+      `${plural(t.judgeCalls, "judge call")}, ~${t.inputTokens} input + ${t.outputTokens} ` +
+      `output tokens, projected cost ~${formatUsd(t.costUsd)}`,
     `Cost: ${costLine(t)}${plan.rerunHint ? ` (${plan.rerunHint})` : ""}; ${ttlClause(plan)}`,
   );
   if (t.agentCalls)

@@ -5,8 +5,8 @@ import { matchWhen } from "../grade/match-when";
 import { resolveProvider } from "./resolve-provider";
 import { renderPromptTemplate } from "../../config/prompt-template";
 import type { DatasetItem } from "../../config/dataset-schema";
-import { planCellComparison } from "../pairwise/plan-cell-comparison";
-import type { PlannedCell } from "./planned-cell";
+import { planCellComparison } from "./plan-cell-comparison";
+import type { PlannedCell } from "../grade/planned-cell";
 import { treeDepth } from "../../config/plan-size";
 
 // Expands a suite into cells (eval × matrix coordinates) and, per cell, the

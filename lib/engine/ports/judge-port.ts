@@ -26,6 +26,16 @@ export function addTokenUsage(a: TokenUsage, b: TokenUsage): TokenUsage {
 
 export const ZERO_USAGE: TokenUsage = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
 
+/**
+ * Why a call or an eval was not graded: the --max-cost budget, a cancel
+ * request or an interruption. Defined here, at the floor, because the live
+ * port's outcome carries it; results/skip-kind.ts has its labels.
+ */
+export type SkipKind = "budget" | "cancelled" | "interrupted";
+
+/** What a scheduled call (grade/call-scheduler.ts) gave: its value, or why it was not started. */
+export type Scheduled<T> = { skipped: false; value: T } | { skipped: true; reason: SkipKind };
+
 export type { VerdictKind, ScoreVerdictKind } from "./verdict";
 
 /** A request for a verdict of kind K; bare `JudgeRequest` is a score request (a criterion, a tree node, a free-form rubric). */

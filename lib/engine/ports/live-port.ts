@@ -1,8 +1,5 @@
 import type { AgentConfig, ServerConfig } from "../../config/types";
-import type { JudgeSlot, TokenUsage } from "./judge-port";
-import type { Scheduled } from "../grade/call-scheduler";
-import type { Transcript } from "../results/transcript";
-import type { SkipKind } from "../results/skip-kind";
+import type { JudgeSlot, Scheduled, SkipKind, TokenUsage } from "./judge-port";
 
 // The live port: how the engine gets the candidate of an eval without a
 // response. The adapter (lib/live) starts the MCP server, runs the agent and
@@ -51,6 +48,45 @@ export interface LiveRequest {
     estimate: AgentCallEstimate,
     work: (slot: JudgeSlot) => Promise<{ value: T; usage: TokenUsage }>,
   ): Promise<Scheduled<T>>;
+}
+
+// The transcript of a live agent run: lib/live builds it, results/transcript.ts renders it.
+
+export type TranscriptEntry =
+  | { kind: "user"; text: string }
+  /** Text the agent wrote alongside tool calls (not its final reply). */
+  | { kind: "assistant"; text: string }
+  | {
+      kind: "tool_call";
+      name: string;
+      /** The arguments the agent passed (redacted). */
+      arguments: unknown;
+      /** The result as text (redacted; cut to the agent's max_result_chars). */
+      result: string;
+      isError: boolean;
+      /** The result's full length when it was truncated. */
+      truncatedFrom?: number;
+      durationMs: number;
+    }
+  | { kind: "final"; text: string };
+
+/** Why the agent stopped: its final reply, a limit, a failure, or the budget / an interruption. */
+export type TranscriptStop = "final" | "max_turns" | "timeout" | "error" | "skipped";
+
+export interface Transcript {
+  server: string;
+  /** The agent's model as written in the suite (`openai:gpt-4.1-mini`). */
+  model: string;
+  /** The provider that ran it, when models were resolved. */
+  provider?: string;
+  stop: TranscriptStop;
+  /** Model calls made (the agent's turns). */
+  turns: number;
+  /** The turn limit the run had. */
+  maxTurns: number;
+  entries: TranscriptEntry[];
+  /** A sentence for a run that did not end with a final reply. */
+  stopNote?: string;
 }
 
 export type LiveOutcome =

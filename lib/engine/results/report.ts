@@ -2,11 +2,11 @@ import type { JudgeConfig, Scale, SourceLocation, RubricSource } from "../../con
 import type { JudgeCallRecord, TokenUsage } from "../ports/judge-port";
 import type { AgentCallRecord } from "../ports/live-port";
 import type { Transcript } from "./transcript";
-import type { ReviewOutcome } from "../review/types";
-import type { PairwiseOutcome } from "../pairwise/types";
+import type { ReviewOutcome } from "./review-types";
+import type { PairwiseOutcome } from "./pairwise-types";
 import type { CalibrationResult, JudgeAgreement, RepeatSummary } from "./trust";
 import type { SkipKind, SkippedBy } from "./skip-kind";
-import type { Savings } from "../cost/savings";
+import type { Savings } from "./savings-types";
 
 // The canonical report: one object that every reporter renders. No reporter
 // needs an eval-specific code path; everything a format shows is here.

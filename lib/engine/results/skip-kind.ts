@@ -1,10 +1,13 @@
+import type { SkipKind } from "../ports/judge-port";
+
 // Why an eval was not graded: the --max-cost budget, a cancel request
 // (dashboard, `rubric-studio cancel`), or an interruption (Ctrl-C, a worker's
 // shutdown). The kind travels in the result (`EvalResult.skipKind`), so every
 // reporter and the dashboard say the cause once, and say the right one.
-// A leaf module: the scheduler, the report type and the reporters stand on it.
+// Beside the ports at the floor: the scheduler, the report type and the reporters stand on it.
 
-export type SkipKind = "budget" | "cancelled" | "interrupted";
+// The type lives in the ports (the live port's outcome carries it).
+export type { SkipKind };
 
 export const SKIP_KINDS: readonly SkipKind[] = ["budget", "cancelled", "interrupted"];
 

@@ -1,44 +1,12 @@
+import type { Transcript } from "../ports/live-port";
+
 // The transcript of a live agent run: what the judge grades (as text) and what
 // the reports show (structured). lib/live builds it, already redacted and with
 // long tool results truncated; the engine renders it, so that the text the
 // judge reads, `when:` predicates and evidence checks all see the same bytes.
 
-export type TranscriptEntry =
-  | { kind: "user"; text: string }
-  /** Text the agent wrote alongside tool calls (not its final reply). */
-  | { kind: "assistant"; text: string }
-  | {
-      kind: "tool_call";
-      name: string;
-      /** The arguments the agent passed (redacted). */
-      arguments: unknown;
-      /** The result as text (redacted; cut to the agent's max_result_chars). */
-      result: string;
-      isError: boolean;
-      /** The result's full length when it was truncated. */
-      truncatedFrom?: number;
-      durationMs: number;
-    }
-  | { kind: "final"; text: string };
-
-/** Why the agent stopped: its final reply, a limit, a failure, or the budget / an interruption. */
-export type TranscriptStop = "final" | "max_turns" | "timeout" | "error" | "skipped";
-
-export interface Transcript {
-  server: string;
-  /** The agent's model as written in the suite (`openai:gpt-4.1-mini`). */
-  model: string;
-  /** The provider that ran it, when models were resolved. */
-  provider?: string;
-  stop: TranscriptStop;
-  /** Model calls made (the agent's turns). */
-  turns: number;
-  /** The turn limit the run had. */
-  maxTurns: number;
-  entries: TranscriptEntry[];
-  /** A sentence for a run that did not end with a final reply. */
-  stopNote?: string;
-}
+// The types live in the live port, which returns a transcript.
+export type { Transcript, TranscriptEntry, TranscriptStop } from "../ports/live-port";
 
 /** The agent as reports name it: "openai:gpt-4.1-mini (openai)", or the model alone when its provider is unknown. */
 export function transcriptAgent(t: Pick<Transcript, "model" | "provider">): string {

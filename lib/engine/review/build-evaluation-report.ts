@@ -14,7 +14,7 @@ import type {
   JudgeMetadata,
   PassCriteria,
   ReportMetadata,
-} from "./types";
+} from "../results/review-types";
 
 // Assembles an EvaluationReport the way the Go package's Finalize does:
 // decision, overallDecision, next steps with the rerun command, summary.

@@ -1,6 +1,6 @@
 import type { CategoryScale, ReviewCategory, ScoreValue } from "../../config/category-types";
 import type { CategoryVerdict } from "../ports/verdict";
-import type { CategoryResult, ChecklistResults, Finding } from "./types";
+import type { CategoryResult, ChecklistResults, Finding } from "../results/review-types";
 
 // One judge's verdict on one category, as a CategoryResult with findings.
 // A checklist category is scored from the items the judge found, not from the

@@ -5,7 +5,7 @@ import type {
   Decision,
   Finding,
   FindingCounts,
-} from "./types";
+} from "../results/review-types";
 
 // The decision of a review, by exactly the rules of the Go package's Evaluate
 // (spec/README.md), in this order:

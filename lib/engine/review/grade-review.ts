@@ -2,7 +2,7 @@ import type { ReviewPassCriteria, RubricSetConfig } from "../../config/category-
 import { addTokenUsage } from "../ports/judge-port";
 import type { TokenUsage } from "../ports/judge-port";
 import type { CriterionResult, EvalResult, JudgeCallSummary } from "../results/report";
-import type { PlannedCell } from "../plan/planned-cell";
+import type { PlannedCell } from "../grade/planned-cell";
 import { SKIPPED, type CallJudge, type ResultBase } from "../grade/call-judge";
 import { aggregationMethodOf } from "./aggregation/registry";
 import { buildEvaluationReport, judgeMetadata, reportMetadata } from "./build-evaluation-report";
@@ -10,7 +10,7 @@ import { reviewScore, SCORE_POINTS } from "./category-result";
 import { aggregateEvaluations, type JudgedReview } from "./multi-judge";
 import { REVIEW_TEMPLATE_VERSION } from "./review-prompt";
 import { runReviewJudge, type ReviewJudgeRun } from "./run-review-judge";
-import type { CategoryResult, ReviewOutcome } from "./types";
+import type { CategoryResult, ReviewOutcome } from "../results/review-types";
 
 // Grades a cell whose rubric is a category rubric: every judge reviews the
 // document, one judge's review is the result, several are aggregated by the

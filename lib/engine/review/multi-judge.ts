@@ -10,7 +10,7 @@ import type {
   JudgeDisagreement,
   JudgeMetadata,
   MultiJudgeResult,
-} from "./types";
+} from "../results/review-types";
 
 // Several judges' reviews of one document, combined as the Go package's
 // AggregateEvaluations does (spec/README.md):

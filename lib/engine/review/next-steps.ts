@@ -1,4 +1,10 @@
-import type { ActionItem, CategoryResult, Decision, Finding, NextSteps } from "./types";
+import type {
+  ActionItem,
+  CategoryResult,
+  Decision,
+  Finding,
+  NextSteps,
+} from "../results/review-types";
 import { isBlocking } from "./decide-review";
 
 // Next steps and the summary line, as the Go package's GenerateNextSteps and

@@ -1,7 +1,12 @@
 import type { TokenUsage } from "../ports/judge-port";
 import type { CriterionResult, EvalResult, JudgeGrade } from "../results/report";
 import { reviewScore, SCORE_POINTS } from "./category-result";
-import type { EvaluationReport, JudgeMetadata, MultiJudgeResult, ReviewOutcome } from "./types";
+import type {
+  EvaluationReport,
+  JudgeMetadata,
+  MultiJudgeResult,
+  ReviewOutcome,
+} from "../results/review-types";
 
 // A review the Go package (or `rubric-studio review`) wrote, as one result of
 // the canonical report, so that `rubric-studio report FILE` renders it with

@@ -1,13 +1,13 @@
 import type { RubricSetConfig } from "../../config/category-types";
 import type { JudgeRequest } from "../ports/judge-port";
 import type { JudgeCallSummary, VerdictRecord } from "../results/report";
-import type { JudgeInstance } from "../plan/planned-cell";
+import type { JudgeInstance } from "../grade/planned-cell";
 import type { CallJudge, CallResult } from "../grade/call-judge";
 import type { SkipReason } from "../grade/call-scheduler";
 import type { CategoryVerdict, VerdictKind, VerdictOf } from "../ports/verdict";
 import { categoryRequest, holisticRequest } from "./review-prompt";
 import { categoryResultOf, SCORE_POINTS } from "./category-result";
-import type { CategoryResult } from "./types";
+import type { CategoryResult } from "../results/review-types";
 
 // One judge (a juror, or a panel model) reviews the document: one call per
 // category (analytic) or one call for all (holistic). Any judge error makes

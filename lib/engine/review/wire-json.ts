@@ -1,6 +1,6 @@
 import * as z from "zod";
 import { describeZodError, goList, omitempty, toGoJson } from "../../config/go-json";
-import type { EvaluationReport, MultiJudgeResult } from "./types";
+import type { EvaluationReport, MultiJudgeResult } from "../results/review-types";
 
 // EvaluationReport and MultiJudgeResult as the Go package reads and writes
 // them: fields in struct order, omitempty honoured, JudgeMetadata and

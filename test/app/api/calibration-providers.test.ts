@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as checkAnchors } from "../../../app/api/calibration/check/route";
 import { POST as calibrate } from "../../../app/api/suites/[id]/calibrations/route";
 /* eslint-enable no-restricted-imports */
-import type { AnchorCheck } from "../../../lib/engine/trust/calibration/check-anchors";
+import type { AnchorCheck } from "../../../lib/engine/check-anchors";
 import { createCalibrationStore } from "../../../lib/store/calibration-store";
 import { createSuiteStore } from "../../../lib/store/suite-store";
 import { resetSuiteWorkers } from "../../../lib/offthread/suite-workers";

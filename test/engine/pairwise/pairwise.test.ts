@@ -4,7 +4,7 @@ import { computePairwiseResult, winRateBars } from "../../../lib/engine/pairwise
 import { createFakeJudge, type FakeAnswer } from "../../support/fake-judge";
 import { runOne } from "../../support/run-yaml";
 import type { JudgeRequest, VerdictKind } from "../../../lib/engine/ports/judge-port";
-import type { PairwiseWinner } from "../../../lib/engine/pairwise/types";
+import type { PairwiseWinner } from "../../../lib/engine/results/pairwise-types";
 
 // Pairwise comparisons: both orders always, the swapped verdict mapped back,
 // position bias flagged and counted, win rates by the Go formula.

@@ -6,7 +6,7 @@ import type {
   ScoreValue,
   Severity,
 } from "../../../lib/config/category-types";
-import type { CategoryResult, Finding } from "../../../lib/engine/review/types";
+import type { CategoryResult, Finding } from "../../../lib/engine/results/review-types";
 
 // Every rule of the Go package's Evaluate (spec/README.md), one at a time, and
 // the order in which they apply.

@@ -3,7 +3,7 @@ import { AGGREGATION_METHODS } from "../../../lib/engine/review/aggregation/regi
 import { categoryOf, createFakeJudge, type FakeAnswer } from "../../support/fake-judge";
 import { runOne } from "../../support/run-yaml";
 import type { ScoreValue } from "../../../lib/config/category-types";
-import type { DecisionStatus } from "../../../lib/engine/review/types";
+import type { DecisionStatus } from "../../../lib/engine/results/review-types";
 import type { CategoryVerdict } from "../../../lib/engine/ports/verdict";
 
 // Several judges on one document: the registry of aggregation methods, walked,

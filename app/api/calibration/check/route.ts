@@ -1,6 +1,6 @@
 import { NextResponse } from "next/server";
 import { readEnv } from "../../../../lib/env/read-env";
-import { checkAnchors } from "../../../../lib/engine/trust/calibration/check-anchors";
+import { checkAnchors } from "../../../../lib/engine/check-anchors";
 import { dashboardProviders, serverProviderSetup } from "../../../../lib/judge/server-providers";
 import { suiteWorkers } from "../../../../lib/offthread/suite-workers";
 import { CheckAnchorsBody } from "../../../../components/authoring/api-types";

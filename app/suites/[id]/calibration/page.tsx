@@ -39,7 +39,8 @@ export default async function SuiteCalibrationPage({
     store.maeHistory({ suiteId: id, limit: DRIFT_RUNS }),
     labelCalibration(db.prisma, { suiteId: id }),
   ]);
-  // One per question the review queue asks (an anchor several evals share is one), and how many eval × criterion misses they are.
+  // One per question the review queue asks (an anchor several evals share is one), and how many
+  // eval × criterion misses they are.
   const outliers = latest ? calibrationQuestions(latest.result) : [];
   const misses = latest ? latest.result.criteria.reduce((n, c) => n + c.outliers, 0) : 0;
 

@@ -28,7 +28,8 @@ export default async function ReviewQueuePage({
   if (!db.ok) throw new Error(db.message);
   const queue = createReviewQueue(db.prisma);
   const sessionName = await pageSessionReviewer();
-  // With a login the server knows who reads: what they labelled already (a second opinion waiting for someone else) is left out here; on loopback the table leaves it out in the browser.
+  // With a login the server knows who reads: what they labelled already (a second opinion waiting
+  // for someone else) is left out here; on loopback the table leaves it out in the browser.
   const [{ items, byReason }, all] = await Promise.all([
     queue.list({
       suiteId: id,

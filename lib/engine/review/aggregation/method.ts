@@ -1,5 +1,5 @@
 import type { ScoreValue } from "../../../config/category-types";
-import type { AggregationMethod, DecisionStatus } from "../types";
+import type { AggregationMethod, DecisionStatus } from "../../results/review-types";
 
 // The contract of a multi-judge aggregation method (one module each, listed in
 // registry.ts): how one category's votes become one score, and how the

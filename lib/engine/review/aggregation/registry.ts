@@ -1,4 +1,4 @@
-import type { AggregationMethod } from "../types";
+import type { AggregationMethod } from "../../results/review-types";
 import { conservative } from "./conservative";
 import { majority } from "./majority";
 import type { AggregationMethodModule } from "./method";

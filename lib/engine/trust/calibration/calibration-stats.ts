@@ -8,6 +8,9 @@ import type { CalibrationItem, CalibrationScale, CriterionCalibration } from "..
 // unit scores in quarter bands), unweighted for categorical ones (pass / fail,
 // pass / partial / fail). A plain data object a page can draw.
 
+/** How far a judged score may sit from the label and still agree (`--tolerance`). */
+export const DEFAULT_TOLERANCE = 0.25;
+
 export function categoriesOf(
   scale: CalibrationScale,
   likert?: { min: number; max: number },

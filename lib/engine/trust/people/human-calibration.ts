@@ -1,8 +1,7 @@
 import type { Scale } from "../../../config/types";
 import { bootstrapInterval } from "../../../stats/bootstrap";
 import { cohenKappa } from "../../../stats/cohen-kappa";
-import { calibrateItem, categoriesOf } from "../calibration/calibration-stats";
-import { DEFAULT_TOLERANCE } from "../calibration/run-calibration";
+import { calibrateItem, categoriesOf, DEFAULT_TOLERANCE } from "../calibration/calibration-stats";
 import type { EvalResult } from "../../results/report";
 import type {
   CalibrationItem,

@@ -19,7 +19,10 @@ export async function GET(_request: Request, { params }: IdParams) {
 
 const Body = z.strictObject({ baseVersionId: z.uuid() });
 
-/** Saves it as the suite's new version: 201 `{ suiteId, versionId }`; 409 when the suite changed since the diff was shown. */
+/**
+ * Saves it as the suite's new version: 201 `{ suiteId, versionId }`; 409 when the suite changed
+ * since the diff was shown.
+ */
 export async function POST(request: Request, { params }: IdParams) {
   const { id } = await params;
   const body = await parseJson(request, Body);

@@ -25,7 +25,8 @@ export async function POST(_request: Request, { params }: IdParams) {
     env: process.env,
     providers: providers.value.providers,
   });
-  // The saved text came from a browser: it is loaded on a worker thread, under a time limit, and its providers: block checked against the server's.
+  // The saved text came from a browser: it is loaded on a worker thread, under a time limit, and
+  // its providers: block checked against the server's.
   const loadText = (input: { text: string; file: string }) =>
     suiteWorkers().run({ kind: "load", ...input, providers: providers.value });
   return fromResult(

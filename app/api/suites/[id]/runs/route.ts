@@ -14,7 +14,10 @@ import {
 
 export const dynamic = "force-dynamic";
 
-/** Queues a run of the posted suite text (saved as a version when new, only once it loads); the server's workers grade it with the server's key. */
+/**
+ * Queues a run of the posted suite text (saved as a version when new, only once it loads); the
+ * server's workers grade it with the server's key.
+ */
 export async function POST(request: Request, { params }: IdParams) {
   const { id } = await params;
   const body = await parseJson(request, RunSuiteBody);

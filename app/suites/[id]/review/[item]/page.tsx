@@ -15,7 +15,10 @@ import { parseQueueQuery, queueQueryString, storeFilter } from "../query";
 
 export const dynamic = "force-dynamic";
 
-/** Items J may go to, in queue order: enough that a person's own labelled items ahead of them do not leave J with none. */
+/**
+ * Items J may go to, in queue order: enough that a person's own labelled items ahead of them do not
+ * leave J with none.
+ */
 const NEXT_ITEMS = 200;
 
 export default async function LabelPage({
@@ -32,7 +35,8 @@ export default async function LabelPage({
   const queue = createReviewQueue(db.prisma);
   const [suite, item] = await Promise.all([(await runViews()).suite(id), queue.get(itemId)]);
   if (!suite || !item || item.suiteId !== id) notFound();
-  // An item waiting for its second opinion shows neither the first label nor the verdicts: the second person answers unanchored.
+  // An item waiting for its second opinion shows neither the first label nor the verdicts: the
+  // second person answers unanchored.
   const label =
     item.state === "labelled"
       ? await db.prisma.humanLabel.findFirst({
@@ -42,7 +46,8 @@ export default async function LabelPage({
         })
       : null;
   const [subject, queued, sessionName] = await Promise.all([
-    // The verdicts go to the browser only once this item has its label. The suite's text came from a browser: loaded on a worker thread, under a time limit.
+    // The verdicts go to the browser only once this item has its label. The suite's text came from
+    // a browser: loaded on a worker thread, under a time limit.
     labelPageSubject(
       db.prisma,
       item,

@@ -1,9 +1,10 @@
-import { loadSuite } from "../../../config/load-suite";
-import type { ConfigIssue, LoadResult } from "../../../config/types";
-import type { EngineDeps, RunOptions } from "../../run-suite";
-import { locateAnchors, type AnchorSpot } from "./locate-anchors";
-import type { CalibrationItem, CalibrationResult } from "../../results/trust";
-import { runCalibration, DEFAULT_TOLERANCE } from "./run-calibration";
+import { loadSuite } from "../config/load-suite";
+import type { ConfigIssue, LoadResult } from "../config/types";
+import type { EngineDeps, RunOptions } from "./run-suite";
+import { locateAnchors, type AnchorSpot } from "./trust/calibration/locate-anchors";
+import type { CalibrationItem, CalibrationResult } from "./results/trust";
+import { runCalibration } from "./run-calibration";
+import { DEFAULT_TOLERANCE } from "./trust/calibration/calibration-stats";
 
 // The editor's "Check anchors": grades the calibration anchors of the draft
 // (of the criterion under the cursor, or of every criterion) with the judge,

@@ -1,14 +1,14 @@
 import type { EvalResult } from "../results/report";
 import { addTokenUsage } from "../ports/judge-port";
-import type { ComparedCells, PlannedCell } from "../plan/planned-cell";
+import type { ComparedCells, PlannedCell } from "../grade/planned-cell";
 import type { LiveOutcome, LivePort, LiveRequest } from "../ports/live-port";
 import type { PriceOf } from "../plan/explain-plan";
-import { gradeCell } from "../grade/grade-cell";
+import { gradeCell } from "./grade-cell";
 import type { CallJudge } from "../grade/call-judge";
-import { agentSummary, liveRunOf, type LiveRuns } from "../grade/grade-live-cell";
+import { agentSummary, liveRunOf, type LiveRuns } from "./grade-live-cell";
 import { renderTranscript } from "../results/transcript";
 import { skippedFields } from "../results/skip-kind";
-import { comparedItems } from "./plan-cell-comparison";
+import { comparedItems } from "../plan/plan-cell-comparison";
 
 // Grades `compare: { eval, a, b }`: gets each side's candidate (a fixed
 // response, or the live run of its cell, shared with that eval's own cells

@@ -1,16 +1,14 @@
-import type { SuiteConfig } from "../../../config/types";
-import type { EvalResult, Report } from "../../results/report";
-import { buildReport, runSuite, type EngineDeps, type RunOptions } from "../../run-suite";
-import { planCalibration, type Probe } from "./plan-calibration";
-import { calibrateItem } from "./calibration-stats";
-import type { CalibrationItem, CalibrationResult, JudgeReading } from "../../results/trust";
+import type { SuiteConfig } from "../config/types";
+import type { EvalResult, Report } from "./results/report";
+import { buildReport, runSuite, type EngineDeps, type RunOptions } from "./run-suite";
+import { planCalibration, type Probe } from "./trust/calibration/plan-calibration";
+import { calibrateItem, DEFAULT_TOLERANCE } from "./trust/calibration/calibration-stats";
+import type { CalibrationItem, CalibrationResult, JudgeReading } from "./results/trust";
 
 // `rubric-studio calibrate`: how well the configured judge matches the
 // labels people gave, per criterion. Grades the probes as a normal run does,
 // then compares. The result is a plain object: the CLI prints it, the
 // dashboard's calibration view draws it.
-
-export const DEFAULT_TOLERANCE = 0.25;
 
 function judgedOf(
   result: EvalResult,

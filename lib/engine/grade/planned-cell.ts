@@ -1,11 +1,11 @@
 import type { EvalConfig } from "../../config/types";
 import type { CellCoordinates } from "../results/report";
-import type { Candidate } from "../grade/build-prompt";
+import type { Candidate } from "./build-prompt";
 import type { LiveRequest } from "../ports/live-port";
 
-// A planned cell: what planning (plan-suite.ts, pairwise/plan-cell-comparison.ts)
-// hands to grading, explaining and the live runner. A leaf of types, so that
-// the planner and the stages that read its cells never import each other.
+// A planned cell: what planning (plan/plan-suite.ts, plan/plan-cell-comparison.ts)
+// hands to grading, explaining and the live runner. It sits here, below plan/,
+// so that the graders of every rubric form (review/, pairwise/) can read it.
 
 export interface JudgeInstance {
   model: string;

@@ -1,7 +1,7 @@
 import type { CellComparison, CellSelector, CompareItem } from "../../config/pairwise-types";
 import { describeComparison } from "../../config/resolve-compare";
-import type { ComparedPair, PlannedCell } from "../plan/planned-cell";
-import { assumedLiveCandidate } from "../plan/explain-live";
+import type { ComparedPair, PlannedCell } from "../grade/planned-cell";
+import { assumedLiveCandidate } from "./explain-live";
 
 // `compare: { eval, a, b }`: two matrix cells of one eval, compared through
 // the pairwise engine. Side A is every cell of the source eval that matches

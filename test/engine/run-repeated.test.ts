@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { runRepeated } from "../../../../lib/engine/trust/repeat/run-repeated";
-import { byCriterion, createFakeJudge } from "../../../support/fake-judge";
-import { suiteFrom, DEFAULT_MODEL } from "../../../support/run-yaml";
-import { REPORTERS } from "../../../../lib/report/registry";
+import { runRepeated } from "../../lib/engine/run-repeated";
+import { byCriterion, createFakeJudge } from "../support/fake-judge";
+import { suiteFrom, DEFAULT_MODEL } from "../support/run-yaml";
+import { REPORTERS } from "../../lib/report/registry";
 
 // `eval --repeat N`: every call N times, each result once per repeat, the
 // flip rate per criterion, and repeats a judge cache cannot collapse.

@@ -1,4 +1,4 @@
-import type { JudgeMetadata } from "../review/types";
+import type { JudgeMetadata } from "./review-types";
 
 // The Go package's pairwise types (spec 004), field for field in its JSON
 // (snake_case here), plus what the Go package leaves to us: both orders, the

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { checkAnchors } from "../../../../lib/engine/trust/calibration/check-anchors";
-import { locateAnchors } from "../../../../lib/engine/trust/calibration/locate-anchors";
-import { createFakeJudge } from "../../../support/fake-judge";
-import { DEFAULT_MODEL } from "../../../support/run-yaml";
+import { checkAnchors } from "../../lib/engine/check-anchors";
+import { locateAnchors } from "../../lib/engine/trust/calibration/locate-anchors";
+import { createFakeJudge } from "../support/fake-judge";
+import { DEFAULT_MODEL } from "../support/run-yaml";
 
 // The editor's "Check anchors": which anchors a cursor line selects, where
 // each anchor was typed (line and column from the YAML document), and the

@@ -2,24 +2,24 @@ import type { Rubric, TreeNode } from "../../config/types";
 import { addTokenUsage } from "../ports/judge-port";
 import type { JudgeRequest, TokenUsage } from "../ports/judge-port";
 import type { EvalResult, JudgeCallSummary, TreeStep, VerdictRecord } from "../results/report";
-import type { PlannedCell, JudgeInstance } from "../plan/planned-cell";
-import { SKIPPED, type CallJudge, type CallResult } from "./call-judge";
-import type { SkipReason } from "./call-scheduler";
+import type { PlannedCell, JudgeInstance } from "../grade/planned-cell";
+import { SKIPPED, type CallJudge, type CallResult } from "../grade/call-judge";
+import type { SkipReason } from "../grade/call-scheduler";
 import {
   criterionRequest,
   freeformRequest,
   treeNodeRequest,
   type Candidate,
   type JudgeSettings,
-} from "./build-prompt";
-import { matchWhen } from "./match-when";
+} from "../grade/build-prompt";
+import { matchWhen } from "../grade/match-when";
 import {
   scoreCriteria,
   scoreSingle,
   type CriterionVerdict,
   type RubricScore,
   type ScoredCriterion,
-} from "./score-rubric";
+} from "../grade/score-rubric";
 import { combineJudges, type JudgeOutcomeScore } from "../combine/combine-judges";
 import { criterionResults } from "../combine/criterion-results";
 import { formatScore } from "../results/format-score";

@@ -1,8 +1,8 @@
-import type { JudgePort } from "../../ports/judge-port";
-import type { EvalResult, Report } from "../../results/report";
-import { buildReport, runSuite, type EngineDeps, type RunOptions } from "../../run-suite";
-import { flipRates } from "./flip-rate";
-import type { RepeatSummary } from "../../results/trust";
+import type { JudgePort } from "./ports/judge-port";
+import type { EvalResult, Report } from "./results/report";
+import { buildReport, runSuite, type EngineDeps, type RunOptions } from "./run-suite";
+import { flipRates } from "./trust/repeat/flip-rate";
+import type { RepeatSummary } from "./results/trust";
 
 // `eval --repeat N`: the whole run N times, one after the other, sharing one
 // budget; every result appears once per repeat ("name [repeat 2/3]"), and the

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { runCalibration } from "../../../../lib/engine/trust/calibration/run-calibration";
-import { categoryOf, createFakeJudge, type FakeAnswer } from "../../../support/fake-judge";
-import { suiteFrom, DEFAULT_MODEL } from "../../../support/run-yaml";
-import type { FakeJudge } from "../../../support/fake-judge";
+import { runCalibration } from "../../lib/engine/run-calibration";
+import { categoryOf, createFakeJudge, type FakeAnswer } from "../support/fake-judge";
+import { suiteFrom, DEFAULT_MODEL } from "../support/run-yaml";
+import type { FakeJudge } from "../support/fake-judge";
 
 // Calibration: the configured judge grades labelled anchors, category
 // examples and dataset items; per criterion the report compares. Expected
