@@ -42,28 +42,20 @@ export const UNSTORABLE_REASON = "which the run history (Postgres text) cannot s
 /** Issues past this many are not worth listing: the author fixes the first ones and checks again. */
 const MAX_ISSUES = 20;
 
-/**
- * A suite's text, and every string (keys included) of its data, that holds a
- * character Postgres text cannot: located issues, at most MAX_ISSUES. The
- * walk is iterative (nesting is bounded before this, and so is the data's
- * size through aliases), and reads each value once.
- */
-export function storableTextIssues(input: {
+/** A string (a value, or a key: then `path` ends with it) that holds a character Postgres text cannot. */
+export interface UnstorableString {
+  path: DataPath;
+  key: boolean;
   text: string;
-  data: unknown;
-  locator: YamlLocator;
-  file: string;
-}): ConfigIssue[] {
-  const { text, file, locator } = input;
-  const issues: ConfigIssue[] = [];
-  const located = (path: DataPath, value: string, what: string, key?: string): ConfigIssue => ({
-    file,
-    ...(key === undefined ? locator.locate(path) : locator.locateKey(path, key)),
-    path: key === undefined ? path : [...path, key],
-    message: `${what} contains ${describeUnstorable(value, unstorableAt(value))}, ${UNSTORABLE_REASON}`,
-    severity: "error",
-  });
-  // Paths are built only for an issue: each entry knows its parent and its key or index.
+}
+
+/**
+ * The strings of a JSON-like value (keys included) that hold a character
+ * Postgres text cannot, in document order, at most `limit`. Iterative (a
+ * hostile body cannot exhaust the stack), each object read once (a YAML
+ * alias is one object); paths are built only for what is found.
+ */
+export function unstorableStrings(value: unknown, limit: number): UnstorableString[] {
   interface Entry {
     value: unknown;
     parent?: Entry;
@@ -74,30 +66,53 @@ export function storableTextIssues(input: {
     for (let e: Entry | undefined = entry; e?.parent; e = e.parent) path.push(e.segment!);
     return path.reverse();
   };
-  const stack: Entry[] = [{ value: input.data }];
+  const found: UnstorableString[] = [];
+  const stack: Entry[] = [{ value }];
   const seen = new Set<object>();
-  while (stack.length > 0 && issues.length < MAX_ISSUES) {
+  while (stack.length > 0 && found.length < limit) {
     const entry = stack.pop()!;
-    const { value } = entry;
-    if (typeof value === "string") {
-      if (!isStorable(value)) issues.push(located(pathOf(entry), value, "this value"));
+    const current = entry.value;
+    if (typeof current === "string") {
+      if (!isStorable(current)) found.push({ path: pathOf(entry), key: false, text: current });
       continue;
     }
-    if (value === null || typeof value !== "object" || seen.has(value)) continue;
-    // An aliased node is one object: its strings are read (and reported) once.
-    seen.add(value);
-    if (Array.isArray(value)) {
-      for (let i = value.length - 1; i >= 0; i--)
-        stack.push({ value: value[i], parent: entry, segment: i });
+    if (current === null || typeof current !== "object" || seen.has(current)) continue;
+    seen.add(current);
+    if (Array.isArray(current)) {
+      for (let i = current.length - 1; i >= 0; i--)
+        stack.push({ value: current[i], parent: entry, segment: i });
       continue;
     }
-    const keys = Object.keys(value);
+    const keys = Object.keys(current);
     for (let i = keys.length - 1; i >= 0; i--) {
       const key = keys[i]!;
-      if (!isStorable(key)) issues.push(located(pathOf(entry), key, "this key", key));
-      stack.push({ value: (value as Record<string, unknown>)[key], parent: entry, segment: key });
+      if (!isStorable(key)) found.push({ path: [...pathOf(entry), key], key: true, text: key });
+      stack.push({ value: (current as Record<string, unknown>)[key], parent: entry, segment: key });
     }
   }
+  return found.slice(0, limit);
+}
+
+/**
+ * A suite's text, and every string (keys included) of its data, that holds a
+ * character Postgres text cannot: located issues, at most MAX_ISSUES.
+ */
+export function storableTextIssues(input: {
+  text: string;
+  data: unknown;
+  locator: YamlLocator;
+  file: string;
+}): ConfigIssue[] {
+  const { text, file, locator } = input;
+  const issues = unstorableStrings(input.data, MAX_ISSUES).map((found): ConfigIssue => ({
+    file,
+    ...(found.key
+      ? locator.locateKey(found.path.slice(0, -1), found.text)
+      : locator.locate(found.path)),
+    path: found.path,
+    message: `this ${found.key ? "key" : "value"} contains ${describeUnstorable(found.text, unstorableAt(found.text))}, ${UNSTORABLE_REASON}`,
+    severity: "error",
+  }));
   if (issues.length > 0) return issues.slice(0, MAX_ISSUES);
   // Not in any value: a raw one in a comment, say. The saved YAML itself is text too.
   const at = unstorableAt(text);
