@@ -139,6 +139,8 @@ console.log(
 const ignoreForwarded = value.trustProxy
   ? ""
   : `--import=${new URL("../lib/access/ignore-forwarded-headers.mjs", import.meta.url).href}`;
+// A client that aborts an upload is one short line a minute at most, not Next's four-line error each time.
+const quietAborts = `--import=${new URL("../lib/access/quiet-client-aborts.mjs", import.meta.url).href}`;
 const next = spawn(
   process.execPath,
   [
@@ -158,7 +160,9 @@ const next = spawn(
       RUBRIC_STUDIO_SESSION_SECRET: sessionSecret,
       // A self-hosted tool that works offline reports nothing home (Next's own telemetry), unless asked to.
       NEXT_TELEMETRY_DISABLED: process.env.NEXT_TELEMETRY_DISABLED ?? "1",
-      NODE_OPTIONS: [process.env.NODE_OPTIONS, ignoreForwarded].filter(Boolean).join(" "),
+      NODE_OPTIONS: [process.env.NODE_OPTIONS, ignoreForwarded, quietAborts]
+        .filter(Boolean)
+        .join(" "),
       ...(allowList.value ? { RUBRIC_STUDIO_MCP_SERVERS: allowList.value.file } : {}),
       ...(providers.value.file ? { RUBRIC_STUDIO_PROVIDERS: providers.value.file } : {}),
     },

@@ -2,6 +2,11 @@ import { NextResponse } from "next/server";
 import type { z } from "zod";
 import { dashboardDatabase } from "../../lib/store/dashboard-database";
 import type { PrismaClient } from "../../lib/store/connection";
+import {
+  describeUnstorable,
+  unstorableAt,
+  unstorableStrings,
+} from "../../lib/config/storable-text";
 
 // The edge where store results and bad input become HTTP statuses (DESIGN.md
 // house rule 6): handlers parse with zod, call one lib function, and map its
@@ -47,6 +52,19 @@ export async function parseJson<S extends z.ZodType>(
     body = JSON.parse(read.text);
   } catch {
     return { ok: false, response: errorResponse("bad_request", "The request body must be JSON.") };
+  }
+  // Every route stores what it is sent: text Postgres cannot hold (a NUL, an unpaired surrogate) is refused here, for all of them at once.
+  const [unstorable] = unstorableStrings(body, 1);
+  if (unstorable) {
+    const what = describeUnstorable(unstorable.text, unstorableAt(unstorable.text));
+    const where = unstorable.path.length ? `${unstorable.path.join(".")}: ` : "";
+    return {
+      ok: false,
+      response: errorResponse(
+        "bad_request",
+        `${where}contains ${what}, which cannot be stored; remove it.`,
+      ),
+    };
   }
   const parsed = schema.safeParse(body);
   if (parsed.success) return { ok: true, value: parsed.data };

@@ -12,10 +12,12 @@ import { batchPriceOf } from "../engine/cost/cost";
 import { createBatchLedger } from "../store/batch-ledger";
 import { countOutstanding } from "../judge/batch-rounds";
 import type { ReporterName } from "../report/registry";
-import { redactDeep } from "../engine/results/redact-secrets";
 import { gradedOnResume } from "../engine/results/skip-kind";
 import type { Settings } from "../env/read-env";
 import type { Database } from "../store/open-database";
+import { oneLineCause } from "../store/unstored-result";
+import { createResultSaver } from "./store-results";
+import { resolveBaseline } from "./resolve-baseline";
 import type { RunConfig, RunStore } from "../store/run-store";
 import { createProgressBar } from "./progress-bar";
 import { createCliLiveRunner } from "./create-cli-live-runner";
@@ -47,23 +49,6 @@ function leaseMs(timeoutSeconds: number): number {
   return Math.max(30_000, timeoutSeconds * 1000 * 2 * 5 + 60_000);
 }
 
-async function resolveBaseline(
-  store: RunStore,
-  ref: string,
-  suiteName: string,
-  runId: string,
-): Promise<{ runId: string; results: EvalResult[] } | string> {
-  const run =
-    ref === "latest"
-      ? await store.latestRun({ suiteName, excludeRunId: runId })
-      : await store.getRun(ref);
-  if (!run)
-    return ref === "latest"
-      ? `no finished run of "${suiteName}" to compare with yet`
-      : `no run with id ${ref}`;
-  return { runId: run.id, results: await store.results(run.id) };
-}
-
 async function loadHistory() {
   const [{ openDatabase }, { createRunStore }, { claimOwner, createCachedJudge }] =
     await Promise.all([
@@ -81,9 +66,9 @@ export async function executeRun(request: RunRequest): Promise<number> {
     return 2;
   };
   let db: Database | undefined;
+  let store: RunStore | undefined;
+  let runId: string | undefined;
   try {
-    let store: RunStore | undefined;
-    let runId: string | undefined;
     let suiteName: string;
     let stored: EvalResult[] = [];
     // Run history loads Prisma and the database only when it is asked for.
@@ -196,22 +181,28 @@ export async function executeRun(request: RunRequest): Promise<number> {
     process.once("SIGINT", onSigint);
     // `rubric-studio cancel RUN_ID` (or the dashboard) asks through the database.
     const cancelled = new AbortController();
+    const watched = store;
     const cancelWatch =
-      store && runId
+      watched && runId
         ? setInterval(() => {
-            void store.isCancelRequested(runId!).then(
+            void watched.isCancelRequested(runId!).then(
               (yes) => yes && cancelled.abort(),
               () => {},
             );
           }, 500)
         : undefined;
-    // Results are written one at a time as they are graded, so a crash keeps
-    // every finished one; the chain is awaited before the run is closed.
-    let saving: Promise<void> = Promise.resolve();
+    const saver =
+      store && runId
+        ? createResultSaver({
+            store,
+            runId,
+            say: (line) => io.stderr.write(`${progress ? "\n" : ""}${line}\n`),
+          })
+        : undefined;
     const save = (result: EvalResult) => {
       // A batched cell cut short by Ctrl-C is left for `resume`, which waits for its batch instead of paying again.
       if (config.batch && result.skipKind === "interrupted") return;
-      if (store && runId) saving = saving.then(() => store.saveResult(runId!, redactDeep(result)));
+      saver?.save(result);
     };
     let report: Report;
     try {
@@ -245,18 +236,19 @@ export async function executeRun(request: RunRequest): Promise<number> {
           },
         },
       );
-      await saving;
-      report = stored.length
-        ? buildReport({
-            results: [...stored, ...fresh.results],
-            suite,
-            toolVersion: config.toolVersion,
-            startedAt: started,
-            finishedAt: Date.now(),
-            maxCostUsd: config.maxCostUsd,
-            priceOf: direct.priceOf,
-          })
-        : fresh;
+      const refused = (await saver?.settled()) ?? new Map<string, EvalResult>();
+      report =
+        stored.length || refused.size
+          ? buildReport({
+              results: [...stored, ...fresh.results].map((r) => refused.get(r.id) ?? r),
+              suite,
+              toolVersion: config.toolVersion,
+              startedAt: started,
+              finishedAt: Date.now(),
+              maxCostUsd: config.maxCostUsd,
+              priceOf: direct.priceOf,
+            })
+          : fresh;
     } finally {
       process.off("SIGINT", onSigint);
       clearInterval(cancelWatch);
@@ -305,6 +297,11 @@ export async function executeRun(request: RunRequest): Promise<number> {
       color: request.color,
     });
     return exitCodeOf(report);
+  } catch (error) {
+    // The database failed under the run (it went away, or refused even a result's cause): one line, and the run is failed, not left running.
+    if (!store || !runId) throw error;
+    await store.setStatus(runId, "failed").catch(() => undefined);
+    return fail(`run ${runId} failed: ${oneLineCause(error)}`);
   } finally {
     await db?.close();
   }

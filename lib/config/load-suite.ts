@@ -5,6 +5,7 @@ import { zodIssuesToConfigIssues } from "./zod-issues";
 import { checkSuite } from "./check-suite";
 import { resolveSuite } from "./resolve-suite";
 import { planSizeIssues } from "./plan-size";
+import { storableTextIssues } from "./storable-text";
 import type { ConfigIssue, LoadResult } from "./types";
 
 /**
@@ -56,6 +57,9 @@ function loadSuiteText(input: { text: string; file: string }): LoadResult {
       ],
     };
   }
+  // Before anything else reads it: a NUL or an unpaired surrogate could not be stored with the run.
+  const unstorable = storableTextIssues({ text, data, locator, file });
+  if (unstorable.length > 0) return { ok: false, issues: sortIssues(unstorable) };
   const result = SuiteSchema.safeParse(data);
   if (!result.success) {
     const schemaIssues = zodIssuesToConfigIssues({

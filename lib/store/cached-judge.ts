@@ -9,6 +9,17 @@ import type {
 import { replySchemaFor, type Verdict } from "../engine/ports/verdict";
 import { Prisma, type PrismaClient } from "./generated/client";
 import { requestKey } from "./request-key";
+import { storableDeep, storableText } from "./storable";
+import { unstoredReason } from "./unstored-result";
+
+/**
+ * The keys this process is paying for now, whichever run's judge claimed
+ * them. A pending claim in this process's name that is not here is left
+ * over from a call whose record could not be written: taken over at once,
+ * not waited out for the whole lease (which stalled a worker for 10 minutes
+ * behind its own claim).
+ */
+const payingHere = new Set<string>();
 
 // The content-addressed judge cache, as a JudgePort around the real one.
 // Before paying for a request it claims the request's key (a row with status
@@ -108,6 +119,8 @@ export function createCachedJudge(options: CachedJudgeOptions): JudgePort {
     ];
     if (row.status === "pending" && row.claimedBy && claimantIsGone(row.claimedBy))
       takeable.push({ status: "pending", claimedBy: row.claimedBy });
+    if (row.status === "pending" && row.claimedBy === owner && !payingHere.has(key))
+      takeable.push({ status: "pending", claimedBy: owner });
     if (!reuse) takeable.push({ status: "done" });
     const taken = await prisma.judgeCall.updateMany({
       where: { key, OR: takeable },
@@ -165,42 +178,67 @@ export function createCachedJudge(options: CachedJudgeOptions): JudgePort {
         break;
       }
 
-      const outcome = await inner.grade(request, context);
-      const { call } = outcome;
-      const usage = {
-        inputTokens: call.usage.input,
-        outputTokens: call.usage.output,
-        cacheReadTokens: call.usage.cacheRead,
-        cacheWriteTokens: call.usage.cacheWrite,
-        cacheWrite1hTokens: call.usage.cacheWrite1h ?? 0,
-        latencyMs: Math.round(call.latencyMs),
-        attempts: call.attempts,
-        costUsd: call.costUsd,
-        // What the run page prices the call by: its provider's table, at batch prices when batched.
-        provider: call.provider ?? null,
-        batchId: call.batched?.batchId ?? null,
-        raw: call.raw === undefined ? Prisma.JsonNull : (call.raw as Prisma.InputJsonValue),
-        finishedAt: new Date(),
-      };
+      payingHere.add(key);
+      try {
+        const outcome = await inner.grade(request, context);
+        await record(key, outcome);
+        return outcome;
+      } finally {
+        payingHere.delete(key);
+      }
+    },
+  };
+
+  /**
+   * Writes the call's verdict, tokens and cost, and links it to the run. What
+   * the judge wrote is made storable first (storable.ts). Should the database
+   * still refuse the verdict, the call is recorded as an error with its cost,
+   * so the money spent is counted and the claim is released, not left pending.
+   */
+  async function record(key: string, outcome: JudgeOutcome<Verdict>): Promise<void> {
+    const { call } = outcome;
+    const usage = {
+      inputTokens: call.usage.input,
+      outputTokens: call.usage.output,
+      cacheReadTokens: call.usage.cacheRead,
+      cacheWriteTokens: call.usage.cacheWrite,
+      cacheWrite1hTokens: call.usage.cacheWrite1h ?? 0,
+      latencyMs: Math.round(call.latencyMs),
+      attempts: call.attempts,
+      costUsd: call.costUsd,
+      // What the run page prices the call by: its provider's table, at batch prices when batched.
+      provider: call.provider ?? null,
+      batchId: call.batched?.batchId ?? null,
+      finishedAt: new Date(),
+    };
+    const raw =
+      call.raw === undefined ? Prisma.JsonNull : (storableDeep(call.raw) as Prisma.InputJsonValue);
+    try {
       await prisma.judgeCall.update({
         where: { key },
         data: outcome.ok
           ? {
               ...usage,
+              raw,
               status: "done",
-              verdict: outcome.verdict as Prisma.InputJsonValue,
+              verdict: storableDeep(outcome.verdict) as Prisma.InputJsonValue,
               error: null,
               claimedBy: null,
             }
           : {
               ...usage,
+              raw,
               status: "error",
-              error: `${outcome.error.kind}: ${outcome.error.message}`,
+              error: storableText(`${outcome.error.kind}: ${outcome.error.message}`),
               claimedBy: null,
             },
       });
-      await link(key, false);
-      return outcome;
-    },
-  };
+    } catch (error) {
+      await prisma.judgeCall.update({
+        where: { key },
+        data: { ...usage, status: "error", error: unstoredReason(error), claimedBy: null },
+      });
+    }
+    await link(key, false);
+  }
 }

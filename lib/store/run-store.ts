@@ -5,6 +5,7 @@ import { withSkipKind } from "../engine/results/skip-kind";
 import { fillReviewQueue } from "./fill-review-queue";
 import { readStoredResult } from "../engine/results/stored-result";
 import type { Prisma, PrismaClient } from "./generated/client";
+import { storableDeep } from "./storable";
 
 // Repositories for suites, versions, runs and results. A result is written the
 // moment it is graded (upsert on run + result key), so a crash loses at most
@@ -209,7 +210,10 @@ export function createRunStore(prisma: PrismaClient) {
         });
         return;
       }
-      await prisma.run.update({ where: { id }, data: { status } });
+      await prisma.run.update({
+        where: { id },
+        data: { status, ...(status === "failed" ? { finishedAt: new Date() } : {}) },
+      });
     },
 
     /** `resume`: the run is running again, and a cancel asked of it before no longer applies. */
@@ -243,8 +247,9 @@ export function createRunStore(prisma: PrismaClient) {
       return runs.map((r) => r.id);
     },
 
-    /** Writes one graded result and its criteria; idempotent on (run, result key). */
-    async saveResult(runId: string, result: EvalResult): Promise<void> {
+    /** Writes one graded result and its criteria; idempotent on (run, result key). What a model wrote is made storable (storable.ts). */
+    async saveResult(runId: string, graded: EvalResult): Promise<void> {
+      const result = storableDeep(graded);
       const row = rowOf(result);
       await prisma.$transaction(async (tx) => {
         const saved = await tx.evalResultRow.upsert({
@@ -264,8 +269,9 @@ export function createRunStore(prisma: PrismaClient) {
      * Writes many results at once, those not stored yet (a cancel's skipped cells): one insert for
      * the results, one for their criteria. Returns how many it wrote.
      */
-    async saveNewResults(runId: string, results: readonly EvalResult[]): Promise<number> {
-      if (results.length === 0) return 0;
+    async saveNewResults(runId: string, graded: readonly EvalResult[]): Promise<number> {
+      if (graded.length === 0) return 0;
+      const results = graded.map((r) => storableDeep(r));
       return prisma.$transaction(async (tx) => {
         const saved = await tx.evalResultRow.createManyAndReturn({
           data: results.map((result) => ({ runId, resultKey: result.id, ...rowOf(result) })),

@@ -15,6 +15,7 @@ import { claimOwner, createCachedJudge } from "./cached-judge";
 import type { LivePort } from "../engine/ports/live-port";
 import { countOutstanding, type BatchLedger } from "../judge/batch-rounds";
 import { createBatchLedger } from "./batch-ledger";
+import { oneLineCause, saveResultOrCause } from "./unstored-result";
 
 /** A live port that owns servers: closed when its run is finished here. */
 type LiveRunner = LivePort & { close(): Promise<void> };
@@ -347,17 +348,37 @@ export async function startWorker(options: WorkerOptions): Promise<{ stop(): Pro
       return;
     }
     for (const result of report.results) {
-      await store.saveResult(runId, redactDeep(result));
-      options.onResult?.(runId, result);
+      // A result the database refuses is stored as a judge error that says why, with its cost: the run still finishes.
+      const { stored, refused } = await saveResultOrCause({
+        store,
+        runId,
+        result: redactDeep(result),
+      });
+      if (refused) options.log?.(`run ${runId}: ${result.id}: ${refused}`);
+      options.onResult?.(runId, stored);
     }
     await finishIfDone(context);
   };
+
+  // One job's failure is that job's: it goes back to the queue (pg-boss's
+  // retries, a second apart) with its cause, and the other jobs of the batch,
+  // other runs' among them, are stored and completed as usual.
+  const handleOne = (job: { id: string; data: CellJob }) =>
+    handle(job).catch(async (error: unknown) => {
+      const cause = oneLineCause(error);
+      options.log?.(`run ${job.data.runId}: ${job.data.cellId} failed: ${cause}`);
+      await options.boss
+        .fail(GRADE_QUEUE, job.id, { message: cause })
+        .catch((failed: unknown) =>
+          options.log?.(`could not hand job ${job.id} back: ${(failed as Error).message}`),
+        );
+    });
 
   await options.boss.work<CellJob>(
     GRADE_QUEUE,
     { batchSize: options.concurrency, pollingIntervalSeconds: 0.5 },
     async (jobs) => {
-      await Promise.all(jobs.map(handle));
+      await Promise.all(jobs.map(handleOne));
     },
   );
   return {

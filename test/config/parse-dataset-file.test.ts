@@ -233,3 +233,30 @@ describe("the datasets: block", () => {
     ]);
   });
 });
+
+describe("text Postgres cannot store, in a dataset file", () => {
+  it.each([
+    ["a raw NUL in a CSV field", "id,input,expected_output\nT1,q,ans\u0000wer\n", "qa.csv", 2, 9],
+    [
+      "a \\u0000 escape in a JSONL line",
+      '{"id":"a","input":"q","expected_output":"ok"}\n{"id":"b","input":"q\\u0000","expected_output":"ok"}\n',
+      "qa.jsonl",
+      2,
+      21,
+    ],
+    [
+      "an unpaired surrogate in a ReferenceDataset",
+      '{"id":"d","name":"d","items":[{"id":"a","input":"q","expected_output":"\\ud800"}]}',
+      "qa.json",
+      1,
+      72,
+    ],
+  ])("%s: a problem at the character, naming the item", (_, text, file, line, column) => {
+    const [problem, ...rest] = problems(text, file);
+    expect(rest).toEqual([]);
+    expect(problem).toMatchObject({ line, column });
+    expect(problem!.message).toMatch(
+      /^item \d+ \(\w+\) contains (a NUL character \(\\0\)|an unpaired surrogate \(\\ud800\)), which the run history \(Postgres text\) cannot store; remove it$/,
+    );
+  });
+});

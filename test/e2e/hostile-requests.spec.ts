@@ -1,4 +1,6 @@
+import net from "node:net";
 import { expect, test } from "@playwright/test";
+import { spawnDashboard } from "./spawn-dashboard";
 
 // Against the built app (`next build`, `npm start`): pages for ids that do not
 // exist answer 404, malformed URLs are not a 500, and a heavy suite posted to
@@ -75,4 +77,77 @@ test("a body over 10 MB gets a 413 that says the limit, not 'expected object'", 
   expect(((await response.json()) as { error: { message: string } }).error.message).toContain(
     "larger than 5 MB",
   );
+});
+
+test("the labelling page of an item that does not exist answers 404, not 200 with the not-found body", async ({
+  request,
+}) => {
+  const suites = (await (await request.get("/api/suites")).json()) as { id: string }[];
+  const suite = suites[0]!.id;
+  // The page calls notFound(); under a loading boundary it had started streaming and answered 200.
+  for (const item of [NO_ID, "not-an-item", "%00"]) {
+    const response = await request.get(`/suites/${suite}/review/${item}`);
+    expect(response.status(), item).toBe(404);
+  }
+  // The suite's other pages still answer (and stream their loading state).
+  for (const page of ["", "/runs", "/review", "/diff"])
+    expect((await request.get(`/suites/${suite}${page}`)).status(), page).toBe(200);
+});
+
+test("a NUL or an unpaired surrogate in a posted name, note or YAML: 400 that names the field, not an empty 500", async ({
+  request,
+}) => {
+  const suites = (await (await request.get("/api/suites")).json()) as { id: string }[];
+  const suite = suites[0]!.id;
+  for (const [path, method, body, field] of [
+    ["/api/suites", "post", '{"name":"a\\u0000b","yaml":"evals: []"}', "name"],
+    [`/api/suites/${suite}`, "patch", '{"name":"a\\ud800"}', "name"],
+    [`/api/suites/${suite}/versions`, "post", '{"yaml":"# \\u0000"}', "yaml"],
+    [`/api/review/${NO_ID}/claim`, "post", '{"reviewer":"a\\u0000"}', "reviewer"],
+    [
+      `/api/runs/${NO_ID}/review`,
+      "post",
+      '{"resultKey":"k\\u0000","criterion":"c","reviewer":"r"}',
+      "resultKey",
+    ],
+  ] as const) {
+    const response = await request.fetch(path, {
+      method,
+      headers: { "content-type": "application/json" },
+      data: body,
+    });
+    expect(response.status(), path).toBe(400);
+    const { error } = (await response.json()) as { error: { message: string } };
+    expect(error.message, path).toMatch(new RegExp(`^${field}: contains .*cannot be stored`));
+  }
+});
+
+test("clients that abort their uploads leave one short line in the log, not four lines each", async () => {
+  test.setTimeout(120_000);
+  const dashboard = await spawnDashboard({ host: "127.0.0.1", env: {} });
+  try {
+    const { port } = new URL(dashboard.url);
+    for (let i = 0; i < 5; i++)
+      await new Promise<void>((resolve) => {
+        const socket = net.connect(Number(port), "127.0.0.1", () => {
+          socket.write(
+            `POST /api/validate HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nContent-Length: 1000000\r\n\r\n{"yaml":"${"x".repeat(50_000)}`,
+          );
+          setTimeout(() => {
+            socket.destroy();
+            setTimeout(resolve, 300);
+          }, 200);
+        });
+        socket.on("error", () => resolve());
+      });
+    // The server still answers.
+    expect((await fetch(`${dashboard.url}/api/suites`)).status).toBe(200);
+    const log = dashboard.output();
+    expect(log).not.toContain("Error: aborted");
+    expect(log.split("\n").filter((line) => /ECONNRESET|aborted/.test(line))).toEqual([
+      "1 request aborted by the client before the body was read (ECONNRESET; at most one such line a minute)",
+    ]);
+  } finally {
+    await dashboard.stop();
+  }
 });

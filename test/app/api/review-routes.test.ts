@@ -165,6 +165,40 @@ describe("claim and label", () => {
     }
   });
 
+  it("a NUL or an unpaired surrogate in a reviewer name, a note or a resultKey: 400 naming the field, not a 500 with an empty body", async () => {
+    const cases: [Response, string][] = [
+      [await claim(post({ reviewer: "a\u0000b" }), params(itemId)), "reviewer"],
+      [await claim(post({ reviewer: "a\ud800" }), params(itemId)), "reviewer"],
+      [
+        await label(post({ reviewer: "ana", answer: "pass", note: "n\u0000" }), params(itemId)),
+        "note",
+      ],
+      [
+        await ask(
+          post({ reviewer: "ana", resultKey: "jury", criterion: "correct", note: "x\u0000" }),
+          params(runId),
+        ),
+        "note",
+      ],
+      [
+        await ask(
+          post({ reviewer: "ana", resultKey: "ju\u0000ry", criterion: "correct" }),
+          params(runId),
+        ),
+        "resultKey",
+      ],
+      // As a browser sends it: the escape in the JSON text.
+      [await claim(post('{"reviewer":"a\\u0000"}'), params(itemId)), "reviewer"],
+    ];
+    for (const [response, field] of cases) {
+      const [status, body] = await answer(response);
+      expect(status).toBe(400);
+      expect((body as { error: { message: string } }).error.message).toMatch(
+        new RegExp(`^${field}: contains (a NUL character|an unpaired surrogate).*cannot be stored`),
+      );
+    }
+  });
+
   it("Ask a person queues a criterion once, saying who asked and why", async () => {
     const [status, item] = await answer(
       await ask(

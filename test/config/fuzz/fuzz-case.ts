@@ -4,6 +4,7 @@ import { explainPlan, renderExplain } from "../../../lib/engine/plan/explain-pla
 import { planSuite } from "../../../lib/engine/plan/plan-suite";
 import { loadSuite } from "../../../lib/config/load-suite";
 import type { ConfigIssue } from "../../../lib/config/types";
+import { unstorableAt, unstorableStrings } from "../../../lib/config/storable-text";
 
 // One fuzz case, as the CLI and the dashboard take a suite: the loader, then
 // the plan step (`eval --explain`) and the editor's check. What counts as a
@@ -40,6 +41,12 @@ export function runFuzzCase(text: string): CaseResult {
     const unlocated = issues.find((issue) => !located(issue));
     if (unlocated) return done("unlocated", JSON.stringify(unlocated));
     if (!loaded.ok) return done("invalid");
+    // A suite that loads must be storable as it is, text and values: a NUL or an unpaired surrogate failed its run in Postgres.
+    if (unstorableAt(text) !== -1 || unstorableStrings(loaded.value, 1).length > 0)
+      return done(
+        "crash",
+        "a valid suite holds text Postgres cannot store (a NUL or an unpaired surrogate)",
+      );
     renderExplain(
       explainPlan(
         planSuite({ suite: loaded.value, defaultModel: "claude-sonnet-4-6" }),

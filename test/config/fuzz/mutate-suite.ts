@@ -59,6 +59,8 @@ const ODD_VALUES = [
 const ODD_CHARACTERS = [
   "\t",
   "\0",
+  "\ud800",
+  "\udc00",
   "\uFEFF",
   "\r\n",
   "\r",
@@ -235,6 +237,14 @@ const MUTATIONS: Mutation[] = [
     const line = lines[at]!;
     const column = int(random, 0, line.length);
     lines[at] = `${line.slice(0, column)}${pick(random, ODD_CHARACTERS)}${line.slice(column)}`;
+  },
+  // What Postgres text cannot hold, as YAML lets it in: a double-quoted escape (the loader must refuse it, at the value).
+  function unstorableEscape(lines, random) {
+    replaceValue(
+      lines,
+      random,
+      `"x${pick(random, ["\\0", "\\x00", "\\u0000", "\\ud800", "\\udfff"])}y"`,
+    );
   },
   function splice(lines, random, { seeds }) {
     const other = pick(random, seeds).split("\n");

@@ -6,6 +6,7 @@ import { sharedLoginThrottle } from "../../../../lib/access/login-throttle";
 import { clientAddress, isHttpsRequest, redirectTo } from "../../../../lib/access/request-address";
 import { cleanReviewerName } from "../../../../lib/access/reviewer-name";
 import { sessionOptions, type SessionData } from "../../../../lib/access/session";
+import { isStorable } from "../../../../lib/config/storable-text";
 import { errorResponse } from "../../respond";
 
 export const dynamic = "force-dynamic";
@@ -39,6 +40,12 @@ export async function POST(request: Request) {
     password = body.password;
     name = body.name;
   }
+  // The name labels are stored under: a NUL or an unpaired surrogate could never be stored.
+  if (typeof name === "string" && !isStorable(name))
+    return errorResponse(
+      "bad_request",
+      "name: contains a NUL character or an unpaired surrogate, which cannot be stored; remove it.",
+    );
   const policy = currentAccessPolicy();
   const outcome = attemptLogin({
     password,

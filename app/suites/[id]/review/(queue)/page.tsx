@@ -7,9 +7,9 @@ import review from "@/components/review/review.module.css";
 import { REVIEW_REASON_LABELS, REVIEW_REASONS } from "@/lib/engine/trust/people/needs-person";
 import { dashboardDatabase } from "@/lib/store/dashboard-database";
 import { createReviewQueue } from "@/lib/store/review-queue";
-import { pageSessionReviewer } from "../../../api/review/reviewer";
-import { runViews } from "../../../runs/_lib/load";
-import { parseQueueQuery, queueQueryString, storeFilter, toQueueRow } from "./query";
+import { pageSessionReviewer } from "../../../../api/review/reviewer";
+import { runViews } from "../../../../runs/_lib/load";
+import { parseQueueQuery, queueQueryString, storeFilter, toQueueRow } from "../query";
 
 export const dynamic = "force-dynamic";
 

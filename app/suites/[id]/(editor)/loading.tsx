@@ -1,4 +1,4 @@
-import { LoadingRows } from "../../../components/ui/states";
+import { LoadingRows } from "../../../../components/ui/states";
 
 export default function Loading() {
   return (

@@ -1,10 +1,10 @@
 import { notFound } from "next/navigation";
-import { createSuiteStore } from "../../../lib/store/suite-store";
-import { dashboardDatabase } from "../../../lib/store/dashboard-database";
-import { SuiteWorkspace } from "../../../components/authoring/suite-workspace";
-import { ErrorState } from "../../../components/ui/states";
-import { readEnv } from "../../../lib/env/read-env";
-import { dashboardProviders, serverCanJudge } from "../../../lib/judge/server-providers";
+import { createSuiteStore } from "../../../../lib/store/suite-store";
+import { dashboardDatabase } from "../../../../lib/store/dashboard-database";
+import { SuiteWorkspace } from "../../../../components/authoring/suite-workspace";
+import { ErrorState } from "../../../../components/ui/states";
+import { readEnv } from "../../../../lib/env/read-env";
+import { dashboardProviders, serverCanJudge } from "../../../../lib/judge/server-providers";
 
 export const metadata = { title: "Suite editor" };
 

@@ -1,0 +1,2 @@
+// Side effects only (see quiet-client-aborts.mjs).
+export {};

@@ -1,0 +1,20 @@
+import type { EvalResult } from "../engine/results/report";
+import type { RunStore } from "../store/run-store";
+
+/** The run `--baseline` names (`latest`: the suite's newest finished run other than this one) and its results, or why there is none. */
+export async function resolveBaseline(
+  store: RunStore,
+  ref: string,
+  suiteName: string,
+  runId: string,
+): Promise<{ runId: string; results: EvalResult[] } | string> {
+  const run =
+    ref === "latest"
+      ? await store.latestRun({ suiteName, excludeRunId: runId })
+      : await store.getRun(ref);
+  if (!run)
+    return ref === "latest"
+      ? `no finished run of "${suiteName}" to compare with yet`
+      : `no run with id ${ref}`;
+  return { runId: run.id, results: await store.results(run.id) };
+}
