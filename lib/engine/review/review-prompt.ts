@@ -80,7 +80,7 @@ function exampleLines(category: ReviewCategory): string[] {
 export function categoryText(category: ReviewCategory): string {
   return [
     `## Category: ${category.name} (id: ${category.id})${category.required ? " (required)" : ""}`,
-    category.description,
+    ...(category.description ? [category.description] : []),
     ...(category.evaluationPrompt ? [category.evaluationPrompt] : []),
     ...scaleLines(category),
     ...exampleLines(category),
