@@ -7,6 +7,9 @@ const EDITOR_WORKER = "monaco-editor/esm/vs/editor/editor.worker.js";
 const nextConfig: NextConfig = {
   // The engine reads YAML and calls the judge on the server only.
   serverExternalPackages: ["@anthropic-ai/sdk"],
+  // `npm start`'s own build (scripts/next-command.ts) skips Next's type check,
+  // half of a build on two cores: `npm run typecheck` and CI check the types.
+  typescript: { ignoreBuildErrors: process.env.RUBRIC_STUDIO_BUILD_TYPECHECK === "0" },
   turbopack: {
     resolveAlias: {
       [EDITOR_WORKER]: "./node_modules/monaco-editor/esm/vs/editor/editor.worker.js",
