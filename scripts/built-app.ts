@@ -21,9 +21,9 @@ export const CHROMIUM_ARGS = [
   "--disable-sync",
 ];
 
-/** The app built as `npm start` builds it (scripts/next-command.ts), with Next's type check. */
+/** The app built as `npm start` builds it (scripts/next-command.ts), but in full: with Next's type check. */
 export async function ensureBuild(log: (line: string) => void = console.log): Promise<void> {
-  await ensureNextBuild({ log, typecheck: true });
+  await ensureNextBuild({ log, full: true });
 }
 
 export interface BuiltApp {

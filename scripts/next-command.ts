@@ -82,12 +82,13 @@ export function buildIsCurrent(): boolean {
 }
 
 /**
- * Builds the app unless .next is current. Without `typecheck` the build skips
- * Next's type check (about half of a build on two cores): `npm run typecheck`
- * and CI check the types; someone starting the dashboard needs only the app.
+ * Builds the app unless .next is current. Unless `full`, the quick build
+ * (next.config.ts): no type check (about half of a build on two cores;
+ * `npm run typecheck` and CI check the types) and no Turbopack cache written;
+ * someone starting the dashboard needs only the app.
  */
 export async function ensureBuild(
-  input: { log?: (line: string) => void; typecheck?: boolean } = {},
+  input: { log?: (line: string) => void; full?: boolean } = {},
 ): Promise<void> {
   const log = input.log ?? console.log;
   if (buildIsCurrent()) {
@@ -100,7 +101,7 @@ export async function ensureBuild(
   const started = performance.now();
   const code = await runNext(["build"], {
     ...process.env,
-    ...(input.typecheck ? {} : { RUBRIC_STUDIO_BUILD_TYPECHECK: "0" }),
+    ...(input.full ? {} : { RUBRIC_STUDIO_QUICK_BUILD: "1" }),
   });
   if (code !== 0) throw new Error(`next build exited with ${code}`);
   log(`built in ${((performance.now() - started) / 1000).toFixed(0)} s`);
