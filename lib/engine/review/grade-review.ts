@@ -153,8 +153,7 @@ export async function gradeReviewCell(input: {
       maxTokens: cell.eval.judge.maxTokens,
       rubric,
       evaluatedAt: generatedAt,
-      latencyMs: own.reduce((sum, c) => sum + c.latencyMs, 0),
-      usage: sumUsage(own),
+      calls: own,
     });
     const categories = run.categories!;
     const metadata = reportMetadata({

@@ -1,6 +1,7 @@
 import type { TokenUsage } from "../ports/judge-port";
 import type { CriterionResult, EvalResult, JudgeGrade } from "../results/report";
 import { reviewScore, SCORE_POINTS } from "./category-result";
+import { overallDecisionOf } from "./build-evaluation-report";
 import type { EvaluationReport, JudgeMetadata, MultiJudgeResult, ReviewOutcome } from "./types";
 
 // A review the Go package (or `rubric-studio review`) wrote, as one result of
@@ -20,7 +21,7 @@ export function outcomeFromMultiJudge(multi: MultiJudgeResult): ReviewOutcome | 
     categories: multi.aggregatedCategories,
     findings: multi.consolidatedFindings,
     decision: multi.consolidatedDecision,
-    overallDecision: multi.consolidatedDecision.status,
+    overallDecision: overallDecisionOf(multi.consolidatedDecision.status),
   };
   return { report, multiJudge: multi };
 }
