@@ -1,6 +1,8 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
+import { ensureBuild as ensureNextBuild, nextEnv, ROOT } from "./next-command";
+
+export { ROOT };
 
 // The production app for tools that look at it in a browser (`npm run
 // bench:ui`, `npm run docs:screenshots`): built unless .next is newer than
@@ -8,13 +10,6 @@ import path from "node:path";
 // embedded database on a given data folder, its worker, Next), and Debian's
 // Chromium with the flags that keep it off the closed network (STACK.md).
 
-/** The project folder: the nearest folder above this module with next.config.ts (it runs from scripts/ or bundled under .bench/). */
-export const ROOT = (() => {
-  let dir = path.dirname(new URL(import.meta.url).pathname);
-  while (!existsSync(path.join(dir, "next.config.ts")) && path.dirname(dir) !== dir)
-    dir = path.dirname(dir);
-  return dir;
-})();
 export const CHROMIUM_PATH = "/usr/bin/chromium";
 export const CHROMIUM_ARGS = [
   "--no-sandbox",
@@ -26,54 +21,9 @@ export const CHROMIUM_ARGS = [
   "--disable-sync",
 ];
 
-/** Newest modification time under what the app is built from. */
-function newestSource(): number {
-  let newest = 0;
-  const walk = (dir: string) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      if (
-        entry.name === "node_modules" ||
-        entry.name === "generated" ||
-        entry.name.startsWith(".") ||
-        entry.name.endsWith(".md")
-      )
-        continue;
-      const full = path.join(dir, entry.name);
-      if (entry.isDirectory()) walk(full);
-      else newest = Math.max(newest, statSync(full).mtimeMs);
-    }
-  };
-  for (const dir of ["app", "components", "lib", "public"]) walk(path.join(ROOT, dir));
-  for (const file of ["next.config.ts", "package.json"])
-    newest = Math.max(newest, statSync(path.join(ROOT, file)).mtimeMs);
-  return newest;
-}
-
-function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: ROOT, env, stdio: ["ignore", "inherit", "inherit"] });
-    child.on("error", reject);
-    child.on("exit", (code) =>
-      code === 0
-        ? resolve()
-        : reject(new Error(`${command} ${args.join(" ")} exited with ${code}`)),
-    );
-  });
-}
-
+/** The app built as `npm start` builds it (scripts/next-command.ts), but in full: with Next's type check. */
 export async function ensureBuild(log: (line: string) => void = console.log): Promise<void> {
-  const buildId = path.join(ROOT, ".next/BUILD_ID");
-  if (existsSync(buildId) && statSync(buildId).mtimeMs > newestSource()) {
-    log("reusing the build in .next (newer than every source file)");
-    return;
-  }
-  log("building the app (next build)...");
-  const started = performance.now();
-  await run(process.execPath, [path.join(ROOT, "node_modules/next/dist/bin/next"), "build"], {
-    ...process.env,
-    NEXT_TELEMETRY_DISABLED: "1",
-  });
-  log(`built in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+  await ensureNextBuild({ log, full: true });
 }
 
 export interface BuiltApp {
@@ -94,13 +44,12 @@ export async function startBuiltApp(input: { dataDir: string; port: number }): P
     ],
     {
       cwd: ROOT,
-      env: {
+      env: nextEnv({
         ...process.env,
         RUBRIC_STUDIO_DATA_DIR: input.dataDir,
         DATABASE_URL: "",
         ANTHROPIC_API_KEY: "",
-        NEXT_TELEMETRY_DISABLED: "1",
-      },
+      }),
       stdio: ["ignore", "ignore", "inherit"],
     },
   );

@@ -4,6 +4,8 @@
 //   - applies migrations, loads the example suite into an empty database;
 //   - runs an in-process queue worker (runs started from the dashboard, or
 //     `rubric-studio eval --queue`, are graded here and by any other worker);
+//   - `start` builds the app first unless .next is newer than the sources
+//     (scripts/next-command.ts), so a fresh clone's `npm start` just works;
 //   - starts Next.js (dev or production) with DATABASE_URL pointing there, on
 //     127.0.0.1 unless `--host` (or RUBRIC_STUDIO_HOST) says otherwise; off
 //     loopback only with RUBRIC_STUDIO_PASSWORD set (every request then needs
@@ -20,6 +22,7 @@ import { checkBinding } from "../lib/access/binding";
 import { liveForRun } from "../lib/cli/live-for-run";
 import { providersForRun, serverAgentEndpoints } from "../lib/cli/providers-for-run";
 import { readServerAllowList } from "../lib/live/server-allow-list";
+import { ensureBuild, NEXT_BIN, nextEnv } from "./next-command";
 
 const mode = process.argv[2] === "start" ? "start" : "dev";
 
@@ -128,6 +131,18 @@ console.log(
     ? `MCP servers allowed for dashboard runs (${allowList.value.file}): ${Object.keys(allowList.value.servers).join(", ") || "none"}`
     : "no MCP allow-list (RUBRIC_STUDIO_MCP_SERVERS): live evals of dashboard runs defer",
 );
+// `npm start` builds first when .next is missing or older than the sources (a fresh clone, a pull).
+if (mode === "start") {
+  try {
+    await ensureBuild();
+  } catch (error) {
+    console.error(`error: ${(error as Error).message}; \`npm run build\` shows why`);
+    await worker.stop();
+    await boss.stop({ graceful: false });
+    await db.close();
+    process.exit(1);
+  }
+}
 console.log(
   binding.loginRequired
     ? `listening on ${binding.host}: every page and route asks for the password (RUBRIC_STUDIO_PASSWORD)`
@@ -141,33 +156,21 @@ const ignoreForwarded = value.trustProxy
   : `--import=${new URL("../lib/access/ignore-forwarded-headers.mjs", import.meta.url).href}`;
 // A client that aborts an upload is one short line a minute at most, not Next's four-line error each time.
 const quietAborts = `--import=${new URL("../lib/access/quiet-client-aborts.mjs", import.meta.url).href}`;
-const next = spawn(
-  process.execPath,
-  [
-    new URL("../node_modules/next/dist/bin/next", import.meta.url).pathname,
-    mode,
-    "--hostname",
-    binding.host,
-    ...nextArgs,
-  ],
-  {
-    stdio: "inherit",
-    // The proxy (proxy.ts) decides from these what each request needs.
-    env: {
-      ...process.env,
-      DATABASE_URL: db.url,
-      RUBRIC_STUDIO_HOST: binding.host,
-      RUBRIC_STUDIO_SESSION_SECRET: sessionSecret,
-      // A self-hosted tool that works offline reports nothing home (Next's own telemetry), unless asked to.
-      NEXT_TELEMETRY_DISABLED: process.env.NEXT_TELEMETRY_DISABLED ?? "1",
-      NODE_OPTIONS: [process.env.NODE_OPTIONS, ignoreForwarded, quietAborts]
-        .filter(Boolean)
-        .join(" "),
-      ...(allowList.value ? { RUBRIC_STUDIO_MCP_SERVERS: allowList.value.file } : {}),
-      ...(providers.value.file ? { RUBRIC_STUDIO_PROVIDERS: providers.value.file } : {}),
-    },
-  },
-);
+const next = spawn(process.execPath, [NEXT_BIN, mode, "--hostname", binding.host, ...nextArgs], {
+  stdio: "inherit",
+  // The proxy (proxy.ts) decides from these what each request needs; nextEnv turns Next's telemetry off.
+  env: nextEnv({
+    ...process.env,
+    DATABASE_URL: db.url,
+    RUBRIC_STUDIO_HOST: binding.host,
+    RUBRIC_STUDIO_SESSION_SECRET: sessionSecret,
+    NODE_OPTIONS: [process.env.NODE_OPTIONS, ignoreForwarded, quietAborts]
+      .filter(Boolean)
+      .join(" "),
+    ...(allowList.value ? { RUBRIC_STUDIO_MCP_SERVERS: allowList.value.file } : {}),
+    ...(providers.value.file ? { RUBRIC_STUDIO_PROVIDERS: providers.value.file } : {}),
+  }),
+});
 
 let stopping = false;
 async function stop(code: number) {

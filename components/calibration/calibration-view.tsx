@@ -7,6 +7,7 @@ import type {
 import type { TrendRow, TrendSeries } from "../results/score-trend-chart";
 import { CalibrationScatter, MaeDriftChart } from "./calibration-charts";
 import { JudgeReadings } from "./judge-readings";
+import { labelledByNote, sameRow } from "../../lib/engine/trust/calibration/labellers";
 import styles from "../results/results.module.css";
 import own from "./calibration.module.css";
 import { calibrateCommandFor, suiteFileName, suiteYamlUrl } from "../authoring/suite-file";
@@ -134,6 +135,7 @@ function CriterionCard({
       <div className={styles.cardHead}>
         <h3 className={own.heading}>
           {c.eval} › {c.item}
+          {labelledByNote(c)}
         </h3>
         <span className={`${styles.badge} ${styles.neutral}`}>{c.scale}</span>
         {over ? (
@@ -191,10 +193,10 @@ export function CalibrationCriteria({ result }: { result: CalibrationResult }) {
     <>
       {result.criteria.map((c) => (
         <CriterionCard
-          key={`${c.eval}\u0000${c.item}`}
+          key={`${c.eval}\u0000${c.item}\u0000${c.labelledBy ?? ""}`}
           c={c}
           tolerance={result.tolerance}
-          over={result.overMaxError.some((o) => o.eval === c.eval && o.item === c.item)}
+          over={result.overMaxError.some((o) => sameRow(o, c))}
         />
       ))}
     </>

@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { planCalibration } from "../engine/trust/calibration/plan-calibration";
+import { labelledByNote, labelledItemsText, sameRow } from "../engine/trust/calibration/labellers";
 import { runCalibration, calibrationReport } from "../engine/run-calibration";
 import { DEFAULT_TOLERANCE } from "../engine/trust/calibration/calibration-stats";
 import type { CalibrationResult, CriterionCalibration } from "../engine/results/trust";
@@ -43,11 +44,7 @@ const fixed = (x: number | null, digits = 3) => (x === null ? "—" : x.toFixed(
  * outliers, ✓ every item within tolerance.
  */
 function markOf(result: CalibrationResult, c: CriterionCalibration): "✗" | "!" | "✓" {
-  if (
-    c.graded < c.items.length ||
-    result.overMaxError.some((o) => o.eval === c.eval && o.item === c.item)
-  )
-    return "✗";
+  if (c.graded < c.items.length || result.overMaxError.some((o) => sameRow(o, c))) return "✗";
   return c.outliers > 0 ? "!" : "✓";
 }
 
@@ -62,16 +59,16 @@ function legend(result: CalibrationResult): string {
 
 export function renderCalibration(result: CalibrationResult): string {
   const lines = [
-    `Calibration: ${result.probes} labelled items, tolerance ±${result.tolerance}${result.maxError !== undefined ? `, max MAE ${result.maxError}` : ""}`,
+    `Calibration: ${labelledItemsText(result)}, tolerance ±${result.tolerance}${result.maxError !== undefined ? `, max MAE ${result.maxError}` : ""}`,
     "",
   ];
   for (const c of result.criteria) {
     lines.push(
-      `${markOf(result, c)} ${stripControl(c.eval)} › ${stripControl(c.item)} (${c.scale}): MAE ${fixed(c.mae)}, Cohen's κ (${c.kappa.weights}) ${c.kappa.value === null ? `n/a (${c.kappa.note})` : fixed(c.kappa.value)}, ${c.graded}/${c.items.length} graded, ${c.outliers} outlier${c.outliers === 1 ? "" : "s"}`,
+      `${markOf(result, c)} ${stripControl(c.eval)} › ${stripControl(c.item)} (${c.scale})${stripControl(labelledByNote(c))}: MAE ${fixed(c.mae)}, Cohen's κ (${c.kappa.weights}) ${c.kappa.value === null ? `n/a (${c.kappa.note})` : fixed(c.kappa.value)}, ${c.graded}/${c.items.length} graded, ${c.outliers} outlier${c.outliers === 1 ? "" : "s"}`,
     );
     for (const item of c.items.filter((i) => i.outlier || i.judged === null)) {
       lines.push(
-        `    ${item.source} ${stripControl(item.id)}: labelled ${fixed(item.label, 2)}, judged ${fixed(item.judged, 2)}${item.judged === null ? ` (${stripControl(item.reasoning)})` : ""}`,
+        `    ${item.source} ${stripControl(item.id)}${item.annotator ? ` (${stripControl(item.annotator)})` : ""}: labelled ${fixed(item.label, 2)}, judged ${fixed(item.judged, 2)}${item.judged === null ? ` (${stripControl(item.reasoning)})` : ""}`,
       );
     }
   }

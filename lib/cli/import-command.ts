@@ -2,7 +2,9 @@ import { readFile, writeFile, mkdir, stat } from "node:fs/promises";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { formatIssue, loadSuite } from "../config/load-suite";
+import { loadSuite } from "../config/load-suite";
+import { rubricSetPathOf } from "../config/rubric-set-paths";
+import type { ConfigIssue } from "../config/types";
 import { parseRubricSetJson, rubricSetToSuiteYaml } from "../config/rubric-set-json";
 import type { CliIo } from "./cli-io";
 
@@ -77,8 +79,16 @@ export async function importCommand(input: {
   const written = suite.text.endsWith("\n") ? suite.text : `${suite.text}\n`;
   const target = options.output ?? "suite.yaml";
   const loaded = loadSuite({ text: written, file: target });
-  if (!loaded.ok) return fail(loaded.issues.map((issue) => formatIssue(issue)));
-  for (const warning of loaded.warnings) io.stderr.write(`${formatIssue(warning)}\n`);
+  // Located in the file the person gave, by JSON path: the YAML text was never theirs to read.
+  const located = (issue: ConfigIssue) => {
+    const where = rubricSetPathOf(issue.path, parsed.value.id);
+    const label = issue.severity === "warning" ? "warning: " : "";
+    return where === undefined
+      ? `the suite import writes: ${label}${issue.message}`
+      : `${where}: ${label}${issue.message}`;
+  };
+  if (!loaded.ok) return fail(loaded.issues.map(located));
+  for (const warning of loaded.warnings) io.stderr.write(`${file}: ${located(warning)}\n`);
   // Without --document the eval reads a placeholder: say plainly what to add, unless it is there.
   const missing =
     options.document === undefined && !existsSync(path.join(suiteDir, PLACEHOLDER_DOCUMENT));

@@ -71,7 +71,9 @@ export const CategoryScaleSchema = z
       .describe("Checklist: items that add value."),
     passing_threshold: ChecklistThresholdSchema.optional(),
   })
-  .describe("How a category is scored. Default: categorical pass / partial / fail.");
+  .describe(
+    "How a category is scored. Default: categorical pass / partial / fail (also for a categorical scale with no options).",
+  );
 
 export const CategorySchema = z
   .strictObject({
@@ -79,7 +81,11 @@ export const CategorySchema = z
       "Unique id of the category within the rubric; findings and reports name it.",
     ),
     name: nameString.optional().describe("Human-readable name; defaults to the id."),
-    description: z.string().min(1).describe("What this category measures."),
+    // Go writes description always (no omitempty), "" when unset: that loads too.
+    description: z
+      .string()
+      .optional()
+      .describe("What this category measures (shown to the judge)."),
     weight: z
       .number()
       .gt(0, { error: "weight must be greater than 0" })
@@ -110,7 +116,7 @@ const findingLimit = z
   .int()
   .min(-1, { error: "a finding limit is -1 (unlimited) or a whole number" });
 
-export const PassCriteriaSchema = z
+const PassCriteriaObjectSchema = z
   .strictObject({
     min_categories_passing: z
       .union([z.enum(["all", "all_required"]), z.int().min(0)], {
@@ -138,6 +144,23 @@ export const PassCriteriaSchema = z
       .describe("Most findings allowed per severity; -1 means unlimited."),
   })
   .describe("When a review passes.");
+
+export const PassCriteriaSchema = z
+  .union(
+    [
+      z
+        .literal("strict")
+        .describe(
+          "The Go package's StrictPassCriteria: every category must pass, no critical or high finding, at most 3 medium.",
+        ),
+      PassCriteriaObjectSchema,
+    ],
+    {
+      error:
+        "pass_criteria is strict, or { min_categories_passing, max_findings } (see the README's category reviews)",
+    },
+  )
+  .describe("When a review passes: strict, or min_categories_passing and max_findings.");
 
 /** The category-rubric fields of a structured rubric. */
 export const categoryRubricFields = {
@@ -207,4 +230,5 @@ export const DocumentSchema = z
   .describe("The document a category rubric reviews (instead of response).");
 
 export type CategoryInput = z.output<typeof CategorySchema>;
+export type PassCriteriaInput = z.output<typeof PassCriteriaObjectSchema>;
 export type DocumentInput = z.output<typeof DocumentSchema>;

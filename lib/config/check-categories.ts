@@ -1,9 +1,9 @@
-import type { CategoryRubricInput } from "./resolve-categories";
+import { passCriteriaInput, type CategoryRubricInput } from "./resolve-categories";
 import type { DataPath } from "./yaml-locator";
 
 // The rules of a category rubric that zod's shape cannot say. It checks what
 // the Go package's RubricSet.Validate checks (categories present, ids and
-// names, options for a categorical scale) and goes further wherever a review
+// names) and goes further wherever a review
 // would otherwise silently never pass, or silently ignore a setting.
 
 type Report = (path: DataPath, message: string) => void;
@@ -77,8 +77,6 @@ export function checkCategoryRubric(input: {
     const values = (scale.options ?? []).map((o) => o.value);
     if (new Set(values).size !== values.length)
       error([...spath, "options"], "each score value may appear once among the options");
-    if (scale.type === "categorical" && values.length === 0)
-      error([...spath, "options"], "a categorical scale requires options (pass, partial, fail)");
     if (scale.type === "binary" && values.includes("partial"))
       error([...spath, "options"], "a binary scale is pass or fail: it has no partial option");
     if (scale.type === "binary" && category.examples?.partial)
@@ -117,7 +115,8 @@ export function checkCategoryRubric(input: {
     }
   });
 
-  const min = rubric.pass_criteria?.min_categories_passing;
+  const criteria = passCriteriaInput(rubric);
+  const min = criteria?.min_categories_passing;
   if (typeof min === "number" && min > categories.length) {
     error(
       [...path, "pass_criteria", "min_categories_passing"],
@@ -131,7 +130,7 @@ export function checkCategoryRubric(input: {
         "passes whatever the categories score; mark categories required: true or use all",
     );
   }
-  const low = rubric.pass_criteria?.max_findings?.low;
+  const low = rubric.pass_criteria === "strict" ? undefined : criteria?.max_findings?.low;
   if (low !== undefined && low >= 0) {
     warn(
       [...path, "pass_criteria", "max_findings", "low"],

@@ -82,10 +82,11 @@ export function checkSuite(input: { suite: Suite; locator: YamlLocator; file: st
           [...path, "aggregation"],
           "a tree rubric always walks the tree; it takes no aggregation",
         );
+      // The guide: a tree "does not request a cited span"; the flag changes nothing, so say so rather than refuse.
       if (rubric.require_evidence)
-        error(
+        warn(
           [...path, "require_evidence"],
-          "evidence is a criteria feature; a decision tree asks yes/no questions and cites no span",
+          "require_evidence is ignored: a decision tree asks yes/no questions and does not request a cited span (evidence is a criteria feature)",
         );
       checkTree(rubric.tree, [...path, "tree"], 0);
     }

@@ -73,9 +73,12 @@ export function toGoJson(schema: z.ZodType, value: unknown): unknown {
   return value;
 }
 
+/** A place in a JSON file: its dot-separated path (`categories.1.id`), `(root)` for the whole file. */
+export function jsonPathText(path: readonly PropertyKey[]): string {
+  return path.length > 0 ? path.map(String).join(".") : "(root)";
+}
+
 /** Zod issues as `path: message` lines, for files that are not the YAML suite. */
 export function describeZodError(error: z.ZodError): string[] {
-  return error.issues.map(
-    (issue) => `${issue.path.length > 0 ? issue.path.join(".") : "(root)"}: ${issue.message}`,
-  );
+  return error.issues.map((issue) => `${jsonPathText(issue.path)}: ${issue.message}`);
 }

@@ -1,4 +1,4 @@
-import type { CategoryInput, DocumentInput } from "./category-schema";
+import type { CategoryInput, DocumentInput, PassCriteriaInput } from "./category-schema";
 import {
   DEFAULT_CATEGORICAL_OPTIONS,
   DEFAULT_PASS_CRITERIA,
@@ -21,13 +21,21 @@ export interface CategoryRubricInput {
   description?: string;
   review_type?: string;
   evaluation_type?: "analytic" | "holistic";
-  pass_criteria?: {
-    min_categories_passing?: "all" | "all_required" | number;
-    max_findings?: { critical?: number; high?: number; medium?: number; low?: number };
-  };
+  pass_criteria?: "strict" | PassCriteriaInput;
   judge_prompt?: string;
   metadata?: { created_at?: string; author?: string; based_on?: string[] };
   categories?: CategoryInput[];
+}
+
+/** `pass_criteria: strict`: the Go package's StrictPassCriteria (all categories pass, max 3 medium findings), spelled out. */
+const STRICT_PASS_CRITERIA: PassCriteriaInput = {
+  min_categories_passing: "all",
+  max_findings: { critical: 0, high: 0, medium: 3, low: -1 },
+};
+
+/** A rubric's pass_criteria in its long form (the shorthand strict spelled out). */
+export function passCriteriaInput(rubric: CategoryRubricInput): PassCriteriaInput | undefined {
+  return rubric.pass_criteria === "strict" ? STRICT_PASS_CRITERIA : rubric.pass_criteria;
 }
 
 const label = (value: string) => value.charAt(0).toUpperCase() + value.slice(1);
@@ -40,6 +48,8 @@ function toScale(scale: CategoryInput["scale"]): CategoryScale {
       requiredItems: [],
       optionalItems: [],
     };
+  // Go omits an empty options list: a categorical scale without options is the default pass / partial / fail.
+  if (scale.type === "categorical" && !scale.options?.length) return toScale(undefined);
   const options: ScaleOption[] = (scale.options ?? []).map((o) => ({
     value: o.value,
     label: o.label ?? label(o.value),
@@ -69,7 +79,7 @@ function toCategory(input: CategoryInput): ReviewCategory {
   return {
     id: input.id,
     name: input.name ?? input.id,
-    description: input.description,
+    description: input.description ?? "",
     weight: input.weight ?? 1,
     required: input.required ?? false,
     scale: toScale(input.scale),
@@ -84,7 +94,8 @@ export function resolveCategoryRubric(input: {
 }): RubricSetConfig {
   const { rubric, defaultId } = input;
   const id = rubric.id ?? defaultId;
-  const limits = rubric.pass_criteria?.max_findings;
+  const criteria = passCriteriaInput(rubric);
+  const limits = criteria?.max_findings;
   const defaults = DEFAULT_PASS_CRITERIA.maxFindings;
   const meta = rubric.metadata;
   return {
@@ -96,7 +107,7 @@ export function resolveCategoryRubric(input: {
     evaluationType: rubric.evaluation_type ?? "analytic",
     passCriteria: {
       minCategoriesPassing:
-        rubric.pass_criteria?.min_categories_passing ?? DEFAULT_PASS_CRITERIA.minCategoriesPassing,
+        criteria?.min_categories_passing ?? DEFAULT_PASS_CRITERIA.minCategoriesPassing,
       maxFindings: {
         critical: limits?.critical ?? defaults.critical,
         high: limits?.high ?? defaults.high,

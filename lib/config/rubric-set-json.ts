@@ -123,7 +123,8 @@ export function rubricSetToYamlObject(
     return {
       id: c.id,
       name: c.name,
-      description: c.description,
+      // Go writes description always; "" means none, which the YAML language spells by leaving it out.
+      ...(c.description ? { description: c.description } : {}),
       ...(c.weight !== undefined ? { weight: c.weight } : {}),
       ...(c.required ? { required: true } : {}),
       scale: {

@@ -4,9 +4,10 @@ import { buildReport, runSuite, type EngineDeps, type RunOptions } from "./run-s
 import { planCalibration, type Probe } from "./trust/calibration/plan-calibration";
 import { calibrateItem, DEFAULT_TOLERANCE } from "./trust/calibration/calibration-stats";
 import type { CalibrationItem, CalibrationResult, JudgeReading } from "./results/trust";
+import { overMaxErrorOf } from "./trust/calibration/labellers";
 
 // `rubric-studio calibrate`: how well the configured judge matches the
-// labels people gave, per criterion. Grades the probes as a normal run does,
+// labels, per criterion (people's apart from an llm's or a rule's: labellers.ts). Grades the probes as a normal run does,
 // then compares. The result is a plain object: the CLI prints it, the
 // dashboard's calibration view draws it.
 
@@ -78,13 +79,13 @@ export async function runCalibration(
       ...(judges ? { judges } : {}),
       text: probe.text,
     };
-    const key = `${probe.eval}\u0000${probe.item}`;
+    const key = `${probe.eval}\u0000${probe.item}\u0000${probe.labelledBy ?? ""}`;
     const group = groups.get(key) ?? { probe, items: [] };
     group.items.push(item);
     groups.set(key, group);
   }
-  const criteria = [...groups.values()].map(({ probe, items }) =>
-    calibrateItem({
+  const criteria = [...groups.values()].map(({ probe, items }) => ({
+    ...calibrateItem({
       eval: probe.eval,
       item: probe.item,
       scale: probe.scale,
@@ -92,13 +93,9 @@ export async function runCalibration(
       threshold: probe.threshold,
       items,
     }),
-  );
-  const overMaxError =
-    options.maxError === undefined
-      ? []
-      : criteria
-          .filter((c) => c.mae !== null && c.mae > options.maxError! + 1e-12)
-          .map((c) => ({ eval: c.eval, item: c.item, mae: c.mae! }));
+    ...(probe.labelledBy ? { labelledBy: probe.labelledBy } : {}),
+  }));
+  const overMaxError = overMaxErrorOf(criteria, options.maxError);
   return {
     tolerance,
     ...(options.maxError !== undefined ? { maxError: options.maxError } : {}),

@@ -18,7 +18,12 @@ import type { AttemptFailure } from "./retry-policy";
 import { openCallLedger } from "./call-ledger";
 import { DEFAULT_MAX_RETRIES, createRetryingMessages } from "./retrying-messages";
 import { readVerdict, repairTurns } from "./verdict-reply";
-import { cacheMissNotice, cachePrefixes, layoutRequest } from "./request-layout";
+import {
+  cacheMissNotice,
+  cachePrefixes,
+  layoutRequest,
+  MESSAGES_API_TEMPERATURE,
+} from "./request-layout";
 
 // The judge port over the Anthropic Messages API (DESIGN.md, the judge
 // protocol): one request per verdict, a forced tool call whose input is the
@@ -105,6 +110,7 @@ export function createAnthropicJudge(options: AnthropicJudgeOptions): TypedJudge
       request,
       price: priceOf(request.model),
       now,
+      temperature: MESSAGES_API_TEMPERATURE,
     });
 
     const schema = replySchemaFor(request);

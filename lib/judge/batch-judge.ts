@@ -14,6 +14,7 @@ import { judgeBodyOf } from "./anthropic-judge";
 import { createBatchRounds, type BatchRoundsOptions, type Settled } from "./batch-rounds";
 import { openCallLedger } from "./call-ledger";
 import { priceOf } from "./pricing";
+import { MESSAGES_API_TEMPERATURE } from "./request-layout";
 import { addUsage } from "./retrying-messages";
 import { readVerdict, repairTurns } from "./verdict-reply";
 
@@ -76,6 +77,7 @@ export function createBatchJudge(options: BatchJudgeOptions): TypedJudgePort {
       request,
       price: price ? batchPrice(price) : undefined,
       now: Date.now,
+      temperature: MESSAGES_API_TEMPERATURE,
     });
     const id = customIdOf(request);
     let batchId = "";
@@ -116,6 +118,7 @@ export function createBatchJudge(options: BatchJudgeOptions): TypedJudgePort {
       const first = await send(body, "");
       if (!first.ok) return batched(failed(first.kind, first.message));
       addUsage(state.usage, first.message.usage);
+      state.modelVersion = first.message.model;
       const reading = readVerdict(first.message, schema);
       if (reading.ok)
         return batched({ ok: true, verdict: reading.verdict, call: record(reading.raw) });
@@ -132,6 +135,7 @@ export function createBatchJudge(options: BatchJudgeOptions): TypedJudgePort {
           ),
         );
       addUsage(state.usage, second.message.usage);
+      state.modelVersion = second.message.model;
       const repaired = readVerdict(second.message, schema);
       if (repaired.ok)
         return batched({ ok: true, verdict: repaired.verdict, call: record(repaired.raw) });

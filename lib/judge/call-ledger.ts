@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { costOf, type ModelPrice } from "../engine/cost/cost";
 import type {
   JudgeCallRecord,
@@ -13,6 +14,8 @@ import type { Verdict } from "../engine/ports/verdict";
 export interface CallState {
   attempts: number;
   usage: TokenUsage;
+  /** The `model` of the last reply: the version that answered. */
+  modelVersion?: string;
 }
 
 /**
@@ -24,8 +27,11 @@ export function openCallLedger(input: {
   request: JudgeRequest<VerdictKind>;
   price: ModelPrice | undefined;
   now: () => number;
+  /** The temperature the model samples at, where the adapter knows it. */
+  temperature?: number;
 }) {
   const { request, price, now } = input;
+  const systemPromptSha256 = createHash("sha256").update(request.stablePrompt).digest("hex");
   const started = now();
   const state: CallState = {
     attempts: 0,
@@ -38,6 +44,9 @@ export function openCallLedger(input: {
     latencyMs: now() - started,
     usage: state.usage,
     costUsd: price ? costOf(price, state.usage) : null,
+    ...(state.modelVersion ? { modelVersion: state.modelVersion } : {}),
+    systemPromptSha256,
+    ...(input.temperature !== undefined ? { temperature: input.temperature } : {}),
     ...(raw === undefined ? {} : { raw }),
   });
   const failed = (kind: JudgeErrorKind, message: string, raw?: unknown): JudgeOutcome<Verdict> => ({

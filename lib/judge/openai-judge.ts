@@ -118,7 +118,10 @@ export function createOpenAIJudge(options: OpenAIJudgeOptions): TypedJudgePort {
         state,
         context,
       );
-      if (sent.ok) addChatUsage(state.usage, sent.value.usage);
+      if (sent.ok) {
+        addChatUsage(state.usage, sent.value.usage);
+        state.modelVersion = sent.value.model;
+      }
       return sent;
     };
 

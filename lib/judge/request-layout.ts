@@ -4,6 +4,13 @@ import { estimateTokens } from "../engine/cost/cost";
 import type { CacheTtl, JudgeRequest, VerdictKind } from "../engine/ports/judge-port";
 import { DEFAULT_CACHE_MINIMUM_TOKENS, cacheMinimumOf } from "./cache-minimums";
 
+/**
+ * The temperature a Messages API judge samples at: none is sent (this API
+ * version refuses the field, see anthropic-judge.ts), so the API's default,
+ * 1.0. Recorded in JudgeMetadata's temperature.
+ */
+export const MESSAGES_API_TEMPERATURE = 1;
+
 // Where the cache breakpoints go in a judge request (DESIGN.md, the judge
 // protocol): after the system prompt (instructions and the whole rubric,
 // shared by every candidate) and after the candidate (shared by every

@@ -71,6 +71,7 @@ export function createRetryingMessages(options: RetryingMessagesOptions): Retryi
     );
     if (!sent.ok) return sent;
     addUsage(state.usage, sent.value.usage);
+    state.modelVersion = sent.value.model;
     return { ok: true, message: sent.value };
   }
 

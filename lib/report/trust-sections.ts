@@ -1,6 +1,12 @@
 import { plural } from "./format";
 import type { EvalResult, Report } from "../engine/results/report";
-import type { AgreementValue, CalibrationResult, JudgeAgreement } from "../engine/results/trust";
+import type {
+  AgreementValue,
+  CalibrationResult,
+  CriterionCalibration,
+  JudgeAgreement,
+} from "../engine/results/trust";
+import { labelledByNote, labelledItemsText, sameRow } from "../engine/trust/calibration/labellers";
 
 // The facts of category reviews, pairwise comparisons and judge agreement, as
 // plain sections (headings, facts, tables, lists of text) that the md and
@@ -212,12 +218,11 @@ const label = (x: number | null) => (x === null ? "—" : x.toFixed(2));
  * why; confusion matrices of categorical scales.
  */
 export function calibrationSections(c: CalibrationResult): TrustSection[] {
-  const over = (e: string, item: string) =>
-    c.overMaxError.some((o) => o.eval === e && o.item === item);
+  const over = (row: CriterionCalibration) => c.overMaxError.some((o) => sameRow(o, row));
   const facts = [
-    `${c.probes} labelled items graded against their labels; an item judged more than ±${c.tolerance} from its label is an outlier${c.maxError !== undefined ? `; largest allowed MAE ${c.maxError}` : ""}.`,
+    `${labelledItemsText(c)} graded against their labels; an item judged more than ±${c.tolerance} from its label is an outlier${c.maxError !== undefined ? `; largest allowed MAE ${c.maxError}` : ""}.`,
     c.overMaxError.length > 0
-      ? `Above the largest allowed MAE: ${c.overMaxError.map((o) => `${o.eval} › ${o.item} (${num(o.mae)})`).join(", ")}`
+      ? `Above the largest allowed MAE: ${c.overMaxError.map((o) => `${o.eval} › ${o.item}${labelledByNote(o)} (${num(o.mae)})`).join(", ")}`
       : c.maxError !== undefined
         ? "Every criterion is within the largest allowed MAE."
         : "",
@@ -231,7 +236,7 @@ export function calibrationSections(c: CalibrationResult): TrustSection[] {
       header: ["Eval", "Criterion", "Scale", "Graded", "MAE", "Cohen's κ", "Outliers", "Verdict"],
       rows: c.criteria.map((k) => [
         k.eval,
-        k.item,
+        `${k.item}${labelledByNote(k)}`,
         k.scale,
         `${k.graded}/${k.items.length}`,
         k.mae === null ? "—" : num(k.mae),
@@ -239,11 +244,7 @@ export function calibrationSections(c: CalibrationResult): TrustSection[] {
           ? `n/a (${k.kappa.note ?? ""})`
           : `${num(k.kappa.value)} (${k.kappa.weights})`,
         String(k.outliers),
-        over(k.eval, k.item)
-          ? "above max MAE"
-          : k.graded < k.items.length
-            ? "not all graded"
-            : "ok",
+        over(k) ? "above max MAE" : k.graded < k.items.length ? "not all graded" : "ok",
       ]),
     },
   ];
@@ -253,7 +254,7 @@ export function calibrationSections(c: CalibrationResult): TrustSection[] {
       .map((i) => [
         k.eval,
         k.item,
-        `${i.source} ${i.id}`,
+        `${i.source} ${i.id}${i.annotator ? ` (${i.annotator})` : ""}`,
         i.text,
         label(i.label),
         label(i.judged),

@@ -1,6 +1,7 @@
 import os from "node:os";
 import type { CalibrationResult, CriterionCalibration } from "../engine/results/trust";
 import type { Prisma, PrismaClient } from "./generated/client";
+import { overMaxErrorOf } from "../engine/trust/calibration/labellers";
 import { fillReviewQueue } from "./fill-review-queue";
 import { createRunStore, type RunConfig, type StartedBy } from "./run-store";
 
@@ -80,7 +81,8 @@ export function createCalibrationStore(prisma: PrismaClient) {
             runId: run.id,
             evalName: c.eval,
             position,
-            criterion: c.item,
+            // A row of automated labels is its own drift series, named so.
+            criterion: c.labelledBy ? `${c.item} (${c.labelledBy} labels)` : c.item,
             mae: c.mae,
             data: c as unknown as Prisma.InputJsonValue,
           })),
@@ -135,12 +137,7 @@ export function createCalibrationStore(prisma: PrismaClient) {
         tolerance: config.tolerance ?? 0.25,
         ...(maxError !== undefined ? { maxError } : {}),
         criteria,
-        overMaxError:
-          maxError === undefined
-            ? []
-            : criteria
-                .filter((c) => c.mae !== null && c.mae > maxError + 1e-12)
-                .map((c) => ({ eval: c.eval, item: c.item, mae: c.mae! })),
+        overMaxError: overMaxErrorOf(criteria, maxError),
         probes: run.totalCells,
         ungraded: criteria.reduce((n, c) => n + c.items.length - c.graded, 0),
         judgeCalls: run.judgeCalls,

@@ -92,6 +92,62 @@ describe.concurrent("rubric-studio calibrate", () => {
     expect(run.code).toBe(1);
   });
 
+  test("only annotator_type human is a person: llm and rule annotations are calibrated apart, named as what they are, never counted as people's labels", async ({
+    onTestFinished,
+  }) => {
+    const ws = await makeWorkspace(onTestFinished);
+    const judge = await startFakeJudge(onTestFinished, {
+      respond: () => ({ verdict: { reasoning: "seems fine", score: 1 } }),
+    });
+    await ws.write("suite.yaml", SUITE);
+    const item = (id: string, annotations: object[]) => ({
+      id,
+      input: "Q?",
+      expected_output: `Answer ${id}.`,
+      annotations,
+    });
+    await ws.write(
+      "data/answers.json",
+      JSON.stringify({
+        id: "answers",
+        name: "Support answers",
+        items: [
+          item("h1", [
+            { name: "actionable", score: 1, annotator_type: "human", annotator_id: "ana" },
+          ]),
+          item("m1", [
+            { name: "actionable", score: 0, annotator_type: "llm", annotator_id: "gpt" },
+          ]),
+          item("m2", [{ name: "actionable", score: 0, annotator_type: "llm" }]),
+          item("r1", [{ name: "actionable", score: 1, annotator_type: "rule" }]),
+        ],
+      }),
+    );
+    const run = await ws.cli(
+      ["calibrate", "--config", "suite.yaml", "--output", "out/calibration.json"],
+      judge.env,
+    );
+    const result = JSON.parse(await ws.read("out/calibration.json")) as CalibrationResult;
+    // People's labels (the two anchors and h1) in one row; each automated labeller's in its own.
+    expect(
+      result.criteria.map((c) => [c.item, c.labelledBy ?? "people", c.items.map((i) => i.id)]),
+    ).toEqual([
+      ["actionable", "people", ["1", "2", "h1"]],
+      ["actionable", "llm", ["m1", "m2"]],
+      ["actionable", "rule", ["r1"]],
+    ]);
+    // The judge (1 everywhere) disagrees with the llm's 0s: that is not an error against people.
+    expect(result.criteria[0]!.mae).toBeCloseTo(1 / 3, 10);
+    expect(result.criteria[1]!.mae).toBe(1);
+    expect(run.stdout).toContain(
+      "Calibration: 6 labelled items (3 by people, 2 by llm, 1 by rule annotators), tolerance ±0.25",
+    );
+    expect(run.stdout).toContain(
+      "! support answers › actionable (unit), labels by llm annotators, not people: MAE 1.000",
+    );
+    expect(run.stdout).toContain("    dataset m1 (llm:gpt): labelled 0.00, judged 1.00");
+  });
+
   test("eval --repeat 3: every result three times and the flip rate in the json report", async ({
     onTestFinished,
   }) => {

@@ -53,6 +53,11 @@ describe.concurrent("rubric-studio eval with compare:", () => {
     expect(pairwise.result.comparisons.every((c) => c.metadata?.position_biased === true)).toBe(
       true,
     );
+    // Each comparison carries its judge's metadata (the Go PairwiseComparison's judge), from both orders' calls.
+    const meta = pairwise.result.comparisons[0]!.judge!;
+    expect(meta).toMatchObject({ model: "claude-sonnet-4-6", model_version: "claude-sonnet-4-6" });
+    expect(meta.system_prompt).toMatch(/^sha256:[0-9a-f]{64}$/);
+    expect(meta.tokens_used?.output_tokens).toBeGreaterThan(0);
     const md = await ws.read("out/report.md");
     expect(md).toContain("position-biased");
     expect(md).toMatch(/3 of 3 pairs/);

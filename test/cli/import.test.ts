@@ -85,6 +85,68 @@ describe.concurrent("rubric-studio import", () => {
     expect(validate.code, validate.stderr).toBe(0);
   });
 
+  test('a RubricSet as Go writes it imports: description always written (""), a categorical scale with no options, passCriteria {}', async ({
+    onTestFinished,
+  }) => {
+    const ws = await makeWorkspace(onTestFinished);
+    // json.Marshal of a RubricSet with one NewCategory("a", "A", "") and no options added.
+    await ws.write(
+      "min1.json",
+      JSON.stringify(
+        {
+          id: "min1",
+          name: "Minimal",
+          version: "1.0.0",
+          passCriteria: {},
+          categories: [
+            { id: "a", name: "A", description: "", required: true, scale: { type: "categorical" } },
+          ],
+        },
+        null,
+        2,
+      ),
+    );
+    await ws.write("doc.md", "Text.\n");
+    const run = await ws.cli([
+      "import",
+      "min1.json",
+      "--output",
+      "min1.yaml",
+      "--document",
+      "doc.md",
+    ]);
+    expect(run.code, run.stderr).toBe(0);
+    const validate = await ws.cli(["validate", "--config", "min1.yaml"]);
+    expect(validate.code, validate.stderr).toBe(0);
+  });
+
+  test("what the suite cannot take is located by its JSON path in the input file, never at a line of a YAML file import did not write", async ({
+    onTestFinished,
+  }) => {
+    const ws = await makeWorkspace(onTestFinished);
+    await ws.write(
+      "min1.json",
+      JSON.stringify({
+        id: "min1",
+        name: "Minimal",
+        version: "1.0.0",
+        passCriteria: { minCategoriesPassing: "3" },
+        categories: [
+          { id: "a", name: "A", description: "x", scale: { type: "categorical" } },
+          { id: "a", name: "B", description: "y", scale: { type: "categorical" } },
+        ],
+      }),
+    );
+    const run = await ws.cli(["import", "min1.json", "--output", "min1.yaml"]);
+    expect(run.code).toBe(2);
+    expect(run.stderr.trim().split("\n")).toEqual([
+      "min1.json: passCriteria.minCategoriesPassing: min_categories_passing is 3 but the rubric has only 2 categories: no review could pass",
+      'min1.json: categories.1.id: duplicate category id "a": findings and results are keyed by it',
+    ]);
+    expect(run.stderr).not.toContain("min1.yaml");
+    await expect(ws.read("min1.yaml")).rejects.toThrow();
+  });
+
   test("to stdout: the modeline is relative to the current folder and the text ends with a newline", async ({
     onTestFinished,
   }) => {

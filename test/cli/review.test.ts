@@ -117,6 +117,86 @@ describe.concurrent("rubric-studio review", () => {
     expect(result.judges[0]!.latency).toBeGreaterThan(0);
   });
 
+  test("findings carry owner and effort (asked for in the tool schema), and the judge metadata its model version, system prompt hash and temperature", async ({
+    onTestFinished,
+  }) => {
+    const ws = await makeWorkspace(onTestFinished);
+    const judge = await startFakeJudge(onTestFinished, {
+      respond: (request) => ({
+        model: "claude-sonnet-4-6-20260214",
+        toolInput: {
+          reasoning: "looked",
+          score: categoryIn(request.user) === "metrics" ? "fail" : "pass",
+          evidence: [],
+          findings:
+            categoryIn(request.user) === "metrics"
+              ? [
+                  {
+                    severity: "high",
+                    title: "No baseline",
+                    description: "p95 target without today's value",
+                    recommendation: "Add the current p95",
+                    owner: "engineering",
+                    effort: "low",
+                  },
+                ]
+              : [],
+        },
+      }),
+    });
+    await ws.write("reviews.yaml", SUITE.replace(/    judge:\n.*\n.*\n/, ""));
+    await ws.write("docs/prd.md", "A document.\n");
+    const run = await ws.cli(["review", "--config", "reviews.yaml"], judge.env);
+    expect(run.code).toBe(1);
+    // The verdict tool asks for both, so a judge can give them.
+    const tool = (judge.api.requests[0]!.body.tools as { input_schema: unknown }[])[0]!;
+    expect(JSON.stringify(tool.input_schema)).toMatch(/"owner".*"effort"/);
+    const report = parseEvaluationReport(JSON.parse(run.stdout));
+    if (!report.ok) throw new Error(report.issues.join("\n"));
+    expect(report.value.findings.map((f) => [f.title, f.owner, f.effort])).toEqual([
+      ["No baseline", "engineering", "low"],
+    ]);
+    expect(report.value.nextSteps.immediate?.[0]).toMatchObject({
+      action: "Add the current p95",
+      owner: "engineering",
+      effort: "low",
+    });
+    const meta = report.value.judge!;
+    expect(meta.model).toBe("claude-sonnet-4-6");
+    expect(meta.model_version).toBe("claude-sonnet-4-6-20260214");
+    expect(meta.system_prompt).toMatch(/^sha256:[0-9a-f]{64}$/);
+    expect(meta.temperature).toBe(1);
+  });
+
+  test("a panel whose judges cannot agree decides human_review; overallDecision, the simplified pass / conditional / fail, reads conditional", async ({
+    onTestFinished,
+  }) => {
+    const ws = await makeWorkspace(onTestFinished);
+    const judge = await startFakeJudge(onTestFinished, {
+      respond: (request) => ({
+        toolInput: {
+          reasoning: "r",
+          score: String(request.body.model).includes("opus") ? "fail" : "pass",
+          evidence: [],
+          findings: [],
+        },
+      }),
+    });
+    await ws.write(
+      "reviews.yaml",
+      SUITE.replace(
+        /    judge:\n.*\n.*\n/,
+        "    judge:\n      panel: [claude-sonnet-4-6, claude-opus-4-1]\n      aggregate: unanimous\n",
+      ),
+    );
+    await ws.write("docs/prd.md", "A document.\n");
+    const run = await ws.cli(["review", "--config", "reviews.yaml"], judge.env);
+    const report = parseEvaluationReport(JSON.parse(run.stdout));
+    if (!report.ok) throw new Error(report.issues.join("\n"));
+    expect(report.value.decision.status).toBe("human_review");
+    expect(report.value.overallDecision).toBe("conditional");
+  });
+
   test("one judge: the EvaluationReport on stdout, exit 0 when the decision passed", async ({
     onTestFinished,
   }) => {

@@ -50,16 +50,56 @@ describe("category rubrics", () => {
     expect(result.warnings).toEqual([]);
   });
 
-  it("rejects what RubricSet.Validate rejects: a categorical scale without options; and a duplicate id", () => {
+  it("rejects a duplicate category id", () => {
     const issues = issuesOf(
       review(
-        `      categories:\n        - { id: a, description: "x", scale: { type: categorical } }\n        - { id: a, description: "y" }\n`,
+        `      categories:\n        - { id: a, description: "x" }\n        - { id: a, description: "y" }\n`,
       ),
     );
     expect(issues.map((i) => [i.line, i.message])).toEqual([
-      [6, "a categorical scale requires options (pass, partial, fail)"],
       [7, 'duplicate category id "a": findings and results are keyed by it'],
     ]);
+  });
+
+  it("takes a category as the Go package writes it: an empty description, a categorical scale with no options (pass / partial / fail)", () => {
+    const result = load(
+      review(
+        `      categories:\n        - { id: a, description: "", required: true, scale: { type: categorical } }\n        - { id: b, required: true, scale: { type: categorical, options: [] } }\n`,
+      ),
+    );
+    if (!result.ok) throw new Error(result.issues.map((i) => i.message).join("\n"));
+    const rubric = result.value.evals[0]!.rubric;
+    if (rubric.kind !== "categories") throw new Error("not categories");
+    expect(rubric.rubricSet.categories.map((c) => [c.id, c.description])).toEqual([
+      ["a", ""],
+      ["b", ""],
+    ]);
+    for (const category of rubric.rubricSet.categories)
+      expect(category.scale.options.map((o) => o.value)).toEqual(["pass", "partial", "fail"]);
+    expect(result.warnings).toEqual([]);
+  });
+
+  it("pass_criteria: strict is the Go package's StrictPassCriteria: every category passes, no critical or high finding, at most 3 medium", () => {
+    const result = load(
+      review(
+        `      pass_criteria: strict\n      categories:\n        - { id: a, description: x }\n`,
+      ),
+    );
+    if (!result.ok) throw new Error(result.issues.map((i) => i.message).join("\n"));
+    const rubric = result.value.evals[0]!.rubric;
+    if (rubric.kind !== "categories") throw new Error("not categories");
+    expect(rubric.rubricSet.passCriteria).toEqual({
+      minCategoriesPassing: "all",
+      maxFindings: { critical: 0, high: 0, medium: 3, low: -1 },
+    });
+    // "all" needs no required category: no warning about all_required.
+    expect(result.warnings).toEqual([]);
+    const typo = issuesOf(
+      review(
+        `      pass_criteria: strikt\n      categories:\n        - { id: a, description: x }\n`,
+      ),
+    );
+    expect(typo.map((i) => [i.line, i.message])).toEqual([[5, expect.stringContaining("strict")]]);
   });
 
   it("catches reviews that could never pass and settings that would be ignored", () => {

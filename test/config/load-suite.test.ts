@@ -227,6 +227,21 @@ evals:
     expect(result.value.evals[0]!.location).toMatchObject({ file: "s.yaml", line: 2 });
   });
 
+  it("warns that require_evidence is ignored on a decision tree, which cites no span (the guide), rather than refusing the suite", () => {
+    const result = loadSuite({
+      file: "s.yaml",
+      text: `evals:\n  - name: e\n    response: r\n    rubric:\n      require_evidence: true\n      tree: { ask: "q?", yes: { score: 1 }, no: { score: 0 } }\n`,
+    });
+    if (!result.ok) throw new Error(result.issues.map((i) => i.message).join("\n"));
+    expect(result.warnings.map((w) => [w.line, w.message])).toEqual([
+      [
+        5,
+        "require_evidence is ignored: a decision tree asks yes/no questions and does not request a cited span (evidence is a criteria feature)",
+      ],
+    ]);
+    expect(result.value.evals[0]!.rubric.kind).toBe("tree");
+  });
+
   it("warns, without failing, about an eval that will defer", () => {
     const result = loadSuite({
       file: "s.yaml",

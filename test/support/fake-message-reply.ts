@@ -43,7 +43,8 @@ export interface FakeRequest {
 export type FakeReply =
   | { verdict: { reasoning: string; score: number; evidence?: string }; usage?: Partial<FakeUsage> }
   | { text: string; usage?: Partial<FakeUsage> }
-  | { toolInput: unknown; usage?: Partial<FakeUsage> }
+  /** `model`: the model the reply says answered (default: the one asked for), as the API names a dated version. */
+  | { toolInput: unknown; usage?: Partial<FakeUsage>; model?: string }
   /** An agent's turn: calls of the named tools (e.g. an MCP server's), after an optional text. */
   | { toolCalls: { name: string; input: unknown }[]; text?: string; usage?: Partial<FakeUsage> }
   | { status: number; headers?: Record<string, string>; body?: unknown }
@@ -137,7 +138,12 @@ export function messageFor(input: {
     id: `msg_01${id}`,
     type: "message",
     role: "assistant",
-    model: typeof request.body.model === "string" ? request.body.model : "claude-fake",
+    model:
+      "model" in reply && typeof reply.model === "string"
+        ? reply.model
+        : typeof request.body.model === "string"
+          ? request.body.model
+          : "claude-fake",
     content,
     stop_reason: "text" in reply && !("toolCalls" in reply) ? "end_turn" : "tool_use",
     stop_sequence: null,

@@ -14,6 +14,8 @@ import {
 } from "./pairwise-result";
 import { pairwiseRequest, pairwiseStablePrompt } from "./pairwise-prompt";
 import type { JudgedPair, PairwiseComparison, PairwiseOutcome } from "../results/pairwise-types";
+import { judgeMetadata } from "../results/judge-metadata";
+import type { JudgeMetadata } from "../results/review-types";
 
 // Grades a pairwise eval: every judge compares every pair in both orders
 // (never optional), the orders are combined by map-verdicts.ts, and the
@@ -26,6 +28,8 @@ type PairwiseRubric = { kind: "pairwise"; comparison: PairwiseConfig };
 interface JudgeRun {
   pairs: JudgedPair[];
   calls: JudgeCallSummary[];
+  /** Per item id, the calls of its two orders: its comparison's JudgeMetadata. */
+  pairCalls: Map<string, JudgeCallSummary[]>;
   errors: string[];
   skipped?: SkipReason;
 }
@@ -45,7 +49,7 @@ async function runJudge(input: {
     jurors: input.jurors,
   };
   const stablePrompt = pairwiseStablePrompt(config);
-  const run: JudgeRun = { pairs: [], calls: [], errors: [] };
+  const run: JudgeRun = { pairs: [], calls: [], pairCalls: new Map(), errors: [] };
   const ask = async (
     item: PairwiseConfig["items"][number],
     first: string,
@@ -69,6 +73,7 @@ async function runJudge(input: {
     const { raw: _raw, ...summary } = result.outcome.call;
     if (result.outcome.ok) {
       run.calls.push(summary);
+      run.pairCalls.set(item.id, [...(run.pairCalls.get(item.id) ?? []), summary]);
       return result.outcome.verdict;
     }
     const message = `${judge.label}: pair ${item.id} (${order}): ${result.outcome.error.kind}: ${result.outcome.error.message}`;
@@ -108,7 +113,13 @@ async function runJudge(input: {
 
 const percent = (x: number) => `${Math.round(x * 100)}%`;
 
-function comparisonOf(pair: JudgedPair, config: PairwiseConfig, at: string): PairwiseComparison {
+function comparisonOf(input: {
+  pair: JudgedPair;
+  config: PairwiseConfig;
+  at: string;
+  judge: JudgeMetadata;
+}): PairwiseComparison {
+  const { pair, config, at } = input;
   const item = config.items.find((i) => i.id === pair.item)!;
   return {
     id: `${pair.item}/${pair.judge}`,
@@ -119,6 +130,7 @@ function comparisonOf(pair: JudgedPair, config: PairwiseConfig, at: string): Pai
     confidence: pair.confidence,
     reasoning: pair.reasoning,
     ...(pair.categoryScores.length > 0 ? { category_scores: pair.categoryScores } : {}),
+    judge: input.judge,
     metadata: {
       judge: pair.judge,
       original_winner: pair.original,
@@ -203,7 +215,31 @@ export async function gradePairwiseCell(input: {
   const { winsA: _a, winsB: _b, ties: _t, total: _n, ...rates } = summary;
   const outcome: PairwiseOutcome = {
     labels: config.labels,
-    result: { comparisons: pairs.map((p) => comparisonOf(p, config, at)), ...rates },
+    result: {
+      // Each comparison with its judge's metadata, from the calls of its two orders.
+      comparisons: runs.flatMap((r, i) =>
+        r.pairs.map((pair) => {
+          const judge = cell.judges[i]!;
+          const calls = r.pairCalls.get(pair.item) ?? [];
+          return comparisonOf({
+            pair,
+            config,
+            at,
+            judge: judgeMetadata({
+              judgeId: judge.label,
+              model: judge.model,
+              ...(judge.provider !== undefined ? { provider: judge.provider } : {}),
+              template: "rubric-studio pairwise",
+              templateVersion: calls[0]?.templateVersion ?? "",
+              maxTokens: cell.eval.judge.maxTokens,
+              evaluatedAt: at,
+              calls,
+            }),
+          });
+        }),
+      ),
+      ...rates,
+    },
     pairs,
     wilson: wilsonIntervals(summary),
     positionBias: positionBias(pairs),

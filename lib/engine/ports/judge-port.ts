@@ -93,6 +93,12 @@ export interface JudgeCallRecord {
   reused?: { savedUsd: number | null };
   /** Set when the call went through the Message Batches API (billed at half price): the batch that answered it. */
   batched?: { batchId: string };
+  /** The model the API says answered (its reply's `model`), for JudgeMetadata's model_version. */
+  modelVersion?: string;
+  /** The SHA-256 (hex) of the system prompt sent, for JudgeMetadata's system_prompt. */
+  systemPromptSha256?: string;
+  /** The sampling temperature the model used, where known (the API's default when none is sent). */
+  temperature?: number;
 }
 
 export type JudgeErrorKind =

@@ -42,6 +42,15 @@ export const FindingVerdictSchema = z.object({
   description: z.string().describe("What is wrong, in detail."),
   recommendation: z.string().describe("How to fix it."),
   evidence: z.string().optional().describe("A quote or reference that shows the issue."),
+  // The Go package's Finding has owner and effort: asked for, so reports and next steps carry them.
+  owner: z
+    .string()
+    .optional()
+    .describe("Who should address it: a role or team (product, engineering, security...)."),
+  effort: z
+    .enum(["low", "medium", "high"])
+    .optional()
+    .describe("The work required to fix it: low, medium or high."),
 });
 
 const ChecklistVerdictSchema = z

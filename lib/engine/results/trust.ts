@@ -78,6 +78,8 @@ export interface CalibrationItem {
 export interface CriterionCalibration {
   eval: string;
   item: string;
+  /** Set when the labels are not people's: the annotators' annotator_type (llm, rule...), one row per type (calibration/labellers.ts). */
+  labelledBy?: string;
   scale: CalibrationScale;
   items: CalibrationItem[];
   graded: number;
@@ -99,7 +101,7 @@ export interface CalibrationResult {
   maxError?: number;
   criteria: CriterionCalibration[];
   /** Criteria whose MAE is above maxError (empty without one). */
-  overMaxError: { eval: string; item: string; mae: number }[];
+  overMaxError: { eval: string; item: string; labelledBy?: string; mae: number }[];
   probes: number;
   ungraded: number;
   judgeCalls: number;

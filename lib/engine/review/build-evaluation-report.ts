@@ -3,12 +3,12 @@ import type {
   ReviewPassCriteria,
   RubricSetConfig,
 } from "../../config/category-types";
-import type { TokenUsage } from "../ports/judge-port";
 import { decideReview } from "./decide-review";
 import { generateNextSteps, generateSummary } from "./next-steps";
 import type {
   CategoryResult,
   Decision,
+  DecisionStatus,
   EvaluationReport,
   Finding,
   JudgeMetadata,
@@ -46,41 +46,14 @@ export function reportMetadata(input: {
   };
 }
 
-export function judgeMetadata(input: {
-  judgeId: string;
-  model: string;
-  /** The resolved provider; anthropic when the caller resolved none. */
-  provider?: string;
-  templateVersion: string;
-  maxTokens: number;
-  rubric: RubricSetConfig;
-  evaluatedAt: string;
-  latencyMs: number;
-  usage: TokenUsage;
-}): JudgeMetadata {
-  const { usage } = input;
-  // Go's TokenUsage counts cached input apart from input_tokens; total is input + output as the API bills them.
-  const inputTokens = usage.input + usage.cacheRead + usage.cacheWrite;
-  return {
-    judge_id: input.judgeId,
-    model: input.model,
-    model_provider: input.provider ?? "anthropic",
-    prompt_template: "rubric-studio review",
-    prompt_version: input.templateVersion,
-    max_tokens: input.maxTokens,
-    rubric_id: input.rubric.id,
-    rubric_version: input.rubric.version,
-    evaluated_at: input.evaluatedAt,
-    // A Go time.Duration is nanoseconds.
-    latency: Math.round(input.latencyMs * 1_000_000),
-    tokens_used: {
-      input_tokens: inputTokens,
-      output_tokens: usage.output,
-      total_tokens: inputTokens + usage.output,
-      ...(usage.cacheRead > 0 ? { cache_read_tokens: usage.cacheRead } : {}),
-      ...(usage.cacheWrite > 0 ? { cache_write_tokens: usage.cacheWrite } : {}),
-    },
-  };
+/**
+ * EvaluationReport.overallDecision, "a simplified pass/conditional/fail
+ * status": human_review (judges who could not agree) is neither a pass nor a
+ * fail but needs someone before approval, so it reads conditional; the
+ * decision itself keeps human_review.
+ */
+export function overallDecisionOf(status: DecisionStatus): "pass" | "conditional" | "fail" {
+  return status === "human_review" ? "conditional" : status;
 }
 
 export function buildEvaluationReport(input: {
@@ -107,7 +80,7 @@ export function buildEvaluationReport(input: {
     findings,
     passCriteria: passCriteriaWire(rubric.passCriteria),
     decision,
-    overallDecision: decision.status,
+    overallDecision: overallDecisionOf(decision.status),
     nextSteps: generateNextSteps({
       findings,
       categories,

@@ -52,6 +52,8 @@ export function findingsOf(
     description: f.description,
     recommendation: f.recommendation,
     ...(f.evidence !== undefined && f.evidence !== "" ? { evidence: f.evidence } : {}),
+    ...(f.owner ? { owner: f.owner } : {}),
+    ...(f.effort ? { effort: f.effort } : {}),
   }));
 }
 

@@ -5,7 +5,8 @@ import type { CriterionResult, EvalResult, JudgeCallSummary } from "../results/r
 import type { PlannedCell } from "../grade/planned-cell";
 import { SKIPPED, type CallJudge, type ResultBase } from "../grade/call-judge";
 import { aggregationMethodOf } from "./aggregation/registry";
-import { buildEvaluationReport, judgeMetadata, reportMetadata } from "./build-evaluation-report";
+import { buildEvaluationReport, reportMetadata } from "./build-evaluation-report";
+import { judgeMetadata } from "../results/judge-metadata";
 import { reviewScore, SCORE_POINTS } from "./category-result";
 import { aggregateEvaluations, type JudgedReview } from "./multi-judge";
 import { REVIEW_TEMPLATE_VERSION } from "./review-prompt";
@@ -153,8 +154,7 @@ export async function gradeReviewCell(input: {
       maxTokens: cell.eval.judge.maxTokens,
       rubric,
       evaluatedAt: generatedAt,
-      latencyMs: own.reduce((sum, c) => sum + c.latencyMs, 0),
-      usage: sumUsage(own),
+      calls: own,
     });
     const categories = run.categories!;
     const metadata = reportMetadata({

@@ -7,6 +7,7 @@ import type {
   MultiJudgeResult,
   ReviewOutcome,
 } from "../results/review-types";
+import { overallDecisionOf } from "./build-evaluation-report";
 
 // A review the Go package (or `rubric-studio review`) wrote, as one result of
 // the canonical report, so that `rubric-studio report FILE` renders it with
@@ -25,7 +26,7 @@ export function outcomeFromMultiJudge(multi: MultiJudgeResult): ReviewOutcome | 
     categories: multi.aggregatedCategories,
     findings: multi.consolidatedFindings,
     decision: multi.consolidatedDecision,
-    overallDecision: multi.consolidatedDecision.status,
+    overallDecision: overallDecisionOf(multi.consolidatedDecision.status),
   };
   return { report, multiJudge: multi };
 }

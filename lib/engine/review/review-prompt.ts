@@ -15,7 +15,7 @@ import { VERDICT_TOOL_NAME } from "../ports/verdict";
 // category to score now (or all of them, for a holistic review).
 
 /** Bump when the wording changes: it is recorded with every call and keys the judge cache. */
-export const REVIEW_TEMPLATE_VERSION = "review-v2";
+export const REVIEW_TEMPLATE_VERSION = "review-v3";
 
 const FINDINGS = [
   "## Findings",
@@ -25,7 +25,7 @@ const FINDINGS = [
   "- medium: should be fixed before approval;",
   "- low: nice to fix;",
   "- info: informational only.",
-  "Give each finding a short title, a description, and a concrete recommendation. Quote evidence verbatim from the document.",
+  "Give each finding a short title, a description, and a concrete recommendation. Quote evidence verbatim from the document. Say who should address it (owner: a role or team) and the effort to fix it (low, medium or high).",
   "A category can pass and still have low or info findings; give an empty list when there is nothing to report.",
 ].join("\n");
 
@@ -80,7 +80,7 @@ function exampleLines(category: ReviewCategory): string[] {
 export function categoryText(category: ReviewCategory): string {
   return [
     `## Category: ${category.name} (id: ${category.id})${category.required ? " (required)" : ""}`,
-    category.description,
+    ...(category.description ? [category.description] : []),
     ...(category.evaluationPrompt ? [category.evaluationPrompt] : []),
     ...scaleLines(category),
     ...exampleLines(category),

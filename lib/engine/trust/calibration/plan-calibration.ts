@@ -2,10 +2,12 @@ import type { DatasetItem } from "../../../config/dataset-schema";
 import type { Criterion, EvalConfig, Rubric, SuiteConfig } from "../../../config/types";
 import type { ReviewCategory, ScoreValue } from "../../../config/category-types";
 import type { CalibrationScale } from "../../results/trust";
+import { labellerOf } from "./labellers";
 
 // What `calibrate` grades: every calibration anchor of every criterion, every
 // per-level example of every category, and every annotated item of an eval's
-// dataset, each as a probe with the label a person gave it. Each probe
+// dataset, each as a probe with its label (a person's, or an llm's or a
+// rule's, which labellers.ts keeps apart). Each probe
 // becomes one eval of a generated suite, so the judge, scheduling, budget and
 // scoring are exactly those of a normal run (no second grading path).
 // An anchor is graded with itself left out of the prompt's calibration
@@ -25,6 +27,8 @@ export interface Probe {
   likert?: { min: number; max: number };
   threshold: number;
   annotator?: string;
+  /** The annotation's annotator_type when it is not a person's (labellers.ts). */
+  labelledBy?: string;
   /** The graded text: the anchor's response, the category example's excerpt, the dataset item's expected output. */
   text: string;
 }
@@ -142,11 +146,13 @@ export function planCalibration(
           ...(item.input !== undefined ? { prompt: item.input } : {}),
           response: item.expectedOutput,
         };
+        const labelledBy = labellerOf(annotation.annotatorType);
         const common = {
           ...base,
           source: "dataset" as const,
           id: item.id,
           label,
+          ...(labelledBy ? { labelledBy } : {}),
           ...(annotation.annotatorType || annotation.annotatorId
             ? {
                 annotator: [annotation.annotatorType, annotation.annotatorId]
