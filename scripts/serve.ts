@@ -8,6 +8,8 @@
 //     127.0.0.1 unless `--host` (or RUBRIC_STUDIO_HOST) says otherwise; off
 //     loopback only with RUBRIC_STUDIO_PASSWORD set (every request then needs
 //     a login, checked by proxy.ts).
+// The Node check comes first: imports run in order, and nothing else may load before it.
+import "../bin/require-node.mjs";
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { readFile } from "node:fs/promises";
