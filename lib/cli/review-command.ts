@@ -6,7 +6,7 @@ import type { EvalResult } from "../engine/results/report";
 import { aggregateEvaluations } from "../engine/review/multi-judge";
 import { AGGREGATION_METHODS } from "../engine/review/aggregation/registry";
 import { evaluationReportToJson, multiJudgeResultToJson } from "../engine/review/wire-json";
-import { redactDeep } from "../engine/results/redact-secrets";
+import { createRedactor } from "../engine/results/redact-values";
 import { prepareJudging, type JudgingOptions } from "./prepare-judging";
 import type { CliIo } from "./cli-io";
 
@@ -84,8 +84,9 @@ export async function reviewCommand(input: {
   );
 
   const written: unknown[] = [];
+  const redactor = createRedactor(providers.secrets);
   for (const raw of report.results) {
-    const result = redactDeep(raw);
+    const result = redactor.deep(raw);
     const mark = result.status === "passed" ? "✓" : result.status === "deferred" ? "-" : "✗";
     io.stderr.write(`${mark} ${result.name}: ${result.reason}\n`);
     const rubric = reviews.find((e) => e.name === result.eval)?.rubric;

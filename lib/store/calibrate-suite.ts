@@ -4,7 +4,7 @@ import type { PriceOf } from "../engine/plan/explain-plan";
 import type { JudgePort } from "../engine/ports/judge-port";
 import type { RunOptions } from "../engine/run-suite";
 import { runCalibration, DEFAULT_TOLERANCE } from "../engine/trust/calibration/run-calibration";
-import { redactDeep } from "../engine/results/redact-secrets";
+import { createRedactor } from "../engine/results/redact-values";
 import type { PrismaClient } from "./generated/client";
 import { createCalibrationStore } from "./calibration-store";
 import type { StartedBy } from "./run-store";
@@ -45,6 +45,8 @@ export async function calibrateStoredSuite(input: {
   loadText?: LoadText;
   /** Which provider serves each judge model (the dashboard's: the server's providers); a model whose provider has no key defers. */
   resolveModel?: RunOptions["resolveModel"];
+  /** The secret values the judge holds and sends (ProviderSetup's): removed by value before the result is stored. */
+  secrets?: readonly string[];
 }): Promise<CalibrateSuiteResult> {
   const { prisma } = input;
   if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(input.suiteId))
@@ -72,7 +74,7 @@ export async function calibrateStoredSuite(input: {
     };
   const concurrency = input.concurrency ?? 8;
   // Stored redacted, as run results are.
-  const result = redactDeep(
+  const result = createRedactor(input.secrets).deep(
     await runCalibration(
       {
         suite: loaded.value,
