@@ -77,6 +77,8 @@ export async function reviewCommand(input: {
       judge,
       now: Date.now,
       priceOf: providers.priceOf,
+      // Before anything is printed or written: credential shapes, and the keys this process sends.
+      redact: createRedactor(providers.secrets),
       onEvent: (event) => {
         if (event.type === "warning") io.stderr.write(`warning: ${event.message}\n`);
       },
@@ -84,9 +86,7 @@ export async function reviewCommand(input: {
   );
 
   const written: unknown[] = [];
-  const redactor = createRedactor(providers.secrets);
-  for (const raw of report.results) {
-    const result = redactor.deep(raw);
+  for (const result of report.results) {
     const mark = result.status === "passed" ? "✓" : result.status === "deferred" ? "-" : "✗";
     io.stderr.write(`${mark} ${result.name}: ${result.reason}\n`);
     const rubric = reviews.find((e) => e.name === result.eval)?.rubric;
