@@ -1,4 +1,4 @@
-import { REDACTED, redactDeepWith, redactSecrets } from "./redact-secrets";
+import { REDACTED, redactDeep, redactDeepWith, redactSecrets } from "./redact-secrets";
 
 // The shapes of redact-secrets.ts miss a key that looks like nothing known (a
 // gateway's, a local server's), and an endpoint that answers 401 "Incorrect
@@ -41,21 +41,26 @@ function charForms(char: string): string {
   return `(?:${forms.join("|")})`;
 }
 
-function valuePattern(secrets: readonly string[]): RegExp | undefined {
+// Every encoded form has a `%XX` or a backslash in it; text with neither (most
+// of a report) can hold a secret only as sent, which `includes` finds ~4 times
+// faster than the pattern of every form.
+const MAY_BE_ENCODED = /%[0-9A-Fa-f]{2}|\\/;
+
+export function createRedactor(secrets: readonly string[] = []): Redactor {
   // Longest first, so that a secret containing another goes whole.
   const wanted = [...new Set(secrets.filter((s) => s.length >= MIN_SECRET_LENGTH))].sort(
     (a, b) => b.length - a.length,
   );
-  if (wanted.length === 0) return undefined;
+  if (wanted.length === 0) return { text: redactSecrets, deep: (value) => redactDeep(value) };
   const source = wanted.map((secret) => Array.from(secret, charForms).join("")).join("|");
   // eslint-disable-next-line no-restricted-syntax -- every character of the values is escaped above: literals and fixed escapes, no data as syntax.
-  return new RegExp(source, "g");
-}
-
-export function createRedactor(secrets: readonly string[] = []): Redactor {
-  const pattern = valuePattern(secrets);
-  const text = pattern
-    ? (input: string) => redactSecrets(input.replace(pattern, REDACTED))
-    : redactSecrets;
+  const pattern = new RegExp(source, "g");
+  const text = (input: string) => {
+    let out = input;
+    if (MAY_BE_ENCODED.test(out)) out = out.replace(pattern, REDACTED);
+    else
+      for (const secret of wanted) if (out.includes(secret)) out = out.replaceAll(secret, REDACTED);
+    return redactSecrets(out);
+  };
   return { text, deep: (value) => redactDeepWith(value, text) };
 }
