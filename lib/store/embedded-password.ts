@@ -17,6 +17,7 @@ const GSSENC_REQUEST = 80877104;
 const MAX_PACKET = 10_000;
 /** A client that has not authenticated by then is dropped (it holds a socket, not a connection slot). */
 const AUTH_TIMEOUT_MS = 10_000;
+const MAX_PENDING = 64;
 
 const ASK_PASSWORD = Buffer.from([0x52, 0, 0, 0, 8, 0, 0, 0, 3]); // 'R', length 8, AuthenticationCleartextPassword
 
@@ -119,6 +120,11 @@ export function requirePassword(server: PGLiteSocketServer, password: string): v
   const expected = Buffer.from(password, "utf8");
   const pending = new Set<Socket>();
   target.handleConnection = async (socket: Socket) => {
+    // Clients still at the password step are few in honest use; more are dropped at once.
+    if (pending.size >= MAX_PENDING) {
+      socket.destroy();
+      return;
+    }
     pending.add(socket);
     const replay = await authenticate(socket, expected);
     pending.delete(socket);
