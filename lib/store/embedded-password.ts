@@ -15,8 +15,13 @@ const SSL_REQUEST = 80877103;
 const GSSENC_REQUEST = 80877104;
 /** A startup packet is a few names and values; no honest one comes near this. */
 const MAX_PACKET = 10_000;
-/** A client that has not authenticated by then is dropped (it holds a socket, not a connection slot). */
-const AUTH_TIMEOUT_MS = 10_000;
+/**
+ * A client that has not authenticated by then is dropped (it holds a socket,
+ * not a connection slot). Generous: a dashboard answering a burst of 1,000
+ * requests on a loaded machine took 9 s to send its startup packet, and at
+ * 10 s three of its pool's connections were cut (500s).
+ */
+const AUTH_TIMEOUT_MS = 60_000;
 const MAX_PENDING = 64;
 
 const ASK_PASSWORD = Buffer.from([0x52, 0, 0, 0, 8, 0, 0, 0, 3]); // 'R', length 8, AuthenticationCleartextPassword

@@ -75,6 +75,16 @@ describe("GET /api/runs/<id>/events", () => {
     expect((await stream(runIds[0]!, "10.0.0.1")).response.status).toBe(200);
   });
 
+  it("a stream refused for an unknown run holds no place", async () => {
+    for (const controller of open.splice(0)) controller.abort();
+    for (let i = 0; i < DEFAULT_STREAM_LIMITS.perClient + 2; i++)
+      expect(
+        (await stream("00000000-0000-4000-8000-000000000000", "10.3.0.1")).response.status,
+      ).toBe(404);
+    expect(sharedStreamCounter().open()).toBe(0);
+    expect((await stream(runIds[0]!, "10.3.0.1")).response.status).toBe(200);
+  });
+
   it("refuses a run's stream past its limit, whoever asks", async () => {
     for (const controller of open.splice(0)) controller.abort();
     expect(sharedStreamCounter().open()).toBe(0);

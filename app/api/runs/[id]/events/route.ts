@@ -18,12 +18,23 @@ const INTERVAL_MS = 500;
  */
 export async function GET(request: Request, { params }: IdParams) {
   const { id } = await params;
-  const db = withDatabase();
-  if (!db.ok) return db.response;
-  const views = createRunViews(db.prisma);
-  if (!(await views.runOverview(id))) return errorResponse("not_found", "No such run.");
+  // Counted before the database is asked anything: a refused stream costs no query.
   const place = sharedStreamCounter().acquire({ client: clientAddress(request.headers), run: id });
   if (!place.ok) return errorResponse("too_many", place.message);
+  const db = withDatabase();
+  if (!db.ok) {
+    place.release();
+    return db.response;
+  }
+  const views = createRunViews(db.prisma);
+  const exists = await views.runOverview(id).catch((error: unknown) => {
+    place.release();
+    throw error;
+  });
+  if (!exists) {
+    place.release();
+    return errorResponse("not_found", "No such run.");
+  }
   const encoder = new TextEncoder();
   let timer: ReturnType<typeof setTimeout> | undefined;
   let closed = false;
