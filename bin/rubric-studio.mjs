@@ -2,6 +2,8 @@
 // The `rubric-studio` command. Runs the bundle in dist/cli (built on install
 // and before tests) when it is newer than every source file; otherwise runs
 // the TypeScript in place through tsx, so a fresh edit is never shadowed.
+// The Node check comes first: imports run in order, and nothing else may load before it.
+import "./require-node.mjs";
 import module from "node:module";
 import { fileURLToPath } from "node:url";
 import { bundleIsFresh } from "./fresh-bundle.mjs";

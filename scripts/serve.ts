@@ -10,6 +10,8 @@
 //     127.0.0.1 unless `--host` (or RUBRIC_STUDIO_HOST) says otherwise; off
 //     loopback only with RUBRIC_STUDIO_PASSWORD set (every request then needs
 //     a login, checked by proxy.ts).
+// The Node check comes first: imports run in order, and nothing else may load before it.
+import "../bin/require-node.mjs";
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { readFile } from "node:fs/promises";
@@ -81,7 +83,12 @@ if (db.source === "shared") {
   await db.close();
   process.exit(2);
 }
-console.log(`database: ${db.source === "url" ? "DATABASE_URL" : `embedded PGlite at ${db.url}`}`);
+// The embedded server's password stays in its server.json (0600), not in the terminal's log.
+const shownUrl = new URL(db.url);
+shownUrl.password = "";
+console.log(
+  `database: ${db.source === "url" ? "DATABASE_URL" : `embedded PGlite at ${shownUrl.href} (password in ${value.dataDir ?? ".data/pglite"}.server.json)`}`,
+);
 
 if ((await db.prisma.suite.count()) === 0) {
   const yaml = await readFile(new URL("../examples/rubric-eval.yaml", import.meta.url), "utf8");
@@ -96,7 +103,8 @@ const worker = await startWorker({
   // Dashboard runs resolve their models against the server's providers only (lib/cli/providers-for-run.ts).
   // "Run as batch" goes through Message Batches, its progress in the server's log.
   providersFor: providersForRun({
-    settings: value,
+    // With the session secret made here: its value is redacted from results too.
+    settings: { ...value, sessionSecret },
     env: process.env,
     serverProviders: providers.value.providers,
     timeoutSeconds: 60,

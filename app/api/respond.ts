@@ -21,6 +21,7 @@ const STATUS: Record<string, number> = {
   version_changed: 409,
   too_large: 413,
   too_complex: 422,
+  too_many: 429,
   busy: 503,
   unavailable: 503,
 };

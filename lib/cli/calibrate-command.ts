@@ -7,7 +7,7 @@ import { DEFAULT_TOLERANCE } from "../engine/trust/calibration/calibration-stats
 import type { CalibrationResult, CriterionCalibration } from "../engine/results/trust";
 import { formatUsd, plural } from "../engine/results/format-score";
 import { stripControl } from "../report/escape";
-import { redactDeep } from "../engine/results/redact-secrets";
+import { createRedactor } from "../engine/results/redact-values";
 import { parseReporterList, type ReporterName } from "../report/registry";
 import { writeReports } from "./write-reports";
 import { prepareJudging, type JudgingOptions } from "./prepare-judging";
@@ -173,7 +173,7 @@ export async function calibrateCommand(input: {
   }
   const startedAt = Date.now();
   // Anchors, dataset items and reasoning can quote credentials: redacted before anything is printed, written or stored.
-  const result = redactDeep(
+  const result = createRedactor(providers.secrets).deep(
     await runCalibration(
       {
         suite,

@@ -12,6 +12,7 @@ import { batchPriceOf } from "../engine/cost/cost";
 import { createBatchLedger } from "../store/batch-ledger";
 import { countOutstanding } from "../judge/batch-rounds";
 import type { ReporterName } from "../report/registry";
+import { createRedactor } from "../engine/results/redact-values";
 import { gradedOnResume } from "../engine/results/skip-kind";
 import type { Settings } from "../env/read-env";
 import type { Database } from "../store/open-database";
@@ -228,6 +229,7 @@ export async function executeRun(request: RunRequest): Promise<number> {
           // Standard prices: the engine counts a batched run's budget at batch prices itself, and
           // the report says what batching saved.
           priceOf: direct.priceOf,
+          redact: createRedactor(providers.secrets),
           onEvent: (event) => {
             progress?.onEvent(event);
             if (event.type === "result") save(event.result);

@@ -51,6 +51,7 @@ export function providersForRun(input: {
       judge: setup.createJudge({ timeoutMs: input.timeoutSeconds * 1000, ...batchJudging }),
       priceOf: setup.priceOf,
       resolveModel: setup.resolve,
+      secrets: setup.secrets,
     };
   };
 }

@@ -1,6 +1,7 @@
 import path from "node:path";
 import type { RunConfig } from "../store/run-store";
 import { runRepeated } from "../engine/run-repeated";
+import { createRedactor } from "../engine/results/redact-values";
 import { exitCodeOf } from "../engine/run-suite";
 import { formatUsd } from "../engine/results/format-score";
 import { parseReporterList } from "../report/registry";
@@ -67,7 +68,12 @@ export async function repeatCommand(input: {
       toolVersion,
       repeat: options.repeat,
     },
-    { judge, now: Date.now, priceOf: providers.priceOf },
+    {
+      judge,
+      now: Date.now,
+      priceOf: providers.priceOf,
+      redact: createRedactor(providers.secrets),
+    },
   );
   if (report.results.length === 0) {
     io.stderr.write(`error: --filter ${JSON.stringify(options.filter)} matches no eval\n`);

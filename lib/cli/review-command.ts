@@ -6,7 +6,7 @@ import type { EvalResult } from "../engine/results/report";
 import { aggregateEvaluations } from "../engine/review/multi-judge";
 import { AGGREGATION_METHODS } from "../engine/review/aggregation/registry";
 import { evaluationReportToJson, multiJudgeResultToJson } from "../engine/review/wire-json";
-import { redactDeep } from "../engine/results/redact-secrets";
+import { createRedactor } from "../engine/results/redact-values";
 import { prepareJudging, type JudgingOptions } from "./prepare-judging";
 import type { CliIo } from "./cli-io";
 
@@ -77,6 +77,8 @@ export async function reviewCommand(input: {
       judge,
       now: Date.now,
       priceOf: providers.priceOf,
+      // Before anything is printed or written: credential shapes, and the keys this process sends.
+      redact: createRedactor(providers.secrets),
       onEvent: (event) => {
         if (event.type === "warning") io.stderr.write(`warning: ${event.message}\n`);
       },
@@ -84,8 +86,7 @@ export async function reviewCommand(input: {
   );
 
   const written: unknown[] = [];
-  for (const raw of report.results) {
-    const result = redactDeep(raw);
+  for (const result of report.results) {
     const mark = result.status === "passed" ? "✓" : result.status === "deferred" ? "-" : "✗";
     io.stderr.write(`${mark} ${result.name}: ${result.reason}\n`);
     const rubric = reviews.find((e) => e.name === result.eval)?.rubric;

@@ -16,6 +16,7 @@ import { judgeAgreement } from "./trust/agreement/judge-agreement";
 import { skippedByOf } from "./results/skip-kind";
 import { cacheTtlFor } from "./grade/cache-ttl";
 import { savingsOfCalls } from "./cost/savings";
+import type { Redactor } from "./results/redact-values";
 
 // Runs a suite: plans it, schedules every judge call under the concurrency
 // limit and the budget, grades each cell and assembles the canonical report.
@@ -28,6 +29,12 @@ export interface EngineDeps {
   onEvent?: (event: RunEvent) => void;
   /** Produces the candidates of evals without a response (live agent runs). Without it they defer. */
   live?: LivePort;
+  /**
+   * Applied to every result before anyone sees it (events, the report): the
+   * process's own secrets by value (an endpoint may echo its key in an error)
+   * and credential shapes. Without it, shapes only are left to the reporters.
+   */
+  redact?: Redactor;
 }
 
 export type RunEvent =
@@ -163,7 +170,7 @@ export async function runSuite(options: RunOptions, deps: EngineDeps): Promise<R
   const results = await Promise.all(
     await startInTurns(cells, async (cell) => {
       const { live, compared } = cell;
-      const result = compared
+      const graded = compared
         ? await gradeCellComparison({
             cell: { ...cell, compared },
             call,
@@ -186,6 +193,7 @@ export async function runSuite(options: RunOptions, deps: EngineDeps): Promise<R
               ...(options.signal ? { signal: options.signal } : {}),
             })
           : await gradeCell({ cell, call, now: deps.now });
+      const result = deps.redact ? deps.redact.deep(graded) : graded;
       evalsDone++;
       // Calls a tree did not need, or that the budget refused, leave the total.
       plannedCalls -= cell.judgeCalls - result.calls.length;

@@ -4,6 +4,7 @@ import type { TypedJudgePort } from "../engine/ports/judge-port";
 import { BUILTIN_KEY_ENV, type ResolvedModel } from "../engine/plan/resolve-provider";
 import type { Settings } from "../env/read-env";
 import { readProviderKeys } from "../env/read-provider-keys";
+import { secretValues } from "../env/secret-values";
 import {
   createProviderAgents,
   createProviderJudge,
@@ -28,6 +29,8 @@ export interface ProviderSetup {
   createJudge(input: { timeoutMs: number; batch?: ProviderJudgeOptions["batch"] }): TypedJudgePort;
   /** Where each live agent model runs (lib/live's endpointFor), with the judge's keys and retry policy. */
   agentEndpoints(input: { timeoutMs: number }): (model: string) => AgentEndpoint;
+  /** Every secret value this setup holds and may send (every provider's key, the settings' own): redacted by value from results (the engine's createRedactor). */
+  secrets: readonly string[];
 }
 
 /** Why --max-cost cannot be honoured for these judge models (some have no known price), or undefined when it can. */
@@ -76,5 +79,6 @@ export function createProviderSetup(input: {
     createJudge: ({ timeoutMs, batch }) =>
       createProviderJudge({ ...(batch ? { batch } : {}), resolve, keys, baseUrls, timeoutMs }),
     agentEndpoints: ({ timeoutMs }) => createProviderAgents({ resolve, keys, baseUrls, timeoutMs }),
+    secrets: [...secretValues(settings), ...Object.values(keys)],
   };
 }

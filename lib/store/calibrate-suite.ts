@@ -5,7 +5,7 @@ import type { JudgePort } from "../engine/ports/judge-port";
 import type { RunOptions } from "../engine/run-suite";
 import { runCalibration } from "../engine/run-calibration";
 import { DEFAULT_TOLERANCE } from "../engine/trust/calibration/calibration-stats";
-import { redactDeep } from "../engine/results/redact-secrets";
+import { createRedactor } from "../engine/results/redact-values";
 import type { PrismaClient } from "./generated/client";
 import { createCalibrationStore } from "./calibration-store";
 import type { StartedBy } from "./run-store";
@@ -52,6 +52,8 @@ export async function calibrateStoredSuite(input: {
    * provider has no key defers.
    */
   resolveModel?: RunOptions["resolveModel"];
+  /** The secret values the judge holds and sends (ProviderSetup's): removed by value before the result is stored. */
+  secrets?: readonly string[];
 }): Promise<CalibrateSuiteResult> {
   const { prisma } = input;
   if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(input.suiteId))
@@ -79,7 +81,7 @@ export async function calibrateStoredSuite(input: {
     };
   const concurrency = input.concurrency ?? 8;
   // Stored redacted, as run results are.
-  const result = redactDeep(
+  const result = createRedactor(input.secrets).deep(
     await runCalibration(
       {
         suite: loaded.value,

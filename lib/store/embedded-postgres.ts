@@ -1,8 +1,10 @@
-import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { randomBytes } from "node:crypto";
+import { chmod, mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import net from "node:net";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
+import { requirePassword } from "./embedded-password";
 import { serializeExtendedProtocol } from "./serialize-extended-protocol";
 import { withAdapter } from "./connection";
 import { applyMigrations } from "./schema-engine";
@@ -13,6 +15,10 @@ import { applyMigrations } from "./schema-engine";
 // the one that holds it writes server.json beside it, and other processes
 // (the CLI while the dashboard runs) connect to that instead of opening the
 // folder a second time.
+// Only this user may connect: the server asks for a password, made at each
+// start and written in server.json (mode 0600, as the data folder is 0700),
+// where the CLI, workers and the dashboard of the same user read it; another
+// local user can read neither and is refused (embedded-password.ts).
 
 /**
  * pglite-socket's default of 1 breaks any pool. PGlite runs one query at a
@@ -29,14 +35,17 @@ export interface EmbeddedServer {
 interface Advert {
   port: number;
   pid: number;
+  /** Absent in the advert of a server started by an older version (which asked for none). */
+  password?: string;
 }
 
 function advertFile(dataDir: string): string {
   return path.join(path.dirname(dataDir), `${path.basename(dataDir)}.server.json`);
 }
 
-function urlFor(port: number): string {
-  return `postgres://postgres@127.0.0.1:${port}/postgres`;
+function urlFor(port: number, password: string | undefined): string {
+  const user = password === undefined ? "postgres" : `postgres:${encodeURIComponent(password)}`;
+  return `postgres://${user}@127.0.0.1:${port}/postgres`;
 }
 
 function canConnect(port: number): Promise<boolean> {
@@ -69,7 +78,7 @@ export async function findEmbeddedServer(dataDir: string): Promise<string | unde
     .then((text) => JSON.parse(text) as Advert)
     .catch(() => undefined);
   if (!advert || !alive(advert.pid) || !(await canConnect(advert.port))) return undefined;
-  return urlFor(advert.port);
+  return urlFor(advert.port, advert.password);
 }
 
 /** A port on 127.0.0.1 that nothing listens on right now. */
@@ -94,8 +103,12 @@ export async function startEmbeddedServer(input: {
   port?: number;
   migrate?: boolean;
 }): Promise<EmbeddedServer> {
-  await mkdir(input.dataDir, { recursive: true });
+  // The files are the database: only their owner may read them (a folder
+  // made by an older version, or under a loose umask, is closed too).
+  await mkdir(input.dataDir, { recursive: true, mode: 0o700 });
+  await chmod(input.dataDir, 0o700);
   const db = await PGlite.create(input.dataDir);
+  const password = randomBytes(24).toString("base64url");
   const port = input.port ?? (await freePort());
   const server = new PGLiteSocketServer({
     db,
@@ -104,10 +117,12 @@ export async function startEmbeddedServer(input: {
     maxConnections: EMBEDDED_MAX_CONNECTIONS,
   });
   serializeExtendedProtocol(server);
+  requirePassword(server, password);
   await server.start();
+  const url = urlFor(port, password);
   if (input.migrate) {
     try {
-      await withAdapter(urlFor(port), applyMigrations);
+      await withAdapter(url, applyMigrations);
     } catch (error) {
       await server.stop();
       await db.close();
@@ -115,10 +130,18 @@ export async function startEmbeddedServer(input: {
     }
   }
   const advert = advertFile(input.dataDir);
-  await writeFile(advert, JSON.stringify({ port, pid: process.pid } satisfies Advert));
+  // Written whole under another name, then renamed: a reader never sees half
+  // of it, and the file is 0600 from its first byte (writeFile's mode only
+  // applies to a file it creates).
+  const partial = `${advert}.${process.pid}.tmp`;
+  await rm(partial, { force: true });
+  await writeFile(partial, JSON.stringify({ port, pid: process.pid, password } satisfies Advert), {
+    mode: 0o600,
+  });
+  await rename(partial, advert);
   let stopped = false;
   return {
-    url: urlFor(port),
+    url,
     async stop() {
       if (stopped) return;
       stopped = true;

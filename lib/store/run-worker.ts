@@ -7,6 +7,7 @@ import { CallScheduler } from "../engine/grade/call-scheduler";
 import { runSuite } from "../engine/run-suite";
 import type { PriceOf } from "../engine/plan/explain-plan";
 import { redactDeep } from "../engine/results/redact-secrets";
+import { createRedactor, type Redactor } from "../engine/results/redact-values";
 import { parseDatabaseUrl } from "./connection";
 import type { Database } from "./open-database";
 import { createRunStore, type StoredRun } from "./run-store";
@@ -133,6 +134,8 @@ export interface RunProviders {
   priceOf: PriceOf;
   /** Which provider serves a model, and why it cannot now (its key is not set): such a model's cells defer. */
   resolveModel: (model: string) => { provider: string; unavailable?: string };
+  /** The secret values this run's judge holds and sends: removed by value from its results before they are stored. */
+  secrets?: readonly string[];
 }
 
 export interface WorkerOptions {
@@ -169,6 +172,8 @@ interface RunContext {
   judge: JudgePort;
   priceOf: PriceOf;
   resolveModel?: RunProviders["resolveModel"];
+  /** The run's results without its secrets (by value) and credential shapes. */
+  redact: Redactor;
   /** Its judge calls go through Message Batches: the engine counts the budget at batch prices (RunOptions.batch). */
   batch: boolean;
   live?: LiveRunner;
@@ -247,6 +252,7 @@ export async function startWorker(options: WorkerOptions): Promise<{ stop(): Pro
           judge,
           priceOf,
           batch: batch !== undefined,
+          redact: createRedactor(providers?.secrets),
           ...(providers ? { resolveModel: providers.resolveModel } : {}),
           live: options.liveFor?.(run),
           cancel: new AbortController(),
@@ -324,6 +330,7 @@ export async function startWorker(options: WorkerOptions): Promise<{ stop(): Pro
           judge: context.judge,
           now: Date.now,
           priceOf: context.priceOf,
+          redact: context.redact,
           ...(context.live ? { live: context.live } : {}),
           // The engine's warnings (a prompt-cache prefix neither written nor read), once per run.
           onEvent: (event) => {

@@ -22,10 +22,21 @@ let elsewhere: FakeOpenAIApi;
 
 beforeAll(async () => {
   local = await startFakeOpenAIApi({
-    respond: (r) => ({
-      verdict: { reasoning: `graded by ${r.model}`, score: 0.9 },
-      usage: { prompt_tokens: 900, completion_tokens: 40 },
-    }),
+    respond: (r) =>
+      // A gateway that quotes the key it got, percent-encoded (no credential shape matches that).
+      r.model === "echo"
+        ? {
+            status: 401,
+            body: {
+              error: {
+                message: `Incorrect API key provided: ${encodeURIComponent(KEY).replaceAll("-", "%2D")}`,
+              },
+            },
+          }
+        : {
+            verdict: { reasoning: `graded by ${r.model}`, score: 0.9 },
+            usage: { prompt_tokens: 900, completion_tokens: 40 },
+          },
   });
   elsewhere = await startFakeOpenAIApi();
 });
@@ -131,6 +142,16 @@ describe(
       expect(results.get("other judge")!.status).toBe("deferred");
       expect(results.get("other judge")!.note).toMatch(/unknown provider "other"/);
       expect(elsewhere.requests).toHaveLength(0);
+    });
+
+    it("stores no trace of the server's key when its endpoint echoes it back", async () => {
+      const yaml = `providers:\n  local: { type: openai, base_url: "${local.url}", api_key_env: RS_LOCAL_KEY }\nevals:\n${evalOf("echoing judge", "local:echo")}`;
+      const results = await runFromDashboard(yaml);
+      const result = results.get("echoing judge")!;
+      expect(result.status).toBe("judge_error");
+      expect(result.reason).toContain("Incorrect API key provided: [REDACTED]");
+      const stored = JSON.stringify(await database.prisma.evalResultRow.findMany());
+      expect(stored).not.toContain("0123456789abcdef");
     });
   },
 );

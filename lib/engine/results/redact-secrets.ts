@@ -138,11 +138,16 @@ export function applyPatterns(text: string): string {
  * report of clean strings cost ~10 ms at the end of every eval).
  */
 export function redactDeep<T>(value: T): T {
-  if (typeof value === "string") return redactSecrets(value) as T;
+  return redactDeepWith(value, redactSecrets);
+}
+
+/** `redactDeep` with another redaction of each string (a `Redactor`'s, which also knows the process's own secrets). */
+export function redactDeepWith<T>(value: T, redactText: (text: string) => string): T {
+  if (typeof value === "string") return redactText(value) as T;
   if (Array.isArray(value)) {
     let copy: unknown[] | undefined;
     for (let i = 0; i < value.length; i++) {
-      const redacted = redactDeep(value[i] as unknown);
+      const redacted = redactDeepWith(value[i] as unknown, redactText);
       if (redacted !== value[i]) (copy ??= [...value])[i] = redacted;
     }
     return (copy ?? value) as T;
@@ -151,7 +156,7 @@ export function redactDeep<T>(value: T): T {
     const record = value as Record<string, unknown>;
     let copy: Record<string, unknown> | undefined;
     for (const key of Object.keys(record)) {
-      const redacted = redactDeep(record[key]);
+      const redacted = redactDeepWith(record[key], redactText);
       if (redacted !== record[key]) (copy ??= { ...record })[key] = redacted;
     }
     return (copy ?? value) as T;

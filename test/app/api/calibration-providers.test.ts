@@ -35,6 +35,8 @@ const NAMES = [
   "RUBRIC_STUDIO_PROVIDERS",
 ] as const;
 const saved = Object.fromEntries(NAMES.map((n) => [n, process.env[n]]));
+// Shorter than any credential shape: only its value gives it away.
+const OPENAI_KEY = "sk-test-openai";
 let openai: FakeOpenAIApi;
 let local: FakeOpenAIApi;
 let elsewhere: FakeOpenAIApi;
@@ -49,7 +51,14 @@ const post = (url: string, body: unknown) =>
 
 beforeAll(async () => {
   openai = await startFakeOpenAIApi({
-    respond: () => ({ verdict: { reasoning: "states the window", score: 0.75 } }),
+    respond: (r) =>
+      // A gateway that quotes the key it was sent back in its 401.
+      r.model === "gpt-echo"
+        ? {
+            status: 401,
+            body: { error: { message: `Incorrect API key provided: ${OPENAI_KEY}` } },
+          }
+        : { verdict: { reasoning: "states the window", score: 0.75 } },
   });
   local = await startFakeOpenAIApi({
     respond: () => ({ verdict: { reasoning: "local says so", score: 0.25 } }),
@@ -60,7 +69,7 @@ beforeAll(async () => {
   await writeFile(file, `providers:\n  local: { type: openai, base_url: "${local.url}" }\n`);
   process.env.DATABASE_URL = db.url;
   process.env.RUBRIC_STUDIO_PROVIDERS = file;
-  process.env.OPENAI_API_KEY = "sk-test-openai";
+  process.env.OPENAI_API_KEY = OPENAI_KEY;
   process.env.OPENAI_BASE_URL = openai.url;
   delete process.env.ANTHROPIC_API_KEY;
 });
@@ -110,6 +119,16 @@ describe("Check anchors on the server's providers", () => {
       "gpt-4.1-mini",
       "gpt-4.1-mini",
     ]);
+  });
+
+  it("a key the endpoint echoes in its error does not reach the browser", async () => {
+    const response = await checkAnchors(
+      post("/api/calibration/check", { yaml: suite("openai:gpt-echo") }),
+    );
+    expect(response.status).toBe(200);
+    const text = await response.text();
+    expect(text).toContain("Incorrect API key provided: [REDACTED]");
+    expect(text).not.toContain(OPENAI_KEY);
   });
 
   it("a model of a provider the server defines goes to the server's address for it", async () => {

@@ -1,6 +1,7 @@
 import { NextResponse } from "next/server";
 import { readEnv } from "../../../../lib/env/read-env";
 import { checkAnchors } from "../../../../lib/engine/check-anchors";
+import { createRedactor } from "../../../../lib/engine/results/redact-values";
 import { dashboardProviders, serverProviderSetup } from "../../../../lib/judge/server-providers";
 import { suiteWorkers } from "../../../../lib/offthread/suite-workers";
 import { CheckAnchorsBody } from "../../../../components/authoring/api-types";
@@ -67,5 +68,6 @@ export async function POST(request: Request) {
     },
     { judge, now: Date.now, priceOf: setup.priceOf },
   );
-  return NextResponse.json(check);
+  // A provider's error may quote the key it was sent: the browser gets none of the server's secrets.
+  return NextResponse.json(createRedactor(setup.secrets).deep(check));
 }

@@ -38,6 +38,7 @@ export async function POST(_request: Request, { params }: IdParams) {
       toolVersion: pkg.version,
       priceOf: setup.priceOf,
       resolveModel: setup.resolve,
+      secrets: setup.secrets,
       startedBy: "dashboard",
       loadText,
     }),
