@@ -173,7 +173,7 @@ function candidate(result: EvalResult): SafeHtml {
   if (c.transcript) {
     return html`${transcriptSection(c.transcript)}${c.serverStderr ? html`<h4>Server stderr</h4><pre>${c.serverStderr}</pre>` : ""}`;
   }
-  return html`<h4>Candidate (${c.source}${c.server ? `, server ${c.server}` : ""})</h4>${c.prompt === undefined ? "" : html`<p class="muted">Prompt</p><pre>${c.prompt}</pre>`}${
+  return html`<h4>Candidate (${c.source}${c.source === "generated" && c.agent ? ` by ${c.agent.model}` : ""}${c.server ? `, server ${c.server}` : ""})</h4>${c.prompt === undefined ? "" : html`<p class="muted">Prompt</p><pre>${c.prompt}</pre>`}${
     c.response === undefined ? "" : html`<p class="muted">Response</p><pre>${c.response}</pre>`
   }${c.serverStderr ? html`<h4>Server stderr</h4><pre>${c.serverStderr}</pre>` : ""}`;
 }

@@ -263,7 +263,11 @@ export async function gradeCell(input: {
       ...(cell.eval.judge.panel ? { aggregate: cell.eval.judge.aggregate } : {}),
     },
     candidate: {
-      source: cell.candidate ? ("fixed" as const) : ("live" as const),
+      source: cell.candidate
+        ? ("fixed" as const)
+        : cell.eval.generates
+          ? ("generated" as const)
+          : ("live" as const),
       ...(cell.eval.server !== undefined ? { server: cell.eval.server } : {}),
       ...(prompt !== undefined ? { prompt } : {}),
       ...(cell.candidate ? { response: cell.candidate.response } : {}),

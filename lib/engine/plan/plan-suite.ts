@@ -131,6 +131,13 @@ function deferReasonOf(input: {
     const file = evalConfig.document?.file;
     if (file !== undefined)
       return `the document file "${file}" is not read here (the dashboard reads no files): write its text inline as document: { text: ... }, or grade it with rubric-studio eval`;
+    if (evalConfig.generates)
+      return prompt === undefined
+        ? "no prompt for the agent model to answer"
+        : (options.judgeUnavailable ??
+            (options.liveUnavailable === undefined
+              ? undefined
+              : `${options.liveUnavailable} (a generated candidate)`));
     if (evalConfig.server === undefined)
       return "no response to grade and no server to run the prompt against";
     if (!(evalConfig.server in suite.servers))
@@ -249,8 +256,9 @@ function planEval(evalConfig: EvalConfig, options: PlanOptions): PlannedCell[] {
     const item = cell?.item !== undefined ? items.get(cell.item) : undefined;
     const template = cell?.prompt ?? evalConfig.prompt;
     const prompt = item ? renderPromptTemplate(template, item) : template;
+    const generated = evalConfig.generates === true;
     const response = item
-      ? evalConfig.server === undefined
+      ? evalConfig.server === undefined && !generated
         ? item.expectedOutput
         : undefined
       : evalConfig.response;
@@ -262,22 +270,29 @@ function planEval(evalConfig: EvalConfig, options: PlanOptions): PlannedCell[] {
         : undefined;
     const agentModel =
       cell?.agent ?? evalConfig.agent.model ?? options.defaultAgentModel ?? defaultModel;
-    const agent = server && prompt !== undefined ? resolveAgent(agentModel, options) : undefined;
-    const live =
-      server && prompt !== undefined
-        ? {
-            serverName: evalConfig.server!,
-            server,
+    const runs =
+      (server !== undefined || (generated && response === undefined)) && prompt !== undefined;
+    const agent = runs ? resolveAgent(agentModel, options) : undefined;
+    const agentSettings = {
+      ...evalConfig.agent,
+      model: agentModel,
+      ...(options.resolveModel && agent?.provider !== undefined
+        ? { provider: agent.provider }
+        : {}),
+    };
+    // A generated candidate is a live run of one turn with no server: the model answers, with no tools.
+    const live = !runs
+      ? undefined
+      : server
+        ? { serverName: evalConfig.server!, server, prompt, agent: agentSettings }
+        : {
             prompt,
             agent: {
-              ...evalConfig.agent,
-              model: agentModel,
-              ...(options.resolveModel && agent?.provider !== undefined
-                ? { provider: agent.provider }
-                : {}),
+              ...agentSettings,
+              maxTurns: 1,
+              temperature: evalConfig.agent.temperature ?? 0,
             },
-          }
-        : undefined;
+          };
     const deferReason = deferReasonOf({
       evalConfig,
       suite,

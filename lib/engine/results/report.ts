@@ -168,7 +168,8 @@ export interface EvalResult {
    * and `serverStderr` the end of the server's stderr when the run failed.
    */
   candidate: {
-    source: "fixed" | "live";
+    /** fixed: a response or dataset item; live: an agent run against a server; generated: a model's answer with no tools (`agent` says which). */
+    source: "fixed" | "live" | "generated";
     server?: string;
     prompt?: string;
     response?: string;
