@@ -237,6 +237,7 @@ export function resolveSuite(input: {
     ...(evalInput.candidates !== undefined
       ? { candidates: { dataset: evalInput.candidates.dataset } }
       : {}),
+    ...(evalInput.reference === false ? { reference: false as const } : {}),
     rubric: withComparison(resolveRubric(suite, evalInput), evalInput.compare),
     judge: resolveJudge(suite.judge, evalInput.judge),
     agent: resolveAgent(suite.agent, evalInput.agent),

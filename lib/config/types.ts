@@ -145,6 +145,8 @@ export interface EvalConfig {
    * response (as calibrate's probes set) is the candidate itself.
    */
   candidates?: { dataset: string };
+  /** `reference: false`: a generated or live item's candidate is graded without the item's reference answers. */
+  reference?: false;
   location: SourceLocation;
 }
 

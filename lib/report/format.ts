@@ -9,7 +9,9 @@ import type {
 import type { TokenUsage } from "../engine/ports/judge-port";
 import { formatCount } from "../config/limits";
 
-export { plural } from "../engine/results/format-score";
+import { plural } from "../engine/results/format-score";
+
+export { plural };
 
 // Number and phrase formatting for the human formats. Machine formats (json,
 // ndjson, sarif properties) carry the raw numbers instead.
@@ -57,6 +59,18 @@ export function formatCell(cell: CellCoordinates | null): string {
   if (cell.promptIndex !== undefined) parts.push(`prompt #${cell.promptIndex}`);
   else if (cell.prompt !== undefined) parts.push(`prompt ${JSON.stringify(cell.prompt)}`);
   return parts.join(", ");
+}
+
+/** "2 known-good answers, 1 context passage": what a reference-guided judge was given; empty without a reference. */
+export function formatReference(result: Pick<EvalResult, "reference">): string {
+  const r = result.reference;
+  if (!r) return "";
+  return [
+    r.expectedOutputs.length ? plural(r.expectedOutputs.length, "known-good answer") : "",
+    r.context.length ? plural(r.context.length, "context passage") : "",
+  ]
+    .filter(Boolean)
+    .join(", ");
 }
 
 /** Marks that change how a criterion gates: required, guard, missing evidence, skipped. */

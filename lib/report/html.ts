@@ -7,6 +7,7 @@ import {
   criterionMarks,
   criterionOutcome,
   formatCell,
+  formatReference,
   formatInt,
   formatJudgeModels,
   formatLocation,
@@ -193,6 +194,7 @@ function facts(result: EvalResult): SafeHtml {
     ["Reason", result.reason],
     ["Note", result.note ?? ""],
     ["Cell", formatCell(result.cell)],
+    ["Graded against a reference", formatReference(result)],
     [
       "Rubric",
       `${result.rubric.kind} (${result.rubric.source.type}${result.rubric.source.name ? `: ${result.rubric.source.name}` : ""})`,

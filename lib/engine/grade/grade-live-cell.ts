@@ -175,10 +175,12 @@ export async function gradeLiveCell(input: GradeLiveCellInput): Promise<EvalResu
   const graded = await gradeCell({
     cell: {
       ...cell,
-      candidate:
-        reply !== undefined
+      candidate: {
+        ...(reply !== undefined
           ? { prompt: cell.live.prompt, response: reply }
-          : { response: renderTranscript(outcome.transcript) },
+          : { response: renderTranscript(outcome.transcript) }),
+        ...(cell.reference ? { reference: cell.reference } : {}),
+      },
     },
     call: input.call,
     now,
@@ -186,6 +188,7 @@ export async function gradeLiveCell(input: GradeLiveCellInput): Promise<EvalResu
   return {
     ...graded,
     candidate: liveCandidate(outcome.transcript),
+    ...(cell.reference ? { reference: cell.reference } : {}),
     usage: addTokenUsage(graded.usage, paid.usage),
     costUsd: graded.costUsd + paid.costUsd,
     latencyMs: Math.max(0, now() - started),

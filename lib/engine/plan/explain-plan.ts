@@ -167,7 +167,14 @@ export function explainPlan(
   const judgeCache = options.judgeCache ?? true;
   // Every cell's requests first: their number chooses the TTL, which prices the writes.
   const estimated = cells.map((cell) => {
-    const graded = cell.candidate ?? (cell.live ? assumedLiveCandidate(cell.live) : undefined);
+    const graded =
+      cell.candidate ??
+      (cell.live
+        ? {
+            ...assumedLiveCandidate(cell.live),
+            ...(cell.reference ? { reference: cell.reference } : {}),
+          }
+        : undefined);
     if (!graded || cell.deferReason !== undefined) return undefined;
     // Every judge of a cell sends the same requests but for the model (and
     // a juror's sample number), so they are estimated once per cell.

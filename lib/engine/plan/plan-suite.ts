@@ -1,6 +1,6 @@
 import type { EvalConfig, SuiteConfig } from "../../config/types";
 import type { CellCoordinates } from "../results/report";
-import type { Candidate } from "../grade/build-prompt";
+import type { Candidate, Reference } from "../grade/build-prompt";
 import { matchWhen } from "../grade/match-when";
 import { resolveProvider } from "./resolve-provider";
 import { renderPromptTemplate } from "../../config/prompt-template";
@@ -168,6 +168,21 @@ function callsPerJudge(evalConfig: EvalConfig, candidate: Candidate | undefined)
 }
 
 /**
+ * What the judge of an item's generated or live candidate gets as a known-good
+ * reference: its expected_output, every expected_outputs entry and its
+ * context; nothing with `reference: false` or when the item has none.
+ */
+function referenceOf(item: DatasetItem, evalConfig: EvalConfig): Reference | undefined {
+  if (evalConfig.reference === false) return undefined;
+  const expectedOutputs = [
+    ...(item.expectedOutput !== undefined ? [item.expectedOutput] : []),
+    ...(item.expectedOutputs ?? []),
+  ];
+  const context = item.context ?? [];
+  return expectedOutputs.length + context.length > 0 ? { expectedOutputs, context } : undefined;
+}
+
+/**
  * The dataset items an eval grades, when it takes its candidates from a
  * dataset. A fixed response wins over them (calibrate's probes set one).
  */
@@ -307,6 +322,7 @@ function planEval(evalConfig: EvalConfig, options: PlanOptions): PlannedCell[] {
           perJudgeByResponse
             .set(candidate.response, callsPerJudge(evalConfig, candidate))
             .get(candidate.response)!);
+    const reference = live && item ? referenceOf(item, evalConfig) : undefined;
     cells.push({
       id: cellId(evalConfig.name, cell),
       name: cellName(evalConfig.name, cell),
@@ -314,6 +330,7 @@ function planEval(evalConfig: EvalConfig, options: PlanOptions): PlannedCell[] {
       cell,
       candidate,
       ...(live ? { live } : {}),
+      ...(reference ? { reference } : {}),
       deferReason,
       judges,
       callsPerJudge: perJudge,

@@ -177,6 +177,8 @@ export interface EvalResult {
     agent?: LiveAgentSummary;
     serverStderr?: string;
   };
+  /** The known-good answers and context the judge was given beside a generated or live candidate (reference-guided grading). */
+  reference?: { expectedOutputs: string[]; context: string[] };
   criteria: CriterionResult[];
   tree?: { path: TreeStep[]; leaf?: { score: number; reason?: string } };
   judges: JudgeGrade[];
