@@ -61,6 +61,38 @@ export function formatCell(cell: CellCoordinates | null): string {
   return parts.join(", ");
 }
 
+export interface JudgeReasoning {
+  /** "" with one judge; the judge's label with several. */
+  judge: string;
+  reasoning: string;
+  evidence?: string;
+  evidenceFound?: boolean;
+}
+
+/** A free-form verdict's reasoning (and cited evidence), one entry per judge that gave one. */
+export function judgeReasonings(result: Pick<EvalResult, "judges">): JudgeReasoning[] {
+  const given = result.judges.filter((j) => j.reasoning !== undefined && j.reasoning !== "");
+  return given.map((j) => ({
+    judge: given.length > 1 ? j.judge : "",
+    reasoning: j.reasoning!,
+    ...(j.evidence !== undefined ? { evidence: j.evidence, evidenceFound: j.evidenceFound } : {}),
+  }));
+}
+
+/** The same in one line of text: "reasoning", or "judge A: reasoning | judge B: reasoning"; evidence quoted after. */
+export function judgeReasoningText(result: Pick<EvalResult, "judges">): string {
+  return judgeReasonings(result)
+    .map(
+      (r) =>
+        `${r.judge ? `${r.judge}: ` : ""}${r.reasoning}${
+          r.evidence !== undefined
+            ? ` (evidence: ${JSON.stringify(r.evidence)}${r.evidenceFound === false ? ", not found in the candidate" : ""})`
+            : ""
+        }`,
+    )
+    .join(" | ");
+}
+
 /** "2 known-good answers, 1 context passage": what a reference-guided judge was given; empty without a reference. */
 export function formatReference(result: Pick<EvalResult, "reference">): string {
   const r = result.reference;

@@ -8,6 +8,7 @@ import {
   criterionOutcome,
   formatCell,
   formatReference,
+  judgeReasonings,
   formatInt,
   formatJudgeModels,
   formatLocation,
@@ -213,12 +214,26 @@ function facts(result: EvalResult): SafeHtml {
   return html`<dl>${rows.filter(([, value]) => value !== "").map(([label, value]) => html`<dt>${label}</dt><dd>${value}</dd>`)}</dl>`;
 }
 
+/** A free-form verdict's reasoning and evidence, per judge. */
+function reasoningSection(result: EvalResult): SafeHtml {
+  const reasonings = judgeReasonings(result);
+  if (reasonings.length === 0) return html``;
+  return html`<h4>Reasoning</h4>${reasonings.map(
+    (r) =>
+      html`<div class="juror">${r.judge ? html`<div class="muted">${r.judge}</div>` : ""}<div>${r.reasoning}</div>${
+        r.evidence !== undefined
+          ? html`<q>${r.evidence}</q>${r.evidenceFound === false ? html` <span class="bad">(not found in the candidate)</span>` : ""}`
+          : ""
+      }</div>`,
+  )}`;
+}
+
 function resultSection(result: EvalResult, index: number): SafeHtml {
   const problems = [...result.gates, ...judgeErrors(result).map((e) => `judge error: ${e}`)];
   return html`<details id="result-${index + 1}"${isNonPassing(result.status) ? trusted(" open") : ""}>
 <summary>${badge(result)} ${result.name}</summary>
 ${facts(result)}${problems.length ? html`<h4>Gates</h4><ul>${problems.map((p) => html`<li class="bad">${p}</li>`)}</ul>` : ""}
-${criteriaTable(result.criteria)}${treePath(result)}${judgesTable(result.judges)}
+${criteriaTable(result.criteria)}${treePath(result)}${judgesTable(result.judges)}${reasoningSection(result)}
 ${result.rubric.text === undefined ? "" : html`<h4>Rubric</h4><pre>${result.rubric.text}</pre>`}${candidate(result)}
 </details>`;
 }

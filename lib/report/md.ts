@@ -8,6 +8,7 @@ import {
   criterionOutcome,
   formatCell,
   formatReference,
+  judgeReasonings,
   formatInt,
   formatJudgeModels,
   formatLocation,
@@ -163,6 +164,21 @@ function section(result: EvalResult, index: number): string[] {
   lines.push(...facts.map((fact) => `- ${fact}`), "");
   const gates = [...result.gates, ...judgeErrors(result).map((e) => `judge error: ${e}`)];
   if (gates.length) lines.push("**Gates**", "", ...gates.map((g) => `- ${escapeMarkdown(g)}`), "");
+  const reasonings = judgeReasonings(result);
+  if (reasonings.length)
+    lines.push(
+      "**Reasoning**",
+      "",
+      ...reasonings.map(
+        (r) =>
+          `- ${r.judge ? `${escapeMarkdown(r.judge)}: ` : ""}${escapeMarkdown(r.reasoning)}${
+            r.evidence !== undefined
+              ? ` (evidence: ${escapeMarkdown(JSON.stringify(r.evidence))}${r.evidenceFound === false ? ", not found in the candidate" : ""})`
+              : ""
+          }`,
+      ),
+      "",
+    );
   if (result.criteria.length) {
     lines.push(
       ...table(

@@ -108,6 +108,10 @@ export interface JudgeGrade {
   score: number | null;
   passed: boolean | null;
   error?: string;
+  /** A free-form rubric's verdict: the judge's reasoning, and the span it cited (checked against the candidate). */
+  reasoning?: string;
+  evidence?: string;
+  evidenceFound?: boolean;
   treePath?: TreeStep[];
 }
 

@@ -179,6 +179,26 @@ export default async function EvalResultPage({
         </section>
       ) : null}
 
+      {result.judges.some((j) => j.reasoning) ? (
+        <section className={styles.section} data-testid="judge-reasoning">
+          <h2>Judge&apos;s reasoning</h2>
+          {result.judges
+            .filter((j) => j.reasoning)
+            .map((j) => (
+              <div key={j.judge}>
+                {result.judges.length > 1 ? <p className={styles.muted}>{j.judge}</p> : null}
+                <p className={styles.reasoning}>{j.reasoning}</p>
+                {j.evidence !== undefined ? (
+                  <p className={styles.muted}>
+                    Evidence: <q>{j.evidence}</q>
+                    {j.evidenceFound === false ? " (not found in the candidate)" : ""}
+                  </p>
+                ) : null}
+              </div>
+            ))}
+        </section>
+      ) : null}
+
       {result.judges.length > 1 ? (
         <section className={styles.section}>
           <h2>Judges side by side</h2>
