@@ -1,3 +1,5 @@
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { describe, expect, test } from "vitest";
 import { agentPrompt, isJudgeRequest } from "../support/agent-script";
 import { startFakeOpenAIApi } from "../support/fake-openai-api";
@@ -10,6 +12,7 @@ import { candidateOf, makeWorkspace, startFakeJudge, yaml, type OnFinished } fro
 // vendors. The judge (the Messages API stand-in) grades each reply.
 
 const SLOW = { timeout: 120_000 };
+const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
 /** The reply each model gives: its name and the prompt, so a test can tell every candidate apart. */
 const replyOf = (model: string, prompt: string) => `${model} says: the answer to "${prompt}" is 4.`;
@@ -178,5 +181,24 @@ describe.concurrent("generated candidates", SLOW, () => {
       ["b", "generated"],
     ]);
     expect(report.results[0]!.candidate.response).toBe(replyOf("claude", "What is 1 + 3?"));
+  });
+
+  test("the README's example (examples/model-matrix.yaml) runs against both vendors' stand-ins", async ({
+    onTestFinished,
+  }) => {
+    const ws = await makeWorkspace(onTestFinished);
+    const { judge, local } = await standIns(onTestFinished);
+    const run = await ws.cli(
+      ["eval", "--config", path.join(REPO, "examples/model-matrix.yaml"), "--reporter", "json"],
+      { ...judge.env, OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: local.url },
+    );
+    expect(run.code, run.stderr).toBe(0);
+    const report = JSON.parse(run.stdout) as {
+      results: { candidate: { source: string }; reference?: unknown; cell: { item?: string } }[];
+    };
+    expect(report.results).toHaveLength(10);
+    expect(report.results.every((r) => r.candidate.source === "generated")).toBe(true);
+    expect(report.results.filter((r) => r.reference !== undefined)).toHaveLength(4);
+    expect(local.requests.filter((r) => !isChatJudgeRequest(r))).toHaveLength(5);
   });
 });
