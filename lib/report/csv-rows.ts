@@ -1,6 +1,6 @@
 import type { EvalResult } from "../engine/results/report";
 import { tidyNumber } from "./tidy-numbers";
-import { judgeReasoningText } from "./format";
+import { formatPrevious, judgeReasoningText } from "./format";
 
 // Results as CSV rows (RFC 4180: CRLF line ends, a field quoted when it holds
 // a comma, a quote or a line break, quotes doubled), one row per result, shared
@@ -45,6 +45,7 @@ const FIXED_COLUMNS = [
   "reason",
   "note",
   "reasoning",
+  "previous",
   "judge_models",
   "judge_calls",
   "cost_usd",
@@ -91,6 +92,7 @@ export function csvResultLine(result: EvalResult, criteria: readonly string[]): 
     result.reason,
     result.note,
     judgeReasoningText(result) || undefined,
+    formatPrevious(result) || undefined,
     result.judge.models.join(" "),
     result.judgeCalls,
     tidyNumber(result.costUsd),

@@ -3,6 +3,7 @@ import {
   criterionCombination,
   criterionMarks,
   criterionOutcome,
+  formatPrevious,
   formatTreePath,
   formatUnit,
   formatVerdict,
@@ -53,6 +54,8 @@ export function detailLines(result: EvalResult, options: DetailOptions): DetailL
   if (result.reason && !(result.status === "judge_error" && judgesSay(result.reason)))
     lines.push({ kind: "reason", depth: 0, text: `reason: ${result.reason}` });
   if (result.note) lines.push({ kind: "note", depth: 0, text: `note: ${result.note}` });
+  if (result.previous)
+    lines.push({ kind: "note", depth: 0, text: `previously: ${formatPrevious(result)}` });
   for (const gate of result.gates) lines.push({ kind: "gate", depth: 0, text: `gate: ${gate}` });
   // A free-form verdict has no criterion lines: its reasoning is what says why, so it is always shown.
   for (const r of judgeReasonings(result)) {

@@ -93,6 +93,13 @@ export function judgeReasoningText(result: Pick<EvalResult, "judges">): string {
     .join(" | ");
 }
 
+/** A regrade's previous verdict, "passed 0.90" (empty when the result has none). */
+export function formatPrevious(result: Pick<EvalResult, "previous">): string {
+  const p = result.previous;
+  if (!p) return "";
+  return `${p.status}${p.score === null ? "" : ` ${formatUnit(p.score)}`}`;
+}
+
 /** "2 known-good answers, 1 context passage": what a reference-guided judge was given; empty without a reference. */
 export function formatReference(result: Pick<EvalResult, "reference">): string {
   const r = result.reference;

@@ -3,7 +3,7 @@ import type { EvalResult, EvalStatus, Report } from "../engine/results/report";
 import type { Reporter } from "./reporter";
 import { oneLine } from "./escape";
 import { resultFingerprint, resultPath } from "./fingerprint";
-import { formatUnit, judgeReasoningText } from "./format";
+import { formatPrevious, formatUnit, judgeReasoningText } from "./format";
 import { resultLabel } from "./status";
 import { GITLAB_SEVERITY, findingText, reviewFindings } from "./findings";
 
@@ -39,7 +39,7 @@ function description(result: EvalResult): string {
       : result.reason;
   const reasoning = judgeReasoningText(result);
   return oneLine(
-    `${result.name}: ${resultLabel(result)}${score}: ${why}${reasoning ? `; judge's reasoning: ${reasoning}` : ""}`,
+    `${result.name}: ${resultLabel(result)}${score}: ${why}${result.previous ? ` (previously ${formatPrevious(result)})` : ""}${reasoning ? `; judge's reasoning: ${reasoning}` : ""}`,
   );
 }
 

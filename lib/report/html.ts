@@ -7,6 +7,7 @@ import {
   criterionMarks,
   criterionOutcome,
   formatCell,
+  formatPrevious,
   formatReference,
   judgeReasonings,
   formatInt,
@@ -194,6 +195,7 @@ function facts(result: EvalResult): SafeHtml {
     ["Threshold", formatUnit(result.threshold)],
     ["Reason", result.reason],
     ["Note", result.note ?? ""],
+    ["Previously", formatPrevious(result)],
     ["Cell", formatCell(result.cell)],
     ["Graded against a reference", formatReference(result)],
     [

@@ -3,7 +3,7 @@ import type { EvalResult, EvalStatus, Report } from "../engine/results/report";
 import type { Reporter } from "./reporter";
 import { oneLine } from "./escape";
 import { resultFingerprint, resultPath } from "./fingerprint";
-import { formatUnit, judgeReasoningText } from "./format";
+import { formatPrevious, formatUnit, judgeReasoningText } from "./format";
 import { resultLabel } from "./status";
 import { SARIF_LEVEL, findingText, reviewFindings } from "./findings";
 import type { Severity } from "../engine/review/types";
@@ -118,8 +118,9 @@ function message(result: EvalResult): string {
       : result.reason;
   const gates = result.gates.length ? ` Gates: ${result.gates.join("; ")}.` : "";
   const reasoning = judgeReasoningText(result);
+  const previous = result.previous ? ` Previously ${formatPrevious(result)}.` : "";
   return oneLine(
-    `${result.name}: ${resultLabel(result)}${score}. ${sentence(why)}${gates}${reasoning ? ` Judge's reasoning: ${reasoning}` : ""}`,
+    `${result.name}: ${resultLabel(result)}${score}. ${sentence(why)}${gates}${previous}${reasoning ? ` Judge's reasoning: ${reasoning}` : ""}`,
   );
 }
 

@@ -8,6 +8,7 @@ import {
   formatVerdict,
   judgeErrors,
   judgeReasoningText,
+  formatPrevious,
   plural,
 } from "./format";
 import { tidyNumbers } from "./tidy-numbers";
@@ -47,6 +48,7 @@ function diagnostics(result: EvalResult): string[] {
     ["reason", stripControl(result.reason)],
   );
   if (result.note !== undefined) fields.push(["note", stripControl(result.note)]);
+  if (result.previous) fields.push(["previous", formatPrevious(result)]);
   const reasoning = judgeReasoningText(result);
   if (reasoning) fields.push(["reasoning", stripControl(reasoning)]);
   if (result.vacuous) fields.push(["vacuous", true]);

@@ -27,6 +27,8 @@ export interface PlanOptions {
   liveUnavailable?: string;
   /** Only evals whose name matches run. */
   filter?: RegExp;
+  /** The candidates are stored ones (`regrade`): agent models are never called, so their keys are not needed. */
+  agentsReplayed?: boolean;
 }
 
 /**
@@ -59,9 +61,11 @@ function resolveAgent(
   model: string,
   options: PlanOptions,
 ): { provider?: string; unavailable?: string } {
-  if (!options.resolveModel) return onlyAnthropic(model, options.suite, "agent") ?? {};
+  if (!options.resolveModel)
+    return options.agentsReplayed ? {} : (onlyAnthropic(model, options.suite, "agent") ?? {});
   const resolved = options.resolveModel(model);
-  if (resolved.unavailable === undefined) return { provider: resolved.provider };
+  if (resolved.unavailable === undefined || options.agentsReplayed)
+    return { provider: resolved.provider };
   const unavailable =
     resolved.apiKeyEnv !== undefined
       ? `no key for agent model ${model}: set ${resolved.apiKeyEnv} to run it`

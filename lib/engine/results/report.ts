@@ -181,6 +181,8 @@ export interface EvalResult {
     agent?: LiveAgentSummary;
     serverStderr?: string;
   };
+  /** A regrade's: this result's score and status in the run it regraded (`regradeOf`). */
+  previous?: { score: number | null; status: EvalStatus };
   /** The known-good answers and context the judge was given beside a generated or live candidate (reference-guided grading). */
   reference?: { expectedOutputs: string[]; context: string[] };
   criteria: CriterionResult[];
@@ -266,6 +268,8 @@ export interface Report {
   calibration?: CalibrationResult;
   /** The score-delta gate against a baseline run, when one was asked for. */
   baseline?: BaselineComparison;
+  /** `regrade`: the stored run whose candidates this run graded again (its results carry `previous`, the flips first). */
+  regradeOf?: string;
   /** Judges that graded live runs of their own model family's agents. */
   selfGrading?: SelfGradingWarning[];
   /** The stored run this report belongs to, when run history is on. */
