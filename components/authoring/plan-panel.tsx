@@ -156,10 +156,16 @@ export function PlanPanel({
               Not in the pricing table, so not in the cost: {plan.unpricedModels.join(", ")}.
             </p>
           ) : null}
-          {plan.agentCalls > 0 ? (
+          {plan.generationCalls > 0 ? (
+            <p className="muted small" data-testid="plan-generation">
+              Plus {plan.generationCalls} generation {plan.generationCalls === 1 ? "call" : "calls"}{" "}
+              (a model answers each prompt, no tools), ~{usd(plan.generationUsd)}.
+            </p>
+          ) : null}
+          {plan.agentCalls > plan.generationCalls ? (
             <p className="muted small">
-              Plus up to {plan.agentCalls} live agent model{" "}
-              {plan.agentCalls === 1 ? "call" : "calls"} (not priced).
+              Plus up to {plan.agentCalls - plan.generationCalls} live agent model{" "}
+              {plan.agentCalls - plan.generationCalls === 1 ? "call" : "calls"} (not priced).
             </p>
           ) : null}
           {plan.deferred.length > 0 ? (

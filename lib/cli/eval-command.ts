@@ -105,8 +105,12 @@ export async function evalCommand(input: {
   if (refusal !== undefined) return fail(refusal);
   io.stderr.write(
     `Grading ${plural(planned.totals.evals, "eval")} (${plural(planned.totals.cells, "cell")}): ${plural(planned.totals.judgeCalls, "judge call")}${
-      planned.totals.agentCalls
-        ? ` (plus up to ${planned.totals.agentCalls} agent model calls)`
+      planned.totals.generationCalls
+        ? ` and ${plural(planned.totals.generationCalls, "generation call")} (~${formatUsd(planned.totals.generationUsd)})`
+        : ""
+    }${
+      planned.totals.agentCalls > planned.totals.generationCalls
+        ? ` (plus up to ${planned.totals.agentCalls - planned.totals.generationCalls} agent model calls)`
         : ""
     }, projected ~${formatUsd(planned.totals.costUsd)}${
       options.maxCost !== undefined ? ` (budget ${formatUsd(options.maxCost)})` : ""

@@ -1,5 +1,7 @@
 import type { SuiteConfig } from "../config/types";
 import type { JudgePort } from "../engine/ports/judge-port";
+import type { LivePort } from "../engine/ports/live-port";
+import { markRegrade } from "../engine/trust/regrade/regrade";
 import type { EvalResult, Report } from "../engine/results/report";
 import { runSuite, buildReport, exitCodeOf } from "../engine/run-suite";
 import { planSuite } from "../engine/plan/plan-suite";
@@ -43,6 +45,13 @@ export interface RunRequest {
   /** A new run (the suite's YAML and name), or the stored run to resume. */
   target: { kind: "new"; suiteName: string; yaml: string } | { kind: "resume"; runId: string };
   baseline?: { ref: string; maxDrop: number };
+  /** `regrade`: the stored run whose candidates are graded again (through `live`, a replay), only its cells, no agent call. */
+  regrade?: {
+    sourceRunId: string;
+    source: EvalResult[];
+    live: LivePort;
+    cells: ReadonlySet<string>;
+  };
 }
 
 /** What the lease on a claimed judge call must outlast: every attempt of the request and its repair. */
@@ -121,7 +130,8 @@ export async function executeRun(request: RunRequest): Promise<number> {
         defaultModel: settings.judgeModel,
         resolveModel,
         filter: request.filter,
-      });
+        ...(request.regrade ? { agentsReplayed: true } : {}),
+      }).filter((cell) => !request.regrade || request.regrade.cells.has(cell.id));
       const plannedJudgeCalls = planned.reduce((n, c) => n + c.judgeCalls, 0);
       const gate = baseline
         ? { baseline: { runId: baseline.runId, maxDrop: request.baseline!.maxDrop } }
@@ -169,15 +179,17 @@ export async function executeRun(request: RunRequest): Promise<number> {
       ? createProgressBar({ stream: io.stderr, now: Date.now })
       : undefined;
     // Evals without a response run as agents against their MCP servers; the servers close with the run.
-    const live = createCliLiveRunner({
-      settings,
-      suiteFile: config.file,
-      cwd: io.cwd,
-      timeoutSeconds: config.timeoutSeconds,
-      toolVersion: config.toolVersion,
-      // Each agent model runs on the provider it resolves to, as each judge model does.
-      endpointFor: providers.agentEndpoints({ timeoutMs: config.timeoutSeconds * 1000 }),
-    });
+    const live = request.regrade
+      ? undefined
+      : createCliLiveRunner({
+          settings,
+          suiteFile: config.file,
+          cwd: io.cwd,
+          timeoutSeconds: config.timeoutSeconds,
+          toolVersion: config.toolVersion,
+          // Each agent model runs on the provider it resolves to, as each judge model does.
+          endpointFor: providers.agentEndpoints({ timeoutMs: config.timeoutSeconds * 1000 }),
+        });
     const onSigint = () => abort.abort();
     process.once("SIGINT", onSigint);
     // `rubric-studio cancel RUN_ID` (or the dashboard) asks through the database.
@@ -221,10 +233,14 @@ export async function executeRun(request: RunRequest): Promise<number> {
           cancel: cancelled.signal,
           skipResultIds,
           ...(config.batch ? { batch: true } : {}),
+          ...(request.regrade
+            ? { agentsReplayed: true, onlyResultIds: request.regrade.cells }
+            : {}),
         },
         {
           judge,
           ...(live ? { live } : {}),
+          ...(request.regrade ? { live: request.regrade.live } : {}),
           now: Date.now,
           // Standard prices: the engine counts a batched run's budget at batch prices itself, and
           // the report says what batching saved.
@@ -268,6 +284,12 @@ export async function executeRun(request: RunRequest): Promise<number> {
           maxDrop: request.baseline!.maxDrop,
         }),
       };
+    if (request.regrade)
+      report = markRegrade({
+        report,
+        source: request.regrade.source,
+        sourceRunId: request.regrade.sourceRunId,
+      });
     if (runId) report = { ...report, runId };
     if (store && runId) {
       await store.finishRun({

@@ -187,6 +187,40 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     });
 
   program
+    .command("regrade")
+    .description(
+      "Grade a stored run's candidates again (fixed, generated and live alike) with a suite's rubrics and judges: no generation or agent call; a new stored run, compared with its source.",
+    )
+    .argument("<run>", "the run id, or latest")
+    .option(
+      "-c, --config <file>",
+      "grade with this suite file (default: the run's own suite text); results match by eval name and cell",
+    )
+    .option("--judge <model>", "grade with this judge model instead of each eval's")
+    .option("-r, --reporter <formats>", REPORTER_HELP, "pretty")
+    .option(
+      "-o, --output <path>",
+      "write the report there (a directory when several non-pretty formats are asked for)",
+    )
+    .option("--no-color", "plain text, no ANSI colours")
+    .addOption(
+      new Option(
+        "--max-drop <delta>",
+        "largest allowed score drop against the source run, on the 0..1 scale",
+      )
+        .argParser(nonNegative("--max-drop"))
+        .default(0.05),
+    )
+    .addHelpText(
+      "after",
+      "\nExit codes: as eval with the source run as --baseline (1 when a result newly fails or drops by more than --max-drop), 2 config or usage error.",
+    )
+    .action(async (ref: string, opts) => {
+      const { regradeCommand } = await import("./regrade-command");
+      exitCode = await regradeCommand({ ref, options: opts, io });
+    });
+
+  program
     .command("resume")
     .description(
       "Finish a stored run whose process died: grades only the missing results, reusing " +

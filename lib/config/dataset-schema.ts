@@ -31,7 +31,12 @@ export const DatasetItemSchema = z
       .string()
       .optional()
       .describe("The reference output: the candidate that calibrate grades."),
-    expected_outputs: z.array(z.string()).optional(),
+    expected_outputs: z
+      .array(z.string())
+      .optional()
+      .describe(
+        "Several acceptable outputs. With a generated or live candidate, each goes to the judge as a known-good reference, beside expected_output.",
+      ),
     context: z.array(z.string()).optional(),
     annotations: z.array(AnnotationSchema).optional(),
     source: z.string().optional(),
@@ -218,6 +223,8 @@ export interface DatasetItem {
   id: string;
   input?: string;
   expectedOutput?: string;
+  /** More acceptable outputs: with expected_output, the judge's reference for a generated or live candidate. */
+  expectedOutputs?: string[];
   /** Extra context (e.g. retrieved documents), for {{context}} in a prompt template. */
   context?: string[];
   annotations: {
@@ -234,6 +241,7 @@ export function resolveDatasetItems(
     id?: string;
     input?: string;
     expected_output?: string;
+    expected_outputs?: string[];
     context?: string[];
     annotations?: {
       name: string;
@@ -248,6 +256,7 @@ export function resolveDatasetItems(
     id: item.id ?? String(i + 1),
     ...(item.input !== undefined ? { input: item.input } : {}),
     ...(item.expected_output !== undefined ? { expectedOutput: item.expected_output } : {}),
+    ...(item.expected_outputs !== undefined ? { expectedOutputs: item.expected_outputs } : {}),
     ...(item.context !== undefined ? { context: item.context } : {}),
     annotations: (item.annotations ?? []).map((a) => ({
       name: a.name,

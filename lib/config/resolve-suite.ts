@@ -167,7 +167,31 @@ function resolveAgent(
     maxTokens: merged.max_tokens ?? DEFAULT_AGENT.maxTokens,
     ...(merged.system !== undefined ? { system: merged.system } : {}),
     maxResultChars: merged.max_result_chars ?? DEFAULT_AGENT.maxResultChars,
+    ...(merged.temperature !== undefined ? { temperature: merged.temperature } : {}),
   };
+}
+
+/**
+ * An eval whose candidate a model generates: it has nothing to grade of its
+ * own and no server, and names its agent model itself (a suite-level agent
+ * model alone keeps today's meaning: such an eval defers, a dataset eval grades
+ * each item's expected_output).
+ */
+export function generatesCandidate(evalInput: {
+  server?: string;
+  response?: string;
+  document?: unknown;
+  compare?: unknown;
+  agent?: { model?: string };
+  matrix?: { agents?: string[] };
+}): boolean {
+  return (
+    evalInput.server === undefined &&
+    evalInput.response === undefined &&
+    evalInput.document === undefined &&
+    evalInput.compare === undefined &&
+    (evalInput.agent?.model !== undefined || evalInput.matrix?.agents !== undefined)
+  );
 }
 
 export function resolveServer(server: NonNullable<Suite["servers"]>[string]): ServerConfig {
@@ -213,9 +237,11 @@ export function resolveSuite(input: {
     ...(evalInput.candidates !== undefined
       ? { candidates: { dataset: evalInput.candidates.dataset } }
       : {}),
+    ...(evalInput.reference === false ? { reference: false as const } : {}),
     rubric: withComparison(resolveRubric(suite, evalInput), evalInput.compare),
     judge: resolveJudge(suite.judge, evalInput.judge),
     agent: resolveAgent(suite.agent, evalInput.agent),
+    ...(generatesCandidate(evalInput) ? { generates: true as const } : {}),
     matrix: evalInput.matrix,
     location: { file, ...locator.locate(["evals", i]) },
   }));

@@ -353,6 +353,12 @@ export const EvalSchema = z
           "rubric (rubric-studio calibrate).",
       ),
     candidates: DatasetCandidatesSchema.optional(),
+    reference: z
+      .boolean()
+      .optional()
+      .describe(
+        "Reference-guided grading of dataset items. Default true: when an item's candidate is generated or live (not its own expected_output), its expected_output, expected_outputs and context go to the judge as a labelled known-good reference. false grades the candidate without them.",
+      ),
   })
   .describe("One rubric eval.");
 

@@ -117,6 +117,8 @@ export interface AgentConfig {
   maxTokens: number;
   system?: string;
   maxResultChars: number;
+  /** A generated candidate's sampling temperature (set for generated cells: the eval's, or 0). */
+  temperature?: number;
 }
 
 export interface EvalConfig {
@@ -127,8 +129,14 @@ export interface EvalConfig {
   response?: string;
   rubric: Rubric;
   judge: JudgeConfig;
-  /** Used only when the eval has no response (a live run). */
+  /** Used only when the eval has no response (a live run, or a generated candidate). */
   agent: AgentConfig;
+  /**
+   * The candidate is generated: no response, no server, and an agent model
+   * named on the eval (`agent: { model }` or `matrix.agents`). The model
+   * answers the prompt (or each dataset item) with no tools.
+   */
+  generates?: true;
   matrix?: Matrix;
   /** The document a review grades; its text is `response` once read. */
   document?: DocumentConfig;
@@ -140,6 +148,8 @@ export interface EvalConfig {
    * response (as calibrate's probes set) is the candidate itself.
    */
   candidates?: { dataset: string };
+  /** `reference: false`: a generated or live item's candidate is graded without the item's reference answers. */
+  reference?: false;
   location: SourceLocation;
 }
 

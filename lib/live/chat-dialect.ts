@@ -83,6 +83,7 @@ export function createChatDialect(input: ChatDialectInput): AgentDialect {
     ({
       model: input.model,
       [input.maxTokensField]: agent.maxTokens,
+      ...(agent.temperature !== undefined ? { temperature: agent.temperature } : {}),
       ...(tools.length > 0 ? { tools } : {}),
       messages: [...history],
     }) as Body;

@@ -62,6 +62,11 @@ export function createLiveRunner(options: LiveRunnerOptions): LiveRunner {
   const now = options.now ?? Date.now;
   return {
     async run(request: LiveRequest): Promise<LiveOutcome> {
+      // A generated candidate: the model answers with no tools, so no server is started.
+      if (request.server === undefined || request.serverName === undefined) {
+        const dialect = dialectOf(endpointFor(request.agent.model), request, []);
+        return runAgent({ request, dialect, now });
+      }
       const acquired = await pool.acquire({ name: request.serverName, config: request.server });
       if (!acquired.ok) return { kind: "deferred", reason: acquired.reason };
       const dialect = dialectOf(

@@ -52,6 +52,7 @@ export function createMessagesDialect(input: {
   const body = (): Anthropic.MessageCreateParamsNonStreaming => ({
     model: input.model,
     max_tokens: agent.maxTokens,
+    // No `temperature`, even for a generated candidate: the API version this SDK speaks answers 400 to it (lib/judge/README.md).
     ...(agent.system !== undefined ? { system: agent.system } : {}),
     ...(tools.length > 0 ? { tools } : {}),
     messages: withBreakpoint(history),

@@ -17,7 +17,8 @@ const MODEL_RESULT_CHARS = 100_000;
 
 export interface RunAgentInput {
   request: LiveRequest;
-  connection: ServerConnection;
+  /** None for a generated candidate (no server, no tools). */
+  connection?: ServerConnection;
   dialect: AgentDialect;
   now: () => number;
 }
@@ -26,7 +27,7 @@ export async function runAgent(input: RunAgentInput): Promise<LiveOutcome> {
   const { request, connection, dialect, now } = input;
   const { agent } = request;
   const transcript = createTranscriptBuilder({
-    server: request.serverName,
+    server: request.serverName ?? "",
     model: agent.model,
     ...(agent.provider !== undefined ? { provider: agent.provider } : {}),
     maxTurns: agent.maxTurns,
@@ -131,6 +132,10 @@ export async function runAgent(input: RunAgentInput): Promise<LiveOutcome> {
         return { kind: "transcript", transcript: transcript.build("final"), calls };
       }
       if (sent.text) transcript.assistant(sent.text);
+      if (!connection)
+        return failed(
+          `the model ${agent.model} asked for tool "${sent.toolCalls[0]!.name}", but a generated candidate has no tools`,
+        );
 
       const results: ToolResult[] = [];
       for (const use of sent.toolCalls) {

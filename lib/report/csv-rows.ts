@@ -1,5 +1,6 @@
 import type { EvalResult } from "../engine/results/report";
 import { tidyNumber } from "./tidy-numbers";
+import { formatPrevious, judgeReasoningText } from "./format";
 
 // Results as CSV rows (RFC 4180: CRLF line ends, a field quoted when it holds
 // a comma, a quote or a line break, quotes doubled), one row per result, shared
@@ -43,6 +44,8 @@ const FIXED_COLUMNS = [
   "decision",
   "reason",
   "note",
+  "reasoning",
+  "previous",
   "judge_models",
   "judge_calls",
   "cost_usd",
@@ -91,6 +94,8 @@ export function csvResultLine(result: EvalResult, criteria: readonly string[]): 
     decisionOf(result),
     result.reason,
     result.note,
+    judgeReasoningText(result) || undefined,
+    formatPrevious(result) || undefined,
     result.judge.models.join(" "),
     result.judgeCalls,
     tidyNumber(result.costUsd),

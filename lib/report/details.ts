@@ -3,10 +3,12 @@ import {
   criterionCombination,
   criterionMarks,
   criterionOutcome,
+  formatPrevious,
   formatTreePath,
   formatUnit,
   formatVerdict,
   judgeErrors,
+  judgeReasonings,
   jurorVerdicts,
 } from "./format";
 
@@ -52,7 +54,20 @@ export function detailLines(result: EvalResult, options: DetailOptions): DetailL
   if (result.reason && !(result.status === "judge_error" && judgesSay(result.reason)))
     lines.push({ kind: "reason", depth: 0, text: `reason: ${result.reason}` });
   if (result.note) lines.push({ kind: "note", depth: 0, text: `note: ${result.note}` });
+  if (result.previous)
+    lines.push({ kind: "note", depth: 0, text: `previously: ${formatPrevious(result)}` });
   for (const gate of result.gates) lines.push({ kind: "gate", depth: 0, text: `gate: ${gate}` });
+  // A free-form verdict has no criterion lines: its reasoning is what says why, so it is always shown.
+  for (const r of judgeReasonings(result)) {
+    const who = r.judge ? ` (${r.judge})` : "";
+    lines.push({ kind: "reasoning", depth: 0, text: `reasoning${who}: ${r.reasoning}` });
+    if (r.evidence !== undefined)
+      lines.push({
+        kind: "evidence",
+        depth: 0,
+        text: `evidence${who}: ${JSON.stringify(r.evidence)}${r.evidenceFound === false ? " (not found in the candidate)" : ""}`,
+      });
+  }
   for (const error of judgeErrors(result).filter((e) => !repeats(e)))
     lines.push({ kind: "error", depth: 0, text: `judge error: ${error}` });
   for (const criterion of result.criteria) {

@@ -9,7 +9,9 @@ import type {
 import type { TokenUsage } from "../engine/ports/judge-port";
 import { formatCount } from "../config/limits";
 
-export { plural } from "../engine/results/format-score";
+import { plural } from "../engine/results/format-score";
+
+export { plural };
 
 // Number and phrase formatting for the human formats. Machine formats (json,
 // ndjson, sarif properties) carry the raw numbers instead.
@@ -57,6 +59,57 @@ export function formatCell(cell: CellCoordinates | null): string {
   if (cell.promptIndex !== undefined) parts.push(`prompt #${cell.promptIndex}`);
   else if (cell.prompt !== undefined) parts.push(`prompt ${JSON.stringify(cell.prompt)}`);
   return parts.join(", ");
+}
+
+export interface JudgeReasoning {
+  /** "" with one judge; the judge's label with several. */
+  judge: string;
+  reasoning: string;
+  evidence?: string;
+  evidenceFound?: boolean;
+}
+
+/** A free-form verdict's reasoning (and cited evidence), one entry per judge that gave one. */
+export function judgeReasonings(result: Pick<EvalResult, "judges">): JudgeReasoning[] {
+  const given = result.judges.filter((j) => j.reasoning !== undefined && j.reasoning !== "");
+  return given.map((j) => ({
+    judge: given.length > 1 ? j.judge : "",
+    reasoning: j.reasoning!,
+    ...(j.evidence !== undefined ? { evidence: j.evidence, evidenceFound: j.evidenceFound } : {}),
+  }));
+}
+
+/** The same in one line of text: "reasoning", or "judge A: reasoning | judge B: reasoning"; evidence quoted after. */
+export function judgeReasoningText(result: Pick<EvalResult, "judges">): string {
+  return judgeReasonings(result)
+    .map(
+      (r) =>
+        `${r.judge ? `${r.judge}: ` : ""}${r.reasoning}${
+          r.evidence !== undefined
+            ? ` (evidence: ${JSON.stringify(r.evidence)}${r.evidenceFound === false ? ", not found in the candidate" : ""})`
+            : ""
+        }`,
+    )
+    .join(" | ");
+}
+
+/** A regrade's previous verdict, "passed 0.90" (empty when the result has none). */
+export function formatPrevious(result: Pick<EvalResult, "previous">): string {
+  const p = result.previous;
+  if (!p) return "";
+  return `${p.status}${p.score === null ? "" : ` ${formatUnit(p.score)}`}`;
+}
+
+/** "2 known-good answers, 1 context passage": what a reference-guided judge was given; empty without a reference. */
+export function formatReference(result: Pick<EvalResult, "reference">): string {
+  const r = result.reference;
+  if (!r) return "";
+  return [
+    r.expectedOutputs.length ? plural(r.expectedOutputs.length, "known-good answer") : "",
+    r.context.length ? plural(r.context.length, "context passage") : "",
+  ]
+    .filter(Boolean)
+    .join(", ");
 }
 
 /** Marks that change how a criterion gates: required, guard, missing evidence, skipped. */

@@ -3,7 +3,7 @@ import type { EvalResult, EvalStatus, Report } from "../engine/results/report";
 import type { Reporter } from "./reporter";
 import { oneLine } from "./escape";
 import { resultFingerprint, resultPath } from "./fingerprint";
-import { formatUnit } from "./format";
+import { formatPrevious, formatUnit, judgeReasoningText } from "./format";
 import { resultLabel } from "./status";
 import { GITLAB_SEVERITY, findingText, reviewFindings } from "./findings";
 
@@ -37,7 +37,10 @@ function description(result: EvalResult): string {
     result.status === "deferred" || result.status === "skipped"
       ? (result.note ?? result.reason)
       : result.reason;
-  return oneLine(`${result.name}: ${resultLabel(result)}${score}: ${why}`);
+  const reasoning = judgeReasoningText(result);
+  return oneLine(
+    `${result.name}: ${resultLabel(result)}${score}: ${why}${result.previous ? ` (previously ${formatPrevious(result)})` : ""}${reasoning ? `; judge's reasoning: ${reasoning}` : ""}`,
+  );
 }
 
 function renderGitlab(report: Report): string {

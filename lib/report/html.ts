@@ -7,6 +7,9 @@ import {
   criterionMarks,
   criterionOutcome,
   formatCell,
+  formatPrevious,
+  formatReference,
+  judgeReasonings,
   formatInt,
   formatJudgeModels,
   formatLocation,
@@ -223,7 +226,7 @@ function candidate(result: EvalResult): SafeHtml {
       c.serverStderr ? html`<h4>Server stderr</h4><pre>${c.serverStderr}</pre>` : ""
     }`;
   }
-  return html`<h4>Candidate (${c.source}${c.server ? `, server ${c.server}` : ""})</h4>${c.prompt === undefined ? "" : html`<p class="muted">Prompt</p><pre>${c.prompt}</pre>`}${
+  return html`<h4>Candidate (${c.source}${c.source === "generated" && c.agent ? ` by ${c.agent.model}` : ""}${c.server ? `, server ${c.server}` : ""})</h4>${c.prompt === undefined ? "" : html`<p class="muted">Prompt</p><pre>${c.prompt}</pre>`}${
     c.response === undefined ? "" : html`<p class="muted">Response</p><pre>${c.response}</pre>`
   }${c.serverStderr ? html`<h4>Server stderr</h4><pre>${c.serverStderr}</pre>` : ""}`;
 }
@@ -242,7 +245,9 @@ function facts(result: EvalResult): SafeHtml {
     ["Threshold", formatUnit(result.threshold)],
     ["Reason", result.reason],
     ["Note", result.note ?? ""],
+    ["Previously", formatPrevious(result)],
     ["Cell", formatCell(result.cell)],
+    ["Graded against a reference", formatReference(result)],
     [
       "Rubric",
       `${result.rubric.kind} (${result.rubric.source.type}${
@@ -269,6 +274,20 @@ function facts(result: EvalResult): SafeHtml {
     .map(([label, value]) => html`<dt>${label}</dt><dd>${value}</dd>`)}</dl>`;
 }
 
+/** A free-form verdict's reasoning and evidence, per judge. */
+function reasoningSection(result: EvalResult): SafeHtml {
+  const reasonings = judgeReasonings(result);
+  if (reasonings.length === 0) return html``;
+  return html`<h4>Reasoning</h4>${reasonings.map(
+    (r) =>
+      html`<div class="juror">${r.judge ? html`<div class="muted">${r.judge}</div>` : ""}<div>${r.reasoning}</div>${
+        r.evidence !== undefined
+          ? html`<q>${r.evidence}</q>${r.evidenceFound === false ? html` <span class="bad">(not found in the candidate)</span>` : ""}`
+          : ""
+      }</div>`,
+  )}`;
+}
+
 function resultSection(result: EvalResult, index: number): SafeHtml {
   const problems = [...result.gates, ...judgeErrors(result).map((e) => `judge error: ${e}`)];
   return html`<details id="result-${index + 1}"${isNonPassing(result.status) ? trusted(" open") : ""}>
@@ -278,7 +297,7 @@ ${facts(result)}${
       ? html`<h4>Gates</h4><ul>${problems.map((p) => html`<li class="bad">${p}</li>`)}</ul>`
       : ""
   }
-${criteriaTable(result.criteria)}${treePath(result)}${judgesTable(result.judges)}
+${criteriaTable(result.criteria)}${treePath(result)}${judgesTable(result.judges)}${reasoningSection(result)}
 ${result.rubric.text === undefined ? "" : html`<h4>Rubric</h4><pre>${result.rubric.text}</pre>`}${candidate(result)}
 </details>`;
 }

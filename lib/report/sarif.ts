@@ -3,7 +3,7 @@ import type { EvalResult, EvalStatus, Report } from "../engine/results/report";
 import type { Reporter } from "./reporter";
 import { oneLine } from "./escape";
 import { resultFingerprint, resultPath } from "./fingerprint";
-import { formatUnit } from "./format";
+import { formatPrevious, formatUnit, judgeReasoningText } from "./format";
 import { resultLabel } from "./status";
 import { SARIF_LEVEL, findingText, reviewFindings } from "./findings";
 import type { Severity } from "../engine/results/review-types";
@@ -125,7 +125,11 @@ function message(result: EvalResult): string {
       ? (result.note ?? result.reason)
       : result.reason;
   const gates = result.gates.length ? ` Gates: ${result.gates.join("; ")}.` : "";
-  return oneLine(`${result.name}: ${resultLabel(result)}${score}. ${sentence(why)}${gates}`);
+  const reasoning = judgeReasoningText(result);
+  const previous = result.previous ? ` Previously ${formatPrevious(result)}.` : "";
+  return oneLine(
+    `${result.name}: ${resultLabel(result)}${score}. ${sentence(why)}${gates}${previous}${reasoning ? ` Judge's reasoning: ${reasoning}` : ""}`,
+  );
 }
 
 function sarifResult(result: EvalResult, suiteFile: string) {

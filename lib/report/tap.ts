@@ -2,7 +2,15 @@ import { selfGradingLines } from "../engine/results/self-grading";
 import type { EvalResult, Report } from "../engine/results/report";
 import type { Reporter } from "./reporter";
 import { oneLine, stripControl } from "./escape";
-import { criterionOutcome, formatLocation, formatVerdict, judgeErrors, plural } from "./format";
+import {
+  criterionOutcome,
+  formatLocation,
+  formatVerdict,
+  judgeErrors,
+  judgeReasoningText,
+  formatPrevious,
+  plural,
+} from "./format";
 import { tidyNumbers } from "./tidy-numbers";
 import { resultLabel, skippedSummaryLabel } from "./status";
 
@@ -40,6 +48,9 @@ function diagnostics(result: EvalResult): string[] {
     ["reason", stripControl(result.reason)],
   );
   if (result.note !== undefined) fields.push(["note", stripControl(result.note)]);
+  if (result.previous) fields.push(["previous", formatPrevious(result)]);
+  const reasoning = judgeReasoningText(result);
+  if (reasoning) fields.push(["reasoning", stripControl(reasoning)]);
   if (result.vacuous) fields.push(["vacuous", true]);
   if (result.gates.length) fields.push(["gates", result.gates.map(stripControl)]);
   const errors = judgeErrors(result);

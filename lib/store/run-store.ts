@@ -35,6 +35,8 @@ export interface RunConfig {
   plannedJudgeCalls?: number;
   /** The `--baseline` gate the run was held to: `report` applies it again, so it exits as the run did. */
   baseline?: { runId: string; maxDrop: number };
+  /** `regrade`: the run whose stored candidates this run graded again. */
+  regradeOf?: string;
 }
 
 export interface StoredRun {

@@ -95,6 +95,32 @@ export function heldAfter(answered: number) {
   };
 }
 
+export interface SpawnedCli {
+  child: ChildProcess;
+  stdout(): string;
+  stderr(): string;
+  exited: Promise<number | null>;
+}
+
+/** A CLI process left running (to be interrupted by the test), its output collected. */
+export function spawnCli(input: {
+  cwd: string;
+  args: string[];
+  env: Record<string, string>;
+}): SpawnedCli {
+  const child = spawn(process.execPath, [CLI_BIN, ...input.args], {
+    cwd: input.cwd,
+    env: { ...process.env, ...input.env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout!.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+  return { child, stdout: () => stdout, stderr: () => stderr, exited };
+}
+
 export interface WorkerProcess {
   child: ChildProcess;
   stderr(): string;

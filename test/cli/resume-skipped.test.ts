@@ -1,8 +1,14 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { CLI_BIN } from "../support/run-cli";
 import { useTestDatabase } from "../support/test-database";
-import { makeWorkspace, startFakeJudge, yaml, heldAfter, type OnFinished } from "./cli-harness";
+import {
+  makeWorkspace,
+  startFakeJudge,
+  yaml,
+  heldAfter,
+  spawnCli,
+  type OnFinished,
+} from "./cli-harness";
 
 // `resume RUN_ID` after Ctrl-C or a cancel: the results the run stored as
 // skipped (interrupted) or skipped (cancelled) are graded, the graded ones are
@@ -36,26 +42,21 @@ async function heldJudge(onFinished: OnFinished, name: string) {
   const file = await ws.write(`${name}.yaml`, suite(6, name));
   const env = { ...judge.env, DATABASE_URL: database.url };
   const stop = async (input: { how: (runId: string, child: ChildProcess) => Promise<void> }) => {
-    const child = spawn(
-      process.execPath,
-      [CLI_BIN, "eval", "--config", file, "--concurrency", "2", "--reporter", "json"],
-      { cwd: ws.dir, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] },
-    );
-    let stdout = "";
-    let stderr = "";
-    child.stdout!.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+    const { child, stdout, stderr, exited } = spawnCli({
+      cwd: ws.dir,
+      args: ["eval", "--config", file, "--concurrency", "2", "--reporter", "json"],
+      env,
+    });
     for (let i = 0; i < 800 && judge.api.inFlight() < 2; i++)
       await new Promise((r) => setTimeout(r, 25));
-    const runId = /Storing run ([0-9a-f-]{36})/.exec(stderr)?.[1];
-    expect(runId, stderr).toBeDefined();
+    const runId = /Storing run ([0-9a-f-]{36})/.exec(stderr())?.[1];
+    expect(runId, stderr()).toBeDefined();
     await input.how(runId!, child);
     held.release();
     return {
       runId: runId!,
       code: await exited,
-      report: JSON.parse(stdout) as {
+      report: JSON.parse(stdout()) as {
         summary: {
           passed: number;
           judgeErrors: number;

@@ -138,7 +138,7 @@ describe("candidates: { dataset }", () => {
     expect(agent.map((i) => [i.line, i.message])).toEqual([
       [
         8,
-        "agent: configures a live run, but without server: this eval grades each item's expected_output; add server: to run each item's input live",
+        "agent: configures a live run, but without server: this eval grades each item's expected_output; add server: to run each item's input live, or agent.model to have a model answer it",
       ],
     ]);
   });

@@ -13,6 +13,7 @@ import {
   type JudgeSettings,
 } from "../grade/build-prompt";
 import { matchWhen } from "../grade/match-when";
+import { evidenceOccurs } from "../grade/check-evidence";
 import {
   scoreCriteria,
   scoreSingle,
@@ -164,7 +165,27 @@ async function runJudge(input: {
             strict: rubric.strict,
           })
         : { ...pending, error };
-    return { grade: { ...base, ...grade }, skipped, calls, criteria: [], verdicts: [[rec]] };
+    // The verdict's reasoning and evidence are kept (the evidence checked against the candidate, as for a criterion).
+    const verdict =
+      result.kind === "done" && result.outcome.ok ? result.outcome.verdict : undefined;
+    const why = verdict
+      ? {
+          reasoning: verdict.reasoning,
+          ...(verdict.evidence !== undefined && verdict.evidence.trim() !== ""
+            ? {
+                evidence: verdict.evidence,
+                evidenceFound: evidenceOccurs(verdict.evidence, candidate.response),
+              }
+            : {}),
+        }
+      : {};
+    return {
+      grade: { ...base, ...grade, ...why },
+      skipped,
+      calls,
+      criteria: [],
+      verdicts: [[rec]],
+    };
   }
 
   if (rubric.kind !== "tree")
@@ -263,7 +284,11 @@ export async function gradeCell(input: {
       ...(cell.eval.judge.panel ? { aggregate: cell.eval.judge.aggregate } : {}),
     },
     candidate: {
-      source: cell.candidate ? ("fixed" as const) : ("live" as const),
+      source: cell.candidate
+        ? ("fixed" as const)
+        : cell.eval.generates
+          ? ("generated" as const)
+          : ("live" as const),
       ...(cell.eval.server !== undefined ? { server: cell.eval.server } : {}),
       ...(prompt !== undefined ? { prompt } : {}),
       ...(cell.candidate ? { response: cell.candidate.response } : {}),
@@ -376,6 +401,10 @@ export async function gradeCell(input: {
       score: r.grade.score,
       passed: r.grade.passed,
       ...(r.grade.error !== undefined ? { error: r.grade.error } : {}),
+      ...(r.grade.reasoning !== undefined ? { reasoning: r.grade.reasoning } : {}),
+      ...(r.grade.evidence !== undefined
+        ? { evidence: r.grade.evidence, evidenceFound: r.grade.evidenceFound ?? false }
+        : {}),
       ...(r.treePath ? { treePath: r.treePath } : {}),
     })),
     gates: combined.gates,

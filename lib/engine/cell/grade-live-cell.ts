@@ -11,7 +11,9 @@ import { finalReply, renderTranscript, type Transcript } from "../results/transc
 import { skippedFields } from "../results/skip-kind";
 
 // Grades a cell whose candidate is a live agent run: asks the live port for
-// the run, then grades the rendered transcript like any fixed response. Cells
+// the run, then grades the rendered transcript like any fixed response. A
+// generated candidate (no server) is a run of one turn with no tools; its
+// reply is graded with its prompt, as a fixed response is. Cells
 // that differ only in their judge model (matrix.models) share one run, so the
 // judges are compared on the very same transcript, and it is paid for once:
 // its cost counts in the result of the cell that started it, and the others
@@ -114,11 +116,20 @@ export async function gradeLiveCell(input: GradeLiveCellInput): Promise<EvalResu
   const paid = counted
     ? { usage: agent.usage, costUsd: agent.costUsd }
     : { usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, costUsd: 0 };
+  // A generated candidate (no server) is the model's reply alone: one turn, no tools, nothing else to show.
+  const generated = cell.live.server === undefined;
   const liveCandidate = (
     transcript: Transcript | undefined,
     serverStderr?: string,
   ): EvalResult["candidate"] => {
     const reply = transcript ? finalReply(transcript) : undefined;
+    if (generated)
+      return {
+        source: "generated",
+        prompt: cell.live.prompt,
+        ...(reply !== undefined ? { response: reply } : {}),
+        agent,
+      };
     return {
       source: "live",
       server: cell.live.serverName,
@@ -145,9 +156,12 @@ export async function gradeLiveCell(input: GradeLiveCellInput): Promise<EvalResu
         ? {
             status: "failed" as const,
             display: "error",
-            reason: `live run failed: ${outcome.message}`,
+            reason: `${generated ? "generation" : "live run"} failed: ${outcome.message}`,
           }
-        : skippedFields(outcome.reason, "the live agent run could finish")),
+        : skippedFields(
+            outcome.reason,
+            generated ? "the candidate was generated" : "the live agent run could finish",
+          )),
       candidate: liveCandidate(outcome.transcript, failed ? outcome.serverStderr : undefined),
       usage: paid.usage,
       costUsd: paid.costUsd,
@@ -157,14 +171,24 @@ export async function gradeLiveCell(input: GradeLiveCellInput): Promise<EvalResu
 
   // Graded like a fixed response: criteria, `when:` predicates and evidence
   // spans all read the rendered transcript. The prompt is part of it.
+  const reply = generated ? (finalReply(outcome.transcript) ?? "") : undefined;
   const graded = await gradeCell({
-    cell: { ...cell, candidate: { response: renderTranscript(outcome.transcript) } },
+    cell: {
+      ...cell,
+      candidate: {
+        ...(reply !== undefined
+          ? { prompt: cell.live.prompt, response: reply }
+          : { response: renderTranscript(outcome.transcript) }),
+        ...(cell.reference ? { reference: cell.reference } : {}),
+      },
+    },
     call: input.call,
     now,
   });
   return {
     ...graded,
     candidate: liveCandidate(outcome.transcript),
+    ...(cell.reference ? { reference: cell.reference } : {}),
     usage: addTokenUsage(graded.usage, paid.usage),
     costUsd: graded.costUsd + paid.costUsd,
     latencyMs: Math.max(0, now() - started),

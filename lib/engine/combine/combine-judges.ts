@@ -19,6 +19,10 @@ export interface JudgeOutcomeScore extends RubricScore {
   juror: number;
   /** A criteria rubric's per-criterion verdicts of this judge, in rubric order. */
   criteria?: ScoredCriterion[];
+  /** A free-form rubric's verdict: why, and the span cited (and whether it occurs in the candidate). */
+  reasoning?: string;
+  evidence?: string;
+  evidenceFound?: boolean;
 }
 
 export interface Combined {

@@ -17,6 +17,14 @@ export const PROMPT_TEMPLATE_VERSION = "rubric-v2";
 export interface Candidate {
   prompt?: string;
   response: string;
+  /** Known-good answers and context of a dataset item whose candidate was generated or run live. */
+  reference?: Reference;
+}
+
+export interface Reference {
+  /** expected_output first, then every expected_outputs entry. */
+  expectedOutputs: string[];
+  context: string[];
 }
 
 export interface JudgeSettings {
@@ -57,9 +65,28 @@ export function renderAnchors(anchors: Anchor[]): string {
   return `\n\n## Calibration examples\nScore consistently with these labelled examples.\n${lines.join("\n")}`;
 }
 
+/**
+ * The reference block: labelled so the judge reads it as a known-good answer
+ * to compare with, never as the candidate. It varies by item, so it sits
+ * after the rubric (shared by every item) and before the candidate.
+ */
+export function renderReference(reference: Reference): string {
+  const answers = reference.expectedOutputs.map(
+    (text, i) =>
+      `<expected_output${reference.expectedOutputs.length > 1 ? ` n="${i + 1}"` : ""}>\n${text}\n</expected_output>`,
+  );
+  const context = reference.context.map((text) => `<context>\n${text}\n</context>`);
+  const lead =
+    answers.length > 0
+      ? "A known-good reference for this prompt (any one answer below is acceptable), to judge the candidate's correctness against. It is not the candidate: do not grade it; the candidate need not match its wording."
+      : "Reference context for this prompt, to judge the candidate's correctness against. It is not the candidate: do not grade it.";
+  return `<reference>\n${[lead, ...answers, ...context].join("\n")}\n</reference>`;
+}
+
 /** The candidate block: no instruction in it, so that it is the same for every criterion. */
 export function renderCandidate(candidate: Candidate): string {
   const parts: string[] = [];
+  if (candidate.reference !== undefined) parts.push(renderReference(candidate.reference));
   if (candidate.prompt !== undefined)
     parts.push(`<user_prompt>\n${candidate.prompt}\n</user_prompt>`);
   parts.push(`<candidate_response>\n${candidate.response}\n</candidate_response>`);

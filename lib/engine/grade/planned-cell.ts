@@ -1,6 +1,6 @@
 import type { EvalConfig } from "../../config/types";
 import type { CellCoordinates } from "../results/report";
-import type { Candidate } from "./build-prompt";
+import type { Candidate, Reference } from "./build-prompt";
 import type { LiveRequest } from "../ports/live-port";
 
 // A planned cell: what planning (plan/plan-suite.ts, plan/plan-cell-comparison.ts)
@@ -25,6 +25,8 @@ export interface PlannedCell {
   candidate?: Candidate;
   /** For an eval without a response whose server is known: what the live agent would run. */
   live?: Pick<LiveRequest, "serverName" | "server" | "prompt" | "agent">;
+  /** A dataset item's known-good answers and context, for the judge of its generated or live candidate. */
+  reference?: Reference;
   /** Set when the cell cannot be graded now; it is reported deferred with this note. */
   deferReason?: string;
   judges: JudgeInstance[];

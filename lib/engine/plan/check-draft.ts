@@ -17,8 +17,11 @@ export interface DraftPlan {
   evalCount: number;
   cells: number;
   judgeCalls: number;
-  /** Upper bound of live agents' model calls (not priced). */
+  /** Upper bound of live agents' model calls (not priced); generation calls included. */
   agentCalls: number;
+  /** Generated candidates: one request each, priced apart from the judge calls. */
+  generationCalls: number;
+  generationUsd: number;
   /** Every input token at full price. */
   naiveUsd: number;
   /** Projected with the prompt cache. */
@@ -106,7 +109,7 @@ export function checkDraft(input: {
   });
   const refusal = (index: number): string | undefined => {
     const live = planned[index]?.live;
-    if (!live || !input.allowServer) return undefined;
+    if (!live?.server || live.serverName === undefined || !input.allowServer) return undefined;
     const verdict = input.allowServer({ name: live.serverName, config: live.server });
     return verdict === true
       ? undefined
@@ -126,6 +129,8 @@ export function checkDraft(input: {
       cells: explained.totals.cells,
       judgeCalls: explained.totals.judgeCalls,
       agentCalls: explained.totals.agentCalls,
+      generationCalls: explained.totals.generationCalls,
+      generationUsd: explained.totals.generationUsd,
       naiveUsd: explained.totals.naiveUsd,
       costUsd: explained.totals.costUsd,
       batchUsd: explained.totals.batchUsd,

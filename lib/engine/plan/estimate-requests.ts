@@ -4,6 +4,7 @@ import {
   criterionRequest,
   freeformRequest,
   renderCandidate,
+  renderReference,
   treeNodeRequest,
   type Candidate,
   type JudgeSettings,
@@ -101,7 +102,9 @@ function candidateLength(candidate: Candidate): number {
     response: "",
     ...(candidate.prompt !== undefined ? { prompt: "" } : {}),
   }).length;
-  return frame + candidate.response.length + (candidate.prompt?.length ?? 0);
+  const reference =
+    candidate.reference === undefined ? 0 : renderReference(candidate.reference).length + 2;
+  return frame + candidate.response.length + (candidate.prompt?.length ?? 0) + reference;
 }
 
 export type RequestEstimator = (input: {

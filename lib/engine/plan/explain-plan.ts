@@ -15,6 +15,7 @@ import { liveRunKey } from "../grade/planned-cell";
 import {
   ASSUMED_TRANSCRIPT_CHARS,
   assumedLiveCandidate,
+  generationUsd,
   liveAgentLine,
   liveCandidateLine,
 } from "./explain-live";
@@ -85,6 +86,9 @@ export interface ExplainedCell {
    * an earlier cell already counts.
    */
   agentCalls: number;
+  /** Generated candidates: their requests (one each, counted once however many cells grade it) and projected cost (null when unpriced). */
+  generationCalls: number;
+  generationUsd: number | null;
 }
 
 export interface ExplainedPlan {
@@ -96,6 +100,8 @@ export interface ExplainedPlan {
     deferred: number;
     judgeCalls: number;
     agentCalls: number;
+    generationCalls: number;
+    generationUsd: number;
     inputTokens: number;
     outputTokens: number;
     naiveUsd: number;
@@ -178,7 +184,14 @@ export function explainPlan(
   const judgeCache = options.judgeCache ?? true;
   // Every cell's requests first: their number chooses the TTL, which prices the writes.
   const estimated = cells.map((cell) => {
-    const graded = cell.candidate ?? (cell.live ? assumedLiveCandidate(cell.live) : undefined);
+    const graded =
+      cell.candidate ??
+      (cell.live
+        ? {
+            ...assumedLiveCandidate(cell.live),
+            ...(cell.reference ? { reference: cell.reference } : {}),
+          }
+        : undefined);
     if (!graded || cell.deferReason !== undefined) return undefined;
     // Every judge of a cell sends the same requests but for the model (and
     // a juror's sample number), so they are estimated once per cell.
@@ -210,6 +223,14 @@ export function explainPlan(
       if (priceOf(cell.live.agent.model) === undefined) unpriced.add(cell.live.agent.model);
       return n + cell.live.agent.maxTurns;
     }, 0);
+  // A generated candidate's one request, priced like a judge call (agentCallsOf has counted it once already).
+  const generationOf = (cell: PlannedCell, agentCalls: number) =>
+    cell.live && cell.live.server === undefined && agentCalls > 0
+      ? {
+          generationCalls: agentCalls,
+          generationUsd: generationUsd(cell.live, priceOf(cell.live.agent.model)),
+        }
+      : { generationCalls: 0, generationUsd: 0 };
   const explained = cells.map((cell, index): ExplainedCell => {
     const item =
       cell.cell?.item !== undefined
@@ -277,6 +298,14 @@ export function explainPlan(
       }
       if (cell.judges.some((j) => unpriced.has(j.model))) naiveUsd = costUsd = null;
     }
+    const agentCalls =
+      cell.deferReason !== undefined
+        ? 0
+        : cell.compared
+          ? agentCallsOf(comparedLiveSides(cell.compared))
+          : cell.live
+            ? agentCallsOf([{ ...cell, live: cell.live }])
+            : 0;
     // A fixed response's verdicts are in the judge cache after the first run; a live run grades a new transcript.
     const rerunUsd = judgeCache === true && cell.candidate ? 0 : costUsd;
     return {
@@ -298,14 +327,8 @@ export function explainPlan(
       cacheInput,
       ...(cell.deferReason !== undefined ? { deferReason: cell.deferReason } : {}),
       ...(cell.live ? { agent: liveAgentLine(cell.live) } : {}),
-      agentCalls:
-        cell.deferReason !== undefined
-          ? 0
-          : cell.compared
-            ? agentCallsOf(comparedLiveSides(cell.compared))
-            : cell.live
-              ? agentCallsOf([{ ...cell, live: cell.live }])
-              : 0,
+      agentCalls,
+      ...generationOf(cell, agentCalls),
     };
   });
   return {
@@ -316,6 +339,8 @@ export function explainPlan(
       deferred: explained.filter((c) => c.deferReason !== undefined).length,
       judgeCalls: explained.reduce((n, c) => n + c.judgeCalls, 0),
       agentCalls: explained.reduce((n, c) => n + c.agentCalls, 0),
+      generationCalls: explained.reduce((n, c) => n + c.generationCalls, 0),
+      generationUsd: explained.reduce((n, c) => n + (c.generationUsd ?? 0), 0),
       inputTokens: explained.reduce((n, c) => n + c.inputTokens, 0),
       outputTokens: explained.reduce((n, c) => n + c.outputTokens, 0),
       naiveUsd: explained.reduce((n, c) => n + (c.naiveUsd ?? 0), 0),
@@ -330,7 +355,7 @@ export function explainPlan(
       judgeCache === "no store"
         ? "--store keeps the verdicts: a rerun of fixed responses then costs ~$0"
         : undefined,
-    assumptions: `input ≈ prompt characters / 4 + ${REQUEST_OVERHEAD_TOKENS} tokens of framing per call, ${EXPECTED_OUTPUT_TOKENS} output tokens per call, with the prompt cache, the first call of each shared prefix (the tool and the whole rubric; that and a candidate other calls share) writes it at 1.25× the input price (2× with the 1-hour TTL) and the calls after it read it at 0.1×, only where the prefix reaches the model's minimum cacheable length (no saving for a model without one); ${RERUN_ASSUMPTIONS[String(judgeCache)]}; with Message Batches (--batch) every token costs half, the cache's multipliers on top; a tree counts its longest path; a live run's transcript is ~${ASSUMED_TRANSCRIPT_CHARS} characters and its agent model calls are not in the cost`,
+    assumptions: `input ≈ prompt characters / 4 + ${REQUEST_OVERHEAD_TOKENS} tokens of framing per call, ${EXPECTED_OUTPUT_TOKENS} output tokens per call, with the prompt cache, the first call of each shared prefix (the tool and the whole rubric; that and a candidate other calls share) writes it at 1.25× the input price (2× with the 1-hour TTL) and the calls after it read it at 0.1×, only where the prefix reaches the model's minimum cacheable length (no saving for a model without one); ${RERUN_ASSUMPTIONS[String(judgeCache)]}; with Message Batches (--batch) every token costs half, the cache's multipliers on top; a tree counts its longest path; a live run's transcript is ~${ASSUMED_TRANSCRIPT_CHARS} characters and its agent model calls are not in the cost; a generated candidate's one call is priced apart, on its prompt and ${EXPECTED_OUTPUT_TOKENS} output tokens`,
   };
 }
 
@@ -386,6 +411,10 @@ export function renderExplain(plan: ExplainedPlan): string {
         `  judge calls: ${cell.judgeCalls}, ~${cell.inputTokens} input + ${cell.outputTokens} output tokens, ${cost}`,
       );
       if (cell.costUsd !== null) lines.push(`  cost: ${costLine(cell)}`);
+      if (cell.generationCalls > 0)
+        lines.push(
+          `  generation calls: ${cell.generationCalls}, ${cell.generationUsd === null ? "unpriced (model not in the pricing table)" : `~${formatUsd(cell.generationUsd)}`}`,
+        );
     }
     lines.push("");
   }
@@ -397,9 +426,13 @@ export function renderExplain(plan: ExplainedPlan): string {
       `output tokens, projected cost ~${formatUsd(t.costUsd)}`,
     `Cost: ${costLine(t)}${plan.rerunHint ? ` (${plan.rerunHint})` : ""}; ${ttlClause(plan)}`,
   );
-  if (t.agentCalls)
+  if (t.generationCalls)
     lines.push(
-      `Live runs: up to ${t.agentCalls} agent model calls (the sum of their turn limits).`,
+      `Generation: ${plural(t.generationCalls, "generation call")} (a model answers each prompt, no tools), projected cost ~${formatUsd(t.generationUsd)}; with the judge calls ~${formatUsd(t.generationUsd + t.costUsd)}.`,
+    );
+  if (t.agentCalls > t.generationCalls)
+    lines.push(
+      `Live runs: up to ${t.agentCalls - t.generationCalls} agent model calls (the sum of their turn limits).`,
     );
   if (t.unpricedModels.length)
     lines.push(`No price known for: ${t.unpricedModels.join(", ")} (not counted in the cost).`);

@@ -1,6 +1,6 @@
 import type { EvalConfig, SuiteConfig } from "../../config/types";
 import type { CellCoordinates } from "../results/report";
-import type { Candidate } from "../grade/build-prompt";
+import type { Candidate, Reference } from "../grade/build-prompt";
 import { matchWhen } from "../grade/match-when";
 import { resolveProvider } from "./resolve-provider";
 import { renderPromptTemplate } from "../../config/prompt-template";
@@ -27,6 +27,8 @@ export interface PlanOptions {
   liveUnavailable?: string;
   /** Only evals whose name matches run. */
   filter?: RegExp;
+  /** The candidates are stored ones (`regrade`): agent models are never called, so their keys are not needed. */
+  agentsReplayed?: boolean;
 }
 
 /**
@@ -59,9 +61,11 @@ function resolveAgent(
   model: string,
   options: PlanOptions,
 ): { provider?: string; unavailable?: string } {
-  if (!options.resolveModel) return onlyAnthropic(model, options.suite, "agent") ?? {};
+  if (!options.resolveModel)
+    return options.agentsReplayed ? {} : (onlyAnthropic(model, options.suite, "agent") ?? {});
   const resolved = options.resolveModel(model);
-  if (resolved.unavailable === undefined) return { provider: resolved.provider };
+  if (resolved.unavailable === undefined || options.agentsReplayed)
+    return { provider: resolved.provider };
   const unavailable =
     resolved.apiKeyEnv !== undefined
       ? `no key for agent model ${model}: set ${resolved.apiKeyEnv} to run it`
@@ -131,6 +135,13 @@ function deferReasonOf(input: {
     const file = evalConfig.document?.file;
     if (file !== undefined)
       return `the document file "${file}" is not read here (the dashboard reads no files): write its text inline as document: { text: ... }, or grade it with rubric-studio eval`;
+    if (evalConfig.generates)
+      return prompt === undefined
+        ? "no prompt for the agent model to answer"
+        : (options.judgeUnavailable ??
+            (options.liveUnavailable === undefined
+              ? undefined
+              : `${options.liveUnavailable} (a generated candidate)`));
     if (evalConfig.server === undefined)
       return "no response to grade and no server to run the prompt against";
     if (!(evalConfig.server in suite.servers))
@@ -158,6 +169,21 @@ function callsPerJudge(evalConfig: EvalConfig, candidate: Candidate | undefined)
   // criteria cost nothing and are not counted.
   return rubric.criteria.filter((c) => !candidate || matchWhen(c.when, candidate.response).applies)
     .length;
+}
+
+/**
+ * What the judge of an item's generated or live candidate gets as a known-good
+ * reference: its expected_output, every expected_outputs entry and its
+ * context; nothing with `reference: false` or when the item has none.
+ */
+function referenceOf(item: DatasetItem, evalConfig: EvalConfig): Reference | undefined {
+  if (evalConfig.reference === false) return undefined;
+  const expectedOutputs = [
+    ...(item.expectedOutput !== undefined ? [item.expectedOutput] : []),
+    ...(item.expectedOutputs ?? []),
+  ];
+  const context = item.context ?? [];
+  return expectedOutputs.length + context.length > 0 ? { expectedOutputs, context } : undefined;
 }
 
 /**
@@ -249,8 +275,9 @@ function planEval(evalConfig: EvalConfig, options: PlanOptions): PlannedCell[] {
     const item = cell?.item !== undefined ? items.get(cell.item) : undefined;
     const template = cell?.prompt ?? evalConfig.prompt;
     const prompt = item ? renderPromptTemplate(template, item) : template;
+    const generated = evalConfig.generates === true;
     const response = item
-      ? evalConfig.server === undefined
+      ? evalConfig.server === undefined && !generated
         ? item.expectedOutput
         : undefined
       : evalConfig.response;
@@ -262,22 +289,29 @@ function planEval(evalConfig: EvalConfig, options: PlanOptions): PlannedCell[] {
         : undefined;
     const agentModel =
       cell?.agent ?? evalConfig.agent.model ?? options.defaultAgentModel ?? defaultModel;
-    const agent = server && prompt !== undefined ? resolveAgent(agentModel, options) : undefined;
-    const live =
-      server && prompt !== undefined
-        ? {
-            serverName: evalConfig.server!,
-            server,
+    const runs =
+      (server !== undefined || (generated && response === undefined)) && prompt !== undefined;
+    const agent = runs ? resolveAgent(agentModel, options) : undefined;
+    const agentSettings = {
+      ...evalConfig.agent,
+      model: agentModel,
+      ...(options.resolveModel && agent?.provider !== undefined
+        ? { provider: agent.provider }
+        : {}),
+    };
+    // A generated candidate is a live run of one turn with no server: the model answers, with no tools.
+    const live = !runs
+      ? undefined
+      : server
+        ? { serverName: evalConfig.server!, server, prompt, agent: agentSettings }
+        : {
             prompt,
             agent: {
-              ...evalConfig.agent,
-              model: agentModel,
-              ...(options.resolveModel && agent?.provider !== undefined
-                ? { provider: agent.provider }
-                : {}),
+              ...agentSettings,
+              maxTurns: 1,
+              temperature: evalConfig.agent.temperature ?? 0,
             },
-          }
-        : undefined;
+          };
     const deferReason = deferReasonOf({
       evalConfig,
       suite,
@@ -292,6 +326,7 @@ function planEval(evalConfig: EvalConfig, options: PlanOptions): PlannedCell[] {
           perJudgeByResponse
             .set(candidate.response, callsPerJudge(evalConfig, candidate))
             .get(candidate.response)!);
+    const reference = live && item ? referenceOf(item, evalConfig) : undefined;
     cells.push({
       id: cellId(evalConfig.name, cell),
       name: cellName(evalConfig.name, cell),
@@ -299,6 +334,7 @@ function planEval(evalConfig: EvalConfig, options: PlanOptions): PlannedCell[] {
       cell,
       candidate,
       ...(live ? { live } : {}),
+      ...(reference ? { reference } : {}),
       deferReason,
       judges,
       callsPerJudge: perJudge,

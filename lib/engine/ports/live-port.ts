@@ -2,7 +2,8 @@ import type { AgentConfig, ServerConfig } from "../../config/types";
 import type { JudgeSlot, Scheduled, SkipKind, TokenUsage } from "./judge-port";
 
 // The live port: how the engine gets the candidate of an eval without a
-// response. The adapter (lib/live) starts the MCP server, runs the agent and
+// response: a tool-using agent run against an MCP server, or (no server) a
+// model's answer to the prompt with no tools, a live run of one turn. The adapter (lib/live) starts the MCP server, runs the agent and
 // builds the transcript; the engine stays pure and only grades what it gets.
 // Agent model calls run through `schedule`, so they share the run's
 // concurrency limit and --max-cost budget with the judge calls.
@@ -34,8 +35,12 @@ export interface AgentCallEstimate {
 export interface LiveRequest {
   /** The cell's id, for logs. */
   cellId: string;
-  serverName: string;
-  server: ServerConfig;
+  /**
+   * The MCP server whose tools the agent uses. Without one (a generated
+   * candidate) the model answers the prompt in one request with no tools.
+   */
+  serverName?: string;
+  server?: ServerConfig;
   prompt: string;
   agent: LiveAgentSettings;
   signal?: AbortSignal;

@@ -108,6 +108,10 @@ export interface JudgeGrade {
   score: number | null;
   passed: boolean | null;
   error?: string;
+  /** A free-form rubric's verdict: the judge's reasoning, and the span it cited (checked against the candidate). */
+  reasoning?: string;
+  evidence?: string;
+  evidenceFound?: boolean;
   treePath?: TreeStep[];
 }
 
@@ -168,7 +172,8 @@ export interface EvalResult {
    * and `serverStderr` the end of the server's stderr when the run failed.
    */
   candidate: {
-    source: "fixed" | "live";
+    /** fixed: a response or dataset item; live: an agent run against a server; generated: a model's answer with no tools (`agent` says which). */
+    source: "fixed" | "live" | "generated";
     server?: string;
     prompt?: string;
     response?: string;
@@ -176,6 +181,10 @@ export interface EvalResult {
     agent?: LiveAgentSummary;
     serverStderr?: string;
   };
+  /** A regrade's: this result's score and status in the run it regraded (`regradeOf`). */
+  previous?: { score: number | null; status: EvalStatus };
+  /** The known-good answers and context the judge was given beside a generated or live candidate (reference-guided grading). */
+  reference?: { expectedOutputs: string[]; context: string[] };
   criteria: CriterionResult[];
   tree?: { path: TreeStep[]; leaf?: { score: number; reason?: string } };
   judges: JudgeGrade[];
@@ -259,6 +268,8 @@ export interface Report {
   calibration?: CalibrationResult;
   /** The score-delta gate against a baseline run, when one was asked for. */
   baseline?: BaselineComparison;
+  /** `regrade`: the stored run whose candidates this run graded again (its results carry `previous`, the flips first). */
+  regradeOf?: string;
   /** Judges that graded live runs of their own model family's agents. */
   selfGrading?: SelfGradingWarning[];
   /** The stored run this report belongs to, when run history is on. */

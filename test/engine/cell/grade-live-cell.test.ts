@@ -16,7 +16,7 @@ const LIVE_EVAL = (extra = "") =>
 
 function transcriptFor(request: LiveRequest): Transcript {
   return {
-    server: request.serverName,
+    server: request.serverName ?? "",
     model: request.agent.model,
     stop: "final",
     turns: 1,

@@ -67,7 +67,7 @@ describe("jury", () => {
   it("keeps every juror's verdict", async () => {
     const judge = createFakeJudge(always([{ score: 0.9 }, { score: 0.8 }, { score: 0.2 }]));
     const result = await runOne(juried(0.66), { judge });
-    expect(result.judges).toEqual([
+    expect(result.judges).toMatchObject([
       { judge: `${SONNET} #1`, model: SONNET, juror: 1, score: 0.9, passed: true },
       { judge: `${SONNET} #2`, model: SONNET, juror: 2, score: 0.8, passed: true },
       { judge: `${SONNET} #3`, model: SONNET, juror: 3, score: 0.2, passed: false },

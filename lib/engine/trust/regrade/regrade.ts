@@ -1,0 +1,75 @@
+import type { LiveOutcome, LivePort } from "../../ports/live-port";
+import type { EvalResult, Report } from "../../results/report";
+import type { Transcript } from "../../results/transcript";
+
+// `regrade`: a stored run's candidates graded again by another rubric version
+// or judge, with no generation or agent call. The stored candidates come back
+// through the live port (a replay of what was recorded), so every other part
+// of grading (the judge cache, the scheduler, the reports) is the one `eval` uses.
+
+/** The candidate of a stored live or generated result, as the live port would have returned it. */
+function storedOutcome(result: EvalResult): LiveOutcome | undefined {
+  const { candidate } = result;
+  if (candidate.transcript)
+    return { kind: "transcript", transcript: candidate.transcript, calls: [] };
+  if (candidate.source !== "generated" || candidate.response === undefined) return undefined;
+  const transcript: Transcript = {
+    server: "",
+    model: candidate.agent?.model ?? result.cell?.agent ?? "",
+    stop: "final",
+    turns: 1,
+    maxTurns: 1,
+    entries: [
+      { kind: "user", text: candidate.prompt ?? "" },
+      { kind: "final", text: candidate.response },
+    ],
+  };
+  return { kind: "transcript", transcript, calls: [] };
+}
+
+/** A live port that answers each cell with its stored candidate and never calls a model or starts a server. */
+export function replayStoredCandidates(input: {
+  results: readonly EvalResult[];
+  sourceRunId: string;
+}): LivePort {
+  const byId = new Map(input.results.map((r) => [r.id, r]));
+  return {
+    run: async (request) => {
+      const stored = byId.get(request.cellId);
+      const outcome = stored ? storedOutcome(stored) : undefined;
+      return (
+        outcome ?? {
+          kind: "deferred",
+          reason: `run ${input.sourceRunId} recorded no candidate for this cell (it was ${stored ? stored.status : "not in that run"}): produce one with rubric-studio eval`,
+        }
+      );
+    },
+  };
+}
+
+/** Whether a result's verdict flipped: it passes now and did not before, or the reverse. */
+export function flipped(result: Pick<EvalResult, "status" | "previous">): boolean {
+  if (!result.previous) return false;
+  return (result.status === "passed") !== (result.previous.status === "passed");
+}
+
+/** The report of a regrade: each result with its previous score and status, the flips first, linked to its source run. */
+export function markRegrade(input: {
+  report: Report;
+  source: readonly EvalResult[];
+  sourceRunId: string;
+}): Report {
+  const before = new Map(input.source.map((r) => [r.id, r]));
+  const results = input.report.results.map((result) => {
+    const previous = before.get(result.id);
+    return previous
+      ? { ...result, previous: { score: previous.score, status: previous.status } }
+      : result;
+  });
+  const flips = results.filter(flipped);
+  return {
+    ...input.report,
+    regradeOf: input.sourceRunId,
+    results: [...flips, ...results.filter((r) => !flipped(r))],
+  };
+}

@@ -1,0 +1,136 @@
+import { describe, expect, it } from "vitest";
+import type { Report } from "../../lib/engine/results/report";
+import { REPORTER_NAMES, REPORTERS } from "../../lib/report/registry";
+import { agentPrompt, isJudgeRequest } from "../support/agent-script";
+import { startFakeOpenAIApi } from "../support/fake-openai-api";
+import { chatAgentPrompt, isChatJudgeRequest } from "../support/openai-agent-script";
+import { useTestDatabase } from "../support/test-database";
+import { candidateOf, makeWorkspace, startFakeJudge, yaml } from "./cli-harness";
+
+// `regrade` (issue 19): a stored run's generated candidates graded again with
+// an edited rubric or another judge, through the real CLI, with no generation
+// call; the flips match a hand count and come first.
+
+const database = useTestDatabase();
+
+const PROMPTS = ["What is 2 + 2?", "What is 8 / 2?", "What is 3 + 1?"];
+
+const suite = (localUrl: string, rubric: string) =>
+  yaml(
+    "providers:",
+    `  local: { type: openai, base_url: "${localUrl}" }`,
+    "judge: { model: claude-sonnet-4-6 }",
+    "evals:",
+    "  - name: arithmetic",
+    `    rubric: "${rubric}"`,
+    "    matrix:",
+    "      agents: [claude-haiku-4-5, local:qwen3-8b]",
+    `      prompts: ${JSON.stringify(PROMPTS)}`,
+    "  - name: fixed",
+    '    prompt: "What is 2 + 2?"',
+    '    response: "4 apples."',
+    `    rubric: "${rubric}"`,
+  );
+
+interface Json {
+  runId: string;
+  regradeOf?: string;
+  summary: { reused?: { calls: number } };
+  results: {
+    name: string;
+    status: string;
+    previous?: { status: string; score: number | null };
+    candidate: { source: string };
+  }[];
+}
+
+describe("regrade", () => {
+  it(
+    "grades the stored candidates again: no generation call, the flips first and as counted by hand, exit as against a baseline",
+    { timeout: 120_000 },
+    async ({ onTestFinished }) => {
+      const ws = await makeWorkspace(onTestFinished);
+      // The edited rubric asks for units: only "4 apples." has them.
+      const judge = await startFakeJudge(onTestFinished, {
+        respond: (request) => {
+          if (!isJudgeRequest(request))
+            return { text: `4, said claude to ${agentPrompt(request)}` };
+          const units = request.system.includes("with its unit");
+          const ok = !units || candidateOf(request).includes("apples");
+          return { verdict: { reasoning: ok ? "right" : "no unit", score: ok ? 0.9 : 0.2 } };
+        },
+      });
+      const local = await startFakeOpenAIApi({
+        respond: (request) =>
+          isChatJudgeRequest(request)
+            ? { status: 500 }
+            : { content: `4, said qwen to ${chatAgentPrompt(request)}` },
+      });
+      onTestFinished(() => local.close());
+      const env = { ...judge.env, DATABASE_URL: database.url };
+      await ws.write("suite.yaml", suite(local.url, "Gives the right number."));
+      const first = await ws.cli(["eval", "--config", "suite.yaml", "--reporter", "json"], env);
+      expect(first.code, first.stderr).toBe(0);
+      const source = JSON.parse(first.stdout) as Json;
+      const generations = () =>
+        judge.api.requests.filter((r) => !isJudgeRequest(r)).length + local.requests.length;
+      expect(generations()).toBe(6);
+
+      // The same suite again: every verdict comes from the judge cache, nothing is asked.
+      const asked = judge.api.requests.length;
+      const same = await ws.cli(["regrade", source.runId, "--reporter", "json"], env);
+      expect(same.code, same.stderr).toBe(0);
+      expect(judge.api.requests.length).toBe(asked);
+      expect((JSON.parse(same.stdout) as Json).summary.reused?.calls).toBe(7);
+
+      // An edited rubric: the six generated answers lack a unit, the fixed one has it.
+      await ws.write("edited.yaml", suite(local.url, "Gives the right number with its unit."));
+      const edited = await ws.cli(
+        ["regrade", source.runId, "--config", "edited.yaml", "--reporter", "json"],
+        env,
+      );
+      expect(edited.code, edited.stderr).toBe(1);
+      expect(edited.stderr).toContain("no generation or agent call");
+      expect(generations()).toBe(6);
+      const report = JSON.parse(edited.stdout) as Json;
+      expect(report.regradeOf).toBe(source.runId);
+      expect(report.runId).not.toBe(source.runId);
+      // By hand: the six arithmetic cells passed and now fail; the fixed eval passes as before.
+      const flips = report.results.slice(0, 6);
+      expect(flips.every((r) => r.status === "failed" && r.previous?.status === "passed")).toBe(
+        true,
+      );
+      expect(report.results[6]).toMatchObject({
+        name: "fixed",
+        status: "passed",
+        previous: { status: "passed" },
+      });
+      expect(report.results.filter((r) => r.candidate.source === "generated")).toHaveLength(6);
+      // Every reporter shows the previous verdict beside the new one.
+      for (const name of REPORTER_NAMES) {
+        const text = REPORTERS[name].render(JSON.parse(edited.stdout) as Report, { color: false });
+        const shown =
+          name === "json" || name === "ndjson"
+            ? /"previous"/
+            : name === "csv"
+              ? /,previous,[\s\S]*,passed 0\.90,/
+              : /previous(ly)?[^a-z0-9]*(<\/dt><dd>)?passed 0\.90/i;
+        expect(text, name).toMatch(shown);
+      }
+      const stored = await database.prisma.run.findUnique({ where: { id: report.runId } });
+      expect(stored?.config).toMatchObject({ regradeOf: source.runId });
+
+      // Another judge on the run's own suite text.
+      const other = await ws.cli(
+        ["regrade", source.runId, "--judge", "claude-haiku-4-5", "--reporter", "json"],
+        env,
+      );
+      expect(other.code, other.stderr).toBe(0);
+      const judged = judge.api.requests.slice(-7);
+      expect(judged.every((r) => isJudgeRequest(r) && r.body.model === "claude-haiku-4-5")).toBe(
+        true,
+      );
+      expect(generations()).toBe(6);
+    },
+  );
+});
