@@ -99,6 +99,21 @@ describe("the plan panel", () => {
     expect(text(html)).toContain("Not in the pricing table, so not in the cost: local-qwen3.");
   });
 
+  it("reads every amount at one precision: never $0.01 beside $0.0061", () => {
+    const check = checkDraft({
+      text: SUITE,
+      file: "suite.yaml",
+      priceOf,
+      cacheMinimumOf,
+      defaultModel: "claude-sonnet-4-5",
+    });
+    const html = renderToStaticMarkup(createElement(PlanPanel, { check, checking: false }));
+    const amounts = [...html.matchAll(/\$(\d+\.\d+)/g)].map((m) => m[1]!);
+    const small = amounts.filter((a) => a !== "0.00" && a.startsWith("0."));
+    expect(small.length).toBeGreaterThan(4);
+    expect(small.filter((a) => !/^0\.\d{4}$/.test(a))).toEqual([]);
+  });
+
   it("gives the cost with batches per eval and in total, the figures `eval --explain` prints", () => {
     const check = checkDraft({
       text: SUITE,
