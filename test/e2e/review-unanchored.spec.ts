@@ -1,6 +1,7 @@
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import type { FakeReply, FakeRequest } from "../support/fake-messages-api";
 import { seedSuite } from "./results-seed";
+import { reviewerPage, suiteOfRun } from "./review-pages";
 
 // A person labels unanchored: a jury of three that splits (0.10, 0.10, 0.95)
 // and a pair whose judge always prefers the output shown first (its choice
@@ -51,7 +52,7 @@ function reply(): (request: FakeRequest) => FakeReply {
   };
 }
 
-let suiteId: string;
+let suiteId: string | undefined;
 const cleanups: (() => Promise<void>)[] = [];
 test.beforeAll(async ({ browser }) => {
   test.setTimeout(240_000);
@@ -60,30 +61,15 @@ test.beforeAll(async ({ browser }) => {
   for (const yaml of [SUITE, `# v2\n${SUITE}`]) {
     const seeded = await seedSuite({ tag, yaml, respond: reply() });
     cleanups.push(seeded.close);
-    if (suiteId) continue;
-    const page = await browser.newPage();
-    await page.goto(`/runs/${seeded.runId}`);
-    const href = await page
-      .locator('a[href^="/suites/"][href$="/runs"]')
-      .first()
-      .getAttribute("href");
-    suiteId = /\/suites\/([0-9a-f-]{36})\/runs/.exec(href ?? "")![1]!;
-    await page.close();
+    suiteId ??= await suiteOfRun(browser, seeded.runId);
   }
 });
 test.afterAll(async () => {
   for (const close of cleanups) await close();
 });
 
-async function reviewerPage(browser: Browser, name: string): Promise<Page> {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  await page.goto(`/suites/${suiteId}/review`);
-  await page.getByTestId("reviewer-input").fill(name);
-  await page.getByTestId("reviewer-save").click();
-  await expect(page.getByTestId("reviewer-name").first()).toHaveText(name);
-  return page;
-}
+const reviewer = (browser: Browser, name: string) =>
+  reviewerPage({ browser, suiteId: suiteId!, name });
 
 /** The page as the browser has it and as the server sends it (HTML and the React payload). */
 async function everythingSent(page: Page): Promise<string> {
@@ -125,8 +111,8 @@ test("the queue says why each item is there and from which run and version, neve
 test("J and K walk the queue without claiming; the first key that labels claims; K skips labelled items as J does", async ({
   browser,
 }) => {
-  const ana = await reviewerPage(browser, "Ana");
-  const ben = await reviewerPage(browser, "Ben");
+  const ana = await reviewer(browser, "Ana");
+  const ben = await reviewer(browser, "Ben");
   const first = await items(ana).first().getAttribute("data-item-id");
   await ana.goto(`/suites/${suiteId}/review/${first}`);
   await expect(title(ana)).toContainText("jury answer: accurate");
@@ -170,7 +156,7 @@ test("J and K walk the queue without claiming; the first key that labels claims;
 test("the labelling page shows nothing of the judges' answer before the label is saved, and their verdicts after", async ({
   browser,
 }) => {
-  const page = await reviewerPage(browser, "Cleo");
+  const page = await reviewer(browser, "Cleo");
   // The jury's split criterion (the first run's).
   await page
     .locator("[data-testid=review-item][data-reason=judges_split]")
