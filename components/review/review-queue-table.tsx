@@ -67,7 +67,14 @@ export function ReviewQueueTable({
                   <span className={styles.reason}>{REVIEW_REASON_LABELS[row.reason]}</span>
                 </td>
                 {/* No link to the result or the calibration: they show what the judges said, which waits for the label. */}
-                <td>{row.evalName}</td>
+                <td>
+                  {row.evalName}
+                  {row.cell ? (
+                    <div className={styles.hint} data-testid="review-cell">
+                      {row.cell}
+                    </div>
+                  ) : null}
+                </td>
                 <td>{row.criterion}</td>
                 <td className={styles.hint} data-testid="review-run">
                   {row.from}

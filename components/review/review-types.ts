@@ -10,6 +10,8 @@ export interface QueueRow {
   runId: string;
   /** The run it came from, as people tell runs apart: "run 2026-11-26 09:50:01 UTC · v2". */
   from: string;
+  /** The result's matrix cell or dataset item ("prompt=#2"), when the eval has cells: two cells of one eval read apart. */
+  cell: string | null;
   resultKey: string;
   evalName: string;
   criterion: string;

@@ -46,6 +46,8 @@ export interface QueuedFrom {
   /** v1 the suite's oldest version. */
   version: number;
   kind: string;
+  /** The result's name as every view names it, its matrix cell or dataset item with it ("refusal [prompt=#2]"); absent for a calibration item. */
+  resultName?: string;
 }
 
 export interface QueueFilter {
@@ -161,10 +163,21 @@ export function createReviewQueue(prisma: PrismaClient) {
         }),
       ]);
       // Rows of two runs read alike but for these: which run, which version of the suite.
-      const versions = await versionNumbers(
-        prisma,
-        rows.map((r) => r.run),
-      );
+      const [versions, results] = await Promise.all([
+        versionNumbers(
+          prisma,
+          rows.map((r) => r.run),
+        ),
+        // Two cells of one eval are two rows: each says which (the result's own name).
+        prisma.evalResultRow.findMany({
+          where: {
+            runId: { in: [...new Set(rows.map((r) => r.runId))] },
+            resultKey: { in: [...new Set(rows.map((r) => r.resultKey))] },
+          },
+          select: { runId: true, resultKey: true, name: true },
+        }),
+      ]);
+      const names = new Map(results.map((r) => [`${r.runId}\u0000${r.resultKey}`, r.name]));
       return {
         items: rows.map(({ run, ...row }) => ({
           ...toItem(row),
@@ -172,6 +185,9 @@ export function createReviewQueue(prisma: PrismaClient) {
             createdAt: run.createdAt,
             version: versions.get(run.suiteVersionId) ?? 0,
             kind: run.kind,
+            ...(names.has(`${row.runId}\u0000${row.resultKey}`)
+              ? { resultName: names.get(`${row.runId}\u0000${row.resultKey}`)! }
+              : {}),
           },
         })),
         byReason: Object.fromEntries(groups.map((g) => [g.reason, g._count._all])),

@@ -65,6 +65,12 @@ describe("filling the queue when a run finishes", () => {
     ]);
     // Each row names its run and the suite version the run graded.
     expect(items.map((i) => i.from.version)).toEqual([1, 1, 1, 1]);
+    expect(items.map((i) => i.from.resultName)).toEqual([
+      "jury split",
+      "notes",
+      "prd review",
+      "prd review",
+    ]);
     expect(items.every((i) => i.from.kind === "eval")).toBe(true);
     expect(byReason).toEqual({ human_review: 1, judges_split: 2, position_biased: 1 });
     expect(items.every((i) => i.state === "open" && i.runId === runId)).toBe(true);

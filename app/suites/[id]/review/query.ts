@@ -1,7 +1,7 @@
 import * as z from "zod";
 import type { QueueRow } from "@/components/review/review-types";
 import { REVIEW_REASONS } from "@/lib/engine/trust/people/needs-person";
-import { formatTime } from "@/components/results/format";
+import { formatTime, splitCellName } from "@/components/results/format";
 import type { QueuedFrom, ReviewItem } from "@/lib/store/review-queue";
 
 // The queue's filters as they travel in the URL (the queue page and the
@@ -43,6 +43,8 @@ export const toQueueRow = (i: ReviewItem & { from: QueuedFrom }): QueueRow => ({
   id: i.id,
   runId: i.runId,
   from: queuedFromText(i.from),
+  // The eval with its matrix cell or dataset item, on a line of its own, as the results table shows it.
+  cell: splitCellName(i.from.resultName ?? i.evalName).cell,
   resultKey: i.resultKey,
   evalName: i.evalName,
   criterion: i.criterion,
