@@ -2,6 +2,7 @@
 import type { CheckedAnchor } from "./api-types";
 import { JudgeReadings } from "../calibration/judge-readings";
 import { anchorScores } from "./anchor-note";
+import { formatUsd } from "../results/format";
 
 // "Check anchors": the judge's score for each calibration anchor of the draft
 // against the score it is labelled with. The editor shows the same verdicts
@@ -37,9 +38,8 @@ export interface AutoCheckState {
   unavailable?: string;
 }
 
-const usd = (x: number, digits: number) => `$${x.toFixed(digits)}`;
-/** A cap in cents when it is whole cents ("$0.10"), else to the tenth of a cent ("$0.005"). */
-const capText = (x: number) => usd(x, Math.abs(x * 100 - Math.round(x * 100)) < 1e-9 ? 2 : 3);
+// Money in the page's one format (formatUsd, as the plan panel beside it), the cap included.
+const usd = formatUsd;
 
 /** What the check took: judge calls paid and their cost, or verdicts the judge cache answered. */
 function fromCache(state: AnchorsState): string {
@@ -47,7 +47,7 @@ function fromCache(state: AnchorsState): string {
   const reused = state.reused ?? 0;
   if (paid === 0 && reused === 0) return "";
   if (paid === 0) return ` · all ${reused} from the judge cache, no cost`;
-  return ` · ${paid} judge call${paid === 1 ? "" : "s"}, ${usd(state.costUsd ?? 0, 3)}${reused ? `; ${reused} from the judge cache` : ""}`;
+  return ` · ${paid} judge call${paid === 1 ? "" : "s"}, ${usd(state.costUsd ?? 0)}${reused ? `; ${reused} from the judge cache` : ""}`;
 }
 
 export interface AnchorsPanelProps {
@@ -101,7 +101,7 @@ export function AnchorsPanel({ state, current, onCheck, auto, onAuto, onCap }: A
           Check as you type
         </label>
         <span className={auto.capReached ? undefined : "muted"} data-testid="anchors-spend">
-          {usd(auto.spentUsd, 3)} of {capText(auto.capUsd)} used
+          {usd(auto.spentUsd)} of {usd(auto.capUsd)} used
         </span>
         <label className="row muted" style={{ gap: 4 }}>
           cap $
@@ -127,8 +127,8 @@ export function AnchorsPanel({ state, current, onCheck, auto, onAuto, onCap }: A
       ) : null}
       {auto.on && auto.capReached ? (
         <p className="notice notice-warning small" data-testid="anchors-cap">
-          Spend cap reached: checking as you type has stopped ({usd(auto.spentUsd, 3)} of{" "}
-          {capText(auto.capUsd)}). Raise the cap to go on, or check by hand.
+          Spend cap reached: checking as you type has stopped ({usd(auto.spentUsd)} of{" "}
+          {usd(auto.capUsd)}). Raise the cap to go on, or check by hand.
         </p>
       ) : null}
       {!auto.on && auto.paused ? (

@@ -1,12 +1,10 @@
 "use client";
 import type { DraftCheck } from "./api-types";
+import { formatUsd } from "../results/format";
 import { PlanModels } from "./plan-models";
 
-function usd(value: number | null): string {
-  if (value === null) return "unpriced";
-  if (value === 0) return "$0.00";
-  return value < 0.01 ? `$${value.toFixed(4)}` : `$${value.toFixed(2)}`;
-}
+/** The page's one money format (formatUsd); "unpriced" where a model has no price. */
+const usd = (value: number | null): string => (value === null ? "unpriced" : formatUsd(value));
 
 /**
  * A total over every eval: when some eval's figure has no price it says so, never a made-up $0 (an

@@ -1,9 +1,21 @@
-import type { DraftCheck } from "./api-types";
+import type { DraftCheck, DraftIssue } from "./api-types";
 
 // What the editor's Run button does with the text in the editor: Run grades
 // what the user sees. Unsaved text is saved as a new version first (the server
 // saves it only once it loads, and an unchanged text is not saved twice);
 // text that does not load is refused, with the first error's line and reason.
+
+/** Why text that does not load is not saved: its errors, each at its line and column (the first three, then how many more). */
+export function saveRefusal(issues: readonly DraftIssue[]): string | undefined {
+  const errors = issues.filter((i) => i.severity === "error");
+  if (errors.length === 0) return undefined;
+  const shown = errors
+    .slice(0, 3)
+    .map((e) => `line ${e.line}:${e.column}: ${e.message}`)
+    .join("; ");
+  const more = errors.length > 3 ? ` (and ${errors.length - 3} more)` : "";
+  return `Not saved: the suite does not load. ${shown}${more}`;
+}
 
 export type RunAction =
   | { kind: "run"; label: "Run" | "Save and run"; title: string; saves: boolean }

@@ -11,7 +11,7 @@ import { IssuesPanel, PlanPanel } from "./plan-panel";
 import { VersionsPanel } from "./versions-panel";
 import { plural } from "@/lib/engine/results/format-score";
 import { suiteFileName, suiteYamlUrl } from "./suite-file";
-import { runAction } from "./run-action";
+import { runAction, saveRefusal } from "./run-action";
 
 // Monaco touches window and workers at import time: client only.
 const YamlEditor = dynamic(() => import("./yaml-editor"), {
@@ -85,9 +85,17 @@ export function SuiteWorkspace({ suite, savedYaml, judgeKey }: SuiteWorkspacePro
     };
   }, [text, suite.name]);
 
+  // Save (the button and Ctrl/Cmd+S alike) keeps only text that loads: text that does not is refused with its located errors, as Run refuses it.
   const save = useCallback(async () => {
     const yaml = textRef.current;
     setSaveState({ busy: true });
+    const checked = await apiFetch<DraftCheck>("/api/validate", {
+      method: "POST",
+      body: { yaml, file: suite.name },
+    });
+    if (!checked.ok) return setSaveState({ busy: false, error: checked.message });
+    const refused = saveRefusal(checked.value.issues);
+    if (refused) return setSaveState({ busy: false, error: refused });
     const result = await apiFetch<SaveResult>(`/api/suites/${suite.id}/versions`, {
       method: "POST",
       body: { yaml },
@@ -101,7 +109,10 @@ export function SuiteWorkspace({ suite, savedYaml, judgeKey }: SuiteWorkspacePro
         : "No changes since the last version.",
     });
     setVersionsKey((k) => k + 1);
-  }, [suite.id]);
+  }, [suite.id, suite.name]);
+
+  // A refusal to save is about the text it was for: an edit clears it.
+  useEffect(() => setSaveState((s) => (s.error ? { busy: false } : s)), [text]);
 
   // Run grades the editor's text: unsaved text is saved as a new version
   // first (the server saves it once it loads; unchanged text is not saved
@@ -177,7 +188,7 @@ export function SuiteWorkspace({ suite, savedYaml, judgeKey }: SuiteWorkspacePro
         </div>
         <div className="row">
           {saveState.error ? (
-            <span className="notice notice-error" role="alert">
+            <span className="notice notice-error" role="alert" data-testid="save-error">
               {saveState.error}
             </span>
           ) : saveState.message && !dirty ? (

@@ -123,16 +123,24 @@ export default function YamlEditor(props: YamlEditorProps) {
     const lines = model.getLineCount();
     const valid = anchors.filter((a) => a.endLine <= lines);
     for (const widget of widgets.current) editor.removeContentWidget(widget);
-    widgets.current = valid.map((a, i) => {
+    // One widget per line: a preset's anchors were never typed and all sit on its `preset:` line.
+    const byLine = new Map<number, typeof valid>();
+    for (const a of valid) byLine.set(a.endLine, [...(byLine.get(a.endLine) ?? []), a]);
+    widgets.current = [...byLine].map(([line, group], i) => {
       const node = document.createElement("span");
-      node.className = a.outlier ? "anchor-inline-off" : "anchor-inline";
-      node.textContent = `${anchorScores(a)}${a.outlier ? " · off" : ""}`;
-      node.title = a.reasoning;
+      node.className = group.some((a) => a.outlier) ? "anchor-inline-off" : "anchor-inline";
+      node.textContent = group
+        .map(
+          (a) =>
+            `${group.length > 1 ? `${a.criterion} #${a.id}: ` : ""}${anchorScores(a)}${a.outlier ? " · off" : ""}`,
+        )
+        .join("  |  ");
+      node.title = group.map((a) => a.reasoning).join("\n\n");
       const widget: Monaco.editor.IContentWidget = {
         getId: () => `rubric-studio.anchor.${i}`,
         getDomNode: () => node,
         getPosition: () => ({
-          position: { lineNumber: a.endLine, column: model.getLineMaxColumn(a.endLine) },
+          position: { lineNumber: line, column: model.getLineMaxColumn(line) },
           preference: [monaco.editor.ContentWidgetPositionPreference.EXACT],
         }),
       };

@@ -7,7 +7,7 @@ import {
   formatUsd as formatEngineUsd,
 } from "../../lib/engine/results/format-score";
 
-/** The CLI's dollar format (lib/engine), with a word for a cost that is not known. */
+/** The project's one money format (lib/engine: the CLI's and the reports' too), with a word for a cost that is not known. */
 export function formatUsd(value: number | null | undefined): string {
   return value === null || value === undefined ? "unknown" : formatEngineUsd(value);
 }

@@ -6,22 +6,37 @@ import { CandidateView } from "../results/candidate-view";
 import results from "../results/results.module.css";
 import { AddAnchor } from "./add-anchor";
 import { AddToDataset } from "./add-to-dataset";
+import { AnsweredVerdicts } from "./answered-verdicts";
 import { ReviewerField } from "./reviewer-field";
 import type { GivenLabel, LabelSubject } from "./review-types";
 import styles from "./review.module.css";
 import { postJson, useReviewer } from "./use-reviewer";
 
-type Claim = { kind: "waiting" } | { kind: "held" } | { kind: "blocked"; message: string };
+type Claim =
+  { kind: "none" } | { kind: "claiming" } | { kind: "held" } | { kind: "blocked"; message: string };
 
 const typing = (target: EventTarget | null) =>
   target instanceof HTMLInputElement ||
   target instanceof HTMLTextAreaElement ||
   target instanceof HTMLSelectElement;
 
+/** The first item not labelled by this person already (one open for its second opinion is another person's). */
+const firstFor = (items: QueueStep[], name: string | null) =>
+  items.find((item) => !name || !item.labelledBy.includes(name))?.href ?? null;
+
+/** An item J or K may go to: a queue item still waiting for a label, with who labelled it so far. */
+export interface QueueStep {
+  href: string;
+  labelledBy: string[];
+}
+
 /**
  * Labelling one item, keyboard first: a digit picks a scale point, Enter
- * saves, J / K go to the next / previous item. The judges' verdicts stay
- * hidden until the person has answered, so the label is their own.
+ * saves, J / K go to the next / previous item still waiting. Browsing claims
+ * nothing: the first key (or click) that labels claims the item, and leaving
+ * it unlabelled by J / K gives the claim back. The judges' verdicts, their
+ * evidence and the link to the result stay away until the label is saved,
+ * so the label is the person's own.
  */
 export function LabelForm(props: {
   itemId: string;
@@ -29,49 +44,83 @@ export function LabelForm(props: {
   subject: LabelSubject;
   given: GivenLabel | null;
   sessionName: string | null;
-  /** The queue's next items still waiting for a label, in order, with who labelled each so far. */
-  nextItems: { href: string; labelledBy: string[] }[];
-  prevHref: string | null;
+  /** Who holds the item's claim now (a claim past its lease is nobody's). */
+  claimedBy: string | null;
+  /** Who labelled it so far (an item open for its second opinion). */
+  labelledBy: string[];
+  /** The queue's items still waiting for a label after this one (J), and before it (K), nearest first, wrapping round. */
+  nextItems: QueueStep[];
+  prevItems: QueueStep[];
+  /** The result (or the calibration) the item is about: linked only once the label is saved, since it shows the judges' answer. */
+  result: { href: string; label: string };
 }) {
   const { itemId, subject } = props;
   const router = useRouter();
   const reviewer = useReviewer(props.sessionName);
-  // Not an item this person labelled already (one open for its second opinion is another person's).
-  const nextHref =
-    props.nextItems.find((item) => !reviewer.name || !item.labelledBy.includes(reviewer.name))
-      ?.href ?? null;
-  const [claim, setClaim] = useState<Claim>({ kind: "waiting" });
+  const nextHref = firstFor(props.nextItems, reviewer.name);
+  const prevHref = firstFor(props.prevItems, reviewer.name);
+  const [claim, setClaim] = useState<Claim>({ kind: "none" });
   const [value, setValue] = useState<string | null>(null);
   const [note, setNote] = useState("");
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   const [given, setGiven] = useState<GivenLabel | null>(props.given);
-  const [verdicts, setVerdicts] = useState<JudgeSaid[] | undefined>(subject.verdicts);
-  const [showVerdicts, setShowVerdicts] = useState(false);
+  const [answer, setAnswer] = useState<{ verdicts: JudgeSaid[]; evidence: string[] } | undefined>(
+    subject.verdicts ? { verdicts: subject.verdicts, evidence: subject.evidence } : undefined,
+  );
+  const [nowhere, setNowhere] = useState(false);
   const form = useRef<HTMLDivElement>(null);
   // Enter pressed before the claim is held or before the digit just pressed has rendered: saved as
   // soon as both are there.
   const submitWanted = useRef(false);
   const chosen = useRef<string | null>(null);
+  const claimState = useRef<Claim["kind"]>("none");
+  claimState.current = claim.kind;
 
+  // What the server knows before anyone presses a key: someone else holds the item, or this person labelled it already.
+  const heldBy = props.claimedBy;
   useEffect(() => {
     if (!reviewer.name || given) return;
-    let live = true;
-    void postJson(`/api/review/${itemId}/claim`, { reviewer: reviewer.name }).then((claimed) => {
-      if (!live) return;
-      setClaim(claimed.ok ? { kind: "held" } : { kind: "blocked", message: claimed.message });
-      if (claimed.ok) form.current?.focus();
-    });
-    return () => {
-      live = false;
-    };
-  }, [itemId, reviewer.name, given]);
+    if (props.labelledBy.includes(reviewer.name))
+      setClaim({
+        kind: "blocked",
+        message: "You labelled this item already: its second opinion is another person's.",
+      });
+    else if (heldBy && heldBy !== reviewer.name)
+      setClaim({ kind: "blocked", message: `${heldBy} is labelling this item.` });
+    else if (heldBy === reviewer.name) setClaim({ kind: "held" });
+  }, [reviewer.name, given, heldBy, props.labelledBy]);
+  useEffect(() => form.current?.focus(), [itemId]);
+
+  /** Claims the item on the first key or click that labels it; a claim someone else holds blocks the form, with who. */
+  const claimNow = useCallback(async () => {
+    if (!reviewer.name || claimState.current !== "none") return;
+    claimState.current = "claiming";
+    setClaim({ kind: "claiming" });
+    const claimed = await postJson(`/api/review/${itemId}/claim`, { reviewer: reviewer.name });
+    setClaim(claimed.ok ? { kind: "held" } : { kind: "blocked", message: claimed.message });
+    if (!claimed.ok) {
+      chosen.current = null;
+      submitWanted.current = false;
+      setValue(null);
+    }
+  }, [itemId, reviewer.name]);
+
+  const pick = useCallback(
+    (point: string) => {
+      if (given || claimState.current === "blocked") return;
+      chosen.current = point;
+      setValue(point);
+      void claimNow();
+    },
+    [given, claimNow],
+  );
 
   const submit = useCallback(async () => {
     if (!value || !reviewer.name || claim.kind !== "held" || saving || given) return;
     submitWanted.current = false;
     setSaving(true);
-    const saved = await postJson<{ label: GivenLabel; verdicts: JudgeSaid[] }>(
+    const saved = await postJson<{ label: GivenLabel; verdicts: JudgeSaid[]; evidence: string[] }>(
       `/api/review/${itemId}/label`,
       { reviewer: reviewer.name, answer: value, ...(note.trim() ? { note } : {}) },
     );
@@ -79,13 +128,24 @@ export function LabelForm(props: {
     if (!saved.ok) return setError(saved.message);
     setError(null);
     setGiven(saved.value.label);
-    setVerdicts(saved.value.verdicts);
+    setAnswer({ verdicts: saved.value.verdicts, evidence: saved.value.evidence ?? [] });
     form.current?.focus();
   }, [value, reviewer.name, claim.kind, saving, given, itemId, note]);
 
   useEffect(() => {
     if (submitWanted.current && claim.kind === "held" && value) void submit();
   }, [submit, claim.kind, value]);
+
+  /** J / K: to the next or previous item still waiting; an unlabelled claim of this item is given back on the way. */
+  const go = useCallback(
+    (href: string | null) => {
+      if (!href) return setNowhere(true);
+      if (claimState.current === "held" && !given && reviewer.name)
+        void postJson(`/api/review/${itemId}/claim`, { reviewer: reviewer.name }, "DELETE");
+      router.push(href);
+    },
+    [given, itemId, reviewer.name, router],
+  );
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
@@ -109,18 +169,18 @@ export function LabelForm(props: {
       }
       if (typing(event.target)) return;
       const point = subject.scale.points.find((p) => p.key === event.key);
-      if (point && !given) {
-        chosen.current = point.value;
-        return setValue(point.value);
-      }
-      if ((event.key === "j" || event.key === "J") && nextHref) router.push(nextHref);
-      if ((event.key === "k" || event.key === "K") && props.prevHref) router.push(props.prevHref);
+      if (point && !given) return pick(point.value);
+      if (event.key === "j" || event.key === "J") go(nextHref);
+      if (event.key === "k" || event.key === "K") go(prevHref);
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
-  }, [submit, value, subject.scale.points, given, nextHref, props.prevHref, router]);
+  }, [submit, value, subject.scale.points, given, nextHref, prevHref, pick, go]);
 
-  const locked = given !== null || claim.kind !== "held";
+  // Browsing claims nothing: the form is open until the first key that labels, unless someone else holds the item.
+  const locked = given !== null || claim.kind === "blocked";
+  // The judges' evidence is part of their answer: highlighted only once the label is saved.
+  const evidence = given ? (answer?.evidence ?? []) : [];
   return (
     <div className={styles.layout}>
       <div>
@@ -131,10 +191,10 @@ export function LabelForm(props: {
           </section>
         ) : null}
         <section className={results.section}>
-          <h2>Candidate{subject.evidence.length ? " (the judges' evidence highlighted)" : ""}</h2>
+          <h2>Candidate{evidence.length ? " (the judges' evidence highlighted)" : ""}</h2>
           <CandidateView
             text={subject.candidate}
-            sources={subject.evidence.map((evidence) => ({ index: 0, evidence }))}
+            sources={evidence.map((span) => ({ index: 0, evidence: span }))}
             names={[props.criterion]}
           />
         </section>
@@ -173,7 +233,7 @@ export function LabelForm(props: {
                 aria-checked={(given?.value ?? value) === p.value}
                 className={`${styles.point} ${(given?.value ?? value) === p.value ? styles.pointOn : ""}`}
                 disabled={locked}
-                onClick={() => setValue(p.value)}
+                onClick={() => pick(p.value)}
                 data-testid="label-point"
                 data-value={p.value}
               >
@@ -196,15 +256,23 @@ export function LabelForm(props: {
               type="button"
               className={styles.button}
               disabled={locked || !value || saving}
-              onClick={() => void submit()}
+              onClick={() => {
+                submitWanted.current = true;
+                void submit();
+              }}
               data-testid="label-submit"
             >
               Save label (Enter)
             </button>{" "}
             <span className={styles.hint}>
-              Digits pick a point · Enter saves · J next · K previous
+              Digits pick a point · Enter saves · J next · K previous (items still waiting)
             </span>
           </p>
+          {nowhere ? (
+            <p className={styles.hint} role="status" data-testid="label-nav-end">
+              No other item of this queue waits for your label.
+            </p>
+          ) : null}
           {error ? (
             <p className={styles.notice} role="alert" data-testid="label-error">
               {error}
@@ -213,7 +281,10 @@ export function LabelForm(props: {
           {given ? (
             <p className={styles.done} data-testid="label-saved">
               Labelled {given.value} by {given.reviewer}.
-              {nextHref ? " J for the next item." : " That was the last item of the queue."}
+              {nextHref ? " J for the next item." : " That was the last item of the queue."}{" "}
+              <a href={props.result.href} data-testid="label-result-link">
+                {props.result.label}
+              </a>
             </p>
           ) : null}
         </section>
@@ -225,28 +296,7 @@ export function LabelForm(props: {
             <AddToDataset labelId={given.id} />
           </section>
         ) : null}
-        {given && verdicts ? (
-          <section className={results.section}>
-            <button
-              type="button"
-              className={`${styles.button} ${styles.secondary}`}
-              onClick={() => setShowVerdicts((s) => !s)}
-              data-testid="toggle-verdicts"
-            >
-              {showVerdicts ? "Hide" : "Show"} the judges&apos; verdicts
-            </button>
-            {showVerdicts ? (
-              <div className={results.verdicts} data-testid="judge-verdicts">
-                {verdicts.map((v, i) => (
-                  <div key={i} className={results.verdict} data-testid="judge-verdict">
-                    <strong>{v.judge}</strong>: {v.said}
-                    {v.reasoning ? <p className={results.reasoning}>{v.reasoning}</p> : null}
-                  </div>
-                ))}
-              </div>
-            ) : null}
-          </section>
-        ) : null}
+        {given && answer ? <AnsweredVerdicts verdicts={answer.verdicts} /> : null}
       </div>
     </div>
   );

@@ -1,16 +1,14 @@
 "use client";
-import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { REVIEW_REASON_LABELS } from "../../lib/engine/trust/people/needs-person";
-import { resultHref } from "../results/results-query";
 import results from "../results/results.module.css";
 import { ReviewerField } from "./reviewer-field";
 import type { QueueRow } from "./review-types";
 import styles from "./review.module.css";
 import { postJson, useReviewer } from "./use-reviewer";
 
-/** The queue: each item with why it is there and who holds it; "Label" claims it and opens the labelling page. */
+/** The queue: each item with why it is there, the run it came from and who holds it; "Label" claims it and opens the labelling page. */
 export function ReviewQueueTable({
   suiteId,
   rows,
@@ -45,6 +43,7 @@ export function ReviewQueueTable({
             <th>Why</th>
             <th>Eval</th>
             <th>Criterion</th>
+            <th>From</th>
             <th>Detail</th>
             <th>State</th>
             <th />
@@ -58,6 +57,7 @@ export function ReviewQueueTable({
               <tr
                 key={row.id}
                 data-testid="review-item"
+                data-item-id={row.id}
                 data-second-opinion={row.labelsWanted > 1 ? "yes" : undefined}
                 data-reason={row.reason}
                 data-criterion={row.criterion}
@@ -66,19 +66,19 @@ export function ReviewQueueTable({
                 <td>
                   <span className={styles.reason}>{REVIEW_REASON_LABELS[row.reason]}</span>
                 </td>
+                {/* No link to the result or the calibration: they show what the judges said, which waits for the label. */}
                 <td>
-                  <Link
-                    className={results.rowLink}
-                    href={
-                      row.reason === "calibration_outlier"
-                        ? `/suites/${suiteId}/calibration`
-                        : resultHref(row.runId, row.resultKey)
-                    }
-                  >
-                    {row.evalName}
-                  </Link>
+                  {row.evalName}
+                  {row.cell ? (
+                    <div className={styles.hint} data-testid="review-cell">
+                      {row.cell}
+                    </div>
+                  ) : null}
                 </td>
                 <td>{row.criterion}</td>
+                <td className={styles.hint} data-testid="review-run">
+                  {row.from}
+                </td>
                 <td className={styles.detail} data-testid="review-detail">
                   {row.detail}
                 </td>

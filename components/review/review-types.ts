@@ -8,6 +8,10 @@ import type { JudgeSaid } from "../../lib/engine/trust/people/review-subject";
 export interface QueueRow {
   id: string;
   runId: string;
+  /** The run it came from, as people tell runs apart: "run 2026-11-26 09:50:01 UTC · v2". */
+  from: string;
+  /** The result's matrix cell or dataset item ("prompt=#2"), when the eval has cells: two cells of one eval read apart. */
+  cell: string | null;
   resultKey: string;
   evalName: string;
   criterion: string;
@@ -26,6 +30,7 @@ export interface LabelSubject {
   prompt?: string;
   asks: string;
   scale: LabelScale;
+  /** The spans the judges cited: empty until the item is labelled (their evidence is part of their answer). */
   evidence: string[];
   /** The criterion's anchors in the suite (examples:), each with its 0..1 score. */
   anchors: { response: string; score: number }[];

@@ -10,6 +10,7 @@ import { stripControl } from "../report/escape";
 import { createRedactor } from "../engine/results/redact-values";
 import { parseReporterList, type ReporterName } from "../report/registry";
 import { writeReports } from "./write-reports";
+import { suiteNameOf } from "./suite-name";
 import { prepareJudging, type JudgingOptions } from "./prepare-judging";
 import type { Settings } from "../env/read-env";
 import type { CliIo } from "./cli-io";
@@ -113,8 +114,8 @@ async function storeCalibration(input: {
   const db = await openDatabase({ databaseUrl: settings.databaseUrl, dataDir: settings.dataDir });
   try {
     const runId = await createCalibrationStore(db.prisma).saveCalibration({
-      // The same suite name `eval --store` uses: the path as given, so both land on one suite.
-      suiteName: options.suite ?? path.normalize(options.config),
+      // The same suite name `eval --store` uses, so both land on one suite.
+      suiteName: options.suite ?? suiteNameOf({ config: options.config, cwd: input.io.cwd }),
       yaml: input.yaml,
       result,
       startedBy: "cli",

@@ -1,5 +1,5 @@
 import { goesThroughBatches } from "../engine/plan/resolve-provider";
-import path from "node:path";
+import { suiteNameOf } from "./suite-name";
 import { planSuite } from "../engine/plan/plan-suite";
 import { explainPlan, renderExplain } from "../engine/plan/explain-plan";
 import { formatUsd, plural } from "../engine/results/format-score";
@@ -129,8 +129,8 @@ export async function evalCommand(input: {
     ...(!options.cache ? { noCache: true } : {}),
     ...(options.batch ? { batch: { pollSeconds: options.pollInterval ?? 30 } } : {}),
   };
-  // The suite is named by its path, as the user wrote it relative to here.
-  const suiteName = path.normalize(options.config);
+  // One file is one suite whichever folder it is run from (suite-name.ts).
+  const suiteName = suiteNameOf({ config: options.config, cwd: io.cwd });
   if (options.detach && !options.queue) return fail("--detach needs --queue");
   if (options.queue) {
     // A budget and a baseline need the whole run in one process; queued runs report them with `report`.
@@ -162,7 +162,6 @@ export async function evalCommand(input: {
     color: options.color && Boolean(io.stdout.isTTY),
     filter,
     store: Boolean(options.store || databaseUrl),
-    // The suite is named by its path, as the user wrote it relative to here.
     target: { kind: "new", suiteName, yaml: text },
     ...(options.baseline !== undefined
       ? { baseline: { ref: options.baseline, maxDrop: options.maxDrop } }

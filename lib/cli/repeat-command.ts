@@ -1,4 +1,4 @@
-import path from "node:path";
+import { suiteNameOf } from "./suite-name";
 import type { RunConfig } from "../store/run-store";
 import { runRepeated } from "../engine/run-repeated";
 import { createRedactor } from "../engine/results/redact-values";
@@ -97,7 +97,7 @@ export async function repeatCommand(input: {
     const db = await openDatabase({ databaseUrl: settings.databaseUrl, dataDir: settings.dataDir });
     try {
       runId = await createRepeatStore(db.prisma).saveRepeatedRun({
-        suiteName: path.normalize(options.config),
+        suiteName: suiteNameOf({ config: options.config, cwd: io.cwd }),
         yaml: text,
         report,
         config,

@@ -95,7 +95,7 @@ export function addReviewCommands(program: Command, context: ReviewCommandsConte
     )
     .option(
       "--suite <name>",
-      "with --store: the stored suite to file the calibration under (default: the --config path as given), e.g. the dashboard suite a download came from",
+      "with --store: the stored suite to file the calibration under (default: the --config file's path from the root of its git work tree, else the path as given), e.g. the dashboard suite a download came from",
     )
     .addHelpText(
       "after",

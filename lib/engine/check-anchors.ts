@@ -48,9 +48,14 @@ export async function checkAnchors(
 ): Promise<AnchorCheck> {
   const loaded = input.loaded ?? loadSuite({ text: input.text, file: input.file });
   if (!loaded.ok) return { ok: false, issues: loaded.issues };
-  const spans = locateAnchors({ text: input.text, file: input.file }).filter(
-    (s) => s.anchors.length > 0,
-  );
+  // An anchor is checked and counted once: a rubric several evals share (a ref, a preset) under the first eval that uses it.
+  const seen = new Set<string>();
+  const spans = locateAnchors({ text: input.text, file: input.file }).filter((s) => {
+    const key = `${s.shared ?? `eval:${s.eval}`}\u0000${s.criterion}`;
+    if (s.anchors.length === 0 || seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
   const { line, lines } = input;
   const under =
     line === undefined ? [] : spans.filter((s) => line >= s.startLine && line <= s.endLine);

@@ -9,7 +9,7 @@ import type {
 import type { TokenUsage } from "../engine/ports/judge-port";
 import { formatCount } from "../config/limits";
 
-import { plural } from "../engine/results/format-score";
+import { formatUsd, plural } from "../engine/results/format-score";
 
 export { plural };
 
@@ -21,13 +21,8 @@ export function formatUnit(value: number | null | undefined): string {
   return value === null || value === undefined || !Number.isFinite(value) ? "—" : value.toFixed(2);
 }
 
-/** US dollars with enough decimals that a cheap judge call does not read as free. */
-export function formatUsd(value: number): string {
-  if (!Number.isFinite(value)) return "$?";
-  if (value === 0) return "$0.00";
-  if (Math.abs(value) < 0.0001) return "<$0.0001";
-  return Math.abs(value) < 1 ? `$${value.toFixed(4)}` : `$${value.toFixed(2)}`;
-}
+/** US dollars: the project's one money format (lib/engine/results/format-score.ts). */
+export { formatUsd };
 
 /** Thousands separators fixed to en-US so that output does not depend on the machine's locale. */
 export function formatInt(value: number): string {

@@ -1,5 +1,6 @@
 import type { Report } from "../engine/results/report";
 import { oneLine } from "./escape";
+import { displayWidth, padWidth } from "./display-width";
 import { trustSections, type TrustSection, type TrustTable } from "./trust-sections";
 
 // The terminal's view of reviews, comparisons, judge agreement and flip rates:
@@ -44,10 +45,10 @@ function aligned(table: TrustTable, paint: Paint): string[] {
     table.header,
     ...table.rows.map((row) => row.map((cell) => shorten(oneLine(cell)))),
   ].map((row) => row.map(oneLine));
-  const widths = table.header.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
+  const widths = table.header.map((_, i) => Math.max(...rows.map((row) => displayWidth(row[i]!))));
   const line = (row: string[]) =>
     row
-      .map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!)))
+      .map((cell, i) => (i === row.length - 1 ? cell : padWidth(cell, widths[i]!)))
       .join("  ")
       .trimEnd();
   return [

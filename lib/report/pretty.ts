@@ -2,6 +2,7 @@ import { selfGradingLines } from "../engine/results/self-grading";
 import type { EvalResult, Report } from "../engine/results/report";
 import type { RenderOptions, Reporter } from "./reporter";
 import { detailLines, type DetailLine } from "./details";
+import { displayWidth, fitWidth } from "./display-width";
 import { stripControl } from "./escape";
 import { formatCell, formatInt, formatResultCost, formatUsage, formatUsd, plural } from "./format";
 import { STATUS_STYLES, resultLabel, skippedSummaryLabel } from "./status";
@@ -41,7 +42,8 @@ function detailColor(line: DetailLine): string {
 function resultLine(result: EvalResult, nameWidth: number, paint: Paint): string {
   const style = STATUS_STYLES[result.status];
   const head = paint(style.ansi, `${style.symbol} ${style.tag.padEnd(TAG_WIDTH)}`);
-  const name = stripControl(result.name).replace(/\n/g, " ").padEnd(nameWidth);
+  // Cut to the column by display width: a longer name (a matrix cell's) or a wide character would push the columns after it.
+  const name = fitWidth(stripControl(result.name).replace(/\n/g, " "), nameWidth);
   const graded = result.status === "passed" || result.status === "failed";
   const score = graded ? result.display : "—";
   const columns = [
@@ -128,7 +130,10 @@ function renderPretty(report: Report, options: RenderOptions): string {
   const paint = painter(options.color);
   const nameWidth = Math.min(
     NAME_WIDTH_CAP,
-    Math.max(0, ...report.results.map((r) => r.name.length)),
+    Math.max(
+      0,
+      ...report.results.map((r) => displayWidth(stripControl(r.name).replace(/\n/g, " "))),
+    ),
   );
   const title = stripControl(`${report.tool.name} ${report.tool.version} · ${report.suite.file}`);
   const lines = [paint("1", title)];

@@ -24,8 +24,8 @@ export interface HumanLabel extends LabelForDataset {
 }
 
 export type SaveLabelResult =
-  /** With the judges' verdicts, which the person sees only now that they have answered. */
-  | { ok: true; label: HumanLabel; verdicts: JudgeSaid[] }
+  /** With the judges' verdicts and the evidence they cited, which the person sees only now that they have answered. */
+  | { ok: true; label: HumanLabel; verdicts: JudgeSaid[]; evidence: string[] }
   | { ok: false; code: "not_found" | "labelled" | "invalid"; message: string }
   | { ok: false; code: "claimed"; message: string; by: string };
 
@@ -107,7 +107,7 @@ async function reviewItemCriterion(
 
 /**
  * What the labelling page sends the browser about an item: the subject with the
- * criterion's anchors, and the judges' verdicts only once it is `answered`.
+ * criterion's anchors, and the judges' verdicts and cited evidence only once it is `answered`.
  * Before that nothing tells the answer: the item's own text is left out of the
  * anchors (as calibrate leaves an anchor out of its own prompt), and a
  * calibration outlier asks what the criterion asks, not what the suite labelled it.
@@ -123,7 +123,8 @@ export async function labelPageSubject(
     reviewItemCriterion(prisma, item, loadText),
   ]);
   if (!subject) return undefined;
-  const { verdicts, ...unanswered } = subject;
+  // The evidence the judges cited is part of their answer, as their verdicts are.
+  const { verdicts, evidence, ...unanswered } = subject;
   const asks =
     item.reason === "calibration_outlier" && criterion.description
       ? criterion.description
@@ -131,7 +132,13 @@ export async function labelPageSubject(
   const anchors = criterion.anchors
     .filter((a) => a.response !== subject.candidate)
     .map((a) => ({ response: a.response, score: a.score }));
-  return { ...unanswered, asks, anchors, ...(answered ? { verdicts } : {}) };
+  return {
+    ...unanswered,
+    asks,
+    anchors,
+    evidence: answered ? evidence : [],
+    ...(answered ? { verdicts } : {}),
+  };
 }
 
 const NOTE_MAX = 2000;
@@ -214,7 +221,7 @@ export function createHumanLabels(prisma: PrismaClient) {
             note,
           },
         });
-        return { ok: true, label, verdicts: subject.verdicts };
+        return { ok: true, label, verdicts: subject.verdicts, evidence: subject.evidence };
       });
     },
 

@@ -1,6 +1,6 @@
 import type { EvalResult } from "../engine/results/report";
 import {
-  calibrationOutlierDetail,
+  detailBeforeLabel,
   type ReviewQuestion,
   type ReviewReason,
 } from "../engine/trust/people/needs-person";
@@ -8,6 +8,7 @@ import { offeredTwice } from "../engine/trust/people/people-agreement";
 import { askableItems } from "../engine/trust/people/review-subject";
 import { reviewSettingsOf } from "../config/review-settings";
 import type { PrismaClient } from "./generated/client";
+import { versionNumbers } from "./version-numbers";
 
 // A suite's review queue: questions for a person (review_items), filled when a
 // run finishes (fill-review-queue.ts) or by hand ("Ask a person"). A reviewer
@@ -42,6 +43,16 @@ export interface ReviewItem {
   labelledBy: string[];
 }
 
+/** The run a queued item came from, as the queue names it: when it was made, which suite version it graded, eval or calibration. */
+export interface QueuedFrom {
+  createdAt: Date;
+  /** v1 the suite's oldest version. */
+  version: number;
+  kind: string;
+  /** The result's name as every view names it, its matrix cell or dataset item with it ("refusal [prompt=#2]"); absent for a calibration item. */
+  resultName?: string;
+}
+
 export interface QueueFilter {
   suiteId: string;
   reason?: ReviewReason;
@@ -71,11 +82,8 @@ const WITH_LABELLERS = {
 
 const toItem = ({ labels, ...row }: ItemRow): ReviewItem => ({
   ...row,
-  // Outliers queued before their detail was neutral said the suite's label and the judge's score: never shown before a person answers.
-  detail:
-    row.reason === "calibration_outlier" && row.detail.startsWith("labelled ")
-      ? calibrationOutlierDetail([row.evalName])
-      : row.detail,
+  // Items queued before their detail was neutral said what the judges answered (who passed, which output each chose, the suite's label): never shown before a person answers.
+  detail: detailBeforeLabel(row.reason as ReviewReason, row.detail),
   reason: row.reason as ReviewReason,
   state: row.state as ReviewItemState,
   labelledBy: labels.map((l) => l.reviewer),
@@ -126,9 +134,10 @@ export function createReviewQueue(prisma: PrismaClient) {
     },
 
     /** The queue, oldest run first, then by eval, result and criterion, filtered; with the counts per reason (of the same state) for the filter's chips. */
-    async list(
-      filter: QueueFilter,
-    ): Promise<{ items: ReviewItem[]; byReason: Partial<Record<ReviewReason, number>> }> {
+    async list(filter: QueueFilter): Promise<{
+      items: (ReviewItem & { from: QueuedFrom })[];
+      byReason: Partial<Record<ReviewReason, number>>;
+    }> {
       if (!UUID.test(filter.suiteId)) return { items: [], byReason: {} };
       const where = {
         suiteId: filter.suiteId,
@@ -141,7 +150,10 @@ export function createReviewQueue(prisma: PrismaClient) {
       const [rows, groups] = await Promise.all([
         prisma.reviewItem.findMany({
           where,
-          include: WITH_LABELLERS,
+          include: {
+            ...WITH_LABELLERS,
+            run: { select: { createdAt: true, suiteId: true, suiteVersionId: true, kind: true } },
+          },
           orderBy: [
             { createdAt: "asc" },
             { evalName: "asc" },
@@ -157,8 +169,34 @@ export function createReviewQueue(prisma: PrismaClient) {
           _count: { _all: true },
         }),
       ]);
+      // Rows of two runs read alike but for these: which run, which version of the suite.
+      const [versions, results] = await Promise.all([
+        versionNumbers(
+          prisma,
+          rows.map((r) => r.run),
+        ),
+        // Two cells of one eval are two rows: each says which (the result's own name).
+        prisma.evalResultRow.findMany({
+          where: {
+            runId: { in: [...new Set(rows.map((r) => r.runId))] },
+            resultKey: { in: [...new Set(rows.map((r) => r.resultKey))] },
+          },
+          select: { runId: true, resultKey: true, name: true },
+        }),
+      ]);
+      const names = new Map(results.map((r) => [`${r.runId}\u0000${r.resultKey}`, r.name]));
       return {
-        items: rows.map(toItem),
+        items: rows.map(({ run, ...row }) => ({
+          ...toItem(row),
+          from: {
+            createdAt: run.createdAt,
+            version: versions.get(run.suiteVersionId) ?? 0,
+            kind: run.kind,
+            ...(names.has(`${row.runId}\u0000${row.resultKey}`)
+              ? { resultName: names.get(`${row.runId}\u0000${row.resultKey}`)! }
+              : {}),
+          },
+        })),
         byReason: Object.fromEntries(groups.map((g) => [g.reason, g._count._all])),
       };
     },

@@ -1,15 +1,27 @@
+import { inSuiteOrder } from "../engine/results/suite-order";
 import type { EvalResult } from "../engine/results/report";
 import type { PrismaClient } from "./connection";
 
-// A whole run's results for an export (the run page's CSV download), read
-// page by page so that a run of 10,000 results is never in memory at once:
-// keyset pages in the order the results were stored (then by result key), each row's EvalResult as
-// saved. The criterion names come first, from their own small query, so that
-// a streamed file can name its columns before its rows.
+// A whole run's results for an export (the run page's CSV download), in the
+// suite's order (as the CLI's reports list them, not the order they finished
+// in, which changes from run to run), read page by page so that a run of
+// 10,000 results is never in memory at once: first every result's key and
+// what orders it (the eval's line and column, the matrix cell, the name:
+// small), then each page's EvalResults as saved, by key. The criterion names
+// come first, from their own small query, so that a streamed file can name its
+// columns before its rows.
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export const EXPORT_PAGE_SIZE = 500;
+
+interface OrderRow {
+  key: string;
+  name: string;
+  line: number | null;
+  column: number | null;
+  prompt: number | null;
+}
 
 export function createRunExport(prisma: PrismaClient) {
   return {
@@ -27,33 +39,38 @@ export function createRunExport(prisma: PrismaClient) {
       return rows.map((row) => row.name).sort();
     },
 
-    /** The run's results, `pageSize` at a time, in stored order. */
+    /** The run's results, `pageSize` at a time, in the suite's order (`inSuiteOrder`). */
     async *resultPages(runId: string, pageSize = EXPORT_PAGE_SIZE): AsyncGenerator<EvalResult[]> {
       if (!UUID.test(runId)) return;
-      // Results stored together share a timestamp; their keys order them, and (run, key) is unique.
-      let after: { createdAt: Date; resultKey: string } | undefined;
-      for (;;) {
+      const order = await prisma.$queryRaw<OrderRow[]>`
+        SELECT result_key AS key, name,
+          (data->'location'->>'line')::int AS line,
+          (data->'location'->>'column')::int AS column,
+          (data->'cell'->>'promptIndex')::int AS prompt
+        FROM eval_results WHERE run_id = ${runId}::uuid ORDER BY created_at, result_key`;
+      const keys = inSuiteOrder(
+        order.map((row) => ({
+          key: row.key,
+          name: row.name,
+          ...(row.line !== null
+            ? { location: { file: "", line: row.line, column: row.column ?? 0 } }
+            : {}),
+          cell: row.prompt !== null ? { promptIndex: row.prompt } : null,
+        })),
+      ).map((row) => row.key);
+      for (let start = 0; start < keys.length; start += pageSize) {
+        const page = keys.slice(start, start + pageSize);
         const rows = await prisma.evalResultRow.findMany({
-          where: {
-            runId,
-            ...(after
-              ? {
-                  OR: [
-                    { createdAt: { gt: after.createdAt } },
-                    { createdAt: after.createdAt, resultKey: { gt: after.resultKey } },
-                  ],
-                }
-              : {}),
-          },
-          orderBy: [{ createdAt: "asc" }, { resultKey: "asc" }],
-          take: pageSize,
-          select: { resultKey: true, createdAt: true, data: true },
+          where: { runId, resultKey: { in: page } },
+          select: { resultKey: true, data: true },
         });
-        if (rows.length === 0) return;
-        yield rows.map((row) => row.data as unknown as EvalResult);
-        if (rows.length < pageSize) return;
-        const last = rows.at(-1)!;
-        after = { createdAt: last.createdAt, resultKey: last.resultKey };
+        const byKey = new Map(
+          rows.map((row) => [row.resultKey, row.data as unknown as EvalResult]),
+        );
+        yield page.flatMap((key) => {
+          const result = byKey.get(key);
+          return result ? [result] : [];
+        });
       }
     },
   };

@@ -24,6 +24,7 @@ import { readStoredResult } from "../engine/results/stored-result";
 import { Prisma, type PrismaClient } from "./generated/client";
 import { createRunStore, type RunStatus, type StartedBy } from "./run-store";
 import { callsByModel, type StoredModelCalls } from "./run-call-totals";
+import { versionNumbers } from "./version-numbers";
 
 // The dashboard's reads of run history that are not in run-queries.ts (which
 // holds the heavy, benchmarked ones: result pages, trends, per-model figures):
@@ -126,19 +127,6 @@ async function skippedBy(prisma: PrismaClient, runId: string): Promise<SkippedBy
 type RunRow = Awaited<ReturnType<PrismaClient["run"]["findMany"]>>[number] & {
   suite: { name: string };
 };
-
-/** Version numbers of a run's suite versions: v1 the oldest of its suite, as the versions panel counts. */
-async function versionNumbers(
-  prisma: PrismaClient,
-  runs: { suiteId: string; suiteVersionId: string }[],
-): Promise<Map<string, number>> {
-  const suiteIds = [...new Set(runs.map((r) => r.suiteId))];
-  if (suiteIds.length === 0) return new Map();
-  const rows = await prisma.$queryRaw<{ id: string; n: number }[]>`
-    SELECT id::text AS id, (row_number() OVER (PARTITION BY suite_id ORDER BY created_at, id))::int AS n
-    FROM suite_versions WHERE suite_id IN (${Prisma.join(suiteIds.map((id) => Prisma.sql`${id}::uuid`))})`;
-  return new Map(rows.map((r) => [r.id, r.n]));
-}
 
 function listItemOf(run: RunRow, versions: Map<string, number>): RunListItem {
   return {

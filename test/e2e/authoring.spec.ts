@@ -124,6 +124,18 @@ test("two saves make two new versions, and the diff shows the changed line", asy
   await page.getByRole("button", { name: "Save version" }).click();
   await expect(page.getByText("No changes since the last version.")).toBeVisible();
   await expect(versions).toHaveCount(3);
+
+  // Text that does not load is not saved, by Ctrl+S as by the button: the refusal names each error's line and column.
+  await setText(page, SUITE().replace("rubric:", "rubrc:"));
+  await page.locator(".monaco-editor textarea").focus();
+  await page.keyboard.press("Control+s");
+  await expect(page.getByTestId("save-error")).toContainText(
+    /^Not saved: the suite does not load\. line \d+:\d+: /,
+  );
+  await page.getByRole("button", { name: "Save version" }).click();
+  await expect(page.getByTestId("save-error")).toContainText("Not saved: the suite does not load.");
+  await expect(versions).toHaveCount(3);
+  await expect(page.getByText("Unsaved changes")).toBeVisible();
 });
 
 test("rename and delete (after confirming) work from the list", async ({ page }) => {

@@ -106,6 +106,36 @@ describe("checkAnchors", () => {
     ]);
   });
 
+  it("All criteria counts a shared rubric's anchors once, not once per eval using it, and grades a preset's anchors too", async () => {
+    const text = [
+      DRAFT.trimEnd(),
+      "  - name: shared again", //                                  24
+      '    response: "z"', //                                         25
+      "    rubric: { ref: shared }", //                               26
+      "  - name: helpful", //                                         27
+      '    response: "h"', //                                         28
+      "    rubric: { preset: helpfulness }", //                       29
+      "",
+    ].join("\n");
+    const judge = createFakeJudge((request) => ({
+      score: SCORES[candidateOf(request.candidatePrompt)] ?? 0.5,
+    }));
+    const check = await checkAnchors(
+      { text, file: "s.yaml", defaultModel: DEFAULT_MODEL, toolVersion: "test" },
+      { judge, now: () => 0, priceOf: () => undefined },
+    );
+    if (!check.ok) throw new Error("the draft should load");
+    // polite 1, grounded 2 (its rubric shared by two evals: graded and counted once), the preset's "actionable" 2.
+    expect(judge.requests).toHaveLength(5);
+    expect(check.anchors.map((a) => [a.eval, a.criterion, a.id, a.line])).toEqual([
+      ["notes", "polite", "1", 18],
+      ["shared use", "grounded", "1", 7],
+      ["shared use", "grounded", "2", 8],
+      ["helpful", "actionable", "1", 29],
+      ["helpful", "actionable", "2", 29],
+    ]);
+  });
+
   it("with a jury, gives the jurors' mean and each juror's own score and reasoning, never one juror's under the mean", async () => {
     const juried = DRAFT.replace(
       "    rubric: { ref: shared }",

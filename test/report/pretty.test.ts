@@ -272,3 +272,31 @@ describe("pretty reporter, a judge error", () => {
     expect(out).not.toContain("judge_error");
   });
 });
+
+describe("pretty reporter's columns", () => {
+  it("line up by display width: a long cell name is cut with …, a wide or combining character counts as drawn", async () => {
+    const { displayWidth } = await import("../../lib/report/display-width");
+    const base = sampleResults().find((r) => r.status === "passed" && !r.vacuous) as EvalResult;
+    const names = [
+      "short",
+      `support answers [item=reset-password-flow, model=claude-haiku-4-5, prompt=#12]`,
+      "検索の品質 (日本語)",
+      "café crème, decomposed: cafe\u0301",
+      "ships 🚀 on time",
+    ];
+    const report = buildSampleReport({
+      results: names.map((name, i) => ({ ...base, id: `r${i}`, name })),
+    });
+    const lines = prettyReporter
+      .render(report, { color: false })
+      .split("\n")
+      .filter((l) => l.includes("threshold"));
+    expect(lines).toHaveLength(names.length);
+    // Where "threshold" starts, in terminal columns, is the same on every line.
+    const columns = lines.map((l) => displayWidth(l.slice(0, l.indexOf("threshold"))));
+    expect(new Set(columns).size).toBe(1);
+    expect(lines[1]).toContain("support answers [item=reset-password-flow, mode…");
+    expect(displayWidth("検索")).toBe(4);
+    expect(displayWidth("cafe\u0301")).toBe(4);
+  });
+});

@@ -143,4 +143,40 @@ describe("labelling a calibration outlier", () => {
       "the judge and the suite's label differ",
     );
   });
+
+  it("items queued before with the judges' answer in their why (who passed, which output each chose, the rationale) read as their reason alone", async () => {
+    const suite = await db.prisma.suite.findFirstOrThrow({ where: { name: "page-suite" } });
+    const run = await db.prisma.run.findFirstOrThrow({ where: { suiteId: suite.id } });
+    const old = {
+      judges_split:
+        "1 of 3 judges passed (claude-sonnet-4-6 #1 0.10, claude-sonnet-4-6 #2 0.10, claude-sonnet-4-6 #3 0.95)",
+      position_biased: "claude-sonnet-4-6 chose A with A first and B with B first",
+      uncertain: "claude-sonnet-4-6 could not decide (A with A first, uncertain with B first)",
+      human_review: "decided human_review: security findings need a person",
+      asked: "asked by Ana: is this right?",
+    };
+    for (const [reason, detail] of Object.entries(old))
+      await db.prisma.reviewItem.create({
+        data: {
+          suiteId: suite.id,
+          runId: run.id,
+          resultKey: `old-${reason}`,
+          evalName: "refunds",
+          criterion: "cites policy",
+          reason,
+          detail,
+        },
+      });
+    const { items } = await createReviewQueue(db.prisma).list({ suiteId: suite.id });
+    const shown = Object.fromEntries(
+      items.filter((i) => i.resultKey.startsWith("old-")).map((i) => [i.reason, i.detail]),
+    );
+    expect(shown).toEqual({
+      judges_split: "the judges disagree",
+      position_biased: "the judge's choice changed with the order the outputs were shown in",
+      uncertain: "the judge could not decide between the outputs",
+      human_review: "the judges left the review's decision to a person",
+      asked: "asked by Ana: is this right?",
+    });
+  });
 });

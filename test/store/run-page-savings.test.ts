@@ -258,7 +258,7 @@ describe("the run page's savings against the json report's", () => {
       usd: expect.closeTo(0.129, 10),
       unpriced: true,
     });
-    expect(stat("run-saved-prompt-cache")).toBe("$0.13 + unpriced");
+    expect(stat("run-saved-prompt-cache")).toBe("$0.1290 + unpriced");
     expect(snapshot.unpricedCalls).toBe(1);
   });
 });

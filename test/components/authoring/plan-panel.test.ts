@@ -32,15 +32,13 @@ evals:
 
 const text = (html: string) => html.replace(/<[^>]+>/g, " ").replace(/\s+/g, " ");
 
+/** The validate route's answer for `text`, priced as the server prices it. */
+const checked = (text: string, file = "suite.yaml") =>
+  checkDraft({ text, file, priceOf, cacheMinimumOf, defaultModel: "claude-sonnet-4-5" });
+
 describe("the plan panel", () => {
   it("shows one row per eval with its naive, cached, batch and rerun cost", () => {
-    const check = checkDraft({
-      text: SUITE,
-      file: "suite.yaml",
-      priceOf,
-      cacheMinimumOf,
-      defaultModel: "claude-sonnet-4-5",
-    });
+    const check = checked(SUITE);
     const evals = check.plan!.evals;
     expect(evals.map((e) => [e.name, e.judgeCalls])).toEqual([
       ["long rubric", 2],
@@ -62,13 +60,7 @@ describe("the plan panel", () => {
   });
 
   it("says which eval's cost with the cache comes from what the cache writes and reads, as --explain does", () => {
-    const check = checkDraft({
-      text: SUITE,
-      file: "suite.yaml",
-      priceOf,
-      cacheMinimumOf,
-      defaultModel: "claude-sonnet-4-5",
-    });
+    const check = checked(SUITE);
     const [long, short] = check.plan!.evals;
     // Two calls share the long rubric's prefix: the first writes it, the second reads the same tokens.
     expect(long!.cacheWriteTokens).toBeGreaterThan(1024);
@@ -81,13 +73,7 @@ describe("the plan panel", () => {
   });
 
   it("an unpriced judge model: 'unpriced' per eval and in the totals, never a made-up $0.00 (issue 11)", () => {
-    const check = checkDraft({
-      text: SUITE.replace("claude-sonnet-4-5", "local-qwen3"),
-      file: "suite.yaml",
-      priceOf,
-      cacheMinimumOf,
-      defaultModel: "claude-sonnet-4-5",
-    });
+    const check = checked(SUITE.replace("claude-sonnet-4-5", "local-qwen3"));
     const html = renderToStaticMarkup(createElement(PlanPanel, { check, checking: false }));
     for (const id of ["plan-cost", "plan-naive-cost", "plan-batch-cost"])
       expect(html).toMatch(new RegExp(`data-testid="${id}">unpriced<`));
@@ -99,14 +85,17 @@ describe("the plan panel", () => {
     expect(text(html)).toContain("Not in the pricing table, so not in the cost: local-qwen3.");
   });
 
+  it("reads every amount at one precision: never $0.01 beside $0.0061", () => {
+    const check = checked(SUITE);
+    const html = renderToStaticMarkup(createElement(PlanPanel, { check, checking: false }));
+    const amounts = [...html.matchAll(/\$(\d+\.\d+)/g)].map((m) => m[1]!);
+    const small = amounts.filter((a) => a !== "0.00" && a.startsWith("0."));
+    expect(small.length).toBeGreaterThan(4);
+    expect(small.filter((a) => !/^0\.\d{4}$/.test(a))).toEqual([]);
+  });
+
   it("gives the cost with batches per eval and in total, the figures `eval --explain` prints", () => {
-    const check = checkDraft({
-      text: SUITE,
-      file: "suite.yaml",
-      priceOf,
-      cacheMinimumOf,
-      defaultModel: "claude-sonnet-4-5",
-    });
+    const check = checked(SUITE);
     const explain = renderExplain(
       explainPlan(
         planSuite({
@@ -142,13 +131,7 @@ describe("the plan panel's count of what is graded", () => {
       new URL("../../../examples/rubric-eval.yaml", import.meta.url),
       "utf8",
     );
-    const check = checkDraft({
-      text: example,
-      file: "rubric-eval.yaml",
-      priceOf,
-      cacheMinimumOf,
-      defaultModel: "claude-sonnet-4-5",
-    });
+    const check = checked(example, "rubric-eval.yaml");
     const html = renderToStaticMarkup(createElement(PlanPanel, { check, checking: false }));
     expect(text(html)).toContain("6 cells of 5 evals");
     expect(text(html)).not.toMatch(/evals \(cells\)/i);
@@ -157,13 +140,7 @@ describe("the plan panel's count of what is graded", () => {
 
 describe("the plan panel's unchanged rerun", () => {
   it("is ~$0 (runs from the dashboard are stored) and says judge errors are paid again", () => {
-    const check = checkDraft({
-      text: SUITE,
-      file: "suite.yaml",
-      priceOf,
-      cacheMinimumOf,
-      defaultModel: "claude-sonnet-4-5",
-    });
+    const check = checked(SUITE);
     const html = renderToStaticMarkup(createElement(PlanPanel, { check, checking: false }));
     expect(html).toMatch(/data-testid="plan-rerun-cost">\$0\.00</);
     expect(html).toMatch(

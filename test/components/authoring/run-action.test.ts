@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { runAction } from "../../../components/authoring/run-action";
+import { runAction, saveRefusal } from "../../../components/authoring/run-action";
 import type { DraftCheck } from "../../../components/authoring/api-types";
 
 // The editor's Run button (new-user walk, item 1): Run with unsaved edits
@@ -53,5 +53,19 @@ describe("the editor's Run button", () => {
     expect(runAction({ text: "", saved: "", check: null, checkedText: undefined }).kind).toBe(
       "refused",
     );
+  });
+});
+
+describe("the editor's Save (button and Ctrl/Cmd+S)", () => {
+  it("refuses text that does not load, naming each error at its line and column; warnings do not stop it", () => {
+    expect(saveRefusal(broken.issues)).toBe(
+      "Not saved: the suite does not load. line 2:12: threshold must be between 0 and 1",
+    );
+    const many = Array.from({ length: 5 }, (_, i) => ({ ...broken.issues[0]!, line: i + 1 }));
+    expect(saveRefusal(many)).toMatch(
+      /line 1:12: .*; line 2:12: .*; line 3:12: .* \(and 2 more\)$/,
+    );
+    expect(saveRefusal([{ ...broken.issues[0]!, severity: "warning" }])).toBeUndefined();
+    expect(saveRefusal(clean.issues)).toBeUndefined();
   });
 });

@@ -100,9 +100,9 @@ describe("the run page's live header", () => {
       snapshot({ costUsd: 1.5, savings: savingsOf({ models: [cached], priceOf }) }),
     );
     expect(stat(html, "run-saved-prompt-cache")).toBe(
-      "Saved by the prompt cache$2.55reads $2.70 · writes -$0.15",
+      "Saved by the prompt cache$2.55reads $2.70 · writes -$0.1500",
     );
-    expect(stat(html, "run-saved-verdicts")).toBe("Saved by reused verdicts$0.12");
+    expect(stat(html, "run-saved-verdicts")).toBe("Saved by reused verdicts$0.1200");
     expect(text(html)).not.toContain("Saved by the cache");
   });
 

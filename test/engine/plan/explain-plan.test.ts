@@ -146,7 +146,7 @@ describe("explain", () => {
     expect(text).toContain('  - apologizes on error (weight 1, when contains "error")');
     expect(text).toContain("  candidate: fixed response (47 chars), prompt #2");
     expect(text).toMatch(
-      /^Plan: \d+ evals?, 2 cells, 24 judge calls, ~\d+ input \+ 7200 output tokens, projected cost ~\$0\.07$/m,
+      /^Plan: \d+ evals?, 2 cells, 24 judge calls, ~\d+ input \+ 7200 output tokens, projected cost ~\$0\.0720$/m,
     );
   });
 

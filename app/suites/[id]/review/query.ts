@@ -1,7 +1,8 @@
 import * as z from "zod";
 import type { QueueRow } from "@/components/review/review-types";
 import { REVIEW_REASONS } from "@/lib/engine/trust/people/needs-person";
-import type { ReviewItem } from "@/lib/store/review-queue";
+import { formatTime, splitCellName } from "@/components/results/format";
+import type { QueuedFrom, ReviewItem } from "@/lib/store/review-queue";
 
 // The queue's filters as they travel in the URL (the queue page and the
 // labelling page, whose J / K follow the same filtered queue).
@@ -34,9 +35,16 @@ export const storeFilter = (query: QueueQuery) => ({
   ...(query.criterion ? { criterion: query.criterion } : {}),
 });
 
-export const toQueueRow = (i: ReviewItem): QueueRow => ({
+/** Which run a row came from: when, and the suite version it graded (two runs' rows otherwise read the same). */
+export const queuedFromText = (from: QueuedFrom): string =>
+  `${from.kind === "calibration" ? "calibration" : "run"} ${formatTime(from.createdAt)} · v${from.version}`;
+
+export const toQueueRow = (i: ReviewItem & { from: QueuedFrom }): QueueRow => ({
   id: i.id,
   runId: i.runId,
+  from: queuedFromText(i.from),
+  // The eval with its matrix cell or dataset item, on a line of its own, as the results table shows it.
+  cell: splitCellName(i.from.resultName ?? i.evalName).cell,
   resultKey: i.resultKey,
   evalName: i.evalName,
   criterion: i.criterion,

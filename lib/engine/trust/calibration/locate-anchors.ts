@@ -1,11 +1,16 @@
 import { isMap, isScalar, isSeq, type Node, type YAMLMap } from "yaml";
+import { PRESETS } from "../../../config/presets";
 import { parseYaml, positionsIn } from "../../../config/yaml-locator";
+
+type PresetName = keyof typeof PRESETS;
 
 // Where each calibration anchor (a criterion's `examples:` entry) was typed,
 // from the YAML locator's document (not a regex over the text): the editor
 // decorates those lines with the judged score. A criterion of a reusable
 // rubric (`rubrics:`) is found through each eval's `ref`, so its anchors are
-// reported once per eval that uses it, at the same place.
+// reported for each eval that uses it, at the same place, with the rubric as
+// `shared` (checkAnchors grades and counts them once). A preset's anchors were
+// never typed: they are placed on the eval's `preset:` line.
 
 export interface AnchorSpot {
   eval: string;
@@ -21,6 +26,8 @@ export interface AnchorSpot {
 export interface CriterionSpan {
   eval: string;
   criterion: string;
+  /** The rubric several evals may share ("ref:NAME", "preset:NAME"): its anchors are the same in each. */
+  shared?: string;
   startLine: number;
   endLine: number;
   anchors: AnchorSpot[];
@@ -38,6 +45,38 @@ function scalarText(node: unknown): string | undefined {
   return isScalar(node) && node.value !== null && node.value !== undefined
     ? String(node.value)
     : undefined;
+}
+
+/** A preset's criteria with anchors, each anchor placed on the `preset:` value's line. */
+function presetSpans(
+  evalName: string,
+  node: unknown,
+  position: (offset: number) => { line: number; column: number },
+): CriterionSpan[] {
+  const name = scalarText(node);
+  const preset =
+    name !== undefined && Object.hasOwn(PRESETS, name) ? PRESETS[name as PresetName] : undefined;
+  if (!preset || !(node as Node).range) return [];
+  const at = position((node as Node).range![0]);
+  const end = position((node as Node).range![1]);
+  return preset.criteria
+    .filter((c) => (c.examples?.length ?? 0) > 0)
+    .map((c) => ({
+      eval: evalName,
+      criterion: c.name,
+      shared: `preset:${name}`,
+      startLine: at.line,
+      endLine: at.line,
+      anchors: (c.examples ?? []).map((_, i) => ({
+        eval: evalName,
+        criterion: c.name,
+        id: String(i + 1),
+        line: at.line,
+        column: at.column,
+        endLine: end.line,
+        endColumn: end.column,
+      })),
+    }));
 }
 
 export function locateAnchors(input: { text: string; file: string }): CriterionSpan[] {
@@ -62,6 +101,8 @@ export function locateAnchors(input: { text: string; file: string }): CriterionS
     let rubric = get(e, "rubric");
     const ref = scalarText(get(rubric, "ref"));
     if (ref !== undefined) rubric = get(rubrics, ref);
+    const shared = ref !== undefined ? `ref:${ref}` : undefined;
+    spans.push(...presetSpans(evalName, get(rubric, "preset"), position));
     const criteria = get(rubric, "criteria");
     if (!isSeq(criteria)) continue;
     for (const c of criteria.items) {
@@ -89,6 +130,7 @@ export function locateAnchors(input: { text: string; file: string }): CriterionS
       spans.push({
         eval: evalName,
         criterion: name,
+        ...(shared ? { shared } : {}),
         startLine: position(c.range[0]).line,
         endLine: endOf(c).line,
         anchors,

@@ -25,6 +25,26 @@ export const REVIEW_REASON_LABELS: Record<ReviewReason, string> = {
   asked: "asked by a person",
 };
 
+/**
+ * Why an item is in the queue, in words that say nothing of what the judges
+ * answered (README: nothing of it before the label): every detail the queue
+ * stores starts with its reason's line. A person's own question says itself.
+ */
+export const WHY_BEFORE_LABEL: Record<Exclude<ReviewReason, "asked">, string> = {
+  human_review: "the judges left the review's decision to a person",
+  judges_split: "the judges disagree",
+  calibration_outlier: "the judge and the suite's label differ",
+  position_biased: "the judge's choice changed with the order the outputs were shown in",
+  uncertain: "the judge could not decide between the outputs",
+};
+
+/** What an item says before its label: a detail stored before details were neutral (it said who passed, what each judge chose) reads as its reason's line alone. */
+export function detailBeforeLabel(reason: ReviewReason, detail: string): string {
+  if (reason === "asked") return detail;
+  const why = WHY_BEFORE_LABEL[reason];
+  return detail.startsWith(why) ? detail : why;
+}
+
 /** The criterion of a review's decision (the whole review, not one category). */
 export const DECISION_ITEM = "(decision)";
 
@@ -40,20 +60,16 @@ export interface ReviewQuestion {
 }
 
 function splitQuestions(results: EvalResult[]): ReviewQuestion[] {
-  return judgeDisagreements(results).map((d) => {
-    const passed = d.verdicts.filter((v) => v.passed).length;
-    const said = d.verdicts.map((v) => `${v.judge} ${v.label}`).join(", ");
-    const why = d.splitDecision
-      ? `${passed} of ${d.verdicts.length} judges passed`
-      : `scores spread ${d.spread.toFixed(2)}`;
-    return {
-      resultKey: d.resultId,
-      evalName: d.eval,
-      criterion: d.item,
-      reason: "judges_split",
-      detail: `${why} (${said})`,
-    };
-  });
+  return judgeDisagreements(results).map((d) => ({
+    resultKey: d.resultId,
+    evalName: d.eval,
+    criterion: d.item,
+    reason: "judges_split",
+    // How they split (who passed, who scored what) is their answer: it shows once the label is saved.
+    detail: `${WHY_BEFORE_LABEL.judges_split}: ${
+      d.splitDecision ? "some pass it, some fail it" : "their scores are far apart"
+    } (${d.verdicts.length} judges)`,
+  }));
 }
 
 function reviewQuestions(result: EvalResult): ReviewQuestion[] {
@@ -65,41 +81,35 @@ function reviewQuestions(result: EvalResult): ReviewQuestion[] {
       evalName: result.eval,
       criterion: DECISION_ITEM,
       reason: "human_review",
-      detail: `decided human_review: ${decision.rationale}`,
+      // The rationale is the judges' reasoning: it shows once the label is saved.
+      detail: WHY_BEFORE_LABEL.human_review,
     },
   ];
 }
 
 function pairwiseQuestions(result: EvalResult): ReviewQuestion[] {
-  const byKey = new Map<string, ReviewQuestion>();
-  const add = (item: string, reason: ReviewReason, why: string) => {
-    const key = `${item}\u0000${reason}`;
-    const seen = byKey.get(key);
-    if (seen) seen.detail = `${seen.detail}; ${why}`;
-    else
-      byKey.set(key, {
-        resultKey: result.id,
-        evalName: result.eval,
-        criterion: item,
-        reason,
-        detail: why,
-      });
-  };
+  // One question per pair and reason, naming the judges it concerns; which output each chose, in which order, is their answer.
+  type PairReason = "position_biased" | "uncertain";
+  const byKey = new Map<string, { item: string; reason: PairReason; judges: string[] }>();
   for (const pair of result.pairwise?.pairs ?? []) {
-    if (pair.positionBiased)
-      add(
-        pair.item,
-        "position_biased",
-        `${pair.judge} chose ${pair.original} with A first and ${pair.swappedMapped} with B first`,
-      );
-    else if (pair.winner === "uncertain")
-      add(
-        pair.item,
-        "uncertain",
-        `${pair.judge} could not decide (${pair.original} with A first, ${pair.swappedMapped} with B first)`,
-      );
+    const reason: PairReason | undefined = pair.positionBiased
+      ? "position_biased"
+      : pair.winner === "uncertain"
+        ? "uncertain"
+        : undefined;
+    if (!reason) continue;
+    const key = `${pair.item}\u0000${reason}`;
+    const seen = byKey.get(key);
+    if (seen) seen.judges.push(pair.judge);
+    else byKey.set(key, { item: pair.item, reason, judges: [pair.judge] });
   }
-  return [...byKey.values()];
+  return [...byKey.values()].map(({ item, reason, judges }) => ({
+    resultKey: result.id,
+    evalName: result.eval,
+    criterion: item,
+    reason,
+    detail: `${WHY_BEFORE_LABEL[reason]} (${[...new Set(judges)].join(", ")})`,
+  }));
 }
 
 /** Every question a run's results leave for a person, in the order of the results. */
@@ -116,7 +126,7 @@ export function needsPerson(results: EvalResult[]): ReviewQuestion[] {
 export function calibrationOutlierDetail(evals: readonly string[]): string {
   const where =
     evals.length > 1 ? ` (in ${evals.length} evals sharing the rubric: ${evals.join(", ")})` : "";
-  return `the judge and the suite's label differ${where}`;
+  return `${WHY_BEFORE_LABEL.calibration_outlier}${where}`;
 }
 
 /**

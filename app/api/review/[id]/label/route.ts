@@ -12,7 +12,7 @@ const Body = z.strictObject({
   note: z.string().max(2000).optional(),
 });
 
-/** Labels a review item: 201 with the label and the judges' verdicts (shown only once the person has answered); 400 for an answer off the item's scale, 409 when another reviewer holds it or it is labelled. */
+/** Labels a review item: 201 with the label, the judges' verdicts and their cited evidence (shown only once the person has answered); 400 for an answer off the item's scale, 409 when another reviewer holds it or it is labelled. */
 export async function POST(request: Request, { params }: IdParams) {
   const { id } = await params;
   const read = await reviewerRequest(request, Body);
@@ -24,6 +24,9 @@ export async function POST(request: Request, { params }: IdParams) {
     ...(read.body.note !== undefined ? { note: read.body.note } : {}),
   });
   if (saved.ok)
-    return NextResponse.json({ label: saved.label, verdicts: saved.verdicts }, { status: 201 });
+    return NextResponse.json(
+      { label: saved.label, verdicts: saved.verdicts, evidence: saved.evidence },
+      { status: 201 },
+    );
   return errorResponse(saved.code === "invalid" ? "bad_request" : saved.code, saved.message);
 }

@@ -1,4 +1,3 @@
-import Link from "next/link";
 import { notFound } from "next/navigation";
 import styles from "@/components/results/results.module.css";
 import { SuiteCrumbs } from "@/components/results/suite-crumbs";
@@ -8,7 +7,7 @@ import { REVIEW_REASON_LABELS } from "@/lib/engine/trust/people/needs-person";
 import { dashboardDatabase } from "@/lib/store/dashboard-database";
 import { labelPageSubject } from "@/lib/store/human-labels";
 import { suiteWorkers } from "@/lib/offthread/suite-workers";
-import { createReviewQueue } from "@/lib/store/review-queue";
+import { CLAIM_LEASE_MS, createReviewQueue } from "@/lib/store/review-queue";
 import { pageSessionReviewer } from "../../../../api/review/reviewer";
 import { runViews } from "../../../../runs/_lib/load";
 import { parseQueueQuery, queueQueryString, storeFilter } from "../query";
@@ -60,16 +59,27 @@ export default async function LabelPage({
   if (!subject) notFound();
   // J goes on to the next item of the filtered queue still waiting for a label, and one this person has not labelled
   // (an item open for its second opinion is another person's): the form picks it, since on loopback only the
-  // browser knows the reviewer's name. K goes back to the one before this (labelled or not).
+  // browser knows the reviewer's name. K goes back the same way, to the nearest such item before this one.
   const all = queued.items;
   const at = all.findIndex((i) => i.id === item.id);
   const href = (other: { id: string }) =>
     `/suites/${id}/review/${other.id}${queueQueryString(query)}`;
-  const nextItems = [...all.slice(at + 1), ...all.slice(0, Math.max(at, 0))]
-    .filter((i) => i.state !== "labelled")
-    .slice(0, NEXT_ITEMS)
-    .map((i) => ({ href: href(i), labelledBy: i.labelledBy }));
-  const previous = at > 0 ? all[at - 1] : undefined;
+  const waiting = (items: typeof all) =>
+    items
+      .filter((i) => i.state !== "labelled" && i.id !== item.id)
+      .slice(0, NEXT_ITEMS)
+      .map((i) => ({ href: href(i), labelledBy: i.labelledBy }));
+  const before = all.slice(0, Math.max(at, 0));
+  const after = all.slice(at + 1);
+  const nextItems = waiting([...after, ...before]);
+  const prevItems = waiting([...before].reverse().concat([...after].reverse()));
+  // A claim past its lease is nobody's: anyone may take it over.
+  const claimedBy =
+    item.state === "claimed" &&
+    item.claimedAt &&
+    Date.now() - item.claimedAt.getTime() < CLAIM_LEASE_MS
+      ? item.claimedBy
+      : null;
 
   return (
     <div className={styles.page}>
@@ -84,20 +94,14 @@ export default async function LabelPage({
       <h1 className={styles.title} data-testid="label-title">
         {item.evalName}: {item.criterion}
       </h1>
+      {/* Why it is here, never what the judges said: the detail is neutral, and the link to the result (which shows their verdicts) comes with the saved label. */}
       <p>
         <span className={review.reason} data-testid="label-reason">
           {REVIEW_REASON_LABELS[item.reason]}
         </span>{" "}
-        <span className={review.detail}>{item.detail}</span>
-      </p>
-      <p className={styles.muted}>
-        {item.reason === "calibration_outlier" ? (
-          <Link href={`/suites/${id}/calibration`}>calibration</Link>
-        ) : (
-          <Link href={`/runs/${item.runId}/results/${encodeURIComponent(item.resultKey)}`}>
-            the result
-          </Link>
-        )}
+        <span className={review.detail} data-testid="label-detail">
+          {item.detail}
+        </span>
       </p>
       <LabelForm
         key={item.id}
@@ -106,8 +110,18 @@ export default async function LabelPage({
         subject={subject}
         given={label}
         sessionName={sessionName}
+        claimedBy={claimedBy}
+        labelledBy={item.labelledBy}
         nextItems={nextItems}
-        prevHref={previous ? href(previous) : null}
+        prevItems={prevItems}
+        result={
+          item.reason === "calibration_outlier"
+            ? { href: `/suites/${id}/calibration`, label: "The calibration" }
+            : {
+                href: `/runs/${item.runId}/results/${encodeURIComponent(item.resultKey)}`,
+                label: "The result",
+              }
+        }
       />
     </div>
   );

@@ -1,0 +1,67 @@
+// Terminal columns a text takes, for the pretty reporter's aligned columns:
+// String.length counts UTF-16 units, so an accent written as a combining mark
+// counts twice, an emoji two or more, and a CJK character one where the
+// terminal draws two; columns padded by length drift. Counted per grapheme
+// (Intl.Segmenter): wide (East Asian Wide and Fullwidth, emoji) is 2, a
+// control or zero-width character 0, anything else 1.
+
+const segmenter = new Intl.Segmenter("en", { granularity: "grapheme" });
+
+const WIDE: readonly [number, number][] = [
+  [0x1100, 0x115f],
+  [0x231a, 0x231b],
+  [0x2329, 0x232a],
+  [0x23e9, 0x23ec],
+  [0x2e80, 0x303e],
+  [0x3041, 0x33ff],
+  [0x3400, 0x4dbf],
+  [0x4e00, 0x9fff],
+  [0xa000, 0xa4cf],
+  [0xa960, 0xa97f],
+  [0xac00, 0xd7a3],
+  [0xf900, 0xfaff],
+  [0xfe10, 0xfe19],
+  [0xfe30, 0xfe6f],
+  [0xff00, 0xff60],
+  [0xffe0, 0xffe6],
+  [0x1f300, 0x1f64f],
+  [0x1f900, 0x1f9ff],
+  [0x20000, 0x3fffd],
+];
+
+const ZERO = /^[\p{Cc}\p{Cf}\p{Mn}\p{Me}]+$/u;
+const EMOJI = /\p{Extended_Pictographic}\uFE0F|\p{Emoji_Presentation}/u;
+
+function graphemeWidth(grapheme: string): number {
+  if (ZERO.test(grapheme)) return 0;
+  if (EMOJI.test(grapheme)) return 2;
+  const code = grapheme.codePointAt(0)!;
+  return WIDE.some(([from, to]) => code >= from && code <= to) ? 2 : 1;
+}
+
+/** The columns `text` takes in a terminal. */
+export function displayWidth(text: string): number {
+  let width = 0;
+  for (const { segment } of segmenter.segment(text)) width += graphemeWidth(segment);
+  return width;
+}
+
+/** `text` in exactly `width` columns: padded with spaces, or cut to fit with "…" at the end. */
+export function fitWidth(text: string, width: number): string {
+  const full = displayWidth(text);
+  if (full <= width) return text + " ".repeat(width - full);
+  let out = "";
+  let used = 0;
+  for (const { segment } of segmenter.segment(text)) {
+    const w = graphemeWidth(segment);
+    if (used + w > width - 1) break;
+    out += segment;
+    used += w;
+  }
+  return `${out}…${" ".repeat(width - 1 - used)}`;
+}
+
+/** `text` padded with spaces to at least `width` columns (never cut). */
+export function padWidth(text: string, width: number): string {
+  return text + " ".repeat(Math.max(0, width - displayWidth(text)));
+}
