@@ -1,5 +1,5 @@
 import * as z from "zod";
-import { LIMITS, atMost, nameString } from "./limits";
+import { LIMITS, atMost, nameString, weightSchema } from "./limits";
 
 // The fourth rubric form: a category rubric, the YAML spelling of the Go
 // package's RubricSet (spec 004). Field names are snake_case like the rest of
@@ -80,11 +80,7 @@ export const CategorySchema = z
     ),
     name: nameString.optional().describe("Human-readable name; defaults to the id."),
     description: z.string().min(1).describe("What this category measures."),
-    weight: z
-      .number()
-      .gt(0, { error: "weight must be greater than 0" })
-      .optional()
-      .describe("Relative importance (default 1)."),
+    weight: weightSchema.optional().describe("Relative importance (default 1)."),
     required: z
       .boolean()
       .optional()
