@@ -2,6 +2,11 @@ import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { planCalibration } from "../engine/trust/calibration/plan-calibration";
 import {
+  CALIBRATION_LIMITS,
+  calibrationSizeIssue,
+} from "../engine/trust/calibration/calibration-size";
+import { formatIssue } from "../config/load-suite";
+import {
   runCalibration,
   calibrationReport,
   DEFAULT_TOLERANCE,
@@ -159,6 +164,16 @@ export async function calibrateCommand(input: {
     io.stderr.write(
       "error: nothing to calibrate: add examples (anchors) to criteria or categories, or an eval dataset: with annotated items\n",
     );
+    return 2;
+  }
+  const tooBig = calibrationSizeIssue({
+    source: suite,
+    planned,
+    maxJudgeCalls: CALIBRATION_LIMITS.cli,
+    hint: "narrow it with --filter",
+  });
+  if (tooBig) {
+    io.stderr.write(`${formatIssue({ ...tooBig, file: options.config })}\n`);
     return 2;
   }
   const models = suite.evals.flatMap(

@@ -46,6 +46,8 @@ export const LIMITS = {
   likertPoints: 101,
   /** A criterion's or a category's weight: past it a weighted sum overflows into Infinity and the score into NaN. */
   weight: 1_000_000,
+  /** Judge calls one request of the dashboard may make in its own process (Check anchors, Run calibration): labelled items × jurors × panel models. */
+  requestJudgeCalls: 5_000,
   /** `--concurrency N` of eval, calibrate, review and worker: calls in flight, and the jobs a worker claims at once. */
   concurrency: 1_000,
 } as const;

@@ -4,6 +4,11 @@ import type { PriceOf } from "../engine/plan/explain-plan";
 import type { JudgePort } from "../engine/ports/judge-port";
 import type { RunOptions } from "../engine/run-suite";
 import { runCalibration, DEFAULT_TOLERANCE } from "../engine/trust/calibration/run-calibration";
+import {
+  CALIBRATION_LIMITS,
+  calibrationSizeIssue,
+} from "../engine/trust/calibration/calibration-size";
+import { planCalibration } from "../engine/trust/calibration/plan-calibration";
 import { redactDeep } from "../engine/results/redact-secrets";
 import type { PrismaClient } from "./generated/client";
 import { createCalibrationStore } from "./calibration-store";
@@ -70,6 +75,14 @@ export async function calibrateStoredSuite(input: {
       code: "bad_request",
       message: `The saved version has errors: ${loaded.issues.slice(0, 3).map(formatIssue).join("; ")}`,
     };
+  // Graded in the server's process: bounded before any call.
+  const tooBig = calibrationSizeIssue({
+    source: loaded.value,
+    planned: planCalibration(loaded.value),
+    maxJudgeCalls: CALIBRATION_LIMITS.request,
+    hint: "run rubric-studio calibrate on this suite instead",
+  });
+  if (tooBig) return { ok: false, code: "bad_request", message: formatIssue(tooBig) };
   const concurrency = input.concurrency ?? 8;
   // Stored redacted, as run results are.
   const result = redactDeep(

@@ -4,6 +4,8 @@ import type { EngineDeps, RunOptions } from "../../run-suite";
 import { locateAnchors, type AnchorSpot } from "./locate-anchors";
 import type { CalibrationItem, CalibrationResult } from "../../results/trust";
 import { runCalibration, DEFAULT_TOLERANCE } from "./run-calibration";
+import { CALIBRATION_LIMITS, calibrationSizeIssue } from "./calibration-size";
+import { planCalibration, type Probe } from "./plan-calibration";
 
 // The editor's "Check anchors": grades the calibration anchors of the draft
 // (of the criterion under the cursor, or of every criterion) with the judge,
@@ -40,6 +42,8 @@ export async function checkAnchors(
     tolerance?: number;
     /** `text` already loaded (the dashboard loads it on a worker thread, under a time limit). */
     loaded?: LoadResult;
+    /** Judge calls the check may plan (default: what one request of the dashboard may). */
+    maxJudgeCalls?: number;
     /** Which provider serves each judge model (the dashboard's: the server's providers); a model whose provider has no key defers, with the reason. */
     resolveModel?: RunOptions["resolveModel"];
   },
@@ -62,11 +66,20 @@ export async function checkAnchors(
   const scope = chosen.map((s) => ({ eval: s.eval, criterion: s.criterion }));
   const wanted = new Set(scope.map((s) => `${s.eval}\u0000${s.criterion}`));
   const tolerance = input.tolerance ?? DEFAULT_TOLERANCE;
+  const select = (probe: Probe) =>
+    probe.source === "anchor" && wanted.has(`${probe.eval}\u0000${probe.item}`);
+  // Posted as you type, and graded in the server's process: bounded before any call.
+  const tooBig = calibrationSizeIssue({
+    source: loaded.value,
+    planned: planCalibration(loaded.value, undefined, select),
+    maxJudgeCalls: input.maxJudgeCalls ?? CALIBRATION_LIMITS.request,
+    hint: "check one criterion (put the cursor in it), or run rubric-studio calibrate",
+  });
+  if (tooBig) return { ok: false, issues: [tooBig] };
   const result = await runCalibration(
     {
       suite: loaded.value,
-      select: (probe) =>
-        probe.source === "anchor" && wanted.has(`${probe.eval}\u0000${probe.item}`),
+      select,
       defaultModel: input.defaultModel,
       concurrency: input.concurrency ?? 4,
       toolVersion: input.toolVersion,

@@ -18,6 +18,9 @@ import { useTestDatabase } from "../../support/test-database";
 // points × points matrix on the server's main thread until it ran out of
 // memory. The band is bounded in the language (a located error), and what is
 // stored from before the bound is read on the unit scale, never point by point.
+// The same class: a calibration grades each labelled item through the eval's
+// jury and panel, a product no suite limit saw; a request of the dashboard may
+// plan at most 5,000 judge calls.
 
 const db = useTestDatabase();
 const NAMES = ["DATABASE_URL", "ANTHROPIC_API_KEY", "OPENAI_API_KEY", "OPENAI_BASE_URL"] as const;
@@ -140,5 +143,49 @@ describe("an unbounded likert band", () => {
     });
     expect(calibration.confusion.categories).toEqual(["0.00", "0.25", "0.50", "0.75", "1.00"]);
     expect(performance.now() - started).toBeLessThan(1_000);
+  });
+});
+
+const wide = `evals:
+  - name: wide jury
+    response: "Refunds take 5 days."
+    judge: { panel: [${Array.from({ length: 10 }, (_, i) => `openai:m${i}`).join(", ")}], jury: { size: 25 } }
+    rubric:
+      criteria:
+        - name: window
+          description: "States how long a refund takes."
+          examples:
+${Array.from({ length: 50 }, (_, i) => `            - { response: "answer ${i}", score: 1.0 }`).join("\n")}
+`;
+const TOO_MANY =
+  /^calibration plans 50 labelled items × their judges = 12,500 judge calls \(eval "wide jury": 12,500\); it may plan at most 5,000: /;
+
+describe("a calibration's labelled items × jurors × panel models", () => {
+  it("Check anchors past 5,000 judge calls answers a located error at once, and calls no judge", async () => {
+    const before = openai.requests.length;
+    const started = performance.now();
+    const response = await checkAnchors(post("/api/calibration/check", { yaml: wide, line: 8 }));
+    const check = (await response.json()) as AnchorCheck;
+    expect(check.ok).toBe(false);
+    if (check.ok) return;
+    expect(check.issues).toHaveLength(1);
+    expect(check.issues[0]).toMatchObject({ line: 2, column: 5 });
+    expect(check.issues[0]!.message).toMatch(TOO_MANY);
+    expect(check.issues[0]!.message).toMatch(/check one criterion/);
+    expect(openai.requests.length).toBe(before);
+    expect(performance.now() - started).toBeLessThan(5_000);
+  });
+
+  it("Run calibration answers the same, before any call", async () => {
+    const created = await createSuiteStore(db.prisma).createSuite({ name: "wide", yaml: wide });
+    if (!created.ok) throw new Error(created.message);
+    const before = openai.requests.length;
+    const response = await calibrate(post(`/api/suites/${created.value.id}/calibrations`, {}), {
+      params: Promise.resolve({ id: created.value.id }),
+    });
+    expect(response.status).toBe(400);
+    const body = (await response.json()) as { error: { message: string } };
+    expect(body.error.message).toMatch(/^wide:2:5: error: calibration plans 50 labelled items/);
+    expect(openai.requests.length).toBe(before);
   });
 });
