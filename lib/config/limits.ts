@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { nameProblem } from "./clean-name";
 
 // Upper bounds of the rubric language. A suite is hostile input (the editor
 // posts every keystroke to the server), so every count has a ceiling, and the
@@ -31,6 +32,8 @@ export const LIMITS = {
   compareItems: 1_000,
   /** Names, ids and model names. */
   nameChars: 200,
+  /** A reviewer's name (given at login, or remembered by the browser), in code points. */
+  reviewerChars: 80,
   maxResultChars: 1_000_000,
   /** Cells one suite plans: evals × dataset items × matrix cells. */
   cells: 10_000,
@@ -61,7 +64,11 @@ export function atMost(n: number, what: string): { error: string } {
 export const nameString = z
   .string()
   .min(1)
-  .max(LIMITS.nameChars, atMost(LIMITS.nameChars, "at most {n} characters"));
+  .max(LIMITS.nameChars, atMost(LIMITS.nameChars, "at most {n} characters"))
+  .superRefine((name, ctx) => {
+    const problem = nameProblem(name);
+    if (problem) ctx.addIssue({ code: "custom", message: problem });
+  });
 
 /** A weight: above 0, and small enough that a rubric's weighted sum stays finite. */
 export const weightSchema = z

@@ -79,6 +79,10 @@ const ODD_CHARACTERS = [
   "...\n",
   "\u2028",
   "\uD800",
+  "\u202E",
+  "\u2066",
+  "\u0007",
+  "\u001B[2J",
 ];
 
 /** Keys whose values the language bounds, with values far past the bounds. */
