@@ -167,8 +167,8 @@ export async function calibrateCommand(input: {
     return 2;
   }
   const tooBig = calibrationSizeIssue({
-    source: suite,
-    planned,
+    suite,
+    ...(filter ? { filter } : {}),
     maxJudgeCalls: CALIBRATION_LIMITS.cli,
     hint: "narrow it with --filter",
   });

@@ -76,11 +76,6 @@ function evalPlanSize(evalConfig: EvalConfig, suite: SuiteConfig): EvalPlanSize 
   return { cells, judgeCalls: cells * product(callFactors), cellFactors, callFactors };
 }
 
-/** The judge calls an eval plans at most (cells × judges × calls per judge), by arithmetic. */
-export function evalJudgeCalls(evalConfig: EvalConfig, suite: SuiteConfig): number {
-  return evalPlanSize(evalConfig, suite).judgeCalls;
-}
-
 function spelled(factors: [string, number][], total: number, unit: string): string {
   const parts = factors.map(([name, n]) => `${formatCount(n)} ${name}`);
   return parts.length > 1

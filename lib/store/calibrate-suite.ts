@@ -8,7 +8,6 @@ import {
   CALIBRATION_LIMITS,
   calibrationSizeIssue,
 } from "../engine/trust/calibration/calibration-size";
-import { planCalibration } from "../engine/trust/calibration/plan-calibration";
 import { redactDeep } from "../engine/results/redact-secrets";
 import type { PrismaClient } from "./generated/client";
 import { createCalibrationStore } from "./calibration-store";
@@ -77,8 +76,7 @@ export async function calibrateStoredSuite(input: {
     };
   // Graded in the server's process: bounded before any call.
   const tooBig = calibrationSizeIssue({
-    source: loaded.value,
-    planned: planCalibration(loaded.value),
+    suite: loaded.value,
     maxJudgeCalls: CALIBRATION_LIMITS.request,
     hint: "run rubric-studio calibrate on this suite instead",
   });

@@ -8,7 +8,7 @@ import type { AnchorCheck } from "../../../lib/engine/trust/calibration/check-an
 import { calibrateItem } from "../../../lib/engine/trust/calibration/calibration-stats";
 import { labelScaleOf } from "../../../lib/engine/trust/people/label-scale";
 import { createSuiteStore } from "../../../lib/store/suite-store";
-import { resetSuiteWorkers } from "../../../lib/offthread/suite-workers";
+import { resetSuiteWorkers, suiteWorkers } from "../../../lib/offthread/suite-workers";
 import { releaseRouteDatabase } from "../../support/route-database";
 import { startFakeOpenAIApi, type FakeOpenAIApi } from "../../support/fake-openai-api";
 import { useTestDatabase } from "../../support/test-database";
@@ -187,5 +187,16 @@ describe("a calibration's labelled items × jurors × panel models", () => {
     const body = (await response.json()) as { error: { message: string } };
     expect(body.error.message).toMatch(/^wide:2:5: error: calibration plans 50 labelled items/);
     expect(openai.requests.length).toBe(before);
+  });
+
+  it("Check anchors locates a draft's anchors on a worker thread, with the load (seconds of the yaml package for a large suite)", async () => {
+    const located = await suiteWorkers().run({ kind: "anchors", text: wide, file: "wide.yaml" });
+    expect(located.ok).toBe(true);
+    if (!located.ok) return;
+    expect(located.value.loaded.ok).toBe(true);
+    expect(located.value.spans).toHaveLength(1);
+    expect(located.value.spans[0]).toMatchObject({ eval: "wide jury", criterion: "window" });
+    expect(located.value.spans[0]!.anchors).toHaveLength(50);
+    expect(located.value.spans[0]!.anchors[0]).toMatchObject({ id: "1", line: 10, column: 15 });
   });
 });

@@ -1,15 +1,14 @@
 import { LIMITS, formatCount } from "../../../config/limits";
-import { evalJudgeCalls } from "../../../config/plan-size";
-import type { ConfigIssue, SuiteConfig } from "../../../config/types";
-import type { Probe } from "./plan-calibration";
+import type { ConfigIssue, EvalConfig, SuiteConfig } from "../../../config/types";
+import { planCalibration, type Probe } from "./plan-calibration";
 
 // A calibration grades one generated eval per labelled item (each anchor,
-// category example and annotated dataset item), each through the eval's
-// jury and panel: the suite's own plan-size check does not see that product,
-// so it is checked here, by arithmetic on the plan, before any call is made.
-// The CLI's `calibrate` may plan what a suite may; a request of the dashboard
-// (Check anchors as you type, Run calibration) far less, since its work runs
-// in the server's process.
+// category example and annotated dataset item), each once per juror and
+// panel model of its eval: the suite's own plan-size check does not see that
+// product, so it is checked here by arithmetic on the probes, before any
+// probe's rubric is built or any call is made. The CLI's `calibrate` may plan
+// what a suite may; a request of the dashboard (Check anchors as you type,
+// Run calibration) far less, since its work runs in the server's process.
 
 /** Judge calls a calibration may plan: from the CLI, and in one request of the dashboard. */
 export const CALIBRATION_LIMITS = {
@@ -17,33 +16,41 @@ export const CALIBRATION_LIMITS = {
   request: LIMITS.requestJudgeCalls,
 } as const;
 
-/** The located error for a calibration plan over `maxJudgeCalls`, at the eval that plans the most; undefined within it. */
+/** Calls one probe of this eval makes: it grades one criterion, category or free-form rubric once per judge. */
+const judgesOf = (e: EvalConfig) => (e.judge.panel?.length ?? 1) * e.judge.jury.size;
+
+/** The located error for a calibration that would plan more than `maxJudgeCalls`, at the eval that plans the most; undefined within it. */
 export function calibrationSizeIssue(input: {
-  /** The suite as loaded: where the error points. */
-  source: SuiteConfig;
-  /** What planCalibration made of it. */
-  planned: { suite: SuiteConfig; probes: Probe[] };
+  suite: SuiteConfig;
+  filter?: RegExp;
+  select?: (probe: Probe) => boolean;
   maxJudgeCalls: number;
   /** What to do instead, for the message. */
   hint: string;
 }): ConfigIssue | undefined {
-  const { source, planned } = input;
-  const byEval = new Map<string, number>();
-  let total = 0;
-  planned.suite.evals.forEach((generated, i) => {
-    const calls = evalJudgeCalls(generated, planned.suite);
-    total += calls;
-    const name = planned.probes[i]?.eval ?? generated.name;
-    byEval.set(name, (byEval.get(name) ?? 0) + calls);
+  const { suite, select } = input;
+  const probesOf = new Map<string, number>();
+  // Counted, never kept: the select answers false, so no probe's rubric is built.
+  planCalibration(suite, input.filter, (probe) => {
+    if (!select || select(probe)) probesOf.set(probe.eval, (probesOf.get(probe.eval) ?? 0) + 1);
+    return false;
   });
-  if (total <= input.maxJudgeCalls) return undefined;
-  const [name, calls] = [...byEval].reduce((a, b) => (b[1] > a[1] ? b : a));
-  const index = source.evals.findIndex((e) => e.name === name);
-  const at = source.evals[index] ?? source.evals[0]!;
+  let probes = 0;
+  let total = 0;
+  let most: { index: number; calls: number } | undefined;
+  suite.evals.forEach((e, index) => {
+    const count = probesOf.get(e.name) ?? 0;
+    const calls = count * judgesOf(e);
+    probes += count;
+    total += calls;
+    if (calls > (most?.calls ?? 0)) most = { index, calls };
+  });
+  if (total <= input.maxJudgeCalls || !most) return undefined;
+  const at = suite.evals[most.index]!;
   return {
     ...at.location,
-    path: ["evals", Math.max(index, 0)],
-    message: `calibration plans ${formatCount(planned.probes.length)} labelled items × their judges = ${formatCount(total)} judge calls (eval "${name}": ${formatCount(calls)}); it may plan at most ${formatCount(input.maxJudgeCalls)}: ${input.hint}`,
+    path: ["evals", most.index],
+    message: `calibration plans ${formatCount(probes)} labelled items × their judges = ${formatCount(total)} judge calls (eval "${at.name}": ${formatCount(most.calls)}); it may plan at most ${formatCount(input.maxJudgeCalls)}: ${input.hint}`,
     severity: "error",
   };
 }

@@ -1,11 +1,11 @@
 import { loadSuite } from "../../../config/load-suite";
 import type { ConfigIssue, LoadResult } from "../../../config/types";
 import type { EngineDeps, RunOptions } from "../../run-suite";
-import { locateAnchors, type AnchorSpot } from "./locate-anchors";
+import { locateAnchors, type AnchorSpot, type CriterionSpan } from "./locate-anchors";
 import type { CalibrationItem, CalibrationResult } from "../../results/trust";
 import { runCalibration, DEFAULT_TOLERANCE } from "./run-calibration";
 import { CALIBRATION_LIMITS, calibrationSizeIssue } from "./calibration-size";
-import { planCalibration, type Probe } from "./plan-calibration";
+import type { Probe } from "./plan-calibration";
 
 // The editor's "Check anchors": grades the calibration anchors of the draft
 // (of the criterion under the cursor, or of every criterion) with the judge,
@@ -42,6 +42,8 @@ export async function checkAnchors(
     tolerance?: number;
     /** `text` already loaded (the dashboard loads it on a worker thread, under a time limit). */
     loaded?: LoadResult;
+    /** Where the anchors of `text` were typed, already found (the dashboard finds them on a worker thread, with `loaded`). */
+    spans?: CriterionSpan[];
     /** Judge calls the check may plan (default: what one request of the dashboard may). */
     maxJudgeCalls?: number;
     /** Which provider serves each judge model (the dashboard's: the server's providers); a model whose provider has no key defers, with the reason. */
@@ -51,7 +53,7 @@ export async function checkAnchors(
 ): Promise<AnchorCheck> {
   const loaded = input.loaded ?? loadSuite({ text: input.text, file: input.file });
   if (!loaded.ok) return { ok: false, issues: loaded.issues };
-  const spans = locateAnchors({ text: input.text, file: input.file }).filter(
+  const spans = (input.spans ?? locateAnchors({ text: input.text, file: input.file })).filter(
     (s) => s.anchors.length > 0,
   );
   const { line, lines } = input;
@@ -70,8 +72,8 @@ export async function checkAnchors(
     probe.source === "anchor" && wanted.has(`${probe.eval}\u0000${probe.item}`);
   // Posted as you type, and graded in the server's process: bounded before any call.
   const tooBig = calibrationSizeIssue({
-    source: loaded.value,
-    planned: planCalibration(loaded.value, undefined, select),
+    suite: loaded.value,
+    select,
     maxJudgeCalls: input.maxJudgeCalls ?? CALIBRATION_LIMITS.request,
     hint: "check one criterion (put the cursor in it), or run rubric-studio calibrate",
   });
