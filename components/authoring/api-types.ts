@@ -1,4 +1,6 @@
 import * as z from "zod";
+import { cleanName, codePointLength } from "../../lib/config/clean-name";
+import { LIMITS } from "../../lib/config/limits";
 
 // The JSON the authoring routes accept and return. Shared by the route
 // handlers (which parse requests with these schemas) and the client
@@ -6,9 +8,17 @@ import * as z from "zod";
 
 export const SUITE_NAME = z
   .string()
-  .trim()
-  .min(1, "A suite needs a name.")
-  .max(200, "Keep the name under 200 characters.");
+  .max(100_000, "Keep the name under 200 characters.")
+  // The one normal form of names: no control or bidirectional characters; counted in code points.
+  .transform((name) => cleanName(name))
+  .pipe(
+    z
+      .string()
+      .min(1, "A suite needs a name.")
+      .refine((name) => codePointLength(name) <= LIMITS.nameChars, {
+        error: `Keep the name under ${LIMITS.nameChars} characters.`,
+      }),
+  );
 /** Generous, but a bound: the editor posts the whole text on every pause. */
 export const SUITE_YAML = z.string().max(2_000_000, "The suite is larger than 2 MB.");
 

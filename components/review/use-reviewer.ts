@@ -1,5 +1,7 @@
 "use client";
 import { useCallback, useEffect, useState } from "react";
+import { cleanName } from "../../lib/config/clean-name";
+import { LIMITS } from "../../lib/config/limits";
 
 // The reviewer's name: the session's (given at login) when there is one, else
 // the one this browser remembers (loopback, no login), asked for once.
@@ -20,7 +22,8 @@ export function useReviewer(sessionName: string | null): {
     }
   }, []);
   const setName = useCallback((name: string) => {
-    const clean = name.replace(/\s+/g, " ").trim().slice(0, 80);
+    // The server's normal form (lib/access/reviewer-name.ts), so the name shown is the name stored.
+    const clean = cleanName(name, LIMITS.reviewerChars);
     if (!clean) return;
     try {
       window.localStorage.setItem(KEY, clean);

@@ -1,4 +1,6 @@
 import { unsealData } from "iron-session";
+import { cleanName } from "../config/clean-name";
+import { LIMITS } from "../config/limits";
 import type { AccessPolicy } from "./access-policy";
 import { SESSION_TTL_SECONDS, type SessionData } from "./session";
 
@@ -6,12 +8,12 @@ import { SESSION_TTL_SECONDS, type SessionData } from "./session";
 // as someone else); on loopback without a login, the name the browser
 // remembers and sends with each request.
 
-export const REVIEWER_MAX = 80;
+export const REVIEWER_MAX = LIMITS.reviewerChars;
 
+/** A reviewer's name in the one normal form of names (lib/config/clean-name.ts), or undefined when nothing is left. */
 export function cleanReviewerName(raw: unknown): string | undefined {
   if (typeof raw !== "string") return undefined;
-  const name = raw.replace(/\s+/g, " ").trim().slice(0, REVIEWER_MAX);
-  return name || undefined;
+  return cleanName(raw, REVIEWER_MAX) || undefined;
 }
 
 /** The name a session was opened with, if any. */

@@ -4,6 +4,11 @@ import { planCalibration } from "../engine/trust/calibration/plan-calibration";
 import { labelledByNote, labelledItemsText, sameRow } from "../engine/trust/calibration/labellers";
 import { runCalibration, calibrationReport } from "../engine/run-calibration";
 import { DEFAULT_TOLERANCE } from "../engine/trust/calibration/calibration-stats";
+import {
+  CALIBRATION_LIMITS,
+  calibrationSizeIssue,
+} from "../engine/trust/calibration/calibration-size";
+import { formatIssue } from "../config/load-suite";
 import type { CalibrationResult, CriterionCalibration } from "../engine/results/trust";
 import { formatUsd, plural } from "../engine/results/format-score";
 import { stripControl } from "../report/escape";
@@ -158,6 +163,16 @@ export async function calibrateCommand(input: {
       "error: nothing to calibrate: add examples (anchors) to criteria or categories, or " +
         "an eval dataset: with annotated items\n",
     );
+    return 2;
+  }
+  const tooBig = calibrationSizeIssue({
+    suite,
+    ...(filter ? { filter } : {}),
+    maxJudgeCalls: CALIBRATION_LIMITS.cli,
+    hint: "narrow it with --filter",
+  });
+  if (tooBig) {
+    io.stderr.write(`${formatIssue({ ...tooBig, file: options.config })}\n`);
     return 2;
   }
   const models = suite.evals.flatMap(

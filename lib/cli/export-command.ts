@@ -1,9 +1,10 @@
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { RubricSetConfig } from "../config/category-types";
 import { formatIssue, loadSuite } from "../config/load-suite";
 import { rubricSetToJson } from "../config/rubric-set-json";
 import type { CliIo } from "./cli-io";
+import { readBoundedFile, SUITE_FILE } from "./read-bounded-file";
 
 // `rubric-studio export --config suite.yaml`: a category rubric of the suite
 // as the Go package's RubricSet JSON (the reverse of `import`), for teams that
@@ -25,15 +26,12 @@ export async function exportCommand(input: {
   io: CliIo;
 }): Promise<number> {
   const { options, io } = input;
-  let text: string;
-  try {
-    text = await readFile(path.resolve(io.cwd, options.config), "utf8");
-  } catch (error) {
-    io.stderr.write(
-      `${options.config}:1:1: error: cannot read the suite: ${(error as NodeJS.ErrnoException).code === "ENOENT" ? "file not found" : (error as Error).message}\n`,
-    );
+  const read = await readBoundedFile(path.resolve(io.cwd, options.config), SUITE_FILE);
+  if (!read.ok) {
+    io.stderr.write(`${options.config}:1:1: error: cannot read the suite: ${read.message}\n`);
     return 2;
   }
+  const text = read.text;
   const loaded = loadSuite({ text, file: options.config });
   if (!loaded.ok) {
     for (const issue of loaded.issues) io.stderr.write(`${formatIssue(issue)}\n`);

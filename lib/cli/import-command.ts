@@ -1,4 +1,4 @@
-import { readFile, writeFile, mkdir, stat } from "node:fs/promises";
+import { writeFile, mkdir, stat } from "node:fs/promises";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -7,6 +7,7 @@ import { rubricSetPathOf } from "../config/rubric-set-paths";
 import type { ConfigIssue } from "../config/types";
 import { parseRubricSetJson, rubricSetToSuiteYaml } from "../config/rubric-set-json";
 import type { CliIo } from "./cli-io";
+import { readBoundedFile } from "./read-bounded-file";
 
 // `rubric-studio import rubricset.json`: the Go package's RubricSet JSON in,
 // a suite in the YAML language out (the rubric under rubrics:, and one review
@@ -34,15 +35,9 @@ export async function importCommand(input: {
     for (const line of lines) io.stderr.write(`${file}: ${line}\n`);
     return 2;
   };
-  let text: string;
-  try {
-    text = await readFile(path.resolve(io.cwd, file), "utf8");
-  } catch (error) {
-    return fail([
-      `cannot read the file: ${(error as NodeJS.ErrnoException).code === "ENOENT" ? "file not found" : (error as Error).message}`,
-    ]);
-  }
-  const parsed = parseRubricSetJson(text);
+  const read = await readBoundedFile(path.resolve(io.cwd, file));
+  if (!read.ok) return fail([`cannot read the file: ${read.message}`]);
+  const parsed = parseRubricSetJson(read.text);
   if (!parsed.ok) return fail(parsed.issues);
 
   // Paths in a suite are relative to the suite file: to the output's folder, or to here for stdout.

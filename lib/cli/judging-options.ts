@@ -1,6 +1,7 @@
 import { Option, type Command } from "commander";
+import { LIMITS } from "../config/limits";
 
-type Parser = (flag: string) => (value: string) => number;
+type Parser = (flag: string, max?: number) => (value: string) => number;
 export type JudgingParsers = { positiveInt: Parser; positiveNumber: Parser; nonNegative: Parser };
 
 /**
@@ -23,7 +24,7 @@ export function addJudgingOptions(
     )
     .addOption(
       new Option("--concurrency <n>", "judge calls in flight at once")
-        .argParser(parsers.positiveInt("--concurrency"))
+        .argParser(parsers.positiveInt("--concurrency", LIMITS.concurrency))
         .default(8),
     )
     .addOption(

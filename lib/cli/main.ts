@@ -5,7 +5,7 @@ import { parseReporterList, REPORTER_NAMES } from "../report/registry";
 import { readEnv, type Settings } from "../env/read-env";
 import { addJudgingOptions } from "./judging-options";
 import { addReviewCommands } from "./review-commands";
-import { LIMITS } from "../config/limits";
+import { LIMITS, formatCount } from "../config/limits";
 import type { CliIo } from "./cli-io";
 
 const REPORTER_HELP = `${REPORTER_NAMES.join(", ")} (comma-separated)`;
@@ -30,7 +30,7 @@ function positiveInt(name: string, max = Number.MAX_SAFE_INTEGER) {
     const n = Number(value);
     if (!Number.isInteger(n) || n < 1)
       throw new InvalidArgumentError(`${name} must be a whole number of at least 1`);
-    if (n > max) throw new InvalidArgumentError(`${name} must be at most ${max}`);
+    if (n > max) throw new InvalidArgumentError(`${name} must be at most ${formatCount(max)}`);
     return n;
   };
 }
@@ -261,7 +261,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     )
     .addOption(
       new Option("--concurrency <n>", "judge calls in flight at once")
-        .argParser(positiveInt("--concurrency"))
+        .argParser(positiveInt("--concurrency", LIMITS.concurrency))
         .default(8),
     )
     .addOption(

@@ -1,6 +1,6 @@
-import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type { ConfigIssue, SuiteConfig } from "../config/types";
+import { DOCUMENT_FILE, readBoundedFile } from "./read-bounded-file";
 
 // Documents under review named by file (`document: { file: prd.md }`) are read
 // here, relative to the suite file, because lib/config does no I/O. The text
@@ -17,22 +17,18 @@ export async function readDocuments(input: {
     suite.evals.map(async (evalConfig, i) => {
       const file = evalConfig.document?.file;
       if (file === undefined) return evalConfig;
-      try {
-        const text = await readFile(path.resolve(path.dirname(suitePath), file), "utf8");
-        return { ...evalConfig, response: text };
-      } catch (error) {
-        const reason =
-          (error as NodeJS.ErrnoException).code === "ENOENT"
-            ? "file not found"
-            : (error as Error).message;
-        issues.push({
-          ...evalConfig.location,
-          path: ["evals", i, "document", "file"],
-          message: `cannot read the document "${file}" (relative to the suite file): ${reason}`,
-          severity: "error",
-        });
-        return evalConfig;
-      }
+      const read = await readBoundedFile(
+        path.resolve(path.dirname(suitePath), file),
+        DOCUMENT_FILE,
+      );
+      if (read.ok) return { ...evalConfig, response: read.text };
+      issues.push({
+        ...evalConfig.location,
+        path: ["evals", i, "document", "file"],
+        message: `cannot read the document "${file}" (relative to the suite file): ${read.message}`,
+        severity: "error",
+      });
+      return evalConfig;
     }),
   );
   return issues.length > 0 ? { ok: false, issues } : { ok: true, value: { ...suite, evals } };

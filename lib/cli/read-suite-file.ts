@@ -1,4 +1,3 @@
-import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { loadSuite } from "../config/load-suite";
 import { candidateItemIssues } from "../config/check-candidates";
@@ -6,6 +5,7 @@ import { planSizeIssues } from "../config/plan-size";
 import type { ConfigIssue, LoadResult, SuiteConfig } from "../config/types";
 import { readDocuments } from "./read-documents";
 import { readDatasets } from "./read-datasets";
+import { readBoundedFile, SUITE_FILE } from "./read-bounded-file";
 
 /**
  * Reads and loads a suite file; a missing or unreadable file is an issue like
@@ -16,14 +16,8 @@ export async function readSuiteFile(input: {
   cwd: string;
 }): Promise<LoadResult & { text?: string }> {
   const { file, cwd } = input;
-  let text: string;
-  try {
-    text = await readFile(path.resolve(cwd, file), "utf8");
-  } catch (error) {
-    const reason =
-      (error as NodeJS.ErrnoException).code === "ENOENT"
-        ? "file not found"
-        : (error as Error).message;
+  const contents = await readBoundedFile(path.resolve(cwd, file), SUITE_FILE);
+  if (!contents.ok) {
     return {
       ok: false,
       issues: [
@@ -32,12 +26,13 @@ export async function readSuiteFile(input: {
           line: 1,
           column: 1,
           path: [],
-          message: `cannot read the suite: ${reason}`,
+          message: `cannot read the suite: ${contents.message}`,
           severity: "error",
         },
       ],
     };
   }
+  const text = contents.text;
   const loaded = loadSuite({ text, file });
   if (!loaded.ok) return { ...loaded, text };
   const read = await readSuiteAttachments({

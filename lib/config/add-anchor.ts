@@ -7,15 +7,17 @@ import {
   type Node,
   type YAMLMap,
 } from "yaml";
+import type { SuiteConfig } from "./types";
 
 // "Add as anchor": a person's label written into the suite as a new
 // `examples:` entry of its criterion. The text is spliced, not re-printed: the
 // Document API finds where the criterion (or its examples) sits, and one
 // entry is inserted there in the file's own style (a block list gets a line,
 // a flow map or list gets `, ...`), so every comment, quote and blank line of
-// the file stays as it was and the diff is that entry alone. Whether the
-// result still loads is the caller's to check (the dashboard loads suites on
-// a worker thread).
+// the file stays as it was and the diff is that entry alone. Entries go right
+// after the text of the last item or pair, never after a comment. Whether the
+// result still loads, and holds the new anchor, is the caller's to check
+// (`anchorIsIn`; the dashboard loads suites on a worker thread).
 
 export type AddAnchorResult = { ok: true; yaml: string } | { ok: false; message: string };
 
@@ -116,8 +118,11 @@ export function addAnchor(input: {
   } else if (isSeq(examples) || (isScalar(examples) && examples.value === null)) {
     // A flow list `[...]`, or `examples:` with nothing after it.
     if (isSeq(examples)) {
-      const close = text.lastIndexOf("]", range(examples)[1]);
-      yaml = splice(text, close, `${examples.items.length ? ", " : ""}${entry}`);
+      // Right after the last item's own text (a comment after it may hold a `]`); an empty list at its `]`.
+      const last = examples.items.at(-1) as Node | undefined;
+      yaml = last
+        ? splice(text, range(last)[1], `, ${entry}`)
+        : splice(text, text.lastIndexOf("]", range(examples)[1]), entry);
     } else yaml = splice(text, range(examples)[0], ` [${entry}]`);
   } else if (examples !== undefined) {
     return {
@@ -125,8 +130,12 @@ export function addAnchor(input: {
       message: `criterion "${input.criterion}" has examples that are not a list`,
     };
   } else if (node.flow) {
-    const before = text.slice(0, text.lastIndexOf("}", range(node)[1])).trimEnd();
-    yaml = splice(text, before.length, `${before.endsWith("{") ? "" : ","} examples: [${entry}]`);
+    // Right after the last pair's own text, found by the YAML's structure: the
+    // text before the closing `}` may end in a comment (which may hold a `}`),
+    // and an entry written there would be part of the comment.
+    const pair = node.items.at(-1)!;
+    const end = ((pair.value ?? pair.key) as Node).range![1];
+    yaml = splice(text, end, `, examples: [${entry}]`);
   } else {
     const firstKey = node.items[0]!.key as Node;
     const indent = " ".repeat(columnOf(text, range(firstKey)[0]));
@@ -138,4 +147,21 @@ export function addAnchor(input: {
   }
   // The caller checks that the result still loads (at most so many anchors per criterion...), where it loads suites.
   return { ok: true, yaml };
+}
+
+/** Whether a loaded suite holds the anchor: what "Add as anchor" checks before it answers that the anchor was added. */
+export function anchorIsIn(input: {
+  suite: SuiteConfig;
+  evalName: string;
+  criterion: string;
+  response: string;
+  score: number;
+}): boolean {
+  const rubric = input.suite.evals.find((e) => e.name === input.evalName)?.rubric;
+  if (rubric?.kind !== "criteria") return false;
+  const criterion = rubric.criteria.find((c) => c.name === input.criterion);
+  // The score is written to two decimals (styledScore).
+  return (criterion?.examples ?? []).some(
+    (a) => a.response === input.response && Math.abs(a.score - input.score) <= 0.005 + 1e-9,
+  );
 }

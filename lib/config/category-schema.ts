@@ -1,5 +1,5 @@
 import * as z from "zod";
-import { LIMITS, atMost, nameString } from "./limits";
+import { LIMITS, atMost, nameString, weightSchema } from "./limits";
 
 // The fourth rubric form: a category rubric, the YAML spelling of the Go
 // package's RubricSet (spec 004). Field names are snake_case like the rest of
@@ -86,11 +86,7 @@ export const CategorySchema = z
       .string()
       .optional()
       .describe("What this category measures (shown to the judge)."),
-    weight: z
-      .number()
-      .gt(0, { error: "weight must be greater than 0" })
-      .optional()
-      .describe("Relative importance (default 1)."),
+    weight: weightSchema.optional().describe("Relative importance (default 1)."),
     required: z
       .boolean()
       .optional()

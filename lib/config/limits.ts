@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { nameProblem } from "./clean-name";
 
 // Upper bounds of the rubric language. A suite is hostile input (the editor
 // posts every keystroke to the server), so every count has a ceiling, and the
@@ -34,6 +35,8 @@ export const LIMITS = {
   compareItems: 1_000,
   /** Names, ids and model names. */
   nameChars: 200,
+  /** A reviewer's name (given at login, or remembered by the browser), in code points. */
+  reviewerChars: 80,
   maxResultChars: 1_000_000,
   /** Cells one suite plans: evals × dataset items × matrix cells. */
   cells: 10_000,
@@ -41,6 +44,18 @@ export const LIMITS = {
   judgeCalls: 100_000,
   /** `eval --repeat N`: every judge call N times. */
   repeats: 100,
+  /**
+   * Points of a likert scale (max − min + 1). Each point is a label button, a
+   * row and a column of the calibration confusion matrix (points² cells), so
+   * the range is bounded: 1..5, 1..7, 0..10 and 0..100 all fit.
+   */
+  likertPoints: 101,
+  /** A criterion's or a category's weight: past it a weighted sum overflows into Infinity and the score into NaN. */
+  weight: 1_000_000,
+  /** Judge calls one request of the dashboard may make in its own process (Check anchors, Run calibration): labelled items × jurors × panel models. */
+  requestJudgeCalls: 5_000,
+  /** `--concurrency N` of eval, calibrate, review and worker: calls in flight, and the jobs a worker claims at once. */
+  concurrency: 1_000,
 } as const;
 
 /** zod's error option for an upper bound: "a jury has at most 25 jurors". */
@@ -52,7 +67,26 @@ export function atMost(n: number, what: string): { error: string } {
 export const nameString = z
   .string()
   .min(1)
-  .max(LIMITS.nameChars, atMost(LIMITS.nameChars, "at most {n} characters"));
+  .max(LIMITS.nameChars, atMost(LIMITS.nameChars, "at most {n} characters"))
+  .superRefine((name, ctx) => {
+    const problem = nameProblem(name);
+    if (problem) ctx.addIssue({ code: "custom", message: problem });
+  });
+
+/** A weight: above 0, and small enough that a rubric's weighted sum stays finite. */
+export const weightSchema = z
+  .number()
+  .gt(0, { error: "weight must be greater than 0" })
+  .max(LIMITS.weight, atMost(LIMITS.weight, "weight must be at most {n}"));
+
+/**
+ * Whether a likert band is within the language's bound on points. The engine
+ * asks it too, of scales stored before the bound (a run's results keep their
+ * rubric's scale), so no stored text makes per-point work unbounded.
+ */
+export function likertFits(band: { min: number; max: number }): boolean {
+  return band.max - band.min + 1 <= LIMITS.likertPoints;
+}
 
 /** 12345 → "12,345", so that limits and products read at a glance. */
 export function formatCount(n: number): string {

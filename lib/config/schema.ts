@@ -2,7 +2,7 @@ import * as z from "zod";
 import { categoryRubricFields, DocumentSchema } from "./category-schema";
 import { CompareSchema } from "./compare-schema";
 import { DatasetCandidatesSchema, DatasetSchema } from "./dataset-schema";
-import { LIMITS, atMost, nameString } from "./limits";
+import { LIMITS, atMost, formatCount, likertFits, nameString, weightSchema } from "./limits";
 import { ModelNameSchema, ProvidersSchema } from "./provider-schema";
 import { AgentSchema, ServerSchema } from "./live-schema";
 import { ReviewSettingsSchema } from "./review-settings";
@@ -74,9 +74,7 @@ export const CriterionSchema = z
       .string()
       .min(1)
       .describe("What the judge checks. For a guard, the thing that must NOT hold."),
-    weight: z
-      .number()
-      .gt(0, { error: "weight must be greater than 0" })
+    weight: weightSchema
       .optional()
       .describe("Relative weight in the weighted average. Default 1; must be > 0."),
     required: z
@@ -106,9 +104,23 @@ export const LikertSchema = z.strictObject({
   likert: z
     .strictObject({
       min: z.int().describe("Lowest point of the band."),
-      max: z.int().describe("Highest point of the band."),
+      max: z
+        .int()
+        .describe(
+          `Highest point of the band: at most ${LIMITS.likertPoints - 1} above min (${LIMITS.likertPoints} points).`,
+        ),
     })
-    .describe("An integer band, shown as e.g. 4.0/5."),
+    // Each point is a label button and a row and column of the calibration matrix: the range is work, so it is bounded.
+    .refine((band) => likertFits(band), {
+      path: ["max"],
+      error: (issue) => {
+        const band = issue.input as { min: number; max: number };
+        return `a likert scale has at most ${formatCount(LIMITS.likertPoints)} points: ${band.min}..${band.max} has ${formatCount(band.max - band.min + 1)} (max may be at most min + ${LIMITS.likertPoints - 1})`;
+      },
+    })
+    .describe(
+      `An integer band, shown as e.g. 4.0/5; at most ${LIMITS.likertPoints} points (1..5, 0..10, 0..100).`,
+    ),
 });
 
 export const ScaleSchema = z

@@ -1,10 +1,16 @@
 import { loadSuite } from "../config/load-suite";
 import type { ConfigIssue, LoadResult } from "../config/types";
 import type { EngineDeps, RunOptions } from "./run-suite";
-import { locateAnchors, type AnchorSpot } from "./trust/calibration/locate-anchors";
+import {
+  locateAnchors,
+  type AnchorSpot,
+  type CriterionSpan,
+} from "./trust/calibration/locate-anchors";
 import type { CalibrationItem, CalibrationResult } from "./results/trust";
 import { runCalibration } from "./run-calibration";
 import { DEFAULT_TOLERANCE } from "./trust/calibration/calibration-stats";
+import { CALIBRATION_LIMITS, calibrationSizeIssue } from "./trust/calibration/calibration-size";
+import type { Probe } from "./trust/calibration/plan-calibration";
 
 // The editor's "Check anchors": grades the calibration anchors of the draft
 // (of the criterion under the cursor, or of every criterion) with the judge,
@@ -41,6 +47,10 @@ export async function checkAnchors(
     tolerance?: number;
     /** `text` already loaded (the dashboard loads it on a worker thread, under a time limit). */
     loaded?: LoadResult;
+    /** Where the anchors of `text` were typed, already found (the dashboard finds them on a worker thread, with `loaded`). */
+    spans?: CriterionSpan[];
+    /** Judge calls the check may plan (default: what one request of the dashboard may). */
+    maxJudgeCalls?: number;
     /** Which provider serves each judge model (the dashboard's: the server's providers); a model whose provider has no key defers, with the reason. */
     resolveModel?: RunOptions["resolveModel"];
   },
@@ -50,12 +60,14 @@ export async function checkAnchors(
   if (!loaded.ok) return { ok: false, issues: loaded.issues };
   // An anchor is checked and counted once: a rubric several evals share (a ref, a preset) under the first eval that uses it.
   const seen = new Set<string>();
-  const spans = locateAnchors({ text: input.text, file: input.file }).filter((s) => {
-    const key = `${s.shared ?? `eval:${s.eval}`}\u0000${s.criterion}`;
-    if (s.anchors.length === 0 || seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
+  const spans = (input.spans ?? locateAnchors({ text: input.text, file: input.file })).filter(
+    (s) => {
+      const key = `${s.shared ?? `eval:${s.eval}`}\u0000${s.criterion}`;
+      if (s.anchors.length === 0 || seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    },
+  );
   const { line, lines } = input;
   const under =
     line === undefined ? [] : spans.filter((s) => line >= s.startLine && line <= s.endLine);
@@ -68,11 +80,20 @@ export async function checkAnchors(
   const scope = chosen.map((s) => ({ eval: s.eval, criterion: s.criterion }));
   const wanted = new Set(scope.map((s) => `${s.eval}\u0000${s.criterion}`));
   const tolerance = input.tolerance ?? DEFAULT_TOLERANCE;
+  const select = (probe: Probe) =>
+    probe.source === "anchor" && wanted.has(`${probe.eval}\u0000${probe.item}`);
+  // Posted as you type, and graded in the server's process: bounded before any call.
+  const tooBig = calibrationSizeIssue({
+    suite: loaded.value,
+    select,
+    maxJudgeCalls: input.maxJudgeCalls ?? CALIBRATION_LIMITS.request,
+    hint: "check one criterion (put the cursor in it), or run rubric-studio calibrate",
+  });
+  if (tooBig) return { ok: false, issues: [tooBig] };
   const result = await runCalibration(
     {
       suite: loaded.value,
-      select: (probe) =>
-        probe.source === "anchor" && wanted.has(`${probe.eval}\u0000${probe.item}`),
+      select,
       defaultModel: input.defaultModel,
       concurrency: input.concurrency ?? 4,
       toolVersion: input.toolVersion,

@@ -2,6 +2,7 @@ import { loadSuite } from "../config/load-suite";
 import { checkServerProviders } from "../config/server-providers";
 import type { LoadResult, ServerConfig } from "../config/types";
 import { checkDraft, type DraftCheck } from "../engine/plan/check-draft";
+import { locateAnchors, type CriterionSpan } from "../engine/trust/calibration/locate-anchors";
 import { cacheMinimumOf } from "../judge/cache-minimums";
 import { priceOf } from "../judge/pricing";
 import { providerResolution } from "../judge/provider-resolution";
@@ -26,14 +27,28 @@ export type SuiteTask =
       /** With them, the suite's providers: block is checked against them and each model's provider shown. */
       providers?: DashboardProviders;
     }
-  | { kind: "load"; text: string; file: string; providers?: DashboardProviders };
+  | { kind: "load"; text: string; file: string; providers?: DashboardProviders }
+  /** Check anchors: the suite loaded, and where each anchor was typed (the yaml package's document of the whole text: seconds for a large suite). */
+  | { kind: "anchors"; text: string; file: string; providers?: DashboardProviders };
+
+export interface AnchorsTaskResult {
+  loaded: LoadResult;
+  spans: CriterionSpan[];
+}
 
 export type SuiteTaskResult<T extends SuiteTask> = T extends { kind: "draft" }
   ? DraftCheck
-  : LoadResult;
+  : T extends { kind: "anchors" }
+    ? AnchorsTaskResult
+    : LoadResult;
 
 export function runSuiteTask<T extends SuiteTask>(task: T): SuiteTaskResult<T> {
   if (task.kind === "load") return loadDashboardSuite(task) as SuiteTaskResult<T>;
+  if (task.kind === "anchors") {
+    const loaded = loadDashboardSuite(task);
+    const spans = loaded.ok ? locateAnchors({ text: task.text, file: task.file }) : [];
+    return { loaded, spans } as SuiteTaskResult<T>;
+  }
   const resolution = task.providers
     ? providerResolution({
         declared: task.providers.providers,

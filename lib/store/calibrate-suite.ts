@@ -6,6 +6,10 @@ import type { RunOptions } from "../engine/run-suite";
 import { runCalibration } from "../engine/run-calibration";
 import { DEFAULT_TOLERANCE } from "../engine/trust/calibration/calibration-stats";
 import { createRedactor } from "../engine/results/redact-values";
+import {
+  CALIBRATION_LIMITS,
+  calibrationSizeIssue,
+} from "../engine/trust/calibration/calibration-size";
 import type { PrismaClient } from "./generated/client";
 import { createCalibrationStore } from "./calibration-store";
 import type { StartedBy } from "./run-store";
@@ -79,6 +83,13 @@ export async function calibrateStoredSuite(input: {
       code: "bad_request",
       message: `The saved version has errors: ${loaded.issues.slice(0, 3).map(formatIssue).join("; ")}`,
     };
+  // Graded in the server's process: bounded before any call.
+  const tooBig = calibrationSizeIssue({
+    suite: loaded.value,
+    maxJudgeCalls: CALIBRATION_LIMITS.request,
+    hint: "run rubric-studio calibrate on this suite instead",
+  });
+  if (tooBig) return { ok: false, code: "bad_request", message: formatIssue(tooBig) };
   const concurrency = input.concurrency ?? 8;
   // Stored redacted, as run results are.
   const result = createRedactor(input.secrets).deep(

@@ -1,4 +1,4 @@
-import { addAnchor } from "../config/add-anchor";
+import { addAnchor, anchorIsIn } from "../config/add-anchor";
 import { loadSuite } from "../config/load-suite";
 import type { LoadText } from "./calibrate-suite";
 import type { PrismaClient } from "./generated/client";
@@ -64,6 +64,21 @@ export function createLabelAnchors(prisma: PrismaClient, loadText: LoadText = lo
         ok: false,
         code: "bad_request",
         message: `the suite would not load with this anchor: ${loaded.value.issues[0]?.message ?? "unknown problem"}`,
+      };
+    // What is saved must hold what the person was told is added: the text as loaded, not the splice, is the proof.
+    if (
+      !anchorIsIn({
+        suite: loaded.value.value,
+        evalName: label.evalName,
+        criterion: label.criterion,
+        response: label.candidate,
+        score: label.score,
+      })
+    )
+      return {
+        ok: false,
+        code: "too_complex",
+        message: `the anchor could not be written into this suite's YAML: criterion "${label.criterion}" of eval "${label.evalName}" would not hold it; add it in the editor`,
       };
     return {
       ok: true,

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import os from "node:os";
+import { cleanName } from "../config/clean-name";
 import type { EvalResult, Report } from "../engine/results/report";
 import { withSkipKind } from "../engine/results/skip-kind";
 import { fillReviewQueue } from "./fill-review-queue";
@@ -126,9 +127,11 @@ export function createRunStore(prisma: PrismaClient) {
       name: string;
       yaml: string;
     }): Promise<{ suiteId: string; suiteVersionId: string }> {
+      // Named by a file path from the CLI: stored in the one normal form of names, as the dashboard's are.
+      const name = cleanName(input.name);
       const suite = await prisma.suite.upsert({
-        where: { name: input.name },
-        create: { name: input.name },
+        where: { name },
+        create: { name },
         update: {},
       });
       const hash = contentHash(input.yaml);
@@ -190,7 +193,7 @@ export function createRunStore(prisma: PrismaClient) {
     }): Promise<StoredRun | undefined> {
       const run = await prisma.run.findFirst({
         where: {
-          suite: { name: input.suiteName },
+          suite: { name: cleanName(input.suiteName) },
           kind: "eval",
           status: "completed",
           ...(input.excludeRunId ? { id: { not: input.excludeRunId } } : {}),

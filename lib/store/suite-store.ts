@@ -1,3 +1,4 @@
+import { cleanName } from "../config/clean-name";
 import type { PrismaClient } from "./generated/client";
 import { contentHash, type RunStatus } from "./run-store";
 
@@ -37,7 +38,8 @@ export interface SuiteDetail {
 
 /** A result with a code the edges map to an HTTP status (DESIGN.md house rule 6). */
 export type StoreResult<T> =
-  { ok: true; value: T } | { ok: false; code: "not_found" | "name_taken"; message: string };
+  | { ok: true; value: T }
+  | { ok: false; code: "not_found" | "name_taken" | "bad_request"; message: string };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const notFound = {
@@ -122,30 +124,34 @@ export function createSuiteStore(prisma: PrismaClient) {
 
     /** A new suite with its first version. Names are unique (the CLI names suites by file path). */
     async createSuite(input: { name: string; yaml: string }): Promise<StoreResult<{ id: string }>> {
+      const name = cleanName(input.name);
+      if (!name) return { ok: false, code: "bad_request", message: "A suite needs a name." };
       try {
         const suite = await prisma.suite.create({
           data: {
-            name: input.name,
+            name,
             versions: { create: { contentHash: contentHash(input.yaml), yaml: input.yaml } },
           },
         });
         return { ok: true, value: { id: suite.id } };
       } catch (error) {
-        if (isUniqueViolation(error)) return nameTaken(input.name);
+        if (isUniqueViolation(error)) return nameTaken(name);
         throw error;
       }
     },
 
     async renameSuite(input: { id: string; name: string }): Promise<StoreResult<{ id: string }>> {
       if (!UUID.test(input.id)) return notFound;
+      const name = cleanName(input.name);
+      if (!name) return { ok: false, code: "bad_request", message: "A suite needs a name." };
       try {
         const { count } = await prisma.suite.updateMany({
           where: { id: input.id },
-          data: { name: input.name },
+          data: { name },
         });
         return count === 0 ? notFound : { ok: true, value: { id: input.id } };
       } catch (error) {
-        if (isUniqueViolation(error)) return nameTaken(input.name);
+        if (isUniqueViolation(error)) return nameTaken(name);
         throw error;
       }
     },

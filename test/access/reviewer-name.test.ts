@@ -50,3 +50,26 @@ describe("reviewerOf", () => {
     ).toEqual({ ok: false, message: "Give your name first: labels say who gave them." });
   });
 });
+
+describe("a reviewer's name in the one normal form of names", () => {
+  const given = (name: string) =>
+    reviewerOf({ policy: { loginRequired: false }, cookieValue: undefined, given: name });
+
+  it("is cut at 80 code points: an emoji at the cut is kept whole or left out, never halved", async () => {
+    const result = await given(`${"a".repeat(79)}😀😀`);
+    expect(result).toEqual({ ok: true, name: `${"a".repeat(79)}😀` });
+    expect(result.ok && /\p{Cs}/u.test(result.name)).toBe(false);
+  });
+
+  it("keeps no right-to-left override, bidirectional isolate or control character", async () => {
+    expect(await given("Ma\u202Eyrrallo\u0000\u001B[31m \u2067Eve\u2069")).toEqual({
+      ok: true,
+      name: "Mayrrallo[31m Eve",
+    });
+    expect(await given("\u202E\u200F\u0007")).toMatchObject({ ok: false });
+  });
+
+  it("keeps joiners, so an emoji sequence stays one", async () => {
+    expect(await given("Ana 👩\u200D💻")).toEqual({ ok: true, name: "Ana 👩\u200D💻" });
+  });
+});

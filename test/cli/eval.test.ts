@@ -115,6 +115,11 @@ describe.concurrent("rubric-studio eval", () => {
       says: /--max-cost must be a number of at least 0/,
     },
     {
+      what: "--concurrency past its ceiling",
+      args: ["--concurrency", "99999999"],
+      says: /--concurrency must be at most 1,000/,
+    },
+    {
       what: "--repeat past its ceiling",
       args: ["--repeat", "1000000"],
       says: /--repeat must be at most 100/,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { addAnchor } from "../../lib/config/add-anchor";
+import { addAnchor, anchorIsIn } from "../../lib/config/add-anchor";
 import { loadSuite } from "../../lib/config/load-suite";
 import { diffLines } from "../../components/authoring/line-diff";
 
@@ -72,6 +72,71 @@ describe("addAnchor", () => {
     expect(block.ok && block.yaml.startsWith("# Release notes suite: keep this comment.\n")).toBe(
       true,
     );
+  });
+
+  it("writes into a multi-line flow map or list by its structure, never into a comment", () => {
+    const entry = '{ response: "R", score: 1 }';
+    const flowMap =
+      'evals:\n  - name: e\n    response: a\n    rubric:\n      criteria:\n        - { name: c,\n            description: "d" # a comment }\n          }\n';
+    const flowList =
+      "evals:\n  - name: e\n    response: a\n    rubric:\n      criteria:\n        - name: c\n          description: d\n          examples: [{ response: x, score: 1 } # note ]\n          ]\n";
+    for (const [yaml, line] of [
+      [flowMap, `            description: "d", examples: [${entry}] # a comment }`],
+      [flowList, `          examples: [{ response: x, score: 1 }, ${entry} # note ]`],
+    ] as const) {
+      const result = addAnchor({ yaml, evalName: "e", criterion: "c", response: "R", score: 1 });
+      expect(result.ok && result.yaml.split("\n")).toContain(line);
+      const loaded = result.ok ? loadSuite({ text: result.yaml, file: "s.yaml" }) : undefined;
+      expect(
+        loaded?.ok &&
+          anchorIsIn({
+            suite: loaded.value,
+            evalName: "e",
+            criterion: "c",
+            response: "R",
+            score: 1,
+          }),
+      ).toBe(true);
+    }
+  });
+
+  it("crafted responses in every layout: the result holds the anchor exactly, or is refused", () => {
+    const layouts = [
+      "        - name: c\n          description: d\n          examples:\n            - { response: x, score: 1 } # } ] #\n",
+      "        - name: c\n          description: d\n          examples: [ # ]\n            { response: x, score: 1 } # ]\n          ]\n",
+      "        - { name: c, description: d } # }\n",
+      "        - { name: c,\n            description: 'd' # }\n          }\n",
+      "        - name: c\n          description: |\n            d\n            # not a comment }\n        # a comment\n",
+    ];
+    const responses = [
+      "a # b",
+      "} ] , {",
+      "'single' \"double\"",
+      "line\nbreak\r\nand\ttab",
+      "\u2028\u2029\u0085",
+      "\u007f\u0080",
+      "😀 \u202E",
+      "- item: &a *a",
+      "",
+      "\\u0041",
+    ];
+    let refused = 0;
+    for (const layout of layouts)
+      for (const response of responses) {
+        const yaml = `evals:\n  - name: e\n    response: a\n    rubric:\n      criteria:\n${layout}`;
+        const result = addAnchor({ yaml, evalName: "e", criterion: "c", response, score: 0.5 });
+        const loaded = result.ok ? loadSuite({ text: result.yaml, file: "s.yaml" }) : undefined;
+        if (loaded?.ok === false) {
+          refused++;
+          continue; // the store refuses what does not load
+        }
+        const holds =
+          loaded?.ok === true &&
+          anchorIsIn({ suite: loaded.value, evalName: "e", criterion: "c", response, score: 0.5 });
+        expect(holds, `${JSON.stringify(response)} in\n${layout}`).toBe(true);
+      }
+    // Only what YAML cannot hold in a quoted string (DEL, C1 controls) is refused.
+    expect(refused).toBeLessThanOrEqual(layouts.length);
   });
 
   it("refuses what it cannot anchor, saying why", () => {

@@ -39,6 +39,24 @@ describe("counts in the language have upper bounds, each a located error", () =>
       "max_result_chars must be at most 1,000,000",
     ],
     [
+      "a likert band (each point a label button, a row and a column of the calibration matrix)",
+      "evals:\n  - name: a\n    response: hi\n    rubric: { criteria: [{ name: c, description: d }], scale: { likert: { min: 0, max: 30000 } } }\n",
+      { line: 4, column: 88 },
+      "a likert scale has at most 101 points: 0..30000 has 30,001 (max may be at most min + 100)",
+    ],
+    [
+      "a weight (a weighted sum past it is Infinity, the score NaN)",
+      "evals:\n  - name: a\n    response: hi\n    rubric: { criteria: [{ name: c, description: d, weight: 1e308 }] }\n",
+      { line: 4, column: 61 },
+      "weight must be at most 1,000,000",
+    ],
+    [
+      "a category's weight",
+      "evals:\n  - name: a\n    response: hi\n    rubric: { categories: [{ id: c, description: d, weight: 1e308 }] }\n",
+      { line: 4, column: 61 },
+      "weight must be at most 1,000,000",
+    ],
+    [
       "evals",
       `evals:\n${"  - { name: a, response: hi, rubric: x }\n".repeat(10_001)}`,
       { line: 2, column: 3 },

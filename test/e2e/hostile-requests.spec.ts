@@ -151,3 +151,25 @@ test("clients that abort their uploads leave one short line in the log, not four
     await dashboard.stop();
   }
 });
+
+test("Check anchors with a likert band of 30,001 points answers a located error at once, and the server lives on", async ({
+  request,
+}) => {
+  // Issue 21: this request built 30,001 label points and a 30,001² matrix on the server's thread until it died.
+  const yaml = `evals:\n  - name: wide\n    response: hi\n    rubric:\n      scale: { likert: { min: 0, max: 30000 } }\n      criteria:\n        - name: c\n          description: d\n          examples:\n            - { response: a, score: 1 }\n            - { response: b, score: 0 }\n`;
+  const started = Date.now();
+  const response = await request.post("/api/calibration/check", {
+    data: { yaml },
+    timeout: 30_000,
+  });
+  expect(Date.now() - started).toBeLessThan(5_000);
+  expect(response.status()).toBe(200);
+  const check = (await response.json()) as {
+    ok: boolean;
+    issues: { line: number; message: string }[];
+  };
+  expect(check.ok).toBe(false);
+  expect(check.issues[0]).toMatchObject({ line: 5 });
+  expect(check.issues[0]!.message).toMatch(/^a likert scale has at most 101 points/);
+  expect((await request.get("/api/suites")).status()).toBe(200);
+});

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { loadSuite } from "../../lib/config/load-suite";
 import { createHumanLabels } from "../../lib/store/human-labels";
 import { createLabelAnchors } from "../../lib/store/label-anchor";
 import { labelCalibration } from "../../lib/store/label-calibration";
@@ -146,5 +147,63 @@ describe("label anchors", () => {
     expect(
       await labelCalibration(db.prisma, { runId: "0b7e7a3c-0000-4000-8000-000000000000" }),
     ).toBeUndefined();
+  });
+
+  // Issue 21, item 4: written as a multi-line flow map whose last line ends in
+  // a comment, the entry went into the comment: Save answered 201 and the new
+  // version had no anchor.
+  const FLOW = SUITE.replace(
+    '        - name: cites policy\n          description: "Names the refund window."\n',
+    '        - { name: cites policy,\n            description: "Names the refund window." # a comment }\n          }\n',
+  );
+
+  it("splices by the YAML's structure: a flow map whose last line ends in a comment gets the anchor, and the comment stays", async () => {
+    const suites = createSuiteStore(db.prisma);
+    const base = await suites.saveVersion({ suiteId, yaml: FLOW });
+    if (!base.ok) throw new Error(base.message);
+    const anchors = createLabelAnchors(db.prisma);
+    const proposal = await anchors.propose(labelIds["cites policy"]!);
+    expect(proposal).toMatchObject({ ok: true });
+    if (!proposal.ok) return;
+    expect(proposal.value.to).toContain(
+      '            description: "Names the refund window.", examples: [{ response: "Refunds within 30 days.", score: 0.75 }] # a comment }\n',
+    );
+    const saved = await anchors.save({
+      labelId: labelIds["cites policy"]!,
+      baseVersionId: proposal.value.baseVersionId,
+    });
+    expect(saved.ok).toBe(true);
+    const newest = (await suites.getSuite(suiteId))!.latest!.yaml;
+    const loaded = loadSuite({ text: newest, file: "anchors.yaml" });
+    const rubric = loaded.ok ? loaded.value.evals[0]!.rubric : undefined;
+    expect(rubric?.kind === "criteria" && rubric.criteria[0]!.examples).toEqual([
+      { response: "Refunds within 30 days.", score: 0.75 },
+    ]);
+  });
+
+  it("answers a clear error, not a new version, when the text it would save does not hold the anchor", async () => {
+    const suites = createSuiteStore(db.prisma);
+    const base = await suites.saveVersion({ suiteId, yaml: FLOW });
+    if (!base.ok) throw new Error(base.message);
+    // A splice that lost the entry, as the comment did: the text loaded is the version without it.
+    const lost = createLabelAnchors(db.prisma, async (input) => ({
+      ok: true,
+      value: loadSuite({ text: FLOW, file: input.file }),
+    }));
+    const versions = await suites.listVersions(suiteId);
+    const before = versions.ok ? versions.value.length : -1;
+    const expected = {
+      ok: false,
+      code: "too_complex",
+      message:
+        'the anchor could not be written into this suite\'s YAML: criterion "cites policy" of eval "jury" would not hold it; add it in the editor',
+    };
+    expect(await lost.propose(labelIds["cites policy"]!)).toEqual(expected);
+    const newest = (await suites.getSuite(suiteId))!.latest!.id;
+    expect(await lost.save({ labelId: labelIds["cites policy"]!, baseVersionId: newest })).toEqual(
+      expected,
+    );
+    const after = await suites.listVersions(suiteId);
+    expect(after.ok ? after.value.length : -2).toBe(before);
   });
 });

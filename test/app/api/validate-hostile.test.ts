@@ -7,8 +7,9 @@ import { resetSuiteWorkers } from "../../../lib/offthread/suite-workers";
 
 // The editor posts the suite to /api/validate as you type. A hostile suite
 // (an alias before its anchor, an alias bomb, deep nesting, a jury of a
-// hundred million) is answered at once with located issues: never a 500,
-// never a server out of memory.
+// hundred million, a likert band of 30,001 points, a weight of 1e308, a
+// right-to-left override in a name) is answered at once with located issues:
+// never a 500, never a server out of memory.
 
 afterAll(() => resetSuiteWorkers());
 
@@ -36,6 +37,21 @@ const HOSTILE: [string, string, { line: number; message: RegExp }][] = [
     "a huge jury",
     "judge: { jury: { size: 99999999 } }\nevals:\n  - { name: a, response: hi, rubric: x }\n",
     { line: 1, message: /jury size must be at most 25/ },
+  ],
+  [
+    "a likert band of 30,001 points",
+    "evals:\n  - name: a\n    response: hi\n    rubric:\n      scale: { likert: { min: 0, max: 30000 } }\n      criteria: [{ name: c, description: d }]\n",
+    { line: 5, message: /a likert scale has at most 101 points/ },
+  ],
+  [
+    "a weight that overflows the weighted sum",
+    "evals:\n  - { name: a, response: hi, rubric: { criteria: [{ name: c, description: d, weight: 1e308 }] } }\n",
+    { line: 2, message: /weight must be at most 1,000,000/ },
+  ],
+  [
+    "a right-to-left override in an eval name",
+    'evals:\n  - { name: "a\u202Egpj.exe", response: hi, rubric: x }\n',
+    { line: 2, message: /bidirectional control \(U\+202E/ },
   ],
 ];
 

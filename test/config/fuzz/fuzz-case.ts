@@ -3,11 +3,14 @@ import { checkDraft } from "../../../lib/engine/plan/check-draft";
 import { explainPlan, renderExplain } from "../../../lib/engine/plan/explain-plan";
 import { planSuite } from "../../../lib/engine/plan/plan-suite";
 import { loadSuite } from "../../../lib/config/load-suite";
-import type { ConfigIssue } from "../../../lib/config/types";
+import type { ConfigIssue, SuiteConfig } from "../../../lib/config/types";
 import { unstorableAt, unstorableStrings } from "../../../lib/config/storable-text";
+import { calibrateItem } from "../../../lib/engine/trust/calibration/calibration-stats";
+import { labelScaleOf } from "../../../lib/engine/trust/people/label-scale";
 
 // One fuzz case, as the CLI and the dashboard take a suite: the loader, then
-// the plan step (`eval --explain`) and the editor's check. What counts as a
+// the plan step (`eval --explain`), the editor's check, and the per-point work
+// of calibration and labelling on each eval's scale. What counts as a
 // failure: anything thrown, a loader bug reported as an issue, an issue
 // without a line and column.
 
@@ -25,6 +28,32 @@ const located = (issue: ConfigIssue) =>
   issue.line >= 1 &&
   Number.isInteger(issue.column) &&
   issue.column >= 1;
+
+/** What Check anchors, Run calibration and the labelling page do per point of each eval's scale. */
+function perPointWork(suite: SuiteConfig): void {
+  const item = (id: string, label: number) => ({
+    id,
+    source: "anchor" as const,
+    text: id,
+    label,
+    judged: 1 - label,
+    error: 1 - 2 * label,
+    outlier: true,
+    reasoning: "",
+  });
+  for (const e of suite.evals) {
+    const { scale } = e.rubric;
+    labelScaleOf({ rubricKind: e.rubric.kind, scale });
+    calibrateItem({
+      eval: e.name,
+      item: "fuzz",
+      scale: e.rubric.kind === "categories" ? "categorical" : scale.kind,
+      ...(scale.kind === "likert" ? { likert: scale } : {}),
+      threshold: 0.7,
+      items: [item("a", 0), item("b", 1)],
+    });
+  }
+}
 
 export function runFuzzCase(text: string): CaseResult {
   const started = performance.now();
@@ -61,6 +90,7 @@ export function runFuzzCase(text: string): CaseResult {
     });
     const draftUnlocated = draft.issues.find((issue) => !located(issue));
     if (draftUnlocated) return done("unlocated", JSON.stringify(draftUnlocated));
+    perPointWork(loaded.value);
     return done("valid");
   } catch (error) {
     return done("crash", (error as Error).stack ?? String(error));

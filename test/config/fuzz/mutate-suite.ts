@@ -81,6 +81,10 @@ const ODD_CHARACTERS = [
   "...\n",
   "\u2028",
   "\uD800",
+  "\u202E",
+  "\u2066",
+  "\u0007",
+  "\u001B[2J",
 ];
 
 /** Keys whose values the language bounds, with values far past the bounds. */
@@ -102,6 +106,10 @@ const BOUNDED_FIELDS = [
     "rubric: { tree: { ask: q, yes: { ask: q, yes: { score: 1 }, no: { score: 0 } }, no: { score: 0 } } }",
   () => "threshold: 1e-400",
 ];
+
+/** Likert bands, most far past the bound: each point is per-point work in calibration and labelling. */
+const LIKERT_MAXES = [5, 100, 101, 3_000, 30_000, 3_000_000, 100_000_000];
+const WEIGHTS = ["1e308", "1e6", "1000001", "0.5"];
 
 /** Sizes of the heavy mutations: the in-suite run keeps them small, so that thousands of cases take seconds. */
 export interface Sizes {
@@ -200,6 +208,20 @@ const MUTATIONS: Mutation[] = [
     const at = pick(random, evals);
     const indent = lines[at]!.indexOf("-") + 2;
     lines.splice(at + 1, 0, `${" ".repeat(indent)}${pick(random, BOUNDED_FIELDS)(random)}`);
+  },
+  function ruleNumbers(lines, random) {
+    // Into a block rubric: a likert band or a weight, where a number drives work or sums.
+    const rubrics = lines.map((line, i) => (/^\s*rubric:\s*$/.test(line) ? i : -1));
+    const at = pick(random, [...rubrics.filter((i) => i >= 0), -1]);
+    if (at < 0) return;
+    const indent = " ".repeat(lines[at]!.indexOf("r") + 2);
+    lines.splice(
+      at + 1,
+      0,
+      random() < 0.7
+        ? `${indent}scale: { likert: { min: ${int(random, -2, 1)}, max: ${pick(random, LIKERT_MAXES)} } }`
+        : `${indent}criteria: [{ name: w, description: d, weight: ${pick(random, WEIGHTS)} }]`,
+    );
   },
   function dataset(lines, random, { sizes }) {
     lines.unshift(...datasetBlock(random, sizes).split("\n"));

@@ -31,13 +31,14 @@ export async function POST(request: Request) {
   const { yaml, line, lines, maxCostUsd } = body.value;
   const file = body.value.file ?? "suite.yaml";
   // A providers: block the server does not define is refused, located: no request leaves.
-  const loaded = await suiteWorkers().run({
-    kind: "load",
+  // Loaded, and its anchors located, on a worker thread: both take seconds for a large suite.
+  const read = await suiteWorkers().run({
+    kind: "anchors",
     text: yaml,
     file,
     providers: providers.value,
   });
-  if (!loaded.ok) return errorResponse(loaded.code, loaded.message);
+  if (!read.ok) return errorResponse(read.code, read.message);
   const setup = serverProviderSetup({
     settings: settings.value,
     env: process.env,
@@ -63,7 +64,8 @@ export async function POST(request: Request) {
       ...(maxCostUsd !== undefined ? { maxCostUsd } : {}),
       defaultModel: settings.value.judgeModel,
       toolVersion: pkg.version,
-      loaded: loaded.value,
+      loaded: read.value.loaded,
+      spans: read.value.spans,
       resolveModel: setup.resolve,
     },
     { judge, now: Date.now, priceOf: setup.priceOf },

@@ -1,4 +1,5 @@
 import { cohenKappa, confusionTable, type KappaWeights } from "../../../stats/cohen-kappa";
+import { likertFits } from "../../../config/limits";
 import { undefinedStat, type StatResult } from "../../../stats/result";
 import type { CalibrationItem, CalibrationScale, CriterionCalibration } from "../../results/trust";
 
@@ -15,7 +16,9 @@ export function categoriesOf(
   scale: CalibrationScale,
   likert?: { min: number; max: number },
 ): { names: string[]; of: (score: number, threshold: number) => string } {
-  switch (scale) {
+  // A likert band past the language's bound (stored before it) is read in the unit scale's bands: its matrix would be points².
+  const kind = scale === "likert" && !(likert && likertFits(likert)) ? "unit" : scale;
+  switch (kind) {
     case "categorical":
       return {
         names: ["fail", "partial", "pass"],

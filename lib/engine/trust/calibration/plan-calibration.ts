@@ -60,7 +60,8 @@ export function planCalibration(
   const add = (
     source: EvalConfig,
     probe: Omit<Probe, "name" | "text">,
-    rubric: Rubric,
+    /** Made only for a probe that is kept: an anchor's rubric copies its criterion's other anchors, and Check anchors keeps a few of many. */
+    rubric: Rubric | (() => Rubric),
     candidate: { prompt?: string; response: string },
   ) => {
     const name = `${probe.eval} › ${probe.item} › ${probe.source} ${probe.id}`;
@@ -71,7 +72,7 @@ export function planCalibration(
     evals.push({
       ...rest,
       name,
-      rubric,
+      rubric: typeof rubric === "function" ? rubric() : rubric,
       response: candidate.response,
       ...(candidate.prompt !== undefined ? { prompt: candidate.prompt } : { prompt: undefined }),
     });
@@ -97,10 +98,10 @@ export function planCalibration(
     if (rubric.kind === "criteria") {
       for (const criterion of rubric.criteria) {
         criterion.examples.forEach((anchor, i) => {
-          const leaveOneOut = {
+          const leaveOneOut = () => ({
             ...criterion,
             examples: criterion.examples.filter((_, j) => j !== i),
-          };
+          });
           const probe = {
             ...base,
             item: criterion.name,
@@ -109,7 +110,7 @@ export function planCalibration(
             label: anchor.score,
             threshold: criterion.threshold ?? rubric.threshold,
           };
-          add(e, probe, criterionRubric(leaveOneOut), {
+          add(e, probe, () => criterionRubric(leaveOneOut()), {
             ...(e.prompt !== undefined ? { prompt: e.prompt } : {}),
             response: anchor.response,
           });

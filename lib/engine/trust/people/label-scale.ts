@@ -1,3 +1,4 @@
+import { likertFits } from "../../../config/limits";
 import type { Scale } from "../../../config/types";
 
 // The scale a person labels on: the criterion's own (unit, likert, letter,
@@ -67,7 +68,9 @@ export function labelScaleOf(input: { rubricKind: string; scale: Scale }): Label
       ]),
     };
   }
-  const { scale } = input;
+  // A likert band past the language's bound can only be one stored before it: labelled on the unit scale, not with a button per point.
+  const scale: Scale =
+    input.scale.kind === "likert" && !likertFits(input.scale) ? { kind: "unit" } : input.scale;
   switch (scale.kind) {
     case "boolean":
       return {
