@@ -5,6 +5,7 @@ import type {
 } from "../../config/category-types";
 import type { TokenUsage } from "../ports/judge-port";
 import { decideReview } from "./decide-review";
+import { tokenUsageToWire } from "./token-usage-wire";
 import { generateNextSteps, generateSummary } from "./next-steps";
 import type {
   CategoryResult,
@@ -58,9 +59,6 @@ export function judgeMetadata(input: {
   latencyMs: number;
   usage: TokenUsage;
 }): JudgeMetadata {
-  const { usage } = input;
-  // Go's TokenUsage counts cached input apart from input_tokens; total is input + output as the API bills them.
-  const inputTokens = usage.input + usage.cacheRead + usage.cacheWrite;
   return {
     judge_id: input.judgeId,
     model: input.model,
@@ -73,13 +71,7 @@ export function judgeMetadata(input: {
     evaluated_at: input.evaluatedAt,
     // A Go time.Duration is nanoseconds.
     latency: Math.round(input.latencyMs * 1_000_000),
-    tokens_used: {
-      input_tokens: inputTokens,
-      output_tokens: usage.output,
-      total_tokens: inputTokens + usage.output,
-      ...(usage.cacheRead > 0 ? { cache_read_tokens: usage.cacheRead } : {}),
-      ...(usage.cacheWrite > 0 ? { cache_write_tokens: usage.cacheWrite } : {}),
-    },
+    tokens_used: tokenUsageToWire(input.usage),
   };
 }
 

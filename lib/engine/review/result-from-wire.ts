@@ -1,6 +1,8 @@
-import type { TokenUsage } from "../ports/judge-port";
+import { addTokenUsage, type TokenUsage } from "../ports/judge-port";
 import type { CriterionResult, EvalResult, JudgeGrade } from "../results/report";
 import { reviewScore, SCORE_POINTS } from "./category-result";
+import { generateNextSteps, generateSummary } from "./next-steps";
+import { tokenUsageFromWire } from "./token-usage-wire";
 import type { EvaluationReport, JudgeMetadata, MultiJudgeResult, ReviewOutcome } from "./types";
 
 // A review the Go package (or `rubric-studio review`) wrote, as one result of
@@ -15,26 +17,30 @@ export function outcomeFromMultiJudge(multi: MultiJudgeResult): ReviewOutcome | 
   const first = multi.evaluations[0];
   if (!first) return undefined;
   const { judge: _judge, ...rest } = first;
+  const decision = multi.consolidatedDecision;
+  // The first judge's summary and next steps speak of its own verdict: the
+  // consolidated ones are written again from the consolidated decision.
+  const rerunCommand = rest.nextSteps.rerunCommand;
   const report: EvaluationReport = {
     ...rest,
     categories: multi.aggregatedCategories,
     findings: multi.consolidatedFindings,
-    decision: multi.consolidatedDecision,
-    overallDecision: multi.consolidatedDecision.status,
+    decision,
+    overallDecision: decision.status,
+    nextSteps: generateNextSteps({
+      findings: multi.consolidatedFindings,
+      categories: multi.aggregatedCategories,
+      ...(rerunCommand !== undefined ? { rerunCommand } : {}),
+    }),
+    summary: generateSummary(decision),
   };
   return { report, multiJudge: multi };
 }
 
 function usageOf(judges: JudgeMetadata[]): TokenUsage {
-  return judges.reduce(
-    (sum, j) => ({
-      input: sum.input + (j.tokens_used?.input_tokens ?? 0),
-      output: sum.output + (j.tokens_used?.output_tokens ?? 0),
-      cacheRead: sum.cacheRead + (j.tokens_used?.cache_read_tokens ?? 0),
-      cacheWrite: sum.cacheWrite + (j.tokens_used?.cache_write_tokens ?? 0),
-    }),
-    { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
-  );
+  return judges
+    .map((j) => tokenUsageFromWire(j.tokens_used))
+    .reduce(addTokenUsage, { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 });
 }
 
 function limitText(n: number): string {
