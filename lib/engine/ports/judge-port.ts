@@ -52,8 +52,9 @@ export interface JudgeRequest<K extends VerdictKind = ScoreVerdictKind> {
   candidateShared?: boolean;
   verdict: K;
   /**
-   * A holistic review's category ids: a reply must give an entry for each
-   * (`replySchemaFor`), or it is malformed and repaired once like any other.
+   * A holistic review's category ids, or a pairwise comparison's criterion
+   * names: a reply must give an entry for each (`replySchemaFor`), or it is
+   * malformed and repaired once like any other.
    */
   categories?: readonly string[];
   /**
