@@ -1,6 +1,11 @@
 import { plural } from "./format";
 import type { EvalResult, Report } from "../engine/results/report";
-import type { AgreementValue, CalibrationResult, JudgeAgreement } from "../engine/results/trust";
+import type {
+  AgreementValue,
+  CalibrationResult,
+  FlipRate,
+  JudgeAgreement,
+} from "../engine/results/trust";
 import { reviewSection } from "./review-section";
 import type { TrustSection, TrustTable } from "./trust-section-types";
 
@@ -95,6 +100,14 @@ function agreementSection(rows: JudgeAgreement[]): TrustSection | undefined {
   };
 }
 
+/** How many items flipped; for a matrix, which cells ("1: model=claude-haiku-4-5"), never the eval's own name again. */
+function flippedCell(f: FlipRate): string {
+  const cells = f.flippedIds
+    .filter((id) => id !== f.eval)
+    .map((id) => (id.startsWith(f.eval) ? id.slice(f.eval.length).trim() : id));
+  return cells.length > 0 ? `${f.flipped}: ${cells.join(", ")}` : String(f.flipped);
+}
+
 function repeatSection(report: Report): TrustSection | undefined {
   const repeat = report.repeat;
   if (!repeat) return undefined;
@@ -111,7 +124,7 @@ function repeatSection(report: Report): TrustSection | undefined {
           f.eval,
           f.item,
           String(f.items),
-          f.flippedIds.length > 0 ? f.flippedIds.join(", ") : "0",
+          flippedCell(f),
           f.rate === null ? "—" : pct(f.rate),
         ]),
       },

@@ -225,7 +225,8 @@ evals:
       "  n/a: every rating is the same value, so agreement cannot be told from chance",
     );
     const flips = block(text, "Flip rate over 3 repeats");
-    expect(flips).toMatch(/ {2}prd review +goal +1 +prd review +100%/);
+    // The Flipped column counts the items that flipped; it does not repeat the eval's name.
+    expect(flips).toMatch(/ {2}prd review +goal +1 +1 +100%/);
     expect(text.indexOf("Flip rate over 3 repeats")).toBeLessThan(text.indexOf("3 cells:"));
   });
 
