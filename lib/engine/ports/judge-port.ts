@@ -81,7 +81,11 @@ export interface JudgeCallRecord {
    * Set when the verdict came from the judge cache instead of a request: no
    * tokens were spent now, and savedUsd is what the original call cost.
    */
-  reused?: { savedUsd: number | null };
+  reused?: {
+    savedUsd: number | null;
+    /** The stored run that paid for the verdict, when the cache knows it. */
+    fromRunId?: string;
+  };
   /** Set when the call went through the Message Batches API (billed at half price): the batch that answered it. */
   batched?: { batchId: string };
 }
