@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { startFakeMessagesApi } from "../support/fake-messages-api";
-import { runCli } from "../support/run-cli";
+import { storeRun } from "./results-seed";
 
 // A result answered from the judge cache reads "Judge calls 0 · Cost $0.00 ·
 // Tokens 0": its page says that its verdicts were reused, and which stored run
@@ -24,24 +24,8 @@ async function storeTwice(): Promise<[string, string]> {
   });
   try {
     await writeFile(path.join(dir, "reused.yaml"), YAML);
-    const ids: string[] = [];
-    for (let i = 0; i < 2; i++) {
-      const run = await runCli(
-        ["eval", "--config", "reused.yaml", "--store", "--reporter", "json"],
-        {
-          cwd: dir,
-          timeoutMs: 120_000,
-          env: {
-            ANTHROPIC_API_KEY: "sk-ant-test",
-            ANTHROPIC_BASE_URL: api.url,
-            RUBRIC_STUDIO_DATA_DIR: process.env.E2E_DATA_DIR,
-          },
-        },
-      );
-      const id = /Storing run ([0-9a-f-]{36})/.exec(run.stderr)?.[1];
-      if (!id) throw new Error(`the CLI stored no run (exit ${run.code}):\n${run.stderr}`);
-      ids.push(id);
-    }
+    const store = () => storeRun({ dir, file: "reused.yaml", apiUrl: api.url, cache: true });
+    const ids = [await store(), await store()];
     if (api.requests.length !== 1)
       throw new Error(`expected one paid call, saw ${api.requests.length}`);
     return [ids[0]!, ids[1]!];
