@@ -6,13 +6,16 @@ import { PlanModels } from "./plan-models";
 /** The page's one money format (formatUsd); "unpriced" where a model has no price. */
 const usd = (value: number | null): string => (value === null ? "unpriced" : formatUsd(value));
 
-/**
- * A total over every eval: when some eval's figure has no price it says so, never a made-up $0 (an
- * unchanged rerun of fixed responses is truly $0).
- */
-function totalUsd(value: number, figures: readonly (number | null)[]): string {
-  if (!figures.includes(null)) return usd(value);
+/** A total over every eval: when some eval's figure has no price, or leaves unpriced calls out, it says so, never a made-up $0 (an unchanged rerun of fixed responses is truly $0). */
+function totalUsd(value: number, figures: readonly (number | null)[], unpricedCalls = 0): string {
+  if (!figures.includes(null) && unpricedCalls === 0) return usd(value);
   return value > 0 ? `${usd(value)} + unpriced` : "unpriced";
+}
+
+/** An eval's figure: its priced part, and its unpriced calls beside it ("$0.0123 + 2 unpriced"). */
+function evalUsd(value: number | null, unpricedCalls: number): string {
+  if (value === null || unpricedCalls === 0) return usd(value);
+  return `${usd(value)} + ${unpricedCalls} unpriced`;
 }
 
 /** What `--explain` says beside an eval's cost with the cache. */
@@ -61,6 +64,7 @@ export function PlanPanel({
                 {totalUsd(
                   plan.naiveUsd,
                   plan.evals.map((e) => e.naiveUsd),
+                  plan.evals.reduce((n, e) => n + e.unpricedCalls, 0),
                 )}
               </div>
               <div className="label">naive (no cache)</div>
@@ -70,6 +74,7 @@ export function PlanPanel({
                 {totalUsd(
                   plan.costUsd,
                   plan.evals.map((e) => e.costUsd),
+                  plan.evals.reduce((n, e) => n + e.unpricedCalls, 0),
                 )}
               </div>
               <div className="label">projected, with the prompt cache</div>
@@ -79,6 +84,7 @@ export function PlanPanel({
                 {totalUsd(
                   plan.batchUsd,
                   plan.evals.map((e) => e.batchUsd),
+                  plan.evals.reduce((n, e) => n + e.unpricedCalls, 0),
                 )}
               </div>
               <div className="label">with batches (Run as batch)</div>
@@ -88,6 +94,7 @@ export function PlanPanel({
                 {totalUsd(
                   plan.rerunUsd,
                   plan.evals.map((e) => e.rerunUsd),
+                  plan.evals.reduce((n, e) => n + (e.rerunUsd === 0 ? 0 : e.unpricedCalls), 0),
                 )}
               </div>
               <div
@@ -136,12 +143,15 @@ export function PlanPanel({
                     </tr>
                     <tr>
                       <td className="num">{e.judgeCalls}</td>
-                      <td className="num">{usd(e.naiveUsd)}</td>
+                      <td className="num">{evalUsd(e.naiveUsd, e.unpricedCalls)}</td>
                       <td className="num" title={cacheTitle(e)}>
-                        {usd(e.costUsd)}
+                        {evalUsd(e.costUsd, e.unpricedCalls)}
                       </td>
-                      <td className="num">{usd(e.batchUsd)}</td>
-                      <td className="num">{usd(e.rerunUsd)}</td>
+                      <td className="num">{evalUsd(e.batchUsd, e.unpricedCalls)}</td>
+                      <td className="num">
+                        {/* A rerun the judge cache answers whole costs nothing, unpriced calls included. */}
+                        {evalUsd(e.rerunUsd, e.rerunUsd === 0 ? 0 : e.unpricedCalls)}
+                      </td>
                     </tr>
                   </tbody>
                 ))}

@@ -1,19 +1,9 @@
 // A suite as a file outside the dashboard: the name its download is saved
 // under, and that name as one shell word, for the commands the pages print.
 
-const UNSAFE_IN_FILE_NAMES = /[\u0000-\u001f\u007f/\\:*?"<>|]/g;
+import { suiteFileName } from "../../lib/config/suite-file-name";
 
-/**
- * The file a suite's YAML downloads as: its name's last path segment, with
- * what file systems refuse replaced, and `.yaml` added when it has no YAML
- * extension (so that editors and the CLI's users see a YAML file).
- */
-export function suiteFileName(suiteName: string): string {
-  const base = suiteName.split(/[/\\]/).filter(Boolean).pop() ?? "";
-  const safe = base.replace(UNSAFE_IN_FILE_NAMES, "_").trim();
-  if (safe === "" || safe === "." || safe === "..") return "suite.yaml";
-  return /\.ya?ml$/i.test(safe) ? safe : `${safe}.yaml`;
-}
+export { suiteFileName };
 
 /**
  * The calibrate command for a downloaded suite: `--config` is the file the

@@ -59,15 +59,26 @@ export function VerdictGrid({ verdicts }: { verdicts: VerdictRecord[] }) {
   );
 }
 
-/** The criterion's one verdict: with several judges, how they combined ("mean of 3 jurors: 0.77, 2 of 3 passed"); with one, its score. */
+/**
+ * The criterion's one verdict: with several judges, the rule that decided it
+ * ("2 of 3 jurors passed it, 2 needed; their mean 0.67 is below 0.70", which
+ * places the mean against the threshold itself); with one, its score against
+ * the threshold.
+ */
 function Headline({ c }: { c: CriterionResult }) {
-  const threshold = <span className={styles.muted}>/ threshold {formatScore(c.threshold)}</span>;
+  if (c.combined && c.status === "graded")
+    return <span data-testid="criterion-headline">{c.combined.summary}</span>;
   return (
     <span data-testid="criterion-headline">
-      {c.combined && c.status === "graded" ? c.combined.summary : formatScore(c.score)} {threshold}
+      {formatScore(c.score)}{" "}
+      <span className={styles.muted}>/ threshold {formatScore(c.threshold)}</span>
     </span>
   );
 }
+
+/** Whose verdicts held or failed a required criterion of several judges. */
+const voters = (c: CriterionResult) =>
+  c.combined ? ` by the ${c.combined.method === "jury" ? "jurors'" : "models'"} votes` : "";
 
 /** Per criterion: the combined outcome, score against threshold, weight, the required / guard / when outcomes on that same verdict, and each judge's own verdict and reasoning. */
 export function CriteriaList({ criteria }: { criteria: CriterionResult[] }) {
@@ -91,7 +102,7 @@ export function CriteriaList({ criteria }: { criteria: CriterionResult[] }) {
                   ? "not graded"
                   : c.gates.includes("required_failed")
                     ? "failed the gate"
-                    : "held"}
+                    : `held${voters(c)}`}
               </span>
             ) : null}
             {c.guard ? (

@@ -45,3 +45,23 @@ export function passRate(
   const graded = counts.passed + counts.failed + counts.judge_error;
   return graded > 0 ? counts.passed / graded : null;
 }
+
+/**
+ * The runs list's pass rate: passed over graded, and for a run that was
+ * stopped or skipped results, of how many graded, so that a cancelled run
+ * whose two graded results passed reads "100% of 2 graded (4 skipped)", not a
+ * clean "100%".
+ */
+export function passRateText(input: {
+  status: string;
+  counts: Pick<Record<EvalStatus, number>, "passed" | "failed" | "judge_error" | "skipped">;
+}): string {
+  const { counts } = input;
+  const rate = passRate(counts);
+  const graded = counts.passed + counts.failed + counts.judge_error;
+  if (rate === null) return input.status === "cancelled" ? "— (cancelled)" : "—";
+  const pct = `${Math.round(rate * 100)}%`;
+  if (input.status !== "cancelled" && counts.skipped === 0) return pct;
+  const skipped = counts.skipped > 0 ? `, ${counts.skipped} skipped` : "";
+  return `${pct} of ${graded} graded${input.status === "cancelled" ? ` (cancelled${skipped})` : ` (${counts.skipped} skipped)`}`;
+}

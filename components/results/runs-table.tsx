@@ -1,7 +1,7 @@
 import Link from "next/link";
 import type { EvalStatus } from "@/lib/engine/results/report";
 import { formatTime, formatUsd } from "./format";
-import { passRate } from "./run-outcome";
+import { passRateText } from "./run-outcome";
 import { RunBadge } from "./status-badge";
 import styles from "./results.module.css";
 
@@ -26,10 +26,6 @@ const COUNT_COLUMNS: { status: EvalStatus; label: string }[] = [
   { status: "judge_error", label: "Judge err." },
   { status: "skipped", label: "Skipped" },
 ];
-
-function formatRate(rate: number | null): string {
-  return rate === null ? "—" : `${Math.round(rate * 100)}%`;
-}
 
 export function RunsTable({ runs, showSuite = true }: { runs: RunRowView[]; showSuite?: boolean }) {
   if (runs.length === 0) {
@@ -79,7 +75,7 @@ export function RunsTable({ runs, showSuite = true }: { runs: RunRowView[]; show
             </td>
             <td>{run.startedBy}</td>
             <td className={styles.num} data-testid="run-pass-rate">
-              {formatRate(passRate(run.counts))}
+              {passRateText(run)}
             </td>
             {COUNT_COLUMNS.map((c) => (
               <td key={c.status} className={styles.num} data-count={c.status}>

@@ -298,9 +298,15 @@ export async function executeRun(request: RunRequest): Promise<number> {
         status: abort.signal.aborted || cancelled.signal.aborted ? "cancelled" : "completed",
       });
     }
-    if (config.batch && runId && abort.signal.aborted) {
+    if (runId && abort.signal.aborted) {
       io.stderr.write(
-        `Interrupted: the message batches go on; \`rubric-studio resume ${runId}\` waits for them and pays nothing twice\n`,
+        config.batch
+          ? `Interrupted: the message batches go on; \`rubric-studio resume ${runId}\` waits for them and pays nothing twice\n`
+          : `Interrupted: \`rubric-studio resume ${runId}\` grades what Ctrl-C left in this same run (the calls already answered are not paid again)\n`,
+      );
+    } else if (runId && cancelled.signal.aborted) {
+      io.stderr.write(
+        `Cancelled: \`rubric-studio resume ${runId}\` grades what the cancel left in this same run\n`,
       );
     }
     const batched = report.summary.savings.batch;

@@ -27,11 +27,19 @@ const SCORE_KEYS = new Set([
   "winRate",
   "low",
   "high",
+  "margin",
+  "agreement",
+  // An agreement statistic's number ({ value } of exact agreement, alpha, kappa).
+  "value",
 ]);
+
+/** Any other rate by its name: win_rate_a, tie_rate, passRate, flipRate... */
+const RATE_KEY = /(^|_)rate(_|$)|Rate$/;
 
 export function tidyNumber(value: number, key?: string): number {
   if (!Number.isFinite(value) || Number.isInteger(value)) return value;
-  if (key !== undefined && SCORE_KEYS.has(key)) return Math.round(value * 1e4) / 1e4;
+  if (key !== undefined && (SCORE_KEYS.has(key) || RATE_KEY.test(key)))
+    return Math.round(value * 1e4) / 1e4;
   return Number(value.toPrecision(12));
 }
 

@@ -4,105 +4,22 @@ import type {
   AgreementValue,
   CalibrationResult,
   CriterionCalibration,
+  FlipRate,
   JudgeAgreement,
 } from "../engine/results/trust";
 import { labelledByNote, labelledItemsText, sameRow } from "../engine/trust/calibration/labellers";
+import { reviewSection } from "./review-section";
+import type { TrustSection, TrustTable } from "./trust-section-types";
 
 // The facts of category reviews, pairwise comparisons and judge agreement, as
 // plain sections (headings, facts, tables, lists of text) that the md and
 // html reporters each render with their own escaping. One model, so that the
 // two formats never disagree about what a review or a comparison says.
 
-/** What a table holds, so that a compact format (pretty) can pick and shape the tables it shows. */
-export type TrustTableId =
-  | "categories"
-  | "findings"
-  | "disagreements"
-  | "pairs"
-  | "criteria"
-  | "agreement"
-  | "flips"
-  | "calibration"
-  | "calibration-items"
-  | "confusion";
-
-export interface TrustTable {
-  id: TrustTableId;
-  caption?: string;
-  header: string[];
-  rows: string[][];
-}
-
-export interface TrustSection {
-  heading: string;
-  /** How the section reads at a glance (a review's decision, a comparison's bias), for formats with colour. */
-  tone?: "good" | "warn" | "bad";
-  facts: string[];
-  tables: TrustTable[];
-  lists: { title: string; items: string[] }[];
-}
+export type { TrustSection, TrustTable, TrustTableId } from "./trust-section-types";
 
 const pct = (x: number) => `${(x * 100).toFixed(0)}%`;
 const num = (x: number) => x.toFixed(3);
-
-function reviewSection(result: EvalResult): TrustSection | undefined {
-  const review = result.review;
-  if (!review) return undefined;
-  const { report, multiJudge } = review;
-  const facts = [
-    `Decision: ${report.decision.status} (${report.decision.passed ? "passed" : "not passed"}): ${report.decision.rationale}`,
-    report.summary,
-    // A Go report may leave rubricId out (omitempty): then there is no rubric to name.
-    `${report.rubricId !== undefined ? `Rubric ${[report.rubricId, report.rubricVersion].filter(Boolean).join(" ")}, review type` : "Review type"} ${report.reviewType}, document ${report.metadata.document}`.replace(
-      /\s+/g,
-      " ",
-    ),
-  ];
-  if (multiJudge) {
-    facts.push(
-      `${multiJudge.evaluations.length} judges, aggregated by ${multiJudge.aggregationMethod}; agreement ${pct(multiJudge.agreement)}`,
-    );
-  }
-  const tables: TrustTable[] = [
-    {
-      id: "categories",
-      caption: "Categories",
-      header: ["Category", "Score", "Reasoning"],
-      rows: report.categories.map((c) => [c.category, c.score, c.reasoning]),
-    },
-  ];
-  if (report.findings.length > 0) {
-    tables.push({
-      id: "findings",
-      caption: "Findings",
-      header: ["Id", "Severity", "Category", "Title", "Recommendation"],
-      rows: report.findings.map((f) => [f.id, f.severity, f.category, f.title, f.recommendation]),
-    });
-  }
-  if (multiJudge?.disagreements?.length) {
-    tables.push({
-      id: "disagreements",
-      caption: "Judge disagreements",
-      header: ["Category", "Scores"],
-      rows: multiJudge.disagreements.map((d) => [
-        d.category,
-        d.scores.map((s) => `${s.judgeId}: ${s.score}`).join(", "),
-      ]),
-    });
-  }
-  const lists = [
-    { title: "Immediate", items: (report.nextSteps.immediate ?? []).map((a) => a.action) },
-    { title: "Recommended", items: (report.nextSteps.recommended ?? []).map((a) => a.action) },
-    { title: "Rerun", items: report.nextSteps.rerunCommand ? [report.nextSteps.rerunCommand] : [] },
-  ].filter((l) => l.items.length > 0);
-  const tone =
-    report.decision.status === "pass"
-      ? "good"
-      : report.decision.status === "conditional" && report.decision.passed
-        ? "warn"
-        : "bad";
-  return { heading: `Review: ${result.name}`, tone, facts, tables, lists };
-}
 
 function pairwiseSection(result: EvalResult): TrustSection | undefined {
   const p = result.pairwise;
@@ -186,6 +103,14 @@ function agreementSection(rows: JudgeAgreement[]): TrustSection | undefined {
   };
 }
 
+/** How many items flipped; for a matrix, which cells ("1: model=claude-haiku-4-5"), never the eval's own name again. */
+function flippedCell(f: FlipRate): string {
+  const cells = f.flippedIds
+    .filter((id) => id !== f.eval)
+    .map((id) => (id.startsWith(f.eval) ? id.slice(f.eval.length).trim() : id));
+  return cells.length > 0 ? `${f.flipped}: ${cells.join(", ")}` : String(f.flipped);
+}
+
 function repeatSection(report: Report): TrustSection | undefined {
   const repeat = report.repeat;
   if (!repeat) return undefined;
@@ -202,7 +127,7 @@ function repeatSection(report: Report): TrustSection | undefined {
           f.eval,
           f.item,
           String(f.items),
-          f.flippedIds.length > 0 ? f.flippedIds.join(", ") : "0",
+          flippedCell(f),
           f.rate === null ? "—" : pct(f.rate),
         ]),
       },

@@ -144,6 +144,11 @@ export function createCachedJudge(options: CachedJudgeOptions): JudgePort {
           const verdict = replySchemaFor(request).safeParse(state.row.verdict);
           if (verdict.success) {
             await link(key, true);
+            // The run that paid for it, so that a result answered from the cache can say whose verdicts it reused.
+            const payer = await prisma.runCall.findFirst({
+              where: { callKey: key, reused: false, ...(runId ? { runId: { not: runId } } : {}) },
+              select: { runId: true },
+            });
             return {
               ok: true,
               verdict: verdict.data,
@@ -155,7 +160,10 @@ export function createCachedJudge(options: CachedJudgeOptions): JudgePort {
                 usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
                 costUsd: 0,
                 raw: state.row.raw,
-                reused: { savedUsd: state.row.costUsd },
+                reused: {
+                  savedUsd: state.row.costUsd,
+                  ...(payer ? { fromRunId: payer.runId } : {}),
+                },
               },
             };
           }

@@ -1,5 +1,6 @@
 import type { PgBoss } from "pg-boss";
 import { loadSuite } from "../config/load-suite";
+import { suiteFileName } from "../config/suite-file-name";
 import type { LoadResult, SuiteConfig } from "../config/types";
 import { planSuite } from "../engine/plan/plan-suite";
 import type { PrismaClient } from "./connection";
@@ -76,7 +77,7 @@ export async function enqueueSuiteRun(input: {
     ? await input.prisma.suite.findUnique({ where: { id: input.suiteId }, select: { name: true } })
     : null;
   if (!row) return { ok: false, code: "not_found", message: "No such suite." };
-  const loaded = input.loaded ?? loadSuite({ text: input.yaml, file: row.name });
+  const loaded = input.loaded ?? loadSuite({ text: input.yaml, file: suiteFileName(row.name) });
   if (!loaded.ok) {
     const first = loaded.issues.find((i) => i.severity === "error") ?? loaded.issues[0];
     return {
@@ -86,7 +87,8 @@ export async function enqueueSuiteRun(input: {
     };
   }
   const config: RunConfig = {
-    file: row.name,
+    // The file the suite's download is saved as: what a review's rerun command and a result's location name.
+    file: suiteFileName(row.name),
     toolVersion: input.toolVersion,
     judgeModel: input.judgeModel,
     concurrency: DASHBOARD_CONCURRENCY,

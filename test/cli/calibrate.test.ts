@@ -161,11 +161,25 @@ describe.concurrent("rubric-studio calibrate", () => {
       yaml("evals:", "  - name: e", "    response: r", '    rubric: "Good."'),
     );
     const run = await ws.cli(
-      ["eval", "--config", "suite.yaml", "--repeat", "3", "--reporter", "json"],
+      [
+        "eval",
+        "--config",
+        "suite.yaml",
+        "--repeat",
+        "3",
+        "--reporter",
+        "pretty,json",
+        "--output",
+        "out",
+        "--no-color",
+      ],
       judge.env,
     );
     expect(judge.api.requests).toHaveLength(3);
-    const report = JSON.parse(run.stdout) as {
+    // The Flipped column counts the items that flipped, not the eval's name again.
+    expect(run.stdout).toMatch(/^ {2}Eval +Criterion +Items +Flipped +Flip rate$/m);
+    expect(run.stdout).toMatch(/^ {2}e +\(eval\) +1 +1 +100%$/m);
+    const report = JSON.parse(await ws.read("out")) as {
       results: { name: string; status: string }[];
       repeat: { runs: number; flips: { item: string; rate: number }[] };
     };

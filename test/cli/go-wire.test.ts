@@ -10,6 +10,7 @@ import { makeWorkspace, startFakeJudge, yaml } from "./cli-harness";
 // EvaluationReport the Go package wrote with every reporter.
 
 const JUDGE_TRUST = new URL("../../examples/judge-trust.yaml", import.meta.url);
+const GO_FIXTURE = new URL("../fixtures/review/evaluation-report.json", import.meta.url);
 
 /** An EvaluationReport as the Go package writes it (fields in struct order, omitempty left out). */
 function goReport(input: {
@@ -384,5 +385,73 @@ describe.concurrent("the Go wire format from the CLI", { timeout: 120_000 }, () 
     expect(missing.stderr).toContain(
       "nowhere.json:1:1: error: cannot read the report: file not found",
     );
+  });
+
+  test("report FILE: the Go fixture's tokens read as its total_tokens, and pretty, md and html show each judge's tokens and latency", async ({
+    onTestFinished,
+  }) => {
+    const ws = await makeWorkspace(onTestFinished);
+    await ws.write("go.json", await readFile(GO_FIXTURE, "utf8"));
+    const run = await ws.cli([
+      "report",
+      "go.json",
+      "--reporter",
+      "pretty,md,html",
+      "--output",
+      "out",
+      "--no-color",
+    ]);
+    expect(run.code, run.stderr).toBe(1);
+    const judgeLine =
+      "Judge sonnet-judge (claude-sonnet-4-6): 6,100 tokens (input 1,200, output 900, cache read 4,000, cache write 0) · latency 2.35s";
+    expect(run.stdout).toContain(judgeLine);
+    expect(run.stdout).toContain("0 judge calls · 6,100 tokens (input 1,200,");
+    expect(run.stdout).not.toContain("10,100");
+    expect(await ws.read("out/report.md")).toContain(judgeLine);
+    expect(await ws.read("out/report.html")).toContain("· latency 2.35s");
+  });
+
+  test("report FILE: a MultiJudgeResult's summary and next steps are the consolidated decision's, not the first judge's", async ({
+    onTestFinished,
+  }) => {
+    const ws = await makeWorkspace(onTestFinished);
+    const scores: [string, "pass" | "partial" | "fail"][] = [
+      ["problem", "pass"],
+      ["metrics", "pass"],
+    ];
+    const a = goReport({ document: "prd.md", decision: "pass", passed: true, scores });
+    const b = {
+      ...goReport({ document: "prd.md", decision: "fail", passed: false, scores }),
+      judge: { ...a.judge, model: "claude-haiku-4-5" },
+    };
+    const decision = {
+      ...b.decision,
+      status: "human_review",
+      passed: false,
+      rationale: "The judges disagree on a blocking finding",
+    };
+    const multi = {
+      evaluations: [
+        { ...a, summary: "Categories: 2 pass, 0 partial, 0 fail. No findings. Decision: pass." },
+        b,
+      ],
+      judges: [a.judge, b.judge],
+      aggregatedCategories: a.categories,
+      aggregationMethod: "majority",
+      agreement: 1,
+      consolidatedDecision: decision,
+      consolidatedFindings: b.findings,
+    };
+    expect(checkGoJson(multi, "MultiJudgeResult")).toEqual([]);
+    await ws.write("multi.json", JSON.stringify(multi));
+    const run = await ws.cli(["report", "multi.json", "--no-color"]);
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.stdout).toContain("Decision: human_review (not passed)");
+    expect(run.stdout).toContain(
+      "Categories: 2 pass, 0 partial, 0 fail. 1 findings (1 high). Decision: human_review.",
+    );
+    expect(run.stdout).not.toContain("Decision: pass");
+    expect(run.stdout).toContain("immediate: Add metrics.");
+    expect(run.stdout).toMatch(/Judge claude-haiku-4-5: 1,500 tokens .* latency 2\.50s/);
   });
 });

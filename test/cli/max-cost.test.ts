@@ -83,3 +83,41 @@ test("--max-cost: evals past the budget are skipped (budget), none passes ungrad
   );
   expect(run.stdout).not.toMatch(/skipped \(budget\): skipped/);
 });
+
+test("--max-cost: a budget that fits the run (2.5× what it costs) runs all 9 evals at the default concurrency, exit 0", async ({
+  onTestFinished,
+}) => {
+  const ws = await makeWorkspace(onTestFinished);
+  // As a real judge answers: a short verdict (far fewer output tokens than the
+  // 300 each call is estimated at) and the rubric read from the prompt cache.
+  const judge = await startFakeJudge(onTestFinished, {
+    respond: () => ({
+      verdict: { reasoning: "ok", score: 1 },
+      usage: { input_tokens: 50, cache_read_input_tokens: 1200, output_tokens: 40 },
+    }),
+    latencyMs: 20,
+  });
+  await ws.write(
+    "suite.yaml",
+    yaml(
+      "judge: { model: claude-haiku-4-5 }",
+      "evals:",
+      ...Array.from({ length: 9 }, (_, i) => [
+        `  - name: answer ${i + 1}`,
+        `    response: "Invoice ${i + 1} totaled $${(i + 1) * 10}.00."`,
+        '    rubric: "States the invoice total."',
+      ]).flat(),
+    ),
+  );
+  const args = ["eval", "--config", "suite.yaml", "--reporter", "json", "--output", "r.json"];
+  const free = await ws.cli(args, judge.env);
+  expect(free.code, free.stderr).toBe(0);
+  const cost = (await ws.readReport("r.json")).summary.costUsd;
+  expect(cost).toBeGreaterThan(0);
+
+  const run = await ws.cli([...args, "--max-cost", (cost * 2.5).toFixed(6)], judge.env);
+  expect(run.code, run.stderr).toBe(0);
+  const report = await ws.readReport("r.json");
+  expect(report.summary).toMatchObject({ passed: 9, skipped: 0 });
+  expect(report.summary.costUsd).toBeCloseTo(cost, 8);
+});

@@ -53,9 +53,11 @@ async function heldJudge(onFinished: OnFinished, name: string) {
     expect(runId, stderr()).toBeDefined();
     await input.how(runId!, child);
     held.release();
+    const code = await exited;
     return {
       runId: runId!,
-      code: await exited,
+      code,
+      stderr: stderr(),
       report: JSON.parse(stdout()) as {
         summary: {
           passed: number;
@@ -82,6 +84,10 @@ describe("resume after Ctrl-C or a cancel", () => {
         },
       });
       expect(stopped.code).toBe(1);
+      // It says how to finish the run.
+      expect(stopped.stderr).toContain(
+        `Interrupted: \`rubric-studio resume ${stopped.runId}\` grades what Ctrl-C left in this same run`,
+      );
       // The two calls in flight at Ctrl-C were cut off, not misjudged: interrupted, like the two never started.
       expect(stopped.report.summary).toMatchObject({
         passed: 2,
@@ -116,6 +122,7 @@ describe("resume after Ctrl-C or a cancel", () => {
       });
       expect(stopped.code).toBe(1);
       expect(stopped.report.summary.skippedBy?.cancelled).toBeGreaterThan(0);
+      expect(stopped.stderr).toContain(`Cancelled: \`rubric-studio resume ${stopped.runId}\``);
 
       const resumed = await ws.cli(["resume", stopped.runId, "--reporter", "json"], env);
       expect(resumed.code, resumed.stderr).toBe(0);

@@ -12,7 +12,7 @@ import { seedSuite } from "./results-seed";
 
 // A jury of 3 that splits around a required criterion's gate, stored by the
 // real CLI against the stand-in judge: the result page shows the criterion's
-// combined verdict ("mean of 3 jurors: 0.77, 2 of 3 passed"), gates that
+// combined verdict ("2 of 3 jurors passed it, 2 needed; their mean 0.77 reaches 0.70"), gates that
 // agree with it and with the eval, and each juror's reasoning under that
 // juror. Before, the criterion read "passed 0.77" beside "required: failed
 // the gate" on an eval that passed, with one juror's reasoning under the mean.
@@ -34,15 +34,26 @@ const JURY_SUITE = `evals:
       threshold: 0.7
       criteria:
         - { name: accurate, description: "States the correct change (fails).", required: true }
+  - name: jury passes below the mean
+    response: "The 2.3.0 release added per-tenant rate limits."
+    judge: { jury: { size: 3, consensus: 0.66 } }
+    rubric:
+      threshold: 0.7
+      criteria:
+        - { name: accurate, description: "States the correct change (below).", required: true }
 `;
 
 /** The jurors' scores per eval, handed out in the order the calls arrive (which juror gets which does not matter). */
-const SCORES: Record<string, number[]> = { passes: [0.9, 0.9, 0.5], fails: [1, 0.65, 0.65] };
+const SCORES: Record<string, number[]> = {
+  passes: [0.9, 0.9, 0.5],
+  fails: [1, 0.65, 0.65],
+  below: [0.8, 0.8, 0.4],
+};
 
 function juryReply(): (request: FakeRequest) => FakeReply {
   const used: Record<string, number> = {};
   return (request) => {
-    const which = /\(passes\)/.test(request.system) ? "passes" : "fails";
+    const which = /\((passes|fails|below)\)/.exec(request.system)![1]!;
     const n = (used[which] = (used[which] ?? 0) + 1);
     const score = SCORES[which]![(n - 1) % 3]!;
     return {
@@ -169,10 +180,10 @@ test("a jury that passes 2 of 3: the criterion's headline, its gate and the eval
   const criterion = page.getByTestId("criterion");
   await expect(criterion).toHaveCount(1);
   await expect(criterion.getByTestId("criterion-headline")).toContainText(
-    "mean of 3 jurors: 0.77, 2 of 3 passed",
+    "2 of 3 jurors passed it, 2 needed; their mean 0.77 reaches 0.70",
   );
   await expect(criterion.locator("[data-status]").first()).toHaveAttribute("data-status", "passed");
-  await expect(criterion).toContainText("required: held");
+  await expect(criterion).toContainText("required: held by the jurors' votes");
   await expect(criterion).not.toContainText("failed the gate");
   // The criterion's own gates line is absent; only the third juror's verdict shows its gate.
   await expect(criterion.getByTestId("criterion-gates")).toHaveCount(0);
@@ -198,7 +209,7 @@ test("a jury that passes 2 of 3: the criterion's headline, its gate and the eval
   expect(passed.sort()).toEqual(["failed", "passed", "passed"]);
   await expect(page.locator("p > [data-status]").first()).toHaveAttribute("data-status", "passed");
   await expect(page.getByTestId("result-reason")).toHaveText(
-    "jury: 2 of 3 jurors passed (consensus 0.66); mean score 0.77",
+    "jury: 2 of 3 jurors passed the whole rubric, 2 needed (consensus 0.66); mean score 0.77",
   );
 });
 
@@ -208,7 +219,7 @@ test("a jury that passes 1 of 3 with a mean above the threshold: the criterion f
   await page.goto(resultPage("jury fails"));
   const criterion = page.getByTestId("criterion");
   await expect(criterion.getByTestId("criterion-headline")).toContainText(
-    "mean of 3 jurors: 0.77, 1 of 3 passed",
+    "1 of 3 jurors passed it, 2 needed; their mean 0.77 reaches 0.70",
   );
   await expect(criterion).toContainText("required: failed the gate");
   await expect(criterion.getByTestId("criterion-gates")).toHaveText(
@@ -217,7 +228,22 @@ test("a jury that passes 1 of 3 with a mean above the threshold: the criterion f
   await expect(criterion.locator("[data-status]").first()).toHaveAttribute("data-status", "failed");
   await expect(page.locator("p > [data-status]").first()).toHaveAttribute("data-status", "failed");
   await expect(page.getByTestId("result-reason")).toHaveText(
-    'required criterion "accurate" failed: mean of 3 jurors: 0.77, 1 of 3 passed, threshold 0.70',
+    'required criterion "accurate" failed: 1 of 3 jurors passed it, 2 needed; their mean 0.77 reaches 0.70',
+  );
+});
+
+test("a criterion 2 of 3 jurors passed with a mean below the threshold says which rule decided, not a bare pass beside 0.67 / 0.70", async ({
+  page,
+}) => {
+  await page.goto(resultPage("jury passes below the mean"));
+  const criterion = page.getByTestId("criterion");
+  await expect(criterion.locator("[data-status]").first()).toHaveAttribute("data-status", "passed");
+  await expect(criterion.getByTestId("criterion-headline")).toHaveText(
+    "2 of 3 jurors passed it, 2 needed; their mean 0.67 is below 0.70",
+  );
+  await expect(criterion).toContainText("required: held by the jurors' votes");
+  await expect(page.getByTestId("result-reason")).toHaveText(
+    "jury: 2 of 3 jurors passed the whole rubric, 2 needed (consensus 0.66); mean score 0.67",
   );
 });
 

@@ -67,6 +67,9 @@ evals:
   const claude = models.locator('[data-testid=plan-model][data-model="claude-haiku-4-5"]');
   await expect(claude.getByTestId("plan-model-provider")).toHaveText("anthropic");
   await expect(claude.getByTestId("plan-model-status")).toHaveText("defers: no key");
+  // A panel of a priced and an unpriced model: the priced part and the unpriced call, not only "unpriced".
+  const row = page.getByTestId("plan-evals").locator("tbody").first().locator("td");
+  await expect(row.nth(2)).toHaveText(/^\$\d[\d.]* \+ 1 unpriced$/);
 
   // The server's own database URL as the key: refused at the field, no plan.
   await setText(

@@ -106,10 +106,23 @@ export async function seedRuns(input: { tag: string; rounds: number }): Promise<
   return { runIds, suiteName: file, close: () => rm(dir, { recursive: true, force: true }) };
 }
 
-/** `eval --store` of the suite file in `dir` against the stand-in at `apiUrl`: the stored run's id. */
-async function storeRun(input: { dir: string; file: string; apiUrl: string }): Promise<string> {
+/** `eval --store` of the suite file in `dir` against the stand-in at `apiUrl` (asking afresh unless `cache`): the stored run's id. */
+export async function storeRun(input: {
+  dir: string;
+  file: string;
+  apiUrl: string;
+  cache?: boolean;
+}): Promise<string> {
   const run = await runCli(
-    ["eval", "--config", input.file, "--store", "--no-cache", "--reporter", "json"],
+    [
+      "eval",
+      "--config",
+      input.file,
+      "--store",
+      ...(input.cache ? [] : ["--no-cache"]),
+      "--reporter",
+      "json",
+    ],
     {
       cwd: input.dir,
       timeoutMs: 120_000,

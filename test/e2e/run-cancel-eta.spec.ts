@@ -140,4 +140,7 @@ test("Cancel stops the judge calls inside a running eval (12 criteria × a jury 
   await expect(row).not.toContainText("budget");
   await page.goto(`${dashboard.url}/runs`);
   await expect(page.locator(`a[href="/runs/${runId}"]`).first()).toBeVisible();
+  // Its pass rate says the run was cancelled, never a clean rate of what little was graded.
+  const listed = page.locator(`[data-testid=run-row][data-run-id="${runId}"]`);
+  await expect(listed.getByTestId("run-pass-rate")).toContainText("(cancelled");
 });

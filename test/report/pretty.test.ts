@@ -218,14 +218,19 @@ evals:
     const text = await render();
     const agreement = block(text, "Judge agreement");
     expect(agreement).toMatch(/ {2}Eval +Item +Level +Judges +Items +Exact +α +α 95% CI +Fleiss κ/);
-    expect(agreement).toMatch(/ {2}prd review +goal +nominal +2 +1 +0\.000 +0\.000 +— +-1\.000/);
+    // One item that the judges split on: alpha and kappa are n/a with the reason, not 0.000 and -1.000.
+    expect(agreement).toMatch(/ {2}prd review +goal +nominal +2 +1 +0\.000 +n\/a +— +n\/a/);
+    expect(agreement).toContain(
+      "  n/a: one item only: agreement beyond chance needs at least two items to compare",
+    );
     // A statistic that cannot be computed says n/a in its cell, and why once, below the table.
     expect(agreement).toMatch(/ {2}prd review +risk +nominal +2 +1 +1\.000 +n\/a +— +n\/a/);
     expect(agreement).toContain(
       "  n/a: every rating is the same value, so agreement cannot be told from chance",
     );
     const flips = block(text, "Flip rate over 3 repeats");
-    expect(flips).toMatch(/ {2}prd review +goal +1 +prd review +100%/);
+    // The Flipped column counts the items that flipped; it does not repeat the eval's name.
+    expect(flips).toMatch(/ {2}prd review +goal +1 +1 +100%/);
     expect(text.indexOf("Flip rate over 3 repeats")).toBeLessThan(text.indexOf("3 cells:"));
   });
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { rerunCommandFor } from "../../lib/engine/review/grade-review";
 import { enqueueSuiteRun } from "../../lib/store/enqueue-run";
 import { createRunStore } from "../../lib/store/run-store";
 import { GRADE_QUEUE } from "../../lib/store/run-worker";
@@ -73,5 +74,34 @@ describe("enqueueSuiteRun", () => {
       toolVersion: "0",
     });
     expect(broken).toMatchObject({ ok: false, code: "bad_request" });
+  }, 60_000);
+
+  it("grades a dashboard suite as the file its download is saved as, so a review's rerun command names that file", async () => {
+    const name = `p trust ${Date.now()}`;
+    const review = `evals:
+  - name: checkout prd
+    document: "# Checkout v2"
+    rubric:
+      categories:
+        - { id: problem, description: "States the problem." }
+`;
+    const { suiteId } = await createRunStore(database.prisma).saveSuiteVersion({
+      name,
+      yaml: review,
+    });
+    const started = await enqueueSuiteRun({
+      prisma: database.prisma,
+      databaseUrl: database.url,
+      suiteId,
+      yaml: review,
+      judgeModel: "claude-test",
+      toolVersion: "0.0.0",
+    });
+    if (!started.ok) throw new Error(started.message);
+    const run = await createRunStore(database.prisma).getRun(started.value.runId);
+    expect(run?.config.file).toBe(`${name}.yaml`);
+    expect(rerunCommandFor({ suiteFile: run!.config.file, evalName: "checkout prd" })).toBe(
+      `rubric-studio review --config '${name}.yaml' --filter '^checkout prd$'`,
+    );
   }, 60_000);
 });

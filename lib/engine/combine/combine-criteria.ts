@@ -37,6 +37,16 @@ export function median(xs: number[]): number {
 
 const fixed = (x: number) => x.toFixed(2);
 
+/** How many of `n` jurors must pass for a consensus to be met. */
+export function jurorsNeeded(n: number, consensus: number): number {
+  return Math.max(0, Math.ceil((consensus - CONSENSUS_TOLERANCE) * n - 1e-9));
+}
+
+/** "their mean 0.67 is below 0.70": where the mean stands against the threshold, which did not decide. */
+function meanAgainst(input: { mean: number; threshold: number }): string {
+  return `their mean ${fixed(input.mean)} ${input.mean >= input.threshold - 1e-9 ? "reaches" : "is below"} ${fixed(input.threshold)}`;
+}
+
 function notGraded(
   all: Pick<CombinedCriterion, "status" | "skippedReason">[],
 ): CombinedCriterion | undefined {
@@ -100,7 +110,8 @@ export function combineJuryCriterion(
       judges: n,
       passed: passing,
       aggregate: score,
-      summary: `mean of ${n} jurors: ${fixed(score)}, ${passing} of ${n} passed`,
+      // The count decided, not the mean: say so, so that a pass beside a mean under the threshold does not read as a contradiction.
+      summary: `${passing} of ${n} jurors passed it, ${jurorsNeeded(n, consensus)} needed; ${meanAgainst({ mean: score, threshold: votes[0]!.threshold })}`,
     },
   };
 }
@@ -133,7 +144,7 @@ export function combinePanelCriterion(input: {
     const gates = passed
       ? []
       : [...new Set(perModel.filter((m) => !m.passed).flatMap((m) => m.gates))];
-    const summary = `mean of ${n} models: ${fixed(score)}, ${passing} of ${n} passed (majority)`;
+    const summary = `${passing} of ${n} models passed it (majority${passing === fails ? `, an even split settled by tie_break: ${judge.tieBreak}` : ""}); ${meanAgainst({ mean: score, threshold: criterion.threshold })}`;
     return {
       ...common,
       passed,
@@ -154,11 +165,19 @@ export function combinePanelCriterion(input: {
   // A required criterion is decided by the models' verdicts (the veto), as the eval is; others by the aggregate.
   const passed =
     gates.length === 0 && (criterion.criterion.required || aggregate >= criterion.threshold - 1e-9);
-  const head =
-    judge.aggregate === "median"
-      ? `median of ${n} models: ${fixed(aggregate)} (mean ${fixed(score)})`
-      : `mean of ${n} models: ${fixed(score)}`;
   const method = judge.aggregate === "median" ? "median" : "mean";
+  const value =
+    judge.aggregate === "median"
+      ? `the median of ${n} models ${fixed(aggregate)} (mean ${fixed(score)})`
+      : `the mean of ${n} models ${fixed(aggregate)}`;
+  const failedBy = `${n - passing} of ${n} models failed it`;
+  // Say which rule decided: a model's failed gate (the veto), a required criterion's verdicts, or the aggregate against the threshold.
+  const rule =
+    gates.length > 0
+      ? `${failedBy} (a failed gate vetoes); ${value}`
+      : criterion.criterion.required
+        ? `required, so decided by the models' verdicts: none failed it; ${value}`
+        : `${value} ${aggregate >= criterion.threshold - 1e-9 ? "reaches" : "is below"} ${fixed(criterion.threshold)}; ${passing} of ${n} models passed it`;
   return {
     ...common,
     passed,
@@ -168,7 +187,7 @@ export function combinePanelCriterion(input: {
       judges: n,
       passed: passing,
       aggregate,
-      summary: `${head}, ${passing} of ${n} passed`,
+      summary: rule,
     },
   };
 }
@@ -210,7 +229,7 @@ export function describeCombinedGate(
   const who = how.method === "jury" ? "jurors" : "models";
   switch (gate) {
     case "required_failed":
-      return `required criterion ${name} failed: ${how.summary}, threshold ${fixed(scored.threshold)}`;
+      return `required criterion ${name} failed: ${how.summary}`;
     case "guard_triggered":
       return `guard ${name} triggered: the ${who} found it present (${how.summary}; judged present ${fixed(combined.raw ?? 0)} on average)`;
     case "evidence_missing":

@@ -4,6 +4,7 @@ import {
   CONSENSUS_TOLERANCE,
   combineJuryCriterion,
   describeCombinedGate,
+  jurorsNeeded,
   mean,
   median,
 } from "./combine-criteria";
@@ -34,17 +35,16 @@ export interface Combined {
   error?: string;
 }
 
-/** A failed jury's gates: those its combined criteria failed, described on the combined verdict. */
-function juryGates(grades: JudgeOutcomeScore[], consensus: number): string[] {
-  const first = grades[0]?.criteria;
-  if (!first) return [...new Set(grades.flatMap((g) => g.gates))];
-  return first.flatMap((scored, i) => {
-    const combined = combineJuryCriterion(
+/** Each criterion as the jury combined it, with the juror's first verdict on it; none for a rubric without criteria. */
+function juryCriteria(grades: JudgeOutcomeScore[], consensus: number) {
+  const first = grades[0]?.criteria ?? [];
+  return first.map((scored, i) => ({
+    scored,
+    combined: combineJuryCriterion(
       grades.map((g) => g.criteria![i]!),
       consensus,
-    );
-    return combined.gates.map((gate) => describeCombinedGate(gate, combined, scored));
-  });
+    ),
+  }));
 }
 
 function combineJury(grades: JudgeOutcomeScore[], consensus: number): Combined {
@@ -54,13 +54,28 @@ function combineJury(grades: JudgeOutcomeScore[], consensus: number): Combined {
   const fraction = passing / grades.length;
   const passed = fraction >= consensus - CONSENSUS_TOLERANCE;
   const scores = grades.map((g) => g.score).filter((s): s is number => s !== null);
+  const criteria = grades[0]?.criteria ? juryCriteria(grades, consensus) : undefined;
+  // A passing jury overrode its jurors' gates; a failing one names the gates
+  // the jury as a whole failed, per criterion, not one juror's.
+  const gates = passed
+    ? []
+    : criteria
+      ? criteria.flatMap(({ scored, combined }) =>
+          combined.gates.map((gate) => describeCombinedGate(gate, combined, scored)),
+        )
+      : [...new Set(grades.flatMap((g) => g.gates))];
+  // Each criterion is decided by its own votes, the eval by the jurors who
+  // passed the whole rubric: when every criterion passed and the eval did not,
+  // say so, or the criteria read "passed" under an eval that failed.
+  const apart =
+    !passed && criteria?.length && criteria.every((c) => c.combined.passed === true)
+      ? "; every criterion was passed by enough jurors, but too few jurors passed the rubric as a whole"
+      : "";
   return {
     score: scores.length ? mean(scores) : null,
     passed,
-    // A passing jury overrode its jurors' gates; a failing one names the gates
-    // the jury as a whole failed, per criterion, not one juror's.
-    gates: passed ? [] : juryGates(grades, consensus),
-    decision: `jury: ${passing} of ${grades.length} jurors passed (consensus ${consensus})`,
+    gates,
+    decision: `jury: ${passing} of ${grades.length} jurors passed the whole rubric, ${jurorsNeeded(grades.length, consensus)} needed (consensus ${consensus})${apart}`,
   };
 }
 

@@ -6,8 +6,14 @@ import type { SkipKind } from "../results/skip-kind";
 // queues to take one again ahead of calls not yet started, so a rate-limited
 // call never idles a slot that another call could use.
 // The budget is checked when a call would start: spent + the estimates of the
-// calls in flight + this call's estimate must stay within it. Once a call is
-// refused, every later one is too, so "skipped (budget)" is a clean tail.
+// calls in flight + this call's estimate must stay within it. An estimate is
+// an upper bound (the whole max_tokens of output), so calls in flight usually
+// cost far less than they reserve: a call that would fit once they are
+// answered (spent + its estimate within the budget) waits for them, with every
+// call behind it, rather than being skipped; only a call that passes the
+// budget with nothing in flight is refused. So a run spends and skips what it
+// would at --concurrency 1. Once a call is refused, every later one is too, so
+// "skipped (budget)" is a clean tail.
 // A call may also carry stops (a run's cancel request, a worker's shutdown):
 // once one fires, that run's calls not yet started are refused at once, while
 // other runs sharing the scheduler (a worker's jobs) go on.
@@ -43,6 +49,8 @@ export class CallScheduler {
   private readonly reacquirers: (() => void)[] = [];
   private spentUsd = 0;
   private reservedUsd = 0;
+  /** Calls started and not yet answered (a call waiting out a retry without its slot included). */
+  private inFlight = 0;
   /** The budget refused a call: every later one is refused too. */
   private stopped = false;
   /** A call's stop fired since the queue was last swept. */
@@ -106,18 +114,23 @@ export class CallScheduler {
               else this.reacquirers.push(take);
             }),
         };
+        this.inFlight++;
+        const settled = () => {
+          answered();
+          this.inFlight--;
+          this.reservedUsd -= estimateUsd;
+          slot.release();
+          // A call that waited out a retry without its slot frees no slot, but its reservation may let a held call start.
+          this.pump();
+        };
         work(slot).then(
           ({ value, costUsd }) => {
-            answered();
-            this.reservedUsd -= estimateUsd;
             this.spentUsd += costUsd ?? estimateUsd;
-            slot.release();
+            settled();
             resolve({ skipped: false, value });
           },
           (error: unknown) => {
-            answered();
-            this.reservedUsd -= estimateUsd;
-            slot.release();
+            settled();
             reject(error);
           },
         );
@@ -197,6 +210,11 @@ export class CallScheduler {
         this.maxCostUsd !== undefined &&
         this.spentUsd + this.reservedUsd + task.estimateUsd > this.maxCostUsd + 1e-12
       ) {
+        if (this.inFlight > 0 && this.spentUsd + task.estimateUsd <= this.maxCostUsd + 1e-12) {
+          // Held, in its place, until the calls in flight are answered and their reservations clear.
+          this.queue.splice(next, 0, task);
+          return;
+        }
         this.stopped = true;
       }
       if (this.stopped) {

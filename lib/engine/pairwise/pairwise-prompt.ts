@@ -53,6 +53,10 @@ export function pairwiseRequest(input: {
     // Each pair is sent once per order: only other jurors of the model share it.
     ...(candidateShared(input.settings, 1) ? {} : { candidateShared: false }),
     verdict: "pairwise",
+    // With criteria, a reply must score each one (replySchemaFor): one that does not is repaired once, then a judge_error.
+    ...(input.config.criteria.length > 0
+      ? { categories: input.config.criteria.map((c) => c.name) }
+      : {}),
   };
 }
 

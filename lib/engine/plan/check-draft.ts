@@ -47,6 +47,8 @@ export interface DraftEvalCost {
   costUsd: number | null;
   batchUsd: number | null;
   rerunUsd: number | null;
+  /** Judge calls of unpriced models, left out of the figures (which are then their priced part). */
+  unpricedCalls: number;
   /** Projected input tokens written to the prompt cache, and read from it (what `--explain` gives beside the cost). */
   cacheWriteTokens: number;
   cacheReadTokens: number;
@@ -142,6 +144,7 @@ export function checkDraft(input: {
         costUsd: c.costUsd,
         batchUsd: c.batchUsd,
         rerunUsd: c.rerunUsd,
+        unpricedCalls: c.unpricedCalls,
         cacheWriteTokens: c.cacheInput.write5m + c.cacheInput.write1h,
         cacheReadTokens: c.cacheInput.read,
       })),

@@ -65,8 +65,10 @@ export interface ExplainedCell {
   judgeCalls: number;
   inputTokens: number;
   outputTokens: number;
-  /** Every input token at the full input price; null when a judge model is unpriced. */
+  /** Every input token at the full input price, of the priced judges' calls; null when no judge model is priced. */
   naiveUsd: number | null;
+  /** Judge calls of a model with no known price: not in the figures, said beside them. */
+  unpricedCalls: number;
   /** Projected with the prompt cache (writes and reads); the naive cost when no minimum is known for the model. */
   costUsd: number | null;
   /** The same with Message Batches (`--batch`, Run as batch): every price halved, the cache's multipliers on top. */
@@ -252,6 +254,7 @@ export function explainPlan(
     let batchUsd = 0;
     let cacheInput = NO_PROJECTED_INPUT;
     let judgeCalls = 0;
+    let unpricedCalls = 0;
     const estimates = estimated[index];
     if (estimates) {
       for (const judge of cell.judges) {
@@ -270,6 +273,7 @@ export function explainPlan(
           cacheInput = addProjected(cacheInput, projected);
           if (!price) {
             unpriced.add(judge.model);
+            unpricedCalls++;
             continue;
           }
           const output = tokens.outputTokens;
@@ -296,7 +300,8 @@ export function explainPlan(
           }
         }
       }
-      if (cell.judges.some((j) => unpriced.has(j.model))) naiveUsd = costUsd = null;
+      // A mix keeps its priced part (the unpriced calls are counted apart); only an eval no judge prices has no figure.
+      if (unpricedCalls > 0 && unpricedCalls === judgeCalls) naiveUsd = costUsd = null;
     }
     const agentCalls =
       cell.deferReason !== undefined
@@ -318,6 +323,7 @@ export function explainPlan(
         j.provider === undefined ? j.label : `${j.label} (${j.provider})`,
       ),
       judgeCalls,
+      unpricedCalls,
       inputTokens,
       outputTokens,
       naiveUsd,
@@ -403,10 +409,13 @@ export function renderExplain(plan: ExplainedPlan): string {
     lines.push(`  judge: ${cell.judges.join(", ")}`);
     if (cell.deferReason !== undefined) lines.push(`  deferred: ${cell.deferReason}`);
     else {
+      const unpricedPart = `${plural(cell.unpricedCalls, "unpriced call")} (model not in the pricing table)`;
       const cost =
         cell.costUsd === null
           ? "unpriced (model not in the pricing table)"
-          : `~${formatUsd(cell.costUsd)}`;
+          : cell.unpricedCalls > 0
+            ? `~${formatUsd(cell.costUsd)} + ${unpricedPart}`
+            : `~${formatUsd(cell.costUsd)}`;
       lines.push(
         `  judge calls: ${cell.judgeCalls}, ~${cell.inputTokens} input + ${cell.outputTokens} output tokens, ${cost}`,
       );

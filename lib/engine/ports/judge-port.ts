@@ -62,8 +62,9 @@ export interface JudgeRequest<K extends VerdictKind = ScoreVerdictKind> {
   candidateShared?: boolean;
   verdict: K;
   /**
-   * A holistic review's category ids: a reply must give an entry for each
-   * (`replySchemaFor`), or it is malformed and repaired once like any other.
+   * A holistic review's category ids, or a pairwise comparison's criterion
+   * names: a reply must give an entry for each (`replySchemaFor`), or it is
+   * malformed and repaired once like any other.
    */
   categories?: readonly string[];
   /**
@@ -90,7 +91,11 @@ export interface JudgeCallRecord {
    * Set when the verdict came from the judge cache instead of a request: no
    * tokens were spent now, and savedUsd is what the original call cost.
    */
-  reused?: { savedUsd: number | null };
+  reused?: {
+    savedUsd: number | null;
+    /** The stored run that paid for the verdict, when the cache knows it. */
+    fromRunId?: string;
+  };
   /** Set when the call went through the Message Batches API (billed at half price): the batch that answered it. */
   batched?: { batchId: string };
   /** The model the API says answered (its reply's `model`), for JudgeMetadata's model_version. */

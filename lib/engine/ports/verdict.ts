@@ -157,22 +157,45 @@ export function verdictSchemaFor<K extends VerdictKind>(kind: K): z.ZodType<Verd
   return SCHEMAS[kind];
 }
 
+/** The names a reply left out of `given`, matched as the engine reads them back (trimmed; a pair's criteria also ignoring case). */
+function missingNames(input: { expected: readonly string[]; given: string[]; anyCase: boolean }) {
+  const norm = (name: string) => (input.anyCase ? name.trim().toLowerCase() : name.trim());
+  const given = new Set(input.given.map(norm));
+  return input.expected.filter((name) => !given.has(norm(name)));
+}
+
 /**
  * The schema a reply to a request must match: its kind's schema and, for a
- * holistic review, one entry per category the request names. A reply that
- * leaves a category out is malformed like any other, so it gets the one
- * repair attempt (DESIGN.md, the repair-once rule) instead of failing at once.
+ * holistic review, one entry per category the request names; for a pairwise
+ * comparison with criteria, one category_scores entry per criterion. A reply
+ * that leaves one out is malformed like any other, so it gets the one repair
+ * attempt (DESIGN.md, the repair-once rule) and then is a judge_error, never
+ * a silent tie.
  */
 export function replySchemaFor<K extends VerdictKind>(request: {
   verdict: K;
   categories?: readonly string[];
 }): z.ZodType<VerdictOf<K>> {
   const expected = request.categories;
-  if (request.verdict !== "category_holistic" || !expected?.length)
-    return verdictSchemaFor(request.verdict);
+  if (!expected?.length) return verdictSchemaFor(request.verdict);
+  if (request.verdict === "pairwise") {
+    const complete = PairwiseVerdictSchema.superRefine((verdict, ctx) => {
+      const given = (verdict.category_scores ?? []).map((entry) => entry.category);
+      const missing = missingNames({ expected, given, anyCase: true });
+      if (missing.length > 0) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["category_scores"],
+          message: `no entry for criterion ${missing.map((name) => `"${name}"`).join(", ")}: give one category_scores entry per criterion, its name exactly as listed (${expected.join(", ")})`,
+        });
+      }
+    });
+    return complete as unknown as z.ZodType<VerdictOf<K>>;
+  }
+  if (request.verdict !== "category_holistic") return verdictSchemaFor(request.verdict);
   const complete = HolisticVerdictSchema.superRefine((verdict, ctx) => {
-    const given = new Set(verdict.categories.map((entry) => entry.category.trim()));
-    const missing = expected.filter((id) => !given.has(id));
+    const given = verdict.categories.map((entry) => entry.category);
+    const missing = missingNames({ expected, given, anyCase: false });
     if (missing.length > 0) {
       ctx.addIssue({
         code: "custom",

@@ -2,6 +2,7 @@ import type { RubricSetConfig } from "../../config/category-types";
 import { addTokenUsage, type TokenUsage } from "../ports/judge-port";
 import type { JudgeCallSummary } from "./report";
 import type { JudgeMetadata } from "./review-types";
+import { tokenUsageToWire } from "./token-usage-wire";
 
 // A judge's JudgeMetadata (the Go wire format) from the calls it made: shared
 // by reviews and pairwise comparisons, so it sits below both.
@@ -42,8 +43,6 @@ export function judgeMetadata(input: {
   const systemPrompt = agreed(calls.map((c) => c.systemPromptSha256));
   const temperatures = [...new Set(calls.map((c) => c.temperature))];
   const temperature = temperatures.length === 1 ? temperatures[0] : undefined;
-  // Go's TokenUsage counts cached input apart from input_tokens; total is input + output as the API bills them.
-  const inputTokens = usage.input + usage.cacheRead + usage.cacheWrite;
   return {
     judge_id: input.judgeId,
     model: input.model,
@@ -58,12 +57,6 @@ export function judgeMetadata(input: {
     evaluated_at: input.evaluatedAt,
     // A Go time.Duration is nanoseconds.
     latency: Math.round(calls.reduce((sum, c) => sum + c.latencyMs, 0) * 1_000_000),
-    tokens_used: {
-      input_tokens: inputTokens,
-      output_tokens: usage.output,
-      total_tokens: inputTokens + usage.output,
-      ...(usage.cacheRead > 0 ? { cache_read_tokens: usage.cacheRead } : {}),
-      ...(usage.cacheWrite > 0 ? { cache_write_tokens: usage.cacheWrite } : {}),
-    },
+    tokens_used: tokenUsageToWire(usage),
   };
 }

@@ -1,4 +1,4 @@
-import type { TokenUsage } from "../ports/judge-port";
+import { addTokenUsage, type TokenUsage } from "../ports/judge-port";
 import type { CriterionResult, EvalResult, JudgeGrade } from "../results/report";
 import { reviewScore, SCORE_POINTS } from "./category-result";
 import type {
@@ -8,6 +8,8 @@ import type {
   ReviewOutcome,
 } from "../results/review-types";
 import { overallDecisionOf } from "./build-evaluation-report";
+import { generateNextSteps, generateSummary } from "./next-steps";
+import { tokenUsageFromWire } from "../results/token-usage-wire";
 
 // A review the Go package (or `rubric-studio review`) wrote, as one result of
 // the canonical report, so that `rubric-studio report FILE` renders it with
@@ -21,26 +23,30 @@ export function outcomeFromMultiJudge(multi: MultiJudgeResult): ReviewOutcome | 
   const first = multi.evaluations[0];
   if (!first) return undefined;
   const { judge: _judge, ...rest } = first;
+  const decision = multi.consolidatedDecision;
+  // The first judge's summary and next steps speak of its own verdict: the
+  // consolidated ones are written again from the consolidated decision.
+  const rerunCommand = rest.nextSteps.rerunCommand;
   const report: EvaluationReport = {
     ...rest,
     categories: multi.aggregatedCategories,
     findings: multi.consolidatedFindings,
-    decision: multi.consolidatedDecision,
-    overallDecision: overallDecisionOf(multi.consolidatedDecision.status),
+    decision,
+    overallDecision: overallDecisionOf(decision.status),
+    nextSteps: generateNextSteps({
+      findings: multi.consolidatedFindings,
+      categories: multi.aggregatedCategories,
+      ...(rerunCommand !== undefined ? { rerunCommand } : {}),
+    }),
+    summary: generateSummary(decision),
   };
   return { report, multiJudge: multi };
 }
 
 function usageOf(judges: JudgeMetadata[]): TokenUsage {
-  return judges.reduce(
-    (sum, j) => ({
-      input: sum.input + (j.tokens_used?.input_tokens ?? 0),
-      output: sum.output + (j.tokens_used?.output_tokens ?? 0),
-      cacheRead: sum.cacheRead + (j.tokens_used?.cache_read_tokens ?? 0),
-      cacheWrite: sum.cacheWrite + (j.tokens_used?.cache_write_tokens ?? 0),
-    }),
-    { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
-  );
+  return judges
+    .map((j) => tokenUsageFromWire(j.tokens_used))
+    .reduce(addTokenUsage, { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 });
 }
 
 function limitText(n: number): string {

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { splitCellName } from "../../../components/results/format";
 import { cellSummary, cellTone } from "../../../components/results/matrix-heatmap";
 import { ScoreCell } from "../../../components/results/results-table";
-import { passRate, runOutcome } from "../../../components/results/run-outcome";
+import { passRate, passRateText, runOutcome } from "../../../components/results/run-outcome";
 
 // What the run page's table and heatmap say of a result or a cell (issue 12,
 // items 4 and 5): a score against a threshold only where there is one, and a
@@ -114,5 +114,23 @@ describe("a run's badge", () => {
   it("has a pass rate over the graded results only", () => {
     expect(passRate({ passed: 3, failed: 1, judge_error: 0 })).toBe(0.75);
     expect(passRate({ passed: 0, failed: 0, judge_error: 0 })).toBeNull();
+  });
+});
+
+describe("the runs list's pass rate", () => {
+  const counts = { passed: 2, failed: 0, judge_error: 0, skipped: 4, deferred: 0 };
+  it("a cancelled run whose two graded results passed says of how many, not a clean 100%", () => {
+    expect(passRateText({ status: "cancelled", counts })).toBe(
+      "100% of 2 graded (cancelled, 4 skipped)",
+    );
+  });
+  it("a completed run with budget skips says so; a clean run is a bare rate", () => {
+    expect(passRateText({ status: "completed", counts })).toBe("100% of 2 graded (4 skipped)");
+    expect(
+      passRateText({ status: "completed", counts: { ...counts, failed: 1, skipped: 0 } }),
+    ).toBe("67%");
+    expect(passRateText({ status: "cancelled", counts: { ...counts, passed: 0 } })).toBe(
+      "— (cancelled)",
+    );
   });
 });

@@ -52,7 +52,7 @@ describe("a jury of 3 split around a required criterion's gate", () => {
       method: "jury",
       judges: 3,
       passed: 2,
-      summary: "mean of 3 jurors: 0.77, 2 of 3 passed",
+      summary: "2 of 3 jurors passed it, 2 needed; their mean 0.77 reaches 0.70",
     });
     expect(
       accurate.verdicts.map((v) => [v.juror, v.score, v.passed, v.gates, v.reasoning]),
@@ -79,10 +79,12 @@ describe("a jury of 3 split around a required criterion's gate", () => {
       passed: false,
       gates: ["required_failed"],
     });
-    expect(accurate.combined?.summary).toBe("mean of 3 jurors: 0.77, 1 of 3 passed");
+    expect(accurate.combined?.summary).toBe(
+      "1 of 3 jurors passed it, 2 needed; their mean 0.77 reaches 0.70",
+    );
     // The eval's gate speaks of the jury, not of one juror's 0.65.
     expect(result.gates).toEqual([
-      'required criterion "accurate" failed: mean of 3 jurors: 0.77, 1 of 3 passed, threshold 0.70',
+      'required criterion "accurate" failed: 1 of 3 jurors passed it, 2 needed; their mean 0.77 reaches 0.70',
     ]);
     expect(result.reason).toBe(result.gates[0]);
   });
@@ -144,6 +146,38 @@ describe("a jury of 3 split around a required criterion's gate", () => {
   });
 });
 
+describe("the jury's wording says which rule decided", () => {
+  it("a criterion passed by 2 of 3 jurors whose mean is below the threshold says both, not a bare pass beside 0.67 / 0.70", async () => {
+    const judge = createFakeJudge(
+      byCriterion({ accurate: jurors(0.8, 0.8, 0.4), concise: jurors(1, 1, 1) }),
+    );
+    const result = await runOne(juried(accurateRequired), { judge });
+    const accurate = criterion(result, "accurate");
+    expect(accurate.passed).toBe(true);
+    expect(accurate.score).toBeCloseTo(0.6667, 4);
+    expect(accurate.combined?.summary).toBe(
+      "2 of 3 jurors passed it, 2 needed; their mean 0.67 is below 0.70",
+    );
+  });
+
+  it("every criterion passed by enough jurors, the eval failed: the eval's reason says it was not the same jurors", async () => {
+    // Juror 1 fails accurate, juror 2 fails concise, juror 3 passes both: each
+    // criterion has 2 of 3, but only juror 3 passes the rubric as a whole.
+    const judge = createFakeJudge(
+      byCriterion({ accurate: jurors(0, 1, 1), concise: jurors(1, 0, 1) }),
+    );
+    const result = await runOne(juried(accurateRequired), { judge });
+    expect(result.status).toBe("failed");
+    expect(result.criteria.map((c) => [c.name, c.passed])).toEqual([
+      ["accurate", true],
+      ["concise", true],
+    ]);
+    expect(result.reason).toContain(
+      "jury: 1 of 3 jurors passed the whole rubric, 2 needed (consensus 0.66); every criterion was passed by enough jurors, but too few jurors passed the rubric as a whole",
+    );
+  });
+});
+
 describe("a panel's criterion", () => {
   it("combines the models' verdicts by the panel's aggregate, with each model's verdict kept", async () => {
     const yaml = `
@@ -166,7 +200,9 @@ evals:
     expect(result.status).toBe("failed");
     const accurate = criterion(result, "accurate");
     expect(accurate).toMatchObject({ passed: false, reasoning: "" });
-    expect(accurate.combined?.summary).toBe("mean of 2 models: 0.65, 1 of 2 passed (majority)");
+    expect(accurate.combined?.summary).toBe(
+      "1 of 2 models passed it (majority, an even split settled by tie_break: fail); their mean 0.65 is below 0.70",
+    );
     expect(accurate.verdicts.map((v) => [v.judge, v.passed, v.reasoning])).toEqual([
       [SONNET, true, "sonnet says so"],
       [HAIKU, false, "haiku doubts it"],

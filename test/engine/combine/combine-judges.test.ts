@@ -59,7 +59,7 @@ describe("jury", () => {
       expect(result.judge).toEqual({ models: [SONNET], jurySize: 3, consensus });
       // The mean (0.63) is below the threshold; the reason must not claim that decided it.
       expect(result.reason).toBe(
-        `jury: 2 of 3 jurors passed (consensus ${consensus}); mean score 0.63`,
+        `jury: 2 of 3 jurors passed the whole rubric, 2 needed (consensus ${consensus}); mean score 0.63`,
       );
     },
   );
@@ -79,7 +79,9 @@ describe("jury", () => {
     const result = await runOne(juried(0.66), { judge });
     expect(result.score).toBeCloseTo(0.7667, 4);
     expect(result.status).toBe("failed");
-    expect(result.reason).toContain("jury: 1 of 3 jurors passed (consensus 0.66)");
+    expect(result.reason).toContain(
+      "jury: 1 of 3 jurors passed the whole rubric, 2 needed (consensus 0.66)",
+    );
   });
 
   it("fails 2 of 3 jurors at a consensus of 0.7", async () => {

@@ -80,6 +80,45 @@ describe("budget (maxCostUsd)", () => {
     },
   );
 
+  it("a budget that fits the run is not turned into skips by the reservations of calls in flight", async () => {
+    // Each call is estimated at 0.003 (its whole max_tokens) but costs 0.001: the
+    // 9 calls cost 0.009, within a budget of 2.5 times that, at any concurrency.
+    for (const concurrency of [1, 8]) {
+      const judge = createFakeJudge(always({ score: 1, costUsd: 0.001, delayMs: 5 }));
+      const report = await runYaml(freeformEvals(9), {
+        judge,
+        concurrency,
+        maxCostUsd: 0.0225,
+        priceOf: flatPrice(CALL_USD),
+      });
+      expect(report.summary, `concurrency ${concurrency}`).toMatchObject({
+        passed: 9,
+        skipped: 0,
+        judgeCalls: 9,
+      });
+      expect(exitCodeOf(report)).toBe(0);
+    }
+  });
+
+  it("holds calls while the reservations would pass the budget, and skips only what passes it once they clear", async () => {
+    // Estimated 0.003, really 0.002: four fit in 0.009 (0.008), a fifth would
+    // pass it whatever runs beside it, so one eval is skipped at any concurrency.
+    for (const concurrency of [1, 4]) {
+      const judge = createFakeJudge(always({ score: 1, costUsd: 0.002, delayMs: 5 }));
+      const report = await runYaml(freeformEvals(5), {
+        judge,
+        concurrency,
+        maxCostUsd: 0.009,
+        priceOf: flatPrice(CALL_USD),
+      });
+      expect(
+        report.results.map((r) => r.status),
+        `concurrency ${concurrency}`,
+      ).toEqual(["passed", "passed", "passed", "passed", "skipped"]);
+      expect(report.summary.costUsd).toBeCloseTo(0.008, 10);
+    }
+  });
+
   it("runs a call that brings spend exactly to the budget", async () => {
     const judge = createFakeJudge(always({ score: 1, costUsd: CALL_USD }));
     const report = await runYaml(freeformEvals(3), {

@@ -1,7 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { always, createFakeJudge } from "../../support/fake-judge";
 import { explainYaml, flatPrice, runYaml } from "../../support/run-yaml";
-import { EXPECTED_OUTPUT_TOKENS, renderExplain } from "../../../lib/engine/plan/explain-plan";
+import {
+  EXPECTED_OUTPUT_TOKENS,
+  renderExplain,
+  type PriceOf,
+} from "../../../lib/engine/plan/explain-plan";
 import { tokensOf } from "../../../lib/engine/plan/estimate-requests";
 
 // `eval --explain`: what a run would grade and how many judge calls it would
@@ -135,6 +139,18 @@ describe("explain", () => {
     expect(plan.totals.unpricedModels).toEqual([HAIKU, SONNET]);
     expect(renderExplain(plan)).toContain(
       `No price known for: ${HAIKU}, ${SONNET} (not counted in the cost).`,
+    );
+  });
+
+  it("an eval mixing priced and unpriced judges keeps the priced part and counts the unpriced calls", () => {
+    const onlySonnet: PriceOf = (model) => (model === SONNET ? flatPrice(0.003)(model) : undefined);
+    const plan = explainYaml(fanned, { priceOf: onlySonnet });
+    // Per cell: 2 criteria × a jury of 3, for each of the two panel models.
+    expect(plan.cells[0]!.costUsd).toBeCloseTo(6 * 0.003, 10);
+    expect(plan.cells[0]!.unpricedCalls).toBe(6);
+    expect(plan.totals.unpricedModels).toEqual([HAIKU]);
+    expect(renderExplain(plan)).toContain(
+      "judge calls: 12, ~7104 input + 3600 output tokens, ~$0.02 + 6 unpriced calls (model not in the pricing table)",
     );
   });
 

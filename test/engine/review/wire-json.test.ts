@@ -6,6 +6,7 @@ import {
   parseEvaluationReport,
   parseMultiJudgeResult,
 } from "../../../lib/engine/review/wire-json";
+import { resultFromReview } from "../../../lib/engine/review/result-from-wire";
 import { byCategory, categoryOf, createFakeJudge } from "../../support/fake-judge";
 import { runOne } from "../../support/run-yaml";
 
@@ -137,5 +138,34 @@ evals:
     expect(evaluationReportToJson(result.review!.report)).toMatchObject({
       judge: { model: "claude-sonnet-4-5", latency: 12_000_000 },
     });
+  });
+
+  it("tokens: input_tokens counts cache reads and writes once, both ways (what review writes, report FILE reads back)", async () => {
+    const usage = { input: 100, output: 40, cacheRead: 3000, cacheWrite: 500 };
+    const judge = createFakeJudge(() => ({ ...answer, usage }));
+    const result = await runOne(suite.replace("judge: { panel: [m1, m2] }", ""), { judge });
+    const written = evaluationReportToJson(result.review!.report) as {
+      judge: { tokens_used: Record<string, number> };
+    };
+    // Two categories, one call each.
+    expect(written.judge.tokens_used).toEqual({
+      input_tokens: 7200,
+      output_tokens: 80,
+      total_tokens: 7280,
+      cache_read_tokens: 6000,
+      cache_write_tokens: 1000,
+    });
+    const reread = parseEvaluationReport(JSON.parse(JSON.stringify(written)));
+    if (!reread.ok) throw new Error(reread.issues.join("\n"));
+    const back = resultFromReview({ outcome: { report: reread.value }, id: "r", name: "r" });
+    expect(back.usage).toEqual({ input: 200, output: 80, cacheRead: 6000, cacheWrite: 1000 });
+  });
+
+  it("the Go fixture's tokens add up to its total_tokens, cache reads counted once", () => {
+    const parsed = parseEvaluationReport(JSON.parse(fixture));
+    if (!parsed.ok) throw new Error(parsed.issues.join("\n"));
+    const { usage } = resultFromReview({ outcome: { report: parsed.value }, id: "r", name: "r" });
+    expect(usage).toEqual({ input: 1200, output: 900, cacheRead: 4000, cacheWrite: 0 });
+    expect(usage.input + usage.output + usage.cacheRead + usage.cacheWrite).toBe(6100);
   });
 });

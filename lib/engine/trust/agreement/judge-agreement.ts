@@ -20,6 +20,16 @@ const POOLED = "(all criteria)";
 const asValue = (result: StatResult): AgreementValue =>
   result.ok ? { value: result.value } : { value: null, note: result.reason };
 
+/**
+ * Alpha and kappa on one item: the formulas give a number (0 whenever the
+ * judges differ at all), but chance agreement is estimated from the spread of
+ * ratings across items, and one item has none to speak of. So it is n/a, with
+ * the reason, as for the other undefined cases; exact agreement still holds.
+ */
+const ONE_ITEM = "one item only: agreement beyond chance needs at least two items to compare";
+const beyondChance = (result: StatResult, units: number): AgreementValue =>
+  result.ok && units < 2 ? { value: null, note: ONE_ITEM } : asValue(result);
+
 type Unit = Map<string, number>;
 
 function measure(input: {
@@ -34,7 +44,7 @@ function measure(input: {
   const ratings: Ratings<number> = units.map((u) => judges.map((j) => u.get(j) ?? null));
   const compute = (name: keyof typeof AGREEMENT_STATISTICS) =>
     AGREEMENT_STATISTICS[name].compute({ ratings, level: input.level });
-  const alpha = asValue(compute("krippendorff_alpha"));
+  const alpha = beyondChance(compute("krippendorff_alpha"), units.length);
   const ci =
     alpha.value === null
       ? undefined
@@ -52,8 +62,9 @@ function measure(input: {
     krippendorffAlpha: { ...alpha, ...(ci ? { ci95: { low: ci.low, high: ci.high } } : {}) },
     ...(input.level !== "interval"
       ? {
-          fleissKappa: asValue(
+          fleissKappa: beyondChance(
             AGREEMENT_STATISTICS.fleiss_kappa.compute({ ratings, level: "nominal" }),
+            units.length,
           ),
         }
       : {}),

@@ -137,4 +137,23 @@ evals:
       },
     ]);
   });
+
+  it("a jury of three that splits on a single item: alpha n/a with the reason, not 0.000", async () => {
+    let n = 0;
+    const judge = createFakeJudge(() => ({ score: [0.1, 0.1, 0.95][n++ % 3]! }));
+    const report = await runYaml(
+      `evals:\n  - name: e\n    response: r\n    rubric: "Good."\n    judge: { jury: { size: 3 } }\n`,
+      { judge },
+    );
+    expect(report.agreement).toHaveLength(1);
+    expect(report.agreement![0]).toMatchObject({
+      units: 1,
+      exactAgreement: { value: 0 },
+      krippendorffAlpha: {
+        value: null,
+        note: "one item only: agreement beyond chance needs at least two items to compare",
+      },
+    });
+    expect(report.agreement![0]!.krippendorffAlpha.ci95).toBeUndefined();
+  });
 });

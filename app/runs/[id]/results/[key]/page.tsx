@@ -6,6 +6,7 @@ import { formatInt, formatMs, formatUsd } from "@/components/results/format";
 import { JudgesGrid, judgeModelsText } from "@/components/results/judges-grid";
 import { PairwiseView, winnerText } from "@/components/results/pairwise-view";
 import { ReviewView } from "@/components/results/review-view";
+import { ReusedNote } from "@/components/results/reused-note";
 import styles from "@/components/results/results.module.css";
 import { Stat } from "@/components/results/status-counts";
 import { StatusBadge } from "@/components/results/status-badge";
@@ -117,6 +118,7 @@ export default async function EvalResultPage({
         />
         <Stat label="Latency" value={formatMs(result.latencyMs)} />
       </div>
+      <ReusedNote calls={result.calls} />
 
       {result.review ? (
         <section className={styles.section}>
