@@ -46,19 +46,50 @@ export function displayWidth(text: string): number {
   return width;
 }
 
-/** `text` in exactly `width` columns: padded with spaces, or cut to fit with "…" at the end. */
-export function fitWidth(text: string, width: number): string {
-  const full = displayWidth(text);
-  if (full <= width) return text + " ".repeat(width - full);
+/** The first graphemes of `text` that take at most `width` columns, and the columns they take. */
+function headOf(text: string, width: number): { text: string; used: number } {
   let out = "";
   let used = 0;
   for (const { segment } of segmenter.segment(text)) {
     const w = graphemeWidth(segment);
-    if (used + w > width - 1) break;
+    if (used + w > width) break;
     out += segment;
     used += w;
   }
-  return `${out}…${" ".repeat(width - 1 - used)}`;
+  return { text: out, used };
+}
+
+/** The last graphemes of `text` that take at most `width` columns, and the columns they take. */
+function tailOf(text: string, width: number): { text: string; used: number } {
+  const graphemes = [...segmenter.segment(text)].map((s) => s.segment);
+  let out = "";
+  let used = 0;
+  for (let i = graphemes.length - 1; i >= 0; i--) {
+    const w = graphemeWidth(graphemes[i]!);
+    if (used + w > width) break;
+    out = graphemes[i]! + out;
+    used += w;
+  }
+  return { text: out, used };
+}
+
+/**
+ * `text` in exactly `width` columns: padded with spaces, or cut in the middle with "…" so that
+ * both ends show. The end is what tells a matrix's cells apart (`name [item=x, model=y]`): a
+ * trailing `[...]` is kept whole when it leaves room for a few columns of the name.
+ */
+export function fitWidth(text: string, width: number): string {
+  const full = displayWidth(text);
+  if (full <= width) return text + " ".repeat(width - full);
+  const bracket = text.lastIndexOf(" [");
+  const suffix = bracket > 0 && text.endsWith("]") ? text.slice(bracket) : "";
+  const tailWidth =
+    suffix && displayWidth(suffix) <= width - 9
+      ? displayWidth(suffix)
+      : Math.floor((width - 1) / 2);
+  const tail = tailOf(text, tailWidth);
+  const head = headOf(text, width - 1 - tail.used);
+  return `${head.text}…${tail.text}${" ".repeat(width - 1 - head.used - tail.used)}`;
 }
 
 /** `text` padded with spaces to at least `width` columns (never cut). */

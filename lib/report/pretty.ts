@@ -22,7 +22,7 @@ function painter(color: boolean): Paint {
     : (_code, text) => text;
 }
 
-const NAME_WIDTH_CAP = 48;
+const NAME_WIDTH_CAP = 64;
 const TAG_WIDTH = Math.max(...Object.values(STATUS_STYLES).map((style) => style.tag.length));
 
 /** Continuation lines of a multi-line text stay under their first line. */

@@ -279,7 +279,7 @@ describe("pretty reporter, a judge error", () => {
 });
 
 describe("pretty reporter's columns", () => {
-  it("line up by display width: a long cell name is cut with …, a wide or combining character counts as drawn", async () => {
+  it("line up by display width: a long cell name is cut in the middle with …, keeping what tells cells apart; a wide or combining character counts as drawn", async () => {
     const { displayWidth } = await import("../../lib/report/display-width");
     const base = sampleResults().find((r) => r.status === "passed" && !r.vacuous) as EvalResult;
     const names = [
@@ -288,6 +288,7 @@ describe("pretty reporter's columns", () => {
       "検索の品質 (日本語)",
       "café crème, decomposed: cafe\u0301",
       "ships 🚀 on time",
+      "the assistant explains the refund policy in plain words to a new customer [item=export, model=claude-haiku-4-5]",
     ];
     const report = buildSampleReport({
       results: names.map((name, i) => ({ ...base, id: `r${i}`, name })),
@@ -300,7 +301,11 @@ describe("pretty reporter's columns", () => {
     // Where "threshold" starts, in terminal columns, is the same on every line.
     const columns = lines.map((l) => displayWidth(l.slice(0, l.indexOf("threshold"))));
     expect(new Set(columns).size).toBe(1);
-    expect(lines[1]).toContain("support answers [item=reset-password-flow, mode…");
+    // Both ends show: the cell's coordinates are what tell a matrix's rows apart.
+    expect(lines[1]).toMatch(/support answers \[item=reset-p\S*…\S*, prompt=#12\] /);
+    expect(lines[5]).toContain(
+      "the assistant explains th… [item=export, model=claude-haiku-4-5] ",
+    );
     expect(displayWidth("検索")).toBe(4);
     expect(displayWidth("cafe\u0301")).toBe(4);
   });
