@@ -303,9 +303,7 @@ describe("pretty reporter's columns", () => {
     expect(new Set(columns).size).toBe(1);
     // Both ends show: the cell's coordinates are what tell a matrix's rows apart.
     expect(lines[1]).toMatch(/support answers \[item=reset-p\S*…\S*, prompt=#12\] /);
-    expect(lines[5]).toContain(
-      "the assistant explains th… [item=export, model=claude-haiku-4-5] ",
-    );
+    expect(lines[5]).toContain("the assistant explains th… [item=export, model=claude-haiku-4-5] ");
     expect(displayWidth("検索")).toBe(4);
     expect(displayWidth("cafe\u0301")).toBe(4);
   });
