@@ -27,10 +27,11 @@ export function matrixBars(runId: string, cells: readonly MatrixCellView[]): Mat
 /** Grouped bars per matrix cell: mean score and pass rate; a click on a cell's bars lists its results. */
 export function MatrixBars({ runId, cells }: { runId: string; cells: MatrixCellView[] }) {
   const bars = matrixBars(runId, cells);
+  const rows = cells.some((c) => c.agent) ? "candidate model" : "judge model";
   return (
     <figure className={trust.figure} data-testid="matrix-bars">
       <figcaption>
-        Mean score and pass rate per judge model × prompt cell (click a cell&apos;s bars to list its
+        Mean score and pass rate per {rows} × prompt cell (click a cell&apos;s bars to list its
         results)
       </figcaption>
       <Plot bars={bars} />

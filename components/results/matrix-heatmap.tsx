@@ -3,7 +3,10 @@ import styles from "./results.module.css";
 import { passRate } from "./run-outcome";
 
 export interface MatrixCellView {
+  /** The judge model (matrix.models). */
   model: string | null;
+  /** The candidate's model (matrix.agents): the live agent, or the model that generated the candidate. */
+  agent?: string | null;
   promptIndex: number | null;
   results: number;
   passed: number;
@@ -20,20 +23,30 @@ type CellCounts = Pick<MatrixCellView, "passed" | "failed" | "judge_error">;
  * run-queries), not a name search, which a prompt-only cell would share with
  * the cells of another eval that also vary the model.
  */
-export function cellHref(
-  runId: string,
-  cell: Pick<MatrixCellView, "model" | "promptIndex">,
-): string {
+export function cellHref(runId: string, cell: CellAxes): string {
   const params = new URLSearchParams();
+  if (cell.agent) params.set("agent", cell.agent);
   if (cell.model !== null) params.set("model", cell.model);
   if (cell.promptIndex !== null) params.set("prompt", String(cell.promptIndex));
   return `/runs/${runId}?${params.toString()}#results`;
 }
 
+type CellAxes = Pick<MatrixCellView, "model" | "agent" | "promptIndex">;
+
+/**
+ * A cell's row on the heatmap: the candidate's model when the matrix varies it
+ * (matrix.agents: what a matrix of generated candidates compares), with the
+ * judge model when that varies too; else the judge model.
+ */
+export function cellRow(cell: Pick<MatrixCellView, "model" | "agent">): string {
+  if (!cell.agent) return cell.model ?? "(suite judge)";
+  return cell.model ? `${cell.agent} (judged by ${cell.model})` : cell.agent;
+}
+
 /** How a cell is named on the page: "claude-haiku-4-5 · prompt #2". */
-export function cellLabel(cell: Pick<MatrixCellView, "model" | "promptIndex">): string {
+export function cellLabel(cell: CellAxes): string {
   return [
-    cell.model ?? "(suite judge)",
+    cellRow(cell),
     cell.promptIndex === null ? "(one prompt)" : `prompt #${cell.promptIndex}`,
   ].join(" · ");
 }
@@ -72,14 +85,15 @@ const byIndex = (a: number | null, b: number | null) => (a ?? -1) - (b ?? -1);
 
 /**
  * The one order of a run's matrix cells, for the heatmap and the bars alike:
- * by judge model (the suite judge first), then prompt index, numerically
+ * by candidate model, then judge model (the suite judge first), then prompt index, numerically
  * (prompt #2 before prompt #10). The store's groupBy gives them in no fixed order.
  */
-export function sortCells<T extends Pick<MatrixCellView, "model" | "promptIndex">>(
-  cells: readonly T[],
-): T[] {
+export function sortCells<T extends CellAxes>(cells: readonly T[]): T[] {
   return [...cells].sort(
-    (a, b) => byName(a.model, b.model) || byIndex(a.promptIndex, b.promptIndex),
+    (a, b) =>
+      byName(a.agent ?? null, b.agent ?? null) ||
+      byName(a.model, b.model) ||
+      byIndex(a.promptIndex, b.promptIndex),
   );
 }
 
@@ -90,31 +104,32 @@ export function MatrixHeatmap({
 }: {
   runId: string;
   cells: MatrixCellView[];
-  selected?: Pick<MatrixCellView, "model" | "promptIndex">;
+  selected?: CellAxes;
 }) {
   const sorted = sortCells(cells);
-  const models = [...new Set(sorted.map((c) => c.model))];
+  const rows = [...new Set(sorted.map(cellRow))];
   const prompts = [...new Set(sorted.map((c) => c.promptIndex))].sort(byIndex);
-  const at = (model: string | null, prompt: number | null) =>
-    cells.find((c) => c.model === model && c.promptIndex === prompt);
+  const at = (row: string, prompt: number | null) =>
+    cells.find((c) => cellRow(c) === row && c.promptIndex === prompt);
+  const byAgent = cells.some((c) => c.agent);
   return (
     <table className={`${styles.table} ${styles.heatmap}`} data-testid="matrix-heatmap">
       <thead>
         <tr>
-          <th>Judge model \ prompt</th>
+          <th>{byAgent ? "Candidate model \\ prompt" : "Judge model \\ prompt"}</th>
           {prompts.map((p) => (
             <th key={p ?? "none"}>{p === null ? "(one prompt)" : `prompt #${p}`}</th>
           ))}
         </tr>
       </thead>
       <tbody>
-        {models.map((model) => (
-          <tr key={model ?? "none"}>
-            <th className={styles.heatRow} title={model ?? "(suite judge)"}>
-              {model ?? "(suite judge)"}
+        {rows.map((row) => (
+          <tr key={row}>
+            <th className={styles.heatRow} title={row}>
+              {row}
             </th>
             {prompts.map((prompt) => {
-              const cell = at(model, prompt);
+              const cell = at(row, prompt);
               if (!cell)
                 return (
                   <td key={prompt ?? "none"} className={styles.muted}>
@@ -125,6 +140,7 @@ export function MatrixHeatmap({
               const isSelected =
                 selected !== undefined &&
                 selected.model === cell.model &&
+                (selected.agent ?? null) === (cell.agent ?? null) &&
                 selected.promptIndex === cell.promptIndex;
               return (
                 <td key={prompt ?? "none"}>
@@ -135,6 +151,7 @@ export function MatrixHeatmap({
                     data-testid="matrix-cell"
                     data-model={cell.model ?? ""}
                     data-prompt={cell.promptIndex ?? ""}
+                    data-agent={cell.agent ?? ""}
                     data-tone={tone}
                     aria-current={isSelected ? "true" : undefined}
                     title={`${cellLabel(cell)}: mean ${cell.meanScore === null ? "—" : cell.meanScore.toFixed(2)}, ${cellSummary(cell)}; click to list them`}

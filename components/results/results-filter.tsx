@@ -58,6 +58,9 @@ export function ResultsFilter({ runId, query }: { runId: string; query: TableQue
         {query.model !== undefined ? (
           <input type="hidden" name="model" value={query.model} />
         ) : null}
+        {query.agent !== undefined ? (
+          <input type="hidden" name="agent" value={query.agent} />
+        ) : null}
         {query.prompt !== undefined ? (
           <input type="hidden" name="prompt" value={query.prompt} />
         ) : null}

@@ -47,6 +47,8 @@ export const TableQuerySchema = z.object({
    * missing axis is "none".
    */
   model: TEXT_PARAM.optional().catch(undefined),
+  /** The cell's candidate model (matrix.agents). */
+  agent: TEXT_PARAM.optional().catch(undefined),
   prompt: z.coerce.number().int().min(1).max(100_000).optional().catch(undefined),
   sort: z.preprocess(sortKey, z.enum(SORT_KEYS)).catch("name"),
   dir: z.enum(["asc", "desc"]).catch("asc"),
@@ -61,6 +63,7 @@ export const RowsRequestSchema = z.object({
   status: z.enum(EVAL_STATUSES).optional(),
   q: TEXT_PARAM.optional(),
   model: TEXT_PARAM.optional(),
+  agent: TEXT_PARAM.optional(),
   prompt: z.coerce.number().int().min(1).max(100_000).optional(),
   sort: z.preprocess(sortKey, z.enum(SORT_KEYS, { error: SORT_MESSAGE }).default("name")),
   dir: z.enum(["asc", "desc"]).default("asc"),
@@ -142,19 +145,20 @@ export function toResultRowView(row: ResultRowView): ResultRowView {
 
 /** The store's filter for one matrix cell, when the query names one (a missing axis meaning "none"). */
 export function cellFilter(
-  query: Pick<TableQuery, "model" | "prompt">,
-): { model: string | null; promptIndex: number | null } | undefined {
-  return query.model !== undefined || query.prompt !== undefined
-    ? { model: query.model ?? null, promptIndex: query.prompt ?? null }
+  query: Pick<TableQuery, "model" | "agent" | "prompt">,
+): { model: string | null; agent: string | null; promptIndex: number | null } | undefined {
+  return query.model !== undefined || query.agent !== undefined || query.prompt !== undefined
+    ? { model: query.model ?? null, agent: query.agent ?? null, promptIndex: query.prompt ?? null }
     : undefined;
 }
 
 function filterParams(
-  query: Pick<TableQuery, "status" | "q" | "model" | "prompt" | "sort" | "dir">,
+  query: Pick<TableQuery, "status" | "q" | "model" | "agent" | "prompt" | "sort" | "dir">,
 ): URLSearchParams {
   const params = new URLSearchParams();
   if (query.status) params.set("status", query.status);
   if (query.q) params.set("q", query.q);
+  if (query.agent !== undefined) params.set("agent", query.agent);
   if (query.model !== undefined) params.set("model", query.model);
   if (query.prompt !== undefined) params.set("prompt", String(query.prompt));
   if (query.sort !== "name") params.set("sort", query.sort);

@@ -12,6 +12,7 @@ import {
   winnerText,
 } from "./format";
 import {
+  cellFilter,
   queryHref,
   RESULTS_PAGE_SIZE,
   resultHref,
@@ -204,7 +205,7 @@ export function ResultsTable({ runId, query, total: initialTotal, initial }: Res
       <div className={styles.empty} data-testid="results-empty">
         {emptyResultsText({
           filtered: Boolean(query.status || query.q),
-          cell: query.model !== undefined || query.prompt !== undefined,
+          cell: cellFilter(query) !== undefined,
           landed,
         })}
       </div>

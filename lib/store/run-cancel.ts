@@ -2,6 +2,7 @@ import type { PgBoss } from "pg-boss";
 import { loadSuite } from "../config/load-suite";
 import type { SuiteConfig } from "../config/types";
 import type { EvalResult } from "../engine/results/report";
+import type { LivePort } from "../engine/ports/live-port";
 import { buildReport, runSuite } from "../engine/run-suite";
 import { planSuite } from "../engine/plan/plan-suite";
 import type { PriceOf } from "../engine/plan/explain-plan";
@@ -42,9 +43,15 @@ export async function finishIfAllStored(input: {
   return true;
 }
 
+/** The live port of a cancelled cell: its candidate (a live agent run, or a generation) is never started. */
+const NOT_STARTED: LivePort = {
+  run: () => Promise.resolve({ kind: "skipped", reason: "cancelled", calls: [] }),
+};
+
 /**
  * The engine's skipped (cancelled) results for these cells: runSuite with the cancel signalled, so
- * no judge is called.
+ * no judge is called, and no agent run or generation (without a live port, those cells would
+ * read deferred, not cancelled).
  */
 async function cancelledResults(
   run: StoredRun,
@@ -65,6 +72,7 @@ async function cancelledResults(
     },
     {
       judge: { grade: () => Promise.reject(new Error("a cancelled cell calls no judge")) },
+      live: NOT_STARTED,
       now: Date.now,
       priceOf: () => undefined,
     },

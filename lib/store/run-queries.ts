@@ -212,8 +212,8 @@ export function createRunQueries(prisma: PrismaClient) {
       runId: string;
       status?: EvalStatus | EvalStatus[];
       search?: string;
-      /** Exactly one matrix cell: its judge model and prompt position (null: the result has none on that axis). */
-      cell?: { model: string | null; promptIndex: number | null };
+      /** Exactly one matrix cell: its judge model, candidate model and prompt position (null: the result has none on that axis). */
+      cell?: { model: string | null; agent?: string | null; promptIndex: number | null };
       sort?: ResultSort;
       pageSize: number;
       cursor?: string;
@@ -247,7 +247,7 @@ export function createRunQueries(prisma: PrismaClient) {
           ...(search ? [Prisma.sql`name ILIKE ${`%${search.replace(/[\\%_]/g, "\\$&")}%`}`] : []),
           ...(input.cell
             ? [
-                Prisma.sql`cell_model IS NOT DISTINCT FROM ${input.cell.model}::text AND cell_prompt IS NOT DISTINCT FROM ${input.cell.promptIndex}::int`,
+                Prisma.sql`cell_model IS NOT DISTINCT FROM ${input.cell.model}::text AND cell_agent IS NOT DISTINCT FROM ${input.cell.agent ?? null}::text AND cell_prompt IS NOT DISTINCT FROM ${input.cell.promptIndex}::int`,
               ]
             : []),
         ],

@@ -70,6 +70,7 @@ function rowOf(result: EvalResult) {
     evalName: result.eval,
     name: result.name,
     cellModel: result.cell?.model ?? null,
+    cellAgent: result.cell?.agent ?? null,
     cellPrompt: result.cell?.promptIndex ?? null,
     judgeModel: judgeModelOf(result),
     judgeCount: Math.max(1, result.judges.length),

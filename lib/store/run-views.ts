@@ -75,7 +75,10 @@ export interface RunOverview extends RunListItem {
 }
 
 export interface MatrixCell {
+  /** The judge model (matrix.models). */
   model: string | null;
+  /** The candidate's model (matrix.agents): the live agent, or the model that generated the candidate. */
+  agent: string | null;
   promptIndex: number | null;
   results: number;
   /** Passed, failed and judge errors: the graded ones a pass rate is over (deferred and skipped are not graded). */
@@ -351,14 +354,18 @@ export function createRunViews(prisma: PrismaClient) {
       };
     },
 
-    /** The heatmap of a run's matrix cells: judge model × prompt, over every eval with a matrix (or one eval). */
+    /** The heatmap of a run's matrix cells: candidate model, judge model × prompt, over every eval with a matrix (or one eval). */
     async matrixCells(input: { runId: string; evalName?: string }): Promise<MatrixCell[]> {
       if (!UUID.test(input.runId)) return [];
       const rows = await prisma.evalResultRow.groupBy({
-        by: ["cellModel", "cellPrompt", "status"],
+        by: ["cellAgent", "cellModel", "cellPrompt", "status"],
         where: {
           runId: input.runId,
-          OR: [{ cellModel: { not: null } }, { cellPrompt: { not: null } }],
+          OR: [
+            { cellAgent: { not: null } },
+            { cellModel: { not: null } },
+            { cellPrompt: { not: null } },
+          ],
           ...(input.evalName ? { evalName: input.evalName } : {}),
         },
         _count: { _all: true, score: true },
@@ -366,9 +373,10 @@ export function createRunViews(prisma: PrismaClient) {
       });
       const cells = new Map<string, MatrixCell & { scored: number; scoreSum: number }>();
       for (const row of rows) {
-        const key = `${row.cellModel ?? ""}\u0000${row.cellPrompt ?? ""}`;
+        const key = `${row.cellAgent ?? ""}\u0000${row.cellModel ?? ""}\u0000${row.cellPrompt ?? ""}`;
         const cell = cells.get(key) ?? {
           model: row.cellModel,
+          agent: row.cellAgent,
           promptIndex: row.cellPrompt,
           results: 0,
           passed: 0,

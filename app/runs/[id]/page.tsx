@@ -118,9 +118,10 @@ export default async function RunPage({
         <section className={styles.section}>
           <h2>Matrix</h2>
           <p className={styles.muted}>
-            Per judge model and prompt, over every eval with a matrix: how many of the graded
-            results passed, the pass rate of the runs list (green: all, amber: some, red: none;
-            grey: nothing graded) and their mean score. Click a cell to list its results.
+            Per candidate model (matrix.agents) or judge model, and prompt, over every eval with a
+            matrix: how many of the graded results passed, the pass rate of the runs list (green:
+            all, amber: some, red: none; grey: nothing graded) and their mean score. Click a cell to
+            list its results.
           </p>
           <MatrixHeatmap runId={id} cells={cells} selected={cell} />
           <MatrixBars runId={id} cells={cells} />
@@ -134,7 +135,11 @@ export default async function RunPage({
           <p data-testid="cell-filter">
             Cell <strong>{cellLabel(cell)}</strong> ·{" "}
             <Link
-              href={queryHref(id, { ...query, model: undefined, prompt: undefined }, { page: 1 })}
+              href={queryHref(
+                id,
+                { ...query, model: undefined, agent: undefined, prompt: undefined },
+                { page: 1 },
+              )}
             >
               show every cell
             </Link>
@@ -142,7 +147,7 @@ export default async function RunPage({
         ) : null}
         {/* Keyed by the filters and sort: a new query is a new table; scrolling (page=) is not. */}
         <ResultsTable
-          key={`${query.status ?? ""}|${query.q ?? ""}|${query.model ?? ""}|${query.prompt ?? ""}|${query.sort}|${query.dir}`}
+          key={`${query.status ?? ""}|${query.q ?? ""}|${query.model ?? ""}|${query.agent ?? ""}|${query.prompt ?? ""}|${query.sort}|${query.dir}`}
           runId={id}
           query={query}
           total={page.total}

@@ -190,7 +190,9 @@ export function agreementItems(
                     ...rated({
                       judge: j.judge,
                       score: j.score,
-                      reasoning: j.treePath?.map((s) => s.reasoning).join(" → ") ?? "",
+                      // A free-form verdict's own reasoning; a tree's, its path's.
+                      reasoning:
+                        j.reasoning ?? j.treePath?.map((s) => s.reasoning).join(" → ") ?? "",
                       scale: r.scale,
                       threshold: r.threshold,
                       guard: false,

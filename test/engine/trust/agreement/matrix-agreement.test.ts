@@ -102,4 +102,29 @@ describe("agreement across a matrix's judge models", () => {
     expect(share[0]).toEqual(["8/8", "8/8", "7/8", "7/8"]);
     expect(share[2]).toEqual(["7/8", "7/8", "8/8", "8/8"]);
   });
+
+  it("a free-form rubric's disagreement shows each judge model's reasoning", async () => {
+    const report = await runYaml(
+      `
+evals:
+  - name: summary
+    response: "A summary."
+    rubric: "Summarises the release."
+    matrix:
+      models: [judge-a, judge-b]
+      prompts: ["item 1"]
+`,
+      {
+        judge: createFakeJudge((request) => ({
+          score: request.model === "judge-a" ? 0.9 : 0.2,
+          reasoning: `${request.model} thinks so`,
+        })),
+      },
+    );
+    const [disagreement] = judgeDisagreements(report.results);
+    expect(disagreement!.verdicts.map((v) => [v.judge, v.reasoning])).toEqual([
+      ["judge-a", "judge-a thinks so"],
+      ["judge-b", "judge-b thinks so"],
+    ]);
+  });
 });

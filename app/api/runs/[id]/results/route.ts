@@ -15,7 +15,7 @@ export const dynamic = "force-dynamic";
 
 /**
  * Rows of a run's results table, for the run page's scroller: `limit` rows
- * (at most 500) from `offset`, filtered by `status`, `q` and one matrix cell (`model`, `prompt`) and sorted by
+ * (at most 500) from `offset`, filtered by `status`, `q` and one matrix cell (`agent`, `model`, `prompt`) and sorted by
  * `sort`/`dir` on the server, with the total that match.
  */
 export async function GET(request: Request, { params }: IdParams) {
