@@ -30,6 +30,10 @@ export function createResultSaver(input: {
         refused.set(result.id, saved.stored);
         input.say(`error: ${result.name}: ${saved.refused}`);
       });
+      // A write that fails outright rejects the chain; settled() reports it. Until the run awaits
+      // it, the rejection must not count as unhandled (Node would end the process with Prisma's
+      // stack, before the run is marked failed).
+      saving.catch(() => {});
     },
     /** Waits for every write; throws when one could not be stored at all. Returns what was stored in place of refused results, by result id. */
     async settled(): Promise<ReadonlyMap<string, EvalResult>> {

@@ -95,7 +95,7 @@ describe("eval --batch", () => {
   );
 
   it(
-    "--max-cost counts batch prices: a budget of 60% of the standard projection grades every call with --batch, not without",
+    "--max-cost counts batch prices: a budget the fourth call of a jury passes at standard prices grades every call with --batch",
     { timeout: 60_000 },
     async ({ onTestFinished }) => {
       const ws = await makeWorkspace(onTestFinished);
@@ -113,12 +113,21 @@ describe("eval --batch", () => {
         ),
       );
       const explained = await ws.cli(["eval", "--config", "suite.yaml", "--explain"]);
-      // The plan's token estimate at the default judge's standard prices ($3 and $15 per MTok): what the budget checks against.
+      // The plan's token estimate at the default judge's standard prices ($3 and $15 per MTok):
+      // what a call not yet answered is reserved at (e each); an answered call counts at its
+      // real cost (c each, from a run without a budget).
       const [, input, output] =
         /~(\d+) input \+ (\d+) output tokens, projected cost/.exec(explained.stdout) ?? [];
-      const naive = (Number(input) * 3 + Number(output) * 15) / 1e6;
-      expect(naive).toBeGreaterThan(0);
-      const budget = (naive * 0.6).toFixed(6);
+      const e = (Number(input) * 3 + Number(output) * 15) / 1e6 / 4;
+      expect(e).toBeGreaterThan(0);
+      const free = await ws.cli(
+        ["eval", "--config", "suite.yaml", "--reporter", "json"],
+        judge.env,
+      );
+      const c = (JSON.parse(free.stdout) as Report).summary.costUsd / 4;
+      // With batches every price halves: the fourth call fits when 1.5c + 0.5e <= budget; at
+      // standard prices it would pass the budget (3c + e > budget). The budget sits midway.
+      const budget = (2.25 * c + 0.75 * e).toFixed(6);
 
       const standard = await ws.cli(
         ["eval", "--config", "suite.yaml", "--reporter", "json", "--max-cost", budget],

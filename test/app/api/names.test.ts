@@ -63,7 +63,7 @@ describe("suite names", () => {
 
   it("a name of nothing but controls is no name", async () => {
     const response = await createSuite(
-      send("POST", "/api/suites", { name: "\u202E\u0000\u0007", yaml: YAML }),
+      send("POST", "/api/suites", { name: "\u202E\u0001\u0007", yaml: YAML }),
     );
     expect(response.status).toBe(400);
     expect(JSON.stringify(await response.json())).toMatch(/A suite needs a name/);

@@ -150,7 +150,7 @@ describe("explain", () => {
     expect(plan.cells[0]!.unpricedCalls).toBe(6);
     expect(plan.totals.unpricedModels).toEqual([HAIKU]);
     expect(renderExplain(plan)).toContain(
-      "judge calls: 12, ~7104 input + 3600 output tokens, ~$0.02 + 6 unpriced calls (model not in the pricing table)",
+      "judge calls: 12, ~7104 input + 3600 output tokens, ~$0.0180 + 6 unpriced calls (model not in the pricing table)",
     );
   });
 
