@@ -2,7 +2,11 @@ import path from "node:path";
 import { formatIssue, loadSuite } from "../config/load-suite";
 import type { LoadResult, SuiteConfig } from "../config/types";
 import { planSuite } from "../engine/plan/plan-suite";
-import { replayStoredCandidates } from "../engine/trust/regrade/regrade";
+import {
+  hasStoredCandidate,
+  replayStoredCandidates,
+  storedResponses,
+} from "../engine/trust/regrade/regrade";
 import { readEnv, type Settings } from "../env/read-env";
 import { parseReporterList } from "../report/registry";
 import { openDatabase } from "../store/open-database";
@@ -119,7 +123,14 @@ export async function regradeCommand(input: {
     io.stderr.write(
       `New in the suite, with no stored candidate (grade them with rubric-studio eval): ${added.join(", ")}\n`,
     );
-  const cells = new Set([...planned].filter((id) => stored.has(id)));
+  // A result that ended before it had a candidate (an agent or generation call that failed, a deferral) has nothing to grade again.
+  const empty = results.filter((r) => planned.has(r.id) && !hasStoredCandidate(r));
+  if (empty.length)
+    io.stderr.write(
+      `No stored candidate (not regraded): ${empty.map((r) => `${r.name} (${r.status})`).join(", ")}\n`,
+    );
+  const withCandidate = new Set(results.filter(hasStoredCandidate).map((r) => r.id));
+  const cells = new Set([...planned].filter((id) => withCandidate.has(id)));
   io.stderr.write(
     `Regrading ${cells.size} of ${results.length} results of run ${run.id}: no generation or agent call\n`,
   );
@@ -149,6 +160,7 @@ export async function regradeCommand(input: {
       source: results,
       live: replayStoredCandidates({ results, sourceRunId: run.id }),
       cells,
+      responses: storedResponses(results),
     },
   });
 }
