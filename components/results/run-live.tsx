@@ -4,7 +4,7 @@ import { useEffect, useRef, useState, type ReactNode } from "react";
 import type { OutcomeCounts } from "@/lib/engine/results/report";
 import type { Savings } from "@/lib/engine/results/savings-types";
 import { formatSaving } from "@/lib/report/savings-lines";
-import { formatInt, formatTime, formatUsd } from "./format";
+import { costText, formatInt, formatTime, formatUsd } from "./format";
 import { publishLanded, refreshDelay } from "./live-landed";
 import { formatEta, nextEta, progressFraction, rawEta, type EtaState } from "./run-eta";
 import styles from "./results.module.css";
@@ -63,12 +63,6 @@ function callsText(calls: RunSnapshot["calls"], reused: number): string {
       ? `${formatInt(calls.done)} judge calls done`
       : `${formatInt(calls.done)} of ${formatInt(calls.planned)} judge calls done`;
   return reused > 0 ? `${done} (${formatInt(reused)} reused)` : done;
-}
-
-/** The run's cost; calls of an unpriced model make it "unpriced" (or "$x + unpriced"), never a made-up $0. */
-export function costText(shown: Pick<RunSnapshot, "costUsd" | "unpricedCalls">): string {
-  if (shown.unpricedCalls === 0) return formatUsd(shown.costUsd);
-  return shown.costUsd > 0 ? `${formatUsd(shown.costUsd)} + unpriced` : "unpriced";
 }
 
 /**
