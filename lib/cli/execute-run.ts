@@ -300,9 +300,18 @@ export async function executeRun(request: RunRequest): Promise<number> {
       });
     if (runId) report = { ...report, runId };
     if (store && runId) {
+      // The run's one duration, from when the store says it started: `report RUN_ID` says the same.
+      const startedAt = (await store.getRun(runId))?.startedAt;
+      if (startedAt)
+        report = {
+          ...report,
+          startedAt: startedAt.toISOString(),
+          durationMs: Date.parse(report.finishedAt) - startedAt.getTime(),
+        };
       await store.finishRun({
         runId,
         report,
+        finishedAt: new Date(report.finishedAt),
         status: abort.signal.aborted || cancelled.signal.aborted ? "cancelled" : "completed",
       });
     }
