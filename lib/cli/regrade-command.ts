@@ -7,13 +7,13 @@ import {
   replayStoredCandidates,
   storedResponses,
 } from "../engine/trust/regrade/regrade";
-import { readEnv, type Settings } from "../env/read-env";
-import { parseReporterList } from "../report/registry";
+import type { Settings } from "../env/read-env";
 import { openDatabase } from "../store/open-database";
 import { createRunStore, type StoredRun } from "../store/run-store";
 import type { EvalResult } from "../engine/results/report";
 import type { CliIo } from "./cli-io";
 import { executeRun } from "./execute-run";
+import { storedRunSetup } from "./stored-run-setup";
 import { readSuiteAttachments, readSuiteFile } from "./read-suite-file";
 
 // `regrade RUN_ID|latest`: grades a stored run's candidates (fixed responses,
@@ -76,17 +76,12 @@ export async function regradeCommand(input: {
   io: CliIo;
 }): Promise<number> {
   const { ref, options, io } = input;
-  const fail = (message: string) => {
-    io.stderr.write(`error: ${message}\n`);
-    return 2;
-  };
-  const settings = readEnv(io.env);
-  if (!settings.ok) return fail(settings.message);
-  const reporters = parseReporterList(options.reporter);
-  if (!reporters.ok) return fail(reporters.message);
+  const setup = storedRunSetup({ io, reporter: options.reporter });
+  if (!setup.ok) return setup.exitCode;
+  const { fail, settings, reporters } = setup;
   const found = await sourceRun({
     ref,
-    settings: settings.value,
+    settings: settings,
     ...(options.config ? { config: options.config } : {}),
   });
   if (typeof found === "string") return fail(found);
@@ -110,7 +105,7 @@ export async function regradeCommand(input: {
     return 2;
   }
   const suite = options.judge !== undefined ? withJudge(loaded.value, options.judge) : loaded.value;
-  const judgeModel = options.judge ?? settings.value.judgeModel;
+  const judgeModel = options.judge ?? settings.judgeModel;
 
   // Matched by eval name and cell: the result ids both runs share.
   const planned = new Set(planSuite({ suite, defaultModel: judgeModel }).map((c) => c.id));
@@ -137,7 +132,7 @@ export async function regradeCommand(input: {
 
   return executeRun({
     suite,
-    settings: { ...settings.value, judgeModel },
+    settings: { ...settings, judgeModel },
     config: {
       ...run.config,
       judgeModel,
@@ -145,7 +140,7 @@ export async function regradeCommand(input: {
       regradeOf: run.id,
     },
     io,
-    reporters: reporters.value,
+    reporters,
     output: options.output,
     color: options.color && Boolean(io.stdout.isTTY),
     store: true,
