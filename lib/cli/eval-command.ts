@@ -1,7 +1,7 @@
 import { goesThroughBatches } from "../engine/plan/resolve-provider";
 import { suiteNameOf } from "./suite-name";
-import { planSuite } from "../engine/plan/plan-suite";
-import { explainPlan, renderExplain } from "../engine/plan/explain-plan";
+import { planCells, planSuite, planTotals } from "../engine/plan/plan-suite";
+import { explainCells, explainPlan, renderExplain } from "../engine/plan/explain-plan";
 import { formatUsd, plural } from "../engine/results/format-score";
 import { createProviderSetup, unpricedRefusal } from "../judge/provider-setup";
 import { parseReporterList } from "../report/registry";
@@ -11,6 +11,9 @@ import { batchSavingLine } from "./batch-mode";
 import { batchPriceOf } from "../engine/cost/cost";
 import type { RunConfig } from "../store/run-store";
 import type { CliIo } from "./cli-io";
+
+/** Cells `eval --explain` lists one by one; a larger plan lists these and sums the rest. */
+const EXPLAIN_LISTED_CELLS = 1_000;
 
 export interface EvalOptions {
   config: string;
@@ -45,7 +48,12 @@ export async function evalCommand(input: {
   };
   const reporters = parseReporterList(options.reporter);
   if (!reporters.ok) return fail(reporters.message);
-  const prepared = await prepareSuite({ options, io });
+  // --explain plans lazily: its JSONL and CSV datasets stay streams, read as cells are priced.
+  const prepared = await prepareSuite({
+    options,
+    io,
+    ...(options.explain ? { stream: true } : {}),
+  });
   if (!prepared.ok) return prepared.exitCode;
   const { suite, filter, text, settings } = prepared.value;
   const { judgeModel, databaseUrl } = settings;
@@ -65,26 +73,35 @@ export async function evalCommand(input: {
   if (options.explain) {
     // Planned as if every key were set, so that the plan shows what a real run would do; the
     // missing keys are said after it.
-    const cells = planSuite({
+    const asIf = {
       suite,
       defaultModel: judgeModel,
-      filter,
-      resolveModel: (model) => ({ provider: resolveModel(model).provider }),
-    });
+      ...(filter ? { filter } : {}),
+      resolveModel: (model: string) => ({ provider: resolveModel(model).provider }),
+    };
+    // What the keys that are set change (a judge's or an agent's provider without its key): the
+    // real plan walked beside the as-if one, cell for cell.
+    const missing = new Set<string>();
+    const real = planCells({ ...asIf, resolveModel })[Symbol.asyncIterator]();
+    async function* alongside() {
+      for await (const cell of planCells(asIf)) {
+        const { value } = await real.next();
+        if (value?.deferReason !== undefined && cell.deferReason === undefined)
+          missing.add(value.deferReason);
+        yield cell;
+      }
+    }
     // The plan at standard prices, which shows what batches would cost beside the rest; with --batch, what they save.
-    const plan = explainPlan(cells, direct.priceOf, explainOptions);
+    const plan = await explainCells({
+      cells: alongside(),
+      priceOf: direct.priceOf,
+      options: explainOptions,
+      plannedCalls: planTotals(asIf).judgeCalls,
+      listCells: EXPLAIN_LISTED_CELLS,
+    });
+    await real.return(undefined);
     io.stdout.write(`${renderExplain(plan)}\n`);
     if (options.batch) io.stdout.write(`${batchSavingLine(plan.totals.costUsd)}\n`);
-    // What the keys that are set change: a judge's or an agent's provider without its key.
-    const asIf = new Map(cells.map((c) => [c.id, c.deferReason]));
-    const real = planSuite({ suite, defaultModel: judgeModel, filter, resolveModel });
-    const missing = [
-      ...new Set(
-        real.flatMap((c) =>
-          c.deferReason !== undefined && asIf.get(c.id) === undefined ? [c.deferReason] : [],
-        ),
-      ),
-    ];
     for (const reason of missing)
       io.stdout.write(`A real run would defer these evals: ${reason}.\n`);
     return 0;

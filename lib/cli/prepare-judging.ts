@@ -4,6 +4,7 @@ import type { TypedJudgePort } from "../engine/ports/judge-port";
 import { createProviderSetup, unpricedRefusal, type ProviderSetup } from "../judge/provider-setup";
 import { readEnv, type Settings } from "../env/read-env";
 import { readSuiteFile } from "./read-suite-file";
+import { fileLimits } from "./file-limits";
 import { batchOptions } from "./batch-mode";
 import { countOutstanding } from "../judge/batch-rounds";
 import type { CliIo } from "./cli-io";
@@ -55,6 +56,8 @@ export interface SuiteSetup {
 export async function prepareSuite(input: {
   options: { config: string; filter?: string };
   io: CliIo;
+  /** JSONL and CSV datasets stay streams, for a caller that plans lazily (`eval --explain`). */
+  stream?: boolean;
 }): Promise<{ ok: true; value: SuiteSetup } | { ok: false; exitCode: 2 }> {
   const { options, io } = input;
   const fail = (message: string) => {
@@ -71,7 +74,12 @@ export async function prepareSuite(input: {
       return fail(`--filter is not a valid regular expression: ${(error as Error).message}`);
     }
   }
-  const loaded = await readSuiteFile({ file: options.config, cwd: io.cwd });
+  const loaded = await readSuiteFile({
+    file: options.config,
+    cwd: io.cwd,
+    limits: fileLimits(settings.value),
+    ...(input.stream ? { stream: true } : {}),
+  });
   if (!loaded.ok) {
     for (const issue of loaded.issues) io.stderr.write(`${formatIssue(issue)}\n`);
     return { ok: false, exitCode: 2 };

@@ -23,10 +23,29 @@ function kindOf(stats: Awaited<ReturnType<FileHandle["stat"]>>): string {
   return "a special file";
 }
 
+type Bound = { limit: number; what: string };
+
 export async function readBoundedFile(
   file: string,
-  bound: { limit: number; what: string } = { limit: LIMITS.datasetFileBytes, what: "a data file" },
+  bound: Bound = { limit: LIMITS.datasetFileBytes, what: "a data file" },
 ): Promise<{ ok: true; text: string } | { ok: false; message: string }> {
+  return openBounded({ file, bound, read: (handle) => handle.readFile("utf8") });
+}
+
+/** The same checks for a file that is then streamed (a JSONL or CSV dataset): read nothing yet. */
+export async function checkBoundedFile(
+  file: string,
+  bound: Bound,
+): Promise<{ ok: true; text: string } | { ok: false; message: string }> {
+  return openBounded({ file, bound, read: async () => "" });
+}
+
+async function openBounded(input: {
+  file: string;
+  bound: Bound;
+  read: (handle: FileHandle) => Promise<string>;
+}): Promise<{ ok: true; text: string } | { ok: false; message: string }> {
+  const { file, bound } = input;
   let handle;
   try {
     handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
@@ -54,7 +73,7 @@ export async function readBoundedFile(
         ok: false,
         message: `the file is ${formatCount(stats.size)} bytes; ${bound.what} holds at most ${formatCount(bound.limit)}`,
       };
-    return { ok: true, text: await handle.readFile("utf8") };
+    return { ok: true, text: await input.read(handle) };
   } catch (error) {
     return { ok: false, message: (error as Error).message };
   } finally {

@@ -8,6 +8,7 @@ import {
   storedResponses,
 } from "../engine/trust/regrade/regrade";
 import type { Settings } from "../env/read-env";
+import { fileLimits } from "./file-limits";
 import { openDatabase } from "../store/open-database";
 import { createRunStore, type StoredRun } from "../store/run-store";
 import type { EvalResult } from "../engine/results/report";
@@ -89,14 +90,16 @@ export async function regradeCommand(input: {
 
   // The suite to grade with: the file given, else the run's own text (read again with its files from where it ran).
   let loaded: LoadResult & { text?: string };
+  const limits = fileLimits(settings);
   if (options.config !== undefined) {
-    loaded = await readSuiteFile({ file: options.config, cwd: io.cwd });
+    loaded = await readSuiteFile({ file: options.config, cwd: io.cwd, limits });
   } else {
-    const own = loadSuite({ text: run.yaml, file: run.config.file });
+    const own = loadSuite({ text: run.yaml, file: run.config.file, limits });
     loaded = own.ok
       ? await readSuiteAttachments({
           suite: own.value,
           suitePath: path.resolve(run.config.cwd ?? io.cwd, run.config.file),
+          limits,
         }).then((read) => (read.ok ? { ...own, value: read.value } : read))
       : own;
   }

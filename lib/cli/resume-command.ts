@@ -1,5 +1,6 @@
 import path from "node:path";
 import { loadSuite, formatIssue } from "../config/load-suite";
+import { fileLimits } from "./file-limits";
 import { openDatabase } from "../store/open-database";
 import { createRunStore, type RunConfig } from "../store/run-store";
 import { executeRun } from "./execute-run";
@@ -38,7 +39,8 @@ export async function resumeCommand(input: {
   } finally {
     await db.close();
   }
-  const loaded = loadSuite({ text: yaml, file: config.file });
+  const limits = fileLimits(settings);
+  const loaded = loadSuite({ text: yaml, file: config.file, limits });
   if (!loaded.ok) {
     for (const issue of loaded.issues) io.stderr.write(`${formatIssue(issue)}\n`);
     return 2;
@@ -47,6 +49,7 @@ export async function resumeCommand(input: {
   const read = await readSuiteAttachments({
     suite: loaded.value,
     suitePath: path.resolve(config.cwd ?? io.cwd, config.file),
+    limits,
   });
   if (!read.ok) {
     for (const issue of read.issues) io.stderr.write(`${formatIssue(issue)}\n`);

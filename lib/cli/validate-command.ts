@@ -1,11 +1,24 @@
 import { formatIssue } from "../config/load-suite";
-import { planSuite } from "../engine/plan/plan-suite";
+import { planTotals } from "../engine/plan/plan-suite";
+import { readPlanLimitSettings } from "../env/read-env";
+import { fileLimits } from "./file-limits";
 import { readSuiteFile } from "./read-suite-file";
 import type { CliIo } from "./cli-io";
 
 export async function validateCommand(input: { file: string; io: CliIo }): Promise<number> {
   const { file, io } = input;
-  const loaded = await readSuiteFile({ file, cwd: io.cwd });
+  const settings = readPlanLimitSettings(io.env);
+  if (!settings.ok) {
+    io.stderr.write(`error: ${settings.message}\n`);
+    return 2;
+  }
+  // Datasets stay streams: a file of any size is checked in one pass and counted, never held.
+  const loaded = await readSuiteFile({
+    file,
+    cwd: io.cwd,
+    limits: fileLimits(settings.value),
+    stream: true,
+  });
   if (!loaded.ok) {
     for (const issue of loaded.issues) io.stderr.write(`${formatIssue(issue)}\n`);
     io.stderr.write(
@@ -16,7 +29,7 @@ export async function validateCommand(input: { file: string; io: CliIo }): Promi
   for (const warning of loaded.warnings) io.stderr.write(`${formatIssue(warning)}\n`);
   const evals = loaded.value.evals;
   // The cells `eval` would grade (dataset items and every matrix axis); the judge model does not change how many.
-  const cells = planSuite({ suite: loaded.value, defaultModel: "default" }).length;
+  const { cells } = planTotals({ suite: loaded.value, defaultModel: "default" });
   io.stdout.write(
     `${file}: valid (${evals.length} eval${evals.length === 1 ? "" : "s"}, ${cells} cell${cells === 1 ? "" : "s"})\n`,
   );

@@ -7,12 +7,15 @@ import { LIMITS, formatCount } from "./limits";
 // mapping give the same items. A column named in `columns:` must exist; the
 // defaults (the item's own field names) may be absent.
 
-export type ItemPart = "id" | "input" | "expected_output" | "context" | "label";
+export type ItemPart =
+  "id" | "input" | "expected_output" | "expected_outputs" | "context" | "label";
 
 export interface ColumnMapping {
   id: string;
   input: string;
   expected_output: string;
+  /** Columns of more acceptable outputs, in order. */
+  expected_outputs: string[];
   context: string[];
   label: { column: string; name: string };
   /** The columns the user named, each for the part it fills: these must exist. */
@@ -27,12 +30,17 @@ export function columnMapping(columns: DatasetColumnsInput | undefined): ColumnM
       : typeof c.label === "string"
         ? { column: c.label, name: "score" }
         : c.label;
-  const context =
-    c.context === undefined ? ["context"] : typeof c.context === "string" ? [c.context] : c.context;
+  const listOf = (columns: string | string[] | undefined, otherwise: string) =>
+    columns === undefined ? [otherwise] : typeof columns === "string" ? [columns] : columns;
+  const context = listOf(c.context, "context");
+  const expectedOutputs = listOf(c.expected_outputs, "expected_outputs");
   const explicit: ColumnMapping["explicit"] = [
     ...(["id", "input", "expected_output"] as const).flatMap((part) =>
       c[part] !== undefined ? [{ part, column: c[part] }] : [],
     ),
+    ...(c.expected_outputs !== undefined
+      ? expectedOutputs.map((column) => ({ part: "expected_outputs" as const, column }))
+      : []),
     ...(c.context !== undefined
       ? context.map((column) => ({ part: "context" as const, column }))
       : []),
@@ -42,6 +50,7 @@ export function columnMapping(columns: DatasetColumnsInput | undefined): ColumnM
     id: c.id ?? "id",
     input: c.input ?? "input",
     expected_output: c.expected_output ?? "expected_output",
+    expected_outputs: expectedOutputs,
     context,
     label,
     explicit,
@@ -104,6 +113,20 @@ function annotation(
 }
 
 /**
+ * A CSV cell of an expected_outputs column that is a JSON list of strings (`["Paris", "paris"]`)
+ * holds several outputs; any other text is one output (a JSONL field is a list already).
+ */
+function jsonList(value: unknown): unknown {
+  if (typeof value !== "string" || !value.trimStart().startsWith("[")) return value;
+  try {
+    const list: unknown = JSON.parse(value);
+    return Array.isArray(list) && list.every((v) => typeof v === "string") ? list : value;
+  } catch {
+    return value;
+  }
+}
+
+/**
  * One row (a CSV record keyed by header, or a JSONL object) as an item; `row` is its 1-based
  * number, the id when it has none.
  */
@@ -123,16 +146,20 @@ export function rowToItem(input: {
     });
   const inputText = text(get(mapping.input), mapping.input, problems);
   const expected = text(get(mapping.expected_output), mapping.expected_output, problems);
-  const context = mapping.context.flatMap((column) => {
-    const value = get(column);
-    if (Array.isArray(value))
-      return value.flatMap((part, i) => text(part, `${column}[${i}]`, problems) ?? []);
-    return text(value, column, problems) ?? [];
-  });
+  const texts = (columns: string[], split: boolean) =>
+    columns.flatMap((column) => {
+      const value = split ? jsonList(get(column)) : get(column);
+      if (Array.isArray(value))
+        return value.flatMap((part, i) => text(part, `${column}[${i}]`, problems) ?? []);
+      return text(value, column, problems) ?? [];
+    });
+  const context = texts(mapping.context, false);
+  const expectedOutputs = texts(mapping.expected_outputs, true);
   const item: DatasetItem = {
     id,
     ...(inputText !== undefined ? { input: inputText } : {}),
     ...(expected !== undefined ? { expectedOutput: expected } : {}),
+    ...(expectedOutputs.length > 0 ? { expectedOutputs } : {}),
     ...(context.length > 0 ? { context } : {}),
     annotations: annotation(get(mapping.label.column), mapping.label, problems),
   };

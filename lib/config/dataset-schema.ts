@@ -81,6 +81,14 @@ export const DatasetColumnsSchema = z
       .describe(
         "The column of the reference output (the candidate a fixed eval grades); default expected_output.",
       ),
+    expected_outputs: z
+      .union([columnName, z.array(columnName).min(1).max(LIMITS.criteria)])
+      .optional()
+      .describe(
+        "The column (or columns, in order) of more acceptable outputs; default expected_outputs. " +
+          "A CSV cell holds one output, or several as a JSON list of strings " +
+          '(["Paris", "paris"]); a JSONL field holds a string or a list of strings.',
+      ),
     context: z
       .union([columnName, z.array(columnName).min(1).max(LIMITS.criteria)])
       .optional()
@@ -217,6 +225,23 @@ export interface DatasetConfig {
   items: DatasetItem[];
   /** A file dataset whose file has not been read in this process (the loader does no I/O; the CLI reads it). */
   unread?: boolean;
+  /**
+   * A JSONL or CSV file the CLI reads as a stream: counted and checked in one pass, then read
+   * again item by item as cells are planned (`items` is then empty: never held whole).
+   */
+  stream?: DatasetStream;
+}
+
+export interface DatasetStream {
+  /** Items in the file, counted by the checking pass. */
+  count: number;
+  /** The items again, in the file's order. */
+  read: () => AsyncIterable<DatasetItem>;
+}
+
+/** How many items a dataset has, whether held or streamed. */
+export function datasetSize(dataset: DatasetConfig): number {
+  return dataset.stream ? dataset.stream.count : dataset.items.length;
 }
 
 export interface DatasetItem {

@@ -58,6 +58,39 @@ export const LIMITS = {
   concurrency: 1_000,
 } as const;
 
+/**
+ * Bounds on what a suite may plan, by where it comes from. What a browser posts (the editor, the
+ * validate API, Check anchors, a dashboard run, a dataset upload) is hostile and keeps LIMITS';
+ * a file a person runs from the CLI is theirs, and gets FILE_PLAN_LIMITS (raised by the settings
+ * named in `raise`). loadSuite takes the browser's unless a caller passes others: only lib/cli does.
+ */
+export interface PlanLimits {
+  cells: number;
+  judgeCalls: number;
+  /** Items of one dataset file (inline items keep LIMITS.datasetItems: the suite file bounds them). */
+  datasetItems: number;
+  /** What raises each bound, said after it in an error; none for what a browser posts. */
+  raise?: { cells: string; judgeCalls: string };
+}
+
+/** What a browser posts: the editor's bounds. */
+export const BROWSER_PLAN_LIMITS: PlanLimits = {
+  cells: LIMITS.cells,
+  judgeCalls: LIMITS.judgeCalls,
+  datasetItems: LIMITS.datasetItems,
+};
+
+/**
+ * A file run from the CLI: sized for a million judge calls with room to spare (datasets are
+ * streamed and cells planned lazily, so memory does not grow with these).
+ */
+export const FILE_PLAN_LIMITS = {
+  cells: 10_000_000,
+  judgeCalls: 30_000_000,
+  /** Bytes of a JSONL or CSV dataset file, which is streamed, never held whole. */
+  streamedFileBytes: 16 * 1024 * 1024 * 1024,
+} as const;
+
 /** zod's error option for an upper bound: "a jury has at most 25 jurors". */
 export function atMost(n: number, what: string): { error: string } {
   return { error: `${what.replace("{n}", formatCount(n))}` };

@@ -7,12 +7,13 @@ import { resolveSuite } from "./resolve-suite";
 import { planSizeIssues } from "./plan-size";
 import { storableTextIssues } from "./storable-text";
 import type { ConfigIssue, LoadResult } from "./types";
+import type { PlanLimits } from "./limits";
 
 /**
  * YAML text in, a typed suite or every located issue out. Never throws for bad
  * input: the CLI, the editor's markers and the HTTP API all show these issues.
  */
-export function loadSuite(input: { text: string; file: string }): LoadResult {
+export function loadSuite(input: LoadSuiteInput): LoadResult {
   try {
     return loadSuiteText(input);
   } catch (error) {
@@ -34,10 +35,20 @@ export function loadSuite(input: { text: string; file: string }): LoadResult {
   }
 }
 
+export interface LoadSuiteInput {
+  text: string;
+  file: string;
+  /**
+   * The bounds on what the suite plans. Left out: the browser's (BROWSER_PLAN_LIMITS), which is
+   * what every caller but the CLI gets; the CLI passes a file's (lib/cli/file-limits.ts).
+   */
+  limits?: PlanLimits;
+}
+
 /** The start of the message of an issue that is a loader bug. */
 export const INTERNAL_ERROR = "internal error while loading the suite";
 
-function loadSuiteText(input: { text: string; file: string }): LoadResult {
+function loadSuiteText(input: LoadSuiteInput): LoadResult {
   const { text, file } = input;
   const parsed = parseYaml(text, file);
   if (!parsed.ok) return { ok: false, issues: parsed.issues };
@@ -80,7 +91,7 @@ function loadSuiteText(input: { text: string; file: string }): LoadResult {
   const { errors, warnings } = checkSuite({ suite: result.data, locator, file });
   if (errors.length > 0) return { ok: false, issues: sortIssues(errors) };
   const suite = resolveSuite({ suite: result.data, locator, file });
-  const tooLarge = planSizeIssues(suite);
+  const tooLarge = planSizeIssues(suite, input.limits);
   if (tooLarge.length > 0) return { ok: false, issues: tooLarge };
   return { ok: true, value: suite, warnings: sortIssues(warnings) };
 }

@@ -1,5 +1,6 @@
 import { parse } from "csv-parse/sync";
-import { columnMapping, rowToItem } from "./dataset-columns";
+import { columnMapping, rowToItem, type ColumnMapping } from "./dataset-columns";
+import { tooManyItems } from "./parse-dataset-jsonl";
 import type { DatasetColumnsInput, DatasetItem } from "./dataset-schema";
 import { LIMITS, formatCount } from "./limits";
 import {
@@ -48,7 +49,7 @@ interface CsvRow {
 
 const QUOTE_ADVICE = 'quote the whole field and double every quote inside it ("")';
 
-function csvErrorMessage(
+export function csvErrorMessage(
   error: { code?: string; message: string; record?: unknown[] },
   headerLength: number,
 ): string {
@@ -64,6 +65,89 @@ function csvErrorMessage(
     default:
       return error.message;
   }
+}
+
+/** A CSV's header row, read: where each column is, and the columns an item is made of. */
+export interface CsvHeader {
+  columnOf: Map<string, number>;
+  /** The mapped columns present, with their index: only these are read from each row. */
+  used: (readonly [string, number])[];
+  length: number;
+}
+
+/** The header row checked against the mapping (problems located at `line`). */
+export function readCsvHeader(input: { record: string[]; line: number; mapping: ColumnMapping }): {
+  header: CsvHeader;
+  problems: DatasetFileProblem[];
+} {
+  const { record, line, mapping } = input;
+  const problems: DatasetFileProblem[] = [];
+  const columnOf = new Map<string, number>();
+  if (record.length > LIMITS.datasetColumns) {
+    problems.push({
+      line,
+      column: LIMITS.datasetColumns + 1,
+      message: `the header has ${formatCount(record.length)} columns; a CSV dataset has at most ${formatCount(LIMITS.datasetColumns)}`,
+    });
+    return { header: { columnOf, used: [], length: record.length }, problems };
+  }
+  record.forEach((name, i) => {
+    if (name !== "" && columnOf.has(name)) {
+      if (problems.length < MAX_PROBLEMS)
+        problems.push({
+          line,
+          column: i + 1,
+          message: `column "${name}" appears twice in the header (also column ${columnOf.get(name)! + 1})`,
+        });
+    } else columnOf.set(name, i);
+  });
+  for (const { part, column } of mapping.explicit) {
+    if (!columnOf.has(column)) {
+      const names = record
+        .filter((n) => n !== "")
+        .map((n) => `"${n}"`)
+        .join(", ");
+      problems.push({
+        line,
+        column: 1,
+        message: `columns.${part} names column "${column}", which the header does not have; its columns: ${names || "(none)"}`,
+      });
+    }
+  }
+  // Only the mapped columns are read from each row: a header of thousands of unused columns costs nothing per row.
+  const used = [
+    mapping.id,
+    mapping.input,
+    mapping.expected_output,
+    ...mapping.expected_outputs,
+    ...mapping.context,
+    mapping.label.column,
+  ].flatMap((name) => {
+    const index = columnOf.get(name);
+    return index === undefined ? [] : [[name, index] as const];
+  });
+  return { header: { columnOf, used, length: record.length }, problems };
+}
+
+/** One data row of a CSV as an item; `row` is its 1-based number among the data rows. */
+export function csvRowItem(input: {
+  record: string[];
+  line: number;
+  row: number;
+  header: CsvHeader;
+  mapping: ColumnMapping;
+}): { item: DatasetItem; problems: DatasetFileProblem[] } {
+  const { record, line, row, header, mapping } = input;
+  const values = Object.fromEntries(header.used.map(([name, index]) => [name, record[index]]));
+  const { item, problems } = rowToItem({ row, values, mapping });
+  return {
+    item,
+    problems: problems.map((cell) => ({
+      line,
+      column: (header.columnOf.get(cell.column.replace(/\[\d+\]$/, "")) ?? 0) + 1,
+      message: `row ${row}, column "${cell.column}" ${cell.message}`,
+    })),
+  };
 }
 
 export function parseDatasetCsv(input: {
@@ -103,87 +187,35 @@ export function parseDatasetCsv(input: {
       ],
     };
   }
-  if (rows.length === 0)
-    return {
-      ok: false,
-      problems: [
-        {
-          line: 1,
-          column: 1,
-          message: "the file is empty: a CSV dataset starts with a header row naming its columns",
-        },
-      ],
-    };
-  const [header, ...data] = rows as [CsvRow, ...CsvRow[]];
-  if (header.record.length > LIMITS.datasetColumns) {
-    return {
-      ok: false,
-      problems: [
-        {
-          line: lineAt(header.started),
-          column: LIMITS.datasetColumns + 1,
-          message: `the header has ${formatCount(header.record.length)} columns; a CSV dataset has at most ${formatCount(LIMITS.datasetColumns)}`,
-        },
-      ],
-    };
-  }
-  const problems: DatasetFileProblem[] = [];
-  const columnOf = new Map<string, number>();
-  header.record.forEach((name, i) => {
-    if (name !== "" && columnOf.has(name)) {
-      if (problems.length < MAX_PROBLEMS)
-        problems.push({
-          line: lineAt(header.started),
-          column: i + 1,
-          message: `column "${name}" appears twice in the header (also column ${columnOf.get(name)! + 1})`,
-        });
-    } else columnOf.set(name, i);
-  });
+  if (rows.length === 0) return { ok: false, problems: [EMPTY_CSV] };
+  const [first, ...data] = rows as [CsvRow, ...CsvRow[]];
   const mapping = columnMapping(input.columns);
-  for (const { part, column } of mapping.explicit) {
-    if (!columnOf.has(column)) {
-      const names = header.record
-        .filter((n) => n !== "")
-        .map((n) => `"${n}"`)
-        .join(", ");
-      problems.push({
-        line: lineAt(header.started),
-        column: 1,
-        message: `columns.${part} names column "${column}", which the header does not have; its columns: ${names || "(none)"}`,
-      });
-    }
-  }
-  if (data.length > LIMITS.datasetItems) {
-    problems.push({
-      line: lineAt(data[LIMITS.datasetItems]!.started),
-      column: 1,
-      message: `a dataset has at most ${formatCount(LIMITS.datasetItems)} items; this is row ${formatCount(LIMITS.datasetItems + 1)}`,
-    });
-  }
-  if (problems.length > 0) return { ok: false, problems };
-  // Only the mapped columns are read from each row: a header of thousands of unused columns costs nothing per row.
-  const used = [
-    mapping.id,
-    mapping.input,
-    mapping.expected_output,
-    ...mapping.context,
-    mapping.label.column,
-  ].flatMap((name) => {
-    const index = columnOf.get(name);
-    return index === undefined ? [] : [[name, index] as const];
+  const { header, problems } = readCsvHeader({
+    record: first.record,
+    line: lineAt(first.started),
+    mapping,
   });
+  if (data.length > LIMITS.datasetItems)
+    problems.push(
+      tooManyItems({
+        line: lineAt(data[LIMITS.datasetItems]!.started),
+        max: LIMITS.datasetItems,
+        what: "row",
+      }),
+    );
+  if (problems.length > 0) return { ok: false, problems };
   const items: DatasetItem[] = [];
   for (const [i, { record, started }] of data.entries()) {
     if (problems.length >= MAX_PROBLEMS) break;
-    const values = Object.fromEntries(used.map(([name, index]) => [name, record[index]]));
-    const { item, problems: cells } = rowToItem({ row: i + 1, values, mapping });
-    for (const cell of cells)
-      problems.push({
-        line: lineAt(started),
-        column: (columnOf.get(cell.column) ?? 0) + 1,
-        message: `row ${i + 1}, column "${cell.column}" ${cell.message}`,
-      });
-    items.push(item);
+    const read = csvRowItem({ record, line: lineAt(started), row: i + 1, header, mapping });
+    problems.push(...read.problems);
+    items.push(read.item);
   }
   return problems.length > 0 ? { ok: false, problems } : { ok: true, items };
 }
+
+export const EMPTY_CSV: DatasetFileProblem = {
+  line: 1,
+  column: 1,
+  message: "the file is empty: a CSV dataset starts with a header row naming its columns",
+};

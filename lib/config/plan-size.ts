@@ -1,6 +1,8 @@
-import { LIMITS, formatCount } from "./limits";
+import { BROWSER_PLAN_LIMITS, LIMITS, formatCount, type PlanLimits } from "./limits";
+import { datasetSize } from "./dataset-schema";
 import { renderedPromptLengths } from "./prompt-template";
 import type { ConfigIssue, EvalConfig, SuiteConfig, TreeNode } from "./types";
+import type { DatasetItem } from "./dataset-schema";
 
 // How much a suite asks for, by arithmetic on its counts: cells (dataset
 // items × matrix cells) and judge calls (cells × judges × calls per judge).
@@ -34,7 +36,7 @@ function cellFactorsOf(
     const dataset = suite.datasets?.[name];
     // An unknown or unread dataset plans one deferred cell.
     if (!dataset || dataset.unread) return "deferred";
-    factors.push(["items", dataset.items.length]);
+    factors.push(["items", datasetSize(dataset)]);
   }
   const matrix = evalConfig.matrix;
   if (matrix?.agents) factors.push(["agents", matrix.agents.length]);
@@ -83,32 +85,50 @@ function spelled(factors: [string, number][], total: number, unit: string): stri
     : `${formatCount(total)} ${unit}`;
 }
 
+/**
+ * Per item of a dataset, what is wrong with the prompts an eval fills from it (a template filled
+ * past the limit), if anything; a streamed dataset file is checked with it item by item as it is read.
+ */
+export function oversizedPromptCheck(
+  evalConfig: EvalConfig,
+): (item: DatasetItem) => string | undefined {
+  const templates = [evalConfig.prompt, ...(evalConfig.matrix?.prompts ?? [])].filter(
+    (t): t is string => t !== undefined && t.includes("{{"),
+  );
+  const lengths = templates.map(renderedPromptLengths);
+  return (item) => {
+    for (const lengthOf of lengths) {
+      const length = lengthOf(item);
+      if (length > LIMITS.suiteChars)
+        return `eval "${evalConfig.name}": its prompt filled from item "${item.id}" would be ${formatCount(length)} characters; a prompt may be at most ${formatCount(LIMITS.suiteChars)}`;
+    }
+    return undefined;
+  };
+}
+
 /** The first prompt template of an eval that one of its dataset items fills past the limit, if any. */
 function oversizedPrompt(evalConfig: EvalConfig, suite: SuiteConfig): string | undefined {
   const dataset = evalConfig.candidates
     ? suite.datasets?.[evalConfig.candidates.dataset]
     : undefined;
   if (!dataset || evalConfig.response !== undefined) return undefined;
-  const templates = [evalConfig.prompt, ...(evalConfig.matrix?.prompts ?? [])].filter(
-    (t): t is string => t !== undefined && t.includes("{{"),
-  );
-  for (const template of templates) {
-    const lengthOf = renderedPromptLengths(template);
-    for (const item of dataset.items) {
-      const length = lengthOf(item);
-      if (length > LIMITS.suiteChars) {
-        return `eval "${evalConfig.name}": its prompt filled from item "${item.id}" would be ${formatCount(length)} characters; a prompt may be at most ${formatCount(LIMITS.suiteChars)}`;
-      }
-    }
+  const check = oversizedPromptCheck(evalConfig);
+  for (const item of dataset.items) {
+    const problem = check(item);
+    if (problem) return problem;
   }
   return undefined;
 }
 
 /**
  * Located errors for a suite that plans more cells or judge calls than a suite may, or prompts
- * larger than a suite may be.
+ * larger than a suite may be; the bounds are the browser's unless the caller (the CLI, for a file)
+ * passes its own.
  */
-export function planSizeIssues(suite: SuiteConfig): ConfigIssue[] {
+export function planSizeIssues(
+  suite: SuiteConfig,
+  limits: PlanLimits = BROWSER_PLAN_LIMITS,
+): ConfigIssue[] {
   const sizes = suite.evals.map((evalConfig) => ({
     evalConfig,
     size: evalPlanSize(evalConfig, suite),
@@ -125,15 +145,16 @@ export function planSizeIssues(suite: SuiteConfig): ConfigIssue[] {
     const oversized = oversizedPrompt(evalConfig, suite);
     if (oversized) error(evalConfig, oversized);
   }
-  const cellLimit = `a suite may plan at most ${formatCount(LIMITS.cells)} cells`;
-  const callLimit = `a suite may plan at most ${formatCount(LIMITS.judgeCalls)} judge calls`;
+  const raise = (how: string | undefined) => (how ? ` (${how})` : "");
+  const cellLimit = `a suite may plan at most ${formatCount(limits.cells)} cells${raise(limits.raise?.cells)}`;
+  const callLimit = `a suite may plan at most ${formatCount(limits.judgeCalls)} judge calls${raise(limits.raise?.judgeCalls)}`;
   for (const { evalConfig, size } of sizes) {
-    if (size.cells > LIMITS.cells)
+    if (size.cells > limits.cells)
       error(
         evalConfig,
         `eval "${evalConfig.name}" plans ${spelled(size.cellFactors, size.cells, "cells")}; ${cellLimit}`,
       );
-    else if (size.judgeCalls > LIMITS.judgeCalls) {
+    else if (size.judgeCalls > limits.judgeCalls) {
       const factors: [string, number][] = [["cells", size.cells], ...size.callFactors];
       error(
         evalConfig,
@@ -147,13 +168,13 @@ export function planSizeIssues(suite: SuiteConfig): ConfigIssue[] {
   const total = (key: "cells" | "judgeCalls") => sizes.reduce((n, s) => n + s.size[key], 0);
   const cells = total("cells");
   const calls = total("judgeCalls");
-  if (cells > LIMITS.cells) {
+  if (cells > limits.cells) {
     const { evalConfig, size } = largest("cells");
     error(
       evalConfig,
       `the suite plans ${formatCount(cells)} cells in all (eval "${evalConfig.name}": ${formatCount(size.cells)}); ${cellLimit}`,
     );
-  } else if (calls > LIMITS.judgeCalls) {
+  } else if (calls > limits.judgeCalls) {
     const { evalConfig, size } = largest("judgeCalls");
     error(
       evalConfig,

@@ -3,7 +3,20 @@ import * as z from "zod";
 // The one place that reads the environment (DESIGN.md, house rule 7). Every
 // other module receives these values as parameters.
 
-const EnvSchema = z.object({
+/** A bound of a suite run from a file (lib/cli/file-limits.ts): a whole number of at least 1. */
+const planBound = (name: string) =>
+  z.coerce
+    .number()
+    .int({ error: `${name} must be a whole number` })
+    .min(1, { error: `${name} must be at least 1` })
+    .optional();
+
+const PlanLimitSchema = z.object({
+  RUBRIC_STUDIO_MAX_CELLS: planBound("RUBRIC_STUDIO_MAX_CELLS"),
+  RUBRIC_STUDIO_MAX_JUDGE_CALLS: planBound("RUBRIC_STUDIO_MAX_JUDGE_CALLS"),
+});
+
+const EnvSchema = PlanLimitSchema.extend({
   ANTHROPIC_API_KEY: z.string().min(1).optional(),
   ANTHROPIC_BASE_URL: z.url({ error: "ANTHROPIC_BASE_URL must be an absolute URL" }).optional(),
   OPENAI_API_KEY: z.string().min(1).optional(),
@@ -90,23 +103,52 @@ export interface Settings {
   publicUrl?: string;
   /** Whether a reverse proxy in front sets X-Forwarded-Host/-Proto/-For; otherwise those headers are ignored. */
   trustProxy?: boolean;
+  /** Raise (or lower) the cells and judge calls a suite run from a file may plan. */
+  maxCells?: number;
+  maxJudgeCalls?: number;
 }
 
 export type SettingsResult = { ok: true; value: Settings } | { ok: false; message: string };
 
-export function readEnv(env: Record<string, string | undefined> = process.env): SettingsResult {
+type Env = Record<string, string | undefined>;
+
+function parseEnv<T>(
+  schema: z.ZodType<T>,
+  env: Env,
+): { ok: true; value: T } | { ok: false; message: string } {
   // An empty variable means unset, as shells and CI systems often export them empty.
   const present = Object.fromEntries(
     Object.entries(env).filter(([, v]) => v !== undefined && v !== ""),
   );
-  const parsed = EnvSchema.safeParse(present);
+  const parsed = schema.safeParse(present);
   if (!parsed.success) {
     return {
       ok: false,
       message: parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "),
     };
   }
-  const e = parsed.data;
+  return { ok: true, value: parsed.data };
+}
+
+/** Only the bounds of a suite run from a file, for commands that need no other setting (`validate`). */
+export function readPlanLimitSettings(
+  env: Env = process.env,
+):
+  | { ok: true; value: Pick<Settings, "maxCells" | "maxJudgeCalls"> }
+  | { ok: false; message: string } {
+  const parsed = parseEnv(PlanLimitSchema, env);
+  if (!parsed.ok) return parsed;
+  const e = parsed.value;
+  return {
+    ok: true,
+    value: { maxCells: e.RUBRIC_STUDIO_MAX_CELLS, maxJudgeCalls: e.RUBRIC_STUDIO_MAX_JUDGE_CALLS },
+  };
+}
+
+export function readEnv(env: Env = process.env): SettingsResult {
+  const parsed = parseEnv(EnvSchema, env);
+  if (!parsed.ok) return parsed;
+  const e = parsed.value;
   return {
     ok: true,
     value: {
@@ -128,6 +170,8 @@ export function readEnv(env: Record<string, string | undefined> = process.env): 
         ? { publicUrl: new URL(e.RUBRIC_STUDIO_PUBLIC_URL).origin }
         : {}),
       trustProxy: e.RUBRIC_STUDIO_TRUST_PROXY === "1" || e.RUBRIC_STUDIO_TRUST_PROXY === "true",
+      maxCells: e.RUBRIC_STUDIO_MAX_CELLS,
+      maxJudgeCalls: e.RUBRIC_STUDIO_MAX_JUDGE_CALLS,
     },
   };
 }

@@ -177,20 +177,37 @@ describe.concurrent("datasets from CSV and JSONL files", { timeout: 120_000 }, (
     }
   });
 
-  test("a dataset file past the size ceiling is refused before it is read", async ({
+  test("a ReferenceDataset JSON past the size ceiling is refused before it is read; a CSV as large is streamed to a located error", async ({
     onTestFinished,
   }) => {
     const ws = await makeWorkspace(onTestFinished);
-    await ws.write("suite.yaml", SUITE("data/huge.csv", "{ expected_output: answer }"));
-    await ws.write("data/huge.csv", "answer\n");
+    await ws.write(
+      "suite.yaml",
+      SUITE("data/huge.json", "{ expected_output: answer }").replace(
+        "    columns: { expected_output: answer }\n",
+        "",
+      ),
+    );
+    await ws.write("data/huge.json", "{");
     // A sparse file: 40 MiB on paper, nothing on disk.
-    const handle = await open(path.join(ws.dir, "data/huge.csv"), "r+");
+    const handle = await open(path.join(ws.dir, "data/huge.json"), "r+");
     await handle.truncate(40 * 1024 * 1024);
     await handle.close();
     const run = await ws.cli(["validate", "--config", "suite.yaml"]);
     expect(run.stderr).toContain(
-      'suite.yaml:1:1: error: cannot read dataset "support" from data/huge.csv: the file is 41,943,040 bytes; a data file holds at most 33,554,432',
+      'suite.yaml:1:1: error: cannot read dataset "support" from data/huge.json: the file is 41,943,040 bytes; a data file holds at most 33,554,432',
     );
     expect(run.code).toBe(2);
+    // A CSV is read as a stream (it may be several GB): its 40 MiB value is refused where it is.
+    await ws.write("csv.yaml", SUITE("data/huge.csv", "{ expected_output: answer }"));
+    await ws.write("data/huge.csv", "answer\n");
+    const csv = await open(path.join(ws.dir, "data/huge.csv"), "r+");
+    await csv.truncate(40 * 1024 * 1024);
+    await csv.close();
+    const streamed = await ws.cli(["validate", "--config", "csv.yaml"]);
+    expect(streamed.stderr).toContain(
+      'data/huge.csv:2:1: error: dataset "support": row 1, column "answer" is 41,943,033 characters; a value holds at most 1,000,000',
+    );
+    expect(streamed.code).toBe(2);
   });
 });

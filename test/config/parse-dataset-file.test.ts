@@ -260,3 +260,48 @@ describe("text Postgres cannot store, in a dataset file", () => {
     );
   });
 });
+
+describe("expected_outputs in CSV and JSONL datasets", () => {
+  it("a CSV takes several outputs from the columns mapped to expected_outputs, a cell holding one or a JSON list", () => {
+    const text =
+      'id,answer,alt,alt2\nq1,Paris,"[""paris"", ""PARIS""]",City of Paris\nq2,Rome,[1] Rome,\n';
+    expect(
+      items(text, "capitals.csv", { expected_output: "answer", expected_outputs: ["alt", "alt2"] }),
+    ).toEqual([
+      {
+        id: "q1",
+        expectedOutput: "Paris",
+        expectedOutputs: ["paris", "PARIS", "City of Paris"],
+        annotations: [],
+      },
+      // Text that only starts like a list is one output; an empty cell is none.
+      { id: "q2", expectedOutput: "Rome", expectedOutputs: ["[1] Rome"], annotations: [] },
+    ]);
+  });
+
+  it("a JSONL item's expected_outputs field is a list of strings; a column named in columns: must exist", () => {
+    const text =
+      '{"id":"q1","expected_output":"Paris","expected_outputs":["paris","City of Paris"]}\n{"id":"q2","expected_output":"Rome"}\n';
+    expect(items(text, "capitals.jsonl")).toEqual([
+      {
+        id: "q1",
+        expectedOutput: "Paris",
+        expectedOutputs: ["paris", "City of Paris"],
+        annotations: [],
+      },
+      { id: "q2", expectedOutput: "Rome", annotations: [] },
+    ]);
+    expect(problems(text, "capitals.jsonl", { expected_outputs: "alts" })).toEqual([
+      {
+        line: 1,
+        column: 1,
+        message: 'columns.expected_outputs names field "alts", which this object does not have',
+      },
+      {
+        line: 2,
+        column: 1,
+        message: 'columns.expected_outputs names field "alts", which this object does not have',
+      },
+    ]);
+  });
+});

@@ -1,90 +1,19 @@
 import type { EvalConfig, SuiteConfig } from "../../config/types";
 import type { CellCoordinates } from "../results/report";
-import type { Candidate, Reference } from "../grade/build-prompt";
-import { matchWhen } from "../grade/match-when";
-import { resolveProvider } from "./resolve-provider";
-import { renderPromptTemplate } from "../../config/prompt-template";
 import type { DatasetItem } from "../../config/dataset-schema";
 import { planCellComparison } from "./plan-cell-comparison";
 import type { PlannedCell } from "../grade/planned-cell";
-import { treeDepth } from "../../config/plan-size";
+import { callsPerJudgeAtMost, planCell, type EvalPlanning, type PlanOptions } from "./plan-cell";
+
+export { cellName, type PlanOptions } from "./plan-cell";
 
 // Expands a suite into cells (eval × matrix coordinates) and, per cell, the
 // judges (panel models × jurors) and the number of judge calls it will make.
 // Planning never calls a provider; `eval --explain` and the runner share it.
-
-export interface PlanOptions {
-  suite: SuiteConfig;
-  /** The judge model when neither the eval nor the suite names one. */
-  defaultModel: string;
-  /** Why no eval can be graded at all (e.g. no API key), or undefined when judging is possible. */
-  judgeUnavailable?: string;
-  /** Which provider serves a judge or agent model, and why it cannot now (its key is not set); a cell defers on its first unavailable model. */
-  resolveModel?: (model: string) => { provider: string; unavailable?: string; apiKeyEnv?: string };
-  /** The live agent's model when neither the matrix, the eval nor the suite names one. Default: defaultModel. */
-  defaultAgentModel?: string;
-  /** Why live runs cannot happen in this context (e.g. no live port), or undefined when they can. */
-  liveUnavailable?: string;
-  /** Only evals whose name matches run. */
-  filter?: RegExp;
-  /** The candidates are stored ones (`regrade`): agent models are never called, so their keys are not needed. */
-  agentsReplayed?: boolean;
-  /**
-   * `regrade`: the stored response of each fixed cell by its id, graded instead
-   * of the suite's text (a response edited since the run is not the candidate
-   * that run graded).
-   */
-  storedResponses?: ReadonlyMap<string, string>;
-}
-
-/**
- * For callers that resolve no providers (the dashboard's Check anchors and
- * Run calibration): their judge speaks the Messages API only, so a model of another provider defers
- * with the reason instead of failing as an unknown Anthropic model.
- */
-function onlyAnthropic(
-  model: string,
-  suite: SuiteConfig,
-  role: "judge" | "agent" = "judge",
-): { provider: string; unavailable?: string } | undefined {
-  const resolved = resolveProvider(model, {
-    ...(suite.providers ? { declared: suite.providers } : {}),
-    hasKey: () => true,
-  });
-  if (resolved.type === "anthropic" && !resolved.declared) return undefined;
-  const which =
-    role === "judge"
-      ? "is not resolved here (runs resolve it: rubric-studio eval, review, calibrate, and queued or dashboard runs)"
-      : "only rubric-studio eval runs agents on yet";
-  return {
-    provider: resolved.provider,
-    unavailable: `${role} model ${model} is served by provider "${resolved.provider}", which ${which}`,
-  };
-}
-
-/** Why the live agent's model cannot run now (its provider's key is not set, or this caller runs Claude agents only), and its provider when resolved. */
-function resolveAgent(
-  model: string,
-  options: PlanOptions,
-): { provider?: string; unavailable?: string } {
-  if (!options.resolveModel)
-    return options.agentsReplayed ? {} : (onlyAnthropic(model, options.suite, "agent") ?? {});
-  const resolved = options.resolveModel(model);
-  if (resolved.unavailable === undefined || options.agentsReplayed)
-    return { provider: resolved.provider };
-  const unavailable =
-    resolved.apiKeyEnv !== undefined
-      ? `no key for agent model ${model}: set ${resolved.apiKeyEnv} to run it`
-      : `agent model ${model}: ${resolved.unavailable}`;
-  return { provider: resolved.provider, unavailable };
-}
-
-/** The matrix cells of an eval; with dataset candidates, every cell once per item (the item first). */
-function cellsOf(evalConfig: EvalConfig, items?: DatasetItem[]): (CellCoordinates | null)[] {
-  const cells = matrixCellsOf(evalConfig);
-  if (!items) return cells;
-  return items.flatMap((item) => cells.map((cell) => ({ item: item.id, ...cell })));
-}
+// planCells produces the cells one at a time, in order, reading a streamed
+// dataset (a JSONL or CSV file, DatasetConfig.stream) item by item as it goes,
+// so a million-cell plan is never held; planTotals counts them by arithmetic;
+// planSuite is the array, for small callers whose datasets are held.
 
 function matrixCellsOf(evalConfig: EvalConfig): (CellCoordinates | null)[] {
   const agents = evalConfig.matrix?.agents;
@@ -105,101 +34,16 @@ function matrixCellsOf(evalConfig: EvalConfig): (CellCoordinates | null)[] {
   );
 }
 
-export function cellName(evalName: string, cell: CellCoordinates | null): string {
-  if (!cell) return evalName;
-  const parts: string[] = [];
-  if (cell.item !== undefined) parts.push(`item=${cell.item}`);
-  if (cell.agent !== undefined) parts.push(`agent=${cell.agent}`);
-  if (cell.model !== undefined) parts.push(`model=${cell.model}`);
-  if (cell.promptIndex !== undefined) parts.push(`prompt=#${cell.promptIndex}`);
-  return `${evalName} [${parts.join(", ")}]`;
-}
-
-function cellId(evalName: string, cell: CellCoordinates | null): string {
-  if (!cell) return evalName;
-  return [
-    evalName,
-    cell.item !== undefined ? `item=${cell.item}` : "",
-    cell.agent !== undefined ? `agent=${cell.agent}` : "",
-    cell.model !== undefined ? `model=${cell.model}` : "",
-    cell.promptIndex !== undefined ? `prompt=${cell.promptIndex}` : "",
-  ]
-    .filter(Boolean)
-    .join("::");
-}
-
-function deferReasonOf(input: {
-  evalConfig: EvalConfig;
-  suite: SuiteConfig;
-  prompt?: string;
-  response?: string;
-  options: PlanOptions;
-}): string | undefined {
-  const { evalConfig, suite, prompt, response, options } = input;
-  if (response === undefined) {
-    // The CLI reads document files before planning; a caller that reads no files (the dashboard) lands here.
-    const file = evalConfig.document?.file;
-    if (file !== undefined)
-      return `the document file "${file}" is not read here (the dashboard reads no files): write its text inline as document: { text: ... }, or grade it with rubric-studio eval`;
-    if (evalConfig.generates)
-      return prompt === undefined
-        ? "no prompt for the agent model to answer"
-        : (options.judgeUnavailable ??
-            (options.liveUnavailable === undefined
-              ? undefined
-              : `${options.liveUnavailable} (a generated candidate)`));
-    if (evalConfig.server === undefined)
-      return "no response to grade and no server to run the prompt against";
-    if (!(evalConfig.server in suite.servers))
-      return `server "${evalConfig.server}" is unknown (not in servers:)`;
-    if (prompt === undefined) return `no prompt to run against server "${evalConfig.server}"`;
-    return (
-      options.judgeUnavailable ??
-      (options.liveUnavailable === undefined
-        ? undefined
-        : `${options.liveUnavailable} (server "${evalConfig.server}")`)
-    );
-  }
-  return options.judgeUnavailable;
-}
-
-function callsPerJudge(evalConfig: EvalConfig, candidate: Candidate | undefined): number {
-  const rubric = evalConfig.rubric;
-  if (rubric.kind === "freeform") return 1;
-  if (rubric.kind === "tree") return treeDepth(rubric.tree);
-  if (rubric.kind === "categories")
-    return rubric.rubricSet.evaluationType === "holistic" ? 1 : rubric.rubricSet.categories.length;
-  // Every pair, in both orders.
-  if (rubric.kind === "pairwise") return rubric.comparison.items.length * 2;
-  // For a fixed response the `when:` predicates are known now, so skipped
-  // criteria cost nothing and are not counted.
-  return rubric.criteria.filter((c) => !candidate || matchWhen(c.when, candidate.response).applies)
-    .length;
-}
-
-/**
- * What the judge of an item's generated or live candidate gets as a known-good
- * reference: its expected_output, every expected_outputs entry and its
- * context; nothing with `reference: false` or when the item has none.
- */
-function referenceOf(item: DatasetItem, evalConfig: EvalConfig): Reference | undefined {
-  if (evalConfig.reference === false) return undefined;
-  const expectedOutputs = [
-    ...(item.expectedOutput !== undefined ? [item.expectedOutput] : []),
-    ...(item.expectedOutputs ?? []),
-  ];
-  const context = item.context ?? [];
-  return expectedOutputs.length + context.length > 0 ? { expectedOutputs, context } : undefined;
-}
+type ItemSource =
+  | { items: DatasetItem[] }
+  | { stream: { count: number; read: () => AsyncIterable<DatasetItem> } }
+  | { unread: string };
 
 /**
  * The dataset items an eval grades, when it takes its candidates from a
  * dataset. A fixed response wins over them (calibrate's probes set one).
  */
-function candidateItemsOf(
-  evalConfig: EvalConfig,
-  suite: SuiteConfig,
-): { items: DatasetItem[] } | { unread: string } | undefined {
+function candidateItemsOf(evalConfig: EvalConfig, suite: SuiteConfig): ItemSource | undefined {
   const name = evalConfig.candidates?.dataset;
   if (name === undefined || evalConfig.response !== undefined) return undefined;
   const dataset = suite.datasets?.[name];
@@ -208,147 +52,139 @@ function candidateItemsOf(
     return {
       unread: `the items of dataset "${name}" are in ${dataset.file}, which was not read here (a run from the dashboard or a queue worker reads no files; use inline items:)`,
     };
-  return { items: dataset.items };
+  return dataset.stream ? { stream: dataset.stream } : { items: dataset.items };
+}
+
+function unreadCell(evalConfig: EvalConfig, reason: string): PlannedCell {
+  return {
+    id: evalConfig.name,
+    name: evalConfig.name,
+    eval: evalConfig,
+    cell: null,
+    deferReason: reason,
+    judges: [],
+    callsPerJudge: 0,
+    judgeCalls: 0,
+  };
+}
+
+const planningOf = (evalConfig: EvalConfig, options: PlanOptions): EvalPlanning => ({
+  evalConfig,
+  options,
+  perJudgeByResponse: new Map(),
+});
+
+/** The cells of one eval whose items are held (or that has none), in order: every matrix cell once per item, the item first. */
+function* heldCells(evalConfig: EvalConfig, options: PlanOptions): Generator<PlannedCell> {
+  const source = candidateItemsOf(evalConfig, options.suite);
+  if (source && "unread" in source) {
+    yield unreadCell(evalConfig, source.unread);
+    return;
+  }
+  if (source && "stream" in source)
+    throw new Error(
+      `eval "${evalConfig.name}" grades a streamed dataset: plan it with planCells, not planSuite`,
+    );
+  const planning = planningOf(evalConfig, options);
+  const matrix = matrixCellsOf(evalConfig);
+  if (!source) {
+    for (const cell of matrix) yield planCell(planning, cell);
+    return;
+  }
+  for (const item of source.items)
+    for (const cell of matrix) yield planCell(planning, { item: item.id, ...cell }, item);
+}
+
+/** The same for any eval: a streamed dataset's items are read one at a time. */
+async function* evalCells(
+  evalConfig: EvalConfig,
+  options: PlanOptions,
+): AsyncGenerator<PlannedCell> {
+  const source = candidateItemsOf(evalConfig, options.suite);
+  if (!source || !("stream" in source)) {
+    yield* heldCells(evalConfig, options);
+    return;
+  }
+  const planning = planningOf(evalConfig, options);
+  const matrix = matrixCellsOf(evalConfig);
+  for await (const item of source.stream.read())
+    for (const cell of matrix) yield planCell(planning, { item: item.id, ...cell }, item);
+}
+
+/** The comparison of cells an eval's cells are, against its source eval's (planned whole: a pairwise source is small). */
+function comparing(
+  evalConfig: EvalConfig,
+  options: PlanOptions,
+): ((cell: PlannedCell) => PlannedCell) | undefined {
+  const { suite, filter } = options;
+  const cellsOfComparison =
+    evalConfig.rubric.kind === "pairwise" ? evalConfig.rubric.comparison.cells : undefined;
+  if (!cellsOfComparison) return undefined;
+  // The loader checked that the source eval exists. It is planned here even when --filter leaves it out.
+  const source = suite.evals.find((e) => e.name === cellsOfComparison.eval)!;
+  const sourcePlanned = !filter || filter.test(source.name);
+  const sourceCells = [...heldCells(source, options)];
+  return (cell) => planCellComparison({ cell, sourceCells, sourcePlanned });
+}
+
+const planned = (options: PlanOptions) =>
+  options.suite.evals.filter((e) => !options.filter || options.filter.test(e.name));
+
+/**
+ * Every cell of the suite, in order, produced on demand. Its size is what
+ * `lib/config/plan-size.ts` counts, which the loader (and the CLI, once it has
+ * read dataset files) holds under the limits.
+ */
+export async function* planCells(options: PlanOptions): AsyncGenerator<PlannedCell> {
+  for (const evalConfig of planned(options)) {
+    const compare = comparing(evalConfig, options);
+    for await (const cell of evalCells(evalConfig, options)) yield compare ? compare(cell) : cell;
+  }
+}
+
+/** Every cell of the suite as an array, for small callers; a suite with a streamed dataset is planCells's. */
+export function planSuite(options: PlanOptions): PlannedCell[] {
+  const cells: PlannedCell[] = [];
+  for (const evalConfig of planned(options)) {
+    const compare = comparing(evalConfig, options);
+    for (const cell of heldCells(evalConfig, options)) cells.push(compare ? compare(cell) : cell);
+  }
+  return cells;
 }
 
 /**
- * Every cell of the suite. Its size is what `lib/config/plan-size.ts`
- * counts, which the loader (and the CLI, once it has read dataset files)
- * holds under the limits, so this expands no more than that.
+ * The cells and judge calls of the plan, without holding its cells: an eval whose items are held
+ * is walked cell by cell (exact); a streamed dataset's eval is its count × its matrix cells, each
+ * priced on one representative item, at every criterion (an upper bound where `when:` would skip
+ * some for a fixed response: only the items say, and they are read as cells are planned).
  */
-export function planSuite(options: PlanOptions): PlannedCell[] {
-  const { suite, filter } = options;
-  const cells: PlannedCell[] = [];
-  for (const evalConfig of suite.evals) {
-    if (filter && !filter.test(evalConfig.name)) continue;
-    const planned = planEval(evalConfig, options);
-    const cellsOfComparison =
-      evalConfig.rubric.kind === "pairwise" ? evalConfig.rubric.comparison.cells : undefined;
-    if (!cellsOfComparison) {
-      cells.push(...planned);
+export function planTotals(options: PlanOptions): { cells: number; judgeCalls: number } {
+  let cells = 0;
+  let judgeCalls = 0;
+  for (const evalConfig of planned(options)) {
+    const source = candidateItemsOf(evalConfig, options.suite);
+    if (source && "stream" in source) {
+      const planning = planningOf(evalConfig, options);
+      const representative: DatasetItem = {
+        id: "",
+        input: "",
+        expectedOutput: "",
+        annotations: [],
+      };
+      const atMost = callsPerJudgeAtMost(evalConfig);
+      for (const cell of matrixCellsOf(evalConfig)) {
+        const one = planCell(planning, { item: "", ...cell }, representative);
+        cells += source.stream.count;
+        if (one.deferReason === undefined)
+          judgeCalls += source.stream.count * atMost * one.judges.length;
+      }
       continue;
     }
-    // The loader checked that the source eval exists. It is planned here even when --filter leaves it out.
-    const source = suite.evals.find((e) => e.name === cellsOfComparison.eval)!;
-    const sourcePlanned = !filter || filter.test(source.name);
-    const sourceCells = planEval(source, options);
-    cells.push(...planned.map((cell) => planCellComparison({ cell, sourceCells, sourcePlanned })));
+    const compare = comparing(evalConfig, options);
+    for (const cell of heldCells(evalConfig, options)) {
+      cells += 1;
+      judgeCalls += (compare ? compare(cell) : cell).judgeCalls;
+    }
   }
-  return cells;
-}
-
-/** The cells of one eval, with their candidates, judges, call counts and deferrals. */
-function planEval(evalConfig: EvalConfig, options: PlanOptions): PlannedCell[] {
-  const { suite, defaultModel } = options;
-  const cells: PlannedCell[] = [];
-  const source = candidateItemsOf(evalConfig, suite);
-  if (source && "unread" in source) {
-    return [
-      {
-        id: evalConfig.name,
-        name: evalConfig.name,
-        eval: evalConfig,
-        cell: null,
-        deferReason: source.unread,
-        judges: [],
-        callsPerJudge: 0,
-        judgeCalls: 0,
-      },
-    ];
-  }
-  const items = new Map((source?.items ?? []).map((item) => [item.id, item]));
-  // Cells that grade the same response (judge models, or items sharing an aliased text) test its when: predicates once.
-  const perJudgeByResponse = new Map<string, number>();
-  for (const cell of cellsOf(evalConfig, source?.items)) {
-    const models = evalConfig.judge.panel ?? [
-      cell?.model ?? evalConfig.judge.model ?? defaultModel,
-    ];
-    const jury = evalConfig.judge.jury.size;
-    const resolved = models.map((model) =>
-      options.resolveModel ? options.resolveModel(model) : onlyAnthropic(model, suite),
-    );
-    const judges = models.flatMap((model, m) =>
-      Array.from({ length: jury }, (_, i) => ({
-        model,
-        juror: i + 1,
-        label: jury > 1 ? `${model} #${i + 1}` : model,
-        ...(options.resolveModel ? { provider: resolved[m]!.provider } : {}),
-      })),
-    );
-    const judgeUnavailable =
-      options.judgeUnavailable ?? resolved.find((r) => r?.unavailable !== undefined)?.unavailable;
-    // A dataset item fills the prompt template (or is the prompt), and without a server its expected output is the response.
-    const item = cell?.item !== undefined ? items.get(cell.item) : undefined;
-    const template = cell?.prompt ?? evalConfig.prompt;
-    const prompt = item ? renderPromptTemplate(template, item) : template;
-    const generated = evalConfig.generates === true;
-    const id = cellId(evalConfig.name, cell);
-    const suiteResponse = item
-      ? evalConfig.server === undefined && !generated
-        ? item.expectedOutput
-        : undefined
-      : evalConfig.response;
-    const response =
-      suiteResponse === undefined ? undefined : (options.storedResponses?.get(id) ?? suiteResponse);
-    const candidate: Candidate | undefined =
-      response !== undefined ? { prompt, response } : undefined;
-    const server =
-      response === undefined && evalConfig.server !== undefined
-        ? suite.servers[evalConfig.server]
-        : undefined;
-    const agentModel =
-      cell?.agent ?? evalConfig.agent.model ?? options.defaultAgentModel ?? defaultModel;
-    const runs =
-      (server !== undefined || (generated && response === undefined)) && prompt !== undefined;
-    const agent = runs ? resolveAgent(agentModel, options) : undefined;
-    const agentSettings = {
-      ...evalConfig.agent,
-      model: agentModel,
-      ...(options.resolveModel && agent?.provider !== undefined
-        ? { provider: agent.provider }
-        : {}),
-    };
-    // A generated candidate is a live run of one turn with no server: the model answers, with no tools.
-    const live = !runs
-      ? undefined
-      : server
-        ? { serverName: evalConfig.server!, server, prompt, agent: agentSettings }
-        : {
-            prompt,
-            agent: {
-              ...agentSettings,
-              maxTurns: 1,
-              temperature: evalConfig.agent.temperature ?? 0,
-            },
-          };
-    const deferReason = deferReasonOf({
-      evalConfig,
-      suite,
-      prompt,
-      ...(response !== undefined ? { response } : {}),
-      options: { ...options, judgeUnavailable: judgeUnavailable ?? agent?.unavailable },
-    });
-    const perJudge =
-      candidate === undefined
-        ? callsPerJudge(evalConfig, candidate)
-        : (perJudgeByResponse.get(candidate.response) ??
-          perJudgeByResponse
-            .set(candidate.response, callsPerJudge(evalConfig, candidate))
-            .get(candidate.response)!);
-    const reference = live && item ? referenceOf(item, evalConfig) : undefined;
-    cells.push({
-      id,
-      name: cellName(evalConfig.name, cell),
-      eval: evalConfig,
-      cell,
-      candidate,
-      ...(live ? { live } : {}),
-      ...(reference ? { reference } : {}),
-      deferReason,
-      judges,
-      callsPerJudge: perJudge,
-      judgeCalls: deferReason ? 0 : perJudge * judges.length,
-    });
-  }
-  return cells;
+  return { cells, judgeCalls };
 }

@@ -1,0 +1,282 @@
+import type { EvalConfig, SuiteConfig } from "../../config/types";
+import type { CellCoordinates } from "../results/report";
+import type { Candidate, Reference } from "../grade/build-prompt";
+import { matchWhen } from "../grade/match-when";
+import { resolveProvider } from "./resolve-provider";
+import { renderPromptTemplate } from "../../config/prompt-template";
+import type { DatasetItem } from "../../config/dataset-schema";
+import type { PlannedCell } from "../grade/planned-cell";
+import { treeDepth } from "../../config/plan-size";
+
+// One cell of a plan (an eval at matrix coordinates, for one dataset item):
+// its candidate, judges (panel models × jurors), judge calls and deferral.
+// plan-suite.ts walks the cells and calls this for each.
+
+export interface PlanOptions {
+  suite: SuiteConfig;
+  /** The judge model when neither the eval nor the suite names one. */
+  defaultModel: string;
+  /** Why no eval can be graded at all (e.g. no API key), or undefined when judging is possible. */
+  judgeUnavailable?: string;
+  /** Which provider serves a judge or agent model, and why it cannot now (its key is not set); a cell defers on its first unavailable model. */
+  resolveModel?: (model: string) => { provider: string; unavailable?: string; apiKeyEnv?: string };
+  /** The live agent's model when neither the matrix, the eval nor the suite names one. Default: defaultModel. */
+  defaultAgentModel?: string;
+  /** Why live runs cannot happen in this context (e.g. no live port), or undefined when they can. */
+  liveUnavailable?: string;
+  /** Only evals whose name matches run. */
+  filter?: RegExp;
+  /** The candidates are stored ones (`regrade`): agent models are never called, so their keys are not needed. */
+  agentsReplayed?: boolean;
+  /**
+   * `regrade`: the stored response of each fixed cell by its id, graded instead
+   * of the suite's text (a response edited since the run is not the candidate
+   * that run graded).
+   */
+  storedResponses?: ReadonlyMap<string, string>;
+}
+
+/**
+ * For callers that resolve no providers (the dashboard's Check anchors and
+ * Run calibration): their judge speaks the Messages API only, so a model of another provider defers
+ * with the reason instead of failing as an unknown Anthropic model.
+ */
+function onlyAnthropic(
+  model: string,
+  suite: SuiteConfig,
+  role: "judge" | "agent" = "judge",
+): { provider: string; unavailable?: string } | undefined {
+  const resolved = resolveProvider(model, {
+    ...(suite.providers ? { declared: suite.providers } : {}),
+    hasKey: () => true,
+  });
+  if (resolved.type === "anthropic" && !resolved.declared) return undefined;
+  const which =
+    role === "judge"
+      ? "is not resolved here (runs resolve it: rubric-studio eval, review, calibrate, and queued or dashboard runs)"
+      : "only rubric-studio eval runs agents on yet";
+  return {
+    provider: resolved.provider,
+    unavailable: `${role} model ${model} is served by provider "${resolved.provider}", which ${which}`,
+  };
+}
+
+/** Why the live agent's model cannot run now (its provider's key is not set, or this caller runs Claude agents only), and its provider when resolved. */
+function resolveAgent(
+  model: string,
+  options: PlanOptions,
+): { provider?: string; unavailable?: string } {
+  if (!options.resolveModel)
+    return options.agentsReplayed ? {} : (onlyAnthropic(model, options.suite, "agent") ?? {});
+  const resolved = options.resolveModel(model);
+  if (resolved.unavailable === undefined || options.agentsReplayed)
+    return { provider: resolved.provider };
+  const unavailable =
+    resolved.apiKeyEnv !== undefined
+      ? `no key for agent model ${model}: set ${resolved.apiKeyEnv} to run it`
+      : `agent model ${model}: ${resolved.unavailable}`;
+  return { provider: resolved.provider, unavailable };
+}
+
+export function cellName(evalName: string, cell: CellCoordinates | null): string {
+  if (!cell) return evalName;
+  const parts: string[] = [];
+  if (cell.item !== undefined) parts.push(`item=${cell.item}`);
+  if (cell.agent !== undefined) parts.push(`agent=${cell.agent}`);
+  if (cell.model !== undefined) parts.push(`model=${cell.model}`);
+  if (cell.promptIndex !== undefined) parts.push(`prompt=#${cell.promptIndex}`);
+  return `${evalName} [${parts.join(", ")}]`;
+}
+
+function cellId(evalName: string, cell: CellCoordinates | null): string {
+  if (!cell) return evalName;
+  return [
+    evalName,
+    cell.item !== undefined ? `item=${cell.item}` : "",
+    cell.agent !== undefined ? `agent=${cell.agent}` : "",
+    cell.model !== undefined ? `model=${cell.model}` : "",
+    cell.promptIndex !== undefined ? `prompt=${cell.promptIndex}` : "",
+  ]
+    .filter(Boolean)
+    .join("::");
+}
+
+function deferReasonOf(input: {
+  evalConfig: EvalConfig;
+  suite: SuiteConfig;
+  prompt?: string;
+  response?: string;
+  options: PlanOptions;
+}): string | undefined {
+  const { evalConfig, suite, prompt, response, options } = input;
+  if (response === undefined) {
+    // The CLI reads document files before planning; a caller that reads no files (the dashboard) lands here.
+    const file = evalConfig.document?.file;
+    if (file !== undefined)
+      return `the document file "${file}" is not read here (the dashboard reads no files): write its text inline as document: { text: ... }, or grade it with rubric-studio eval`;
+    if (evalConfig.generates)
+      return prompt === undefined
+        ? "no prompt for the agent model to answer"
+        : (options.judgeUnavailable ??
+            (options.liveUnavailable === undefined
+              ? undefined
+              : `${options.liveUnavailable} (a generated candidate)`));
+    if (evalConfig.server === undefined)
+      return "no response to grade and no server to run the prompt against";
+    if (!(evalConfig.server in suite.servers))
+      return `server "${evalConfig.server}" is unknown (not in servers:)`;
+    if (prompt === undefined) return `no prompt to run against server "${evalConfig.server}"`;
+    return (
+      options.judgeUnavailable ??
+      (options.liveUnavailable === undefined
+        ? undefined
+        : `${options.liveUnavailable} (server "${evalConfig.server}")`)
+    );
+  }
+  return options.judgeUnavailable;
+}
+
+function callsPerJudge(evalConfig: EvalConfig, candidate: Candidate | undefined): number {
+  const rubric = evalConfig.rubric;
+  if (rubric.kind === "freeform") return 1;
+  if (rubric.kind === "tree") return treeDepth(rubric.tree);
+  if (rubric.kind === "categories")
+    return rubric.rubricSet.evaluationType === "holistic" ? 1 : rubric.rubricSet.categories.length;
+  // Every pair, in both orders.
+  if (rubric.kind === "pairwise") return rubric.comparison.items.length * 2;
+  // For a fixed response the `when:` predicates are known now, so skipped
+  // criteria cost nothing and are not counted.
+  return rubric.criteria.filter((c) => !candidate || matchWhen(c.when, candidate.response).applies)
+    .length;
+}
+
+/**
+ * What the judge of an item's generated or live candidate gets as a known-good
+ * reference: its expected_output, every expected_outputs entry and its
+ * context; nothing with `reference: false` or when the item has none.
+ */
+function referenceOf(item: DatasetItem, evalConfig: EvalConfig): Reference | undefined {
+  if (evalConfig.reference === false) return undefined;
+  const expectedOutputs = [
+    ...(item.expectedOutput !== undefined ? [item.expectedOutput] : []),
+    ...(item.expectedOutputs ?? []),
+  ];
+  const context = item.context ?? [];
+  return expectedOutputs.length + context.length > 0 ? { expectedOutputs, context } : undefined;
+}
+
+/** What the cells of one eval share while they are planned one at a time. */
+export interface EvalPlanning {
+  evalConfig: EvalConfig;
+  options: PlanOptions;
+  /**
+   * Cells that grade the same response (judge models, or items sharing an aliased text) test its
+   * when: predicates once; bounded, so that a stream of distinct responses does not grow it.
+   */
+  perJudgeByResponse: Map<string, number>;
+}
+
+/** Responses whose when: predicates are remembered at most. */
+const REMEMBERED_RESPONSES = 10_000;
+
+/** The planned cell of an eval at matrix coordinates `cell`, for dataset `item` (when it has one). */
+export function planCell(
+  planning: EvalPlanning,
+  cell: CellCoordinates | null,
+  item?: DatasetItem,
+): PlannedCell {
+  const { evalConfig, options, perJudgeByResponse } = planning;
+  const { suite, defaultModel } = options;
+  const remember = (response: string) => {
+    if (perJudgeByResponse.size >= REMEMBERED_RESPONSES) perJudgeByResponse.clear();
+    const n = callsPerJudge(evalConfig, { response });
+    perJudgeByResponse.set(response, n);
+    return n;
+  };
+  const models = evalConfig.judge.panel ?? [cell?.model ?? evalConfig.judge.model ?? defaultModel];
+  const jury = evalConfig.judge.jury.size;
+  const resolved = models.map((model) =>
+    options.resolveModel ? options.resolveModel(model) : onlyAnthropic(model, suite),
+  );
+  const judges = models.flatMap((model, m) =>
+    Array.from({ length: jury }, (_, i) => ({
+      model,
+      juror: i + 1,
+      label: jury > 1 ? `${model} #${i + 1}` : model,
+      ...(options.resolveModel ? { provider: resolved[m]!.provider } : {}),
+    })),
+  );
+  const judgeUnavailable =
+    options.judgeUnavailable ?? resolved.find((r) => r?.unavailable !== undefined)?.unavailable;
+  // A dataset item fills the prompt template (or is the prompt), and without a server its expected output is the response.
+  const template = cell?.prompt ?? evalConfig.prompt;
+  const prompt = item ? renderPromptTemplate(template, item) : template;
+  const generated = evalConfig.generates === true;
+  const id = cellId(evalConfig.name, cell);
+  const suiteResponse = item
+    ? evalConfig.server === undefined && !generated
+      ? item.expectedOutput
+      : undefined
+    : evalConfig.response;
+  const response =
+    suiteResponse === undefined ? undefined : (options.storedResponses?.get(id) ?? suiteResponse);
+  const candidate: Candidate | undefined =
+    response !== undefined ? { prompt, response } : undefined;
+  const server =
+    response === undefined && evalConfig.server !== undefined
+      ? suite.servers[evalConfig.server]
+      : undefined;
+  const agentModel =
+    cell?.agent ?? evalConfig.agent.model ?? options.defaultAgentModel ?? defaultModel;
+  const runs =
+    (server !== undefined || (generated && response === undefined)) && prompt !== undefined;
+  const agent = runs ? resolveAgent(agentModel, options) : undefined;
+  const agentSettings = {
+    ...evalConfig.agent,
+    model: agentModel,
+    ...(options.resolveModel && agent?.provider !== undefined ? { provider: agent.provider } : {}),
+  };
+  // A generated candidate is a live run of one turn with no server: the model answers, with no tools.
+  const live = !runs
+    ? undefined
+    : server
+      ? { serverName: evalConfig.server!, server, prompt, agent: agentSettings }
+      : {
+          prompt,
+          agent: {
+            ...agentSettings,
+            maxTurns: 1,
+            temperature: evalConfig.agent.temperature ?? 0,
+          },
+        };
+  const deferReason = deferReasonOf({
+    evalConfig,
+    suite,
+    prompt,
+    ...(response !== undefined ? { response } : {}),
+    options: { ...options, judgeUnavailable: judgeUnavailable ?? agent?.unavailable },
+  });
+  const perJudge =
+    candidate === undefined
+      ? callsPerJudge(evalConfig, candidate)
+      : (perJudgeByResponse.get(candidate.response) ?? remember(candidate.response));
+  const reference = live && item ? referenceOf(item, evalConfig) : undefined;
+  return {
+    id,
+    name: cellName(evalConfig.name, cell),
+    eval: evalConfig,
+    cell,
+    candidate,
+    ...(live ? { live } : {}),
+    ...(reference ? { reference } : {}),
+    deferReason,
+    judges,
+    callsPerJudge: perJudge,
+    judgeCalls: deferReason ? 0 : perJudge * judges.length,
+  };
+}
+
+/** Upper bound of the judge calls per judge of an eval's cell: every criterion, whatever its when:. */
+export function callsPerJudgeAtMost(evalConfig: EvalConfig): number {
+  return callsPerJudge(evalConfig, undefined);
+}
