@@ -50,6 +50,52 @@ export function criterionNames(suite: SuiteConfig): string[] {
   return [...new Set(names)].sort();
 }
 
+/** Text gathered up to this size before one write: a write per result cost more CPU than the result (issue 20). */
+const CHUNK_CHARS = 64 * 1024;
+/** ... and written at least this often, so a reader of the file sees results as they come. */
+const FLUSH_MS = 100;
+
+type Chunked = NodeJS.WritableStream & { endChunks(): Promise<void> };
+
+/** Text written in chunks to `out`, which `end` closes. */
+function chunked(out: (text: string) => void, end: () => Promise<void>): Chunked {
+  let pending: string[] = [];
+  let size = 0;
+  let timer: NodeJS.Timeout | undefined;
+  const flush = () => {
+    clearTimeout(timer);
+    timer = undefined;
+    if (size === 0) return;
+    out(pending.join(""));
+    pending = [];
+    size = 0;
+  };
+  return {
+    write(text: string) {
+      pending.push(text);
+      size += text.length;
+      if (size >= CHUNK_CHARS) flush();
+      else timer ??= setTimeout(flush, FLUSH_MS);
+      return true;
+    },
+    endChunks() {
+      flush();
+      return end();
+    },
+  } as Chunked;
+}
+
+function chunkedFile(file: string): Chunked {
+  const stream = createWriteStream(file);
+  return chunked(
+    (text) => stream.write(text),
+    async () => {
+      stream.end();
+      await once(stream, "close");
+    },
+  );
+}
+
 interface Output {
   name: ReporterName;
   writer: ResultWriter;
@@ -57,7 +103,7 @@ interface Output {
   target: string | undefined;
   /** Where start and results go while the run lasts: the target itself, or a spool file. */
   live: NodeJS.WritableStream;
-  spool?: { file: string; stream: WriteStream };
+  spool?: { file: string; stream: Chunked };
 }
 
 export interface ReportStreams {
@@ -82,12 +128,13 @@ export async function openReportStreams(input: {
   const outputs: Output[] = [];
   const whole: ReporterName[] = [];
   let stdoutTaken = false;
-  const toStdout: NodeJS.WritableStream = {
-    write: (text: string) => {
+  const toStdout = chunked(
+    (text) => {
       input.beforeStdout?.();
-      return io.stdout.write(text);
+      io.stdout.write(text);
     },
-  } as NodeJS.WritableStream;
+    async () => {},
+  );
   for (const name of names) {
     const reporter = REPORTERS[name];
     if (!reporter.stream) {
@@ -100,8 +147,8 @@ export async function openReportStreams(input: {
     const spooled = name === "junit" || (target === undefined && stdoutTaken);
     if (target === undefined && !spooled) stdoutTaken = true;
     const spoolFile = path.join(spoolDir, `${name}.part`);
-    const spool = spooled ? { file: spoolFile, stream: createWriteStream(spoolFile) } : undefined;
-    const live = spool?.stream ?? (target ? createWriteStream(target) : toStdout);
+    const spool = spooled ? { file: spoolFile, stream: chunkedFile(spoolFile) } : undefined;
+    const live = spool?.stream ?? (target ? chunkedFile(target) : toStdout);
     outputs.push({
       name,
       writer: reporter.stream({ color: color && name === "pretty" }),
@@ -112,7 +159,7 @@ export async function openReportStreams(input: {
   }
 
   const close = async (stream: NodeJS.WritableStream) => {
-    if (stream === toStdout) return;
+    if ("endChunks" in stream) return (stream as Chunked).endChunks();
     const file = stream as WriteStream;
     file.end();
     await once(file, "close");
@@ -130,7 +177,8 @@ export async function openReportStreams(input: {
     },
     finish: async (head, results) => {
       try {
-        for (const o of outputs) {
+        // What went to stdout as the run went ends first; what waited on disk follows it.
+        for (const o of [...outputs].sort((a, b) => Number(!!a.spool) - Number(!!b.spool))) {
           const { before, after } = o.writer.end(head);
           if (!o.spool) {
             o.live.write(after);

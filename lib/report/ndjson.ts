@@ -1,5 +1,5 @@
 import type { Reporter } from "./reporter";
-import { stableObject } from "./stable-json";
+import { stableJson } from "./stable-json";
 import { renderWhole, type ResultWriter } from "./result-stream";
 
 // Newline-delimited JSON for log pipelines: a start event, one event per
@@ -10,7 +10,7 @@ const LEADING = ["type", "index", "id", "name", "status"];
 function line(event: Record<string, unknown>): string {
   // U+2028 and U+2029 are legal in JSON strings but some line splitters treat
   // them as line breaks, so they are written as escapes.
-  return JSON.stringify(stableObject(event, LEADING)).replace(/[\u2028\u2029]/g, (c) =>
+  return stableJson(event, LEADING).replace(/[\u2028\u2029]/g, (c) =>
     c === "\u2028" ? "\\u2028" : "\\u2029",
   );
 }
