@@ -50,6 +50,15 @@ export interface ProcessFigures {
 /** One process: wall time from spawn to exit and its own user + system CPU, ms. */
 type Sample = { wallMs: number; cpuMs: number };
 
+/** The CLI's environment in a bench: none of this shell's own settings (DATABASE_URL would turn run history on), the stand-in, no colour. */
+export function cliEnv(baseUrl: string): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of Object.keys(env))
+    if (/^(ANTHROPIC_|OPENAI_|RUBRIC_STUDIO_|DATABASE_URL$|NODE_OPTIONS$)/.test(name))
+      delete env[name];
+  return { ...env, ANTHROPIC_API_KEY: "sk-ant-bench", ANTHROPIC_BASE_URL: baseUrl, NO_COLOR: "1" };
+}
+
 interface ProcessRunner {
   /** The folder the processes run in (their suite files go there). */
   dir: string;
@@ -73,16 +82,7 @@ async function createProcessRunner(input: { baseUrl: string }): Promise<ProcessR
   const dir = await mkdtemp(path.join(tmpdir(), "rubric-bench-cli-"));
   const preload = path.join(dir, "cpu-usage.mjs");
   await writeFile(preload, CPU_PRELOAD);
-  // None of this shell's own settings (DATABASE_URL would turn run history on), no colour.
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const name of Object.keys(env))
-    if (/^(ANTHROPIC_|OPENAI_|RUBRIC_STUDIO_|DATABASE_URL$|NODE_OPTIONS$)/.test(name))
-      delete env[name];
-  Object.assign(env, {
-    ANTHROPIC_API_KEY: "sk-ant-bench",
-    ANTHROPIC_BASE_URL: input.baseUrl,
-    NO_COLOR: "1",
-  });
+  const env = cliEnv(input.baseUrl);
   let runs = 0;
   return {
     dir,

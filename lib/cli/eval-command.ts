@@ -1,7 +1,7 @@
 import { goesThroughBatches } from "../engine/plan/resolve-provider";
 import { suiteNameOf } from "./suite-name";
-import { planCells, planSuite, planTotals } from "../engine/plan/plan-suite";
-import { explainCells, explainPlan, renderExplain } from "../engine/plan/explain-plan";
+import { planCells, planTotals } from "../engine/plan/plan-suite";
+import { explainCells, renderExplain } from "../engine/plan/explain-plan";
 import { formatUsd, plural } from "../engine/results/format-score";
 import { createProviderSetup, unpricedRefusal } from "../judge/provider-setup";
 import { parseReporterList } from "../report/registry";
@@ -48,11 +48,12 @@ export async function evalCommand(input: {
   };
   const reporters = parseReporterList(options.reporter);
   if (!reporters.ok) return fail(reporters.message);
-  // --explain plans lazily: its JSONL and CSV datasets stay streams, read as cells are priced.
+  // Planned lazily: JSONL and CSV datasets stay streams, read as cells are priced and graded (a
+  // queued run's worker plans from the stored text, which holds its items).
   const prepared = await prepareSuite({
     options,
     io,
-    ...(options.explain ? { stream: true } : {}),
+    ...(!options.queue ? { stream: true } : {}),
   });
   if (!prepared.ok) return prepared.exitCode;
   const { suite, filter, text, settings } = prepared.value;
@@ -107,12 +108,16 @@ export async function evalCommand(input: {
     return 0;
   }
 
-  const planned = explainPlan(
-    planSuite({ suite, defaultModel: judgeModel, resolveModel, filter }),
-    providers.priceOf,
-    explainOptions,
-  );
-  if (planned.cells.length === 0)
+  // The projection line, priced cell by cell as the plan streams past (nothing held).
+  const planning = { suite, defaultModel: judgeModel, resolveModel, ...(filter ? { filter } : {}) };
+  const planned = await explainCells({
+    cells: planCells(planning),
+    priceOf: providers.priceOf,
+    options: explainOptions,
+    plannedCalls: planTotals(planning).judgeCalls,
+    listCells: 0,
+  });
+  if (planned.totals.cells === 0)
     return fail(`--filter ${JSON.stringify(options.filter)} matches no eval`);
   // A budget cannot bound what it cannot price (a local model): say so before spending anything.
   const refusal =

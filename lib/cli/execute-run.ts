@@ -3,8 +3,17 @@ import type { JudgePort } from "../engine/ports/judge-port";
 import type { LivePort } from "../engine/ports/live-port";
 import { markRegrade } from "../engine/trust/regrade/regrade";
 import type { EvalResult, Report } from "../engine/results/report";
-import { runSuite, buildReport, exitCodeOf } from "../engine/run-suite";
-import { planSuite } from "../engine/plan/plan-suite";
+import {
+  runSuite,
+  buildReport,
+  exitCodeOf,
+  type EngineDeps,
+  type ReportHead,
+  type RunOptions,
+} from "../engine/run-suite";
+import { cellSourceOf, streamSuite } from "../engine/stream-suite";
+import { criterionNames, openReportStreams, wholeReportRefusal } from "./stream-reports";
+import { planTotals } from "../engine/plan/plan-suite";
 import { compareToBaseline } from "../engine/trust/compare-baseline";
 import { plural } from "../engine/results/format-score";
 import { formatSaving } from "../report/savings-lines";
@@ -13,7 +22,7 @@ import { batchOptions } from "./batch-mode";
 import { batchPriceOf } from "../engine/cost/cost";
 import { createBatchLedger } from "../store/batch-ledger";
 import { countOutstanding } from "../judge/batch-rounds";
-import type { ReporterName } from "../report/registry";
+import { REPORTERS, type ReporterName } from "../report/registry";
 import { createRedactor } from "../engine/results/redact-values";
 import { gradedOnResume } from "../engine/results/skip-kind";
 import type { Settings } from "../env/read-env";
@@ -69,6 +78,20 @@ async function loadHistory() {
       import("../store/cached-judge"),
     ]);
   return { openDatabase, createRunStore, claimOwner, createCachedJudge };
+}
+
+/** What batching and the judge cache saved, on stderr before the reports. */
+function saySavings(report: ReportHead, io: CliIo): void {
+  const batched = report.summary.savings.batch;
+  if (batched)
+    io.stderr.write(
+      `${plural(batched.calls, "judge call")} batched, saving ${formatSaving(batched.saved)} at Message Batches prices\n`,
+    );
+  if (report.summary.reused) {
+    io.stderr.write(
+      `Reused ${report.summary.reused.calls} judge verdicts from the cache, saving ${formatSaving(report.summary.savings.judgeCache.saved)}\n`,
+    );
+  }
 }
 
 export async function executeRun(request: RunRequest): Promise<number> {
@@ -127,16 +150,20 @@ export async function executeRun(request: RunRequest): Promise<number> {
         name: suiteName,
         yaml: request.target.yaml,
       });
-      const planned = planSuite({
+      const planned = await cellSourceOf({
         suite,
         defaultModel: settings.judgeModel,
         resolveModel,
         filter: request.filter,
         ...(request.regrade
-          ? { agentsReplayed: true, storedResponses: request.regrade.responses }
+          ? {
+              agentsReplayed: true,
+              storedResponses: request.regrade.responses,
+              onlyResultIds: request.regrade.cells,
+            }
           : {}),
-      }).filter((cell) => !request.regrade || request.regrade.cells.has(cell.id));
-      const plannedJudgeCalls = planned.reduce((n, c) => n + c.judgeCalls, 0);
+      });
+      const plannedJudgeCalls = planned.judgeCalls;
       const gate = baseline
         ? { baseline: { runId: baseline.runId, maxDrop: request.baseline!.maxDrop } }
         : {};
@@ -145,7 +172,7 @@ export async function executeRun(request: RunRequest): Promise<number> {
         suiteVersionId,
         startedBy: "cli",
         config: { ...config, plannedJudgeCalls, ...gate },
-        totalCells: planned.length,
+        totalCells: planned.cells,
       });
       io.stderr.write(`Storing run ${runId}\n`);
     }
@@ -221,46 +248,109 @@ export async function executeRun(request: RunRequest): Promise<number> {
       if (config.batch && result.skipKind === "interrupted") return;
       saver?.save(result);
     };
+    const runOptions: RunOptions = {
+      suite,
+      defaultModel: settings.judgeModel,
+      resolveModel,
+      filter: request.filter,
+      concurrency: config.concurrency,
+      maxCostUsd: config.maxCostUsd,
+      toolVersion: config.toolVersion,
+      signal: abort.signal,
+      cancel: cancelled.signal,
+      skipResultIds,
+      ...(config.batch ? { batch: true } : {}),
+      ...(request.regrade
+        ? {
+            agentsReplayed: true,
+            storedResponses: request.regrade.responses,
+            onlyResultIds: request.regrade.cells,
+          }
+        : {}),
+    };
+    const engineDeps = (onResult: (result: EvalResult) => void): EngineDeps => ({
+      judge,
+      ...(live ? { live } : {}),
+      ...(request.regrade ? { live: request.regrade.live } : {}),
+      now: Date.now,
+      // Standard prices: the engine counts a batched run's budget at batch prices itself, and
+      // the report says what batching saved.
+      priceOf: direct.priceOf,
+      redact: createRedactor(providers.secrets),
+      onEvent: (event) => {
+        progress?.onEvent(event);
+        if (event.type === "result") onResult(event.result);
+        else if (event.type === "warning")
+          io.stderr.write(`${progress ? "\n" : ""}warning: ${event.message}\n`);
+      },
+    });
+    const finished = () => {
+      process.off("SIGINT", onSigint);
+      clearInterval(cancelWatch);
+      progress?.finish();
+    };
+
+    // Without history, the reports are written as the run goes and no result is kept (issue 20).
+    if (!store) {
+      // A format that renders the whole report holds every result: refused before any call past its limit.
+      const refusal = request.reporters.some((name) => !REPORTERS[name].stream)
+        ? wholeReportRefusal(request.reporters, planTotals(runOptions).cells)
+        : undefined;
+      if (refusal) {
+        finished();
+        await live?.close();
+        return fail(refusal);
+      }
+      const streams = await openReportStreams({
+        names: request.reporters,
+        ...(request.output !== undefined ? { output: request.output } : {}),
+        io,
+        color: request.color,
+        // The progress bar's line is cleared before a report line goes to the same terminal.
+        beforeStdout: () => progress?.finish(),
+      });
+      const collected: EvalResult[] = [];
+      const started = Date.now();
+      let head: ReportHead;
+      try {
+        const deps = engineDeps((result) => {
+          streams.result(result);
+          if (streams.collects) collected.push(result);
+        });
+        head = await streamSuite(runOptions, {
+          ...deps,
+          onEvent: (event) => {
+            if (event.type === "start")
+              streams.start({
+                schemaVersion: 1,
+                tool: { name: "rubric-studio", version: config.toolVersion },
+                suite: {
+                  file: suite.file,
+                  ...(suite.description !== undefined ? { description: suite.description } : {}),
+                },
+                startedAt: new Date(started).toISOString(),
+                total: event.evals,
+                ...(config.maxCostUsd !== undefined ? { maxCostUsd: config.maxCostUsd } : {}),
+                criteria: criterionNames(suite),
+              });
+            deps.onEvent?.(event);
+          },
+        });
+      } finally {
+        finished();
+        await live?.close();
+      }
+      saySavings(head, io);
+      await streams.finish(head, collected);
+      return exitCodeOf(head);
+    }
+
     let report: Report;
     try {
       const started = Date.now();
       const fresh = await runSuite(
-        {
-          suite,
-          defaultModel: settings.judgeModel,
-          resolveModel,
-          filter: request.filter,
-          concurrency: config.concurrency,
-          maxCostUsd: config.maxCostUsd,
-          toolVersion: config.toolVersion,
-          signal: abort.signal,
-          cancel: cancelled.signal,
-          skipResultIds,
-          ...(config.batch ? { batch: true } : {}),
-          ...(request.regrade
-            ? {
-                agentsReplayed: true,
-                storedResponses: request.regrade.responses,
-                onlyResultIds: request.regrade.cells,
-              }
-            : {}),
-        },
-        {
-          judge,
-          ...(live ? { live } : {}),
-          ...(request.regrade ? { live: request.regrade.live } : {}),
-          now: Date.now,
-          // Standard prices: the engine counts a batched run's budget at batch prices itself, and
-          // the report says what batching saved.
-          priceOf: direct.priceOf,
-          redact: createRedactor(providers.secrets),
-          onEvent: (event) => {
-            progress?.onEvent(event);
-            if (event.type === "result") save(event.result);
-            else if (event.type === "warning")
-              io.stderr.write(`${progress ? "\n" : ""}warning: ${event.message}\n`);
-          },
-        },
+        runOptions,
+        engineDeps((result) => save(result)),
       );
       const refused = (await saver?.settled()) ?? new Map<string, EvalResult>();
       report =
@@ -276,9 +366,7 @@ export async function executeRun(request: RunRequest): Promise<number> {
             })
           : fresh;
     } finally {
-      process.off("SIGINT", onSigint);
-      clearInterval(cancelWatch);
-      progress?.finish();
+      finished();
       await live?.close();
     }
 
@@ -326,16 +414,7 @@ export async function executeRun(request: RunRequest): Promise<number> {
         `Cancelled: \`rubric-studio resume ${runId}\` grades what the cancel left in this same run\n`,
       );
     }
-    const batched = report.summary.savings.batch;
-    if (batched)
-      io.stderr.write(
-        `${plural(batched.calls, "judge call")} batched, saving ${formatSaving(batched.saved)} at Message Batches prices\n`,
-      );
-    if (report.summary.reused) {
-      io.stderr.write(
-        `Reused ${report.summary.reused.calls} judge verdicts from the cache, saving ${formatSaving(report.summary.savings.judgeCache.saved)}\n`,
-      );
-    }
+    saySavings(report, io);
     await writeReports({
       names: request.reporters,
       report,

@@ -5,6 +5,29 @@ import { REPORTERS, type ReporterName } from "../report/registry";
 import type { CliIo } from "./cli-io";
 
 /**
+ * The file a format is written to: --output itself for one machine format, `report.EXT` in
+ * the --output directory for several; undefined: stdout (pretty always, the others without
+ * --output).
+ */
+export function reportTarget(input: {
+  names: readonly ReporterName[];
+  name: ReporterName;
+  output: string | undefined;
+  cwd: string;
+}): string | undefined {
+  const { names, name, output, cwd } = input;
+  if (name === "pretty" || output === undefined) return undefined;
+  const files = names.filter((n) => n !== "pretty");
+  const extension = REPORTERS[name].extension;
+  // json and gitlab are both .json: formats that share an extension are told apart by name.
+  const shared = files.some((other) => other !== name && REPORTERS[other].extension === extension);
+  const fileName = shared ? `report.${name}.${extension}` : `report.${extension}`;
+  return files.length === 1
+    ? path.resolve(cwd, output)
+    : path.join(path.resolve(cwd, output), fileName);
+}
+
+/**
  * Pretty is for people: it always goes to the terminal. Machine formats go to
  * --output (a file for one format, a directory for several), else to stdout.
  */
@@ -12,28 +35,20 @@ export async function writeReports(input: {
   names: ReporterName[];
   report: Report;
   output?: string;
+  /** Every format of the command, when `names` are some of them (the others streamed): the files are named among all. */
+  outputNames?: ReporterName[];
   io: CliIo;
   color: boolean;
 }): Promise<void> {
   const { names, report, output, io, color } = input;
-  const files = names.filter((n) => n !== "pretty");
   for (const name of names) {
     const text = REPORTERS[name].render(report, { color: color && name === "pretty" });
     const withNewline = text.endsWith("\n") ? text : `${text}\n`;
-    if (name === "pretty" || output === undefined) {
+    const target = reportTarget({ names: input.outputNames ?? names, name, output, cwd: io.cwd });
+    if (target === undefined) {
       io.stdout.write(withNewline);
       continue;
     }
-    const extension = REPORTERS[name].extension;
-    // json and gitlab are both .json: formats that share an extension are told apart by name.
-    const shared = files.some(
-      (other) => other !== name && REPORTERS[other].extension === extension,
-    );
-    const fileName = shared ? `report.${name}.${extension}` : `report.${extension}`;
-    const target =
-      files.length === 1
-        ? path.resolve(io.cwd, output)
-        : path.join(path.resolve(io.cwd, output), fileName);
     await mkdir(path.dirname(target), { recursive: true });
     await writeFile(target, withNewline);
     io.stderr.write(`wrote ${name} report to ${path.relative(io.cwd, target) || target}\n`);

@@ -1,16 +1,22 @@
-import type { Report } from "../engine/results/report";
-import { criterionColumns, csvHeader, csvResultLine } from "./csv-rows";
+import { csvHeader, csvResultLine } from "./csv-rows";
+import { renderWhole, type ResultWriter } from "./result-stream";
 import type { Reporter } from "./reporter";
 
 // One row per result, for a spreadsheet or a data frame: the eval, its matrix
 // cell, status, score and threshold, decision, cost, and one column per
 // criterion with its score (empty where a result has no such criterion).
 
-function renderCsv(report: Report): string {
-  const criteria = criterionColumns(report.results);
-  return (
-    csvHeader(criteria) + report.results.map((result) => csvResultLine(result, criteria)).join("")
-  );
+/** The header from the suite's criteria, then a row per result as it arrives (issue 20). */
+export function csvWriter(): ResultWriter {
+  let criteria: readonly string[] = [];
+  return {
+    start: (run) => {
+      criteria = run.criteria;
+      return csvHeader(criteria);
+    },
+    result: (result) => csvResultLine(result, criteria),
+    end: () => ({ after: "" }),
+  };
 }
 
 export const csvReporter: Reporter = {
@@ -18,5 +24,6 @@ export const csvReporter: Reporter = {
   extension: "csv",
   description:
     "text/csv: one row per result, a column per criterion score, formula-like cells neutralised",
-  render: renderCsv,
+  render: (report) => renderWhole(csvWriter(), report),
+  stream: csvWriter,
 };

@@ -20,7 +20,7 @@ export interface ReportedFinding {
   fingerprint: string;
 }
 
-export function reviewFindings(report: Report): ReportedFinding[] {
+export function reviewFindings(report: Pick<Report, "results" | "suite">): ReportedFinding[] {
   return report.results.flatMap((result) => {
     const review = result.review;
     if (!review || (result.status !== "passed" && result.status !== "failed")) return [];

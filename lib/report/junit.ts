@@ -1,5 +1,7 @@
 import { selfGradingLines } from "../engine/results/self-grading";
-import type { EvalResult, Report } from "../engine/results/report";
+import type { EvalResult } from "../engine/results/report";
+import type { ReportHead } from "../engine/trust/report-totals";
+import { renderWhole, type ResultWriter } from "./result-stream";
 import type { Reporter } from "./reporter";
 import { detailText } from "./details";
 import { escapeXml, escapeXmlAttribute, oneLine } from "./escape";
@@ -135,18 +137,43 @@ function findingCase(f: ReportedFinding): string[] {
   ];
 }
 
-function renderJunit(report: Report): string {
-  const s = report.summary;
-  const findings = reviewFindings(report);
-  const counts = {
-    tests: report.results.length + findings.length,
-    failures:
-      report.results.filter((r) => r.status === "failed").length +
-      findings.filter((f) => f.finding.severity !== "info").length,
-    errors: report.results.filter((r) => r.status === "judge_error").length,
-    skipped: report.results.filter((r) => r.status === "deferred" || r.status === "skipped").length,
-    time: formatSeconds(report.durationMs),
+/**
+ * A testcase per result as it arrives (issue 20); the counts on <testsuites> and <testsuite>
+ * and the run's properties are known at the end, so they go `before` the results (the sink
+ * keeps the results on disk until then). Review findings, a testcase each, follow the results.
+ */
+export function junitWriter(): ResultWriter {
+  let suiteFile = "";
+  const findings: ReportedFinding[] = [];
+  const counts = { results: 0, failed: 0, errors: 0, skipped: 0 };
+  return {
+    start: (run) => {
+      suiteFile = run.suite.file;
+      return "";
+    },
+    result: (result) => {
+      counts.results++;
+      if (result.status === "failed") counts.failed++;
+      if (result.status === "judge_error") counts.errors++;
+      if (result.status === "deferred" || result.status === "skipped") counts.skipped++;
+      findings.push(...reviewFindings({ results: [result], suite: { file: suiteFile } }));
+      return `${testcase(result).join("\n")}\n`;
+    },
+    end: (report) => ({
+      before: junitHead(report, {
+        tests: counts.results + findings.length,
+        failures: counts.failed + findings.filter((f) => f.finding.severity !== "info").length,
+        errors: counts.errors,
+        skipped: counts.skipped,
+        time: formatSeconds(report.durationMs),
+      }),
+      after: [...findings.flatMap(findingCase), "</testsuite>", "</testsuites>", ""].join("\n"),
+    }),
   };
+}
+
+function junitHead(report: ReportHead, counts: Record<string, string | number>): string {
+  const s = report.summary;
   const suiteProps = [
     property("suite_file", report.suite.file),
     property("tool_version", report.tool.version),
@@ -172,10 +199,6 @@ function renderJunit(report: Report): string {
     "  <properties>",
     ...suiteProps.map((p) => `    ${p}`),
     "  </properties>",
-    ...report.results.flatMap(testcase),
-    ...findings.flatMap(findingCase),
-    "</testsuite>",
-    "</testsuites>",
     "",
   ].join("\n");
 }
@@ -184,5 +207,6 @@ export const junitReporter: Reporter = {
   name: "junit",
   extension: "xml",
   description: "application/xml: JUnit test results for CI",
-  render: renderJunit,
+  render: (report) => renderWhole(junitWriter(), report),
+  stream: junitWriter,
 };

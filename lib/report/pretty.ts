@@ -10,6 +10,7 @@ import { transcriptLines } from "./transcript-lines";
 import { baselineHeadline, deltaMark, formatDelta, notableDeltas } from "./baseline";
 import { formatReportCost, savingsLine } from "./savings-lines";
 import { trustPretty, type Paint } from "./pretty-trust";
+import { renderWhole, type ResultWriter } from "./result-stream";
 
 // The default reporter: one line per result and, only under the results that
 // need attention, the facts that explain them, so a green run stays short.
@@ -77,7 +78,7 @@ function explanation(result: EvalResult, paint: Paint): string[] {
   return lines;
 }
 
-function footer(report: Report, paint: Paint): string[] {
+function footer(report: Report, paint: Paint, cost: string): string[] {
   const s = report.summary;
   const counts = [
     paint(STATUS_STYLES.passed.ansi, `${s.passed} passed`) +
@@ -99,7 +100,7 @@ function footer(report: Report, paint: Paint): string[] {
     `${paint("1", `${formatInt(s.total)} cell${s.total === 1 ? "" : "s"}:`)} ${counts.join(", ")}`,
     paint(
       "2",
-      `${plural(s.judgeCalls, "judge call")} · ${formatUsage(s.usage)} · cost ${formatReportCost(report)}${budget} · ${(report.durationMs / 1000).toFixed(1)}s`,
+      `${plural(s.judgeCalls, "judge call")} · ${formatUsage(s.usage)} · cost ${cost}${budget} · ${(report.durationMs / 1000).toFixed(1)}s`,
     ),
     ...(saved ? [paint("2", saved)] : []),
     ...selfGradingLines(report.selfGrading).map((w) =>
@@ -126,26 +127,54 @@ function footer(report: Report, paint: Paint): string[] {
   return lines;
 }
 
-function renderPretty(report: Report, options: RenderOptions): string {
+const nameWidthOf = (result: EvalResult) =>
+  Math.min(NAME_WIDTH_CAP, displayWidth(stripControl(result.name).replace(/\n/g, " ")));
+
+/**
+ * The title first, a line per result as it arrives (and what explains it when it did not
+ * pass), then the reviews, comparisons and agreement and the summary (issue 20). The name
+ * column is as wide as the widest name when the names are known first (a whole report),
+ * else as the widest so far. Only results with a review or comparison are kept, for their
+ * sections.
+ */
+export function prettyWriter(options: RenderOptions): ResultWriter {
   const paint = painter(options.color);
-  const nameWidth = Math.min(
-    NAME_WIDTH_CAP,
-    Math.max(
-      0,
-      ...report.results.map((r) => displayWidth(stripControl(r.name).replace(/\n/g, " "))),
-    ),
-  );
-  const title = stripControl(`${report.tool.name} ${report.tool.version} · ${report.suite.file}`);
-  const lines = [paint("1", title)];
-  if (report.suite.description) lines.push(paint("2", indent(report.suite.description, "")));
-  lines.push("");
-  if (report.results.length === 0) lines.push(paint("2", "no evals ran"));
-  for (const result of report.results)
-    lines.push(resultLine(result, nameWidth, paint), ...explanation(result, paint));
-  // Reviews, comparisons, judge agreement and flip rates: what a single score line cannot say.
-  const trust = trustPretty(report, paint);
-  lines.push("", ...trust, ...footer(report, paint));
-  return `${lines.join("\n")}\n`;
+  let nameWidth = 0;
+  let results = 0;
+  // Whether a judge call had no price: the cost then reads "unpriced", as formatReportCost's does.
+  const priced: EvalResult["calls"] = [];
+  const sectioned: EvalResult[] = [];
+  return {
+    start: (run) => {
+      nameWidth = run.nameWidth ?? 0;
+      const title = stripControl(`${run.tool.name} ${run.tool.version} · ${run.suite.file}`);
+      const lines = [paint("1", title)];
+      if (run.suite.description) lines.push(paint("2", indent(run.suite.description, "")));
+      return `${lines.join("\n")}\n\n`;
+    },
+    result: (result) => {
+      nameWidth = Math.max(nameWidth, nameWidthOf(result));
+      results++;
+      const unpriced = result.calls.find((c) => c.costUsd === null && !c.reused);
+      if (unpriced && priced.length === 0) priced.push(unpriced);
+      if (result.review || result.pairwise) sectioned.push(result);
+      const lines = [resultLine(result, nameWidth, paint), ...explanation(result, paint)];
+      return `${lines.join("\n")}\n`;
+    },
+    end: (head) => {
+      const report = { ...head, results: sectioned };
+      // Reviews, comparisons, judge agreement and flip rates: what a single score line cannot say.
+      const trust = trustPretty(report, paint);
+      const cost = formatReportCost({ summary: head.summary, results: [{ calls: priced }] });
+      const none = results === 0 ? `${paint("2", "no evals ran")}\n` : "";
+      return { after: `${none}${["", ...trust, ...footer(report, paint, cost)].join("\n")}\n` };
+    },
+  };
+}
+
+function renderPretty(report: Report, options: RenderOptions): string {
+  const nameWidth = Math.max(0, ...report.results.map(nameWidthOf));
+  return renderWhole(prettyWriter(options), report, { nameWidth });
 }
 
 export const prettyReporter: Reporter = {
@@ -153,4 +182,5 @@ export const prettyReporter: Reporter = {
   extension: "txt",
   description: "text/plain: a per-eval summary for a terminal",
   render: renderPretty,
+  stream: prettyWriter,
 };

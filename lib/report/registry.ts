@@ -23,7 +23,23 @@ export { REPORTER_NAMES, type ReporterName, type Reporter, type RenderOptions };
  * so no caller can forget it and no format can leak what another hides.
  */
 function redacting(reporter: Reporter): Reporter {
-  return { ...reporter, render: (report, options) => reporter.render(redactDeep(report), options) };
+  const { stream } = reporter;
+  return {
+    ...reporter,
+    render: (report, options) => reporter.render(redactDeep(report), options),
+    ...(stream
+      ? {
+          stream: (options: RenderOptions) => {
+            const writer = stream(options);
+            return {
+              start: (run) => writer.start(redactDeep(run)),
+              result: (result) => writer.result(redactDeep(result)),
+              end: (head) => writer.end(redactDeep(head)),
+            };
+          },
+        }
+      : {}),
+  };
 }
 
 export const REPORTERS: Readonly<Record<ReporterName, Reporter>> = {

@@ -1,4 +1,5 @@
 import type { Report } from "../engine/results/report";
+import type { ResultWriter } from "./result-stream";
 
 // The names live here rather than in registry.ts so that each reporter module
 // can type its own `name` without a cycle through the registry.
@@ -30,4 +31,10 @@ export interface Reporter {
   description: string;
   /** Pure: the same report and options always give the same text. */
   render(report: Report, options: RenderOptions): string;
+  /**
+   * The formats that write as the run goes (issue 20): a fresh writer per output, fed the
+   * results one by one. `render` is this writer over a whole report. Absent: the format needs
+   * the whole report (json, md, html, gitlab).
+   */
+  stream?: (options: RenderOptions) => ResultWriter;
 }

@@ -5,7 +5,8 @@ import { oneLine } from "./escape";
 import { resultFingerprint, resultPath } from "./fingerprint";
 import { formatPrevious, formatUnit, judgeReasoningText } from "./format";
 import { resultLabel } from "./status";
-import { SARIF_LEVEL, findingText, reviewFindings } from "./findings";
+import { SARIF_LEVEL, findingText, reviewFindings, type ReportedFinding } from "./findings";
+import { renderWhole, type ResultWriter } from "./result-stream";
 import type { Severity } from "../engine/results/review-types";
 
 // SARIF 2.1.0 for GitHub code scanning and other SARIF viewers. Only results
@@ -181,8 +182,8 @@ function findingRules() {
   }));
 }
 
-function findingResults(report: Report) {
-  return reviewFindings(report).map((f) => ({
+function findingResult(f: ReportedFinding) {
+  return {
     ruleId: `review/finding-${f.finding.severity}`,
     ruleIndex: RULE_ORDER.length + FINDING_SEVERITIES.indexOf(f.finding.severity),
     level: SARIF_LEVEL[f.finding.severity],
@@ -203,67 +204,99 @@ function findingResults(report: Report) {
       category: f.finding.category,
       severity: f.finding.severity,
     },
-  }));
+  };
 }
 
-function renderSarif(report: Report): string {
-  const log = {
-    $schema: "https://json.schemastore.org/sarif-2.1.0.json",
-    version: "2.1.0",
-    runs: [
-      {
-        tool: {
-          driver: {
-            name: "rubric-studio",
-            version: report.tool.version,
-            semanticVersion: report.tool.version,
-            rules: RULE_ORDER.map((key) => {
-              const rule = RULES[key];
-              return {
-                id: rule.id,
-                name: rule.name,
-                shortDescription: { text: rule.short },
-                fullDescription: { text: rule.full },
-                defaultConfiguration: { level: rule.level },
-              };
-            }).concat(findingRules()),
-          },
+/** JSON at 2-space indentation, nested `depth` spaces in (the log is written in pieces). */
+function nested(value: unknown, depth: number): string {
+  return JSON.stringify(value, null, 2).replace(/\n/g, `\n${" ".repeat(depth)}`);
+}
+
+/**
+ * The log written in pieces (issue 20): the tool and its rules first, each non-passing
+ * result as it arrives, then the review findings, the invocation (its end time) and the
+ * run's summary, which are known at the end. The same JSON as one document.
+ */
+export function sarifWriter(): ResultWriter {
+  let suiteFile = "";
+  let written = 0;
+  const findings: ReportedFinding[] = [];
+  const item = (value: unknown) => `${written++ === 0 ? "" : ","}\n        ${nested(value, 8)}`;
+  return {
+    start: (run) => {
+      suiteFile = run.suite.file;
+      const tool = {
+        driver: {
+          name: "rubric-studio",
+          version: run.tool.version,
+          semanticVersion: run.tool.version,
+          rules: RULE_ORDER.map((key) => {
+            const rule = RULES[key];
+            return {
+              id: rule.id,
+              name: rule.name,
+              shortDescription: { text: rule.short },
+              fullDescription: { text: rule.full },
+              defaultConfiguration: { level: rule.level },
+            };
+          }).concat(findingRules()),
         },
-        invocations: [
-          {
-            executionSuccessful: true,
-            startTimeUtc: report.startedAt,
-            endTimeUtc: report.finishedAt,
-            ...(report.selfGrading
-              ? {
-                  toolExecutionNotifications: selfGradingLines(report.selfGrading).map((text) => ({
-                    level: "warning",
-                    message: { text },
-                  })),
-                }
-              : {}),
-          },
-        ],
-        results: [
-          ...report.results
-            .filter((r) => r.status !== "passed")
-            .map((r) => sarifResult(r, report.suite.file)),
-          ...findingResults(report),
-        ],
-        properties: {
-          suiteFile: report.suite.file,
-          summary: report.summary,
-          ...(report.budget ? { budget: report.budget } : {}),
+      };
+      return [
+        "{",
+        `  "$schema": "https://json.schemastore.org/sarif-2.1.0.json",`,
+        `  "version": "2.1.0",`,
+        `  "runs": [`,
+        "    {",
+        `      "tool": ${nested(tool, 6)},`,
+        `      "results": [`,
+      ].join("\n");
+    },
+    result: (result) => {
+      findings.push(...reviewFindings({ results: [result], suite: { file: suiteFile } }));
+      return result.status === "passed" ? "" : item(sarifResult(result, suiteFile));
+    },
+    end: (report) => {
+      const rest = findings.map((f) => item(findingResult(f))).join("");
+      const invocations = [
+        {
+          executionSuccessful: true,
+          startTimeUtc: report.startedAt,
+          endTimeUtc: report.finishedAt,
+          ...(report.selfGrading
+            ? {
+                toolExecutionNotifications: selfGradingLines(report.selfGrading).map((text) => ({
+                  level: "warning",
+                  message: { text },
+                })),
+              }
+            : {}),
         },
-      },
-    ],
+      ];
+      const properties = {
+        suiteFile: report.suite.file,
+        summary: report.summary,
+        ...(report.budget ? { budget: report.budget } : {}),
+      };
+      return {
+        after: [
+          `${rest}${written > 0 ? "\n      " : ""}],`,
+          `      "invocations": ${nested(invocations, 6)},`,
+          `      "properties": ${nested(properties, 6)}`,
+          "    }",
+          "  ]",
+          "}",
+          "",
+        ].join("\n"),
+      };
+    },
   };
-  return `${JSON.stringify(log, null, 2)}\n`;
 }
 
 export const sarifReporter: Reporter = {
   name: "sarif",
   extension: "sarif",
   description: "application/sarif+json: SARIF 2.1.0 for code scanning",
-  render: renderSarif,
+  render: (report) => renderWhole(sarifWriter(), report),
+  stream: sarifWriter,
 };

@@ -68,7 +68,10 @@ export function savedCell(savings: Savings | undefined): string {
 }
 
 /** The run's cost; calls of an unpriced model make it read "unpriced" (or "$x + unpriced"), never a made-up $0. */
-export function formatReportCost(report: Report): string {
+export function formatReportCost(report: {
+  summary: Pick<Report["summary"], "costUsd">;
+  results: readonly Pick<Report["results"][number], "calls">[];
+}): string {
   return formatResultCost({
     costUsd: report.summary.costUsd,
     calls: report.results.flatMap((r) => r.calls),

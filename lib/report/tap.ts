@@ -1,5 +1,5 @@
 import { selfGradingLines } from "../engine/results/self-grading";
-import type { EvalResult, Report } from "../engine/results/report";
+import type { EvalResult } from "../engine/results/report";
 import type { Reporter } from "./reporter";
 import { oneLine, stripControl } from "./escape";
 import {
@@ -12,6 +12,7 @@ import {
   plural,
 } from "./format";
 import { tidyNumbers } from "./tidy-numbers";
+import { renderWhole, type ResultWriter } from "./result-stream";
 import { resultLabel, skippedSummaryLabel } from "./status";
 
 // TAP 14. A `# SKIP` directive makes a test point count as ok, so only a
@@ -93,25 +94,29 @@ function testPoint(result: EvalResult, number: number): string[] {
   }
 }
 
-function renderTap(report: Report): string {
-  const s = report.summary;
-  const lines = [
-    "TAP version 14",
-    `1..${report.results.length}`,
-    ...report.results.flatMap((r, i) => testPoint(r, i + 1)),
-  ];
-  lines.push(
-    `# ${plural(s.total, "cell")}: ${s.passed} passed (${s.vacuous} vacuous), ${s.failed} failed, ${s.deferred} deferred, ` +
-      `${s.judgeErrors} judge error${s.judgeErrors === 1 ? "" : "s"}, ${s.skipped} ${skippedSummaryLabel(report)}`,
-    `# ${plural(s.judgeCalls, "judge call")}, cost ${s.costUsd.toFixed(4)} USD`,
-    ...selfGradingLines(report.selfGrading).map((w) => `# ${description(w)}`),
-  );
-  return `${lines.join("\n")}\n`;
+/** The plan first (the planned cells), a test point per result as it arrives, the summary as comments (issue 20). */
+export function tapWriter(): ResultWriter {
+  let number = 0;
+  return {
+    start: (run) => `TAP version 14\n1..${run.total}\n`,
+    result: (result) => `${testPoint(result, ++number).join("\n")}\n`,
+    end: (report) => {
+      const s = report.summary;
+      const lines = [
+        `# ${plural(s.total, "cell")}: ${s.passed} passed (${s.vacuous} vacuous), ${s.failed} failed, ${s.deferred} deferred, ` +
+          `${s.judgeErrors} judge error${s.judgeErrors === 1 ? "" : "s"}, ${s.skipped} ${skippedSummaryLabel(report)}`,
+        `# ${plural(s.judgeCalls, "judge call")}, cost ${s.costUsd.toFixed(4)} USD`,
+        ...selfGradingLines(report.selfGrading).map((w) => `# ${description(w)}`),
+      ];
+      return { after: `${lines.join("\n")}\n` };
+    },
+  };
 }
 
 export const tapReporter: Reporter = {
   name: "tap",
   extension: "tap",
   description: "text/x-tap: TAP version 14",
-  render: renderTap,
+  render: (report) => renderWhole(tapWriter(), report),
+  stream: tapWriter,
 };

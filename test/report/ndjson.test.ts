@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ndjsonReporter } from "../../lib/report/ndjson";
+import { stableJson, stableObject } from "../../lib/report/stable-json";
 import { buildSampleReport, sampleResults } from "../support/sample-report";
 
 function events(text: string): Record<string, unknown>[] {
@@ -45,5 +46,19 @@ describe("ndjson reporter", () => {
     const lines = events(text);
     expect(lines).toHaveLength(10);
     expect(lines[1]?.reason).toBe("first\nsecond\r\nthird\u2028fourth\u2029fifth");
+  });
+});
+
+describe("stableJson", () => {
+  it("writes what JSON.stringify(stableObject(...)) writes, without the copies", () => {
+    const report = buildSampleReport();
+    for (const value of [
+      { type: "result", index: 1, ...report.results[0]! },
+      { type: "summary", ...report.summary, odd: undefined, list: [1 / 3, undefined, NaN] },
+      ...report.results.map((r) => ({ type: "result", ...r })),
+    ])
+      expect(stableJson(value, ["type", "index", "id"])).toBe(
+        JSON.stringify(stableObject(value, ["type", "index", "id"])),
+      );
   });
 });

@@ -103,35 +103,37 @@ export function promptCacheSavingsOf(
   };
 }
 
+/** Adds one call to its model's totals (a run's calls folded one by one, as a report streams them). */
+export function addCallToTotals(byModel: Map<string, ModelCallTotals>, call: SavingsCall): void {
+  // A batched call is billed at other prices: its model's batched calls are summed apart.
+  const batched = Boolean(call.batched) && !call.reused;
+  const key = batched ? `${call.model}\u0000batch` : call.model;
+  let totals = byModel.get(key);
+  if (!totals) {
+    totals = {
+      model: call.model,
+      usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+      reusedCalls: 0,
+      reusedUsd: 0,
+      reusedUnpriced: 0,
+      ...(batched ? { batchedCalls: 0 } : {}),
+    };
+    byModel.set(key, totals);
+  }
+  if (batched) totals.batchedCalls = (totals.batchedCalls ?? 0) + 1;
+  if (call.reused) {
+    totals.reusedCalls++;
+    if (call.reused.savedUsd === null) totals.reusedUnpriced++;
+    else totals.reusedUsd += call.reused.savedUsd;
+    return;
+  }
+  totals.usage = addTokenUsage(totals.usage, call.usage);
+}
+
 /** Each model's calls summed, in order of first appearance. */
 export function callTotalsByModel(calls: readonly SavingsCall[]): ModelCallTotals[] {
   const byModel = new Map<string, ModelCallTotals>();
-  for (const call of calls) {
-    // A batched call is billed at other prices: its model's batched calls are summed apart.
-    const batched = Boolean(call.batched) && !call.reused;
-    const key = batched ? `${call.model}\u0000batch` : call.model;
-    let totals = byModel.get(key);
-    if (!totals) {
-      totals = {
-        model: call.model,
-        usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
-        reusedCalls: 0,
-        reusedUsd: 0,
-        reusedUnpriced: 0,
-        ...(batched ? { batchedCalls: 0 } : {}),
-      };
-      byModel.set(key, totals);
-    }
-    if (batched) totals.batchedCalls = (totals.batchedCalls ?? 0) + 1;
-    if (call.reused) {
-      totals.reusedCalls++;
-      if (call.reused.savedUsd === null) totals.reusedUnpriced++;
-      else totals.reusedUsd += call.reused.savedUsd;
-      continue;
-    }
-    const u = totals.usage;
-    totals.usage = addTokenUsage(u, call.usage);
-  }
+  for (const call of calls) addCallToTotals(byModel, call);
   return [...byModel.values()];
 }
 

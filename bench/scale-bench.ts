@@ -1,0 +1,213 @@
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { createWriteStream } from "node:fs";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { once } from "node:events";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { cliEnv } from "./cli-process";
+
+// `npm run bench:scale` (issue 20): the whole `rubric-studio eval` process on a
+// generated JSON Lines dataset against the Messages API stand-in (in its own
+// process), at 10^3, 10^4 and 10^5 judge calls (10^6 with --max 1000000),
+// reports streamed to a file (ndjson). Per size: wall time, its floor (the
+// larger of the latency floor, ceil(calls / concurrency) × latency, and the CPU
+// floor, the process's own CPU time), wall ÷ floor, CPU per judge call and the
+// process's peak RSS, read by a preload as the process exits.
+//
+//   --max N          the largest size (default 100000)
+//   --concurrency N  (default 256)
+//   --latency-ms N   the stand-in's reply time (default 20)
+//   --cli DIR        (repeatable) time that checkout's CLI instead of this one's, each in turn
+//
+// The suite limits of this checkout (10,000 cells, 100,000 judge calls) shape
+// the suites: up to 30,000 calls, items × 3 criteria; past that, 10,000 items ×
+// 5 criteria × a jury of 2; a size past what the CLI accepts is printed as
+// refused, with its message.
+
+const STAND_IN = fileURLToPath(
+  // The bundle runs from .bench/scale/.
+  new URL("../../test/support/fake-messages-api-main.ts", import.meta.url),
+);
+const MODEL = "claude-haiku-4-5";
+const CELL_LIMIT = 10_000;
+
+const { values: args } = parseArgs({
+  options: {
+    max: { type: "string", default: "100000" },
+    concurrency: { type: "string", default: "256" },
+    "latency-ms": { type: "string", default: "20" },
+    cli: { type: "string", multiple: true },
+  },
+  strict: true,
+});
+const whole = (name: string, text: string) => {
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`--${name} must be a whole number ≥ 1`);
+  return n;
+};
+const max = whole("max", args.max);
+const concurrency = whole("concurrency", args.concurrency);
+const latencyMs = whole("latency-ms", args["latency-ms"]);
+const cliRoots = (args.cli ?? [process.cwd()]).map((dir) => path.resolve(dir));
+const sizes = [1_000, 10_000, 100_000, 1_000_000].filter((n) => n <= max);
+
+/** items × criteria × jurors ≈ calls, within the cell limit where it can be. */
+function shapeOf(calls: number) {
+  const items = Math.ceil(calls / 3);
+  if (items <= CELL_LIMIT || calls > 100_000) return { items, criteria: 3, jury: 1 };
+  return { items: Math.ceil(calls / 10), criteria: 5, jury: 2 };
+}
+
+async function writeDataset(file: string, items: number): Promise<void> {
+  const out = createWriteStream(file);
+  for (let i = 0; i < items; i++) {
+    const line = `${JSON.stringify({ id: `q${i}`, input: `What did invoice ${i} total?`, expected_output: `Invoice ${i} totaled $${(i * 7.5).toFixed(2)}, tax included.` })}\n`;
+    if (!out.write(line)) await once(out, "drain");
+  }
+  out.end();
+  await once(out, "close");
+}
+
+function suiteText(shape: ReturnType<typeof shapeOf>, dataset: string): string {
+  return [
+    `judge: { model: ${MODEL}${shape.jury > 1 ? `, jury: { size: ${shape.jury}, consensus: 0.5 }` : ""} }`,
+    "datasets:",
+    `  items: { file: ${dataset} }`,
+    "evals:",
+    "  - name: invoices",
+    "    candidates: { dataset: items }",
+    "    rubric:",
+    "      threshold: 0.7",
+    "      criteria:",
+    ...Array.from(
+      { length: shape.criteria },
+      (_, c) =>
+        `        - { name: criterion ${c + 1}, description: "Checks aspect ${c + 1} of the answer: it is stated plainly and correctly." }`,
+    ),
+    "",
+  ].join("\n");
+}
+
+const PRELOAD = `import { writeFileSync } from "node:fs";
+process.on("exit", () => { const u = process.cpuUsage(); writeFileSync(process.env.BENCH_FILE, JSON.stringify({ cpuMs: (u.user + u.system) / 1000, peakRssMb: process.resourceUsage().maxRSS / 1024 })); });
+`;
+
+async function startStandIn(): Promise<{ url: string; stop(): void }> {
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ["--import", "tsx", STAND_IN, "--latency-ms", String(latencyMs)],
+    { stdio: ["pipe", "pipe", "inherit"] },
+  );
+  const url = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout! }).on("line", (line) => {
+      if (line.startsWith("READY ")) resolve(line.slice(6));
+    });
+    child.once("exit", (code) => reject(new Error(`the stand-in exited (${code})`)));
+  });
+  return { url, stop: () => child.kill("SIGTERM") };
+}
+
+interface Row {
+  calls: number;
+  wallMs: number;
+  cpuMs: number;
+  peakRssMb: number;
+  refused?: string;
+}
+
+async function runCli(input: { bin: string; dir: string; url: string; calls: number }) {
+  const benchFile = path.join(input.dir, "figures.json");
+  const env = { ...cliEnv(input.url), BENCH_FILE: benchFile };
+  const cliArgs = [
+    ...["eval", "--config", "suite.yaml", "--concurrency", String(concurrency)],
+    ...["--reporter", "ndjson", "--output", "report.ndjson"],
+  ];
+  const started = performance.now();
+  const { code, stderr } = await new Promise<{ code: number | null; stderr: string }>(
+    (resolve, reject) => {
+      const child = spawn(
+        process.execPath,
+        ["--import", path.join(input.dir, "preload.mjs"), input.bin, ...cliArgs],
+        { cwd: input.dir, env, stdio: ["ignore", "ignore", "pipe"] },
+      );
+      let err = "";
+      child.stderr.on("data", (chunk: Buffer) => (err += chunk.toString()));
+      child.once("error", reject);
+      child.once("close", (exitCode) => resolve({ code: exitCode, stderr: err }));
+    },
+  );
+  const wallMs = performance.now() - started;
+  if (code === 2) {
+    const message = stderr.split("\n").find((l) => l.includes("error")) ?? stderr.slice(0, 200);
+    return { calls: input.calls, wallMs, cpuMs: 0, peakRssMb: 0, refused: message } as Row;
+  }
+  if (code !== 0) throw new Error(`eval exited ${code}\n${stderr.slice(-2000)}`);
+  const figures = JSON.parse(await readFile(benchFile, "utf8")) as {
+    cpuMs: number;
+    peakRssMb: number;
+  };
+  return { calls: input.calls, wallMs, ...figures } as Row;
+}
+
+function render(root: string, rows: Row[]): string {
+  const head = ["judge calls", "wall", "floor", "wall ÷ floor", "CPU/call", "peak RSS"];
+  const body = rows.map((r) => {
+    if (r.refused) return [r.calls.toLocaleString("en-US"), `refused: ${r.refused}`];
+    const latencyFloor = Math.ceil(r.calls / concurrency) * latencyMs;
+    const floor = Math.max(latencyFloor, r.cpuMs);
+    return [
+      r.calls.toLocaleString("en-US"),
+      `${(r.wallMs / 1000).toFixed(2)} s`,
+      `${(floor / 1000).toFixed(2)} s (${floor === latencyFloor ? "latency" : "CPU"})`,
+      (r.wallMs / floor).toFixed(2),
+      `${(r.cpuMs / r.calls).toFixed(3)} ms`,
+      `${r.peakRssMb.toFixed(0)} MB`,
+    ];
+  });
+  const table = [head, ...body];
+  const widths = head.map((_, i) => Math.max(...table.map((row) => (row[i] ?? "").length)));
+  const lines = table.map((row) => row.map((cell, i) => cell.padEnd(widths[i]!)).join("  "));
+  return [`${root}`, ...lines].join("\n");
+}
+
+async function main() {
+  for (const root of cliRoots) {
+    const built = spawnSync(process.execPath, [path.join(root, "scripts/build-cli.mjs")], {
+      cwd: root,
+      stdio: "inherit",
+    });
+    if (built.status !== 0) throw new Error(`${root}: scripts/build-cli.mjs failed`);
+  }
+  const standIn = await startStandIn();
+  const dir = await mkdtemp(path.join(tmpdir(), "rubric-bench-scale-"));
+  const rows = new Map<string, Row[]>(cliRoots.map((root) => [root, []]));
+  try {
+    await writeFile(path.join(dir, "preload.mjs"), PRELOAD);
+    for (const calls of sizes) {
+      const shape = shapeOf(calls);
+      await writeDataset(path.join(dir, "items.jsonl"), shape.items);
+      await writeFile(path.join(dir, "suite.yaml"), suiteText(shape, "items.jsonl"));
+      const planned = shape.items * shape.criteria * shape.jury;
+      console.error(
+        `${planned.toLocaleString("en-US")} judge calls: ${shape.items} items × ${shape.criteria} criteria × ${shape.jury} juror(s)`,
+      );
+      // Each checkout in turn on the same dataset, so load on the machine lands on both.
+      for (const root of cliRoots) {
+        const bin = path.join(root, "bin/rubric-studio.mjs");
+        rows.get(root)!.push(await runCli({ bin, dir, url: standIn.url, calls: planned }));
+      }
+    }
+  } finally {
+    standIn.stop();
+    await rm(dir, { recursive: true, force: true });
+  }
+  console.log(
+    `bench:scale · concurrency ${concurrency} · stand-in latency ${latencyMs} ms · ndjson to a file · Node ${process.version}`,
+  );
+  for (const [root, list] of rows) console.log(`\n${render(root, list)}`);
+}
+
+await main();
