@@ -238,7 +238,8 @@ export async function executeRun(request: RunRequest): Promise<number> {
             : {}),
         },
         {
-          judge,
+          // With --store, a judge call waits while the results queue is full (store-results.ts).
+          judge: saver ? saver.throttle(judge) : judge,
           ...(live ? { live } : {}),
           ...(request.regrade ? { live: request.regrade.live } : {}),
           now: Date.now,

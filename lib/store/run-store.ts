@@ -7,6 +7,8 @@ import { fillReviewQueue } from "./fill-review-queue";
 import { readStoredResult } from "../engine/results/stored-result";
 import type { Prisma, PrismaClient } from "./generated/client";
 import { storableDeep } from "./storable";
+import { suiteOrderKey } from "./suite-order-key";
+import { saveResultBatch } from "./result-batch";
 
 // Repositories for suites, versions, runs and results. A result is written the
 // moment it is graded (upsert on run + result key), so a crash loses at most
@@ -65,7 +67,8 @@ function judgeModelOf(result: EvalResult): string | null {
   return result.judge.models[0] ?? null;
 }
 
-function rowOf(result: EvalResult) {
+/** A result's columns (Prisma's field names); `saveResultBatch` (result-batch.ts) writes the same. */
+export function rowOf(result: EvalResult) {
   return {
     evalName: result.eval,
     name: result.name,
@@ -84,11 +87,12 @@ function rowOf(result: EvalResult) {
     costUsd: result.costUsd,
     judgeCalls: result.judgeCalls,
     latencyMs: Math.round(result.latencyMs),
+    suiteOrder: suiteOrderKey(result),
     data: result as unknown as Prisma.InputJsonValue,
   };
 }
 
-function criterionRowsOf(runId: string, evalResultId: string, result: EvalResult) {
+export function criterionRowsOf(runId: string, evalResultId: string, result: EvalResult) {
   return result.criteria.map((c) => ({
     evalResultId,
     runId,
@@ -269,6 +273,14 @@ export function createRunStore(prisma: PrismaClient) {
             data: criterionRowsOf(runId, saved.id, result),
           });
       }, TRANSACTION_OPTIONS);
+    },
+
+    /**
+     * Writes many graded results in one statement (result-batch.ts), as `saveResult` writes one:
+     * upserted on (run, result key), criteria replaced. Throws when the database refuses any.
+     */
+    async saveResults(runId: string, graded: readonly EvalResult[]): Promise<void> {
+      await saveResultBatch(prisma, { runId, results: graded });
     },
 
     /**
