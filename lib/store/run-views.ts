@@ -92,6 +92,11 @@ export interface MatrixCell {
 export interface RunAgreement {
   /** Results graded by two or more judges (the units of every figure below). */
   results: number;
+  /**
+   * Set when the run has more such results than the view reads: the figures are over the first
+   * this many in the suite's order (AGREEMENT_MAX_RESULTS), so a run of a million loads a bounded sample.
+   */
+  sampledFirst?: number;
   statistics: JudgeAgreement[];
   matrices: JurorAgreementMatrix[];
   disagreements: JudgeDisagreement[];
@@ -103,10 +108,16 @@ export interface RunAgreement {
 // entries, or the cells of an eval whose matrix varies the judge model over
 // two or more models (cells that differ only by judge model grade one
 // candidate, so their single judges are raters of one unit; lib/engine/agreement).
+// The second is asked of each row (another graded cell of its eval with another judge model, one
+// probe of eval_results(run_id, eval_name)), not of the run's every eval at once: on a run of a
+// million results, `hasSeveralJudges` stops at the first row that qualifies. The table is `e`.
 function agreementRows(runId: string): Prisma.Sql {
-  return Prisma.sql`run_id = ${runId}::uuid AND status IN ('passed', 'failed') AND data->'pairwise' IS NULL AND (judge_count >= 2 OR (cell_model IS NOT NULL AND eval_name IN (
-    SELECT eval_name FROM eval_results WHERE run_id = ${runId}::uuid AND cell_model IS NOT NULL AND status IN ('passed', 'failed') GROUP BY eval_name HAVING count(DISTINCT cell_model) >= 2)))`;
+  return Prisma.sql`e.run_id = ${runId}::uuid AND e.status IN ('passed', 'failed') AND e.data->'pairwise' IS NULL AND (e.judge_count >= 2 OR (e.cell_model IS NOT NULL AND EXISTS (
+    SELECT 1 FROM eval_results other WHERE other.run_id = e.run_id AND other.eval_name = e.eval_name AND other.cell_model IS NOT NULL AND other.cell_model <> e.cell_model AND other.status IN ('passed', 'failed'))))`;
 }
+
+/** The most results the agreement view reads (in the suite's order): its figures over a bounded sample. */
+export const AGREEMENT_MAX_RESULTS = 20_000;
 
 function emptyCounts(): Record<EvalStatus, number> {
   return Object.fromEntries(EVAL_STATUSES.map((s) => [s, 0])) as Record<EvalStatus, number>;
@@ -333,20 +344,24 @@ export function createRunViews(prisma: PrismaClient) {
       if (!UUID.test(runId)) return false;
       const rows = await prisma.$queryRaw<
         { found: boolean }[]
-      >`SELECT EXISTS (SELECT 1 FROM eval_results WHERE ${agreementRows(runId)}) AS found`;
+      >`SELECT EXISTS (SELECT 1 FROM eval_results e WHERE ${agreementRows(runId)}) AS found`;
       return rows[0]?.found === true;
     },
 
     /** Agreement of the run's jurors and panel models, computed by the engine from the stored results. */
     async runAgreement(runId: string): Promise<RunAgreement> {
       if (!UUID.test(runId)) return { results: 0, statistics: [], matrices: [], disagreements: [] };
+      // In the suite's order, not the order they finished in: the lists of this view read the same
+      // on every load and run. At most AGREEMENT_MAX_RESULTS of them (one more tells there are more).
       const rows = await prisma.$queryRaw<
         { data: unknown }[]
-      >`SELECT data FROM eval_results WHERE ${agreementRows(runId)} ORDER BY created_at, id`;
-      // In the suite's order, not the order they finished in: the lists of this view read the same
-      // on every load and run.
-      const results = inSuiteOrder(rows.map((r) => r.data as EvalResult));
+      >`SELECT e.data FROM eval_results e WHERE ${agreementRows(runId)} ORDER BY e.suite_order, e.id LIMIT ${AGREEMENT_MAX_RESULTS + 1}`;
+      const sampled = rows.length > AGREEMENT_MAX_RESULTS;
+      const results = inSuiteOrder(
+        rows.slice(0, AGREEMENT_MAX_RESULTS).map((r) => r.data as EvalResult),
+      );
       return {
+        ...(sampled ? { sampledFirst: AGREEMENT_MAX_RESULTS } : {}),
         results: multiJudgeResults(results).length,
         statistics: judgeAgreement(results),
         matrices: jurorAgreementMatrices(results),

@@ -69,7 +69,7 @@ describe("GET /api/runs/<id>/results.csv of a big run", () => {
       // The suite's order: the evals by their line (the seeded run's names number them in that order).
       const evalNumbers = rows
         .slice(0, -late.length)
-        .map((r) => Number(/#(\d+)/.exec(r.name)?.[1]));
+        .map((r) => Number(/#(\d+)/.exec(r.name ?? "")?.[1]));
       expect(evalNumbers.every((n, i) => i === 0 || n >= evalNumbers[i - 1]!)).toBe(true);
       console.log(
         `CSV of ${RESULTS.toLocaleString("en-US")} results: first rows ${firstRowsMs.toFixed(0)} ms, whole file ${wholeMs.toFixed(0)} ms`,

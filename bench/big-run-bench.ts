@@ -1,0 +1,164 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { loadavg, tmpdir } from "node:os";
+import path from "node:path";
+import { createPrismaClient, withAdapter, type PrismaClient } from "../lib/store/connection";
+import { startEmbeddedServer } from "../lib/store/embedded-postgres";
+import { createRunExport } from "../lib/store/run-export";
+import { createRunQueries } from "../lib/store/run-queries";
+import { createRunViews } from "../lib/store/run-views";
+import { createPositionBiasViews } from "../lib/store/position-bias";
+import { applyMigrations } from "../lib/store/schema-engine";
+import { csvHeader, csvResultLine } from "../lib/report/csv-rows";
+import { seedBigRun, type SeededRun } from "./seed-big-run";
+import { findPostgresBin, startThrowawayPostgres } from "./throwaway-postgres";
+
+// `npm run bench:store -- --big-run 1000000 [--pglite]`: one run of that many results (3 criteria
+// each) seeded into a throwaway database (Postgres 15, or the embedded PGlite server with --pglite),
+// then what the run page's server does for it, each timed 5 times after a warm-up: the figures
+// (runOverview: counts), the first rows, the heatmap, whether there are several judges, the
+// agreement view's figures, a filtered page, the deferral causes; and the CSV download read whole
+// (its first byte and its end), with this process's peak RSS (with --pglite the database runs in
+// this process too).
+
+const TRIES = 5;
+
+async function time<T>(label: string, call: () => Promise<T>, describe: (v: T) => string) {
+  await call();
+  const ms: number[] = [];
+  let last: T | undefined;
+  for (let i = 0; i < TRIES; i++) {
+    const started = performance.now();
+    last = await call();
+    ms.push(performance.now() - started);
+  }
+  ms.sort((a, b) => a - b);
+  console.log(
+    `  ${label.padEnd(44)} p50 ${ms[Math.floor(TRIES / 2)]!.toFixed(0).padStart(6)} ms  max ${ms.at(-1)!.toFixed(0).padStart(6)} ms  ${describe(last!)}`,
+  );
+}
+
+async function pageFigures(prisma: PrismaClient, run: SeededRun): Promise<void> {
+  const views = createRunViews(prisma);
+  const queries = createRunQueries(prisma);
+  const bias = createPositionBiasViews(prisma);
+  const id = run.runId;
+  await time(
+    "counts (runOverview)",
+    () => views.runOverview(id),
+    (o) => `${o?.results} results`,
+  );
+  await time(
+    "first rows (page 1, 100 rows, by name)",
+    () => queries.runResultsPage({ runId: id, pageSize: 100 }),
+    (p) => `${p.rows.length} rows of ${p.total}`,
+  );
+  let cursor: string | undefined;
+  await time(
+    "next page by cursor (by name)",
+    async () => {
+      const page = await queries.runResultsPage({
+        runId: id,
+        pageSize: 100,
+        ...(cursor ? { cursor } : {}),
+      });
+      cursor = page.nextCursor ?? undefined;
+      return page;
+    },
+    (p) => `${p.rows.length} rows`,
+  );
+  await time(
+    "filtered page (status failed, by name)",
+    () => queries.runResultsPage({ runId: id, status: "failed", pageSize: 100 }),
+    (p) => `${p.rows.length} rows of ${p.total}`,
+  );
+  await time(
+    "filtered page (judge_error + search)",
+    () =>
+      queries.runResultsPage({ runId: id, status: "judge_error", search: "refund", pageSize: 100 }),
+    (p) => `${p.rows.length} rows of ${p.total}`,
+  );
+  await time(
+    "heatmap (matrixCells)",
+    () => views.matrixCells({ runId: id }),
+    (c) => `${c.length} cells`,
+  );
+  await time("several judges? (hasSeveralJudges)", () => views.hasSeveralJudges(id), String);
+  await time(
+    "position bias",
+    () => bias.runPositionBias(id),
+    (b) => (b ? "some" : "none"),
+  );
+  await time(
+    "deferral causes",
+    () => queries.deferReasons(id),
+    (r) => `${r.length} causes`,
+  );
+  await time(
+    "per-model summary",
+    () => queries.runModelSummary({ runId: id }),
+    (m) => `${m.length} models`,
+  );
+}
+
+/** The CSV download's work: the header, then every page through the csv reporter's rows. */
+async function csvDownload(prisma: PrismaClient, run: SeededRun): Promise<void> {
+  const exporter = createRunExport(prisma);
+  const started = performance.now();
+  const criteria = await exporter.criterionNames(run.runId);
+  let bytes = csvHeader(criteria).length;
+  let first: number | undefined;
+  let rows = 0;
+  for await (const page of exporter.resultPages(run.runId)) {
+    for (const result of page) bytes += csvResultLine(result, criteria).length;
+    rows += page.length;
+    first ??= performance.now() - started;
+  }
+  const whole = performance.now() - started;
+  console.log(
+    `  CSV download: first rows ${first!.toFixed(0)} ms, whole ${(whole / 1000).toFixed(1)} s (${rows.toLocaleString("en-US")} rows, ${(bytes / 1e6).toFixed(0)} MB, ${Math.round(rows / (whole / 1000)).toLocaleString("en-US")} rows/s)`,
+  );
+}
+
+export async function bigRunBench(input: { results: number; pglite: boolean }): Promise<number> {
+  const cleanups: (() => Promise<void> | void)[] = [];
+  let url: string;
+  let server: string;
+  if (input.pglite) {
+    const dir = await mkdtemp(path.join(tmpdir(), "rs-big-run-"));
+    const embedded = await startEmbeddedServer({
+      dataDir: path.join(dir, "pglite"),
+      migrate: true,
+    });
+    cleanups.push(
+      () => rm(dir, { recursive: true, force: true }),
+      () => embedded.stop(),
+    );
+    url = embedded.url;
+    server = "the embedded PGlite server, in this process";
+  } else {
+    const bin = findPostgresBin();
+    if (!bin) throw new Error("no Postgres binaries in /usr/lib/postgresql/*/bin");
+    const pg = await startThrowawayPostgres(bin);
+    cleanups.push(() => pg.stop());
+    url = pg.url;
+    server = `throwaway Postgres ${pg.version} (fsync=off)`;
+    await withAdapter(url, applyMigrations);
+  }
+  const prisma = createPrismaClient(url, { max: 4 });
+  try {
+    console.log(`Big-run benchmark on ${server}; load average ${loadavg()[0]!.toFixed(2)}.`);
+    const seeded = await seedBigRun({ url, results: input.results, criteria: 3 });
+    console.log(
+      `Seeded one run of ${seeded.results.toLocaleString("en-US")} results (3 criteria each) in ${(seeded.ms / 1000).toFixed(0)} s.`,
+    );
+    await pageFigures(prisma, seeded);
+    await csvDownload(prisma, seeded);
+    console.log(
+      `  peak RSS of this process: ${Math.round(process.resourceUsage().maxRSS / 1024)} MB; load average ${loadavg()[0]!.toFixed(2)}`,
+    );
+    return 0;
+  } finally {
+    await prisma.$disconnect();
+    for (const cleanup of cleanups.reverse()) await cleanup();
+  }
+}
