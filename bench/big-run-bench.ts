@@ -10,9 +10,13 @@ import { createPositionBiasViews } from "../lib/store/position-bias";
 import { applyMigrations } from "../lib/store/schema-engine";
 import { csvHeader, csvResultLine } from "../lib/report/csv-rows";
 import { seedBigRun, type SeededRun } from "./seed-big-run";
+import { createRandom, JUDGE_MODELS, syntheticResult } from "./synthetic-results";
+import { createRunStore } from "../lib/store/run-store";
+import { createResultWriter } from "../lib/store/result-writer";
 import { findPostgresBin, startThrowawayPostgres } from "./throwaway-postgres";
 
-// `npm run bench:store -- --big-run 1000000 [--pglite]`: one run of that many results (3 criteria
+// `npm run bench:store -- --big-run 1000000 [--writes 50000] [--pglite]`: first the rate at which a
+// run's results are written (--writes, default 50,000; 0 leaves it out), then one run of that many results (3 criteria
 // each) seeded into a throwaway database (Postgres 15, or the embedded PGlite server with --pglite),
 // then what the run page's server does for it, each timed 5 times after a warm-up: the figures
 // (runOverview: counts), the first rows, the heatmap, whether there are several judges, the
@@ -119,7 +123,58 @@ async function csvDownload(prisma: PrismaClient, run: SeededRun): Promise<void> 
   );
 }
 
-export async function bigRunBench(input: { results: number; pglite: boolean }): Promise<number> {
+/**
+ * Results a second written as a CLI run writes them (createResultWriter: batches of what finished
+ * while the last batch was written), `count` synthetic results of 3 criteria handed over at once.
+ */
+async function writeRate(prisma: PrismaClient, count: number): Promise<void> {
+  const store = createRunStore(prisma);
+  const version = await store.saveSuiteVersion({ name: "writes.yaml", yaml: "# bench: writes\n" });
+  const runId = await store.createRun({
+    ...version,
+    startedBy: "cli",
+    config: {
+      file: "writes.yaml",
+      toolVersion: "0.1.0",
+      judgeModel: JUDGE_MODELS[0]!,
+      concurrency: 64,
+      timeoutSeconds: 60,
+    },
+    totalCells: count,
+  });
+  const random = createRandom(11);
+  const results = Array.from({ length: count }, (_, i) =>
+    syntheticResult({
+      evalIndex: Math.floor(i / JUDGE_MODELS.length),
+      model: JUDGE_MODELS[i % JUDGE_MODELS.length]!,
+      criteria: 3,
+      drift: 0,
+      random,
+    }),
+  );
+  const writer = createResultWriter({ store, runId });
+  const started = performance.now();
+  let waited = 0;
+  for (const result of results) {
+    const before = performance.now();
+    await writer.room();
+    waited += performance.now() - before;
+    writer.write(result);
+  }
+  await writer.settled();
+  const ms = performance.now() - started;
+  const stored = await prisma.evalResultRow.count({ where: { runId } });
+  if (stored !== count) throw new Error(`the writer stored ${stored} of ${count} results`);
+  console.log(
+    `  writes: ${count.toLocaleString("en-US")} results (3 criteria each) in ${(ms / 1000).toFixed(1)} s = ${Math.round(count / (ms / 1000)).toLocaleString("en-US")} results/s, back-pressure waits ${(waited / 1000).toFixed(1)} s`,
+  );
+}
+
+export async function bigRunBench(input: {
+  results: number;
+  writes: number;
+  pglite: boolean;
+}): Promise<number> {
   const cleanups: (() => Promise<void> | void)[] = [];
   let url: string;
   let server: string;
@@ -147,6 +202,8 @@ export async function bigRunBench(input: { results: number; pglite: boolean }): 
   const prisma = createPrismaClient(url, { max: 4 });
   try {
     console.log(`Big-run benchmark on ${server}; load average ${loadavg()[0]!.toFixed(2)}.`);
+    if (input.writes > 0) await writeRate(prisma, input.writes);
+    if (input.results <= 0) return 0;
     const seeded = await seedBigRun({ url, results: input.results, criteria: 3 });
     console.log(
       `Seeded one run of ${seeded.results.toLocaleString("en-US")} results (3 criteria each) in ${(seeded.ms / 1000).toFixed(0)} s.`,

@@ -406,12 +406,17 @@ async function main(): Promise<number> {
   }
 }
 
-// `--big-run N [--pglite]`: one run of N results and the run page's reads of it (big-run-bench.ts).
+// `--big-run N [--writes N] [--pglite]`: one run of N results and the run page's reads of it (big-run-bench.ts).
 const bigRun = process.argv.indexOf("--big-run");
 process.exitCode =
   bigRun >= 0
     ? await bigRunBench({
         results: Number(process.argv[bigRun + 1] ?? 1_000_000),
+        writes: Number(
+          process.argv.includes("--writes")
+            ? process.argv[process.argv.indexOf("--writes") + 1]
+            : 50_000,
+        ),
         pglite: process.argv.includes("--pglite"),
       })
     : await main();

@@ -2,11 +2,11 @@ import { expect, test } from "@playwright/test";
 import { seedBigRun, type SeededRun } from "../../bench/seed-big-run";
 import { findEmbeddedServer } from "../../lib/store/embedded-postgres";
 
-// The run page of a run of 40,000 results (written straight into the dashboard's database): its
+// The run page of a run of 20,000 results (written straight into the dashboard's database): its
 // counts are the hand count of what was seeded, its table opens at the first rows and pages on
 // the server, and a status filter counts and lists only that status.
 
-const RESULTS = 40_000;
+const RESULTS = 20_000;
 let big: SeededRun;
 const rows = (page: import("@playwright/test").Page) => page.getByTestId("result-row");
 const formatInt = (n: number) => n.toLocaleString("en-US");
@@ -23,7 +23,7 @@ test.beforeAll(async () => {
   });
 });
 
-test("a 40,000-result run: the hand-counted figures, the first page, the next page, a status filter", async ({
+test("a 20,000-result run: the hand-counted figures, the first page, the next page, a status filter", async ({
   page,
 }) => {
   await page.goto(`/runs/${big.runId}`);
@@ -37,7 +37,7 @@ test("a 40,000-result run: the hand-counted figures, the first page, the next pa
       new RegExp(`\\D${big.counts[status] ?? 0}$`),
     );
 
-  // The first page: the first rows in name order, of all 40,000.
+  // The first page: the first rows in name order, of all 20,000.
   const range = page.getByTestId("results-range");
   await expect(range).toContainText("Rows 1–");
   await expect(range).toContainText(`of ${formatInt(RESULTS)}`);
