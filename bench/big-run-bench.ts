@@ -13,6 +13,7 @@ import { seedBigRun, type SeededRun } from "./seed-big-run";
 import { createRandom, JUDGE_MODELS, syntheticResult } from "./synthetic-results";
 import { createRunStore } from "../lib/store/run-store";
 import { createResultWriter } from "../lib/store/result-writer";
+import { storeRunFigures } from "../lib/store/run-figures";
 import { findPostgresBin, startThrowawayPostgres } from "./throwaway-postgres";
 
 // `npm run bench:store -- --big-run 1000000 [--writes 50000] [--pglite]`: first the rate at which a
@@ -41,7 +42,9 @@ async function time<T>(label: string, call: () => Promise<T>, describe: (v: T) =
   );
 }
 
-async function pageFigures(prisma: PrismaClient, run: SeededRun): Promise<void> {
+type BenchRun = Pick<SeededRun, "runId" | "results">;
+
+async function pageFigures(prisma: PrismaClient, run: BenchRun): Promise<void> {
   const views = createRunViews(prisma);
   const queries = createRunQueries(prisma);
   const bias = createPositionBiasViews(prisma);
@@ -105,7 +108,7 @@ async function pageFigures(prisma: PrismaClient, run: SeededRun): Promise<void> 
 }
 
 /** The CSV download's work: the header, then every page through the csv reporter's rows. */
-async function csvDownload(prisma: PrismaClient, run: SeededRun): Promise<void> {
+async function csvDownload(prisma: PrismaClient, run: BenchRun): Promise<void> {
   const exporter = createRunExport(prisma);
   const started = performance.now();
   const criteria = await exporter.criterionNames(run.runId);
@@ -178,7 +181,12 @@ export async function bigRunBench(input: {
   const cleanups: (() => Promise<void> | void)[] = [];
   let url: string;
   let server: string;
-  if (input.pglite) {
+  // BENCH_BIG_RUN_URL and BENCH_BIG_RUN_ID: a run seeded before (a migrated database), measured again.
+  const reuse = process.env.BENCH_BIG_RUN_ID;
+  if (process.env.BENCH_BIG_RUN_URL) {
+    url = process.env.BENCH_BIG_RUN_URL;
+    server = `BENCH_BIG_RUN_URL`;
+  } else if (input.pglite) {
     const dir = await mkdtemp(path.join(tmpdir(), "rs-big-run-"));
     const embedded = await startEmbeddedServer({
       dataDir: path.join(dir, "pglite"),
@@ -203,10 +211,19 @@ export async function bigRunBench(input: {
   try {
     console.log(`Big-run benchmark on ${server}; load average ${loadavg()[0]!.toFixed(2)}.`);
     if (input.writes > 0) await writeRate(prisma, input.writes);
-    if (input.results <= 0) return 0;
-    const seeded = await seedBigRun({ url, results: input.results, criteria: 3 });
+    if (input.results <= 0 && !reuse) return 0;
+    const seeded = reuse
+      ? { runId: reuse, results: await prisma.evalResultRow.count({ where: { runId: reuse } }) }
+      : await seedBigRun({ url, results: input.results, criteria: 3 });
+    if (!reuse)
+      console.log(
+        `Seeded one run of ${seeded.results.toLocaleString("en-US")} results (3 criteria each) in ${((seeded as SeededRun).ms / 1000).toFixed(0)} s.`,
+      );
+    // What finishRun does at the end of a run: its counts and heatmap counted once, kept with it.
+    const finishing = performance.now();
+    await storeRunFigures(prisma, seeded.runId);
     console.log(
-      `Seeded one run of ${seeded.results.toLocaleString("en-US")} results (3 criteria each) in ${(seeded.ms / 1000).toFixed(0)} s.`,
+      `  finishing the run (storeRunFigures, once): ${((performance.now() - finishing) / 1000).toFixed(1)} s`,
     );
     await pageFigures(prisma, seeded);
     await csvDownload(prisma, seeded);

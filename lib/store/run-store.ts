@@ -5,10 +5,11 @@ import type { EvalResult, Report } from "../engine/results/report";
 import { withSkipKind } from "../engine/results/skip-kind";
 import { fillReviewQueue } from "./fill-review-queue";
 import { readStoredResult } from "../engine/results/stored-result";
-import type { Prisma, PrismaClient } from "./generated/client";
+import { Prisma, type PrismaClient } from "./generated/client";
 import { storableDeep } from "./storable";
 import { suiteOrderKey } from "./suite-order-key";
 import { saveResultBatch } from "./result-batch";
+import { storeRunFigures } from "./run-figures";
 
 // Repositories for suites, versions, runs and results. A result is written the
 // moment it is graded (upsert on run + result key), so a crash loses at most
@@ -230,7 +231,12 @@ export function createRunStore(prisma: PrismaClient) {
     async reopenRun(id: string): Promise<void> {
       await prisma.run.update({
         where: { id },
-        data: { status: "running", cancelRequested: false, finishedAt: null },
+        data: {
+          status: "running",
+          cancelRequested: false,
+          finishedAt: null,
+          figures: Prisma.DbNull,
+        },
       });
     },
 
@@ -354,6 +360,8 @@ export function createRunStore(prisma: PrismaClient) {
           savedUsd: reused.savedUsd,
         },
       });
+      // Its counts and heatmap, counted once now (run-figures.ts): the page of a finished run reads them.
+      await storeRunFigures(prisma, input.runId);
       // What the judges could not settle goes to the suite's review queue (once, however often a run is finished).
       await fillReviewQueue(prisma, { runId: input.runId, results: input.report.results });
     },

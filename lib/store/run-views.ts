@@ -25,6 +25,9 @@ import { Prisma, type PrismaClient } from "./generated/client";
 import { createRunStore, type RunStatus, type StartedBy } from "./run-store";
 import { callsByModel, type StoredModelCalls } from "./run-call-totals";
 import { versionNumbers } from "./version-numbers";
+import { countsOf, keptFigures, matrixCellsOf, type MatrixCell } from "./run-figures";
+
+export type { MatrixCell } from "./run-figures";
 
 // The dashboard's reads of run history that are not in run-queries.ts (which
 // holds the heavy, benchmarked ones: result pages, trends, per-model figures):
@@ -72,20 +75,6 @@ export interface RunOverview extends RunListItem {
   /** A cancel was asked for (the page says "cancelling…" until the run ends, also after a reload). */
   cancelRequested: boolean;
   error: string | null;
-}
-
-export interface MatrixCell {
-  /** The judge model (matrix.models). */
-  model: string | null;
-  /** The candidate's model (matrix.agents): the live agent, or the model that generated the candidate. */
-  agent: string | null;
-  promptIndex: number | null;
-  results: number;
-  /** Passed, failed and judge errors: the graded ones a pass rate is over (deferred and skipped are not graded). */
-  passed: number;
-  failed: number;
-  judge_error: number;
-  meanScore: number | null;
 }
 
 /** The judge-agreement view of a run: the engine's statistics, juror × juror matrices and disagreements. */
@@ -197,28 +186,14 @@ export function createRunViews(prisma: PrismaClient) {
       // A calibration run is drawn by the suite's calibration view, not as an eval run.
       if (!run || run.kind !== "eval") return undefined;
       // The run's columns are totals written when it finishes; the results'
-      // own rows are the truth while it is still running.
-      // One pass over the run's results gives both the counts and the vacuous ones
-      // (a 10,000-result run page: `npm run bench:ui`).
-      const byStatus = await prisma.evalResultRow.groupBy({
-        by: ["status", "vacuous"],
-        where: { runId },
-        _count: { _all: true },
-        _sum: { costUsd: true, judgeCalls: true },
-      });
-      const counts = emptyCounts();
-      let results = 0;
-      let vacuous = 0;
-      let costUsd = 0;
-      let judgeCalls = 0;
-      for (const group of byStatus) {
-        if ((EVAL_STATUSES as string[]).includes(group.status))
-          counts[group.status as EvalStatus] += group._count._all;
-        if (group.vacuous) vacuous += group._count._all;
-        results += group._count._all;
-        costUsd += group._sum.costUsd ?? 0;
-        judgeCalls += group._sum.judgeCalls ?? 0;
-      }
+      // own rows are the truth while it is still running. One pass over the run's results gives
+      // both the counts and the vacuous ones (a 10,000-result run page: `npm run bench:ui`); a
+      // finished run kept them when it ended (run-figures.ts: a million-result run's page reads
+      // one row).
+      const kept = keptFigures(run);
+      const { counts, results, vacuous, costUsd, judgeCalls } = kept
+        ? { ...kept, costUsd: run.costUsd, judgeCalls: run.judgeCalls }
+        : await countsOf(prisma, runId);
       const finished = run.finishedAt !== null;
       // A finished run's columns hold its totals; its calls per model are read all the same, to
       // price what the caches saved.
@@ -372,47 +347,15 @@ export function createRunViews(prisma: PrismaClient) {
     /** The heatmap of a run's matrix cells: candidate model, judge model × prompt, over every eval with a matrix (or one eval). */
     async matrixCells(input: { runId: string; evalName?: string }): Promise<MatrixCell[]> {
       if (!UUID.test(input.runId)) return [];
-      const rows = await prisma.evalResultRow.groupBy({
-        by: ["cellAgent", "cellModel", "cellPrompt", "status"],
-        where: {
-          runId: input.runId,
-          OR: [
-            { cellAgent: { not: null } },
-            { cellModel: { not: null } },
-            { cellPrompt: { not: null } },
-          ],
-          ...(input.evalName ? { evalName: input.evalName } : {}),
-        },
-        _count: { _all: true, score: true },
-        _sum: { score: true },
-      });
-      const cells = new Map<string, MatrixCell & { scored: number; scoreSum: number }>();
-      for (const row of rows) {
-        const key = `${row.cellAgent ?? ""}\u0000${row.cellModel ?? ""}\u0000${row.cellPrompt ?? ""}`;
-        const cell = cells.get(key) ?? {
-          model: row.cellModel,
-          agent: row.cellAgent,
-          promptIndex: row.cellPrompt,
-          results: 0,
-          passed: 0,
-          failed: 0,
-          judge_error: 0,
-          meanScore: null,
-          scored: 0,
-          scoreSum: 0,
-        };
-        cell.results += row._count._all;
-        if (row.status === "passed" || row.status === "failed" || row.status === "judge_error")
-          cell[row.status] += row._count._all;
-        // Results without a score count towards neither the mean nor, unless graded, the pass rate.
-        cell.scoreSum += row._sum.score ?? 0;
-        cell.scored += row._count.score;
-        cells.set(key, cell);
+      if (!input.evalName) {
+        const run = await prisma.run.findUnique({
+          where: { id: input.runId },
+          select: { finishedAt: true, figures: true },
+        });
+        const kept = run ? keptFigures(run) : undefined;
+        if (kept) return kept.cells;
       }
-      return [...cells.values()].map(({ scored, scoreSum, ...cell }) => ({
-        ...cell,
-        meanScore: scored > 0 ? scoreSum / scored : null,
-      }));
+      return matrixCellsOf(prisma, input);
     },
   };
 }
