@@ -1,10 +1,13 @@
 import { expect, test } from "@playwright/test";
 import { seedBigRun, type SeededRun } from "../../bench/seed-big-run";
+import { createPrismaClient } from "../../lib/store/connection";
 import { findEmbeddedServer } from "../../lib/store/embedded-postgres";
+import { storeRunFigures } from "../../lib/store/run-figures";
 
 // The run page of a run of 20,000 results (written straight into the dashboard's database): its
 // counts are the hand count of what was seeded, its table opens at the first rows and pages on
-// the server, and a status filter counts and lists only that status.
+// the server, and a status filter counts and lists only that status. The run is finished as
+// finishRun finishes one, so the page reads the figures it kept (run-figures.ts).
 
 const RESULTS = 20_000;
 let big: SeededRun;
@@ -21,6 +24,10 @@ test.beforeAll(async () => {
     criteria: 1,
     suiteName: `big-run-page-${Date.now()}.yaml`,
   });
+  // Finished as finishRun finishes a run: its counts and heatmap kept with it, which the page reads.
+  const prisma = createPrismaClient(url, { max: 1 });
+  await storeRunFigures(prisma, big.runId);
+  await prisma.$disconnect();
 });
 
 test("a 20,000-result run: the hand-counted figures, the first page, the next page, a status filter", async ({
