@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import pg from "pg";
 import type { EvalResult } from "../lib/engine/results/report";
+import { suiteOrderKey } from "../lib/store/suite-order-key";
 import { contentHash } from "../lib/store/run-store";
 import {
   createRandom,
@@ -142,7 +143,7 @@ function field(value: string | number | boolean | null | undefined): string {
 
 type Value = string | number | boolean | null | undefined | string[];
 const EVAL_COLUMNS =
-  "id, run_id, result_key, eval_name, name, cell_model, cell_prompt, judge_model, status, vacuous, score, threshold, reason, note, cost_usd, judge_calls, latency_ms, data, created_at";
+  "id, run_id, result_key, eval_name, name, cell_model, cell_prompt, judge_model, status, vacuous, score, threshold, reason, note, cost_usd, judge_calls, latency_ms, data, created_at, suite_order";
 const CRITERION_COLUMNS =
   "id, eval_result_id, run_id, name, status, score, passed, threshold, weight, required, guard, gates, reasoning, evidence";
 
@@ -173,6 +174,7 @@ function tableRows(batch: Batch): { results: Value[][]; criteria: Value[][] } {
       Math.round(r.latencyMs),
       JSON.stringify(r),
       batch.createdAt[index]!.toISOString(),
+      suiteOrderKey(r),
     ]);
     for (const k of r.criteria) {
       criteria.push([

@@ -19,6 +19,8 @@ export interface SeededRun {
   /** Names of the run's first and last results in name order (what the table shows first and last). */
   firstName: string;
   lastName: string;
+  /** The results per status, counted as they were made (what the run page must show). */
+  counts: Record<string, number>;
   ms: number;
 }
 
@@ -65,6 +67,7 @@ export async function seedBigRun(input: {
     );
     const random = createRandom(20261122);
     const names: string[] = [];
+    const counts: Record<string, number> = {};
     const at = Date.now() - 20 * 60_000;
     let batch: Batch = { results: [], runIds: [], createdAt: [] };
     for (let e = 0; e < evals; e++) {
@@ -72,6 +75,7 @@ export async function seedBigRun(input: {
       for (const model of JUDGE_MODELS) {
         const result = syntheticResult({ evalIndex: e, model, criteria, drift, random });
         names.push(result.name);
+        counts[result.status] = (counts[result.status] ?? 0) + 1;
         batch.results.push(result);
         batch.runIds.push(runId);
         batch.createdAt.push(new Date(at + names.length * 100));
@@ -104,6 +108,7 @@ export async function seedBigRun(input: {
       results: names.length,
       firstName: ends.rows[0]!.first,
       lastName: ends.rows[0]!.last,
+      counts,
       ms: performance.now() - started,
     };
   } finally {

@@ -9,6 +9,7 @@ import {
 import { createRunQueries, type ResultSort } from "../lib/store/run-queries";
 import { createRunStore } from "../lib/store/run-store";
 import { applyMigrations } from "../lib/store/schema-engine";
+import { bigRunBench } from "./big-run-bench";
 import { bulkLoadHistory, RUNS, SUITE_NAME, type LoadedHistory } from "./bulk-load-history";
 import {
   createRandom,
@@ -405,4 +406,17 @@ async function main(): Promise<number> {
   }
 }
 
-process.exitCode = await main();
+// `--big-run N [--writes N] [--pglite]`: one run of N results and the run page's reads of it (big-run-bench.ts).
+const bigRun = process.argv.indexOf("--big-run");
+process.exitCode =
+  bigRun >= 0
+    ? await bigRunBench({
+        results: Number(process.argv[bigRun + 1] ?? 1_000_000),
+        writes: Number(
+          process.argv.includes("--writes")
+            ? process.argv[process.argv.indexOf("--writes") + 1]
+            : 50_000,
+        ),
+        pglite: process.argv.includes("--pglite"),
+      })
+    : await main();

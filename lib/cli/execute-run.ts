@@ -350,7 +350,11 @@ export async function executeRun(request: RunRequest): Promise<number> {
       const started = Date.now();
       const fresh = await runSuite(
         runOptions,
-        engineDeps((result) => save(result)),
+        // With --store, a judge call waits while the results queue is full (store-results.ts).
+        {
+          ...engineDeps((result) => save(result)),
+          ...(saver ? { judge: saver.throttle(judge) } : {}),
+        },
       );
       const refused = (await saver?.settled()) ?? new Map<string, EvalResult>();
       report =

@@ -10,7 +10,9 @@ import type { Report } from "../engine/results/report";
 import type { ReporterName } from "../report/registry";
 import type { Settings } from "../env/read-env";
 import { openDatabase, type Database } from "../store/open-database";
-import { createRunStore, type RunConfig } from "../store/run-store";
+import { createRunStore, type RunConfig, type StoredRun } from "../store/run-store";
+import { createRunExport } from "../store/run-export";
+import { STREAM_ABOVE, streamedFormatOf, streamStoredReport } from "./stream-stored-report";
 import { liveForRun } from "./live-for-run";
 import { providersForRun, serverAgentEndpoints } from "./providers-for-run";
 import { readServerAllowList } from "../live/server-allow-list";
@@ -180,6 +182,33 @@ async function renderStoredRun(input: {
     ...(loaded.value.providers ? { declared: loaded.value.providers } : {}),
     hasKey: () => true,
   });
+  // A big run in one streamed format is written as it is read (stream-stored-report.ts).
+  const format = streamedFormatOf(input.reporters);
+  const exporter = createRunExport(input.db.prisma);
+  const stored = format && !run.config.baseline ? await exporter.resultCount(run.id) : 0;
+  if (format && stored > STREAM_ABOVE) {
+    const finished = await input.db.prisma.run.findUnique({
+      where: { id: run.id },
+      select: { finishedAt: true },
+    });
+    const summary = await streamStoredReport({
+      format,
+      pages: exporter.resultPages(run.id),
+      total: stored,
+      criteria: await exporter.criterionNames(run.id),
+      report: {
+        suite: loaded.value,
+        toolVersion: run.config.toolVersion,
+        startedAt: run.createdAt.getTime(),
+        finishedAt: (finished?.finishedAt ?? new Date()).getTime(),
+        runId: run.id,
+      },
+      priceOf,
+      ...(input.output !== undefined ? { output: input.output } : {}),
+      io: input.io,
+    });
+    return stillRunning(run, summary.total) ?? exitCodeOf({ summary } as Report);
+  }
   const results = (await store.results(run.id)).sort(
     (a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0),
   );
@@ -221,13 +250,16 @@ async function renderStoredRun(input: {
     io: input.io,
     color: input.color,
   });
-  if (results.length < run.totalCells) {
+  return stillRunning(run, results.length) ?? exitCodeOf(report);
+
+  /** A run not finished yet: says how far it is, exit 1. */
+  function stillRunning(stored: StoredRun, results: number): 1 | undefined {
+    if (results >= stored.totalCells) return undefined;
     input.io.stderr.write(
-      `run ${run.id} is ${run.status}: ${results.length} of ${plural(run.totalCells, "result")} so far\n`,
+      `run ${stored.id} is ${stored.status}: ${results} of ${plural(stored.totalCells, "result")} so far\n`,
     );
     return 1;
   }
-  return exitCodeOf(report);
 }
 
 export async function workerCommand(input: {

@@ -1,43 +1,53 @@
+import type { JudgePort } from "../engine/ports/judge-port";
 import type { EvalResult } from "../engine/results/report";
 import { redactDeep } from "../engine/results/redact-secrets";
 import type { RunStore } from "../store/run-store";
-import { saveResultOrCause } from "../store/unstored-result";
+import { createResultWriter } from "../store/result-writer";
 
-// A CLI run's results are written one at a time as they are graded, so a
-// crash keeps every finished one; the chain is awaited before the run is
-// closed. One the database refuses is stored as a judge error that says why,
-// with its cost (lib/store/unstored-result.ts), said in one line, and it
-// replaces the graded one in the run's report, so the report, the exit code
-// and the stored run agree.
+// A CLI run's results are written as they are graded, in batches (lib/store/result-writer.ts: what
+// finished while the last batch was written goes in one statement), so a crash keeps every result
+// written before it and loses at most the last batch's; the writes are awaited before the run is
+// closed. The queue is bounded: `throttle` makes each judge call wait while it is full, so a slow
+// database slows the run instead of filling memory. One the database refuses is stored as a judge
+// error that says why, with its cost (lib/store/unstored-result.ts), said in one line, and it
+// replaces the graded one in the run's report, so the report, the exit code and the stored run agree.
 
 export function createResultSaver(input: {
   store: RunStore;
   runId: string;
   /** Writes one line to the terminal. */
   say: (line: string) => void;
+  batchSize?: number;
+  maxQueued?: number;
 }) {
-  let saving: Promise<void> = Promise.resolve();
   const refused = new Map<string, EvalResult>();
+  const writer = createResultWriter({
+    store: input.store,
+    runId: input.runId,
+    ...(input.batchSize ? { batchSize: input.batchSize } : {}),
+    ...(input.maxQueued ? { maxQueued: input.maxQueued } : {}),
+    onRefused: ({ result, stored, reason }) => {
+      refused.set(result.id, stored);
+      input.say(`error: ${result.name}: ${reason}`);
+    },
+  });
   return {
     save(result: EvalResult): void {
-      saving = saving.then(async () => {
-        const saved = await saveResultOrCause({
-          store: input.store,
-          runId: input.runId,
-          result: redactDeep(result),
-        });
-        if (!saved.refused) return;
-        refused.set(result.id, saved.stored);
-        input.say(`error: ${result.name}: ${saved.refused}`);
-      });
-      // A write that fails outright rejects the chain; settled() reports it. Until the run awaits
-      // it, the rejection must not count as unhandled (Node would end the process with Prisma's
-      // stack, before the run is marked failed).
-      saving.catch(() => {});
+      writer.write(redactDeep(result));
+    },
+    /** The judge, each of whose calls first waits while the results queue is full (back-pressure). */
+    throttle(judge: JudgePort): JudgePort {
+      return {
+        grade: async (request, context) => {
+          await writer.room();
+          return judge.grade(request, context);
+        },
+        ...(judge.cachePrefixes ? { cachePrefixes: judge.cachePrefixes.bind(judge) } : {}),
+      };
     },
     /** Waits for every write; throws when one could not be stored at all. Returns what was stored in place of refused results, by result id. */
     async settled(): Promise<ReadonlyMap<string, EvalResult>> {
-      await saving;
+      await writer.settled();
       return refused;
     },
   };

@@ -2,6 +2,7 @@ import type { EvalStatus } from "../engine/results/report";
 import type { Scale } from "../config/types";
 import { Prisma, type PrismaClient } from "./generated/client";
 import type { RunStatus } from "./run-store";
+import { keptFigures } from "./run-figures";
 
 // The run-history reads behind the dashboard: the trend of one eval across a
 // suite's runs, one page of a run's results (filtered, sorted and paged on the
@@ -156,6 +157,23 @@ function sortValueSql(value: Cursor["value"], kind: "text" | "number" | "date"):
   return Prisma.sql`${value}::text`;
 }
 
+/** A finished run's results of these statuses (all: undefined), from the figures it kept; undefined when it kept none. */
+async function totalFromFigures(
+  prisma: PrismaClient,
+  runId: string,
+  statuses: EvalStatus[] | undefined,
+): Promise<number | undefined> {
+  const run = await prisma.run.findUnique({
+    where: { id: runId },
+    select: { finishedAt: true, figures: true },
+  });
+  const kept = run ? keptFigures(run) : undefined;
+  if (!kept) return undefined;
+  return statuses
+    ? [...new Set(statuses)].reduce((n, s) => n + (kept.counts[s] ?? 0), 0)
+    : kept.results;
+}
+
 export function createRunQueries(prisma: PrismaClient) {
   return {
     /**
@@ -276,6 +294,10 @@ export function createRunQueries(prisma: PrismaClient) {
       // The page's ids are picked by a sort over (sort column, id) only, and
       // its columns fetched afterwards: sorting 10,000 whole rows spills to
       // disk under the default work_mem, and doubles the time of a deep page.
+      // A finished run kept its counts per status (run-figures.ts): without a search or a cell, the
+      // total is read from them, not counted over a million rows again.
+      const keptTotal =
+        search || input.cell ? undefined : await totalFromFigures(prisma, input.runId, statuses);
       const [rows, counted] = await Promise.all([
         prisma.$queryRaw<ResultRow[]>`
           SELECT id::text AS id, result_key AS "resultKey", eval_name AS "evalName", name, cell_model AS "cellModel",
@@ -291,9 +313,11 @@ export function createRunQueries(prisma: PrismaClient) {
           FROM eval_results
           JOIN (SELECT id FROM eval_results WHERE ${filters} ${keyset} ORDER BY ${order} LIMIT ${pageSize + 1} OFFSET ${offset}) page USING (id)
           ORDER BY ${order}`,
-        prisma.$queryRaw<
-          { total: number }[]
-        >`SELECT count(*)::int AS total FROM eval_results WHERE ${filters}`,
+        keptTotal !== undefined
+          ? [{ total: keptTotal }]
+          : prisma.$queryRaw<
+              { total: number }[]
+            >`SELECT count(*)::int AS total FROM eval_results WHERE ${filters}`,
       ]);
       // One row more than a page tells whether another page follows.
       const more = rows.length > pageSize;

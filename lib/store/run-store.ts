@@ -5,8 +5,11 @@ import type { EvalResult, Report } from "../engine/results/report";
 import { withSkipKind } from "../engine/results/skip-kind";
 import { fillReviewQueue } from "./fill-review-queue";
 import { readStoredResult } from "../engine/results/stored-result";
-import type { Prisma, PrismaClient } from "./generated/client";
+import { Prisma, type PrismaClient } from "./generated/client";
 import { storableDeep } from "./storable";
+import { suiteOrderKey } from "./suite-order-key";
+import { saveResultBatch } from "./result-batch";
+import { storeRunFigures } from "./run-figures";
 
 // Repositories for suites, versions, runs and results. A result is written the
 // moment it is graded (upsert on run + result key), so a crash loses at most
@@ -68,7 +71,8 @@ function judgeModelOf(result: EvalResult): string | null {
   return result.judge.models[0] ?? null;
 }
 
-function rowOf(result: EvalResult) {
+/** A result's columns (Prisma's field names); `saveResultBatch` (result-batch.ts) writes the same. */
+export function rowOf(result: EvalResult) {
   return {
     evalName: result.eval,
     name: result.name,
@@ -87,11 +91,12 @@ function rowOf(result: EvalResult) {
     costUsd: result.costUsd,
     judgeCalls: result.judgeCalls,
     latencyMs: Math.round(result.latencyMs),
+    suiteOrder: suiteOrderKey(result),
     data: result as unknown as Prisma.InputJsonValue,
   };
 }
 
-function criterionRowsOf(runId: string, evalResultId: string, result: EvalResult) {
+export function criterionRowsOf(runId: string, evalResultId: string, result: EvalResult) {
   return result.criteria.map((c) => ({
     evalResultId,
     runId,
@@ -231,7 +236,12 @@ export function createRunStore(prisma: PrismaClient) {
     async reopenRun(id: string): Promise<void> {
       await prisma.run.update({
         where: { id },
-        data: { status: "running", cancelRequested: false, finishedAt: null },
+        data: {
+          status: "running",
+          cancelRequested: false,
+          finishedAt: null,
+          figures: Prisma.DbNull,
+        },
       });
     },
 
@@ -274,6 +284,14 @@ export function createRunStore(prisma: PrismaClient) {
             data: criterionRowsOf(runId, saved.id, result),
           });
       }, TRANSACTION_OPTIONS);
+    },
+
+    /**
+     * Writes many graded results in one statement (result-batch.ts), as `saveResult` writes one:
+     * upserted on (run, result key), criteria replaced. Throws when the database refuses any.
+     */
+    async saveResults(runId: string, graded: readonly EvalResult[]): Promise<void> {
+      await saveResultBatch(prisma, { runId, results: graded });
     },
 
     /**
@@ -349,6 +367,8 @@ export function createRunStore(prisma: PrismaClient) {
           savedUsd: reused.savedUsd,
         },
       });
+      // Its counts and heatmap, counted once now (run-figures.ts): the page of a finished run reads them.
+      await storeRunFigures(prisma, input.runId);
       // What the judges could not settle goes to the suite's review queue (once, however often a run is finished).
       await fillReviewQueue(prisma, { runId: input.runId, results: input.report.results });
     },

@@ -25,6 +25,9 @@ import { Prisma, type PrismaClient } from "./generated/client";
 import { createRunStore, type RunStatus, type StartedBy } from "./run-store";
 import { callsByModel, type StoredModelCalls, unpricedCallsByRun } from "./run-call-totals";
 import { versionNumbers } from "./version-numbers";
+import { countsOf, keptFigures, matrixCellsOf, type MatrixCell } from "./run-figures";
+
+export type { MatrixCell } from "./run-figures";
 
 // The dashboard's reads of run history that are not in run-queries.ts (which
 // holds the heavy, benchmarked ones: result pages, trends, per-model figures):
@@ -76,24 +79,15 @@ export interface RunOverview extends RunListItem {
   error: string | null;
 }
 
-export interface MatrixCell {
-  /** The judge model (matrix.models). */
-  model: string | null;
-  /** The candidate's model (matrix.agents): the live agent, or the model that generated the candidate. */
-  agent: string | null;
-  promptIndex: number | null;
-  results: number;
-  /** Passed, failed and judge errors: the graded ones a pass rate is over (deferred and skipped are not graded). */
-  passed: number;
-  failed: number;
-  judge_error: number;
-  meanScore: number | null;
-}
-
 /** The judge-agreement view of a run: the engine's statistics, juror × juror matrices and disagreements. */
 export interface RunAgreement {
   /** Results graded by two or more judges (the units of every figure below). */
   results: number;
+  /**
+   * Set when the run has more such results than the view reads: the figures are over the first
+   * this many in the suite's order (AGREEMENT_MAX_RESULTS), so a run of a million loads a bounded sample.
+   */
+  sampledFirst?: number;
   statistics: JudgeAgreement[];
   matrices: JurorAgreementMatrix[];
   disagreements: JudgeDisagreement[];
@@ -105,10 +99,16 @@ export interface RunAgreement {
 // entries, or the cells of an eval whose matrix varies the judge model over
 // two or more models (cells that differ only by judge model grade one
 // candidate, so their single judges are raters of one unit; lib/engine/agreement).
+// The second is asked of each row (another graded cell of its eval with another judge model, one
+// probe of eval_results(run_id, eval_name)), not of the run's every eval at once: on a run of a
+// million results, `hasSeveralJudges` stops at the first row that qualifies. The table is `e`.
 function agreementRows(runId: string): Prisma.Sql {
-  return Prisma.sql`run_id = ${runId}::uuid AND status IN ('passed', 'failed') AND data->'pairwise' IS NULL AND (judge_count >= 2 OR (cell_model IS NOT NULL AND eval_name IN (
-    SELECT eval_name FROM eval_results WHERE run_id = ${runId}::uuid AND cell_model IS NOT NULL AND status IN ('passed', 'failed') GROUP BY eval_name HAVING count(DISTINCT cell_model) >= 2)))`;
+  return Prisma.sql`e.run_id = ${runId}::uuid AND e.status IN ('passed', 'failed') AND e.data->'pairwise' IS NULL AND (e.judge_count >= 2 OR (e.cell_model IS NOT NULL AND EXISTS (
+    SELECT 1 FROM eval_results other WHERE other.run_id = e.run_id AND other.eval_name = e.eval_name AND other.cell_model IS NOT NULL AND other.cell_model <> e.cell_model AND other.status IN ('passed', 'failed'))))`;
 }
+
+/** The most results the agreement view reads (in the suite's order): its figures over a bounded sample. */
+export const AGREEMENT_MAX_RESULTS = 20_000;
 
 function emptyCounts(): Record<EvalStatus, number> {
   return Object.fromEntries(EVAL_STATUSES.map((s) => [s, 0])) as Record<EvalStatus, number>;
@@ -197,28 +197,14 @@ export function createRunViews(prisma: PrismaClient) {
       // A calibration run is drawn by the suite's calibration view, not as an eval run.
       if (!run || run.kind !== "eval") return undefined;
       // The run's columns are totals written when it finishes; the results'
-      // own rows are the truth while it is still running.
-      // One pass over the run's results gives both the counts and the vacuous ones
-      // (a 10,000-result run page: `npm run bench:ui`).
-      const byStatus = await prisma.evalResultRow.groupBy({
-        by: ["status", "vacuous"],
-        where: { runId },
-        _count: { _all: true },
-        _sum: { costUsd: true, judgeCalls: true },
-      });
-      const counts = emptyCounts();
-      let results = 0;
-      let vacuous = 0;
-      let costUsd = 0;
-      let judgeCalls = 0;
-      for (const group of byStatus) {
-        if ((EVAL_STATUSES as string[]).includes(group.status))
-          counts[group.status as EvalStatus] += group._count._all;
-        if (group.vacuous) vacuous += group._count._all;
-        results += group._count._all;
-        costUsd += group._sum.costUsd ?? 0;
-        judgeCalls += group._sum.judgeCalls ?? 0;
-      }
+      // own rows are the truth while it is still running. One pass over the run's results gives
+      // both the counts and the vacuous ones (a 10,000-result run page: `npm run bench:ui`); a
+      // finished run kept them when it ended (run-figures.ts: a million-result run's page reads
+      // one row).
+      const kept = keptFigures(run);
+      const { counts, results, vacuous, costUsd, judgeCalls } = kept
+        ? { ...kept, costUsd: run.costUsd, judgeCalls: run.judgeCalls }
+        : await countsOf(prisma, runId);
       const finished = run.finishedAt !== null;
       // A finished run's columns hold its totals; its calls per model are read all the same, to
       // price what the caches saved.
@@ -343,20 +329,24 @@ export function createRunViews(prisma: PrismaClient) {
       if (!UUID.test(runId)) return false;
       const rows = await prisma.$queryRaw<
         { found: boolean }[]
-      >`SELECT EXISTS (SELECT 1 FROM eval_results WHERE ${agreementRows(runId)}) AS found`;
+      >`SELECT EXISTS (SELECT 1 FROM eval_results e WHERE ${agreementRows(runId)}) AS found`;
       return rows[0]?.found === true;
     },
 
     /** Agreement of the run's jurors and panel models, computed by the engine from the stored results. */
     async runAgreement(runId: string): Promise<RunAgreement> {
       if (!UUID.test(runId)) return { results: 0, statistics: [], matrices: [], disagreements: [] };
+      // In the suite's order, not the order they finished in: the lists of this view read the same
+      // on every load and run. At most AGREEMENT_MAX_RESULTS of them (one more tells there are more).
       const rows = await prisma.$queryRaw<
         { data: unknown }[]
-      >`SELECT data FROM eval_results WHERE ${agreementRows(runId)} ORDER BY created_at, id`;
-      // In the suite's order, not the order they finished in: the lists of this view read the same
-      // on every load and run.
-      const results = inSuiteOrder(rows.map((r) => r.data as EvalResult));
+      >`SELECT e.data FROM eval_results e WHERE ${agreementRows(runId)} ORDER BY e.suite_order, e.id LIMIT ${AGREEMENT_MAX_RESULTS + 1}`;
+      const sampled = rows.length > AGREEMENT_MAX_RESULTS;
+      const results = inSuiteOrder(
+        rows.slice(0, AGREEMENT_MAX_RESULTS).map((r) => r.data as EvalResult),
+      );
       return {
+        ...(sampled ? { sampledFirst: AGREEMENT_MAX_RESULTS } : {}),
         results: multiJudgeResults(results).length,
         statistics: judgeAgreement(results),
         matrices: jurorAgreementMatrices(results),
@@ -367,47 +357,15 @@ export function createRunViews(prisma: PrismaClient) {
     /** The heatmap of a run's matrix cells: candidate model, judge model × prompt, over every eval with a matrix (or one eval). */
     async matrixCells(input: { runId: string; evalName?: string }): Promise<MatrixCell[]> {
       if (!UUID.test(input.runId)) return [];
-      const rows = await prisma.evalResultRow.groupBy({
-        by: ["cellAgent", "cellModel", "cellPrompt", "status"],
-        where: {
-          runId: input.runId,
-          OR: [
-            { cellAgent: { not: null } },
-            { cellModel: { not: null } },
-            { cellPrompt: { not: null } },
-          ],
-          ...(input.evalName ? { evalName: input.evalName } : {}),
-        },
-        _count: { _all: true, score: true },
-        _sum: { score: true },
-      });
-      const cells = new Map<string, MatrixCell & { scored: number; scoreSum: number }>();
-      for (const row of rows) {
-        const key = `${row.cellAgent ?? ""}\u0000${row.cellModel ?? ""}\u0000${row.cellPrompt ?? ""}`;
-        const cell = cells.get(key) ?? {
-          model: row.cellModel,
-          agent: row.cellAgent,
-          promptIndex: row.cellPrompt,
-          results: 0,
-          passed: 0,
-          failed: 0,
-          judge_error: 0,
-          meanScore: null,
-          scored: 0,
-          scoreSum: 0,
-        };
-        cell.results += row._count._all;
-        if (row.status === "passed" || row.status === "failed" || row.status === "judge_error")
-          cell[row.status] += row._count._all;
-        // Results without a score count towards neither the mean nor, unless graded, the pass rate.
-        cell.scoreSum += row._sum.score ?? 0;
-        cell.scored += row._count.score;
-        cells.set(key, cell);
+      if (!input.evalName) {
+        const run = await prisma.run.findUnique({
+          where: { id: input.runId },
+          select: { finishedAt: true, figures: true },
+        });
+        const kept = run ? keptFigures(run) : undefined;
+        if (kept) return kept.cells;
       }
-      return [...cells.values()].map(({ scored, scoreSum, ...cell }) => ({
-        ...cell,
-        meanScore: scored > 0 ? scoreSum / scored : null,
-      }));
+      return matrixCellsOf(prisma, input);
     },
   };
 }

@@ -100,6 +100,13 @@ export default async function AgreementPage({ params }: { params: Promise<{ id: 
               testId="disagreement-count"
             />
           </div>
+          {agreement.sampledFirst ? (
+            <p className={styles.muted} data-testid="agreement-sampled">
+              This run has more multi-judge results than the view reads at once: the figures are
+              over the first {agreement.sampledFirst.toLocaleString("en-US")} in the suite&apos;s
+              order.
+            </p>
+          ) : null}
 
           <section className={styles.section}>
             <h2>Per criterion</h2>

@@ -1,0 +1,238 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { loadavg, tmpdir } from "node:os";
+import path from "node:path";
+import { createPrismaClient, withAdapter, type PrismaClient } from "../lib/store/connection";
+import { startEmbeddedServer } from "../lib/store/embedded-postgres";
+import { createRunExport } from "../lib/store/run-export";
+import { createRunQueries } from "../lib/store/run-queries";
+import { createRunViews } from "../lib/store/run-views";
+import { createPositionBiasViews } from "../lib/store/position-bias";
+import { applyMigrations } from "../lib/store/schema-engine";
+import { csvHeader, csvResultLine } from "../lib/report/csv-rows";
+import { seedBigRun, type SeededRun } from "./seed-big-run";
+import { createRandom, JUDGE_MODELS, syntheticResult } from "./synthetic-results";
+import { createRunStore } from "../lib/store/run-store";
+import { createResultWriter } from "../lib/store/result-writer";
+import { storeRunFigures } from "../lib/store/run-figures";
+import { findPostgresBin, startThrowawayPostgres } from "./throwaway-postgres";
+
+// `npm run bench:store -- --big-run 1000000 [--writes 50000] [--pglite]`: first the rate at which a
+// run's results are written (--writes, default 50,000; 0 leaves it out), then one run of that many results (3 criteria
+// each) seeded into a throwaway database (Postgres 15, or the embedded PGlite server with --pglite),
+// then what the run page's server does for it, each timed 5 times after a warm-up: the figures
+// (runOverview: counts), the first rows, the heatmap, whether there are several judges, the
+// agreement view's figures, a filtered page, the deferral causes; and the CSV download read whole
+// (its first byte and its end), with this process's peak RSS (with --pglite the database runs in
+// this process too).
+
+const TRIES = 5;
+
+async function time<T>(label: string, call: () => Promise<T>, describe: (v: T) => string) {
+  await call();
+  const ms: number[] = [];
+  let last: T | undefined;
+  for (let i = 0; i < TRIES; i++) {
+    const started = performance.now();
+    last = await call();
+    ms.push(performance.now() - started);
+  }
+  ms.sort((a, b) => a - b);
+  console.log(
+    `  ${label.padEnd(44)} p50 ${ms[Math.floor(TRIES / 2)]!.toFixed(0).padStart(6)} ms  max ${ms.at(-1)!.toFixed(0).padStart(6)} ms  ${describe(last!)}`,
+  );
+}
+
+type BenchRun = Pick<SeededRun, "runId" | "results">;
+
+async function pageFigures(prisma: PrismaClient, run: BenchRun): Promise<void> {
+  const views = createRunViews(prisma);
+  const queries = createRunQueries(prisma);
+  const bias = createPositionBiasViews(prisma);
+  const id = run.runId;
+  await time(
+    "counts (runOverview)",
+    () => views.runOverview(id),
+    (o) => `${o?.results} results`,
+  );
+  await time(
+    "first rows (page 1, 100 rows, by name)",
+    () => queries.runResultsPage({ runId: id, pageSize: 100 }),
+    (p) => `${p.rows.length} rows of ${p.total}`,
+  );
+  let cursor: string | undefined;
+  await time(
+    "next page by cursor (by name)",
+    async () => {
+      const page = await queries.runResultsPage({
+        runId: id,
+        pageSize: 100,
+        ...(cursor ? { cursor } : {}),
+      });
+      cursor = page.nextCursor ?? undefined;
+      return page;
+    },
+    (p) => `${p.rows.length} rows`,
+  );
+  await time(
+    "filtered page (status failed, by name)",
+    () => queries.runResultsPage({ runId: id, status: "failed", pageSize: 100 }),
+    (p) => `${p.rows.length} rows of ${p.total}`,
+  );
+  await time(
+    "filtered page (judge_error + search)",
+    () =>
+      queries.runResultsPage({ runId: id, status: "judge_error", search: "refund", pageSize: 100 }),
+    (p) => `${p.rows.length} rows of ${p.total}`,
+  );
+  await time(
+    "heatmap (matrixCells)",
+    () => views.matrixCells({ runId: id }),
+    (c) => `${c.length} cells`,
+  );
+  await time("several judges? (hasSeveralJudges)", () => views.hasSeveralJudges(id), String);
+  await time(
+    "position bias",
+    () => bias.runPositionBias(id),
+    (b) => (b ? "some" : "none"),
+  );
+  await time(
+    "deferral causes",
+    () => queries.deferReasons(id),
+    (r) => `${r.length} causes`,
+  );
+  await time(
+    "per-model summary",
+    () => queries.runModelSummary({ runId: id }),
+    (m) => `${m.length} models`,
+  );
+}
+
+/** The CSV download's work: the header, then every page through the csv reporter's rows. */
+async function csvDownload(prisma: PrismaClient, run: BenchRun): Promise<void> {
+  const exporter = createRunExport(prisma);
+  const started = performance.now();
+  const criteria = await exporter.criterionNames(run.runId);
+  let bytes = csvHeader(criteria).length;
+  let first: number | undefined;
+  let rows = 0;
+  for await (const page of exporter.resultPages(run.runId)) {
+    for (const result of page) bytes += csvResultLine(result, criteria).length;
+    rows += page.length;
+    first ??= performance.now() - started;
+  }
+  const whole = performance.now() - started;
+  console.log(
+    `  CSV download: first rows ${first!.toFixed(0)} ms, whole ${(whole / 1000).toFixed(1)} s (${rows.toLocaleString("en-US")} rows, ${(bytes / 1e6).toFixed(0)} MB, ${Math.round(rows / (whole / 1000)).toLocaleString("en-US")} rows/s)`,
+  );
+}
+
+/**
+ * Results a second written as a CLI run writes them (createResultWriter: batches of what finished
+ * while the last batch was written), `count` synthetic results of 3 criteria handed over at once.
+ */
+async function writeRate(prisma: PrismaClient, count: number): Promise<void> {
+  const store = createRunStore(prisma);
+  const version = await store.saveSuiteVersion({ name: "writes.yaml", yaml: "# bench: writes\n" });
+  const runId = await store.createRun({
+    ...version,
+    startedBy: "cli",
+    config: {
+      file: "writes.yaml",
+      toolVersion: "0.1.0",
+      judgeModel: JUDGE_MODELS[0]!,
+      concurrency: 64,
+      timeoutSeconds: 60,
+    },
+    totalCells: count,
+  });
+  const random = createRandom(11);
+  const results = Array.from({ length: count }, (_, i) =>
+    syntheticResult({
+      evalIndex: Math.floor(i / JUDGE_MODELS.length),
+      model: JUDGE_MODELS[i % JUDGE_MODELS.length]!,
+      criteria: 3,
+      drift: 0,
+      random,
+    }),
+  );
+  const writer = createResultWriter({ store, runId });
+  const started = performance.now();
+  let waited = 0;
+  for (const result of results) {
+    const before = performance.now();
+    await writer.room();
+    waited += performance.now() - before;
+    writer.write(result);
+  }
+  await writer.settled();
+  const ms = performance.now() - started;
+  const stored = await prisma.evalResultRow.count({ where: { runId } });
+  if (stored !== count) throw new Error(`the writer stored ${stored} of ${count} results`);
+  console.log(
+    `  writes: ${count.toLocaleString("en-US")} results (3 criteria each) in ${(ms / 1000).toFixed(1)} s = ${Math.round(count / (ms / 1000)).toLocaleString("en-US")} results/s, back-pressure waits ${(waited / 1000).toFixed(1)} s`,
+  );
+}
+
+export async function bigRunBench(input: {
+  results: number;
+  writes: number;
+  pglite: boolean;
+}): Promise<number> {
+  const cleanups: (() => Promise<void> | void)[] = [];
+  let url: string;
+  let server: string;
+  // BENCH_BIG_RUN_URL and BENCH_BIG_RUN_ID: a run seeded before (a migrated database), measured again.
+  const reuse = process.env.BENCH_BIG_RUN_ID;
+  if (process.env.BENCH_BIG_RUN_URL) {
+    url = process.env.BENCH_BIG_RUN_URL;
+    server = `BENCH_BIG_RUN_URL`;
+  } else if (input.pglite) {
+    const dir = await mkdtemp(path.join(tmpdir(), "rs-big-run-"));
+    const embedded = await startEmbeddedServer({
+      dataDir: path.join(dir, "pglite"),
+      migrate: true,
+    });
+    cleanups.push(
+      () => rm(dir, { recursive: true, force: true }),
+      () => embedded.stop(),
+    );
+    url = embedded.url;
+    server = "the embedded PGlite server, in this process";
+  } else {
+    const bin = findPostgresBin();
+    if (!bin) throw new Error("no Postgres binaries in /usr/lib/postgresql/*/bin");
+    const pg = await startThrowawayPostgres(bin);
+    cleanups.push(() => pg.stop());
+    url = pg.url;
+    server = `throwaway Postgres ${pg.version} (fsync=off)`;
+    await withAdapter(url, applyMigrations);
+  }
+  const prisma = createPrismaClient(url, { max: 4 });
+  try {
+    console.log(`Big-run benchmark on ${server}; load average ${loadavg()[0]!.toFixed(2)}.`);
+    if (input.writes > 0) await writeRate(prisma, input.writes);
+    if (input.results <= 0 && !reuse) return 0;
+    const seeded = reuse
+      ? { runId: reuse, results: await prisma.evalResultRow.count({ where: { runId: reuse } }) }
+      : await seedBigRun({ url, results: input.results, criteria: 3 });
+    if (!reuse)
+      console.log(
+        `Seeded one run of ${seeded.results.toLocaleString("en-US")} results (3 criteria each) in ${((seeded as SeededRun).ms / 1000).toFixed(0)} s.`,
+      );
+    // What finishRun does at the end of a run: its counts and heatmap counted once, kept with it.
+    const finishing = performance.now();
+    await storeRunFigures(prisma, seeded.runId);
+    console.log(
+      `  finishing the run (storeRunFigures, once): ${((performance.now() - finishing) / 1000).toFixed(1)} s`,
+    );
+    await pageFigures(prisma, seeded);
+    await csvDownload(prisma, seeded);
+    console.log(
+      `  peak RSS of this process: ${Math.round(process.resourceUsage().maxRSS / 1024)} MB; load average ${loadavg()[0]!.toFixed(2)}`,
+    );
+    return 0;
+  } finally {
+    await prisma.$disconnect();
+    for (const cleanup of cleanups.reverse()) await cleanup();
+  }
+}

@@ -1,0 +1,129 @@
+import { EVAL_STATUSES, type EvalStatus } from "../engine/results/report";
+import { Prisma, type PrismaClient } from "./generated/client";
+
+// What the run page shows of a whole run that SQL has to count over every result: the counts per
+// status, the vacuous results, the heatmap's cells. For a run still running they are counted on
+// each load; once it finishes, `finishRun` counts them once more and keeps them in `runs.figures`,
+// so the page of a finished run of a million results reads one row instead of aggregating a
+// million (`npm run bench:store -- --big-run`). `resume` clears them (`reopenRun`).
+
+export interface MatrixCell {
+  /** The judge model (matrix.models). */
+  model: string | null;
+  /** The candidate's model (matrix.agents): the live agent, or the model that generated the candidate. */
+  agent: string | null;
+  promptIndex: number | null;
+  results: number;
+  /** Passed, failed and judge errors: the graded ones a pass rate is over (deferred and skipped are not graded). */
+  passed: number;
+  failed: number;
+  judge_error: number;
+  meanScore: number | null;
+}
+
+export interface RunFigures {
+  results: number;
+  vacuous: number;
+  counts: Record<EvalStatus, number>;
+  /** The heatmap's cells over every eval with a matrix. */
+  cells: MatrixCell[];
+}
+
+/** The heatmap of a run's matrix cells: candidate model, judge model × prompt, over every eval with a matrix (or one eval). */
+export async function matrixCellsOf(
+  prisma: PrismaClient,
+  input: { runId: string; evalName?: string },
+): Promise<MatrixCell[]> {
+  const rows = await prisma.evalResultRow.groupBy({
+    by: ["cellAgent", "cellModel", "cellPrompt", "status"],
+    where: {
+      runId: input.runId,
+      OR: [
+        { cellAgent: { not: null } },
+        { cellModel: { not: null } },
+        { cellPrompt: { not: null } },
+      ],
+      ...(input.evalName ? { evalName: input.evalName } : {}),
+    },
+    _count: { _all: true, score: true },
+    _sum: { score: true },
+  });
+  const cells = new Map<string, MatrixCell & { scored: number; scoreSum: number }>();
+  for (const row of rows) {
+    const key = `${row.cellAgent ?? ""}\u0000${row.cellModel ?? ""}\u0000${row.cellPrompt ?? ""}`;
+    const cell = cells.get(key) ?? {
+      model: row.cellModel,
+      agent: row.cellAgent,
+      promptIndex: row.cellPrompt,
+      results: 0,
+      passed: 0,
+      failed: 0,
+      judge_error: 0,
+      meanScore: null,
+      scored: 0,
+      scoreSum: 0,
+    };
+    cell.results += row._count._all;
+    if (row.status === "passed" || row.status === "failed" || row.status === "judge_error")
+      cell[row.status] += row._count._all;
+    // Results without a score count towards neither the mean nor, unless graded, the pass rate.
+    cell.scoreSum += row._sum.score ?? 0;
+    cell.scored += row._count.score;
+    cells.set(key, cell);
+  }
+  return [...cells.values()].map(({ scored, scoreSum, ...cell }) => ({
+    ...cell,
+    meanScore: scored > 0 ? scoreSum / scored : null,
+  }));
+}
+
+/** The counts per status and the vacuous results, in one pass over the run's results. */
+export async function countsOf(
+  prisma: PrismaClient,
+  runId: string,
+): Promise<Omit<RunFigures, "cells"> & { costUsd: number; judgeCalls: number }> {
+  const groups = await prisma.evalResultRow.groupBy({
+    by: ["status", "vacuous"],
+    where: { runId },
+    _count: { _all: true },
+    _sum: { costUsd: true, judgeCalls: true },
+  });
+  const counts = Object.fromEntries(EVAL_STATUSES.map((s) => [s, 0])) as Record<EvalStatus, number>;
+  const figures = { results: 0, vacuous: 0, counts, costUsd: 0, judgeCalls: 0 };
+  for (const group of groups) {
+    if ((EVAL_STATUSES as string[]).includes(group.status))
+      counts[group.status as EvalStatus] += group._count._all;
+    if (group.vacuous) figures.vacuous += group._count._all;
+    figures.results += group._count._all;
+    figures.costUsd += group._sum.costUsd ?? 0;
+    figures.judgeCalls += group._sum.judgeCalls ?? 0;
+  }
+  return figures;
+}
+
+/** Counts a finished run's figures and keeps them with the run. */
+export async function storeRunFigures(prisma: PrismaClient, runId: string): Promise<void> {
+  const [counted, cells] = await Promise.all([
+    countsOf(prisma, runId),
+    matrixCellsOf(prisma, { runId }),
+  ]);
+  const figures: RunFigures = {
+    results: counted.results,
+    vacuous: counted.vacuous,
+    counts: counted.counts,
+    cells,
+  };
+  await prisma.run.update({
+    where: { id: runId },
+    data: { figures: figures as unknown as Prisma.InputJsonValue },
+  });
+}
+
+/** The figures kept with a finished run, if they were (runs finished before this kept none). */
+export function keptFigures(run: {
+  finishedAt: Date | null;
+  figures: unknown;
+}): RunFigures | undefined {
+  const figures = run.figures as RunFigures | null;
+  return run.finishedAt && figures && Array.isArray(figures.cells) ? figures : undefined;
+}
