@@ -36,8 +36,10 @@ export interface RunConfig {
   plannedJudgeCalls?: number;
   /** The `--baseline` gate the run was held to: `report` applies it again, so it exits as the run did. */
   baseline?: { runId: string; maxDrop: number };
-  /** `regrade`: the run whose stored candidates this run graded again. */
+  /** `regrade`: the run whose stored candidates this run graded again (also its `runs.regrade_of`). */
   regradeOf?: string;
+  /** The dashboard's Re-grade with… another judge: every eval judged by this model (`withJudge`). */
+  regradeJudge?: string;
 }
 
 export interface StoredRun {
@@ -51,6 +53,8 @@ export interface StoredRun {
   totalCells: number;
   cancelRequested: boolean;
   createdAt: Date;
+  /** A regrade's source run (`runs.regrade_of`). */
+  regradeOf?: string;
 }
 
 // A busy run shares a small pool with the judge cache: wait for a connection
@@ -120,6 +124,7 @@ export function createRunStore(prisma: PrismaClient) {
     totalCells: run.totalCells,
     cancelRequested: run.cancelRequested,
     createdAt: run.createdAt,
+    ...(run.regradeOf ? { regradeOf: run.regradeOf } : {}),
   });
 
   return {
@@ -159,6 +164,7 @@ export function createRunStore(prisma: PrismaClient) {
           startedBy: input.startedBy,
           host: os.hostname(),
           config: input.config as unknown as Prisma.InputJsonValue,
+          regradeOf: input.config.regradeOf ?? null,
           totalCells: input.totalCells,
           status: input.status ?? "running",
           startedAt: input.status === "queued" ? null : new Date(),

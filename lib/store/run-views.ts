@@ -46,6 +46,8 @@ export interface RunListItem {
   costUsd: number;
   /** The suite version it graded, numbered as the editor's versions panel numbers them (v1 the oldest). */
   version: { id: string; number: number };
+  /** A regrade's source run (Re-grade with…, `rubric-studio regrade`), else null. */
+  regradeOf: string | null;
 }
 
 export interface RunOverview extends RunListItem {
@@ -150,6 +152,7 @@ function listItemOf(run: RunRow, versions: Map<string, number>): RunListItem {
     },
     costUsd: run.costUsd,
     version: { id: run.suiteVersionId, number: versions.get(run.suiteVersionId) ?? 0 },
+    regradeOf: run.regradeOf,
   };
 }
 

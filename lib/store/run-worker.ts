@@ -17,6 +17,7 @@ import type { LivePort } from "../engine/ports/live-port";
 import { countOutstanding, type BatchLedger } from "../judge/batch-rounds";
 import { createBatchLedger } from "./batch-ledger";
 import { oneLineCause, saveResultOrCause } from "./unstored-result";
+import { regradeReplay } from "./regrade-replay";
 
 /** A live port that owns servers: closed when its run is finished here. */
 type LiveRunner = LivePort & { close(): Promise<void> };
@@ -177,6 +178,8 @@ interface RunContext {
   /** Its judge calls go through Message Batches: the engine counts the budget at batch prices (RunOptions.batch). */
   batch: boolean;
   live?: LiveRunner;
+  /** A regrade (Re-grade with…): its candidates are the source run's, replayed through `live`. */
+  replayed: boolean;
   /** Aborted once the run's cancel request is seen. */
   cancel: AbortController;
   /**
@@ -226,6 +229,7 @@ export async function startWorker(options: WorkerOptions): Promise<{ stop(): Pro
         if (!run) return undefined;
         const loaded = loadSuite({ text: run.yaml, file: run.config.file });
         if (!loaded.ok) return undefined;
+        const regrade = regradeReplay({ prisma: options.db.prisma, run, suite: loaded.value });
         const counted = countOutstanding();
         const batch =
           run.config.batch && options.providersFor
@@ -234,7 +238,8 @@ export async function startWorker(options: WorkerOptions): Promise<{ stop(): Pro
                 outstanding: counted.outstanding,
               }
             : undefined;
-        const providers = options.providersFor?.(run, loaded.value, batch);
+        const suite = regrade?.suite ?? loaded.value;
+        const providers = options.providersFor?.(run, suite, batch);
         const inner = (providers?.judge ?? options.judge)!;
         const cached = createCachedJudge({
           prisma: options.db.prisma,
@@ -248,13 +253,14 @@ export async function startWorker(options: WorkerOptions): Promise<{ stop(): Pro
         const priceOf = providers?.priceOf ?? options.priceOf ?? (() => undefined);
         return {
           run,
-          suite: loaded.value,
+          suite,
           judge,
           priceOf,
           batch: batch !== undefined,
           redact: createRedactor(providers?.secrets),
           ...(providers ? { resolveModel: providers.resolveModel } : {}),
-          live: options.liveFor?.(run),
+          live: regrade?.live ?? options.liveFor?.(run),
+          replayed: regrade !== undefined,
           cancel: new AbortController(),
           warned: new Set<string>(),
         };
@@ -319,6 +325,7 @@ export async function startWorker(options: WorkerOptions): Promise<{ stop(): Pro
           cancel: context.cancel.signal,
           shutdown: shutdown.signal,
           ...(context.batch ? { batch: true } : {}),
+          ...(context.replayed ? { agentsReplayed: true } : {}),
           ...(context.run.config.plannedJudgeCalls !== undefined
             ? { runJudgeCalls: context.run.config.plannedJudgeCalls }
             : {}),
