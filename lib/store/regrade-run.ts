@@ -21,7 +21,7 @@ export const MAX_JUDGE_NAME = 200;
 
 export type RegradeFailure = {
   ok: false;
-  code: "not_found" | "bad_request" | "too_complex" | "unavailable" | "busy";
+  code: "not_found" | "bad_request" | "too_complex" | "unavailable" | "busy" | "failed";
   message: string;
 };
 export type LoadText = (input: {
@@ -184,6 +184,7 @@ export async function enqueueRegrade(input: {
     judgeModel,
     regradeOf: run.id,
     ...(judge ? { regradeJudge: judge } : {}),
+    ...(notes.length ? { regradeNotes: notes } : {}),
     plannedJudgeCalls: cells.reduce((n, c) => n + c.judgeCalls, 0),
   };
   // The source's baseline gate and batch mode are its own, not the regrade's.

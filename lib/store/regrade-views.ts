@@ -167,6 +167,14 @@ export function createRegradeViews(prisma: PrismaClient) {
       return { evals: evals.map((r) => r.v), agents: agents.map((r) => r.v) };
     },
 
+    /** What Re-grade with… left out when it queued this run (`config.regradeNotes`). */
+    async regradeNotes(runId: string): Promise<string[]> {
+      if (!UUID.test(runId)) return [];
+      const run = await prisma.run.findUnique({ where: { id: runId }, select: { config: true } });
+      const notes = (run?.config as { regradeNotes?: unknown } | null)?.regradeNotes;
+      return Array.isArray(notes) ? notes.filter((n): n is string => typeof n === "string") : [];
+    },
+
     /** What Re-grade with… offers for a run: its suite's versions and the judge models it used. */
     async regradeOptions(runId: string): Promise<RegradeOptions | undefined> {
       if (!UUID.test(runId)) return undefined;

@@ -40,6 +40,8 @@ export interface RunConfig {
   regradeOf?: string;
   /** The dashboard's Re-grade with… another judge: every eval judged by this model (`withJudge`). */
   regradeJudge?: string;
+  /** What Re-grade with… left out and why (cells with no stored candidate, gone, new): its run page says so. */
+  regradeNotes?: string[];
 }
 
 export interface StoredRun {
