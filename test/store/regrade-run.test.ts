@@ -131,6 +131,34 @@ describe("Re-grade with… (the dashboard's regrade)", () => {
         "no unit",
       );
 
+      // The source's own version again: every verdict from the judge cache, nothing asked, nothing flips.
+      const own = (await store.getRun(source.runId))!;
+      const ownVersion = await database.prisma.run.findUniqueOrThrow({
+        where: { id: own.id },
+        select: { suiteVersionId: true },
+      });
+      const asked = judge.api.requests.length;
+      const same = await enqueueRegrade({
+        prisma: database.prisma,
+        databaseUrl: database.url,
+        sourceRunId: source.runId,
+        versionId: ownVersion.suiteVersionId,
+        judgeModel: "claude-sonnet-4-6",
+        toolVersion: "test",
+      });
+      if (!same.ok) throw new Error(same.message);
+      while ((await store.getRun(same.value.runId))?.status !== "completed") {
+        if (Date.now() > deadline) throw new Error("the second regrade did not finish");
+        await sleep(100);
+      }
+      expect(judge.api.requests.length).toBe(asked);
+      expect(await views.flipCounts({ runId: same.value.runId })).toEqual({
+        nowFail: 0,
+        nowPass: 0,
+        moved: 0,
+        unchanged: 7,
+      });
+
       const report = await ws.cli(["report", runId, "--reporter", "json"], env);
       const json = JSON.parse(report.stdout) as Json;
       expect(json.regradeOf).toBe(source.runId);
