@@ -12,9 +12,31 @@ import type { StoredRun } from "./run-store";
 // place of any generation or agent call.
 
 /**
- * A worker's view of a regrade run: its suite (with the judge it was asked for) and a live port
- * that answers each cell with the source run's stored candidate, read one cell at a time (a run's
- * results are never held whole). Undefined for any other run.
+ * A live port that answers each cell with `sourceRunId`'s stored candidate, read one row at a time
+ * (a run's results are never held whole), and never calls a model or starts a server. Any grading
+ * of a stored run's candidates can use it (a regrade run, a preview of unsaved suite text).
+ */
+export function storedCandidates(input: {
+  prisma: PrismaClient;
+  sourceRunId: string;
+}): LivePort & { close(): Promise<void> } {
+  const { prisma, sourceRunId } = input;
+  return {
+    run: async (request) => {
+      const row = await prisma.evalResultRow.findUnique({
+        where: { runId_resultKey: { runId: sourceRunId, resultKey: request.cellId } },
+        select: { data: true },
+      });
+      const results = row ? [readStoredResult(row.data as unknown as EvalResult)] : [];
+      return replayStoredCandidates({ results, sourceRunId }).run(request);
+    },
+    close: async () => {},
+  };
+}
+
+/**
+ * A worker's view of a regrade run: its suite (with the judge it was asked for) and the source
+ * run's stored candidates (`storedCandidates`). Undefined for any other run.
  */
 export function regradeReplay(input: {
   prisma: PrismaClient;
@@ -26,16 +48,6 @@ export function regradeReplay(input: {
   const judge = input.run.config.regradeJudge;
   return {
     suite: judge ? withJudge(input.suite, judge) : input.suite,
-    live: {
-      run: async (request) => {
-        const row = await input.prisma.evalResultRow.findUnique({
-          where: { runId_resultKey: { runId: sourceRunId, resultKey: request.cellId } },
-          select: { data: true },
-        });
-        const results = row ? [readStoredResult(row.data as unknown as EvalResult)] : [];
-        return replayStoredCandidates({ results, sourceRunId }).run(request);
-      },
-      close: async () => {},
-    },
+    live: storedCandidates({ prisma: input.prisma, sourceRunId }),
   };
 }

@@ -159,6 +159,25 @@ describe("Re-grade with… (the dashboard's regrade)", () => {
         unchanged: 7,
       });
 
+      // Another judge: every judge request goes to it, still with no generation call.
+      const other = await enqueueRegrade({
+        prisma: database.prisma,
+        databaseUrl: database.url,
+        sourceRunId: source.runId,
+        versionId: ownVersion.suiteVersionId,
+        judge: "claude-opus-4-1",
+        judgeModel: "claude-sonnet-4-6",
+        toolVersion: "test",
+      });
+      if (!other.ok) throw new Error(other.message);
+      while ((await store.getRun(other.value.runId))?.status !== "completed") {
+        if (Date.now() > deadline) throw new Error("the third regrade did not finish");
+        await sleep(100);
+      }
+      const judged = judge.api.requests.slice(asked);
+      expect(judged.map((r) => r.body.model)).toEqual(Array(7).fill("claude-opus-4-1"));
+      expect(generations()).toBe(6);
+
       const report = await ws.cli(["report", runId, "--reporter", "json"], env);
       const json = JSON.parse(report.stdout) as Json;
       expect(json.regradeOf).toBe(source.runId);
