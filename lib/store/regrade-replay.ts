@@ -2,7 +2,7 @@ import type { SuiteConfig } from "../config/types";
 import type { LivePort } from "../engine/ports/live-port";
 import type { EvalResult } from "../engine/results/report";
 import { readStoredResult } from "../engine/results/stored-result";
-import { replayStoredCandidates } from "../engine/trust/regrade/regrade";
+import { replayStoredCandidates, storedResponses } from "../engine/trust/regrade/regrade";
 import { withJudge } from "../engine/trust/regrade/with-judge";
 import type { PrismaClient } from "./connection";
 import type { StoredRun } from "./run-store";
@@ -23,15 +23,36 @@ export function storedCandidates(input: {
   const { prisma, sourceRunId } = input;
   return {
     run: async (request) => {
-      const row = await prisma.evalResultRow.findUnique({
-        where: { runId_resultKey: { runId: sourceRunId, resultKey: request.cellId } },
-        select: { data: true },
-      });
-      const results = row ? [readStoredResult(row.data as unknown as EvalResult)] : [];
+      const results = await storedResult({ prisma, sourceRunId, cellId: request.cellId });
       return replayStoredCandidates({ results, sourceRunId }).run(request);
     },
     close: async () => {},
   };
+}
+
+/** One stored result of a run, or none. */
+async function storedResult(input: {
+  prisma: PrismaClient;
+  sourceRunId: string;
+  cellId: string;
+}): Promise<EvalResult[]> {
+  const row = await input.prisma.evalResultRow.findUnique({
+    where: { runId_resultKey: { runId: input.sourceRunId, resultKey: input.cellId } },
+    select: { data: true },
+  });
+  return row ? [readStoredResult(row.data as unknown as EvalResult)] : [];
+}
+
+/**
+ * The fixed response the source run graded for one cell (`storedResponses`): a regrade grades it,
+ * not the text the suite's version has now, as `rubric-studio regrade` does.
+ */
+export async function storedResponseOf(input: {
+  prisma: PrismaClient;
+  sourceRunId: string;
+  cellId: string;
+}): Promise<ReadonlyMap<string, string>> {
+  return storedResponses(await storedResult(input));
 }
 
 /**

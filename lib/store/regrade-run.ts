@@ -41,16 +41,14 @@ export interface RegradeStarted {
 interface SourceCell {
   key: string;
   status: string;
-  /** generated or live with nothing recorded: the cell cannot be graded again without producing it. */
+  /** Nothing recorded (`hasStoredCandidate`: its generation or agent call failed, it deferred): it cannot be graded again. */
   noCandidate: boolean;
 }
 
 async function sourceCells(prisma: PrismaClient, runId: string): Promise<SourceCell[]> {
   const rows = await prisma.$queryRaw<{ key: string; status: string; no_candidate: boolean }[]>`
     SELECT result_key AS key, status,
-      (data->'candidate'->>'source' IN ('generated', 'live')
-        AND data->'candidate'->'transcript' IS NULL
-        AND (data->'candidate'->>'source' = 'live' OR data->'candidate'->'response' IS NULL)) AS no_candidate
+      (data->'candidate'->'transcript' IS NULL AND data->'candidate'->'response' IS NULL) AS no_candidate
     FROM eval_results WHERE run_id = ${runId}::uuid`;
   return rows.map((r) => ({ key: r.key, status: r.status, noCandidate: r.no_candidate }));
 }

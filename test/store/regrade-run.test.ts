@@ -23,7 +23,7 @@ const database = useTestDatabase();
 
 const PROMPTS = ["What is 2 + 2?", "What is 8 / 2?", "What is 3 + 1?"];
 
-const suite = (rubric: string) =>
+const suite = (rubric: string, response = "4 apples.") =>
   yaml(
     "judge: { model: claude-sonnet-4-6 }",
     "evals:",
@@ -33,7 +33,7 @@ const suite = (rubric: string) =>
     "      agents: [claude-haiku-4-5, claude-opus-4-1]",
     `      prompts: ${JSON.stringify(PROMPTS)}`,
     "  - name: fixed",
-    '    response: "4 apples."',
+    `    response: "${response}"`,
     `    rubric: "${rubric}"`,
   );
 
@@ -74,7 +74,8 @@ describe("Re-grade with… (the dashboard's regrade)", () => {
       const store = createRunStore(database.prisma);
       const { suiteVersionId } = await store.saveSuiteVersion({
         name: "suite.yaml",
-        yaml: suite("Gives the right number with its unit."),
+        // The fixed response edited too: the regrade grades the one the run graded ("4 apples.").
+        yaml: suite("Gives the right number with its unit.", "4."),
       });
       const missing = await enqueueRegrade({
         prisma: database.prisma,
