@@ -19,6 +19,8 @@ export interface RunRowView {
   unpricedCalls: number;
   /** The suite version it graded: v1 the oldest. */
   version: number;
+  /** A regrade's source run (Re-grade with…, `rubric-studio regrade`). */
+  regradeOf?: string;
 }
 
 const COUNT_COLUMNS: { status: EvalStatus; label: string }[] = [
@@ -63,6 +65,18 @@ export function RunsTable({ runs, showSuite = true }: { runs: RunRowView[]; show
               <Link className={styles.rowLink} href={`/runs/${run.id}`}>
                 {formatTime(run.createdAt)}
               </Link>
+              {run.regradeOf ? (
+                <>
+                  {" "}
+                  <span
+                    className={styles.muted}
+                    data-testid="run-regrade-mark"
+                    title={`Re-grade of run ${run.regradeOf}: its stored candidates graded again`}
+                  >
+                    re-grade
+                  </span>
+                </>
+              ) : null}
             </td>
             {showSuite ? (
               <td>

@@ -6,6 +6,8 @@ import { buildReport, exitCodeOf } from "../engine/run-suite";
 import { providerResolution } from "../judge/provider-resolution";
 import { readServerProviders } from "../judge/server-providers";
 import { compareToBaseline } from "../engine/trust/compare-baseline";
+import { markRegrade } from "../engine/trust/regrade/regrade";
+import { createRegradeViews } from "../store/regrade-views";
 import type { Report } from "../engine/results/report";
 import type { ReporterName } from "../report/registry";
 import type { Settings } from "../env/read-env";
@@ -243,6 +245,10 @@ async function renderStoredRun(input: {
       }),
     };
   }
+  // A regrade's results beside its source's (joined in SQL), the flips first, as `regrade` reported them.
+  const regrade = await createRegradeViews(input.db.prisma).previousOf(run.id);
+  if (regrade)
+    report = markRegrade({ report, source: regrade.previous, sourceRunId: regrade.sourceRunId });
   await writeReports({
     names: input.reporters,
     report,

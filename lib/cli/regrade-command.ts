@@ -1,12 +1,13 @@
 import path from "node:path";
 import { formatIssue, loadSuite } from "../config/load-suite";
-import type { LoadResult, SuiteConfig } from "../config/types";
+import type { LoadResult } from "../config/types";
 import { planSuite } from "../engine/plan/plan-suite";
 import {
   hasStoredCandidate,
   replayStoredCandidates,
   storedResponses,
 } from "../engine/trust/regrade/regrade";
+import { withJudge } from "../engine/trust/regrade/with-judge";
 import type { Settings } from "../env/read-env";
 import { fileLimits } from "./file-limits";
 import { openDatabase } from "../store/open-database";
@@ -30,17 +31,6 @@ export interface RegradeOptions {
   output?: string;
   color: boolean;
   maxDrop: number;
-}
-
-/** Every eval judged by `model` instead of its own judge model or panel. */
-function withJudge(suite: SuiteConfig, model: string): SuiteConfig {
-  return {
-    ...suite,
-    evals: suite.evals.map((e) => {
-      const { panel: _panel, ...judge } = e.judge;
-      return { ...e, judge: { ...judge, model } };
-    }),
-  };
 }
 
 async function sourceRun(input: {

@@ -39,8 +39,12 @@ export interface RunConfig {
   plannedJudgeCalls?: number;
   /** The `--baseline` gate the run was held to: `report` applies it again, so it exits as the run did. */
   baseline?: { runId: string; maxDrop: number };
-  /** `regrade`: the run whose stored candidates this run graded again. */
+  /** `regrade`: the run whose stored candidates this run graded again (also its `runs.regrade_of`). */
   regradeOf?: string;
+  /** The dashboard's Re-grade with… another judge: every eval judged by this model (`withJudge`). */
+  regradeJudge?: string;
+  /** What Re-grade with… left out and why (cells with no stored candidate, gone, new): its run page says so. */
+  regradeNotes?: string[];
 }
 
 export interface StoredRun {
@@ -57,6 +61,8 @@ export interface StoredRun {
   /** When it last started running (a resume starts it again); null while queued. */
   startedAt: Date | null;
   finishedAt: Date | null;
+  /** A regrade's source run (`runs.regrade_of`). */
+  regradeOf?: string;
 }
 
 // A busy run shares a small pool with the judge cache: wait for a connection
@@ -130,6 +136,7 @@ export function createRunStore(prisma: PrismaClient) {
     createdAt: run.createdAt,
     startedAt: run.startedAt,
     finishedAt: run.finishedAt,
+    ...(run.regradeOf ? { regradeOf: run.regradeOf } : {}),
   });
 
   return {
@@ -169,6 +176,7 @@ export function createRunStore(prisma: PrismaClient) {
           startedBy: input.startedBy,
           host: os.hostname(),
           config: input.config as unknown as Prisma.InputJsonValue,
+          regradeOf: input.config.regradeOf ?? null,
           totalCells: input.totalCells,
           status: input.status ?? "running",
           startedAt: input.status === "queued" ? null : new Date(),

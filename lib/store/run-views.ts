@@ -51,6 +51,8 @@ export interface RunListItem {
   unpricedCalls: number;
   /** The suite version it graded, numbered as the editor's versions panel numbers them (v1 the oldest). */
   version: { id: string; number: number };
+  /** A regrade's source run (Re-grade with…, `rubric-studio regrade`), else null. */
+  regradeOf: string | null;
 }
 
 export interface RunOverview extends RunListItem {
@@ -157,6 +159,7 @@ function listItemOf(
     costUsd: run.costUsd,
     unpricedCalls: unpriced.get(run.id) ?? 0,
     version: { id: run.suiteVersionId, number: versions.get(run.suiteVersionId) ?? 0 },
+    regradeOf: run.regradeOf,
   };
 }
 

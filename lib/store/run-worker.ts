@@ -18,6 +18,7 @@ import { countOutstanding, type BatchLedger } from "../judge/batch-rounds";
 import { createBatchLedger } from "./batch-ledger";
 import { storeGivenUpCell } from "./given-up-cell";
 import { oneLineCause, saveResultOrCause } from "./unstored-result";
+import { regradeReplay, storedResponseOf } from "./regrade-replay";
 
 /** A live port that owns servers: closed when its run is finished here. */
 type LiveRunner = LivePort & { close(): Promise<void> };
@@ -181,6 +182,8 @@ interface RunContext {
   /** Its judge calls go through Message Batches: the engine counts the budget at batch prices (RunOptions.batch). */
   batch: boolean;
   live?: LiveRunner;
+  /** A regrade (Re-grade with…): its candidates are the source run's, replayed through `live`. */
+  replayed: boolean;
   /** Aborted once the run's cancel request is seen. */
   cancel: AbortController;
   /**
@@ -230,6 +233,7 @@ export async function startWorker(options: WorkerOptions): Promise<{ stop(): Pro
         if (!run) return undefined;
         const loaded = loadSuite({ text: run.yaml, file: run.config.file });
         if (!loaded.ok) return undefined;
+        const regrade = regradeReplay({ prisma: options.db.prisma, run, suite: loaded.value });
         const counted = countOutstanding();
         const batch =
           run.config.batch && options.providersFor
@@ -238,7 +242,8 @@ export async function startWorker(options: WorkerOptions): Promise<{ stop(): Pro
                 outstanding: counted.outstanding,
               }
             : undefined;
-        const providers = options.providersFor?.(run, loaded.value, batch);
+        const suite = regrade?.suite ?? loaded.value;
+        const providers = options.providersFor?.(run, suite, batch);
         const inner = (providers?.judge ?? options.judge)!;
         const cached = createCachedJudge({
           prisma: options.db.prisma,
@@ -252,13 +257,14 @@ export async function startWorker(options: WorkerOptions): Promise<{ stop(): Pro
         const priceOf = providers?.priceOf ?? options.priceOf ?? (() => undefined);
         return {
           run,
-          suite: loaded.value,
+          suite,
           judge,
           priceOf,
           batch: batch !== undefined,
           redact: createRedactor(providers?.secrets),
           ...(providers ? { resolveModel: providers.resolveModel } : {}),
-          live: options.liveFor?.(run),
+          live: regrade?.live ?? options.liveFor?.(run),
+          replayed: regrade !== undefined,
           cancel: new AbortController(),
           warned: new Set<string>(),
         };
@@ -306,6 +312,15 @@ export async function startWorker(options: WorkerOptions): Promise<{ stop(): Pro
       context.cancel.abort();
       await skipQueued(runId, context.priceOf);
     }
+    // A regrade grades the fixed response its source graded, as the CLI's regrade does.
+    const regradeOf = context.replayed ? context.run.regradeOf : undefined;
+    const responses = regradeOf
+      ? await storedResponseOf({
+          prisma: options.db.prisma,
+          sourceRunId: regradeOf,
+          cellId: job.data.cellId,
+        })
+      : undefined;
     inHand.set(runId, (inHand.get(runId) ?? 0) + 1);
     let report: Awaited<ReturnType<typeof runSuite>>;
     try {
@@ -323,6 +338,7 @@ export async function startWorker(options: WorkerOptions): Promise<{ stop(): Pro
           cancel: context.cancel.signal,
           shutdown: shutdown.signal,
           ...(context.batch ? { batch: true } : {}),
+          ...(responses ? { agentsReplayed: true, storedResponses: responses } : {}),
           ...(context.run.config.plannedJudgeCalls !== undefined
             ? { runJudgeCalls: context.run.config.plannedJudgeCalls }
             : {}),

@@ -123,6 +123,14 @@ describe("regrade", () => {
       }
       const stored = await database.prisma.run.findUnique({ where: { id: report.runId } });
       expect(stored?.config).toMatchObject({ regradeOf: source.runId });
+      // Linked in its own column, and `report` of it reads the previous verdicts from the source's results.
+      expect(stored?.regradeOf).toBe(source.runId);
+      const again = await ws.cli(["report", report.runId, "--reporter", "json"], env);
+      const reported = JSON.parse(again.stdout) as Json;
+      expect(reported.regradeOf).toBe(source.runId);
+      expect(reported.results.map((r) => [r.name, r.status, r.previous])).toEqual(
+        report.results.map((r) => [r.name, r.status, r.previous]),
+      );
 
       // Another judge on the run's own suite text.
       const other = await ws.cli(

@@ -19,6 +19,7 @@ import styles from "@/components/results/results.module.css";
 import { runProgress } from "@/lib/store/run-progress";
 import { priceOfStoredCall } from "@/lib/judge/provider-resolution";
 import { positionBiasViews, runQueries, runViews } from "../_lib/load";
+import { RunRegrade } from "./run-regrade";
 
 export async function generateMetadata({ params }: { params: Promise<{ id: string }> }) {
   return { title: `Run ${(await params).id.slice(0, 8)}` };
@@ -83,6 +84,7 @@ export default async function RunPage({
         }
       />
       {run.error ? <div className={styles.error}>{run.error}</div> : null}
+      <RunRegrade runId={id} status={run.status} regradeOf={run.regradeOf} />
       <p>
         {/* A plain link: the file streams from the store; Next's router must not prefetch it. */}
         <a href={`/api/runs/${id}/results.csv`} download data-testid="results-csv">

@@ -4,6 +4,7 @@ import { createRepeatStore } from "@/lib/store/repeat-store";
 import { createPositionBiasViews } from "@/lib/store/position-bias";
 import { createRunQueries } from "@/lib/store/run-queries";
 import { createRunViews, type RunListItem } from "@/lib/store/run-views";
+import { createRegradeViews } from "@/lib/store/regrade-views";
 
 // Server-only glue for the results pages: the dashboard's one Prisma client
 // wrapped in the store's read modules, and the store's rows mapped to the
@@ -58,5 +59,11 @@ export function toRunRow(run: RunListItem): RunRowView {
     costUsd: run.costUsd,
     unpricedCalls: run.unpricedCalls,
     version: run.version.number,
+    ...(run.regradeOf ? { regradeOf: run.regradeOf } : {}),
   };
+}
+
+/** A regrade's source and flips; what Re-grade with… offers (lib/store/regrade-views.ts). */
+export async function regradeViews() {
+  return createRegradeViews(prisma());
 }

@@ -71,7 +71,8 @@ export function flipped(result: Pick<EvalResult, "status" | "previous">): boolea
 /** The report of a regrade: each result with its previous score and status, the flips first, linked to its source run. */
 export function markRegrade(input: {
   report: Report;
-  source: readonly EvalResult[];
+  /** The source's results, or just their ids, scores and statuses (`report` reads them joined in SQL). */
+  source: readonly Pick<EvalResult, "id" | "score" | "status">[];
   sourceRunId: string;
 }): Report {
   const before = new Map(input.source.map((r) => [r.id, r]));

@@ -1,0 +1,25 @@
+// The flips page's headline, as a person would count the rows below it.
+
+/** A regrade's results against its source's (lib/store/regrade-views.ts's FlipCounts). */
+export interface FlipCountsView {
+  nowFail: number;
+  nowPass: number;
+  moved: number;
+  unchanged: number;
+}
+
+const n = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
+
+/** "3 flips: 2 now fail, 1 now passes; 4 moved; 14 unchanged" (parts with nothing in them left out). */
+export function flipCountsText(counts: FlipCountsView): string {
+  const flips = counts.nowFail + counts.nowPass;
+  const which = [
+    counts.nowFail ? n(counts.nowFail, "now fails", "now fail") : "",
+    counts.nowPass ? n(counts.nowPass, "now passes", "now pass") : "",
+  ].filter(Boolean);
+  return [
+    `${n(flips, "flip", "flips")}${which.length ? `: ${which.join(", ")}` : ""}`,
+    ...(counts.moved ? [`${counts.moved} moved without flipping`] : []),
+    `${counts.unchanged} unchanged`,
+  ].join("; ");
+}
