@@ -44,7 +44,8 @@ function score(value: { status: string; score: number | null; display: string })
 
 function FlipItem({ flip }: { flip: FlipRow }) {
   return (
-    <li data-testid="flip-row">
+    // The bar's colour is the new verdict's: green now passes, red now fails.
+    <li data-testid="flip-row" className={flip.now.status === "passed" ? undefined : "anchor-off"}>
       <div className="small">
         <strong>{flip.eval}</strong>
         {flip.cell ? <span className="muted"> · {flip.cell}</span> : null}
@@ -93,7 +94,10 @@ export function FlipsPanel(props: FlipsPanelProps) {
   const refused = planNow?.value && planNow.value.calls > planNow.value.maxCalls;
   return (
     <section className="panel" aria-label="Flips" data-testid="flips-panel">
-      <h2>Flips {preview?.busy ? <span className="spinner" aria-label="Previewing" /> : null}</h2>
+      <h2>
+        Flips before saving{" "}
+        {preview?.busy ? <span className="spinner" aria-label="Previewing" /> : null}
+      </h2>
       {runs.length === 0 ? (
         <p className="muted small">
           No stored run of this suite yet. Run it once; then, before saving an edit, preview here
@@ -121,13 +125,15 @@ export function FlipsPanel(props: FlipsPanelProps) {
             className={`small${planNow?.error ? " notice notice-error" : " muted"}`}
             data-testid="flips-plan"
           >
-            {planNow === undefined || (planNow.busy && !planNow.value && !planNow.error)
-              ? "Counting the judge calls a preview needs…"
-              : planNow.error
-                ? planNow.error
-                : planNow.value
-                  ? planLine(planNow.value)
-                  : null}
+            {runId === undefined
+              ? "No finished run to compare with yet: wait for the run to finish."
+              : planNow === undefined || (planNow.busy && !planNow.value && !planNow.error)
+                ? "Counting the judge calls a preview needs…"
+                : planNow.error
+                  ? planNow.error
+                  : planNow.value
+                    ? planLine(planNow.value)
+                    : null}
           </p>
           {refused ? (
             <p className="notice notice-warning small">
@@ -150,6 +156,13 @@ export function FlipsPanel(props: FlipsPanelProps) {
               <kbd>Ctrl</kbd>+<kbd>Shift</kbd>+<kbd>Enter</kbd>
             </span>
           </div>
+          {preview ? null : (
+            <p className="muted small">
+              Grades the run&apos;s stored candidates with the text in the editor, unsaved changes
+              included, and lists the results whose verdict would flip (pass to fail, or fail to
+              pass). Nothing is stored.
+            </p>
+          )}
           <PreviewBody preview={preview} current={props.current} />
         </>
       )}
@@ -200,9 +213,8 @@ function PreviewBody({ preview, current }: { preview?: FlipsPreviewState; curren
         </>
       )}
       <p className="muted small" data-testid="flips-footer">
-        {value.flips.length > 0 ? `${value.unchanged} unchanged · ` : ""}
         {value.calls === 0
-          ? "no judge call, every verdict from the judge cache"
+          ? "No judge call: every verdict came from the judge cache"
           : `${plural(value.calls, "judge call")}, ${formatUsd(value.spentUsd)}`}
         {value.ungraded > 0 ? ` · ${value.ungraded} not graded` : ""}
         {value.gone.length > 0 ? ` · not in the text any more: ${value.gone.join(", ")}` : ""}

@@ -176,6 +176,7 @@ export function SuiteWorkspace({ suite, savedYaml, judgeKey, runs = [] }: SuiteW
   }, [dirty]);
 
   const errors = check?.issues.filter((i) => i.severity === "error").length ?? 0;
+  const flips = <FlipsSection suiteId={suite.id} text={text} runs={runs} hydrated={hydrated} />;
   return (
     <main className="page-wide">
       <div className="page-header" style={{ marginBottom: 12 }}>
@@ -280,9 +281,10 @@ export function SuiteWorkspace({ suite, savedYaml, judgeKey, runs = [] }: SuiteW
           </div>
         </div>
         <aside className="side">
+          {/* Before saving an edit: which of a stored run's verdicts it flips (first when there is a run to compare with). */}
+          {runs.length > 0 ? flips : null}
           <PlanPanel check={check} checking={checking} error={checkError} />
           <IssuesPanel check={check} />
-          <FlipsSection suiteId={suite.id} text={text} runs={runs} hydrated={hydrated} />
           <AnchorsPanel
             state={anchors}
             current={text}
@@ -291,6 +293,7 @@ export function SuiteWorkspace({ suite, savedYaml, judgeKey, runs = [] }: SuiteW
             onAuto={setAutoOn}
             onCap={setCap}
           />
+          {runs.length === 0 ? flips : null}
           <VersionsPanel
             suiteId={suite.id}
             fileName={suiteFileName(suite.name)}

@@ -103,7 +103,8 @@ test("edit a criterion, preview which stored verdicts flip, then save", async ({
   await expect(rows.first()).toContainText("window (0.50): Unknown candidate.");
   const href = await rows.first().getByRole("link", { name: "Stored result" }).getAttribute("href");
   expect(href).toMatch(new RegExp(`^/runs/${runId}/results/refund%20window`));
-  await page.screenshot({ path: testInfo.outputPath("flips-panel.png"), fullPage: true });
+  await page.screenshot({ path: testInfo.outputPath("flips-page.png") });
+  await panel.screenshot({ path: testInfo.outputPath("flips-panel.png") });
 
   // Nothing was stored by the preview; Save keeps the text as version 2 and asks the judge nothing.
   await page.getByRole("button", { name: "Save version" }).click();

@@ -201,6 +201,47 @@ describe("POST /api/runs/[id]/flips-preview", () => {
   );
 });
 
+describe("a preview the browser leaves", () => {
+  it(
+    "stops: the judge calls in flight are dropped and none is made after",
+    { timeout: 60_000 },
+    async () => {
+      const slow = startFakeMessagesApi({
+        respond: async () => {
+          await new Promise((resolve) => setTimeout(resolve, 5_000));
+          return { verdict: { reasoning: "late", score: 0.5 } };
+        },
+      });
+      const api2 = await slow;
+      const url = process.env.ANTHROPIC_BASE_URL;
+      process.env.ANTHROPIC_BASE_URL = api2.url;
+      try {
+        const left = new AbortController();
+        const response = await POST(
+          new Request(`http://127.0.0.1/api/runs/${runId}/flips-preview`, {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify({ yaml: suite("Names the refund window in weeks."), suiteId }),
+            signal: left.signal,
+          }),
+          { params: Promise.resolve({ id: runId }) },
+        );
+        expect(response.status).toBe(200);
+        await expect.poll(() => api2.inFlight(), { timeout: 10_000 }).toBeGreaterThan(0);
+        const started = api2.requests.length;
+        left.abort();
+        await expect.poll(() => api2.inFlight(), { timeout: 3_000 }).toBe(0);
+        await new Promise((resolve) => setTimeout(resolve, 1_000));
+        // No retry, no call not yet started: what was asked when the browser left is all.
+        expect(api2.requests.length).toBe(started);
+      } finally {
+        process.env.ANTHROPIC_BASE_URL = url;
+        await api2.close();
+      }
+    },
+  );
+});
+
 describe("runFlipsPreview past the dashboard's bound", () => {
   it("refuses before any call, naming the count, the bound and the CLI way", async () => {
     const asked = api.requests.length;

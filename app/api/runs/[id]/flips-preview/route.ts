@@ -101,7 +101,10 @@ export async function POST(request: Request, { params }: IdParams) {
           error: { code: "failed", message: `The preview failed: ${(error as Error).message}` },
         });
       } finally {
-        if (!stop.signal.aborted) controller.close();
+        // Closed once the work has stopped; a stream the browser already cancelled refuses, and needs no close.
+        try {
+          controller.close();
+        } catch {}
       }
     },
     // The browser went away (navigated, or a newer preview started): no call not yet started is made.
