@@ -45,8 +45,17 @@ export interface FlipsPreviewInput {
   resolveModel?: RunOptions["resolveModel"];
   /** The judge calls one preview may pay for (the dashboard's LIMITS.requestJudgeCalls). */
   maxCalls: number;
+  /** Judge calls, answered from the cache or not, one preview may grade (default MAX_COMPARED_CALLS). */
+  maxCompared?: number;
   signal?: AbortSignal;
 }
+
+/**
+ * A preview (and its plan, asked again as the text settles) grades every compared cell on the
+ * server's thread, each call at least a judge cache lookup: past this many, `rubric-studio regrade` is
+ * the way (a suite may plan 100,000 calls).
+ */
+export const MAX_COMPARED_CALLS = 20_000;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -97,15 +106,19 @@ async function readSource(
 
 /** The options both passes grade with: the stored run's cells still in the text, its candidates replayed. */
 function gradingOf(input: FlipsPreviewInput, results: EvalResult[]) {
-  const planned = planSuite({
+  const plannedCells = planSuite({
     suite: input.suite,
     defaultModel: input.defaultModel,
     ...(input.resolveModel ? { resolveModel: input.resolveModel } : {}),
     agentsReplayed: true,
-  }).map((c) => c.id);
+  });
+  const planned = plannedCells.map((c) => c.id);
   const stored = new Set(results.map((r) => r.id));
   const inText = new Set(planned);
   const cells = new Set(planned.filter((id) => stored.has(id)));
+  const comparedCalls = plannedCells
+    .filter((c) => cells.has(c.id))
+    .reduce((n, c) => n + c.judgeCalls, 0);
   const options: RunOptions = {
     suite: input.suite,
     defaultModel: input.defaultModel,
@@ -120,6 +133,7 @@ function gradingOf(input: FlipsPreviewInput, results: EvalResult[]) {
     options,
     live: replayStoredCandidates({ results, sourceRunId: input.runId }),
     compared: cells.size,
+    comparedCalls,
     gone: results.filter((r) => !inText.has(r.id)).map((r) => r.name),
     added: planned.filter((id) => !stored.has(id)),
   };
@@ -172,6 +186,13 @@ export async function planFlipsPreview(
   const read = await readSource(input);
   if (!read.ok) return read;
   const grading = gradingOf(input, read.results);
+  const maxCompared = input.maxCompared ?? MAX_COMPARED_CALLS;
+  if (grading.comparedCalls > maxCompared)
+    return {
+      ok: false,
+      code: "too_complex",
+      message: `Run ${input.runId} has ${plural(grading.comparedCalls, "judge call")} to compare with this text (from the judge cache or not); a dashboard preview grades at most ${plural(maxCompared, "call")}. Save, then run rubric-studio regrade ${input.runId} --config <file>.`,
+    };
   const misses: { costUsd: number | null }[] = [];
   let asked = 0;
   const judge = cacheOnlyJudge({ prisma: input.prisma, priceOf: input.priceOf, misses });

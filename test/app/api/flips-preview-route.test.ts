@@ -7,7 +7,7 @@ import type {
   FlipsPreview,
   FlipsPreviewLine,
 } from "../../../components/authoring/flips-types";
-import { runFlipsPreview } from "../../../lib/store/flips-preview";
+import { planFlipsPreview, runFlipsPreview } from "../../../lib/store/flips-preview";
 import { resetSuiteWorkers } from "../../../lib/offthread/suite-workers";
 import { createSuiteStore } from "../../../lib/store/suite-store";
 import { isJudgeRequest } from "../../support/agent-script";
@@ -264,5 +264,24 @@ describe("runFlipsPreview past the dashboard's bound", () => {
       message: `This preview would make 2 judge calls; one dashboard request may make at most 1 call. Edit fewer criteria at once, or save and run rubric-studio regrade ${runId} --config <file>.`,
     });
     expect(api.requests.length).toBe(asked);
+  });
+
+  it("refuses a run with more calls to compare than a preview grades, cached or not", async () => {
+    const refused = await planFlipsPreview({
+      prisma: db.prisma,
+      runId,
+      suiteId,
+      suite: suiteFrom(EDITED),
+      defaultModel: "claude-sonnet-4-6",
+      toolVersion: "0.0.0-test",
+      priceOf: () => undefined,
+      maxCalls: 5_000,
+      maxCompared: 3,
+    });
+    expect(refused).toEqual({
+      ok: false,
+      code: "too_complex",
+      message: `Run ${runId} has 4 judge calls to compare with this text (from the judge cache or not); a dashboard preview grades at most 3 calls. Save, then run rubric-studio regrade ${runId} --config <file>.`,
+    });
   });
 });
