@@ -111,6 +111,20 @@ test("edit a criterion, preview which stored verdicts flip, then save", async ({
   await expect(page.getByText("Saved as a new version.")).toBeVisible();
   expect(judgeCalls() - before).toBe(2);
 
+  // Back to the run's own wording: nothing flips, and every verdict comes from the judge cache.
+  await setText(page, suite("States how long a refund takes."));
+  await expect(panel.getByTestId("flips-plan")).toHaveText(
+    "Compares 4 results: no judge call, every verdict from the judge cache, no cost.",
+  );
+  await panel.getByRole("button", { name: "Preview flips" }).click();
+  await expect(panel.getByTestId("flips-empty")).toHaveText(
+    "Nothing flips: every one of the 4 results keeps its verdict.",
+  );
+  await expect(panel.getByTestId("flips-footer")).toContainText(
+    "No judge call: every verdict came from the judge cache",
+  );
+  expect(judgeCalls() - before).toBe(2);
+
   // The stored result the row links to opens.
   await page.goto(`${KEYED}${href}`);
   await expect(page.getByTestId("result-score")).toBeVisible();
