@@ -135,6 +135,12 @@ export function FlipsPanel(props: FlipsPanelProps) {
                     ? planLine(planNow.value)
                     : null}
           </p>
+          {planNow?.value && planNow.value.deferred > 0 ? (
+            <p className="notice notice-warning small" data-testid="flips-deferred">
+              {plural(planNow.value.deferred, "result")} cannot be graded here
+              {planNow.value.deferReason ? `: ${planNow.value.deferReason}` : ""}.
+            </p>
+          ) : null}
           {refused ? (
             <p className="notice notice-warning small">
               More than one dashboard request may make ({plural(planNow.value!.maxCalls, "call")}):
@@ -196,7 +202,12 @@ function PreviewBody({ preview, current }: { preview?: FlipsPreviewState; curren
       {preview.text !== current ? (
         <p className="muted small">(previewed an earlier draft: preview again for this one)</p>
       ) : null}
-      {value.flips.length === 0 ? (
+      {value.flips.length === 0 && value.unchanged === 0 ? (
+        <p className="notice notice-warning small" data-testid="flips-empty">
+          Nothing was graded, so nothing can be said to flip
+          {value.deferReason ? `: ${value.deferReason}` : "."}
+        </p>
+      ) : value.flips.length === 0 ? (
         <p className="small" data-testid="flips-empty">
           Nothing flips: every one of the {plural(value.unchanged, "result")} keeps its verdict.
         </p>

@@ -196,12 +196,14 @@ export async function planFlipsPreview(
   const misses: { costUsd: number | null }[] = [];
   let asked = 0;
   const judge = cacheOnlyJudge({ prisma: input.prisma, priceOf: input.priceOf, misses });
-  await runSuite(grading.options, {
+  const probe = await runSuite(grading.options, {
     judge: { grade: (request, context) => (asked++, judge.grade(request, context)) },
     live: grading.live,
     now: Date.now,
     priceOf: input.priceOf,
   });
+  // Deferred before any judge is asked (no key here for its model): neither paid nor from the cache.
+  const deferred = probe.results.filter((r) => r.status === "deferred");
   return {
     ok: true,
     value: {
@@ -214,6 +216,8 @@ export async function planFlipsPreview(
       costUsd: misses.reduce((n, m) => n + (m.costUsd ?? 0), 0),
       unpricedCalls: misses.filter((m) => m.costUsd === null).length,
       maxCalls: input.maxCalls,
+      deferred: deferred.length,
+      ...(deferred[0]?.note ? { deferReason: deferred[0].note } : {}),
     },
   };
 }

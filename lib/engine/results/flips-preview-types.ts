@@ -41,6 +41,9 @@ export interface FlipsPlan {
   costUsd: number;
   unpricedCalls: number;
   maxCalls: number;
+  /** Results the server cannot grade (a judge model whose provider has no key here), and why, in the first one's words. */
+  deferred: number;
+  deferReason?: string;
 }
 
 export interface FlipsPreview extends FlipsPlan {

@@ -201,6 +201,26 @@ describe("POST /api/runs/[id]/flips-preview", () => {
   );
 });
 
+describe("a server without the judge's key", () => {
+  it(
+    "plans no call and says the results cannot be graded here, and why",
+    { timeout: 30_000 },
+    async () => {
+      const key = process.env.ANTHROPIC_API_KEY;
+      delete process.env.ANTHROPIC_API_KEY;
+      try {
+        const planned = await post(runId, { yaml: EDITED, suiteId, plan: true });
+        expect(planned.status).toBe(200);
+        const plan = (await planned.json()) as FlipsPlan;
+        expect(plan).toMatchObject({ compared: 4, calls: 0, deferred: 4 });
+        expect(plan.deferReason).toMatch(/ANTHROPIC_API_KEY/);
+      } finally {
+        process.env.ANTHROPIC_API_KEY = key;
+      }
+    },
+  );
+});
+
 describe("a preview the browser leaves", () => {
   it(
     "stops: the judge calls in flight are dropped and none is made after",
@@ -227,7 +247,8 @@ describe("a preview the browser leaves", () => {
           { params: Promise.resolve({ id: runId }) },
         );
         expect(response.status).toBe(200);
-        await expect.poll(() => api2.inFlight(), { timeout: 10_000 }).toBeGreaterThan(0);
+        // Both calls of the edited criterion (its two cells) are in flight.
+        await expect.poll(() => api2.inFlight(), { timeout: 10_000 }).toBe(2);
         const started = api2.requests.length;
         left.abort();
         await expect.poll(() => api2.inFlight(), { timeout: 3_000 }).toBe(0);
