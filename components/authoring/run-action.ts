@@ -6,7 +6,10 @@ import type { DraftCheck, DraftIssue } from "./api-types";
 // text that does not load is refused, with the first error's line and reason.
 
 /** Why text that does not load is not saved: its errors, each at its line and column (the first three, then how many more). */
-export function saveRefusal(issues: readonly DraftIssue[]): string | undefined {
+export function saveRefusal(
+  issues: readonly DraftIssue[],
+  refused = "Not saved",
+): string | undefined {
   const errors = issues.filter((i) => i.severity === "error");
   if (errors.length === 0) return undefined;
   const shown = errors
@@ -14,7 +17,7 @@ export function saveRefusal(issues: readonly DraftIssue[]): string | undefined {
     .map((e) => `line ${e.line}:${e.column}: ${e.message}`)
     .join("; ");
   const more = errors.length > 3 ? ` (and ${errors.length - 3} more)` : "";
-  return `Not saved: the suite does not load. ${shown}${more}`;
+  return `${refused}: the suite does not load. ${shown}${more}`;
 }
 
 export type RunAction =

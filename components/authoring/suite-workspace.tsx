@@ -9,6 +9,8 @@ import { AnchorsPanel } from "./anchors-panel";
 import { useAnchorChecks } from "./use-anchor-checks";
 import { IssuesPanel, PlanPanel } from "./plan-panel";
 import { VersionsPanel } from "./versions-panel";
+import { FlipsSection } from "./flips-panel";
+import type { PreviewRunOption } from "./use-flips-preview";
 import { plural } from "@/lib/engine/results/format-score";
 import { suiteFileName, suiteYamlUrl } from "./suite-file";
 import { runAction, saveRefusal } from "./run-action";
@@ -35,9 +37,11 @@ export interface SuiteWorkspaceProps {
   savedYaml: string;
   /** Whether the server has a judge key: without one, checking anchors is off from the start, and says why. */
   judgeKey: boolean;
+  /** The suite's stored runs, newest first: "Flips against run…" compares the text with one. */
+  runs?: PreviewRunOption[];
 }
 
-export function SuiteWorkspace({ suite, savedYaml, judgeKey }: SuiteWorkspaceProps) {
+export function SuiteWorkspace({ suite, savedYaml, judgeKey, runs = [] }: SuiteWorkspaceProps) {
   const [text, setText] = useState(savedYaml);
   const [saved, setSaved] = useState(savedYaml);
   const [check, setCheck] = useState<DraftCheck | null>(null);
@@ -172,6 +176,7 @@ export function SuiteWorkspace({ suite, savedYaml, judgeKey }: SuiteWorkspacePro
   }, [dirty]);
 
   const errors = check?.issues.filter((i) => i.severity === "error").length ?? 0;
+  const flips = <FlipsSection suiteId={suite.id} text={text} runs={runs} hydrated={hydrated} />;
   return (
     <main className="page-wide">
       <div className="page-header" style={{ marginBottom: 12 }}>
@@ -276,6 +281,8 @@ export function SuiteWorkspace({ suite, savedYaml, judgeKey }: SuiteWorkspacePro
           </div>
         </div>
         <aside className="side">
+          {/* Before saving an edit: which of a stored run's verdicts it flips (first when there is a run to compare with). */}
+          {runs.length > 0 ? flips : null}
           <PlanPanel check={check} checking={checking} error={checkError} />
           <IssuesPanel check={check} />
           <AnchorsPanel
@@ -286,6 +293,7 @@ export function SuiteWorkspace({ suite, savedYaml, judgeKey }: SuiteWorkspacePro
             onAuto={setAutoOn}
             onCap={setCap}
           />
+          {runs.length === 0 ? flips : null}
           <VersionsPanel
             suiteId={suite.id}
             fileName={suiteFileName(suite.name)}

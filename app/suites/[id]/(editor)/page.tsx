@@ -1,5 +1,6 @@
 import { notFound } from "next/navigation";
 import { createSuiteStore } from "../../../../lib/store/suite-store";
+import { createRunViews } from "../../../../lib/store/run-views";
 import { dashboardDatabase } from "../../../../lib/store/dashboard-database";
 import { SuiteWorkspace } from "../../../../components/authoring/suite-workspace";
 import { ErrorState } from "../../../../components/ui/states";
@@ -27,11 +28,19 @@ export default async function SuitePage({ params }: { params: Promise<{ id: stri
   const settings = readEnv();
   const providers = settings.ok ? await dashboardProviders(settings.value) : undefined;
   const judgeKey = providers?.ok === true && serverCanJudge(providers.value);
+  // "Flips against run…" picks one of these (newest first); a run of another suite is refused by its route.
+  const runs = await createRunViews(db.prisma).listRuns({ suiteId: id, limit: 50 });
   return (
     <SuiteWorkspace
       suite={{ id: suite.id, name: suite.name }}
       savedYaml={suite.latest?.yaml ?? ""}
       judgeKey={judgeKey}
+      runs={runs.map((r) => ({
+        id: r.id,
+        createdAt: r.createdAt.toISOString(),
+        status: r.status,
+        version: r.version.number,
+      }))}
     />
   );
 }

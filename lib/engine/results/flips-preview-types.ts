@@ -1,0 +1,55 @@
+import type { EvalStatus } from "./report";
+
+// The editor's flips preview as it travels to the browser (lib/store/flips-preview.ts
+// makes it, components/authoring draws it): plain data, no server code.
+
+export interface FlipRow {
+  /** The stored result's key: the link to it is /runs/<run>/results/<id>. */
+  id: string;
+  name: string;
+  eval: string;
+  /** The matrix cell or dataset item, in words ("agent claude-haiku-4-5, prompt 2"); "" for a plain eval. */
+  cell: string;
+  previous: { status: EvalStatus; score: number | null; display: string };
+  now: { status: EvalStatus; score: number | null; display: string };
+  /** The new reasoning of each criterion whose verdict changed (a free-form rubric's: each judge's). */
+  reasons: { criterion: string; score: number | null; reasoning: string }[];
+  href: string;
+}
+
+/** The stored run a preview compares against, as the panel names it. */
+export interface PreviewSource {
+  runId: string;
+  createdAt: string;
+  status: string;
+  /** The suite version it graded, numbered as the versions panel numbers them (v1 the oldest). */
+  version: number;
+}
+
+export interface FlipsPlan {
+  source: PreviewSource;
+  /** Stored results graded again (those of evals and cells still in the text). */
+  compared: number;
+  /** Stored results whose eval or cell is no longer in the text (not compared). */
+  gone: string[];
+  /** Cells of the text with no stored candidate in the run (grade them with Run). */
+  added: string[];
+  /** Judge calls the preview will pay for (the rest come from the judge cache). */
+  calls: number;
+  reused: number;
+  /** What the paid calls cost (priced ones); `unpricedCalls` have no price. */
+  costUsd: number;
+  unpricedCalls: number;
+  maxCalls: number;
+  /** Results the server cannot grade (a judge model whose provider has no key here), and why, in the first one's words. */
+  deferred: number;
+  deferReason?: string;
+}
+
+export interface FlipsPreview extends FlipsPlan {
+  flips: FlipRow[];
+  unchanged: number;
+  /** Results not graded (the judge erred, or the preview was stopped) and not flips. */
+  ungraded: number;
+  spentUsd: number;
+}
