@@ -32,6 +32,8 @@ export interface RunFigures {
   deferReasons: { reason: string; count: number }[];
   /** Results of pairwise comparisons (none: the page asks nothing about position bias). */
   pairwise: number;
+  /** Every criterion name of its results, once, sorted (the CSV's columns, named before its first row). */
+  criteria?: string[];
   /** The heatmap's cells over every eval with a matrix. */
   cells: MatrixCell[];
 }
@@ -139,13 +141,22 @@ export async function deferReasonsOf(
     LIMIT 3`;
 }
 
+/** Every criterion name of the run's results, once, sorted (the csv reporter's column order). */
+export async function criterionNamesOf(prisma: PrismaClient, runId: string): Promise<string[]> {
+  const rows = await prisma.$queryRaw<
+    { name: string }[]
+  >`SELECT DISTINCT name FROM criterion_results WHERE run_id = ${runId}::uuid ORDER BY name`;
+  return rows.map((row) => row.name).sort();
+}
+
 /** Counts a finished run's figures and keeps them with the run. */
 export async function storeRunFigures(prisma: PrismaClient, runId: string): Promise<void> {
-  const [counted, cells, deferReasons, pairwise] = await Promise.all([
+  const [counted, cells, deferReasons, pairwise, criteria] = await Promise.all([
     countsOf(prisma, runId),
     matrixCellsOf(prisma, { runId }),
     deferReasonsOf(prisma, runId),
     prisma.evalResultRow.count({ where: { runId, rubricKind: "pairwise" } }),
+    criterionNamesOf(prisma, runId),
   ]);
   const figures: RunFigures = {
     results: counted.results,
@@ -154,6 +165,7 @@ export async function storeRunFigures(prisma: PrismaClient, runId: string): Prom
     ...(counted.counts.skipped > 0 ? { skippedBy: await skippedByOf(prisma, runId) } : {}),
     deferReasons,
     pairwise,
+    criteria,
     cells,
   };
   await prisma.run.update({
