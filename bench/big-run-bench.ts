@@ -186,6 +186,7 @@ export async function bigRunBench(input: {
   if (process.env.BENCH_BIG_RUN_URL) {
     url = process.env.BENCH_BIG_RUN_URL;
     server = `BENCH_BIG_RUN_URL`;
+    await withAdapter(url, applyMigrations);
   } else if (input.pglite) {
     const dir = await mkdtemp(path.join(tmpdir(), "rs-big-run-"));
     const embedded = await startEmbeddedServer({

@@ -1,4 +1,5 @@
 import { Prisma, type PrismaClient } from "./generated/client";
+import { keptFiguresOf } from "./run-figures";
 
 // The pairwise judge's position bias across comparisons: a run's (every
 // pairwise result of it pooled) and a suite's, run by run. Each result stores
@@ -47,6 +48,8 @@ export function createPositionBiasViews(prisma: PrismaClient) {
     /** A run's pairwise results pooled; undefined when it has none. */
     async runPositionBias(runId: string): Promise<PooledPositionBias | undefined> {
       if (!UUID.test(runId)) return undefined;
+      // A finished run kept how many comparisons it has (run-figures.ts): none, nothing to read.
+      if ((await keptFiguresOf(prisma, runId))?.pairwise === 0) return undefined;
       const rows = await prisma.$queryRaw<
         Row[]
       >`SELECT ${POOLED} FROM eval_results e WHERE e.run_id = ${runId}::uuid AND e.rubric_kind = 'pairwise'`;

@@ -1,12 +1,12 @@
 import type { EvalResult } from "../engine/results/report";
 import type { PrismaClient } from "./generated/client";
 import { storableDeep } from "./storable";
-import { criterionRowsOf, rowOf } from "./run-store";
+import { criterionRowsOf, rowOf } from "./result-rows";
 
 // Many graded results written in one statement, one round trip: the results upserted on
 // (run, result key), so a rerun of a cell never duplicates it, the criteria of those replaced
 // deleted, and every criterion inserted, all from one JSON parameter read by jsonb_to_recordset
-// (its fields are run-store.ts's rowOf and criterionRowsOf, Prisma's field names, so one mapping
+// (its fields are result-rows.ts's rowOf and criterionRowsOf, Prisma's field names, so one mapping
 // serves both writers).
 // What `saveResult` does for one result, without Prisma building each row in Node (67 results/s
 // through it; thousands a second here: `npm run bench:store`). What a model wrote is made storable

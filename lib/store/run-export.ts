@@ -1,6 +1,7 @@
 import { readStoredResult } from "../engine/results/stored-result";
 import type { EvalResult } from "../engine/results/report";
 import type { PrismaClient } from "./connection";
+import { criterionNamesOf, keptFiguresOf } from "./run-figures";
 
 // A whole run's results for an export (the run page's CSV download, `report RUN_ID`), in the
 // suite's order (as the CLI's reports list them, not the order they finished in, which changes
@@ -27,13 +28,10 @@ export function createRunExport(prisma: PrismaClient) {
       return prisma.evalResultRow.count({ where: { runId } });
     },
 
-    /** Every criterion name of the run's results, once, sorted (the csv reporter's column order). */
+    /** Every criterion name of the run's results, once, sorted (the csv reporter's column order): kept by a finished run. */
     async criterionNames(runId: string): Promise<string[]> {
       if (!UUID.test(runId)) return [];
-      const rows = await prisma.$queryRaw<
-        { name: string }[]
-      >`SELECT DISTINCT name FROM criterion_results WHERE run_id = ${runId}::uuid ORDER BY name`;
-      return rows.map((row) => row.name).sort();
+      return (await keptFiguresOf(prisma, runId))?.criteria ?? criterionNamesOf(prisma, runId);
     },
 
     /**

@@ -1,4 +1,5 @@
 import { EVAL_STATUSES, type EvalStatus } from "../engine/results/report";
+import { SKIP_KINDS, type SkipKind, type SkippedBy } from "../engine/results/skip-kind";
 import { Prisma, type PrismaClient } from "./generated/client";
 
 // What the run page shows of a whole run that SQL has to count over every result: the counts per
@@ -25,6 +26,14 @@ export interface RunFigures {
   results: number;
   vacuous: number;
   counts: Record<EvalStatus, number>;
+  /** The skipped results per cause, when some were skipped. */
+  skippedBy?: SkippedBy;
+  /** Why results deferred, the commonest causes first (at most 3). */
+  deferReasons: { reason: string; count: number }[];
+  /** Results of pairwise comparisons (none: the page asks nothing about position bias). */
+  pairwise: number;
+  /** Every criterion name of its results, once, sorted (the CSV's columns, named before its first row). */
+  criteria?: string[];
   /** The heatmap's cells over every eval with a matrix. */
   cells: MatrixCell[];
 }
@@ -81,7 +90,9 @@ export async function matrixCellsOf(
 export async function countsOf(
   prisma: PrismaClient,
   runId: string,
-): Promise<Omit<RunFigures, "cells"> & { costUsd: number; judgeCalls: number }> {
+): Promise<
+  Pick<RunFigures, "results" | "vacuous" | "counts"> & { costUsd: number; judgeCalls: number }
+> {
   const groups = await prisma.evalResultRow.groupBy({
     by: ["status", "vacuous"],
     where: { runId },
@@ -101,16 +112,60 @@ export async function countsOf(
   return figures;
 }
 
+/**
+ * A run's skipped results per cause: the result's skipKind, or for a result
+ * stored before skips had one, the cause its note began with.
+ */
+export async function skippedByOf(prisma: PrismaClient, runId: string): Promise<SkippedBy> {
+  const rows = await prisma.$queryRaw<{ kind: string | null; n: number }[]>`
+    SELECT COALESCE(data->>'skipKind', substring(note from '^skipped [(](budget|interrupted)[)]: ')) AS kind, count(*)::int AS n
+    FROM eval_results WHERE run_id = ${runId}::uuid AND status = 'skipped' GROUP BY 1`;
+  const by: SkippedBy = {};
+  for (const row of rows)
+    if ((SKIP_KINDS as readonly (string | null)[]).includes(row.kind))
+      by[row.kind as SkipKind] = row.n;
+  return by;
+}
+
+/** Why a run's deferred results were not graded: each distinct cause with how many it deferred, the commonest first (at most 3). */
+export async function deferReasonsOf(
+  prisma: PrismaClient,
+  runId: string,
+): Promise<{ reason: string; count: number }[]> {
+  return prisma.$queryRaw<{ reason: string; count: number }[]>`
+    SELECT coalesce(note, reason) AS reason, count(*)::int AS count
+    FROM eval_results
+    WHERE run_id = ${runId}::uuid AND status = 'deferred'
+    GROUP BY 1
+    ORDER BY 2 DESC, 1
+    LIMIT 3`;
+}
+
+/** Every criterion name of the run's results, once, sorted (the csv reporter's column order). */
+export async function criterionNamesOf(prisma: PrismaClient, runId: string): Promise<string[]> {
+  const rows = await prisma.$queryRaw<
+    { name: string }[]
+  >`SELECT DISTINCT name FROM criterion_results WHERE run_id = ${runId}::uuid ORDER BY name`;
+  return rows.map((row) => row.name).sort();
+}
+
 /** Counts a finished run's figures and keeps them with the run. */
 export async function storeRunFigures(prisma: PrismaClient, runId: string): Promise<void> {
-  const [counted, cells] = await Promise.all([
+  const [counted, cells, deferReasons, pairwise, criteria] = await Promise.all([
     countsOf(prisma, runId),
     matrixCellsOf(prisma, { runId }),
+    deferReasonsOf(prisma, runId),
+    prisma.evalResultRow.count({ where: { runId, rubricKind: "pairwise" } }),
+    criterionNamesOf(prisma, runId),
   ]);
   const figures: RunFigures = {
     results: counted.results,
     vacuous: counted.vacuous,
     counts: counted.counts,
+    ...(counted.counts.skipped > 0 ? { skippedBy: await skippedByOf(prisma, runId) } : {}),
+    deferReasons,
+    pairwise,
+    criteria,
     cells,
   };
   await prisma.run.update({
@@ -126,4 +181,16 @@ export function keptFigures(run: {
 }): RunFigures | undefined {
   const figures = run.figures as RunFigures | null;
   return run.finishedAt && figures && Array.isArray(figures.cells) ? figures : undefined;
+}
+
+/** The figures a finished run kept, read by its id. */
+export async function keptFiguresOf(
+  prisma: PrismaClient,
+  runId: string,
+): Promise<RunFigures | undefined> {
+  const run = await prisma.run.findUnique({
+    where: { id: runId },
+    select: { finishedAt: true, figures: true },
+  });
+  return run ? keptFigures(run) : undefined;
 }

@@ -2,7 +2,7 @@ import type { EvalStatus } from "../engine/results/report";
 import type { Scale } from "../config/types";
 import { Prisma, type PrismaClient } from "./generated/client";
 import type { RunStatus } from "./run-store";
-import { keptFigures } from "./run-figures";
+import { deferReasonsOf, keptFiguresOf } from "./run-figures";
 
 // The run-history reads behind the dashboard: the trend of one eval across a
 // suite's runs, one page of a run's results (filtered, sorted and paged on the
@@ -163,11 +163,7 @@ async function totalFromFigures(
   runId: string,
   statuses: EvalStatus[] | undefined,
 ): Promise<number | undefined> {
-  const run = await prisma.run.findUnique({
-    where: { id: runId },
-    select: { finishedAt: true, figures: true },
-  });
-  const kept = run ? keptFigures(run) : undefined;
+  const kept = await keptFiguresOf(prisma, runId);
   if (!kept) return undefined;
   return statuses
     ? [...new Set(statuses)].reduce((n, s) => n + (kept.counts[s] ?? 0), 0)
@@ -344,13 +340,8 @@ export function createRunQueries(prisma: PrismaClient) {
      */
     async deferReasons(runId: string): Promise<{ reason: string; count: number }[]> {
       if (!UUID.test(runId)) return [];
-      return prisma.$queryRaw<{ reason: string; count: number }[]>`
-        SELECT coalesce(note, reason) AS reason, count(*)::int AS count
-        FROM eval_results
-        WHERE run_id = ${runId}::uuid AND status = 'deferred'
-        GROUP BY 1
-        ORDER BY 2 DESC, 1
-        LIMIT 3`;
+      // A finished run kept them (run-figures.ts).
+      return (await keptFiguresOf(prisma, runId))?.deferReasons ?? deferReasonsOf(prisma, runId);
     },
 
     /** A run's results per judge model: counts by outcome, mean score, cost and calls; by model name. */

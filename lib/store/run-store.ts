@@ -7,7 +7,7 @@ import { fillReviewQueue } from "./fill-review-queue";
 import { readStoredResult } from "../engine/results/stored-result";
 import { Prisma, type PrismaClient } from "./generated/client";
 import { storableDeep } from "./storable";
-import { suiteOrderKey } from "./suite-order-key";
+import { criterionRowsOf, rowOf } from "./result-rows";
 import { saveResultBatch } from "./result-batch";
 import { storeRunFigures } from "./run-figures";
 
@@ -71,53 +71,6 @@ const TRANSACTION_OPTIONS = { maxWait: 30_000, timeout: 30_000 };
 
 export function contentHash(text: string): string {
   return createHash("sha256").update(text).digest("hex");
-}
-
-function judgeModelOf(result: EvalResult): string | null {
-  return result.judge.models[0] ?? null;
-}
-
-/** A result's columns (Prisma's field names); `saveResultBatch` (result-batch.ts) writes the same. */
-export function rowOf(result: EvalResult) {
-  return {
-    evalName: result.eval,
-    name: result.name,
-    cellModel: result.cell?.model ?? null,
-    cellAgent: result.cell?.agent ?? null,
-    cellPrompt: result.cell?.promptIndex ?? null,
-    judgeModel: judgeModelOf(result),
-    judgeCount: Math.max(1, result.judges.length),
-    rubricKind: result.rubric.kind,
-    status: result.status,
-    vacuous: result.vacuous,
-    score: result.score,
-    threshold: result.threshold,
-    reason: result.reason,
-    note: result.note ?? null,
-    costUsd: result.costUsd,
-    judgeCalls: result.judgeCalls,
-    latencyMs: Math.round(result.latencyMs),
-    suiteOrder: suiteOrderKey(result),
-    data: result as unknown as Prisma.InputJsonValue,
-  };
-}
-
-export function criterionRowsOf(runId: string, evalResultId: string, result: EvalResult) {
-  return result.criteria.map((c) => ({
-    evalResultId,
-    runId,
-    name: c.name,
-    status: c.status,
-    score: c.score,
-    passed: c.passed,
-    threshold: c.threshold,
-    weight: c.weight,
-    required: c.required,
-    guard: c.guard,
-    gates: c.gates,
-    reasoning: c.reasoning,
-    evidence: c.evidence ?? null,
-  }));
 }
 
 export function createRunStore(prisma: PrismaClient) {

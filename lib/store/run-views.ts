@@ -18,14 +18,19 @@ import type {
   Report,
 } from "../engine/results/report";
 import type { JudgeAgreement } from "../engine/results/trust";
-import { SKIP_KINDS, type SkipKind, type SkippedBy } from "../engine/results/skip-kind";
-import { EVAL_STATUSES } from "../engine/results/report";
 import { readStoredResult } from "../engine/results/stored-result";
 import { Prisma, type PrismaClient } from "./generated/client";
 import { createRunStore, type RunStatus, type StartedBy } from "./run-store";
 import { callsByModel, type StoredModelCalls, unpricedCallsByRun } from "./run-call-totals";
 import { versionNumbers } from "./version-numbers";
-import { countsOf, keptFigures, matrixCellsOf, type MatrixCell } from "./run-figures";
+import {
+  countsOf,
+  keptFigures,
+  keptFiguresOf,
+  matrixCellsOf,
+  skippedByOf,
+  type MatrixCell,
+} from "./run-figures";
 
 export type { MatrixCell } from "./run-figures";
 
@@ -111,25 +116,6 @@ function agreementRows(runId: string): Prisma.Sql {
 
 /** The most results the agreement view reads (in the suite's order): its figures over a bounded sample. */
 export const AGREEMENT_MAX_RESULTS = 20_000;
-
-function emptyCounts(): Record<EvalStatus, number> {
-  return Object.fromEntries(EVAL_STATUSES.map((s) => [s, 0])) as Record<EvalStatus, number>;
-}
-
-/**
- * A run's skipped results per cause: the result's skipKind, or for a result
- * stored before skips had one, the cause its note began with.
- */
-async function skippedBy(prisma: PrismaClient, runId: string): Promise<SkippedBy> {
-  const rows = await prisma.$queryRaw<{ kind: string | null; n: number }[]>`
-    SELECT COALESCE(data->>'skipKind', substring(note from '^skipped [(](budget|interrupted)[)]: ')) AS kind, count(*)::int AS n
-    FROM eval_results WHERE run_id = ${runId}::uuid AND status = 'skipped' GROUP BY 1`;
-  const by: SkippedBy = {};
-  for (const row of rows)
-    if ((SKIP_KINDS as readonly (string | null)[]).includes(row.kind))
-      by[row.kind as SkipKind] = row.n;
-  return by;
-}
 
 type RunRow = Awaited<ReturnType<PrismaClient["run"]["findMany"]>>[number] & {
   suite: { name: string };
@@ -232,7 +218,9 @@ export function createRunViews(prisma: PrismaClient) {
       return {
         ...listItemOf(run, versions, new Map([[runId, sum("unpriced")]])),
         counts:
-          counts.skipped > 0 ? { ...counts, skippedBy: await skippedBy(prisma, runId) } : counts,
+          counts.skipped > 0
+            ? { ...counts, skippedBy: kept?.skippedBy ?? (await skippedByOf(prisma, runId)) }
+            : counts,
         results,
         vacuous,
         startedAt: run.startedAt,
@@ -361,11 +349,7 @@ export function createRunViews(prisma: PrismaClient) {
     async matrixCells(input: { runId: string; evalName?: string }): Promise<MatrixCell[]> {
       if (!UUID.test(input.runId)) return [];
       if (!input.evalName) {
-        const run = await prisma.run.findUnique({
-          where: { id: input.runId },
-          select: { finishedAt: true, figures: true },
-        });
-        const kept = run ? keptFigures(run) : undefined;
+        const kept = await keptFiguresOf(prisma, input.runId);
         if (kept) return kept.cells;
       }
       return matrixCellsOf(prisma, input);
