@@ -96,4 +96,23 @@ describe("planCells and planTotals", () => {
     });
     expect(() => planSuite({ suite, defaultModel: DEFAULT_MODEL })).toThrow(/planCells/);
   });
+
+  it("compares the cells of an eval whose dataset is streamed as it compares held ones", async () => {
+    const text = `${SUITE.replace(
+      "matrix: { models: [claude-haiku-4-5, claude-sonnet-4-6] }",
+      'matrix: { prompts: ["Answer {{input}}", "Briefly: {{input}}"] }',
+    )}
+  - name: prompt 1 vs 2
+    rubric: "Which answer is better?"
+    compare:
+      eval: graded
+      a: { prompt: 1 }
+      b: { prompt: 2 }
+`;
+    const held = planSuite({ suite: suiteFrom(text), defaultModel: DEFAULT_MODEL });
+    const { suite } = streamed(suiteFrom(text));
+    const lazy = await collect(planCells({ suite, defaultModel: DEFAULT_MODEL }));
+    expect(lazy).toEqual(held);
+    expect(lazy.at(-1)!.compared?.pairs.length).toBe(3);
+  });
 });
