@@ -51,6 +51,8 @@ export interface RunRequest {
     source: EvalResult[];
     live: LivePort;
     cells: ReadonlySet<string>;
+    /** The fixed responses the source graded, by result id (graded instead of the suite's text). */
+    responses: ReadonlyMap<string, string>;
   };
 }
 
@@ -130,7 +132,9 @@ export async function executeRun(request: RunRequest): Promise<number> {
         defaultModel: settings.judgeModel,
         resolveModel,
         filter: request.filter,
-        ...(request.regrade ? { agentsReplayed: true } : {}),
+        ...(request.regrade
+          ? { agentsReplayed: true, storedResponses: request.regrade.responses }
+          : {}),
       }).filter((cell) => !request.regrade || request.regrade.cells.has(cell.id));
       const plannedJudgeCalls = planned.reduce((n, c) => n + c.judgeCalls, 0);
       const gate = baseline
@@ -234,7 +238,11 @@ export async function executeRun(request: RunRequest): Promise<number> {
           skipResultIds,
           ...(config.batch ? { batch: true } : {}),
           ...(request.regrade
-            ? { agentsReplayed: true, onlyResultIds: request.regrade.cells }
+            ? {
+                agentsReplayed: true,
+                storedResponses: request.regrade.responses,
+                onlyResultIds: request.regrade.cells,
+              }
             : {}),
         },
         {
@@ -292,9 +300,18 @@ export async function executeRun(request: RunRequest): Promise<number> {
       });
     if (runId) report = { ...report, runId };
     if (store && runId) {
+      // The run's one duration, from when the store says it started: `report RUN_ID` says the same.
+      const startedAt = (await store.getRun(runId))?.startedAt;
+      if (startedAt)
+        report = {
+          ...report,
+          startedAt: startedAt.toISOString(),
+          durationMs: Date.parse(report.finishedAt) - startedAt.getTime(),
+        };
       await store.finishRun({
         runId,
         report,
+        finishedAt: new Date(report.finishedAt),
         status: abort.signal.aborted || cancelled.signal.aborted ? "cancelled" : "completed",
       });
     }

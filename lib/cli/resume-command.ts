@@ -1,11 +1,10 @@
 import path from "node:path";
 import { loadSuite, formatIssue } from "../config/load-suite";
-import { parseReporterList } from "../report/registry";
-import { readEnv } from "../env/read-env";
 import { fileLimits } from "./file-limits";
 import { openDatabase } from "../store/open-database";
 import { createRunStore, type RunConfig } from "../store/run-store";
 import { executeRun } from "./execute-run";
+import { storedRunSetup } from "./stored-run-setup";
 import { readSuiteAttachments } from "./read-suite-file";
 import type { CliIo } from "./cli-io";
 
@@ -20,19 +19,14 @@ export async function resumeCommand(input: {
   io: CliIo;
 }): Promise<number> {
   const { runId, options, io } = input;
-  const fail = (message: string) => {
-    io.stderr.write(`error: ${message}\n`);
-    return 2;
-  };
-  const settings = readEnv(io.env);
-  if (!settings.ok) return fail(settings.message);
-  const reporters = parseReporterList(options.reporter);
-  if (!reporters.ok) return fail(reporters.message);
+  const setup = storedRunSetup({ io, reporter: options.reporter });
+  if (!setup.ok) return setup.exitCode;
+  const { fail, settings, reporters } = setup;
 
   // Read the run's own YAML and options: the file on disk may have changed since.
   const db = await openDatabase({
-    databaseUrl: settings.value.databaseUrl,
-    dataDir: settings.value.dataDir,
+    databaseUrl: settings.databaseUrl,
+    dataDir: settings.dataDir,
   });
   let yaml: string;
   let config: RunConfig;
@@ -45,7 +39,7 @@ export async function resumeCommand(input: {
   } finally {
     await db.close();
   }
-  const limits = fileLimits(settings.value);
+  const limits = fileLimits(settings);
   const loaded = loadSuite({ text: yaml, file: config.file, limits });
   if (!loaded.ok) {
     for (const issue of loaded.issues) io.stderr.write(`${formatIssue(issue)}\n`);
@@ -63,10 +57,10 @@ export async function resumeCommand(input: {
   }
   return executeRun({
     suite: read.value,
-    settings: { ...settings.value, judgeModel: config.judgeModel },
+    settings: { ...settings, judgeModel: config.judgeModel },
     config,
     io,
-    reporters: reporters.value,
+    reporters,
     output: options.output,
     color: options.color && Boolean(io.stdout.isTTY),
     filter: config.filter !== undefined ? new RegExp(config.filter, "i") : undefined,
