@@ -1,7 +1,7 @@
 import { createReadStream } from "node:fs";
-import { createInterface } from "node:readline";
 import { parse } from "csv-parse";
 import { columnMapping } from "../config/dataset-columns";
+import { FILE_PLAN_LIMITS, formatCount } from "../config/limits";
 import type { DatasetColumnsInput, DatasetItem } from "../config/dataset-schema";
 import { MAX_PROBLEMS, type DatasetFileProblem } from "../config/dataset-file-problem";
 import { jsonlLineItem, tooManyItems } from "../config/parse-dataset-jsonl";
@@ -38,22 +38,60 @@ interface Row {
   problems: DatasetFileProblem[];
 }
 
+const LINE_FEED = 0x0a;
+
+/**
+ * The lines of a file, each decoded alone (a line feed never occurs inside a UTF-8 sequence), or
+ * `undefined` for a line past FILE_PLAN_LIMITS.streamedLineBytes, which is skipped unread: only a
+ * line at a time is held, whatever the file.
+ */
+async function* linesOf(path: string): AsyncGenerator<string | undefined> {
+  let parts: Buffer[] = [];
+  let held = 0;
+  let tooLong = false;
+  const flush = (last: Buffer) => {
+    const text = tooLong ? undefined : Buffer.concat([...parts, last]).toString("utf8");
+    parts = [];
+    held = 0;
+    tooLong = false;
+    return text?.endsWith("\r") ? text.slice(0, -1) : text;
+  };
+  for await (const chunk of createReadStream(path) as AsyncIterable<Buffer>) {
+    let start = 0;
+    for (let feed = chunk.indexOf(LINE_FEED); feed !== -1; feed = chunk.indexOf(LINE_FEED, start)) {
+      const piece = chunk.subarray(start, feed);
+      tooLong ||= held + piece.length > FILE_PLAN_LIMITS.streamedLineBytes;
+      yield flush(piece);
+      start = feed + 1;
+    }
+    const rest = chunk.subarray(start);
+    held += rest.length;
+    if (held > FILE_PLAN_LIMITS.streamedLineBytes) {
+      tooLong = true;
+      parts = [];
+    } else if (rest.length > 0) parts.push(Buffer.from(rest));
+  }
+  if (held > 0 || parts.length > 0 || tooLong) yield flush(Buffer.alloc(0));
+}
+
 async function* jsonlRows(file: StreamedFile): AsyncGenerator<Row> {
   const mapping = columnMapping(file.columns);
-  const lines = createInterface({
-    input: createReadStream(file.path, { encoding: "utf8" }),
-    crlfDelay: Infinity,
-  });
   let line = 0;
   let row = 0;
-  for await (const text of lines) {
+  for await (const text of linesOf(file.path)) {
     line += 1;
+    if (text === undefined) {
+      yield { line, problems: [{ line, column: 1, message: LINE_TOO_LONG }] };
+      continue;
+    }
     const raw = line === 1 ? text.replace(/^\uFEFF/, "") : text;
     const read = jsonlLineItem({ raw, line, row: row + 1, mapping });
     if (read.item) row += 1;
     if (read.item || read.problems.length > 0) yield { ...read, line };
   }
 }
+
+const LINE_TOO_LONG = `the line is longer than ${formatCount(FILE_PLAN_LIMITS.streamedLineBytes)} bytes, the most a line of a dataset file may hold`;
 
 /** Line feeds inside a record's fields: a record starts that many lines before the one it ends on. */
 const feedsIn = (record: string[]) =>
@@ -62,7 +100,12 @@ const feedsIn = (record: string[]) =>
 async function* csvRows(file: StreamedFile): AsyncGenerator<Row> {
   const mapping = columnMapping(file.columns);
   const records = createReadStream(file.path).pipe(
-    parse({ bom: true, skip_empty_lines: true, info: true }),
+    parse({
+      bom: true,
+      skip_empty_lines: true,
+      info: true,
+      max_record_size: FILE_PLAN_LIMITS.streamedLineBytes,
+    }),
   );
   let header: CsvHeader | undefined;
   let row = 0;

@@ -89,6 +89,8 @@ export const FILE_PLAN_LIMITS = {
   judgeCalls: 30_000_000,
   /** Bytes of a JSONL or CSV dataset file, which is streamed, never held whole. */
   streamedFileBytes: 16 * 1024 * 1024 * 1024,
+  /** Bytes of one line (a CSV record) of such a file: only a line at a time is held. */
+  streamedLineBytes: 64 * 1024 * 1024,
 } as const;
 
 /** zod's error option for an upper bound: "a jury has at most 25 jurors". */

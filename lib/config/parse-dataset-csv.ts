@@ -60,6 +60,8 @@ export function csvErrorMessage(
       return `a " inside an unquoted field; ${QUOTE_ADVICE}`;
     case "CSV_INVALID_CLOSING_QUOTE":
       return `text right after a closing quote; ${QUOTE_ADVICE}`;
+    case "CSV_MAX_RECORD_SIZE":
+      return "the record is longer than a record of a dataset file may be (64 MiB)";
     case "CSV_RECORD_INCONSISTENT_FIELDS_LENGTH":
       return `this row has ${error.record?.length ?? "a different number of"} fields; the header has ${headerLength}`;
     default:

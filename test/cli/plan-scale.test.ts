@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import { createWriteStream } from "node:fs";
+import { open } from "node:fs/promises";
 import { once } from "node:events";
 import path from "node:path";
 import { describe, expect, test } from "vitest";
@@ -94,6 +95,21 @@ describe("plans of a million judge calls from a file", () => {
       /^bad\.csv:123457:\d+: error: dataset "big": a quoted field that starts in this record is never closed/m,
     );
     expect(fromCsv.code).toBe(2);
+    // A line with no end (a sparse file: 80 MiB on paper) is refused at its line, never held whole.
+    for (const name of ["endless.jsonl", "endless.csv"]) {
+      await ws.write(name, name.endsWith(".csv") ? "id,expected_output\n" : "");
+      const handle = await open(path.join(ws.dir, name), "r+");
+      await handle.truncate(80 * 1024 * 1024);
+      await handle.close();
+      await ws.write(`${name}.yaml`, SUITE(name));
+      const endless = await ws.cli(["validate", "--config", `${name}.yaml`]);
+      expect(endless.stderr).toMatch(
+        name.endsWith(".csv")
+          ? /^endless\.csv:2:1: error: dataset "big": the record is longer than a record of a dataset file may be \(64 MiB\)$/m
+          : /^endless\.jsonl:1:1: error: dataset "big": the line is longer than 67,108,864 bytes, the most a line of a dataset file may hold$/m,
+      );
+      expect(endless.code).toBe(2);
+    }
   }, 120_000);
 
   test("the CLI accepts a 20,000-item file (the editor's bound is 10,000); RUBRIC_STUDIO_MAX_CELLS sets a file's bound and the error names it", async ({

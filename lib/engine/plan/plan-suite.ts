@@ -111,21 +111,33 @@ async function* evalCells(
     for (const cell of matrix) yield planCell(planning, { item: item.id, ...cell }, item);
 }
 
-/** The comparison of cells an eval's cells are, against its source eval's (planned whole: a pairwise source is small). */
+/** The eval whose cells an eval compares (`compare: { eval }`), if it is a comparison of cells. */
+function comparedSource(evalConfig: EvalConfig, suite: SuiteConfig): EvalConfig | undefined {
+  const cellsOfComparison =
+    evalConfig.rubric.kind === "pairwise" ? evalConfig.rubric.comparison.cells : undefined;
+  // The loader checked that the source eval exists.
+  return cellsOfComparison && suite.evals.find((e) => e.name === cellsOfComparison.eval)!;
+}
+
+/**
+ * The comparison of cells an eval's cells are, against its source eval's cells, held whole (each
+ * pair needs both sides). The source is planned even when --filter leaves it out.
+ */
 function comparing(
   evalConfig: EvalConfig,
   options: PlanOptions,
+  sourceCells: (source: EvalConfig) => PlannedCell[],
 ): ((cell: PlannedCell) => PlannedCell) | undefined {
-  const { suite, filter } = options;
-  const cellsOfComparison =
-    evalConfig.rubric.kind === "pairwise" ? evalConfig.rubric.comparison.cells : undefined;
-  if (!cellsOfComparison) return undefined;
-  // The loader checked that the source eval exists. It is planned here even when --filter leaves it out.
-  const source = suite.evals.find((e) => e.name === cellsOfComparison.eval)!;
-  const sourcePlanned = !filter || filter.test(source.name);
-  const sourceCells = [...heldCells(source, options)];
-  return (cell) => planCellComparison({ cell, sourceCells, sourcePlanned });
+  const source = comparedSource(evalConfig, options.suite);
+  if (!source) return undefined;
+  const sourcePlanned = !options.filter || options.filter.test(source.name);
+  const cells = sourceCells(source);
+  return (cell) => planCellComparison({ cell, sourceCells: cells, sourcePlanned });
 }
+
+const held = (options: PlanOptions) => (source: EvalConfig) => [...heldCells(source, options)];
+
+const escaped = (name: string) => name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 const planned = (options: PlanOptions) =>
   options.suite.evals.filter((e) => !options.filter || options.filter.test(e.name));
@@ -137,7 +149,11 @@ const planned = (options: PlanOptions) =>
  */
 export async function* planCells(options: PlanOptions): AsyncGenerator<PlannedCell> {
   for (const evalConfig of planned(options)) {
-    const compare = comparing(evalConfig, options);
+    const source = comparedSource(evalConfig, options.suite);
+    // A source whose dataset is streamed is read into cells first: a comparison holds both sides.
+    const sourceCells: PlannedCell[] = [];
+    if (source) for await (const cell of evalCells(source, options)) sourceCells.push(cell);
+    const compare = comparing(evalConfig, options, () => sourceCells);
     for await (const cell of evalCells(evalConfig, options)) yield compare ? compare(cell) : cell;
   }
 }
@@ -146,7 +162,7 @@ export async function* planCells(options: PlanOptions): AsyncGenerator<PlannedCe
 export function planSuite(options: PlanOptions): PlannedCell[] {
   const cells: PlannedCell[] = [];
   for (const evalConfig of planned(options)) {
-    const compare = comparing(evalConfig, options);
+    const compare = comparing(evalConfig, options, held(options));
     for (const cell of heldCells(evalConfig, options)) cells.push(compare ? compare(cell) : cell);
   }
   return cells;
@@ -180,7 +196,17 @@ export function planTotals(options: PlanOptions): { cells: number; judgeCalls: n
       }
       continue;
     }
-    const compare = comparing(evalConfig, options);
+    const compared = comparedSource(evalConfig, options.suite);
+    if (compared && candidateItemsOf(compared, options.suite)?.hasOwnProperty("stream")) {
+      // Cells of a streamed source are not held here: at most one pair of them per cell, both orders.
+      const pairs = planTotals({ ...options, filter: new RegExp(`^${escaped(compared.name)}$`) });
+      for (const cell of heldCells(evalConfig, options)) {
+        cells += 1;
+        judgeCalls += cell.deferReason !== undefined ? 0 : pairs.cells * 2 * cell.judges.length;
+      }
+      continue;
+    }
+    const compare = comparing(evalConfig, options, held(options));
     for (const cell of heldCells(evalConfig, options)) {
       cells += 1;
       judgeCalls += (compare ? compare(cell) : cell).judgeCalls;
