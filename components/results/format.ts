@@ -71,3 +71,9 @@ export function splitCellName(name: string): { eval: string; cell: string | null
   const match = /^(.*) \[([^\[\]]*)\]$/s.exec(name);
   return match ? { eval: match[1]!, cell: match[2]! } : { eval: name, cell: null };
 }
+
+/** A run's cost; calls of an unpriced model make it "unpriced" (or "$x + unpriced"), never a made-up $0. */
+export function costText(shown: { costUsd: number; unpricedCalls: number }): string {
+  if (shown.unpricedCalls === 0) return formatUsd(shown.costUsd);
+  return shown.costUsd > 0 ? `${formatUsd(shown.costUsd)} + unpriced` : "unpriced";
+}

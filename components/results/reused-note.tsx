@@ -10,7 +10,7 @@ export function reusedVerdicts(calls: JudgeCallSummary[]): { count: number; runs
 
 /**
  * A result answered (wholly or partly) from the judge cache says so beside its
- * "Judge calls 0 · Cost $0.00 · Tokens 0", and names the run that paid for
+ * "Judge calls 0 · Cost $0 · Tokens 0", and names the run that paid for
  * those verdicts when the cache knows it; nothing for a result that reused none.
  */
 export function ReusedNote({ calls }: { calls: JudgeCallSummary[] }) {

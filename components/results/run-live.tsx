@@ -4,7 +4,8 @@ import { useEffect, useRef, useState, type ReactNode } from "react";
 import type { OutcomeCounts } from "@/lib/engine/results/report";
 import type { Savings } from "@/lib/engine/results/savings-types";
 import { formatSaving } from "@/lib/report/savings-lines";
-import { formatInt, formatTime, formatUsd } from "./format";
+import { costText, formatInt, formatTime, formatUsd } from "./format";
+import { useRunStream } from "./use-run-stream";
 import { publishLanded, refreshDelay } from "./live-landed";
 import { formatEta, nextEta, progressFraction, rawEta, type EtaState } from "./run-eta";
 import styles from "./results.module.css";
@@ -63,12 +64,6 @@ function callsText(calls: RunSnapshot["calls"], reused: number): string {
       ? `${formatInt(calls.done)} judge calls done`
       : `${formatInt(calls.done)} of ${formatInt(calls.planned)} judge calls done`;
   return reused > 0 ? `${done} (${formatInt(reused)} reused)` : done;
-}
-
-/** The run's cost; calls of an unpriced model make it "unpriced" (or "$x + unpriced"), never a made-up $0. */
-export function costText(shown: Pick<RunSnapshot, "costUsd" | "unpricedCalls">): string {
-  if (shown.unpricedCalls === 0) return formatUsd(shown.costUsd);
-  return shown.costUsd > 0 ? `${formatUsd(shown.costUsd)} + unpriced` : "unpriced";
 }
 
 /**
@@ -147,17 +142,18 @@ export function RunLive({
   const latestDone = useRef(initial.done);
   const trailing = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
-  useEffect(() => {
-    if (!active) return;
-    const source = new EventSource(`/api/runs/${runId}/events`);
-    const refresh = () => {
-      trailing.current = undefined;
-      // The latest count, not the one seen when this refresh was scheduled.
-      refreshed.current = { done: latestDone.current, at: Date.now() };
-      router.refresh();
-    };
-    source.addEventListener("progress", (event) => {
-      const next = JSON.parse((event as MessageEvent<string>).data) as RunSnapshot;
+  useEffect(() => () => clearTimeout(trailing.current), []);
+  const streamNote = useRunStream<RunSnapshot>({
+    runId,
+    active,
+    onPoll: () => router.refresh(),
+    onProgress: (next) => {
+      const refresh = () => {
+        trailing.current = undefined;
+        // The latest count, not the one seen when this refresh was scheduled.
+        refreshed.current = { done: latestDone.current, at: Date.now() };
+        router.refresh();
+      };
       setLive(next);
       setEta((previous) => nextEta(previous, next, Date.now()));
       latestDone.current = next.done;
@@ -167,17 +163,12 @@ export function RunLive({
       if (wait === null) return;
       if (wait === 0) refresh();
       else trailing.current = setTimeout(refresh, wait);
-    });
-    source.addEventListener("end", () => {
-      source.close();
+    },
+    onEnd: () => {
       clearTimeout(trailing.current);
       router.refresh();
-    });
-    return () => {
-      source.close();
-      clearTimeout(trailing.current);
-    };
-  }, [runId, active, router]);
+    },
+  });
 
   // A cancel asked for here shows at once; the snapshot carries it after a reload.
   const latest = newerSnapshot(initial, live);
@@ -220,6 +211,11 @@ export function RunLive({
         {shown.vacuous ? ` · ${shown.vacuous} vacuous` : ""}
       </p>
       {headerNote}
+      {streamNote ? (
+        <p className={styles.muted} role="status" data-testid="run-stream-note">
+          {streamNote}
+        </p>
+      ) : null}
       {watched ? (
         <section
           className={styles.section}

@@ -1,6 +1,6 @@
 import Link from "next/link";
 import type { EvalStatus } from "@/lib/engine/results/report";
-import { formatTime, formatUsd } from "./format";
+import { costText, formatTime } from "./format";
 import { passRateText } from "./run-outcome";
 import { RunBadge } from "./status-badge";
 import styles from "./results.module.css";
@@ -15,6 +15,8 @@ export interface RunRowView {
   createdAt: string;
   counts: Record<EvalStatus, number>;
   costUsd: number;
+  /** Judge calls made whose model had no price: the cost reads "unpriced" for them. */
+  unpricedCalls: number;
   /** The suite version it graded: v1 the oldest. */
   version: number;
 }
@@ -83,7 +85,7 @@ export function RunsTable({ runs, showSuite = true }: { runs: RunRowView[]; show
               </td>
             ))}
             <td className={styles.num} data-testid="run-row-cost">
-              {formatUsd(run.costUsd)}
+              {costText(run)}
             </td>
           </tr>
         ))}

@@ -28,6 +28,8 @@ export interface QueueRow {
 export interface LabelSubject {
   candidate: string;
   prompt?: string;
+  /** The known-good answers and context the judge was given (reference-guided grading). */
+  reference?: { expectedOutputs: string[]; context: string[] };
   asks: string;
   scale: LabelScale;
   /** The spans the judges cited: empty until the item is labelled (their evidence is part of their answer). */

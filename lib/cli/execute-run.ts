@@ -115,7 +115,9 @@ export async function executeRun(request: RunRequest): Promise<number> {
         defaultModel: settings.judgeModel,
         resolveModel,
         filter: request.filter,
-        ...(request.regrade ? { agentsReplayed: true } : {}),
+        ...(request.regrade
+          ? { agentsReplayed: true, storedResponses: request.regrade.responses }
+          : {}),
       }).filter((cell) => !request.regrade || request.regrade.cells.has(cell.id));
       const plannedJudgeCalls = planned.reduce((n, c) => n + c.judgeCalls, 0);
       const gate = baseline
@@ -214,7 +216,13 @@ export async function executeRun(request: RunRequest): Promise<number> {
       cancel: cancelled.signal,
       skipResultIds,
       ...(config.batch ? { batch: true } : {}),
-      ...(request.regrade ? { agentsReplayed: true, onlyResultIds: request.regrade.cells } : {}),
+      ...(request.regrade
+        ? {
+            agentsReplayed: true,
+            storedResponses: request.regrade.responses,
+            onlyResultIds: request.regrade.cells,
+          }
+        : {}),
     };
     const engineDeps = (onResult: (result: EvalResult) => void): EngineDeps => ({
       judge,
@@ -325,9 +333,18 @@ export async function executeRun(request: RunRequest): Promise<number> {
       });
     if (runId) report = { ...report, runId };
     if (store && runId) {
+      // The run's one duration, from when the store says it started: `report RUN_ID` says the same.
+      const startedAt = (await store.getRun(runId))?.startedAt;
+      if (startedAt)
+        report = {
+          ...report,
+          startedAt: startedAt.toISOString(),
+          durationMs: Date.parse(report.finishedAt) - startedAt.getTime(),
+        };
       await store.finishRun({
         runId,
         report,
+        finishedAt: new Date(report.finishedAt),
         status: abort.signal.aborted || cancelled.signal.aborted ? "cancelled" : "completed",
       });
     }

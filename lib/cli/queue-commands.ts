@@ -183,17 +183,13 @@ async function renderStoredRun(input: {
   const results = (await store.results(run.id)).sort(
     (a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0),
   );
-  const row = await input.db.prisma.run.findUnique({
-    where: { id: run.id },
-    select: { finishedAt: true },
-  });
   let report: Report = {
     ...buildReport({
       results,
       suite: loaded.value,
       toolVersion: run.config.toolVersion,
-      startedAt: run.createdAt.getTime(),
-      finishedAt: (row?.finishedAt ?? new Date()).getTime(),
+      startedAt: (run.startedAt ?? run.createdAt).getTime(),
+      finishedAt: (run.finishedAt ?? new Date()).getTime(),
       priceOf,
     }),
     runId: run.id,

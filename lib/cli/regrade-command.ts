@@ -2,14 +2,18 @@ import path from "node:path";
 import { formatIssue, loadSuite } from "../config/load-suite";
 import type { LoadResult, SuiteConfig } from "../config/types";
 import { planSuite } from "../engine/plan/plan-suite";
-import { replayStoredCandidates } from "../engine/trust/regrade/regrade";
-import { readEnv, type Settings } from "../env/read-env";
-import { parseReporterList } from "../report/registry";
+import {
+  hasStoredCandidate,
+  replayStoredCandidates,
+  storedResponses,
+} from "../engine/trust/regrade/regrade";
+import type { Settings } from "../env/read-env";
 import { openDatabase } from "../store/open-database";
 import { createRunStore, type StoredRun } from "../store/run-store";
 import type { EvalResult } from "../engine/results/report";
 import type { CliIo } from "./cli-io";
 import { executeRun } from "./execute-run";
+import { storedRunSetup } from "./stored-run-setup";
 import { readSuiteAttachments, readSuiteFile } from "./read-suite-file";
 
 // `regrade RUN_ID|latest`: grades a stored run's candidates (fixed responses,
@@ -72,17 +76,12 @@ export async function regradeCommand(input: {
   io: CliIo;
 }): Promise<number> {
   const { ref, options, io } = input;
-  const fail = (message: string) => {
-    io.stderr.write(`error: ${message}\n`);
-    return 2;
-  };
-  const settings = readEnv(io.env);
-  if (!settings.ok) return fail(settings.message);
-  const reporters = parseReporterList(options.reporter);
-  if (!reporters.ok) return fail(reporters.message);
+  const setup = storedRunSetup({ io, reporter: options.reporter });
+  if (!setup.ok) return setup.exitCode;
+  const { fail, settings, reporters } = setup;
   const found = await sourceRun({
     ref,
-    settings: settings.value,
+    settings: settings,
     ...(options.config ? { config: options.config } : {}),
   });
   if (typeof found === "string") return fail(found);
@@ -106,7 +105,7 @@ export async function regradeCommand(input: {
     return 2;
   }
   const suite = options.judge !== undefined ? withJudge(loaded.value, options.judge) : loaded.value;
-  const judgeModel = options.judge ?? settings.value.judgeModel;
+  const judgeModel = options.judge ?? settings.judgeModel;
 
   // Matched by eval name and cell: the result ids both runs share.
   const planned = new Set(planSuite({ suite, defaultModel: judgeModel }).map((c) => c.id));
@@ -119,14 +118,21 @@ export async function regradeCommand(input: {
     io.stderr.write(
       `New in the suite, with no stored candidate (grade them with rubric-studio eval): ${added.join(", ")}\n`,
     );
-  const cells = new Set([...planned].filter((id) => stored.has(id)));
+  // A result that ended before it had a candidate (an agent or generation call that failed, a deferral) has nothing to grade again.
+  const empty = results.filter((r) => planned.has(r.id) && !hasStoredCandidate(r));
+  if (empty.length)
+    io.stderr.write(
+      `No stored candidate (not regraded): ${empty.map((r) => `${r.name} (${r.status})`).join(", ")}\n`,
+    );
+  const withCandidate = new Set(results.filter(hasStoredCandidate).map((r) => r.id));
+  const cells = new Set([...planned].filter((id) => withCandidate.has(id)));
   io.stderr.write(
     `Regrading ${cells.size} of ${results.length} results of run ${run.id}: no generation or agent call\n`,
   );
 
   return executeRun({
     suite,
-    settings: { ...settings.value, judgeModel },
+    settings: { ...settings, judgeModel },
     config: {
       ...run.config,
       judgeModel,
@@ -134,7 +140,7 @@ export async function regradeCommand(input: {
       regradeOf: run.id,
     },
     io,
-    reporters: reporters.value,
+    reporters,
     output: options.output,
     color: options.color && Boolean(io.stdout.isTTY),
     store: true,
@@ -149,6 +155,7 @@ export async function regradeCommand(input: {
       source: results,
       live: replayStoredCandidates({ results, sourceRunId: run.id }),
       cells,
+      responses: storedResponses(results),
     },
   });
 }

@@ -1,10 +1,9 @@
 import path from "node:path";
 import { loadSuite, formatIssue } from "../config/load-suite";
-import { parseReporterList } from "../report/registry";
-import { readEnv } from "../env/read-env";
 import { openDatabase } from "../store/open-database";
 import { createRunStore, type RunConfig } from "../store/run-store";
 import { executeRun } from "./execute-run";
+import { storedRunSetup } from "./stored-run-setup";
 import { readSuiteAttachments } from "./read-suite-file";
 import type { CliIo } from "./cli-io";
 
@@ -19,19 +18,14 @@ export async function resumeCommand(input: {
   io: CliIo;
 }): Promise<number> {
   const { runId, options, io } = input;
-  const fail = (message: string) => {
-    io.stderr.write(`error: ${message}\n`);
-    return 2;
-  };
-  const settings = readEnv(io.env);
-  if (!settings.ok) return fail(settings.message);
-  const reporters = parseReporterList(options.reporter);
-  if (!reporters.ok) return fail(reporters.message);
+  const setup = storedRunSetup({ io, reporter: options.reporter });
+  if (!setup.ok) return setup.exitCode;
+  const { fail, settings, reporters } = setup;
 
   // Read the run's own YAML and options: the file on disk may have changed since.
   const db = await openDatabase({
-    databaseUrl: settings.value.databaseUrl,
-    dataDir: settings.value.dataDir,
+    databaseUrl: settings.databaseUrl,
+    dataDir: settings.dataDir,
   });
   let yaml: string;
   let config: RunConfig;
@@ -60,10 +54,10 @@ export async function resumeCommand(input: {
   }
   return executeRun({
     suite: read.value,
-    settings: { ...settings.value, judgeModel: config.judgeModel },
+    settings: { ...settings, judgeModel: config.judgeModel },
     config,
     io,
-    reporters: reporters.value,
+    reporters,
     output: options.output,
     color: options.color && Boolean(io.stdout.isTTY),
     filter: config.filter !== undefined ? new RegExp(config.filter, "i") : undefined,

@@ -29,6 +29,8 @@ export interface RunRequest {
     source: EvalResult[];
     live: LivePort;
     cells: ReadonlySet<string>;
+    /** The fixed responses the source graded, by result id (graded instead of the suite's text). */
+    responses: ReadonlyMap<string, string>;
   };
 }
 

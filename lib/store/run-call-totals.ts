@@ -57,3 +57,18 @@ export async function callsByModel(prisma: PrismaClient, runId: string): Promise
     WHERE rc.run_id = ${runId}::uuid
     GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`;
 }
+
+/** Judge calls made (not reused) whose model had no price, per run: a runs list says "unpriced" for them, never a made-up $0. */
+export async function unpricedCallsByRun(
+  prisma: PrismaClient,
+  runIds: readonly string[],
+): Promise<Map<string, number>> {
+  if (runIds.length === 0) return new Map();
+  const rows = await prisma.$queryRaw<{ runId: string; unpriced: number }[]>`
+    SELECT rc.run_id::text AS "runId", count(*)::int AS unpriced
+    FROM run_calls rc JOIN judge_calls jc ON jc.key = rc.call_key
+    WHERE rc.run_id = ANY(${[...runIds]}::uuid[])
+      AND NOT rc.reused AND jc.status = 'done' AND jc.cost_usd IS NULL
+    GROUP BY 1`;
+  return new Map(rows.map((r) => [r.runId, r.unpriced]));
+}

@@ -53,7 +53,7 @@ const NOT_STARTED: LivePort = {
  * no judge is called, and no agent run or generation (without a live port, those cells would
  * read deferred, not cancelled).
  */
-async function cancelledResults(
+export async function cancelledResults(
   run: StoredRun,
   suite: SuiteConfig,
   cellIds: ReadonlySet<string>,

@@ -51,6 +51,9 @@ export interface StoredRun {
   totalCells: number;
   cancelRequested: boolean;
   createdAt: Date;
+  /** When it last started running (a resume starts it again); null while queued. */
+  startedAt: Date | null;
+  finishedAt: Date | null;
 }
 
 // A busy run shares a small pool with the judge cache: wait for a connection
@@ -120,6 +123,8 @@ export function createRunStore(prisma: PrismaClient) {
     totalCells: run.totalCells,
     cancelRequested: run.cancelRequested,
     createdAt: run.createdAt,
+    startedAt: run.startedAt,
+    finishedAt: run.finishedAt,
   });
 
   return {
@@ -318,6 +323,8 @@ export function createRunStore(prisma: PrismaClient) {
       report: Report;
       status: RunStatus;
       reused?: { calls: number; savedUsd: number };
+      /** When it finished (default: now); the CLI gives its report's, so that both say one duration. */
+      finishedAt?: Date;
     }): Promise<void> {
       const s = input.report.summary;
       const reused = input.reused ?? reusedColumns(input.report);
@@ -325,7 +332,7 @@ export function createRunStore(prisma: PrismaClient) {
         where: { id: input.runId },
         data: {
           status: input.status,
-          finishedAt: new Date(),
+          finishedAt: input.finishedAt ?? new Date(),
           passed: s.passed,
           failed: s.failed,
           deferred: s.deferred,

@@ -23,7 +23,7 @@ import { EVAL_STATUSES } from "../engine/results/report";
 import { readStoredResult } from "../engine/results/stored-result";
 import { Prisma, type PrismaClient } from "./generated/client";
 import { createRunStore, type RunStatus, type StartedBy } from "./run-store";
-import { callsByModel, type StoredModelCalls } from "./run-call-totals";
+import { callsByModel, type StoredModelCalls, unpricedCallsByRun } from "./run-call-totals";
 import { versionNumbers } from "./version-numbers";
 
 // The dashboard's reads of run history that are not in run-queries.ts (which
@@ -44,6 +44,8 @@ export interface RunListItem {
   totalCells: number;
   counts: Record<EvalStatus, number>;
   costUsd: number;
+  /** Judge calls made whose model had no price: the cost reads "unpriced" for them. */
+  unpricedCalls: number;
   /** The suite version it graded, numbered as the editor's versions panel numbers them (v1 the oldest). */
   version: { id: string; number: number };
 }
@@ -131,7 +133,11 @@ type RunRow = Awaited<ReturnType<PrismaClient["run"]["findMany"]>>[number] & {
   suite: { name: string };
 };
 
-function listItemOf(run: RunRow, versions: Map<string, number>): RunListItem {
+function listItemOf(
+  run: RunRow,
+  versions: Map<string, number>,
+  unpriced: Map<string, number>,
+): RunListItem {
   return {
     id: run.id,
     suiteId: run.suiteId,
@@ -149,6 +155,7 @@ function listItemOf(run: RunRow, versions: Map<string, number>): RunListItem {
       skipped: run.skipped,
     },
     costUsd: run.costUsd,
+    unpricedCalls: unpriced.get(run.id) ?? 0,
     version: { id: run.suiteVersionId, number: versions.get(run.suiteVersionId) ?? 0 },
   };
 }
@@ -166,7 +173,11 @@ export function createRunViews(prisma: PrismaClient) {
         include: { suite: { select: { name: true } } },
       });
       const versions = await versionNumbers(prisma, runs);
-      return runs.map((run) => listItemOf(run, versions));
+      const unpriced = await unpricedCallsByRun(
+        prisma,
+        runs.map((r) => r.id),
+      );
+      return runs.map((run) => listItemOf(run, versions, unpriced));
     },
 
     async suite(id: string): Promise<{ id: string; name: string } | undefined> {
@@ -230,7 +241,7 @@ export function createRunViews(prisma: PrismaClient) {
           };
       const planned = (run.config as { plannedJudgeCalls?: unknown } | null)?.plannedJudgeCalls;
       return {
-        ...listItemOf(run, versions),
+        ...listItemOf(run, versions, new Map([[runId, sum("unpriced")]])),
         counts:
           counts.skipped > 0 ? { ...counts, skippedBy: await skippedBy(prisma, runId) } : counts,
         results,
@@ -271,7 +282,6 @@ export function createRunViews(prisma: PrismaClient) {
           provider: m.provider,
           pricedCalls: m.priced,
         })),
-        unpricedCalls: sum("unpriced"),
         cancelRequested: run.cancelRequested,
         error: run.error,
       };

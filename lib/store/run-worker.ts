@@ -16,6 +16,7 @@ import { claimOwner, createCachedJudge } from "./cached-judge";
 import type { LivePort } from "../engine/ports/live-port";
 import { countOutstanding, type BatchLedger } from "../judge/batch-rounds";
 import { createBatchLedger } from "./batch-ledger";
+import { storeGivenUpCell } from "./given-up-cell";
 import { oneLineCause, saveResultOrCause } from "./unstored-result";
 
 /** A live port that owns servers: closed when its run is finished here. */
@@ -75,7 +76,7 @@ export async function openQueue(input: {
     await boss
       .createQueue(GRADE_QUEUE, {
         heartbeatSeconds: timing.heartbeatSeconds,
-        retryLimit: 5,
+        retryLimit: RETRY_LIMIT,
         retryDelay: 1,
         expireInSeconds: JOB_EXPIRY_SECONDS,
       })
@@ -99,6 +100,9 @@ export async function openQueue(input: {
  * batch from the run's ledger (nothing is sent or paid again). A worker that
  * dies is found by its missed heartbeats (`heartbeatSeconds`), not by this.
  */
+/** Attempts after the first that a cell's job gets (a second apart) before its last one stores it as failed. */
+export const RETRY_LIMIT = 5;
+
 export const JOB_EXPIRY_SECONDS = 24 * 60 * 60;
 
 /** Queues one job per cell that has no stored result yet. Returns how many were queued. */
@@ -370,10 +374,22 @@ export async function startWorker(options: WorkerOptions): Promise<{ stop(): Pro
   // One job's failure is that job's: it goes back to the queue (pg-boss's
   // retries, a second apart) with its cause, and the other jobs of the batch,
   // other runs' among them, are stored and completed as usual.
-  const handleOne = (job: { id: string; data: CellJob }) =>
+  const handleOne = (job: { id: string; data: CellJob; retryCount: number }) =>
     handle(job).catch(async (error: unknown) => {
       const cause = oneLineCause(error);
       options.log?.(`run ${job.data.runId}: ${job.data.cellId} failed: ${cause}`);
+      // Its last attempt: the cell is stored as a judge error that says why, so its run can finish.
+      if (job.retryCount >= RETRY_LIMIT)
+        await storeGivenUpCell({
+          prisma: options.db.prisma,
+          runId: job.data.runId,
+          cellId: job.data.cellId,
+          attempts: job.retryCount + 1,
+          cause,
+          priceOf: (await contexts.get(job.data.runId))?.priceOf ?? (() => undefined),
+        }).catch((stored: unknown) =>
+          options.log?.(`could not store ${job.data.cellId} as failed: ${oneLineCause(stored)}`),
+        );
       await options.boss
         .fail(GRADE_QUEUE, job.id, { message: cause })
         .catch((failed: unknown) =>

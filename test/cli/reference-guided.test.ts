@@ -129,4 +129,65 @@ describe.concurrent("reference-guided grading", SLOW, () => {
     expect(count(a, "REF-A-ONE")).toBe(1);
     expect(a).not.toContain("CTX-A");
   });
+
+  test("a category review of a generated candidate gets the reference too, and its EvaluationReport records it", async ({
+    onTestFinished,
+  }) => {
+    const ws = await makeWorkspace(onTestFinished);
+    const judge = await startFakeJudge(onTestFinished, {
+      respond: (request) =>
+        isJudgeRequest(request)
+          ? {
+              toolInput: {
+                reasoning: "as the reference",
+                score: "pass",
+                evidence: [],
+                findings: [],
+              },
+            }
+          : { text: "GENERATED-REPLY" },
+    });
+    await ws.write(
+      "suite.yaml",
+      yaml(
+        ...DATASET,
+        "rubrics:",
+        "  answer:",
+        "    name: Answer review",
+        '    version: "1"',
+        "    review_type: answer",
+        "    categories:",
+        "      - { id: correct, name: Correct, description: Agrees with the known-good answer., required: true }",
+        "evals:",
+        "  - name: answers",
+        "    rubric: { ref: answer }",
+        "    candidates: { dataset: qa }",
+        "    agent: { model: claude-haiku-4-5 }",
+      ),
+    );
+    const cli = await ws.cli(["eval", "--config", "suite.yaml", "--reporter", "json"], judge.env);
+    expect(cli.code, cli.stderr + cli.stdout).toBe(0);
+    const a = judgeText(judge.api.requests, "a");
+    expect(count(a, "<reference>")).toBe(1);
+    for (const text of ["REF-A-ONE", "REF-A-TWO", "CTX-A"]) expect(count(a, text)).toBe(1);
+    expect(a.indexOf("<reference>")).toBeLessThan(a.lastIndexOf("<candidate_response>"));
+    expect(count(judgeText(judge.api.requests, "c"), "<reference>")).toBe(0);
+    const report = JSON.parse(cli.stdout) as {
+      results: { cell: { item: string }; review?: { report: { reference?: unknown } } }[];
+    };
+    expect(report.results.map((r) => [r.cell.item, r.review?.report.reference])).toEqual([
+      [
+        "a",
+        {
+          id: "a",
+          input: "Q-A?",
+          expected_output: "REF-A-ONE",
+          expected_outputs: ["REF-A-ONE", "REF-A-TWO"],
+          context: ["CTX-A"],
+        },
+      ],
+      ["b", { id: "b", input: "Q-B?", expected_output: "REF-B-ONLY" }],
+      ["c", undefined],
+    ]);
+  });
 });

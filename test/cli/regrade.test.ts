@@ -15,7 +15,7 @@ const database = useTestDatabase();
 
 const PROMPTS = ["What is 2 + 2?", "What is 8 / 2?", "What is 3 + 1?"];
 
-const suite = (localUrl: string, rubric: string) =>
+const suite = (localUrl: string, rubric: string, fixed = "4 apples.") =>
   yaml(
     "providers:",
     `  local: { type: openai, base_url: "${localUrl}" }`,
@@ -28,7 +28,7 @@ const suite = (localUrl: string, rubric: string) =>
     `      prompts: ${JSON.stringify(PROMPTS)}`,
     "  - name: fixed",
     '    prompt: "What is 2 + 2?"',
-    '    response: "4 apples."',
+    `    response: "${fixed}"`,
     `    rubric: "${rubric}"`,
   );
 
@@ -83,8 +83,12 @@ describe("regrade", () => {
       expect(judge.api.requests.length).toBe(asked);
       expect((JSON.parse(same.stdout) as Json).summary.reused?.calls).toBe(7);
 
-      // An edited rubric: the six generated answers lack a unit, the fixed one has it.
-      await ws.write("edited.yaml", suite(local.url, "Gives the right number with its unit."));
+      // An edited rubric: the six generated answers lack a unit, the fixed one has it. The fixed
+      // response was edited too, but a regrade grades what the run graded ("4 apples.").
+      await ws.write(
+        "edited.yaml",
+        suite(local.url, "Gives the right number with its unit.", "4."),
+      );
       const edited = await ws.cli(
         ["regrade", source.runId, "--config", "edited.yaml", "--reporter", "json"],
         env,
@@ -131,6 +135,43 @@ describe("regrade", () => {
         true,
       );
       expect(generations()).toBe(6);
+    },
+  );
+
+  it(
+    "regrades only the results that have a stored candidate, and names the others",
+    { timeout: 60_000 },
+    async ({ onTestFinished }) => {
+      const ws = await makeWorkspace(onTestFinished);
+      const judge = await startFakeJudge(onTestFinished, {
+        respond: (request) =>
+          isJudgeRequest(request)
+            ? { verdict: { reasoning: "right", score: 0.9 } }
+            : { text: `4, said claude to ${agentPrompt(request)}` },
+      });
+      // The local model refuses one prompt: that cell never had a candidate.
+      const local = await startFakeOpenAIApi({
+        respond: (request) =>
+          chatAgentPrompt(request).includes("8 / 2")
+            ? { status: 400, body: { error: { type: "invalid_request_error", message: "no" } } }
+            : { content: `4, said qwen to ${chatAgentPrompt(request)}` },
+      });
+      onTestFinished(() => local.close());
+      const env = { ...judge.env, DATABASE_URL: database.url };
+      await ws.write("suite.yaml", suite(local.url, "Gives the right number."));
+      const first = await ws.cli(["eval", "--config", "suite.yaml", "--reporter", "json"], env);
+      const source = JSON.parse(first.stdout) as Json;
+      const failed = source.results.filter((r) => r.status !== "passed");
+      expect(failed.map((r) => r.name)).toEqual(["arithmetic [agent=local:qwen3-8b, prompt=#2]"]);
+
+      const again = await ws.cli(["regrade", source.runId, "--reporter", "json"], env);
+      expect(again.stderr).toContain(
+        `Regrading 6 of 7 results of run ${source.runId}: no generation or agent call`,
+      );
+      expect(again.stderr).toContain(`No stored candidate (not regraded): ${failed[0]!.name} (`);
+      const report = JSON.parse(again.stdout) as Json;
+      expect(report.results.map((r) => r.name)).not.toContain(failed[0]!.name);
+      expect(report.results).toHaveLength(6);
     },
   );
 });

@@ -47,6 +47,32 @@ describe("report latest", () => {
     },
   );
 
+  it(
+    "gives a run one duration: what eval printed is what report RUN_ID prints",
+    { timeout: 60_000 },
+    async ({ onTestFinished }) => {
+      const ws = await makeWorkspace(onTestFinished);
+      // Slow enough that the time between storing the run and the engine's start would show.
+      const judge = await startFakeJudge(onTestFinished, {
+        latencyMs: 300,
+        respond: () => ({ verdict: { reasoning: "ok", score: 0.9 } }),
+      });
+      const env = { ...judge.env, DATABASE_URL: database.url };
+      await ws.write("timed.yaml", suite("timed total"));
+      const ran = await ws.cli(["eval", "--config", "timed.yaml", "--reporter", "json"], env);
+      expect(ran.code, ran.stderr).toBe(0);
+      const times = (stdout: string) => {
+        const { startedAt, finishedAt, durationMs } = JSON.parse(stdout) as Record<string, unknown>;
+        return { startedAt, finishedAt, durationMs };
+      };
+      const printed = times(ran.stdout);
+      const runId = (JSON.parse(ran.stdout) as { runId: string }).runId;
+      const reported = await ws.cli(["report", runId, "--reporter", "json"], env);
+      expect(times(reported.stdout)).toEqual(printed);
+      expect(printed.durationMs).toBeGreaterThan(200);
+    },
+  );
+
   it("a file that is not there says what report takes", async ({ onTestFinished }) => {
     const ws = await makeWorkspace(onTestFinished);
     const missing = await ws.cli(["report", "lastest"]);

@@ -115,4 +115,41 @@ describe("a worker and what the database cannot store", () => {
       expect(worker.stderr()).not.toMatch(/\n\s+at /);
     },
   );
+
+  it(
+    "a cell whose every attempt fails: its last one stores it as a judge error that says why, and the run finishes",
+    { timeout: 120_000 },
+    async ({ onTestFinished }) => {
+      const ws = await makeWorkspace(onTestFinished);
+      const judge = await startFakeJudge(onTestFinished);
+      // Every row of the eval "refused" is refused, its judge error in a refused result's place
+      // too (so each attempt's job throws), but for what the last attempt stores.
+      await database.prisma.$executeRawUnsafe(
+        `CREATE OR REPLACE FUNCTION refuse_every_attempt() RETURNS trigger AS $$ BEGIN IF NEW.eval_name = 'refused' AND coalesce(NEW.reason, '') NOT LIKE '%attempts failed%' THEN RAISE EXCEPTION 'refused by the test''s trigger'; END IF; RETURN NEW; END $$ LANGUAGE plpgsql`,
+      );
+      await database.prisma.$executeRawUnsafe(
+        "CREATE TRIGGER refuse_every_attempt BEFORE INSERT OR UPDATE ON eval_results FOR EACH ROW EXECUTE FUNCTION refuse_every_attempt()",
+      );
+      onTestFinished(async () => {
+        await database.prisma.$executeRawUnsafe(
+          "DROP TRIGGER refuse_every_attempt ON eval_results",
+        );
+      });
+      const env = { ...judge.env, DATABASE_URL: database.url };
+      await ws.write("d.yaml", suite("D"));
+      const worker = await startWorkerProcess({ cwd: ws.dir, env, onFinished: onTestFinished });
+      const queued = await ws.cli(["eval", "--config", "d.yaml", "--queue", "--detach"], env);
+      const runId = queued.stdout.trim();
+      expect(await waitForEnd(runId, 90_000), worker.stderr()).toBe("completed");
+      const run = await database.prisma.run.findUnique({ where: { id: runId } });
+      expect(run).toMatchObject({ passed: 1, judgeErrors: 1 });
+      const failed = await database.prisma.evalResultRow.findFirst({
+        where: { runId, evalName: "refused" },
+      });
+      expect(failed?.status).toBe("judge_error");
+      expect(failed!.reason).toMatch(
+        /^the worker could not grade this cell: 6 attempts failed, the last with: .*refused by the test's trigger/,
+      );
+    },
+  );
 });

@@ -141,7 +141,7 @@ test("as you type: an edited anchor is graded without a click, text checked befo
   await openSuite(page, KEYED, `as you type ${tag}`, ANCHOR_SUITE);
   const panel = page.getByTestId("anchors-panel");
   const results = panel.getByTestId("anchor-result");
-  await expect(panel.getByTestId("anchors-spend")).toHaveText("$0.00 of $0.1000 used");
+  await expect(panel.getByTestId("anchors-spend")).toHaveText("$0 of $0.1000 used");
   const start = await settledCalls(page);
 
   // An edit to an anchor: once it settles, its criterion's two anchors are graded (the stand-in says 0.5 to a text it does not know).
@@ -157,7 +157,7 @@ test("as you type: an edited anchor is graded without a click, text checked befo
   ]);
   expect(await settledCalls(page)).toBe(start + 2);
   await expect(panel.getByTestId("anchors-spend")).toHaveText(/^\$0\.0\d{3} of \$0\.1000 used$/);
-  await expect(panel.getByTestId("anchors-spend")).not.toHaveText("$0.00 of $0.1000 used");
+  await expect(panel.getByTestId("anchors-spend")).not.toHaveText("$0 of $0.1000 used");
 
   // Another text: both anchors again (each one's prompt holds the other).
   await edit(page, withAnchor(`Email us, ${tag}.`));
@@ -189,7 +189,7 @@ test("as you type: past the spend cap the checks stop and the panel says so; a h
   await openSuite(page, KEYED, `capped ${tag}`, ANCHOR_SUITE);
   const panel = page.getByTestId("anchors-panel");
   await panel.getByLabel("Spend cap for checking as you type (USD)").fill("0.001");
-  await expect(panel.getByTestId("anchors-spend")).toHaveText("$0.00 of $0.0010 used");
+  await expect(panel.getByTestId("anchors-spend")).toHaveText("$0 of $0.0010 used");
   const start = await settledCalls(page);
 
   // One call costs more than $0.001: the check sends none, and says why.

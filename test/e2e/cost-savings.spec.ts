@@ -87,7 +87,7 @@ test("the run page says what the prompt cache saved in dollars, as the report do
   await expect(card).toContainText(
     `reads ${signed(cache.reads.usd!)} · writes ${signed(cache.writes.usd!)}`,
   );
-  await expect(page.getByTestId("run-saved-verdicts")).toContainText("$0.00");
+  await expect(page.getByTestId("run-saved-verdicts")).toContainText("$0");
   await page.screenshot({ path: test.info().outputPath("run-page.png"), fullPage: true });
 });
 
@@ -126,8 +126,8 @@ test("the editor's plan panel lists each eval's naive, with-cache, batch and rer
   const rows = table.locator("tbody");
   await expect(rows).toHaveCount(2);
   await expect(rows.getByRole("rowheader")).toHaveText(["release notes", "refund answer"]);
-  await expect(rows.nth(0).getByRole("cell")).toHaveText(["3", /^\$\d/, /^\$\d/, /^\$\d/, "$0.00"]);
-  await expect(rows.nth(1).getByRole("cell")).toHaveText(["1", /^\$\d/, /^\$\d/, /^\$\d/, "$0.00"]);
+  await expect(rows.nth(0).getByRole("cell")).toHaveText(["3", /^\$\d/, /^\$\d/, /^\$\d/, "$0"]);
+  await expect(rows.nth(1).getByRole("cell")).toHaveText(["1", /^\$\d/, /^\$\d/, /^\$\d/, "$0"]);
   // The long rubric is cached: with the cache it costs less than naive.
   const usd = async (cell: number) =>
     Number((await rows.nth(0).getByRole("cell").nth(cell).textContent())!.replace("$", ""));

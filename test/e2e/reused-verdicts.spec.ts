@@ -5,7 +5,7 @@ import path from "node:path";
 import { startFakeMessagesApi } from "../support/fake-messages-api";
 import { storeRun } from "./results-seed";
 
-// A result answered from the judge cache reads "Judge calls 0 · Cost $0.00 ·
+// A result answered from the judge cache reads "Judge calls 0 · Cost $0 ·
 // Tokens 0": its page says that its verdicts were reused, and which stored run
 // paid for them. Seeded by the real CLI: `eval --store` twice on one suite,
 // the second answered by the judge cache.

@@ -118,7 +118,7 @@ describe("savings in every reporter", () => {
     expect(md).toContain(RUN_LINE);
     expect(md).toMatch(/\| Cost \| Saved \| Reason \|/);
     expect(md).toMatch(/cached eval \| 0\.90 \| 0\.70 \| \$0\.0200 \| \$0\.1950 \|/);
-    expect(md).toMatch(/reused eval \| 0\.90 \| 0\.70 \| \$0\.00 \| \$0\.0500 \|/);
+    expect(md).toMatch(/reused eval \| 0\.90 \| 0\.70 \| \$0 \| \$0\.0500 \|/);
     const html = render(r, "html");
     expect(html).toContain('<div class="card"><b>$0.2450</b>saved</div>');
     expect(html).toContain(

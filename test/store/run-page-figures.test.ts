@@ -1,3 +1,4 @@
+import { costText } from "../../components/results/format";
 import { describe, expect, it } from "vitest";
 import { EVAL_STATUSES, type EvalResult } from "../../lib/engine/results/report";
 import type { PairwiseOutcome } from "../../lib/engine/results/pairwise-types";
@@ -229,6 +230,11 @@ describe("what the caches saved, on the run page", () => {
     });
     expect(finished.savings).toEqual(running.savings);
     expect(finished.unpricedCalls).toBe(1);
+    // The runs list says so too: "$0.6000 + unpriced", never the priced part alone.
+    const listed = await createRunViews(database.prisma).listRuns({ limit: 500 });
+    const row = listed.find((r) => r.id === runId)!;
+    expect(row.unpricedCalls).toBe(1);
+    expect(costText(row)).toBe("$0.6000 + unpriced");
   });
 });
 

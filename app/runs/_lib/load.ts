@@ -56,6 +56,7 @@ export function toRunRow(run: RunListItem): RunRowView {
     createdAt: run.createdAt.toISOString(),
     counts: run.counts,
     costUsd: run.costUsd,
+    unpricedCalls: run.unpricedCalls,
     version: run.version.number,
   };
 }

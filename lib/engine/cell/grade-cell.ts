@@ -318,7 +318,17 @@ export async function gradeCell(input: {
 
   const candidate = cell.candidate;
   if (rubric.kind === "categories")
-    return gradeReviewCell({ cell, call, now, base, started, document: candidate.response });
+    return gradeReviewCell({
+      cell,
+      call,
+      now,
+      base,
+      started,
+      document: candidate.response,
+      ...(candidate.reference ? { reference: candidate.reference } : {}),
+      // A generated or live document answered a prompt: the reviewer reads it (a document under review answered none).
+      ...(cell.live && candidate.prompt !== undefined ? { prompt: candidate.prompt } : {}),
+    });
   if (rubric.kind === "pairwise") return gradePairwiseCell({ cell, call, now, base, started });
   const runs = await Promise.all(
     cell.judges.map((judge) => runJudge({ cell, judge, candidate, call })),

@@ -29,6 +29,12 @@ export interface PlanOptions {
   filter?: RegExp;
   /** The candidates are stored ones (`regrade`): agent models are never called, so their keys are not needed. */
   agentsReplayed?: boolean;
+  /**
+   * `regrade`: the stored response of each fixed cell by its id, graded instead
+   * of the suite's text (a response edited since the run is not the candidate
+   * that run graded).
+   */
+  storedResponses?: ReadonlyMap<string, string>;
 }
 
 /**
@@ -276,11 +282,14 @@ function planEval(evalConfig: EvalConfig, options: PlanOptions): PlannedCell[] {
     const template = cell?.prompt ?? evalConfig.prompt;
     const prompt = item ? renderPromptTemplate(template, item) : template;
     const generated = evalConfig.generates === true;
-    const response = item
+    const id = cellId(evalConfig.name, cell);
+    const suiteResponse = item
       ? evalConfig.server === undefined && !generated
         ? item.expectedOutput
         : undefined
       : evalConfig.response;
+    const response =
+      suiteResponse === undefined ? undefined : (options.storedResponses?.get(id) ?? suiteResponse);
     const candidate: Candidate | undefined =
       response !== undefined ? { prompt, response } : undefined;
     const server =
@@ -328,7 +337,7 @@ function planEval(evalConfig: EvalConfig, options: PlanOptions): PlannedCell[] {
             .get(candidate.response)!);
     const reference = live && item ? referenceOf(item, evalConfig) : undefined;
     cells.push({
-      id: cellId(evalConfig.name, cell),
+      id,
       name: cellName(evalConfig.name, cell),
       eval: evalConfig,
       cell,

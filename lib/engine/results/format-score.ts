@@ -35,11 +35,12 @@ export function formatScore(input: {
  * The project's one money format (CLI lines, reports, dashboard): four
  * decimals under $1, so a cheap judge call does not read as free and amounts
  * side by side never read at mixed precision ($0.01 beside $0.0062); two from
- * $1. Zero is "$0.00", a positive amount below a hundredth of a cent "<$0.0001".
+ * $1. Zero is exactly "$0" (no precision to show: "$0 of $0.1000 used", not
+ * "$0.00 of $0.1000"), a positive amount below a hundredth of a cent "<$0.0001".
  */
 export function formatUsd(usd: number): string {
   if (!Number.isFinite(usd)) return "$?";
-  if (usd === 0) return "$0.00";
+  if (usd === 0) return "$0";
   if (Math.abs(usd) < 0.0001) return "<$0.0001";
   return Math.abs(usd) < 1 ? `$${usd.toFixed(4)}` : `$${usd.toFixed(2)}`;
 }

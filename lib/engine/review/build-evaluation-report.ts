@@ -13,6 +13,7 @@ import type {
   Finding,
   JudgeMetadata,
   PassCriteria,
+  ReferenceData,
   ReportMetadata,
 } from "../results/review-types";
 
@@ -63,6 +64,8 @@ export function buildEvaluationReport(input: {
   categories: CategoryResult[];
   findings: Finding[];
   rerunCommand?: string;
+  /** The known-good data the document was reviewed against (reference-guided review). */
+  reference?: ReferenceData;
   /** A decision made elsewhere (multi-judge consolidation); otherwise the Evaluate rules decide. */
   decision?: Decision;
 }): EvaluationReport {
@@ -76,6 +79,7 @@ export function buildEvaluationReport(input: {
     ...(input.judge ? { judge: input.judge } : {}),
     rubricId: rubric.id,
     rubricVersion: rubric.version,
+    ...(input.reference ? { reference: input.reference } : {}),
     categories,
     findings,
     passCriteria: passCriteriaWire(rubric.passCriteria),

@@ -11,7 +11,8 @@ import { reviewScore, SCORE_POINTS } from "./category-result";
 import { aggregateEvaluations, type JudgedReview } from "./multi-judge";
 import { REVIEW_TEMPLATE_VERSION } from "./review-prompt";
 import { runReviewJudge, type ReviewJudgeRun } from "./run-review-judge";
-import type { CategoryResult, ReviewOutcome } from "../results/review-types";
+import type { CategoryResult, ReferenceData, ReviewOutcome } from "../results/review-types";
+import type { Reference } from "../grade/build-prompt";
 
 // Grades a cell whose rubric is a category rubric: every judge reviews the
 // document, one judge's review is the result, several are aggregated by the
@@ -74,8 +75,11 @@ export async function gradeReviewCell(input: {
   base: ResultBase;
   started: number;
   document: string;
+  /** The known-good answers beside a generated or live document, and the prompt it answered. */
+  reference?: Reference;
+  prompt?: string;
 }): Promise<EvalResult> {
-  const { cell, call, now, base, started, document } = input;
+  const { cell, call, now, base, started, document, reference } = input;
   const rubric = (cell.eval.rubric as CategoriesRubric).rubricSet;
   const jurorsOf = (model: string) => cell.judges.filter((j) => j.model === model).length;
   const runs = await Promise.all(
@@ -86,6 +90,8 @@ export async function gradeReviewCell(input: {
         jurors: jurorsOf(judge.model),
         maxTokens: cell.eval.judge.maxTokens,
         document,
+        ...(input.prompt !== undefined ? { prompt: input.prompt } : {}),
+        ...(reference ? { reference } : {}),
         call,
       }),
     ),
@@ -139,6 +145,18 @@ export async function gradeReviewCell(input: {
     };
   }
 
+  // Go's ReferenceData: the item, the prompt it asked and its known-good answers.
+  const referenceData: ReferenceData | undefined = reference && {
+    ...(cell.cell?.item !== undefined ? { id: cell.cell.item } : {}),
+    ...(input.prompt !== undefined ? { input: input.prompt } : {}),
+    ...(reference.expectedOutputs[0] !== undefined
+      ? { expected_output: reference.expectedOutputs[0] }
+      : {}),
+    ...(reference.expectedOutputs.length > 1
+      ? { expected_outputs: reference.expectedOutputs }
+      : {}),
+    ...(reference.context.length > 0 ? { context: reference.context } : {}),
+  };
   const generatedAt = new Date(now()).toISOString();
   const rerunCommand = rerunCommandFor({
     suiteFile: cell.eval.location.file,
@@ -171,6 +189,7 @@ export async function gradeReviewCell(input: {
         categories,
         findings: categories.flatMap((c) => c.findings ?? []),
         rerunCommand,
+        ...(referenceData ? { reference: referenceData } : {}),
       }),
     };
   });
@@ -195,6 +214,7 @@ export async function gradeReviewCell(input: {
       categories: multiJudge.aggregatedCategories,
       findings: multiJudge.consolidatedFindings,
       rerunCommand,
+      ...(referenceData ? { reference: referenceData } : {}),
       decision: multiJudge.consolidatedDecision,
     });
     outcome = { report, multiJudge };

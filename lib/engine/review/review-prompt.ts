@@ -5,6 +5,7 @@ import {
   preamble,
   renderCandidate,
   type JudgeSettings,
+  type Reference,
 } from "../grade/build-prompt";
 import { VERDICT_TOOL_NAME } from "../ports/verdict";
 
@@ -126,6 +127,9 @@ function reviewRequest<K extends "category" | "category_binary" | "category_holi
   rubric: RubricSetConfig;
   settings: JudgeSettings;
   document: string;
+  /** The prompt a generated or live document answered. */
+  prompt?: string;
+  reference?: Reference;
   task: string;
   verdict: K;
   calls: number;
@@ -137,7 +141,11 @@ function reviewRequest<K extends "category" | "category_binary" | "category_holi
     sample: settings.sample,
     templateVersion: REVIEW_TEMPLATE_VERSION,
     stablePrompt: reviewStablePrompt(input.rubric),
-    candidatePrompt: renderCandidate({ response: input.document }),
+    candidatePrompt: renderCandidate({
+      response: input.document,
+      ...(input.prompt !== undefined ? { prompt: input.prompt } : {}),
+      ...(input.reference ? { reference: input.reference } : {}),
+    }),
     taskPrompt: input.task,
     ...(candidateShared(settings, input.calls) ? {} : { candidateShared: false }),
     verdict: input.verdict,
@@ -149,6 +157,8 @@ export function categoryRequest(input: {
   category: ReviewCategory;
   settings: JudgeSettings;
   document: string;
+  prompt?: string;
+  reference?: Reference;
 }): JudgeRequest<"category" | "category_binary"> {
   const { category } = input;
   const task = `Score the category "${category.name}" (id: ${category.id}) only, now, with its findings, by calling ${VERDICT_TOOL_NAME}.`;
@@ -164,6 +174,8 @@ export function holisticRequest(input: {
   rubric: RubricSetConfig;
   settings: JudgeSettings;
   document: string;
+  prompt?: string;
+  reference?: Reference;
 }): JudgeRequest<"category_holistic"> {
   const task = `Score every category in one pass, now, with one entry per category id, by calling ${VERDICT_TOOL_NAME}.`;
   return {
@@ -177,13 +189,12 @@ export function reviewRequests(input: {
   rubric: RubricSetConfig;
   settings: JudgeSettings;
   document: string;
+  prompt?: string;
+  reference?: Reference;
 }): JudgeRequest<"category" | "category_binary" | "category_holistic">[] {
-  const { rubric, settings, document } = input;
-  if (rubric.evaluationType === "holistic")
-    return [holisticRequest({ rubric, settings, document })];
-  return rubric.categories.map((category) =>
-    categoryRequest({ rubric, category, settings, document }),
-  );
+  const { rubric } = input;
+  if (rubric.evaluationType === "holistic") return [holisticRequest(input)];
+  return rubric.categories.map((category) => categoryRequest({ ...input, category }));
 }
 
 /** `eval --explain` lines for a category rubric. */

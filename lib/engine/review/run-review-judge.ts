@@ -3,6 +3,7 @@ import type { JudgeRequest } from "../ports/judge-port";
 import type { JudgeCallSummary, VerdictRecord } from "../results/report";
 import type { JudgeInstance } from "../grade/planned-cell";
 import type { CallJudge, CallResult } from "../grade/call-judge";
+import type { Reference } from "../grade/build-prompt";
 import type { SkipReason } from "../grade/call-scheduler";
 import type { CategoryVerdict, VerdictKind, VerdictOf } from "../ports/verdict";
 import { categoryRequest, holisticRequest } from "./review-prompt";
@@ -30,9 +31,17 @@ export async function runReviewJudge(input: {
   jurors: number;
   maxTokens: number;
   document: string;
+  /** The prompt a generated or live document answered. */
+  prompt?: string;
+  /** The known-good answers beside a generated or live document (reference-guided review). */
+  reference?: Reference;
   call: CallJudge;
 }): Promise<ReviewJudgeRun> {
   const { rubric, judge, document, call } = input;
+  const answered = {
+    ...(input.prompt !== undefined ? { prompt: input.prompt } : {}),
+    ...(input.reference ? { reference: input.reference } : {}),
+  };
   const settings = {
     model: judge.model,
     maxTokens: input.maxTokens,
@@ -71,7 +80,10 @@ export async function runReviewJudge(input: {
   };
 
   if (rubric.evaluationType === "holistic") {
-    const result = await send(holisticRequest({ rubric, settings, document }), "holistic review");
+    const result = await send(
+      holisticRequest({ rubric, settings, document, ...answered }),
+      "holistic review",
+    );
     if (result?.kind === "done" && result.outcome.ok) {
       const entries = result.outcome.verdict.categories;
       const categories: CategoryResult[] = [];
@@ -87,7 +99,7 @@ export async function runReviewJudge(input: {
     const results = await Promise.all(
       rubric.categories.map(async (category) => {
         const result = await send(
-          categoryRequest({ rubric, category, settings, document }),
+          categoryRequest({ rubric, category, settings, document, ...answered }),
           `category ${category.id}`,
         );
         return result?.kind === "done" && result.outcome.ok

@@ -103,7 +103,7 @@ describe("formatScore", () => {
 
 describe("formatUsd", () => {
   it("keeps enough digits to tell small judge bills apart", () => {
-    expect(formatUsd(0)).toBe("$0.00");
+    expect(formatUsd(0)).toBe("$0");
     expect(formatUsd(0.0042)).toBe("$0.0042");
     expect(formatUsd(1.5)).toBe("$1.50");
   });

@@ -20,6 +20,8 @@ export interface ReviewSubject {
   /** The exact text a label is about. */
   candidate: string;
   prompt?: string;
+  /** The known-good answers and context the judge was given (reference-guided grading): the person reads them too. */
+  reference?: { expectedOutputs: string[]; context: string[] };
   /** What the criterion, category or question asks, as the rubric puts it. */
   asks: string;
   scale: LabelScale;
@@ -110,6 +112,11 @@ function reviewSubject(result: EvalResult, category: string, text: string): Revi
 
 /** The subject of a question about `criterion` of a stored result. */
 export function reviewSubjectOf(result: EvalResult, criterion: string): ReviewSubject {
+  const subject = subjectOf(result, criterion);
+  return result.reference ? { ...subject, reference: result.reference } : subject;
+}
+
+function subjectOf(result: EvalResult, criterion: string): ReviewSubject {
   if (result.pairwise) return pairwiseSubject(result, criterion);
   const text = result.candidate.transcript
     ? renderTranscript(result.candidate.transcript)

@@ -27,6 +27,21 @@ function storedOutcome(result: EvalResult): LiveOutcome | undefined {
   return { kind: "transcript", transcript, calls: [] };
 }
 
+/** Whether a stored result recorded a candidate that can be graded again (a run that failed before it had one did not). */
+export function hasStoredCandidate(result: EvalResult): boolean {
+  const { candidate } = result;
+  return candidate.transcript !== undefined || candidate.response !== undefined;
+}
+
+/** The fixed responses a stored run graded, by result id: `regrade` grades these, not the suite's text of now. */
+export function storedResponses(results: readonly EvalResult[]): Map<string, string> {
+  const responses = new Map<string, string>();
+  for (const { id, candidate } of results)
+    if (candidate.source === "fixed" && candidate.response !== undefined)
+      responses.set(id, candidate.response);
+  return responses;
+}
+
 /** A live port that answers each cell with its stored candidate and never calls a model or starts a server. */
 export function replayStoredCandidates(input: {
   results: readonly EvalResult[];

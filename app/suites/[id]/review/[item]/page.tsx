@@ -1,3 +1,4 @@
+import Link from "next/link";
 import { notFound } from "next/navigation";
 import styles from "@/components/results/results.module.css";
 import { SuiteCrumbs } from "@/components/results/suite-crumbs";
@@ -91,6 +92,11 @@ export default async function LabelPage({
           { label: item.criterion },
         ]}
       />
+      <p className={styles.muted}>
+        <Link href={`/suites/${id}/review${queueQueryString(query)}`} data-testid="back-to-queue">
+          ← Back to the queue
+        </Link>
+      </p>
       <h1 className={styles.title} data-testid="label-title">
         {item.evalName}: {item.criterion}
       </h1>
