@@ -1,6 +1,4 @@
-import type { SuiteConfig } from "../config/types";
 import type { JudgePort } from "../engine/ports/judge-port";
-import type { LivePort } from "../engine/ports/live-port";
 import { markRegrade } from "../engine/trust/regrade/regrade";
 import type { EvalResult, Report } from "../engine/results/report";
 import {
@@ -12,7 +10,7 @@ import {
   type RunOptions,
 } from "../engine/run-suite";
 import { cellSourceOf, streamSuite } from "../engine/stream-suite";
-import { criterionNames, openReportStreams, wholeReportRefusal } from "./stream-reports";
+import { openReportStreams, runStartOf, wholeReportRefusal } from "./stream-reports";
 import { planTotals } from "../engine/plan/plan-suite";
 import { compareToBaseline } from "../engine/trust/compare-baseline";
 import { plural } from "../engine/results/format-score";
@@ -22,63 +20,25 @@ import { batchOptions } from "./batch-mode";
 import { batchPriceOf } from "../engine/cost/cost";
 import { createBatchLedger } from "../store/batch-ledger";
 import { countOutstanding } from "../judge/batch-rounds";
-import { REPORTERS, type ReporterName } from "../report/registry";
+import { REPORTERS } from "../report/registry";
 import { createRedactor } from "../engine/results/redact-values";
 import { gradedOnResume } from "../engine/results/skip-kind";
-import type { Settings } from "../env/read-env";
 import type { Database } from "../store/open-database";
 import { oneLineCause } from "../store/unstored-result";
 import { createResultSaver } from "./store-results";
 import { resolveBaseline } from "./resolve-baseline";
-import type { RunConfig, RunStore } from "../store/run-store";
+import type { RunStore } from "../store/run-store";
 import { createProgressBar } from "./progress-bar";
 import { createCliLiveRunner } from "./create-cli-live-runner";
 import { writeReports } from "./write-reports";
 import type { CliIo } from "./cli-io";
+import { leaseMs, loadHistory, type RunRequest } from "./run-request";
+
+export type { RunRequest } from "./run-request";
 
 // One run from the command line, for `eval` and `resume` alike: the judge
 // (behind the cache when run history is on), the progress bar, storing each
 // result as it is graded, the baseline gate, the reports and the exit code.
-
-export interface RunRequest {
-  suite: SuiteConfig;
-  settings: Settings;
-  config: RunConfig;
-  io: CliIo;
-  reporters: ReporterName[];
-  output?: string;
-  color: boolean;
-  filter?: RegExp;
-  /** Keep history: DATABASE_URL, or the embedded database with --store. */
-  store: boolean;
-  /** A new run (the suite's YAML and name), or the stored run to resume. */
-  target: { kind: "new"; suiteName: string; yaml: string } | { kind: "resume"; runId: string };
-  baseline?: { ref: string; maxDrop: number };
-  /** `regrade`: the stored run whose candidates are graded again (through `live`, a replay), only its cells, no agent call. */
-  regrade?: {
-    sourceRunId: string;
-    source: EvalResult[];
-    live: LivePort;
-    cells: ReadonlySet<string>;
-    /** The fixed responses the source graded, by result id (graded instead of the suite's text). */
-    responses: ReadonlyMap<string, string>;
-  };
-}
-
-/** What the lease on a claimed judge call must outlast: every attempt of the request and its repair. */
-function leaseMs(timeoutSeconds: number): number {
-  return Math.max(30_000, timeoutSeconds * 1000 * 2 * 5 + 60_000);
-}
-
-async function loadHistory() {
-  const [{ openDatabase }, { createRunStore }, { claimOwner, createCachedJudge }] =
-    await Promise.all([
-      import("../store/open-database"),
-      import("../store/run-store"),
-      import("../store/cached-judge"),
-    ]);
-  return { openDatabase, createRunStore, claimOwner, createCachedJudge };
-}
 
 /** What batching and the judge cache saved, on stderr before the reports. */
 function saySavings(report: ReportHead, io: CliIo): void {
@@ -321,18 +281,7 @@ export async function executeRun(request: RunRequest): Promise<number> {
           ...deps,
           onEvent: (event) => {
             if (event.type === "start")
-              streams.start({
-                schemaVersion: 1,
-                tool: { name: "rubric-studio", version: config.toolVersion },
-                suite: {
-                  file: suite.file,
-                  ...(suite.description !== undefined ? { description: suite.description } : {}),
-                },
-                startedAt: new Date(started).toISOString(),
-                total: event.evals,
-                ...(config.maxCostUsd !== undefined ? { maxCostUsd: config.maxCostUsd } : {}),
-                criteria: criterionNames(suite),
-              });
+              streams.start(runStartOf({ suite, config, startedAt: started, total: event.evals }));
             deps.onEvent?.(event);
           },
         });

@@ -96,6 +96,28 @@ function chunkedFile(file: string): Chunked {
   );
 }
 
+/** What the reports know as the run starts. */
+export function runStartOf(input: {
+  suite: SuiteConfig;
+  config: { toolVersion: string; maxCostUsd?: number };
+  startedAt: number;
+  total: number;
+}): RunStart {
+  const { suite, config } = input;
+  return {
+    schemaVersion: 1,
+    tool: { name: "rubric-studio", version: config.toolVersion },
+    suite: {
+      file: suite.file,
+      ...(suite.description !== undefined ? { description: suite.description } : {}),
+    },
+    startedAt: new Date(input.startedAt).toISOString(),
+    total: input.total,
+    ...(config.maxCostUsd !== undefined ? { maxCostUsd: config.maxCostUsd } : {}),
+    criteria: criterionNames(suite),
+  };
+}
+
 interface Output {
   name: ReporterName;
   writer: ResultWriter;
