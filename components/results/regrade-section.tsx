@@ -49,8 +49,8 @@ export function RegradeSection(props: RegradeSectionProps) {
           <h2>Re-grade with…</h2>
           <p className={styles.muted}>
             This run&apos;s candidates graded again by a version of the suite or another judge
-            model: no generation or agent call, and criteria that did not change come from the judge
-            cache at no cost. Then see which verdicts flipped.
+            model: no generation or agent call, and the evals whose rubric did not change come from
+            the judge cache at no cost. Then see which verdicts flipped.
           </p>
           <RegradeForm
             runId={props.runId}

@@ -233,7 +233,7 @@ export function overBound(plan: FlipsPlan): Failure {
 
 /**
  * The preview: the run's stored candidates graded with the text through the
- * judge cache (unchanged criteria answered from it at no cost), the flips
+ * judge cache (the evals whose rubric did not change answered from it at no cost), the flips
  * first. Each paid call is counted against the bound as it starts, so no
  * preview pays for more than `maxCalls` even where the plan undercounted.
  */

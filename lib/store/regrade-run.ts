@@ -13,7 +13,7 @@ import { enqueueCells, openQueue } from "./run-worker";
 // other (run-worker.ts grades it), linked to its source (`runs.regrade_of`).
 // Its generated and live cells get their candidates from the source's stored
 // results (`replayStoredCandidates`): no generation, no agent call; the judge
-// cache answers the criteria that did not change.
+// cache answers the evals whose rubric did not change.
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** A judge model's name as typed: any provider's model id fits. */

@@ -25,7 +25,7 @@ export const dynamic = "force-dynamic";
 
 // POST { yaml, suiteId, plan? } -> the editor's "Flips against run…": the
 // stored run's candidates graded with the editor's unsaved text, with the
-// server's providers, through the judge cache (unchanged criteria cost
+// server's providers, through the judge cache (unchanged evals cost
 // nothing). `plan: true` answers what it would pay, from the cache alone. The
 // text is loaded on a worker thread under a time limit and refused, located,
 // as Save refuses it; a preview pays for at most LIMITS.requestJudgeCalls
