@@ -22,17 +22,15 @@ import { cliEnv } from "./cli-process";
 //   --latency-ms N   the stand-in's reply time (default 20)
 //   --cli DIR        (repeatable) time that checkout's CLI instead of this one's, each in turn
 //
-// The suite limits of this checkout (10,000 cells, 100,000 judge calls) shape
-// the suites: up to 30,000 calls, items × 3 criteria; past that, 10,000 items ×
-// 5 criteria × a jury of 2; a size past what the CLI accepts is printed as
-// refused, with its message.
+// Every size is items × 3 criteria (10^6 calls: 333,334 items), as a file run
+// from the CLI may plan (10,000,000 cells); a checkout given with --cli whose
+// limits refuse a size prints it as refused, with its message.
 
 const STAND_IN = fileURLToPath(
   // The bundle runs from .bench/scale/.
   new URL("../../test/support/fake-messages-api-main.ts", import.meta.url),
 );
 const MODEL = "claude-haiku-4-5";
-const CELL_LIMIT = 10_000;
 
 const { values: args } = parseArgs({
   options: {
@@ -54,11 +52,9 @@ const latencyMs = whole("latency-ms", args["latency-ms"]);
 const cliRoots = (args.cli ?? [process.cwd()]).map((dir) => path.resolve(dir));
 const sizes = [1_000, 10_000, 100_000, 1_000_000].filter((n) => n <= max);
 
-/** items × criteria × jurors ≈ calls, within the cell limit where it can be. */
+/** items × criteria × jurors ≈ calls. */
 function shapeOf(calls: number) {
-  const items = Math.ceil(calls / 3);
-  if (items <= CELL_LIMIT || calls > 100_000) return { items, criteria: 3, jury: 1 };
-  return { items: Math.ceil(calls / 10), criteria: 5, jury: 2 };
+  return { items: Math.ceil(calls / 3), criteria: 3, jury: 1 };
 }
 
 async function writeDataset(file: string, items: number): Promise<void> {
