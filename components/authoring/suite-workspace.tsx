@@ -281,10 +281,10 @@ export function SuiteWorkspace({ suite, savedYaml, judgeKey, runs = [] }: SuiteW
           </div>
         </div>
         <aside className="side">
-          {/* Before saving an edit: which of a stored run's verdicts it flips (first when there is a run to compare with). */}
-          {runs.length > 0 ? flips : null}
           <PlanPanel check={check} checking={checking} error={checkError} />
           <IssuesPanel check={check} />
+          {/* Before saving an edit: which of a stored run's verdicts it flips (under the plan and the problems, which every keystroke changes; before the anchors when there is a run to compare with). */}
+          {runs.length > 0 ? flips : null}
           <AnchorsPanel
             state={anchors}
             current={text}

@@ -1,5 +1,6 @@
 import path from "node:path";
 import { formatIssue, loadSuite } from "../config/load-suite";
+import { modelNameProblem } from "../config/check-providers";
 import type { LoadResult } from "../config/types";
 import { planSuite } from "../engine/plan/plan-suite";
 import {
@@ -97,6 +98,12 @@ export async function regradeCommand(input: {
     for (const issue of loaded.issues) io.stderr.write(`${formatIssue(issue)}\n`);
     return 2;
   }
+  // A judge whose provider the suite does not know would defer every cell and pass: a usage error.
+  const judgeProblem =
+    options.judge !== undefined
+      ? modelNameProblem(options.judge, Object.keys(loaded.value.providers ?? {}))
+      : undefined;
+  if (judgeProblem !== undefined) return fail(`--judge: ${judgeProblem}`);
   const suite = options.judge !== undefined ? withJudge(loaded.value, options.judge) : loaded.value;
   const judgeModel = options.judge ?? settings.judgeModel;
 

@@ -11,26 +11,31 @@ import type { DataPath } from "./yaml-locator";
 type Suite = z.output<typeof SuiteSchema>;
 type Judge = NonNullable<Suite["judge"]>;
 
+/**
+ * Why a model name cannot be resolved: a prefix that names no provider (a built-in or one of
+ * `declared`), or nothing after the prefix; undefined when it can. The suite's models, and a judge
+ * given on the command line or by the dashboard (`regrade --judge`, Re-grade with…).
+ */
+export function modelNameProblem(model: string, declared: readonly string[]): string | undefined {
+  const known = [...new Set([...Object.keys(BUILTIN_PROVIDERS), ...declared])];
+  const { prefix, name } = splitModelName(model);
+  if (prefix === undefined) return undefined;
+  if (name.length === 0) return `"${model}" names no model after "${prefix}:"`;
+  if (known.includes(prefix)) return undefined;
+  const hint = closestChoice(prefix, known);
+  return `unknown provider "${prefix}" in model "${model}"${hint ? ` (did you mean "${hint}"?)` : ""}; known providers: ${known.join(", ")} (declare others under providers:)`;
+}
+
 export function checkProviders(input: {
   suite: Suite;
   error: (path: DataPath, message: string) => void;
 }): void {
   const { suite, error } = input;
-  const known = [
-    ...new Set([...Object.keys(BUILTIN_PROVIDERS), ...Object.keys(suite.providers ?? {})]),
-  ];
+  const declared = Object.keys(suite.providers ?? {});
   const checkModel = (model: string | undefined, path: DataPath) => {
     if (model === undefined) return;
-    const { prefix, name } = splitModelName(model);
-    if (prefix === undefined) return;
-    if (name.length === 0) error(path, `"${model}" names no model after "${prefix}:"`);
-    else if (!known.includes(prefix)) {
-      const hint = closestChoice(prefix, known);
-      error(
-        path,
-        `unknown provider "${prefix}" in model "${model}"${hint ? ` (did you mean "${hint}"?)` : ""}; known providers: ${known.join(", ")} (declare others under providers:)`,
-      );
-    }
+    const problem = modelNameProblem(model, declared);
+    if (problem !== undefined) error(path, problem);
   };
   const checkJudge = (judge: Judge | undefined, path: DataPath) => {
     if (!judge) return;

@@ -4,6 +4,7 @@ import type { LoadResult, SuiteConfig } from "../config/types";
 import { planSuite } from "../engine/plan/plan-suite";
 import { plural } from "../engine/results/format-score";
 import { withJudge } from "../engine/trust/regrade/with-judge";
+import { modelNameProblem } from "../config/check-providers";
 import type { PrismaClient } from "./connection";
 import { createRunStore, type RunConfig, type StoredRun } from "./run-store";
 import { enqueueCells, openQueue } from "./run-worker";
@@ -137,6 +138,10 @@ export async function enqueueRegrade(input: {
       message: `That version of the suite does not load${first ? `: line ${first.line}: ${first.message}` : "."}`,
     };
   }
+  // A judge whose provider the suite does not know would defer every cell: said now, nothing queued.
+  const problem =
+    judge && modelNameProblem(judge, Object.keys(loading.value.value.providers ?? {}));
+  if (problem) return { ok: false, code: "bad_request", message: `Judge model: ${problem}.` };
   const suite: SuiteConfig = judge ? withJudge(loading.value.value, judge) : loading.value.value;
   const judgeModel = judge ?? run.config.judgeModel ?? input.judgeModel;
 

@@ -180,6 +180,13 @@ describe("regrade", () => {
       const report = JSON.parse(again.stdout) as Json;
       expect(report.results.map((r) => r.name)).not.toContain(failed[0]!.name);
       expect(report.results).toHaveLength(6);
+
+      // A mistyped judge would defer every cell and pass: a usage error, no run stored.
+      const typo = await ws.cli(["regrade", source.runId, "--judge", "locla:qwen3-8b"], env);
+      expect(typo.code).toBe(2);
+      expect(typo.stderr).toContain(
+        'error: --judge: unknown provider "locla" in model "locla:qwen3-8b" (did you mean "local"?)',
+      );
     },
   );
 });

@@ -93,6 +93,12 @@ describe("POST /api/runs/[id]/regrade", () => {
     expect((await regrade(runId, { judge: 5 })).status).toBe(400);
     expect((await regrade(runId, { judge: "x".repeat(201) })).status).toBe(400);
     expect((await regrade(runId, { versionId: "v1" })).status).toBe(400);
+    // A judge whose provider nobody declared would defer every cell: refused, nothing queued.
+    const typo = await regrade(runId, { judge: "locla:qwen3-8b" });
+    expect(typo.status).toBe(400);
+    expect(typo.body.error?.message).toMatch(
+      /^Judge model: unknown provider "locla" in model "locla:qwen3-8b"; known providers: anthropic, openai/,
+    );
   });
 
   it("re-grades the cells with a candidate and says how many had none and why", async () => {
