@@ -10,6 +10,7 @@ import { AnsweredVerdicts } from "./answered-verdicts";
 import { ReviewerField } from "./reviewer-field";
 import type { GivenLabel, LabelSubject } from "./review-types";
 import styles from "./review.module.css";
+import { ReferenceView } from "../results/reference-view";
 import { postJson, useReviewer } from "./use-reviewer";
 
 type Claim =
@@ -190,28 +191,7 @@ export function LabelForm(props: {
             <div className={results.candidate}>{subject.prompt}</div>
           </section>
         ) : null}
-        {subject.reference ? (
-          <section className={results.section} data-testid="label-reference">
-            <h2>Reference</h2>
-            <p className={results.muted}>
-              The known-good {subject.reference.expectedOutputs.length > 1 ? "answers" : "answer"}{" "}
-              the judge was given beside the candidate
-              {subject.reference.expectedOutputs.length > 1 ? " (any one is acceptable)" : ""}; the
-              candidate need not match its wording.
-            </p>
-            {subject.reference.expectedOutputs.map((text, i) => (
-              <div key={`o${i}`} className={results.candidate}>
-                {text}
-              </div>
-            ))}
-            {subject.reference.context.length ? <h3>Context</h3> : null}
-            {subject.reference.context.map((text, i) => (
-              <div key={`c${i}`} className={results.candidate}>
-                {text}
-              </div>
-            ))}
-          </section>
-        ) : null}
+        {subject.reference ? <ReferenceView reference={subject.reference} /> : null}
         <section className={results.section}>
           <h2>Candidate{evidence.length ? " (the judges' evidence highlighted)" : ""}</h2>
           <CandidateView

@@ -3,6 +3,7 @@ import { loadSuite } from "../config/load-suite";
 import { suiteFileName } from "../config/suite-file-name";
 import type { LoadResult, SuiteConfig } from "../config/types";
 import { planSuite } from "../engine/plan/plan-suite";
+import { resolveAsIfKeyed } from "../engine/plan/resolve-provider";
 import type { PrismaClient } from "./connection";
 import { createRunStore, type RunConfig, type StartedBy } from "./run-store";
 import { enqueueCells, openQueue } from "./run-worker";
@@ -30,10 +31,12 @@ export async function enqueuePlannedRun(input: {
   filter?: RegExp;
 }): Promise<{ runId: string; cells: number }> {
   const store = createRunStore(input.prisma);
+  // Counted as the workers will grade them: another vendor's cells make their calls too.
   const cells = planSuite({
     suite: input.suite,
     defaultModel: input.config.judgeModel,
     filter: input.filter,
+    resolveModel: resolveAsIfKeyed(input.suite.providers),
   });
   const { suiteId, suiteVersionId } = await store.saveSuiteVersion({
     name: input.suiteName,

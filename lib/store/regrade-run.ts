@@ -5,6 +5,7 @@ import { planSuite } from "../engine/plan/plan-suite";
 import { plural } from "../engine/results/format-score";
 import { withJudge } from "../engine/trust/regrade/with-judge";
 import { modelNameProblem } from "../config/check-providers";
+import { resolveAsIfKeyed } from "../engine/plan/resolve-provider";
 import type { PrismaClient } from "./connection";
 import { createRunStore, type RunConfig, type StoredRun } from "./run-store";
 import { enqueueCells, openQueue } from "./run-worker";
@@ -146,7 +147,13 @@ export async function enqueueRegrade(input: {
   const judgeModel = judge ?? run.config.judgeModel ?? input.judgeModel;
 
   // Matched by result id (eval name and cell), as `rubric-studio regrade` matches them.
-  const planned = planSuite({ suite, defaultModel: judgeModel, agentsReplayed: true });
+  const planned = planSuite({
+    suite,
+    defaultModel: judgeModel,
+    agentsReplayed: true,
+    // Counted as the workers will grade them: another vendor's judges make their calls too.
+    resolveModel: resolveAsIfKeyed(suite.providers),
+  });
   const source = new Map((await sourceCells(input.prisma, run.id)).map((c) => [c.key, c]));
   const plannedIds = new Set(planned.map((c) => c.id));
   const gone = [...source.keys()].filter((key) => !plannedIds.has(key)).length;

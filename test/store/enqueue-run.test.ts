@@ -51,6 +51,30 @@ describe("enqueueSuiteRun", () => {
     expect(jobs[0]!.n).toBe(2);
   }, 60_000);
 
+  it("counts the judge calls another vendor's judges will make (the progress line's total)", async () => {
+    // A jury of 2 on an OpenAI judge model for one eval, Claude for the other: 3 calls in all.
+    const yaml = YAML.replace(
+      "  - name: refund\n",
+      "    judge: { model: openai:gpt-4.1-mini, jury: { size: 2 } }\n  - name: refund\n",
+    );
+    const { suiteId } = await createRunStore(database.prisma).saveSuiteVersion({
+      name: `enqueue openai ${Date.now()}`,
+      yaml,
+    });
+    const started = await enqueueSuiteRun({
+      prisma: database.prisma,
+      databaseUrl: database.url,
+      suiteId,
+      yaml,
+      judgeModel: "claude-sonnet-4-6",
+      toolVersion: "0.0.0",
+    });
+    expect(started.ok).toBe(true);
+    if (!started.ok) return;
+    const run = await database.prisma.run.findUnique({ where: { id: started.value.runId } });
+    expect(run?.config).toMatchObject({ plannedJudgeCalls: 3 });
+  }, 60_000);
+
   it("answers not_found for an unknown suite and bad_request for text that does not load", async () => {
     const missing = await enqueueSuiteRun({
       prisma: database.prisma,

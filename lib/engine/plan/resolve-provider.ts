@@ -86,3 +86,18 @@ export function resolveProvider(model: string, context: ProviderContext): Resolv
     ...(unavailable !== undefined ? { unavailable } : {}),
   };
 }
+
+/**
+ * A planner's model resolution for a run graded elsewhere (a queued run's workers, a dashboard
+ * regrade): every model resolved to its provider as if its key were set, so that its cells count
+ * the judge calls they will make; the worker that grades them resolves each model with its own
+ * keys, and a cell whose key is missing there defers then.
+ */
+export function resolveAsIfKeyed(
+  declared: ProviderContext["declared"],
+): (model: string) => { provider: string } {
+  return (model) => ({
+    provider: resolveProvider(model, { ...(declared ? { declared } : {}), hasKey: () => true })
+      .provider,
+  });
+}

@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { CandidateView } from "@/components/results/candidate-view";
+import { ReferenceView } from "@/components/results/reference-view";
 import { CriteriaList, VerdictGrid } from "@/components/results/criteria-list";
 import { formatInt, formatMs, formatUsd } from "@/components/results/format";
 import { JudgesGrid, judgeModelsText } from "@/components/results/judges-grid";
@@ -144,6 +145,7 @@ export default async function EvalResultPage({
         </section>
       ) : null}
 
+      {result.reference ? <ReferenceView reference={result.reference} /> : null}
       <section className={styles.section}>
         <h2>
           Candidate{sources.length ? " (evidence highlighted; the number is the criterion's)" : ""}
