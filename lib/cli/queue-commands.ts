@@ -19,12 +19,8 @@ import { liveForRun } from "./live-for-run";
 import { providersForRun, serverAgentEndpoints } from "./providers-for-run";
 import { readServerAllowList } from "../live/server-allow-list";
 import { enqueuePlannedRun } from "../store/enqueue-run";
-import {
-  DEFAULT_QUEUE_TIMING,
-  openQueue,
-  startWorker,
-  type QueueTiming,
-} from "../store/run-worker";
+import { DEFAULT_QUEUE_TIMING, openQueue, type QueueTiming } from "../store/grade-queue";
+import { startWorker } from "../store/run-worker";
 import { writeReports } from "./write-reports";
 import type { CliIo } from "./cli-io";
 

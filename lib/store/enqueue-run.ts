@@ -6,7 +6,7 @@ import { planSuite } from "../engine/plan/plan-suite";
 import { resolveAsIfKeyed } from "../engine/plan/resolve-provider";
 import type { PrismaClient } from "./connection";
 import { createRunStore, type RunConfig, type StartedBy } from "./run-store";
-import { enqueueCells, openQueue } from "./run-worker";
+import { enqueueCells, openQueue } from "./grade-queue";
 
 // Starting a queued run: plan the cells, store the suite's version, create the
 // run as "queued" and put one pg-boss job per cell on the queue. Shared by

@@ -8,7 +8,7 @@ import { modelNameProblem } from "../config/check-providers";
 import { resolveAsIfKeyed } from "../engine/plan/resolve-provider";
 import type { PrismaClient } from "./connection";
 import { createRunStore, type RunConfig, type StoredRun } from "./run-store";
-import { enqueueCells, openQueue } from "./run-worker";
+import { enqueueCells, openQueue } from "./grade-queue";
 
 // The dashboard's Re-grade with…: a stored run's candidates graded again by
 // another version of its suite or another judge, as a queued run like any

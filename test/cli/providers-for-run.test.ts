@@ -5,7 +5,8 @@ import type { EvalResult } from "../../lib/engine/results/report";
 import type { Settings } from "../../lib/env/read-env";
 import { enqueueSuiteRun } from "../../lib/store/enqueue-run";
 import { createRunStore } from "../../lib/store/run-store";
-import { openQueue, startWorker } from "../../lib/store/run-worker";
+import { openQueue } from "../../lib/store/grade-queue";
+import { startWorker } from "../../lib/store/run-worker";
 import { startFakeOpenAIApi, type FakeOpenAIApi } from "../support/fake-openai-api";
 import { useTestDatabase } from "../support/test-database";
 

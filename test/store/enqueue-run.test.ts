@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { rerunCommandFor } from "../../lib/engine/review/grade-review";
 import { enqueueSuiteRun } from "../../lib/store/enqueue-run";
 import { createRunStore } from "../../lib/store/run-store";
-import { GRADE_QUEUE } from "../../lib/store/run-worker";
+import { GRADE_QUEUE } from "../../lib/store/grade-queue";
 import { useTestDatabase } from "../support/test-database";
 
 // The dashboard's Run: plan, store the version, a queued run, one job per cell.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { PgBoss } from "pg-boss";
-import { GRADE_QUEUE, JOB_EXPIRY_SECONDS, openQueue } from "../../lib/store/run-worker";
+import { GRADE_QUEUE, JOB_EXPIRY_SECONDS, openQueue } from "../../lib/store/grade-queue";
 import { parseDatabaseUrl } from "../../lib/store/connection";
 import { useTestDatabase } from "../support/test-database";
 

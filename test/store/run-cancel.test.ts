@@ -5,7 +5,7 @@ import { runProgress } from "../../lib/store/run-progress";
 import { priceOfStoredCall as priceOf } from "../../lib/judge/provider-resolution";
 import { createRunStore } from "../../lib/store/run-store";
 import { createRunViews } from "../../lib/store/run-views";
-import { GRADE_QUEUE, openQueue } from "../../lib/store/run-worker";
+import { GRADE_QUEUE, openQueue } from "../../lib/store/grade-queue";
 import { useTestDatabase } from "../support/test-database";
 
 // Cancel on a big queued run (a new user's walk: cells turned "skipped

@@ -2,7 +2,7 @@ import { readEnv } from "../../../../../lib/env/read-env";
 import { priceOf } from "../../../../../lib/judge/pricing";
 import { skipQueuedCells } from "../../../../../lib/store/run-cancel";
 import { createRunStore } from "../../../../../lib/store/run-store";
-import { GRADE_QUEUE, openQueue } from "../../../../../lib/store/run-worker";
+import { GRADE_QUEUE, openQueue } from "../../../../../lib/store/grade-queue";
 import { errorResponse, withDatabase, type IdParams } from "../../../respond";
 import { NextResponse } from "next/server";
 
