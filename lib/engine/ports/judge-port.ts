@@ -26,6 +26,11 @@ export function addTokenUsage(a: TokenUsage, b: TokenUsage): TokenUsage {
 
 export const ZERO_USAGE: TokenUsage = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
 
+/** The tokens of several calls together (a result's judge calls). */
+export function sumUsage(calls: readonly { usage: TokenUsage }[]): TokenUsage {
+  return calls.reduce((sum, c) => addTokenUsage(sum, c.usage), ZERO_USAGE);
+}
+
 /**
  * Why a call or an eval was not graded: the --max-cost budget, a cancel
  * request or an interruption. Defined here, at the floor, because the live

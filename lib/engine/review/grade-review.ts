@@ -1,7 +1,6 @@
 import type { ReviewPassCriteria, RubricSetConfig } from "../../config/category-types";
-import { addTokenUsage } from "../ports/judge-port";
-import type { TokenUsage } from "../ports/judge-port";
-import type { CriterionResult, EvalResult, JudgeCallSummary } from "../results/report";
+import { sumUsage } from "../ports/judge-port";
+import type { CriterionResult, EvalResult } from "../results/report";
 import type { PlannedCell } from "../grade/planned-cell";
 import { SKIPPED, type CallJudge, type ResultBase } from "../grade/call-judge";
 import { aggregationMethodOf } from "./aggregation/registry";
@@ -20,12 +19,6 @@ import type { Reference } from "../grade/build-prompt";
 // says passed: pass, or conditional with passed (Go's Decision.Passed).
 
 type CategoriesRubric = { kind: "categories"; rubricSet: RubricSetConfig };
-
-const ZERO: TokenUsage = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
-
-function sumUsage(calls: JudgeCallSummary[]): TokenUsage {
-  return calls.reduce((sum, c) => addTokenUsage(sum, c.usage), ZERO);
-}
 
 /** A shell-safe rerun of just this review. */
 export function rerunCommandFor(input: { suiteFile: string; evalName: string }): string {
