@@ -1,5 +1,6 @@
 import type { z } from "zod";
-import { PRESET_NAMES, type SuiteSchema, type TreeNodeInput } from "./schema";
+import type { SuiteSchema } from "./schema";
+import { PRESET_NAMES, type TreeNodeInput } from "./rubric-schema";
 import { closestChoice } from "./zod-issues";
 import { CATEGORY_AGGREGATES, checkCategoryRubric, checkReviewEval } from "./check-categories";
 import { checkCompareEval } from "./check-compare";

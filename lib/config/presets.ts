@@ -1,4 +1,4 @@
-import type { CriterionInput, PRESET_NAMES } from "./schema";
+import type { CriterionInput, PRESET_NAMES } from "./rubric-schema";
 
 // The built-in presets of `rubric: { preset: <name> }`. The judge grades each
 // criterion on its own, so each description is one statement it can check

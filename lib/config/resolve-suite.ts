@@ -1,5 +1,6 @@
 import type { z } from "zod";
-import type { SuiteSchema, CriterionInput, ScaleInput, JudgeInput, TreeNodeInput } from "./schema";
+import type { SuiteSchema, JudgeInput } from "./schema";
+import type { CriterionInput, ScaleInput, TreeNodeInput } from "./rubric-schema";
 import type { AgentInput } from "./live-schema";
 import { PRESETS } from "./presets";
 import { resolveCategoryRubric, resolveDocument } from "./resolve-categories";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { PRESETS } from "../../lib/config/presets";
-import { CriterionSchema, PRESET_NAMES } from "../../lib/config/schema";
+import { CriterionSchema, PRESET_NAMES } from "../../lib/config/rubric-schema";
 
 describe("built-in presets", () => {
   it("defines exactly the presets the schema names", () => {
