@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
-import { startFakeMessagesApi, type FakeMessagesApi } from "../support/fake-messages-api";
-import { spawnDashboard, type SpawnedDashboard } from "./spawn-dashboard";
+import type { FakeMessagesApi } from "../support/fake-messages-api";
+import { spawnGradingDashboard, type SpawnedDashboard } from "./spawn-dashboard";
 
 // The run page's live progress, against a dashboard whose worker grades for
 // real through the stand-in Messages API, slowed down so that a person could
@@ -11,21 +11,17 @@ import { spawnDashboard, type SpawnedDashboard } from "./spawn-dashboard";
 const LATENCY_MS = 2000;
 let api: FakeMessagesApi;
 let dashboard: SpawnedDashboard;
+let stop: () => Promise<void>;
 
 test.beforeAll(async () => {
   test.setTimeout(150_000);
-  api = await startFakeMessagesApi({
+  ({ api, dashboard, stop } = await spawnGradingDashboard({
     latencyMs: LATENCY_MS,
     respond: () => ({ verdict: { reasoning: "States the fact.", score: 0.9 } }),
-  });
-  dashboard = await spawnDashboard({
-    host: "127.0.0.1",
-    env: { ANTHROPIC_API_KEY: "sk-ant-test-0123456789", ANTHROPIC_BASE_URL: api.url },
-  });
+  }));
 });
 test.afterAll(async () => {
-  await dashboard?.stop();
-  await api?.close();
+  await stop?.();
 });
 
 /** A suite of `n` evals, one judge call each. */

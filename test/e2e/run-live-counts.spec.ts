@@ -1,7 +1,7 @@
 import { mkdir } from "node:fs/promises";
 import { expect, test, type Page } from "@playwright/test";
-import { startFakeMessagesApi, type FakeMessagesApi } from "../support/fake-messages-api";
-import { spawnDashboard, type SpawnedDashboard } from "./spawn-dashboard";
+import type { FakeMessagesApi } from "../support/fake-messages-api";
+import { spawnGradingDashboard, type SpawnedDashboard } from "./spawn-dashboard";
 
 // Issue 12, items 3 and 5, watched the way a person watches a run: a suite
 // with a jury of three, a 2 × 2 matrix and a dozen more evals, graded by the
@@ -19,10 +19,11 @@ const SHOTS = process.env.E2E_SCREENSHOTS;
 
 let api: FakeMessagesApi;
 let dashboard: SpawnedDashboard;
+let stop: () => Promise<void>;
 
 test.beforeAll(async () => {
   test.setTimeout(150_000);
-  api = await startFakeMessagesApi({
+  ({ api, dashboard, stop } = await spawnGradingDashboard({
     latencyMs: LATENCY_MS,
     respond: (r) => {
       const weak =
@@ -31,15 +32,10 @@ test.beforeAll(async () => {
         verdict: { reasoning: weak ? "Partly right." : "Right.", score: weak ? 0.58 : 0.9 },
       };
     },
-  });
-  dashboard = await spawnDashboard({
-    host: "127.0.0.1",
-    env: { ANTHROPIC_API_KEY: "sk-ant-test-0123456789", ANTHROPIC_BASE_URL: api.url },
-  });
+  }));
 });
 test.afterAll(async () => {
-  await dashboard?.stop();
-  await api?.close();
+  await stop?.();
 });
 
 function suiteYaml(): string {

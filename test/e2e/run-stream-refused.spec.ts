@@ -1,7 +1,7 @@
 import http from "node:http";
 import { expect, test } from "@playwright/test";
-import { startFakeMessagesApi, type FakeMessagesApi } from "../support/fake-messages-api";
-import { spawnDashboard, type SpawnedDashboard } from "./spawn-dashboard";
+import type { FakeMessagesApi } from "../support/fake-messages-api";
+import { spawnGradingDashboard, type SpawnedDashboard } from "./spawn-dashboard";
 
 // Issue 21's leftover: the run page's live stream refused with a 429 (8 run
 // pages already open from this address) said nothing, since EventSource cannot
@@ -14,21 +14,17 @@ const EVALS = 40;
 
 let api: FakeMessagesApi;
 let dashboard: SpawnedDashboard;
+let stop: () => Promise<void>;
 
 test.beforeAll(async () => {
   test.setTimeout(150_000);
-  api = await startFakeMessagesApi({
+  ({ api, dashboard, stop } = await spawnGradingDashboard({
     latencyMs: LATENCY_MS,
     respond: () => ({ verdict: { reasoning: "Right.", score: 0.9 } }),
-  });
-  dashboard = await spawnDashboard({
-    host: "127.0.0.1",
-    env: { ANTHROPIC_API_KEY: "sk-ant-test-0123456789", ANTHROPIC_BASE_URL: api.url },
-  });
+  }));
 });
 test.afterAll(async () => {
-  await dashboard?.stop();
-  await api?.close();
+  await stop?.();
 });
 
 /** Opens a progress stream from this address and holds it until closed. */

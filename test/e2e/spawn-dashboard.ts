@@ -3,6 +3,11 @@ import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { freePort } from "../../lib/store/embedded-postgres";
+import {
+  startFakeMessagesApi,
+  type FakeMessagesApi,
+  type FakeMessagesApiOptions,
+} from "../support/fake-messages-api";
 
 // A second dashboard for the specs that need one set up differently from the
 // config's web server (bound off loopback with a password, or with a judge
@@ -73,4 +78,30 @@ export async function spawnDashboard(input: {
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
   return { url, output: () => log, stop };
+}
+
+/**
+ * A dashboard whose worker grades for real through a Messages API stand-in
+ * (the judge key set, the base URL pointing at it): what the run-page specs
+ * set up in their beforeAll. `stop` stops both.
+ */
+export async function spawnGradingDashboard(
+  options: FakeMessagesApiOptions,
+): Promise<{ api: FakeMessagesApi; dashboard: SpawnedDashboard; stop(): Promise<void> }> {
+  const api = await startFakeMessagesApi(options);
+  const dashboard = await spawnDashboard({
+    host: "127.0.0.1",
+    env: { ANTHROPIC_API_KEY: "sk-ant-test-0123456789", ANTHROPIC_BASE_URL: api.url },
+  }).catch(async (error: unknown) => {
+    await api.close();
+    throw error;
+  });
+  return {
+    api,
+    dashboard,
+    stop: async () => {
+      await dashboard.stop();
+      await api.close();
+    },
+  };
 }
