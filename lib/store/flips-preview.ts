@@ -7,14 +7,20 @@ import { planSuite } from "../engine/plan/plan-suite";
 import { estimateRequest, type PriceOf } from "../engine/plan/explain-plan";
 import type { RunOptions } from "../engine/run-suite";
 import { runSuite } from "../engine/run-suite";
-import { flipped, markRegrade, replayStoredCandidates } from "../engine/trust/regrade/regrade";
+import { markRegrade, replayStoredCandidates } from "../engine/trust/regrade/regrade";
+import { flipKindOf, isFlip } from "../engine/trust/regrade/flip-kind";
 import type { PrismaClient } from "./generated/client";
 import { claimOwner, createCachedJudge } from "./cached-judge";
 import { requestKey } from "./request-key";
 import { createRunStore } from "./run-store";
 import { versionNumbers } from "./version-numbers";
 import { flipRowOf } from "./flip-rows";
-import type { FlipsPlan, FlipsPreview, PreviewSource } from "../engine/results/flips-preview-types";
+import type {
+  FlipRow,
+  FlipsPlan,
+  FlipsPreview,
+  PreviewSource,
+} from "../engine/results/flips-preview-types";
 
 // The editor's "Flips against run…": a stored run's candidates graded with
 // the editor's unsaved text, to see which verdicts flip before the version is
@@ -284,14 +290,30 @@ export async function runFlipsPreview(
   const marked = markRegrade({ report, source: read.results, sourceRunId: input.runId });
   const before = new Map(read.results.map((r) => [r.id, r]));
   // A result the preview did not grade (stopped, or deferred) is no flip: it is counted apart.
-  const graded = marked.results.filter((r) => r.status !== "skipped" && r.status !== "deferred");
-  const flips = graded.filter(flipped);
+  const graded = marked.results.filter(
+    (r) => r.status !== "skipped" && r.status !== "deferred" && before.has(r.id),
+  );
+  const kinds = graded.map((now) => ({
+    now,
+    kind: flipKindOf({ now, before: before.get(now.id)! }),
+  }));
+  // The result's own flips first, then those of a criterion alone (as the flips page orders them).
+  const flips = kinds
+    .filter((k) => isFlip(k.kind))
+    .sort((a, b) => Number(a.kind === "criteria") - Number(b.kind === "criteria"));
   return {
     ok: true,
     value: {
       ...plan,
-      flips: flips.map((r) => flipRowOf({ now: r, before: before.get(r.id)!, runId: input.runId })),
-      unchanged: graded.filter((r) => !flipped(r)).length,
+      flips: flips.map(({ now, kind }) =>
+        flipRowOf({
+          now,
+          before: before.get(now.id)!,
+          kind: kind as FlipRow["kind"],
+          runId: input.runId,
+        }),
+      ),
+      unchanged: kinds.length - flips.length,
       ungraded: marked.results.length - graded.length,
       spentUsd: report.results.reduce((n, r) => n + (r.costUsd ?? 0), 0),
     },
