@@ -148,6 +148,11 @@ export function FlipsPanel(props: FlipsPanelProps) {
               {planNow.value.deferReason ? `: ${planNow.value.deferReason}` : ""}.
             </p>
           ) : null}
+          {planNow?.value?.unread.map((line) => (
+            <p key={line} className="notice notice-warning small" data-testid="flips-unread">
+              {line}
+            </p>
+          ))}
           {refused ? (
             <p className="notice notice-warning small">
               More than one dashboard request may make ({plural(planNow.value!.maxCalls, "call")}):

@@ -9,6 +9,7 @@ import type { RunOptions } from "../engine/run-suite";
 import { runSuite } from "../engine/run-suite";
 import { markRegrade, replayStoredCandidates } from "../engine/trust/regrade/regrade";
 import { flipKindOf, isFlip } from "../engine/trust/regrade/flip-kind";
+import { unreadDatasetEvals, unreadDatasetNote } from "../engine/trust/regrade/unread-datasets";
 import type { PrismaClient } from "./generated/client";
 import { claimOwner, createCachedJudge } from "./cached-judge";
 import { requestKey } from "./request-key";
@@ -122,6 +123,8 @@ function gradingOf(input: FlipsPreviewInput, results: EvalResult[]) {
   const stored = new Set(results.map((r) => r.id));
   const inText = new Set(planned);
   const cells = new Set(planned.filter((id) => stored.has(id)));
+  // An eval of a dataset file plans no item here: its results are not gone, its one cell not new.
+  const unread = unreadDatasetEvals(input.suite);
   const comparedCalls = plannedCells
     .filter((c) => cells.has(c.id))
     .reduce((n, c) => n + c.judgeCalls, 0);
@@ -140,8 +143,16 @@ function gradingOf(input: FlipsPreviewInput, results: EvalResult[]) {
     live: replayStoredCandidates({ results, sourceRunId: input.runId }),
     compared: cells.size,
     comparedCalls,
-    gone: results.filter((r) => !inText.has(r.id)).map((r) => r.name),
-    added: planned.filter((id) => !stored.has(id)),
+    gone: results.filter((r) => !inText.has(r.id) && !unread.has(r.eval)).map((r) => r.name),
+    added: plannedCells
+      .filter((c) => !stored.has(c.id) && !unread.has(c.eval.name))
+      .map((c) => c.id),
+    unread: [...unread.values()].flatMap((u) => {
+      const count = results.filter((r) => r.eval === u.eval).length;
+      return count > 0
+        ? [unreadDatasetNote({ unread: u, results: count, runId: input.runId })]
+        : [];
+    }),
   };
 }
 
@@ -217,6 +228,7 @@ export async function planFlipsPreview(
       compared: grading.compared,
       gone: grading.gone,
       added: grading.added,
+      unread: grading.unread,
       calls: misses.length,
       reused: asked - misses.length,
       costUsd: misses.reduce((n, m) => n + (m.costUsd ?? 0), 0),

@@ -48,6 +48,8 @@ export interface FlipsPlan {
   gone: string[];
   /** Cells of the text with no stored candidate in the run (grade them with Run). */
   added: string[];
+  /** Why some stored results are not compared though their eval is in the text (a dataset file the dashboard does not read), one line per eval. */
+  unread: string[];
   /** Judge calls the preview will pay for (the rest come from the judge cache). */
   calls: number;
   reused: number;
