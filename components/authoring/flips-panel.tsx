@@ -19,7 +19,8 @@ import {
 const short = (id: string) => id.slice(0, 8);
 
 function runLabel(run: PreviewRunOption): string {
-  return `v${run.version} · ${relativeTime(run.createdAt)} · ${run.status} · run ${short(run.id)}`;
+  const regrade = run.regradeOf ? ` · re-grade of ${short(run.regradeOf)}` : "";
+  return `v${run.version} · ${relativeTime(run.createdAt)} · ${run.status} · run ${short(run.id)}${regrade}`;
 }
 
 /** "2 judge calls, $0.0040; 2 from the judge cache": what a preview would pay, said before it starts. */

@@ -107,7 +107,7 @@ export function FlipList({
               <p className={styles.muted}>Prompt: {current.candidate.prompt}</p>
             ) : null}
             {candidate ? <CandidateView text={candidate} sources={[]} names={[]} /> : null}
-            <div className={styles.verdicts}>
+            <div className={styles.flipVerdicts} data-testid="flip-verdicts">
               <Verdict result={previous} title="Before" runId={sourceRunId} />
               <Verdict result={current} title="Now" runId={runId} />
             </div>

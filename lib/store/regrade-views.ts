@@ -52,6 +52,8 @@ export interface RegradeOptions {
   runVersionId: string;
   /** Judge models this run's results were graded by. */
   judgeModels: string[];
+  /** The models that made this run's candidates (matrix.agents): a judge may be one of them too. */
+  agentModels: string[];
 }
 
 // `flipKindOf` (lib/engine/trust/regrade/flip-kind.ts) in SQL, over n (the regrade's result) and
@@ -205,7 +207,7 @@ export function createRegradeViews(prisma: PrismaClient) {
         select: { suiteId: true, suiteVersionId: true, kind: true },
       });
       if (!run || run.kind !== "eval") return undefined;
-      const [versions, models] = await Promise.all([
+      const [versions, models, agents] = await Promise.all([
         prisma.suiteVersion.findMany({
           where: { suiteId: run.suiteId },
           orderBy: [{ createdAt: "desc" }, { id: "desc" }],
@@ -215,6 +217,9 @@ export function createRegradeViews(prisma: PrismaClient) {
         prisma.$queryRaw<{ v: string }[]>`
           SELECT DISTINCT judge_model AS v FROM eval_results
           WHERE run_id = ${runId}::uuid AND judge_model IS NOT NULL ORDER BY 1 LIMIT ${MAX_FILTER_OPTIONS}`,
+        prisma.$queryRaw<{ v: string }[]>`
+          SELECT DISTINCT cell_agent AS v FROM eval_results
+          WHERE run_id = ${runId}::uuid AND cell_agent IS NOT NULL ORDER BY 1 LIMIT ${MAX_FILTER_OPTIONS}`,
       ]);
       const numbers = await versionNumbers(
         prisma,
@@ -228,6 +233,7 @@ export function createRegradeViews(prisma: PrismaClient) {
         })),
         runVersionId: run.suiteVersionId,
         judgeModels: models.map((m) => m.v),
+        agentModels: agents.map((m) => m.v),
       };
     },
   };

@@ -152,6 +152,7 @@ test("Ask a person queues a result's criterion by hand", async ({ browser }) => 
   await page.getByTestId("ask-submit").click();
   await expect(page.getByTestId("ask-done")).toContainText("open for anyone to label");
   await page.goto(`/suites/${suiteId}/review`);
+  await expect(page).toHaveTitle("Rubric Studio · Review queue");
   await expect(row(page, "concise")).toHaveAttribute("data-reason", "asked");
   await expect(row(page, "concise").getByTestId("review-state")).toHaveText("open");
   await expect(row(page, "concise").getByTestId("review-detail")).toHaveText(
