@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import type { EvalResult } from "../../lib/engine/results/report";
 import { flipKindOf, flippedCriteria } from "../../lib/engine/trust/regrade/flip-kind";
 import { createRegradeViews } from "../../lib/store/regrade-views";
-import { createRunStore } from "../../lib/store/run-store";
 import { sampleResults } from "../support/sample-report";
+import { storeResults } from "../support/stored-run";
 import { useTestDatabase } from "../support/test-database";
 
 // What a regrade did to each result, as the flips page counts and lists it
@@ -57,26 +57,6 @@ const PAIRS: { id: string; now: (id: string) => EvalResult; kind: string; criter
   },
 ];
 
-async function storeRun(results: EvalResult[], regradeOf?: string): Promise<string> {
-  const store = createRunStore(db.prisma);
-  const version = await store.saveSuiteVersion({ name: "flip-kinds", yaml: "evals: []" });
-  const runId = await store.createRun({
-    ...version,
-    startedBy: "cli",
-    config: {
-      file: "suite.yaml",
-      toolVersion: "test",
-      judgeModel: "claude-sonnet-4-5",
-      concurrency: 1,
-      timeoutSeconds: 60,
-      ...(regradeOf ? { regradeOf } : {}),
-    },
-    totalCells: results.length,
-  });
-  await store.saveResults(runId, results);
-  return runId;
-}
-
 describe("a regrade's flips, on the flips page and in the editor's preview", () => {
   it("counts and lists a criterion that flipped under an unchanged verdict, as flipKindOf does", async () => {
     const before = PAIRS.map((p) => variant(p.id));
@@ -86,8 +66,8 @@ describe("a regrade's flips, on the flips page and in the editor's preview", () 
       expect(flippedCriteria({ now: now[i]!, before: before[i]! }), p.id).toEqual(p.criteria);
     }
 
-    const source = await storeRun(before);
-    const runId = await storeRun(now, source);
+    const source = await storeResults({ prisma: db.prisma, results: before });
+    const runId = await storeResults({ prisma: db.prisma, results: now, regradeOf: source });
     const views = createRegradeViews(db.prisma);
     expect(await views.flipCounts({ runId })).toEqual({
       nowFail: 0,

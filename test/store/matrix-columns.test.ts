@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { cellLabel, sortCells } from "../../components/results/matrix-heatmap";
 import type { CellCoordinates, EvalResult } from "../../lib/engine/results/report";
-import { createRunStore } from "../../lib/store/run-store";
 import { createRunViews } from "../../lib/store/run-views";
 import { sampleResults } from "../support/sample-report";
+import { storeResults } from "../support/stored-run";
 import { useTestDatabase } from "../support/test-database";
 
 // The run page's heatmap columns are what varies: a grid of prompts is a
@@ -30,28 +30,17 @@ function result(evalName: string, cell: CellCoordinates, status: EvalResult["sta
 
 describe("the heatmap's columns", () => {
   it("are the prompts, and for a dataset's items their eval", async () => {
-    const store = createRunStore(db.prisma);
-    const version = await store.saveSuiteVersion({ name: "matrix-columns", yaml: "evals: []" });
-    const runId = await store.createRun({
-      ...version,
-      startedBy: "cli",
-      config: {
-        file: "suite.yaml",
-        toolVersion: "test",
-        judgeModel: "claude-sonnet-4-6",
-        concurrency: 1,
-        timeoutSeconds: 60,
-      },
-      totalCells: 6,
+    const runId = await storeResults({
+      prisma: db.prisma,
+      results: [
+        result("sky", { agent: "haiku", promptIndex: 1, prompt: "Why?" }, "passed"),
+        result("sky", { agent: "haiku", promptIndex: 2, prompt: "How?" }, "failed"),
+        result("capitals", { agent: "haiku", item: "australia" }, "passed"),
+        result("capitals", { agent: "haiku", item: "canada" }, "failed"),
+        result("capitals", { agent: "gpt", item: "australia" }, "failed"),
+        result("rivers", { agent: "haiku", item: "nile" }, "passed"),
+      ],
     });
-    await store.saveResults(runId, [
-      result("sky", { agent: "haiku", promptIndex: 1, prompt: "Why?" }, "passed"),
-      result("sky", { agent: "haiku", promptIndex: 2, prompt: "How?" }, "failed"),
-      result("capitals", { agent: "haiku", item: "australia" }, "passed"),
-      result("capitals", { agent: "haiku", item: "canada" }, "failed"),
-      result("capitals", { agent: "gpt", item: "australia" }, "failed"),
-      result("rivers", { agent: "haiku", item: "nile" }, "passed"),
-    ]);
     const cells = sortCells(await createRunViews(db.prisma).matrixCells({ runId }));
     expect(cells.map((c) => [cellLabel(c), c.results, c.passed])).toEqual([
       ["gpt · capitals", 1, 0],
