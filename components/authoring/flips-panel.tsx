@@ -19,7 +19,8 @@ import {
 const short = (id: string) => id.slice(0, 8);
 
 function runLabel(run: PreviewRunOption): string {
-  return `v${run.version} · ${relativeTime(run.createdAt)} · ${run.status} · run ${short(run.id)}`;
+  const regrade = run.regradeOf ? ` · re-grade of ${short(run.regradeOf)}` : "";
+  return `v${run.version} · ${relativeTime(run.createdAt)} · ${run.status} · run ${short(run.id)}${regrade}`;
 }
 
 /** "2 judge calls, $0.0040; 2 from the judge cache": what a preview would pay, said before it starts. */
@@ -53,6 +54,13 @@ function FlipItem({ flip }: { flip: FlipRow }) {
       <div className="small" data-testid="flip-change">
         {score(flip.previous)} <span aria-label="now">→</span> {score(flip.now)}
       </div>
+      {flip.flippedCriteria.length > 0 ? (
+        <div className="small" data-testid="flip-criteria">
+          {flip.kind === "criteria" ? "Keeps its verdict, but " : ""}
+          {flip.flippedCriteria.length === 1 ? "criterion" : "criteria"}{" "}
+          <strong>{flip.flippedCriteria.join(", ")}</strong> flipped
+        </div>
+      ) : null}
       {flip.reasons.map((r) => (
         <div key={r.criterion} className="muted small anchor-reasoning">
           <strong>{r.criterion}</strong>
@@ -141,6 +149,11 @@ export function FlipsPanel(props: FlipsPanelProps) {
               {planNow.value.deferReason ? `: ${planNow.value.deferReason}` : ""}.
             </p>
           ) : null}
+          {planNow?.value?.unread.map((line) => (
+            <p key={line} className="notice notice-warning small" data-testid="flips-unread">
+              {line}
+            </p>
+          ))}
           {refused ? (
             <p className="notice notice-warning small">
               More than one dashboard request may make ({plural(planNow.value!.maxCalls, "call")}):
@@ -165,8 +178,8 @@ export function FlipsPanel(props: FlipsPanelProps) {
           {preview ? null : (
             <p className="muted small">
               Grades the run&apos;s stored candidates with the text in the editor, unsaved changes
-              included, and lists the results whose verdict would flip (pass to fail, or fail to
-              pass). Nothing is stored.
+              included, and lists the results whose verdict, or one of whose criteria&apos;s, would
+              flip (pass to fail, or fail to pass). Nothing is stored.
             </p>
           )}
           <PreviewBody preview={preview} current={props.current} />
@@ -209,7 +222,8 @@ function PreviewBody({ preview, current }: { preview?: FlipsPreviewState; curren
         </p>
       ) : value.flips.length === 0 ? (
         <p className="small" data-testid="flips-empty">
-          Nothing flips: every one of the {plural(value.unchanged, "result")} keeps its verdict.
+          Nothing flips: every one of the {plural(value.unchanged, "result")} keeps its verdict, and
+          each of its criteria keeps its own.
         </p>
       ) : (
         <>

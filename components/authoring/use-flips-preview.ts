@@ -15,6 +15,8 @@ export interface PreviewRunOption {
   status: string;
   /** The suite version it graded (v1 the oldest). */
   version: number;
+  /** A re-grade's source run, else absent. */
+  regradeOf?: string;
 }
 
 /** Long enough that typing does not ask the server for a plan at each key. */

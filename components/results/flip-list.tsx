@@ -1,5 +1,6 @@
 import Link from "next/link";
 import type { EvalResult } from "@/lib/engine/results/report";
+import type { FlipKind } from "@/lib/engine/trust/regrade/flip-kind";
 import { renderTranscript } from "@/lib/engine/results/transcript";
 import { CandidateView } from "./candidate-view";
 import { CriteriaList } from "./criteria-list";
@@ -13,17 +14,28 @@ import styles from "./results.module.css";
 
 /** One result beside its source's (lib/store/regrade-views.ts's FlipPair). */
 export interface FlipPairView {
-  kind: "now_fail" | "now_pass" | "moved" | "unchanged";
+  kind: FlipKind;
   previous: EvalResult;
   current: EvalResult;
+  flippedCriteria: string[];
 }
 
-const KIND_TEXT: Record<FlipPairView["kind"], string> = {
+const KIND_TEXT: Record<FlipKind, string> = {
   now_fail: "now fails",
   now_pass: "now passes",
+  criteria: "a criterion flipped",
   moved: "moved",
   unchanged: "unchanged",
 };
+
+/** "criteria flipped: tone (passed → failed), length (failed → passed)". */
+function criteriaFlipText(pair: FlipPairView): string {
+  const now = new Map(pair.current.criteria.map((c) => [c.name, c.passed]));
+  const word = (passed: boolean | null | undefined) => (passed ? "passed" : "failed");
+  return `${pair.flippedCriteria.length === 1 ? "criterion" : "criteria"} flipped: ${pair.flippedCriteria
+    .map((name) => `${name} (${word(!now.get(name))} → ${word(now.get(name))})`)
+    .join(", ")}`;
+}
 
 function Verdict({ result, title, runId }: { result: EvalResult; title: string; runId: string }) {
   const reasoned = result.judges.filter((j) => j.reasoning);
@@ -61,7 +73,8 @@ export function FlipList({
 }) {
   return (
     <div>
-      {pairs.map(({ kind, previous, current }) => {
+      {pairs.map((pair) => {
+        const { kind, previous, current } = pair;
         const candidate = current.candidate.transcript
           ? renderTranscript(current.candidate.transcript)
           : (current.candidate.response ?? "");
@@ -87,11 +100,14 @@ export function FlipList({
               {previous.status} {formatScore(previous.score)} → {current.status}{" "}
               {formatScore(current.score)}
             </p>
+            {pair.flippedCriteria.length > 0 ? (
+              <p data-testid="flip-criteria">{criteriaFlipText(pair)}</p>
+            ) : null}
             {current.candidate.prompt ? (
               <p className={styles.muted}>Prompt: {current.candidate.prompt}</p>
             ) : null}
             {candidate ? <CandidateView text={candidate} sources={[]} names={[]} /> : null}
-            <div className={styles.verdicts}>
+            <div className={styles.flipVerdicts} data-testid="flip-verdicts">
               <Verdict result={previous} title="Before" runId={sourceRunId} />
               <Verdict result={current} title="Now" runId={runId} />
             </div>

@@ -8,6 +8,8 @@ export interface MatrixCellView {
   /** The candidate's model (matrix.agents): the live agent, or the model that generated the candidate. */
   agent?: string | null;
   promptIndex: number | null;
+  /** The eval of a cell with no prompt position: its column is the eval, over all its items. */
+  evalName?: string;
   results: number;
   passed: number;
   failed: number;
@@ -25,13 +27,24 @@ type CellCounts = Pick<MatrixCellView, "passed" | "failed" | "judge_error">;
  */
 export function cellHref(runId: string, cell: CellAxes): string {
   const params = new URLSearchParams();
+  // An eval's column: its results are those whose name holds the eval's ("qa [item=…, agent=…]").
+  if (cell.evalName !== undefined) params.set("q", cell.evalName);
   if (cell.agent) params.set("agent", cell.agent);
   if (cell.model !== null) params.set("model", cell.model);
   if (cell.promptIndex !== null) params.set("prompt", String(cell.promptIndex));
   return `/runs/${runId}?${params.toString()}#results`;
 }
 
-type CellAxes = Pick<MatrixCellView, "model" | "agent" | "promptIndex">;
+type CellAxes = Pick<MatrixCellView, "model" | "agent" | "promptIndex" | "evalName">;
+
+/** A column's heading: the prompt's position, or the eval (over all its items), or neither. */
+function columnLabel(cell: Pick<CellAxes, "promptIndex" | "evalName">): string {
+  if (cell.promptIndex !== null) return `prompt #${cell.promptIndex}`;
+  return cell.evalName !== undefined ? cell.evalName : "every result";
+}
+
+const columnKey = (cell: Pick<CellAxes, "promptIndex" | "evalName">) =>
+  cell.promptIndex !== null ? `#${cell.promptIndex}` : `eval:${cell.evalName ?? ""}`;
 
 /**
  * A cell's row on the heatmap: the candidate's model when the matrix varies it
@@ -43,12 +56,9 @@ export function cellRow(cell: Pick<MatrixCellView, "model" | "agent">): string {
   return cell.model ? `${cell.agent} (judged by ${cell.model})` : cell.agent;
 }
 
-/** How a cell is named on the page: "claude-haiku-4-5 · prompt #2". */
+/** How a cell is named on the page: "claude-haiku-4-5 · prompt #2", "gpt-4.1-mini · capital cities". */
 export function cellLabel(cell: CellAxes): string {
-  return [
-    cellRow(cell),
-    cell.promptIndex === null ? "(one prompt)" : `prompt #${cell.promptIndex}`,
-  ].join(" · ");
+  return [cellRow(cell), columnLabel(cell)].join(" · ");
 }
 
 /**
@@ -81,7 +91,9 @@ export function cellSummary(cell: CellCounts): string {
 
 const byName = (a: string | null, b: string | null) =>
   (a ?? "").localeCompare(b ?? "", "en", { numeric: true });
-const byIndex = (a: number | null, b: number | null) => (a ?? -1) - (b ?? -1);
+/** Prompts by position, then the cells with none (an eval's column) after them. */
+const byIndex = (a: number | null, b: number | null) =>
+  a === b ? 0 : a === null ? 1 : b === null ? -1 : a - b;
 
 /**
  * The one order of a run's matrix cells, for the heatmap and the bars alike:
@@ -93,7 +105,8 @@ export function sortCells<T extends CellAxes>(cells: readonly T[]): T[] {
     (a, b) =>
       byName(a.agent ?? null, b.agent ?? null) ||
       byName(a.model, b.model) ||
-      byIndex(a.promptIndex, b.promptIndex),
+      byIndex(a.promptIndex, b.promptIndex) ||
+      byName(a.evalName ?? null, b.evalName ?? null),
   );
 }
 
@@ -108,17 +121,27 @@ export function MatrixHeatmap({
 }) {
   const sorted = sortCells(cells);
   const rows = [...new Set(sorted.map(cellRow))];
-  const prompts = [...new Set(sorted.map((c) => c.promptIndex))].sort(byIndex);
-  const at = (row: string, prompt: number | null) =>
-    cells.find((c) => cellRow(c) === row && c.promptIndex === prompt);
+  // The columns are what varies: the prompts, else the evals (a dataset's items, all of them, in one).
+  const columns = [...new Map(sorted.map((c) => [columnKey(c), c])).values()].sort(
+    (a, b) =>
+      byIndex(a.promptIndex, b.promptIndex) || byName(a.evalName ?? null, b.evalName ?? null),
+  );
+  const at = (row: string, column: string) =>
+    cells.find((c) => cellRow(c) === row && columnKey(c) === column);
   const byAgent = cells.some((c) => c.agent);
+  const byEval = cells.some((c) => c.evalName !== undefined);
+  const byPrompt = cells.some((c) => c.promptIndex !== null);
   return (
     <table className={`${styles.table} ${styles.heatmap}`} data-testid="matrix-heatmap">
       <thead>
         <tr>
-          <th>{byAgent ? "Candidate model \\ prompt" : "Judge model \\ prompt"}</th>
-          {prompts.map((p) => (
-            <th key={p ?? "none"}>{p === null ? "(one prompt)" : `prompt #${p}`}</th>
+          <th>
+            {`${byAgent ? "Candidate model" : "Judge model"} \\ ${byEval ? (byPrompt ? "prompt or eval" : "eval") : "prompt"}`}
+          </th>
+          {columns.map((c) => (
+            <th key={columnKey(c)} data-testid="matrix-column">
+              {columnLabel(c)}
+            </th>
           ))}
         </tr>
       </thead>
@@ -128,11 +151,12 @@ export function MatrixHeatmap({
             <th className={styles.heatRow} title={row}>
               {row}
             </th>
-            {prompts.map((prompt) => {
-              const cell = at(row, prompt);
+            {columns.map((column) => {
+              const key = columnKey(column);
+              const cell = at(row, key);
               if (!cell)
                 return (
-                  <td key={prompt ?? "none"} className={styles.muted}>
+                  <td key={key} className={styles.muted}>
                     —
                   </td>
                 );
@@ -141,9 +165,10 @@ export function MatrixHeatmap({
                 selected !== undefined &&
                 selected.model === cell.model &&
                 (selected.agent ?? null) === (cell.agent ?? null) &&
-                selected.promptIndex === cell.promptIndex;
+                selected.promptIndex === cell.promptIndex &&
+                (cell.evalName === undefined || selected.evalName === cell.evalName);
               return (
-                <td key={prompt ?? "none"}>
+                <td key={key}>
                   <Link
                     className={`${styles.heatCell} ${isSelected ? styles.heatSelected : ""}`}
                     style={{ background: TONES[tone] }}
@@ -151,6 +176,7 @@ export function MatrixHeatmap({
                     data-testid="matrix-cell"
                     data-model={cell.model ?? ""}
                     data-prompt={cell.promptIndex ?? ""}
+                    data-eval={cell.evalName ?? ""}
                     data-agent={cell.agent ?? ""}
                     data-tone={tone}
                     aria-current={isSelected ? "true" : undefined}

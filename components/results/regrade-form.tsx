@@ -17,6 +17,12 @@ export interface RegradeVersionOption {
   createdAt: string;
 }
 
+/** "(current, this run's)": one parenthesis, not "(current) (this run's)". */
+export function versionNote(input: { current: boolean; runs: boolean }): string {
+  const notes = [input.current ? "current" : "", input.runs ? "this run's" : ""].filter(Boolean);
+  return notes.length ? ` (${notes.join(", ")})` : "";
+}
+
 export function RegradeForm({
   runId,
   versions,
@@ -79,8 +85,8 @@ export function RegradeForm({
           {versions.map((v, i) => (
             <option key={v.id} value={v.id}>
               v{v.number}
-              {i === 0 ? " (current)" : ""}
-              {v.id === runVersionId ? " (this run's)" : ""} · {formatTime(v.createdAt)}
+              {versionNote({ current: i === 0, runs: v.id === runVersionId })} ·{" "}
+              {formatTime(v.createdAt)}
             </option>
           ))}
         </select>

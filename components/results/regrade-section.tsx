@@ -11,7 +11,7 @@ export interface RegradeSectionProps {
   /** Finished runs can be re-graded; a queued or running one not yet. */
   finished: boolean;
   /** This run is a regrade of that run. */
-  source?: { id: string; createdAt: string; version: number };
+  source?: { id: string; createdAt: string; version: number; judges?: string[] };
   /** What Re-grade with… left out when it queued this run. */
   notes: string[];
   versions: RegradeVersionOption[];
@@ -31,7 +31,14 @@ export function RegradeSection(props: RegradeSectionProps) {
             </Link>{" "}
             <span className={styles.muted}>
               (v{props.source.version}, {formatTime(props.source.createdAt)}): its stored candidates
-              graded again, with no generation or agent call.
+              graded again
+              {props.source.judges?.length ? (
+                <>
+                  {" "}
+                  by <strong data-testid="regrade-judges">{props.source.judges.join(", ")}</strong>
+                </>
+              ) : null}
+              , with no generation or agent call.
             </span>{" "}
             <Link href={`/runs/${props.runId}/flips`} data-testid="flips-link">
               What flipped →

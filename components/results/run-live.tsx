@@ -36,6 +36,16 @@ export interface RunSnapshot {
   costUsd: number;
   judgeCalls: number;
   tokens: { input: number; output: number; cacheRead: number; cacheWrite: number };
+  /**
+   * The cost and tokens of the judges and of the generation (the calls that made the candidates)
+   * apart; the generation's tokens are null while the run runs (known when it finishes).
+   */
+  apart: {
+    judgeUsd: number;
+    generationUsd: number;
+    judgeTokens: number;
+    generationTokens: number | null;
+  };
   reusedCalls: number;
   /** Judge calls made whose model has no price: the cost reads "unpriced" for them, never $0. */
   unpricedCalls: number;
@@ -177,6 +187,8 @@ export function RunLive({
   const percent = Math.round(progressFraction(shown) * 100);
   const tokens =
     shown.tokens.input + shown.tokens.output + shown.tokens.cacheRead + shown.tokens.cacheWrite;
+  const apart = shown.apart;
+  const generated = apart.generationUsd > 0 || (apart.generationTokens ?? 0) > 0;
   const etaSeconds = shown.finished ? null : (eta?.estimate?.seconds ?? rawEta(shown));
   const promptCache = promptCacheStat(shown.savings);
 
@@ -262,9 +274,29 @@ export function RunLive({
         <StatusCounts counts={shown.counts} />
       </div>
       <div className={`${styles.section} ${styles.stats}`}>
-        <Stat label="Cost" value={costText(shown)} testId="run-cost" />
+        <Stat
+          label="Cost"
+          value={costText(shown)}
+          detail={
+            generated
+              ? `judges ${formatUsd(apart.judgeUsd)} + generation ${formatUsd(apart.generationUsd)}`
+              : undefined
+          }
+          testId="run-cost"
+        />
         <Stat label="Judge calls" value={formatInt(shown.judgeCalls)} testId="run-judge-calls" />
-        <Stat label="Tokens" value={formatInt(tokens)} testId="run-tokens" />
+        <Stat
+          label="Tokens"
+          value={formatInt(tokens)}
+          detail={
+            !generated
+              ? undefined
+              : apart.generationTokens === null
+                ? "the judges' so far; the generation's are counted when the run finishes"
+                : `judges ${formatInt(apart.judgeTokens)} + generation ${formatInt(apart.generationTokens)}`
+          }
+          testId="run-tokens"
+        />
         <Stat
           label="Cache reads / writes"
           value={`${formatInt(shown.tokens.cacheRead)} / ${formatInt(shown.tokens.cacheWrite)}`}

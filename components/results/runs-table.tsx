@@ -31,12 +31,22 @@ const COUNT_COLUMNS: { status: EvalStatus; label: string }[] = [
   { status: "skipped", label: "Skipped" },
 ];
 
-export function RunsTable({ runs, showSuite = true }: { runs: RunRowView[]; showSuite?: boolean }) {
+export function RunsTable({
+  runs,
+  showSuite = true,
+  suiteFile,
+}: {
+  runs: RunRowView[];
+  showSuite?: boolean;
+  /** The suite's file name, on its own history: the hint's command names it, not "suite.yaml". */
+  suiteFile?: string;
+}) {
   if (runs.length === 0) {
     return (
       <div className={styles.empty} data-testid="runs-empty">
-        No runs yet. Run a suite from its editor, or from the command line with{" "}
-        <code>npx rubric-studio eval --config suite.yaml --store</code>.
+        No runs yet. Run {suiteFile ? "the suite" : "a suite"} from its editor, or from the command
+        line with <code>npx rubric-studio eval --config {suiteFile ?? "<suite file>"} --store</code>
+        .
       </div>
     );
   }

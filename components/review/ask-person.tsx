@@ -46,7 +46,7 @@ export function AskPerson({
   return (
     <section className={results.section} data-testid="ask-person">
       <h2>Ask a person</h2>
-      <ReviewerField {...reviewer} />
+      <ReviewerField {...reviewer} asking />
       <div className={results.toolbar}>
         <label>
           About
@@ -85,8 +85,9 @@ export function AskPerson({
       </div>
       {state.kind === "asked" ? (
         <p className={styles.done} data-testid="ask-done">
-          Queued. <Link href={`/suites/${suiteId}/review/${state.id}`}>Label it now</Link> or see
-          the <Link href={`/suites/${suiteId}/review`}>review queue</Link>.
+          Queued, open for anyone to label (asking claims nothing).{" "}
+          <Link href={`/suites/${suiteId}/review/${state.id}`}>Label it now</Link> or see the{" "}
+          <Link href={`/suites/${suiteId}/review`}>review queue</Link>.
         </p>
       ) : null}
       {state.kind === "error" ? (

@@ -10,7 +10,7 @@ import type { ReportHead } from "../engine/run-suite";
 import { REPORTERS, type ReporterName } from "../report/registry";
 import type { ResultWriter, RunStart } from "../report/result-stream";
 import type { CliIo } from "./cli-io";
-import { reportTarget, writeReports } from "./write-reports";
+import { reportTarget, shownTarget, writeReports } from "./write-reports";
 
 // The reports of `eval` written as the run goes (issue 20): pretty, ndjson,
 // csv, junit, tap and sarif take each result as it is graded and write it to
@@ -217,7 +217,7 @@ export async function openReportStreams(input: {
           }
           if (o.target)
             io.stderr.write(
-              `wrote ${o.name} report to ${path.relative(io.cwd, o.target) || o.target}\n`,
+              `wrote ${o.name} report to ${shownTarget({ target: o.target, output, cwd: io.cwd })}\n`,
             );
         }
         if (whole.length > 0) {

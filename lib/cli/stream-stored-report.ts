@@ -2,6 +2,7 @@ import { once } from "node:events";
 import { createWriteStream } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
+import { shownTarget } from "./write-reports";
 import { addTokenUsage } from "../engine/ports/judge-port";
 import { addSaving } from "../engine/cost/savings";
 import type { EvalResult, Report, ReportSummary } from "../engine/results/report";
@@ -195,7 +196,9 @@ export async function streamStoredReport(input: {
     if (target) await new Promise<void>((resolve) => (out as NodeJS.WritableStream).end(resolve));
   }
   if (target)
-    io.stderr.write(`wrote ${input.format} report to ${path.relative(io.cwd, target) || target}\n`);
+    io.stderr.write(
+      `wrote ${input.format} report to ${shownTarget({ target, output: input.output, cwd: io.cwd })}\n`,
+    );
   io.stderr.write(
     `streamed ${input.total.toLocaleString("en-US")} results: judge agreement and self-grading warnings are left out of a streamed report (above ${STREAM_ABOVE.toLocaleString("en-US")} results)\n`,
   );

@@ -1,5 +1,6 @@
 import { formatIssue } from "../config/load-suite";
 import { planTotals } from "../engine/plan/plan-suite";
+import { plural } from "../engine/results/format-score";
 import { readPlanLimitSettings } from "../env/read-env";
 import { fileLimits } from "./file-limits";
 import { readSuiteFile } from "./read-suite-file";
@@ -30,8 +31,6 @@ export async function validateCommand(input: { file: string; io: CliIo }): Promi
   const evals = loaded.value.evals;
   // The cells `eval` would grade (dataset items and every matrix axis); the judge model does not change how many.
   const { cells } = planTotals({ suite: loaded.value, defaultModel: "default" });
-  io.stdout.write(
-    `${file}: valid (${evals.length} eval${evals.length === 1 ? "" : "s"}, ${cells} cell${cells === 1 ? "" : "s"})\n`,
-  );
+  io.stdout.write(`${file}: valid (${plural(evals.length, "eval")}, ${plural(cells, "cell")})\n`);
   return 0;
 }

@@ -28,6 +28,15 @@ export function reportTarget(input: {
 }
 
 /**
+ * A written report's path as the user gave --output: absolute for an absolute --output, else
+ * relative to where the command ran (never "../../tmp/r.json" for "/tmp/r.json").
+ */
+export function shownTarget(input: { target: string; output: string | undefined; cwd: string }) {
+  if (input.output !== undefined && path.isAbsolute(input.output)) return input.target;
+  return path.relative(input.cwd, input.target) || input.target;
+}
+
+/**
  * Pretty is for people: it always goes to the terminal. Machine formats go to
  * --output (a file for one format, a directory for several), else to stdout.
  */
@@ -51,6 +60,8 @@ export async function writeReports(input: {
     }
     await mkdir(path.dirname(target), { recursive: true });
     await writeFile(target, withNewline);
-    io.stderr.write(`wrote ${name} report to ${path.relative(io.cwd, target) || target}\n`);
+    io.stderr.write(
+      `wrote ${name} report to ${shownTarget({ target, output: input.output, cwd: io.cwd })}\n`,
+    );
   }
 }

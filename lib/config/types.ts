@@ -117,7 +117,7 @@ export interface AgentConfig {
   maxTokens: number;
   system?: string;
   maxResultChars: number;
-  /** A generated candidate's sampling temperature (set for generated cells: the eval's, or 0). */
+  /** A generated candidate's sampling temperature, as sent (the eval's, or 0; none for a model of the Messages API, which refuses it). */
   temperature?: number;
 }
 

@@ -194,6 +194,7 @@ export async function streamSuite(
             priceOf: deps.priceOf,
             runs: liveRuns,
             ...(options.signal ? { signal: options.signal } : {}),
+            ...(options.agentsReplayed ? { replayed: true } : {}),
           })
         : await gradeCell({ cell, call, now: deps.now });
     // Calls a tree did not need, or that the budget refused, leave the total.

@@ -45,6 +45,30 @@ export function formatUsage(usage: TokenUsage): string {
   );
 }
 
+/**
+ * The judges' and the generation's figures apart, adding up to the summary's: "judges: 12 calls,
+ * 3,000 tokens (…), $0.0080 · generation: 6 calls, 1,200 tokens (…), $0.0020". Undefined when no
+ * model call made a candidate (then every figure is the judges').
+ */
+export function formatJudgeAndGeneration(
+  summary: Pick<EvalResult, "costUsd" | "usage"> & {
+    judgeCalls: number;
+    generation?: { calls: number; costUsd: number; usage: TokenUsage };
+  },
+): string | undefined {
+  const g = summary.generation;
+  if (!g) return undefined;
+  const u = summary.usage;
+  const judges: TokenUsage = {
+    input: u.input - g.usage.input,
+    output: u.output - g.usage.output,
+    cacheRead: u.cacheRead - g.usage.cacheRead,
+    cacheWrite: u.cacheWrite - g.usage.cacheWrite,
+  };
+  const judgeUsd = Math.max(0, summary.costUsd - g.costUsd);
+  return `judges: ${plural(summary.judgeCalls, "call")}, ${formatUsage(judges)}, ${formatUsd(judgeUsd)} · generation: ${plural(g.calls, "call")}, ${formatUsage(g.usage)}, ${formatUsd(g.costUsd)}`;
+}
+
 export function formatCell(cell: CellCoordinates | null): string {
   if (!cell) return "";
   const parts: string[] = [];

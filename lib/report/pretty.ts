@@ -4,7 +4,15 @@ import type { RenderOptions, Reporter } from "./reporter";
 import { detailLines, type DetailLine } from "./details";
 import { displayWidth, fitWidth } from "./display-width";
 import { stripControl } from "./escape";
-import { formatCell, formatInt, formatResultCost, formatUsage, formatUsd, plural } from "./format";
+import {
+  formatCell,
+  formatInt,
+  formatJudgeAndGeneration,
+  formatResultCost,
+  formatUsage,
+  formatUsd,
+  plural,
+} from "./format";
 import { STATUS_STYLES, resultLabel, skippedSummaryLabel } from "./status";
 import { transcriptLines } from "./transcript-lines";
 import { baselineHeadline, deltaMark, formatDelta, notableDeltas } from "./baseline";
@@ -96,12 +104,17 @@ function footer(report: Report, paint: Paint, cost: string): string[] {
   ];
   const budget = report.budget ? ` of ${formatUsd(report.budget.maxCostUsd)} budget` : "";
   const saved = savingsLine(s.savings);
+  // With generated or live candidates the totals are the judges' and the generation's: said apart too.
+  const apart = formatJudgeAndGeneration(s);
   const lines = [
     `${paint("1", `${formatInt(s.total)} cell${s.total === 1 ? "" : "s"}:`)} ${counts.join(", ")}`,
     paint(
       "2",
-      `${plural(s.judgeCalls, "judge call")} · ${formatUsage(s.usage)} · cost ${cost}${budget} · ${(report.durationMs / 1000).toFixed(1)}s`,
+      apart
+        ? `in all: ${formatUsage(s.usage)} · cost ${cost}${budget} · ${(report.durationMs / 1000).toFixed(1)}s`
+        : `${plural(s.judgeCalls, "judge call")} · ${formatUsage(s.usage)} · cost ${cost}${budget} · ${(report.durationMs / 1000).toFixed(1)}s`,
     ),
+    ...(apart ? [paint("2", apart)] : []),
     ...(saved ? [paint("2", saved)] : []),
     ...selfGradingLines(report.selfGrading).map((w) =>
       paint(STATUS_STYLES.deferred.ansi, stripControl(w)),

@@ -1,5 +1,6 @@
 import type { EvalResult } from "../engine/results/report";
 import type { FlipRow } from "../engine/results/flips-preview-types";
+import { flippedCriteria } from "../engine/trust/regrade/flip-kind";
 
 // A flip as the editor's preview panel lists it: which result, its verdict in
 // the stored run and now, and the new reasoning of what changed. Plain data,
@@ -19,11 +20,14 @@ function cellWords(cell: EvalResult["cell"]): string {
 /** The criteria whose verdict is not the stored one (all of them when none is). */
 function changedReasons(now: EvalResult, before: EvalResult): FlipRow["reasons"] {
   const old = new Map(before.criteria.map((c) => [c.name, c]));
+  const flippedNames = new Set(flippedCriteria({ now, before }));
   const reasonOf = (c: EvalResult["criteria"][number]) =>
     c.reasoning || c.verdicts.map((v) => `${v.judge}: ${v.reasoning || v.error || ""}`).join(" · ");
   const changed = now.criteria.filter((c) => {
     const was = old.get(c.name);
-    return !was || was.description !== c.description || was.score !== c.score;
+    return (
+      !was || was.description !== c.description || was.score !== c.score || flippedNames.has(c.name)
+    );
   });
   const criteria = (changed.length > 0 ? changed : now.criteria).map((c) => ({
     criterion: c.name,
@@ -39,9 +43,16 @@ function changedReasons(now: EvalResult, before: EvalResult): FlipRow["reasons"]
   }));
 }
 
-export function flipRowOf(input: { now: EvalResult; before: EvalResult; runId: string }): FlipRow {
+export function flipRowOf(input: {
+  now: EvalResult;
+  before: EvalResult;
+  kind: FlipRow["kind"];
+  runId: string;
+}): FlipRow {
   const { now, before } = input;
   return {
+    kind: input.kind,
+    flippedCriteria: flippedCriteria({ now, before }),
     id: now.id,
     name: now.name,
     eval: now.eval,

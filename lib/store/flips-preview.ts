@@ -7,14 +7,21 @@ import { planSuite } from "../engine/plan/plan-suite";
 import { estimateRequest, type PriceOf } from "../engine/plan/explain-plan";
 import type { RunOptions } from "../engine/run-suite";
 import { runSuite } from "../engine/run-suite";
-import { flipped, markRegrade, replayStoredCandidates } from "../engine/trust/regrade/regrade";
+import { markRegrade, replayStoredCandidates } from "../engine/trust/regrade/regrade";
+import { flipKindOf, isFlip } from "../engine/trust/regrade/flip-kind";
+import { unreadDatasetEvals, unreadDatasetNote } from "../engine/trust/regrade/unread-datasets";
 import type { PrismaClient } from "./generated/client";
 import { claimOwner, createCachedJudge } from "./cached-judge";
 import { requestKey } from "./request-key";
 import { createRunStore } from "./run-store";
 import { versionNumbers } from "./version-numbers";
 import { flipRowOf } from "./flip-rows";
-import type { FlipsPlan, FlipsPreview, PreviewSource } from "../engine/results/flips-preview-types";
+import type {
+  FlipRow,
+  FlipsPlan,
+  FlipsPreview,
+  PreviewSource,
+} from "../engine/results/flips-preview-types";
 
 // The editor's "Flips against run…": a stored run's candidates graded with
 // the editor's unsaved text, to see which verdicts flip before the version is
@@ -116,6 +123,8 @@ function gradingOf(input: FlipsPreviewInput, results: EvalResult[]) {
   const stored = new Set(results.map((r) => r.id));
   const inText = new Set(planned);
   const cells = new Set(planned.filter((id) => stored.has(id)));
+  // An eval of a dataset file plans no item here: its results are not gone, its one cell not new.
+  const unread = unreadDatasetEvals(input.suite);
   const comparedCalls = plannedCells
     .filter((c) => cells.has(c.id))
     .reduce((n, c) => n + c.judgeCalls, 0);
@@ -134,8 +143,16 @@ function gradingOf(input: FlipsPreviewInput, results: EvalResult[]) {
     live: replayStoredCandidates({ results, sourceRunId: input.runId }),
     compared: cells.size,
     comparedCalls,
-    gone: results.filter((r) => !inText.has(r.id)).map((r) => r.name),
-    added: planned.filter((id) => !stored.has(id)),
+    gone: results.filter((r) => !inText.has(r.id) && !unread.has(r.eval)).map((r) => r.name),
+    added: plannedCells
+      .filter((c) => !stored.has(c.id) && !unread.has(c.eval.name))
+      .map((c) => c.id),
+    unread: [...unread.values()].flatMap((u) => {
+      const count = results.filter((r) => r.eval === u.eval).length;
+      return count > 0
+        ? [unreadDatasetNote({ unread: u, results: count, runId: input.runId })]
+        : [];
+    }),
   };
 }
 
@@ -211,6 +228,7 @@ export async function planFlipsPreview(
       compared: grading.compared,
       gone: grading.gone,
       added: grading.added,
+      unread: grading.unread,
       calls: misses.length,
       reused: asked - misses.length,
       costUsd: misses.reduce((n, m) => n + (m.costUsd ?? 0), 0),
@@ -284,14 +302,30 @@ export async function runFlipsPreview(
   const marked = markRegrade({ report, source: read.results, sourceRunId: input.runId });
   const before = new Map(read.results.map((r) => [r.id, r]));
   // A result the preview did not grade (stopped, or deferred) is no flip: it is counted apart.
-  const graded = marked.results.filter((r) => r.status !== "skipped" && r.status !== "deferred");
-  const flips = graded.filter(flipped);
+  const graded = marked.results.filter(
+    (r) => r.status !== "skipped" && r.status !== "deferred" && before.has(r.id),
+  );
+  const kinds = graded.map((now) => ({
+    now,
+    kind: flipKindOf({ now, before: before.get(now.id)! }),
+  }));
+  // The result's own flips first, then those of a criterion alone (as the flips page orders them).
+  const flips = kinds
+    .filter((k) => isFlip(k.kind))
+    .sort((a, b) => Number(a.kind === "criteria") - Number(b.kind === "criteria"));
   return {
     ok: true,
     value: {
       ...plan,
-      flips: flips.map((r) => flipRowOf({ now: r, before: before.get(r.id)!, runId: input.runId })),
-      unchanged: graded.filter((r) => !flipped(r)).length,
+      flips: flips.map(({ now, kind }) =>
+        flipRowOf({
+          now,
+          before: before.get(now.id)!,
+          kind: kind as FlipRow["kind"],
+          runId: input.runId,
+        }),
+      ),
+      unchanged: kinds.length - flips.length,
       ungraded: marked.results.length - graded.length,
       spentUsd: report.results.reduce((n, r) => n + (r.costUsd ?? 0), 0),
     },

@@ -4,6 +4,7 @@ import type { LoadResult, SuiteConfig } from "../config/types";
 import { planSuite } from "../engine/plan/plan-suite";
 import { plural } from "../engine/results/format-score";
 import { withJudge } from "../engine/trust/regrade/with-judge";
+import { unreadDatasetEvals, unreadDatasetNote } from "../engine/trust/regrade/unread-datasets";
 import { modelNameProblem } from "../config/check-providers";
 import { resolveAsIfKeyed } from "../engine/plan/resolve-provider";
 import type { PrismaClient } from "./connection";
@@ -42,17 +43,25 @@ export interface RegradeStarted {
 /** A cell of the source run, as far as replaying it goes. */
 interface SourceCell {
   key: string;
+  eval: string;
   status: string;
   /** Nothing recorded (`hasStoredCandidate`: its generation or agent call failed, it deferred): it cannot be graded again. */
   noCandidate: boolean;
 }
 
 async function sourceCells(prisma: PrismaClient, runId: string): Promise<SourceCell[]> {
-  const rows = await prisma.$queryRaw<{ key: string; status: string; no_candidate: boolean }[]>`
-    SELECT result_key AS key, status,
+  const rows = await prisma.$queryRaw<
+    { key: string; eval: string; status: string; no_candidate: boolean }[]
+  >`
+    SELECT result_key AS key, eval_name AS eval, status,
       (data->'candidate'->'transcript' IS NULL AND data->'candidate'->'response' IS NULL) AS no_candidate
     FROM eval_results WHERE run_id = ${runId}::uuid`;
-  return rows.map((r) => ({ key: r.key, status: r.status, noCandidate: r.no_candidate }));
+  return rows.map((r) => ({
+    key: r.key,
+    eval: r.eval,
+    status: r.status,
+    noCandidate: r.no_candidate,
+  }));
 }
 
 /** Why a cell's candidate was not recorded, from its status in the source run. */
@@ -156,8 +165,16 @@ export async function enqueueRegrade(input: {
   });
   const source = new Map((await sourceCells(input.prisma, run.id)).map((c) => [c.key, c]));
   const plannedIds = new Set(planned.map((c) => c.id));
-  const gone = [...source.keys()].filter((key) => !plannedIds.has(key)).length;
-  const added = planned.filter((c) => !source.has(c.id)).length;
+  // An eval of a dataset file plans no item here: its results are not gone, its one cell not new.
+  const unread = unreadDatasetEvals(suite);
+  const unreadResults = new Map<string, number>();
+  let gone = 0;
+  for (const cell of source.values()) {
+    if (unread.has(cell.eval))
+      unreadResults.set(cell.eval, (unreadResults.get(cell.eval) ?? 0) + 1);
+    else if (!plannedIds.has(cell.key)) gone++;
+  }
+  const added = planned.filter((c) => !source.has(c.id) && !unread.has(c.eval.name)).length;
   const missing = new Map<string, number>();
   const cells = planned.filter((cell) => {
     const stored = source.get(cell.id);
@@ -167,6 +184,9 @@ export async function enqueueRegrade(input: {
   });
   const missed = [...missing.values()].reduce((a, b) => a + b, 0);
   const notes = [
+    ...[...unreadResults].map(([name, results]) =>
+      unreadDatasetNote({ unread: unread.get(name)!, results, runId: run.id }),
+    ),
     ...(missed
       ? [
           `${plural(missed, "cell")} of run ${run.id.slice(0, 8)} recorded no candidate to grade again (${whyNone(missing)} there): not re-graded; produce them with a new run.`,

@@ -1,5 +1,6 @@
 import type { EvalResult, EvalStatus } from "../engine/results/report";
 import { readStoredResult } from "../engine/results/stored-result";
+import { flippedCriteria, type FlipKind } from "../engine/trust/regrade/flip-kind";
 import { Prisma, type PrismaClient } from "./generated/client";
 import { versionNumbers } from "./version-numbers";
 
@@ -28,16 +29,20 @@ export interface FlipCounts {
   nowFail: number;
   /** Not passed before, passed now. */
   nowPass: number;
-  /** Neither flipped: the score or the status moved (failed → judge error, 0.40 → 0.55). */
+  /** The result's verdict held, but a criterion's pass/fail flipped. */
+  criteria: number;
+  /** Nothing flipped: the score or the status moved (failed → judge error, 0.40 → 0.55). */
   moved: number;
   unchanged: number;
 }
 
 /** One result of the regrade beside its source's: both verdicts whole (the candidate is the same). */
 export interface FlipPair {
-  kind: "now_fail" | "now_pass" | "moved" | "unchanged";
+  kind: FlipKind;
   previous: EvalResult;
   current: EvalResult;
+  /** The criteria whose pass/fail flipped (`flippedCriteria`), whatever the kind. */
+  flippedCriteria: string[];
 }
 
 export interface RegradeOptions {
@@ -47,11 +52,26 @@ export interface RegradeOptions {
   runVersionId: string;
   /** Judge models this run's results were graded by. */
   judgeModels: string[];
+  /** The models that made this run's candidates (matrix.agents): a judge may be one of them too. */
+  agentModels: string[];
 }
 
-// A flip is a change between passing and not passing (`flipped` in lib/engine/trust/regrade).
+// `flipKindOf` (lib/engine/trust/regrade/flip-kind.ts) in SQL, over n (the regrade's result) and
+// s (its source's); test/store/flip-kinds.test.ts holds the two to the same answers.
+// A flip of the result: a change between passing and not passing.
 const FLIP = Prisma.sql`((n.status = 'passed') <> (s.status = 'passed'))`;
+// A criterion graded pass or fail in both (matched by name) whose verdict differs.
+const CRITERION_FLIP = Prisma.sql`EXISTS (
+  SELECT 1 FROM jsonb_array_elements(coalesce(n.data -> 'criteria', '[]'::jsonb)) nc
+  JOIN jsonb_array_elements(coalesce(s.data -> 'criteria', '[]'::jsonb)) sc ON sc ->> 'name' = nc ->> 'name'
+  WHERE jsonb_typeof(nc -> 'passed') = 'boolean' AND jsonb_typeof(sc -> 'passed') = 'boolean'
+    AND nc -> 'passed' <> sc -> 'passed')`;
 const MOVED = Prisma.sql`(n.score IS DISTINCT FROM s.score OR n.status <> s.status)`;
+const KIND = Prisma.sql`CASE WHEN ${FLIP} AND s.status = 'passed' THEN 'now_fail'
+  WHEN ${FLIP} THEN 'now_pass'
+  WHEN ${CRITERION_FLIP} THEN 'criteria'
+  WHEN ${MOVED} THEN 'moved'
+  ELSE 'unchanged' END`;
 
 function filterSql(filter: FlipFilter) {
   return Prisma.sql`${filter.eval !== undefined ? Prisma.sql`AND n.eval_name = ${filter.eval}` : Prisma.empty}
@@ -103,27 +123,25 @@ export function createRegradeViews(prisma: PrismaClient) {
     },
 
     async flipCounts(input: { runId: string; filter?: FlipFilter }): Promise<FlipCounts> {
-      const [row] = await prisma.$queryRaw<
-        { now_fail: number; now_pass: number; moved: number; unchanged: number }[]
-      >`
-        SELECT
-          count(*) FILTER (WHERE ${FLIP} AND s.status = 'passed')::int AS now_fail,
-          count(*) FILTER (WHERE ${FLIP} AND n.status = 'passed')::int AS now_pass,
-          count(*) FILTER (WHERE NOT ${FLIP} AND ${MOVED})::int AS moved,
-          count(*) FILTER (WHERE NOT ${FLIP} AND NOT ${MOVED})::int AS unchanged
-        FROM runs r
-        JOIN eval_results n ON n.run_id = r.id
-        JOIN eval_results s ON s.run_id = r.regrade_of AND s.result_key = n.result_key
-        WHERE r.id = ${input.runId}::uuid ${filterSql(input.filter ?? {})}`;
+      const rows = await prisma.$queryRaw<{ kind: FlipKind; count: number }[]>`
+        SELECT kind, count(*)::int AS count FROM (
+          SELECT ${KIND} AS kind
+          FROM runs r
+          JOIN eval_results n ON n.run_id = r.id
+          JOIN eval_results s ON s.run_id = r.regrade_of AND s.result_key = n.result_key
+          WHERE r.id = ${input.runId}::uuid ${filterSql(input.filter ?? {})}
+        ) k GROUP BY kind`;
+      const of = (kind: FlipKind) => rows.find((r) => r.kind === kind)?.count ?? 0;
       return {
-        nowFail: row?.now_fail ?? 0,
-        nowPass: row?.now_pass ?? 0,
-        moved: row?.moved ?? 0,
-        unchanged: row?.unchanged ?? 0,
+        nowFail: of("now_fail"),
+        nowPass: of("now_pass"),
+        criteria: of("criteria"),
+        moved: of("moved"),
+        unchanged: of("unchanged"),
       };
     },
 
-    /** One page of the changes (unchanged results are only counted): flips first, then score moves. */
+    /** One page of the changes (unchanged results are only counted): flips first, then criteria flips, then score moves. */
     async flipPage(input: {
       runId: string;
       filter?: FlipFilter;
@@ -133,24 +151,30 @@ export function createRegradeViews(prisma: PrismaClient) {
       const limit = Math.max(1, Math.min(FLIPS_PAGE_SIZE, input.limit ?? FLIPS_PAGE_SIZE));
       const offset = Math.max(0, Math.min(1_000_000, Math.floor(input.offset)));
       const rows = await prisma.$queryRaw<
-        { kind: FlipPair["kind"]; current: EvalResult; previous: EvalResult }[]
+        { kind: FlipKind; current: EvalResult; previous: EvalResult }[]
       >`
-        SELECT
-          CASE WHEN ${FLIP} AND s.status = 'passed' THEN 'now_fail'
-               WHEN ${FLIP} THEN 'now_pass'
-               ELSE 'moved' END AS kind,
-          n.data AS current, s.data AS previous
-        FROM runs r
-        JOIN eval_results n ON n.run_id = r.id
-        JOIN eval_results s ON s.run_id = r.regrade_of AND s.result_key = n.result_key
-        WHERE r.id = ${input.runId}::uuid AND ${MOVED} ${filterSql(input.filter ?? {})}
-        ORDER BY ${FLIP} DESC, abs(coalesce(n.score, 0) - coalesce(s.score, 0)) DESC, n.name, n.result_key
+        SELECT kind, current, previous FROM (
+          SELECT ${KIND} AS kind, n.data AS current, s.data AS previous,
+            ${FLIP} AS flip, abs(coalesce(n.score, 0) - coalesce(s.score, 0)) AS move,
+            n.name, n.result_key
+          FROM runs r
+          JOIN eval_results n ON n.run_id = r.id
+          JOIN eval_results s ON s.run_id = r.regrade_of AND s.result_key = n.result_key
+          WHERE r.id = ${input.runId}::uuid ${filterSql(input.filter ?? {})}
+        ) k
+        WHERE kind <> 'unchanged'
+        ORDER BY flip DESC, kind = 'criteria' DESC, move DESC, name, result_key
         LIMIT ${limit} OFFSET ${offset}`;
-      return rows.map((r) => ({
-        kind: r.kind,
-        current: readStoredResult(r.current),
-        previous: readStoredResult(r.previous),
-      }));
+      return rows.map((r) => {
+        const current = readStoredResult(r.current);
+        const previous = readStoredResult(r.previous);
+        return {
+          kind: r.kind,
+          current,
+          previous,
+          flippedCriteria: flippedCriteria({ now: current, before: previous }),
+        };
+      });
     },
 
     /** The evals and candidate models a regrade's results span: the flips page's filters. */
@@ -183,7 +207,7 @@ export function createRegradeViews(prisma: PrismaClient) {
         select: { suiteId: true, suiteVersionId: true, kind: true },
       });
       if (!run || run.kind !== "eval") return undefined;
-      const [versions, models] = await Promise.all([
+      const [versions, models, agents] = await Promise.all([
         prisma.suiteVersion.findMany({
           where: { suiteId: run.suiteId },
           orderBy: [{ createdAt: "desc" }, { id: "desc" }],
@@ -193,6 +217,9 @@ export function createRegradeViews(prisma: PrismaClient) {
         prisma.$queryRaw<{ v: string }[]>`
           SELECT DISTINCT judge_model AS v FROM eval_results
           WHERE run_id = ${runId}::uuid AND judge_model IS NOT NULL ORDER BY 1 LIMIT ${MAX_FILTER_OPTIONS}`,
+        prisma.$queryRaw<{ v: string }[]>`
+          SELECT DISTINCT cell_agent AS v FROM eval_results
+          WHERE run_id = ${runId}::uuid AND cell_agent IS NOT NULL ORDER BY 1 LIMIT ${MAX_FILTER_OPTIONS}`,
       ]);
       const numbers = await versionNumbers(
         prisma,
@@ -206,6 +233,7 @@ export function createRegradeViews(prisma: PrismaClient) {
         })),
         runVersionId: run.suiteVersionId,
         judgeModels: models.map((m) => m.v),
+        agentModels: agents.map((m) => m.v),
       };
     },
   };

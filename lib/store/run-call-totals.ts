@@ -18,6 +18,8 @@ export interface StoredModelCalls extends ModelCallTotals {
    * (a declared provider).
    */
   pricedCalls: number;
+  /** What the calls made (not reused) cost, the priced ones: the judges' part of the run's cost. */
+  madeUsd?: number;
 }
 
 interface ModelCallsRow {
@@ -28,6 +30,7 @@ interface ModelCallsRow {
   calls: number;
   reused: number;
   reusedUsd: number;
+  madeUsd: number;
   reusedUnpriced: number;
   unpriced: number;
   input: number;
@@ -46,6 +49,7 @@ export async function callsByModel(prisma: PrismaClient, runId: string): Promise
            (count(*) FILTER (WHERE jc.cost_usd IS NOT NULL))::int AS priced,
            (count(*) FILTER (WHERE rc.reused))::int AS reused,
            coalesce(sum(jc.cost_usd) FILTER (WHERE rc.reused), 0)::float8 AS "reusedUsd",
+           coalesce(sum(jc.cost_usd) FILTER (WHERE NOT rc.reused), 0)::float8 AS "madeUsd",
            (count(*) FILTER (WHERE rc.reused AND jc.cost_usd IS NULL))::int AS "reusedUnpriced",
            (count(*) FILTER (WHERE NOT rc.reused AND jc.status = 'done' AND jc.cost_usd IS NULL))::int AS unpriced,
            coalesce(sum(jc.input_tokens) FILTER (WHERE NOT rc.reused), 0)::int AS input,

@@ -14,6 +14,12 @@ export interface MatrixCell {
   /** The candidate's model (matrix.agents): the live agent, or the model that generated the candidate. */
   agent: string | null;
   promptIndex: number | null;
+  /**
+   * The eval of a cell with no prompt position (a matrix over a dataset's items, or of models
+   * alone): the heatmap's column is then the eval, over all its items. Absent on a prompt's cell,
+   * and in the figures kept by versions before it.
+   */
+  evalName?: string;
   results: number;
   /** Passed, failed and judge errors: the graded ones a pass rate is over (deferred and skipped are not graded). */
   passed: number;
@@ -38,13 +44,17 @@ export interface RunFigures {
   cells: MatrixCell[];
 }
 
-/** The heatmap of a run's matrix cells: candidate model, judge model × prompt, over every eval with a matrix (or one eval). */
+/**
+ * The heatmap of a run's matrix cells: candidate model, judge model × prompt, over every eval with a
+ * matrix (or one eval); × eval for the cells with no prompt position (a dataset's items are never
+ * a column each: a dataset of 10,000 items would be 10,000 columns).
+ */
 export async function matrixCellsOf(
   prisma: PrismaClient,
   input: { runId: string; evalName?: string },
 ): Promise<MatrixCell[]> {
   const rows = await prisma.evalResultRow.groupBy({
-    by: ["cellAgent", "cellModel", "cellPrompt", "status"],
+    by: ["cellAgent", "cellModel", "cellPrompt", "evalName", "status"],
     where: {
       runId: input.runId,
       OR: [
@@ -59,11 +69,14 @@ export async function matrixCellsOf(
   });
   const cells = new Map<string, MatrixCell & { scored: number; scoreSum: number }>();
   for (const row of rows) {
-    const key = `${row.cellAgent ?? ""}\u0000${row.cellModel ?? ""}\u0000${row.cellPrompt ?? ""}`;
+    // A cell with a prompt position is that prompt's, across evals; one without is its eval's.
+    const column = row.cellPrompt === null ? `eval:${row.evalName}` : `#${row.cellPrompt}`;
+    const key = `${row.cellAgent ?? ""}\u0000${row.cellModel ?? ""}\u0000${column}`;
     const cell = cells.get(key) ?? {
       model: row.cellModel,
       agent: row.cellAgent,
       promptIndex: row.cellPrompt,
+      ...(row.cellPrompt === null ? { evalName: row.evalName } : {}),
       results: 0,
       passed: 0,
       failed: 0,

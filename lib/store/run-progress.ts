@@ -37,6 +37,28 @@ export const FINISHED_STATUSES: readonly RunStatus[] = ["completed", "cancelled"
  * that draws it (components/results/run-live.tsx); the page passing one to the
  * other checks that they agree.
  */
+/**
+ * The run's cost and tokens apart: the judges' (its judge calls made, from their call links) and the
+ * generation's (the rest of the run's totals: the calls that made its candidates). A running run's
+ * token total is its judge calls' until it finishes, so its generation tokens are not known yet (null).
+ */
+function judgeAndGeneration(run: RunOverview, finished: boolean) {
+  const judgeUsd = run.callsByModel.reduce((n, m) => n + (m.madeUsd ?? 0), 0);
+  const judgeTokens = run.callsByModel.reduce(
+    (n, m) => n + m.usage.input + m.usage.output + m.usage.cacheRead + m.usage.cacheWrite,
+    0,
+  );
+  const total = run.tokens.input + run.tokens.output + run.tokens.cacheRead + run.tokens.cacheWrite;
+  // Float sums of the same costs in another order: a difference below a millionth of a cent is none.
+  const generationUsd = run.costUsd - judgeUsd > 1e-8 ? run.costUsd - judgeUsd : 0;
+  return {
+    judgeUsd: Math.min(judgeUsd, run.costUsd),
+    generationUsd,
+    judgeTokens,
+    generationTokens: finished ? Math.max(0, total - judgeTokens) : null,
+  };
+}
+
 export function runProgress(input: { run: RunOverview; now: number; priceOf: StoredCallPriceOf }) {
   const { run, now, priceOf } = input;
   const finished = FINISHED_STATUSES.includes(run.status);
@@ -54,6 +76,7 @@ export function runProgress(input: { run: RunOverview; now: number; priceOf: Sto
     costUsd: run.costUsd,
     judgeCalls: run.judgeCalls,
     tokens: run.tokens,
+    apart: judgeAndGeneration(run, finished),
     reusedCalls: run.reusedCalls,
     unpricedCalls: run.unpricedCalls,
     savings: savingsOf({

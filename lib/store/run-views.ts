@@ -254,6 +254,7 @@ export function createRunViews(prisma: PrismaClient) {
           },
           reusedCalls: m.reused,
           reusedUsd: m.reusedUsd,
+          madeUsd: m.madeUsd,
           reusedUnpriced: m.reusedUnpriced,
           ...(m.batched ? { batchedCalls: m.calls } : {}),
           provider: m.provider,

@@ -117,8 +117,9 @@ describe("eval --batch", () => {
       // what a call not yet answered is reserved at (e each); an answered call counts at its
       // real cost (c each, from a run without a budget).
       const [, input, output] =
-        /~(\d+) input \+ (\d+) output tokens, projected cost/.exec(explained.stdout) ?? [];
-      const e = (Number(input) * 3 + Number(output) * 15) / 1e6 / 4;
+        /~([\d,]+) input \+ ([\d,]+) output tokens, projected cost/.exec(explained.stdout) ?? [];
+      const n = (text: string | undefined) => Number(text?.replace(/,/g, ""));
+      const e = (n(input) * 3 + n(output) * 15) / 1e6 / 4;
       expect(e).toBeGreaterThan(0);
       const free = await ws.cli(
         ["eval", "--config", "suite.yaml", "--reporter", "json"],

@@ -55,7 +55,7 @@ describe.concurrent("eval --explain: the prompt cache's TTL", () => {
     await ws.write("suite.yaml", suite(1200));
     const explain = await ws.cli(["eval", "--config", "suite.yaml", "--explain"]);
     const cost = /^Cost: .*$/m.exec(explain.stdout)?.[0] ?? "";
-    expect(cost).toMatch(/\(\d+ input tokens written, \d+ read\)/);
+    expect(cost).toMatch(/\([\d,]+ input tokens written, [\d,]+ read\)/);
     expect(cost).toMatch(/the rubric's prefix cached for (5 minutes|1 hour)$/);
   });
 });

@@ -262,7 +262,7 @@ describe.concurrent("rubric-studio eval with live evals", SLOW, () => {
     expect(run.stdout).toContain(
       "agent: claude-haiku-4-5 (anthropic), up to 4 turns (model calls), 90 s time limit; tool calls time out after 60 s",
     );
-    expect(run.stdout).toMatch(/books the meeting[\s\S]*judge calls: 1, ~\d+ input/);
+    expect(run.stdout).toMatch(/books the meeting[\s\S]*judge calls: 1, ~[\d,]+ input/);
     expect(run.stdout).toContain(
       "Live runs: up to 8 agent model calls (the sum of their turn limits).",
     );

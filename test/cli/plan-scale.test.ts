@@ -120,7 +120,7 @@ describe("plans of a million judge calls from a file", () => {
     await ws.write("suite.yaml", SUITE("items.jsonl"));
     const accepted = await ws.cli(["validate", "--config", "suite.yaml"]);
     expect(accepted.stderr).toBe("");
-    expect(accepted.stdout).toBe("suite.yaml: valid (1 eval, 20000 cells)\n");
+    expect(accepted.stdout).toBe("suite.yaml: valid (1 eval, 20,000 cells)\n");
     const bounded = await ws.cli(["validate", "--config", "suite.yaml"], {
       RUBRIC_STUDIO_MAX_CELLS: "15000",
     });

@@ -95,6 +95,13 @@ describe.concurrent("reporters and --output", () => {
     expect(run.stdout).toBe("");
     expect(run.stderr).toMatch(/^wrote junit report to ci\/junit\.xml$/m);
     expect(await readdir(`${ws.dir}/ci`)).toEqual(["junit.xml"]);
+    // An absolute --output is named as given, not as a path relative to where the command ran.
+    const absolute = `${ws.dir}/ci/again.ndjson`;
+    const again = await ws.cli(
+      ["eval", "--config", "suite.yaml", "--reporter", "ndjson", "--output", absolute],
+      judge.env,
+    );
+    expect(again.stderr).toContain(`wrote ndjson report to ${absolute}\n`);
     const text = await ws.read("ci/junit.xml");
     expect(text).toMatch(/^<\?xml version="1\.0" encoding="UTF-8"\?>/);
     expect(text).toMatch(/<testcase classname="keeps secrets" name="keeps secrets"/);

@@ -101,6 +101,7 @@ test("edit a criterion, preview which stored verdicts flip, then save", async ({
     await expect(rows.filter({ hasText: `judge ${model}` })).toHaveCount(1);
   await expect(rows.first().getByTestId("flip-change")).toHaveText("passed 0.90 → failed 0.50");
   await expect(rows.first()).toContainText("window (0.50): Unknown candidate.");
+  await expect(rows.first().getByTestId("flip-criteria")).toHaveText("criterion window flipped");
   const href = await rows.first().getByRole("link", { name: "Stored result" }).getAttribute("href");
   expect(href).toMatch(new RegExp(`^/runs/${runId}/results/refund%20window`));
   await page.screenshot({ path: testInfo.outputPath("flips-page.png") });
@@ -118,7 +119,7 @@ test("edit a criterion, preview which stored verdicts flip, then save", async ({
   );
   await panel.getByRole("button", { name: "Preview flips" }).click();
   await expect(panel.getByTestId("flips-empty")).toHaveText(
-    "Nothing flips: every one of the 4 results keeps its verdict.",
+    "Nothing flips: every one of the 4 results keeps its verdict, and each of its criteria keeps its own.",
   );
   await expect(panel.getByTestId("flips-footer")).toContainText(
     "No judge call: every verdict came from the judge cache",

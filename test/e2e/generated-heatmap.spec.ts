@@ -83,7 +83,15 @@ test("the heatmap of agents × prompts names the candidate models, and a cell li
 }) => {
   await page.goto(`/runs/${runId}`);
   const heatmap = page.getByTestId("matrix-heatmap");
-  await expect(heatmap.locator("thead th").first()).toHaveText("Candidate model \\ prompt");
+  await expect(heatmap.locator("thead th").first()).toHaveText("Candidate model \\ prompt or eval");
+  // The columns are what varies: the three prompts, and the dataset's eval over all its items.
+  await expect(heatmap.getByTestId("matrix-column")).toHaveText([
+    "prompt #1",
+    "prompt #2",
+    "prompt #3",
+    "capital cities",
+  ]);
+  await expect(heatmap).not.toContainText("(one prompt)");
   await expect(heatmap.locator("tbody th")).toHaveText([
     "claude-haiku-4-5",
     "claude-haiku-4-5 (judged by claude-opus-4-1)",
@@ -116,6 +124,15 @@ test("the heatmap of agents × prompts names the candidate models, and a cell li
   await expect(page.getByTestId("cell-filter")).toContainText("openai:gpt-4.1-mini · prompt #2");
   await expect(page.getByTestId("result-row")).toHaveCount(1);
   await expect(page.getByTestId("result-row")).toContainText("gpt-4.1-mini");
+
+  // The dataset's column lists that agent's results of every item of it.
+  await page.goto(`/runs/${runId}`);
+  await gpt.and(page.locator('[data-eval="capital cities"]')).click();
+  await expect(page.getByTestId("cell-filter")).toContainText(
+    "openai:gpt-4.1-mini · capital cities",
+  );
+  await expect(page.getByTestId("result-row")).toHaveCount(2);
+  await expect(page.getByTestId("result-row").first()).toContainText("capital cities [item=");
 });
 
 test("the agreement view of a matrix of agents × judge models names each candidate by its agent", async ({

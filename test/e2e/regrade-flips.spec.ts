@@ -130,6 +130,8 @@ test("generate, grade, heatmap, edit the rubric, Re-grade with… the new versio
   await expect(page.getByTestId("regrade-of")).toContainText(
     `Re-grade of run ${sourceId.slice(0, 8)}`,
   );
+  // The header names the judge the regrade used.
+  await expect(page.getByTestId("regrade-judges")).toHaveText("claude-sonnet-4-6");
   // No generation call: the stored candidates were graded again.
   expect(generations()).toBe(6);
   expect(openai.requests).toHaveLength(3);
@@ -154,6 +156,12 @@ test("generate, grade, heatmap, edit the rubric, Re-grade with… the new versio
   await expect(last.getByTestId("flip-verdict")).toHaveCount(2);
   await expect(last.getByTestId("flip-verdict").nth(0)).toContainText("Does not show the sum.");
   await expect(last.getByTestId("flip-verdict").nth(1)).toContainText("Plain words.");
+  // Before and now are the two halves of the page, not two narrow cards at its left.
+  const [card, whole] = await Promise.all([
+    last.getByTestId("flip-verdict").nth(0).boundingBox(),
+    last.boundingBox(),
+  ]);
+  expect(card!.width).toBeGreaterThan(whole!.width * 0.4);
   await page.screenshot({ path: "test-results/regrade-flips.png", fullPage: true });
 
   // Filtered to one candidate model: its flips only.

@@ -147,10 +147,14 @@ test("Ask a person queues a result's criterion by hand", async ({ browser }) => 
   await page.goto(`/runs/${seeded.runId}/results/${encodeURIComponent("jury answer")}`);
   await page.getByTestId("ask-item").selectOption("concise");
   await page.getByTestId("ask-note").fill("Is two sentences the right bar?");
+  // Asking is not labelling: the asker is named as such, and the item stays open for anyone.
+  await expect(page.getByTestId("ask-person").getByTestId("reviewer")).toHaveText(/^Asking as Ana/);
   await page.getByTestId("ask-submit").click();
-  await expect(page.getByTestId("ask-done")).toBeVisible();
+  await expect(page.getByTestId("ask-done")).toContainText("open for anyone to label");
   await page.goto(`/suites/${suiteId}/review`);
+  await expect(page).toHaveTitle("Rubric Studio · Review queue");
   await expect(row(page, "concise")).toHaveAttribute("data-reason", "asked");
+  await expect(row(page, "concise").getByTestId("review-state")).toHaveText("open");
   await expect(row(page, "concise").getByTestId("review-detail")).toHaveText(
     "asked by Ana: Is two sentences the right bar?",
   );

@@ -115,12 +115,14 @@ describe("Re-grade with… (the dashboard's regrade)", () => {
       expect(await views.flipCounts({ runId })).toEqual({
         nowFail: 3,
         nowPass: 0,
+        criteria: 0,
         moved: 0,
         unchanged: 4,
       });
       expect(await views.flipCounts({ runId, filter: { agent: "claude-opus-4-1" } })).toEqual({
         nowFail: 0,
         nowPass: 0,
+        criteria: 0,
         moved: 0,
         unchanged: 3,
       });
@@ -156,6 +158,7 @@ describe("Re-grade with… (the dashboard's regrade)", () => {
       expect(await views.flipCounts({ runId: same.value.runId })).toEqual({
         nowFail: 0,
         nowPass: 0,
+        criteria: 0,
         moved: 0,
         unchanged: 7,
       });

@@ -60,6 +60,11 @@ export default async function RunPage({
     queries.deferReasons(id),
   ]);
   if (!run) notFound();
+  // With no prompts the heatmap's columns are evals, and a cell's link names its eval in the search.
+  const selected: (typeof cell & { evalName?: string }) | undefined =
+    cell && query.q !== undefined && cells.some((c) => c.evalName === query.q)
+      ? { ...cell, evalName: query.q }
+      : cell;
 
   return (
     <div className={styles.page}>
@@ -120,12 +125,12 @@ export default async function RunPage({
         <section className={styles.section}>
           <h2>Matrix</h2>
           <p className={styles.muted}>
-            Per candidate model (matrix.agents) or judge model, and prompt, over every eval with a
-            matrix: how many of the graded results passed, the pass rate of the runs list (green:
-            all, amber: some, red: none; grey: nothing graded) and their mean score. Click a cell to
-            list its results.
+            Per candidate model (matrix.agents) or judge model, and prompt (with no prompts: eval, a
+            dataset&apos;s items together), over every eval with a matrix: how many of the graded
+            results passed, the pass rate of the runs list (green: all, amber: some, red: none;
+            grey: nothing graded) and their mean score. Click a cell to list its results.
           </p>
-          <MatrixHeatmap runId={id} cells={cells} selected={cell} />
+          <MatrixHeatmap runId={id} cells={cells} selected={selected} />
           <MatrixBars runId={id} cells={cells} />
         </section>
       ) : null}
@@ -133,13 +138,19 @@ export default async function RunPage({
       <section className={styles.section} id="results">
         <h2>Results</h2>
         <ResultsFilter runId={id} query={query} />
-        {cell ? (
+        {selected ? (
           <p data-testid="cell-filter">
-            Cell <strong>{cellLabel(cell)}</strong> ·{" "}
+            Cell <strong>{cellLabel(selected)}</strong> ·{" "}
             <Link
               href={queryHref(
                 id,
-                { ...query, model: undefined, agent: undefined, prompt: undefined },
+                {
+                  ...query,
+                  model: undefined,
+                  agent: undefined,
+                  prompt: undefined,
+                  ...(selected.evalName !== undefined ? { q: undefined } : {}),
+                },
                 { page: 1 },
               )}
             >

@@ -21,7 +21,8 @@ export async function RunRegrade({
     regradeOf ? views.regradeNotes(runId) : [],
   ]);
   if (!options) return null;
-  const models = [...new Set([...options.judgeModels, ...PRICED_MODELS])];
+  // The run's own judges and candidate models first (an OpenAI model it generated with, say), then the priced ones.
+  const models = [...new Set([...options.judgeModels, ...options.agentModels, ...PRICED_MODELS])];
   return (
     <RegradeSection
       runId={runId}
@@ -32,6 +33,7 @@ export async function RunRegrade({
               id: source.id,
               createdAt: source.createdAt.toISOString(),
               version: source.versionNumber,
+              judges: options.judgeModels,
             },
           }
         : {})}

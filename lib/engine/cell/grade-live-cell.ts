@@ -31,6 +31,8 @@ export interface GradeLiveCellInput {
   priceOf: PriceOf;
   runs: LiveRuns;
   signal?: AbortSignal;
+  /** The candidates are a stored run's, replayed (regrade): a skip is before grading, not generating. */
+  replayed?: boolean;
 }
 
 export function agentSummary(input: {
@@ -160,7 +162,11 @@ export async function gradeLiveCell(input: GradeLiveCellInput): Promise<EvalResu
           }
         : skippedFields(
             outcome.reason,
-            generated ? "the candidate was generated" : "the live agent run could finish",
+            input.replayed
+              ? "its stored candidate was graded again"
+              : generated
+                ? "the candidate was generated"
+                : "the live agent run could finish",
           )),
       candidate: liveCandidate(outcome.transcript, failed ? outcome.serverStderr : undefined),
       usage: paid.usage,

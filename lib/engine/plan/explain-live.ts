@@ -29,7 +29,7 @@ export function liveAgentLine(live: Live): string {
   const a = live.agent;
   const model = `${a.model}${a.provider !== undefined ? ` (${a.provider})` : ""}`;
   if (live.server === undefined)
-    return `${model}, one generation call, up to ${a.maxTokens} output tokens, temperature ${a.temperature ?? 0}${a.system !== undefined ? ", with a system prompt" : ""}`;
+    return `${model}, one generation call, up to ${a.maxTokens} output tokens, ${a.temperature === undefined ? "no temperature sent (the Messages API refuses it: the model samples at its default)" : `temperature ${a.temperature}`}${a.system !== undefined ? ", with a system prompt" : ""}`;
   return `${model}, up to ${a.maxTurns} turn${a.maxTurns === 1 ? "" : "s"} (model calls), ${a.timeoutSeconds} s time limit; tool calls time out after ${live.server.toolTimeoutSeconds} s`;
 }
 

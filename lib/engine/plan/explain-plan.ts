@@ -2,6 +2,7 @@ import type { JudgeRequest, VerdictKind } from "../ports/judge-port";
 import type { PlannedCell } from "../grade/planned-cell";
 import { costOf, type ModelPrice } from "../cost/cost";
 import { formatUsd, plural } from "../results/format-score";
+import { formatCount } from "../../config/limits";
 import {
   createRequestEstimator,
   EXPECTED_OUTPUT_TOKENS,
@@ -246,7 +247,7 @@ function costLine(c: {
   const cache =
     write5m + write1h + read === 0
       ? "no prefix cached"
-      : `${write5m + write1h} input tokens written, ${read} read`;
+      : `${formatCount(write5m + write1h)} input tokens written, ${formatCount(read)} read`;
   return (
     `naive ${usd(c.naiveUsd)}, with the prompt cache ${usd(c.costUsd)} (${cache}), with ` +
     `batches ${usd(c.batchUsd)}, unchanged rerun ${usd(c.rerunUsd)}`
@@ -285,12 +286,12 @@ export function renderExplain(plan: ExplainedPlan): string {
             ? `~${formatUsd(cell.costUsd)} + ${unpricedPart}`
             : `~${formatUsd(cell.costUsd)}`;
       lines.push(
-        `  judge calls: ${cell.judgeCalls}, ~${cell.inputTokens} input + ${cell.outputTokens} output tokens, ${cost}`,
+        `  judge calls: ${formatCount(cell.judgeCalls)}, ~${formatCount(cell.inputTokens)} input + ${formatCount(cell.outputTokens)} output tokens, ${cost}`,
       );
       if (cell.costUsd !== null) lines.push(`  cost: ${costLine(cell)}`);
       if (cell.generationCalls > 0)
         lines.push(
-          `  generation calls: ${cell.generationCalls}, ${cell.generationUsd === null ? "unpriced (model not in the pricing table)" : `~${formatUsd(cell.generationUsd)}`}`,
+          `  generation calls: ${formatCount(cell.generationCalls)}, ${cell.generationUsd === null ? "unpriced (model not in the pricing table)" : `~${formatUsd(cell.generationUsd)}`}`,
         );
     }
     lines.push("");
@@ -303,8 +304,8 @@ export function renderExplain(plan: ExplainedPlan): string {
   const t = plan.totals;
   lines.push(
     `Plan: ${plural(t.evals, "eval")}, ` +
-      `${plural(t.cells, "cell")}${t.deferred ? ` (${t.deferred} deferred)` : ""}, ` +
-      `${plural(t.judgeCalls, "judge call")}, ~${t.inputTokens} input + ${t.outputTokens} ` +
+      `${plural(t.cells, "cell")}${t.deferred ? ` (${formatCount(t.deferred)} deferred)` : ""}, ` +
+      `${plural(t.judgeCalls, "judge call")}, ~${formatCount(t.inputTokens)} input + ${formatCount(t.outputTokens)} ` +
       `output tokens, projected cost ~${formatUsd(t.costUsd)}`,
     `Cost: ${costLine(t)}${plan.rerunHint ? ` (${plan.rerunHint})` : ""}; ${ttlClause(plan)}`,
   );
@@ -314,7 +315,7 @@ export function renderExplain(plan: ExplainedPlan): string {
     );
   if (t.agentCalls > t.generationCalls)
     lines.push(
-      `Live runs: up to ${t.agentCalls - t.generationCalls} agent model calls (the sum of their turn limits).`,
+      `Live runs: up to ${formatCount(t.agentCalls - t.generationCalls)} agent model calls (the sum of their turn limits).`,
     );
   if (t.unpricedModels.length)
     lines.push(`No price known for: ${t.unpricedModels.join(", ")} (not counted in the cost).`);

@@ -61,6 +61,34 @@ function onlyAnthropic(
   };
 }
 
+/** Whether a model is served through the Messages API (Anthropic's, or a provider declared of its type). */
+function speaksMessagesApi(model: string, suite: SuiteConfig): boolean {
+  return (
+    resolveProvider(model, {
+      ...(suite.providers ? { declared: suite.providers } : {}),
+      hasKey: () => true,
+    }).type === "anthropic"
+  );
+}
+
+/**
+ * A generated candidate's one call: one turn, and the temperature that is sent. The Messages API
+ * version the Anthropic SDK speaks refuses temperature, so a model of that type is sent none, and
+ * none is planned (explain says what is sent); others get the eval's, or 0.
+ */
+function generationSettings<T extends { temperature?: number }>(input: {
+  settings: T;
+  model: string;
+  suite: SuiteConfig;
+}): Omit<T, "temperature"> & { maxTurns: number; temperature?: number } {
+  const { temperature, ...rest } = input.settings;
+  return {
+    ...rest,
+    maxTurns: 1,
+    ...(speaksMessagesApi(input.model, input.suite) ? {} : { temperature: temperature ?? 0 }),
+  };
+}
+
 /** Why the live agent's model cannot run now (its provider's key is not set, or this caller runs Claude agents only), and its provider when resolved. */
 function resolveAgent(
   model: string,
@@ -243,11 +271,7 @@ export function planCell(
       ? { serverName: evalConfig.server!, server, prompt, agent: agentSettings }
       : {
           prompt,
-          agent: {
-            ...agentSettings,
-            maxTurns: 1,
-            temperature: evalConfig.agent.temperature ?? 0,
-          },
+          agent: generationSettings({ settings: agentSettings, model: agentModel, suite }),
         };
   const deferReason = deferReasonOf({
     evalConfig,

@@ -1,5 +1,16 @@
 import type { EvalStatus } from "./report";
 
+/**
+ * What a regrade (or the editor's preview) did to one result against the run it graded again
+ * (`flipKindOf` in lib/engine/trust/regrade/flip-kind.ts decides it):
+ * - `now_fail` / `now_pass`: the result's verdict flipped (passing ↔ not passing);
+ * - `criteria`: the result's verdict held, but a criterion's pass/fail flipped
+ *   (a criterion's threshold edited, or two criteria trading places under an equal mean);
+ * - `moved`: no verdict flipped, but the score or the status moved (0.40 → 0.55, failed → judge error);
+ * - `unchanged`: none of these.
+ */
+export type FlipKind = "now_fail" | "now_pass" | "criteria" | "moved" | "unchanged";
+
 // The editor's flips preview as it travels to the browser (lib/store/flips-preview.ts
 // makes it, components/authoring draws it): plain data, no server code.
 
@@ -10,6 +21,9 @@ export interface FlipRow {
   eval: string;
   /** The matrix cell or dataset item, in words ("agent claude-haiku-4-5, prompt 2"); "" for a plain eval. */
   cell: string;
+  kind: Extract<FlipKind, "now_fail" | "now_pass" | "criteria">;
+  /** The criteria whose pass/fail flipped (with `kind: "criteria"`, at least one). */
+  flippedCriteria: string[];
   previous: { status: EvalStatus; score: number | null; display: string };
   now: { status: EvalStatus; score: number | null; display: string };
   /** The new reasoning of each criterion whose verdict changed (a free-form rubric's: each judge's). */
@@ -34,6 +48,8 @@ export interface FlipsPlan {
   gone: string[];
   /** Cells of the text with no stored candidate in the run (grade them with Run). */
   added: string[];
+  /** Why some stored results are not compared though their eval is in the text (a dataset file the dashboard does not read), one line per eval. */
+  unread: string[];
   /** Judge calls the preview will pay for (the rest come from the judge cache). */
   calls: number;
   reused: number;

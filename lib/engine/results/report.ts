@@ -232,8 +232,14 @@ export interface ReportSummary {
   skippedBy?: SkippedBy;
   vacuous: number;
   judgeCalls: number;
+  /** The judges' and the candidates' generation together (`generation` says the latter's part). */
   costUsd: number;
   usage: TokenUsage;
+  /**
+   * The model calls that made the candidates (generated answers, live agent runs), when there were
+   * any: their part of `costUsd` and `usage`; the rest is the judges'.
+   */
+  generation?: { calls: number; costUsd: number; usage: TokenUsage };
   /** How many verdicts were taken from the judge cache instead of paid for again; what they saved is `savings.judgeCache`. */
   reused?: { calls: number };
   /** What the prompt cache (reads, writes, net) and the judge cache saved on the run's judge calls, in dollars (savings.ts). */

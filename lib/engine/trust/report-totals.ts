@@ -72,6 +72,7 @@ export class ReportTotals {
   private judgeCalls = 0;
   private costUsd = 0;
   private usage: TokenUsage = ZERO_USAGE;
+  private readonly generation = { calls: 0, costUsd: 0, usage: ZERO_USAGE };
   private reusedCalls = 0;
   private readonly callTotals = new Map<string, ModelCallTotals>();
   private readonly rated: EvalResult[] = [];
@@ -90,6 +91,13 @@ export class ReportTotals {
     this.judgeCalls += result.judgeCalls;
     this.costUsd += result.costUsd;
     this.usage = addTokenUsage(this.usage, result.usage);
+    // A live run shared by several cells is paid by one of them (the others name it in countedIn).
+    const agent = result.candidate.agent;
+    if (agent && agent.countedIn === undefined) {
+      this.generation.calls += agent.calls.length;
+      this.generation.costUsd += agent.costUsd;
+      this.generation.usage = addTokenUsage(this.generation.usage, agent.usage);
+    }
     for (const call of result.calls) {
       if (call.reused) this.reusedCalls++;
       addCallToTotals(this.callTotals, call);
@@ -129,6 +137,7 @@ export class ReportTotals {
         judgeCalls: this.judgeCalls,
         costUsd: this.costUsd,
         usage: this.usage,
+        ...(this.generation.calls > 0 ? { generation: { ...this.generation } } : {}),
         ...(this.reusedCalls ? { reused: { calls: this.reusedCalls } } : {}),
         savings: savingsOf({ models: [...this.callTotals.values()], priceOf: this.priceOf }),
       },

@@ -168,6 +168,28 @@ describe("POST /api/runs/[id]/flips-preview", () => {
   );
 
   it(
+    "lists a criterion that flips under a verdict that holds, and says which",
+    { timeout: 60_000 },
+    async () => {
+      // "polite" scored 0.90 and passed; held to 0.95 it fails, while each tone cell still passes at 0.90.
+      const stricter = ORIGINAL.replace(
+        'description: "Is polite." }',
+        'description: "Is polite.", threshold: 0.95 }',
+      );
+      expect(stricter).not.toBe(ORIGINAL);
+      const { last } = await preview(stricter);
+      expect(
+        last.flips.map((f) => [f.eval, f.kind, f.flippedCriteria, f.previous.status, f.now.status]),
+      ).toEqual([
+        ["tone", "criteria", ["polite"], "passed", "passed"],
+        ["tone", "criteria", ["polite"], "passed", "passed"],
+      ]);
+      expect(last.flips[0]!.reasons.map((r) => r.criterion)).toEqual(["polite"]);
+      expect(last.unchanged).toBe(2);
+    },
+  );
+
+  it(
     "refuses hostile input with a 4xx in words: a huge body, text that does not load, another suite's run, an unknown run",
     { timeout: 60_000 },
     async () => {

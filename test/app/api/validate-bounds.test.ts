@@ -65,7 +65,7 @@ describe("POST /api/validate keeps the browser's bounds", () => {
     try {
       await writeFile(path.join(dir, "suite.yaml"), yaml);
       const run = await runCli(["validate", "--config", "suite.yaml"], { cwd: dir });
-      expect(run.stdout).toBe("suite.yaml: valid (1 eval, 15000 cells)\n");
+      expect(run.stdout).toBe("suite.yaml: valid (1 eval, 15,000 cells)\n");
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

@@ -27,6 +27,7 @@ function snapshot(extra: Partial<RunSnapshot> = {}): RunSnapshot {
     costUsd: 0,
     judgeCalls: 0,
     tokens: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+    apart: { judgeUsd: 0, generationUsd: 0, judgeTokens: 0, generationTokens: null },
     reusedCalls: 144,
     unpricedCalls: 0,
     savings: savingsOf({ models: [], priceOf }),

@@ -74,7 +74,7 @@ describe("explain: the prompt cache", () => {
     expect(plan.totals.costUsd).toBeLessThan(0.35 * plan.totals.naiveUsd);
     const text = renderExplain(plan);
     expect(text).toMatch(
-      /cost: naive ~\$[\d,.]+, with the prompt cache ~\$[\d,.]+ \(\d+ input tokens written, \d+ read\), with batches ~\$[\d,.]+, unchanged rerun ~\$0(?![.\d])/,
+      /cost: naive ~\$[\d,.]+, with the prompt cache ~\$[\d,.]+ \([\d,]+ input tokens written, [\d,]+ read\), with batches ~\$[\d,.]+, unchanged rerun ~\$0(?![.\d])/,
     );
     // Message Batches halve every price, the cache's multipliers on top.
     expect(text).toContain(`with batches ~${formatUsd(plan.totals.costUsd / 2)}, unchanged rerun`);

@@ -150,7 +150,7 @@ describe("explain", () => {
     expect(plan.cells[0]!.unpricedCalls).toBe(6);
     expect(plan.totals.unpricedModels).toEqual([HAIKU]);
     expect(renderExplain(plan)).toContain(
-      "judge calls: 12, ~7104 input + 3600 output tokens, ~$0.0180 + 6 unpriced calls (model not in the pricing table)",
+      "judge calls: 12, ~7,104 input + 3,600 output tokens, ~$0.0180 + 6 unpriced calls (model not in the pricing table)",
     );
   });
 
@@ -162,7 +162,7 @@ describe("explain", () => {
     expect(text).toContain('  - apologizes on error (weight 1, when contains "error")');
     expect(text).toContain("  candidate: fixed response (47 chars), prompt #2");
     expect(text).toMatch(
-      /^Plan: \d+ evals?, 2 cells, 24 judge calls, ~\d+ input \+ 7200 output tokens, projected cost ~\$0\.0720$/m,
+      /^Plan: \d+ evals?, 2 cells, 24 judge calls, ~[\d,]+ input \+ 7,200 output tokens, projected cost ~\$0\.0720$/m,
     );
   });
 

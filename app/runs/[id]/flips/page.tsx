@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { flipCountsText } from "@/components/results/flip-counts";
+import { changedCount, flipCountsText } from "@/components/results/flip-counts";
 import { FlipList } from "@/components/results/flip-list";
 import styles from "@/components/results/results.module.css";
 import { FLIPS_PAGE_SIZE, type FlipFilter } from "@/lib/store/regrade-views";
@@ -17,7 +17,7 @@ const one = (value: string | string[] | undefined) =>
     ? value
     : undefined;
 
-/** A regrade's flips (passed → failed, failed → passed), then its other moves, both verdicts side by side. */
+/** A regrade's flips (passed → failed, failed → passed, a criterion's either way), then its other moves, both verdicts side by side. */
 export default async function FlipsPage({
   params,
   searchParams,
@@ -42,7 +42,7 @@ export default async function FlipsPage({
         views.flipFilters(id),
       ])
     : [undefined, [], { evals: [], agents: [] }];
-  const changed = counts ? counts.nowFail + counts.nowPass + counts.moved : 0;
+  const changed = counts ? changedCount(counts) : 0;
   const href = (to: number) => {
     const q = new URLSearchParams({
       ...(filter.eval ? { eval: filter.eval } : {}),
@@ -111,7 +111,8 @@ export default async function FlipsPage({
           ) : null}
           {changed === 0 ? (
             <div className={styles.empty} data-testid="flips-empty">
-              Nothing flipped and no score moved: every re-graded result has the verdict it had.
+              Nothing flipped and no score moved: every re-graded result and each of its criteria
+              has the verdict it had.
             </div>
           ) : (
             <FlipList pairs={pairs} runId={id} sourceRunId={source.id} />

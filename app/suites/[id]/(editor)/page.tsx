@@ -40,6 +40,7 @@ export default async function SuitePage({ params }: { params: Promise<{ id: stri
         createdAt: r.createdAt.toISOString(),
         status: r.status,
         version: r.version.number,
+        ...(r.regradeOf ? { regradeOf: r.regradeOf } : {}),
       }))}
     />
   );

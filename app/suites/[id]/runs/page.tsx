@@ -119,7 +119,12 @@ export default async function SuiteRunsPage({
 
       <section className={styles.section}>
         <h2>Runs</h2>
-        <RunsTable runs={runs.map(toRunRow)} showSuite={false} />
+        {/* A suite stored from a file is named by it: the hint's command names that file. */}
+        <RunsTable
+          runs={runs.map(toRunRow)}
+          showSuite={false}
+          {...(/\.ya?ml$/i.test(suite.name) ? { suiteFile: suite.name } : {})}
+        />
       </section>
 
       {runs.length >= 2 ? (

@@ -12,6 +12,7 @@ import { runViews } from "../../../../runs/_lib/load";
 import { parseQueueQuery, queueQueryString, storeFilter, toQueueRow } from "../query";
 
 export const dynamic = "force-dynamic";
+export const metadata = { title: "Review queue" };
 
 export default async function ReviewQueuePage({
   params,

@@ -14,6 +14,7 @@ import { runViews } from "../../../../runs/_lib/load";
 import { parseQueueQuery, queueQueryString, storeFilter } from "../query";
 
 export const dynamic = "force-dynamic";
+export const metadata = { title: "Label an item" };
 
 /**
  * Items J may go to, in queue order: enough that a person's own labelled items ahead of them do not

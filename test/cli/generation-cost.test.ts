@@ -1,0 +1,59 @@
+import { describe, expect, it } from "vitest";
+import { isJudgeRequest } from "../support/agent-script";
+import { makeWorkspace, startFakeJudge, yaml } from "./cli-harness";
+
+// A run whose candidates a model generated pays two kinds of model calls: the
+// generation and the judges. `eval --explain` prices them apart; the summary
+// says them apart too, and the two parts add up to the total it prints.
+
+const SUITE = yaml(
+  "judge: { model: claude-sonnet-4-6 }",
+  "evals:",
+  "  - name: explains",
+  '    rubric: "Explains it plainly."',
+  "    agent: { model: claude-haiku-4-5 }",
+  '    prompt: "Why is the sky blue?"',
+);
+
+interface Json {
+  summary: {
+    judgeCalls: number;
+    costUsd: number;
+    usage: { input: number; output: number };
+    generation?: { calls: number; costUsd: number; usage: { input: number; output: number } };
+  };
+  results: { calls: { costUsd: number | null }[] }[];
+}
+
+describe("the summary of a run with generated candidates", () => {
+  it("gives the judges' and the generation's calls, tokens and cost apart, adding up to the total", async ({
+    onTestFinished,
+  }) => {
+    const ws = await makeWorkspace(onTestFinished);
+    const judge = await startFakeJudge(onTestFinished, {
+      respond: (request) =>
+        isJudgeRequest(request)
+          ? { verdict: { reasoning: "Plain.", score: 0.9 } }
+          : { text: "Sunlight scatters off the air, blue most of all." },
+    });
+    await ws.write("suite.yaml", SUITE);
+    const json = await ws.cli(["eval", "--config", "suite.yaml", "--reporter", "json"], judge.env);
+    expect(json.code, json.stderr).toBe(0);
+    const report = JSON.parse(json.stdout) as Json;
+    const generation = report.summary.generation!;
+    expect(generation).toMatchObject({ calls: 1 });
+    expect(generation.costUsd).toBeGreaterThan(0);
+    const judgeUsd = report.results
+      .flatMap((r) => r.calls)
+      .reduce((n, c) => n + (c.costUsd ?? 0), 0);
+    expect(judgeUsd).toBeGreaterThan(0);
+    expect(judgeUsd + generation.costUsd).toBeCloseTo(report.summary.costUsd, 10);
+
+    const pretty = await ws.cli(["eval", "--config", "suite.yaml", "--no-cache"], judge.env);
+    expect(pretty.code, pretty.stderr).toBe(0);
+    expect(pretty.stdout).toMatch(/in all: [\d,]+ tokens .* · cost \$[\d.]+ · /);
+    expect(pretty.stdout).toMatch(
+      /judges: 1 call, [\d,]+ tokens \(input [\d,]+, output [\d,]+, cache read 0, cache write 0\), \$[\d.]+ · generation: 1 call, [\d,]+ tokens .*, \$[\d.]+/,
+    );
+  });
+});

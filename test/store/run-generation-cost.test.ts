@@ -1,0 +1,83 @@
+import { createElement } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
+import { describe, expect, it, vi } from "vitest";
+import { RunLive } from "../../components/results/run-live";
+import { priceOfStoredCall } from "../../lib/judge/provider-resolution";
+import { runProgress } from "../../lib/store/run-progress";
+import { createRunViews } from "../../lib/store/run-views";
+import { isJudgeRequest } from "../support/agent-script";
+import { useTestDatabase } from "../support/test-database";
+import { makeWorkspace, startFakeJudge, yaml } from "../cli/cli-harness";
+
+vi.mock("next/navigation", () => ({ useRouter: () => ({ refresh() {} }) }));
+
+// The run page of a run whose candidates a model generated: its Cost and
+// Tokens cards give the judges' and the generation's parts, which add up to
+// the totals, and agree with the CLI's summary of the same run.
+
+const db = useTestDatabase();
+
+const SUITE = yaml(
+  "judge: { model: claude-sonnet-4-6 }",
+  "evals:",
+  "  - name: explains",
+  '    rubric: "Explains it plainly."',
+  "    agent: { model: claude-haiku-4-5 }",
+  "    matrix:",
+  '      prompts: ["Why is the sky blue?", "Why do we have leap years?"]',
+);
+
+interface Json {
+  runId: string;
+  summary: { costUsd: number; generation: { costUsd: number; usage: Record<string, number> } };
+}
+
+const text = (html: string) => html.replace(/<[^>]+>/g, " ").replace(/\s+/g, " ");
+
+describe("the run page of generated candidates", () => {
+  it("gives the judges' and the generation's cost and tokens apart, adding up", async ({
+    onTestFinished,
+  }) => {
+    const ws = await makeWorkspace(onTestFinished);
+    const judge = await startFakeJudge(onTestFinished, {
+      respond: (request) =>
+        isJudgeRequest(request)
+          ? { verdict: { reasoning: "Plain.", score: 0.9 } }
+          : { text: "Because of how light scatters." },
+    });
+    await ws.write("suite.yaml", SUITE);
+    const run = await ws.cli(["eval", "--config", "suite.yaml", "--store", "--reporter", "json"], {
+      ...judge.env,
+      DATABASE_URL: db.url,
+    });
+    expect(run.code, run.stderr).toBe(0);
+    const report = JSON.parse(run.stdout) as Json;
+    const overview = await createRunViews(db.prisma).runOverview(report.runId);
+    const shown = runProgress({ run: overview!, now: Date.now(), priceOf: priceOfStoredCall });
+    const g = report.summary.generation;
+    const generationTokens =
+      g.usage.input! + g.usage.output! + g.usage.cacheRead! + g.usage.cacheWrite!;
+    expect(shown.apart.generationUsd).toBeCloseTo(g.costUsd, 10);
+    expect(shown.apart.judgeUsd + shown.apart.generationUsd).toBeCloseTo(shown.costUsd, 10);
+    expect(shown.apart.generationTokens).toBe(generationTokens);
+    const t = shown.tokens;
+    expect(shown.apart.judgeTokens + generationTokens).toBe(
+      t.input + t.output + t.cacheRead + t.cacheWrite,
+    );
+
+    const html = text(
+      renderToStaticMarkup(
+        createElement(RunLive, {
+          runId: report.runId,
+          suiteName: "suite.yaml",
+          createdAt: new Date(0).toISOString(),
+          startedBy: "cli",
+          version: 1,
+          initial: shown,
+        }),
+      ),
+    );
+    expect(html).toMatch(/Cost \$[\d.]+ judges \$[\d.]+ \+ generation \$[\d.]+/);
+    expect(html).toMatch(/Tokens [\d,]+ judges [\d,]+ \+ generation [\d,]+/);
+  });
+});
