@@ -19,9 +19,9 @@ import { createNodeHttpFetch } from "./node-http-fetch";
 // the body the SDK would write (JSON.stringify of the params), through the same
 // transport; replies are read as the SDK reads them, and failures become the
 // SDK's own error classes, made by the SDK (`makeStatusError`), so retries and
-// error kinds do not change. test/judge/wire-bytes.test.ts holds the bytes to
-// what the SDK path sent. Everything else (batches, the live agent's
-// other calls) stays on the SDK's path.
+// error kinds do not change; a model whose create() warns (deprecated) stays on
+// the SDK's path. test/judge/wire-bytes.test.ts holds the bytes to what the SDK
+// path sent. Message Batches keep the SDK's path (message-batches-client.ts).
 
 export interface MessagesSender {
   create(
@@ -115,11 +115,31 @@ export function createMessagesSender(options: {
     return (await replyBody(response)) as Anthropic.Message;
   }
 
+  // A model the SDK warns about on every call (a deprecated one: its create() says so on the
+  // console each time) stays on the SDK's path, so the warnings are as before; the first call of
+  // each model tells which.
+  const quiet = new Map<string, boolean>();
+  function throughSdk(body: Anthropic.MessageCreateParamsNonStreaming, signal?: AbortSignal) {
+    if (quiet.has(body.model)) return messages.create(body, signal ? { signal } : undefined);
+    const warn = console.warn;
+    let warned = false;
+    console.warn = (...args: unknown[]) => {
+      warned = true;
+      warn.apply(console, args);
+    };
+    try {
+      return messages.create(body, signal ? { signal } : undefined);
+    } finally {
+      console.warn = warn;
+      quiet.set(body.model, !warned);
+    }
+  }
+
   return {
     create: (body, signal) =>
-      sent === undefined
-        ? messages.create(body, signal ? { signal } : undefined)
-        : direct(sent, body, signal),
+      sent !== undefined && quiet.get(body.model) === true
+        ? direct(sent, body, signal)
+        : throughSdk(body, signal),
   };
 }
 
