@@ -19,6 +19,22 @@ export interface CallState {
 }
 
 /**
+ * The system prompt's SHA-256, hashed once per prompt: every call of an eval
+ * sends the same rubric (the same string), and a run makes a million calls.
+ */
+const promptHashes = new Map<string, string>();
+const MAX_PROMPT_HASHES = 256;
+function sha256Of(text: string): string {
+  let hash = promptHashes.get(text);
+  if (hash === undefined) {
+    hash = createHash("sha256").update(text).digest("hex");
+    if (promptHashes.size >= MAX_PROMPT_HASHES) promptHashes.clear();
+    promptHashes.set(text, hash);
+  }
+  return hash;
+}
+
+/**
  * One judge call's ledger, the same for every provider's adapter: the state
  * its attempts add to, the record it ends with (latency, tokens, priced from
  * the provider's table, or null when unpriced), and a failed outcome.
@@ -31,7 +47,7 @@ export function openCallLedger(input: {
   temperature?: number;
 }) {
   const { request, price, now } = input;
-  const systemPromptSha256 = createHash("sha256").update(request.stablePrompt).digest("hex");
+  const systemPromptSha256 = sha256Of(request.stablePrompt);
   const started = now();
   const state: CallState = {
     attempts: 0,

@@ -54,12 +54,24 @@ export interface ProviderResolution {
   cacheMinimumOf(model: string): number | undefined;
 }
 
+/** Models a run names are few; a long-lived server's are bounded all the same. */
+const MAX_RESOLVED = 1_000;
+
 export function providerResolution(input: {
   declared?: Readonly<Record<string, ProviderConfig>>;
   hasKey: (keyEnv: string) => boolean;
 }): ProviderResolution {
   const context = { ...(input.declared ? { declared: input.declared } : {}), hasKey: input.hasKey };
-  const resolve = (model: string) => resolveProvider(model, context);
+  // Each model resolved once: a run asks for every judge call (twice: its prefixes, then the call).
+  const resolved = new Map<string, ResolvedModel>();
+  const resolve = (model: string) => {
+    let known = resolved.get(model);
+    if (known === undefined) {
+      known = resolveProvider(model, context);
+      if (resolved.size < MAX_RESOLVED) resolved.set(model, known);
+    }
+    return known;
+  };
   return {
     resolve,
     priceOf: (model) => priceOfResolved(resolve(model)),

@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { createHash, type Hash } from "node:crypto";
 import type Anthropic from "@anthropic-ai/sdk";
 import { estimateTokens } from "../engine/cost/cost";
 import type { CacheTtl, JudgeRequest, VerdictKind } from "../engine/ports/judge-port";
@@ -30,29 +30,40 @@ export interface RequestLayout {
   expectedCachedTokens: number;
 }
 
-export function layoutRequest(
-  request: JudgeRequest<VerdictKind>,
-  ttl: CacheTtl = "5m",
-): RequestLayout {
+/** Which breakpoints a request gets, by the estimated length of each prefix against the model's minimum. */
+function breakpointsOf(request: JudgeRequest<VerdictKind>): {
+  system: boolean;
+  candidate: boolean;
+  expectedCachedTokens: number;
+} {
   const known = cacheMinimumOf(request.model);
   const minimum = known ?? DEFAULT_CACHE_MINIMUM_TOKENS;
   const systemTokens = TOOL_TOKENS + estimateTokens(request.stablePrompt);
   const withCandidate = systemTokens + estimateTokens(request.candidatePrompt);
+  const system = systemTokens >= minimum;
+  // A candidate no other call sends is not worth a write (1.25×) that nothing reads.
+  const candidate = request.candidateShared !== false && withCandidate >= minimum;
+  const longest = candidate ? withCandidate : system ? systemTokens : 0;
+  // Only for a model whose minimum we know, and with a margin: this drives a warning, not the layout.
+  const expectedCachedTokens =
+    known !== undefined && longest >= minimum * WRITE_MARGIN ? longest : 0;
+  return { system, candidate, expectedCachedTokens };
+}
+
+const EPHEMERAL = { type: "ephemeral" as const };
+const EPHEMERAL_1H = { type: "ephemeral" as const, ttl: "1h" as const };
+
+export function layoutRequest(
+  request: JudgeRequest<VerdictKind>,
+  ttl: CacheTtl = "5m",
+): RequestLayout {
+  const breakpoints = breakpointsOf(request);
   // A longer TTL must come before a shorter one: the rubric's may be 1 h, the candidate's is 5 min,
   // since the calls that share a candidate follow its first one at once (the scheduler warms it first).
-  const systemCache =
-    systemTokens >= minimum
-      ? {
-          cache_control:
-            ttl === "1h"
-              ? { type: "ephemeral" as const, ttl: "1h" as const }
-              : { type: "ephemeral" as const },
-        }
-      : {};
-  // A candidate no other call sends is not worth a write (1.25×) that nothing reads.
-  const cacheCandidate = request.candidateShared !== false && withCandidate >= minimum;
-  const candidateCache = cacheCandidate ? { cache_control: { type: "ephemeral" as const } } : {};
-  const longest = cacheCandidate ? withCandidate : systemTokens >= minimum ? systemTokens : 0;
+  const systemCache = breakpoints.system
+    ? { cache_control: ttl === "1h" ? { ...EPHEMERAL_1H } : { ...EPHEMERAL } }
+    : {};
+  const candidateCache = breakpoints.candidate ? { cache_control: { ...EPHEMERAL } } : {};
   return {
     system: [{ type: "text", text: request.stablePrompt, ...systemCache }],
     messages: [
@@ -64,8 +75,7 @@ export function layoutRequest(
         ],
       },
     ],
-    // Only for a model whose minimum we know, and with a margin: this drives a warning, not the layout.
-    expectedCachedTokens: known !== undefined && longest >= minimum * WRITE_MARGIN ? longest : 0,
+    expectedCachedTokens: breakpoints.expectedCachedTokens,
   };
 }
 
@@ -81,18 +91,49 @@ export function cacheMissNotice(input: {
 }
 
 /**
+ * The hash of a rubric prefix (model, verdict kind, system text) and its key,
+ * once per rubric: hashing a long rubric again for every call of a run would
+ * cost more than the rest of the key.
+ */
+interface PrefixHash {
+  hash: Hash;
+  key: string;
+}
+const rubricHashes = new Map<string, Map<string, PrefixHash>>();
+const MAX_RUBRIC_HASHES = 256;
+
+function rubricHash(request: JudgeRequest<VerdictKind>): PrefixHash {
+  let byModel = rubricHashes.get(request.stablePrompt);
+  if (byModel === undefined) {
+    if (rubricHashes.size >= MAX_RUBRIC_HASHES) rubricHashes.clear();
+    rubricHashes.set(request.stablePrompt, (byModel = new Map()));
+  }
+  const modelKey = `${request.model}\u0000${request.verdict}`;
+  let known = byModel.get(modelKey);
+  if (known === undefined) {
+    const hash = createHash("sha256")
+      .update(`${modelKey}\u0000`)
+      .update(`${request.stablePrompt.length}:${request.stablePrompt}`);
+    known = { hash, key: hash.copy().digest("hex") };
+    byModel.set(modelKey, known);
+  }
+  return known;
+}
+
+/**
  * Keys of the prefixes `layoutRequest` puts a breakpoint after (the rubric,
  * then rubric + candidate), for the scheduler's warm-first rule. The same
- * model and text give the same key; no text is kept.
+ * model and text give the same key; no text is kept but the rubric's, as the
+ * key of its hash.
  */
 export function cachePrefixes(request: JudgeRequest<VerdictKind>): string[] {
-  const { system, messages } = layoutRequest(request);
-  const keys: string[] = [];
-  const hash = createHash("sha256").update(`${request.model}\u0000${request.verdict}\u0000`);
-  const blocks = [...system, ...(messages[0]!.content as Anthropic.TextBlockParam[])];
-  for (const block of blocks) {
-    hash.update(`${block.text.length}:${block.text}`);
-    if (block.cache_control) keys.push(hash.copy().digest("hex"));
+  const breakpoints = breakpointsOf(request);
+  if (!breakpoints.system && !breakpoints.candidate) return [];
+  const rubric = rubricHash(request);
+  const keys = breakpoints.system ? [rubric.key] : [];
+  if (breakpoints.candidate) {
+    const candidate = request.candidatePrompt;
+    keys.push(rubric.hash.copy().update(`${candidate.length}:${candidate}`).digest("hex"));
   }
   return keys;
 }

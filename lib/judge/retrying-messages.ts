@@ -1,8 +1,6 @@
 import type Anthropic from "@anthropic-ai/sdk";
-import { BaseAnthropic } from "@anthropic-ai/sdk/client";
-import { Messages } from "@anthropic-ai/sdk/resources/messages";
 import type { JudgeCallContext, TokenUsage } from "../engine/ports/judge-port";
-import { createNodeHttpFetch } from "./node-http-fetch";
+import { createMessagesSender } from "./messages-sender";
 import type { AttemptFailure } from "./retry-policy";
 import { createRetryLoop } from "./retry-loop";
 
@@ -43,20 +41,10 @@ export interface RetryingMessages {
 }
 
 export function createRetryingMessages(options: RetryingMessagesOptions): RetryingMessages {
-  // The base client with the one resource used: the SDK's full client builds every
-  // resource (beta, files, models, ...), and the CLI would load three times the code.
-  const client = new BaseAnthropic({
-    apiKey: options.apiKey,
-    ...(options.baseURL === undefined ? {} : { baseURL: options.baseURL }),
-    timeout: options.timeoutMs,
-    maxRetries: 0,
-    // CPU per call matters at thousands of calls a run: node:http instead of
-    // the global fetch, and no OpenTelemetry spans (about 0.3 ms a call even
-    // with no tracer registered). The call record carries what we measure.
-    fetch: createNodeHttpFetch(),
-    openTelemetry: false,
-  });
-  const messages = new Messages(client);
+  // The SDK's client with the one resource used (its full client builds every resource: beta,
+  // files, models, ...; the CLI would load three times the code), over node:http, without
+  // tracing, and with its per-call header building done once (messages-sender.ts).
+  const messages = createMessagesSender(options);
   const retrying = createRetryLoop(options);
 
   async function send(
@@ -64,11 +52,7 @@ export function createRetryingMessages(options: RetryingMessagesOptions): Retryi
     state: CallState,
     context: JudgeCallContext,
   ): Promise<Sent> {
-    const sent = await retrying.run(
-      (signal) => messages.create(body, signal ? { signal } : undefined),
-      state,
-      context,
-    );
+    const sent = await retrying.run((signal) => messages.create(body, signal), state, context);
     if (!sent.ok) return sent;
     addUsage(state.usage, sent.value.usage);
     state.modelVersion = sent.value.model;

@@ -28,25 +28,67 @@ export function stableObject(
   return ordered;
 }
 
-/** JSON text of a value as `tidyNumbers` then `sortKeys` would give it, in one pass with no copy (a key's numbers tidied by that key). */
+/**
+ * JSON text of a value as `tidyNumbers` then `sortKeys` would give it, in one pass with no copy (a
+ * key's numbers tidied by that key), appended to one string: ndjson writes a line per result, and at
+ * a million results the arrays of parts, their joins and the sorts' scratch arrays were most of its
+ * CPU and garbage.
+ */
 function stableText(value: unknown, key: string | undefined): string | undefined {
   if (typeof value === "number")
-    return Number.isFinite(value) ? JSON.stringify(tidyNumber(value, key)) : "null";
+    return Number.isFinite(value) ? String(tidyNumber(value, key)) : "null";
   if (value === null || typeof value !== "object") return JSON.stringify(value);
-  if (Array.isArray(value))
-    return `[${value.map((item) => stableText(item, key) ?? "null").join(",")}]`;
-  const keys = Object.keys(value).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  return `{${fields(value as Record<string, unknown>, keys)}}`;
+  if (Array.isArray(value)) {
+    let text = "[";
+    for (let i = 0; i < value.length; i++) {
+      if (i > 0) text += ",";
+      text += stableText(value[i], key) ?? "null";
+    }
+    return `${text}]`;
+  }
+  const keys = Object.keys(value);
+  return `{${fields(value as Record<string, unknown>, sortCodeUnits(keys))}}`;
 }
 
-function fields(value: Record<string, unknown>, keys: readonly string[]): string {
-  const parts: string[] = [];
-  for (const k of keys) {
-    const text = stableText(value[k], k);
-    // As JSON.stringify: a field whose value is undefined (or a function) is left out.
-    if (text !== undefined) parts.push(`${JSON.stringify(k)}:${text}`);
+/** Sorts keys by UTF-16 code units, in place: an insertion sort for the few keys of a report object (no scratch array). */
+function sortCodeUnits(keys: string[]): string[] {
+  if (keys.length > 32) return keys.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  for (let i = 1; i < keys.length; i++) {
+    const k = keys[i]!;
+    let j = i - 1;
+    while (j >= 0 && keys[j]! > k) {
+      keys[j + 1] = keys[j]!;
+      j--;
+    }
+    keys[j + 1] = k;
   }
-  return parts.join(",");
+  return keys;
+}
+
+/** `"key":` per key, quoted once: a report repeats the same few dozen keys on every line. */
+const quotedKeys = new Map<string, string>();
+const MAX_QUOTED_KEYS = 10_000;
+function quotedKey(key: string): string {
+  let quoted = quotedKeys.get(key);
+  if (quoted === undefined) {
+    quoted = `${JSON.stringify(key)}:`;
+    if (quotedKeys.size < MAX_QUOTED_KEYS) quotedKeys.set(key, quoted);
+  }
+  return quoted;
+}
+
+/** The fields of `value` named by `keys`, comma-separated. */
+function fields(value: Record<string, unknown>, keys: readonly string[]): string {
+  let text = "";
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    const inner = stableText(value[k], k);
+    // As JSON.stringify: a field whose value is undefined (or a function) is left out.
+    if (inner === undefined) continue;
+    if (text !== "") text += ",";
+    text += quotedKey(k) + inner;
+  }
+  return text;
 }
 
 /**
@@ -55,8 +97,6 @@ function fields(value: Record<string, unknown>, keys: readonly string[]): string
  */
 export function stableJson(value: Record<string, unknown>, leading: readonly string[]): string {
   const present = leading.filter((k) => k in value);
-  const rest = Object.keys(value)
-    .filter((k) => !present.includes(k))
-    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  return `{${fields(value, [...present, ...rest])}}`;
+  const rest = sortCodeUnits(Object.keys(value).filter((k) => !leading.includes(k)));
+  return `{${fields(value, present.concat(rest))}}`;
 }

@@ -62,3 +62,44 @@ describe("stableJson", () => {
       );
   });
 });
+
+describe("stableJson on any shape", () => {
+  it("writes what JSON.stringify(stableObject(...)) writes for nested, unsorted, wide and odd values", () => {
+    // A small deterministic generator: objects whose keys come in any order (more than the
+    // insertion sort's 32 included), arrays of objects, non-ASCII and escaped keys, every kind of number.
+    // (No integer-like keys: an object built by stableObject lists those first, in numeric order.)
+    let seed = 7;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const keyPool = ["b", "a", "é", "Z", 'a"q', "score", "costUsd", "rate", "k10", "k2", "\u2028k"];
+    const valueOf = (depth: number): unknown => {
+      const pick = next();
+      if (depth > 3 || pick < 0.35)
+        return [0.1 + 0.2, -0, 1e21, 1 / 3, NaN, Infinity, "text\n\u2029", true, null, undefined][
+          Math.floor(next() * 10)
+        ];
+      if (pick < 0.55)
+        return Array.from({ length: Math.floor(next() * 4) }, () => valueOf(depth + 1));
+      const size = next() < 0.1 ? 40 : Math.floor(next() * 8);
+      const object: Record<string, unknown> = {};
+      for (let i = 0; i < size; i++)
+        object[
+          size > 11
+            ? `k${Math.floor(next() * 1000)}`
+            : keyPool[Math.floor(next() * keyPool.length)]!
+        ] = valueOf(depth + 1);
+      return object;
+    };
+    for (let i = 0; i < 100; i++) {
+      const value = {
+        id: `r${i}`,
+        zeta: valueOf(0),
+        type: "result",
+        alpha: valueOf(0),
+        nested: valueOf(1),
+      };
+      expect(stableJson(value, ["type", "index", "id"])).toBe(
+        JSON.stringify(stableObject(value, ["type", "index", "id"])),
+      );
+    }
+  });
+});

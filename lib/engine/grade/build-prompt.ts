@@ -93,6 +93,14 @@ export function renderCandidate(candidate: Candidate): string {
   return parts.join("\n\n");
 }
 
+/** Each candidate rendered once, however many criteria and jurors send it (one string, whose hash is computed once too). */
+const candidateTexts = new WeakMap<Candidate, string>();
+function candidateText(candidate: Candidate): string {
+  let text = candidateTexts.get(candidate);
+  if (text === undefined) candidateTexts.set(candidate, (text = renderCandidate(candidate)));
+  return text;
+}
+
 function request(
   settings: JudgeSettings,
   prompts: { stable: string; task: string; calls: number },
@@ -105,7 +113,7 @@ function request(
     sample: settings.sample,
     templateVersion: PROMPT_TEMPLATE_VERSION,
     stablePrompt: prompts.stable,
-    candidatePrompt: renderCandidate(candidate),
+    candidatePrompt: candidateText(candidate),
     taskPrompt: prompts.task,
     ...(candidateShared(settings, prompts.calls) ? {} : { candidateShared: false }),
     verdict,

@@ -1,4 +1,4 @@
-import { REDACTED, redactDeep, redactDeepWith, redactSecrets } from "./redact-secrets";
+import { REDACTED, redactDeepWith, redactSecrets } from "./redact-secrets";
 
 // The shapes of redact-secrets.ts miss a key that looks like nothing known (a
 // gateway's, a local server's), and an endpoint that answers 401 "Incorrect
@@ -46,12 +46,38 @@ function charForms(char: string): string {
 // faster than the pattern of every form.
 const MAY_BE_ENCODED = /%[0-9A-Fa-f]{2}|\\/;
 
+/** Strings up to this length are remembered with their redaction: the few a report repeats on every result. */
+const MEMO_MAX_LENGTH = 256;
+const MEMO_SIZE = 4096;
+
+/**
+ * `redact` of each short string once: every result of a run repeats the same
+ * criterion names and descriptions, models, statuses and (often) reasons, and
+ * scanning them again for every result was a large part of a judge call's own CPU.
+ */
+function remembered(redact: (text: string) => string): (text: string) => string {
+  const seen = new Map<string, string>();
+  return (text) => {
+    if (text.length > MEMO_MAX_LENGTH) return redact(text);
+    let out = seen.get(text);
+    if (out === undefined) {
+      out = redact(text);
+      if (seen.size >= MEMO_SIZE) seen.clear();
+      seen.set(text, out);
+    }
+    return out;
+  };
+}
+
 export function createRedactor(secrets: readonly string[] = []): Redactor {
   // Longest first, so that a secret containing another goes whole.
   const wanted = [...new Set(secrets.filter((s) => s.length >= MIN_SECRET_LENGTH))].sort(
     (a, b) => b.length - a.length,
   );
-  if (wanted.length === 0) return { text: redactSecrets, deep: (value) => redactDeep(value) };
+  if (wanted.length === 0) {
+    const deepText = remembered(redactSecrets);
+    return { text: redactSecrets, deep: (value) => redactDeepWith(value, deepText) };
+  }
   const source = wanted.map((secret) => Array.from(secret, charForms).join("")).join("|");
   // eslint-disable-next-line no-restricted-syntax -- every character of the values is escaped above: literals and fixed escapes, no data as syntax.
   const pattern = new RegExp(source, "g");
@@ -62,5 +88,6 @@ export function createRedactor(secrets: readonly string[] = []): Redactor {
       for (const secret of wanted) if (out.includes(secret)) out = out.replaceAll(secret, REDACTED);
     return redactSecrets(out);
   };
-  return { text, deep: (value) => redactDeepWith(value, text) };
+  const deepText = remembered(text);
+  return { text, deep: (value) => redactDeepWith(value, deepText) };
 }
