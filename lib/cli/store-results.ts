@@ -3,7 +3,7 @@ import type { EvalResult, EvalStatus, ReportSummary } from "../engine/results/re
 import type { ReportHead } from "../engine/trust/report-totals";
 import { redactDeep } from "../engine/results/redact-secrets";
 import type { RunStore } from "../store/run-store";
-import { createResultWriter } from "../store/result-writer";
+import { createResultWriter, RESULT_BATCH_SIZE } from "../store/result-writer";
 
 // A CLI run's results are written as they are graded, in batches (lib/store/result-writer.ts: what
 // finished while the last batch was written goes in one statement), so a crash keeps every result
@@ -14,6 +14,13 @@ import { createResultWriter } from "../store/result-writer";
 // replaces the graded one in the run's report: the reports written as the run went showed the
 // graded result, so the summary (`withRefused`), the exit code and the stored run count the
 // judge error, and a report rendered whole shows it in the result's place.
+
+/**
+ * Results a CLI run lets wait to be written: two batches (one being written, the next filling).
+ * A result is ~5-35 KB in memory (its candidate, the judges' reasoning), so the writer's default
+ * of 5,000 could hold 150 MB of a run's results while a slow database catches up (issue 20).
+ */
+export const CLI_MAX_QUEUED = 2 * RESULT_BATCH_SIZE;
 
 /** A result the database refused: its status as graded, and the judge error stored instead. */
 export interface RefusedResult {
@@ -56,7 +63,7 @@ export function createResultSaver(input: {
     store: input.store,
     runId: input.runId,
     ...(input.batchSize ? { batchSize: input.batchSize } : {}),
-    ...(input.maxQueued ? { maxQueued: input.maxQueued } : {}),
+    maxQueued: input.maxQueued ?? CLI_MAX_QUEUED,
     onRefused: ({ result, stored, reason }) => {
       refused.set(result.id, { status: result.status, stored });
       input.say(`error: ${result.name}: ${reason}`);
