@@ -8,6 +8,11 @@ import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { cliEnv } from "./cli-process";
+import {
+  findPostgresBin,
+  startThrowawayPostgres,
+  type ThrowawayPostgres,
+} from "./throwaway-postgres";
 
 // `npm run bench:scale` (issue 20): the whole `rubric-studio eval` process on a
 // generated JSON Lines dataset against the Messages API stand-in (in its own
@@ -21,6 +26,12 @@ import { cliEnv } from "./cli-process";
 //   --concurrency N  (default 256)
 //   --latency-ms N   the stand-in's reply time (default 20)
 //   --cli DIR        (repeatable) time that checkout's CLI instead of this one's, each in turn
+//   --store          `eval --store`: every result written to the run history as it finishes, on
+//                    PGlite (a new data folder per run, its server in the CLI's process, so its
+//                    memory counts in the peak RSS); adds results written per second
+//   --database-url U the same on a Postgres server (implies --store; `throwaway` starts a
+//                    Postgres 15 of its own, bench/throwaway-postgres.ts); each run's suite text
+//                    is new, so the judge cache of an earlier run answers nothing
 //
 // Every size is items × 3 criteria (10^6 calls: 333,334 items), as a file run
 // from the CLI may plan (10,000,000 cells); a checkout given with --cli whose
@@ -38,6 +49,8 @@ const { values: args } = parseArgs({
     concurrency: { type: "string", default: "256" },
     "latency-ms": { type: "string", default: "20" },
     cli: { type: "string", multiple: true },
+    store: { type: "boolean", default: false },
+    "database-url": { type: "string" },
   },
   strict: true,
 });
@@ -51,6 +64,8 @@ const concurrency = whole("concurrency", args.concurrency);
 const latencyMs = whole("latency-ms", args["latency-ms"]);
 const cliRoots = (args.cli ?? [process.cwd()]).map((dir) => path.resolve(dir));
 const sizes = [1_000, 10_000, 100_000, 1_000_000].filter((n) => n <= max);
+const store = args.store || args["database-url"] !== undefined;
+let runNumber = 0;
 
 /** items × criteria × jurors ≈ calls. */
 function shapeOf(calls: number) {
@@ -67,7 +82,7 @@ async function writeDataset(file: string, items: number): Promise<void> {
   await once(out, "close");
 }
 
-function suiteText(shape: ReturnType<typeof shapeOf>, dataset: string): string {
+function suiteText(shape: ReturnType<typeof shapeOf>, dataset: string, run: number): string {
   return [
     `judge: { model: ${MODEL}${shape.jury > 1 ? `, jury: { size: ${shape.jury}, consensus: 0.5 }` : ""} }`,
     "datasets:",
@@ -81,7 +96,7 @@ function suiteText(shape: ReturnType<typeof shapeOf>, dataset: string): string {
     ...Array.from(
       { length: shape.criteria },
       (_, c) =>
-        `        - { name: criterion ${c + 1}, description: "Checks aspect ${c + 1} of the answer: it is stated plainly and correctly." }`,
+        `        - { name: criterion ${c + 1}, description: "Checks aspect ${c + 1} of the answer: it is stated plainly and correctly (run ${run})." }`,
     ),
     "",
   ].join("\n");
@@ -108,18 +123,39 @@ async function startStandIn(): Promise<{ url: string; stop(): void }> {
 
 interface Row {
   calls: number;
+  /** Results (cells) of the run: what --store writes. */
+  results: number;
   wallMs: number;
   cpuMs: number;
   peakRssMb: number;
   refused?: string;
 }
 
-async function runCli(input: { bin: string; dir: string; url: string; calls: number }) {
+async function runCli(input: {
+  bin: string;
+  dir: string;
+  url: string;
+  calls: number;
+  results: number;
+  /** --store: the Postgres URL, or undefined for PGlite. */
+  databaseUrl: string | undefined;
+}) {
   const benchFile = path.join(input.dir, "figures.json");
-  const env = { ...cliEnv(input.url), BENCH_FILE: benchFile };
+  const suite = `suite-${++runNumber}.yaml`;
+  await writeFile(
+    path.join(input.dir, suite),
+    suiteText(shapeOf(input.calls), "items.jsonl", runNumber),
+  );
+  const history = !store
+    ? {}
+    : input.databaseUrl
+      ? { DATABASE_URL: input.databaseUrl }
+      : { RUBRIC_STUDIO_DATA_DIR: path.join(input.dir, `pglite-${runNumber}`) };
+  const env = { ...cliEnv(input.url), BENCH_FILE: benchFile, ...history };
   const cliArgs = [
-    ...["eval", "--config", "suite.yaml", "--concurrency", String(concurrency)],
+    ...["eval", "--config", suite, "--concurrency", String(concurrency)],
     ...["--reporter", "ndjson", "--output", "report.ndjson"],
+    ...(store ? ["--store"] : []),
   ];
   const started = performance.now();
   const { code, stderr } = await new Promise<{ code: number | null; stderr: string }>(
@@ -138,18 +174,35 @@ async function runCli(input: { bin: string; dir: string; url: string; calls: num
   const wallMs = performance.now() - started;
   if (code === 2) {
     const message = stderr.split("\n").find((l) => l.includes("error")) ?? stderr.slice(0, 200);
-    return { calls: input.calls, wallMs, cpuMs: 0, peakRssMb: 0, refused: message } as Row;
+    return {
+      calls: input.calls,
+      results: input.results,
+      wallMs,
+      cpuMs: 0,
+      peakRssMb: 0,
+      refused: message,
+    } as Row;
   }
   if (code !== 0) throw new Error(`eval exited ${code}\n${stderr.slice(-2000)}`);
   const figures = JSON.parse(await readFile(benchFile, "utf8")) as {
     cpuMs: number;
     peakRssMb: number;
   };
-  return { calls: input.calls, wallMs, ...figures } as Row;
+  if (store && input.databaseUrl === undefined)
+    await rm(path.join(input.dir, `pglite-${runNumber}`), { recursive: true, force: true });
+  return { calls: input.calls, results: input.results, wallMs, ...figures } as Row;
 }
 
 function render(root: string, rows: Row[]): string {
-  const head = ["judge calls", "wall", "floor", "wall ÷ floor", "CPU/call", "peak RSS"];
+  const head = [
+    "judge calls",
+    "wall",
+    "floor",
+    "wall ÷ floor",
+    "CPU/call",
+    "peak RSS",
+    ...(store ? ["results/s written"] : []),
+  ];
   const body = rows.map((r) => {
     if (r.refused) return [r.calls.toLocaleString("en-US"), `refused: ${r.refused}`];
     const latencyFloor = Math.ceil(r.calls / concurrency) * latencyMs;
@@ -161,6 +214,7 @@ function render(root: string, rows: Row[]): string {
       (r.wallMs / floor).toFixed(2),
       `${(r.cpuMs / r.calls).toFixed(3)} ms`,
       `${r.peakRssMb.toFixed(0)} MB`,
+      ...(store ? [`${Math.round(r.results / (r.wallMs / 1000)).toLocaleString("en-US")}`] : []),
     ];
   });
   const table = [head, ...body];
@@ -177,6 +231,14 @@ async function main() {
     });
     if (built.status !== 0) throw new Error(`${root}: scripts/build-cli.mjs failed`);
   }
+  let throwaway: ThrowawayPostgres | undefined;
+  let databaseUrl = args["database-url"];
+  if (databaseUrl === "throwaway") {
+    const bin = findPostgresBin();
+    if (!bin) throw new Error("--database-url throwaway: no Postgres server binaries installed");
+    throwaway = await startThrowawayPostgres(bin);
+    databaseUrl = throwaway.url;
+  }
   const standIn = await startStandIn();
   const dir = await mkdtemp(path.join(tmpdir(), "rubric-bench-scale-"));
   const rows = new Map<string, Row[]>(cliRoots.map((root) => [root, []]));
@@ -185,7 +247,6 @@ async function main() {
     for (const calls of sizes) {
       const shape = shapeOf(calls);
       await writeDataset(path.join(dir, "items.jsonl"), shape.items);
-      await writeFile(path.join(dir, "suite.yaml"), suiteText(shape, "items.jsonl"));
       const planned = shape.items * shape.criteria * shape.jury;
       console.error(
         `${planned.toLocaleString("en-US")} judge calls: ${shape.items} items × ${shape.criteria} criteria × ${shape.jury} juror(s)`,
@@ -193,15 +254,25 @@ async function main() {
       // Each checkout in turn on the same dataset, so load on the machine lands on both.
       for (const root of cliRoots) {
         const bin = path.join(root, "bin/rubric-studio.mjs");
-        rows.get(root)!.push(await runCli({ bin, dir, url: standIn.url, calls: planned }));
+        rows.get(root)!.push(
+          await runCli({
+            bin,
+            dir,
+            url: standIn.url,
+            calls: planned,
+            results: shape.items,
+            databaseUrl,
+          }),
+        );
       }
     }
   } finally {
     standIn.stop();
+    throwaway?.stop();
     await rm(dir, { recursive: true, force: true });
   }
   console.log(
-    `bench:scale · concurrency ${concurrency} · stand-in latency ${latencyMs} ms · ndjson to a file · Node ${process.version}`,
+    `bench:scale · concurrency ${concurrency} · stand-in latency ${latencyMs} ms · ndjson to a file${store ? ` · --store on ${databaseUrl ? (throwaway?.version ?? "Postgres (--database-url)") : "PGlite"}` : ""} · Node ${process.version}`,
   );
   for (const [root, list] of rows) console.log(`\n${render(root, list)}`);
 }

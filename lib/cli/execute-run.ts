@@ -1,18 +1,14 @@
 import type { JudgePort } from "../engine/ports/judge-port";
 import { markRegrade } from "../engine/trust/regrade/regrade";
-import type { EvalResult, Report } from "../engine/results/report";
-import {
-  runSuite,
-  buildReport,
-  exitCodeOf,
-  type EngineDeps,
-  type ReportHead,
-  type RunOptions,
-} from "../engine/run-suite";
-import { cellSourceOf, streamSuite } from "../engine/stream-suite";
+import type { EvalResult } from "../engine/results/report";
+import { exitCodeOf, type EngineDeps, type ReportHead, type RunOptions } from "../engine/run-suite";
+import { cellSourceOf, LIVE_UNAVAILABLE, streamSuite } from "../engine/stream-suite";
+import { ReportTotals } from "../engine/trust/report-totals";
+import { needsPerson } from "../engine/trust/people/needs-person";
 import { openReportStreams, runStartOf, wholeReportRefusal } from "./stream-reports";
-import { planTotals } from "../engine/plan/plan-suite";
-import { compareToBaseline } from "../engine/trust/compare-baseline";
+import { BaselineTally } from "../engine/trust/compare-baseline";
+import { createResultPipeline } from "./result-pipeline";
+import type { ResumeKeys } from "../store/stored-verdicts";
 import { plural } from "../engine/results/format-score";
 import { formatSaving } from "../report/savings-lines";
 import { createProviderSetup } from "../judge/provider-setup";
@@ -20,17 +16,14 @@ import { batchOptions } from "./batch-mode";
 import { batchPriceOf } from "../engine/cost/cost";
 import { createBatchLedger } from "../store/batch-ledger";
 import { countOutstanding } from "../judge/batch-rounds";
-import { REPORTERS } from "../report/registry";
 import { createRedactor } from "../engine/results/redact-values";
-import { gradedOnResume } from "../engine/results/skip-kind";
 import type { Database } from "../store/open-database";
 import { oneLineCause } from "../store/unstored-result";
-import { createResultSaver } from "./store-results";
+import { createResultSaver, withRefused, type RefusedResult } from "./store-results";
 import { resolveBaseline } from "./resolve-baseline";
 import type { RunStore } from "../store/run-store";
 import { createProgressBar } from "./progress-bar";
 import { createCliLiveRunner } from "./create-cli-live-runner";
-import { writeReports } from "./write-reports";
 import type { CliIo } from "./cli-io";
 import { leaseMs, loadHistory, type RunRequest } from "./run-request";
 
@@ -65,7 +58,7 @@ export async function executeRun(request: RunRequest): Promise<number> {
   let runId: string | undefined;
   try {
     let suiteName: string;
-    let stored: EvalResult[] = [];
+    let resumed: ResumeKeys | undefined;
     // Run history loads Prisma and the database only when it is asked for.
     const history = request.store ? await loadHistory() : undefined;
     if (history) {
@@ -80,19 +73,17 @@ export async function executeRun(request: RunRequest): Promise<number> {
       if (!run) return fail(`no run with id ${request.target.runId}`);
       runId = run.id;
       suiteName = run.suiteName;
-      // Results cut short by Ctrl-C or a cancel are graded now; the rest are kept.
-      const all = await store!.results(run.id);
-      stored = all.filter((r) => !gradedOnResume(r));
-      await store!.reopenRun(run.id);
-      const again = all.length - stored.length;
+      // Results cut short by Ctrl-C or a cancel are graded now; the rest are kept (their keys only, read in pages).
+      resumed = await history!.resumeKeysOf(db!.prisma, run.id);
+      const { again } = resumed;
       io.stderr.write(
-        `Resuming run ${run.id}: ${stored.length} of ${plural(run.totalCells, "result")} already stored${again ? `; grading ${again} that ${again === 1 ? "was" : "were"} interrupted or cancelled` : ""}\n`,
+        `Resuming run ${run.id}: ${resumed.kept.size} of ${plural(run.totalCells, "result")} already stored${again ? `; grading ${again} that ${again === 1 ? "was" : "were"} interrupted or cancelled` : ""}\n`,
       );
     } else {
       suiteName = request.target.suiteName;
     }
 
-    let baseline: { runId: string; results: EvalResult[] } | undefined;
+    let baseline: { runId: string } | undefined;
     if (request.baseline) {
       if (!store) return fail("--baseline needs run history: pass --store or set DATABASE_URL");
       const found = await resolveBaseline(store, request.baseline.ref, suiteName, runId ?? "");
@@ -104,26 +95,51 @@ export async function executeRun(request: RunRequest): Promise<number> {
     // A batched run's budget and projections count batch prices.
     const providers = config.batch ? { ...direct, priceOf: batchPriceOf(direct.priceOf) } : direct;
     const resolveModel = providers.resolve;
-    const skipResultIds = new Set(stored.map((r) => r.id));
+    const regradeOptions = request.regrade
+      ? {
+          agentsReplayed: true,
+          storedResponses: request.regrade.responses,
+          onlyResultIds: request.regrade.cells,
+        }
+      : {};
+    const planOptions = {
+      suite,
+      defaultModel: settings.judgeModel,
+      resolveModel,
+      filter: request.filter,
+      // A resumed run's kept results (their keys): their cells are not graded again.
+      skipResultIds: resumed?.kept ?? new Set<string>(),
+      ...regradeOptions,
+    };
+    // Evals without a response run as agents against their MCP servers; the servers close with the run.
+    const live = request.regrade
+      ? undefined
+      : createCliLiveRunner({
+          settings,
+          suiteFile: config.file,
+          cwd: io.cwd,
+          timeoutSeconds: config.timeoutSeconds,
+          toolVersion: config.toolVersion,
+          // Each agent model runs on the provider it resolves to, as each judge model does.
+          endpointFor: providers.agentEndpoints({ timeoutMs: config.timeoutSeconds * 1000 }),
+        });
+    // The cells to grade, counted once (a new run's by arithmetic, a resumed run's or a regrade's in one pass of the plan).
+    const source = await cellSourceOf({
+      ...planOptions,
+      ...(live || request.regrade ? {} : { liveUnavailable: LIVE_UNAVAILABLE }),
+    });
+    const total = (resumed?.kept.size ?? 0) + source.cells;
+    // A format that renders the whole report holds every result: refused before any call past its limit.
+    const refusal = wholeReportRefusal(request.reporters, total);
+    if (refusal) {
+      await live?.close();
+      return fail(refusal);
+    }
     if (store && request.target.kind === "new") {
       const { suiteId, suiteVersionId } = await store.saveSuiteVersion({
         name: suiteName,
         yaml: request.target.yaml,
       });
-      const planned = await cellSourceOf({
-        suite,
-        defaultModel: settings.judgeModel,
-        resolveModel,
-        filter: request.filter,
-        ...(request.regrade
-          ? {
-              agentsReplayed: true,
-              storedResponses: request.regrade.responses,
-              onlyResultIds: request.regrade.cells,
-            }
-          : {}),
-      });
-      const plannedJudgeCalls = planned.judgeCalls;
       const gate = baseline
         ? { baseline: { runId: baseline.runId, maxDrop: request.baseline!.maxDrop } }
         : {};
@@ -131,11 +147,11 @@ export async function executeRun(request: RunRequest): Promise<number> {
         suiteId,
         suiteVersionId,
         startedBy: "cli",
-        config: { ...config, plannedJudgeCalls, ...gate },
-        totalCells: planned.cells,
+        config: { ...config, plannedJudgeCalls: source.judgeCalls, ...gate },
+        totalCells: source.cells,
       });
       io.stderr.write(`Storing run ${runId}\n`);
-    }
+    } else if (store && runId) await store.reopenRun(runId);
 
     const abort = new AbortController();
     // Each request goes to the provider its model resolves to (a panel or a matrix may mix vendors);
@@ -169,18 +185,6 @@ export async function executeRun(request: RunRequest): Promise<number> {
     const progress = io.stderr.isTTY
       ? createProgressBar({ stream: io.stderr, now: Date.now })
       : undefined;
-    // Evals without a response run as agents against their MCP servers; the servers close with the run.
-    const live = request.regrade
-      ? undefined
-      : createCliLiveRunner({
-          settings,
-          suiteFile: config.file,
-          cwd: io.cwd,
-          timeoutSeconds: config.timeoutSeconds,
-          toolVersion: config.toolVersion,
-          // Each agent model runs on the provider it resolves to, as each judge model does.
-          endpointFor: providers.agentEndpoints({ timeoutMs: config.timeoutSeconds * 1000 }),
-        });
     const onSigint = () => abort.abort();
     process.once("SIGINT", onSigint);
     // `rubric-studio cancel RUN_ID` (or the dashboard) asks through the database.
@@ -209,24 +213,13 @@ export async function executeRun(request: RunRequest): Promise<number> {
       saver?.save(result);
     };
     const runOptions: RunOptions = {
-      suite,
-      defaultModel: settings.judgeModel,
-      resolveModel,
-      filter: request.filter,
+      ...planOptions,
       concurrency: config.concurrency,
       maxCostUsd: config.maxCostUsd,
       toolVersion: config.toolVersion,
       signal: abort.signal,
       cancel: cancelled.signal,
-      skipResultIds,
       ...(config.batch ? { batch: true } : {}),
-      ...(request.regrade
-        ? {
-            agentsReplayed: true,
-            storedResponses: request.regrade.responses,
-            onlyResultIds: request.regrade.cells,
-          }
-        : {}),
     };
     const engineDeps = (onResult: (result: EvalResult) => void): EngineDeps => ({
       judge,
@@ -250,109 +243,97 @@ export async function executeRun(request: RunRequest): Promise<number> {
       progress?.finish();
     };
 
-    // Without history, the reports are written as the run goes and no result is kept (issue 20).
-    if (!store) {
-      // A format that renders the whole report holds every result: refused before any call past its limit.
-      const refusal = request.reporters.some((name) => !REPORTERS[name].stream)
-        ? wholeReportRefusal(request.reporters, planTotals(runOptions).cells)
-        : undefined;
-      if (refusal) {
-        finished();
-        await live?.close();
-        return fail(refusal);
-      }
-      const streams = await openReportStreams({
-        names: request.reporters,
-        ...(request.output !== undefined ? { output: request.output } : {}),
-        io,
-        color: request.color,
-        // The progress bar's line is cleared before a report line goes to the same terminal.
-        beforeStdout: () => progress?.finish(),
-      });
-      const collected: EvalResult[] = [];
-      const started = Date.now();
-      let head: ReportHead;
-      try {
-        const deps = engineDeps((result) => {
-          streams.result(result);
-          if (streams.collects) collected.push(result);
-        });
-        head = await streamSuite(runOptions, {
-          ...deps,
-          onEvent: (event) => {
-            if (event.type === "start")
-              streams.start(runStartOf({ suite, config, startedAt: started, total: event.evals }));
-            deps.onEvent?.(event);
-          },
-        });
-      } finally {
-        finished();
-        await live?.close();
-      }
-      saySavings(head, io);
-      await streams.finish(head, collected);
-      return exitCodeOf(head);
-    }
-
-    let report: Report;
+    // The reports are written as the run goes and no result is kept (issue 20): each result goes to
+    // the store and the reports as it is graded; a resumed run's stored results are read in pages
+    // and folded into the same figures first; a baseline's verdicts are looked up a window at a time.
+    const streams = await openReportStreams({
+      names: request.reporters,
+      ...(request.output !== undefined ? { output: request.output } : {}),
+      io,
+      color: request.color,
+      // The progress bar's line is cleared before a report line goes to the same terminal.
+      beforeStdout: () => progress?.finish(),
+    });
+    const tally = baseline
+      ? new BaselineTally({
+          runId: baseline.runId,
+          maxDrop: request.baseline!.maxDrop,
+          every: streams.collects,
+        })
+      : undefined;
+    const pipeline = createResultPipeline({
+      streams,
+      ...(tally && history && db
+        ? {
+            baseline: {
+              tally,
+              lookup: (keys) => history.verdictsOf(db!.prisma, { runId: baseline!.runId, keys }),
+              previous: Boolean(request.regrade),
+            },
+          }
+        : {}),
+      questions: Boolean(store),
+    });
+    const totals = new ReportTotals(direct.priceOf);
+    let head: ReportHead;
     try {
-      const started = Date.now();
-      const fresh = await runSuite(
-        runOptions,
-        // With --store, a judge call waits while the results queue is full (store-results.ts).
+      streams.start(runStartOf({ suite, config, startedAt: Date.now(), total }));
+      if (resumed && history && db && runId)
+        for await (const page of history.createRunExport(db.prisma).resultPages(runId)) {
+          for (const result of page)
+            if (resumed.kept.has(result.id)) pipeline.push(totals.add(result));
+          await pipeline.drained();
+        }
+      head = await streamSuite(
+        { ...runOptions, source, totals },
         {
-          ...engineDeps((result) => save(result)),
+          ...engineDeps((result) => {
+            save(result);
+            pipeline.push(result);
+          }),
+          // With --store, a judge call waits while the results queue is full (store-results.ts).
           ...(saver ? { judge: saver.throttle(judge) } : {}),
         },
       );
-      const refused = (await saver?.settled()) ?? new Map<string, EvalResult>();
-      report =
-        stored.length || refused.size
-          ? buildReport({
-              results: [...stored, ...fresh.results].map((r) => refused.get(r.id) ?? r),
-              suite,
-              toolVersion: config.toolVersion,
-              startedAt: started,
-              finishedAt: Date.now(),
-              maxCostUsd: config.maxCostUsd,
-              priceOf: direct.priceOf,
-            })
-          : fresh;
+      await pipeline.drained();
+      const refused = (await saver?.settled()) ?? new Map<string, RefusedResult>();
+      head = withRefused(head, refused);
+      const { collected } = pipeline;
+      for (let i = 0; i < collected.length && refused.size > 0; i++)
+        collected[i] = refused.get(collected[i]!.id)?.stored ?? collected[i]!;
     } finally {
       finished();
       await live?.close();
     }
 
-    if (baseline)
-      report = {
-        ...report,
-        baseline: compareToBaseline({
-          report,
-          baseline: baseline.results,
-          baselineRunId: baseline.runId,
-          maxDrop: request.baseline!.maxDrop,
-        }),
-      };
-    if (request.regrade)
-      report = markRegrade({
-        report,
-        source: request.regrade.source,
+    if (tally) head = { ...head, baseline: tally.comparison() };
+    let { collected } = pipeline;
+    if (request.regrade) {
+      // The flips first (a report rendered whole); each result already carries its previous verdict.
+      const { results, ...marked } = markRegrade({
+        report: { ...head, results: collected },
+        source: [],
         sourceRunId: request.regrade.sourceRunId,
       });
-    if (runId) report = { ...report, runId };
+      head = marked;
+      collected = results;
+    }
+    if (runId) head = { ...head, runId };
     if (store && runId) {
       // The run's one duration, from when the store says it started: `report RUN_ID` says the same.
       const startedAt = (await store.getRun(runId))?.startedAt;
       if (startedAt)
-        report = {
-          ...report,
+        head = {
+          ...head,
           startedAt: startedAt.toISOString(),
-          durationMs: Date.parse(report.finishedAt) - startedAt.getTime(),
+          durationMs: Date.parse(head.finishedAt) - startedAt.getTime(),
         };
       await store.finishRun({
         runId,
-        report,
-        finishedAt: new Date(report.finishedAt),
+        report: head,
+        // What the judges split on across results (a matrix cell pooled with its other judge models).
+        questions: [...pipeline.questions, ...needsPerson([...totals.ratings])],
+        finishedAt: new Date(head.finishedAt),
         status: abort.signal.aborted || cancelled.signal.aborted ? "cancelled" : "completed",
       });
     }
@@ -367,15 +348,9 @@ export async function executeRun(request: RunRequest): Promise<number> {
         `Cancelled: \`rubric-studio resume ${runId}\` grades what the cancel left in this same run\n`,
       );
     }
-    saySavings(report, io);
-    await writeReports({
-      names: request.reporters,
-      report,
-      output: request.output,
-      io,
-      color: request.color,
-    });
-    return exitCodeOf(report);
+    saySavings(head, io);
+    await streams.finish(head, collected);
+    return exitCodeOf(head);
   } catch (error) {
     // The database failed under the run (it went away, or refused even a result's cause): one line, and the run is failed, not left running.
     if (!store || !runId) throw error;

@@ -152,7 +152,6 @@ export async function regradeCommand(input: {
     baseline: { ref: run.id, maxDrop: options.maxDrop },
     regrade: {
       sourceRunId: run.id,
-      source: results,
       live: replayStoredCandidates({ results, sourceRunId: run.id }),
       cells,
       responses: storedResponses(results),

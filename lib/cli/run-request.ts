@@ -1,6 +1,5 @@
 import type { SuiteConfig } from "../config/types";
 import type { LivePort } from "../engine/ports/live-port";
-import type { EvalResult } from "../engine/results/report";
 import type { ReporterName } from "../report/registry";
 import type { Settings } from "../env/read-env";
 import type { RunConfig } from "../store/run-store";
@@ -26,7 +25,6 @@ export interface RunRequest {
   /** `regrade`: the stored run whose candidates are graded again (through `live`, a replay), only its cells, no agent call. */
   regrade?: {
     sourceRunId: string;
-    source: EvalResult[];
     live: LivePort;
     cells: ReadonlySet<string>;
     /** The fixed responses the source graded, by result id (graded instead of the suite's text). */
@@ -40,11 +38,26 @@ export function leaseMs(timeoutSeconds: number): number {
 }
 
 export async function loadHistory() {
-  const [{ openDatabase }, { createRunStore }, { claimOwner, createCachedJudge }] =
-    await Promise.all([
-      import("../store/open-database"),
-      import("../store/run-store"),
-      import("../store/cached-judge"),
-    ]);
-  return { openDatabase, createRunStore, claimOwner, createCachedJudge };
+  const [
+    { openDatabase },
+    { createRunStore },
+    { claimOwner, createCachedJudge },
+    { resumeKeysOf, verdictsOf },
+    { createRunExport },
+  ] = await Promise.all([
+    import("../store/open-database"),
+    import("../store/run-store"),
+    import("../store/cached-judge"),
+    import("../store/stored-verdicts"),
+    import("../store/run-export"),
+  ]);
+  return {
+    openDatabase,
+    createRunStore,
+    claimOwner,
+    createCachedJudge,
+    resumeKeysOf,
+    verdictsOf,
+    createRunExport,
+  };
 }

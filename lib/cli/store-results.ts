@@ -1,8 +1,9 @@
 import type { JudgePort } from "../engine/ports/judge-port";
-import type { EvalResult } from "../engine/results/report";
+import type { EvalResult, EvalStatus, ReportSummary } from "../engine/results/report";
+import type { ReportHead } from "../engine/trust/report-totals";
 import { redactDeep } from "../engine/results/redact-secrets";
 import type { RunStore } from "../store/run-store";
-import { createResultWriter } from "../store/result-writer";
+import { createResultWriter, RESULT_BATCH_SIZE } from "../store/result-writer";
 
 // A CLI run's results are written as they are graded, in batches (lib/store/result-writer.ts: what
 // finished while the last batch was written goes in one statement), so a crash keeps every result
@@ -10,7 +11,44 @@ import { createResultWriter } from "../store/result-writer";
 // closed. The queue is bounded: `throttle` makes each judge call wait while it is full, so a slow
 // database slows the run instead of filling memory. One the database refuses is stored as a judge
 // error that says why, with its cost (lib/store/unstored-result.ts), said in one line, and it
-// replaces the graded one in the run's report, so the report, the exit code and the stored run agree.
+// replaces the graded one in the run's report: the reports written as the run went showed the
+// graded result, so the summary (`withRefused`), the exit code and the stored run count the
+// judge error, and a report rendered whole shows it in the result's place.
+
+/**
+ * Results a CLI run lets wait to be written: two batches (one being written, the next filling).
+ * A result is ~5-35 KB in memory (its candidate, the judges' reasoning), so the writer's default
+ * of 5,000 could hold 150 MB of a run's results while a slow database catches up (issue 20).
+ */
+export const CLI_MAX_QUEUED = 2 * RESULT_BATCH_SIZE;
+
+/** A result the database refused: its status as graded, and the judge error stored instead. */
+export interface RefusedResult {
+  status: EvalStatus;
+  stored: EvalResult;
+}
+
+const COUNT_OF: Record<EvalStatus, keyof ReportSummary & string> = {
+  passed: "passed",
+  failed: "failed",
+  deferred: "deferred",
+  judge_error: "judgeErrors",
+  skipped: "skipped",
+};
+
+/** The report's figures with each refused result counted as the judge error stored in its place (same calls, same cost). */
+export function withRefused(
+  head: ReportHead,
+  refused: ReadonlyMap<string, RefusedResult>,
+): ReportHead {
+  if (refused.size === 0) return head;
+  const summary = { ...head.summary } as ReportSummary & Record<string, unknown>;
+  for (const { status } of refused.values()) {
+    (summary[COUNT_OF[status]] as number)--;
+    summary.judgeErrors++;
+  }
+  return { ...head, summary };
+}
 
 export function createResultSaver(input: {
   store: RunStore;
@@ -20,14 +58,14 @@ export function createResultSaver(input: {
   batchSize?: number;
   maxQueued?: number;
 }) {
-  const refused = new Map<string, EvalResult>();
+  const refused = new Map<string, RefusedResult>();
   const writer = createResultWriter({
     store: input.store,
     runId: input.runId,
     ...(input.batchSize ? { batchSize: input.batchSize } : {}),
-    ...(input.maxQueued ? { maxQueued: input.maxQueued } : {}),
+    maxQueued: input.maxQueued ?? CLI_MAX_QUEUED,
     onRefused: ({ result, stored, reason }) => {
-      refused.set(result.id, stored);
+      refused.set(result.id, { status: result.status, stored });
       input.say(`error: ${result.name}: ${reason}`);
     },
   });
@@ -45,8 +83,8 @@ export function createResultSaver(input: {
         ...(judge.cachePrefixes ? { cachePrefixes: judge.cachePrefixes.bind(judge) } : {}),
       };
     },
-    /** Waits for every write; throws when one could not be stored at all. Returns what was stored in place of refused results, by result id. */
-    async settled(): Promise<ReadonlyMap<string, EvalResult>> {
+    /** Waits for every write; throws when one could not be stored at all. Returns the refused results, by result id. */
+    async settled(): Promise<ReadonlyMap<string, RefusedResult>> {
       await writer.settled();
       return refused;
     },

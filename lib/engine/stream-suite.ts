@@ -78,13 +78,19 @@ export function cellWindow(concurrency: number): number {
   return Math.max(MIN_WINDOW, WINDOW_PER_SLOT * concurrency);
 }
 
+/** Why a live cell defers when the run has no live port. */
+export const LIVE_UNAVAILABLE = "live agent runs are not enabled here";
+
 export async function streamSuite(
-  options: RunOptions & { source?: CellSource },
+  options: RunOptions & {
+    source?: CellSource;
+    /** The figures to fold this run's results into: a resumed run's already hold its stored results. */
+    totals?: ReportTotals;
+  },
   deps: EngineDeps,
 ): Promise<ReportHead> {
   const startedAt = deps.now();
-  const liveUnavailable =
-    options.liveUnavailable ?? (deps.live ? undefined : "live agent runs are not enabled here");
+  const liveUnavailable = options.liveUnavailable ?? (deps.live ? undefined : LIVE_UNAVAILABLE);
   const source = options.source ?? (await cellSourceOf({ ...options, liveUnavailable }));
   const scheduler =
     options.scheduler ??
@@ -169,7 +175,7 @@ export async function streamSuite(
   };
   const liveRuns: LiveRuns = new Map();
 
-  const totals = new ReportTotals(deps.priceOf);
+  const totals = options.totals ?? new ReportTotals(deps.priceOf);
   let evalsDone = 0;
   const grade = async (cell: PlannedCell): Promise<EvalResult> => {
     const { live, compared } = cell;

@@ -1,4 +1,5 @@
 import type { BaselineDelta, Report } from "../engine/results/report";
+import { notable } from "../engine/trust/compare-baseline";
 import { formatUnit } from "./format";
 
 // The score-delta gate, as the text formats show them.
@@ -17,10 +18,8 @@ export function baselineHeadline(report: Report): string | undefined {
 }
 
 /** The deltas worth a line: regressions, status changes and any drop. */
-export function notableDeltas(report: Report): BaselineDelta[] {
-  return (report.baseline?.deltas ?? []).filter(
-    (d) => d.regressed || d.newlyPassing || (d.delta !== null && d.delta < 0),
-  );
+export function notableDeltas(report: Pick<Report, "baseline">): BaselineDelta[] {
+  return (report.baseline?.deltas ?? []).filter(notable);
 }
 
 export function deltaMark(d: BaselineDelta): string {

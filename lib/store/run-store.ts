@@ -1,7 +1,9 @@
 import { createHash } from "node:crypto";
 import os from "node:os";
 import { cleanName } from "../config/clean-name";
-import type { EvalResult, Report } from "../engine/results/report";
+import type { EvalResult } from "../engine/results/report";
+import type { ReportHead } from "../engine/trust/report-totals";
+import type { ReviewQuestion } from "../engine/trust/people/needs-person";
 import { withSkipKind } from "../engine/results/skip-kind";
 import { fillReviewQueue } from "./fill-review-queue";
 import { readStoredResult } from "../engine/results/stored-result";
@@ -295,11 +297,15 @@ export function createRunStore(prisma: PrismaClient) {
       return new Set(rows.map((r) => r.resultKey));
     },
 
-    /** Records the run's totals and final status. */
-    /** `reused` defaults to the report's judge-cache figures (reusedColumns). */
+    /**
+     * Records the run's totals and final status. `reused` defaults to the report's judge-cache
+     * figures (reusedColumns). A streamed run gives its figures without results, and the review
+     * queue's questions it gathered as it went.
+     */
     async finishRun(input: {
       runId: string;
-      report: Report;
+      report: ReportHead & { results?: readonly EvalResult[] };
+      questions?: readonly ReviewQuestion[];
       status: RunStatus;
       reused?: { calls: number; savedUsd: number };
       /** When it finished (default: now); the CLI gives its report's, so that both say one duration. */
@@ -331,7 +337,11 @@ export function createRunStore(prisma: PrismaClient) {
       // Its counts and heatmap, counted once now (run-figures.ts): the page of a finished run reads them.
       await storeRunFigures(prisma, input.runId);
       // What the judges could not settle goes to the suite's review queue (once, however often a run is finished).
-      await fillReviewQueue(prisma, { runId: input.runId, results: input.report.results });
+      await fillReviewQueue(prisma, {
+        runId: input.runId,
+        ...(input.report.results ? { results: input.report.results } : {}),
+        ...(input.questions ? { questions: input.questions } : {}),
+      });
     },
   };
 }
@@ -343,7 +353,7 @@ export type RunStore = ReturnType<typeof createRunStore>;
  * judge-cache saving. An unpriced saving is stored as 0: the page never shows
  * the column, it prices the run's calls itself (run-views.ts, run-progress.ts).
  */
-function reusedColumns(report: Report): { calls: number; savedUsd: number } {
+function reusedColumns(report: ReportHead): { calls: number; savedUsd: number } {
   const { calls, saved } = report.summary.savings.judgeCache;
   return { calls, savedUsd: saved.usd ?? 0 };
 }

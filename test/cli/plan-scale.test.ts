@@ -1,11 +1,8 @@
-import { spawn } from "node:child_process";
-import { createWriteStream } from "node:fs";
 import { open } from "node:fs/promises";
-import { once } from "node:events";
 import path from "node:path";
 import { describe, expect, test } from "vitest";
 import { makeWorkspace, yaml } from "./cli-harness";
-import { CLI_BIN } from "../support/run-cli";
+import { measuredCli, writeLines } from "../support/measure-cli";
 
 // A suite run from a file plans a million judge calls in flat memory: its
 // JSONL or CSV dataset is streamed (checked and counted in one pass, read again
@@ -27,33 +24,16 @@ const SUITE = (file: string) =>
     '        - { name: polite, description: "The answer is polite." }',
   );
 
-/** Writes `count` lines made by `line`, streaming, so the test itself holds none of them. */
-async function writeLines(file: string, count: number, line: (i: number) => string) {
-  const out = createWriteStream(file);
-  for (let i = 1; i <= count; i++) if (!out.write(`${line(i)}\n`)) await once(out, "drain");
-  out.end();
-  await once(out, "finish");
-}
-
 const jsonl = (i: number) =>
   JSON.stringify({ id: `q${i}`, input: `Question ${i}?`, expected_output: `Answer number ${i}.` });
 
-/** The CLI under /usr/bin/time -v: what it prints, and its peak resident set in MB. */
-async function measured(args: string[], cwd: string) {
-  const child = spawn("/usr/bin/time", ["-v", process.execPath, CLI_BIN, ...args], {
+/** No key, no database: the plan is priced as if keys were set, and nothing is stored. */
+const measured = (args: string[], cwd: string) =>
+  measuredCli({
+    args,
     cwd,
-    // No key, no database: the plan is priced as if keys were set, and nothing is stored.
     env: { ...process.env, ANTHROPIC_API_KEY: undefined, DATABASE_URL: undefined },
-    stdio: ["ignore", "pipe", "pipe"],
   });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.setEncoding("utf8").on("data", (c: string) => (stdout += c));
-  child.stderr.setEncoding("utf8").on("data", (c: string) => (stderr += c));
-  const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
-  const kb = Number(/Maximum resident set size \(kbytes\): (\d+)/.exec(stderr)?.[1]);
-  return { code, stdout, stderr, peakMb: kb / 1024 };
-}
 
 describe("plans of a million judge calls from a file", () => {
   test("eval --explain of 333,334 JSONL items × 3 criteria prints the totals with a peak RSS under 300 MB", async ({

@@ -107,6 +107,11 @@ export class ReportTotals {
     return result;
   }
 
+  /** The slim copies of the results whose judges' agreement is measured (what the review queue's split questions read). */
+  get ratings(): readonly EvalResult[] {
+    return this.rated;
+  }
+
   /** The report's figures over every result added so far. */
   head(input: {
     suite: { file: string; description?: string };
