@@ -126,11 +126,20 @@ async function csvDownload(prisma: PrismaClient, run: BenchRun): Promise<void> {
   );
 }
 
+/** Distinct synthetic results generated at most; a larger count writes them again under new keys. */
+const DISTINCT_WRITES = 10_000;
+
 /**
  * Results a second written as a CLI run writes them (createResultWriter: batches of what finished
- * while the last batch was written), `count` synthetic results of 3 criteria handed over at once.
+ * while the batches in flight were written), `count` synthetic results of 3 criteria handed over as
+ * fast as the writer takes them, with the CPU each cost this process (with --pglite, the database
+ * too) and the server (`serverCpuMs`, a throwaway Postgres): what the rate would be on idle cores.
  */
-async function writeRate(prisma: PrismaClient, count: number): Promise<void> {
+async function writeRate(
+  prisma: PrismaClient,
+  input: { count: number; serverCpuMs?: () => number | undefined },
+): Promise<void> {
+  const { count } = input;
   const store = createRunStore(prisma);
   const version = await store.saveSuiteVersion({ name: "writes.yaml", yaml: "# bench: writes\n" });
   const runId = await store.createRun({
@@ -146,7 +155,7 @@ async function writeRate(prisma: PrismaClient, count: number): Promise<void> {
     totalCells: count,
   });
   const random = createRandom(11);
-  const results = Array.from({ length: count }, (_, i) =>
+  const distinct = Array.from({ length: Math.min(count, DISTINCT_WRITES) }, (_, i) =>
     syntheticResult({
       evalIndex: Math.floor(i / JUDGE_MODELS.length),
       model: JUDGE_MODELS[i % JUDGE_MODELS.length]!,
@@ -156,20 +165,30 @@ async function writeRate(prisma: PrismaClient, count: number): Promise<void> {
     }),
   );
   const writer = createResultWriter({ store, runId });
+  const serverBefore = input.serverCpuMs?.();
+  const cpuBefore = process.cpuUsage();
   const started = performance.now();
   let waited = 0;
-  for (const result of results) {
+  for (let i = 0; i < count; i++) {
     const before = performance.now();
     await writer.room();
     waited += performance.now() - before;
-    writer.write(result);
+    const result = distinct[i % distinct.length]!;
+    writer.write(i < distinct.length ? result : { ...result, id: `${result.id} #${i}` });
   }
   await writer.settled();
   const ms = performance.now() - started;
+  const cpu = process.cpuUsage(cpuBefore);
+  const serverAfter = input.serverCpuMs?.();
   const stored = await prisma.evalResultRow.count({ where: { runId } });
   if (stored !== count) throw new Error(`the writer stored ${stored} of ${count} results`);
+  const perResult = (cpuMs: number) => `${(cpuMs / count).toFixed(3)} ms`;
+  const server =
+    serverBefore !== undefined && serverAfter !== undefined
+      ? `, the server ${perResult(serverAfter - serverBefore)}`
+      : "";
   console.log(
-    `  writes: ${count.toLocaleString("en-US")} results (3 criteria each) in ${(ms / 1000).toFixed(1)} s = ${Math.round(count / (ms / 1000)).toLocaleString("en-US")} results/s, back-pressure waits ${(waited / 1000).toFixed(1)} s`,
+    `  writes: ${count.toLocaleString("en-US")} results (3 criteria each) in ${(ms / 1000).toFixed(1)} s = ${Math.round(count / (ms / 1000)).toLocaleString("en-US")} results/s, back-pressure waits ${(waited / 1000).toFixed(1)} s; CPU per result: this process ${perResult((cpu.user + cpu.system) / 1000)}${server}; load average ${loadavg()[0]!.toFixed(2)}`,
   );
 }
 
@@ -181,6 +200,7 @@ export async function bigRunBench(input: {
   const cleanups: (() => Promise<void> | void)[] = [];
   let url: string;
   let server: string;
+  let serverCpuMs: (() => number | undefined) | undefined;
   // BENCH_BIG_RUN_URL and BENCH_BIG_RUN_ID: a run seeded before (a migrated database), measured again.
   const reuse = process.env.BENCH_BIG_RUN_ID;
   if (process.env.BENCH_BIG_RUN_URL) {
@@ -205,13 +225,15 @@ export async function bigRunBench(input: {
     const pg = await startThrowawayPostgres(bin);
     cleanups.push(() => pg.stop());
     url = pg.url;
+    serverCpuMs = pg.cpuMs;
     server = `throwaway Postgres ${pg.version} (fsync=off)`;
     await withAdapter(url, applyMigrations);
   }
   const prisma = createPrismaClient(url, { max: 4 });
   try {
     console.log(`Big-run benchmark on ${server}; load average ${loadavg()[0]!.toFixed(2)}.`);
-    if (input.writes > 0) await writeRate(prisma, input.writes);
+    if (input.writes > 0)
+      await writeRate(prisma, { count: input.writes, ...(serverCpuMs ? { serverCpuMs } : {}) });
     if (input.results <= 0 && !reuse) return 0;
     const seeded = reuse
       ? { runId: reuse, results: await prisma.evalResultRow.count({ where: { runId: reuse } }) }

@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -14,7 +14,34 @@ import { freePort } from "../lib/store/embedded-postgres";
 export interface ThrowawayPostgres {
   url: string;
   version: string;
+  /** CPU the server has used so far, all its processes (Linux /proc), in ms. */
+  cpuMs(): number | undefined;
   stop(): void;
+}
+
+/** CPU used by the server whose data folder is `data`: the postmaster, its children, the ones it reaped. */
+function serverCpuMs(data: string): number | undefined {
+  try {
+    const pid = readFileSync(path.join(data, "postmaster.pid"), "utf8").split("\n")[0]!.trim();
+    const ticks = (stat: string, fields: number) =>
+      stat
+        .slice(stat.lastIndexOf(")") + 2)
+        .split(" ")
+        .slice(11, 11 + fields)
+        .reduce((sum, v) => sum + Number(v), 0);
+    let total = ticks(readFileSync(`/proc/${pid}/stat`, "utf8"), 4);
+    const children = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim();
+    for (const child of children ? children.split(" ") : []) {
+      try {
+        total += ticks(readFileSync(`/proc/${child}/stat`, "utf8"), 2);
+      } catch {
+        // Gone meanwhile: the postmaster counts it once it is reaped.
+      }
+    }
+    return total * 10;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The newest installed server's bin folder, preferring 15 (what CI tests on). */
@@ -64,7 +91,12 @@ export async function startThrowawayPostgres(bin: string): Promise<ThrowawayPost
       `${bin}/pg_ctl -D ${data} -l ${dir}/server.log -o '-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off' -w start`,
     );
     const version = execFileSync(`${bin}/postgres`, ["--version"]).toString().trim();
-    return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, version, stop };
+    return {
+      url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+      version,
+      cpuMs: () => serverCpuMs(data),
+      stop,
+    };
   } catch (error) {
     stop();
     throw error;

@@ -1,16 +1,19 @@
 import type { EvalResult } from "../engine/results/report";
 import type { PrismaClient } from "./generated/client";
 import { storableDeep } from "./storable";
-import { criterionRowsOf, rowOf } from "./result-rows";
+import { rowOf } from "./result-rows";
 
 // Many graded results written in one statement, one round trip: the results upserted on
 // (run, result key), so a rerun of a cell never duplicates it, the criteria of those replaced
-// deleted, and every criterion inserted, all from one JSON parameter read by jsonb_to_recordset
-// (its fields are result-rows.ts's rowOf and criterionRowsOf, Prisma's field names, so one mapping
-// serves both writers).
+// deleted, and every criterion inserted. The rows come as one `json` parameter read by
+// json_to_recordset (its fields are result-rows.ts's rowOf, Prisma's field names, so one mapping
+// serves both writers); each result's document is parsed into jsonb once, as it is stored, and its
+// criterion rows are read from that document's `criteria` (the fields criterionRowsOf writes have
+// the engine's names), so Node serialises each result once. Parsing the whole batch as jsonb first,
+// and sending the criteria a second time beside the document, cost about a third of the statement's
+// time and of Node's (`npm run bench:store -- --big-run 0 --writes N`).
 // What `saveResult` does for one result, without Prisma building each row in Node (67 results/s
-// through it; thousands a second here: `npm run bench:store`). What a model wrote is made storable
-// first (storable.ts).
+// through it). What a model wrote is made storable first (storable.ts).
 
 /**
  * Writes `results` of the run in one statement: each upserted on its key (the last of a key given
@@ -26,16 +29,16 @@ export async function saveResultBatch(
   const rows = JSON.stringify(
     [...byKey.values()].map((graded) => {
       const result = storableDeep(graded);
-      return { resultKey: result.id, ...rowOf(result), criteria: criterionRowsOf("", "", result) };
+      return { resultKey: result.id, ...rowOf(result) };
     }),
   );
   await prisma.$executeRaw`
     WITH input AS (
-      SELECT * FROM jsonb_to_recordset(${rows}::jsonb) AS x(
+      SELECT * FROM json_to_recordset(${rows}::json) AS x(
         "resultKey" text, "evalName" text, name text, "cellModel" text, "cellAgent" text, "cellPrompt" int,
         "judgeModel" text, "judgeCount" int, "rubricKind" text, status text, vacuous boolean, score float8,
         threshold float8, reason text, note text, "costUsd" float8, "judgeCalls" int, "latencyMs" int,
-        "suiteOrder" text, data jsonb, criteria jsonb)
+        "suiteOrder" text, data jsonb)
     ), saved AS (
       INSERT INTO eval_results (id, run_id, result_key, eval_name, name, cell_model, cell_agent, cell_prompt,
         judge_model, judge_count, rubric_kind, status, vacuous, score, threshold, reason, note, cost_usd,
@@ -61,7 +64,7 @@ export async function saveResultBatch(
     SELECT gen_random_uuid(), saved.id, ${input.runId}::uuid, c.name, c.status, c.score, c.passed, c.threshold,
       c.weight, c.required, c.guard, c.gates, c.reasoning, c.evidence
     FROM input JOIN saved ON saved.result_key = input."resultKey"
-    CROSS JOIN LATERAL jsonb_to_recordset(input.criteria) AS c(name text, status text, score float8,
+    CROSS JOIN LATERAL jsonb_to_recordset(input.data->'criteria') AS c(name text, status text, score float8,
       passed boolean, threshold float8, weight float8, required boolean, guard boolean, gates text[],
       reasoning text, evidence text)`;
 }

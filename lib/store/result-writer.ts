@@ -9,9 +9,14 @@ import { saveResultOrCause } from "./unstored-result";
 // before each judge call (lib/cli/store-results.ts) is slowed to the database's pace instead of
 // holding a growing backlog. A batch the database refuses is written again one result at a time
 // through `saveResultOrCause`, so only the result it refuses becomes a judge error that says why.
+// Two batches are written at once (`inFlight`), each on its own connection: while the database
+// inserts one, Node serialises the next, and a server on another core inserts both at once. A batch
+// holding a result key that the batch in flight also writes waits for it, so the later result of a
+// key is the one kept, and two statements never wait on each other's row.
 
 export const RESULT_BATCH_SIZE = 500;
 export const MAX_QUEUED_RESULTS = 5_000;
+export const BATCHES_IN_FLIGHT = 2;
 
 export interface StoredInstead {
   /** The result as graded. */
@@ -28,11 +33,13 @@ export function createResultWriter(input: {
   onRefused?: (refused: StoredInstead) => void;
   batchSize?: number;
   maxQueued?: number;
+  /** Batches written at once (default 2). */
+  inFlight?: number;
 }) {
   const batchSize = input.batchSize ?? RESULT_BATCH_SIZE;
   const maxQueued = input.maxQueued ?? MAX_QUEUED_RESULTS;
+  const parallel = Math.max(1, input.inFlight ?? BATCHES_IN_FLIGHT);
   const queue: EvalResult[] = [];
-  let writing: Promise<void> | undefined;
   let failure: { error: unknown } | undefined;
   let waiters: (() => void)[] = [];
 
@@ -55,21 +62,32 @@ export function createResultWriter(input: {
     }
   }
 
-  async function drain(): Promise<void> {
-    try {
-      while (queue.length > 0 && !failure) {
-        const batch = queue.splice(0, batchSize);
-        wake();
-        await writeBatch(batch);
-      }
-    } catch (error) {
-      // Not even the causes could be written: the database is gone. Later writes are dropped,
-      // and settled() throws.
-      failure = { error };
-      queue.length = 0;
+  // The batches being written, each with its result keys.
+  const inFlight = new Map<Promise<void>, Set<string>>();
+  let pumping = false;
+
+  /** Starts batches while fewer than `parallel` are being written. */
+  function pump(): void {
+    pumping = false;
+    while (!failure && queue.length > 0 && inFlight.size < parallel) {
+      const next = queue.slice(0, batchSize);
+      // A key the database is writing now: its later result waits for that batch to end.
+      if ([...inFlight.values()].some((keys) => next.some((r) => keys.has(r.id)))) return;
+      queue.splice(0, next.length);
       wake();
-    } finally {
-      writing = undefined;
+      const done: Promise<void> = writeBatch(next)
+        .catch((error: unknown) => {
+          // Not even the causes could be written: the database is gone. Later writes are
+          // dropped, and settled() throws.
+          failure ??= { error };
+          queue.length = 0;
+          wake();
+        })
+        .finally(() => {
+          inFlight.delete(done);
+          pump();
+        });
+      inFlight.set(done, new Set(next.map((r) => r.id)));
     }
   }
 
@@ -78,20 +96,27 @@ export function createResultWriter(input: {
     write(result: EvalResult): void {
       if (failure) return;
       queue.push(result);
-      writing ??= drain();
+      // After what the caller queues in the same turn, so that it goes in one batch.
+      if (!pumping) {
+        pumping = true;
+        queueMicrotask(pump);
+      }
     },
     /** Resolves once fewer than `maxQueued` results wait to be written (at once when they do). */
     room(): Promise<void> {
       if (queue.length < maxQueued || failure) return Promise.resolve();
       return new Promise((resolve) => waiters.push(resolve));
     },
-    /** Results waiting to be written (not counting the batch being written). */
+    /** Results waiting to be written (not counting the batches being written). */
     get queued(): number {
       return queue.length;
     },
     /** Waits until every queued result is written; throws when one could not be stored at all. */
     async settled(): Promise<void> {
-      while (writing) await writing;
+      while (inFlight.size > 0 || (queue.length > 0 && !failure)) {
+        if (inFlight.size === 0) pump();
+        await Promise.race(inFlight.keys());
+      }
       if (failure) throw failure.error;
     },
   };

@@ -3,6 +3,7 @@ import { createRunExport } from "../../lib/store/run-export";
 import { createRunStore } from "../../lib/store/run-store";
 import { createFakeJudge } from "../support/fake-judge";
 import { runYaml } from "../support/run-yaml";
+import { createStoredRun } from "../support/stored-run";
 import { useTestDatabase } from "../support/test-database";
 
 // The run page's CSV download lists results in the suite's order, as the
@@ -36,18 +37,10 @@ describe("run export", () => {
       "mid third",
     ]);
     const store = createRunStore(db.prisma);
-    const version = await store.saveSuiteVersion({ name: "export-order", yaml: SUITE });
-    const runId = await store.createRun({
-      ...version,
-      startedBy: "cli",
-      config: {
-        file: "suite.yaml",
-        toolVersion: "0.1.0",
-        judgeModel: "claude-sonnet-4-5",
-        concurrency: 4,
-        timeoutSeconds: 60,
-      },
-      totalCells: report.results.length,
+    const runId = await createStoredRun(store, {
+      name: "export-order",
+      yaml: SUITE,
+      cells: report.results.length,
     });
     // Finished last first: the order a concurrent run may well store them in.
     for (const result of [...report.results].reverse()) await store.saveResult(runId, result);

@@ -1,34 +1,44 @@
 import type { EvalResult } from "../../lib/engine/results/report";
 import type { PrismaClient } from "../../lib/store/connection";
-import { createRunStore } from "../../lib/store/run-store";
+import { createRunStore, type RunStore } from "../../lib/store/run-store";
 
 // A run stored the way the CLI stores one (a suite version, a run, its results), for the store
-// tests that read results back: a regrade's flips, the heatmap's cells.
+// tests that read results back: a regrade's flips, the heatmap's cells, the writer's batches.
 
-export async function storeResults(input: {
-  prisma: PrismaClient;
-  results: readonly EvalResult[];
-  /** The suite's name (default "stored-run") and text (default an empty suite). */
-  suite?: { name: string; yaml: string };
-  /** The run it re-graded, for a regrade. */
-  regradeOf?: string;
-}): Promise<string> {
-  const store = createRunStore(input.prisma);
-  const version = await store.saveSuiteVersion(
-    input.suite ?? { name: "stored-run", yaml: "evals: []" },
-  );
-  const runId = await store.createRun({
+/** A CLI run of `cells` cells of the suite `yaml`, stored under the suite `name`: its id. */
+export async function createStoredRun(
+  store: RunStore,
+  input: { name: string; yaml: string; cells: number; regradeOf?: string },
+): Promise<string> {
+  const version = await store.saveSuiteVersion({ name: input.name, yaml: input.yaml });
+  return store.createRun({
     ...version,
     startedBy: "cli",
     config: {
       file: "suite.yaml",
       toolVersion: "test",
       judgeModel: "claude-sonnet-4-6",
-      concurrency: 1,
+      concurrency: 4,
       timeoutSeconds: 60,
       ...(input.regradeOf ? { regradeOf: input.regradeOf } : {}),
     },
-    totalCells: input.results.length,
+    totalCells: input.cells,
+  });
+}
+
+/** `results` stored as one run (the suite "stored-run" with an empty text unless given): its id. */
+export async function storeResults(input: {
+  prisma: PrismaClient;
+  results: readonly EvalResult[];
+  suite?: { name: string; yaml: string };
+  /** The run it re-graded, for a regrade. */
+  regradeOf?: string;
+}): Promise<string> {
+  const store = createRunStore(input.prisma);
+  const runId = await createStoredRun(store, {
+    ...(input.suite ?? { name: "stored-run", yaml: "evals: []" }),
+    cells: input.results.length,
+    ...(input.regradeOf ? { regradeOf: input.regradeOf } : {}),
   });
   await store.saveResults(runId, input.results);
   return runId;
