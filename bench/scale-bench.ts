@@ -1,11 +1,7 @@
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { createWriteStream } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { once } from "node:events";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { createInterface } from "node:readline";
-import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { cliEnv } from "./cli-process";
 import {
@@ -13,6 +9,7 @@ import {
   startThrowawayPostgres,
   type ThrowawayPostgres,
 } from "./throwaway-postgres";
+import { PRELOAD, startStandIn, suiteText, writeDataset } from "./stand-in-process";
 
 // `npm run bench:scale` (issue 20): the whole `rubric-studio eval` process on a
 // generated JSON Lines dataset against the Messages API stand-in (in its own
@@ -36,12 +33,6 @@ import {
 // Every size is items × 3 criteria (10^6 calls: 333,334 items), as a file run
 // from the CLI may plan (10,000,000 cells); a checkout given with --cli whose
 // limits refuse a size prints it as refused, with its message.
-
-const STAND_IN = fileURLToPath(
-  // The bundle runs from .bench/scale/.
-  new URL("../../test/support/fake-messages-api-main.ts", import.meta.url),
-);
-const MODEL = "claude-haiku-4-5";
 
 const { values: args } = parseArgs({
   options: {
@@ -70,55 +61,6 @@ let runNumber = 0;
 /** items × criteria × jurors ≈ calls. */
 function shapeOf(calls: number) {
   return { items: Math.ceil(calls / 3), criteria: 3, jury: 1 };
-}
-
-async function writeDataset(file: string, items: number): Promise<void> {
-  const out = createWriteStream(file);
-  for (let i = 0; i < items; i++) {
-    const line = `${JSON.stringify({ id: `q${i}`, input: `What did invoice ${i} total?`, expected_output: `Invoice ${i} totaled $${(i * 7.5).toFixed(2)}, tax included.` })}\n`;
-    if (!out.write(line)) await once(out, "drain");
-  }
-  out.end();
-  await once(out, "close");
-}
-
-function suiteText(shape: ReturnType<typeof shapeOf>, dataset: string, run: number): string {
-  return [
-    `judge: { model: ${MODEL}${shape.jury > 1 ? `, jury: { size: ${shape.jury}, consensus: 0.5 }` : ""} }`,
-    "datasets:",
-    `  items: { file: ${dataset} }`,
-    "evals:",
-    "  - name: invoices",
-    "    candidates: { dataset: items }",
-    "    rubric:",
-    "      threshold: 0.7",
-    "      criteria:",
-    ...Array.from(
-      { length: shape.criteria },
-      (_, c) =>
-        `        - { name: criterion ${c + 1}, description: "Checks aspect ${c + 1} of the answer: it is stated plainly and correctly (run ${run})." }`,
-    ),
-    "",
-  ].join("\n");
-}
-
-const PRELOAD = `import { writeFileSync } from "node:fs";
-process.on("exit", () => { const u = process.cpuUsage(); writeFileSync(process.env.BENCH_FILE, JSON.stringify({ cpuMs: (u.user + u.system) / 1000, peakRssMb: process.resourceUsage().maxRSS / 1024 })); });
-`;
-
-async function startStandIn(): Promise<{ url: string; stop(): void }> {
-  const child: ChildProcess = spawn(
-    process.execPath,
-    ["--import", "tsx", STAND_IN, "--latency-ms", String(latencyMs)],
-    { stdio: ["pipe", "pipe", "inherit"] },
-  );
-  const url = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stdout! }).on("line", (line) => {
-      if (line.startsWith("READY ")) resolve(line.slice(6));
-    });
-    child.once("exit", (code) => reject(new Error(`the stand-in exited (${code})`)));
-  });
-  return { url, stop: () => child.kill("SIGTERM") };
 }
 
 interface Row {
@@ -239,7 +181,7 @@ async function main() {
     throwaway = await startThrowawayPostgres(bin);
     databaseUrl = throwaway.url;
   }
-  const standIn = await startStandIn();
+  const standIn = await startStandIn(latencyMs);
   const dir = await mkdtemp(path.join(tmpdir(), "rubric-bench-scale-"));
   const rows = new Map<string, Row[]>(cliRoots.map((root) => [root, []]));
   try {

@@ -48,13 +48,9 @@ export async function evalCommand(input: {
   };
   const reporters = parseReporterList(options.reporter);
   if (!reporters.ok) return fail(reporters.message);
-  // Planned lazily: JSONL and CSV datasets stay streams, read as cells are priced and graded (a
-  // queued run's worker plans from the stored text, which holds its items).
-  const prepared = await prepareSuite({
-    options,
-    io,
-    ...(!options.queue ? { stream: true } : {}),
-  });
+  // Planned lazily: JSONL and CSV datasets stay streams, read as cells are priced, queued and
+  // graded (a queued run's workers read the files again: lib/cli/run-suite-loader.ts).
+  const prepared = await prepareSuite({ options, io, stream: true });
   if (!prepared.ok) return prepared.exitCode;
   const { suite, filter, text, settings } = prepared.value;
   const { judgeModel, databaseUrl } = settings;

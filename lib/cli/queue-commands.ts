@@ -21,6 +21,7 @@ import { readServerAllowList } from "../live/server-allow-list";
 import { enqueuePlannedRun } from "../store/enqueue-run";
 import { DEFAULT_QUEUE_TIMING, openQueue, type QueueTiming } from "../store/grade-queue";
 import { startWorker } from "../store/run-worker";
+import { runSuiteLoader } from "./run-suite-loader";
 import { writeReports } from "./write-reports";
 import type { CliIo } from "./cli-io";
 
@@ -73,7 +74,7 @@ export async function queuedRun(input: {
   const db = await openDatabase({ databaseUrl: settings.databaseUrl, dataDir: settings.dataDir });
   const boss = await openQueue({ db, timing: timingFrom(settings) });
   try {
-    const { runId, cells } = await enqueuePlannedRun({
+    const { runId, cells, jobs } = await enqueuePlannedRun({
       prisma: db.prisma,
       boss,
       suite,
@@ -83,7 +84,7 @@ export async function queuedRun(input: {
       startedBy: "cli",
       filter: input.filter,
     });
-    io.stderr.write(`Queued run ${runId}: ${cells} jobs\n`);
+    io.stderr.write(`Queued run ${runId}: ${plural(cells, "cell")} in ${plural(jobs, "job")}\n`);
     if (input.detach) {
       io.stdout.write(`${runId}\n`);
       return 0;
@@ -101,6 +102,7 @@ export async function queuedRun(input: {
       concurrency: config.concurrency,
       judgeModel: config.judgeModel,
       toolVersion: config.toolVersion,
+      suiteOf: runSuiteLoader(settings),
       liveFor: liveForRun({
         settings,
         allowList: policies.allowList,
@@ -290,6 +292,7 @@ export async function workerCommand(input: {
     concurrency: input.concurrency,
     judgeModel: settings.judgeModel,
     toolVersion: input.toolVersion,
+    suiteOf: runSuiteLoader(settings),
     liveFor: liveForRun({
       settings,
       allowList: policies.allowList,

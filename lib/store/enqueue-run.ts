@@ -2,15 +2,23 @@ import type { PgBoss } from "pg-boss";
 import { loadSuite } from "../config/load-suite";
 import { suiteFileName } from "../config/suite-file-name";
 import type { LoadResult, SuiteConfig } from "../config/types";
-import { planSuite } from "../engine/plan/plan-suite";
+import { planCells, planTotals } from "../engine/plan/plan-suite";
 import { resolveAsIfKeyed } from "../engine/plan/resolve-provider";
 import type { PrismaClient } from "./connection";
 import { createRunStore, type RunConfig, type StartedBy } from "./run-store";
-import { enqueueCells, openQueue } from "./grade-queue";
+import {
+  BATCHED_CHUNK_SIZE,
+  CHUNK_SIZE,
+  chunkSizeFor,
+  enqueueChunks,
+  openQueue,
+} from "./grade-queue";
 
-// Starting a queued run: plan the cells, store the suite's version, create the
-// run as "queued" and put one pg-boss job per cell on the queue. Shared by
-// `eval --queue` (which already holds a queue) and the dashboard's Run button.
+// Starting a queued run: count the plan (by arithmetic), store the suite's
+// version, create the run as "queued" and put its cells on the queue in chunks,
+// planned one at a time (a JSONL or CSV dataset is read as it goes: a
+// million-cell plan is never held). Shared by `eval --queue` (which already
+// holds a queue) and the dashboard's Run button.
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -29,34 +37,40 @@ export async function enqueuePlannedRun(input: {
   config: RunConfig;
   startedBy: StartedBy;
   filter?: RegExp;
-}): Promise<{ runId: string; cells: number }> {
+}): Promise<{ runId: string; cells: number; jobs: number }> {
   const store = createRunStore(input.prisma);
   // Counted as the workers will grade them: another vendor's cells make their calls too.
-  const cells = planSuite({
+  const plan = {
     suite: input.suite,
     defaultModel: input.config.judgeModel,
     filter: input.filter,
     resolveModel: resolveAsIfKeyed(input.suite.providers),
-  });
+  };
+  const totals = planTotals(plan);
   const { suiteId, suiteVersionId } = await store.saveSuiteVersion({
     name: input.suiteName,
     yaml: input.yaml,
   });
-  const plannedJudgeCalls = cells.reduce((n, c) => n + c.judgeCalls, 0);
+  const plannedJudgeCalls = totals.judgeCalls;
   const runId = await store.createRun({
     suiteId,
     suiteVersionId,
     startedBy: input.startedBy,
     config: { ...input.config, plannedJudgeCalls },
-    totalCells: cells.length,
+    totalCells: totals.cells,
     status: "queued",
   });
-  await enqueueCells({ boss: input.boss, runId, cellIds: cells.map((c) => c.id) });
-  return { runId, cells: cells.length };
+  const queued = await enqueueChunks({
+    boss: input.boss,
+    runId,
+    cells: planCells(plan),
+    size: chunkSizeFor(input.config.batch ? BATCHED_CHUNK_SIZE : CHUNK_SIZE, totals),
+  });
+  return { runId, cells: queued.cells, jobs: queued.jobs };
 }
 
 export type EnqueueSuiteRunResult =
-  | { ok: true; value: { runId: string; cells: number } }
+  | { ok: true; value: { runId: string; cells: number; jobs: number } }
   | { ok: false; code: "not_found" | "bad_request"; message: string };
 
 /**

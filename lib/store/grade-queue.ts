@@ -4,15 +4,59 @@ import type { Database } from "./open-database";
 
 // The job queue of distributed grading (pg-boss): its name and settings, how a
 // process opens it (creating or raising the queue), and how a run's cells are
-// put on it, one job per cell. The workers that take the jobs are run-worker.ts.
+// put on it: a job is a chunk of cells (a few hundred judge calls: seconds of
+// work, so a worker that dies loses little and two workers share a run
+// evenly), enqueued from the lazy planner in bounded memory, its inserts
+// batched. The workers that take the jobs are run-worker.ts.
 
 export const GRADE_QUEUE = "rubric-studio-grade-cell";
 
-/** A job's data: the run and the one cell it grades. */
-export interface CellJob {
+/** A job's data: the run and the chunk of cells it grades. */
+export interface ChunkJob {
+  runId: string;
+  /** The chunk's cells, in plan order. */
+  cellIds: string[];
+  /** The plan position of its first cell: where a worker's planner starts looking. */
+  from: number;
+}
+
+/** What a job queued before chunks carries: one cell. */
+interface OneCellJob {
   runId: string;
   cellId: string;
 }
+
+/** A job's chunk, whichever version queued it. */
+export function chunkOf(data: ChunkJob | OneCellJob): ChunkJob {
+  return "cellIds" in data ? data : { runId: data.runId, cellIds: [data.cellId], from: 0 };
+}
+
+/** How big a chunk is: it closes at either bound. */
+export interface ChunkSize {
+  cells: number;
+  judgeCalls: number;
+}
+
+/** A few hundred judge calls: seconds of work at the concurrency a worker runs. */
+export const CHUNK_SIZE: ChunkSize = { cells: 256, judgeCalls: 512 };
+/** A batched run's job waits for its Message Batch anyway: bigger chunks, fewer rounds. */
+export const BATCHED_CHUNK_SIZE: ChunkSize = { cells: 2_048, judgeCalls: 4_096 };
+/** A run is split into at least this many jobs (when it has the cells), so that workers share even a small one. */
+const MIN_JOBS = 8;
+
+/** The chunk size of a run of `cells` cells and `judgeCalls` calls: `size`, smaller for a small run. */
+export function chunkSizeFor(
+  size: ChunkSize,
+  plan: { cells: number; judgeCalls: number },
+): ChunkSize {
+  return {
+    cells: Math.max(1, Math.min(size.cells, Math.ceil(plan.cells / MIN_JOBS))),
+    judgeCalls: Math.max(1, Math.min(size.judgeCalls, Math.ceil(plan.judgeCalls / MIN_JOBS))),
+  };
+}
+
+/** Jobs per insert statement. */
+const INSERT_BATCH = 100;
 
 export interface QueueTiming {
   /** A worker must signal life this often, or its jobs are retried elsewhere (pg-boss minimum 10). */
@@ -76,16 +120,50 @@ export const RETRY_LIMIT = 5;
  */
 export const JOB_EXPIRY_SECONDS = 24 * 60 * 60;
 
-/** Queues one job per cell that has no stored result yet. Returns how many were queued. */
-export async function enqueueCells(input: {
+type QueuedCell = { id: string; judgeCalls: number; at?: number };
+
+/**
+ * Queues the cells as chunks (`size`), read from `cells` as they are planned (a plan's cells are
+ * never held: one chunk and one insert's jobs at a time). Returns how many cells and jobs.
+ */
+export async function enqueueChunks(input: {
   boss: PgBoss;
   runId: string;
-  cellIds: string[];
-}): Promise<number> {
-  if (input.cellIds.length === 0) return 0;
-  await input.boss.insert(
-    GRADE_QUEUE,
-    input.cellIds.map((cellId) => ({ data: { runId: input.runId, cellId } satisfies CellJob })),
-  );
-  return input.cellIds.length;
+  /** In plan order; `at` is a cell's plan position when some cells are left out (a regrade's). */
+  cells: AsyncIterable<QueuedCell> | Iterable<QueuedCell>;
+  size?: ChunkSize;
+}): Promise<{ cells: number; jobs: number }> {
+  const size = input.size ?? CHUNK_SIZE;
+  let pending: { data: ChunkJob }[] = [];
+  let chunk: ChunkJob = { runId: input.runId, cellIds: [], from: 0 };
+  let calls = 0;
+  let position = 0;
+  let jobs = 0;
+  const flush = async () => {
+    if (pending.length === 0) return;
+    await input.boss.insert(GRADE_QUEUE, pending);
+    jobs += pending.length;
+    pending = [];
+  };
+  const close = async () => {
+    if (chunk.cellIds.length === 0) return;
+    pending.push({ data: chunk });
+    chunk = { runId: input.runId, cellIds: [], from: 0 };
+    calls = 0;
+    if (pending.length >= INSERT_BATCH) await flush();
+  };
+  for await (const cell of input.cells) {
+    if (
+      chunk.cellIds.length > 0 &&
+      (chunk.cellIds.length >= size.cells || calls + cell.judgeCalls > size.judgeCalls)
+    )
+      await close();
+    if (chunk.cellIds.length === 0) chunk.from = cell.at ?? position;
+    chunk.cellIds.push(cell.id);
+    calls += cell.judgeCalls;
+    position++;
+  }
+  await close();
+  await flush();
+  return { cells: position, jobs };
 }

@@ -43,16 +43,17 @@ async function storedResult(input: {
   return row ? [readStoredResult(row.data as unknown as EvalResult)] : [];
 }
 
-/**
- * The fixed response the source run graded for one cell (`storedResponses`): a regrade grades it,
- * not the text the suite's version has now, as `rubric-studio regrade` does.
- */
-export async function storedResponseOf(input: {
+/** The fixed responses the source run graded for a chunk of cells, in one read. */
+export async function storedResponsesOf(input: {
   prisma: PrismaClient;
   sourceRunId: string;
-  cellId: string;
+  cellIds: readonly string[];
 }): Promise<ReadonlyMap<string, string>> {
-  return storedResponses(await storedResult(input));
+  const rows = await input.prisma.evalResultRow.findMany({
+    where: { runId: input.sourceRunId, resultKey: { in: [...input.cellIds] } },
+    select: { data: true },
+  });
+  return storedResponses(rows.map((row) => readStoredResult(row.data as unknown as EvalResult)));
 }
 
 /**

@@ -9,7 +9,7 @@ import { modelNameProblem } from "../config/check-providers";
 import { resolveAsIfKeyed } from "../engine/plan/resolve-provider";
 import type { PrismaClient } from "./connection";
 import { createRunStore, type RunConfig, type StoredRun } from "./run-store";
-import { enqueueCells, openQueue } from "./grade-queue";
+import { CHUNK_SIZE, chunkSizeFor, enqueueChunks, openQueue } from "./grade-queue";
 
 // The dashboard's Re-grade with…: a stored run's candidates graded again by
 // another version of its suite or another judge, as a queued run like any
@@ -230,7 +230,15 @@ export async function enqueueRegrade(input: {
   });
   const boss: PgBoss = await openQueue({ db: { url: input.databaseUrl }, poolSize: 1 });
   try {
-    await enqueueCells({ boss, runId, cellIds: cells.map((c) => c.id) });
+    await enqueueChunks({
+      boss,
+      runId,
+      cells,
+      size: chunkSizeFor(CHUNK_SIZE, {
+        cells: cells.length,
+        judgeCalls: config.plannedJudgeCalls ?? 0,
+      }),
+    });
   } finally {
     await boss.stop({ graceful: false });
   }

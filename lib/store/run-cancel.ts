@@ -3,12 +3,15 @@ import { loadSuite } from "../config/load-suite";
 import type { SuiteConfig } from "../config/types";
 import type { EvalResult } from "../engine/results/report";
 import type { LivePort } from "../engine/ports/live-port";
-import { buildReport, runSuite } from "../engine/run-suite";
-import { planSuite } from "../engine/plan/plan-suite";
+import { runSuite } from "../engine/run-suite";
+import { ReportTotals } from "../engine/trust/report-totals";
 import type { PriceOf } from "../engine/plan/explain-plan";
 import type { PrismaClient } from "./generated/client";
 import { redactDeep } from "../engine/results/redact-secrets";
-import { createRunStore, type RunStore, type StoredRun } from "./run-store";
+import { createRunStore, type StoredRun } from "./run-store";
+import { createRunExport } from "./run-export";
+import { fillReviewQueue } from "./fill-review-queue";
+import { chunkOf, type ChunkJob } from "./grade-queue";
 
 // A cancel reaches a queued run's cells not yet started at once, not one job
 // at a time: their queued jobs are deleted, and they are stored as skipped
@@ -17,29 +20,37 @@ import { createRunStore, type RunStore, type StoredRun } from "./run-store";
 // has in hand are not touched: their jobs are active, not queued, and their
 // worker stores them. Shared by the cancel route and the workers.
 
-/** Stores the run's report and final status once every planned cell has a result. Returns whether it did. */
+/**
+ * Stores the run's figures and final status once every planned cell has a result. Returns whether
+ * it did. The results are folded a page at a time in the suite's order (run-export.ts), each page's
+ * questions for a person queued as it is read: a million results are never held.
+ */
 export async function finishIfAllStored(input: {
-  store: RunStore;
+  prisma: PrismaClient;
   run: StoredRun;
   suite: SuiteConfig;
   priceOf: PriceOf;
 }): Promise<boolean> {
-  const { store, run, suite, priceOf } = input;
-  const results = await store.results(run.id);
-  if (results.length < run.totalCells) return false;
-  const planned = planSuite({ suite, defaultModel: run.config.judgeModel });
-  const order = new Map(planned.map((cell, i) => [cell.id, i]));
-  results.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
-  const report = buildReport({
-    results,
+  const { prisma, run, suite, priceOf } = input;
+  if ((await prisma.evalResultRow.count({ where: { runId: run.id } })) < run.totalCells)
+    return false;
+  const totals = new ReportTotals(priceOf);
+  for await (const page of createRunExport(prisma).resultPages(run.id))
+    await fillReviewQueue(prisma, { runId: run.id, results: page.map((r) => totals.add(r)) });
+  const head = totals.head({
     suite,
     toolVersion: run.config.toolVersion,
     startedAt: run.createdAt.getTime(),
     finishedAt: Date.now(),
-    priceOf,
   });
+  const store = createRunStore(prisma);
   const cancelled = await store.isCancelRequested(run.id);
-  await store.finishRun({ runId: run.id, report, status: cancelled ? "cancelled" : "completed" });
+  // The questions were queued page by page above.
+  await store.finishRun({
+    runId: run.id,
+    report: { ...head, results: [] },
+    status: cancelled ? "cancelled" : "completed",
+  });
   return true;
 }
 
@@ -91,13 +102,17 @@ export async function skipQueuedCells(input: {
   queue: string;
   runId: string;
   priceOf: PriceOf;
+  /** The run's suite as its worker read it (its dataset files); default: its stored text. */
+  suite?: SuiteConfig;
 }): Promise<number> {
   const store = createRunStore(input.prisma);
   const run = await store.getRun(input.runId);
   if (!run || !(await store.isCancelRequested(run.id))) return 0;
-  const loaded = loadSuite({ text: run.yaml, file: run.config.file });
+  const loaded = input.suite
+    ? { ok: true as const, value: input.suite }
+    : loadSuite({ text: run.yaml, file: run.config.file });
   if (!loaded.ok) return 0;
-  const jobs = await input.boss.findJobs<{ runId: string; cellId: string }>(input.queue, {
+  const jobs = await input.boss.findJobs<ChunkJob>(input.queue, {
     data: { runId: run.id },
     queued: true,
   });
@@ -109,13 +124,20 @@ export async function skipQueuedCells(input: {
       jobs.map((j) => j.id),
     );
     const stored = await store.resultKeys(run.id);
-    const cells = new Set(jobs.map((j) => j.data.cellId).filter((id) => !stored.has(id)));
+    const cells = new Set(
+      jobs.flatMap((j) => chunkOf(j.data).cellIds).filter((id) => !stored.has(id)),
+    );
     const results = await cancelledResults(run, loaded.value, cells);
     skipped = await store.saveNewResults(
       run.id,
       results.map((r) => redactDeep(r)),
     );
   }
-  await finishIfAllStored({ store, run, suite: loaded.value, priceOf: input.priceOf });
+  await finishIfAllStored({
+    prisma: input.prisma,
+    run,
+    suite: loaded.value,
+    priceOf: input.priceOf,
+  });
   return skipped;
 }

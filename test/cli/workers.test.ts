@@ -64,7 +64,7 @@ describe("rubric-studio worker", () => {
     const queued = await ws.cli(["eval", "--config", "shared.yaml", "--queue", "--detach"], env);
     expect(queued.code, queued.stderr).toBe(0);
     const runId = queued.stdout.trim();
-    expect(queued.stderr).toContain(`Queued run ${runId}: 50 jobs`);
+    expect(queued.stderr).toContain(`Queued run ${runId}: 50 cells in 9 jobs`);
     expect(await waitForStatus(runId, 90_000)).toBe("completed");
 
     const bodies = judge.api.requests.map((r) => `${r.system}\n${r.user}`);

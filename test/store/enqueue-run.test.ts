@@ -25,7 +25,7 @@ const YAML = `evals:
 `;
 
 describe("enqueueSuiteRun", () => {
-  it("creates a queued dashboard run and one pg-boss job per cell", async () => {
+  it("creates a queued dashboard run and its pg-boss jobs (a small run: a chunk of one cell each, at least 8 jobs a run)", async () => {
     const { suiteId } = await createRunStore(database.prisma).saveSuiteVersion({
       name: `enqueue ${Date.now()}`,
       yaml: YAML,

@@ -1,0 +1,224 @@
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import pg from "pg";
+import { cliEnv } from "./cli-process";
+import { PRELOAD, startStandIn, suiteText, writeDataset } from "./stand-in-process";
+import { findPostgresBin, startThrowawayPostgres } from "./throwaway-postgres";
+
+// `npm run bench:queue` (issue 20, many machines): one queued run of N judge
+// calls (a generated JSON Lines dataset × 3 criteria, against the Messages API
+// stand-in in its own process) graded by 1, then 2 `rubric-studio worker`
+// processes on a throwaway Postgres 15 (a fresh server per row). Per row: the
+// `eval --queue --detach` that plans and queues it, then wall time from the
+// queue to the run's completion, calls per second, and per worker the results it
+// graded, its CPU per judge call and its peak RSS (the preload's figures, written
+// as the worker exits on SIGTERM).
+//
+//   --calls N        judge calls in the run (default 300000)
+//   --workers LIST   worker counts, one row each (default 1,2)
+//   --concurrency N  each worker's (default 256)
+//   --latency-ms N   the stand-in's reply time (default 20)
+
+const { values: args } = parseArgs({
+  options: {
+    calls: { type: "string", default: "300000" },
+    workers: { type: "string", default: "1,2" },
+    concurrency: { type: "string", default: "256" },
+    "latency-ms": { type: "string", default: "20" },
+  },
+  strict: true,
+});
+const whole = (name: string, text: string) => {
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`--${name} must be a whole number ≥ 1`);
+  return n;
+};
+const items = Math.ceil(whole("calls", args.calls) / 3);
+const calls = items * 3;
+const workerCounts = args.workers.split(",").map((w) => whole("workers", w));
+const concurrency = whole("concurrency", args.concurrency);
+const latencyMs = whole("latency-ms", args["latency-ms"]);
+const root = process.cwd();
+const bin = path.join(root, "bin/rubric-studio.mjs");
+
+interface WorkerFigures {
+  graded: number;
+  cpuMs: number;
+  peakRssMb: number;
+}
+
+interface Row {
+  workers: number;
+  queueMs: number;
+  wallMs: number;
+  each: WorkerFigures[];
+}
+
+function run(args: string[], input: { dir: string; env: NodeJS.ProcessEnv }) {
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+    const child = spawn(process.execPath, [bin, ...args], {
+      cwd: input.dir,
+      env: input.env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    child.once("error", reject);
+    child.once("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** A worker process under the preload; resolves once it is ready. Its stderr is counted, not kept. */
+function startWorker(input: { dir: string; env: NodeJS.ProcessEnv; file: string }) {
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [
+      ...(process.env.BENCH_CPU_PROF
+        ? ["--cpu-prof", "--cpu-prof-dir", process.env.BENCH_CPU_PROF]
+        : []),
+      ...["--import", path.join(input.dir, "preload.mjs"), bin],
+      ...["worker", "--concurrency", String(concurrency)],
+    ],
+    {
+      cwd: input.dir,
+      env: { ...input.env, BENCH_FILE: input.file },
+      stdio: ["ignore", "ignore", "pipe"],
+    },
+  );
+  let graded = 0;
+  let head = "";
+  const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+  const ready = new Promise<void>((resolve, reject) => {
+    child.stderr!.setEncoding("utf8").on("data", (text: string) => {
+      if (head.length < 4000) head += text;
+      if (head.includes("Worker ready")) resolve();
+      for (let at = text.indexOf(": passed "); at !== -1; at = text.indexOf(": passed ", at + 1))
+        graded++;
+      for (let at = text.indexOf(": failed "); at !== -1; at = text.indexOf(": failed ", at + 1))
+        graded++;
+    });
+    void exited.then((code) => reject(new Error(`a worker exited (${code}): ${head}`)));
+  });
+  return {
+    ready,
+    async stop(): Promise<WorkerFigures> {
+      child.kill("SIGTERM");
+      await exited;
+      const figures = JSON.parse(await readFile(input.file, "utf8")) as WorkerFigures;
+      return { ...figures, graded };
+    },
+  };
+}
+
+async function waitForRun(url: string, runId: string): Promise<string> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    for (;;) {
+      const { rows } = await client.query<{ status: string }>(
+        "SELECT status FROM runs WHERE id = $1",
+        [runId],
+      );
+      const status = rows[0]?.status ?? "missing";
+      if (!["queued", "running"].includes(status)) return status;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  } finally {
+    await client.end();
+  }
+}
+
+async function oneRow(input: { workers: number; dir: string; standIn: string; pgBin: string }) {
+  const server = await startThrowawayPostgres(input.pgBin);
+  try {
+    const env = { ...cliEnv(input.standIn), DATABASE_URL: server.url };
+    // Migrated once, before the workers start.
+    const migrated = await run(["report", "latest"], { dir: input.dir, env });
+    if (!/no stored run yet/.test(migrated.stderr)) throw new Error(migrated.stderr);
+    const workers = Array.from({ length: input.workers }, (_, i) =>
+      startWorker({ dir: input.dir, env, file: path.join(input.dir, `worker-${i}.json`) }),
+    );
+    await Promise.all(workers.map((w) => w.ready));
+    const started = performance.now();
+    const queued = await run(
+      [
+        "eval",
+        "--config",
+        "suite.yaml",
+        "--queue",
+        "--detach",
+        "--concurrency",
+        String(concurrency),
+      ],
+      { dir: input.dir, env },
+    );
+    if (queued.code !== 0) throw new Error(queued.stderr);
+    const queueMs = performance.now() - started;
+    console.error(queued.stderr.trim());
+    const status = await waitForRun(server.url, queued.stdout.trim());
+    const wallMs = performance.now() - started;
+    if (status !== "completed") throw new Error(`the run ended ${status}`);
+    const each = await Promise.all(workers.map((w) => w.stop()));
+    return { workers: input.workers, queueMs, wallMs, each } satisfies Row;
+  } finally {
+    server.stop();
+  }
+}
+
+function render(rows: Row[]): string {
+  const head = ["workers", "queued in", "wall", "calls/s", "worker: results, CPU/call, peak RSS"];
+  const body = rows.map((r) => [
+    String(r.workers),
+    `${(r.queueMs / 1000).toFixed(1)} s`,
+    `${(r.wallMs / 1000).toFixed(1)} s`,
+    (calls / (r.wallMs / 1000)).toFixed(0),
+    r.each
+      .map(
+        (w) =>
+          `${w.graded.toLocaleString("en-US")} results, ${(w.cpuMs / Math.max(1, w.graded * 3)).toFixed(3)} ms, ${w.peakRssMb.toFixed(0)} MB`,
+      )
+      .join(" | "),
+  ]);
+  const table = [head, ...body];
+  const widths = head.map((_, i) => Math.max(...table.map((row) => (row[i] ?? "").length)));
+  return table.map((row) => row.map((cell, i) => cell.padEnd(widths[i]!)).join("  ")).join("\n");
+}
+
+async function main() {
+  const pgBin = findPostgresBin();
+  if (!pgBin) throw new Error("no Postgres server binaries under /usr/lib/postgresql");
+  const built = spawnSync(process.execPath, [path.join(root, "scripts/build-cli.mjs")], {
+    cwd: root,
+    stdio: "inherit",
+  });
+  if (built.status !== 0) throw new Error("scripts/build-cli.mjs failed");
+  const standIn = await startStandIn(latencyMs);
+  const dir = await mkdtemp(path.join(tmpdir(), "rubric-bench-queue-"));
+  const rows: Row[] = [];
+  try {
+    await writeFile(path.join(dir, "preload.mjs"), PRELOAD);
+    await writeDataset(path.join(dir, "items.jsonl"), items);
+    await writeFile(
+      path.join(dir, "suite.yaml"),
+      suiteText({ criteria: 3, jury: 1 }, "items.jsonl"),
+    );
+    for (const workers of workerCounts) {
+      console.error(`${calls.toLocaleString("en-US")} judge calls, ${workers} worker(s)...`);
+      rows.push(await oneRow({ workers, dir, standIn: standIn.url, pgBin }));
+    }
+  } finally {
+    standIn.stop();
+    await rm(dir, { recursive: true, force: true });
+  }
+  console.log(
+    `bench:queue · ${calls.toLocaleString("en-US")} judge calls (${items.toLocaleString("en-US")} items × 3 criteria) · concurrency ${concurrency} per worker · stand-in latency ${latencyMs} ms · Node ${process.version}`,
+  );
+  console.log(render(rows));
+}
+
+await main();
