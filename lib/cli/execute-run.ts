@@ -4,7 +4,7 @@ import type { EvalResult } from "../engine/results/report";
 import { exitCodeOf, type EngineDeps, type ReportHead, type RunOptions } from "../engine/run-suite";
 import { cellSourceOf, LIVE_UNAVAILABLE, streamSuite } from "../engine/stream-suite";
 import { ReportTotals } from "../engine/trust/report-totals";
-import { needsPerson } from "../engine/trust/people/needs-person";
+import { splitQuestions } from "../engine/trust/people/needs-person";
 import { openReportStreams, runStartOf, wholeReportRefusal } from "./stream-reports";
 import { BaselineTally } from "../engine/trust/compare-baseline";
 import { createResultPipeline } from "./result-pipeline";
@@ -332,7 +332,7 @@ export async function executeRun(request: RunRequest): Promise<number> {
         runId,
         report: head,
         // What the judges split on across results (a matrix cell pooled with its other judge models).
-        questions: [...pipeline.questions, ...needsPerson([...totals.ratings])],
+        questions: [...pipeline.questions, ...splitQuestions([...totals.ratings])],
         finishedAt: new Date(head.finishedAt),
         status: abort.signal.aborted || cancelled.signal.aborted ? "cancelled" : "completed",
       });
