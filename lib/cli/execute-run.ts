@@ -1,21 +1,16 @@
-import type { JudgePort } from "../engine/ports/judge-port";
 import { markRegrade } from "../engine/trust/regrade/regrade";
+import { plural } from "../engine/results/format-score";
 import type { EvalResult } from "../engine/results/report";
 import { exitCodeOf, type EngineDeps, type ReportHead, type RunOptions } from "../engine/run-suite";
 import { cellSourceOf, LIVE_UNAVAILABLE, streamSuite } from "../engine/stream-suite";
 import { ReportTotals } from "../engine/trust/report-totals";
-import { needsPerson } from "../engine/trust/people/needs-person";
+import { splitQuestions } from "../engine/trust/people/needs-person";
 import { openReportStreams, runStartOf, wholeReportRefusal } from "./stream-reports";
 import { BaselineTally } from "../engine/trust/compare-baseline";
 import { createResultPipeline } from "./result-pipeline";
 import type { ResumeKeys } from "../store/stored-verdicts";
-import { plural } from "../engine/results/format-score";
-import { formatSaving } from "../report/savings-lines";
 import { createProviderSetup } from "../judge/provider-setup";
-import { batchOptions } from "./batch-mode";
 import { batchPriceOf } from "../engine/cost/cost";
-import { createBatchLedger } from "../store/batch-ledger";
-import { countOutstanding } from "../judge/batch-rounds";
 import { createRedactor } from "../engine/results/redact-values";
 import type { Database } from "../store/open-database";
 import { oneLineCause } from "../store/unstored-result";
@@ -25,27 +20,15 @@ import type { RunStore } from "../store/run-store";
 import { createProgressBar } from "./progress-bar";
 import { createCliLiveRunner } from "./create-cli-live-runner";
 import type { CliIo } from "./cli-io";
-import { leaseMs, loadHistory, type RunRequest } from "./run-request";
+import { loadHistory, type RunRequest } from "./run-request";
+import { createRunJudge } from "./create-run-judge";
+import { saySavings, sayStopped } from "./run-messages";
 
 export type { RunRequest } from "./run-request";
 
 // One run from the command line, for `eval` and `resume` alike: the judge
 // (behind the cache when run history is on), the progress bar, storing each
 // result as it is graded, the baseline gate, the reports and the exit code.
-
-/** What batching and the judge cache saved, on stderr before the reports. */
-function saySavings(report: ReportHead, io: CliIo): void {
-  const batched = report.summary.savings.batch;
-  if (batched)
-    io.stderr.write(
-      `${plural(batched.calls, "judge call")} batched, saving ${formatSaving(batched.saved)} at Message Batches prices\n`,
-    );
-  if (report.summary.reused) {
-    io.stderr.write(
-      `Reused ${report.summary.reused.calls} judge verdicts from the cache, saving ${formatSaving(report.summary.savings.judgeCache.saved)}\n`,
-    );
-  }
-}
 
 export async function executeRun(request: RunRequest): Promise<number> {
   const { suite, settings, config, io } = request;
@@ -156,31 +139,14 @@ export async function executeRun(request: RunRequest): Promise<number> {
     const abort = new AbortController();
     // Each request goes to the provider its model resolves to (a panel or a matrix may mix vendors);
     // with --batch, through Message Batches whose ids are stored with the run, for `resume`.
-    const counted = countOutstanding();
-    const batch = config.batch
-      ? batchOptions({
-          pollSeconds: config.batch.pollSeconds,
-          say: (text) => io.stderr.write(text),
-          signal: abort.signal,
-          outstanding: counted.outstanding,
-          ...(db && runId ? { ledger: createBatchLedger({ prisma: db.prisma, runId }) } : {}),
-        })
-      : undefined;
-    let judge: JudgePort = providers.createJudge({
-      timeoutMs: config.timeoutSeconds * 1000,
-      ...(batch ? { batch } : {}),
+    const judge = createRunJudge({
+      providers,
+      config,
+      io,
+      signal: abort.signal,
+      ...(history && db ? { history: { ...history, prisma: db.prisma } } : {}),
+      ...(runId ? { runId } : {}),
     });
-    if (history && db) {
-      judge = history.createCachedJudge({
-        prisma: db.prisma,
-        inner: judge,
-        runId,
-        owner: history.claimOwner(),
-        reuse: !config.noCache,
-        leaseMs: leaseMs(config.timeoutSeconds),
-      });
-    }
-    if (batch) judge = counted.around(judge);
 
     const progress = io.stderr.isTTY
       ? createProgressBar({ stream: io.stderr, now: Date.now })
@@ -332,22 +298,22 @@ export async function executeRun(request: RunRequest): Promise<number> {
         runId,
         report: head,
         // What the judges split on across results (a matrix cell pooled with its other judge models).
-        questions: [...pipeline.questions, ...needsPerson([...totals.ratings])],
+        questions: [...pipeline.questions, ...splitQuestions([...totals.ratings])],
         finishedAt: new Date(head.finishedAt),
         status: abort.signal.aborted || cancelled.signal.aborted ? "cancelled" : "completed",
       });
     }
-    if (runId && abort.signal.aborted) {
-      io.stderr.write(
-        config.batch
-          ? `Interrupted: the message batches go on; \`rubric-studio resume ${runId}\` waits for them and pays nothing twice\n`
-          : `Interrupted: \`rubric-studio resume ${runId}\` grades what Ctrl-C left in this same run (the calls already answered are not paid again)\n`,
-      );
-    } else if (runId && cancelled.signal.aborted) {
-      io.stderr.write(
-        `Cancelled: \`rubric-studio resume ${runId}\` grades what the cancel left in this same run\n`,
-      );
-    }
+    if (runId)
+      sayStopped({
+        runId,
+        io,
+        batched: Boolean(config.batch),
+        stopped: abort.signal.aborted
+          ? "interrupted"
+          : cancelled.signal.aborted
+            ? "cancelled"
+            : undefined,
+      });
     saySavings(head, io);
     await streams.finish(head, collected);
     return exitCodeOf(head);

@@ -59,7 +59,8 @@ export interface ReviewQuestion {
   detail: string;
 }
 
-function splitQuestions(results: EvalResult[]): ReviewQuestion[] {
+/** The questions of the judges' splits (a result with several judges, or matrix cells pooled by judge model). */
+export function splitQuestions(results: EvalResult[]): ReviewQuestion[] {
   return judgeDisagreements(results).map((d) => ({
     resultKey: d.resultId,
     evalName: d.eval,
