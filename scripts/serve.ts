@@ -24,6 +24,7 @@ import { readServerProviders } from "../lib/judge/server-providers";
 import { checkBinding } from "../lib/access/binding";
 import { liveForRun } from "../lib/cli/live-for-run";
 import { providersForRun, serverAgentEndpoints } from "../lib/cli/providers-for-run";
+import { runSuiteLoader } from "../lib/cli/run-suite-loader";
 import { readServerAllowList } from "../lib/live/server-allow-list";
 import { ensureBuild, NEXT_BIN, nextEnv } from "./next-command";
 
@@ -114,6 +115,8 @@ const worker = await startWorker({
   concurrency: 8,
   judgeModel: value.judgeModel,
   toolVersion: pkg.version,
+  // A run queued by the CLI is read as the CLI's workers read it (its dataset files, a file's bounds).
+  suiteOf: runSuiteLoader(value),
   liveFor: liveForRun({
     settings: value,
     allowList: allowList.value,

@@ -37,6 +37,12 @@ export type { RunBatchContext, RunProviders } from "./worker-run-context";
 
 /** How often a worker asks whether the runs it is grading were cancelled. */
 const CANCEL_POLL_MS = 500;
+/**
+ * A run none of whose chunks this worker has graded for this long is let go (its plan walk and
+ * dataset file closed, its live servers stopped): another worker may have finished it. A later
+ * chunk of it makes its context again.
+ */
+const IDLE_RUN_MS = 60_000;
 
 export interface WorkerOptions extends RunContextOptions {
   db: Database;
@@ -63,7 +69,24 @@ export async function startWorker(options: WorkerOptions): Promise<{ stop(): Pro
   // Cells being graded here, per run: the runs whose cancel requests are watched.
   const inHand = new Map<string, number>();
   let checking = false;
+  // When each run last had a chunk start or end here.
+  const lastUsed = new Map<string, number>();
+  const letGoIdle = () => {
+    for (const [runId, at] of lastUsed) {
+      if (inHand.has(runId) || Date.now() - at < IDLE_RUN_MS) continue;
+      lastUsed.delete(runId);
+      const context = contexts.get(runId);
+      contexts.delete(runId);
+      void context
+        ?.then(async (held) => {
+          await held?.cursor.close();
+          await held?.live?.close();
+        })
+        .catch(() => undefined);
+    }
+  };
   const cancelWatch = setInterval(() => {
+    letGoIdle();
     if (checking || inHand.size === 0) return;
     checking = true;
     store
@@ -114,6 +137,7 @@ export async function startWorker(options: WorkerOptions): Promise<{ stop(): Pro
     )
       return;
     contexts.delete(context.run.id);
+    lastUsed.delete(context.run.id);
     await context.cursor.close();
     await context.live?.close();
   };
@@ -135,6 +159,7 @@ export async function startWorker(options: WorkerOptions): Promise<{ stop(): Pro
 
   const handle = async (job: { id: string; data: ChunkJob }) => {
     const chunk = job.data;
+    lastUsed.set(chunk.runId, Date.now());
     const context = await contextOf(chunk.runId);
     if (!context) {
       options.log?.(`job for unknown run ${chunk.runId}: dropped`);
@@ -147,6 +172,7 @@ export async function startWorker(options: WorkerOptions): Promise<{ stop(): Pro
       await skipQueued(context);
     }
     inHand.set(runId, (inHand.get(runId) ?? 0) + 1);
+    lastUsed.set(runId, Date.now());
     let graded: Awaited<ReturnType<typeof gradeChunk>>;
     try {
       graded = await gradeChunk({
@@ -162,6 +188,7 @@ export async function startWorker(options: WorkerOptions): Promise<{ stop(): Pro
         log: (line) => options.log?.(`run ${runId}: ${line}`),
       });
     } finally {
+      lastUsed.set(runId, Date.now());
       const left = (inHand.get(runId) ?? 1) - 1;
       if (left > 0) inHand.set(runId, left);
       else inHand.delete(runId);

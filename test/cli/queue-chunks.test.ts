@@ -14,15 +14,17 @@ import { heldAfter, makeWorkspace, startFakeJudge, startWorkerProcess, yaml } fr
 const database = useTestDatabase();
 const ITEMS = 3_000;
 
-const SUITE = yaml(
-  "datasets:",
-  "  big:",
-  "    file: items.jsonl",
-  "evals:",
-  "  - name: answers",
-  "    candidates: { dataset: big }",
-  '    rubric: "The answer is correct."',
-);
+/** Each test's rubric is its own, so that no verdict of the other's comes from the judge cache. */
+const suite = (rubric: string) =>
+  yaml(
+    "datasets:",
+    "  big:",
+    "    file: items.jsonl",
+    "evals:",
+    "  - name: answers",
+    "    candidates: { dataset: big }",
+    `    rubric: "${rubric}"`,
+  );
 
 async function writeItems(file: string) {
   const out = createWriteStream(file);
@@ -71,7 +73,7 @@ describe("eval --queue at scale", () => {
   }) => {
     const ws = await makeWorkspace(onTestFinished);
     await writeItems(path.join(ws.dir, "items.jsonl"));
-    await ws.write("suite.yaml", SUITE);
+    await ws.write("suite.yaml", suite("The answer is correct."));
     const judge = await startFakeJudge(onTestFinished, {
       respond: () => ({ verdict: { reasoning: "ok", score: 0.9 } }),
     });
@@ -106,7 +108,7 @@ describe("eval --queue at scale", () => {
   }) => {
     const ws = await makeWorkspace(onTestFinished);
     await writeItems(path.join(ws.dir, "items.jsonl"));
-    await ws.write("suite.yaml", SUITE);
+    await ws.write("suite.yaml", suite("The answer is right, and says so plainly."));
     // The first 1,000 requests are answered at once; later ones wait until release().
     const held = heldAfter(1_000);
     onTestFinished(() => held.release());
