@@ -15,7 +15,8 @@ import { openReportStreams, runStartOf } from "./stream-reports";
 // growing buffer). The figures are folded by the engine's ReportTotals, as `eval` folds them:
 // the summary, judge agreement and self-grading warnings are those of the whole report to the
 // bit, and its times are the run's own (its start, not when it was created). Judge agreement
-// keeps each multi-judge result's ratings; past STREAMED_AGREEMENT_MAX of them it is left out.
+// keeps each multi-judge result's ratings; past STREAMED_AGREEMENT_MAX of them it is left out, and
+// it is computed only for a format that prints it (pretty).
 
 export const STREAM_ABOVE = 10_000;
 /**
@@ -28,6 +29,12 @@ export const STREAMED_AGREEMENT_MAX = 50_000;
 export const STREAMED_FORMATS = (Object.keys(REPORTERS) as ReporterName[]).filter(
   (name) => REPORTERS[name].stream !== undefined,
 );
+
+/**
+ * The streaming formats that print judge agreement (pretty-trust.ts); for the others its ratings
+ * are not kept nor its figures computed (on tens of thousands of multi-judge results, minutes).
+ */
+const AGREEMENT_FORMATS: readonly ReporterName[] = ["pretty"];
 
 /** Whether every format asked for streams (then a big run is streamed in them). */
 export function streamsAll(names: readonly ReporterName[]): boolean {
@@ -65,7 +72,10 @@ export async function streamStoredReport(input: {
     io,
     color: input.color,
   });
-  const totals = new ReportTotals(input.priceOf, { maxRated: STREAMED_AGREEMENT_MAX });
+  const agreement = input.names.some((name) => AGREEMENT_FORMATS.includes(name));
+  const totals = new ReportTotals(input.priceOf, {
+    maxRated: agreement ? STREAMED_AGREEMENT_MAX : 0,
+  });
   streams.start({
     ...runStartOf({
       suite: report.suite,
@@ -90,7 +100,7 @@ export async function streamStoredReport(input: {
   };
   await streams.finish(head, []);
   const leftOut = totals.agreementLeftOut();
-  if (leftOut !== undefined)
+  if (agreement && leftOut !== undefined)
     io.stderr.write(
       `judge agreement is left out: ${leftOut.toLocaleString("en-US")} results were graded by several judges, more than a streamed report measures (${STREAMED_AGREEMENT_MAX.toLocaleString("en-US")}); the run page's Judge agreement reads a sample\n`,
     );
