@@ -20,8 +20,9 @@ import { findPostgresBin, startThrowawayPostgres } from "./throwaway-postgres";
 // run's results are written (--writes, default 50,000; 0 leaves it out), then one run of that many results (3 criteria
 // each) seeded into a throwaway database (Postgres 15, or the embedded PGlite server with --pglite),
 // then what the run page's server does for it, each timed 5 times after a warm-up: the figures
-// (runOverview: counts), the first rows, the heatmap, whether there are several judges, the
-// agreement view's figures, a filtered page, the deferral causes; and the CSV download read whole
+// (runOverview: counts), the first rows, the next page, the last page and the one before it (keyset),
+// the heatmap, whether there are several judges, the agreement view's figures, a filtered page,
+// the deferral causes; and the CSV download read whole
 // (its first byte and its end), with this process's peak RSS (with --pglite the database runs in
 // this process too).
 
@@ -73,6 +74,34 @@ async function pageFigures(prisma: PrismaClient, run: BenchRun): Promise<void> {
     },
     (p) => `${p.rows.length} rows`,
   );
+  // Deep pages by keyset: the last page (the order read backwards) and the one before it (by its
+  // first row's cursor), as fast as the first; by score there is no index, so every page sorts.
+  let before: string | undefined;
+  await time(
+    "last page (keyset, by name)",
+    async () => {
+      const page = await queries.runResultsPage({ runId: id, pageSize: 100, last: true });
+      before = page.prevCursor ?? undefined;
+      return page;
+    },
+    (p) => `rows ${p.firstIndex + 1}–${p.firstIndex + p.rows.length} of ${p.total}`,
+  );
+  await time(
+    "page before the last (by cursor, by name)",
+    () => queries.runResultsPage({ runId: id, pageSize: 100, ...(before ? { before } : {}) }),
+    (p) => `rows ${p.firstIndex + 1}–${p.firstIndex + p.rows.length}`,
+  );
+  await time(
+    "last page by score (keyset, no index)",
+    () =>
+      queries.runResultsPage({
+        runId: id,
+        pageSize: 100,
+        sort: { by: "score", direction: "desc" },
+        last: true,
+      }),
+    (p) => `rows ${p.firstIndex + 1}–${p.firstIndex + p.rows.length}`,
+  );
   await time(
     "filtered page (status failed, by name)",
     () => queries.runResultsPage({ runId: id, status: "failed", pageSize: 100 }),
@@ -90,6 +119,12 @@ async function pageFigures(prisma: PrismaClient, run: BenchRun): Promise<void> {
     (c) => `${c.length} cells`,
   );
   await time("several judges? (hasSeveralJudges)", () => views.hasSeveralJudges(id), String);
+  await time(
+    "judge agreement view (runAgreement)",
+    () => views.runAgreement(id),
+    (a) =>
+      `${a.statistics.length} figures over ${a.results.toLocaleString("en-US")} results${a.sampledFirst ? ` (the first ${a.sampledFirst.toLocaleString("en-US")})` : ""}`,
+  );
   await time(
     "position bias",
     () => bias.runPositionBias(id),

@@ -26,7 +26,7 @@ const sortKey = (value: unknown) =>
   typeof value === "string" ? (SORT_ALIASES[value] ?? value) : value;
 const SORT_MESSAGE = `must be one of ${SORT_KEYS.join(", ")}`;
 
-/** Rows the table asks for in one request, and the page unit of `page=` in the URL. */
+/** Rows of one page of the table. */
 export const RESULTS_PAGE_SIZE = 50;
 /** The most rows one request of the rows route may ask for. */
 export const MAX_ROWS_PER_REQUEST = 500;
@@ -36,6 +36,15 @@ const TEXT_PARAM = z
   .string()
   .max(200)
   .refine((q) => !q.includes("\u0000"), "must not contain a NUL character");
+
+/**
+ * A keyset cursor (lib/store/result-cursor.ts: a row's sort value, id and place, base64url); the
+ * store checks what is inside.
+ */
+const CURSOR_PARAM = z
+  .string()
+  .max(8000)
+  .regex(/^[A-Za-z0-9_-]+$/, "must be a cursor from a page of this table");
 
 // Anything unexpected in the URL falls back to the default rather than
 // failing the page: these are links people edit and share.
@@ -52,8 +61,12 @@ export const TableQuerySchema = z.object({
   prompt: z.coerce.number().int().min(1).max(100_000).optional().catch(undefined),
   sort: z.preprocess(sortKey, z.enum(SORT_KEYS)).catch("name"),
   dir: z.enum(["asc", "desc"]).catch("asc"),
-  /** Where the table opens: page n starts at row (n - 1) × 50 + 1. */
-  page: z.coerce.number().int().min(1).max(100_000).catch(1),
+  /** Where the table opens (keyset): the page after this row's cursor, ... */
+  after: CURSOR_PARAM.optional().catch(undefined),
+  /** ... the page before it, ... */
+  before: CURSOR_PARAM.optional().catch(undefined),
+  /** ... or the last page (none of them: the first). */
+  last: z.literal("1").optional().catch(undefined),
 });
 /** The page's query, and a `sort` it did not know (shown as such: the table fell back to name). */
 export type TableQuery = z.infer<typeof TableQuerySchema> & { unknownSort?: string };
@@ -67,7 +80,10 @@ export const RowsRequestSchema = z.object({
   prompt: z.coerce.number().int().min(1).max(100_000).optional(),
   sort: z.preprocess(sortKey, z.enum(SORT_KEYS, { error: SORT_MESSAGE }).default("name")),
   dir: z.enum(["asc", "desc"]).default("asc"),
-  offset: z.coerce.number().int().min(0).max(10_000_000).default(0),
+  /** The page after this cursor (a page's `nextCursor`), or before one (`prevCursor`), or the last. */
+  after: CURSOR_PARAM.optional(),
+  before: CURSOR_PARAM.optional(),
+  last: z.literal("1", { error: "must be 1 (the last page)" }).optional(),
   limit: z.coerce.number().int().min(1).max(MAX_ROWS_PER_REQUEST).default(RESULTS_PAGE_SIZE),
 });
 export type RowsRequest = z.infer<typeof RowsRequestSchema>;
@@ -87,12 +103,7 @@ export function firstValues(params: SearchParams): Record<string, string> {
 
 export function parseTableQuery(params: SearchParams): TableQuery {
   const values = firstValues(params);
-  const query: TableQuery = TableQuerySchema.parse({
-    sort: undefined,
-    dir: undefined,
-    page: undefined,
-    ...values,
-  });
+  const query: TableQuery = TableQuerySchema.parse({ sort: undefined, dir: undefined, ...values });
   const asked = values.sort;
   return asked !== undefined && sortKey(asked) !== query.sort
     ? { ...query, unknownSort: asked }
@@ -118,11 +129,13 @@ export interface ResultRowView {
   scale: Scale | null;
 }
 
-/** What the rows route answers: the rows from `offset` on, and how many match in all. */
+/** One page of the table: its rows, where the first one is (0-based), how many match in all, and the cursors of the pages either side. */
 export interface ResultRowsResponse {
-  offset: number;
+  firstIndex: number;
   total: number;
   rows: ResultRowView[];
+  nextCursor: string | null;
+  prevCursor: string | null;
 }
 
 /** Only the fields the table shows cross to the browser (the store's row has more). */
@@ -166,26 +179,45 @@ function filterParams(
   return params;
 }
 
-/** The URL of the run page for a query, so filters, sorting and position are links (and survive a reload). */
-export function queryHref(runId: string, query: TableQuery, change: Partial<TableQuery>): string {
-  const next = { ...query, ...change };
-  const params = filterParams(next);
-  if (next.page > 1) params.set("page", String(next.page));
-  const text = params.toString();
-  return `/runs/${runId}${text ? `?${text}` : ""}#results`;
+/** Where a page of the table starts: the first page, the last, or after or before a row's cursor. */
+export type TablePosition = { after: string } | { before: string } | { last: true } | "first";
+
+/** The position a query opens at (a cursor wins over `last`, `after` over `before`). */
+export function positionOf(query: Pick<TableQuery, "after" | "before" | "last">): TablePosition {
+  if (query.after) return { after: query.after };
+  if (query.before) return { before: query.before };
+  return query.last ? { last: true } : "first";
 }
 
-/** The rows route's URL for `limit` rows from `offset` under a query's filters and sort. */
-export function rowsHref(input: {
-  runId: string;
-  query: TableQuery;
-  offset: number;
-  limit: number;
-}): string {
-  const params = filterParams(input.query);
-  params.set("offset", String(input.offset));
-  params.set("limit", String(input.limit));
-  return `/api/runs/${encodeURIComponent(input.runId)}/results?${params.toString()}`;
+/** The store's paging input for a position. */
+export function pagingOf(position: TablePosition): {
+  cursor?: string;
+  before?: string;
+  last?: boolean;
+} {
+  if (position === "first") return {};
+  if ("after" in position) return { cursor: position.after };
+  return "before" in position ? { before: position.before } : { last: true };
+}
+
+/**
+ * The URL of the run page for a query at a position (the first page unless given), so filters,
+ * sorting and position are links (and survive a reload).
+ */
+export function queryHref(
+  runId: string,
+  query: TableQuery,
+  change: Partial<Omit<TableQuery, "after" | "before" | "last">>,
+  position: TablePosition = "first",
+): string {
+  const params = filterParams({ ...query, ...change });
+  if (position !== "first") {
+    if ("after" in position) params.set("after", position.after);
+    else if ("before" in position) params.set("before", position.before);
+    else params.set("last", "1");
+  }
+  const text = params.toString();
+  return `/runs/${runId}${text ? `?${text}` : ""}#results`;
 }
 
 export function resultHref(runId: string, resultKey: string): string {

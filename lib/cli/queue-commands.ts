@@ -14,7 +14,7 @@ import type { Settings } from "../env/read-env";
 import { openDatabase, type Database } from "../store/open-database";
 import { createRunStore, type RunConfig, type StoredRun } from "../store/run-store";
 import { createRunExport } from "../store/run-export";
-import { STREAM_ABOVE, streamedFormatOf, streamStoredReport } from "./stream-stored-report";
+import { STREAM_ABOVE, streamsAll, streamStoredReport } from "./stream-stored-report";
 import { liveForRun } from "./live-for-run";
 import { providersForRun, serverAgentEndpoints } from "./providers-for-run";
 import { readServerAllowList } from "../live/server-allow-list";
@@ -182,30 +182,28 @@ async function renderStoredRun(input: {
     ...(loaded.value.providers ? { declared: loaded.value.providers } : {}),
     hasKey: () => true,
   });
-  // A big run in one streamed format is written as it is read (stream-stored-report.ts).
-  const format = streamedFormatOf(input.reporters);
+  // A big run in formats written as they go is streamed as it is read (stream-stored-report.ts).
+  const streamed = streamsAll(input.reporters);
   const exporter = createRunExport(input.db.prisma);
-  const stored = format && !run.config.baseline ? await exporter.resultCount(run.id) : 0;
-  if (format && stored > STREAM_ABOVE) {
-    const finished = await input.db.prisma.run.findUnique({
-      where: { id: run.id },
-      select: { finishedAt: true },
-    });
+  const stored = streamed && !run.config.baseline ? await exporter.resultCount(run.id) : 0;
+  if (streamed && stored > STREAM_ABOVE) {
     const summary = await streamStoredReport({
-      format,
+      names: input.reporters,
       pages: exporter.resultPages(run.id),
       total: stored,
       criteria: await exporter.criterionNames(run.id),
       report: {
         suite: loaded.value,
         toolVersion: run.config.toolVersion,
-        startedAt: run.createdAt.getTime(),
-        finishedAt: (finished?.finishedAt ?? new Date()).getTime(),
+        // The run's own times, as the report of a small run and `eval --store` say them.
+        startedAt: (run.startedAt ?? run.createdAt).getTime(),
+        finishedAt: (run.finishedAt ?? new Date()).getTime(),
         runId: run.id,
       },
       priceOf,
       ...(input.output !== undefined ? { output: input.output } : {}),
       io: input.io,
+      color: input.color,
     });
     return stillRunning(run, summary.total) ?? exitCodeOf({ summary } as Report);
   }

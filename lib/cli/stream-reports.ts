@@ -55,20 +55,36 @@ const CHUNK_CHARS = 64 * 1024;
 /** ... and written at least this often, so a reader of the file sees results as they come. */
 const FLUSH_MS = 100;
 
-type Chunked = NodeJS.WritableStream & { endChunks(): Promise<void> };
+type Chunked = NodeJS.WritableStream & {
+  endChunks(): Promise<void>;
+  /** Resolves once the stream underneath has taken what was written (at once when it has). */
+  drained(): Promise<void>;
+};
 
-/** Text written in chunks to `out`, which `end` closes. */
-function chunked(out: (text: string) => void, end: () => Promise<void>): Chunked {
+/**
+ * Text written in chunks to `out`, which `end` closes. When `out` says the stream underneath is
+ * full (false, as `write` does), `drained()` waits for its `drain` event on `target`.
+ */
+function chunked(
+  out: (text: string) => boolean | void,
+  end: () => Promise<void>,
+  target?: NodeJS.EventEmitter,
+): Chunked {
   let pending: string[] = [];
   let size = 0;
   let timer: NodeJS.Timeout | undefined;
+  let full: Promise<void> | undefined;
   const flush = () => {
     clearTimeout(timer);
     timer = undefined;
     if (size === 0) return;
-    out(pending.join(""));
+    const taken = out(pending.join(""));
     pending = [];
     size = 0;
+    if (taken === false && target && !full)
+      full = once(target, "drain").then(() => {
+        full = undefined;
+      });
   };
   return {
     write(text: string) {
@@ -82,6 +98,7 @@ function chunked(out: (text: string) => void, end: () => Promise<void>): Chunked
       flush();
       return end();
     },
+    drained: () => full ?? Promise.resolve(),
   } as Chunked;
 }
 
@@ -93,6 +110,7 @@ function chunkedFile(file: string): Chunked {
       stream.end();
       await once(stream, "close");
     },
+    stream,
   );
 }
 
@@ -133,6 +151,11 @@ export interface ReportStreams {
   collects: boolean;
   start(run: RunStart): void;
   result(result: EvalResult): void;
+  /**
+   * Resolves once every stream has taken what was written: a writer that waits for it between
+   * pages writes no faster than its reader reads (a pipe not read holds it, not a growing buffer).
+   */
+  drained(): Promise<void>;
   finish(report: ReportHead, results: EvalResult[]): Promise<void>;
 }
 
@@ -153,9 +176,10 @@ export async function openReportStreams(input: {
   const toStdout = chunked(
     (text) => {
       input.beforeStdout?.();
-      io.stdout.write(text);
+      return io.stdout.write(text);
     },
     async () => {},
+    io.stdout,
   );
   for (const name of names) {
     const reporter = REPORTERS[name];
@@ -196,6 +220,9 @@ export async function openReportStreams(input: {
         const text = o.writer.result(result);
         if (text) o.live.write(text);
       }
+    },
+    drained: async () => {
+      await Promise.all(outputs.map((o) => (o.live as Chunked).drained()));
     },
     finish: async (head, results) => {
       try {

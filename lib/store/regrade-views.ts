@@ -36,6 +36,16 @@ export interface FlipCounts {
   unchanged: number;
 }
 
+/** One page of the flips: its pairs, where it starts (0-based) and the cursors of the pages either side. */
+export interface FlipPage {
+  pairs: FlipPair[];
+  firstIndex: number;
+  /** Pass back as `after` for the next page; null on the last. */
+  nextCursor: string | null;
+  /** Pass back as `before` for the page before; null on the first. */
+  prevCursor: string | null;
+}
+
 /** One result of the regrade beside its source's: both verdicts whole (the candidate is the same). */
 export interface FlipPair {
   kind: FlipKind;
@@ -72,6 +82,45 @@ const KIND = Prisma.sql`CASE WHEN ${FLIP} AND s.status = 'passed' THEN 'now_fail
   WHEN ${CRITERION_FLIP} THEN 'criteria'
   WHEN ${MOVED} THEN 'moved'
   ELSE 'unchanged' END`;
+// The flips page's order as one ascending key (flips first, then a criterion's flips under a
+// verdict that held, then the largest score move, then name and result key), so a page starts
+// after (or ends before) a row by one row comparison: keyset pages, as fast deep in a big
+// regrade as at its start.
+const FLIP_RANK = Prisma.sql`CASE WHEN ${FLIP} THEN 0 ELSE 1 END`;
+const CRITERIA_RANK = Prisma.sql`CASE WHEN ${FLIP} THEN 1 WHEN ${CRITERION_FLIP} THEN 0 ELSE 1 END`;
+const MOVE = Prisma.sql`-abs(coalesce(n.score, 0) - coalesce(s.score, 0))::float8`;
+const ORDER_KEY = Prisma.sql`(${FLIP_RANK}, ${CRITERIA_RANK}, ${MOVE}, n.name, n.result_key)`;
+
+/** Where a flips page starts: the row key it follows or precedes, and that row's place (0-based). */
+interface FlipCursor {
+  key: [number, number, number, string, string];
+  index: number;
+}
+
+const encodeFlipCursor = (cursor: FlipCursor) =>
+  Buffer.from(JSON.stringify(cursor)).toString("base64url");
+
+const isRank = (n: unknown) => n === 0 || n === 1;
+
+/** A cursor from a URL; anything malformed is undefined (the page then opens at the start). */
+function decodeFlipCursor(text: string | undefined): FlipCursor | undefined {
+  if (!text) return undefined;
+  try {
+    const c = JSON.parse(Buffer.from(text, "base64url").toString("utf8")) as FlipCursor;
+    const [flip, criteria, move, name, key] = c.key;
+    return isRank(flip) &&
+      isRank(criteria) &&
+      Number.isFinite(move) &&
+      typeof name === "string" &&
+      typeof key === "string" &&
+      Number.isSafeInteger(c.index) &&
+      c.index >= 0
+      ? { key: [flip, criteria, move, name, key], index: c.index }
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 function filterSql(filter: FlipFilter) {
   return Prisma.sql`${filter.eval !== undefined ? Prisma.sql`AND n.eval_name = ${filter.eval}` : Prisma.empty}
@@ -141,40 +190,79 @@ export function createRegradeViews(prisma: PrismaClient) {
       };
     },
 
-    /** One page of the changes (unchanged results are only counted): flips first, then criteria flips, then score moves. */
+    /**
+     * One page of the changes (unchanged results are only counted): flips first, then criteria
+     * flips, then score moves. Paged by keyset: `after` a page's `nextCursor`, `before` its
+     * `prevCursor`, neither for the first page (a malformed cursor opens the first page).
+     */
     async flipPage(input: {
       runId: string;
       filter?: FlipFilter;
-      offset: number;
+      after?: string;
+      before?: string;
       limit?: number;
-    }): Promise<FlipPair[]> {
+    }): Promise<FlipPage> {
       const limit = Math.max(1, Math.min(FLIPS_PAGE_SIZE, input.limit ?? FLIPS_PAGE_SIZE));
-      const offset = Math.max(0, Math.min(1_000_000, Math.floor(input.offset)));
+      const after = decodeFlipCursor(input.after);
+      const before = after ? undefined : decodeFlipCursor(input.before);
+      const from = after ?? before;
+      const value = (k: FlipCursor["key"]) =>
+        Prisma.sql`(${k[0]}::int, ${k[1]}::int, ${k[2]}::float8, ${k[3]}::text, ${k[4]}::text)`;
+      const keyset = from
+        ? Prisma.sql`AND ${ORDER_KEY} ${Prisma.raw(after ? ">" : "<")} ${value(from.key)}`
+        : Prisma.empty;
+      const dir = Prisma.raw(before ? "DESC" : "ASC");
       const rows = await prisma.$queryRaw<
-        { kind: FlipKind; current: EvalResult; previous: EvalResult }[]
+        {
+          kind: FlipKind;
+          current: EvalResult;
+          previous: EvalResult;
+          flip: number;
+          criteria: number;
+          move: number;
+          name: string;
+          key: string;
+        }[]
       >`
-        SELECT kind, current, previous FROM (
-          SELECT ${KIND} AS kind, n.data AS current, s.data AS previous,
-            ${FLIP} AS flip, abs(coalesce(n.score, 0) - coalesce(s.score, 0)) AS move,
-            n.name, n.result_key
-          FROM runs r
-          JOIN eval_results n ON n.run_id = r.id
-          JOIN eval_results s ON s.run_id = r.regrade_of AND s.result_key = n.result_key
-          WHERE r.id = ${input.runId}::uuid ${filterSql(input.filter ?? {})}
-        ) k
-        WHERE kind <> 'unchanged'
-        ORDER BY flip DESC, kind = 'criteria' DESC, move DESC, name, result_key
-        LIMIT ${limit} OFFSET ${offset}`;
-      return rows.map((r) => {
-        const current = readStoredResult(r.current);
-        const previous = readStoredResult(r.previous);
-        return {
-          kind: r.kind,
-          current,
-          previous,
-          flippedCriteria: flippedCriteria({ now: current, before: previous }),
-        };
-      });
+        SELECT ${KIND} AS kind, n.data AS current, s.data AS previous,
+          ${FLIP_RANK} AS flip, ${CRITERIA_RANK} AS criteria, ${MOVE} AS move,
+          n.name, n.result_key AS key
+        FROM runs r
+        JOIN eval_results n ON n.run_id = r.id
+        JOIN eval_results s ON s.run_id = r.regrade_of AND s.result_key = n.result_key
+        WHERE r.id = ${input.runId}::uuid AND (${MOVED} OR ${CRITERION_FLIP})
+          ${filterSql(input.filter ?? {})} ${keyset}
+        ORDER BY ${ORDER_KEY} ${dir}
+        LIMIT ${limit + 1}`;
+      const more = rows.length > limit;
+      const page = more ? rows.slice(0, limit) : rows;
+      if (before) page.reverse();
+      const firstIndex = after
+        ? after.index + 1
+        : before && more
+          ? Math.max(0, before.index - page.length)
+          : 0;
+      const cursorOf = (r: (typeof rows)[number], index: number) =>
+        encodeFlipCursor({ key: [r.flip, r.criteria, r.move, r.name, r.key], index });
+      const first = page[0];
+      const last = page.at(-1);
+      const hasNext = before ? true : more;
+      const hasPrev = before ? more : after !== undefined;
+      return {
+        pairs: page.map((r) => {
+          const current = readStoredResult(r.current);
+          const previous = readStoredResult(r.previous);
+          return {
+            kind: r.kind,
+            current,
+            previous,
+            flippedCriteria: flippedCriteria({ now: current, before: previous }),
+          };
+        }),
+        firstIndex,
+        nextCursor: hasNext && last ? cursorOf(last, firstIndex + page.length - 1) : null,
+        prevCursor: hasPrev && first ? cursorOf(first, firstIndex) : null,
+      };
     },
 
     /** The evals and candidate models a regrade's results span: the flips page's filters. */

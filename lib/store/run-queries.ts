@@ -3,6 +3,7 @@ import type { Scale } from "../config/types";
 import { Prisma, type PrismaClient } from "./generated/client";
 import type { RunStatus } from "./run-store";
 import { deferReasonsOf, keptFiguresOf } from "./run-figures";
+import { cursorOf, decodeCursor, keysetSql, type ResultSort } from "./result-cursor";
 
 // The run-history reads behind the dashboard: the trend of one eval across a
 // suite's runs, one page of a run's results (filtered, sorted and paged on the
@@ -58,18 +59,18 @@ export interface ResultRow {
   scale: Scale | null;
 }
 
-export type ResultSortKey = "name" | "status" | "score" | "costUsd" | "latencyMs" | "createdAt";
-export interface ResultSort {
-  by: ResultSortKey;
-  direction: "asc" | "desc";
-}
+export type { ResultSort, ResultSortKey } from "./result-cursor";
 
 export interface ResultsPage {
   rows: ResultRow[];
   /** Results matching the status and search filters, over all pages. */
   total: number;
+  /** The place of the first row in the order, 0-based (the table numbers it one more). */
+  firstIndex: number;
   /** Pass back as `cursor` for the page after this one; null on the last page. */
   nextCursor: string | null;
+  /** Pass back as `before` for the page before this one; null on the first page. */
+  prevCursor: string | null;
 }
 
 export interface ModelSummary {
@@ -87,75 +88,8 @@ export interface ModelSummary {
   judgeCalls: number;
 }
 
-// Sort keys map to fixed column names; `nullable` columns sort their nulls
-// last in both directions (an ungraded result is never the "best" or "worst").
-const SORT_COLUMNS: Record<
-  ResultSortKey,
-  { column: string; nullable: boolean; kind: "text" | "number" | "date" }
-> = {
-  name: { column: "name", nullable: false, kind: "text" },
-  status: { column: "status", nullable: false, kind: "text" },
-  score: { column: "score", nullable: true, kind: "number" },
-  costUsd: { column: "cost_usd", nullable: false, kind: "number" },
-  latencyMs: { column: "latency_ms", nullable: false, kind: "number" },
-  createdAt: { column: "created_at", nullable: false, kind: "date" },
-};
-
 const DEFAULT_SORT: ResultSort = { by: "name", direction: "asc" };
 const MAX_PAGE_SIZE = 500;
-
-interface Cursor {
-  by: ResultSortKey;
-  direction: "asc" | "desc";
-  /** The last row's sort value (ISO string for dates), and its id as the tie-breaker. */
-  value: string | number | null;
-  id: string;
-}
-
-function encodeCursor(cursor: Cursor): string {
-  return Buffer.from(JSON.stringify(cursor)).toString("base64url");
-}
-
-/** A cursor comes back from a URL: anything malformed, or made for another sort, is refused. */
-function decodeCursor(text: string, sort: ResultSort): Cursor {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(Buffer.from(text, "base64url").toString("utf8"));
-  } catch {
-    parsed = undefined;
-  }
-  const c = parsed as Partial<Cursor> | undefined;
-  const spec = SORT_COLUMNS[sort.by];
-  const valueOk =
-    c?.value === null
-      ? spec.nullable
-      : spec.kind === "number"
-        ? typeof c?.value === "number"
-        : typeof c?.value === "string" &&
-          (spec.kind === "text" || !Number.isNaN(Date.parse(c.value)));
-  if (
-    !c ||
-    c.by !== sort.by ||
-    c.direction !== sort.direction ||
-    typeof c.id !== "string" ||
-    !UUID.test(c.id) ||
-    !valueOk
-  ) {
-    throw new RangeError("invalid cursor: it is malformed or belongs to another sort order");
-  }
-  return c as Cursor;
-}
-
-function cursorValue(row: ResultRow, by: ResultSortKey): Cursor["value"] {
-  const value = row[by];
-  return value instanceof Date ? value.toISOString() : value;
-}
-
-function sortValueSql(value: Cursor["value"], kind: "text" | "number" | "date"): Prisma.Sql {
-  if (kind === "date") return Prisma.sql`${value}::timestamptz`;
-  if (kind === "number") return Prisma.sql`${value}::float8`;
-  return Prisma.sql`${value}::text`;
-}
 
 /** A finished run's results of these statuses (all: undefined), from the figures it kept; undefined when it kept none. */
 async function totalFromFigures(
@@ -218,9 +152,10 @@ export function createRunQueries(prisma: PrismaClient) {
      * (eval name and cell) case-insensitively; `cell` keeps exactly one matrix
      * cell (the heatmap's drill-down). Sorted by `sort` with the row
      * id as tie-breaker, so pages tile the results with no gap or repeat.
-     * Page with `cursor` (the previous page's `nextCursor`; keyset, so it
-     * skips no rows) or with `offset` (for "go to page n"). At most 500 rows
-     * a page.
+     * Paged by keyset only: `cursor` (a page's `nextCursor`) for the page after it, `before` (a
+     * page's `prevCursor`) for the page before it, `last` for the last page; none of them for the
+     * first. A deep page is read from the index where it starts, as fast as the first. At most
+     * 500 rows a page. A malformed cursor, or one made for another sort, is a RangeError.
      */
     async runResultsPage(input: {
       runId: string;
@@ -231,14 +166,18 @@ export function createRunQueries(prisma: PrismaClient) {
       sort?: ResultSort;
       pageSize: number;
       cursor?: string;
-      offset?: number;
+      before?: string;
+      last?: boolean;
     }): Promise<ResultsPage> {
-      if (!UUID.test(input.runId)) return { rows: [], total: 0, nextCursor: null };
+      const empty = { rows: [], total: 0, firstIndex: 0, nextCursor: null, prevCursor: null };
+      if (!UUID.test(input.runId)) return empty;
       const sort = input.sort ?? DEFAULT_SORT;
-      const spec = SORT_COLUMNS[sort.by];
       const pageSize = Math.min(MAX_PAGE_SIZE, Math.max(1, Math.floor(input.pageSize)));
-      const cursor = input.cursor ? decodeCursor(input.cursor, sort) : undefined;
-      const offset = cursor ? 0 : Math.max(0, Math.floor(input.offset ?? 0));
+      const after = input.cursor ? decodeCursor(input.cursor, sort) : undefined;
+      const before = !after && input.before ? decodeCursor(input.before, sort) : undefined;
+      const last = !after && !before && input.last === true;
+      // The page before a cursor, and the last page, walk the order backwards from there.
+      const reversed = before !== undefined || last;
 
       const statuses =
         input.status === undefined
@@ -267,35 +206,11 @@ export function createRunQueries(prisma: PrismaClient) {
         ],
         " AND ",
       );
-
-      const column = Prisma.raw(spec.column);
-      const dir = Prisma.raw(sort.direction === "asc" ? "ASC" : "DESC");
-      const after = sort.direction === "asc" ? Prisma.raw(">") : Prisma.raw("<");
-      const order = spec.nullable
-        ? Prisma.sql`${column} ${dir} NULLS LAST, id ${dir}`
-        : Prisma.sql`${column} ${dir}, id ${dir}`;
-      let keyset = Prisma.empty;
-      if (cursor) {
-        const id = Prisma.sql`${cursor.id}::uuid`;
-        // Nulls come last: after a non-null value come the larger (or smaller)
-        // values and then every null; after a null, only the nulls left.
-        keyset =
-          cursor.value === null
-            ? Prisma.sql`AND ${column} IS NULL AND id ${after} ${id}`
-            : spec.nullable
-              ? Prisma.sql`AND ((${column}, id) ${after} (${sortValueSql(cursor.value, spec.kind)}, ${id}) OR ${column} IS NULL)`
-              : Prisma.sql`AND (${column}, id) ${after} (${sortValueSql(cursor.value, spec.kind)}, ${id})`;
-      }
-
-      // The page's ids are picked by a sort over (sort column, id) only, and
-      // its columns fetched afterwards: sorting 10,000 whole rows spills to
-      // disk under the default work_mem, and doubles the time of a deep page.
-      // A finished run kept its counts per status (run-figures.ts): without a search or a cell, the
-      // total is read from them, not counted over a million rows again.
-      const keptTotal =
-        search || input.cell ? undefined : await totalFromFigures(prisma, input.runId, statuses);
-      const [rows, counted] = await Promise.all([
-        prisma.$queryRaw<ResultRow[]>`
+      const readPage = (walk: { reversed: boolean; after?: typeof after }) => {
+        const { order, where } = keysetSql({ sort, ...walk });
+        // The page's ids are picked by a sort over (sort column, id) only, and its columns
+        // fetched afterwards: sorting 10,000 whole rows spills to disk under the default work_mem.
+        return prisma.$queryRaw<ResultRow[]>`
           SELECT id::text AS id, result_key AS "resultKey", eval_name AS "evalName", name, cell_model AS "cellModel",
                  cell_prompt AS "cellPrompt", judge_model AS "judgeModel", status, vacuous, score, threshold,
                  -- Beside its badge a deferral's note gives its cause without "deferred:" again; a judge error stored by an
@@ -307,30 +222,43 @@ export function createRunQueries(prisma: PrismaClient) {
                       THEN jsonb_build_object('winner', data->'pairwise'->'result'->'overall_winner', 'labels', data->'pairwise'->'labels') END AS comparison,
                  data->'review'->'report'->'decision'->>'status' AS decision, data->'scale' AS scale
           FROM eval_results
-          JOIN (SELECT id FROM eval_results WHERE ${filters} ${keyset} ORDER BY ${order} LIMIT ${pageSize + 1} OFFSET ${offset}) page USING (id)
-          ORDER BY ${order}`,
+          JOIN (SELECT id FROM eval_results WHERE ${filters} ${where} ORDER BY ${order} LIMIT ${pageSize + 1}) page USING (id)
+          ORDER BY ${order}`;
+      };
+
+      // A finished run kept its counts per status (run-figures.ts): without a search or a cell, the
+      // total is read from them, not counted over a million rows again.
+      const keptTotal =
+        search || input.cell ? undefined : await totalFromFigures(prisma, input.runId, statuses);
+      const [read, counted] = await Promise.all([
+        readPage({ reversed, ...(after ? { after } : before ? { after: before } : {}) }),
         keptTotal !== undefined
           ? [{ total: keptTotal }]
           : prisma.$queryRaw<
               { total: number }[]
             >`SELECT count(*)::int AS total FROM eval_results WHERE ${filters}`,
       ]);
-      // One row more than a page tells whether another page follows.
-      const more = rows.length > pageSize;
-      const page = more ? rows.slice(0, pageSize) : rows;
-      const last = page.at(-1);
+      const total = counted[0]?.total ?? 0;
+      // One row more than a page tells whether another page follows (or, backwards, precedes).
+      const more = read.length > pageSize;
+      let rows = more ? read.slice(0, pageSize) : read;
+      if (reversed) rows = rows.reverse();
+      let firstIndex: number;
+      if (after) firstIndex = after.index + 1;
+      else if (last) firstIndex = Math.max(0, total - rows.length);
+      // Backwards: at the start once no row precedes the page (the first page may then be short).
+      else if (before && more) firstIndex = Math.max(0, before.index - rows.length);
+      else firstIndex = 0;
+      const hasNext = reversed ? before !== undefined : more;
+      const hasPrev = reversed ? more : after !== undefined;
+      const first = rows[0];
+      const final = rows.at(-1);
       return {
-        rows: page,
-        total: counted[0]?.total ?? 0,
-        nextCursor:
-          more && last
-            ? encodeCursor({
-                by: sort.by,
-                direction: sort.direction,
-                value: cursorValue(last, sort.by),
-                id: last.id,
-              })
-            : null,
+        rows,
+        total,
+        firstIndex,
+        nextCursor: hasNext && final ? cursorOf(final, sort, firstIndex + rows.length - 1) : null,
+        prevCursor: hasPrev && first ? cursorOf(first, sort, firstIndex) : null,
       };
     },
 

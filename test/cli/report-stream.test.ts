@@ -1,13 +1,17 @@
 import { spawn } from "node:child_process";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { seedBigRun } from "../../bench/seed-big-run";
-import { CLI_BIN } from "../support/run-cli";
+import { CLI_BIN, runCli } from "../support/run-cli";
 import { useTestDatabase } from "../support/test-database";
 
 // `report RUN_ID --reporter ndjson` of a run of 20,000 stored results (over the 10,000 above which it streams) writes as it reads: its
 // first lines come out before the last results are read from the database (results deleted
 // once the first lines arrived are not in the report), and it writes no faster than its reader
-// takes the lines (a pipe not read holds it, not a growing buffer).
+// takes the lines (a pipe not read holds it, not a growing buffer). Its times are the run's (its
+// start, not when it was created), its summary has the judge agreement, and junit streams too.
 
 const database = useTestDatabase();
 const RESULTS = 20_000;
@@ -25,6 +29,15 @@ describe("report RUN_ID of a big run", () => {
       // The seeded suite names 12,500 evals; a report needs only the suite's file and prices.
       await database.prisma
         .$executeRaw`UPDATE suite_versions SET yaml = ${'evals:\n  - name: one\n    response: "x"\n    rubric: "Answers."\n'} WHERE suite_id = ${seeded.suiteId}::uuid`;
+      // Created a day before it started (queued, say): the report's times are from its start.
+      await database.prisma
+        .$executeRaw`UPDATE runs SET created_at = started_at - interval '1 day' WHERE id = ${seeded.runId}::uuid`;
+      const times = await database.prisma.run.findUniqueOrThrow({
+        where: { id: seeded.runId },
+        select: { startedAt: true, finishedAt: true },
+      });
+      const startedAt = times.startedAt!.toISOString();
+      const durationMs = times.finishedAt!.getTime() - times.startedAt!.getTime();
 
       const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: database.url };
       for (const name of Object.keys(env))
@@ -73,14 +86,42 @@ describe("report RUN_ID of a big run", () => {
           (line) =>
             JSON.parse(line) as { type: string; name?: string; index?: number; total?: number },
         );
-      expect(events[0]).toMatchObject({ type: "start", total: RESULTS });
+      expect(events[0]).toMatchObject({ type: "start", total: RESULTS, startedAt });
       const results = events.filter((e) => e.type === "result");
       expect(results).toHaveLength(RESULTS - GONE);
       expect(results.at(-1)!.index).toBe(RESULTS - GONE);
-      expect(events.at(-1)).toMatchObject({ type: "summary", total: RESULTS - GONE });
+      expect(events.at(-1)).toMatchObject({ type: "summary", total: RESULTS - GONE, durationMs });
       const evalNumbers = results.map((r) => Number(/#(\d+)/.exec(r.name!)?.[1]));
       expect(evalNumbers.every((n, i) => i === 0 || n >= evalNumbers[i - 1]!)).toBe(true);
-      expect(stderr).toContain("judge agreement and self-grading warnings are left out");
+      expect(stderr).not.toContain("left out");
+
+      // junit streams too (its results wait on disk for its counts), with the run's start.
+      const dir = await mkdtemp(path.join(os.tmpdir(), "report-stream-"));
+      try {
+        const junit = await runCli(
+          ["report", seeded.runId, "--reporter", "junit", "--output", "out.xml"],
+          { cwd: dir, env: { DATABASE_URL: database.url }, timeoutMs: 600_000 },
+        );
+        expect(junit.code, junit.stderr).toBe(1);
+        const xml = await readFile(path.join(dir, "out.xml"), "utf8");
+        expect(xml).toMatch(
+          new RegExp(`<testsuites name="rubric-studio" tests="${RESULTS - GONE}"`),
+        );
+        expect(xml).toContain(`timestamp="${startedAt}"`);
+        expect(xml.match(/<testcase /g)).toHaveLength(RESULTS - GONE);
+        expect(xml.trimEnd().endsWith("</testsuites>")).toBe(true);
+
+        // The pretty report of the same run has the judge agreement of the whole report.
+        const pretty = await runCli(["report", seeded.runId, "--reporter", "pretty"], {
+          cwd: dir,
+          env: { DATABASE_URL: database.url, NO_COLOR: "1" },
+          timeoutMs: 600_000,
+        });
+        expect(pretty.code, pretty.stderr).toBe(1);
+        expect(pretty.stdout).toMatch(/agreement/i);
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
     },
   );
 });

@@ -1,4 +1,3 @@
-import type { Locator, Page } from "@playwright/test";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -157,13 +156,4 @@ export async function seedSuite(input: {
   } finally {
     await api.close();
   }
-}
-
-/**
- * The results table's scroller once the page's script has run: scrolling the
- * server's HTML before that fetches nothing (and the table then opens where
- * the URL says), so a test scrolls only a hydrated table.
- */
-export function hydratedScroller(page: Page): Locator {
-  return page.locator("[data-testid=results-scroller][data-hydrated=true]");
 }

@@ -126,7 +126,7 @@ describe("Re-grade with… (the dashboard's regrade)", () => {
         moved: 0,
         unchanged: 3,
       });
-      const page = await views.flipPage({ runId, offset: 0 });
+      const { pairs: page } = await views.flipPage({ runId });
       expect(page.map((p) => [p.kind, p.previous.status, p.current.status])).toEqual(
         Array(3).fill(["now_fail", "passed", "failed"]),
       );

@@ -216,27 +216,38 @@ describe("runResultsPage: a run's results table", () => {
   async function walk(input: {
     sort?: ResultSort;
     pageSize: number;
-    by: "cursor" | "offset";
+    by: "cursor" | "backward";
     status?: EvalStatus[];
     search?: string;
   }): Promise<{ rows: ResultRow[]; pages: number; totals: number[] }> {
-    const rows: ResultRow[] = [];
+    const pages: ResultRow[][] = [];
     const totals: number[] = [];
     let cursor: string | undefined;
-    for (let pages = 1; ; pages++) {
+    const backward = input.by === "backward";
+    for (;;) {
       const page = await queries.runResultsPage({
         runId,
         pageSize: input.pageSize,
         ...(input.sort ? { sort: input.sort } : {}),
         ...(input.status ? { status: input.status } : {}),
         ...(input.search ? { search: input.search } : {}),
-        ...(input.by === "cursor" ? (cursor ? { cursor } : {}) : { offset: rows.length }),
+        // Forwards from the first page by each page's next cursor; backwards from the last
+        // page by each page's previous cursor.
+        ...(cursor ? (backward ? { before: cursor } : { cursor }) : backward ? { last: true } : {}),
       });
-      rows.push(...page.rows);
+      pages.push(page.rows);
       totals.push(page.total);
-      if (!page.nextCursor) return { rows, pages, totals };
+      // Each page knows where it starts, without counting the rows before it.
+      expect(page.firstIndex).toBe(
+        backward ? page.total - pages.flat().length : (pages.length - 1) * input.pageSize,
+      );
+      const next = backward ? page.prevCursor : page.nextCursor;
+      if (!next) {
+        const rows = (backward ? pages.reverse() : pages).flat();
+        return { rows, pages: pages.length, totals };
+      }
       expect(page.rows).toHaveLength(input.pageSize);
-      cursor = page.nextCursor;
+      cursor = next;
     }
   }
 
@@ -252,14 +263,14 @@ describe("runResultsPage: a run's results table", () => {
   ];
 
   it.each(sorts)(
-    "pages by $by $direction tile the results with no gap or repeat, by cursor and by offset alike",
+    "pages by $by $direction tile the results with no gap or repeat, forwards and backwards alike",
     async (sort) => {
       const byCursor = await walk({ sort, pageSize: 7, by: "cursor" });
-      const byOffset = await walk({ sort, pageSize: 7, by: "offset" });
+      const backward = await walk({ sort, pageSize: 7, by: "backward" });
       expect(byCursor.pages).toBe(6);
       expect(byCursor.totals.every((t) => t === allIds.length)).toBe(true);
       expect(byCursor.rows.map((r) => r.id).sort()).toEqual([...allIds].sort());
-      expect(byOffset.rows.map((r) => r.id)).toEqual(byCursor.rows.map((r) => r.id));
+      expect(backward.rows.map((r) => r.id)).toEqual(byCursor.rows.map((r) => r.id));
     },
   );
 
@@ -303,6 +314,20 @@ describe("runResultsPage: a run's results table", () => {
     );
     expect(problems.rows).toHaveLength(3 * COPIES);
     expect((await queries.runResultsPage({ runId, status: [], pageSize: 10 })).total).toBe(0);
+  });
+
+  it("pages a filter by keyset: the first page to the last and back lists each match once, in order", async () => {
+    const status: EvalStatus[] = ["passed", "failed"];
+    // What matches, in the table's order: the whole run in one page, filtered here.
+    const whole = await queries.runResultsPage({ runId, pageSize: 500 });
+    expect(whole.rows).toHaveLength(allIds.length);
+    const expected = whole.rows.filter((r) => status.includes(r.status)).map((r) => r.id);
+    expect(expected.length).toBeGreaterThan(9);
+    for (const by of ["cursor", "backward"] as const) {
+      const walked = await walk({ status, pageSize: 3, by });
+      expect(walked.pages).toBe(Math.ceil(expected.length / 3));
+      expect(walked.rows.map((r) => r.id)).toEqual(expected);
+    }
   });
 
   it("searches names case-insensitively, taking % and _ literally", async () => {
@@ -375,14 +400,11 @@ describe("runResultsPage: a run's results table", () => {
   });
 
   it("is empty for an unknown or malformed run id", async () => {
-    expect(await queries.runResultsPage({ runId: randomUUID(), pageSize: 10 })).toEqual({
-      rows: [],
-      total: 0,
-      nextCursor: null,
-    });
+    const empty = { rows: [], total: 0, firstIndex: 0, nextCursor: null, prevCursor: null };
+    expect(await queries.runResultsPage({ runId: randomUUID(), pageSize: 10 })).toEqual(empty);
     expect(
       await queries.runResultsPage({ runId: "latest'; DROP TABLE runs; --", pageSize: 10 }),
-    ).toEqual({ rows: [], total: 0, nextCursor: null });
+    ).toEqual(empty);
   });
 });
 

@@ -7,7 +7,9 @@ import { DeferredNote } from "@/components/results/deferred-note";
 import { ResultsFilter } from "@/components/results/results-filter";
 import {
   cellFilter,
+  pagingOf,
   parseTableQuery,
+  positionOf,
   queryHref,
   RESULTS_PAGE_SIZE,
   SORT_COLUMN,
@@ -43,8 +45,7 @@ export default async function RunPage({
   // One round of queries, not two: the figures, the table's first rows, the matrix and whether
   // there are juries at once.
   const queries = await runQueries();
-  const [run, page, cells, severalJudges, bias, deferReasons] = await Promise.all([
-    views.runOverview(id),
+  const tablePage = (position: ReturnType<typeof positionOf>) =>
     queries.runResultsPage({
       runId: id,
       ...(query.status ? { status: query.status } : {}),
@@ -52,7 +53,14 @@ export default async function RunPage({
       ...(cell ? { cell } : {}),
       sort: { by: SORT_COLUMN[query.sort], direction: query.dir },
       pageSize: RESULTS_PAGE_SIZE,
-      offset: (query.page - 1) * RESULTS_PAGE_SIZE,
+      ...pagingOf(position),
+    });
+  const [run, page, cells, severalJudges, bias, deferReasons] = await Promise.all([
+    views.runOverview(id),
+    // A link whose cursor was edited, or made for another sort, opens the first page.
+    tablePage(positionOf(query)).catch((error: unknown) => {
+      if (error instanceof RangeError) return tablePage("first");
+      throw error;
     }),
     views.matrixCells({ runId: id }),
     views.hasSeveralJudges(id),
@@ -142,31 +150,26 @@ export default async function RunPage({
           <p data-testid="cell-filter">
             Cell <strong>{cellLabel(selected)}</strong> ·{" "}
             <Link
-              href={queryHref(
-                id,
-                {
-                  ...query,
-                  model: undefined,
-                  agent: undefined,
-                  prompt: undefined,
-                  ...(selected.evalName !== undefined ? { q: undefined } : {}),
-                },
-                { page: 1 },
-              )}
+              href={queryHref(id, query, {
+                model: undefined,
+                agent: undefined,
+                prompt: undefined,
+                ...(selected.evalName !== undefined ? { q: undefined } : {}),
+              })}
             >
               show every cell
             </Link>
           </p>
         ) : null}
-        {/* Keyed by the filters and sort: a new query is a new table; scrolling (page=) is not. */}
         <ResultsTable
-          key={`${query.status ?? ""}|${query.q ?? ""}|${query.model ?? ""}|${query.agent ?? ""}|${query.prompt ?? ""}|${query.sort}|${query.dir}`}
           runId={id}
           query={query}
-          total={page.total}
-          initial={{
-            offset: (query.page - 1) * RESULTS_PAGE_SIZE,
+          page={{
+            total: page.total,
+            firstIndex: page.firstIndex,
             rows: page.rows.map(toResultRowView),
+            nextCursor: page.nextCursor,
+            prevCursor: page.prevCursor,
           }}
         />
       </section>

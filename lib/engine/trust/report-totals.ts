@@ -75,10 +75,26 @@ export class ReportTotals {
   private readonly generation = { calls: 0, costUsd: 0, usage: ZERO_USAGE };
   private reusedCalls = 0;
   private readonly callTotals = new Map<string, ModelCallTotals>();
-  private readonly rated: EvalResult[] = [];
+  private rated: EvalResult[] = [];
+  /** Results judgeAgreement could use, counted also past `maxRated` (when their ratings are no longer kept). */
+  private ratedSeen = 0;
   private readonly selfGrading = new Map<string, SelfGradingWarning>();
 
-  constructor(private readonly priceOf: (model: string) => ModelPrice | undefined) {}
+  /**
+   * `maxRated`: keep the ratings of at most this many results for judge agreement; past it, none
+   * are kept and the head has no agreement (`agreementLeftOut` says how many there were), so a
+   * reader of a million multi-judge results stays in bounded memory. No bound by default.
+   */
+  constructor(
+    private readonly priceOf: (model: string) => ModelPrice | undefined,
+    private readonly options: { maxRated?: number } = {},
+  ) {}
+
+  /** How many results judge agreement would have measured, when there were more than `maxRated`. */
+  agreementLeftOut(): number | undefined {
+    const max = this.options.maxRated;
+    return max !== undefined && this.ratedSeen > max ? this.ratedSeen : undefined;
+  }
 
   /** Folds one result in; returns it as the report carries it (with its savings). */
   add(input: EvalResult): EvalResult {
@@ -102,7 +118,11 @@ export class ReportTotals {
       if (call.reused) this.reusedCalls++;
       addCallToTotals(this.callTotals, call);
     }
-    if (ratedByJudges(result)) this.rated.push(ratingsOf(result));
+    if (ratedByJudges(result)) {
+      this.ratedSeen++;
+      if (this.ratedSeen <= (this.options.maxRated ?? Infinity)) this.rated.push(ratingsOf(result));
+      else this.rated = [];
+    }
     addSelfGrading(this.selfGrading, result);
     return result;
   }
@@ -121,7 +141,7 @@ export class ReportTotals {
     maxCostUsd?: number;
   }): ReportHead {
     const { suite, toolVersion, startedAt, finishedAt, maxCostUsd } = input;
-    const agreement = judgeAgreement(this.rated);
+    const agreement = this.agreementLeftOut() === undefined ? judgeAgreement(this.rated) : [];
     const selfGrading = [...this.selfGrading.values()];
     const { skipped } = this.counts;
     return {

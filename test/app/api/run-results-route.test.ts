@@ -6,9 +6,9 @@ import type { ResultRowsResponse } from "../../../components/results/results-que
 import { createRunStore } from "../../../lib/store/run-store";
 import { useTestDatabase } from "../../support/test-database";
 
-// The rows route behind the run page's scrolling table, called as Next calls
-// it, on a real database: pages tile the run under a filter and a sort, the
-// total counts what matches, and bad input is a 400, an unknown run a 404.
+// The rows route (one page of a run's results table), called as Next calls
+// it, on a real database: keyset pages tile the run under a filter and a sort,
+// the total counts what matches, and bad input is a 400, an unknown run a 404.
 
 const db = useTestDatabase();
 const ROWS = 1_234;
@@ -85,19 +85,25 @@ describe("GET /api/runs/<id>/results", () => {
 
   it("pages through every row of a run once, in name order, with the total", async () => {
     const names: string[] = [];
-    for (let offset = 0; offset < ROWS; offset += 500) {
-      const { status, body } = await get(runId, `offset=${offset}&limit=500`);
+    let after: string | null = null;
+    do {
+      const { status, body } = await get(runId, `${after ? `after=${after}&` : ""}limit=500`);
       expect(status).toBe(200);
       expect(body.total).toBe(ROWS);
-      expect(body.offset).toBe(offset);
+      expect(body.firstIndex).toBe(names.length);
       names.push(...body.rows.map((r) => r.name));
-    }
+      after = body.nextCursor;
+    } while (after);
     expect(names).toHaveLength(ROWS);
     expect(new Set(names).size).toBe(ROWS);
     expect(names).toEqual([...names].sort());
-    // The last row of the run is what a scroll to the end shows.
-    const last = await get(runId, `offset=${ROWS - 1}&limit=100`);
-    expect(last.body.rows.map((r) => r.name)).toEqual(["eval 1233"]);
+    // The last page ends with the run's last row, and the page before it ends where it starts.
+    const last = await get(runId, `last=1&limit=100`);
+    expect(last.body.firstIndex).toBe(ROWS - 100);
+    expect(last.body.rows.at(-1)?.name).toBe("eval 1233");
+    const before = await get(runId, `before=${last.body.prevCursor}&limit=100`);
+    expect(before.body.firstIndex).toBe(ROWS - 200);
+    expect(before.body.rows.map((r) => r.name)).toEqual(names.slice(ROWS - 200, ROWS - 100));
   });
 
   it("sends only what the table shows", async () => {
@@ -140,7 +146,7 @@ describe("GET /api/runs/<id>/results", () => {
       "eval 1232",
       "eval 1231",
     ]);
-    const tail = await get(runId, `sort=score&dir=desc&offset=${ROWS - 2}&limit=10`);
+    const tail = await get(runId, `sort=score&dir=desc&last=1&limit=2`);
     expect(tail.body.rows.map((r) => r.score)).toEqual([null, null]);
 
     // The README's key, `cost`; the old `costUsd` of links already shared sorts the same.
@@ -168,7 +174,7 @@ describe("GET /api/runs/<id>/results", () => {
   it("answers an empty run with no rows, and an unknown run with a 404", async () => {
     expect(await get(emptyRunId, "")).toEqual({
       status: 200,
-      body: { offset: 0, total: 0, rows: [] },
+      body: { firstIndex: 0, total: 0, rows: [], nextCursor: null, prevCursor: null },
     });
     const unknown = await get("00000000-0000-4000-8000-000000000000", "");
     expect(unknown.status).toBe(404);
@@ -182,7 +188,8 @@ describe("GET /api/runs/<id>/results", () => {
     for (const query of [
       "limit=501",
       "limit=0",
-      "offset=-1",
+      "after=not%20a%20cursor",
+      "last=yes",
       "sort=reason",
       "status=great",
       "dir=up",
@@ -194,5 +201,10 @@ describe("GET /api/runs/<id>/results", () => {
       expect(status, query).toBe(400);
       expect(body.error?.message, query).toMatch(new RegExp(query.split("=")[0]!));
     }
+    // A cursor made for another sort (or edited) is refused, not read as another page.
+    const byName = await get(runId, "limit=5");
+    const other = await get(runId, `sort=score&after=${byName.body.nextCursor}`);
+    expect(other.status).toBe(400);
+    expect(other.body.error?.message).toMatch(/cursor/);
   });
 });

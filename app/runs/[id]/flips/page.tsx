@@ -16,6 +16,11 @@ const one = (value: string | string[] | undefined) =>
   typeof value === "string" && value.length > 0 && value.length <= 1000 && !value.includes("\u0000")
     ? value
     : undefined;
+/** A page's cursor (base64url; the store checks what is inside). */
+const cursor = (value: string | string[] | undefined) =>
+  typeof value === "string" && value.length <= 8000 && /^[A-Za-z0-9_-]+$/.test(value)
+    ? value
+    : undefined;
 
 /** A regrade's flips (passed → failed, failed → passed, a criterion's either way), then its other moves, both verdicts side by side. */
 export default async function FlipsPage({
@@ -31,26 +36,35 @@ export default async function FlipsPage({
     ...(one(search.eval) ? { eval: one(search.eval) } : {}),
     ...(one(search.agent) ? { agent: one(search.agent) } : {}),
   };
-  const page = Math.max(1, Math.min(50_000, Math.floor(Number(one(search.page) ?? 1)) || 1));
+  // Keyset pages: after a page's last change, or before its first (none: the first page).
+  const after = cursor(search.after);
+  const before = after ? undefined : cursor(search.before);
   const views = await regradeViews();
   const [run, source] = await Promise.all([(await runViews()).runOverview(id), views.sourceOf(id)]);
   if (!run) notFound();
-  const [counts, pairs, options] = source
+  const [counts, flips, options] = source
     ? await Promise.all([
         views.flipCounts({ runId: id, filter }),
-        views.flipPage({ runId: id, filter, offset: (page - 1) * FLIPS_PAGE_SIZE }),
+        views.flipPage({
+          runId: id,
+          filter,
+          ...(after ? { after } : {}),
+          ...(before ? { before } : {}),
+        }),
         views.flipFilters(id),
       ])
-    : [undefined, [], { evals: [], agents: [] }];
+    : [undefined, undefined, { evals: [], agents: [] }];
+  const pairs = flips?.pairs ?? [];
   const changed = counts ? changedCount(counts) : 0;
-  const href = (to: number) => {
+  const href = (to: { after: string } | { before: string }) => {
     const q = new URLSearchParams({
       ...(filter.eval ? { eval: filter.eval } : {}),
       ...(filter.agent ? { agent: filter.agent } : {}),
-      page: String(to),
+      ...to,
     });
     return `/runs/${id}/flips?${q.toString()}`;
   };
+  const pageNumber = Math.floor((flips?.firstIndex ?? 0) / FLIPS_PAGE_SIZE) + 1;
 
   return (
     <div className={styles.page}>
@@ -117,13 +131,17 @@ export default async function FlipsPage({
           ) : (
             <FlipList pairs={pairs} runId={id} sourceRunId={source.id} />
           )}
-          {changed > FLIPS_PAGE_SIZE ? (
-            <div className={styles.pager}>
-              {page > 1 ? <Link href={href(page - 1)}>← previous</Link> : null}
+          {changed > FLIPS_PAGE_SIZE && flips ? (
+            <div className={styles.pager} data-testid="flips-pager">
+              {flips.prevCursor ? (
+                <Link href={href({ before: flips.prevCursor })}>← previous</Link>
+              ) : null}
               <span>
-                page {page} of {Math.ceil(changed / FLIPS_PAGE_SIZE)}
+                page {pageNumber} of {Math.ceil(changed / FLIPS_PAGE_SIZE)}
               </span>
-              {page * FLIPS_PAGE_SIZE < changed ? <Link href={href(page + 1)}>next →</Link> : null}
+              {flips.nextCursor ? (
+                <Link href={href({ after: flips.nextCursor })}>next →</Link>
+              ) : null}
             </div>
           ) : null}
         </>

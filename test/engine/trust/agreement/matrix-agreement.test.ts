@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { createFakeJudge, labelOf } from "../../../support/fake-judge";
 import { runYaml } from "../../../support/run-yaml";
 import { judgeAgreement } from "../../../../lib/engine/trust/agreement/judge-agreement";
+import { ReportTotals } from "../../../../lib/engine/trust/report-totals";
 import { jurorAgreementMatrices } from "../../../../lib/engine/trust/agreement/juror-agreement-matrix";
 import { judgeDisagreements } from "../../../../lib/engine/trust/agreement/judge-disagreements";
 import type { JudgeRequest, VerdictKind } from "../../../../lib/engine/ports/judge-port";
@@ -126,5 +127,24 @@ evals:
       ["judge-a", "judge-a thinks so"],
       ["judge-b", "judge-b thinks so"],
     ]);
+  });
+});
+
+describe("ReportTotals' bound on the ratings it keeps for agreement", () => {
+  it("keeps them up to maxRated (the same agreement as the whole report), past it none and says how many", async () => {
+    const report = await runYaml(SUITE, { judge: createFakeJudge(script) });
+    const fold = (maxRated?: number) => {
+      const totals = new ReportTotals(() => undefined, maxRated === undefined ? {} : { maxRated });
+      for (const result of report.results) totals.add(result);
+      const times = { suite: { file: "s.yaml" }, toolVersion: "t", startedAt: 0, finishedAt: 1 };
+      return { head: totals.head(times), leftOut: totals.agreementLeftOut() };
+    };
+    const whole = judgeAgreement(report.results);
+    expect(fold().head.agreement).toEqual(whole);
+    expect(fold(8)).toMatchObject({ head: { agreement: whole }, leftOut: undefined });
+    const bounded = fold(7);
+    expect(bounded.leftOut).toBe(8);
+    expect(bounded.head.agreement).toBeUndefined();
+    expect(bounded.head.summary.total).toBe(8);
   });
 });
