@@ -76,9 +76,9 @@ describe("a regrade's flips, on the flips page and in the editor's preview", () 
       moved: 2,
       unchanged: 1,
     });
-    const page = await views.flipPage({ runId, offset: 0 });
+    const { pairs } = await views.flipPage({ runId });
     // The result's own flips first, then a criterion's, then the moves, largest first.
-    expect(page.map((p) => [p.current.id, p.kind, p.flippedCriteria])).toEqual([
+    expect(pairs.map((p) => [p.current.id, p.kind, p.flippedCriteria])).toEqual([
       ["passes", "now_pass", []],
       ["threshold and score", "criteria", ["states the change"]],
       ["threshold", "criteria", ["states the change"]],
