@@ -13,10 +13,13 @@ export const FLIP_KINDS: readonly FlipKind[] = ["now_fail", "now_pass", "criteri
 
 type Graded = Pick<EvalResult, "status" | "score" | "criteria">;
 
-/** The criteria graded pass or fail in both whose verdict differs, by name, in the result's order. */
+/**
+ * The criteria graded pass or fail in both whose verdict differs, by name, in the result's order.
+ * A stored result without criteria (as the SQL's `coalesce(data -> 'criteria', '[]')`) has none.
+ */
 export function flippedCriteria(input: { now: Graded; before: Graded }): string[] {
-  const before = new Map(input.before.criteria.map((c) => [c.name, c.passed]));
-  return input.now.criteria
+  const before = new Map((input.before.criteria ?? []).map((c) => [c.name, c.passed]));
+  return (input.now.criteria ?? [])
     .filter((c) => {
       const was = before.get(c.name);
       return typeof c.passed === "boolean" && typeof was === "boolean" && c.passed !== was;
