@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { krippendorffAlpha } from "../../lib/stats/krippendorff-alpha";
+import { krippendorffAlpha, resampledAlpha } from "../../lib/stats/krippendorff-alpha";
+import { seededRandom } from "../../lib/stats/bootstrap";
 import type { Ratings } from "../../lib/stats/result";
 
 // Published values, not numbers this code produced.
@@ -85,5 +86,28 @@ describe("Krippendorff's alpha against published worked examples", () => {
         level: "nominal",
       }),
     ).toEqual({ ok: false, reason: expect.stringContaining("two ratings") });
+  });
+});
+
+describe("resampledAlpha (the bootstrap's alpha)", () => {
+  it("gives each resample krippendorffAlpha's value to the bit, at every level, zero rows and all", () => {
+    const random = seededRandom(7);
+    // 300 units of 2 to 4 raters on a 0..1 scale at two decimals, some ratings missing, a few
+    // units rated once; resamples drawn as the bootstrap draws them, so most miss some values.
+    const ratings: (number | null)[][] = Array.from({ length: 300 }, (_, u) =>
+      Array.from({ length: 2 + (u % 3) }, () =>
+        random() < 0.1 ? null : Math.round(random() * 100) / 100,
+      ),
+    );
+    for (const level of ["nominal", "ordinal", "interval"] as const) {
+      const resampled = resampledAlpha({ ratings, level });
+      for (let b = 0; b < 50; b++) {
+        const sample = ratings.map(() => ratings[Math.floor(random() * ratings.length)]!);
+        expect(resampled(sample)).toEqual(krippendorffAlpha({ ratings: sample, level }));
+      }
+      // A unit it was not prepared with is computed whole, not misread.
+      const other = [[0.5, 0.25], ...ratings.slice(0, 10)];
+      expect(resampled(other)).toEqual(krippendorffAlpha({ ratings: other, level }));
+    }
   });
 });

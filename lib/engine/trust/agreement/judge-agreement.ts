@@ -2,7 +2,7 @@ import type { EvalResult } from "../../results/report";
 import type { AgreementValue, JudgeAgreement } from "../../results/trust";
 import { AGREEMENT_STATISTICS, type MeasurementLevel } from "../../../stats/registry";
 import { bootstrapInterval } from "../../../stats/bootstrap";
-import { krippendorffAlpha } from "../../../stats/krippendorff-alpha";
+import { resampledAlpha } from "../../../stats/krippendorff-alpha";
 import type { Ratings, StatResult } from "../../../stats/result";
 import { agreementItems, type AgreementUnit } from "./agreement-units";
 
@@ -50,7 +50,7 @@ function measure(input: {
       ? undefined
       : bootstrapInterval({
           units: ratings,
-          statistic: (sample) => krippendorffAlpha({ ratings: sample, level: input.level }),
+          statistic: resampledAlpha({ ratings, level: input.level }),
         });
   return {
     eval: input.eval,
