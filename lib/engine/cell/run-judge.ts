@@ -36,26 +36,20 @@ export interface JudgeRun {
   leaf?: { score: number; reason?: string };
 }
 
+/** A verdict the judge did not give: skipped, or its call failed. */
+const noVerdict = (judge: JudgeInstance, error: string): VerdictRecord => ({
+  judge: judge.label,
+  model: judge.model,
+  juror: judge.juror,
+  score: null,
+  reasoning: "",
+  error,
+});
+
 function record(judge: JudgeInstance, result: CallResult): VerdictRecord {
-  if (result.kind === "skipped")
-    return {
-      judge: judge.label,
-      model: judge.model,
-      juror: judge.juror,
-      score: null,
-      reasoning: "",
-      error: SKIPPED.verdict(result.reason),
-    };
+  if (result.kind === "skipped") return noVerdict(judge, SKIPPED.verdict(result.reason));
   const { outcome } = result;
-  if (!outcome.ok)
-    return {
-      judge: judge.label,
-      model: judge.model,
-      juror: judge.juror,
-      score: null,
-      reasoning: "",
-      error: outcome.error.message,
-    };
+  if (!outcome.ok) return noVerdict(judge, outcome.error.message);
   const { reasoning, score, evidence } = outcome.verdict;
   return {
     judge: judge.label,
