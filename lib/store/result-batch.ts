@@ -54,10 +54,13 @@ export async function saveResultBatch(
         reason = EXCLUDED.reason, note = EXCLUDED.note, cost_usd = EXCLUDED.cost_usd,
         judge_calls = EXCLUDED.judge_calls, latency_ms = EXCLUDED.latency_ms, suite_order = EXCLUDED.suite_order,
         data = EXCLUDED.data
-      RETURNING id, result_key
+      RETURNING id, result_key, xmax <> 0 AS replaced
     ), cleared AS (
-      -- The criteria of a result stored before (this statement's snapshot does not see the new ones).
-      DELETE FROM criterion_results c USING saved WHERE c.eval_result_id = saved.id
+      -- The criteria of a result stored before (this statement's snapshot does not see the new ones),
+      -- found through their index: a join with every saved row read the whole table (a sequential
+      -- scan per batch, slower with every result the run had written).
+      DELETE FROM criterion_results c
+      WHERE c.eval_result_id = ANY (ARRAY(SELECT id FROM saved WHERE replaced))
     )
     INSERT INTO criterion_results (id, eval_result_id, run_id, name, status, score, passed, threshold, weight,
       required, guard, gates, reasoning, evidence)
