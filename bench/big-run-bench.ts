@@ -217,13 +217,16 @@ async function writeRate(
   const serverAfter = input.serverCpuMs?.();
   const stored = await prisma.evalResultRow.count({ where: { runId } });
   if (stored !== count) throw new Error(`the writer stored ${stored} of ${count} results`);
+  // Bytes stored per result: both tables whole (heap, TOAST, indexes), as this run is the only one.
+  const [size] = await prisma.$queryRaw<{ bytes: number }[]>`
+    SELECT (pg_total_relation_size('eval_results') + pg_total_relation_size('criterion_results'))::float8 AS bytes`;
   const perResult = (cpuMs: number) => `${(cpuMs / count).toFixed(3)} ms`;
   const server =
     serverBefore !== undefined && serverAfter !== undefined
       ? `, the server ${perResult(serverAfter - serverBefore)}`
       : "";
   console.log(
-    `  writes: ${count.toLocaleString("en-US")} results (3 criteria each) in ${(ms / 1000).toFixed(1)} s = ${Math.round(count / (ms / 1000)).toLocaleString("en-US")} results/s, back-pressure waits ${(waited / 1000).toFixed(1)} s; CPU per result: this process ${perResult((cpu.user + cpu.system) / 1000)}${server}; load average ${loadavg()[0]!.toFixed(2)}`,
+    `  writes: ${count.toLocaleString("en-US")} results (3 criteria each) in ${(ms / 1000).toFixed(1)} s = ${Math.round(count / (ms / 1000)).toLocaleString("en-US")} results/s, back-pressure waits ${(waited / 1000).toFixed(1)} s; CPU per result: this process ${perResult((cpu.user + cpu.system) / 1000)}${server}; ${Math.round(size!.bytes / count).toLocaleString("en-US")} bytes stored per result; load average ${loadavg()[0]!.toFixed(2)}`,
   );
 }
 

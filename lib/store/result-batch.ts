@@ -1,6 +1,7 @@
 import type { EvalResult } from "../engine/results/report";
 import type { PrismaClient } from "./generated/client";
 import { storableDeep } from "./storable";
+import { poolOf } from "./connection";
 import { rowOf } from "./result-rows";
 
 // Many graded results written in one statement, one round trip: the results upserted on
@@ -15,26 +16,9 @@ import { rowOf } from "./result-rows";
 // What `saveResult` does for one result, without Prisma building each row in Node (67 results/s
 // through it). What a model wrote is made storable first (storable.ts).
 
-/**
- * Writes `results` of the run in one statement: each upserted on its key (the last of a key given
- * twice wins), its criteria replaced. Throws what the database says when it refuses any of them
- * (nothing of the batch is then written: one statement).
- */
-export async function saveResultBatch(
-  prisma: PrismaClient,
-  input: { runId: string; results: readonly EvalResult[] },
-): Promise<void> {
-  if (input.results.length === 0) return;
-  const byKey = new Map(input.results.map((r) => [r.id, r]));
-  const rows = JSON.stringify(
-    [...byKey.values()].map((graded) => {
-      const result = storableDeep(graded);
-      return { resultKey: result.id, ...rowOf(result) };
-    }),
-  );
-  await prisma.$executeRaw`
+const SAVE_BATCH = `
     WITH input AS (
-      SELECT * FROM json_to_recordset(${rows}::json) AS x(
+      SELECT * FROM json_to_recordset($1::json) AS x(
         "resultKey" text, "evalName" text, name text, "cellModel" text, "cellAgent" text, "cellPrompt" int,
         "judgeModel" text, "judgeCount" int, "rubricKind" text, status text, vacuous boolean, score float8,
         threshold float8, reason text, note text, "costUsd" float8, "judgeCalls" int, "latencyMs" int,
@@ -43,7 +27,7 @@ export async function saveResultBatch(
       INSERT INTO eval_results (id, run_id, result_key, eval_name, name, cell_model, cell_agent, cell_prompt,
         judge_model, judge_count, rubric_kind, status, vacuous, score, threshold, reason, note, cost_usd,
         judge_calls, latency_ms, suite_order, data)
-      SELECT gen_random_uuid(), ${input.runId}::uuid, "resultKey", "evalName", name, "cellModel", "cellAgent",
+      SELECT gen_random_uuid(), $2::uuid, "resultKey", "evalName", name, "cellModel", "cellAgent",
         "cellPrompt", "judgeModel", "judgeCount", "rubricKind", status, vacuous, score, threshold, reason, note,
         "costUsd", "judgeCalls", "latencyMs", "suiteOrder", data
       FROM input
@@ -64,10 +48,33 @@ export async function saveResultBatch(
     )
     INSERT INTO criterion_results (id, eval_result_id, run_id, name, status, score, passed, threshold, weight,
       required, guard, gates, reasoning, evidence)
-    SELECT gen_random_uuid(), saved.id, ${input.runId}::uuid, c.name, c.status, c.score, c.passed, c.threshold,
+    SELECT gen_random_uuid(), saved.id, $2::uuid, c.name, c.status, c.score, c.passed, c.threshold,
       c.weight, c.required, c.guard, c.gates, c.reasoning, c.evidence
     FROM input JOIN saved ON saved.result_key = input."resultKey"
     CROSS JOIN LATERAL jsonb_to_recordset(input.data->'criteria') AS c(name text, status text, score float8,
       passed boolean, threshold float8, weight float8, required boolean, guard boolean, gates text[],
       reasoning text, evidence text)`;
+
+/**
+ * Writes `results` of the run in one statement: each upserted on its key (the last of a key given
+ * twice wins), its criteria replaced. Throws what the database says when it refuses any of them
+ * (nothing of the batch is then written: one statement).
+ */
+export async function saveResultBatch(
+  prisma: PrismaClient,
+  input: { runId: string; results: readonly EvalResult[] },
+): Promise<void> {
+  if (input.results.length === 0) return;
+  const byKey = new Map(input.results.map((r) => [r.id, r]));
+  const rows = JSON.stringify(
+    [...byKey.values()].map((graded) => {
+      const result = storableDeep(graded);
+      return { resultKey: result.id, ...rowOf(result) };
+    }),
+  );
+  // Straight to the pool when there is one: Prisma would write the megabytes of JSON as a JSON
+  // string and parse them back before sending them (connection.ts, poolOf).
+  const pool = poolOf(prisma);
+  if (pool) await pool.query(SAVE_BATCH, [rows, input.runId]);
+  else await prisma.$executeRawUnsafe(SAVE_BATCH, rows, input.runId);
 }
