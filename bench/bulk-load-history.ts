@@ -145,7 +145,7 @@ type Value = string | number | boolean | null | undefined | string[];
 const EVAL_COLUMNS =
   "id, run_id, result_key, eval_name, name, cell_model, cell_prompt, judge_model, status, vacuous, score, threshold, reason, note, cost_usd, judge_calls, latency_ms, data, created_at, suite_order";
 const CRITERION_COLUMNS =
-  "id, eval_result_id, run_id, name, status, score, passed, threshold, weight, required, guard, gates, reasoning, evidence";
+  "id, eval_result_id, run_id, name, status, score, passed, threshold, weight, required, guard, gates";
 
 /** A batch as table rows (values in the order of EVAL_COLUMNS and CRITERION_COLUMNS): the same mapping as createRunStore().saveResult. */
 function tableRows(batch: Batch): { results: Value[][]; criteria: Value[][] } {
@@ -190,8 +190,6 @@ function tableRows(batch: Batch): { results: Value[][]; criteria: Value[][] } {
         k.required,
         k.guard,
         k.gates,
-        k.reasoning,
-        k.evidence,
       ]);
     }
   });

@@ -6,6 +6,7 @@ import {
   type ReviewSubject,
 } from "../engine/trust/people/review-subject";
 import type { EvalResult } from "../engine/results/report";
+import { readStoredResult } from "../engine/results/stored-result";
 import type { LabelForDataset } from "../engine/trust/people/reference-item";
 import type { CalibrationItem, CriterionCalibration } from "../engine/results/trust";
 import type { LoadText } from "./calibrate-suite";
@@ -73,7 +74,9 @@ export async function reviewItemSubject(
     where: { runId_resultKey: { runId: item.runId, resultKey: item.resultKey } },
     select: { data: true },
   });
-  return row ? reviewSubjectOf(row.data as unknown as EvalResult, item.criterion) : undefined;
+  return row
+    ? reviewSubjectOf(readStoredResult(row.data as unknown as EvalResult), item.criterion)
+    : undefined;
 }
 
 /** The criterion as the suite version the run graded writes it: what it asks, and its anchors (`examples:`). */

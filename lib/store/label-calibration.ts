@@ -1,6 +1,7 @@
 import { humanCalibration } from "../engine/trust/people/human-calibration";
 import { peopleAgreement, type PeopleAgreement } from "../engine/trust/people/people-agreement";
 import type { EvalResult } from "../engine/results/report";
+import { readStoredResult } from "../engine/results/stored-result";
 import type { CalibrationResult } from "../engine/results/trust";
 import type { PrismaClient } from "./generated/client";
 
@@ -31,7 +32,10 @@ export async function labelCalibration(
     select: { runId: true, resultKey: true, data: true },
   });
   const byKey = new Map(
-    rows.map((r) => [`${r.runId}\u0000${r.resultKey}`, r.data as unknown as EvalResult]),
+    rows.map((r) => [
+      `${r.runId}\u0000${r.resultKey}`,
+      readStoredResult(r.data as unknown as EvalResult),
+    ]),
   );
   const calibration = humanCalibration({
     labels: labels.map((label) => ({

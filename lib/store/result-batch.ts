@@ -47,13 +47,12 @@ const SAVE_BATCH = `
       WHERE c.eval_result_id = ANY (ARRAY(SELECT id FROM saved WHERE replaced))
     )
     INSERT INTO criterion_results (id, eval_result_id, run_id, name, status, score, passed, threshold, weight,
-      required, guard, gates, reasoning, evidence)
+      required, guard, gates)
     SELECT gen_random_uuid(), saved.id, $2::uuid, c.name, c.status, c.score, c.passed, c.threshold,
-      c.weight, c.required, c.guard, c.gates, c.reasoning, c.evidence
+      c.weight, c.required, c.guard, c.gates
     FROM input JOIN saved ON saved.result_key = input."resultKey"
     CROSS JOIN LATERAL jsonb_to_recordset(input.data->'criteria') AS c(name text, status text, score float8,
-      passed boolean, threshold float8, weight float8, required boolean, guard boolean, gates text[],
-      reasoning text, evidence text)`;
+      passed boolean, threshold float8, weight float8, required boolean, guard boolean, gates text[])`;
 
 /**
  * Writes `results` of the run in one statement: each upserted on its key (the last of a key given

@@ -1,5 +1,6 @@
 import type { EvalResult } from "../engine/results/report";
 import type { Prisma } from "./generated/client";
+import { withoutRepeatedVerdictText } from "../engine/results/stored-verdicts-text";
 import { suiteOrderKey } from "./suite-order-key";
 
 // A graded result as its table rows (Prisma's field names): what `saveResult` and `saveNewResults`
@@ -30,7 +31,9 @@ export function rowOf(result: EvalResult) {
     judgeCalls: result.judgeCalls,
     latencyMs: Math.round(result.latencyMs),
     suiteOrder: suiteOrderKey(result),
-    data: result as unknown as Prisma.InputJsonValue,
+    // A lone verdict's reasoning and evidence are its criterion's: kept once (readStoredResult
+    // puts them back).
+    data: withoutRepeatedVerdictText(result) as unknown as Prisma.InputJsonValue,
   };
 }
 
@@ -47,7 +50,5 @@ export function criterionRowsOf(runId: string, evalResultId: string, result: Eva
     required: c.required,
     guard: c.guard,
     gates: c.gates,
-    reasoning: c.reasoning,
-    evidence: c.evidence ?? null,
   }));
 }

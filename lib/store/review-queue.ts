@@ -1,4 +1,5 @@
 import type { EvalResult } from "../engine/results/report";
+import { readStoredResult } from "../engine/results/stored-result";
 import {
   detailBeforeLabel,
   type ReviewQuestion,
@@ -258,7 +259,7 @@ export function createReviewQueue(prisma: PrismaClient) {
         select: { evalName: true, data: true, run: { select: { suiteId: true } } },
       });
       if (!result) return { ok: false, code: "not_found", message: "no such result in this run" };
-      const askable = askableItems(result.data as unknown as EvalResult);
+      const askable = askableItems(readStoredResult(result.data as unknown as EvalResult));
       if (!askable.includes(input.criterion))
         return {
           ok: false,

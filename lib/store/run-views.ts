@@ -332,7 +332,7 @@ export function createRunViews(prisma: PrismaClient) {
       // on every load and run. At most AGREEMENT_MAX_RESULTS of them (one more tells there are more).
       const rows = await prisma.$queryRaw<
         { data: unknown }[]
-      >`SELECT e.data FROM eval_results e WHERE ${agreementRows(runId)} ORDER BY e.suite_order, e.id LIMIT ${AGREEMENT_MAX_RESULTS + 1}`;
+      >`SELECT rubric_studio_result(e.data) AS data FROM eval_results e WHERE ${agreementRows(runId)} ORDER BY e.suite_order, e.id LIMIT ${AGREEMENT_MAX_RESULTS + 1}`;
       const sampled = rows.length > AGREEMENT_MAX_RESULTS;
       const results = inSuiteOrder(
         rows.slice(0, AGREEMENT_MAX_RESULTS).map((r) => r.data as EvalResult),

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { createRunStore } from "../../lib/store/run-store";
 import { refuseResults } from "../support/refuse-results";
 import { useTestDatabase } from "../support/test-database";
 import { makeWorkspace, startFakeJudge, yaml } from "./cli-harness";
@@ -83,8 +84,13 @@ describe("text and results the run history cannot store", () => {
     expect(result.code, result.stderr).toBe(0);
     const runId = runIdIn(result.stderr);
     expect(await runOf(runId)).toMatchObject({ status: "completed", passed: 2, judgeCalls: 2 });
-    const criteria = await database.prisma.criterionResultRow.findMany({ where: { runId } });
+    const stored = await createRunStore(database.prisma).results(runId);
+    const criteria = stored.flatMap((r) => r.criteria);
     expect(criteria.map((c) => c.reasoning)).toEqual([
+      "quoted before\ufffdafter \ufffd",
+      "quoted before\ufffdafter \ufffd",
+    ]);
+    expect(criteria.map((c) => c.verdicts[0]?.reasoning)).toEqual([
       "quoted before\ufffdafter \ufffd",
       "quoted before\ufffdafter \ufffd",
     ]);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { createRunStore } from "../../lib/store/run-store";
 import { refuseResults } from "../support/refuse-results";
 import { useTestDatabase } from "../support/test-database";
 import {
@@ -70,10 +71,10 @@ describe("a worker and what the database cannot store", () => {
       const [runA, runB] = [a.stdout.trim(), b.stdout.trim()];
       expect(await waitForEnd(runA, 45_000)).toBe("completed");
       expect(await waitForEnd(runB, 45_000)).toBe("completed");
-      const stored = await database.prisma.criterionResultRow.findFirst({
-        where: { runId: runA, evalResult: { evalName: "refused" } },
-      });
-      expect(stored?.reasoning).toBe('It says "before\ufffdafter".');
+      const stored = (await createRunStore(database.prisma).results(runA)).find(
+        (r) => r.eval === "refused",
+      );
+      expect(stored?.criteria[0]?.reasoning).toBe('It says "before\ufffdafter".');
       const run = await database.prisma.run.findUnique({ where: { id: runA } });
       expect(run).toMatchObject({ passed: 2, judgeCalls: 2 });
       expect(run!.costUsd).toBeGreaterThan(0);

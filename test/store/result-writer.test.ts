@@ -82,8 +82,6 @@ async function whatReadersSee(runId: string) {
       required: true,
       guard: true,
       gates: true,
-      reasoning: true,
-      evidence: true,
     },
   });
   const key = (r: (typeof criterionRows)[number]) => `${r.evalResult.resultKey}\u0000${r.name}`;
@@ -120,7 +118,7 @@ describe("result writer", () => {
     const seen = await whatReadersSee(batched);
     expect(seen.skip).toEqual(results.map((r) => r.id).sort());
     expect(seen.criterionRows.length).toBe(results.reduce((n, r) => n + r.criteria.length, 0));
-    expect(seen.criterionRows.some((c) => c.evidence === "14 days")).toBe(true);
+    expect(seen.results.some((r) => r.criteria.some((c) => c.evidence === "14 days"))).toBe(true);
     expect(seen.results.some((r) => JSON.stringify(r).includes("\uFFFD"))).toBe(true);
     expect(seen).toEqual(expected);
   });
