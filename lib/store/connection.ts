@@ -61,6 +61,9 @@ const pools = new WeakMap<PrismaClient, pg.Pool>();
 
 export function createPrismaClient(url: string, options: { max?: number } = {}): PrismaClient {
   const pool = new pg.Pool(poolConfig(url, options));
+  // An idle connection that fails leaves the pool, and the next query opens another; without a
+  // listener the pool's 'error' event would end the process before Prisma's adapter adds its own.
+  pool.on("error", () => undefined);
   // The client's $disconnect ends the pool, as it ends one the adapter makes.
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });
   pools.set(prisma, pool);

@@ -1,6 +1,9 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import type { EvalResult } from "../../lib/engine/results/report";
 import { csvHeader, csvResultLine } from "../../lib/report/csv-rows";
+import { adapterFor, poolOf } from "../../lib/store/connection";
+import { PrismaClient } from "../../lib/store/generated/client";
+import { saveResultBatch } from "../../lib/store/result-batch";
 import { createResultWriter } from "../../lib/store/result-writer";
 import { createRunExport } from "../../lib/store/run-export";
 import { createRunQueries } from "../../lib/store/run-queries";
@@ -121,6 +124,19 @@ describe("result writer", () => {
     expect(seen.results.some((r) => r.criteria.some((c) => c.evidence === "14 days"))).toBe(true);
     expect(seen.results.some((r) => JSON.stringify(r).includes("\uFFFD"))).toBe(true);
     expect(seen).toEqual(expected);
+  });
+
+  it("writes the same through a Prisma client that has no pool of its own (no poolOf)", async () => {
+    const results = await gradedResults();
+    const store = createRunStore(db.prisma);
+    const viaPool = await newRun(store, results.length);
+    await saveResultBatch(db.prisma, { runId: viaPool, results });
+    const prisma = new PrismaClient({ adapter: adapterFor(db.url, { max: 1 }) });
+    onTestFinished(() => prisma.$disconnect());
+    expect(poolOf(prisma)).toBeUndefined();
+    const viaPrisma = await newRun(store, results.length);
+    await saveResultBatch(prisma, { runId: viaPrisma, results });
+    expect(await whatReadersSee(viaPrisma)).toEqual(await whatReadersSee(viaPool));
   });
 
   it("writes a result again in place, its criteria replaced, never doubled", async () => {
