@@ -226,7 +226,7 @@ export function createCachedJudge(options: CachedJudgeOptions): JudgePort {
       // Held since the claim (the batch holds each key it claims).
       try {
         const outcome = await inner.grade(request, context);
-        await record(recordOf(key, outcome));
+        await record(recordOf(asked, outcome));
         return outcome;
       } finally {
         drop(key);
@@ -255,10 +255,10 @@ function reusedOutcome(row: StoredCall, verdict: Verdict): JudgeOutcome<Verdict>
 }
 
 /** A paid call's row: its verdict (or error), tokens and cost, made storable first (storable.ts). */
-function recordOf(key: string, outcome: JudgeOutcome<Verdict>): CallRecord {
+function recordOf(asked: ClaimInput, outcome: JudgeOutcome<Verdict>): CallRecord {
   const { call } = outcome;
   return {
-    key,
+    ...asked,
     status: outcome.ok ? "done" : "error",
     verdict: outcome.ok ? storableDeep(outcome.verdict) : null,
     raw: call.raw === undefined ? null : storableDeep(call.raw),

@@ -2,8 +2,10 @@ import type { PrismaClient } from "./generated/client";
 
 // The judge cache's statements, each for many keys at once (cached-judge.ts batches the calls of a
 // tick into one): rows go in as one `json` parameter read by json_to_recordset, as result-batch.ts
-// writes results. Keys are sent sorted, so two workers claiming overlapping keys lock them in the
-// same order and never deadlock on each other.
+// writes results, and their keys as a text[] too, so that judge_calls is read by its primary key
+// (joined to json_to_recordset alone, the planner scans the whole table: a million rows at the end
+// of a big run, for every batch). Keys are sent sorted, so two workers claiming overlapping keys
+// lock them in the same order and never deadlock on each other.
 
 /** A stored call as a claim reads it. */
 export interface StoredCall {
@@ -35,7 +37,8 @@ export async function claimOrRead(
     runId: string | undefined;
   },
 ): Promise<StoredCall[]> {
-  const rows = JSON.stringify([...input.rows].sort((a, b) => (a.key < b.key ? -1 : 1)));
+  const sorted = [...input.rows].sort((a, b) => (a.key < b.key ? -1 : 1));
+  const rows = JSON.stringify(sorted);
   const now = new Date();
   return prisma.$queryRaw<StoredCall[]>`
     WITH input AS (
@@ -55,7 +58,9 @@ export async function claimOrRead(
           AND (${input.runId ?? null}::uuid IS NULL OR rc.run_id <> ${input.runId ?? null}::uuid)
         LIMIT 1
       ) END AS "payerRunId"
-    FROM input LEFT JOIN claimed ON claimed.key = input.key LEFT JOIN judge_calls j ON j.key = input.key`;
+    FROM input LEFT JOIN claimed ON claimed.key = input.key
+    -- One primary-key lookup per key (OFFSET 0 keeps the planner from scanning the table instead).
+    LEFT JOIN LATERAL (SELECT * FROM judge_calls WHERE key = input.key OFFSET 0) j ON true`;
 }
 
 /** A stored row the caller may take over, and the claimant it may take it from at once. */
@@ -75,20 +80,22 @@ export async function takeOver(
   input: { rows: readonly Takeover[]; owner: string; leaseMs: number; takeDone: boolean },
 ): Promise<Set<string>> {
   if (input.rows.length === 0) return new Set();
-  const rows = JSON.stringify([...input.rows].sort((a, b) => (a.key < b.key ? -1 : 1)));
+  const sorted = [...input.rows].sort((a, b) => (a.key < b.key ? -1 : 1));
+  const rows = JSON.stringify(sorted);
+  const keys = sorted.map((row) => row.key);
   const now = new Date();
   const stale = new Date(now.getTime() - input.leaseMs);
   const taken = await prisma.$queryRaw<{ key: string }[]>`
     WITH input AS (
       SELECT * FROM json_to_recordset(${rows}::json) AS x(key text, "fromOwner" text)
     ), locked AS (
-      SELECT j.key FROM judge_calls j JOIN input ON input.key = j.key
-      ORDER BY j.key FOR UPDATE OF j SKIP LOCKED
+      SELECT j.key FROM judge_calls j WHERE j.key = ANY(${keys}::text[])
+      ORDER BY j.key FOR UPDATE SKIP LOCKED
     )
     UPDATE judge_calls j SET status = 'pending', claimed_by = ${input.owner},
       claimed_at = ${now}::timestamptz
     FROM input
-    WHERE j.key = input.key AND j.key IN (SELECT key FROM locked) AND (
+    WHERE j.key = ANY(${keys}::text[]) AND j.key = input.key AND j.key IN (SELECT key FROM locked) AND (
       j.status = 'error'
       OR (j.status = 'pending' AND j.claimed_at < ${stale}::timestamptz)
       OR (j.status = 'pending' AND input."fromOwner" IS NOT NULL AND j.claimed_by = input."fromOwner")
@@ -105,6 +112,8 @@ export interface CallRecord {
   verdict: unknown;
   raw: unknown;
   error: string | null;
+  model: string;
+  templateVersion: string;
   inputTokens: number;
   outputTokens: number;
   cacheReadTokens: number;
@@ -120,30 +129,40 @@ export interface CallRecord {
 /**
  * Writes paid calls' rows (releasing their claims) and links each to the run as paid, when there
  * is one. One statement: the database refusing any row refuses them all (the caller writes them
- * again one by one).
+ * again one by one). An upsert on the key, not an UPDATE ... FROM: the conflict finds each row by
+ * its primary key, where a join to json_to_recordset would scan the table.
  */
 export async function recordCalls(
   prisma: PrismaClient,
   input: { records: readonly CallRecord[]; runId: string | undefined },
 ): Promise<void> {
   if (input.records.length === 0) return;
-  const rows = JSON.stringify([...input.records].sort((a, b) => (a.key < b.key ? -1 : 1)));
+  // One row a key (the last): an upsert may not change a row twice.
+  const byKey = new Map(input.records.map((record) => [record.key, record]));
+  const rows = JSON.stringify([...byKey.values()].sort((a, b) => (a.key < b.key ? -1 : 1)));
   await prisma.$executeRaw`
     WITH input AS (
       SELECT * FROM json_to_recordset(${rows}::json) AS x(key text, status text, verdict jsonb, raw jsonb,
-        error text, "inputTokens" int, "outputTokens" int, "cacheReadTokens" int, "cacheWriteTokens" int,
-        "cacheWrite1hTokens" int, "latencyMs" int, attempts int, "costUsd" float8, provider text,
-        "batchId" text)
+        error text, model text, "templateVersion" text, "inputTokens" int, "outputTokens" int,
+        "cacheReadTokens" int, "cacheWriteTokens" int, "cacheWrite1hTokens" int, "latencyMs" int,
+        attempts int, "costUsd" float8, provider text, "batchId" text)
     ), recorded AS (
-      UPDATE judge_calls j SET status = input.status,
-        verdict = CASE WHEN input.status = 'done' THEN input.verdict ELSE j.verdict END,
-        raw = input.raw, error = input.error, claimed_by = NULL,
-        input_tokens = input."inputTokens", output_tokens = input."outputTokens",
-        cache_read_tokens = input."cacheReadTokens", cache_write_tokens = input."cacheWriteTokens",
-        cache_write_1h_tokens = input."cacheWrite1hTokens", latency_ms = input."latencyMs",
-        attempts = input.attempts, cost_usd = input."costUsd", provider = input.provider,
-        batch_id = input."batchId", finished_at = ${new Date()}::timestamptz
-      FROM input WHERE j.key = input.key
+      INSERT INTO judge_calls AS j (key, status, verdict, raw, error, model, template_version,
+        input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, cache_write_1h_tokens,
+        latency_ms, attempts, cost_usd, provider, batch_id, finished_at)
+      SELECT key, status, CASE WHEN status = 'done' THEN verdict END, raw, error, model,
+        "templateVersion", "inputTokens", "outputTokens", "cacheReadTokens", "cacheWriteTokens",
+        "cacheWrite1hTokens", "latencyMs", attempts, "costUsd", provider, "batchId",
+        ${new Date()}::timestamptz
+      FROM input ORDER BY key
+      ON CONFLICT (key) DO UPDATE SET status = EXCLUDED.status,
+        verdict = CASE WHEN EXCLUDED.status = 'done' THEN EXCLUDED.verdict ELSE j.verdict END,
+        raw = EXCLUDED.raw, error = EXCLUDED.error, claimed_by = NULL,
+        input_tokens = EXCLUDED.input_tokens, output_tokens = EXCLUDED.output_tokens,
+        cache_read_tokens = EXCLUDED.cache_read_tokens, cache_write_tokens = EXCLUDED.cache_write_tokens,
+        cache_write_1h_tokens = EXCLUDED.cache_write_1h_tokens, latency_ms = EXCLUDED.latency_ms,
+        attempts = EXCLUDED.attempts, cost_usd = EXCLUDED.cost_usd, provider = EXCLUDED.provider,
+        batch_id = EXCLUDED.batch_id, finished_at = EXCLUDED.finished_at
       RETURNING j.key
     )
     INSERT INTO run_calls (run_id, call_key, reused)

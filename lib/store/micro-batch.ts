@@ -1,6 +1,7 @@
 // Calls that each want one small statement, sharing one: every item handed in within one tick of
 // the event loop, or while the batch before was being run, goes into the next batch (at most
-// `maxItems`), and each caller gets its own item's answer. One batch runs at a time, so a slow
+// `maxItems`), and each caller gets its own item's answer. At most `inFlight` batches run at once
+// (each on its own connection: while the database runs one, Node prepares the next), so a slow
 // database gathers bigger batches and a fast one answers each call almost at once. A batch that
 // throws rejects every item in it; the next batch is run as usual.
 
@@ -9,6 +10,8 @@ export interface MicroBatcherOptions<I, O> {
   run(items: readonly I[]): Promise<readonly O[]>;
   /** The most items a batch holds (default 500). */
   maxItems?: number;
+  /** Batches run at once (default 2). */
+  inFlight?: number;
 }
 
 export type MicroBatcher<I, O> = (item: I) => Promise<O>;
@@ -22,13 +25,14 @@ interface Waiting<I, O> {
 export function createMicroBatcher<I, O>(options: MicroBatcherOptions<I, O>): MicroBatcher<I, O> {
   const maxItems = Math.max(1, options.maxItems ?? 500);
   let queue: Waiting<I, O>[] = [];
-  let running = false;
+  const inFlight = Math.max(1, options.inFlight ?? 2);
+  let running = 0;
   let scheduled = false;
 
   async function runBatch(): Promise<void> {
     scheduled = false;
-    if (running || queue.length === 0) return;
-    running = true;
+    if (running >= inFlight || queue.length === 0) return;
+    running++;
     const batch = queue.slice(0, maxItems);
     queue = queue.slice(batch.length);
     try {
@@ -39,7 +43,7 @@ export function createMicroBatcher<I, O>(options: MicroBatcherOptions<I, O>): Mi
     } catch (error) {
       for (const w of batch) w.reject(error);
     } finally {
-      running = false;
+      running--;
       // What arrived meanwhile goes at once: it has waited a whole batch already.
       if (queue.length > 0) void runBatch();
     }
@@ -48,7 +52,7 @@ export function createMicroBatcher<I, O>(options: MicroBatcherOptions<I, O>): Mi
   return (item) =>
     new Promise<O>((resolve, reject) => {
       queue.push({ item, resolve, reject });
-      if (!running && !scheduled) {
+      if (running < inFlight && !scheduled) {
         scheduled = true;
         setImmediate(() => void runBatch());
       }
