@@ -121,6 +121,7 @@ export function createCachedJudge(options: CachedJudgeOptions): JudgePort {
       // over as left behind while this statement has them.
       for (const { key } of unique) hold(key);
       const answers = new Map<string, Claim>();
+      let failed = true;
       try {
         const rows = await claimOrRead(prisma, { rows: unique, owner, runId });
         const takeable = [];
@@ -136,8 +137,10 @@ export function createCachedJudge(options: CachedJudgeOptions): JudgePort {
         const taken = await takeOver(prisma, { rows: takeable, owner, leaseMs, takeDone: !reuse });
         for (const { key } of takeable)
           answers.set(key, taken.has(key) ? { kind: "owned" } : { kind: "wait" });
+        failed = false;
       } finally {
-        for (const { key } of unique) if (answers.get(key)?.kind !== "owned") drop(key);
+        // A key owned is held until its call is recorded; a batch that failed pays for none.
+        for (const { key } of unique) if (failed || answers.get(key)?.kind !== "owned") drop(key);
       }
       // A key asked twice in one batch is paid by the first; the others wait for its verdict.
       const first = new Set<string>();
