@@ -2,8 +2,8 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { useTestDatabase } from "../support/test-database";
 import { writeLines } from "../support/measure-cli";
-import { item, REASONING } from "../support/big-items";
-import { makeWorkspace, startFakeJudge, startWorkerProcess, yaml } from "./cli-harness";
+import { bigSuite, item, REASONING } from "../support/big-items";
+import { makeWorkspace, startFakeJudge, startWorkerProcess } from "./cli-harness";
 
 // Cancel of a big queued run (issue 20): the worker that sees the cancel stores the queued cells
 // as skipped (cancelled) a page at a time, never every skipped result at once. Through the real
@@ -27,17 +27,7 @@ describe("cancel of a big queued run", () => {
   }) => {
     const ws = await makeWorkspace(onTestFinished);
     await writeLines(path.join(ws.dir, "items.jsonl"), ITEMS, item);
-    await ws.write(
-      "suite.yaml",
-      yaml(
-        "datasets:",
-        "  big: { file: items.jsonl }",
-        "evals:",
-        "  - name: big",
-        "    candidates: { dataset: big }",
-        '    rubric: "The answer is correct (cancel-queued-big)."',
-      ),
-    );
+    await ws.write("suite.yaml", bigSuite("The answer is correct (cancel-queued-big)."));
     const judge = await startFakeJudge(onTestFinished, {
       respond: () => ({ verdict: { reasoning: REASONING, score: 0.9 } }),
     });

@@ -2,7 +2,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { useTestDatabase } from "../support/test-database";
 import { measuredCli, writeLines } from "../support/measure-cli";
-import { item, REASONING, wrong } from "../support/big-items";
+import { bigSuite, item, REASONING, wrong } from "../support/big-items";
 import { candidateOf, makeWorkspace, startFakeJudge, yaml } from "./cli-harness";
 
 // `eval --queue` without --detach of a big dataset in flat memory (issue 20): it grades the run
@@ -27,18 +27,7 @@ describe("eval --queue of a big dataset", () => {
       }),
     });
     await writeLines(path.join(ws.dir, "items.jsonl"), ITEMS, item);
-    await ws.write(
-      "suite.yaml",
-      yaml(
-        "datasets:",
-        "  big: { file: items.jsonl }",
-        "evals:",
-        "  - name: big",
-        "    candidates: { dataset: big }",
-        '    rubric: "The answer is correct (queue-stream)."',
-        "    threshold: 0.5",
-      ),
-    );
+    await ws.write("suite.yaml", bigSuite("The answer is correct (queue-stream)."));
     const run = await measuredCli({
       args: [
         "eval",

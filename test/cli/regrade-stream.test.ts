@@ -2,10 +2,10 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { useTestDatabase } from "../support/test-database";
 import { measuredCli, writeLines } from "../support/measure-cli";
-import { item, REASONING, wrong } from "../support/big-items";
+import { bigSuite, item, REASONING, wrong } from "../support/big-items";
 import { createRegradeViews } from "../../lib/store/regrade-views";
 import { flipCountsText } from "../../lib/engine/trust/regrade/flip-counts";
-import { candidateOf, makeWorkspace, startFakeJudge, yaml } from "./cli-harness";
+import { candidateOf, makeWorkspace, startFakeJudge } from "./cli-harness";
 
 // `regrade` of a big stored run in flat memory (issue 20): the source's results are matched by
 // key a window at a time and its candidates read one cell at a time, never the run whole; through
@@ -13,17 +13,7 @@ import { candidateOf, makeWorkspace, startFakeJudge, yaml } from "./cli-harness"
 
 const database = useTestDatabase();
 
-const SUITE = (rubric: string) =>
-  yaml(
-    "datasets:",
-    "  big:",
-    "    file: items.jsonl",
-    "evals:",
-    "  - name: big",
-    "    candidates: { dataset: big }",
-    `    rubric: "${rubric}"`,
-    "    threshold: 0.5",
-  );
+const SUITE = bigSuite;
 
 /** With the strict rubric, every right answer whose number is a multiple of 5 fails too. */
 const verdictOf = (request: { user: string; system: string }) => {

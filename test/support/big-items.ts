@@ -16,3 +16,16 @@ export const item = (i: number) =>
     input: `Question ${i}?`,
     expected_output: `${wrong(i) ? "WRONG" : "RIGHT"} answer number ${i}. ${PADDING}`,
   });
+
+/** A suite of one eval whose candidates are the items of items.jsonl, graded by `rubric` (pass at 0.5). */
+export const bigSuite = (rubric: string) =>
+  [
+    "datasets:",
+    "  big: { file: items.jsonl }",
+    "evals:",
+    "  - name: big",
+    "    candidates: { dataset: big }",
+    `    rubric: "${rubric}"`,
+    "    threshold: 0.5",
+    "",
+  ].join("\n");
