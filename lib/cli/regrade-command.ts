@@ -85,7 +85,8 @@ async function regradeRun(input: {
   let loaded: LoadResult & { text?: string };
   const limits = fileLimits(settings);
   if (options.config !== undefined) {
-    loaded = await readSuiteFile({ file: options.config, cwd: io.cwd, limits });
+    // Its JSONL and CSV datasets stay streams: the plan is walked lazily, never held.
+    loaded = await readSuiteFile({ file: options.config, cwd: io.cwd, limits, stream: true });
   } else {
     const own = loadSuite({ text: run.yaml, file: run.config.file, limits });
     loaded = own.ok
@@ -93,6 +94,7 @@ async function regradeRun(input: {
           suite: own.value,
           suitePath: path.resolve(run.config.cwd ?? io.cwd, run.config.file),
           limits,
+          stream: true,
         }).then((read) => (read.ok ? { ...own, value: read.value } : read))
       : own;
   }
