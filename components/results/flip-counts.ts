@@ -1,35 +1,8 @@
-// The flips page's headline, as a person would count the rows below it.
+// The flips page's headline, as a person would count the rows below it: the engine's wording,
+// which `rubric-studio regrade` ends with too.
 
-/** A regrade's results against its source's (lib/store/regrade-views.ts's FlipCounts). */
-export interface FlipCountsView {
-  nowFail: number;
-  nowPass: number;
-  criteria: number;
-  moved: number;
-  unchanged: number;
-}
-
-const n = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
-
-/** The results a person needs to look at: flips (a result's or a criterion's) and score moves. */
-export function changedCount(counts: FlipCountsView): number {
-  return counts.nowFail + counts.nowPass + counts.criteria + counts.moved;
-}
-
-/**
- * "4 flips: 2 now fail, 1 now passes, 1 with a criterion flipped; 4 moved without flipping; 14
- * unchanged" (parts with nothing in them left out).
- */
-export function flipCountsText(counts: FlipCountsView): string {
-  const flips = counts.nowFail + counts.nowPass + counts.criteria;
-  const which = [
-    counts.nowFail ? n(counts.nowFail, "now fails", "now fail") : "",
-    counts.nowPass ? n(counts.nowPass, "now passes", "now pass") : "",
-    counts.criteria ? `${counts.criteria} with a criterion flipped` : "",
-  ].filter(Boolean);
-  return [
-    `${n(flips, "flip", "flips")}${which.length ? `: ${which.join(", ")}` : ""}`,
-    ...(counts.moved ? [`${counts.moved} moved without flipping`] : []),
-    `${counts.unchanged} unchanged`,
-  ].join("; ");
-}
+export {
+  changedCount,
+  flipCountsText,
+  type FlipCountsView,
+} from "../../lib/engine/trust/regrade/flip-counts";

@@ -10,6 +10,9 @@ import type { WorkerOptions } from "../store/run-worker";
 // Batches (lib/judge/batch-judge.ts), the budget and the projections count
 // batch prices, and each batch's progress is said on stderr when it changes.
 
+/** The API's limit of a batch's size. */
+const BATCH_MAX_BYTES = 256 * 1024 * 1024;
+
 /** The batch options of the provider judge: polling, the run's ledger, progress lines on stderr. */
 export function batchOptions(input: {
   pollSeconds: number;
@@ -22,6 +25,8 @@ export function batchOptions(input: {
    * when all of them wait in it.
    */
   outstanding?: () => number;
+  /** Requests per batch at most (RUBRIC_STUDIO_BATCH_MAX_REQUESTS; default the API's limit). */
+  maxRequests?: number;
 }): Omit<BatchRoundsOptions, "client"> {
   const said = new Map<string, string>();
   return {
@@ -29,6 +34,9 @@ export function batchOptions(input: {
     ...(input.ledger ? { ledger: input.ledger } : {}),
     ...(input.signal ? { signal: input.signal } : {}),
     ...(input.outstanding ? { outstanding: input.outstanding } : {}),
+    ...(input.maxRequests !== undefined
+      ? { limits: { requests: input.maxRequests, bytes: BATCH_MAX_BYTES } }
+      : {}),
     onProblem: (message) => input.say(`warning: ${message}\n`),
     onProgress: (progress) => {
       const line = progressLine(progress);

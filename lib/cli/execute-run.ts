@@ -233,7 +233,7 @@ export async function executeRun(request: RunRequest): Promise<number> {
         ? {
             baseline: {
               tally,
-              lookup: (keys) => history.verdictsOf(db!.prisma, { runId: baseline!.runId, keys }),
+              lookup: history.lookupFor({ db: db!, runId: baseline!.runId, request }),
               previous: Boolean(request.regrade),
             },
           }

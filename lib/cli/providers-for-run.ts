@@ -43,6 +43,9 @@ export function providersForRun(input: {
             batch: batchOptions({
               pollSeconds: run.config.batch.pollSeconds ?? 30,
               say: input.say ?? (() => {}),
+              ...(input.settings.batchMaxRequests !== undefined
+                ? { maxRequests: input.settings.batchMaxRequests }
+                : {}),
               ...batch,
             }),
           }

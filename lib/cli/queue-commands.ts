@@ -1,20 +1,13 @@
 import { plural } from "../engine/results/format-score";
+import { planTotals } from "../engine/plan/plan-suite";
+import { wholeReportRefusal } from "./stream-reports";
 import type { SuiteConfig } from "../config/types";
-import { loadSuite } from "../config/load-suite";
-import { planSuite } from "../engine/plan/plan-suite";
-import { buildReport, exitCodeOf } from "../engine/run-suite";
-import { providerResolution } from "../judge/provider-resolution";
 import { readServerProviders } from "../judge/server-providers";
-import { compareToBaseline } from "../engine/trust/compare-baseline";
-import { markRegrade } from "../engine/trust/regrade/regrade";
-import { createRegradeViews } from "../store/regrade-views";
-import type { Report } from "../engine/results/report";
 import type { ReporterName } from "../report/registry";
 import type { Settings } from "../env/read-env";
 import { openDatabase, type Database } from "../store/open-database";
-import { createRunStore, type RunConfig, type StoredRun } from "../store/run-store";
-import { createRunExport } from "../store/run-export";
-import { STREAM_ABOVE, streamsAll, streamStoredReport } from "./stream-stored-report";
+import { createRunStore, type RunConfig } from "../store/run-store";
+import { renderStoredRun } from "./render-stored-run";
 import { liveForRun } from "./live-for-run";
 import { providersForRun, serverAgentEndpoints } from "./providers-for-run";
 import { readServerAllowList } from "../live/server-allow-list";
@@ -22,7 +15,6 @@ import { enqueuePlannedRun } from "../store/enqueue-run";
 import { DEFAULT_QUEUE_TIMING, openQueue, type QueueTiming } from "../store/grade-queue";
 import { startWorker } from "../store/run-worker";
 import { runSuiteLoader } from "./run-suite-loader";
-import { writeReports } from "./write-reports";
 import type { CliIo } from "./cli-io";
 
 // Runs through the job queue: `eval --queue` (split a run into jobs, grade
@@ -69,6 +61,21 @@ export async function queuedRun(input: {
   detach: boolean;
 }): Promise<number> {
   const { suite, settings, config, io } = input;
+  // A format that renders the whole report would read the whole run back: refused before it is queued.
+  const refusal =
+    !input.detach &&
+    wholeReportRefusal(
+      input.reporters,
+      planTotals({
+        suite,
+        defaultModel: config.judgeModel,
+        ...(input.filter ? { filter: input.filter } : {}),
+      }).cells,
+    );
+  if (refusal) {
+    io.stderr.write(`error: ${refusal}\n`);
+    return 2;
+  }
   const policies = await serverPolicies(settings, io);
   if (!policies) return 2;
   const db = await openDatabase({ databaseUrl: settings.databaseUrl, dataDir: settings.dataDir });
@@ -149,118 +156,6 @@ async function waitForRun(input: { db: Database; runId: string; io: CliIo }): Pr
       input.io.stderr.write(`\r\x1b[2K${last}/${plural(run.totalCells, "result")}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
-
-async function renderStoredRun(input: {
-  db: Database;
-  runId: string;
-  io: CliIo;
-  reporters: ReporterName[];
-  output?: string;
-  color: boolean;
-}): Promise<number> {
-  const store = createRunStore(input.db.prisma);
-  const run = await store.getRun(input.runId);
-  if (!run) {
-    input.io.stderr.write(`error: no run with id ${input.runId}\n`);
-    return 2;
-  }
-  const loaded = loadSuite({ text: run.yaml, file: run.config.file });
-  if (!loaded.ok) {
-    input.io.stderr.write(`error: the stored suite of run ${run.id} no longer loads\n`);
-    return 2;
-  }
-  const order = new Map(
-    planSuite({ suite: loaded.value, defaultModel: run.config.judgeModel }).map((cell, i) => [
-      cell.id,
-      i,
-    ]),
-  );
-  // Prices need no key: each model's provider table (a declared provider's models are unpriced).
-  const { priceOf } = providerResolution({
-    ...(loaded.value.providers ? { declared: loaded.value.providers } : {}),
-    hasKey: () => true,
-  });
-  // A big run in formats written as they go is streamed as it is read (stream-stored-report.ts).
-  const streamed = streamsAll(input.reporters);
-  const exporter = createRunExport(input.db.prisma);
-  const stored = streamed && !run.config.baseline ? await exporter.resultCount(run.id) : 0;
-  if (streamed && stored > STREAM_ABOVE) {
-    const summary = await streamStoredReport({
-      names: input.reporters,
-      pages: exporter.resultPages(run.id),
-      total: stored,
-      criteria: await exporter.criterionNames(run.id),
-      report: {
-        suite: loaded.value,
-        toolVersion: run.config.toolVersion,
-        // The run's own times, as the report of a small run and `eval --store` say them.
-        startedAt: (run.startedAt ?? run.createdAt).getTime(),
-        finishedAt: (run.finishedAt ?? new Date()).getTime(),
-        runId: run.id,
-      },
-      priceOf,
-      ...(input.output !== undefined ? { output: input.output } : {}),
-      io: input.io,
-      color: input.color,
-    });
-    return stillRunning(run, summary.total) ?? exitCodeOf({ summary } as Report);
-  }
-  const results = (await store.results(run.id)).sort(
-    (a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0),
-  );
-  let report: Report = {
-    ...buildReport({
-      results,
-      suite: loaded.value,
-      toolVersion: run.config.toolVersion,
-      startedAt: (run.startedAt ?? run.createdAt).getTime(),
-      finishedAt: (run.finishedAt ?? new Date()).getTime(),
-      priceOf,
-    }),
-    runId: run.id,
-  };
-  // A run held to a baseline gate is reported (and exits) against that same baseline.
-  const gate = run.config.baseline;
-  if (gate) {
-    const baseline = await store.getRun(gate.runId);
-    if (!baseline) {
-      input.io.stderr.write(
-        `error: run ${run.id} was gated on baseline run ${gate.runId}, which is no longer stored\n`,
-      );
-      return 2;
-    }
-    report = {
-      ...report,
-      baseline: compareToBaseline({
-        report,
-        baseline: await store.results(baseline.id),
-        baselineRunId: baseline.id,
-        maxDrop: gate.maxDrop,
-      }),
-    };
-  }
-  // A regrade's results beside its source's (joined in SQL), the flips first, as `regrade` reported them.
-  const regrade = await createRegradeViews(input.db.prisma).previousOf(run.id);
-  if (regrade)
-    report = markRegrade({ report, source: regrade.previous, sourceRunId: regrade.sourceRunId });
-  await writeReports({
-    names: input.reporters,
-    report,
-    output: input.output,
-    io: input.io,
-    color: input.color,
-  });
-  return stillRunning(run, results.length) ?? exitCodeOf(report);
-
-  /** A run not finished yet: says how far it is, exit 1. */
-  function stillRunning(stored: StoredRun, results: number): 1 | undefined {
-    if (results >= stored.totalCells) return undefined;
-    input.io.stderr.write(
-      `run ${stored.id} is ${stored.status}: ${results} of ${plural(stored.totalCells, "result")} so far\n`,
-    );
-    return 1;
   }
 }
 

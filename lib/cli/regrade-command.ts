@@ -2,21 +2,17 @@ import path from "node:path";
 import { formatIssue, loadSuite } from "../config/load-suite";
 import { modelNameProblem } from "../config/check-providers";
 import type { LoadResult } from "../config/types";
-import { planSuite } from "../engine/plan/plan-suite";
-import {
-  hasStoredCandidate,
-  replayStoredCandidates,
-  storedResponses,
-} from "../engine/trust/regrade/regrade";
+import { flipCountsText } from "../engine/trust/regrade/flip-counts";
 import { withJudge } from "../engine/trust/regrade/with-judge";
-import type { Settings } from "../env/read-env";
 import { fileLimits } from "./file-limits";
-import { openDatabase } from "../store/open-database";
+import { openDatabase, type Database } from "../store/open-database";
+import { matchRegradeSource, namedList } from "../store/regrade-source";
+import { storedCandidates } from "../store/regrade-replay";
+import { createRegradeViews } from "../store/regrade-views";
 import { createRunStore, type StoredRun } from "../store/run-store";
-import type { EvalResult } from "../engine/results/report";
 import type { CliIo } from "./cli-io";
 import { executeRun } from "./execute-run";
-import { storedRunSetup } from "./stored-run-setup";
+import { storedRunSetup, type StoredRunSetup } from "./stored-run-setup";
 import { readSuiteAttachments, readSuiteFile } from "./read-suite-file";
 
 // `regrade RUN_ID|latest`: grades a stored run's candidates (fixed responses,
@@ -34,32 +30,22 @@ export interface RegradeOptions {
   maxDrop: number;
 }
 
+/** The stored run `ref` names (an id, or `latest`), or why there is none. */
 async function sourceRun(input: {
+  db: Database;
   ref: string;
   config?: string;
-  settings: Settings;
-}): Promise<{ run: StoredRun; results: EvalResult[] } | string> {
-  const db = await openDatabase({
-    databaseUrl: input.settings.databaseUrl,
-    dataDir: input.settings.dataDir,
-  });
-  try {
-    const store = createRunStore(db.prisma);
-    const id =
-      input.ref !== "latest"
-        ? input.ref
-        : input.config !== undefined
-          ? (await store.latestRun({ suiteName: path.normalize(input.config) }))?.id
-          : await store.newestRunId();
-    const run = id === undefined ? undefined : await store.getRun(id);
-    if (!run)
-      return input.ref === "latest"
-        ? "no stored run to regrade yet"
-        : `no run with id ${input.ref}`;
-    return { run, results: await store.results(run.id) };
-  } finally {
-    await db.close();
-  }
+}): Promise<StoredRun | string> {
+  const store = createRunStore(input.db.prisma);
+  const id =
+    input.ref !== "latest"
+      ? input.ref
+      : input.config !== undefined
+        ? (await store.latestRun({ suiteName: path.normalize(input.config) }))?.id
+        : await store.newestRunId();
+  const run = id === undefined ? undefined : await store.getRun(id);
+  if (run) return run;
+  return input.ref === "latest" ? "no stored run to regrade yet" : `no run with id ${input.ref}`;
 }
 
 export async function regradeCommand(input: {
@@ -67,23 +53,40 @@ export async function regradeCommand(input: {
   options: RegradeOptions;
   io: CliIo;
 }): Promise<number> {
-  const { ref, options, io } = input;
+  const { options, io } = input;
   const setup = storedRunSetup({ io, reporter: options.reporter });
   if (!setup.ok) return setup.exitCode;
-  const { fail, settings, reporters } = setup;
-  const found = await sourceRun({
-    ref,
-    settings: settings,
-    ...(options.config ? { config: options.config } : {}),
-  });
-  if (typeof found === "string") return fail(found);
-  const { run, results } = found;
+  const { settings } = setup;
+  // Open for the whole run: the source's candidates are read a cell at a time as they are graded.
+  const db = await openDatabase({ databaseUrl: settings.databaseUrl, dataDir: settings.dataDir });
+  try {
+    const run = await sourceRun({
+      db,
+      ref: input.ref,
+      ...(options.config ? { config: options.config } : {}),
+    });
+    if (typeof run === "string") return setup.fail(run);
+    return await regradeRun({ ...input, setup, db, run });
+  } finally {
+    await db.close();
+  }
+}
 
+async function regradeRun(input: {
+  options: RegradeOptions;
+  io: CliIo;
+  setup: StoredRunSetup;
+  db: Database;
+  run: StoredRun;
+}): Promise<number> {
+  const { options, io, db, run } = input;
+  const { fail, settings, reporters } = input.setup;
   // The suite to grade with: the file given, else the run's own text (read again with its files from where it ran).
   let loaded: LoadResult & { text?: string };
   const limits = fileLimits(settings);
   if (options.config !== undefined) {
-    loaded = await readSuiteFile({ file: options.config, cwd: io.cwd, limits });
+    // Its JSONL and CSV datasets stay streams: the plan is walked lazily, never held.
+    loaded = await readSuiteFile({ file: options.config, cwd: io.cwd, limits, stream: true });
   } else {
     const own = loadSuite({ text: run.yaml, file: run.config.file, limits });
     loaded = own.ok
@@ -91,6 +94,7 @@ export async function regradeCommand(input: {
           suite: own.value,
           suitePath: path.resolve(run.config.cwd ?? io.cwd, run.config.file),
           limits,
+          stream: true,
         }).then((read) => (read.ok ? { ...own, value: read.value } : read))
       : own;
   }
@@ -107,30 +111,28 @@ export async function regradeCommand(input: {
   const suite = options.judge !== undefined ? withJudge(loaded.value, options.judge) : loaded.value;
   const judgeModel = options.judge ?? settings.judgeModel;
 
-  // Matched by eval name and cell: the result ids both runs share.
-  const planned = new Set(planSuite({ suite, defaultModel: judgeModel }).map((c) => c.id));
-  const stored = new Set(results.map((r) => r.id));
-  const gone = results.filter((r) => !planned.has(r.id)).map((r) => r.name);
-  const added = [...planned].filter((id) => !stored.has(id));
-  if (gone.length)
-    io.stderr.write(`Not in the suite any more (not regraded): ${gone.join(", ")}\n`);
-  if (added.length)
+  // Matched by eval name and cell (the result ids both runs share), in one walk of the plan and
+  // one of the source's keys: the source is never read whole (regrade-source.ts).
+  const match = await matchRegradeSource({
+    prisma: db.prisma,
+    sourceRunId: run.id,
+    plan: { suite, defaultModel: judgeModel, agentsReplayed: true },
+  });
+  if (match.gone.count)
+    io.stderr.write(`Not in the suite any more (not regraded): ${namedList(match.gone)}\n`);
+  if (match.added.count)
     io.stderr.write(
-      `New in the suite, with no stored candidate (grade them with rubric-studio eval): ${added.join(", ")}\n`,
+      `New in the suite, with no stored candidate (grade them with rubric-studio eval): ${namedList(match.added)}\n`,
     );
   // A result that ended before it had a candidate (an agent or generation call that failed, a deferral) has nothing to grade again.
-  const empty = results.filter((r) => planned.has(r.id) && !hasStoredCandidate(r));
-  if (empty.length)
-    io.stderr.write(
-      `No stored candidate (not regraded): ${empty.map((r) => `${r.name} (${r.status})`).join(", ")}\n`,
-    );
-  const withCandidate = new Set(results.filter(hasStoredCandidate).map((r) => r.id));
-  const cells = new Set([...planned].filter((id) => withCandidate.has(id)));
+  if (match.empty.count)
+    io.stderr.write(`No stored candidate (not regraded): ${namedList(match.empty)}\n`);
   io.stderr.write(
-    `Regrading ${cells.size} of ${results.length} results of run ${run.id}: no generation or agent call\n`,
+    `Regrading ${match.cells.size} of ${match.stored} results of run ${run.id}: no generation or agent call\n`,
   );
 
-  return executeRun({
+  const startedAt = new Date();
+  const code = await executeRun({
     suite,
     settings: { ...settings, judgeModel },
     config: {
@@ -152,9 +154,30 @@ export async function regradeCommand(input: {
     baseline: { ref: run.id, maxDrop: options.maxDrop },
     regrade: {
       sourceRunId: run.id,
-      live: replayStoredCandidates({ results, sourceRunId: run.id }),
-      cells,
-      responses: storedResponses(results),
+      live: storedCandidates({ prisma: db.prisma, sourceRunId: run.id }),
+      cells: match.cells,
+      responses: match.responses,
     },
   });
+  await sayFlips({ db, sourceRunId: run.id, since: startedAt, io });
+  return code;
+}
+
+/** The regrade's flips against its source, counted and worded as its flips page heads them. */
+async function sayFlips(input: {
+  db: Database;
+  sourceRunId: string;
+  since: Date;
+  io: CliIo;
+}): Promise<void> {
+  const regrade = await input.db.prisma.run.findFirst({
+    where: { regradeOf: input.sourceRunId, createdAt: { gte: input.since } },
+    orderBy: { createdAt: "desc" },
+    select: { id: true },
+  });
+  if (!regrade) return;
+  const counts = await createRegradeViews(input.db.prisma).flipCounts({ runId: regrade.id });
+  input.io.stderr.write(
+    `Against run ${input.sourceRunId}: ${flipCountsText(counts)} (rubric-studio serve: /runs/${regrade.id}/flips)\n`,
+  );
 }

@@ -1,5 +1,6 @@
 import type { EvalResult } from "../engine/results/report";
 import { BaselineTally, type BaselineVerdict } from "../engine/trust/compare-baseline";
+import { previousOf } from "../engine/trust/regrade/regrade";
 import { needsPerson, type ReviewQuestion } from "../engine/trust/people/needs-person";
 import type { ReportStreams } from "./stream-reports";
 
@@ -30,7 +31,7 @@ export function createResultPipeline(input: {
     tally: BaselineTally;
     /** The baseline's verdicts of these result ids. */
     lookup: (ids: string[]) => Promise<Map<string, BaselineVerdict>>;
-    /** A regrade: each result carries its source's score and status as `previous`. */
+    /** A regrade: each result carries its source's score and status (and the criteria that flipped) as `previous`. */
     previous: boolean;
   };
   /** Gather the review queue's questions (a stored run). */
@@ -53,7 +54,7 @@ export function createResultPipeline(input: {
       baseline!.tally.add(result, verdict);
       emit(
         baseline!.previous && verdict
-          ? { ...result, previous: { score: verdict.score, status: verdict.status } }
+          ? { ...result, previous: previousOf({ now: result, before: verdict }) }
           : result,
       );
     }

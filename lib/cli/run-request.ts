@@ -4,6 +4,7 @@ import type { ReporterName } from "../report/registry";
 import type { Settings } from "../env/read-env";
 import type { RunConfig } from "../store/run-store";
 import type { CliIo } from "./cli-io";
+import type { Database } from "../store/open-database";
 
 // What one run from the command line is asked for (`eval`, `resume`, `regrade`), and the run
 // history it loads only when asked: execute-run.ts runs it.
@@ -52,6 +53,13 @@ export async function loadHistory() {
     import("../store/run-export"),
   ]);
   return {
+    /** The baseline's verdicts of a window of result ids (a regrade's: its criteria's too, for the flips). */
+    lookupFor: (input: { db: Database; runId: string; request: RunRequest }) => (keys: string[]) =>
+      verdictsOf(input.db.prisma, {
+        runId: input.runId,
+        keys,
+        criteria: input.request.regrade !== undefined,
+      }),
     openDatabase,
     createRunStore,
     claimOwner,

@@ -7,12 +7,18 @@ import type { CliIo } from "./cli-io";
 // `regrade`): the environment's settings and the reporters asked for, or an
 // error line and exit 2.
 
+/** What the command goes on with: its settings, reporters, and how it fails (an error line, exit 2). */
+export interface StoredRunSetup {
+  ok: true;
+  settings: Settings;
+  reporters: ReporterName[];
+  fail: (message: string) => 2;
+}
+
 export function storedRunSetup(input: {
   io: CliIo;
   reporter: string;
-}):
-  | { ok: true; settings: Settings; reporters: ReporterName[]; fail: (message: string) => 2 }
-  | { ok: false; exitCode: 2 } {
+}): StoredRunSetup | { ok: false; exitCode: 2 } {
   const fail = (message: string): 2 => {
     input.io.stderr.write(`error: ${message}\n`);
     return 2;

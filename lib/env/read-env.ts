@@ -39,6 +39,14 @@ const EnvSchema = PlanLimitSchema.extend({
         "RUBRIC_STUDIO_WORKER_HEARTBEAT_SECONDS must be a whole number of seconds, at least 10",
     })
     .optional(),
+  RUBRIC_STUDIO_BATCH_MAX_REQUESTS: z.coerce
+    .number()
+    .int()
+    .min(1, { error: "RUBRIC_STUDIO_BATCH_MAX_REQUESTS must be a whole number, at least 1" })
+    .max(100_000, {
+      error: "RUBRIC_STUDIO_BATCH_MAX_REQUESTS must be at most 100,000 (the API's limit)",
+    })
+    .optional(),
   RUBRIC_STUDIO_HOST: z.string().min(1).optional(),
   RUBRIC_STUDIO_PASSWORD: z
     .string()
@@ -87,6 +95,8 @@ export interface Settings {
   dataDir?: string;
   /** How often queue workers must show life before their jobs go to another worker (default 30). */
   workerHeartbeatSeconds?: number;
+  /** Requests per Message Batch at most (default the API's 100,000): a queued run's rounds are split at it. */
+  batchMaxRequests?: number;
   /** The address the dashboard binds to (default 127.0.0.1); `--host` overrides it. */
   host?: string;
   /** The dashboard's login password; required off loopback, and asked for everywhere once set. */
@@ -160,6 +170,7 @@ export function readEnv(env: Env = process.env): SettingsResult {
       databaseUrl: e.DATABASE_URL,
       dataDir: e.RUBRIC_STUDIO_DATA_DIR,
       workerHeartbeatSeconds: e.RUBRIC_STUDIO_WORKER_HEARTBEAT_SECONDS,
+      batchMaxRequests: e.RUBRIC_STUDIO_BATCH_MAX_REQUESTS,
       host: e.RUBRIC_STUDIO_HOST,
       password: e.RUBRIC_STUDIO_PASSWORD,
       apiToken: e.RUBRIC_STUDIO_API_TOKEN,

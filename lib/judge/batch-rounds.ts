@@ -6,9 +6,10 @@ import type { BatchClient, BatchRequest, BatchResult, BatchView } from "./messag
 // more (at most 100,000 requests and 256 MB each), and polled until it ends;
 // each waiter gets its own result by custom_id. What a result leads to (a tree's next level, a repair, the retry
 // of an errored request) arrives later and makes the next round. Batches
-// stored by an earlier process of the same run (the ledger) are adopted: a
-// request whose custom_id one of them holds waits for that batch instead of
-// being submitted again, so nothing is paid twice.
+// stored by another process of the same run (the ledger: an earlier one, or
+// another worker of a queued run, read again as each round begins) are
+// adopted: a request whose custom_id one of them holds waits for that batch
+// instead of being submitted again, so nothing is paid twice.
 // A round closes once every judge call in progress waits in it (`outstanding`,
 // counted around the whole judge, judge cache included: a call still looking
 // up the cache, or writing a verdict it was given before asking for the next
@@ -58,6 +59,8 @@ export type Settled = { batchId: string; result: BatchResult };
 const LIMITS = { requests: 100_000, bytes: 256 * 1024 * 1024 };
 /** Looks in a row that may fail before the batch's waiters are told it could not be followed. */
 const MAX_POLL_FAILURES = 5;
+/** The ledger is read again at most this often (as a round begins). */
+const RELOAD_MS = 1_000;
 /** How often a round being gathered looks whether it can close. */
 const QUIET_MS = 20;
 
@@ -106,7 +109,10 @@ export function createBatchRounds(options: BatchRoundsOptions): BatchRounds {
   let lastArrival = 0;
   /** Calls waiting in submit(), in a round being gathered or in a batch. */
   let waiting = 0;
-  let adopted: Promise<Map<string, string>> | undefined;
+  /** The batch of each custom_id that a batch stored in the ledger by another process holds. */
+  const adopted = new Map<string, string>();
+  let loading: Promise<void> | undefined;
+  let loadedAt = Number.NEGATIVE_INFINITY;
 
   const settle = (customId: string, settled: Settled) => {
     const resolvers = waiters.get(customId) ?? [];
@@ -119,13 +125,24 @@ export function createBatchRounds(options: BatchRoundsOptions): BatchRounds {
     error: { type: "error", error: { type: "api_error", message }, request_id: null },
   });
 
-  async function loadAdopted(): Promise<Map<string, string>> {
-    const byCustomId = new Map<string, string>();
+  async function loadAdopted(): Promise<void> {
     for (const batch of (await ledger?.load()) ?? []) {
+      // This round's own batches, and those adopted already, are followed already.
+      if (members.has(batch.id)) continue;
       members.set(batch.id, batch.customIds);
-      for (const customId of batch.customIds) byCustomId.set(customId, batch.id);
+      for (const customId of batch.customIds) adopted.set(customId, batch.id);
     }
-    return byCustomId;
+  }
+
+  // The ledger is read as a round begins (at most every RELOAD_MS): a queued run's other workers
+  // store batches while this one runs, and a chunk of one that died comes back here, its requests
+  // in a batch this process did not submit (loaded once, they would be paid again).
+  function ledgerRead(): Promise<void> {
+    if (!loading && pending.length === 0 && Date.now() - loadedAt >= RELOAD_MS) {
+      loadedAt = Date.now();
+      loading = loadAdopted().finally(() => (loading = undefined));
+    }
+    return loading ?? Promise.resolve();
   }
 
   async function submit(customId: string, params: BatchRequest["params"]): Promise<Settled> {
@@ -153,13 +170,13 @@ export function createBatchRounds(options: BatchRoundsOptions): BatchRounds {
   }
 
   async function enter(customId: string, params: BatchRequest["params"]): Promise<Settled> {
-    const stored = await (adopted ??= loadAdopted());
+    await ledgerRead();
     return new Promise<Settled>((resolve) => {
       const resolvers = waiters.get(customId);
       // The same request twice in one round (no judge cache to merge them): one custom_id, two waiters.
       if (resolvers) return void resolvers.push(resolve);
       waiters.set(customId, [resolve]);
-      const batchId = stored.get(customId);
+      const batchId = adopted.get(customId);
       if (batchId !== undefined) return void watch(batchId);
       const request = { custom_id: customId, params };
       pending.push({ request, bytes: Buffer.byteLength(JSON.stringify(request)) + 2 });

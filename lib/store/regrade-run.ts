@@ -1,13 +1,14 @@
 import type { PgBoss } from "pg-boss";
 import { loadSuite } from "../config/load-suite";
 import type { LoadResult, SuiteConfig } from "../config/types";
-import { planSuite } from "../engine/plan/plan-suite";
+import { planCells, type PlanOptions } from "../engine/plan/plan-suite";
 import { plural } from "../engine/results/format-score";
 import { withJudge } from "../engine/trust/regrade/with-judge";
 import { unreadDatasetEvals, unreadDatasetNote } from "../engine/trust/regrade/unread-datasets";
 import { modelNameProblem } from "../config/check-providers";
 import { resolveAsIfKeyed } from "../engine/plan/resolve-provider";
 import type { PrismaClient } from "./connection";
+import { matchRegradeSource } from "./regrade-source";
 import { createRunStore, type RunConfig, type StoredRun } from "./run-store";
 import { CHUNK_SIZE, chunkSizeFor, enqueueChunks, openQueue } from "./grade-queue";
 
@@ -40,28 +41,8 @@ export interface RegradeStarted {
   notes: string[];
 }
 
-/** A cell of the source run, as far as replaying it goes. */
-interface SourceCell {
-  key: string;
-  eval: string;
-  status: string;
-  /** Nothing recorded (`hasStoredCandidate`: its generation or agent call failed, it deferred): it cannot be graded again. */
-  noCandidate: boolean;
-}
-
-async function sourceCells(prisma: PrismaClient, runId: string): Promise<SourceCell[]> {
-  const rows = await prisma.$queryRaw<
-    { key: string; eval: string; status: string; no_candidate: boolean }[]
-  >`
-    SELECT result_key AS key, eval_name AS eval, status,
-      (data->'candidate'->'transcript' IS NULL AND data->'candidate'->'response' IS NULL) AS no_candidate
-    FROM eval_results WHERE run_id = ${runId}::uuid`;
-  return rows.map((r) => ({
-    key: r.key,
-    eval: r.eval,
-    status: r.status,
-    noCandidate: r.no_candidate,
-  }));
+async function* matchedCells(plan: PlanOptions, cells: ReadonlySet<string>) {
+  for await (const cell of planCells(plan)) if (cells.has(cell.id)) yield cell;
 }
 
 /** Why a cell's candidate was not recorded, from its status in the source run. */
@@ -155,53 +136,44 @@ export async function enqueueRegrade(input: {
   const suite: SuiteConfig = judge ? withJudge(loading.value.value, judge) : loading.value.value;
   const judgeModel = judge ?? run.config.judgeModel ?? input.judgeModel;
 
-  // Matched by result id (eval name and cell), as `rubric-studio regrade` matches them.
-  const planned = planSuite({
+  // Matched by result id (eval name and cell), as `rubric-studio regrade` matches them, without
+  // reading the source whole (regrade-source.ts).
+  const plan = {
     suite,
     defaultModel: judgeModel,
     agentsReplayed: true,
     // Counted as the workers will grade them: another vendor's judges make their calls too.
     resolveModel: resolveAsIfKeyed(suite.providers),
-  });
-  const source = new Map((await sourceCells(input.prisma, run.id)).map((c) => [c.key, c]));
-  const plannedIds = new Set(planned.map((c) => c.id));
+  };
   // An eval of a dataset file plans no item here: its results are not gone, its one cell not new.
   const unread = unreadDatasetEvals(suite);
-  const unreadResults = new Map<string, number>();
-  let gone = 0;
-  for (const cell of source.values()) {
-    if (unread.has(cell.eval))
-      unreadResults.set(cell.eval, (unreadResults.get(cell.eval) ?? 0) + 1);
-    else if (!plannedIds.has(cell.key)) gone++;
-  }
-  const added = planned.filter((c) => !source.has(c.id) && !unread.has(c.eval.name)).length;
-  const missing = new Map<string, number>();
-  const cells = planned.filter((cell) => {
-    const stored = source.get(cell.id);
-    if (!stored) return false;
-    if (stored.noCandidate) missing.set(stored.status, (missing.get(stored.status) ?? 0) + 1);
-    return !stored.noCandidate;
+  const match = await matchRegradeSource({
+    prisma: input.prisma,
+    sourceRunId: run.id,
+    plan,
+    unread: new Set(unread.keys()),
   });
-  const missed = [...missing.values()].reduce((a, b) => a + b, 0);
+  const { gone, added, empty } = match;
   const notes = [
-    ...[...unreadResults].map(([name, results]) =>
+    ...[...match.unread].map(([name, results]) =>
       unreadDatasetNote({ unread: unread.get(name)!, results, runId: run.id }),
     ),
-    ...(missed
+    ...(empty.count
       ? [
-          `${plural(missed, "cell")} of run ${run.id.slice(0, 8)} recorded no candidate to grade again (${whyNone(missing)} there): not re-graded; produce them with a new run.`,
+          `${plural(empty.count, "cell")} of run ${run.id.slice(0, 8)} recorded no candidate to grade again (${whyNone(empty.statuses)} there): not re-graded; produce them with a new run.`,
         ]
       : []),
-    ...(gone
-      ? [`${plural(gone, "result")} of the run no longer in this version: not re-graded.`]
+    ...(gone.count
+      ? [`${plural(gone.count, "result")} of the run no longer in this version: not re-graded.`]
       : []),
-    ...(added
+    ...(added.count
       ? [
-          `${plural(added, "cell")} new in this version, with no stored candidate: run the suite to grade them.`,
+          `${plural(added.count, "cell")} new in this version, with no stored candidate: run the suite to grade them.`,
         ]
       : []),
   ];
-  if (cells.length === 0)
+  const cells = match.cells.size;
+  if (cells === 0)
     return {
       ok: false,
       code: "bad_request",
@@ -215,7 +187,7 @@ export async function enqueueRegrade(input: {
     regradeOf: run.id,
     ...(judge ? { regradeJudge: judge } : {}),
     ...(notes.length ? { regradeNotes: notes } : {}),
-    plannedJudgeCalls: cells.reduce((n, c) => n + c.judgeCalls, 0),
+    plannedJudgeCalls: match.judgeCalls,
   };
   // The source's baseline gate and batch mode are its own, not the regrade's.
   delete config.baseline;
@@ -225,7 +197,7 @@ export async function enqueueRegrade(input: {
     suiteVersionId: version.id,
     startedBy: "dashboard",
     config,
-    totalCells: cells.length,
+    totalCells: cells,
     status: "queued",
   });
   const boss: PgBoss = await openQueue({ db: { url: input.databaseUrl }, poolSize: 1 });
@@ -233,14 +205,12 @@ export async function enqueueRegrade(input: {
     await enqueueChunks({
       boss,
       runId,
-      cells,
-      size: chunkSizeFor(CHUNK_SIZE, {
-        cells: cells.length,
-        judgeCalls: config.plannedJudgeCalls ?? 0,
-      }),
+      // The plan walked again, its cells taken as they come: never held.
+      cells: matchedCells(plan, match.cells),
+      size: chunkSizeFor(CHUNK_SIZE, { cells, judgeCalls: match.judgeCalls }),
     });
   } finally {
     await boss.stop({ graceful: false });
   }
-  return { ok: true, value: { runId, cells: cells.length, notes } };
+  return { ok: true, value: { runId, cells, notes } };
 }

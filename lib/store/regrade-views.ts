@@ -1,59 +1,23 @@
-import type { EvalResult, EvalStatus } from "../engine/results/report";
-import { readStoredResult } from "../engine/results/stored-result";
-import { flippedCriteria, type FlipKind } from "../engine/trust/regrade/flip-kind";
+import type { BaselineVerdict } from "../engine/trust/compare-baseline";
 import { Prisma, type PrismaClient } from "./generated/client";
+import { createRegradeFlips, criteriaVerdicts, MAX_FILTER_OPTIONS } from "./regrade-flips";
 import { versionNumbers } from "./version-numbers";
+
+export {
+  FLIPS_PAGE_SIZE,
+  type FlipCounts,
+  type FlipFilter,
+  type FlipPage,
+  type FlipPair,
+} from "./regrade-flips";
 
 // The reads of a regrade (a run whose `runs.regrade_of` names its source):
 // each result beside the source's result of the same id, joined in SQL (the
 // source's verdicts are read where they are stored, never copied), for
-// `report RUN_ID`'s `previous`, the flips page and the run page's Re-grade
-// with… form.
+// `report RUN_ID`'s `previous`, the flips page (regrade-flips.ts) and the run
+// page's Re-grade with… form.
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** Flips first, then the other changes, the largest score move first. */
-export const FLIPS_PAGE_SIZE = 20;
-/** The flips page's filter menus list at most this many evals and candidate models. */
-const MAX_FILTER_OPTIONS = 200;
-
-/** What the flips page filters by: an eval's name, a matrix cell's candidate model. */
-export interface FlipFilter {
-  eval?: string;
-  agent?: string;
-}
-
-/** A hand count of a regrade against its source (of the results both hold). */
-export interface FlipCounts {
-  /** Passed before, not now. */
-  nowFail: number;
-  /** Not passed before, passed now. */
-  nowPass: number;
-  /** The result's verdict held, but a criterion's pass/fail flipped. */
-  criteria: number;
-  /** Nothing flipped: the score or the status moved (failed → judge error, 0.40 → 0.55). */
-  moved: number;
-  unchanged: number;
-}
-
-/** One page of the flips: its pairs, where it starts (0-based) and the cursors of the pages either side. */
-export interface FlipPage {
-  pairs: FlipPair[];
-  firstIndex: number;
-  /** Pass back as `after` for the next page; null on the last. */
-  nextCursor: string | null;
-  /** Pass back as `before` for the page before; null on the first. */
-  prevCursor: string | null;
-}
-
-/** One result of the regrade beside its source's: both verdicts whole (the candidate is the same). */
-export interface FlipPair {
-  kind: FlipKind;
-  previous: EvalResult;
-  current: EvalResult;
-  /** The criteria whose pass/fail flipped (`flippedCriteria`), whatever the kind. */
-  flippedCriteria: string[];
-}
 
 export interface RegradeOptions {
   /** The suite's versions, v1 the oldest, newest first. */
@@ -66,68 +30,8 @@ export interface RegradeOptions {
   agentModels: string[];
 }
 
-// `flipKindOf` (lib/engine/trust/regrade/flip-kind.ts) in SQL, over n (the regrade's result) and
-// s (its source's); test/store/flip-kinds.test.ts holds the two to the same answers.
-// A flip of the result: a change between passing and not passing.
-const FLIP = Prisma.sql`((n.status = 'passed') <> (s.status = 'passed'))`;
-// A criterion graded pass or fail in both (matched by name) whose verdict differs.
-const CRITERION_FLIP = Prisma.sql`EXISTS (
-  SELECT 1 FROM jsonb_array_elements(coalesce(n.data -> 'criteria', '[]'::jsonb)) nc
-  JOIN jsonb_array_elements(coalesce(s.data -> 'criteria', '[]'::jsonb)) sc ON sc ->> 'name' = nc ->> 'name'
-  WHERE jsonb_typeof(nc -> 'passed') = 'boolean' AND jsonb_typeof(sc -> 'passed') = 'boolean'
-    AND nc -> 'passed' <> sc -> 'passed')`;
-const MOVED = Prisma.sql`(n.score IS DISTINCT FROM s.score OR n.status <> s.status)`;
-const KIND = Prisma.sql`CASE WHEN ${FLIP} AND s.status = 'passed' THEN 'now_fail'
-  WHEN ${FLIP} THEN 'now_pass'
-  WHEN ${CRITERION_FLIP} THEN 'criteria'
-  WHEN ${MOVED} THEN 'moved'
-  ELSE 'unchanged' END`;
-// The flips page's order as one ascending key (flips first, then a criterion's flips under a
-// verdict that held, then the largest score move, then name and result key), so a page starts
-// after (or ends before) a row by one row comparison: keyset pages, as fast deep in a big
-// regrade as at its start.
-const FLIP_RANK = Prisma.sql`CASE WHEN ${FLIP} THEN 0 ELSE 1 END`;
-const CRITERIA_RANK = Prisma.sql`CASE WHEN ${FLIP} THEN 1 WHEN ${CRITERION_FLIP} THEN 0 ELSE 1 END`;
-const MOVE = Prisma.sql`-abs(coalesce(n.score, 0) - coalesce(s.score, 0))::float8`;
-const ORDER_KEY = Prisma.sql`(${FLIP_RANK}, ${CRITERIA_RANK}, ${MOVE}, n.name, n.result_key)`;
-
-/** Where a flips page starts: the row key it follows or precedes, and that row's place (0-based). */
-interface FlipCursor {
-  key: [number, number, number, string, string];
-  index: number;
-}
-
-const encodeFlipCursor = (cursor: FlipCursor) =>
-  Buffer.from(JSON.stringify(cursor)).toString("base64url");
-
-const isRank = (n: unknown) => n === 0 || n === 1;
-
-/** A cursor from a URL; anything malformed is undefined (the page then opens at the start). */
-function decodeFlipCursor(text: string | undefined): FlipCursor | undefined {
-  if (!text) return undefined;
-  try {
-    const c = JSON.parse(Buffer.from(text, "base64url").toString("utf8")) as FlipCursor;
-    const [flip, criteria, move, name, key] = c.key;
-    return isRank(flip) &&
-      isRank(criteria) &&
-      Number.isFinite(move) &&
-      typeof name === "string" &&
-      typeof key === "string" &&
-      Number.isSafeInteger(c.index) &&
-      c.index >= 0
-      ? { key: [flip, criteria, move, name, key], index: c.index }
-      : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function filterSql(filter: FlipFilter) {
-  return Prisma.sql`${filter.eval !== undefined ? Prisma.sql`AND n.eval_name = ${filter.eval}` : Prisma.empty}
-    ${filter.agent !== undefined ? Prisma.sql`AND n.cell_agent = ${filter.agent}` : Prisma.empty}`;
-}
-
 export function createRegradeViews(prisma: PrismaClient) {
+  const flips = createRegradeFlips(prisma);
   /** The source run of a regrade, if `runId` is one (and its source is still stored). */
   const sourceOf = async (
     runId: string,
@@ -149,134 +53,24 @@ export function createRegradeViews(prisma: PrismaClient) {
   };
 
   return {
+    ...flips,
     sourceOf,
 
-    /** `report RUN_ID` of a regrade: each result's score and status in the source run. */
-    async previousOf(runId: string): Promise<
-      | {
-          sourceRunId: string;
-          previous: { id: string; score: number | null; status: EvalStatus }[];
-        }
-      | undefined
+    /** `report RUN_ID` of a regrade: each result's score, status and criteria's verdicts in the source run. */
+    async previousOf(
+      runId: string,
+    ): Promise<
+      { sourceRunId: string; previous: (BaselineVerdict & { id: string })[] } | undefined
     > {
       const source = await sourceOf(runId);
       if (!source) return undefined;
-      const previous = await prisma.$queryRaw<
-        { id: string; score: number | null; status: EvalStatus }[]
-      >`
-        SELECT s.result_key AS id, s.score, s.status
+      const previous = await prisma.$queryRaw<(BaselineVerdict & { id: string })[]>`
+        SELECT s.result_key AS id, s.score, s.status,
+          ${criteriaVerdicts(Prisma.sql`s.data`)} AS criteria
         FROM eval_results n
         JOIN eval_results s ON s.run_id = ${source.id}::uuid AND s.result_key = n.result_key
         WHERE n.run_id = ${runId}::uuid`;
       return { sourceRunId: source.id, previous };
-    },
-
-    async flipCounts(input: { runId: string; filter?: FlipFilter }): Promise<FlipCounts> {
-      const rows = await prisma.$queryRaw<{ kind: FlipKind; count: number }[]>`
-        SELECT kind, count(*)::int AS count FROM (
-          SELECT ${KIND} AS kind
-          FROM runs r
-          JOIN eval_results n ON n.run_id = r.id
-          JOIN eval_results s ON s.run_id = r.regrade_of AND s.result_key = n.result_key
-          WHERE r.id = ${input.runId}::uuid ${filterSql(input.filter ?? {})}
-        ) k GROUP BY kind`;
-      const of = (kind: FlipKind) => rows.find((r) => r.kind === kind)?.count ?? 0;
-      return {
-        nowFail: of("now_fail"),
-        nowPass: of("now_pass"),
-        criteria: of("criteria"),
-        moved: of("moved"),
-        unchanged: of("unchanged"),
-      };
-    },
-
-    /**
-     * One page of the changes (unchanged results are only counted): flips first, then criteria
-     * flips, then score moves. Paged by keyset: `after` a page's `nextCursor`, `before` its
-     * `prevCursor`, neither for the first page (a malformed cursor opens the first page).
-     */
-    async flipPage(input: {
-      runId: string;
-      filter?: FlipFilter;
-      after?: string;
-      before?: string;
-      limit?: number;
-    }): Promise<FlipPage> {
-      const limit = Math.max(1, Math.min(FLIPS_PAGE_SIZE, input.limit ?? FLIPS_PAGE_SIZE));
-      const after = decodeFlipCursor(input.after);
-      const before = after ? undefined : decodeFlipCursor(input.before);
-      const from = after ?? before;
-      const value = (k: FlipCursor["key"]) =>
-        Prisma.sql`(${k[0]}::int, ${k[1]}::int, ${k[2]}::float8, ${k[3]}::text, ${k[4]}::text)`;
-      const keyset = from
-        ? Prisma.sql`AND ${ORDER_KEY} ${Prisma.raw(after ? ">" : "<")} ${value(from.key)}`
-        : Prisma.empty;
-      const dir = Prisma.raw(before ? "DESC" : "ASC");
-      const rows = await prisma.$queryRaw<
-        {
-          kind: FlipKind;
-          current: EvalResult;
-          previous: EvalResult;
-          flip: number;
-          criteria: number;
-          move: number;
-          name: string;
-          key: string;
-        }[]
-      >`
-        SELECT ${KIND} AS kind, n.data AS current, s.data AS previous,
-          ${FLIP_RANK} AS flip, ${CRITERIA_RANK} AS criteria, ${MOVE} AS move,
-          n.name, n.result_key AS key
-        FROM runs r
-        JOIN eval_results n ON n.run_id = r.id
-        JOIN eval_results s ON s.run_id = r.regrade_of AND s.result_key = n.result_key
-        WHERE r.id = ${input.runId}::uuid AND (${MOVED} OR ${CRITERION_FLIP})
-          ${filterSql(input.filter ?? {})} ${keyset}
-        ORDER BY ${ORDER_KEY} ${dir}
-        LIMIT ${limit + 1}`;
-      const more = rows.length > limit;
-      const page = more ? rows.slice(0, limit) : rows;
-      if (before) page.reverse();
-      const firstIndex = after
-        ? after.index + 1
-        : before && more
-          ? Math.max(0, before.index - page.length)
-          : 0;
-      const cursorOf = (r: (typeof rows)[number], index: number) =>
-        encodeFlipCursor({ key: [r.flip, r.criteria, r.move, r.name, r.key], index });
-      const first = page[0];
-      const last = page.at(-1);
-      const hasNext = before ? true : more;
-      const hasPrev = before ? more : after !== undefined;
-      return {
-        pairs: page.map((r) => {
-          const current = readStoredResult(r.current);
-          const previous = readStoredResult(r.previous);
-          return {
-            kind: r.kind,
-            current,
-            previous,
-            flippedCriteria: flippedCriteria({ now: current, before: previous }),
-          };
-        }),
-        firstIndex,
-        nextCursor: hasNext && last ? cursorOf(last, firstIndex + page.length - 1) : null,
-        prevCursor: hasPrev && first ? cursorOf(first, firstIndex) : null,
-      };
-    },
-
-    /** The evals and candidate models a regrade's results span: the flips page's filters. */
-    async flipFilters(runId: string): Promise<{ evals: string[]; agents: string[] }> {
-      if (!UUID.test(runId)) return { evals: [], agents: [] };
-      const [evals, agents] = await Promise.all([
-        prisma.$queryRaw<{ v: string }[]>`
-          SELECT DISTINCT eval_name AS v FROM eval_results WHERE run_id = ${runId}::uuid
-          ORDER BY 1 LIMIT ${MAX_FILTER_OPTIONS}`,
-        prisma.$queryRaw<{ v: string }[]>`
-          SELECT DISTINCT cell_agent AS v FROM eval_results
-          WHERE run_id = ${runId}::uuid AND cell_agent IS NOT NULL ORDER BY 1 LIMIT ${MAX_FILTER_OPTIONS}`,
-      ]);
-      return { evals: evals.map((r) => r.v), agents: agents.map((r) => r.v) };
     },
 
     /** What Re-grade with… left out when it queued this run (`config.regradeNotes`). */

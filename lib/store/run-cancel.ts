@@ -3,7 +3,9 @@ import { loadSuite } from "../config/load-suite";
 import type { SuiteConfig } from "../config/types";
 import type { EvalResult } from "../engine/results/report";
 import type { LivePort } from "../engine/ports/live-port";
-import { runSuite } from "../engine/run-suite";
+import type { PlannedCell } from "../engine/grade/planned-cell";
+import { planCells, type PlanOptions } from "../engine/plan/plan-suite";
+import { streamSuite } from "../engine/stream-suite";
 import { ReportTotals } from "../engine/trust/report-totals";
 import type { PriceOf } from "../engine/plan/explain-plan";
 import type { PrismaClient } from "./generated/client";
@@ -15,8 +17,9 @@ import { chunkOf, type ChunkJob } from "./grade-queue";
 
 // A cancel reaches a queued run's cells not yet started at once, not one job
 // at a time: their queued jobs are deleted, and they are stored as skipped
-// (cancelled) in one bulk write. The results are the engine's own (runSuite
-// with the cancel already signalled: no judge is called). The cells a worker
+// (cancelled), a bulk write per page of CANCEL_PAGE cells (a million queued
+// cells are never held as results). The results are the engine's own
+// (streamSuite with the cancel already signalled: no judge is called). The cells a worker
 // has in hand are not touched: their jobs are active, not queued, and their
 // worker stores them. Shared by the cancel route and the workers.
 
@@ -59,41 +62,80 @@ const NOT_STARTED: LivePort = {
   run: () => Promise.resolve({ kind: "skipped", reason: "cancelled", calls: [] }),
 };
 
+/** Cells planned, results built and written per page of a cancel (what is held at once). */
+export const CANCEL_PAGE = 250;
+
 /**
- * The engine's skipped (cancelled) results for these cells: runSuite with the cancel signalled, so
- * no judge is called, and no agent run or generation (without a live port, those cells would
- * read deferred, not cancelled).
+ * The engine's skipped (cancelled) results for these cells, a page of `size` at a time, the
+ * plan walked once: streamSuite with the cancel signalled, so no judge is called, and no agent
+ * run or generation (without a live port, those cells would read deferred, not cancelled).
  */
-export async function cancelledResults(
-  run: StoredRun,
-  suite: SuiteConfig,
-  cellIds: ReadonlySet<string>,
-): Promise<EvalResult[]> {
+export async function* cancelledPages(input: {
+  run: StoredRun;
+  suite: SuiteConfig;
+  cellIds: ReadonlySet<string>;
+  size?: number;
+}): AsyncGenerator<EvalResult[]> {
+  const { run, cellIds } = input;
+  const size = input.size ?? CANCEL_PAGE;
+  const plan: PlanOptions = {
+    suite: input.suite,
+    defaultModel: run.config.judgeModel,
+    ...(run.config.filter !== undefined ? { filter: new RegExp(run.config.filter, "i") } : {}),
+  };
+  let page: PlannedCell[] = [];
+  for await (const cell of planCells(plan)) {
+    if (!cellIds.has(cell.id)) continue;
+    page.push(cell);
+    if (page.length < size) continue;
+    yield await cancelledOf({ run, plan, cells: page });
+    page = [];
+  }
+  if (page.length > 0) yield await cancelledOf({ run, plan, cells: page });
+}
+
+async function cancelledOf(input: {
+  run: StoredRun;
+  plan: PlanOptions;
+  cells: PlannedCell[];
+}): Promise<EvalResult[]> {
+  const { run, cells } = input;
   const cancel = new AbortController();
   cancel.abort();
-  const report = await runSuite(
+  const results: EvalResult[] = [];
+  await streamSuite(
     {
-      suite,
-      defaultModel: run.config.judgeModel,
+      ...input.plan,
       concurrency: 1,
       toolVersion: run.config.toolVersion,
-      onlyResultIds: cellIds,
       cancel: cancel.signal,
-      ...(run.config.filter !== undefined ? { filter: new RegExp(run.config.filter, "i") } : {}),
+      source: { cells: cells.length, judgeCalls: 0, each: cells },
     },
     {
       judge: { grade: () => Promise.reject(new Error("a cancelled cell calls no judge")) },
       live: NOT_STARTED,
       now: Date.now,
       priceOf: () => undefined,
+      onEvent: (event) => void (event.type === "result" && results.push(event.result)),
     },
   );
-  return report.results;
+  return results;
+}
+
+/** The skipped (cancelled) results of a few cells (a chunk's), at once. */
+export async function cancelledResults(
+  run: StoredRun,
+  suite: SuiteConfig,
+  cellIds: ReadonlySet<string>,
+): Promise<EvalResult[]> {
+  const results: EvalResult[] = [];
+  for await (const page of cancelledPages({ run, suite, cellIds })) results.push(...page);
+  return results;
 }
 
 /**
  * For a run whose cancel was requested: deletes its queued jobs, stores their
- * cells as skipped (cancelled) in one write, and finishes the run if nothing
+ * cells as skipped (cancelled) a page at a time, and finishes the run if nothing
  * else is left. Returns how many cells it skipped.
  */
 export async function skipQueuedCells(input: {
@@ -123,15 +165,14 @@ export async function skipQueuedCells(input: {
       input.queue,
       jobs.map((j) => j.id),
     );
-    const stored = await store.resultKeys(run.id);
-    const cells = new Set(
-      jobs.flatMap((j) => chunkOf(j.data).cellIds).filter((id) => !stored.has(id)),
-    );
-    const results = await cancelledResults(run, loaded.value, cells);
-    skipped = await store.saveNewResults(
-      run.id,
-      results.map((r) => redactDeep(r)),
-    );
+    // A cell a worker stored meanwhile (a chunk retried after its worker died) keeps its result:
+    // saveNewResults skips the keys already stored.
+    const cells = new Set(jobs.flatMap((j) => chunkOf(j.data).cellIds));
+    for await (const page of cancelledPages({ run, suite: loaded.value, cellIds: cells }))
+      skipped += await store.saveNewResults(
+        run.id,
+        page.map((r) => redactDeep(r)),
+      );
   }
   await finishIfAllStored({
     prisma: input.prisma,

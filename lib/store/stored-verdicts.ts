@@ -1,6 +1,8 @@
-import type { EvalResult, EvalStatus } from "../engine/results/report";
+import type { BaselineVerdict } from "../engine/trust/compare-baseline";
 import { gradedOnResume, type SkipKind } from "../engine/results/skip-kind";
 import type { PrismaClient } from "./connection";
+import { Prisma } from "./generated/client";
+import { criteriaVerdicts } from "./regrade-flips";
 
 // What `resume`, `--baseline` and `regrade` read of a stored run, without reading it whole
 // (issue 20): the keys of the results a resumed run keeps, in keyset pages by (suite_order, id)
@@ -51,17 +53,25 @@ export async function resumeKeysOf(prisma: PrismaClient, runId: string): Promise
   }
 }
 
-/** The score and status of each of `keys` that `runId` stored, by key (a key it lacks is absent). */
+/**
+ * The score and status of each of `keys` that `runId` stored, by key (a key it lacks is absent);
+ * with `criteria` (a regrade's source), each criterion's name and pass/fail too, read from the
+ * result's JSON as the flips page reads them (regrade-views.ts).
+ */
 export async function verdictsOf(
   prisma: PrismaClient,
-  input: { runId: string; keys: readonly string[] },
-): Promise<Map<string, Pick<EvalResult, "score" | "status">>> {
+  input: { runId: string; keys: readonly string[]; criteria?: boolean },
+): Promise<Map<string, BaselineVerdict>> {
   if (input.keys.length === 0) return new Map();
-  const rows: { resultKey: string; score: number | null; status: string }[] =
-    await prisma.$queryRaw`
-      SELECT result_key AS "resultKey", score, status FROM eval_results
-      WHERE run_id = ${input.runId}::uuid AND result_key = ANY(${[...input.keys]}::text[])`;
-  return new Map(
-    rows.map((r) => [r.resultKey, { score: r.score, status: r.status as EvalStatus }]),
-  );
+  type Row = Pick<BaselineVerdict, "score" | "status" | "criteria"> & { resultKey: string };
+  const rows: Row[] = input.criteria
+    ? await prisma.$queryRaw`
+        SELECT result_key AS "resultKey", score, status,
+          ${criteriaVerdicts(Prisma.sql`data`)} AS criteria
+        FROM eval_results
+        WHERE run_id = ${input.runId}::uuid AND result_key = ANY(${[...input.keys]}::text[])`
+    : await prisma.$queryRaw`
+        SELECT result_key AS "resultKey", score, status FROM eval_results
+        WHERE run_id = ${input.runId}::uuid AND result_key = ANY(${[...input.keys]}::text[])`;
+  return new Map(rows.map(({ resultKey, ...verdict }) => [resultKey, verdict as BaselineVerdict]));
 }

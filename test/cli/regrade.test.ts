@@ -5,6 +5,7 @@ import { agentPrompt, isJudgeRequest } from "../support/agent-script";
 import { startFakeOpenAIApi } from "../support/fake-openai-api";
 import { chatAgentPrompt, isChatJudgeRequest } from "../support/openai-agent-script";
 import { useTestDatabase } from "../support/test-database";
+import { createRegradeViews } from "../../lib/store/regrade-views";
 import { candidateOf, makeWorkspace, startFakeJudge, yaml } from "./cli-harness";
 
 // `regrade` (issue 19): a stored run's generated candidates graded again with
@@ -39,7 +40,7 @@ interface Json {
   results: {
     name: string;
     status: string;
-    previous?: { status: string; score: number | null };
+    previous?: { status: string; score: number | null; flippedCriteria?: string[] };
     candidate: { source: string };
   }[];
 }
@@ -187,6 +188,69 @@ describe("regrade", () => {
       expect(typo.stderr).toContain(
         'error: --judge: unknown provider "locla" in model "locla:qwen3-8b" (did you mean "local"?)',
       );
+    },
+  );
+  it(
+    "counts and orders a criterion's flip under a verdict that held, as the flips page does",
+    { timeout: 60_000 },
+    async ({ onTestFinished }) => {
+      const ws = await makeWorkspace(onTestFinished);
+      // "accurate" scores 0.9 and "concise" 0.6: every result passes at 0.75.
+      const judge = await startFakeJudge(onTestFinished, {
+        respond: (request) => ({
+          verdict: { reasoning: "ok", score: request.user.includes("concise") ? 0.6 : 0.9 },
+        }),
+      });
+      const graded = (name: string, edit: { concise: string; threshold: string }) => [
+        `  - name: ${name}`,
+        `    response: "The answer of ${name}."`,
+        "    rubric:",
+        `      threshold: ${edit.threshold}`,
+        "      criteria:",
+        "        - { name: accurate, description: States the change. }",
+        `        - { name: concise, description: No filler., threshold: ${edit.concise} }`,
+      ];
+      const text = (concise: string) =>
+        yaml(
+          "judge: { model: claude-sonnet-4-6 }",
+          "evals:",
+          "  - name: same",
+          '    response: "Unchanged."',
+          '    rubric: "Says something."',
+          ...graded("a", { concise: concise, threshold: "0.5" }),
+          ...graded("b", { concise: concise, threshold: "0.5" }),
+          ...graded("c", { concise: concise, threshold: concise === "0.5" ? "0.5" : "0.8" }),
+        );
+      const env = { ...judge.env, DATABASE_URL: database.url };
+      await ws.write("suite.yaml", text("0.5"));
+      const first = await ws.cli(["eval", "--config", "suite.yaml", "--reporter", "json"], env);
+      expect(first.code, first.stderr).toBe(0);
+      const source = JSON.parse(first.stdout) as Json;
+      // "concise" now needs 0.7: a and b still pass with it failed; c's bar is raised and it fails.
+      await ws.write("edited.yaml", text("0.7"));
+      const edited = await ws.cli(
+        ["regrade", source.runId, "--config", "edited.yaml", "--reporter", "json"],
+        env,
+      );
+      expect(edited.code, edited.stderr).toBe(1);
+      const report = JSON.parse(edited.stdout) as Json;
+      const flipsPage = await createRegradeViews(database.prisma).flipCounts({
+        runId: report.runId,
+      });
+      expect(flipsPage).toEqual({ nowFail: 1, nowPass: 0, criteria: 2, moved: 0, unchanged: 1 });
+      expect(edited.stderr).toContain(
+        `Against run ${source.runId}: 3 flips: 1 now fails, 2 with a criterion flipped; 1 unchanged`,
+      );
+      // The flips page's order: the verdict's flip, then the criteria's, then the rest.
+      const order = (json: Json) => json.results.map((r) => [r.name, r.previous]);
+      expect(order(report)).toEqual([
+        ["c", { score: 0.75, status: "passed", flippedCriteria: ["concise"] }],
+        ["a", { score: 0.75, status: "passed", flippedCriteria: ["concise"] }],
+        ["b", { score: 0.75, status: "passed", flippedCriteria: ["concise"] }],
+        ["same", { score: 0.9, status: "passed" }],
+      ]);
+      const again = await ws.cli(["report", report.runId, "--reporter", "json"], env);
+      expect(order(JSON.parse(again.stdout) as Json)).toEqual(order(report));
     },
   );
 });

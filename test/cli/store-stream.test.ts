@@ -2,6 +2,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { useTestDatabase } from "../support/test-database";
 import { measuredCli, writeLines } from "../support/measure-cli";
+import { item, REASONING, wrong } from "../support/big-items";
 import { candidateOf, makeWorkspace, spawnCli, startFakeJudge, yaml } from "./cli-harness";
 
 // `eval --store` and `resume` in flat memory (issue 20): results go to the store and the reports as
@@ -24,17 +25,6 @@ const SUITE = (file: string, name: string) =>
     "    threshold: 0.5",
   );
 
-/** Every third item's answer is wrong, and its judge says so: the hand count of failures. */
-const wrong = (i: number) => i % 3 === 0;
-// Results the size of production ones: a long answer, long reasoning (~15 KB each in memory).
-const PADDING = "This answer goes on for a while, as production answers do. ".repeat(100);
-const REASONING = "The judge weighs every sentence of the answer against the question. ".repeat(40);
-const item = (i: number) =>
-  JSON.stringify({
-    id: `q${i}`,
-    input: `Question ${i}?`,
-    expected_output: `${wrong(i) ? "WRONG" : "RIGHT"} answer number ${i}. ${PADDING}`,
-  });
 const verdictOf = (request: { user: string }) => ({
   verdict: { reasoning: REASONING, score: candidateOf(request).startsWith("WRONG") ? 0.1 : 0.9 },
 });

@@ -199,13 +199,18 @@ export interface EvalPlanning {
   options: PlanOptions;
   /**
    * Cells that grade the same response (judge models, or items sharing an aliased text) test its
-   * when: predicates once; bounded, so that a stream of distinct responses does not grow it.
+   * when: predicates once; bounded in count and in characters, so that a stream of distinct
+   * responses (a dataset of long answers) does not grow it.
    */
   perJudgeByResponse: Map<string, number>;
+  /** The characters of the responses `perJudgeByResponse` holds. */
+  rememberedChars: number;
 }
 
 /** Responses whose when: predicates are remembered at most. */
 const REMEMBERED_RESPONSES = 10_000;
+/** Their characters at most: 10,000 answers of 6 KB each held 60 MB per walk of a plan. */
+const REMEMBERED_CHARS = 2_000_000;
 
 /** The planned cell of an eval at matrix coordinates `cell`, for dataset `item` (when it has one). */
 export function planCell(
@@ -216,9 +221,16 @@ export function planCell(
   const { evalConfig, options, perJudgeByResponse } = planning;
   const { suite, defaultModel } = options;
   const remember = (response: string) => {
-    if (perJudgeByResponse.size >= REMEMBERED_RESPONSES) perJudgeByResponse.clear();
+    if (
+      perJudgeByResponse.size >= REMEMBERED_RESPONSES ||
+      planning.rememberedChars + response.length > REMEMBERED_CHARS
+    ) {
+      perJudgeByResponse.clear();
+      planning.rememberedChars = 0;
+    }
     const n = callsPerJudge(evalConfig, { response });
     perJudgeByResponse.set(response, n);
+    planning.rememberedChars += response.length;
     return n;
   };
   const models = evalConfig.judge.panel ?? [cell?.model ?? evalConfig.judge.model ?? defaultModel];

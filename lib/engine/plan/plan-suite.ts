@@ -72,6 +72,7 @@ const planningOf = (evalConfig: EvalConfig, options: PlanOptions): EvalPlanning 
   evalConfig,
   options,
   perJudgeByResponse: new Map(),
+  rememberedChars: 0,
 });
 
 /** The cells of one eval whose items are held (or that has none), in order: every matrix cell once per item, the item first. */

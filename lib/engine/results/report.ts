@@ -182,7 +182,12 @@ export interface EvalResult {
     serverStderr?: string;
   };
   /** A regrade's: this result's score and status in the run it regraded (`regradeOf`). */
-  previous?: { score: number | null; status: EvalStatus };
+  previous?: {
+    score: number | null;
+    status: EvalStatus;
+    /** The criteria whose pass/fail flipped since (`flippedCriteria`), when any did. */
+    flippedCriteria?: string[];
+  };
   /** The known-good answers and context the judge was given beside a generated or live candidate (reference-guided grading). */
   reference?: { expectedOutputs: string[]; context: string[] };
   criteria: CriterionResult[];

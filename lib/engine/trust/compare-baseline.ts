@@ -1,4 +1,10 @@
-import type { BaselineComparison, BaselineDelta, EvalResult, Report } from "../results/report";
+import type {
+  BaselineComparison,
+  BaselineDelta,
+  CriterionResult,
+  EvalResult,
+  Report,
+} from "../results/report";
 
 // The score-delta gate: each result against the same result (same eval and
 // cell) of a baseline run. A drop of more than `maxDrop` on the 0..1 scale is
@@ -8,8 +14,10 @@ import type { BaselineComparison, BaselineDelta, EvalResult, Report } from "../r
 
 const FAILING = new Set<EvalResult["status"]>(["failed", "judge_error"]);
 
-/** What the gate reads of a baseline's result. */
-export type BaselineVerdict = Pick<EvalResult, "score" | "status">;
+/** What the gate reads of a baseline's result (a regrade's source: its criteria's verdicts too). */
+export type BaselineVerdict = Pick<EvalResult, "score" | "status"> & {
+  criteria?: readonly Pick<CriterionResult, "name" | "passed">[];
+};
 
 /** One result against its baseline verdict (none: not in the baseline). */
 export function deltaOf(input: {

@@ -1,5 +1,5 @@
 import type { FlipKind } from "../../results/flips-preview-types";
-import type { EvalResult } from "../../results/report";
+import type { CriterionResult, EvalResult } from "../../results/report";
 
 export type { FlipKind };
 
@@ -11,7 +11,10 @@ export type { FlipKind };
 /** The flips a person needs to see: a result's own verdict, or one of its criteria's. */
 export const FLIP_KINDS: readonly FlipKind[] = ["now_fail", "now_pass", "criteria"];
 
-type Graded = Pick<EvalResult, "status" | "score" | "criteria">;
+/** What a flip is decided by: the verdict, and each criterion's pass/fail by name. */
+export type Graded = Pick<EvalResult, "status" | "score"> & {
+  criteria?: readonly Pick<CriterionResult, "name" | "passed">[];
+};
 
 /**
  * The criteria graded pass or fail in both whose verdict differs, by name, in the result's order.

@@ -1,6 +1,7 @@
 import type { LiveOutcome, LivePort } from "../../ports/live-port";
 import type { EvalResult, Report } from "../../results/report";
 import type { Transcript } from "../../results/transcript";
+import { flippedCriteria, type Graded } from "./flip-kind";
 
 // `regrade`: a stored run's candidates graded again by another rubric version
 // or judge, with no generation or agent call. The stored candidates come back
@@ -68,24 +69,40 @@ export function flipped(result: Pick<EvalResult, "status" | "previous">): boolea
   return (result.status === "passed") !== (result.previous.status === "passed");
 }
 
-/** The report of a regrade: each result with its previous score and status, the flips first, linked to its source run. */
+/** A result's previous verdict, with the criteria that flipped since (as the flips page counts them). */
+export function previousOf(input: { now: EvalResult; before: Graded }): EvalResult["previous"] {
+  const { now, before } = input;
+  const criteria = before.criteria ? flippedCriteria({ now, before }) : [];
+  return {
+    score: before.score,
+    status: before.status,
+    ...(criteria.length > 0 ? { flippedCriteria: criteria } : {}),
+  };
+}
+
+/** The flips page's order: the result's verdict flipped, then only a criterion's, then the rest. */
+const flipRank = (result: EvalResult) =>
+  flipped(result) ? 0 : result.previous?.flippedCriteria?.length ? 1 : 2;
+
+/**
+ * The report of a regrade: each result with its previous score and status, the flips first (a
+ * result's verdict, then a criterion's under a verdict that held, as the flips page orders them),
+ * linked to its source run.
+ */
 export function markRegrade(input: {
   report: Report;
-  /** The source's results, or just their ids, scores and statuses (`report` reads them joined in SQL). */
-  source: readonly Pick<EvalResult, "id" | "score" | "status">[];
+  /** The source's verdicts (`report` reads them joined in SQL); none when the results carry `previous`. */
+  source: readonly (Graded & Pick<EvalResult, "id">)[];
   sourceRunId: string;
 }): Report {
   const before = new Map(input.source.map((r) => [r.id, r]));
   const results = input.report.results.map((result) => {
     const previous = before.get(result.id);
     return previous
-      ? { ...result, previous: { score: previous.score, status: previous.status } }
+      ? { ...result, previous: previousOf({ now: result, before: previous }) }
       : result;
   });
-  const flips = results.filter(flipped);
-  return {
-    ...input.report,
-    regradeOf: input.sourceRunId,
-    results: [...flips, ...results.filter((r) => !flipped(r))],
-  };
+  const ranked = results.map((result, i) => ({ result, i, rank: flipRank(result) }));
+  ranked.sort((a, b) => a.rank - b.rank || a.i - b.i);
+  return { ...input.report, regradeOf: input.sourceRunId, results: ranked.map((r) => r.result) };
 }

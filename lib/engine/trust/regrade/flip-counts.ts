@@ -1,0 +1,37 @@
+// A regrade's results counted against its source's, as the flips page heads its rows and
+// `rubric-studio regrade` ends: one wording for both, so they never say different numbers
+// (lib/store/regrade-views.ts's `flipCounts` counts them in SQL, by `flipKindOf`).
+
+/** A regrade's results against its source's, by flip kind. */
+export interface FlipCountsView {
+  nowFail: number;
+  nowPass: number;
+  criteria: number;
+  moved: number;
+  unchanged: number;
+}
+
+const n = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
+
+/** The results a person needs to look at: flips (a result's or a criterion's) and score moves. */
+export function changedCount(counts: FlipCountsView): number {
+  return counts.nowFail + counts.nowPass + counts.criteria + counts.moved;
+}
+
+/**
+ * "4 flips: 2 now fail, 1 now passes, 1 with a criterion flipped; 4 moved without flipping; 14
+ * unchanged" (parts with nothing in them left out).
+ */
+export function flipCountsText(counts: FlipCountsView): string {
+  const flips = counts.nowFail + counts.nowPass + counts.criteria;
+  const which = [
+    counts.nowFail ? n(counts.nowFail, "now fails", "now fail") : "",
+    counts.nowPass ? n(counts.nowPass, "now passes", "now pass") : "",
+    counts.criteria ? `${counts.criteria} with a criterion flipped` : "",
+  ].filter(Boolean);
+  return [
+    `${n(flips, "flip", "flips")}${which.length ? `: ${which.join(", ")}` : ""}`,
+    ...(counts.moved ? [`${counts.moved} moved without flipping`] : []),
+    `${counts.unchanged} unchanged`,
+  ].join("; ");
+}
