@@ -1,7 +1,8 @@
 import { goesThroughBatches } from "../engine/plan/resolve-provider";
 import { suiteNameOf } from "./suite-name";
 import { planCells, planTotals } from "../engine/plan/plan-suite";
-import { explainCells, renderExplain } from "../engine/plan/explain-plan";
+import { explainCells } from "../engine/plan/explain-plan";
+import { renderExplain } from "../engine/plan/render-explain";
 import { formatUsd, plural } from "../engine/results/format-score";
 import { createProviderSetup, unpricedRefusal } from "../judge/provider-setup";
 import { parseReporterList } from "../report/registry";

@@ -173,10 +173,11 @@ export async function executeRun(request: RunRequest): Promise<number> {
             say: (line) => io.stderr.write(`${progress ? "\n" : ""}${line}\n`),
           })
         : undefined;
-    const save = (result: EvalResult) => {
+    /** The result as the reports show it: with --store, once its write lands (store-results.ts). */
+    const save = (result: EvalResult): EvalResult | Promise<EvalResult> => {
       // A batched cell cut short by Ctrl-C is left for `resume`, which waits for its batch instead of paying again.
-      if (config.batch && result.skipKind === "interrupted") return;
-      saver?.save(result);
+      if (config.batch && result.skipKind === "interrupted") return result;
+      return saver?.save(result) ?? result;
     };
     const runOptions: RunOptions = {
       ...planOptions,
@@ -253,20 +254,16 @@ export async function executeRun(request: RunRequest): Promise<number> {
       head = await streamSuite(
         { ...runOptions, source, totals },
         {
-          ...engineDeps((result) => {
-            save(result);
-            pipeline.push(result);
-          }),
+          ...engineDeps((result) => pipeline.push(save(result))),
           // With --store, a judge call waits while the results queue is full (store-results.ts).
           ...(saver ? { judge: saver.throttle(judge) } : {}),
         },
       );
-      await pipeline.drained();
+      // The writes first: a result goes to the reports once its write lands, and when the database
+      // is gone settled() throws instead of leaving drained() waiting.
       const refused = (await saver?.settled()) ?? new Map<string, RefusedResult>();
+      await pipeline.drained();
       head = withRefused(head, refused);
-      const { collected } = pipeline;
-      for (let i = 0; i < collected.length && refused.size > 0; i++)
-        collected[i] = refused.get(collected[i]!.id)?.stored ?? collected[i]!;
     } finally {
       finished();
       await live?.close();

@@ -15,8 +15,12 @@ import type { ReportStreams } from "./stream-reports";
 export const BASELINE_WINDOW = 500;
 
 export interface ResultPipeline {
-  /** Takes the next result in the run's order. */
-  push(result: EvalResult): void;
+  /**
+   * Takes the next result in the run's order; a promise (a stored run: what its write stored,
+   * lib/cli/store-results.ts) goes on once it resolves, still in order, so the reports show what
+   * the run history holds.
+   */
+  push(result: EvalResult | Promise<EvalResult>): void;
   /** Resolves once every result pushed so far has gone to the reports (throws if a lookup failed). */
   drained(): Promise<void>;
   /** The results collected for a format that renders the whole report (empty when none asked). */
@@ -66,13 +70,22 @@ export function createResultPipeline(input: {
     // Seen by drained(); meanwhile a failed lookup is not an unhandled rejection.
     chain.catch(() => undefined);
   };
+  const accept = (result: EvalResult) => {
+    if (!baseline) return emit(result);
+    window.push(result);
+    if (window.length >= BASELINE_WINDOW) send();
+  };
+  // Results waiting for their writes, in order (undefined until the first promise).
+  let order: Promise<void> | undefined;
   return {
     push(result) {
-      if (!baseline) return emit(result);
-      window.push(result);
-      if (window.length >= BASELINE_WINDOW) send();
+      if (!order && !(result instanceof Promise)) return accept(result);
+      order = (order ?? Promise.resolve()).then(() => result).then(accept);
+      // Seen by drained(); meanwhile a failed report write is not an unhandled rejection.
+      order.catch(() => undefined);
     },
     async drained() {
+      await order;
       if (window.length > 0) send();
       await chain;
     },

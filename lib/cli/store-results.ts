@@ -11,9 +11,10 @@ import { createResultWriter, RESULT_BATCH_SIZE } from "../store/result-writer";
 // closed. The queue is bounded: `throttle` makes each judge call wait while it is full, so a slow
 // database slows the run instead of filling memory. One the database refuses is stored as a judge
 // error that says why, with its cost (lib/store/unstored-result.ts), said in one line, and it
-// replaces the graded one in the run's report: the reports written as the run went showed the
-// graded result, so the summary (`withRefused`), the exit code and the stored run count the
-// judge error, and a report rendered whole shows it in the result's place.
+// replaces the graded one in the run's report: `save` resolves, once the result's write has
+// landed, to what the run's reports show for it (the result, or the judge error stored instead),
+// and lib/cli/result-pipeline.ts sends that on, so the lines written as the run goes, the
+// summary (`withRefused`), the exit code and the stored run all tell the same.
 
 /**
  * Results a CLI run lets wait to be written: two batches (one being written, the next filling).
@@ -59,8 +60,31 @@ export function createResultSaver(input: {
   maxQueued?: number;
 }) {
   const refused = new Map<string, RefusedResult>();
+  // The writes waiting to land, per result id in the order queued: what was written, and what
+  // the reports get once it has.
+  const waiting = new Map<
+    string,
+    { written: EvalResult; original: EvalResult; land: (shown: EvalResult) => void }[]
+  >();
+  const landed = (stored: EvalResult) => {
+    const queue = waiting.get(stored.id);
+    const next = queue?.shift();
+    if (!next) return;
+    if (queue!.length === 0) waiting.delete(stored.id);
+    next.land(stored === next.written ? next.original : stored);
+  };
   const writer = createResultWriter({
-    store: input.store,
+    store: {
+      saveResults: async (runId, batch) => {
+        await input.store.saveResults(runId, batch);
+        for (const result of batch) landed(result);
+      },
+      // One result, or the judge error stored in its place (lib/store/unstored-result.ts).
+      saveResult: async (runId, result) => {
+        await input.store.saveResult(runId, result);
+        landed(result);
+      },
+    },
     runId: input.runId,
     ...(input.batchSize ? { batchSize: input.batchSize } : {}),
     maxQueued: input.maxQueued ?? CLI_MAX_QUEUED,
@@ -70,8 +94,19 @@ export function createResultSaver(input: {
     },
   });
   return {
-    save(result: EvalResult): void {
-      writer.write(redactDeep(result));
+    /**
+     * Queues the result's write. Resolves, once it has landed, to what the reports show: the result
+     * itself, or the judge error the database took in its place; never, when the database is gone
+     * (then `settled()` throws).
+     */
+    save(result: EvalResult): Promise<EvalResult> {
+      const written = redactDeep(result);
+      return new Promise((land) => {
+        const queue = waiting.get(written.id) ?? [];
+        queue.push({ written, original: result, land });
+        waiting.set(written.id, queue);
+        writer.write(written);
+      });
     },
     /** The judge, each of whose calls first waits while the results queue is full (back-pressure). */
     throttle(judge: JudgePort): JudgePort {

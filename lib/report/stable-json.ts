@@ -3,19 +3,45 @@ import { tidyNumber, tidyNumbers } from "./tidy-numbers";
 // Keys are sorted, except for a few leading keys that a reader looks for
 // first, so the same report always gives the same bytes however it was built
 // and a diff of two runs shows only what changed.
+//
+// One order for every writer, `keyOrder`: integer-like keys ("0", "2", "10": array indexes, as
+// JavaScript defines them) first in numeric order, then the others by UTF-16 code units. It is
+// the order JSON.stringify gives any object built with sorted keys (an object lists its integer
+// keys first whatever the insertion order), so `stableObject` (the json reporter) and the text
+// written directly by `stableJson` (ndjson) agree; code-unit order alone put "10" before "2".
+
+/** A key JavaScript lists first, in numeric order: a canonical integer below 2^32 - 1. */
+function isIndexKey(key: string): boolean {
+  const c = key.charCodeAt(0);
+  if (c < 48 || c > 57 || key.length > 10) return false;
+  if (c === 48) return key.length === 1;
+  for (let i = 1; i < key.length; i++) {
+    const d = key.charCodeAt(i);
+    if (d < 48 || d > 57) return false;
+  }
+  return Number(key) < 4294967295;
+}
+
+/** The one key order of every report writer (see above). */
+export function keyOrder(a: string, b: string): number {
+  const ai = isIndexKey(a);
+  if (ai !== isIndexKey(b)) return ai ? -1 : 1;
+  if (ai) return Number(a) - Number(b);
+  return a < b ? -1 : a > b ? 1 : 0;
+}
 
 export function sortKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeys);
   if (value === null || typeof value !== "object") return value;
   const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) =>
-    a < b ? -1 : a > b ? 1 : 0,
+    keyOrder(a, b),
   );
   return Object.fromEntries(entries.map(([key, inner]) => [key, sortKeys(inner)]));
 }
 
 /**
  * Sorts keys at every depth (numbers tidied: `tidy-numbers.ts`), then moves `leading` (those
- * present) to the front of the top level.
+ * present) to the front of the top level, behind any integer-like keys (an object lists those first).
  */
 export function stableObject(
   value: Record<string, unknown>,
@@ -47,16 +73,25 @@ function stableText(value: unknown, key: string | undefined): string | undefined
     return `${text}]`;
   }
   const keys = Object.keys(value);
-  return `{${fields(value as Record<string, unknown>, sortCodeUnits(keys))}}`;
+  return `{${fields(value as Record<string, unknown>, sortInOrder(keys))}}`;
 }
 
-/** Sorts keys by UTF-16 code units, in place: an insertion sort for the few keys of a report object (no scratch array). */
-function sortCodeUnits(keys: string[]): string[] {
-  if (keys.length > 32) return keys.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  for (let i = 1; i < keys.length; i++) {
+/**
+ * Sorts keys by `keyOrder`, in place: an insertion sort for the few keys of a report object (no
+ * scratch array). `Object.keys` lists integer-like keys first, in numeric order, so only the rest
+ * need sorting, by code units.
+ */
+function sortInOrder(keys: string[]): string[] {
+  let first = 0;
+  while (first < keys.length && isIndexKey(keys[first]!)) first++;
+  if (keys.length - first > 32) {
+    if (first === 0) return keys.sort(keyOrder);
+    return keys.slice(0, first).concat(keys.slice(first).sort(keyOrder));
+  }
+  for (let i = first + 1; i < keys.length; i++) {
     const k = keys[i]!;
     let j = i - 1;
-    while (j >= 0 && keys[j]! > k) {
+    while (j >= first && keys[j]! > k) {
       keys[j + 1] = keys[j]!;
       j--;
     }
@@ -96,7 +131,10 @@ function fields(value: Record<string, unknown>, keys: readonly string[]): string
  * writes one line per result, and at a million results the copies were most of its CPU.
  */
 export function stableJson(value: Record<string, unknown>, leading: readonly string[]): string {
-  const present = leading.filter((k) => k in value);
-  const rest = sortCodeUnits(Object.keys(value).filter((k) => !leading.includes(k)));
-  return `{${fields(value, present.concat(rest))}}`;
+  const keys = sortInOrder(Object.keys(value));
+  let indexes = 0;
+  while (indexes < keys.length && isIndexKey(keys[indexes]!)) indexes++;
+  const present = leading.filter((k) => k in value && !isIndexKey(k));
+  const rest = keys.slice(indexes).filter((k) => !present.includes(k));
+  return `{${fields(value, keys.slice(0, indexes).concat(present, rest))}}`;
 }

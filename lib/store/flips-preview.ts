@@ -1,10 +1,9 @@
 import type { SuiteConfig } from "../config/types";
 import type { JudgePort } from "../engine/ports/judge-port";
-import { replySchemaFor } from "../engine/ports/verdict";
 import type { EvalResult } from "../engine/results/report";
 import { plural } from "../engine/results/format-score";
 import { planSuite } from "../engine/plan/plan-suite";
-import { estimateRequest, type PriceOf } from "../engine/plan/explain-plan";
+import type { PriceOf } from "../engine/plan/explain-plan";
 import type { RunOptions } from "../engine/run-suite";
 import { runSuite } from "../engine/run-suite";
 import { markRegrade, replayStoredCandidates } from "../engine/trust/regrade/regrade";
@@ -12,7 +11,7 @@ import { flipKindOf, isFlip } from "../engine/trust/regrade/flip-kind";
 import { unreadDatasetEvals, unreadDatasetNote } from "../engine/trust/regrade/unread-datasets";
 import type { PrismaClient } from "./generated/client";
 import { claimOwner, createCachedJudge } from "./cached-judge";
-import { requestKey } from "./request-key";
+import { cacheOnlyJudge, NO_CALL } from "./cache-only-judge";
 import { createRunStore } from "./run-store";
 import { versionNumbers } from "./version-numbers";
 import { flipRowOf } from "./flip-rows";
@@ -153,46 +152,6 @@ function gradingOf(input: FlipsPreviewInput, results: EvalResult[]) {
         ? [unreadDatasetNote({ unread: u, results: count, runId: input.runId })]
         : [];
     }),
-  };
-}
-
-const NO_CALL = {
-  templateVersion: "",
-  attempts: 0,
-  latencyMs: 0,
-  usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
-  costUsd: 0,
-};
-
-/**
- * A judge that only reads the judge cache: a stored verdict is answered, a
- * request it does not hold is counted (and priced) and answered as an error,
- * so nothing is paid and nothing is written. A tree stops at its first
- * uncounted node, so for trees the count is a lower bound; the paid pass is
- * bounded by itself all the same.
- */
-function cacheOnlyJudge(input: {
-  prisma: PrismaClient;
-  priceOf: PriceOf;
-  misses: { costUsd: number | null }[];
-}): JudgePort {
-  return {
-    async grade(request) {
-      const row = await input.prisma.judgeCall.findUnique({
-        where: { key: requestKey(request) },
-        select: { status: true, verdict: true, model: true },
-      });
-      const verdict =
-        row?.status === "done" ? replySchemaFor(request).safeParse(row.verdict) : null;
-      if (verdict?.success)
-        return { ok: true, verdict: verdict.data, call: { ...NO_CALL, model: request.model } };
-      input.misses.push({ costUsd: estimateRequest(request, input.priceOf).costUsd });
-      return {
-        ok: false,
-        error: { kind: "request", message: "not in the judge cache" },
-        call: { ...NO_CALL, model: request.model },
-      };
-    },
   };
 }
 

@@ -4,7 +4,6 @@ import { cleanName } from "../config/clean-name";
 import type { EvalResult } from "../engine/results/report";
 import type { ReportHead } from "../engine/trust/report-totals";
 import type { ReviewQuestion } from "../engine/trust/people/needs-person";
-import { withSkipKind } from "../engine/results/skip-kind";
 import { fillReviewQueue } from "./fill-review-queue";
 import { readStoredResult } from "../engine/results/stored-result";
 import { Prisma, type PrismaClient } from "./generated/client";
@@ -12,12 +11,13 @@ import { storableDeep } from "./storable";
 import { criterionRowsOf, rowOf } from "./result-rows";
 import { saveResultBatch } from "./result-batch";
 import { storeRunFigures } from "./run-figures";
+import { createRunStatus, type RunStatus } from "./run-status";
 
 // Repositories for suites, versions, runs and results. A result is written the
 // moment it is graded (upsert on run + result key), so a crash loses at most
 // the calls in flight and a rerun of the same cell never duplicates a row.
 
-export type RunStatus = "queued" | "running" | "completed" | "cancelled" | "failed";
+export type { RunStatus } from "./run-status";
 export type StartedBy = "cli" | "dashboard" | "worker";
 
 /** What a run needs to be replayed or resumed elsewhere: the options it ran with. */
@@ -95,6 +95,7 @@ export function createRunStore(prisma: PrismaClient) {
   });
 
   return {
+    ...createRunStatus(prisma),
     /** The suite by name (created on first use) and the version for this exact YAML (stored once per hash). */
     async saveSuiteVersion(input: {
       name: string;
@@ -176,59 +177,6 @@ export function createRunStore(prisma: PrismaClient) {
         include: { suite: true, suiteVersion: true },
       });
       return run ? toStored(run) : undefined;
-    },
-
-    async setStatus(id: string, status: RunStatus): Promise<void> {
-      if (status === "running") {
-        // Each cell of a queued run asks for "running" as it starts: only the first starts the
-        // run's clock (the page's ETA reads it).
-        // A run finished meanwhile (a cancel that skipped its queued cells) stays finished.
-        await prisma.run.updateMany({
-          where: { id, status: { notIn: ["running", "cancelled", "completed"] } },
-          data: { status, startedAt: new Date(), finishedAt: null },
-        });
-        return;
-      }
-      await prisma.run.update({
-        where: { id },
-        data: { status, ...(status === "failed" ? { finishedAt: new Date() } : {}) },
-      });
-    },
-
-    /** `resume`: the run is running again, and a cancel asked of it before no longer applies. */
-    async reopenRun(id: string): Promise<void> {
-      await prisma.run.update({
-        where: { id },
-        data: {
-          status: "running",
-          cancelRequested: false,
-          finishedAt: null,
-          figures: Prisma.DbNull,
-        },
-      });
-    },
-
-    async requestCancel(id: string): Promise<boolean> {
-      const { count } = await prisma.run.updateMany({
-        where: { id, status: { in: ["queued", "running"] } },
-        data: { cancelRequested: true },
-      });
-      return count > 0;
-    },
-
-    async isCancelRequested(id: string): Promise<boolean> {
-      const run = await prisma.run.findUnique({ where: { id }, select: { cancelRequested: true } });
-      return run?.cancelRequested ?? false;
-    },
-
-    /** Of these runs, the ones whose cancel was requested: one query for all of a worker's runs in hand. */
-    async cancelRequestedAmong(ids: readonly string[]): Promise<string[]> {
-      if (ids.length === 0) return [];
-      const runs = await prisma.run.findMany({
-        where: { id: { in: [...ids] }, cancelRequested: true },
-        select: { id: true },
-      });
-      return runs.map((r) => r.id);
     },
 
     /** Writes one graded result and its criteria; idempotent on (run, result key). What a model wrote is made storable (storable.ts). */

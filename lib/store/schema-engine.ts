@@ -84,6 +84,24 @@ export async function readMigrationList(dir = MIGRATIONS_DIR): Promise<Migration
   };
 }
 
+type Connected = Awaited<ReturnType<SqlMigrationAwareDriverAdapterFactory["connect"]>>;
+
+/**
+ * `@prisma/adapter-pg` runs a migration script by splitting it on every `;`, so a `;` in a
+ * comment, a quoted string or a dollar-quoted function body cut a statement in two and broke the
+ * migration. Postgres reads a script whole when it comes in one simple-protocol query (as psql and
+ * Prisma's native engine send it): `executeRaw` with no parameters is one (node-postgres prepares
+ * a statement only when it has values or a name), and it maps errors as every other query does.
+ * Other adapters (PGlite's runs the script whole already) are left as they are.
+ */
+function runScriptsWhole<A extends Connected>(adapter: A): A {
+  if (adapter.adapterName !== "@prisma/adapter-pg") return adapter;
+  adapter.executeScript = async (script: string) => {
+    await adapter.executeRaw({ sql: script, args: [], argTypes: [] });
+  };
+  return adapter;
+}
+
 /** Runs `work` with a schema engine connected through `adapterFactory`, and frees it after. */
 export async function withSchemaEngine<T>(
   adapterFactory: SqlMigrationAwareDriverAdapterFactory,
@@ -98,12 +116,12 @@ export async function withSchemaEngine<T>(
     Object.create(adapterFactory) as SqlMigrationAwareDriverAdapterFactory,
     {
       connect: async () => {
-        const adapter = await adapterFactory.connect();
+        const adapter = runScriptsWhole(await adapterFactory.connect());
         opened.push(adapter);
         return adapter;
       },
       connectToShadowDb: async () => {
-        const adapter = await adapterFactory.connectToShadowDb();
+        const adapter = runScriptsWhole(await adapterFactory.connectToShadowDb());
         opened.push(adapter);
         return adapter;
       },
@@ -127,8 +145,9 @@ const NO_FILTER = { externalTables: [], externalEnums: [] };
 /** Applies every migration not yet applied; returns their names. Safe to run on an up-to-date database. */
 export async function applyMigrations(
   adapterFactory: SqlMigrationAwareDriverAdapterFactory,
+  dir = MIGRATIONS_DIR,
 ): Promise<string[]> {
-  const migrationsList = await readMigrationList();
+  const migrationsList = await readMigrationList(dir);
   return withSchemaEngine(adapterFactory, async (engine) => {
     const output = await engine.applyMigrations({ migrationsList, filters: NO_FILTER });
     return output.appliedMigrationNames;

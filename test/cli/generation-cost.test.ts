@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { isJudgeRequest } from "../support/agent-script";
-import { makeWorkspace, startFakeJudge, yaml } from "./cli-harness";
+import { runGenerated } from "../support/generated-run";
+import { yaml } from "./cli-harness";
 
 // A run whose candidates a model generated pays two kinds of model calls: the
 // generation and the judges. `eval --explain` prices them apart; the summary
@@ -29,15 +29,17 @@ describe("the summary of a run with generated candidates", () => {
   it("gives the judges' and the generation's calls, tokens and cost apart, adding up to the total", async ({
     onTestFinished,
   }) => {
-    const ws = await makeWorkspace(onTestFinished);
-    const judge = await startFakeJudge(onTestFinished, {
-      respond: (request) =>
-        isJudgeRequest(request)
-          ? { verdict: { reasoning: "Plain.", score: 0.9 } }
-          : { text: "Sunlight scatters off the air, blue most of all." },
+    const {
+      ws,
+      judge,
+      cli: json,
+    } = await runGenerated({
+      onTestFinished,
+      suite: SUITE,
+      args: ["--reporter", "json"],
+      generated: "Sunlight scatters off the air, blue most of all.",
+      reasoning: "Plain.",
     });
-    await ws.write("suite.yaml", SUITE);
-    const json = await ws.cli(["eval", "--config", "suite.yaml", "--reporter", "json"], judge.env);
     expect(json.code, json.stderr).toBe(0);
     const report = JSON.parse(json.stdout) as Json;
     const generation = report.summary.generation!;

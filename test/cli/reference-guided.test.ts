@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { isJudgeRequest } from "../support/agent-script";
+import { runGenerated } from "../support/generated-run";
 import type { FakeRequest } from "../support/fake-messages-api";
 import { makeWorkspace, startFakeJudge, yaml } from "./cli-harness";
 
@@ -32,16 +33,9 @@ function judgeText(requests: FakeRequest[], id: string): string {
 }
 
 async function run(onTestFinished: Parameters<typeof makeWorkspace>[0], evalLines: string[]) {
-  const ws = await makeWorkspace(onTestFinished);
-  const judge = await startFakeJudge(onTestFinished, {
-    respond: (request) =>
-      isJudgeRequest(request)
-        ? { verdict: { reasoning: "matches the reference", score: 0.9 } }
-        : { text: "GENERATED-REPLY" },
-  });
-  await ws.write(
-    "suite.yaml",
-    yaml(
+  const { judge, cli } = await runGenerated({
+    onTestFinished,
+    suite: yaml(
       ...DATASET,
       "evals:",
       "  - name: answers",
@@ -49,8 +43,10 @@ async function run(onTestFinished: Parameters<typeof makeWorkspace>[0], evalLine
       "    candidates: { dataset: qa }",
       ...evalLines.map((l) => `    ${l}`),
     ),
-  );
-  const cli = await ws.cli(["eval", "--config", "suite.yaml", "--reporter", "json"], judge.env);
+    args: ["--reporter", "json"],
+    generated: "GENERATED-REPLY",
+    reasoning: "matches the reference",
+  });
   expect(cli.code, cli.stderr + cli.stdout).toBe(0);
   const report = JSON.parse(cli.stdout) as {
     results: { cell: { item: string }; reference?: unknown }[];

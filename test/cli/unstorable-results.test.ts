@@ -132,6 +132,47 @@ describe("text and results the run history cannot store", () => {
     expect(refused!.reason).toMatch(/could not be stored: .*refused by the test's trigger/);
   });
 
+  it("a refused result's report lines, as the run goes and after, show the judge error stored in its place", async ({
+    onTestFinished,
+  }) => {
+    const ws = await makeWorkspace(onTestFinished);
+    const judge = await startFakeJudge(onTestFinished);
+    onTestFinished(
+      await refuseResults({ prisma: database.prisma, name: "refuse_lines", which: "graded" }),
+    );
+    await ws.write("suite.yaml", twoEvals.replace(/"Is it good\?"/g, '"Is it good (lines)?"'));
+    const env = { ...judge.env, DATABASE_URL: database.url };
+    const result = await ws.cli(
+      ["eval", "--config", "suite.yaml", "--store", "--reporter", "ndjson"],
+      env,
+    );
+    expect(result.stderr).not.toMatch(STACK);
+    const events = result.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = events.filter((e) => e.type === "result");
+    const summary = events.find((e) => e.type === "summary");
+    // Before: the refused result's line said "passed" while the summary and the run said judge error.
+    expect(lines.map((e) => [e.name, e.status])).toEqual([
+      ["refused", "judge_error"],
+      ["fine", "passed"],
+    ]);
+    expect(lines[0]!.reason).toMatch(/could not be stored: .*refused by the test's trigger/);
+    expect(summary).toMatchObject({ passed: 1, judgeErrors: 1 });
+    // `report RUN_ID` reads the stored run: the same statuses and reasons.
+    const runId = runIdIn(result.stderr);
+    const stored = await ws.cli(["report", runId, "--reporter", "ndjson"], env);
+    const storedLines = stored.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .filter((e) => e.type === "result");
+    expect(storedLines.map((e) => [e.name, e.status, e.reason])).toEqual(
+      lines.map((e) => [e.name, e.status, e.reason]),
+    );
+  });
+
   it("a run the database fails under: one line, the run failed, not left running", async ({
     onTestFinished,
   }) => {

@@ -67,10 +67,11 @@ describe("stableJson on any shape", () => {
   it("writes what JSON.stringify(stableObject(...)) writes for nested, unsorted, wide and odd values", () => {
     // A small deterministic generator: objects whose keys come in any order (more than the
     // insertion sort's 32 included), arrays of objects, non-ASCII and escaped keys, every kind of number.
-    // (No integer-like keys: an object built by stableObject lists those first, in numeric order.)
     let seed = 7;
     const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     const keyPool = ["b", "a", "é", "Z", 'a"q', "score", "costUsd", "rate", "k10", "k2", "\u2028k"];
+    // Integer-like keys ("2" before "10"), and some that only look so ("01", "-1", 2^32 - 1).
+    keyPool.push("10", "2", "0", "01", "-1", "1.5", "4294967294", "4294967295");
     const valueOf = (depth: number): unknown => {
       const pick = next();
       if (depth > 3 || pick < 0.35)
@@ -91,6 +92,7 @@ describe("stableJson on any shape", () => {
     };
     for (let i = 0; i < 100; i++) {
       const value = {
+        ...(i % 3 === 0 ? { "7": valueOf(1), "12": 1 } : {}),
         id: `r${i}`,
         zeta: valueOf(0),
         type: "result",

@@ -5,9 +5,9 @@ import { RunLive } from "../../components/results/run-live";
 import { priceOfStoredCall } from "../../lib/judge/provider-resolution";
 import { runProgress } from "../../lib/store/run-progress";
 import { createRunViews } from "../../lib/store/run-views";
-import { isJudgeRequest } from "../support/agent-script";
+import { runGenerated } from "../support/generated-run";
 import { useTestDatabase } from "../support/test-database";
-import { makeWorkspace, startFakeJudge, yaml } from "../cli/cli-harness";
+import { yaml } from "../cli/cli-harness";
 
 vi.mock("next/navigation", () => ({ useRouter: () => ({ refresh() {} }) }));
 
@@ -38,17 +38,13 @@ describe("the run page of generated candidates", () => {
   it("gives the judges' and the generation's cost and tokens apart, adding up", async ({
     onTestFinished,
   }) => {
-    const ws = await makeWorkspace(onTestFinished);
-    const judge = await startFakeJudge(onTestFinished, {
-      respond: (request) =>
-        isJudgeRequest(request)
-          ? { verdict: { reasoning: "Plain.", score: 0.9 } }
-          : { text: "Because of how light scatters." },
-    });
-    await ws.write("suite.yaml", SUITE);
-    const run = await ws.cli(["eval", "--config", "suite.yaml", "--store", "--reporter", "json"], {
-      ...judge.env,
-      DATABASE_URL: db.url,
+    const { cli: run } = await runGenerated({
+      onTestFinished,
+      suite: SUITE,
+      args: ["--store", "--reporter", "json"],
+      generated: "Because of how light scatters.",
+      reasoning: "Plain.",
+      env: { DATABASE_URL: db.url },
     });
     expect(run.code, run.stderr).toBe(0);
     const report = JSON.parse(run.stdout) as Json;

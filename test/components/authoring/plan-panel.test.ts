@@ -7,7 +7,8 @@ import { cacheMinimumOf } from "../../../lib/judge/cache-minimums";
 import { priceOf } from "../../../lib/judge/pricing";
 import { loadSuite } from "../../../lib/config/load-suite";
 import type { SuiteConfig } from "../../../lib/config/types";
-import { explainPlan, renderExplain } from "../../../lib/engine/plan/explain-plan";
+import { explainPlan } from "../../../lib/engine/plan/explain-plan";
+import { renderExplain } from "../../../lib/engine/plan/render-explain";
 import { planSuite } from "../../../lib/engine/plan/plan-suite";
 import { formatUsd } from "../../../lib/engine/results/format-score";
 

@@ -1,6 +1,7 @@
 import { INTERNAL_ERROR } from "../../../lib/config/load-suite";
 import { checkDraft } from "../../../lib/engine/plan/check-draft";
-import { explainPlan, renderExplain } from "../../../lib/engine/plan/explain-plan";
+import { explainPlan } from "../../../lib/engine/plan/explain-plan";
+import { renderExplain } from "../../../lib/engine/plan/render-explain";
 import { planSuite } from "../../../lib/engine/plan/plan-suite";
 import { loadSuite } from "../../../lib/config/load-suite";
 import type { ConfigIssue, SuiteConfig } from "../../../lib/config/types";

@@ -1,6 +1,7 @@
 import { formatUsd } from "../../../lib/engine/results/format-score";
 import { describe, expect, it } from "vitest";
-import { explainPlan, renderExplain, type PriceOf } from "../../../lib/engine/plan/explain-plan";
+import { explainPlan, type PriceOf } from "../../../lib/engine/plan/explain-plan";
+import { renderExplain } from "../../../lib/engine/plan/render-explain";
 import { planSuite } from "../../../lib/engine/plan/plan-suite";
 import { DEFAULT_MODEL, suiteFrom } from "../../support/run-yaml";
 

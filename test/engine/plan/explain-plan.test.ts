@@ -1,11 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { always, createFakeJudge } from "../../support/fake-judge";
 import { explainYaml, flatPrice, runYaml } from "../../support/run-yaml";
-import {
-  EXPECTED_OUTPUT_TOKENS,
-  renderExplain,
-  type PriceOf,
-} from "../../../lib/engine/plan/explain-plan";
+import { EXPECTED_OUTPUT_TOKENS, type PriceOf } from "../../../lib/engine/plan/explain-plan";
+import { renderExplain } from "../../../lib/engine/plan/render-explain";
 import { tokensOf } from "../../../lib/engine/plan/estimate-requests";
 
 // `eval --explain`: what a run would grade and how many judge calls it would
