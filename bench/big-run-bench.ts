@@ -123,7 +123,9 @@ async function pageFigures(prisma: PrismaClient, run: BenchRun): Promise<void> {
     "judge agreement view (runAgreement)",
     () => views.runAgreement(id),
     (a) =>
-      `${a.statistics.length} figures over ${a.results.toLocaleString("en-US")} results${a.sampledFirst ? ` (the first ${a.sampledFirst.toLocaleString("en-US")})` : ""}`,
+      "unavailable" in a
+        ? a.unavailable
+        : `${a.statistics.length} figures over ${a.results.toLocaleString("en-US")} results${a.sampledFirst ? ` (the first ${a.sampledFirst.toLocaleString("en-US")} of ${a.of?.toLocaleString("en-US")})` : ""}`,
   );
   await time(
     "position bias",
