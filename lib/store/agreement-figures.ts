@@ -34,7 +34,7 @@ export interface RunAgreement {
 }
 
 /** The most results the agreement view reads (in the suite's order): its figures over a bounded sample. */
-export const AGREEMENT_MAX_RESULTS = 20_000;
+export const AGREEMENT_MAX_RESULTS = 10_000;
 
 /** The disagreements kept and shown (the page lists them; the count is of all). */
 export const DISAGREEMENTS_KEPT = 200;

@@ -16,7 +16,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 // the sample). The work is split so that no part of it runs long on the dashboard's event loop:
 // `readAgreementSample` reads the rows (the texts the figures never read left out in SQL),
 // `agreementOf` computes (pure: the dashboard runs it on a worker thread, lib/offthread), and
-// `finishRun` keeps the answer in `runs.figures.agreement` (run-figures.ts), which the view reads.
+// `finishRun` keeps the answer in `run_agreements` (run-figures.ts), which the view reads.
 
 // The only rows agreement reads, picked in SQL so a 10,000-result
 // single-judge run loads no documents (the engine still applies its own exact
@@ -34,7 +34,7 @@ export function agreementRows(runId: string): Prisma.Sql {
 
 // What agreement never reads of a stored result (report-totals.ts's `ratingsOf` drops the same):
 // its calls, tree and gates, the candidate's texts (only its source is kept) and the judge's
-// reason. Left out in SQL, a 20,000-result sample is a fraction of the bytes to parse.
+// reason. Left out in SQL, a 10,000-result sample is a fraction of the bytes to parse.
 const SLIM = Prisma.sql`(e.data - 'calls' - 'tree' - 'gates' - 'reason' - 'candidate') || jsonb_build_object('candidate', jsonb_build_object('source', e.data->'candidate'->'source'))`;
 
 /** The run's first multi-judge results in the suite's order (at most AGREEMENT_MAX_RESULTS). */
@@ -51,6 +51,19 @@ export async function readAgreementSample(
     { n: number }[]
   >`SELECT count(*)::int AS n FROM eval_results e WHERE ${agreementRows(runId)}`;
   return { results, sampledFirst: AGREEMENT_MAX_RESULTS, of: counted[0]?.n ?? 0 };
+}
+
+/** Keeps a finished run's agreement figures (finishRun; the view, for a run finished by an older version). */
+export async function keepAgreement(
+  prisma: PrismaClient,
+  input: { runId: string; agreement: RunAgreement },
+): Promise<void> {
+  const figures = input.agreement as unknown as Prisma.InputJsonValue;
+  await prisma.runAgreementRow.upsert({
+    where: { runId: input.runId },
+    create: { runId: input.runId, figures },
+    update: { figures },
+  });
 }
 
 /** How the figures are computed from the sample: in this process by default; the dashboard passes a worker thread. */
@@ -90,18 +103,17 @@ export function createAgreementViews(prisma: PrismaClient) {
       if (!UUID.test(runId)) return NO_AGREEMENT;
       const run = await prisma.run.findUnique({
         where: { id: runId },
-        select: { finishedAt: true, figures: true },
+        select: { finishedAt: true, agreement: { select: { figures: true } } },
       });
       if (!run) return NO_AGREEMENT;
-      const kept = (run.figures as { agreement?: unknown } | null)?.agreement;
+      const kept = run.agreement?.figures;
       if (run.finishedAt && isRunAgreement(kept)) return kept;
       const computed = await (options.compute ?? inProcess)(
         await readAgreementSample(prisma, runId),
       );
       if (!computed.ok) return { unavailable: computed.message };
-      // Kept only on a finished run whose figures are there (resume clears them and finishRun counts them again).
-      if (run.finishedAt && run.figures)
-        await prisma.$executeRaw`UPDATE runs SET figures = jsonb_set(figures::jsonb, '{agreement}', ${JSON.stringify(computed.value)}::jsonb) WHERE id = ${runId}::uuid AND finished_at IS NOT NULL AND figures IS NOT NULL`;
+      // Kept only for a finished run (resume deletes them, and finishRun computes them again).
+      if (run.finishedAt) await keepAgreement(prisma, { runId, agreement: computed.value });
       return computed.value;
     },
   };

@@ -1,16 +1,16 @@
 import { EVAL_STATUSES, type EvalStatus } from "../engine/results/report";
 import { SKIP_KINDS, type SkipKind, type SkippedBy } from "../engine/results/skip-kind";
 import { Prisma, type PrismaClient } from "./generated/client";
-import { agreementOf, type RunAgreement } from "./agreement-figures";
-import { readAgreementSample } from "./run-agreement";
+import { agreementOf } from "./agreement-figures";
+import { keepAgreement, readAgreementSample } from "./run-agreement";
 
 // What the run page shows of a whole run that SQL has to count over every result: the counts per
 // status, the vacuous results, the heatmap's cells. For a run still running they are counted on
 // each load; once it finishes, `finishRun` counts them once more and keeps them in `runs.figures`,
 // so the page of a finished run of a million results reads one row instead of aggregating a
 // million (`npm run bench:store -- --big-run`). `resume` clears them (`reopenRun`). The agreement
-// view's figures are kept too: computed here, in the process that finishes the run (the CLI, a
-// worker), so the dashboard never computes a finished run's on its event loop.
+// view's figures are kept too (in `run_agreements`: run-agreement.ts), computed here, in the process
+// that finishes the run (the CLI, a worker), so the dashboard never computes a finished run's.
 
 export interface MatrixCell {
   /** The judge model (matrix.models). */
@@ -46,11 +46,6 @@ export interface RunFigures {
   criteria?: string[];
   /** The heatmap's cells over every eval with a matrix. */
   cells: MatrixCell[];
-  /**
-   * The agreement view's figures (run-agreement.ts), computed once here from the same sample the
-   * view reads; absent in the figures kept by versions before it (the view computes them then).
-   */
-  agreement?: RunAgreement;
 }
 
 /**
@@ -190,12 +185,12 @@ export async function storeRunFigures(prisma: PrismaClient, runId: string): Prom
     pairwise,
     criteria,
     cells,
-    agreement: agreementOf(sample),
   };
   await prisma.run.update({
     where: { id: runId },
     data: { figures: figures as unknown as Prisma.InputJsonValue },
   });
+  await keepAgreement(prisma, { runId, agreement: agreementOf(sample) });
 }
 
 /** The figures kept with a finished run, if they were (runs finished before this kept none). */
