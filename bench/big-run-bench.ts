@@ -95,12 +95,29 @@ async function pageFigures(prisma: PrismaClient, run: BenchRun): Promise<void> {
     (p) => `rows ${p.firstIndex + 1}–${p.firstIndex + p.rows.length}`,
   );
   await time(
-    "last page by score (keyset)",
+    "last page by score, descending (sorts)",
     () =>
       queries.runResultsPage({
         runId: id,
         pageSize: 100,
         sort: { by: "score", direction: "desc" },
+        last: true,
+      }),
+    (p) => `rows ${p.firstIndex + 1}–${p.firstIndex + p.rows.length}`,
+  );
+  await time(
+    "first page by score, ascending (index)",
+    () =>
+      queries.runResultsPage({ runId: id, pageSize: 100, sort: { by: "score", direction: "asc" } }),
+    (p) => `rows ${p.firstIndex + 1}–${p.firstIndex + p.rows.length}`,
+  );
+  await time(
+    "last page by cost (keyset, index)",
+    () =>
+      queries.runResultsPage({
+        runId: id,
+        pageSize: 100,
+        sort: { by: "costUsd", direction: "desc" },
         last: true,
       }),
     (p) => `rows ${p.firstIndex + 1}–${p.firstIndex + p.rows.length}`,
