@@ -44,7 +44,8 @@ describe("the agreement page of a big run", () => {
       return { element, ms: performance.now() - started };
     });
     // Let the page read its sample and hand it to a thread.
-    let listMs = Infinity;
+    // The slowest answer while the page was busy: on the main thread one waits for the whole computation.
+    let listMs = 0;
     let busyWhileListed = false;
     for (let i = 0; i < 400 && !done; i++) {
       await new Promise((resolve) => setTimeout(resolve, 25));
@@ -52,11 +53,14 @@ describe("the agreement page of a big run", () => {
       const response = await listSuites();
       expect(response.status).toBe(200);
       if (!done) {
-        listMs = Math.min(listMs, performance.now() - asked);
+        listMs = Math.max(listMs, performance.now() - asked);
         busyWhileListed = true;
       }
     }
     const { element, ms } = await page;
+    console.log(
+      `agreement page ${Math.round(ms)} ms; GET /api/suites meanwhile at most ${Math.round(listMs)} ms`,
+    );
     expect(busyWhileListed).toBe(true);
     // On the main thread the list would wait for the whole computation.
     expect(listMs).toBeLessThan(ms / 3);
