@@ -47,13 +47,15 @@ describe("the agreement page of a big run", () => {
     // The slowest answer while the page was busy: on the main thread one waits for the whole computation.
     let listMs = 0;
     let busyWhileListed = false;
-    for (let i = 0; i < 400 && !done; i++) {
+    for (let i = 0; i < 4000 && !done; i++) {
+      // Timed from when the request was due, so a blocked event loop (the timer late) counts too.
+      const busyWhenDue = !done;
+      const due = performance.now() + 25;
       await new Promise((resolve) => setTimeout(resolve, 25));
-      const asked = performance.now();
       const response = await listSuites();
       expect(response.status).toBe(200);
-      if (!done) {
-        listMs = Math.max(listMs, performance.now() - asked);
+      if (busyWhenDue) {
+        listMs = Math.max(listMs, performance.now() - due);
         busyWhileListed = true;
       }
     }
