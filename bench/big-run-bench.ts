@@ -7,6 +7,9 @@ import { createRunExport } from "../lib/store/run-export";
 import { createRunQueries } from "../lib/store/run-queries";
 import { createRunViews } from "../lib/store/run-views";
 import { createPositionBiasViews } from "../lib/store/position-bias";
+import { labelCalibration, labelPeopleAgreement } from "../lib/store/label-calibration";
+import { createReviewQueue } from "../lib/store/review-queue";
+import { createRegradeViews } from "../lib/store/regrade-views";
 import { applyMigrations } from "../lib/store/schema-engine";
 import { csvHeader, csvResultLine } from "../lib/report/csv-rows";
 import { seedBigRun, type SeededRun } from "./seed-big-run";
@@ -92,12 +95,29 @@ async function pageFigures(prisma: PrismaClient, run: BenchRun): Promise<void> {
     (p) => `rows ${p.firstIndex + 1}–${p.firstIndex + p.rows.length}`,
   );
   await time(
-    "last page by score (keyset, no index)",
+    "last page by score, descending (sorts)",
     () =>
       queries.runResultsPage({
         runId: id,
         pageSize: 100,
         sort: { by: "score", direction: "desc" },
+        last: true,
+      }),
+    (p) => `rows ${p.firstIndex + 1}–${p.firstIndex + p.rows.length}`,
+  );
+  await time(
+    "first page by score, ascending (index)",
+    () =>
+      queries.runResultsPage({ runId: id, pageSize: 100, sort: { by: "score", direction: "asc" } }),
+    (p) => `rows ${p.firstIndex + 1}–${p.firstIndex + p.rows.length}`,
+  );
+  await time(
+    "last page by cost (keyset, index)",
+    () =>
+      queries.runResultsPage({
+        runId: id,
+        pageSize: 100,
+        sort: { by: "costUsd", direction: "desc" },
         last: true,
       }),
     (p) => `rows ${p.firstIndex + 1}–${p.firstIndex + p.rows.length}`,
@@ -123,7 +143,9 @@ async function pageFigures(prisma: PrismaClient, run: BenchRun): Promise<void> {
     "judge agreement view (runAgreement)",
     () => views.runAgreement(id),
     (a) =>
-      `${a.statistics.length} figures over ${a.results.toLocaleString("en-US")} results${a.sampledFirst ? ` (the first ${a.sampledFirst.toLocaleString("en-US")})` : ""}`,
+      "unavailable" in a
+        ? a.unavailable
+        : `${a.statistics.length} figures over ${a.results.toLocaleString("en-US")} results${a.sampledFirst ? ` (the first ${a.sampledFirst.toLocaleString("en-US")} of ${a.of?.toLocaleString("en-US")})` : ""}`,
   );
   await time(
     "position bias",
@@ -139,6 +161,57 @@ async function pageFigures(prisma: PrismaClient, run: BenchRun): Promise<void> {
     "per-model summary",
     () => queries.runModelSummary({ runId: id }),
     (m) => `${m.length} models`,
+  );
+  await subPages(prisma, id);
+}
+
+/** The run page's other reads and its sub-pages: history, calibration by people, review queue, flips. */
+async function subPages(prisma: PrismaClient, id: string): Promise<void> {
+  const views = createRunViews(prisma);
+  const queries = createRunQueries(prisma);
+  const { suiteId } = await prisma.run.findUniqueOrThrow({
+    where: { id },
+    select: { suiteId: true },
+  });
+  const suite = await views.suite(suiteId);
+  const evalName = (
+    await prisma.evalResultRow.findFirst({ where: { runId: id }, select: { evalName: true } })
+  )?.evalName;
+  await time(
+    "history: the suite's runs (listRuns)",
+    () => views.listRuns({ suiteId, limit: 50 }),
+    (r) => `${r.length} runs`,
+  );
+  await time(
+    "history: one eval's trend (evalTrend)",
+    () => queries.evalTrend({ suiteName: suite!.name, evalName: evalName!, limit: 20 }),
+    (t) => `${t.length} points`,
+  );
+  await time(
+    "calibration by people (labelCalibration)",
+    () => labelCalibration(prisma, { runId: id }),
+    (c) => (c ? "some" : "no labels"),
+  );
+  await time(
+    "people × people (labelPeopleAgreement)",
+    () => labelPeopleAgreement(prisma, { runId: id }),
+    (p) => `${p.length} rows`,
+  );
+  await time(
+    "review queue (list)",
+    () => createReviewQueue(prisma).list({ suiteId }),
+    (q) => `${q.items.length} items`,
+  );
+  const flips = createRegradeViews(prisma);
+  await time(
+    "flips: counts (not a regrade)",
+    () => flips.flipCounts({ runId: id }),
+    (f) => JSON.stringify(f).slice(0, 40),
+  );
+  await time(
+    "flips: first page (not a regrade)",
+    () => flips.flipPage({ runId: id }),
+    (f) => `${f.pairs.length} pairs`,
   );
 }
 

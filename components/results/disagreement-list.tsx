@@ -10,10 +10,13 @@ export function DisagreementList({
   runId,
   rows,
   limit,
+  total = rows.length,
 }: {
   runId: string;
   rows: JudgeDisagreement[];
   limit: number;
+  /** How many there are in all (a run keeps its first few hundred: lib/store/agreement-figures.ts). */
+  total?: number;
 }) {
   const shown = rows.slice(0, limit);
   return (
@@ -76,9 +79,9 @@ export function DisagreementList({
           </div>
         </div>
       ))}
-      {rows.length > shown.length ? (
-        <p className={styles.muted}>
-          Showing {shown.length} of {rows.length} disagreements.
+      {total > shown.length ? (
+        <p className={styles.muted} data-testid="disagreements-shown">
+          Showing {shown.length} of {total} disagreements.
         </p>
       ) : null}
     </div>

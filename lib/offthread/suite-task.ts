@@ -8,6 +8,8 @@ import { priceOf } from "../judge/pricing";
 import { providerResolution } from "../judge/provider-resolution";
 import type { DashboardProviders } from "../judge/server-providers";
 import { allowListedOrNone } from "../live/allow-servers";
+import type { EvalResult } from "../engine/results/report";
+import { agreementOf, type RunAgreement } from "../store/agreement-figures";
 
 // The work a browser's suite text costs the server: parsing, validating and
 // planning it. Plain data in and out (it crosses a thread boundary by
@@ -29,7 +31,9 @@ export type SuiteTask =
     }
   | { kind: "load"; text: string; file: string; providers?: DashboardProviders }
   /** Check anchors: the suite loaded, and where each anchor was typed (the yaml package's document of the whole text: seconds for a large suite). */
-  | { kind: "anchors"; text: string; file: string; providers?: DashboardProviders };
+  | { kind: "anchors"; text: string; file: string; providers?: DashboardProviders }
+  /** A run's judge agreement (the agreement view of a run still running, or kept by no version): its sample's results, read by lib/store/run-agreement.ts. */
+  | { kind: "agreement"; results: EvalResult[]; sampledFirst?: number; of?: number };
 
 export interface AnchorsTaskResult {
   loaded: LoadResult;
@@ -40,10 +44,13 @@ export type SuiteTaskResult<T extends SuiteTask> = T extends { kind: "draft" }
   ? DraftCheck
   : T extends { kind: "anchors" }
     ? AnchorsTaskResult
-    : LoadResult;
+    : T extends { kind: "agreement" }
+      ? RunAgreement
+      : LoadResult;
 
 export function runSuiteTask<T extends SuiteTask>(task: T): SuiteTaskResult<T> {
   if (task.kind === "load") return loadDashboardSuite(task) as SuiteTaskResult<T>;
+  if (task.kind === "agreement") return agreementOf(task) as SuiteTaskResult<T>;
   if (task.kind === "anchors") {
     const loaded = loadDashboardSuite(task);
     const spans = loaded.ok ? locateAnchors({ text: task.text, file: task.file }) : [];

@@ -172,7 +172,10 @@ export function createSuiteWorkers(options: SuiteWorkersOptions): SuiteWorkers {
           {
             ok: false,
             code: "too_complex",
-            message: `Checking this suite took longer than ${formatSeconds(timeLimitMs)}, so the server stopped: make it smaller (fewer evals, matrix cells or jurors) or split it.`,
+            message:
+              task.kind === "agreement"
+                ? `Computing this run's judge agreement took longer than ${formatSeconds(timeLimitMs)}, so the server stopped: reload once the run has finished (its figures are kept then).`
+                : `Checking this suite took longer than ${formatSeconds(timeLimitMs)}, so the server stopped: make it smaller (fewer evals, matrix cells or jurors) or split it.`,
           },
           false,
         );

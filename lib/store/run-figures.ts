@@ -1,12 +1,16 @@
 import { EVAL_STATUSES, type EvalStatus } from "../engine/results/report";
 import { SKIP_KINDS, type SkipKind, type SkippedBy } from "../engine/results/skip-kind";
 import { Prisma, type PrismaClient } from "./generated/client";
+import { agreementOf } from "./agreement-figures";
+import { keepAgreement, readAgreementSample } from "./run-agreement";
 
 // What the run page shows of a whole run that SQL has to count over every result: the counts per
 // status, the vacuous results, the heatmap's cells. For a run still running they are counted on
 // each load; once it finishes, `finishRun` counts them once more and keeps them in `runs.figures`,
 // so the page of a finished run of a million results reads one row instead of aggregating a
-// million (`npm run bench:store -- --big-run`). `resume` clears them (`reopenRun`).
+// million (`npm run bench:store -- --big-run`). `resume` clears them (`reopenRun`). The agreement
+// view's figures are kept too (in `run_agreements`: run-agreement.ts), computed here, in the process
+// that finishes the run (the CLI, a worker), so the dashboard never computes a finished run's.
 
 export interface MatrixCell {
   /** The judge model (matrix.models). */
@@ -164,12 +168,13 @@ export async function criterionNamesOf(prisma: PrismaClient, runId: string): Pro
 
 /** Counts a finished run's figures and keeps them with the run. */
 export async function storeRunFigures(prisma: PrismaClient, runId: string): Promise<void> {
-  const [counted, cells, deferReasons, pairwise, criteria] = await Promise.all([
+  const [counted, cells, deferReasons, pairwise, criteria, sample] = await Promise.all([
     countsOf(prisma, runId),
     matrixCellsOf(prisma, { runId }),
     deferReasonsOf(prisma, runId),
     prisma.evalResultRow.count({ where: { runId, rubricKind: "pairwise" } }),
     criterionNamesOf(prisma, runId),
+    readAgreementSample(prisma, runId),
   ]);
   const figures: RunFigures = {
     results: counted.results,
@@ -185,6 +190,7 @@ export async function storeRunFigures(prisma: PrismaClient, runId: string): Prom
     where: { id: runId },
     data: { figures: figures as unknown as Prisma.InputJsonValue },
   });
+  await keepAgreement(prisma, { runId, agreement: agreementOf(sample) });
 }
 
 /** The figures kept with a finished run, if they were (runs finished before this kept none). */

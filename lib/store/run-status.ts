@@ -35,6 +35,8 @@ export function createRunStatus(prisma: PrismaClient) {
           figures: Prisma.DbNull,
         },
       });
+      // Its agreement figures too: finishRun computes them again over what the run has then.
+      await prisma.runAgreementRow.deleteMany({ where: { runId: id } });
     },
 
     async requestCancel(id: string): Promise<boolean> {

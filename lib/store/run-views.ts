@@ -1,14 +1,3 @@
-import { judgeAgreement } from "../engine/trust/agreement/judge-agreement";
-import { inSuiteOrder } from "../engine/results/suite-order";
-import { multiJudgeResults } from "../engine/trust/agreement/agreement-units";
-import {
-  judgeDisagreements,
-  type JudgeDisagreement,
-} from "../engine/trust/agreement/judge-disagreements";
-import {
-  jurorAgreementMatrices,
-  type JurorAgreementMatrix,
-} from "../engine/trust/agreement/juror-agreement-matrix";
 import { compareToBaseline } from "../engine/trust/compare-baseline";
 import type {
   BaselineComparison,
@@ -17,12 +6,12 @@ import type {
   OutcomeCounts,
   Report,
 } from "../engine/results/report";
-import type { JudgeAgreement } from "../engine/results/trust";
 import { readStoredResult } from "../engine/results/stored-result";
 import { Prisma, type PrismaClient } from "./generated/client";
 import { createRunStore, type RunStatus, type StartedBy } from "./run-store";
 import { callsByModel, type StoredModelCalls, unpricedCallsByRun } from "./run-call-totals";
 import { versionNumbers } from "./version-numbers";
+import { createAgreementViews } from "./run-agreement";
 import {
   countsOf,
   keptFigures,
@@ -86,37 +75,6 @@ export interface RunOverview extends RunListItem {
   error: string | null;
 }
 
-/** The judge-agreement view of a run: the engine's statistics, juror × juror matrices and disagreements. */
-export interface RunAgreement {
-  /** Results graded by two or more judges (the units of every figure below). */
-  results: number;
-  /**
-   * Set when the run has more such results than the view reads: the figures are over the first
-   * this many in the suite's order (AGREEMENT_MAX_RESULTS), so a run of a million loads a bounded sample.
-   */
-  sampledFirst?: number;
-  statistics: JudgeAgreement[];
-  matrices: JurorAgreementMatrix[];
-  disagreements: JudgeDisagreement[];
-}
-
-// The only rows agreement reads, picked in SQL so a 10,000-result
-// single-judge run loads no documents (the engine still applies its own exact
-// filter): graded results, comparisons left out, with two or more judge
-// entries, or the cells of an eval whose matrix varies the judge model over
-// two or more models (cells that differ only by judge model grade one
-// candidate, so their single judges are raters of one unit; lib/engine/agreement).
-// The second is asked of each row (another graded cell of its eval with another judge model, one
-// probe of eval_results(run_id, eval_name)), not of the run's every eval at once: on a run of a
-// million results, `hasSeveralJudges` stops at the first row that qualifies. The table is `e`.
-function agreementRows(runId: string): Prisma.Sql {
-  return Prisma.sql`e.run_id = ${runId}::uuid AND e.status IN ('passed', 'failed') AND e.data->'pairwise' IS NULL AND (e.judge_count >= 2 OR (e.cell_model IS NOT NULL AND EXISTS (
-    SELECT 1 FROM eval_results other WHERE other.run_id = e.run_id AND other.eval_name = e.eval_name AND other.cell_model IS NOT NULL AND other.cell_model <> e.cell_model AND other.status IN ('passed', 'failed'))))`;
-}
-
-/** The most results the agreement view reads (in the suite's order): its figures over a bounded sample. */
-export const AGREEMENT_MAX_RESULTS = 20_000;
-
 type RunRow = Awaited<ReturnType<PrismaClient["run"]["findMany"]>>[number] & {
   suite: { name: string };
 };
@@ -151,6 +109,8 @@ function listItemOf(
 
 export function createRunViews(prisma: PrismaClient) {
   return {
+    // hasSeveralJudges and runAgreement (run-agreement.ts).
+    ...createAgreementViews(prisma),
     /** Newest first; of one suite when `suiteId` is given. */
     async listRuns(input: { suiteId?: string; limit: number }): Promise<RunListItem[]> {
       if (input.suiteId !== undefined && !UUID.test(input.suiteId)) return [];
@@ -311,39 +271,6 @@ export function createRunViews(prisma: PrismaClient) {
         baselineRunId: input.baseRunId,
         maxDrop: input.maxDrop,
       });
-    },
-
-    /**
-     * Whether any result of the run was graded by several jurors or panel models (the run page
-     * links the agreement view).
-     */
-    async hasSeveralJudges(runId: string): Promise<boolean> {
-      if (!UUID.test(runId)) return false;
-      const rows = await prisma.$queryRaw<
-        { found: boolean }[]
-      >`SELECT EXISTS (SELECT 1 FROM eval_results e WHERE ${agreementRows(runId)}) AS found`;
-      return rows[0]?.found === true;
-    },
-
-    /** Agreement of the run's jurors and panel models, computed by the engine from the stored results. */
-    async runAgreement(runId: string): Promise<RunAgreement> {
-      if (!UUID.test(runId)) return { results: 0, statistics: [], matrices: [], disagreements: [] };
-      // In the suite's order, not the order they finished in: the lists of this view read the same
-      // on every load and run. At most AGREEMENT_MAX_RESULTS of them (one more tells there are more).
-      const rows = await prisma.$queryRaw<
-        { data: unknown }[]
-      >`SELECT rubric_studio_result(e.data) AS data FROM eval_results e WHERE ${agreementRows(runId)} ORDER BY e.suite_order, e.id LIMIT ${AGREEMENT_MAX_RESULTS + 1}`;
-      const sampled = rows.length > AGREEMENT_MAX_RESULTS;
-      const results = inSuiteOrder(
-        rows.slice(0, AGREEMENT_MAX_RESULTS).map((r) => r.data as EvalResult),
-      );
-      return {
-        ...(sampled ? { sampledFirst: AGREEMENT_MAX_RESULTS } : {}),
-        results: multiJudgeResults(results).length,
-        statistics: judgeAgreement(results),
-        matrices: jurorAgreementMatrices(results),
-        disagreements: judgeDisagreements(results),
-      };
     },
 
     /** The heatmap of a run's matrix cells: candidate model, judge model × prompt, over every eval with a matrix (or one eval). */

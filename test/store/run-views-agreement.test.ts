@@ -2,6 +2,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { createRunQueries } from "../../lib/store/run-queries";
 import { createRunStore } from "../../lib/store/run-store";
 import { createRunViews } from "../../lib/store/run-views";
+import type { AgreementAnswer } from "../../lib/store/run-agreement";
+import type { RunAgreement } from "../../lib/store/agreement-figures";
 import type { JudgeRequest, VerdictKind } from "../../lib/engine/ports/judge-port";
 import { createFakeJudge } from "../support/fake-judge";
 import { runYaml } from "../support/run-yaml";
@@ -72,11 +74,16 @@ beforeAll(async () => {
   );
 });
 
+function figures(answer: AgreementAnswer): RunAgreement {
+  if ("unavailable" in answer) throw new Error(answer.unavailable);
+  return answer;
+}
+
 describe("runAgreement", () => {
   it("reads only the multi-judge results (and a matrix's judge-model cells) and returns the engine's statistics, matrix and disagreements", async () => {
     const views = createRunViews(db.prisma);
     expect(await views.hasSeveralJudges(runId)).toBe(true);
-    const agreement = await views.runAgreement(runId);
+    const agreement = figures(await views.runAgreement(runId));
     // The panel's 2 cells, and the 4 cells of "matrix": its two judge models grade each prompt's candidate.
     expect(agreement.results).toBe(6);
     expect(
@@ -120,12 +127,14 @@ describe("runAgreement", () => {
       statistics: [],
       matrices: [],
       disagreements: [],
+      disagreementCount: 0,
     });
     expect(await views.runAgreement("not-a-uuid")).toEqual({
       results: 0,
       statistics: [],
       matrices: [],
       disagreements: [],
+      disagreementCount: 0,
     });
   });
 });

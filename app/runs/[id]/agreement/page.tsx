@@ -10,7 +10,9 @@ import { Stat } from "@/components/results/status-counts";
 import { PeopleAgreement, PeoplePeopleAgreement } from "@/components/review/people-agreement";
 import { DISAGREEMENT_SPREAD } from "@/lib/engine/trust/agreement/judge-disagreements";
 import { dashboardDatabase } from "@/lib/store/dashboard-database";
+import { agreementOffThread } from "@/lib/offthread/agreement-off-thread";
 import { labelCalibration, labelPeopleAgreement } from "@/lib/store/label-calibration";
+import { DISAGREEMENTS_KEPT, NO_AGREEMENT } from "@/lib/store/agreement-figures";
 import { runViews } from "../../_lib/load";
 
 export async function generateMetadata({ params }: { params: Promise<{ id: string }> }) {
@@ -19,7 +21,7 @@ export async function generateMetadata({ params }: { params: Promise<{ id: strin
 
 export const dynamic = "force-dynamic";
 
-const DISAGREEMENTS_SHOWN = 200;
+const DISAGREEMENTS_SHOWN = DISAGREEMENTS_KEPT;
 
 const JURY_EXAMPLE = `evals:
   - name: summary quality
@@ -40,7 +42,8 @@ export default async function AgreementPage({ params }: { params: Promise<{ id: 
   const views = await runViews();
   const run = await views.runOverview(id);
   if (!run) notFound();
-  const agreement = await views.runAgreement(id);
+  // A finished run's figures were kept when it finished; otherwise a worker thread computes them.
+  const answer = await views.runAgreement(id, { compute: agreementOffThread });
   const db = dashboardDatabase();
   const [people, peoplePeople] = db.ok
     ? await Promise.all([
@@ -48,6 +51,9 @@ export default async function AgreementPage({ params }: { params: Promise<{ id: 
         labelPeopleAgreement(db.prisma, { runId: id }),
       ])
     : [undefined, []];
+  // Why it could not be computed now (the worker thread's time limit, a busy server), or the figures.
+  const unavailable = "unavailable" in answer ? answer.unavailable : undefined;
+  const agreement = "unavailable" in answer ? NO_AGREEMENT : answer;
   // The α bars: one per criterion whose α is defined; the pooled row is in the table.
   const bars = agreement.statistics.flatMap((s) =>
     s.krippendorffAlpha.value === null
@@ -77,7 +83,11 @@ export default async function AgreementPage({ params }: { params: Promise<{ id: 
         those models are compared on it.
       </p>
 
-      {agreement.results === 0 ? (
+      {unavailable ? (
+        <div className={styles.empty} data-testid="agreement-unavailable">
+          {unavailable}
+        </div>
+      ) : agreement.results === 0 ? (
         <div className={styles.empty} data-testid="agreement-empty">
           <p>
             <strong>No eval in this run was graded by more than one judge.</strong>
@@ -96,15 +106,15 @@ export default async function AgreementPage({ params }: { params: Promise<{ id: 
             <Stat label="Evals" value={String(agreement.matrices.length)} />
             <Stat
               label="Disagreements"
-              value={String(agreement.disagreements.length)}
+              value={String(agreement.disagreementCount)}
               testId="disagreement-count"
             />
           </div>
           {agreement.sampledFirst ? (
             <p className={styles.muted} data-testid="agreement-sampled">
-              This run has more multi-judge results than the view reads at once: the figures are
-              over the first {agreement.sampledFirst.toLocaleString("en-US")} in the suite&apos;s
-              order.
+              The figures are over the first {agreement.sampledFirst.toLocaleString("en-US")} of the
+              run&apos;s {(agreement.of ?? agreement.sampledFirst).toLocaleString("en-US")}{" "}
+              multi-judge results, in the suite&apos;s order.
             </p>
           ) : null}
 
@@ -137,6 +147,7 @@ export default async function AgreementPage({ params }: { params: Promise<{ id: 
                 runId={id}
                 rows={agreement.disagreements}
                 limit={DISAGREEMENTS_SHOWN}
+                total={agreement.disagreementCount}
               />
             )}
           </section>
