@@ -36,7 +36,6 @@ export interface RegradeOptions {
 
 async function sourceRun(input: {
   ref: string;
-  config?: string;
   settings: Settings;
 }): Promise<{ run: StoredRun; results: EvalResult[] } | string> {
   const db = await openDatabase({
@@ -45,12 +44,8 @@ async function sourceRun(input: {
   });
   try {
     const store = createRunStore(db.prisma);
-    const id =
-      input.ref !== "latest"
-        ? input.ref
-        : input.config !== undefined
-          ? (await store.latestRun({ suiteName: path.normalize(input.config) }))?.id
-          : await store.newestRunId();
+    // `latest` is what `report latest` names, whatever file --config reads (an edited copy, say).
+    const id = input.ref !== "latest" ? input.ref : await store.newestRunId();
     const run = id === undefined ? undefined : await store.getRun(id);
     if (!run)
       return input.ref === "latest"
@@ -71,11 +66,7 @@ export async function regradeCommand(input: {
   const setup = storedRunSetup({ io, reporter: options.reporter });
   if (!setup.ok) return setup.exitCode;
   const { fail, settings, reporters } = setup;
-  const found = await sourceRun({
-    ref,
-    settings: settings,
-    ...(options.config ? { config: options.config } : {}),
-  });
+  const found = await sourceRun({ ref, settings: settings });
   if (typeof found === "string") return fail(found);
   const { run, results } = found;
 
