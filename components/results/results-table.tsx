@@ -30,8 +30,10 @@ import styles from "./results-table.module.css";
 // the state, so a link or a reload opens the same page, and the browser's Back returns to the
 // page before.
 
+// The Eval column sorts in the suite's order (the default, as the CLI and the CSV list a run:
+// i2 before i10), and by name alphabetically from its "A–Z" link.
 const COLUMNS: { key: SortKey; label: string; num?: boolean; width: string }[] = [
-  { key: "name", label: "Eval", width: "32%" },
+  { key: "order", label: "Eval", width: "32%" },
   { key: "status", label: "Status", width: "12%" },
   { key: "score", label: "Score", num: true, width: "11%" },
   { key: "cost", label: "Cost", num: true, width: "9%" },
@@ -113,8 +115,8 @@ export function ResultsTable({ runId, query, page }: ResultsTableProps) {
           <thead>
             <tr aria-rowindex={1}>
               {COLUMNS.map((c) => {
-                const active = query.sort === c.key;
-                const dir = active && query.dir === "asc" ? "desc" : "asc";
+                const byName = c.key === "order" && query.sort === "name";
+                const active = query.sort === c.key || byName;
                 return (
                   <th
                     key={c.key}
@@ -123,10 +125,20 @@ export function ResultsTable({ runId, query, page }: ResultsTableProps) {
                       active ? (query.dir === "asc" ? "ascending" : "descending") : undefined
                     }
                   >
-                    <Link href={queryHref(runId, query, { sort: c.key, dir })}>
-                      {c.label}
-                      {active ? (query.dir === "asc" ? " ▲" : " ▼") : ""}
-                    </Link>
+                    <SortLink runId={runId} query={query} sort={c.key} label={c.label} />
+                    {c.key === "order" ? (
+                      <>
+                        {" "}
+                        <SortLink
+                          runId={runId}
+                          query={query}
+                          sort="name"
+                          label="A–Z"
+                          className={styles.muted}
+                          testId="sort-by-name"
+                        />
+                      </>
+                    ) : null}
                   </th>
                 );
               })}
@@ -168,6 +180,30 @@ export function ResultsTable({ runId, query, page }: ResultsTableProps) {
       </p>
       {atStart && atEnd ? null : pager}
     </>
+  );
+}
+
+/** A column's sort link: ascending first, the other way round once it is the sort, its arrow then shown. */
+function SortLink(input: {
+  runId: string;
+  query: TableQuery;
+  sort: SortKey;
+  label: string;
+  className?: string;
+  testId?: string;
+}) {
+  const { query } = input;
+  const active = query.sort === input.sort;
+  const dir = active && query.dir === "asc" ? "desc" : "asc";
+  return (
+    <Link
+      href={queryHref(input.runId, query, { sort: input.sort, dir })}
+      className={input.className}
+      data-testid={input.testId}
+    >
+      {input.label}
+      {active ? (query.dir === "asc" ? " ▲" : " ▼") : ""}
+    </Link>
   );
 }
 
