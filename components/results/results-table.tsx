@@ -13,6 +13,7 @@ import {
 import {
   cellFilter,
   queryHref,
+  RESULTS_PAGE_SIZE,
   resultHref,
   type ResultRowsResponse,
   type ResultRowView,
@@ -54,6 +55,10 @@ export function ResultsTable({ runId, query, page }: ResultsTableProps) {
   // Set once the script runs (browser tests wait for it before they click).
   const [hydrated, setHydrated] = useState(false);
   useEffect(() => setHydrated(true), []);
+  // The page a pager link asked for, until the server's render of it arrives (seconds for a deep
+  // page of a big run): said at once, the pager disabled, rather than the old page looking current.
+  const [pending, setPending] = useState<string | null>(null);
+  useEffect(() => setPending(null), [page]);
 
   if (total === 0 || rows.length === 0) {
     return (
@@ -71,25 +76,42 @@ export function ResultsTable({ runId, query, page }: ResultsTableProps) {
   const shownLast = firstIndex + rows.length;
   const atStart = page.prevCursor === null;
   const atEnd = page.nextCursor === null;
+  const rowsText = (from: number, to: number) =>
+    `Loading rows ${formatInt(Math.max(1, from))}–${formatInt(Math.min(total, to))}…`;
+  const size = RESULTS_PAGE_SIZE;
+  const link = (href: string | null, loading: string) => ({
+    href,
+    pending: pending !== null,
+    onOpen: () => setPending(loading),
+  });
   const pager = (
     <nav className={styles.pager} aria-label="Result pages" data-testid="results-pager">
       <PagerLink
-        href={atStart ? null : queryHref(runId, query, {})}
+        {...link(atStart ? null : queryHref(runId, query, {}), rowsText(1, size))}
         label="« First"
         testId="page-first"
       />
       <PagerLink
-        href={page.prevCursor ? queryHref(runId, query, {}, { before: page.prevCursor }) : null}
+        {...link(
+          page.prevCursor ? queryHref(runId, query, {}, { before: page.prevCursor }) : null,
+          rowsText(firstIndex - size + 1, firstIndex),
+        )}
         label="‹ Previous"
         testId="page-previous"
       />
       <PagerLink
-        href={page.nextCursor ? queryHref(runId, query, {}, { after: page.nextCursor }) : null}
+        {...link(
+          page.nextCursor ? queryHref(runId, query, {}, { after: page.nextCursor }) : null,
+          rowsText(shownLast + 1, shownLast + size),
+        )}
         label="Next ›"
         testId="page-next"
       />
       <PagerLink
-        href={atEnd ? null : queryHref(runId, query, {}, { last: true })}
+        {...link(
+          atEnd ? null : queryHref(runId, query, {}, { last: true }),
+          rowsText(total - size + 1, total),
+        )}
         label="Last »"
         testId="page-last"
       />
@@ -175,8 +197,8 @@ export function ResultsTable({ runId, query, page }: ResultsTableProps) {
           </tbody>
         </table>
       </div>
-      <p className={styles.range} data-testid="results-range">
-        Rows {formatInt(shownFirst)}–{formatInt(shownLast)} of {formatInt(total)}
+      <p className={styles.range} data-testid="results-range" aria-live="polite">
+        {pending ?? `Rows ${formatInt(shownFirst)}–${formatInt(shownLast)} of ${formatInt(total)}`}
       </p>
       {atStart && atEnd ? null : pager}
     </>
@@ -207,18 +229,36 @@ function SortLink(input: {
   );
 }
 
-/** A pager link, or its label greyed out where there is no such page. */
+/** A pager link, or its label greyed out where there is no such page or one is loading. */
 function PagerLink({
   href,
   label,
   testId,
+  pending,
+  onOpen,
 }: {
   href: string | null;
   label: string;
   testId: string;
+  pending: boolean;
+  onOpen: () => void;
 }) {
+  if (href && pending)
+    return (
+      <span className={styles.muted} aria-disabled="true" data-testid={testId}>
+        {label}
+      </span>
+    );
   return href ? (
-    <Link href={href} data-testid={testId} prefetch={false}>
+    <Link
+      href={href}
+      data-testid={testId}
+      prefetch={false}
+      onClick={(event) => {
+        // A new tab or window loads nothing here.
+        if (!event.metaKey && !event.ctrlKey && !event.shiftKey && event.button === 0) onOpen();
+      }}
+    >
       {label}
     </Link>
   ) : (
