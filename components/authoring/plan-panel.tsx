@@ -123,7 +123,7 @@ export function PlanPanel({
             </div>
           </div>
           {plan.evals.length > 0 ? (
-            <div style={{ maxHeight: 240, overflowY: "auto" }}>
+            <div className="plan-scroll">
               <table className="table small compact" data-testid="plan-evals">
                 <thead>
                   <tr>
