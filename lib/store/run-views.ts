@@ -84,6 +84,8 @@ export interface RunOverview extends RunListItem {
   /** A cancel was asked for (the page says "cancelling…" until the run ends, also after a reload). */
   cancelRequested: boolean;
   error: string | null;
+  /** The calls that made the candidates, counted when the run finished (null: running, or kept none). */
+  generationCalls: number | null;
 }
 
 /** The judge-agreement view of a run: the engine's statistics, juror × juror matrices and disagreements. */
@@ -262,6 +264,7 @@ export function createRunViews(prisma: PrismaClient) {
         })),
         cancelRequested: run.cancelRequested,
         error: run.error,
+        generationCalls: kept?.generationCalls ?? null,
       };
     },
 
