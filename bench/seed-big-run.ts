@@ -16,7 +16,7 @@ export interface SeededRun {
   suiteName: string;
   runId: string;
   results: number;
-  /** Names of the run's first and last results in name order (what the table shows first and last). */
+  /** Names of the run's first and last results in the suite's order (what the table shows first and last). */
   firstName: string;
   lastName: string;
   /** The results per status, counted as they were made (what the run page must show). */
@@ -96,9 +96,10 @@ export async function seedBigRun(input: {
       [runId],
     );
     await client.query("ANALYZE eval_results");
-    // The table sorts names as the database does (its collation), so ask it.
+    // The table opens in the suite's order (suite_order, then id), as the database sorts it: ask it.
     const ends = await client.query<{ first: string; last: string }>(
-      "SELECT min(name) AS first, max(name) AS last FROM eval_results WHERE run_id = $1",
+      `SELECT (SELECT name FROM eval_results WHERE run_id = $1 ORDER BY suite_order, id LIMIT 1) AS first,
+              (SELECT name FROM eval_results WHERE run_id = $1 ORDER BY suite_order DESC, id DESC LIMIT 1) AS last`,
       [runId],
     );
     return {

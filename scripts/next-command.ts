@@ -82,6 +82,13 @@ export function buildIsCurrent(): boolean {
 }
 
 /**
+ * What `npm start` says first when it has to build: a first build is minutes of next's one line
+ * ("Creating an optimized production build ..."), which reads as a hang unless said beforehand.
+ */
+export const BUILD_NOTICE =
+  "building the dashboard first (next build: the first start, or the sources changed): this takes minutes (about 6 on two busy cores, 1 to 2 on idle ones); later starts reuse the build";
+
+/**
  * Builds the app unless .next is current. Unless `full`, the quick build
  * (next.config.ts): no type check (about half of a build on two cores;
  * `npm run typecheck` and CI check the types) and no Turbopack cache written;
@@ -95,9 +102,7 @@ export async function ensureBuild(
     log("reusing the build in .next (newer than every source file)");
     return;
   }
-  log(
-    "building the dashboard (next build: the first start, or the sources changed; about a minute on two idle cores)...",
-  );
+  log(`${BUILD_NOTICE}...`);
   const started = performance.now();
   const code = await runNext(["build"], {
     ...process.env,

@@ -26,7 +26,7 @@ import { liveForRun } from "../lib/cli/live-for-run";
 import { providersForRun, serverAgentEndpoints } from "../lib/cli/providers-for-run";
 import { runSuiteLoader } from "../lib/cli/run-suite-loader";
 import { readServerAllowList } from "../lib/live/server-allow-list";
-import { ensureBuild, NEXT_BIN, nextEnv } from "./next-command";
+import { BUILD_NOTICE, buildIsCurrent, ensureBuild, NEXT_BIN, nextEnv } from "./next-command";
 
 const mode = process.argv[2] === "start" ? "start" : "dev";
 
@@ -43,6 +43,9 @@ function splitHost(args: string[]): { host?: string; rest: string[] } {
   }
   return { host, rest };
 }
+
+// Said before anything else is set up, so the minutes of building that follow are expected.
+if (mode === "start" && !buildIsCurrent()) console.log(`npm start: ${BUILD_NOTICE}`);
 
 const { host: hostArg, rest: nextArgs } = splitHost(process.argv.slice(3));
 const settings = readEnv();

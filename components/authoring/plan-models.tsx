@@ -7,8 +7,10 @@ import type { DraftModel } from "./api-types";
 export function PlanModels({ models }: { models: DraftModel[] }) {
   if (models.length === 0) return null;
   return (
-    <div style={{ maxHeight: 200, overflow: "auto" }}>
-      <table className="table small" data-testid="plan-models">
+    // A few models: the whole table, its columns fitted to the side column (no scroll box of its
+    // own that clipped the provider and Here columns, below the cost rows' scroll box).
+    <div className="plan-models">
+      <table className="table small compact" data-testid="plan-models">
         <thead>
           <tr>
             <th>Model</th>

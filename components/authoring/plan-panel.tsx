@@ -70,14 +70,20 @@ export function PlanPanel({
               <div className="label">naive (no cache)</div>
             </div>
             <div className="metric">
+              {/* The run's whole projected cost, judges and generation, as `eval --explain` totals it. */}
               <div className="value" data-testid="plan-cost">
                 {totalUsd(
-                  plan.costUsd,
+                  plan.costUsd + plan.generationUsd,
                   plan.evals.map((e) => e.costUsd),
                   plan.evals.reduce((n, e) => n + e.unpricedCalls, 0),
                 )}
               </div>
               <div className="label">projected, with the prompt cache</div>
+              {plan.generationCalls > 0 ? (
+                <div className="label" data-testid="plan-cost-apart">
+                  judges {usd(plan.costUsd)} + generation {usd(plan.generationUsd)}
+                </div>
+              ) : null}
             </div>
             <div className="metric">
               <div className="value" data-testid="plan-batch-cost">
@@ -117,7 +123,7 @@ export function PlanPanel({
             </div>
           </div>
           {plan.evals.length > 0 ? (
-            <div style={{ maxHeight: 240, overflowY: "auto" }}>
+            <div className="plan-scroll">
               <table className="table small compact" data-testid="plan-evals">
                 <thead>
                   <tr>
@@ -166,8 +172,9 @@ export function PlanPanel({
           ) : null}
           {plan.generationCalls > 0 ? (
             <p className="muted small" data-testid="plan-generation">
-              Plus {plan.generationCalls} generation {plan.generationCalls === 1 ? "call" : "calls"}{" "}
-              (a model answers each prompt, no tools), ~{usd(plan.generationUsd)}.
+              Generation: {plan.generationCalls} {plan.generationCalls === 1 ? "call" : "calls"} (a
+              model answers each prompt, no tools), ~{usd(plan.generationUsd)}, in the projected
+              cost above with the judge calls.
             </p>
           ) : null}
           {plan.agentCalls > plan.generationCalls ? (

@@ -1,13 +1,15 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { Bar, BarChart, CartesianGrid, Legend, Tooltip, XAxis, YAxis } from "recharts";
+import { Bar, BarChart, CartesianGrid, LabelList, Legend, Tooltip, XAxis, YAxis } from "recharts";
 import { useWidth } from "./use-width";
 
 export interface MatrixBar {
   label: string;
   meanScore: number | null;
   passRate: number;
+  /** Written beside the pass-rate bar: a 0% bar has no length, and must not read as missing data. */
+  passLabel: string;
   results: number;
   href: string;
 }
@@ -104,7 +106,9 @@ export default function MatrixBarsPlot({ bars }: { bars: MatrixBar[] }) {
           maxBarSize={16}
           cursor="pointer"
           onClick={open}
-        />
+        >
+          <LabelList dataKey="passLabel" position="right" fontSize={FONT_PX} fill="#3d4755" />
+        </Bar>
       </BarChart>
     </div>
   );

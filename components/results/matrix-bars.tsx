@@ -15,13 +15,18 @@ const Plot = dynamic(() => import("./matrix-bars-plot"), {
 
 /** The bars of a run's matrix cells, in the heatmap's order (sortCells). */
 export function matrixBars(runId: string, cells: readonly MatrixCellView[]): MatrixBar[] {
-  return sortCells(cells).map((c) => ({
-    label: cellLabel(c),
-    meanScore: c.meanScore,
-    passRate: passRate(c) ?? 0,
-    results: c.results,
-    href: cellHref(runId, c),
-  }));
+  return sortCells(cells).map((c) => {
+    const rate = passRate(c);
+    return {
+      label: cellLabel(c),
+      meanScore: c.meanScore,
+      passRate: rate ?? 0,
+      // A cell where nothing passed reads 0%, one where nothing was graded says so: neither is a gap.
+      passLabel: rate === null ? "nothing graded" : `${Math.round(rate * 100)}%`,
+      results: c.results,
+      href: cellHref(runId, c),
+    };
+  });
 }
 
 /** Grouped bars per matrix cell: mean score and pass rate; a click on a cell's bars lists its results. */

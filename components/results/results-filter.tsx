@@ -18,7 +18,7 @@ export function ResultsFilter({ runId, query }: { runId: string; query: TableQue
     <>
       {query.unknownSort !== undefined ? (
         <p className={styles.muted} role="status" data-testid="unknown-sort">
-          No sort &ldquo;{query.unknownSort}&rdquo;: sorted by name. The table sorts by{" "}
+          No sort &ldquo;{query.unknownSort}&rdquo;: sorted in suite order. The table sorts by{" "}
           {SORT_KEYS.join(", ")}.
         </p>
       ) : null}
@@ -64,7 +64,7 @@ export function ResultsFilter({ runId, query }: { runId: string; query: TableQue
         {query.prompt !== undefined ? (
           <input type="hidden" name="prompt" value={query.prompt} />
         ) : null}
-        {query.sort !== "name" ? <input type="hidden" name="sort" value={query.sort} /> : null}
+        {query.sort !== "order" ? <input type="hidden" name="sort" value={query.sort} /> : null}
         {query.dir !== "asc" ? <input type="hidden" name="dir" value={query.dir} /> : null}
         <button className={styles.button} type="submit">
           Filter

@@ -8,11 +8,12 @@ import type { Scale } from "../../lib/config/types";
 // what each parameter means.
 
 /** The table's sort keys, as the URL and the rows route spell them (and the README lists them). */
-export const SORT_KEYS = ["name", "status", "score", "cost", "latency"] as const;
+export const SORT_KEYS = ["order", "name", "status", "score", "cost", "latency"] as const;
 export type SortKey = (typeof SORT_KEYS)[number];
 
 /** What each sort key sorts by in the store (its ResultSortKey; components do not import lib/store). */
 export const SORT_COLUMN = {
+  order: "suiteOrder",
   name: "name",
   status: "status",
   score: "score",
@@ -59,7 +60,8 @@ export const TableQuerySchema = z.object({
   /** The cell's candidate model (matrix.agents). */
   agent: TEXT_PARAM.optional().catch(undefined),
   prompt: z.coerce.number().int().min(1).max(100_000).optional().catch(undefined),
-  sort: z.preprocess(sortKey, z.enum(SORT_KEYS)).catch("name"),
+  // The suite's order (numbers as numbers: i2 before i10), as the CLI, the CSV and the reports list a run.
+  sort: z.preprocess(sortKey, z.enum(SORT_KEYS)).catch("order"),
   dir: z.enum(["asc", "desc"]).catch("asc"),
   /** Where the table opens (keyset): the page after this row's cursor, ... */
   after: CURSOR_PARAM.optional().catch(undefined),
@@ -68,7 +70,7 @@ export const TableQuerySchema = z.object({
   /** ... or the last page (none of them: the first). */
   last: z.literal("1").optional().catch(undefined),
 });
-/** The page's query, and a `sort` it did not know (shown as such: the table fell back to name). */
+/** The page's query, and a `sort` it did not know (shown as such: the table fell back to suite order). */
 export type TableQuery = z.infer<typeof TableQuerySchema> & { unknownSort?: string };
 
 // The rows route is an API: a bad offset is the caller's mistake, said so with a 400.
@@ -78,7 +80,7 @@ export const RowsRequestSchema = z.object({
   model: TEXT_PARAM.optional(),
   agent: TEXT_PARAM.optional(),
   prompt: z.coerce.number().int().min(1).max(100_000).optional(),
-  sort: z.preprocess(sortKey, z.enum(SORT_KEYS, { error: SORT_MESSAGE }).default("name")),
+  sort: z.preprocess(sortKey, z.enum(SORT_KEYS, { error: SORT_MESSAGE }).default("order")),
   dir: z.enum(["asc", "desc"]).default("asc"),
   /** The page after this cursor (a page's `nextCursor`), or before one (`prevCursor`), or the last. */
   after: CURSOR_PARAM.optional(),
@@ -174,7 +176,7 @@ function filterParams(
   if (query.agent !== undefined) params.set("agent", query.agent);
   if (query.model !== undefined) params.set("model", query.model);
   if (query.prompt !== undefined) params.set("prompt", String(query.prompt));
-  if (query.sort !== "name") params.set("sort", query.sort);
+  if (query.sort !== "order") params.set("sort", query.sort);
   if (query.dir !== "asc") params.set("dir", query.dir);
   return params;
 }

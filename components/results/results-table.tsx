@@ -13,6 +13,7 @@ import {
 import {
   cellFilter,
   queryHref,
+  RESULTS_PAGE_SIZE,
   resultHref,
   type ResultRowsResponse,
   type ResultRowView,
@@ -30,8 +31,10 @@ import styles from "./results-table.module.css";
 // the state, so a link or a reload opens the same page, and the browser's Back returns to the
 // page before.
 
+// The Eval column sorts in the suite's order (the default, as the CLI and the CSV list a run:
+// i2 before i10), and by name alphabetically from its "A–Z" link.
 const COLUMNS: { key: SortKey; label: string; num?: boolean; width: string }[] = [
-  { key: "name", label: "Eval", width: "32%" },
+  { key: "order", label: "Eval", width: "32%" },
   { key: "status", label: "Status", width: "12%" },
   { key: "score", label: "Score", num: true, width: "11%" },
   { key: "cost", label: "Cost", num: true, width: "9%" },
@@ -52,6 +55,10 @@ export function ResultsTable({ runId, query, page }: ResultsTableProps) {
   // Set once the script runs (browser tests wait for it before they click).
   const [hydrated, setHydrated] = useState(false);
   useEffect(() => setHydrated(true), []);
+  // The page a pager link asked for, until the server's render of it arrives (seconds for a deep
+  // page of a big run): said at once, the pager disabled, rather than the old page looking current.
+  const [pending, setPending] = useState<string | null>(null);
+  useEffect(() => setPending(null), [page]);
 
   if (total === 0 || rows.length === 0) {
     return (
@@ -69,25 +76,42 @@ export function ResultsTable({ runId, query, page }: ResultsTableProps) {
   const shownLast = firstIndex + rows.length;
   const atStart = page.prevCursor === null;
   const atEnd = page.nextCursor === null;
+  const rowsText = (from: number, to: number) =>
+    `Loading rows ${formatInt(Math.max(1, from))}–${formatInt(Math.min(total, to))}…`;
+  const size = RESULTS_PAGE_SIZE;
+  const link = (href: string | null, loading: string) => ({
+    href,
+    pending: pending !== null,
+    onOpen: () => setPending(loading),
+  });
   const pager = (
     <nav className={styles.pager} aria-label="Result pages" data-testid="results-pager">
       <PagerLink
-        href={atStart ? null : queryHref(runId, query, {})}
+        {...link(atStart ? null : queryHref(runId, query, {}), rowsText(1, size))}
         label="« First"
         testId="page-first"
       />
       <PagerLink
-        href={page.prevCursor ? queryHref(runId, query, {}, { before: page.prevCursor }) : null}
+        {...link(
+          page.prevCursor ? queryHref(runId, query, {}, { before: page.prevCursor }) : null,
+          rowsText(firstIndex - size + 1, firstIndex),
+        )}
         label="‹ Previous"
         testId="page-previous"
       />
       <PagerLink
-        href={page.nextCursor ? queryHref(runId, query, {}, { after: page.nextCursor }) : null}
+        {...link(
+          page.nextCursor ? queryHref(runId, query, {}, { after: page.nextCursor }) : null,
+          rowsText(shownLast + 1, shownLast + size),
+        )}
         label="Next ›"
         testId="page-next"
       />
       <PagerLink
-        href={atEnd ? null : queryHref(runId, query, {}, { last: true })}
+        {...link(
+          atEnd ? null : queryHref(runId, query, {}, { last: true }),
+          rowsText(total - size + 1, total),
+        )}
         label="Last »"
         testId="page-last"
       />
@@ -113,8 +137,8 @@ export function ResultsTable({ runId, query, page }: ResultsTableProps) {
           <thead>
             <tr aria-rowindex={1}>
               {COLUMNS.map((c) => {
-                const active = query.sort === c.key;
-                const dir = active && query.dir === "asc" ? "desc" : "asc";
+                const byName = c.key === "order" && query.sort === "name";
+                const active = query.sort === c.key || byName;
                 return (
                   <th
                     key={c.key}
@@ -123,10 +147,20 @@ export function ResultsTable({ runId, query, page }: ResultsTableProps) {
                       active ? (query.dir === "asc" ? "ascending" : "descending") : undefined
                     }
                   >
-                    <Link href={queryHref(runId, query, { sort: c.key, dir })}>
-                      {c.label}
-                      {active ? (query.dir === "asc" ? " ▲" : " ▼") : ""}
-                    </Link>
+                    <SortLink runId={runId} query={query} sort={c.key} label={c.label} />
+                    {c.key === "order" ? (
+                      <>
+                        {" "}
+                        <SortLink
+                          runId={runId}
+                          query={query}
+                          sort="name"
+                          label="A–Z"
+                          className={styles.muted}
+                          testId="sort-by-name"
+                        />
+                      </>
+                    ) : null}
                   </th>
                 );
               })}
@@ -163,26 +197,68 @@ export function ResultsTable({ runId, query, page }: ResultsTableProps) {
           </tbody>
         </table>
       </div>
-      <p className={styles.range} data-testid="results-range">
-        Rows {formatInt(shownFirst)}–{formatInt(shownLast)} of {formatInt(total)}
+      <p className={styles.range} data-testid="results-range" aria-live="polite">
+        {pending ?? `Rows ${formatInt(shownFirst)}–${formatInt(shownLast)} of ${formatInt(total)}`}
       </p>
       {atStart && atEnd ? null : pager}
     </>
   );
 }
 
-/** A pager link, or its label greyed out where there is no such page. */
+/** A column's sort link: ascending first, the other way round once it is the sort, its arrow then shown. */
+function SortLink(input: {
+  runId: string;
+  query: TableQuery;
+  sort: SortKey;
+  label: string;
+  className?: string;
+  testId?: string;
+}) {
+  const { query } = input;
+  const active = query.sort === input.sort;
+  const dir = active && query.dir === "asc" ? "desc" : "asc";
+  return (
+    <Link
+      href={queryHref(input.runId, query, { sort: input.sort, dir })}
+      className={input.className}
+      data-testid={input.testId}
+    >
+      {input.label}
+      {active ? (query.dir === "asc" ? " ▲" : " ▼") : ""}
+    </Link>
+  );
+}
+
+/** A pager link, or its label greyed out where there is no such page or one is loading. */
 function PagerLink({
   href,
   label,
   testId,
+  pending,
+  onOpen,
 }: {
   href: string | null;
   label: string;
   testId: string;
+  pending: boolean;
+  onOpen: () => void;
 }) {
+  if (href && pending)
+    return (
+      <span className={styles.muted} aria-disabled="true" data-testid={testId}>
+        {label}
+      </span>
+    );
   return href ? (
-    <Link href={href} data-testid={testId} prefetch={false}>
+    <Link
+      href={href}
+      data-testid={testId}
+      prefetch={false}
+      onClick={(event) => {
+        // A new tab or window loads nothing here.
+        if (!event.metaKey && !event.ctrlKey && !event.shiftKey && event.button === 0) onOpen();
+      }}
+    >
       {label}
     </Link>
   ) : (

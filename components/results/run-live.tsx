@@ -41,6 +41,8 @@ export interface RunSnapshot {
    * apart; the generation's tokens are null while the run runs (known when it finishes).
    */
   apart: {
+    /** The calls that made the candidates, once the run finished (null before, or for a run that kept none). */
+    generationCalls?: number | null;
     judgeUsd: number;
     generationUsd: number;
     judgeTokens: number;
@@ -284,7 +286,17 @@ export function RunLive({
           }
           testId="run-cost"
         />
-        <Stat label="Judge calls" value={formatInt(shown.judgeCalls)} testId="run-judge-calls" />
+        <Stat
+          label="Judge calls"
+          value={formatInt(shown.judgeCalls)}
+          // The generation's calls, in the CLI summary's words ("generation: 10 calls").
+          detail={
+            apart.generationCalls
+              ? `generation: ${formatInt(apart.generationCalls)} ${apart.generationCalls === 1 ? "call" : "calls"}`
+              : undefined
+          }
+          testId="run-judge-calls"
+        />
         <Stat
           label="Tokens"
           value={formatInt(tokens)}

@@ -34,15 +34,10 @@ export interface RegradeOptions {
 async function sourceRun(input: {
   db: Database;
   ref: string;
-  config?: string;
 }): Promise<StoredRun | string> {
   const store = createRunStore(input.db.prisma);
-  const id =
-    input.ref !== "latest"
-      ? input.ref
-      : input.config !== undefined
-        ? (await store.latestRun({ suiteName: path.normalize(input.config) }))?.id
-        : await store.newestRunId();
+  // `latest` is what `report latest` names, whatever file --config reads (an edited copy, say).
+  const id = input.ref !== "latest" ? input.ref : await store.newestRunId();
   const run = id === undefined ? undefined : await store.getRun(id);
   if (run) return run;
   return input.ref === "latest" ? "no stored run to regrade yet" : `no run with id ${input.ref}`;
@@ -60,11 +55,7 @@ export async function regradeCommand(input: {
   // Open for the whole run: the source's candidates are read a cell at a time as they are graded.
   const db = await openDatabase({ databaseUrl: settings.databaseUrl, dataDir: settings.dataDir });
   try {
-    const run = await sourceRun({
-      db,
-      ref: input.ref,
-      ...(options.config ? { config: options.config } : {}),
-    });
+    const run = await sourceRun({ db, ref: input.ref });
     if (typeof run === "string") return setup.fail(run);
     return await regradeRun({ ...input, setup, db, run });
   } finally {

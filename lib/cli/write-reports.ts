@@ -1,3 +1,4 @@
+import { statSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Report } from "../engine/results/report";
@@ -6,8 +7,8 @@ import type { CliIo } from "./cli-io";
 
 /**
  * The file a format is written to: --output itself for one machine format, `report.EXT` in
- * the --output directory for several; undefined: stdout (pretty always, the others without
- * --output).
+ * the --output directory for several (or for one, when --output ends with a slash or is a folder
+ * that exists); undefined: stdout (pretty always, the others without --output).
  */
 export function reportTarget(input: {
   names: readonly ReporterName[];
@@ -22,9 +23,16 @@ export function reportTarget(input: {
   // json and gitlab are both .json: formats that share an extension are told apart by name.
   const shared = files.some((other) => other !== name && REPORTERS[other].extension === extension);
   const fileName = shared ? `report.${name}.${extension}` : `report.${extension}`;
-  return files.length === 1
+  return files.length === 1 && !namesFolder(path.resolve(cwd, output), output)
     ? path.resolve(cwd, output)
     : path.join(path.resolve(cwd, output), fileName);
+}
+
+/** `out/`, or a folder that is there: the report goes inside it, not over it as a file named `out`. */
+function namesFolder(resolved: string, given: string): boolean {
+  return (
+    /[\\/]$/.test(given) || statSync(resolved, { throwIfNoEntry: false })?.isDirectory() === true
+  );
 }
 
 /**

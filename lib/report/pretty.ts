@@ -89,17 +89,18 @@ function explanation(result: EvalResult, paint: Paint): string[] {
 function footer(report: Report, paint: Paint, cost: string): string[] {
   const s = report.summary;
   const counts = [
-    paint(STATUS_STYLES.passed.ansi, `${s.passed} passed`) +
-      (s.vacuous ? ` (${s.vacuous} vacuous)` : ""),
-    paint(s.failed ? STATUS_STYLES.failed.ansi : "", `${s.failed} failed`),
-    paint(s.deferred ? STATUS_STYLES.deferred.ansi : "", `${s.deferred} deferred`),
+    // Every count as the cell count beside it is written (10,000, not 10000).
+    paint(STATUS_STYLES.passed.ansi, `${formatInt(s.passed)} passed`) +
+      (s.vacuous ? ` (${formatInt(s.vacuous)} vacuous)` : ""),
+    paint(s.failed ? STATUS_STYLES.failed.ansi : "", `${formatInt(s.failed)} failed`),
+    paint(s.deferred ? STATUS_STYLES.deferred.ansi : "", `${formatInt(s.deferred)} deferred`),
     paint(
       s.judgeErrors ? STATUS_STYLES.judge_error.ansi : "",
-      `${s.judgeErrors} judge error${s.judgeErrors === 1 ? "" : "s"}`,
+      `${formatInt(s.judgeErrors)} judge error${s.judgeErrors === 1 ? "" : "s"}`,
     ),
     paint(
       s.skipped ? STATUS_STYLES.skipped.ansi : "",
-      `${s.skipped} ${skippedSummaryLabel(report)}`,
+      `${formatInt(s.skipped)} ${skippedSummaryLabel(report)}`,
     ),
   ];
   const budget = report.budget ? ` of ${formatUsd(report.budget.maxCostUsd)} budget` : "";

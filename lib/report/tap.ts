@@ -8,6 +8,7 @@ import {
   formatVerdict,
   judgeErrors,
   judgeReasoningText,
+  formatInt,
   formatPrevious,
   plural,
 } from "./format";
@@ -103,8 +104,8 @@ export function tapWriter(): ResultWriter {
     end: (report) => {
       const s = report.summary;
       const lines = [
-        `# ${plural(s.total, "cell")}: ${s.passed} passed (${s.vacuous} vacuous), ${s.failed} failed, ${s.deferred} deferred, ` +
-          `${s.judgeErrors} judge error${s.judgeErrors === 1 ? "" : "s"}, ${s.skipped} ${skippedSummaryLabel(report)}`,
+        `# ${plural(s.total, "cell")}: ${formatInt(s.passed)} passed (${formatInt(s.vacuous)} vacuous), ${formatInt(s.failed)} failed, ${formatInt(s.deferred)} deferred, ` +
+          `${formatInt(s.judgeErrors)} judge error${s.judgeErrors === 1 ? "" : "s"}, ${formatInt(s.skipped)} ${skippedSummaryLabel(report)}`,
         `# ${plural(s.judgeCalls, "judge call")}, cost ${s.costUsd.toFixed(4)} USD`,
         ...selfGradingLines(report.selfGrading).map((w) => `# ${description(w)}`),
       ];

@@ -8,7 +8,8 @@ import { Prisma } from "./generated/client";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export type ResultSortKey = "name" | "status" | "score" | "costUsd" | "latencyMs" | "createdAt";
+export type ResultSortKey =
+  "suiteOrder" | "name" | "status" | "score" | "costUsd" | "latencyMs" | "createdAt";
 export interface ResultSort {
   by: ResultSortKey;
   direction: "asc" | "desc";
@@ -22,6 +23,8 @@ export const SORT_COLUMNS: Record<
   ResultSortKey,
   { column: string; nullable: boolean; kind: SortKind }
 > = {
+  // The suite's order (suite-order-key.ts, indexed with the run): what the CLI, CSV and reports use.
+  suiteOrder: { column: "suite_order", nullable: false, kind: "text" },
   name: { column: "name", nullable: false, kind: "text" },
   status: { column: "status", nullable: false, kind: "text" },
   score: { column: "score", nullable: true, kind: "number" },

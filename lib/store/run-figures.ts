@@ -46,6 +46,8 @@ export interface RunFigures {
   criteria?: string[];
   /** The heatmap's cells over every eval with a matrix. */
   cells: MatrixCell[];
+  /** The model calls that made the candidates (generated answers, live runs), as the CLI's summary counts them. */
+  generationCalls?: number;
 }
 
 /**
@@ -168,13 +170,19 @@ export async function criterionNamesOf(prisma: PrismaClient, runId: string): Pro
 
 /** Counts a finished run's figures and keeps them with the run. */
 export async function storeRunFigures(prisma: PrismaClient, runId: string): Promise<void> {
-  const [counted, cells, deferReasons, pairwise, criteria, sample] = await Promise.all([
+  const [counted, cells, deferReasons, pairwise, criteria, sample, generation] = await Promise.all([
     countsOf(prisma, runId),
     matrixCellsOf(prisma, { runId }),
     deferReasonsOf(prisma, runId),
     prisma.evalResultRow.count({ where: { runId, rubricKind: "pairwise" } }),
     criterionNamesOf(prisma, runId),
     readAgreementSample(prisma, runId),
+    // A live run shared by several cells is counted by the one that paid for it (report-totals.ts).
+    prisma.$queryRaw<{ n: number }[]>`
+      SELECT coalesce(sum(jsonb_array_length(data->'candidate'->'agent'->'calls')), 0)::int AS n
+      FROM eval_results WHERE run_id = ${runId}::uuid
+        AND jsonb_typeof(data->'candidate'->'agent'->'calls') = 'array'
+        AND data->'candidate'->'agent'->'countedIn' IS NULL`,
   ]);
   const figures: RunFigures = {
     results: counted.results,
@@ -185,6 +193,7 @@ export async function storeRunFigures(prisma: PrismaClient, runId: string): Prom
     pairwise,
     criteria,
     cells,
+    generationCalls: generation[0]?.n ?? 0,
   };
   await prisma.run.update({
     where: { id: runId },

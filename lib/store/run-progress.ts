@@ -52,6 +52,7 @@ function judgeAndGeneration(run: RunOverview, finished: boolean) {
   // Float sums of the same costs in another order: a difference below a millionth of a cent is none.
   const generationUsd = run.costUsd - judgeUsd > 1e-8 ? run.costUsd - judgeUsd : 0;
   return {
+    generationCalls: run.generationCalls,
     judgeUsd: Math.min(judgeUsd, run.costUsd),
     generationUsd,
     judgeTokens,

@@ -48,6 +48,8 @@ export interface ResultRow {
   judgeCalls: number;
   latencyMs: number;
   createdAt: Date;
+  /** The result's place in the suite (suite-order-key.ts): the table's default order. */
+  suiteOrder: string;
   /** A pairwise eval's overall winner and its side labels: its outcome is a winner, not a score against a threshold. */
   comparison: { winner: "A" | "B" | "tie" | "uncertain"; labels: { a: string; b: string } } | null;
   /** A category review's decision (pass, conditional, fail, human_review): likewise not a score. */
@@ -88,7 +90,7 @@ export interface ModelSummary {
   judgeCalls: number;
 }
 
-const DEFAULT_SORT: ResultSort = { by: "name", direction: "asc" };
+const DEFAULT_SORT: ResultSort = { by: "suiteOrder", direction: "asc" };
 const MAX_PAGE_SIZE = 500;
 
 /** A finished run's results of these statuses (all: undefined), from the figures it kept; undefined when it kept none. */
@@ -217,7 +219,7 @@ export function createRunQueries(prisma: PrismaClient) {
                  -- earlier version carries a raw prefix the badge already says (stored-result.ts). A skip keeps its cause's label.
                  CASE WHEN status = 'judge_error' THEN regexp_replace(reason, '^judge_error: ', '')
                       WHEN status = 'deferred' THEN coalesce(note, reason) ELSE reason END AS reason,
-                 cost_usd AS "costUsd", judge_calls AS "judgeCalls", latency_ms AS "latencyMs", created_at AS "createdAt",
+                 cost_usd AS "costUsd", judge_calls AS "judgeCalls", latency_ms AS "latencyMs", created_at AS "createdAt", suite_order AS "suiteOrder",
                  CASE WHEN data->'pairwise' IS NOT NULL
                       THEN jsonb_build_object('winner', data->'pairwise'->'result'->'overall_winner', 'labels', data->'pairwise'->'labels') END AS comparison,
                  data->'review'->'report'->'decision'->>'status' AS decision, data->'scale' AS scale

@@ -73,6 +73,8 @@ export interface RunOverview extends RunListItem {
   /** A cancel was asked for (the page says "cancelling…" until the run ends, also after a reload). */
   cancelRequested: boolean;
   error: string | null;
+  /** The calls that made the candidates, counted when the run finished (null: running, or kept none). */
+  generationCalls: number | null;
 }
 
 type RunRow = Awaited<ReturnType<PrismaClient["run"]["findMany"]>>[number] & {
@@ -222,6 +224,7 @@ export function createRunViews(prisma: PrismaClient) {
         })),
         cancelRequested: run.cancelRequested,
         error: run.error,
+        generationCalls: kept?.generationCalls ?? null,
       };
     },
 

@@ -29,7 +29,11 @@ const SUITE = yaml(
 
 interface Json {
   runId: string;
-  summary: { costUsd: number; generation: { costUsd: number; usage: Record<string, number> } };
+  summary: {
+    costUsd: number;
+    judgeCalls: number;
+    generation: { calls: number; costUsd: number; usage: Record<string, number> };
+  };
 }
 
 const text = (html: string) => html.replace(/<[^>]+>/g, " ").replace(/\s+/g, " ");
@@ -74,6 +78,9 @@ describe("the run page of generated candidates", () => {
       ),
     );
     expect(html).toMatch(/Cost \$[\d.]+ judges \$[\d.]+ \+ generation \$[\d.]+/);
+    // The generation's calls beside the judge calls, in the CLI summary's words.
+    expect(report.summary.generation.calls).toBe(2);
+    expect(html).toContain(`Judge calls ${report.summary.judgeCalls} generation: 2 calls`);
     expect(html).toMatch(/Tokens [\d,]+ judges [\d,]+ \+ generation [\d,]+/);
   });
 });

@@ -1,3 +1,4 @@
+import { formatCount } from "../../config/limits";
 import type { SkipKind } from "../ports/judge-port";
 
 // Why an eval was not graded: the --max-cost budget, a cancel request
@@ -78,7 +79,7 @@ export function skippedCountLabel(skippedBy: SkippedBy | undefined): string {
   const kinds = SKIP_KINDS.filter((k) => (skippedBy?.[k] ?? 0) > 0);
   if (kinds.length === 0) return "skipped";
   if (kinds.length === 1) return skipLabel(kinds[0]);
-  return `skipped (${kinds.map((k) => `${skippedBy![k]} ${k}`).join(", ")})`;
+  return `skipped (${kinds.map((k) => `${formatCount(skippedBy![k] ?? 0)} ${k}`).join(", ")})`;
 }
 
 const LEGACY = /^skipped \((budget|interrupted)\): /;

@@ -36,6 +36,8 @@ beforeAll(async () => {
     data: Array.from({ length: ROWS }, (_, i) => ({
       runId,
       resultKey: `eval ${String(i).padStart(4, "0")}`,
+      // The suite's order, the table's default: here the names' order.
+      suiteOrder: String(i).padStart(10, "0"),
       evalName: `eval ${String(i).padStart(4, "0")}`,
       name: `eval ${String(i).padStart(4, "0")}${i % 7 === 0 ? " [model=claude-haiku-4-5]" : ""}`,
       cellModel: i % 7 === 0 ? "claude-haiku-4-5" : null,
@@ -83,7 +85,7 @@ describe("GET /api/runs/<id>/results", () => {
     expect((await get(runId, "prompt=0")).status).toBe(400);
   });
 
-  it("pages through every row of a run once, in name order, with the total", async () => {
+  it("pages through every row of a run once, in suite order, with the total", async () => {
     const names: string[] = [];
     let after: string | null = null;
     do {
@@ -168,7 +170,9 @@ describe("GET /api/runs/<id>/results", () => {
   it("an unknown sort key is a 400 that lists the keys", async () => {
     const { status, body } = await get(runId, "sort=bogus");
     expect(status).toBe(400);
-    expect(body.error?.message).toBe("sort: must be one of name, status, score, cost, latency");
+    expect(body.error?.message).toBe(
+      "sort: must be one of order, name, status, score, cost, latency",
+    );
   });
 
   it("answers an empty run with no rows, and an unknown run with a 404", async () => {

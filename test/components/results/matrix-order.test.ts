@@ -61,3 +61,12 @@ describe("the matrix cells' order", () => {
     }
   });
 });
+
+describe("the per-cell bars' pass rate", () => {
+  it("is written beside each bar: 0% where nothing passed, never an empty row", () => {
+    const none = { ...cell("haiku", 1), passed: 0, failed: 2 };
+    const ungraded = { ...cell("haiku", 2), passed: 0, failed: 0, results: 2 };
+    const bars = matrixBars("run-1", [none, ungraded, cell("haiku", 3)]);
+    expect(bars.map((b) => b.passLabel)).toEqual(["0%", "nothing graded", "50%"]);
+  });
+});

@@ -4,12 +4,13 @@ import { describe, expect, it } from "vitest";
 import { parseTableQuery, queryHref, SORT_KEYS } from "../../../components/results/results-query";
 import { ResultsFilter } from "../../../components/results/results-filter";
 
-// The run page's `?sort=`: the keys the README lists (name, status, score,
-// cost, latency) sort; an unknown key falls back to name and the page says so.
+// The run page's `?sort=`: the keys the README lists (order, name, status, score,
+// cost, latency) sort; the default, and an unknown key's fallback (said so), is the suite's
+// order, as the CLI and the CSV list a run.
 
 describe("the results table's sort in the URL", () => {
   it("takes the README's keys: ?sort=cost and ?sort=latency sort, they are not ignored", () => {
-    expect(SORT_KEYS).toEqual(["name", "status", "score", "cost", "latency"]);
+    expect(SORT_KEYS).toEqual(["order", "name", "status", "score", "cost", "latency"]);
     expect(parseTableQuery({ sort: "cost", dir: "desc" })).toMatchObject({
       sort: "cost",
       dir: "desc",
@@ -24,12 +25,21 @@ describe("the results table's sort in the URL", () => {
     );
   });
 
-  it("an unknown key falls back to name, visibly", () => {
+  it("opens in suite order, and sorts by name only when asked", () => {
+    expect(parseTableQuery({})).toMatchObject({ sort: "order", dir: "asc" });
+    expect(queryHref("r1", parseTableQuery({}), {})).toBe("/runs/r1#results");
+    expect(queryHref("r1", parseTableQuery({}), { sort: "name" })).toBe(
+      "/runs/r1?sort=name#results",
+    );
+    expect(parseTableQuery({ sort: "name" }).sort).toBe("name");
+  });
+
+  it("an unknown key falls back to suite order, visibly", () => {
     const query = parseTableQuery({ sort: "price" });
-    expect(query).toMatchObject({ sort: "name", unknownSort: "price" });
+    expect(query).toMatchObject({ sort: "order", unknownSort: "price" });
     const html = renderToStaticMarkup(createElement(ResultsFilter, { runId: "r1", query }));
     expect(html.replace(/<[^>]+>/g, "")).toContain(
-      "No sort “price”: sorted by name. The table sorts by name, status, score, cost, latency.",
+      "No sort “price”: sorted in suite order. The table sorts by order, name, status, score, cost, latency.",
     );
     expect(
       renderToStaticMarkup(

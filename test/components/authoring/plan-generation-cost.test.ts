@@ -1,0 +1,55 @@
+import { createElement } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
+import { describe, expect, it } from "vitest";
+import { PlanPanel } from "../../../components/authoring/plan-panel";
+import { checkDraft } from "../../../lib/engine/plan/check-draft";
+import { explainPlan, renderExplain } from "../../../lib/engine/plan/explain-plan";
+import { planSuite } from "../../../lib/engine/plan/plan-suite";
+import { loadSuite } from "../../../lib/config/load-suite";
+import type { SuiteConfig } from "../../../lib/config/types";
+import { cacheMinimumOf } from "../../../lib/judge/cache-minimums";
+import { priceOf } from "../../../lib/judge/pricing";
+
+// The editor's projected cost is the run's whole cost, judges and generation, the figure
+// `eval --explain` ends with ("with the judge calls ~$x"), split beneath as the run page splits it.
+
+const SUITE = `judge: { model: claude-sonnet-4-5 }
+evals:
+  - name: arithmetic
+    rubric: "Gives the right number."
+    matrix:
+      agents: [claude-haiku-4-5]
+      prompts: ["What is 2 + 2?", "What is 8 / 2?", "What is 3 + 1?"]
+`;
+
+describe("the plan panel's projected cost with generated candidates", () => {
+  it("is the total --explain gives, judges + generation beneath it", () => {
+    const check = checkDraft({
+      text: SUITE,
+      file: "suite.yaml",
+      priceOf,
+      cacheMinimumOf,
+      defaultModel: "claude-sonnet-4-5",
+    });
+    const plan = check.plan!;
+    expect(plan.generationCalls).toBe(3);
+    const explain = renderExplain(
+      explainPlan(
+        planSuite({
+          suite: (loadSuite({ text: SUITE, file: "suite.yaml" }) as { value: SuiteConfig }).value,
+          defaultModel: "claude-sonnet-4-5",
+        }),
+        priceOf,
+        { cacheMinimumOf },
+      ),
+    );
+    const total = /with the judge calls ~(\$\d+\.\d+)/.exec(explain)?.[1];
+    expect(total).toBeDefined();
+    const html = renderToStaticMarkup(createElement(PlanPanel, { check, checking: false }));
+    expect(html).toContain(`data-testid="plan-cost">${total}<`);
+    const apart = /data-testid="plan-cost-apart">(.*?)<\/div>/
+      .exec(html)?.[1]
+      ?.replace(/<!-- -->/g, "");
+    expect(apart).toMatch(/^judges \$[\d.]+ \+ generation \$[\d.]+$/);
+  });
+});
