@@ -31,10 +31,7 @@ export interface RegradeOptions {
 }
 
 /** The stored run `ref` names (an id, or `latest`), or why there is none. */
-async function sourceRun(input: {
-  db: Database;
-  ref: string;
-}): Promise<StoredRun | string> {
+async function sourceRun(input: { db: Database; ref: string }): Promise<StoredRun | string> {
   const store = createRunStore(input.db.prisma);
   // `latest` is what `report latest` names, whatever file --config reads (an edited copy, say).
   const id = input.ref !== "latest" ? input.ref : await store.newestRunId();
