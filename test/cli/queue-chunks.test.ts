@@ -121,8 +121,23 @@ describe("eval --queue at scale", () => {
     const queued = await ws.cli(["eval", "--config", "suite.yaml", "--queue", "--detach"], env);
     expect(queued.code, queued.stderr).toBe(0);
     const runId = queued.stdout.trim();
-    // Both workers' slots are full of held calls, and what was answered is stored: kill one there.
-    const ready = await waitFor(runId, (n) => n >= 900 && judge.api.inFlight() >= 16, 200_000);
+    // What was answered is stored, and every call the workers can start is held: kill one there.
+    // Not "16 in flight": a worker whose two chunks are both at their last cells holds fewer (it
+    // takes no third chunk), but it holds some (a worker with no chunk in hand takes one within
+    // its 0.5 s poll), so nothing asked for 3 s means each worker has calls in flight.
+    let asked = -1;
+    let askedSince = Date.now();
+    const ready = await waitFor(
+      runId,
+      (n) => {
+        if (judge.api.requests.length !== asked) {
+          asked = judge.api.requests.length;
+          askedSince = Date.now();
+        }
+        return n >= 900 && judge.api.inFlight() >= 2 && Date.now() - askedSince >= 3_000;
+      },
+      200_000,
+    );
     expect(
       ready,
       `${await database.prisma.evalResultRow.count({ where: { runId } })} stored, ${judge.api.inFlight()} in flight, ${judge.api.requests.length} asked`,
