@@ -355,7 +355,7 @@ export async function bigRunBench(input: {
       );
     // What finishRun does at the end of a run: its counts and heatmap counted once, kept with it.
     const finishing = performance.now();
-    await storeRunFigures(prisma, seeded.runId);
+    await storeRunFigures(prisma, { runId: seeded.runId });
     console.log(
       `  finishing the run (storeRunFigures, once): ${((performance.now() - finishing) / 1000).toFixed(1)} s`,
     );

@@ -15,11 +15,13 @@ import "../bin/require-node.mjs";
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { readFile } from "node:fs/promises";
+import { fileURLToPath } from "node:url";
 import { readEnv } from "../lib/env/read-env";
 import { openDatabase } from "../lib/store/open-database";
 import { createRunStore } from "../lib/store/run-store";
 import { openQueue } from "../lib/store/grade-queue";
 import { startWorker } from "../lib/store/run-worker";
+import { agreementThread } from "../lib/offthread/agreement-off-thread";
 import { readServerProviders } from "../lib/judge/server-providers";
 import { checkBinding } from "../lib/access/binding";
 import { liveForRun } from "../lib/cli/live-for-run";
@@ -131,6 +133,10 @@ const worker = await startWorker({
       timeoutSeconds: 60,
     }),
   }),
+  // A finished run's judge agreement on a thread: this process also serves the embedded database.
+  computeAgreement: agreementThread(
+    fileURLToPath(new URL("../bin/suite-worker.mjs", import.meta.url)),
+  ),
   log: (line) => console.warn(line),
 });
 console.log(

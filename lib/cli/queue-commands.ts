@@ -1,3 +1,4 @@
+import { fileURLToPath } from "node:url";
 import { plural } from "../engine/results/format-score";
 import { planTotals } from "../engine/plan/plan-suite";
 import { wholeReportRefusal } from "./stream-reports";
@@ -14,8 +15,17 @@ import { readServerAllowList } from "../live/server-allow-list";
 import { enqueuePlannedRun } from "../store/enqueue-run";
 import { DEFAULT_QUEUE_TIMING, openQueue, type QueueTiming } from "../store/grade-queue";
 import { startWorker } from "../store/run-worker";
+import { agreementThread } from "../offthread/agreement-off-thread";
 import { runSuiteLoader } from "./run-suite-loader";
 import type { CliIo } from "./cli-io";
+
+/**
+ * A worker's runs' judge agreement, computed on a thread when they finish (bin/suite-worker.mjs,
+ * two folders up from this file and from the bundle dist/cli/rubric-studio.mjs alike).
+ */
+const finishAgreement = agreementThread(
+  fileURLToPath(new URL("../../bin/suite-worker.mjs", import.meta.url)),
+);
 
 // Runs through the job queue: `eval --queue` (split a run into jobs, grade
 // them here and on any `worker`, wait), `worker`, `cancel` and `report`.
@@ -121,6 +131,7 @@ export async function queuedRun(input: {
           timeoutSeconds: config.timeoutSeconds,
         }),
       }),
+      computeAgreement: finishAgreement,
       log: (line) => io.stderr.write(`${io.stderr.isTTY ? "\n" : ""}${line}\n`),
     });
     try {
@@ -201,6 +212,7 @@ export async function workerCommand(input: {
       graded++;
       io.stderr.write(`run ${runId}: ${result.status} ${result.name}\n`);
     },
+    computeAgreement: finishAgreement,
     log: (line) => io.stderr.write(`${line}\n`),
   });
   io.stderr.write(

@@ -6,6 +6,7 @@ import { redactDeep } from "../engine/results/redact-secrets";
 import type { PrismaClient } from "./generated/client";
 import { cancelledResults, finishIfAllStored } from "./run-cancel";
 import { createRunStore } from "./run-store";
+import type { ComputeAgreement } from "./run-agreement";
 
 // A queued chunk whose every attempt failed (its job threw each time, and
 // pg-boss gave up on it) would leave its run "running" for ever, waiting for
@@ -23,6 +24,7 @@ export async function storeGivenUpCells(input: {
   priceOf: PriceOf;
   /** The run's suite as its worker read it (its dataset files); default: its stored text. */
   suite?: SuiteConfig;
+  computeAgreement?: ComputeAgreement;
 }): Promise<void> {
   const store = createRunStore(input.prisma);
   const run = await store.getRun(input.runId);
@@ -50,5 +52,6 @@ export async function storeGivenUpCells(input: {
     run,
     suite: loaded.value,
     priceOf: input.priceOf,
+    ...(input.computeAgreement ? { computeAgreement: input.computeAgreement } : {}),
   });
 }

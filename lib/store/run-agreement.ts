@@ -72,7 +72,11 @@ export type ComputeAgreement = (
   sample: Awaited<ReturnType<typeof readAgreementSample>>,
 ) => Promise<{ ok: true; value: RunAgreement } | { ok: false; message: string }>;
 
-const inProcess: ComputeAgreement = async (sample) => ({ ok: true, value: agreementOf(sample) });
+/** The figures computed on this process's own thread. */
+export const inProcessAgreement: ComputeAgreement = async (sample) => ({
+  ok: true,
+  value: agreementOf(sample),
+});
 
 /** The agreement view, or why it could not be computed now (a worker thread's time limit, a busy server). */
 export type AgreementAnswer = RunAgreement | { unavailable: string };
@@ -109,7 +113,7 @@ export function createAgreementViews(prisma: PrismaClient) {
       if (!run) return NO_AGREEMENT;
       const kept = run.agreement?.figures;
       if (run.finishedAt && isRunAgreement(kept)) return kept;
-      const computed = await (options.compute ?? inProcess)(
+      const computed = await (options.compute ?? inProcessAgreement)(
         await readAgreementSample(prisma, runId),
       );
       if (!computed.ok) return { unavailable: computed.message };

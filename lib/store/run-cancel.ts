@@ -14,6 +14,7 @@ import { createRunStore, type StoredRun } from "./run-store";
 import { createRunExport } from "./run-export";
 import { fillReviewQueue } from "./fill-review-queue";
 import { chunkOf, type ChunkJob } from "./grade-queue";
+import type { ComputeAgreement } from "./run-agreement";
 
 // A cancel reaches a queued run's cells not yet started at once, not one job
 // at a time: their queued jobs are deleted, and they are stored as skipped
@@ -33,6 +34,8 @@ export async function finishIfAllStored(input: {
   run: StoredRun;
   suite: SuiteConfig;
   priceOf: PriceOf;
+  /** How the run's judge agreement is computed when it finishes (default: on this thread). */
+  computeAgreement?: ComputeAgreement;
 }): Promise<boolean> {
   const { prisma, run, suite, priceOf } = input;
   if ((await prisma.evalResultRow.count({ where: { runId: run.id } })) < run.totalCells)
@@ -53,6 +56,7 @@ export async function finishIfAllStored(input: {
     runId: run.id,
     report: { ...head, results: [] },
     status: cancelled ? "cancelled" : "completed",
+    ...(input.computeAgreement ? { computeAgreement: input.computeAgreement } : {}),
   });
   return true;
 }
@@ -146,6 +150,7 @@ export async function skipQueuedCells(input: {
   priceOf: PriceOf;
   /** The run's suite as its worker read it (its dataset files); default: its stored text. */
   suite?: SuiteConfig;
+  computeAgreement?: ComputeAgreement;
 }): Promise<number> {
   const store = createRunStore(input.prisma);
   const run = await store.getRun(input.runId);
@@ -179,6 +184,7 @@ export async function skipQueuedCells(input: {
     run,
     suite: loaded.value,
     priceOf: input.priceOf,
+    ...(input.computeAgreement ? { computeAgreement: input.computeAgreement } : {}),
   });
   return skipped;
 }

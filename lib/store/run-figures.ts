@@ -1,8 +1,12 @@
 import { EVAL_STATUSES, type EvalStatus } from "../engine/results/report";
 import { SKIP_KINDS, type SkipKind, type SkippedBy } from "../engine/results/skip-kind";
 import { Prisma, type PrismaClient } from "./generated/client";
-import { agreementOf } from "./agreement-figures";
-import { keepAgreement, readAgreementSample } from "./run-agreement";
+import {
+  inProcessAgreement,
+  keepAgreement,
+  readAgreementSample,
+  type ComputeAgreement,
+} from "./run-agreement";
 
 // What the run page shows of a whole run that SQL has to count over every result: the counts per
 // status, the vacuous results, the heatmap's cells. For a run still running they are counted on
@@ -168,8 +172,17 @@ export async function criterionNamesOf(prisma: PrismaClient, runId: string): Pro
   return rows.map((row) => row.name).sort();
 }
 
-/** Counts a finished run's figures and keeps them with the run. */
-export async function storeRunFigures(prisma: PrismaClient, runId: string): Promise<void> {
+/**
+ * Counts a finished run's figures and keeps them with the run. Its judge agreement is computed by
+ * `computeAgreement` (default: in this process; a worker or the dashboard passes a worker thread,
+ * since a big multi-judge run's bootstrap is a minute of CPU); without an answer none is kept, and
+ * the agreement view computes them when it is opened.
+ */
+export async function storeRunFigures(
+  prisma: PrismaClient,
+  input: { runId: string; computeAgreement?: ComputeAgreement },
+): Promise<void> {
+  const { runId } = input;
   const [counted, cells, deferReasons, pairwise, criteria, sample, generation] = await Promise.all([
     countsOf(prisma, runId),
     matrixCellsOf(prisma, { runId }),
@@ -199,7 +212,8 @@ export async function storeRunFigures(prisma: PrismaClient, runId: string): Prom
     where: { id: runId },
     data: { figures: figures as unknown as Prisma.InputJsonValue },
   });
-  await keepAgreement(prisma, { runId, agreement: agreementOf(sample) });
+  const agreement = await (input.computeAgreement ?? inProcessAgreement)(sample);
+  if (agreement.ok) await keepAgreement(prisma, { runId, agreement: agreement.value });
 }
 
 /** The figures kept with a finished run, if they were (runs finished before this kept none). */

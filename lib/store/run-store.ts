@@ -11,6 +11,7 @@ import { storableDeep } from "./storable";
 import { criterionRowsOf, rowOf } from "./result-rows";
 import { saveResultBatch } from "./result-batch";
 import { storeRunFigures } from "./run-figures";
+import type { ComputeAgreement } from "./run-agreement";
 import { createRunStatus, type RunStatus } from "./run-status";
 
 // Repositories for suites, versions, runs and results. A result is written the
@@ -258,6 +259,8 @@ export function createRunStore(prisma: PrismaClient) {
       reused?: { calls: number; savedUsd: number };
       /** When it finished (default: now); the CLI gives its report's, so that both say one duration. */
       finishedAt?: Date;
+      /** How its judge agreement is computed (run-figures.ts; default: on this thread). */
+      computeAgreement?: ComputeAgreement;
     }): Promise<void> {
       const s = input.report.summary;
       const reused = input.reused ?? reusedColumns(input.report);
@@ -283,7 +286,10 @@ export function createRunStore(prisma: PrismaClient) {
         },
       });
       // Its counts and heatmap, counted once now (run-figures.ts): the page of a finished run reads them.
-      await storeRunFigures(prisma, input.runId);
+      await storeRunFigures(prisma, {
+        runId: input.runId,
+        ...(input.computeAgreement ? { computeAgreement: input.computeAgreement } : {}),
+      });
       // What the judges could not settle goes to the suite's review queue (once, however often a run is finished).
       await fillReviewQueue(prisma, {
         runId: input.runId,

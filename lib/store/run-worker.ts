@@ -11,6 +11,7 @@ import { finishIfAllStored, skipQueuedCells } from "./run-cancel";
 import { storeGivenUpCells } from "./given-up-cell";
 import { oneLineCause } from "./unstored-result";
 import { gradeChunk } from "./grade-chunk";
+import type { ComputeAgreement } from "./run-agreement";
 import {
   createRunContext,
   type LiveRunner,
@@ -55,6 +56,13 @@ export interface WorkerOptions extends RunContextOptions {
   log?: (line: string) => void;
   /** Chunks graded at once (default 2: one's last calls finish while the next one's start). */
   chunksAtOnce?: number;
+  /**
+   * How a finished run's judge agreement is computed (default: on this thread). The dashboard's
+   * worker and `rubric-studio worker` pass a worker thread: a big multi-judge run's bootstrap is
+   * a minute of CPU, which would stall this worker's heartbeats (and the embedded database the
+   * dashboard's process serves).
+   */
+  computeAgreement?: ComputeAgreement;
 }
 
 /** Starts taking jobs; resolves to a stop function (no new call starts; the calls in flight finish first). */
@@ -63,6 +71,18 @@ export async function startWorker(options: WorkerOptions): Promise<{ stop(): Pro
   if (!options.judge && !options.providersFor)
     throw new Error("startWorker needs judge or providersFor");
   const store = createRunStore(options.db.prisma);
+  const compute = options.computeAgreement;
+  // Without an answer the run keeps no figures: its agreement page computes them when opened.
+  const agreement: { computeAgreement?: ComputeAgreement } = compute
+    ? {
+        computeAgreement: async (sample) => {
+          const answer = await compute(sample);
+          if (!answer.ok)
+            options.log?.(`a finished run's judge agreement was not kept: ${answer.message}`);
+          return answer;
+        },
+      }
+    : {};
   const scheduler = new CallScheduler({ concurrency: options.concurrency });
   const contexts = new Map<string, Promise<RunContext | undefined>>();
   const shutdown = new AbortController();
@@ -133,6 +153,7 @@ export async function startWorker(options: WorkerOptions): Promise<{ stop(): Pro
         run: context.run,
         suite: context.suite,
         priceOf: context.priceOf,
+        ...agreement,
       }))
     )
       return;
@@ -151,6 +172,7 @@ export async function startWorker(options: WorkerOptions): Promise<{ stop(): Pro
       runId: context.run.id,
       priceOf: context.priceOf,
       suite: context.suite,
+      ...agreement,
     }).catch((error: unknown) =>
       options.log?.(
         `run ${context.run.id}: could not skip its queued cells: ${(error as Error).message}`,
@@ -226,6 +248,7 @@ export async function startWorker(options: WorkerOptions): Promise<{ stop(): Pro
           cause,
           priceOf: context?.priceOf ?? (() => undefined),
           ...(context ? { suite: context.suite } : {}),
+          ...agreement,
         }).catch((stored: unknown) =>
           options.log?.(`could not store the chunk's cells as failed: ${oneLineCause(stored)}`),
         );

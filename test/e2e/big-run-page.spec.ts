@@ -26,7 +26,7 @@ test.beforeAll(async () => {
   });
   // Finished as finishRun finishes a run: its counts and heatmap kept with it, which the page reads.
   const prisma = createPrismaClient(url, { max: 1 });
-  await storeRunFigures(prisma, big.runId);
+  await storeRunFigures(prisma, { runId: big.runId });
   await prisma.$disconnect();
 });
 

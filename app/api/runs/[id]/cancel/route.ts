@@ -1,6 +1,7 @@
 import { readEnv } from "../../../../../lib/env/read-env";
 import { priceOf } from "../../../../../lib/judge/pricing";
 import { skipQueuedCells } from "../../../../../lib/store/run-cancel";
+import { agreementOffThread } from "../../../../../lib/offthread/agreement-off-thread";
 import { createRunStore } from "../../../../../lib/store/run-store";
 import { GRADE_QUEUE, openQueue } from "../../../../../lib/store/grade-queue";
 import { errorResponse, withDatabase, type IdParams } from "../../../respond";
@@ -26,7 +27,15 @@ export async function POST(_request: Request, { params }: IdParams) {
   if (settings.ok && settings.value.databaseUrl) {
     const boss = await openQueue({ db: { url: settings.value.databaseUrl }, poolSize: 1 });
     try {
-      await skipQueuedCells({ prisma: db.prisma, boss, queue: GRADE_QUEUE, runId: id, priceOf });
+      // Should that finish the run, its judge agreement is computed on a thread, not this server's loop.
+      await skipQueuedCells({
+        prisma: db.prisma,
+        boss,
+        queue: GRADE_QUEUE,
+        runId: id,
+        priceOf,
+        computeAgreement: agreementOffThread,
+      });
     } finally {
       await boss.stop({ graceful: false });
     }
