@@ -45,11 +45,13 @@ export async function resumeCommand(input: {
     for (const issue of loaded.issues) io.stderr.write(`${formatIssue(issue)}\n`);
     return 2;
   }
-  // The documents and dataset files the suite names, read again from where it was run.
+  // The documents and dataset files the suite names, read again from where it was run (JSONL and
+  // CSV datasets as streams, as `eval` reads them: the plan is walked lazily, never held).
   const read = await readSuiteAttachments({
     suite: loaded.value,
     suitePath: path.resolve(config.cwd ?? io.cwd, config.file),
     limits,
+    stream: true,
   });
   if (!read.ok) {
     for (const issue of read.issues) io.stderr.write(`${formatIssue(issue)}\n`);
