@@ -57,6 +57,8 @@ export interface RunOptions extends PlanOptions {
   runJudgeCalls?: number;
   /** A scheduler shared with other runs in this process (a worker's jobs), instead of one of this run's own. */
   scheduler?: CallScheduler;
+  /** This run's calls' priority in a shared scheduler (lower first): a worker's chunks in the order it took them. */
+  priority?: number;
   /** The judge calls go through Message Batches: the budget counts them at batch prices (agent calls stay at standard ones; `deps.priceOf` is the standard table). */
   batch?: boolean;
 }

@@ -101,6 +101,8 @@ export async function streamSuite(
     ...(options.shutdown ? [{ signal: options.shutdown, kind: "interrupted" as const }] : []),
     ...(options.cancel ? [{ signal: options.cancel, kind: "cancelled" as const }] : []),
   ];
+  // A worker's chunk taken earlier is served first (call-scheduler.ts).
+  const priority = options.priority !== undefined ? { priority: options.priority } : {};
   // A tree may stop before its longest path; the planned total is an upper bound.
   let plannedCalls = source.judgeCalls;
   let callsDone = 0;
@@ -126,8 +128,7 @@ export async function streamSuite(
         })) as JudgeOutcome<VerdictOf<K>>;
         return { value: outcome, costUsd: outcome.call.costUsd };
       },
-      stops,
-      deps.judge.cachePrefixes?.(request) ?? [],
+      { stops, prefixes: deps.judge.cachePrefixes?.(request) ?? [], ...priority },
     );
     if (scheduled.skipped) return { kind: "skipped", reason: scheduled.reason };
     // A call that Ctrl-C cut short was never answered (a batched one waits for its batch): the run was interrupted, not the judge (and `resume` grades it).
@@ -167,7 +168,7 @@ export async function streamSuite(
         const cost = usd(done.usage);
         return { value: { value: done.value, cost }, costUsd: cost };
       },
-      stops,
+      { stops, ...priority },
     );
     if (scheduled.skipped) return scheduled;
     costUsd += scheduled.value.cost ?? 0;

@@ -23,6 +23,8 @@ export async function gradeChunk(input: {
   prisma: PrismaClient;
   store: RunStore;
   scheduler: CallScheduler;
+  /** The chunk's calls' priority in the worker's scheduler: the order the worker took its chunks. */
+  priority: number;
   shutdown: AbortSignal;
   concurrency: number;
   toolVersion: string;
@@ -68,6 +70,7 @@ export async function gradeChunk(input: {
       concurrency: input.concurrency,
       toolVersion: input.toolVersion,
       scheduler: input.scheduler,
+      priority: input.priority,
       cancel: context.cancel.signal,
       shutdown: input.shutdown,
       ...(context.batch ? { batch: true } : {}),

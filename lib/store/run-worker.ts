@@ -163,6 +163,9 @@ export async function startWorker(options: WorkerOptions): Promise<{ stop(): Pro
     await context.live?.close();
   };
 
+  // The chunks in the order this worker took them: the scheduler serves the first taken first.
+  let chunksTaken = 0;
+
   // A cancel seen here: the run's cells not yet started are skipped, their jobs dropped.
   const skipQueued = (context: RunContext) =>
     skipQueuedCells({
@@ -181,6 +184,7 @@ export async function startWorker(options: WorkerOptions): Promise<{ stop(): Pro
 
   const handle = async (job: { id: string; data: ChunkJob }) => {
     const chunk = job.data;
+    const priority = chunksTaken++;
     lastUsed.set(chunk.runId, Date.now());
     const context = await contextOf(chunk.runId);
     if (!context) {
@@ -203,6 +207,7 @@ export async function startWorker(options: WorkerOptions): Promise<{ stop(): Pro
         prisma: options.db.prisma,
         store,
         scheduler,
+        priority,
         shutdown: shutdown.signal,
         concurrency: options.concurrency,
         toolVersion: options.toolVersion,

@@ -23,6 +23,11 @@ import type { SkipKind } from "../results/skip-kind";
 // first response has begun; so the first call of a new prefix goes alone, the
 // calls that share it wait until it is answered, and meanwhile the free slots
 // go to the next calls that wait for no prefix (in queue order).
+// Calls are served in order of their priority (lower first; then in the order
+// they came): a worker grading two chunks at once gives its slots to the chunk
+// it took first, so that one finishes while the other fills the slots it
+// leaves, instead of both reaching their last calls together with the slots
+// idle behind them.
 
 /** Why a call was not started: the budget would be passed, or the run was cancelled or interrupted. */
 export type SkipReason = SkipKind;
@@ -33,7 +38,16 @@ export interface ScheduleStop {
   kind: SkipKind;
 }
 
+/** Where a call waits: what may refuse it, the cache prefixes it shares, and its priority. */
+export interface QueuedAs {
+  stops?: readonly ScheduleStop[];
+  prefixes?: readonly string[];
+  /** Lower is served first (default 0); equal priorities in the order they came. */
+  priority?: number;
+}
+
 interface Task {
+  priority: number;
   estimateUsd: number;
   stops: readonly ScheduleStop[];
   prefixes: readonly string[];
@@ -80,9 +94,9 @@ export class CallScheduler {
   submit<T>(
     estimateUsd: number,
     work: (slot: JudgeSlot) => Promise<{ value: T; costUsd: number | null }>,
-    stops: readonly ScheduleStop[] = [],
-    prefixes: readonly string[] = [],
+    queuedAs: QueuedAs = {},
   ): Promise<Scheduled<T>> {
+    const { stops = [], prefixes = [], priority = 0 } = queuedAs;
     return new Promise((resolve, reject) => {
       const start = () => {
         const claimed = prefixes.filter((prefix) => !this.warmed.has(prefix));
@@ -141,7 +155,8 @@ export class CallScheduler {
       const settle = () => {
         for (const stop of stops) this.unwatch(stop.signal);
       };
-      this.queue.push({
+      const task: Task = {
+        priority,
         estimateUsd,
         stops,
         prefixes,
@@ -153,7 +168,11 @@ export class CallScheduler {
           settle();
           resolve({ skipped: true, reason });
         },
-      });
+      };
+      // Behind every call of its priority or a lower one (the queue holds a run's window, not its plan).
+      const after = this.queue.findLastIndex((queued) => queued.priority <= priority);
+      if (after === this.queue.length - 1) this.queue.push(task);
+      else this.queue.splice(after + 1, 0, task);
       this.pump();
     });
   }

@@ -325,7 +325,7 @@ describe("stop signals", () => {
       let release!: () => void;
       const gate = new Promise<void>((r) => (release = r));
       const calls = Array.from({ length: 40 }, () =>
-        scheduler.submit(0, async () => (await gate, { value: 1, costUsd: 0 }), stops),
+        scheduler.submit(0, async () => (await gate, { value: 1, costUsd: 0 }), { stops }),
       );
       // 2 in flight, 38 waiting on the same two signals.
       expect(getEventListeners(cancel.signal, "abort").length).toBeLessThanOrEqual(1);

@@ -29,8 +29,7 @@ describe("the scheduler's warm-first rule", () => {
           await gate.promise;
           return { value: name, costUsd: 0 };
         },
-        [],
-        prefixes,
+        { prefixes },
       );
     };
     const all = [
@@ -67,15 +66,12 @@ describe("the scheduler's warm-first rule", () => {
         await first.promise;
         return { value: "warmer", costUsd: 0 };
       },
-      [{ signal: cancel.signal, kind: "cancelled" }],
-      ["p"],
+      { stops: [{ signal: cancel.signal, kind: "cancelled" }], prefixes: ["p"] },
     );
-    const held = scheduler.submit(
-      0,
-      async () => ({ value: "held", costUsd: 0 }),
-      [{ signal: cancel.signal, kind: "cancelled" }],
-      ["p"],
-    );
+    const held = scheduler.submit(0, async () => ({ value: "held", costUsd: 0 }), {
+      stops: [{ signal: cancel.signal, kind: "cancelled" }],
+      prefixes: ["p"],
+    });
     cancel.abort();
     expect(await held).toEqual({ skipped: true, reason: "cancelled" });
     first.resolve();
