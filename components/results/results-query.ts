@@ -87,6 +87,10 @@ export const RowsRequestSchema = z.object({
   before: CURSOR_PARAM.optional(),
   last: z.literal("1", { error: "must be 1 (the last page)" }).optional(),
   limit: z.coerce.number().int().min(1).max(MAX_ROWS_PER_REQUEST).default(RESULTS_PAGE_SIZE),
+  /** Paging by offset is gone: a script that still sends one is told, not handed page 1 for ever. */
+  offset: z
+    .undefined({ error: "paging is by cursor: after=<nextCursor>, before=<prevCursor> or last=1" })
+    .optional(),
 });
 export type RowsRequest = z.infer<typeof RowsRequestSchema>;
 

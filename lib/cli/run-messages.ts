@@ -14,7 +14,7 @@ export function saySavings(report: ReportHead, io: CliIo): void {
     );
   if (report.summary.reused) {
     io.stderr.write(
-      `Reused ${report.summary.reused.calls} judge verdicts from the cache, saving ${formatSaving(report.summary.savings.judgeCache.saved)}\n`,
+      `Reused ${plural(report.summary.reused.calls, "judge verdict")} from the cache, saving ${formatSaving(report.summary.savings.judgeCache.saved)}\n`,
     );
   }
 }

@@ -257,8 +257,10 @@ export interface SelfGradingWarning {
   agent: string;
   /** The family both belong to: "Claude", "OpenAI GPT"... */
   family: string;
-  /** The results (eval names with their cells) it concerns. */
+  /** The first results (eval names with their cells) it concerns, at most SELF_GRADING_NAMES. */
   results: string[];
+  /** How many results it concerns (absent in reports written before it: then all are named). */
+  count?: number;
   message: string;
 }
 

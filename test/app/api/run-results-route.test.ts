@@ -175,6 +175,14 @@ describe("GET /api/runs/<id>/results", () => {
     );
   });
 
+  it("an offset (paging before cursors) is a 400 that says how to page", async () => {
+    const { status, body } = await get(runId, "offset=100");
+    expect(status).toBe(400);
+    expect(body.error?.message).toBe(
+      "offset: paging is by cursor: after=<nextCursor>, before=<prevCursor> or last=1",
+    );
+  });
+
   it("answers an empty run with no rows, and an unknown run with a 404", async () => {
     expect(await get(emptyRunId, "")).toEqual({
       status: 200,
