@@ -3,6 +3,8 @@
 
 export {
   changedCount,
+  criteriaFlipText,
+  FLIP_KIND_TEXT,
   flipCountsText,
   type FlipCountsView,
 } from "../../lib/engine/trust/regrade/flip-counts";

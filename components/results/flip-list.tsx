@@ -6,6 +6,7 @@ import { CandidateView } from "./candidate-view";
 import { CriteriaList } from "./criteria-list";
 import { formatScore } from "./format";
 import { StatusBadge } from "./status-badge";
+import { criteriaFlipText, FLIP_KIND_TEXT } from "./flip-counts";
 import styles from "./results.module.css";
 
 // A regrade's changed results, each with both verdicts side by side (status,
@@ -18,23 +19,6 @@ export interface FlipPairView {
   previous: EvalResult;
   current: EvalResult;
   flippedCriteria: string[];
-}
-
-const KIND_TEXT: Record<FlipKind, string> = {
-  now_fail: "now fails",
-  now_pass: "now passes",
-  criteria: "a criterion flipped",
-  moved: "moved",
-  unchanged: "unchanged",
-};
-
-/** "criteria flipped: tone (passed → failed), length (failed → passed)". */
-function criteriaFlipText(pair: FlipPairView): string {
-  const now = new Map(pair.current.criteria.map((c) => [c.name, c.passed]));
-  const word = (passed: boolean | null | undefined) => (passed ? "passed" : "failed");
-  return `${pair.flippedCriteria.length === 1 ? "criterion" : "criteria"} flipped: ${pair.flippedCriteria
-    .map((name) => `${name} (${word(!now.get(name))} → ${word(now.get(name))})`)
-    .join(", ")}`;
 }
 
 function Verdict({ result, title, runId }: { result: EvalResult; title: string; runId: string }) {
@@ -93,7 +77,7 @@ export function FlipList({
                   kind === "now_fail" ? styles.down : kind === "now_pass" ? styles.up : styles.muted
                 }
               >
-                {KIND_TEXT[kind]}
+                {FLIP_KIND_TEXT[kind]}
               </span>
             </h2>
             <p data-testid="flip-change">

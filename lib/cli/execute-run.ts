@@ -272,11 +272,15 @@ export async function executeRun(request: RunRequest): Promise<number> {
     if (tally) head = { ...head, baseline: tally.comparison() };
     let { collected } = pipeline;
     if (request.regrade) {
-      // The flips first (a report rendered whole); each result already carries its previous verdict.
+      // A report rendered whole lists the flips as the flips page does (its query's order, once
+      // the results are stored); each result already carries its previous verdict.
+      const order =
+        collected.length > 0 && runId ? await request.regrade.flipOrder(runId) : undefined;
       const { results, ...marked } = markRegrade({
         report: { ...head, results: collected },
         source: [],
         sourceRunId: request.regrade.sourceRunId,
+        ...(order ? { order } : {}),
       });
       head = marked;
       collected = results;
@@ -313,6 +317,8 @@ export async function executeRun(request: RunRequest): Promise<number> {
       });
     saySavings(head, io);
     await streams.finish(head, collected);
+    if (request.regrade && runId)
+      await request.regrade.sayFlips({ runId, baseline: head.baseline });
     return exitCodeOf(head);
   } catch (error) {
     // The database failed under the run (it went away, or refused even a result's cause): one line, and the run is failed, not left running.

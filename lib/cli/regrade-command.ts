@@ -2,7 +2,6 @@ import path from "node:path";
 import { formatIssue, loadSuite } from "../config/load-suite";
 import { modelNameProblem } from "../config/check-providers";
 import type { LoadResult } from "../config/types";
-import { flipCountsText } from "../engine/trust/regrade/flip-counts";
 import { withJudge } from "../engine/trust/regrade/with-judge";
 import { fileLimits } from "./file-limits";
 import { openDatabase, type Database } from "../store/open-database";
@@ -12,6 +11,8 @@ import { createRegradeViews } from "../store/regrade-views";
 import { createRunStore, type StoredRun } from "../store/run-store";
 import type { CliIo } from "./cli-io";
 import { executeRun } from "./execute-run";
+import { sayFlips } from "./say-flips";
+import { STREAMED_FORMATS } from "./stream-stored-report";
 import { storedRunSetup, type StoredRunSetup } from "./stored-run-setup";
 import { readSuiteAttachments, readSuiteFile } from "./read-suite-file";
 
@@ -119,8 +120,7 @@ async function regradeRun(input: {
     `Regrading ${match.cells.size} of ${match.stored} results of run ${run.id}: no generation or agent call\n`,
   );
 
-  const startedAt = new Date();
-  const code = await executeRun({
+  return executeRun({
     suite,
     settings: { ...settings, judgeModel },
     config: {
@@ -145,27 +145,17 @@ async function regradeRun(input: {
       live: storedCandidates({ prisma: db.prisma, sourceRunId: run.id }),
       cells: match.cells,
       responses: match.responses,
+      flipOrder: (runId) => createRegradeViews(db.prisma).flipOrder(runId),
+      // After the reports; those written as the run went (pretty, ndjson...) are in the suite's order.
+      sayFlips: ({ runId, baseline }) =>
+        sayFlips({
+          prisma: db.prisma,
+          runId,
+          sourceRunId: run.id,
+          baseline,
+          streamed: reporters.some((name) => STREAMED_FORMATS.includes(name)),
+          io,
+        }),
     },
   });
-  await sayFlips({ db, sourceRunId: run.id, since: startedAt, io });
-  return code;
-}
-
-/** The regrade's flips against its source, counted and worded as its flips page heads them. */
-async function sayFlips(input: {
-  db: Database;
-  sourceRunId: string;
-  since: Date;
-  io: CliIo;
-}): Promise<void> {
-  const regrade = await input.db.prisma.run.findFirst({
-    where: { regradeOf: input.sourceRunId, createdAt: { gte: input.since } },
-    orderBy: { createdAt: "desc" },
-    select: { id: true },
-  });
-  if (!regrade) return;
-  const counts = await createRegradeViews(input.db.prisma).flipCounts({ runId: regrade.id });
-  input.io.stderr.write(
-    `Against run ${input.sourceRunId}: ${flipCountsText(counts)} (rubric-studio serve: /runs/${regrade.id}/flips)\n`,
-  );
 }

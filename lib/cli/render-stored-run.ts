@@ -13,6 +13,7 @@ import { createRunStore, type StoredRun } from "../store/run-store";
 import { createRunExport } from "../store/run-export";
 import { STREAM_ABOVE, streamsAll, streamStoredReport } from "./stream-stored-report";
 import { writeReports } from "./write-reports";
+import { sayFlips } from "./say-flips";
 import { wholeReportRefusal } from "./stream-reports";
 import type { CliIo } from "./cli-io";
 
@@ -121,9 +122,15 @@ export async function renderStoredRun(input: {
     };
   }
   // A regrade's results beside its source's (joined in SQL), the flips first, as `regrade` reported them.
-  const regrade = await createRegradeViews(input.db.prisma).previousOf(run.id);
+  const views = createRegradeViews(input.db.prisma);
+  const regrade = await views.previousOf(run.id);
   if (regrade)
-    report = markRegrade({ report, source: regrade.previous, sourceRunId: regrade.sourceRunId });
+    report = markRegrade({
+      report,
+      source: regrade.previous,
+      sourceRunId: regrade.sourceRunId,
+      order: await views.flipOrder(run.id),
+    });
   await writeReports({
     names: input.reporters,
     report,
@@ -131,6 +138,16 @@ export async function renderStoredRun(input: {
     io: input.io,
     color: input.color,
   });
+  // The tally `regrade` ended with, from the same queries.
+  if (regrade)
+    await sayFlips({
+      prisma: input.db.prisma,
+      runId: run.id,
+      sourceRunId: regrade.sourceRunId,
+      baseline: report.baseline,
+      streamed: false,
+      io: input.io,
+    });
   return stillRunning(run, results.length) ?? exitCodeOf(report);
 
   /** A run not finished yet: says how far it is, exit 1. */

@@ -1,5 +1,6 @@
 import type { SuiteConfig } from "../config/types";
 import type { LivePort } from "../engine/ports/live-port";
+import type { BaselineComparison } from "../engine/results/report";
 import type { ReporterName } from "../report/registry";
 import type { Settings } from "../env/read-env";
 import type { RunConfig } from "../store/run-store";
@@ -30,6 +31,10 @@ export interface RunRequest {
     cells: ReadonlySet<string>;
     /** The fixed responses the source graded, by result id (graded instead of the suite's text). */
     responses: ReadonlyMap<string, string>;
+    /** The changed results' keys in the flips page's order, once the new run is stored. */
+    flipOrder(runId: string): Promise<string[]>;
+    /** Says the new run's flips (stderr), once its reports are written. */
+    sayFlips(input: { runId: string; baseline: BaselineComparison | undefined }): Promise<void>;
   };
 }
 

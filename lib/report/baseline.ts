@@ -7,7 +7,9 @@ import { formatUnit } from "./format";
 
 export function baselineHeadline(report: Report): string | undefined {
   const b = report.baseline;
-  if (!b) return undefined;
+  // A regrade's gate against its source is said once, in the flips page's words, by `regrade`
+  // and `report RUN_ID` themselves (lib/cli/say-flips.ts), not a second tally in other words.
+  if (!b || report.regradeOf !== undefined) return undefined;
   const parts = [
     `${b.regressions} regression${b.regressions === 1 ? "" : "s"}`,
     `${b.newlyFailing} newly failing`,

@@ -214,6 +214,23 @@ export function createRegradeFlips(prisma: PrismaClient) {
       };
     },
 
+    /**
+     * The keys of every changed result (what the flips page lists), in the page's order: the one
+     * order of a regrade's flips, which its reports and `report RUN_ID` follow (bounded by the
+     * caller: the reports that render a whole run hold at most 50,000 results).
+     */
+    async flipOrder(runId: string): Promise<string[]> {
+      if (!UUID.test(runId)) return [];
+      const rows = await prisma.$queryRaw<{ key: string }[]>`
+        SELECT n.result_key AS key
+        FROM runs r
+        JOIN eval_results n ON n.run_id = r.id
+        JOIN eval_results s ON s.run_id = r.regrade_of AND s.result_key = n.result_key
+        WHERE r.id = ${runId}::uuid AND (${MOVED} OR ${CRITERION_FLIP})
+        ORDER BY ${ORDER_KEY}`;
+      return rows.map((r) => r.key);
+    },
+
     /** The evals and candidate models a regrade's results span: the flips page's filters. */
     async flipFilters(runId: string): Promise<{ evals: string[]; agents: string[] }> {
       if (!UUID.test(runId)) return { evals: [], agents: [] };

@@ -2,6 +2,9 @@
 // `rubric-studio regrade` ends: one wording for both, so they never say different numbers
 // (lib/store/regrade-views.ts's `flipCounts` counts them in SQL, by `flipKindOf`).
 
+import type { CriterionResult } from "../../results/report";
+import type { FlipKind } from "./flip-kind";
+
 /** A regrade's results against its source's, by flip kind. */
 export interface FlipCountsView {
   nowFail: number;
@@ -34,4 +37,25 @@ export function flipCountsText(counts: FlipCountsView): string {
     ...(counts.moved ? [`${counts.moved} moved without flipping`] : []),
     `${counts.unchanged} unchanged`,
   ].join("; ");
+}
+
+/** Each kind of change as the flips page and `regrade`'s list of flips name it. */
+export const FLIP_KIND_TEXT: Record<FlipKind, string> = {
+  now_fail: "now fails",
+  now_pass: "now passes",
+  criteria: "a criterion flipped",
+  moved: "moved",
+  unchanged: "unchanged",
+};
+
+/** "criteria flipped: tone (passed → failed), length (failed → passed)". */
+export function criteriaFlipText(pair: {
+  current: { criteria: readonly Pick<CriterionResult, "name" | "passed">[] };
+  flippedCriteria: readonly string[];
+}): string {
+  const now = new Map(pair.current.criteria.map((c) => [c.name, c.passed]));
+  const word = (passed: boolean | null | undefined) => (passed ? "passed" : "failed");
+  return `${pair.flippedCriteria.length === 1 ? "criterion" : "criteria"} flipped: ${pair.flippedCriteria
+    .map((name) => `${name} (${word(!now.get(name))} → ${word(now.get(name))})`)
+    .join(", ")}`;
 }

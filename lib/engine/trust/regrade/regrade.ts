@@ -80,20 +80,36 @@ export function previousOf(input: { now: EvalResult; before: Graded }): EvalResu
   };
 }
 
-/** The flips page's order: the result's verdict flipped, then only a criterion's, then the rest. */
-const flipRank = (result: EvalResult) =>
-  flipped(result) ? 0 : result.previous?.flippedCriteria?.length ? 1 : 2;
+/**
+ * The flips page's order (lib/store/regrade-flips.ts's ORDER_KEY) for results not read from the
+ * store: a result's verdict flipped, then only a criterion's, then the rest; within each, the
+ * biggest score change first, then by name and key (compared as a C collation compares them).
+ */
+function pageKey(result: EvalResult): [number, number, number, string, string] {
+  const flip = flipped(result) ? 0 : 1;
+  const criteria = flip === 0 || !result.previous?.flippedCriteria?.length ? 1 : 0;
+  const move = -Math.abs((result.score ?? 0) - (result.previous?.score ?? 0));
+  return [flip, criteria, move, result.name, result.id];
+}
+
+function byPageKey(a: ReturnType<typeof pageKey>, b: ReturnType<typeof pageKey>): number {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i]! < b[i]! ? -1 : 1;
+  return 0;
+}
 
 /**
- * The report of a regrade: each result with its previous score and status, the flips first (a
- * result's verdict, then a criterion's under a verdict that held, as the flips page orders them),
- * linked to its source run.
+ * The report of a regrade: each result with its previous score and status, linked to its source
+ * run, in the flips page's order: its changed results first as the page lists them (`order`: their
+ * keys as the page's query reads them, else ordered by the same key here), then the unchanged
+ * ones in the report's order.
  */
 export function markRegrade(input: {
   report: Report;
   /** The source's verdicts (`report` reads them joined in SQL); none when the results carry `previous`. */
   source: readonly (Graded & Pick<EvalResult, "id">)[];
   sourceRunId: string;
+  /** The changed results' keys in the flips page's order (`flipOrder`, lib/store/regrade-flips.ts). */
+  order?: readonly string[];
 }): Report {
   const before = new Map(input.source.map((r) => [r.id, r]));
   const results = input.report.results.map((result) => {
@@ -102,7 +118,24 @@ export function markRegrade(input: {
       ? { ...result, previous: previousOf({ now: result, before: previous }) }
       : result;
   });
-  const ranked = results.map((result, i) => ({ result, i, rank: flipRank(result) }));
-  ranked.sort((a, b) => a.rank - b.rank || a.i - b.i);
-  return { ...input.report, regradeOf: input.sourceRunId, results: ranked.map((r) => r.result) };
+  const place = new Map(input.order?.map((id, i) => [id, i]));
+  const changed = (r: EvalResult) =>
+    input.order ? place.has(r.id) : r.previous !== undefined && changedSince(r);
+  const ranked = results.filter(changed);
+  if (input.order) ranked.sort((a, b) => place.get(a.id)! - place.get(b.id)!);
+  else ranked.sort((a, b) => byPageKey(pageKey(a), pageKey(b)));
+  const rest = results.filter((r) => !changed(r));
+  return { ...input.report, regradeOf: input.sourceRunId, results: [...ranked, ...rest] };
+}
+
+/** What the flips page lists: a flip (the result's or a criterion's), or a score or status that moved. */
+function changedSince(result: EvalResult): boolean {
+  const { previous } = result;
+  if (!previous) return false;
+  return (
+    flipped(result) ||
+    Boolean(previous.flippedCriteria?.length) ||
+    result.score !== previous.score ||
+    result.status !== previous.status
+  );
 }
