@@ -5,8 +5,9 @@ import {
   FLIP_KIND_TEXT,
   flipCountsText,
 } from "../engine/trust/regrade/flip-counts";
+import { plural } from "../engine/results/format-score";
 import { stripControl } from "../report/escape";
-import { formatUnit } from "../report/format";
+import { formatInt, formatUnit } from "../report/format";
 import type { PrismaClient } from "../store/generated/client";
 import { createRegradeViews, FLIPS_PAGE_SIZE } from "../store/regrade-views";
 import type { CliIo } from "./cli-io";
@@ -15,17 +16,17 @@ import type { CliIo } from "./cli-io";
 // page's words, from its queries, with the gate's regressions in the same words, then the page's
 // first 20 changes in its order and a count of the rest, and where the page is.
 
-const n = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
-
 /** The gate's count (exit 1 on any), worded as flips: the results that now fail or dropped. */
 function gateText(b: BaselineComparison): string {
   if (b.regressions === 0) return "";
   const dropped = b.regressions - b.newlyFailing;
   const parts = [
-    b.newlyFailing ? `${b.newlyFailing} that now ${b.newlyFailing === 1 ? "fails" : "fail"}` : "",
-    dropped ? `${dropped} whose score dropped by more than ${b.maxDrop.toFixed(2)}` : "",
+    b.newlyFailing
+      ? `${formatInt(b.newlyFailing)} that now ${b.newlyFailing === 1 ? "fails" : "fail"}`
+      : "",
+    dropped ? `${formatInt(dropped)} whose score dropped by more than ${b.maxDrop.toFixed(2)}` : "",
   ].filter(Boolean);
-  return `; ${n(b.regressions, "regression", "regressions")} at --max-drop ${b.maxDrop.toFixed(2)} (${parts.join(", ")})`;
+  return `; ${plural(b.regressions, "regression")} at --max-drop ${b.maxDrop.toFixed(2)} (${parts.join(", ")})`;
 }
 
 export async function sayFlips(input: {
@@ -57,7 +58,7 @@ export async function sayFlips(input: {
     );
   }
   const more = changed - page.pairs.length;
-  if (more > 0) lines.push(`  … and ${more} more`);
+  if (more > 0) lines.push(`  … and ${formatInt(more)} more`);
   lines.push(
     `Each change with both verdicts side by side in the dashboard (npm start): /runs/${input.runId}/flips`,
   );
