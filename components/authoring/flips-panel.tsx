@@ -1,6 +1,7 @@
 "use client";
 import Link from "next/link";
 import { formatUsd, plural } from "@/lib/engine/results/format-score";
+import { changedCount, flipCountsText } from "../results/flip-counts";
 import { StatusBadge } from "../results/status-badge";
 import { fullTime, relativeTime } from "./format-time";
 import type { FlipRow, FlipsPlan, PreviewSource } from "./flips-types";
@@ -209,26 +210,27 @@ function PreviewBody({ preview, current }: { preview?: FlipsPreviewState; curren
     );
   }
   const value = preview.value;
+  const graded = changedCount(value.counts) + value.counts.unchanged;
   return (
     <div data-testid="flips-result">
       <Against source={value.source} />
       {preview.text !== current ? (
         <p className="muted small">(previewed an earlier draft: preview again for this one)</p>
       ) : null}
-      {value.flips.length === 0 && value.unchanged === 0 ? (
+      {graded === 0 ? (
         <p className="notice notice-warning small" data-testid="flips-empty">
           Nothing was graded, so nothing can be said to flip
           {value.deferReason ? `: ${value.deferReason}` : "."}
         </p>
       ) : value.flips.length === 0 ? (
         <p className="small" data-testid="flips-empty">
-          Nothing flips: every one of the {plural(value.unchanged, "result")} keeps its verdict, and
-          each of its criteria keeps its own.
+          Nothing flips: every one of the {plural(graded, "result")} keeps its verdict, and each of
+          its criteria keeps its own.
         </p>
       ) : (
         <>
           <p className="small" data-testid="flips-summary">
-            <strong>{plural(value.flips.length, "flip")}</strong>, {value.unchanged} unchanged
+            <strong>{flipCountsText(value.counts)}</strong>
           </p>
           <ul className="anchor-list">
             {value.flips.map((flip) => (

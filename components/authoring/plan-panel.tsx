@@ -1,6 +1,6 @@
 "use client";
 import type { DraftCheck } from "./api-types";
-import { formatUsd } from "../results/format";
+import { formatInt, formatUsd } from "../results/format";
 import { PlanModels } from "./plan-models";
 
 /** The page's one money format (formatUsd); "unpriced" where a model has no price. */
@@ -22,7 +22,7 @@ function evalUsd(value: number | null, unpricedCalls: number): string {
 function cacheTitle(e: { cacheWriteTokens: number; cacheReadTokens: number }): string {
   if (e.cacheWriteTokens + e.cacheReadTokens === 0)
     return "no prefix cached (below the model's minimum, or no price)";
-  return `${e.cacheWriteTokens.toLocaleString("en-US")} input tokens written to the prompt cache, ${e.cacheReadTokens.toLocaleString("en-US")} read`;
+  return `${formatInt(e.cacheWriteTokens)} input tokens written to the prompt cache, ${formatInt(e.cacheReadTokens)} read`;
 }
 
 /** What a run of the text in the editor would do, from the validate route. */
@@ -55,7 +55,7 @@ export function PlanPanel({
           <div className="metrics">
             <div className="metric">
               <div className="value" data-testid="plan-calls">
-                {plan.judgeCalls}
+                {formatInt(plan.judgeCalls)}
               </div>
               <div className="label">{plan.judgeCalls === 1 ? "judge call" : "judge calls"}</div>
             </div>
@@ -80,7 +80,7 @@ export function PlanPanel({
               </div>
               <div className="label">projected, with the prompt cache</div>
               {plan.generationCalls > 0 ? (
-                <div className="label" data-testid="plan-cost-apart">
+                <div className="metric-note" data-testid="plan-cost-apart">
                   judges {usd(plan.costUsd)} + generation {usd(plan.generationUsd)}
                 </div>
               ) : null}
@@ -111,14 +111,14 @@ export function PlanPanel({
               </div>
             </div>
             <div className="metric">
-              <div className="value">{plan.cells}</div>
+              <div className="value">{formatInt(plan.cells)}</div>
               <div className="label">
                 {plan.cells === 1 ? "cell" : "cells"} of{" "}
-                {plan.evalCount === 1 ? "1 eval" : `${plan.evalCount} evals`}
+                {plan.evalCount === 1 ? "1 eval" : `${formatInt(plan.evalCount)} evals`}
               </div>
             </div>
             <div className="metric">
-              <div className="value">{plan.deferred.length}</div>
+              <div className="value">{formatInt(plan.deferred.length)}</div>
               <div className="label">will defer</div>
             </div>
           </div>
@@ -148,7 +148,7 @@ export function PlanPanel({
                       </th>
                     </tr>
                     <tr>
-                      <td className="num">{e.judgeCalls}</td>
+                      <td className="num">{formatInt(e.judgeCalls)}</td>
                       <td className="num">{evalUsd(e.naiveUsd, e.unpricedCalls)}</td>
                       <td className="num" title={cacheTitle(e)}>
                         {evalUsd(e.costUsd, e.unpricedCalls)}
@@ -172,14 +172,14 @@ export function PlanPanel({
           ) : null}
           {plan.generationCalls > 0 ? (
             <p className="muted small" data-testid="plan-generation">
-              Generation: {plan.generationCalls} {plan.generationCalls === 1 ? "call" : "calls"} (a
-              model answers each prompt, no tools), ~{usd(plan.generationUsd)}, in the projected
-              cost above with the judge calls.
+              Generation: {formatInt(plan.generationCalls)}{" "}
+              {plan.generationCalls === 1 ? "call" : "calls"} (a model answers each prompt, no
+              tools), ~{usd(plan.generationUsd)}, in the projected cost above with the judge calls.
             </p>
           ) : null}
           {plan.agentCalls > plan.generationCalls ? (
             <p className="muted small">
-              Plus up to {plan.agentCalls - plan.generationCalls} live agent model{" "}
+              Plus up to {formatInt(plan.agentCalls - plan.generationCalls)} live agent model{" "}
               {plan.agentCalls - plan.generationCalls === 1 ? "call" : "calls"} (not priced).
             </p>
           ) : null}

@@ -10,6 +10,8 @@ export interface MatrixBar {
   passRate: number;
   /** Written beside the pass-rate bar: a 0% bar has no length, and must not read as missing data. */
   passLabel: string;
+  /** Written beside the mean-score bar ("0.00"); "" when nothing was graded. */
+  meanLabel: string;
   results: number;
   href: string;
 }
@@ -18,6 +20,17 @@ const FONT_PX = 12;
 /** Roughly the width of one character of the axis font: labels get the room their longest line needs. */
 const CHAR_PX = 7;
 const ROW_PX = 46;
+/**
+ * The length a bar of 0 is drawn at: recharts draws no bar (and so no label) for a value of
+ * 0, and a cell where nothing passed would read as an empty row.
+ */
+export const ZERO_BAR_PX = 3;
+
+/** The room right of the plot for the labels beside the bars: a 100% bar ends at the plot's edge. */
+export function labelRoom(bars: readonly MatrixBar[]): number {
+  const longest = Math.max(4, ...bars.flatMap((b) => [b.passLabel.length, b.meanLabel.length]));
+  return longest * CHAR_PX + 12;
+}
 
 /** A label in lines of its " · " parts (judge model, prompt), so a long name wraps rather than being cut. */
 export function labelLines(label: string): string[] {
@@ -68,7 +81,7 @@ export default function MatrixBarsPlot({ bars }: { bars: MatrixBar[] }) {
         width={width}
         height={70 + ROW_PX * bars.length}
         data={bars}
-        margin={{ top: 8, right: 24, bottom: 8, left: 8 }}
+        margin={{ top: 8, right: labelRoom(bars), bottom: 8, left: 8 }}
         barCategoryGap={8}
       >
         <CartesianGrid stroke="#dfe3e8" horizontal={false} />
@@ -95,15 +108,20 @@ export default function MatrixBarsPlot({ bars }: { bars: MatrixBar[] }) {
           fill="#3b5bdb"
           isAnimationActive={false}
           maxBarSize={16}
+          // No mean (nothing graded) draws no bar: its pass rate says so.
+          minPointSize={(value: unknown) => (typeof value === "number" ? ZERO_BAR_PX : 0)}
           cursor="pointer"
           onClick={open}
-        />
+        >
+          <LabelList dataKey="meanLabel" position="right" fontSize={FONT_PX} fill="#3d4755" />
+        </Bar>
         <Bar
           dataKey="passRate"
           name="pass rate"
           fill="#2b8a3e"
           isAnimationActive={false}
           maxBarSize={16}
+          minPointSize={ZERO_BAR_PX}
           cursor="pointer"
           onClick={open}
         >

@@ -23,6 +23,7 @@ export function matrixBars(runId: string, cells: readonly MatrixCellView[]): Mat
       passRate: rate ?? 0,
       // A cell where nothing passed reads 0%, one where nothing was graded says so: neither is a gap.
       passLabel: rate === null ? "nothing graded" : `${Math.round(rate * 100)}%`,
+      meanLabel: c.meanScore === null ? "" : c.meanScore.toFixed(2),
       results: c.results,
       href: cellHref(runId, c),
     };

@@ -21,6 +21,7 @@ import {
   type TableQuery,
 } from "./results-query";
 import { emptyResultsText, useLanded } from "./live-landed";
+import { EvalSortLinks, SortLink } from "./sort-links";
 import { StatusBadge } from "./status-badge";
 import styles from "./results-table.module.css";
 
@@ -32,7 +33,8 @@ import styles from "./results-table.module.css";
 // page before.
 
 // The Eval column sorts in the suite's order (the default, as the CLI and the CSV list a run:
-// i2 before i10), and by name alphabetically from its "A–Z" link.
+// i2 before i10), and by name alphabetically from its "sort A–Z" link; its header says which
+// order the rows are in ("Eval, suite order ▲", "Eval, A–Z ▲").
 const COLUMNS: { key: SortKey; label: string; num?: boolean; width: string }[] = [
   { key: "order", label: "Eval", width: "32%" },
   { key: "status", label: "Status", width: "12%" },
@@ -147,20 +149,11 @@ export function ResultsTable({ runId, query, page }: ResultsTableProps) {
                       active ? (query.dir === "asc" ? "ascending" : "descending") : undefined
                     }
                   >
-                    <SortLink runId={runId} query={query} sort={c.key} label={c.label} />
                     {c.key === "order" ? (
-                      <>
-                        {" "}
-                        <SortLink
-                          runId={runId}
-                          query={query}
-                          sort="name"
-                          label="A–Z"
-                          className={styles.muted}
-                          testId="sort-by-name"
-                        />
-                      </>
-                    ) : null}
+                      <EvalSortLinks runId={runId} query={query} />
+                    ) : (
+                      <SortLink runId={runId} query={query} sort={c.key} label={c.label} />
+                    )}
                   </th>
                 );
               })}
@@ -206,29 +199,6 @@ export function ResultsTable({ runId, query, page }: ResultsTableProps) {
 }
 
 /** A column's sort link: ascending first, the other way round once it is the sort, its arrow then shown. */
-function SortLink(input: {
-  runId: string;
-  query: TableQuery;
-  sort: SortKey;
-  label: string;
-  className?: string;
-  testId?: string;
-}) {
-  const { query } = input;
-  const active = query.sort === input.sort;
-  const dir = active && query.dir === "asc" ? "desc" : "asc";
-  return (
-    <Link
-      href={queryHref(input.runId, query, { sort: input.sort, dir })}
-      className={input.className}
-      data-testid={input.testId}
-    >
-      {input.label}
-      {active ? (query.dir === "asc" ? " ▲" : " ▼") : ""}
-    </Link>
-  );
-}
-
 /** A pager link, or its label greyed out where there is no such page or one is loading. */
 function PagerLink({
   href,

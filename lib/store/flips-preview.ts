@@ -8,6 +8,7 @@ import type { RunOptions } from "../engine/run-suite";
 import { runSuite } from "../engine/run-suite";
 import { markRegrade, replayStoredCandidates } from "../engine/trust/regrade/regrade";
 import { flipKindOf, isFlip } from "../engine/trust/regrade/flip-kind";
+import { countFlipKinds } from "../engine/trust/regrade/flip-counts";
 import { unreadDatasetEvals, unreadDatasetNote } from "../engine/trust/regrade/unread-datasets";
 import type { PrismaClient } from "./generated/client";
 import { claimOwner, createCachedJudge } from "./cached-judge";
@@ -284,7 +285,7 @@ export async function runFlipsPreview(
           runId: input.runId,
         }),
       ),
-      unchanged: kinds.length - flips.length,
+      counts: countFlipKinds(kinds.map((k) => k.kind)),
       ungraded: marked.results.length - graded.length,
       spentUsd: report.results.reduce((n, r) => n + (r.costUsd ?? 0), 0),
     },

@@ -1,4 +1,5 @@
 import type { EvalResult } from "../engine/results/report";
+import type { FlipCounts } from "../engine/results/flips-preview-types";
 import { readStoredResult } from "../engine/results/stored-result";
 import { flippedCriteria, type FlipKind } from "../engine/trust/regrade/flip-kind";
 import { Prisma, type PrismaClient } from "./generated/client";
@@ -21,18 +22,8 @@ export interface FlipFilter {
   agent?: string;
 }
 
-/** A hand count of a regrade against its source (of the results both hold). */
-export interface FlipCounts {
-  /** Passed before, not now. */
-  nowFail: number;
-  /** Not passed before, passed now. */
-  nowPass: number;
-  /** The result's verdict held, but a criterion's pass/fail flipped. */
-  criteria: number;
-  /** Nothing flipped: the score or the status moved (failed → judge error, 0.40 → 0.55). */
-  moved: number;
-  unchanged: number;
-}
+/** A hand count of a regrade against its source (of the results both hold), as the editor's preview counts. */
+export type { FlipCounts };
 
 /** One page of the flips: its pairs, where it starts (0-based) and the cursors of the pages either side. */
 export interface FlipPage {

@@ -90,7 +90,7 @@ test("edit a criterion, preview which stored verdicts flip, then save", async ({
   );
   const before = judgeCalls();
   await page.keyboard.press("Control+Shift+Enter");
-  await expect(panel.getByTestId("flips-summary")).toHaveText("2 flips, 2 unchanged");
+  await expect(panel.getByTestId("flips-summary")).toHaveText("2 flips: 2 now fail; 2 unchanged");
   // The stand-in writes its count every 50 ms, which may be after the page has shown the answers;
   // the checks further on (after Save, and after a preview from the cache) say no call was added.
   await expect.poll(() => judgeCalls() - before, { timeout: 5_000 }).toBe(2);

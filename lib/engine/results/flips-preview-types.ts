@@ -62,9 +62,26 @@ export interface FlipsPlan {
   deferReason?: string;
 }
 
+/**
+ * Results graded again, by flip kind: the flips page's SQL and the editor's preview
+ * (`countFlipKinds`) count them, `flipCountsText` words them.
+ */
+export interface FlipCounts {
+  /** Passed before, not now. */
+  nowFail: number;
+  /** Not passed before, passed now. */
+  nowPass: number;
+  /** The result's verdict held, but a criterion's pass/fail flipped. */
+  criteria: number;
+  /** Nothing flipped: the score or the status moved (failed → judge error, 0.40 → 0.55). */
+  moved: number;
+  unchanged: number;
+}
+
 export interface FlipsPreview extends FlipsPlan {
   flips: FlipRow[];
-  unchanged: number;
+  /** The graded results by kind, counted as the flips page counts a regrade's. */
+  counts: FlipCounts;
   /** Results not graded (the judge erred, or the preview was stopped) and not flips. */
   ungraded: number;
   spentUsd: number;

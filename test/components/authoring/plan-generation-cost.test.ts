@@ -2,7 +2,7 @@ import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { PlanPanel } from "../../../components/authoring/plan-panel";
-import { checkDraft } from "../../../lib/engine/plan/check-draft";
+import { checkedDraft } from "./checked-draft";
 import { explainPlan } from "../../../lib/engine/plan/explain-plan";
 import { renderExplain } from "../../../lib/engine/plan/render-explain";
 import { planSuite } from "../../../lib/engine/plan/plan-suite";
@@ -25,13 +25,7 @@ evals:
 
 describe("the plan panel's projected cost with generated candidates", () => {
   it("is the total --explain gives, judges + generation beneath it", () => {
-    const check = checkDraft({
-      text: SUITE,
-      file: "suite.yaml",
-      priceOf,
-      cacheMinimumOf,
-      defaultModel: "claude-sonnet-4-5",
-    });
+    const check = checkedDraft(SUITE);
     const plan = check.plan!;
     expect(plan.generationCalls).toBe(3);
     const explain = renderExplain(

@@ -1,17 +1,29 @@
 // A regrade's results counted against its source's, as the flips page heads its rows and
 // `rubric-studio regrade` ends: one wording for both, so they never say different numbers
-// (lib/store/regrade-views.ts's `flipCounts` counts them in SQL, by `flipKindOf`).
+// (lib/store/regrade-views.ts's `flipCounts` counts them in SQL, by `flipKindOf`; the editor's
+// flips preview, lib/store/flips-preview.ts, counts its results with `countFlipKinds`).
+
+import type { FlipCounts, FlipKind } from "../../results/flips-preview-types";
 
 import type { CriterionResult } from "../../results/report";
 import type { FlipKind } from "./flip-kind";
 
 /** A regrade's results against its source's, by flip kind. */
-export interface FlipCountsView {
-  nowFail: number;
-  nowPass: number;
-  criteria: number;
-  moved: number;
-  unchanged: number;
+export type FlipCountsView = FlipCounts;
+
+const KEY: Record<FlipKind, keyof FlipCounts> = {
+  now_fail: "nowFail",
+  now_pass: "nowPass",
+  criteria: "criteria",
+  moved: "moved",
+  unchanged: "unchanged",
+};
+
+/** Results counted by their kind (`flipKindOf`), as the flips page's SQL counts a stored regrade's. */
+export function countFlipKinds(kinds: readonly FlipKind[]): FlipCountsView {
+  const counts: FlipCountsView = { nowFail: 0, nowPass: 0, criteria: 0, moved: 0, unchanged: 0 };
+  for (const kind of kinds) counts[KEY[kind]]++;
+  return counts;
 }
 
 const n = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;

@@ -1,0 +1,60 @@
+import { expect, test } from "@playwright/test";
+import { seedSuite } from "./results-seed";
+
+// The run page's bars per matrix cell, as a new user saw them: prompts #4 and #5 (0 of 1
+// passed, mean 0.00) had no bar and no "0%", reading as empty rows; prompt #6 (mean 0.50,
+// nothing passed) showed only its mean bar; and the "100%" beside a full bar was cut at the
+// chart's right edge ("100"). Every cell now shows both bars (a thin mark for 0) and their labels.
+
+const SCORES = [0.9, 0.9, 0.9, 0, 0, 0.5];
+const YAML = `evals:
+  - name: arithmetic
+    response: "Four."
+    rubric: "Gives the right number."
+    threshold: 0.7
+    matrix:
+      prompts: [${SCORES.map((_, i) => `"item ${i + 1}"`).join(", ")}]
+`;
+
+let seeded: Awaited<ReturnType<typeof seedSuite>>;
+test.beforeAll(async () => {
+  test.setTimeout(120_000);
+  seeded = await seedSuite({
+    tag: "matrix-bars",
+    yaml: YAML,
+    respond: (r) => {
+      const item = Number(/<user_prompt>\nitem (\d+)\n/.exec(r.user)?.[1]);
+      return { verdict: { reasoning: `Item ${item}.`, score: SCORES[item - 1]! } };
+    },
+  });
+});
+test.afterAll(async () => {
+  await seeded?.close();
+});
+
+test("every cell shows its bars and labels, 0% and 0.00 included, none cut at the edge", async ({
+  page,
+}) => {
+  await page.goto(`/runs/${seeded.runId}`);
+  const plot = page.getByTestId("matrix-bars-plot");
+  await expect(plot.locator(".recharts-bar-rectangle").first()).toBeVisible();
+  // Two bars per cell, each with some width: the 0% and 0.00 ones are a thin mark, not nothing.
+  const rects = plot.locator(".recharts-bar-rectangle path");
+  await expect(rects).toHaveCount(2 * SCORES.length);
+  for (const rect of await rects.all()) {
+    const box = (await rect.boundingBox())!;
+    expect(box.width).toBeGreaterThan(1);
+  }
+  const labels = plot.locator(".recharts-label-list text");
+  const texts = (await labels.allTextContents()).map((t) => t.trim());
+  expect(texts.filter((t) => t === "100%")).toHaveLength(3);
+  expect(texts.filter((t) => t === "0%")).toHaveLength(3);
+  expect(texts.filter((t) => t === "0.00")).toHaveLength(2);
+  expect(texts).toContain("0.50");
+  // No label runs past the chart's right edge.
+  const svg = (await plot.locator(".recharts-wrapper > svg").boundingBox())!;
+  for (const label of await labels.all()) {
+    const box = (await label.boundingBox())!;
+    expect(box.x + box.width).toBeLessThanOrEqual(svg.x + svg.width);
+  }
+});
