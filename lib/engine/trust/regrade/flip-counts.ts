@@ -4,9 +4,8 @@
 // flips preview, lib/store/flips-preview.ts, counts its results with `countFlipKinds`).
 
 import type { FlipCounts, FlipKind } from "../../results/flips-preview-types";
-
 import type { CriterionResult } from "../../results/report";
-import type { FlipKind } from "./flip-kind";
+import { formatCount } from "../../../config/limits";
 
 /** A regrade's results against its source's, by flip kind. */
 export type FlipCountsView = FlipCounts;
@@ -26,7 +25,8 @@ export function countFlipKinds(kinds: readonly FlipKind[]): FlipCountsView {
   return counts;
 }
 
-const n = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
+const n = (count: number, one: string, many: string) =>
+  `${formatCount(count)} ${count === 1 ? one : many}`;
 
 /** The results a person needs to look at: flips (a result's or a criterion's) and score moves. */
 export function changedCount(counts: FlipCountsView): number {
