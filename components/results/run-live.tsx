@@ -69,13 +69,18 @@ export function newerSnapshot(a: RunSnapshot, b: RunSnapshot | null): RunSnapsho
   return b.done > a.done || (b.done === a.done && b.calls.done >= a.calls.done) ? b : a;
 }
 
-/** Judge calls done (made or reused), and how many of them were reused: the Judge calls card counts only those made. */
+/**
+ * Judge calls done (made or reused), split as the cards count them: *Judge calls* the ones made,
+ * *Reused verdicts* the others ("612 of 612 judge calls done (312 made, 300 reused)").
+ */
 function callsText(calls: RunSnapshot["calls"], reused: number): string {
   const done =
     calls.planned === null
       ? `${formatInt(calls.done)} judge calls done`
       : `${formatInt(calls.done)} of ${formatInt(calls.planned)} judge calls done`;
-  return reused > 0 ? `${done} (${formatInt(reused)} reused)` : done;
+  return reused > 0
+    ? `${done} (${formatInt(Math.max(0, calls.done - reused))} made, ${formatInt(reused)} reused)`
+    : done;
 }
 
 /**

@@ -80,7 +80,7 @@ describe("the run page's live header", () => {
     );
     // 3 of 16 results is 18%, not the calls' 100% (or 23%).
     expect(summary).toContain("3 of 16 results · 18%");
-    expect(summary).toContain("144 of 144 judge calls done (144 reused)");
+    expect(summary).toContain("144 of 144 judge calls done (0 made, 144 reused)");
   });
 
   // Worked by hand at claude-sonnet-4-5's $3 / MTok input: 1,000,000 tokens read save
