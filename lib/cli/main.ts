@@ -1,6 +1,7 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { readFileSync } from "node:fs";
 import { validateCommand } from "./validate-command";
+import { outputWithoutFile } from "./output-needs-file";
 import { parseReporterList, REPORTER_NAMES } from "../report/registry";
 import { readEnv, type Settings } from "../env/read-env";
 import { addJudgingOptions } from "./judging-options";
@@ -91,7 +92,11 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     .version(version)
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) })
-    .showHelpAfterError("(run with --help for usage)");
+    .showHelpAfterError("(run with --help for usage)")
+    .hook("preAction", (_program, action) => {
+      const problem = outputWithoutFile(action);
+      if (problem) action.error(`error: ${problem}`, { exitCode: EXIT.usage });
+    });
 
   program
     .command("validate")

@@ -40,4 +40,23 @@ describe("--output naming a folder", () => {
     expect(again.stderr).toMatch(/^wrote json report to reports\/report\.json$/m);
     expect(await readdir(`${ws.dir}/reports`)).toEqual(["report.json"]);
   }, 60_000);
+
+  test("--output with only pretty (the default) is a usage error, not a run that writes nothing", async ({
+    onTestFinished,
+  }) => {
+    const ws = await makeWorkspace(onTestFinished);
+    const judge = await startFakeJudge(onTestFinished, {
+      respond: () => ({ verdict: { reasoning: "states the total", score: 1 } }),
+    });
+    await ws.write("suite.yaml", SUITE);
+    const run = await ws.cli(["eval", "--config", "suite.yaml", "--output", "out/"], judge.env);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(
+      "error: --output out/ writes no file with --reporter pretty (the default), which prints to the terminal: add a format that is written to a file, e.g. --reporter pretty,ndjson",
+    );
+    expect(judge.api.requests).toHaveLength(0);
+    // review writes its own JSON file with --output, and takes no --reporter.
+    const help = await ws.cli(["review", "--help"], judge.env);
+    expect(help.stdout).toContain("--output <file>");
+  }, 60_000);
 });
