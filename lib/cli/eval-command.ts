@@ -125,13 +125,13 @@ export async function evalCommand(input: {
   io.stderr.write(
     `Grading ${plural(planned.totals.evals, "eval")} (${plural(planned.totals.cells, "cell")}): ${plural(planned.totals.judgeCalls, "judge call")}${
       planned.totals.generationCalls
-        ? ` and ${plural(planned.totals.generationCalls, "generation call")} (~${formatUsd(planned.totals.generationUsd)})`
+        ? ` and ${plural(planned.totals.generationCalls, "generation call")}`
         : ""
     }${
       planned.totals.agentCalls > planned.totals.generationCalls
         ? ` (plus up to ${planned.totals.agentCalls - planned.totals.generationCalls} agent model calls)`
         : ""
-    }, projected ~${formatUsd(planned.totals.costUsd)}${
+    }, projected ~${projectedText(planned.totals)}${
       options.maxCost !== undefined ? ` (budget ${formatUsd(options.maxCost)})` : ""
     }\n`,
   );
@@ -186,4 +186,15 @@ export async function evalCommand(input: {
       ? { baseline: { ref: options.baseline, maxDrop: options.maxDrop } }
       : {}),
   });
+}
+
+/** The run's projection: with generated candidates, the whole run's split as the editor splits it. */
+function projectedText(t: {
+  costUsd: number;
+  generationCalls: number;
+  generationUsd: number | null;
+}) {
+  return t.generationCalls && t.generationUsd !== null
+    ? `${formatUsd(t.costUsd + t.generationUsd)} (judges ~${formatUsd(t.costUsd)} + generation ~${formatUsd(t.generationUsd)})`
+    : formatUsd(t.costUsd);
 }

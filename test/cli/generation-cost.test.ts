@@ -57,5 +57,21 @@ describe("the summary of a run with generated candidates", () => {
     expect(pretty.stdout).toMatch(
       /judges: 1 call, [\d,]+ tokens \(input [\d,]+, output [\d,]+, cache read 0, cache write 0\), \$[\d.]+ · generation: 1 call, [\d,]+ tokens .*, \$[\d.]+/,
     );
+
+    // The projection is the whole run's, split as the editor's headline splits it, in the run's
+    // first line and in --explain's Plan line alike: one meaning of "projected".
+    const projected = /projected ~\$([\d.]+) \(judges ~\$([\d.]+) \+ generation ~\$([\d.]+)\)/.exec(
+      pretty.stderr,
+    );
+    expect(projected, pretty.stderr).not.toBeNull();
+    const [, total, judges, generated] = projected!.map(Number);
+    expect(judges! + generated!).toBeCloseTo(total!, 3);
+    const explain = await ws.cli(["eval", "--config", "suite.yaml", "--explain"], judge.env);
+    expect(explain.stdout).toMatch(
+      new RegExp(
+        `^Plan: .* projected cost ~\\$${total!.toFixed(4).replace(".", "\\.")} \\(judges ~\\$${judges!.toFixed(4).replace(".", "\\.")} \\+ generation ~\\$`,
+        "m",
+      ),
+    );
   });
 });

@@ -78,7 +78,10 @@ export function renderExplain(plan: ExplainedPlan): string {
     `Plan: ${plural(t.evals, "eval")}, ` +
       `${plural(t.cells, "cell")}${t.deferred ? ` (${formatCount(t.deferred)} deferred)` : ""}, ` +
       `${plural(t.judgeCalls, "judge call")}, ~${formatCount(t.inputTokens)} input + ${formatCount(t.outputTokens)} ` +
-      `output tokens, projected cost ~${formatUsd(t.costUsd)}`,
+      // With generated candidates the projection is the whole run's, as the editor's headline says it.
+      (t.generationCalls && t.generationUsd !== null
+        ? `output tokens, projected cost ~${formatUsd(t.costUsd + t.generationUsd)} (judges ~${formatUsd(t.costUsd)} + generation ~${formatUsd(t.generationUsd)})`
+        : `output tokens, projected cost ~${formatUsd(t.costUsd)}`),
     `Cost: ${costLine(t)}${plan.rerunHint ? ` (${plan.rerunHint})` : ""}; ${ttlClause(plan)}`,
   );
   if (t.generationCalls)
