@@ -52,7 +52,7 @@ const columnKey = (cell: Pick<CellAxes, "promptIndex" | "evalName">) =>
  * judge model when that varies too; else the judge model.
  */
 export function cellRow(cell: Pick<MatrixCellView, "model" | "agent">): string {
-  if (!cell.agent) return cell.model ?? "(suite judge)";
+  if (!cell.agent) return cell.model ?? "(judges as configured)";
   return cell.model ? `${cell.agent} (judged by ${cell.model})` : cell.agent;
 }
 
@@ -97,7 +97,7 @@ const byIndex = (a: number | null, b: number | null) =>
 
 /**
  * The one order of a run's matrix cells, for the heatmap and the bars alike:
- * by candidate model, then judge model (the suite judge first), then prompt index, numerically
+ * by candidate model, then judge model (the judges as configured first), then prompt index, numerically
  * (prompt #2 before prompt #10). The store's groupBy gives them in no fixed order.
  */
 export function sortCells<T extends CellAxes>(cells: readonly T[]): T[] {

@@ -69,7 +69,7 @@ describe("the heatmap of generated candidates", () => {
       expect(rows).toEqual(["claude-haiku-4-5", "claude-opus-4-1"]);
       expect(html).toContain("Candidate model \\ prompt");
       expect(html).not.toContain("claude-sonnet-4-6");
-      expect(html).not.toContain("(suite judge)");
+      expect(html).not.toContain("(judges as configured)");
 
       // A cell's link, read back as the run page reads it, lists that agent's one result.
       const opus = cells.find((c) => c.agent === "claude-opus-4-1" && c.promptIndex === 2)!;

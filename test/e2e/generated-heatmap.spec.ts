@@ -100,7 +100,7 @@ test("the heatmap of agents × prompts names the candidate models, and a cell li
     "openai:gpt-4.1-mini (judged by claude-opus-4-1)",
     "openai:gpt-4.1-mini (judged by claude-sonnet-4-6)",
   ]);
-  await expect(heatmap).not.toContainText("(suite judge)");
+  await expect(heatmap).not.toContainText("(judges as configured)");
   await expect(page.getByTestId("matrix-bars")).toContainText("per candidate model × prompt cell");
   await heatmap.scrollIntoViewIfNeeded();
   await page.screenshot({ path: "test-results/generated-heatmap.png", fullPage: true });

@@ -223,7 +223,7 @@ test("the matrix view: bars per cell, and a click on a cell lists exactly that c
   // The panel's prompt #1 (no judge-model axis): a name search for "prompt=#1]" would also list the model matrix's two prompt-#1 cells.
   await page.locator('[data-testid=matrix-cell][data-model=""][data-prompt="1"]').click();
   await expect(page).toHaveURL(/[?&]prompt=1/);
-  await expect(page.getByTestId("cell-filter")).toContainText("(suite judge) · prompt #1");
+  await expect(page.getByTestId("cell-filter")).toContainText("(judges as configured) · prompt #1");
   await expect(page.getByTestId("results-range")).toContainText("1–1 of 1");
   await expect(page.getByTestId("result-row")).toHaveText(/refusal panel \[prompt=#1\]/);
 

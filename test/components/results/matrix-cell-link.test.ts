@@ -18,7 +18,7 @@ describe("a matrix cell's link", () => {
   it("leaves out an axis the cell does not have", () => {
     expect(cellHref("r1", { model: null, promptIndex: 1 })).toBe("/runs/r1?prompt=1#results");
     expect(cellHref("r1", { model: "m", promptIndex: null })).toBe("/runs/r1?model=m#results");
-    expect(cellLabel({ model: null, promptIndex: 1 })).toBe("(suite judge) · prompt #1");
+    expect(cellLabel({ model: null, promptIndex: 1 })).toBe("(judges as configured) · prompt #1");
   });
 
   it("escapes a model name so it stays one parameter", () => {

@@ -29,7 +29,7 @@ const cells = [
   cell("haiku", 1),
 ];
 const expected = [
-  "(suite judge) · prompt #1",
+  "(judges as configured) · prompt #1",
   "haiku · prompt #1",
   "haiku · prompt #2",
   "haiku · prompt #10",
