@@ -20,8 +20,11 @@ export function reportTarget(input: {
   if (name === "pretty" || output === undefined) return undefined;
   const files = names.filter((n) => n !== "pretty");
   const extension = REPORTERS[name].extension;
-  // json and gitlab are both .json: formats that share an extension are told apart by name.
-  const shared = files.some((other) => other !== name && REPORTERS[other].extension === extension);
+  // json and gitlab are both .json: formats that share an extension are told apart by name, but
+  // the one named as its extension keeps report.<ext> (report.json and report.gitlab.json).
+  const shared =
+    name !== extension &&
+    files.some((other) => other !== name && REPORTERS[other].extension === extension);
   const fileName = shared ? `report.${name}.${extension}` : `report.${extension}`;
   return files.length === 1 && !namesFolder(path.resolve(cwd, output), output)
     ? path.resolve(cwd, output)

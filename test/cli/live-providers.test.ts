@@ -238,7 +238,7 @@ describe.concurrent("live agents on OpenAI-compatible models", SLOW, () => {
       env,
     );
     expect(run.code, run.stderr).toBe(0);
-    const report = await ws.readReport("out/report.json.json");
+    const report = await ws.readReport("out/report.json");
     expect(
       report.results.map((r) => [
         r.name,

@@ -147,11 +147,11 @@ describe.concurrent("reporters and --output", () => {
     expectNoSecrets(toFiles.stdout, "pretty");
     expectNoSecrets(toFiles.stderr, "stderr");
     const files = (await readdir(`${ws.dir}/out`)).sort();
-    // json and gitlab share .json, so both are named by format; the rest by extension alone.
+    // json and gitlab share .json: gitlab's is named by its format, json keeps report.json.
     expect(files).toEqual([
       "report.gitlab.json",
       "report.html",
-      "report.json.json",
+      "report.json",
       "report.md",
       "report.ndjson",
       "report.sarif",
@@ -160,7 +160,7 @@ describe.concurrent("reporters and --output", () => {
     ]);
     for (const file of files) expectNoSecrets(await ws.read(`out/${file}`), file);
     // The reasoning itself is kept, with only the credentials masked.
-    for (const file of ["report.json.json", "report.xml", "report.html"]) {
+    for (const file of ["report.json", "report.xml", "report.html"]) {
       const text = await ws.read(`out/${file}`);
       expect(text, file).toMatch(/The candidate leaks a credential: it prints \[REDACTED\]/);
     }
