@@ -3,12 +3,16 @@
 
 /**
  * Why `--output` would write nothing with these reporters, or undefined; only for a command that
- * takes `--reporter` (or `--format`): review, import and export write their own file.
+ * takes `--reporter` (or `--format`): review, import and export write their own file, and so does
+ * calibrate.
  */
 export function outputWithoutFile(command: {
+  name(): string;
   opts(): Record<string, unknown>;
   options: readonly { long?: string }[];
 }): string | undefined {
+  // calibrate with only pretty writes its plain JSON result to --output.
+  if (command.name() === "calibrate") return undefined;
   if (!command.options.some((o) => o.long === "--reporter" || o.long === "--format"))
     return undefined;
   const opts = command.opts();
