@@ -168,15 +168,18 @@ describe("resume", () => {
       }, 20);
       child.once("exit", () => reject(new Error(`CLI exited before storing: ${stderr}`)));
     });
-    // Six results are stored and three calls are held in flight: kill the process there (a loaded
-    // machine may take a while to get there; the assertions below say what it got to).
-    const deadline = Date.now() + 60_000;
-    while (
-      Date.now() < deadline &&
-      ((await database.prisma.evalResultRow.count({ where: { runId } })) < 6 ||
-        judge.api.inFlight() < 3)
-    )
+    // Six calls are answered and three held in flight: kill the process once what was answered is
+    // stored. Results are stored in plan order, so when a held call is an earlier cell's (calls
+    // arrive in any order at concurrency 3) fewer than six are: wait until the count holds still.
+    const deadline = Date.now() + 40_000;
+    let stored = -1;
+    let still = Date.now();
+    while (Date.now() < deadline) {
+      const now = await database.prisma.evalResultRow.count({ where: { runId } });
+      if (now !== stored) [stored, still] = [now, Date.now()];
+      if (stored > 0 && judge.api.inFlight() === 3 && Date.now() - still > 1_000) break;
       await new Promise((r) => setTimeout(r, 25));
+    }
     const inFlightAtKill = judge.api.inFlight();
     child.kill("SIGKILL");
     await new Promise((resolve) => child.once("exit", resolve));
@@ -184,8 +187,8 @@ describe("resume", () => {
     const before = judge.api.requests.length;
     expect(inFlightAtKill).toBe(3);
     const storedBefore = await database.prisma.evalResultRow.count({ where: { runId } });
-    expect(storedBefore).toBe(6);
-    expect(storedBefore).toBeLessThan(16);
+    expect(storedBefore).toBeGreaterThan(0);
+    expect(storedBefore).toBeLessThanOrEqual(6);
     expect((await database.prisma.run.findUnique({ where: { id: runId } }))?.status).toBe(
       "running",
     );
