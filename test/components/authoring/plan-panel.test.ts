@@ -2,7 +2,7 @@ import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { PlanPanel } from "../../../components/authoring/plan-panel";
-import { checkDraft } from "../../../lib/engine/plan/check-draft";
+import { checkedDraft } from "./checked-draft";
 import { cacheMinimumOf } from "../../../lib/judge/cache-minimums";
 import { priceOf } from "../../../lib/judge/pricing";
 import { loadSuite } from "../../../lib/config/load-suite";
@@ -33,13 +33,9 @@ evals:
 
 const text = (html: string) => html.replace(/<[^>]+>/g, " ").replace(/\s+/g, " ");
 
-/** The validate route's answer for `text`, priced as the server prices it. */
-const checked = (text: string, file = "suite.yaml") =>
-  checkDraft({ text, file, priceOf, cacheMinimumOf, defaultModel: "claude-sonnet-4-5" });
-
 describe("the plan panel", () => {
   it("shows one row per eval with its naive, cached, batch and rerun cost", () => {
-    const check = checked(SUITE);
+    const check = checkedDraft(SUITE);
     const evals = check.plan!.evals;
     expect(evals.map((e) => [e.name, e.judgeCalls])).toEqual([
       ["long rubric", 2],
@@ -61,7 +57,7 @@ describe("the plan panel", () => {
   });
 
   it("says which eval's cost with the cache comes from what the cache writes and reads, as --explain does", () => {
-    const check = checked(SUITE);
+    const check = checkedDraft(SUITE);
     const [long, short] = check.plan!.evals;
     // Two calls share the long rubric's prefix: the first writes it, the second reads the same tokens.
     expect(long!.cacheWriteTokens).toBeGreaterThan(1024);
@@ -74,7 +70,7 @@ describe("the plan panel", () => {
   });
 
   it("an unpriced judge model: 'unpriced' per eval and in the totals, never a made-up $0 (issue 11)", () => {
-    const check = checked(SUITE.replace("claude-sonnet-4-5", "local-qwen3"));
+    const check = checkedDraft(SUITE.replace("claude-sonnet-4-5", "local-qwen3"));
     const html = renderToStaticMarkup(createElement(PlanPanel, { check, checking: false }));
     for (const id of ["plan-cost", "plan-naive-cost", "plan-batch-cost"])
       expect(html).toMatch(new RegExp(`data-testid="${id}">unpriced<`));
@@ -87,7 +83,7 @@ describe("the plan panel", () => {
   });
 
   it("reads every amount at one precision: never $0.01 beside $0.0061", () => {
-    const check = checked(SUITE);
+    const check = checkedDraft(SUITE);
     const html = renderToStaticMarkup(createElement(PlanPanel, { check, checking: false }));
     const amounts = [...html.matchAll(/\$(\d+\.\d+)/g)].map((m) => m[1]!);
     const small = amounts.filter((a) => a.startsWith("0."));
@@ -96,7 +92,7 @@ describe("the plan panel", () => {
   });
 
   it("gives the cost with batches per eval and in total, the figures `eval --explain` prints", () => {
-    const check = checked(SUITE);
+    const check = checkedDraft(SUITE);
     const explain = renderExplain(
       explainPlan(
         planSuite({
@@ -132,7 +128,7 @@ describe("the plan panel's count of what is graded", () => {
       new URL("../../../examples/rubric-eval.yaml", import.meta.url),
       "utf8",
     );
-    const check = checked(example, "rubric-eval.yaml");
+    const check = checkedDraft(example, "rubric-eval.yaml");
     const html = renderToStaticMarkup(createElement(PlanPanel, { check, checking: false }));
     expect(text(html)).toContain("6 cells of 5 evals");
     expect(text(html)).not.toMatch(/evals \(cells\)/i);
@@ -141,7 +137,7 @@ describe("the plan panel's count of what is graded", () => {
 
 describe("the plan panel's unchanged rerun", () => {
   it("is ~$0 (runs from the dashboard are stored) and says judge errors are paid again", () => {
-    const check = checked(SUITE);
+    const check = checkedDraft(SUITE);
     const html = renderToStaticMarkup(createElement(PlanPanel, { check, checking: false }));
     expect(html).toMatch(/data-testid="plan-rerun-cost">\$0</);
     expect(html).toMatch(
