@@ -80,4 +80,19 @@ export function poolOf(prisma: PrismaClient): pg.Pool | undefined {
   return pool && !pool.ended ? pool : undefined;
 }
 
+/**
+ * A raw statement with `$n` parameters, straight to the client's pool when it has one (poolOf),
+ * else through Prisma. What comes back is typed as pg types it (timestamptz as a Date, jsonb
+ * parsed, float8 as a number), as Prisma's raw queries do.
+ */
+export async function queryDirect<T>(
+  prisma: PrismaClient,
+  sql: string,
+  params: readonly unknown[],
+): Promise<T[]> {
+  const pool = poolOf(prisma);
+  if (pool) return (await pool.query(sql, params as unknown[])).rows as T[];
+  return prisma.$queryRawUnsafe<T[]>(sql, ...params);
+}
+
 export type { PrismaClient };

@@ -1,3 +1,4 @@
+import { queryDirect } from "./connection";
 import type { PrismaClient } from "./generated/client";
 
 // The judge cache's statements, each for many keys at once (cached-judge.ts batches the calls of a
@@ -25,6 +26,31 @@ export interface StoredCall {
   payerRunId: string | null;
 }
 
+// Straight to the pool (connection.ts, queryDirect): through Prisma each statement's parameters
+// and every row it returns were converted twice, a tenth of a stored run's CPU.
+const CLAIM_OR_READ = `
+    WITH input AS (
+      SELECT * FROM json_to_recordset($1::json) AS x(key text, model text, "templateVersion" text)
+    ), claimed AS (
+      INSERT INTO judge_calls (key, status, claimed_by, claimed_at, model, template_version)
+      SELECT key, 'pending', $2, $3::timestamptz, model, "templateVersion"
+      FROM input ORDER BY key
+      ON CONFLICT (key) DO NOTHING
+      RETURNING key
+    )
+    SELECT input.key, (claimed.key IS NOT NULL) AS owned, j.status, j.claimed_by AS "claimedBy",
+      j.claimed_at AS "claimedAt", j.verdict, j.raw, j.cost_usd AS "costUsd", j.model,
+      j.template_version AS "templateVersion",
+      CASE WHEN j.status = 'done' THEN (
+        SELECT rc.run_id::text FROM run_calls rc
+        WHERE rc.call_key = j.key AND NOT rc.reused
+          AND ($4::uuid IS NULL OR rc.run_id <> $4::uuid)
+        LIMIT 1
+      ) END AS "payerRunId"
+    FROM input LEFT JOIN claimed ON claimed.key = input.key
+    -- One primary-key lookup per key (OFFSET 0 keeps the planner from scanning the table instead).
+    LEFT JOIN LATERAL (SELECT * FROM judge_calls WHERE key = input.key OFFSET 0) j ON true`;
+
 /**
  * Claims each key not yet stored (a pending row in `owner`'s name) and reads the stored row of
  * every other key, with the run that paid for a done one. One statement.
@@ -39,28 +65,13 @@ export async function claimOrRead(
 ): Promise<StoredCall[]> {
   const sorted = [...input.rows].sort((a, b) => (a.key < b.key ? -1 : 1));
   const rows = JSON.stringify(sorted);
-  const now = new Date();
-  return prisma.$queryRaw<StoredCall[]>`
-    WITH input AS (
-      SELECT * FROM json_to_recordset(${rows}::json) AS x(key text, model text, "templateVersion" text)
-    ), claimed AS (
-      INSERT INTO judge_calls (key, status, claimed_by, claimed_at, model, template_version)
-      SELECT key, 'pending', ${input.owner}, ${now}::timestamptz, model, "templateVersion"
-      FROM input ORDER BY key
-      ON CONFLICT (key) DO NOTHING
-      RETURNING key
-    )
-    SELECT input.key, (claimed.key IS NOT NULL) AS owned, j.status, j.claimed_by AS "claimedBy",
-      j.claimed_at AS "claimedAt",      j.verdict, j.raw, j.cost_usd AS "costUsd", j.model, j.template_version AS "templateVersion",
-      CASE WHEN j.status = 'done' THEN (
-        SELECT rc.run_id::text FROM run_calls rc
-        WHERE rc.call_key = j.key AND NOT rc.reused
-          AND (${input.runId ?? null}::uuid IS NULL OR rc.run_id <> ${input.runId ?? null}::uuid)
-        LIMIT 1
-      ) END AS "payerRunId"
-    FROM input LEFT JOIN claimed ON claimed.key = input.key
-    -- One primary-key lookup per key (OFFSET 0 keeps the planner from scanning the table instead).
-    LEFT JOIN LATERAL (SELECT * FROM judge_calls WHERE key = input.key OFFSET 0) j ON true`;
+  const now = new Date().toISOString();
+  return queryDirect<StoredCall>(prisma, CLAIM_OR_READ, [
+    rows,
+    input.owner,
+    now,
+    input.runId ?? null,
+  ]);
 }
 
 /** A stored row the caller may take over, and the claimant it may take it from at once. */
@@ -69,6 +80,22 @@ export interface Takeover {
   /** A pending claim in this name is taken whatever its age (its process is gone, or is this one and not paying). */
   fromOwner: string | null;
 }
+
+const TAKE_OVER = `
+    WITH input AS (
+      SELECT * FROM json_to_recordset($1::json) AS x(key text, "fromOwner" text)
+    ), locked AS (
+      SELECT j.key FROM judge_calls j WHERE j.key = ANY($2::text[])
+      ORDER BY j.key FOR UPDATE SKIP LOCKED
+    )
+    UPDATE judge_calls j SET status = 'pending', claimed_by = $3, claimed_at = $4::timestamptz
+    FROM input
+    WHERE j.key = ANY($2::text[]) AND j.key = input.key AND j.key IN (SELECT key FROM locked) AND (
+      j.status = 'error'
+      OR (j.status = 'pending' AND j.claimed_at < $5::timestamptz)
+      OR (j.status = 'pending' AND input."fromOwner" IS NOT NULL AND j.claimed_by = input."fromOwner")
+      OR ($6::boolean AND j.status = 'done'))
+    RETURNING j.key`;
 
 /**
  * Takes over, in `owner`'s name, each row that failed before, whose claim outlived the lease, whose
@@ -85,22 +112,14 @@ export async function takeOver(
   const keys = sorted.map((row) => row.key);
   const now = new Date();
   const stale = new Date(now.getTime() - input.leaseMs);
-  const taken = await prisma.$queryRaw<{ key: string }[]>`
-    WITH input AS (
-      SELECT * FROM json_to_recordset(${rows}::json) AS x(key text, "fromOwner" text)
-    ), locked AS (
-      SELECT j.key FROM judge_calls j WHERE j.key = ANY(${keys}::text[])
-      ORDER BY j.key FOR UPDATE SKIP LOCKED
-    )
-    UPDATE judge_calls j SET status = 'pending', claimed_by = ${input.owner},
-      claimed_at = ${now}::timestamptz
-    FROM input
-    WHERE j.key = ANY(${keys}::text[]) AND j.key = input.key AND j.key IN (SELECT key FROM locked) AND (
-      j.status = 'error'
-      OR (j.status = 'pending' AND j.claimed_at < ${stale}::timestamptz)
-      OR (j.status = 'pending' AND input."fromOwner" IS NOT NULL AND j.claimed_by = input."fromOwner")
-      OR (${input.takeDone} AND j.status = 'done'))
-    RETURNING j.key`;
+  const taken = await queryDirect<{ key: string }>(prisma, TAKE_OVER, [
+    rows,
+    keys,
+    input.owner,
+    now.toISOString(),
+    stale.toISOString(),
+    input.takeDone,
+  ]);
   return new Set(taken.map((row) => row.key));
 }
 
@@ -126,6 +145,36 @@ export interface CallRecord {
   batchId: string | null;
 }
 
+const RECORD_CALLS = `
+    WITH input AS (
+      SELECT * FROM json_to_recordset($1::json) AS x(key text, status text, verdict jsonb, raw jsonb,
+        error text, model text, "templateVersion" text, "inputTokens" int, "outputTokens" int,
+        "cacheReadTokens" int, "cacheWriteTokens" int, "cacheWrite1hTokens" int, "latencyMs" int,
+        attempts int, "costUsd" float8, provider text, "batchId" text)
+    ), recorded AS (
+      INSERT INTO judge_calls AS j (key, status, verdict, raw, error, model, template_version,
+        input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, cache_write_1h_tokens,
+        latency_ms, attempts, cost_usd, provider, batch_id, finished_at)
+      SELECT key, status, CASE WHEN status = 'done' THEN verdict END, raw, error, model,
+        "templateVersion", "inputTokens", "outputTokens", "cacheReadTokens", "cacheWriteTokens",
+        "cacheWrite1hTokens", "latencyMs", attempts, "costUsd", provider, "batchId",
+        $2::timestamptz
+      FROM input ORDER BY key
+      ON CONFLICT (key) DO UPDATE SET status = EXCLUDED.status,
+        verdict = CASE WHEN EXCLUDED.status = 'done' THEN EXCLUDED.verdict ELSE j.verdict END,
+        raw = EXCLUDED.raw, error = EXCLUDED.error, claimed_by = NULL,
+        input_tokens = EXCLUDED.input_tokens, output_tokens = EXCLUDED.output_tokens,
+        cache_read_tokens = EXCLUDED.cache_read_tokens, cache_write_tokens = EXCLUDED.cache_write_tokens,
+        cache_write_1h_tokens = EXCLUDED.cache_write_1h_tokens, latency_ms = EXCLUDED.latency_ms,
+        attempts = EXCLUDED.attempts, cost_usd = EXCLUDED.cost_usd, provider = EXCLUDED.provider,
+        batch_id = EXCLUDED.batch_id, finished_at = EXCLUDED.finished_at
+      RETURNING j.key
+    )
+    INSERT INTO run_calls (run_id, call_key, reused)
+    SELECT $3::uuid, key, false FROM recorded
+    WHERE $3::uuid IS NOT NULL
+    ON CONFLICT (run_id, call_key) DO UPDATE SET reused = false`;
+
 /**
  * Writes paid calls' rows (releasing their claims) and links each to the run as paid, when there
  * is one. One statement: the database refusing any row refuses them all (the caller writes them
@@ -140,36 +189,13 @@ export async function recordCalls(
   // One row a key (the last): an upsert may not change a row twice.
   const byKey = new Map(input.records.map((record) => [record.key, record]));
   const rows = JSON.stringify([...byKey.values()].sort((a, b) => (a.key < b.key ? -1 : 1)));
-  await prisma.$executeRaw`
-    WITH input AS (
-      SELECT * FROM json_to_recordset(${rows}::json) AS x(key text, status text, verdict jsonb, raw jsonb,
-        error text, model text, "templateVersion" text, "inputTokens" int, "outputTokens" int,
-        "cacheReadTokens" int, "cacheWriteTokens" int, "cacheWrite1hTokens" int, "latencyMs" int,
-        attempts int, "costUsd" float8, provider text, "batchId" text)
-    ), recorded AS (
-      INSERT INTO judge_calls AS j (key, status, verdict, raw, error, model, template_version,
-        input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, cache_write_1h_tokens,
-        latency_ms, attempts, cost_usd, provider, batch_id, finished_at)
-      SELECT key, status, CASE WHEN status = 'done' THEN verdict END, raw, error, model,
-        "templateVersion", "inputTokens", "outputTokens", "cacheReadTokens", "cacheWriteTokens",
-        "cacheWrite1hTokens", "latencyMs", attempts, "costUsd", provider, "batchId",
-        ${new Date()}::timestamptz
-      FROM input ORDER BY key
-      ON CONFLICT (key) DO UPDATE SET status = EXCLUDED.status,
-        verdict = CASE WHEN EXCLUDED.status = 'done' THEN EXCLUDED.verdict ELSE j.verdict END,
-        raw = EXCLUDED.raw, error = EXCLUDED.error, claimed_by = NULL,
-        input_tokens = EXCLUDED.input_tokens, output_tokens = EXCLUDED.output_tokens,
-        cache_read_tokens = EXCLUDED.cache_read_tokens, cache_write_tokens = EXCLUDED.cache_write_tokens,
-        cache_write_1h_tokens = EXCLUDED.cache_write_1h_tokens, latency_ms = EXCLUDED.latency_ms,
-        attempts = EXCLUDED.attempts, cost_usd = EXCLUDED.cost_usd, provider = EXCLUDED.provider,
-        batch_id = EXCLUDED.batch_id, finished_at = EXCLUDED.finished_at
-      RETURNING j.key
-    )
-    INSERT INTO run_calls (run_id, call_key, reused)
-    SELECT ${input.runId ?? null}::uuid, key, false FROM recorded
-    WHERE ${input.runId ?? null}::uuid IS NOT NULL
-    ON CONFLICT (run_id, call_key) DO UPDATE SET reused = false`;
+  await queryDirect(prisma, RECORD_CALLS, [rows, new Date().toISOString(), input.runId ?? null]);
 }
+
+const LINK_REUSED = `
+    INSERT INTO run_calls (run_id, call_key, reused)
+    SELECT $1::uuid, key, true FROM unnest($2::text[]) AS key
+    ON CONFLICT (run_id, call_key) DO UPDATE SET reused = true`;
 
 /** Links reused calls to the run (a call it had paid for is then counted as reused, as before). */
 export async function linkReused(
@@ -178,8 +204,5 @@ export async function linkReused(
 ): Promise<void> {
   if (input.keys.length === 0) return;
   const keys = [...new Set(input.keys)].sort();
-  await prisma.$executeRaw`
-    INSERT INTO run_calls (run_id, call_key, reused)
-    SELECT ${input.runId}::uuid, key, true FROM unnest(${keys}::text[]) AS key
-    ON CONFLICT (run_id, call_key) DO UPDATE SET reused = true`;
+  await queryDirect(prisma, LINK_REUSED, [input.runId, keys]);
 }

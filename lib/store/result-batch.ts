@@ -1,7 +1,7 @@
 import type { EvalResult } from "../engine/results/report";
 import type { PrismaClient } from "./generated/client";
 import { storableDeep } from "./storable";
-import { poolOf } from "./connection";
+import { queryDirect } from "./connection";
 import { rowOf } from "./result-rows";
 
 // Many graded results written in one statement, one round trip: the results upserted on
@@ -73,7 +73,5 @@ export async function saveResultBatch(
   );
   // Straight to the pool when there is one: Prisma would write the megabytes of JSON as a JSON
   // string and parse them back before sending them (connection.ts, poolOf).
-  const pool = poolOf(prisma);
-  if (pool) await pool.query(SAVE_BATCH, [rows, input.runId]);
-  else await prisma.$executeRawUnsafe(SAVE_BATCH, rows, input.runId);
+  await queryDirect(prisma, SAVE_BATCH, [rows, input.runId]);
 }
