@@ -142,12 +142,39 @@ export async function withSchemaEngine<T>(
 
 const NO_FILTER = { externalTables: [], externalEnums: [] };
 
+/**
+ * Whether Prisma's history says every migration of `list` finished (and none was rolled back):
+ * one query, so that an up-to-date database (every `eval --store` and worker start) never loads
+ * the schema engine, whose WebAssembly kept ~60 MB of the process's memory for the whole run. A
+ * database without the history table, or one that cannot say, is not up to date.
+ */
+async function upToDate(
+  adapterFactory: SqlMigrationAwareDriverAdapterFactory,
+  list: MigrationList,
+): Promise<boolean> {
+  const adapter = await adapterFactory.connect();
+  try {
+    const result = await adapter.queryRaw({
+      sql: "SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL",
+      args: [],
+      argTypes: [],
+    });
+    const applied = new Set(result.rows.map((row) => String(row[0])));
+    return list.migrationDirectories.every((folder) => applied.has(folder.path));
+  } catch {
+    return false;
+  } finally {
+    await adapter.dispose();
+  }
+}
+
 /** Applies every migration not yet applied; returns their names. Safe to run on an up-to-date database. */
 export async function applyMigrations(
   adapterFactory: SqlMigrationAwareDriverAdapterFactory,
   dir = MIGRATIONS_DIR,
 ): Promise<string[]> {
   const migrationsList = await readMigrationList(dir);
+  if (await upToDate(adapterFactory, migrationsList)) return [];
   return withSchemaEngine(adapterFactory, async (engine) => {
     const output = await engine.applyMigrations({ migrationsList, filters: NO_FILTER });
     return output.appliedMigrationNames;
