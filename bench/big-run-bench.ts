@@ -2,7 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { createPrismaClient, withAdapter, type PrismaClient } from "../lib/store/connection";
-import { startEmbeddedServer } from "../lib/store/embedded-postgres";
+import { startEmbeddedServer } from "../lib/store/embedded-thread";
 import { createRunExport } from "../lib/store/run-export";
 import { createRunQueries } from "../lib/store/run-queries";
 import { createRunViews } from "../lib/store/run-views";

@@ -3,7 +3,8 @@ import os from "node:os";
 import path from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { createPrismaClient } from "../lib/store/connection";
-import { freePort, startEmbeddedServer } from "../lib/store/embedded-postgres";
+import { freePort } from "../lib/store/embedded-postgres";
+import { startEmbeddedServer } from "../lib/store/embedded-thread";
 import { createRunStore } from "../lib/store/run-store";
 import {
   CHROMIUM_ARGS,

@@ -1,6 +1,7 @@
-// Bundles the CLI into dist/cli/ and the dashboard's suite-checking worker
-// thread into dist/offthread/ (npm install runs it as `prepare`, npm test as
-// `pretest`). bin/rubric-studio.mjs and bin/suite-worker.mjs run a bundle when
+// Bundles the CLI into dist/cli/, and the dashboard's suite-checking worker
+// thread and the embedded database's thread into dist/offthread/ (npm install
+// runs it as `prepare`, npm test as `pretest`). bin/rubric-studio.mjs,
+// bin/suite-worker.mjs and bin/embedded-database.mjs run a bundle when
 // it is newer than every source file, and the TypeScript through tsx
 // otherwise, so an edit never runs stale code; the bundle only saves the
 // start-up cost of compiling on the fly.
@@ -64,5 +65,12 @@ await build({
   ...common,
   packages: "external",
   entryPoints: ["lib/offthread/suite-worker.ts"],
+  outdir: "dist/offthread",
+});
+// The embedded database's thread (lib/store/embedded-thread.ts), beside it.
+await build({
+  ...common,
+  packages: "external",
+  entryPoints: ["lib/store/embedded-database-thread.ts"],
   outdir: "dist/offthread",
 });

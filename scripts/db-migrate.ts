@@ -1,7 +1,8 @@
 // `npm run db:migrate`: applies the committed migrations to DATABASE_URL, or
 // to the embedded database in .data/pglite. Offline; safe to run twice.
 import { withAdapter } from "../lib/store/connection";
-import { findEmbeddedServer, startEmbeddedServer } from "../lib/store/embedded-postgres";
+import { findEmbeddedServer } from "../lib/store/embedded-postgres";
+import { startEmbeddedServer } from "../lib/store/embedded-thread";
 import { DEFAULT_DATA_DIR } from "../lib/store/open-database";
 import { applyMigrations } from "../lib/store/schema-engine";
 import { readEnv } from "../lib/env/read-env";

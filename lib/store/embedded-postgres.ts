@@ -93,16 +93,19 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/**
- * Serves `dataDir`. With `migrate`, applies the migrations before anyone else
- * can connect: PGlite is one session, so Postgres' advisory lock cannot keep
- * two processes from migrating at once, and the server's owner must do it.
- */
-export async function startEmbeddedServer(input: {
+export interface EmbeddedServerOptions {
   dataDir: string;
   port?: number;
   migrate?: boolean;
-}): Promise<EmbeddedServer> {
+}
+
+/**
+ * Serves `dataDir` from the calling thread (`startEmbeddedServer`, embedded-thread.ts, calls it
+ * on a thread of its own). With `migrate`, applies the migrations before anyone else can connect:
+ * PGlite is one session, so Postgres' advisory lock cannot keep two processes from migrating at
+ * once, and the server's owner must do it.
+ */
+export async function serveEmbedded(input: EmbeddedServerOptions): Promise<EmbeddedServer> {
   // The files are the database: only their owner may read them (a folder
   // made by an older version, or under a loose umask, is closed too).
   await mkdir(input.dataDir, { recursive: true, mode: 0o700 });

@@ -1,6 +1,7 @@
 import path from "node:path";
 import { createPrismaClient, withAdapter, type PrismaClient } from "./connection";
-import { findEmbeddedServer, startEmbeddedServer, type EmbeddedServer } from "./embedded-postgres";
+import { findEmbeddedServer, type EmbeddedServer } from "./embedded-postgres";
+import { startEmbeddedServer } from "./embedded-thread";
 import { applyMigrations } from "./schema-engine";
 
 /** `.data/pglite` in the project: where the dashboard and the CLI share their embedded database. */

@@ -5,11 +5,8 @@ import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseDatabaseUrl } from "../../lib/store/connection";
-import {
-  findEmbeddedServer,
-  startEmbeddedServer,
-  type EmbeddedServer,
-} from "../../lib/store/embedded-postgres";
+import { findEmbeddedServer, type EmbeddedServer } from "../../lib/store/embedded-postgres";
+import { startEmbeddedServer } from "../../lib/store/embedded-thread";
 import { openDatabase } from "../../lib/store/open-database";
 
 // The embedded database is a server on 127.0.0.1 that any local user can

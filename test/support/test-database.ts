@@ -2,7 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { startEmbeddedServer } from "../../lib/store/embedded-postgres";
+import { startEmbeddedServer } from "../../lib/store/embedded-thread";
 import { afterAll, beforeAll } from "vitest";
 import {
   createPrismaClient,
