@@ -29,6 +29,11 @@ export async function startEmbeddedServer(input: EmbeddedServerOptions): Promise
     await worker.terminate();
     throw new Error(answer.message);
   }
+  // Should the thread fail later (its WebAssembly out of memory, say), the process's queries fail
+  // with a closed connection, each where it was asked; this says why, once, instead of ending it.
+  worker.once("error", (error) =>
+    process.stderr.write(`error: the embedded database stopped: ${error.message}\n`),
+  );
   let stopped: Promise<void> | undefined;
   return {
     url: answer.url,
