@@ -212,7 +212,10 @@ export async function storeRunFigures(
     where: { id: runId },
     data: { figures: figures as unknown as Prisma.InputJsonValue },
   });
-  const agreement = await (input.computeAgreement ?? inProcessAgreement)(sample);
+  // A run none of whose results had several judges has nothing to compute: no thread is started
+  // for it (a worker's thread and its bundle were ~100 MB of the worker's peak for an empty sample).
+  const compute = sample.results.length === 0 ? inProcessAgreement : input.computeAgreement;
+  const agreement = await (compute ?? inProcessAgreement)(sample);
   if (agreement.ok) await keepAgreement(prisma, { runId, agreement: agreement.value });
 }
 

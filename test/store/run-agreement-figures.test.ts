@@ -117,3 +117,34 @@ describe("the agreement view's figures", () => {
     expect(running).toEqual(kept);
   });
 });
+
+describe("a run judged once per result", () => {
+  it("keeps its (empty) agreement without asking a thread for it", async () => {
+    const single = "evals:\n  - name: one\n    response: A.\n    rubric: Good.\n";
+    const judged = await runYaml(single, {
+      judge: createFakeJudge(() => ({ score: 1, reasoning: "ok" })),
+    });
+    const store = createRunStore(db.prisma);
+    const version = await store.saveSuiteVersion({ name: "single-judge", yaml: single });
+    const runId = await store.createRun({
+      ...version,
+      startedBy: "cli",
+      config: CONFIG,
+      totalCells: judged.results.length,
+    });
+    await store.saveResults(runId, judged.results);
+    let asked = 0;
+    await store.finishRun({
+      runId,
+      report: judged,
+      status: "completed",
+      computeAgreement: async () => {
+        asked++;
+        return { ok: false, message: "no thread here" };
+      },
+    });
+    expect(asked).toBe(0);
+    const kept = await db.prisma.runAgreementRow.findUnique({ where: { runId } });
+    expect(kept?.figures).toMatchObject({ results: 0 });
+  });
+});
