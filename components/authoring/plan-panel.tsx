@@ -1,28 +1,13 @@
 "use client";
 import type { DraftCheck } from "./api-types";
-import { formatInt, formatUsd } from "../results/format";
+import { formatInt } from "../results/format";
+import { PlanEvals, usd } from "./plan-evals";
 import { PlanModels } from "./plan-models";
-
-/** The page's one money format (formatUsd); "unpriced" where a model has no price. */
-const usd = (value: number | null): string => (value === null ? "unpriced" : formatUsd(value));
 
 /** A total over every eval: when some eval's figure has no price, or leaves unpriced calls out, it says so, never a made-up $0 (an unchanged rerun of fixed responses is truly $0). */
 function totalUsd(value: number, figures: readonly (number | null)[], unpricedCalls = 0): string {
   if (!figures.includes(null) && unpricedCalls === 0) return usd(value);
   return value > 0 ? `${usd(value)} + unpriced` : "unpriced";
-}
-
-/** An eval's figure: its priced part, and its unpriced calls beside it ("$0.0123 + 2 unpriced"). */
-function evalUsd(value: number | null, unpricedCalls: number): string {
-  if (value === null || unpricedCalls === 0) return usd(value);
-  return `${usd(value)} + ${unpricedCalls} unpriced`;
-}
-
-/** What `--explain` says beside an eval's cost with the cache. */
-function cacheTitle(e: { cacheWriteTokens: number; cacheReadTokens: number }): string {
-  if (e.cacheWriteTokens + e.cacheReadTokens === 0)
-    return "no prefix cached (below the model's minimum, or no price)";
-  return `${formatInt(e.cacheWriteTokens)} input tokens written to the prompt cache, ${formatInt(e.cacheReadTokens)} read`;
 }
 
 /** What a run of the text in the editor would do, from the validate route. */
@@ -52,7 +37,7 @@ export function PlanPanel({
         </p>
       ) : (
         <div className={checking ? "stale" : undefined}>
-          <div className="metrics">
+          <div className="metrics metrics-compact">
             <div className="metric">
               <div className="value" data-testid="plan-calls">
                 {formatInt(plan.judgeCalls)}
@@ -95,75 +80,27 @@ export function PlanPanel({
               </div>
               <div className="label">with batches (Run as batch)</div>
             </div>
-            <div className="metric">
-              <div className="value" data-testid="plan-rerun-cost">
-                {totalUsd(
-                  plan.rerunUsd,
-                  plan.evals.map((e) => e.rerunUsd),
-                  plan.evals.reduce((n, e) => n + (e.rerunUsd === 0 ? 0 : e.unpricedCalls), 0),
-                )}
-              </div>
-              <div
-                className="label"
-                title="A run from here is stored, so the judge cache answers a rerun's calls on fixed responses; judge errors are not cached and are paid again."
-              >
-                unchanged rerun
-              </div>
-            </div>
-            <div className="metric">
-              <div className="value">{formatInt(plan.cells)}</div>
-              <div className="label">
-                {plan.cells === 1 ? "cell" : "cells"} of{" "}
-                {plan.evalCount === 1 ? "1 eval" : `${formatInt(plan.evalCount)} evals`}
-              </div>
-            </div>
-            <div className="metric">
-              <div className="value">{formatInt(plan.deferred.length)}</div>
-              <div className="label">will defer</div>
-            </div>
           </div>
-          {plan.evals.length > 0 ? (
-            <div className="plan-scroll">
-              <table className="table small compact" data-testid="plan-evals">
-                <thead>
-                  <tr>
-                    <th className="num">Calls</th>
-                    <th className="num">Naive</th>
-                    <th className="num">With cache</th>
-                    <th
-                      className="num"
-                      title="With the prompt cache, at Message Batches prices (Run as batch): half"
-                    >
-                      Batch
-                    </th>
-                    <th className="num">Rerun</th>
-                  </tr>
-                </thead>
-                {/* Each eval's name on a line of its own, above its figures: five figures fit the editor's width, a name beside them did not. */}
-                {plan.evals.map((e, i) => (
-                  <tbody key={i}>
-                    <tr className="plan-eval-name">
-                      <th className="name" colSpan={5} scope="rowgroup">
-                        {e.name}
-                      </th>
-                    </tr>
-                    <tr>
-                      <td className="num">{formatInt(e.judgeCalls)}</td>
-                      <td className="num">{evalUsd(e.naiveUsd, e.unpricedCalls)}</td>
-                      <td className="num" title={cacheTitle(e)}>
-                        {evalUsd(e.costUsd, e.unpricedCalls)}
-                      </td>
-                      <td className="num">{evalUsd(e.batchUsd, e.unpricedCalls)}</td>
-                      <td className="num">
-                        {/* A rerun the judge cache answers whole costs nothing, unpriced calls included. */}
-                        {evalUsd(e.rerunUsd, e.rerunUsd === 0 ? 0 : e.unpricedCalls)}
-                      </td>
-                    </tr>
-                  </tbody>
-                ))}
-              </table>
-            </div>
-          ) : null}
+          {/* The counts and the rerun on one line under the four costs, so that the panel leaves
+              Problems in view beside the editor. */}
+          <p className="plan-counts small">
+            <strong data-testid="plan-cells">{formatInt(plan.cells)}</strong>{" "}
+            {plan.cells === 1 ? "cell" : "cells"} of{" "}
+            {plan.evalCount === 1 ? "1 eval" : `${formatInt(plan.evalCount)} evals`} ·{" "}
+            <strong data-testid="plan-deferred-count">{formatInt(plan.deferred.length)}</strong>{" "}
+            will defer ·{" "}
+            <span title="A run from here is stored, so the judge cache answers a rerun's calls on fixed responses; judge errors are not cached and are paid again.">
+              unchanged rerun
+            </span>{" "}
+            <strong data-testid="plan-rerun-cost">
+              {totalUsd(
+                plan.rerunUsd,
+                plan.evals.map((e) => e.rerunUsd),
+                plan.evals.reduce((n, e) => n + (e.rerunUsd === 0 ? 0 : e.unpricedCalls), 0),
+              )}
+            </strong>
+          </p>
+          <PlanEvals cells={plan.evals} />
           <PlanModels models={plan.models} />
           {plan.unpricedModels.length > 0 ? (
             <p className="notice notice-warning small">
@@ -171,10 +108,13 @@ export function PlanPanel({
             </p>
           ) : null}
           {plan.generationCalls > 0 ? (
-            <p className="muted small" data-testid="plan-generation">
+            <p
+              className="muted small"
+              data-testid="plan-generation"
+              title="A model answers each prompt, no tools; in the projected cost above, with the judge calls."
+            >
               Generation: {formatInt(plan.generationCalls)}{" "}
-              {plan.generationCalls === 1 ? "call" : "calls"} (a model answers each prompt, no
-              tools), ~{usd(plan.generationUsd)}, in the projected cost above with the judge calls.
+              {plan.generationCalls === 1 ? "call" : "calls"}, ~{usd(plan.generationUsd)} (no tools)
             </p>
           ) : null}
           {plan.agentCalls > plan.generationCalls ? (
@@ -183,24 +123,32 @@ export function PlanPanel({
               {plan.agentCalls - plan.generationCalls === 1 ? "call" : "calls"} (not priced).
             </p>
           ) : null}
-          {plan.deferred.length > 0 ? (
+          {/* Closed, side by side: one line under the plan; an opened one takes the whole width. */}
+          <div className="plan-more">
+            {plan.deferred.length > 0 ? (
+              <details>
+                <summary className="small">Evals that will defer</summary>
+                <ul className="list" data-testid="plan-deferred">
+                  {plan.deferred.map((d) => (
+                    <li key={d.name}>
+                      <strong>{d.name}</strong>
+                      <div className="muted small">{d.reason}</div>
+                    </li>
+                  ))}
+                </ul>
+              </details>
+            ) : null}
+            {/* On demand, as the deferred evals are: the panel leaves Problems in view. */}
             <details>
-              <summary className="small">Evals that will defer</summary>
-              <ul className="list" data-testid="plan-deferred">
-                {plan.deferred.map((d) => (
-                  <li key={d.name}>
-                    <strong>{d.name}</strong>
-                    <div className="muted small">{d.reason}</div>
-                  </li>
-                ))}
-              </ul>
+              <summary className="small">How this is estimated</summary>
+              <p className="muted small" title={plan.assumptions}>
+                Estimate: the first call of each shared prefix writes the prompt cache, the calls
+                after it read it (where the prefix reaches the model&apos;s minimum); ~300 output
+                tokens per call. Batch: the same at Message Batches prices (Run as batch), every
+                price halved.
+              </p>
             </details>
-          ) : null}
-          <p className="muted small" title={plan.assumptions}>
-            Estimate: the first call of each shared prefix writes the prompt cache, the calls after
-            it read it (where the prefix reaches the model&apos;s minimum); ~300 output tokens per
-            call. Batch: the same at Message Batches prices (Run as batch), every price halved.
-          </p>
+          </div>
         </div>
       )}
     </section>

@@ -41,7 +41,10 @@ export interface DraftPlan {
 }
 
 export interface DraftEvalCost {
+  /** The cell's name (an eval's name, with its matrix cell or dataset item in brackets). */
   name: string;
+  /** The suite's eval the cell comes from: the editor's plan sums an eval's cells into one row. */
+  eval: string;
   judgeCalls: number;
   naiveUsd: number | null;
   costUsd: number | null;
@@ -137,8 +140,9 @@ export function checkDraft(input: {
       costUsd: explained.totals.costUsd,
       batchUsd: explained.totals.batchUsd,
       rerunUsd: explained.totals.rerunUsd,
-      evals: explained.cells.map((c) => ({
+      evals: explained.cells.map((c, index) => ({
         name: c.name,
+        eval: planned[index]?.eval.name ?? c.name,
         judgeCalls: c.judgeCalls,
         naiveUsd: c.naiveUsd,
         costUsd: c.costUsd,

@@ -2,14 +2,7 @@ import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { PlanPanel } from "../../../components/authoring/plan-panel";
-import { checkedDraft } from "./checked-draft";
-import { explainPlan } from "../../../lib/engine/plan/explain-plan";
-import { renderExplain } from "../../../lib/engine/plan/render-explain";
-import { planSuite } from "../../../lib/engine/plan/plan-suite";
-import { loadSuite } from "../../../lib/config/load-suite";
-import type { SuiteConfig } from "../../../lib/config/types";
-import { cacheMinimumOf } from "../../../lib/judge/cache-minimums";
-import { priceOf } from "../../../lib/judge/pricing";
+import { checkedDraft, explainedDraft } from "./checked-draft";
 
 // The editor's projected cost is the run's whole cost, judges and generation, the figure
 // `eval --explain` ends with ("with the judge calls ~$x"), split beneath as the run page splits it.
@@ -28,16 +21,7 @@ describe("the plan panel's projected cost with generated candidates", () => {
     const check = checkedDraft(SUITE);
     const plan = check.plan!;
     expect(plan.generationCalls).toBe(3);
-    const explain = renderExplain(
-      explainPlan(
-        planSuite({
-          suite: (loadSuite({ text: SUITE, file: "suite.yaml" }) as { value: SuiteConfig }).value,
-          defaultModel: "claude-sonnet-4-5",
-        }),
-        priceOf,
-        { cacheMinimumOf },
-      ),
-    );
+    const explain = explainedDraft(SUITE);
     const total = /with the judge calls ~(\$\d+\.\d+)/.exec(explain)?.[1];
     expect(total).toBeDefined();
     const html = renderToStaticMarkup(createElement(PlanPanel, { check, checking: false }));

@@ -2,14 +2,7 @@ import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { PlanPanel } from "../../../components/authoring/plan-panel";
-import { checkedDraft } from "./checked-draft";
-import { cacheMinimumOf } from "../../../lib/judge/cache-minimums";
-import { priceOf } from "../../../lib/judge/pricing";
-import { loadSuite } from "../../../lib/config/load-suite";
-import type { SuiteConfig } from "../../../lib/config/types";
-import { explainPlan } from "../../../lib/engine/plan/explain-plan";
-import { renderExplain } from "../../../lib/engine/plan/render-explain";
-import { planSuite } from "../../../lib/engine/plan/plan-suite";
+import { checkedDraft, explainedDraft } from "./checked-draft";
 import { formatUsd } from "../../../lib/engine/results/format-score";
 
 // The editor's plan panel (issue 10, item 5): per eval, as `eval --explain`
@@ -93,16 +86,7 @@ describe("the plan panel", () => {
 
   it("gives the cost with batches per eval and in total, the figures `eval --explain` prints", () => {
     const check = checkedDraft(SUITE);
-    const explain = renderExplain(
-      explainPlan(
-        planSuite({
-          suite: (loadSuite({ text: SUITE, file: "suite.yaml" }) as { value: SuiteConfig }).value,
-          defaultModel: "claude-sonnet-4-5",
-        }),
-        priceOf,
-        { cacheMinimumOf },
-      ),
-    );
+    const explain = explainedDraft(SUITE);
     // `--explain`'s "with batches ~$x" per eval, then the total's.
     const explained = [...explain.matchAll(/with batches ~(\$[\d.]+)/g)].map((m) => m[1]);
     expect(explained).toHaveLength(3);
