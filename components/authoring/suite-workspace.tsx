@@ -4,7 +4,8 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { apiFetch } from "./api-client";
-import type { DraftCheck, RunStarted, SaveResult } from "./api-types";
+import type { RunStarted, SaveResult } from "./api-types";
+import { checkDraft, useDraftCheck } from "./use-draft-check";
 import { AnchorsPanel } from "./anchors-panel";
 import { useAnchorChecks } from "./use-anchor-checks";
 import { IssuesPanel, PlanPanel } from "./plan-panel";
@@ -25,12 +26,6 @@ const YamlEditor = dynamic(() => import("./yaml-editor"), {
   ),
 });
 
-/**
- * Long enough to let a burst of typing settle into one request (a newer keystroke aborts the one in
- * flight), short enough that markers follow the keystroke.
- */
-const CHECK_DELAY_MS = 60;
-
 export interface SuiteWorkspaceProps {
   suite: { id: string; name: string };
   /** The newest saved version's text ("" when the suite has none). */
@@ -44,10 +39,6 @@ export interface SuiteWorkspaceProps {
 export function SuiteWorkspace({ suite, savedYaml, judgeKey, runs = [] }: SuiteWorkspaceProps) {
   const [text, setText] = useState(savedYaml);
   const [saved, setSaved] = useState(savedYaml);
-  const [check, setCheck] = useState<DraftCheck | null>(null);
-  const [checkedText, setCheckedText] = useState<string>();
-  const [checking, setChecking] = useState(false);
-  const [checkError, setCheckError] = useState<string>();
   const [saveState, setSaveState] = useState<{ busy: boolean; message?: string; error?: string }>({
     busy: false,
   });
@@ -65,38 +56,13 @@ export function SuiteWorkspace({ suite, savedYaml, judgeKey, runs = [] }: SuiteW
 
   // Debounced validation; a newer keystroke aborts the request in flight so
   // markers never go back to an older text.
-  useEffect(() => {
-    const controller = new AbortController();
-    setChecking(true);
-    const timer = setTimeout(() => {
-      apiFetch<DraftCheck>("/api/validate", {
-        method: "POST",
-        body: { yaml: text, file: suite.name },
-        signal: controller.signal,
-      })
-        .then((result) => {
-          setChecking(false);
-          if (!result.ok) return setCheckError(result.message);
-          setCheckError(undefined);
-          setCheck(result.value);
-          setCheckedText(text);
-        })
-        .catch(() => undefined);
-    }, CHECK_DELAY_MS);
-    return () => {
-      clearTimeout(timer);
-      controller.abort();
-    };
-  }, [text, suite.name]);
+  const { check, checkedText, checking, checkError } = useDraftCheck({ text, file: suite.name });
 
   // Save (the button and Ctrl/Cmd+S alike) keeps only text that loads: text that does not is refused with its located errors, as Run refuses it.
   const save = useCallback(async () => {
     const yaml = textRef.current;
     setSaveState({ busy: true });
-    const checked = await apiFetch<DraftCheck>("/api/validate", {
-      method: "POST",
-      body: { yaml, file: suite.name },
-    });
+    const checked = await checkDraft({ yaml, file: suite.name });
     if (!checked.ok) return setSaveState({ busy: false, error: checked.message });
     const refused = saveRefusal(checked.value.issues);
     if (refused) return setSaveState({ busy: false, error: refused });

@@ -2,15 +2,14 @@
 import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { JudgeSaid } from "../../lib/engine/trust/people/review-subject";
-import { CandidateView } from "../results/candidate-view";
 import results from "../results/results.module.css";
 import { AddAnchor } from "./add-anchor";
 import { AddToDataset } from "./add-to-dataset";
 import { AnsweredVerdicts } from "./answered-verdicts";
+import { LabelledText, LabelQuestion } from "./label-subject-view";
 import { ReviewerField } from "./reviewer-field";
 import type { GivenLabel, LabelSubject } from "./review-types";
 import styles from "./review.module.css";
-import { ReferenceView } from "../results/reference-view";
 import { postJson, useReviewer } from "./use-reviewer";
 
 type Claim =
@@ -184,41 +183,10 @@ export function LabelForm(props: {
   const evidence = given ? (answer?.evidence ?? []) : [];
   return (
     <div className={styles.layout}>
-      <div>
-        {subject.prompt ? (
-          <section className={results.section}>
-            <h2>Prompt</h2>
-            <div className={results.candidate}>{subject.prompt}</div>
-          </section>
-        ) : null}
-        {subject.reference ? <ReferenceView reference={subject.reference} /> : null}
-        <section className={results.section}>
-          <h2>Candidate{evidence.length ? " (the judges' evidence highlighted)" : ""}</h2>
-          <CandidateView
-            text={subject.candidate}
-            sources={evidence.map((span) => ({ index: 0, evidence: span }))}
-            names={[props.criterion]}
-          />
-        </section>
-      </div>
+      <LabelledText subject={subject} criterion={props.criterion} evidence={evidence} />
       <div ref={form} tabIndex={-1} data-testid="label-form" style={{ outline: "none" }}>
         <ReviewerField {...reviewer} />
-        <section className={results.section}>
-          <h2>{props.criterion}</h2>
-          <p className={results.reasoning} data-testid="label-asks">
-            {subject.asks}
-          </p>
-          {subject.anchors.length ? (
-            <div data-testid="label-anchors">
-              <p className={styles.hint}>Anchors in the suite:</p>
-              {subject.anchors.map((a, i) => (
-                <p key={i} className={results.quote}>
-                  {a.response} → {a.score.toFixed(2)}
-                </p>
-              ))}
-            </div>
-          ) : null}
-        </section>
+        <LabelQuestion subject={subject} criterion={props.criterion} />
         {claim.kind === "blocked" ? (
           <p className={styles.notice} role="alert" data-testid="claim-blocked">
             {claim.message}

@@ -1,16 +1,13 @@
 import { Option, type Command } from "commander";
 import { addJudgingOptions, type JudgingParsers } from "./judging-options";
-import type { CliIo } from "./cli-io";
+import type { CommandsContext } from "./command-context";
 
 // The commands of category reviews and judge-trust statistics, registered on
 // the program by main.ts. main.ts keeps choosing the exit code: each action
 // hands its code to setExitCode. Each action loads its module when it runs,
 // as main.ts does, so that `--help` and other commands start fast.
 
-export interface ReviewCommandsContext {
-  io: CliIo;
-  toolVersion: string;
-  setExitCode: (code: number) => void;
+export interface ReviewCommandsContext extends CommandsContext {
   parsers: JudgingParsers;
 }
 

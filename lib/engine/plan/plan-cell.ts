@@ -2,7 +2,8 @@ import type { EvalConfig, SuiteConfig } from "../../config/types";
 import type { CellCoordinates } from "../results/report";
 import type { Candidate, Reference } from "../grade/build-prompt";
 import { matchWhen } from "../grade/match-when";
-import { resolveProvider } from "./resolve-provider";
+import { generationSettings, onlyAnthropic, resolveAgent } from "./cell-models";
+import type { PlanOptions } from "./plan-options";
 import { renderPromptTemplate } from "../../config/prompt-template";
 import type { DatasetItem } from "../../config/dataset-schema";
 import type { PlannedCell } from "../grade/planned-cell";
@@ -12,99 +13,7 @@ import { treeDepth } from "../../config/plan-size";
 // its candidate, judges (panel models × jurors), judge calls and deferral.
 // plan-suite.ts walks the cells and calls this for each.
 
-export interface PlanOptions {
-  suite: SuiteConfig;
-  /** The judge model when neither the eval nor the suite names one. */
-  defaultModel: string;
-  /** Why no eval can be graded at all (e.g. no API key), or undefined when judging is possible. */
-  judgeUnavailable?: string;
-  /** Which provider serves a judge or agent model, and why it cannot now (its key is not set); a cell defers on its first unavailable model. */
-  resolveModel?: (model: string) => { provider: string; unavailable?: string; apiKeyEnv?: string };
-  /** The live agent's model when neither the matrix, the eval nor the suite names one. Default: defaultModel. */
-  defaultAgentModel?: string;
-  /** Why live runs cannot happen in this context (e.g. no live port), or undefined when they can. */
-  liveUnavailable?: string;
-  /** Only evals whose name matches run. */
-  filter?: RegExp;
-  /** The candidates are stored ones (`regrade`): agent models are never called, so their keys are not needed. */
-  agentsReplayed?: boolean;
-  /**
-   * `regrade`: the stored response of each fixed cell by its id, graded instead
-   * of the suite's text (a response edited since the run is not the candidate
-   * that run graded).
-   */
-  storedResponses?: ReadonlyMap<string, string>;
-}
-
-/**
- * For callers that resolve no providers (the dashboard's Check anchors and
- * Run calibration): their judge speaks the Messages API only, so a model of another provider defers
- * with the reason instead of failing as an unknown Anthropic model.
- */
-function onlyAnthropic(
-  model: string,
-  suite: SuiteConfig,
-  role: "judge" | "agent" = "judge",
-): { provider: string; unavailable?: string } | undefined {
-  const resolved = resolveProvider(model, {
-    ...(suite.providers ? { declared: suite.providers } : {}),
-    hasKey: () => true,
-  });
-  if (resolved.type === "anthropic" && !resolved.declared) return undefined;
-  const which =
-    role === "judge"
-      ? "is not resolved here (runs resolve it: rubric-studio eval, review, calibrate, and queued or dashboard runs)"
-      : "only rubric-studio eval runs agents on yet";
-  return {
-    provider: resolved.provider,
-    unavailable: `${role} model ${model} is served by provider "${resolved.provider}", which ${which}`,
-  };
-}
-
-/** Whether a model is served through the Messages API (Anthropic's, or a provider declared of its type). */
-function speaksMessagesApi(model: string, suite: SuiteConfig): boolean {
-  return (
-    resolveProvider(model, {
-      ...(suite.providers ? { declared: suite.providers } : {}),
-      hasKey: () => true,
-    }).type === "anthropic"
-  );
-}
-
-/**
- * A generated candidate's one call: one turn, and the temperature that is sent. The Messages API
- * version the Anthropic SDK speaks refuses temperature, so a model of that type is sent none, and
- * none is planned (explain says what is sent); others get the eval's, or 0.
- */
-function generationSettings<T extends { temperature?: number }>(input: {
-  settings: T;
-  model: string;
-  suite: SuiteConfig;
-}): Omit<T, "temperature"> & { maxTurns: number; temperature?: number } {
-  const { temperature, ...rest } = input.settings;
-  return {
-    ...rest,
-    maxTurns: 1,
-    ...(speaksMessagesApi(input.model, input.suite) ? {} : { temperature: temperature ?? 0 }),
-  };
-}
-
-/** Why the live agent's model cannot run now (its provider's key is not set, or this caller runs Claude agents only), and its provider when resolved. */
-function resolveAgent(
-  model: string,
-  options: PlanOptions,
-): { provider?: string; unavailable?: string } {
-  if (!options.resolveModel)
-    return options.agentsReplayed ? {} : (onlyAnthropic(model, options.suite, "agent") ?? {});
-  const resolved = options.resolveModel(model);
-  if (resolved.unavailable === undefined || options.agentsReplayed)
-    return { provider: resolved.provider };
-  const unavailable =
-    resolved.apiKeyEnv !== undefined
-      ? `no key for agent model ${model}: set ${resolved.apiKeyEnv} to run it`
-      : `agent model ${model}: ${resolved.unavailable}`;
-  return { provider: resolved.provider, unavailable };
-}
+export type { PlanOptions };
 
 export function cellName(evalName: string, cell: CellCoordinates | null): string {
   if (!cell) return evalName;
