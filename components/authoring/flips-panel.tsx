@@ -210,7 +210,8 @@ function PreviewBody({ preview, current }: { preview?: FlipsPreviewState; curren
     );
   }
   const value = preview.value;
-  const graded = changedCount(value.counts) + value.counts.unchanged;
+  const { notGraded } = value.counts;
+  const graded = changedCount(value.counts) - notGraded + value.counts.unchanged;
   return (
     <div data-testid="flips-result">
       <Against source={value.source} />
@@ -243,7 +244,7 @@ function PreviewBody({ preview, current }: { preview?: FlipsPreviewState; curren
         {value.calls === 0
           ? "No judge call: every verdict came from the judge cache"
           : `${plural(value.calls, "judge call")}, ${formatUsd(value.spentUsd)}`}
-        {value.ungraded > 0 ? ` · ${value.ungraded} not graded` : ""}
+        {notGraded > 0 && value.flips.length === 0 ? ` · ${notGraded} not graded` : ""}
         {value.gone.length > 0 ? ` · not in the text any more: ${value.gone.join(", ")}` : ""}
         {value.added.length > 0
           ? ` · ${plural(value.added.length, "new cell")} with no stored candidate (Run grades them)`

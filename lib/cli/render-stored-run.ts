@@ -3,7 +3,7 @@ import { loadSuite } from "../config/load-suite";
 import { planSuite } from "../engine/plan/plan-suite";
 import { buildReport, exitCodeOf } from "../engine/run-suite";
 import { providerResolution } from "../judge/provider-resolution";
-import { compareToBaseline } from "../engine/trust/compare-baseline";
+import { BaselineTally } from "../engine/trust/compare-baseline";
 import { markRegrade } from "../engine/trust/regrade/regrade";
 import { createRegradeViews } from "../store/regrade-views";
 import type { Report } from "../engine/results/report";
@@ -11,6 +11,8 @@ import type { ReporterName } from "../report/registry";
 import type { Database } from "../store/open-database";
 import { createRunStore, type StoredRun } from "../store/run-store";
 import { createRunExport } from "../store/run-export";
+import { verdictsOf } from "../store/stored-verdicts";
+import { BASELINE_WINDOW } from "./result-pipeline";
 import { STREAM_ABOVE, streamsAll, streamStoredReport } from "./stream-stored-report";
 import { writeReports } from "./write-reports";
 import { sayFlips } from "./say-flips";
@@ -59,8 +61,18 @@ export async function renderStoredRun(input: {
     input.io.stderr.write(`error: ${refusal}\n`);
     return 2;
   }
-  if (streamed && !run.config.baseline && stored > STREAM_ABOVE) {
-    const summary = await streamStoredReport({
+  const gate = run.config.baseline;
+  if (gate && !(await store.getRun(gate.runId))) {
+    input.io.stderr.write(
+      `error: run ${run.id} was gated on baseline run ${gate.runId}, which is no longer stored\n`,
+    );
+    return 2;
+  }
+  const views = createRegradeViews(input.db.prisma);
+  const source = await views.sourceOf(run.id);
+  if (streamed && stored > STREAM_ABOVE) {
+    // A regrade or a gated run too: its baseline's verdicts are looked up a window at a time.
+    const head = await streamStoredReport({
       names: input.reporters,
       pages: exporter.resultPages(run.id),
       total: stored,
@@ -74,11 +86,17 @@ export async function renderStoredRun(input: {
         runId: run.id,
       },
       priceOf,
+      ...(gate ? { gate } : {}),
+      ...(source ? { regradeOf: source.id } : {}),
+      lookup: ({ runId, keys }) =>
+        verdictsOf(input.db.prisma, { runId, keys, criteria: source !== undefined }),
       ...(input.output !== undefined ? { output: input.output } : {}),
       io: input.io,
       color: input.color,
     });
-    return stillRunning(run, summary.total) ?? exitCodeOf({ summary } as Report);
+    if (source)
+      await tellFlips({ sourceRunId: source.id, baseline: head.baseline, streamed: true });
+    return stillRunning(run, head.summary.total) ?? exitCodeOf(head);
   }
   // A run rendered whole (few results, or a format that renders it whole) in the suite's order.
   const order = new Map(
@@ -101,29 +119,22 @@ export async function renderStoredRun(input: {
     }),
     runId: run.id,
   };
-  // A run held to a baseline gate is reported (and exits) against that same baseline.
-  const gate = run.config.baseline;
+  // A run held to a baseline gate is reported (and exits) against that same baseline, whose
+  // verdicts are looked up a window at a time (the baseline is not read whole).
   if (gate) {
-    const baseline = await store.getRun(gate.runId);
-    if (!baseline) {
-      input.io.stderr.write(
-        `error: run ${run.id} was gated on baseline run ${gate.runId}, which is no longer stored\n`,
-      );
-      return 2;
+    const tally = new BaselineTally({ runId: gate.runId, maxDrop: gate.maxDrop, every: true });
+    for (let i = 0; i < results.length; i += BASELINE_WINDOW) {
+      const window = results.slice(i, i + BASELINE_WINDOW);
+      const before = await verdictsOf(input.db.prisma, {
+        runId: gate.runId,
+        keys: window.map((r) => r.id),
+      });
+      for (const result of window) tally.add(result, before.get(result.id));
     }
-    report = {
-      ...report,
-      baseline: compareToBaseline({
-        report,
-        baseline: await store.results(baseline.id),
-        baselineRunId: baseline.id,
-        maxDrop: gate.maxDrop,
-      }),
-    };
+    report = { ...report, baseline: tally.comparison() };
   }
   // A regrade's results beside its source's (joined in SQL), the flips first, as `regrade` reported them.
-  const views = createRegradeViews(input.db.prisma);
-  const regrade = await views.previousOf(run.id);
+  const regrade = source ? await views.previousOf(run.id) : undefined;
   if (regrade)
     report = markRegrade({
       report,
@@ -138,17 +149,22 @@ export async function renderStoredRun(input: {
     io: input.io,
     color: input.color,
   });
-  // The tally `regrade` ended with, from the same queries.
   if (regrade)
-    await sayFlips({
-      prisma: input.db.prisma,
-      runId: run.id,
+    await tellFlips({
       sourceRunId: regrade.sourceRunId,
       baseline: report.baseline,
       streamed: false,
-      io: input.io,
     });
   return stillRunning(run, results.length) ?? exitCodeOf(report);
+
+  /** The tally `regrade` ended with, from the same queries (the flips page's, counted in SQL). */
+  function tellFlips(tell: {
+    sourceRunId: string;
+    baseline: Report["baseline"];
+    streamed: boolean;
+  }): Promise<void> {
+    return sayFlips({ prisma: input.db.prisma, runId: run!.id, io: input.io, ...tell });
+  }
 
   /** A run not finished yet: says how far it is, exit 1. */
   function stillRunning(stored: StoredRun, results: number): 1 | undefined {

@@ -1,9 +1,11 @@
-import type { EvalResult, ReportSummary } from "../engine/results/report";
+import type { EvalResult } from "../engine/results/report";
 import type { PriceOf } from "../engine/plan/explain-plan";
-import { ReportTotals } from "../engine/trust/report-totals";
+import { BaselineTally, type BaselineVerdict } from "../engine/trust/compare-baseline";
+import { ReportTotals, type ReportHead } from "../engine/trust/report-totals";
 import type { SuiteConfig } from "../config/types";
 import { REPORTERS, type ReporterName } from "../report/registry";
 import type { CliIo } from "./cli-io";
+import { createResultPipeline } from "./result-pipeline";
 import { openReportStreams, runStartOf } from "./stream-reports";
 
 // `report RUN_ID` of a big stored run (more than STREAM_ABOVE results) in the formats that are
@@ -16,7 +18,10 @@ import { openReportStreams, runStartOf } from "./stream-reports";
 // the summary, judge agreement and self-grading warnings are those of the whole report to the
 // bit, and its times are the run's own (its start, not when it was created). Judge agreement
 // keeps each multi-judge result's ratings; past STREAMED_AGREEMENT_MAX of them it is left out, and
-// it is computed only for a format that prints it (pretty).
+// it is computed only for a format that prints it (pretty). A run held to a baseline gate (`eval
+// --baseline`, a CLI `regrade` against its source) is compared as `eval` compares it, its baseline's
+// verdicts looked up a window at a time (result-pipeline.ts); a regrade's results carry their
+// source's verdict (`previous`), as `regrade` wrote them.
 
 export const STREAM_ABOVE = 10_000;
 /**
@@ -42,8 +47,8 @@ export function streamsAll(names: readonly ReporterName[]): boolean {
 }
 
 /**
- * Streams a stored run's results in `names` to `--output` or stdout. Returns the summary of every
- * result written (its exit code: lib/engine's exitCodeOf).
+ * Streams a stored run's results in `names` to `--output` or stdout. Returns the report's head:
+ * the summary of every result written and its baseline gate (its exit code: lib/engine's exitCodeOf).
  */
 export async function streamStoredReport(input: {
   names: ReporterName[];
@@ -61,10 +66,16 @@ export async function streamStoredReport(input: {
     runId: string;
   };
   priceOf: PriceOf;
+  /** The run's baseline gate (`config.baseline`): its regressions are counted, and exit 1. */
+  gate?: { runId: string; maxDrop: number };
+  /** A regrade: its source run, whose verdicts each result carries as `previous`. */
+  regradeOf?: string;
+  /** The verdicts `runId` stored of these result keys (a regrade's source: with its criteria's). */
+  lookup: (input: { runId: string; keys: string[] }) => Promise<Map<string, BaselineVerdict>>;
   output?: string;
   io: CliIo;
   color: boolean;
-}): Promise<ReportSummary> {
+}): Promise<ReportHead> {
   const { report, io } = input;
   const streams = await openReportStreams({
     names: input.names,
@@ -85,17 +96,38 @@ export async function streamStoredReport(input: {
     }),
     criteria: input.criteria,
   });
+  // Compared with the gate's baseline, else (a regrade with no gate) its source, only for `previous`.
+  const against = input.gate?.runId ?? input.regradeOf;
+  const tally = against
+    ? new BaselineTally({ runId: against, maxDrop: input.gate?.maxDrop ?? 0, every: false })
+    : undefined;
+  const pipeline = createResultPipeline({
+    streams,
+    ...(tally && against
+      ? {
+          baseline: {
+            tally,
+            lookup: (keys) => input.lookup({ runId: against, keys }),
+            previous: input.regradeOf !== undefined,
+          },
+        }
+      : {}),
+    questions: false,
+  });
   for await (const page of input.pages) {
-    for (const result of page) streams.result(totals.add(result));
+    for (const result of page) pipeline.push(totals.add(result));
+    await pipeline.drained();
     await streams.drained();
   }
-  const head = {
+  const head: ReportHead = {
     ...totals.head({
       suite: report.suite,
       toolVersion: report.toolVersion,
       startedAt: report.startedAt,
       finishedAt: report.finishedAt,
     }),
+    ...(input.gate && tally ? { baseline: tally.comparison() } : {}),
+    ...(input.regradeOf !== undefined ? { regradeOf: input.regradeOf } : {}),
     runId: report.runId,
   };
   await streams.finish(head, []);
@@ -104,5 +136,5 @@ export async function streamStoredReport(input: {
     io.stderr.write(
       `judge agreement is left out: ${leftOut.toLocaleString("en-US")} results were graded by several judges, more than a streamed report measures (${STREAMED_AGREEMENT_MAX.toLocaleString("en-US")}); the run page's Judge agreement reads a sample\n`,
     );
-  return head.summary;
+  return head;
 }

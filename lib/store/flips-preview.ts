@@ -261,14 +261,13 @@ export async function runFlipsPreview(
   });
   const marked = markRegrade({ report, source: read.results, sourceRunId: input.runId });
   const before = new Map(read.results.map((r) => [r.id, r]));
-  // A result the preview did not grade (stopped, or deferred) is no flip: it is counted apart.
-  const graded = marked.results.filter(
-    (r) => r.status !== "skipped" && r.status !== "deferred" && before.has(r.id),
-  );
-  const kinds = graded.map((now) => ({
-    now,
-    kind: flipKindOf({ now, before: before.get(now.id)! }),
-  }));
+  // A result the preview did not grade (stopped, or deferred) is no flip: `not_graded`, as on the flips page.
+  const kinds = marked.results
+    .filter((r) => before.has(r.id))
+    .map((now) => ({
+      now,
+      kind: flipKindOf({ now, before: before.get(now.id)! }),
+    }));
   // The result's own flips first, then those of a criterion alone (as the flips page orders them).
   const flips = kinds
     .filter((k) => isFlip(k.kind))
@@ -286,7 +285,6 @@ export async function runFlipsPreview(
         }),
       ),
       counts: countFlipKinds(kinds.map((k) => k.kind)),
-      ungraded: marked.results.length - graded.length,
       spentUsd: report.results.reduce((n, r) => n + (r.costUsd ?? 0), 0),
     },
   };

@@ -46,8 +46,10 @@ export interface FlipPair {
 
 // `flipKindOf` (lib/engine/trust/regrade/flip-kind.ts) in SQL, over n (the regrade's result) and
 // s (its source's); test/store/flip-kinds.test.ts holds the two to the same answers.
-// A flip of the result: a change between passing and not passing.
-const FLIP = Prisma.sql`((n.status = 'passed') <> (s.status = 'passed'))`;
+// Skipped (the budget, a cancel) or deferred in either run: neither a pass nor a fail, no flip.
+const NOT_GRADED = Prisma.sql`(n.status IN ('skipped', 'deferred') OR s.status IN ('skipped', 'deferred'))`;
+// A flip of the result, both graded: a change between passing and not passing.
+const FLIP = Prisma.sql`(NOT ${NOT_GRADED} AND (n.status = 'passed') <> (s.status = 'passed'))`;
 // A criterion graded pass or fail in both (matched by name) whose verdict differs.
 const CRITERION_FLIP = Prisma.sql`EXISTS (
   SELECT 1 FROM jsonb_array_elements(coalesce(n.data -> 'criteria', '[]'::jsonb)) nc
@@ -59,17 +61,21 @@ export const criteriaVerdicts = (data: Prisma.Sql) =>
   Prisma.sql`(SELECT coalesce(jsonb_agg(jsonb_build_object('name', c -> 'name', 'passed', c -> 'passed')), '[]'::jsonb)
     FROM jsonb_array_elements(coalesce(${data} -> 'criteria', '[]'::jsonb)) c)`;
 const MOVED = Prisma.sql`(n.score IS DISTINCT FROM s.score OR n.status <> s.status)`;
-const KIND = Prisma.sql`CASE WHEN ${FLIP} AND s.status = 'passed' THEN 'now_fail'
+const KIND = Prisma.sql`CASE WHEN ${NOT_GRADED} THEN 'not_graded'
+  WHEN ${FLIP} AND s.status = 'passed' THEN 'now_fail'
   WHEN ${FLIP} THEN 'now_pass'
   WHEN ${CRITERION_FLIP} THEN 'criteria'
   WHEN ${MOVED} THEN 'moved'
   ELSE 'unchanged' END`;
+/** What the flips page lists: every result but the unchanged (`KIND <> 'unchanged'`). */
+const LISTED = Prisma.sql`(${NOT_GRADED} OR ${MOVED} OR ${CRITERION_FLIP})`;
 // The flips page's order as one ascending key (flips first, then a criterion's flips under a
-// verdict that held, then the largest score move, then name and result key), so a page starts
+// verdict that held, then the not graded, then the largest score move, then name and result key), so a page starts
 // after (or ends before) a row by one row comparison: keyset pages, as fast deep in a big
 // regrade as at its start.
 const FLIP_RANK = Prisma.sql`CASE WHEN ${FLIP} THEN 0 ELSE 1 END`;
-const CRITERIA_RANK = Prisma.sql`CASE WHEN ${FLIP} THEN 1 WHEN ${CRITERION_FLIP} THEN 0 ELSE 1 END`;
+const CRITERIA_RANK = Prisma.sql`CASE WHEN ${FLIP} THEN 1 WHEN ${NOT_GRADED} THEN 1
+  WHEN ${CRITERION_FLIP} THEN 0 ELSE 2 END`;
 const MOVE = Prisma.sql`-abs(coalesce(n.score, 0) - coalesce(s.score, 0))::float8`;
 const ORDER_KEY = Prisma.sql`(${FLIP_RANK}, ${CRITERIA_RANK}, ${MOVE}, n.name, n.result_key)`;
 
@@ -82,7 +88,7 @@ interface FlipCursor {
 const encodeFlipCursor = (cursor: FlipCursor) =>
   Buffer.from(JSON.stringify(cursor)).toString("base64url");
 
-const isRank = (n: unknown) => n === 0 || n === 1;
+const isRank = (n: unknown) => n === 0 || n === 1 || n === 2;
 
 /** A cursor from a URL; anything malformed is undefined (the page then opens at the start). */
 function decodeFlipCursor(text: string | undefined): FlipCursor | undefined {
@@ -125,6 +131,7 @@ export function createRegradeFlips(prisma: PrismaClient) {
         nowFail: of("now_fail"),
         nowPass: of("now_pass"),
         criteria: of("criteria"),
+        notGraded: of("not_graded"),
         moved: of("moved"),
         unchanged: of("unchanged"),
       };
@@ -170,7 +177,7 @@ export function createRegradeFlips(prisma: PrismaClient) {
         FROM runs r
         JOIN eval_results n ON n.run_id = r.id
         JOIN eval_results s ON s.run_id = r.regrade_of AND s.result_key = n.result_key
-        WHERE r.id = ${input.runId}::uuid AND (${MOVED} OR ${CRITERION_FLIP})
+        WHERE r.id = ${input.runId}::uuid AND ${LISTED}
           ${filterSql(input.filter ?? {})} ${keyset}
         ORDER BY ${ORDER_KEY} ${dir}
         LIMIT ${limit + 1}`;
@@ -217,7 +224,7 @@ export function createRegradeFlips(prisma: PrismaClient) {
         FROM runs r
         JOIN eval_results n ON n.run_id = r.id
         JOIN eval_results s ON s.run_id = r.regrade_of AND s.result_key = n.result_key
-        WHERE r.id = ${runId}::uuid AND (${MOVED} OR ${CRITERION_FLIP})
+        WHERE r.id = ${runId}::uuid AND ${LISTED}
         ORDER BY ${ORDER_KEY}`;
       return rows.map((r) => r.key);
     },

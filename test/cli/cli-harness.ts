@@ -66,6 +66,19 @@ export function yaml(...lines: string[]): string {
   return `${lines.join("\n")}\n`;
 }
 
+/** `count` fixed-response evals ("answer 1"…), one criterion each, judged by claude-haiku-4-5. */
+export function invoiceSuite(count: number): string {
+  return yaml(
+    "judge: { model: claude-haiku-4-5 }",
+    "evals:",
+    ...Array.from({ length: count }, (_, i) => [
+      `  - name: answer ${i + 1}`,
+      `    response: "Invoice ${i + 1} totaled $${(i + 1) * 10}.00."`,
+      '    rubric: "States the invoice total."',
+    ]).flat(),
+  );
+}
+
 /** The text of every eval's candidate that a request graded (what the stand-in saw). */
 export function candidateOf(request: { user: string }): string {
   return /<candidate_response>\n([\s\S]*?)\n<\/candidate_response>/.exec(request.user)?.[1] ?? "";

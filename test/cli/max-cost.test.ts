@@ -1,20 +1,12 @@
 import { expect, test } from "vitest";
-import { makeWorkspace, startFakeJudge, yaml } from "./cli-harness";
+import { makeWorkspace, invoiceSuite, startFakeJudge, yaml } from "./cli-harness";
 
 // --max-cost: a run stops scheduling judge calls before it would pass the
 // budget. What it could not grade reads "skipped (budget)", never a pass, and
 // fails the run, so a budget cut cannot turn a CI gate green.
 
 const EVALS = 6;
-const SUITE = yaml(
-  "judge: { model: claude-haiku-4-5 }",
-  "evals:",
-  ...Array.from({ length: EVALS }, (_, i) => [
-    `  - name: answer ${i + 1}`,
-    `    response: "Invoice ${i + 1} totaled $${(i + 1) * 10}.00."`,
-    '    rubric: "States the invoice total."',
-  ]).flat(),
-);
+const SUITE = invoiceSuite(EVALS);
 
 test("--max-cost: evals past the budget are skipped (budget), none passes ungraded, exit 1, fewer requests", async ({
   onTestFinished,

@@ -237,7 +237,14 @@ describe("regrade", () => {
       const flipsPage = await createRegradeViews(database.prisma).flipCounts({
         runId: report.runId,
       });
-      expect(flipsPage).toEqual({ nowFail: 1, nowPass: 0, criteria: 2, moved: 0, unchanged: 1 });
+      expect(flipsPage).toEqual({
+        nowFail: 1,
+        nowPass: 0,
+        criteria: 2,
+        notGraded: 0,
+        moved: 0,
+        unchanged: 1,
+      });
       expect(edited.stderr).toContain(
         `Against run ${source.runId}: 3 flips: 1 now fails, 2 with a criterion flipped; 1 unchanged`,
       );

@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { expect, test } from "vitest";
 import { WHOLE_REPORT_LIMIT, wholeReportRefusal } from "../../lib/cli/stream-reports";
-import { candidateOf, makeWorkspace, startFakeJudge, yaml } from "./cli-harness";
+import { candidateOf, makeWorkspace, startFakeJudge, invoiceSuite } from "./cli-harness";
 
 // Issue 20: the reports of `eval` are written as the run goes, not at its end.
 // The stand-in holds the last eval's verdict until the test has read the
@@ -10,15 +10,7 @@ import { candidateOf, makeWorkspace, startFakeJudge, yaml } from "./cli-harness"
 // can never pass: the run cannot end before the test has seen those lines.
 
 const EVALS = 6;
-const SUITE = yaml(
-  "judge: { model: claude-haiku-4-5 }",
-  "evals:",
-  ...Array.from({ length: EVALS }, (_, i) => [
-    `  - name: answer ${i + 1}`,
-    `    response: "Invoice ${i + 1} totaled $${(i + 1) * 10}.00."`,
-    '    rubric: "States the invoice total."',
-  ]).flat(),
-);
+const SUITE = invoiceSuite(EVALS);
 
 const LAST = `Invoice ${EVALS} totaled`;
 

@@ -28,7 +28,14 @@ const raiseThreshold = (r: EvalResult) => {
   const c = r.criteria.find((c) => c.name === "states the change")!;
   Object.assign(c, { threshold: 0.95, passed: false });
 };
-const PAIRS: { id: string; now: (id: string) => EvalResult; kind: string; criteria: string[] }[] = [
+const passing = (r: EvalResult) => Object.assign(r, { status: "passed", score: 0.8 });
+const PAIRS: {
+  id: string;
+  now: (id: string) => EvalResult;
+  before?: (id: string) => EvalResult;
+  kind: string;
+  criteria: string[];
+}[] = [
   { id: "same", now: (id) => variant(id), kind: "unchanged", criteria: [] },
   {
     id: "threshold",
@@ -55,11 +62,29 @@ const PAIRS: { id: string; now: (id: string) => EvalResult; kind: string; criter
     kind: "moved",
     criteria: [],
   },
+  // Past --max-cost: not graded, so neither a pass nor a fail (and no regression in the gate).
+  {
+    id: "budget",
+    before: (id) => variant(id, passing),
+    now: (id) =>
+      variant(id, (r) =>
+        Object.assign(r, { status: "skipped", skipKind: "budget", score: null, criteria: [] }),
+      ),
+    kind: "not_graded",
+    criteria: [],
+  },
+  {
+    id: "was deferred",
+    before: (id) => variant(id, (r) => Object.assign(r, { status: "deferred", score: null })),
+    now: (id) => variant(id, passing),
+    kind: "not_graded",
+    criteria: [],
+  },
 ];
 
 describe("a regrade's flips, on the flips page and in the editor's preview", () => {
   it("counts and lists a criterion that flipped under an unchanged verdict, as flipKindOf does", async () => {
-    const before = PAIRS.map((p) => variant(p.id));
+    const before = PAIRS.map((p) => (p.before ?? variant)(p.id));
     const now = PAIRS.map((p) => p.now(p.id));
     for (const [i, p] of PAIRS.entries()) {
       expect(flipKindOf({ now: now[i]!, before: before[i]! }), p.id).toBe(p.kind);
@@ -73,15 +98,18 @@ describe("a regrade's flips, on the flips page and in the editor's preview", () 
       nowFail: 0,
       nowPass: 1,
       criteria: 2,
+      notGraded: 2,
       moved: 2,
       unchanged: 1,
     });
     const { pairs } = await views.flipPage({ runId });
-    // The result's own flips first, then a criterion's, then the moves, largest first.
+    // The result's own flips first, then a criterion's, then the not graded, then the moves, largest first.
     expect(pairs.map((p) => [p.current.id, p.kind, p.flippedCriteria])).toEqual([
       ["passes", "now_pass", []],
       ["threshold and score", "criteria", ["states the change"]],
       ["threshold", "criteria", ["states the change"]],
+      ["budget", "not_graded", []],
+      ["was deferred", "not_graded", []],
       ["judge error", "moved", []],
       ["score", "moved", []],
     ]);

@@ -116,6 +116,7 @@ describe("Re-grade with… (the dashboard's regrade)", () => {
         nowFail: 3,
         nowPass: 0,
         criteria: 0,
+        notGraded: 0,
         moved: 0,
         unchanged: 4,
       });
@@ -123,6 +124,7 @@ describe("Re-grade with… (the dashboard's regrade)", () => {
         nowFail: 0,
         nowPass: 0,
         criteria: 0,
+        notGraded: 0,
         moved: 0,
         unchanged: 3,
       });
@@ -159,6 +161,7 @@ describe("Re-grade with… (the dashboard's regrade)", () => {
         nowFail: 0,
         nowPass: 0,
         criteria: 0,
+        notGraded: 0,
         moved: 0,
         unchanged: 7,
       });

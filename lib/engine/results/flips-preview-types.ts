@@ -3,13 +3,16 @@ import type { EvalStatus } from "./report";
 /**
  * What a regrade (or the editor's preview) did to one result against the run it graded again
  * (`flipKindOf` in lib/engine/trust/regrade/flip-kind.ts decides it):
- * - `now_fail` / `now_pass`: the result's verdict flipped (passing ↔ not passing);
+ * - `not_graded`: one side was not graded (skipped, e.g. by the `--max-cost` budget, or deferred):
+ *   neither a pass nor a fail, so no flip, whatever the other side says (as the `--baseline` gate
+ *   counts it: never a regression);
+ * - `now_fail` / `now_pass`: the result's verdict flipped (passed ↔ failed or judge error);
  * - `criteria`: the result's verdict held, but a criterion's pass/fail flipped
  *   (a criterion's threshold edited, or two criteria trading places under an equal mean);
  * - `moved`: no verdict flipped, but the score or the status moved (0.40 → 0.55, failed → judge error);
  * - `unchanged`: none of these.
  */
-export type FlipKind = "now_fail" | "now_pass" | "criteria" | "moved" | "unchanged";
+export type FlipKind = "now_fail" | "now_pass" | "criteria" | "not_graded" | "moved" | "unchanged";
 
 // The editor's flips preview as it travels to the browser (lib/store/flips-preview.ts
 // makes it, components/authoring draws it): plain data, no server code.
@@ -67,12 +70,14 @@ export interface FlipsPlan {
  * (`countFlipKinds`) count them, `flipCountsText` words them.
  */
 export interface FlipCounts {
-  /** Passed before, not now. */
+  /** Passed before, failed (or a judge error) now. */
   nowFail: number;
-  /** Not passed before, passed now. */
+  /** Failed (or a judge error) before, passed now. */
   nowPass: number;
   /** The result's verdict held, but a criterion's pass/fail flipped. */
   criteria: number;
+  /** Skipped or deferred in either run (not graded there): no flip, no regression. */
+  notGraded: number;
   /** Nothing flipped: the score or the status moved (failed → judge error, 0.40 → 0.55). */
   moved: number;
   unchanged: number;
@@ -82,7 +87,5 @@ export interface FlipsPreview extends FlipsPlan {
   flips: FlipRow[];
   /** The graded results by kind, counted as the flips page counts a regrade's. */
   counts: FlipCounts;
-  /** Results not graded (the judge erred, or the preview was stopped) and not flips. */
-  ungraded: number;
   spentUsd: number;
 }

@@ -156,7 +156,14 @@ describe("POST /api/runs/[id]/flips-preview", () => {
       expect(last.flips[0]!.href).toBe(
         `/runs/${runId}/results/${encodeURIComponent(last.flips[0]!.id)}`,
       );
-      expect(last.counts).toEqual({ nowFail: 2, nowPass: 0, criteria: 0, moved: 0, unchanged: 2 });
+      expect(last.counts).toEqual({
+        nowFail: 2,
+        nowPass: 0,
+        criteria: 0,
+        notGraded: 0,
+        moved: 0,
+        unchanged: 2,
+      });
       expect(await db.prisma.run.count()).toBe(runsBefore);
 
       // Again: the verdicts it paid for are in the judge cache, so nothing is asked and it plans 0 calls.
@@ -185,7 +192,14 @@ describe("POST /api/runs/[id]/flips-preview", () => {
         ["tone", "criteria", ["polite"], "passed", "passed"],
       ]);
       expect(last.flips[0]!.reasons.map((r) => r.criterion)).toEqual(["polite"]);
-      expect(last.counts).toEqual({ nowFail: 0, nowPass: 0, criteria: 2, moved: 0, unchanged: 2 });
+      expect(last.counts).toEqual({
+        nowFail: 0,
+        nowPass: 0,
+        criteria: 2,
+        notGraded: 0,
+        moved: 0,
+        unchanged: 2,
+      });
     },
   );
 

@@ -32,7 +32,9 @@ function row(kind: FlipRow["kind"], i: number): FlipRow {
 }
 
 function render(kinds: FlipKind[]): string {
-  const flips = kinds.flatMap((k, i) => (k === "moved" || k === "unchanged" ? [] : [row(k, i)]));
+  const flips = kinds.flatMap((k, i) =>
+    k === "moved" || k === "unchanged" || k === "not_graded" ? [] : [row(k, i)],
+  );
   const value: FlipsPreview = {
     source: { runId: RUN, createdAt: "2026-11-20T10:00:00Z", status: "completed", version: 1 },
     compared: kinds.length,
@@ -47,7 +49,6 @@ function render(kinds: FlipKind[]): string {
     deferred: 0,
     flips,
     counts: countFlipKinds(kinds),
-    ungraded: 0,
     spentUsd: 0,
   };
   const run = { id: RUN, createdAt: value.source.createdAt, status: "completed", version: 1 };

@@ -14,13 +14,21 @@ const KEY: Record<FlipKind, keyof FlipCounts> = {
   now_fail: "nowFail",
   now_pass: "nowPass",
   criteria: "criteria",
+  not_graded: "notGraded",
   moved: "moved",
   unchanged: "unchanged",
 };
 
 /** Results counted by their kind (`flipKindOf`), as the flips page's SQL counts a stored regrade's. */
 export function countFlipKinds(kinds: readonly FlipKind[]): FlipCountsView {
-  const counts: FlipCountsView = { nowFail: 0, nowPass: 0, criteria: 0, moved: 0, unchanged: 0 };
+  const counts: FlipCountsView = {
+    nowFail: 0,
+    nowPass: 0,
+    criteria: 0,
+    notGraded: 0,
+    moved: 0,
+    unchanged: 0,
+  };
   for (const kind of kinds) counts[KEY[kind]]++;
   return counts;
 }
@@ -28,14 +36,15 @@ export function countFlipKinds(kinds: readonly FlipKind[]): FlipCountsView {
 const n = (count: number, one: string, many: string) =>
   `${formatCount(count)} ${count === 1 ? one : many}`;
 
-/** The results a person needs to look at: flips (a result's or a criterion's) and score moves. */
+/** The results a person needs to look at (the flips page lists them): flips, the not graded, score moves. */
 export function changedCount(counts: FlipCountsView): number {
-  return counts.nowFail + counts.nowPass + counts.criteria + counts.moved;
+  return counts.nowFail + counts.nowPass + counts.criteria + counts.notGraded + counts.moved;
 }
 
 /**
- * "4 flips: 2 now fail, 1 now passes, 1 with a criterion flipped; 4 moved without flipping; 14
- * unchanged" (parts with nothing in them left out).
+ * "4 flips: 2 now fail, 1 now passes, 1 with a criterion flipped; 3 not graded; 4 moved without
+ * flipping; 14 unchanged" (parts with nothing in them left out). Not graded (skipped or deferred
+ * in either run) is neither a pass nor a fail: never a flip.
  */
 export function flipCountsText(counts: FlipCountsView): string {
   const flips = counts.nowFail + counts.nowPass + counts.criteria;
@@ -46,6 +55,7 @@ export function flipCountsText(counts: FlipCountsView): string {
   ].filter(Boolean);
   return [
     `${n(flips, "flip", "flips")}${which.length ? `: ${which.join(", ")}` : ""}`,
+    ...(counts.notGraded ? [`${formatCount(counts.notGraded)} not graded`] : []),
     ...(counts.moved ? [`${counts.moved} moved without flipping`] : []),
     `${counts.unchanged} unchanged`,
   ].join("; ");
@@ -56,6 +66,7 @@ export const FLIP_KIND_TEXT: Record<FlipKind, string> = {
   now_fail: "now fails",
   now_pass: "now passes",
   criteria: "a criterion flipped",
+  not_graded: "not graded",
   moved: "moved",
   unchanged: "unchanged",
 };

@@ -30,8 +30,16 @@ export function flippedCriteria(input: { now: Graded; before: Graded }): string[
     .map((c) => c.name);
 }
 
+/** Not graded: skipped (the budget, a cancel) or deferred. Neither a pass nor a fail. */
+export const NOT_GRADED: readonly Graded["status"][] = ["skipped", "deferred"];
+
+/**
+ * One result against its source's. A side not graded is no flip (the `--baseline` gate,
+ * lib/engine/trust/compare-baseline.ts, counts no regression there either): `not_graded`.
+ */
 export function flipKindOf(input: { now: Graded; before: Graded }): FlipKind {
   const { now, before } = input;
+  if (NOT_GRADED.includes(now.status) || NOT_GRADED.includes(before.status)) return "not_graded";
   const passes = now.status === "passed";
   if (passes !== (before.status === "passed")) return passes ? "now_pass" : "now_fail";
   if (flippedCriteria(input).length > 0) return "criteria";

@@ -1,7 +1,7 @@
 import type { LiveOutcome, LivePort } from "../../ports/live-port";
 import type { EvalResult, Report } from "../../results/report";
 import type { Transcript } from "../../results/transcript";
-import { flippedCriteria, type Graded } from "./flip-kind";
+import { flippedCriteria, NOT_GRADED, type Graded } from "./flip-kind";
 
 // `regrade`: a stored run's candidates graded again by another rubric version
 // or judge, with no generation or agent call. The stored candidates come back
@@ -63,9 +63,18 @@ export function replayStoredCandidates(input: {
   };
 }
 
-/** Whether a result's verdict flipped: it passes now and did not before, or the reverse. */
-export function flipped(result: Pick<EvalResult, "status" | "previous">): boolean {
-  if (!result.previous) return false;
+/** Skipped or deferred now or before (`flipKindOf`'s `not_graded`): neither a pass nor a fail. */
+function notGraded(result: Pick<EvalResult, "status" | "previous">): boolean {
+  const { previous } = result;
+  return (
+    previous !== undefined &&
+    (NOT_GRADED.includes(result.status) || NOT_GRADED.includes(previous.status))
+  );
+}
+
+/** Whether a result's verdict flipped: graded both times, it passes now and did not before, or the reverse. */
+function flipped(result: Pick<EvalResult, "status" | "previous">): boolean {
+  if (!result.previous || notGraded(result)) return false;
   return (result.status === "passed") !== (result.previous.status === "passed");
 }
 
@@ -82,12 +91,13 @@ export function previousOf(input: { now: EvalResult; before: Graded }): EvalResu
 
 /**
  * The flips page's order (lib/store/regrade-flips.ts's ORDER_KEY) for results not read from the
- * store: a result's verdict flipped, then only a criterion's, then the rest; within each, the
+ * store: a result's verdict flipped, then only a criterion's, then the not graded, then the rest; within each, the
  * biggest score change first, then by name and key (compared as a C collation compares them).
  */
 function pageKey(result: EvalResult): [number, number, number, string, string] {
   const flip = flipped(result) ? 0 : 1;
-  const criteria = flip === 0 || !result.previous?.flippedCriteria?.length ? 1 : 0;
+  const criteria =
+    flip === 0 || notGraded(result) ? 1 : result.previous?.flippedCriteria?.length ? 0 : 2;
   const move = -Math.abs((result.score ?? 0) - (result.previous?.score ?? 0));
   return [flip, criteria, move, result.name, result.id];
 }
@@ -128,12 +138,13 @@ export function markRegrade(input: {
   return { ...input.report, regradeOf: input.sourceRunId, results: [...ranked, ...rest] };
 }
 
-/** What the flips page lists: a flip (the result's or a criterion's), or a score or status that moved. */
+/** What the flips page lists: a flip (the result's or a criterion's), a side not graded, or a score or status that moved. */
 function changedSince(result: EvalResult): boolean {
   const { previous } = result;
   if (!previous) return false;
   return (
     flipped(result) ||
+    notGraded(result) ||
     Boolean(previous.flippedCriteria?.length) ||
     result.score !== previous.score ||
     result.status !== previous.status
