@@ -3,9 +3,19 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import pg from "pg";
 import { cliEnv } from "./cli-process";
-import { PRELOAD, startStandIn, suiteText, writeDataset } from "./stand-in-process";
+import {
+  billedSince,
+  billingFigures,
+  pendingClaims,
+  renderBilling,
+  storedResults,
+  untilBilled,
+  waitForRun,
+  type BillingFigures,
+  type KillFigures,
+} from "./queue-kill";
+import { PRELOAD, startStandIn, suiteText, writeDataset, type StandIn } from "./stand-in-process";
 import { findPostgresBin, startThrowawayPostgres } from "./throwaway-postgres";
 
 // `npm run bench:queue` (issue 20, many machines): one queued run of N judge
@@ -21,6 +31,14 @@ import { findPostgresBin, startThrowawayPostgres } from "./throwaway-postgres";
 //   --workers LIST   worker counts, one row each (default 1,2)
 //   --concurrency N  each worker's (default 256)
 //   --latency-ms N   the stand-in's reply time (default 20)
+//   --kill-worker-at F  `kill -9` the first worker once the stand-in has billed that share (0..1)
+//                    of the calls, and start a replacement at once (heartbeat timeout 10 s, the
+//                    least RUBRIC_STUDIO_WORKER_HEARTBEAT_SECONDS allows, so the killed worker's
+//                    jobs go back to the queue); default rows 2 workers
+//   --batch          `eval --queue --batch`: the Message Batches stand-in; with --batch-max N
+//                    (RUBRIC_STUDIO_BATCH_MAX_REQUESTS, default the API's 100,000) the split size
+// Under the table, per row: calls planned and billed, paid twice (beyond the calls in
+// flight at the kill or not), the batches and their sizes, results stored (bench/queue-kill.ts).
 
 const { values: args } = parseArgs({
   options: {
@@ -28,6 +46,9 @@ const { values: args } = parseArgs({
     workers: { type: "string", default: "1,2" },
     concurrency: { type: "string", default: "256" },
     "latency-ms": { type: "string", default: "20" },
+    "kill-worker-at": { type: "string" },
+    batch: { type: "boolean", default: false },
+    "batch-max": { type: "string" },
   },
   strict: true,
 });
@@ -38,7 +59,14 @@ const whole = (name: string, text: string) => {
 };
 const items = Math.ceil(whole("calls", args.calls) / 3);
 const calls = items * 3;
-const workerCounts = args.workers.split(",").map((w) => whole("workers", w));
+const killAt = args["kill-worker-at"] === undefined ? undefined : Number(args["kill-worker-at"]);
+if (killAt !== undefined && !(killAt > 0 && killAt < 1))
+  throw new Error("--kill-worker-at must be a fraction between 0 and 1, e.g. 0.6");
+const workerCounts = (killAt !== undefined && args.workers === "1,2" ? "2" : args.workers)
+  .split(",")
+  .map((w) => whole("workers", w));
+const batchMax =
+  args["batch-max"] === undefined ? undefined : whole("batch-max", args["batch-max"]);
 const concurrency = whole("concurrency", args.concurrency);
 const latencyMs = whole("latency-ms", args["latency-ms"]);
 const root = process.cwd();
@@ -55,6 +83,7 @@ interface Row {
   queueMs: number;
   wallMs: number;
   each: WorkerFigures[];
+  billing: BillingFigures;
 }
 
 function run(args: string[], input: { dir: string; env: NodeJS.ProcessEnv }) {
@@ -106,6 +135,12 @@ function startWorker(input: { dir: string; env: NodeJS.ProcessEnv; file: string 
   });
   return {
     ready,
+    pid: child.pid!,
+    kill: async () => {
+      child.kill("SIGKILL");
+      await exited;
+      return { graded, cpuMs: 0, peakRssMb: 0 };
+    },
     async stop(): Promise<WorkerFigures> {
       child.kill("SIGTERM");
       await exited;
@@ -115,28 +150,16 @@ function startWorker(input: { dir: string; env: NodeJS.ProcessEnv; file: string 
   };
 }
 
-async function waitForRun(url: string, runId: string): Promise<string> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    for (;;) {
-      const { rows } = await client.query<{ status: string }>(
-        "SELECT status FROM runs WHERE id = $1",
-        [runId],
-      );
-      const status = rows[0]?.status ?? "missing";
-      if (!["queued", "running"].includes(status)) return status;
-      await new Promise((resolve) => setTimeout(resolve, 500));
-    }
-  } finally {
-    await client.end();
-  }
-}
-
-async function oneRow(input: { workers: number; dir: string; standIn: string; pgBin: string }) {
+async function oneRow(input: { workers: number; dir: string; standIn: StandIn; pgBin: string }) {
   const server = await startThrowawayPostgres(input.pgBin);
   try {
-    const env = { ...cliEnv(input.standIn), DATABASE_URL: server.url };
+    const env = {
+      ...cliEnv(input.standIn.url),
+      DATABASE_URL: server.url,
+      ...(killAt !== undefined ? { RUBRIC_STUDIO_WORKER_HEARTBEAT_SECONDS: "10" } : {}),
+      ...(batchMax !== undefined ? { RUBRIC_STUDIO_BATCH_MAX_REQUESTS: String(batchMax) } : {}),
+    };
+    const before = await input.standIn.stats();
     // Migrated once, before the workers start.
     const migrated = await run(["report", "latest"], { dir: input.dir, env });
     if (!/no stored run yet/.test(migrated.stderr)) throw new Error(migrated.stderr);
@@ -154,17 +177,61 @@ async function oneRow(input: { workers: number; dir: string; standIn: string; pg
         "--detach",
         "--concurrency",
         String(concurrency),
+        ...(args.batch ? ["--batch", "--poll-interval", "1"] : []),
       ],
       { dir: input.dir, env },
     );
     if (queued.code !== 0) throw new Error(queued.stderr);
     const queueMs = performance.now() - started;
     console.error(queued.stderr.trim());
-    const status = await waitForRun(server.url, queued.stdout.trim());
+    const runId = queued.stdout.trim();
+    let kill: KillFigures | undefined;
+    let killed: WorkerFigures | undefined;
+    if (killAt !== undefined) {
+      const now = await untilBilled({
+        standIn: input.standIn,
+        before,
+        target: Math.ceil(killAt * calls),
+      });
+      const victim = workers.shift()!;
+      killed = await victim.kill();
+      const killedAt = performance.now();
+      // Its sockets close with it: what it had sent and not had answered is abandoned.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const afterKill = await input.standIn.stats();
+      const claimed = await pendingClaims(server.url, victim.pid);
+      const replacement = startWorker({
+        dir: input.dir,
+        env,
+        file: path.join(input.dir, `worker-${input.workers}.json`),
+      });
+      workers.push(replacement);
+      await replacement.ready;
+      kill = {
+        answeredAtKill: billedSince(before, now),
+        inFlight: afterKill.abandoned - before.abandoned,
+        inFlightBefore: now.inFlight,
+        claimed,
+        afterKillMs: 0,
+      };
+      const status = await waitForRun(server.url, runId);
+      kill.afterKillMs = performance.now() - killedAt;
+      if (status !== "completed") throw new Error(`the run ended ${status}`);
+    }
+    const status = await waitForRun(server.url, runId);
     const wallMs = performance.now() - started;
     if (status !== "completed") throw new Error(`the run ended ${status}`);
     const each = await Promise.all(workers.map((w) => w.stop()));
-    return { workers: input.workers, queueMs, wallMs, each } satisfies Row;
+    if (killed) each.unshift(killed);
+    const billing = billingFigures({
+      before,
+      after: await input.standIn.stats(),
+      planned: calls,
+      resultsPlanned: items,
+      stored: await storedResults(server.url, runId),
+      ...(kill ? { kill } : {}),
+    });
+    return { workers: input.workers, queueMs, wallMs, each, billing } satisfies Row;
   } finally {
     server.stop();
   }
@@ -178,9 +245,10 @@ function render(rows: Row[]): string {
     `${(r.wallMs / 1000).toFixed(1)} s`,
     (calls / (r.wallMs / 1000)).toFixed(0),
     r.each
-      .map(
-        (w) =>
-          `${w.graded.toLocaleString("en-US")} results, ${(w.cpuMs / Math.max(1, w.graded * 3)).toFixed(3)} ms, ${w.peakRssMb.toFixed(0)} MB`,
+      .map((w) =>
+        w.peakRssMb === 0
+          ? `killed after ${w.graded.toLocaleString("en-US")} results`
+          : `${w.graded.toLocaleString("en-US")} results, ${(w.cpuMs / Math.max(1, w.graded * 3)).toFixed(3)} ms, ${w.peakRssMb.toFixed(0)} MB`,
       )
       .join(" | "),
   ]);
@@ -209,16 +277,17 @@ async function main() {
     );
     for (const workers of workerCounts) {
       console.error(`${calls.toLocaleString("en-US")} judge calls, ${workers} worker(s)...`);
-      rows.push(await oneRow({ workers, dir, standIn: standIn.url, pgBin }));
+      rows.push(await oneRow({ workers, dir, standIn, pgBin }));
     }
   } finally {
     standIn.stop();
     await rm(dir, { recursive: true, force: true });
   }
   console.log(
-    `bench:queue · ${calls.toLocaleString("en-US")} judge calls (${items.toLocaleString("en-US")} items × 3 criteria) · concurrency ${concurrency} per worker · stand-in latency ${latencyMs} ms · Node ${process.version}`,
+    `bench:queue · ${calls.toLocaleString("en-US")} judge calls (${items.toLocaleString("en-US")} items × 3 criteria) · concurrency ${concurrency} per worker · stand-in latency ${latencyMs} ms${args.batch ? ` · --batch (split at ${(batchMax ?? 100_000).toLocaleString("en-US")} requests)` : ""}${killAt !== undefined ? ` · kill -9 of a worker at ${killAt * 100}%` : ""} · Node ${process.version}`,
   );
   console.log(render(rows));
+  console.log(renderBilling(rows.map((r) => ({ workers: r.workers, billing: r.billing }))));
 }
 
 await main();

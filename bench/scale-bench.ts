@@ -9,6 +9,7 @@ import {
   startThrowawayPostgres,
   type ThrowawayPostgres,
 } from "./throwaway-postgres";
+import { killAndResume, renderKillRows, type KillRow } from "./kill-resume";
 import { PRELOAD, startStandIn, suiteText, writeDataset } from "./stand-in-process";
 
 // `npm run bench:scale` (issue 20): the whole `rubric-studio eval` process on a
@@ -20,6 +21,7 @@ import { PRELOAD, startStandIn, suiteText, writeDataset } from "./stand-in-proce
 // process's peak RSS, read by a preload as the process exits.
 //
 //   --max N          the largest size (default 100000)
+//   --calls LIST     these sizes instead (e.g. 3000,30000)
 //   --concurrency N  (default 256)
 //   --latency-ms N   the stand-in's reply time (default 20)
 //   --cli DIR        (repeatable) time that checkout's CLI instead of this one's, each in turn
@@ -29,6 +31,9 @@ import { PRELOAD, startStandIn, suiteText, writeDataset } from "./stand-in-proce
 //   --database-url U the same on a Postgres server (implies --store; `throwaway` starts a
 //                    Postgres 15 of its own, bench/throwaway-postgres.ts); each run's suite text
 //                    is new, so the judge cache of an earlier run answers nothing
+//   --kill-at F      (with --store) per size, `kill -9` the eval once the stand-in has answered
+//                    that share (0..1) of its calls, then `rubric-studio resume RUN_ID`; prints
+//                    what the kill cost instead of the table above (bench/kill-resume.ts)
 //
 // Every size is items × 3 criteria (10^6 calls: 333,334 items), as a file run
 // from the CLI may plan (10,000,000 cells); a checkout given with --cli whose
@@ -37,11 +42,13 @@ import { PRELOAD, startStandIn, suiteText, writeDataset } from "./stand-in-proce
 const { values: args } = parseArgs({
   options: {
     max: { type: "string", default: "100000" },
+    calls: { type: "string" },
     concurrency: { type: "string", default: "256" },
     "latency-ms": { type: "string", default: "20" },
     cli: { type: "string", multiple: true },
     store: { type: "boolean", default: false },
     "database-url": { type: "string" },
+    "kill-at": { type: "string" },
   },
   strict: true,
 });
@@ -54,8 +61,13 @@ const max = whole("max", args.max);
 const concurrency = whole("concurrency", args.concurrency);
 const latencyMs = whole("latency-ms", args["latency-ms"]);
 const cliRoots = (args.cli ?? [process.cwd()]).map((dir) => path.resolve(dir));
-const sizes = [1_000, 10_000, 100_000, 1_000_000].filter((n) => n <= max);
-const store = args.store || args["database-url"] !== undefined;
+const sizes = args.calls
+  ? args.calls.split(",").map((n) => whole("calls", n))
+  : [1_000, 10_000, 100_000, 1_000_000].filter((n) => n <= max);
+const killAt = args["kill-at"] === undefined ? undefined : Number(args["kill-at"]);
+if (killAt !== undefined && !(killAt > 0 && killAt < 1))
+  throw new Error("--kill-at must be a fraction between 0 and 1, e.g. 0.6");
+const store = args.store || args["database-url"] !== undefined || killAt !== undefined;
 let runNumber = 0;
 
 /** items × criteria × jurors ≈ calls. */
@@ -73,16 +85,13 @@ interface Row {
   refused?: string;
 }
 
-async function runCli(input: {
-  bin: string;
+/** The store's environment and the eval's arguments of one run (a new suite file, a new PGlite folder). */
+async function runSetup(input: {
   dir: string;
   url: string;
   calls: number;
-  results: number;
-  /** --store: the Postgres URL, or undefined for PGlite. */
   databaseUrl: string | undefined;
 }) {
-  const benchFile = path.join(input.dir, "figures.json");
   const suite = `suite-${++runNumber}.yaml`;
   await writeFile(
     path.join(input.dir, suite),
@@ -93,12 +102,27 @@ async function runCli(input: {
     : input.databaseUrl
       ? { DATABASE_URL: input.databaseUrl }
       : { RUBRIC_STUDIO_DATA_DIR: path.join(input.dir, `pglite-${runNumber}`) };
-  const env = { ...cliEnv(input.url), BENCH_FILE: benchFile, ...history };
   const cliArgs = [
     ...["eval", "--config", suite, "--concurrency", String(concurrency)],
     ...["--reporter", "ndjson", "--output", "report.ndjson"],
     ...(store ? ["--store"] : []),
   ];
+  return { env: { ...cliEnv(input.url), ...history }, cliArgs };
+}
+
+async function runCli(input: {
+  bin: string;
+  dir: string;
+  url: string;
+  calls: number;
+  results: number;
+  /** --store: the Postgres URL, or undefined for PGlite. */
+  databaseUrl: string | undefined;
+}) {
+  const benchFile = path.join(input.dir, "figures.json");
+  const setup = await runSetup(input);
+  const env = { ...setup.env, BENCH_FILE: benchFile };
+  const cliArgs = setup.cliArgs;
   const started = performance.now();
   const { code, stderr } = await new Promise<{ code: number | null; stderr: string }>(
     (resolve, reject) => {
@@ -184,6 +208,7 @@ async function main() {
   const standIn = await startStandIn(latencyMs);
   const dir = await mkdtemp(path.join(tmpdir(), "rubric-bench-scale-"));
   const rows = new Map<string, Row[]>(cliRoots.map((root) => [root, []]));
+  const killRows: KillRow[] = [];
   try {
     await writeFile(path.join(dir, "preload.mjs"), PRELOAD);
     for (const calls of sizes) {
@@ -193,6 +218,24 @@ async function main() {
       console.error(
         `${planned.toLocaleString("en-US")} judge calls: ${shape.items} items × ${shape.criteria} criteria × ${shape.jury} juror(s)`,
       );
+      if (killAt !== undefined) {
+        const setup = await runSetup({ dir, url: standIn.url, calls: planned, databaseUrl });
+        const bin = path.join(cliRoots[0]!, "bin/rubric-studio.mjs");
+        killRows.push(
+          await killAndResume({
+            call: { bin, dir, env: setup.env },
+            standIn,
+            evalArgs: setup.cliArgs,
+            planned,
+            results: shape.items,
+            killAt,
+            benchFile: path.join(dir, "figures.json"),
+            databaseUrl,
+          }),
+        );
+        console.error(renderKillRows(killRows.slice(-1)));
+        continue;
+      }
       // Each checkout in turn on the same dataset, so load on the machine lands on both.
       for (const root of cliRoots) {
         const bin = path.join(root, "bin/rubric-studio.mjs");
@@ -216,6 +259,11 @@ async function main() {
   console.log(
     `bench:scale · concurrency ${concurrency} · stand-in latency ${latencyMs} ms · ndjson to a file${store ? ` · --store on ${databaseUrl ? (throwaway?.version ?? "Postgres (--database-url)") : "PGlite"}` : ""} · Node ${process.version}`,
   );
+  if (killAt !== undefined) {
+    console.log(`kill -9 once ${killAt * 100}% of the calls are answered, then resume RUN_ID`);
+    console.log(renderKillRows(killRows));
+    return;
+  }
   for (const [root, list] of rows) console.log(`\n${render(root, list)}`);
 }
 

@@ -54,17 +54,52 @@ export const PRELOAD = `import { writeFileSync } from "node:fs";
 process.on("exit", () => { const u = process.cpuUsage(); writeFileSync(process.env.BENCH_FILE, JSON.stringify({ cpuMs: (u.user + u.system) / 1000, peakRssMb: process.resourceUsage().maxRSS / 1024 })); });
 `;
 
-export async function startStandIn(latencyMs: number): Promise<{ url: string; stop(): void }> {
+/** What the stand-in has seen since it started (its `stats` line, fake-messages-api-main.ts). */
+export interface StandInStats {
+  requests: number;
+  /** Plain calls answered 200: billed. */
+  answered: number;
+  /** Received and not answered yet. */
+  inFlight: number;
+  /** The client left before the answer (a killed process's calls in flight). */
+  abandoned: number;
+  /** Requests in each Message Batch created, in order. */
+  batches: number[];
+  /** Batched custom_ids billed once, and more than once. */
+  batchBilled: { once: number; more: number };
+}
+
+export interface StandIn {
+  url: string;
+  stats(): Promise<StandInStats>;
+  stop(): void;
+}
+
+export async function startStandIn(latencyMs: number): Promise<StandIn> {
   const child: ChildProcess = spawn(
     process.execPath,
     ["--import", "tsx", STAND_IN, "--latency-ms", String(latencyMs)],
     { stdio: ["pipe", "pipe", "inherit"] },
   );
+  const waiting: { resolve: (rest: string) => void; reject: (error: Error) => void }[] = [];
   const url = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout! }).on("line", (line) => {
       if (line.startsWith("READY ")) resolve(line.slice(6));
+      if (line.startsWith("STATS ")) waiting.shift()?.resolve(line.slice(6));
     });
-    child.once("exit", (code) => reject(new Error(`the stand-in exited (${code})`)));
+    child.once("exit", (code) => {
+      const error = new Error(`the stand-in exited (${code})`);
+      reject(error);
+      for (const w of waiting.splice(0)) w.reject(error);
+    });
   });
-  return { url, stop: () => child.kill("SIGTERM") };
+  return {
+    url,
+    async stats() {
+      const reply = new Promise<string>((resolve, reject) => waiting.push({ resolve, reject }));
+      child.stdin!.write("stats\n");
+      return JSON.parse(await reply) as StandInStats;
+    },
+    stop: () => child.kill("SIGTERM"),
+  };
 }

@@ -8,7 +8,11 @@ import { startFakeMessagesApi, type FakeReply } from "./fake-messages-api";
 // Prints `READY <url>` on stdout once it listens; stops on SIGTERM or SIGINT.
 // A line `stats` on stdin prints `STATS {"requests":n,"rateLimited":m,"usage":{...}}`:
 // what it has received, how many of those it answered 429, and the input usage
-// it reported (uncached, cache writes, cache reads), since it started.
+// it reported (uncached, cache writes, cache reads), since it started; with
+// `answered` (200 replies, billed), `inFlight` (received, not answered yet),
+// `abandoned` (the client left before its answer: a killed process's calls in
+// flight) and `batches` (each Message Batch created: its request count) and
+// `batchBilled` (how many batched custom_ids were billed once, and more than once).
 // `--prompt-cache MIN_TOKENS` emulates the prompt cache (prompt-cache.ts) with
 // that minimum cacheable prefix.
 
@@ -68,7 +72,16 @@ process.stdout.write(`READY ${api.url}\n`);
 createInterface({ input: process.stdin }).on("line", (line) => {
   if (line.trim() === "stats")
     process.stdout.write(
-      `STATS ${JSON.stringify({ requests: api.requests.length, rateLimited, usage: api.usage() })}\n`,
+      `STATS ${JSON.stringify({
+        requests: api.requests.length,
+        rateLimited,
+        usage: api.usage(),
+        answered: api.answered(),
+        inFlight: api.inFlight(),
+        abandoned: api.abandoned(),
+        batches: api.batches.map((b) => b.requests.length),
+        batchBilled: billedCounts(),
+      })}\n`,
     );
 });
 
@@ -80,6 +93,15 @@ const stop = () => {
 };
 process.on("SIGTERM", stop);
 process.on("SIGINT", stop);
+
+function billedCounts(): { once: number; more: number } {
+  let once = 0;
+  let more = 0;
+  for (const times of api.batchBilled.values())
+    if (times === 1) once++;
+    else more++;
+  return { once, more };
+}
 
 function wholeNumber(name: string, text: string): number {
   const value = Number(text);

@@ -45,6 +45,10 @@ export interface FakeMessagesApi {
   setRespond(fn: FakeRespond): void;
   /** Requests received and not yet answered (or abandoned by the client). */
   inFlight(): number;
+  /** Plain requests answered 200 (a verdict sent, so billed), since it started. */
+  answered(): number;
+  /** Plain requests whose client left (a timeout, an abort, a killed process) before the answer. */
+  abandoned(): number;
   /** The input usage of every 200 reply sent so far, summed. */
   usage(): InputUsage;
   maxInFlight(): number;
@@ -89,6 +93,8 @@ export async function startFakeMessagesApi(
   const timers = new Set<NodeJS.Timeout>();
   let inFlight = 0;
   let maxInFlight = 0;
+  let answered = 0;
+  let abandoned = 0;
   let serial = 0;
   const sent: InputUsage = { input: 0, cacheWrite: 0, cacheWrite1h: 0, cacheRead: 0 };
   const cache = options.promptCache
@@ -190,7 +196,10 @@ export async function startFakeMessagesApi(
     // Cache entries are written when the request is processed, and readable once its response begins.
     const cached = "status" in reply ? undefined : cache?.admit(body);
     if (latencyMs > 0) await delay(latencyMs);
-    if (res.destroyed) return;
+    if (res.destroyed) {
+      abandoned++;
+      return;
+    }
     if ("status" in reply) {
       const payload = reply.body ?? {
         type: "error",
@@ -208,6 +217,7 @@ export async function startFakeMessagesApi(
       ...(cached ? { cacheUsage: cached.usage } : {}),
     });
     addUsage(sent, message.usage);
+    answered++;
     send(res, 200, message);
   }
 
@@ -235,6 +245,8 @@ export async function startFakeMessagesApi(
       respond = fn;
     },
     inFlight: () => inFlight,
+    answered: () => answered,
+    abandoned: () => abandoned,
     usage: () => ({ ...sent }),
     maxInFlight: () => maxInFlight,
     batches: batches.batches,
