@@ -141,6 +141,15 @@ export async function killAndResume(input: {
   };
 }
 
+/** ✓ when what was paid twice is at most what was in flight; PGlite's ledger cannot be read beside it. */
+function verdict(input: { twice: number; inFlight: number; row: KillRow }): string {
+  if (input.twice <= input.inFlight && input.row.answered >= input.row.planned)
+    return "✓ (≤ in flight)";
+  if (input.row.claimed === undefined)
+    return "? (beyond the stand-in's unanswered; PGlite's claims unread)";
+  return "✗ beyond in flight";
+}
+
 export function renderKillRows(rows: KillRow[]): string {
   const n = (value: number) => value.toLocaleString("en-US");
   const head = [
@@ -163,7 +172,7 @@ export function renderKillRows(rows: KillRow[]): string {
       n(r.answeredAtKill),
       `${r.claimed === undefined ? "n/a" : n(r.claimed)} · ${n(r.inFlight)} (${n(r.inFlightBefore)})`,
       n(r.answered),
-      `${n(twice)} ${twice <= inFlight && r.answered >= r.planned ? "✓ (≤ in flight)" : "✗ beyond in flight"}`,
+      `${n(twice)} ${verdict({ twice, inFlight, row: r })}`,
       `${n(r.storedAtKill)} → ${n(r.storedAtEnd)} of ${n(r.results)} ${r.storedAtEnd === r.results ? "✓" : "✗"}`,
       `${(r.resume.wallMs / 1000).toFixed(2)} s`,
       `${(r.resume.cpuMs / 1000).toFixed(2)} s`,
