@@ -10,7 +10,7 @@ import { ReviewView } from "@/components/results/review-view";
 import { ReusedNote } from "@/components/results/reused-note";
 import styles from "@/components/results/results.module.css";
 import { Stat } from "@/components/results/status-counts";
-import { StatusBadge } from "@/components/results/status-badge";
+import { ResultStatus } from "@/components/results/result-status";
 import { scoreStatValue } from "@/components/results/score-stat";
 import { TranscriptView } from "@/components/results/transcript-view";
 import { TreePath } from "@/components/results/tree-path";
@@ -76,11 +76,7 @@ export default async function EvalResultPage({
       <h1 className={styles.title} data-testid="result-name">
         {result.name}
       </h1>
-      <p>
-        <StatusBadge status={result.status} />{" "}
-        <span data-testid="result-reason">{result.reason}</span>
-      </p>
-      {result.note ? <p className={styles.muted}>{result.note}</p> : null}
+      <ResultStatus result={result} />
       {result.gates.length ? (
         <p className={styles.down}>Failed gates: {result.gates.join("; ")}</p>
       ) : null}
