@@ -1,5 +1,6 @@
 import Link from "next/link";
 import type { BaselineComparison } from "@/lib/engine/results/report";
+import { gradedChangeOf } from "@/lib/engine/trust/compare-baseline";
 import { formatDelta, formatScore } from "./format";
 import { StatusBadge } from "./status-badge";
 import styles from "./results.module.css";
@@ -15,8 +16,13 @@ export function RunComparison({
   comparison: BaselineComparison;
   headRunId: string;
 }) {
-  const rank = (d: BaselineComparison["deltas"][number]) =>
-    d.newlyFailing ? 0 : d.newlyPassing ? 1 : d.regressed ? 2 : 3;
+  type Delta = BaselineComparison["deltas"][number];
+  // Graded in one run and not the other (deferred, skipped): no pass or fail, but a change.
+  const graded = (d: Delta) => gradedChangeOf(d);
+  const rank = (d: Delta) =>
+    d.newlyFailing ? 0 : d.newlyPassing ? 1 : d.regressed ? 2 : graded(d) ? 3 : 4;
+  const nowGraded = comparison.deltas.filter((d) => graded(d) === "now_graded").length;
+  const noLongerGraded = comparison.deltas.filter((d) => graded(d) === "no_longer_graded").length;
   const deltas = [...comparison.deltas].sort(
     (a, b) =>
       rank(a) - rank(b) ||
@@ -32,6 +38,10 @@ export function RunComparison({
           {comparison.regressions} regressed (a drop of more than {comparison.maxDrop.toFixed(2)},
           or newly failing)
         </span>
+        {nowGraded ? <span data-testid="now-graded">{nowGraded} now graded</span> : null}
+        {noLongerGraded ? (
+          <span data-testid="no-longer-graded">{noLongerGraded} no longer graded</span>
+        ) : null}
         <span>{comparison.unmatched} not in the earlier run</span>
       </div>
       <table className={styles.table}>
@@ -81,7 +91,11 @@ export function RunComparison({
                     ? "newly passing"
                     : d.regressed
                       ? "regressed"
-                      : ""}
+                      : graded(d) === "now_graded"
+                        ? "now graded"
+                        : graded(d) === "no_longer_graded"
+                          ? "no longer graded"
+                          : ""}
               </td>
             </tr>
           ))}

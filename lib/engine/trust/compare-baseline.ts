@@ -5,6 +5,7 @@ import type {
   EvalResult,
   Report,
 } from "../results/report";
+import { NOT_GRADED } from "./regrade/flip-kind";
 
 // The score-delta gate: each result against the same result (same eval and
 // cell) of a baseline run. A drop of more than `maxDrop` on the 0..1 scale is
@@ -43,6 +44,23 @@ export function deltaOf(input: {
     // A hair of tolerance so that a drop of exactly maxDrop passes.
     regressed: newlyFailing || (delta !== null && -delta > input.maxDrop + 1e-9),
   };
+}
+
+/**
+ * Whether a result was graded in one run and not the other (not graded: skipped or deferred, as
+ * the flips page counts it). Neither a pass nor a fail, so never newly passing, newly failing or a
+ * regression; the History page's comparison says it apart so that a changed status is never
+ * left unsaid (`now_graded`: deferred → passed, say). Null when both sides were graded, neither
+ * was, or the result is not in the baseline.
+ */
+export function gradedChangeOf(
+  d: Pick<BaselineDelta, "baselineStatus" | "status">,
+): "now_graded" | "no_longer_graded" | null {
+  if (d.baselineStatus === null) return null;
+  const before = !NOT_GRADED.includes(d.baselineStatus);
+  const now = !NOT_GRADED.includes(d.status);
+  if (before === now) return null;
+  return now ? "now_graded" : "no_longer_graded";
 }
 
 /** Whether the reports show a delta (a regression, a status change or any drop). */
