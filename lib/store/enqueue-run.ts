@@ -3,7 +3,7 @@ import { loadSuite } from "../config/load-suite";
 import { suiteFileName } from "../config/suite-file-name";
 import type { LoadResult, SuiteConfig } from "../config/types";
 import { planCells, planTotals } from "../engine/plan/plan-suite";
-import { resolveAsIfKeyed } from "../engine/plan/resolve-provider";
+import { resolveAsIfKeyed, resolveProvider } from "../engine/plan/resolve-provider";
 import type { PrismaClient } from "./connection";
 import { createRunStore, type RunConfig, type StartedBy } from "./run-store";
 import {
@@ -37,6 +37,11 @@ export async function enqueuePlannedRun(input: {
   config: RunConfig;
   startedBy: StartedBy;
   filter?: RegExp;
+  /**
+   * The keys of the workers that will grade the run, when known (the dashboard's own): its planned
+   * judge calls are then those they will make, a cell whose key is missing deferring with none.
+   */
+  hasKey?: (keyEnv: string) => boolean;
 }): Promise<{ runId: string; cells: number; jobs: number }> {
   const store = createRunStore(input.prisma);
   // Counted as the workers will grade them: another vendor's cells make their calls too.
@@ -51,7 +56,17 @@ export async function enqueuePlannedRun(input: {
     name: input.suiteName,
     yaml: input.yaml,
   });
-  const plannedJudgeCalls = totals.judgeCalls;
+  const hasKey = input.hasKey;
+  const plannedJudgeCalls = hasKey
+    ? planTotals({
+        ...plan,
+        resolveModel: (model) =>
+          resolveProvider(model, {
+            ...(input.suite.providers ? { declared: input.suite.providers } : {}),
+            hasKey,
+          }),
+      }).judgeCalls
+    : totals.judgeCalls;
   const runId = await store.createRun({
     suiteId,
     suiteVersionId,
@@ -89,6 +104,8 @@ export async function enqueueSuiteRun(input: {
   loaded?: LoadResult;
   /** "Run as batch": the workers grade it through Message Batches (half price, up to 24 h). */
   batch?: boolean;
+  /** Whether the server that grades the run has a key (its planned judge calls leave out the cells that will defer). */
+  hasKey?: (keyEnv: string) => boolean;
 }): Promise<EnqueueSuiteRunResult> {
   const row = UUID.test(input.suiteId)
     ? await input.prisma.suite.findUnique({ where: { id: input.suiteId }, select: { name: true } })
@@ -122,6 +139,7 @@ export async function enqueueSuiteRun(input: {
       yaml: input.yaml,
       config,
       startedBy: "dashboard",
+      ...(input.hasKey ? { hasKey: input.hasKey } : {}),
     });
     return { ok: true, value };
   } finally {

@@ -75,6 +75,36 @@ describe("enqueueSuiteRun", () => {
     expect(run?.config).toMatchObject({ plannedJudgeCalls: 3 });
   }, 60_000);
 
+  it("counts no judge call for a cell the server has no key for: it defers (the CLI's Grading line says the same)", async () => {
+    // Claude for one eval, an OpenAI jury of 2 for the other; the server holds the Anthropic key only.
+    const yaml = YAML.replace(
+      "  - name: refund\n",
+      "    judge: { model: openai:gpt-4.1-mini, jury: { size: 2 } }\n  - name: refund\n",
+    );
+    const { suiteId } = await createRunStore(database.prisma).saveSuiteVersion({
+      name: `enqueue keyless ${Date.now()}`,
+      yaml,
+    });
+    const planned = async (keys: string[]) => {
+      const started = await enqueueSuiteRun({
+        prisma: database.prisma,
+        databaseUrl: database.url,
+        suiteId,
+        yaml,
+        judgeModel: "claude-sonnet-4-6",
+        toolVersion: "0.0.0",
+        hasKey: (name) => keys.includes(name),
+      });
+      if (!started.ok) throw new Error(started.message);
+      expect(started.value.cells).toBe(2);
+      const run = await database.prisma.run.findUnique({ where: { id: started.value.runId } });
+      return (run?.config as { plannedJudgeCalls?: number }).plannedJudgeCalls;
+    };
+    expect(await planned([])).toBe(0);
+    expect(await planned(["ANTHROPIC_API_KEY"])).toBe(1);
+    expect(await planned(["ANTHROPIC_API_KEY", "OPENAI_API_KEY"])).toBe(3);
+  }, 60_000);
+
   it("answers not_found for an unknown suite and bad_request for text that does not load", async () => {
     const missing = await enqueueSuiteRun({
       prisma: database.prisma,

@@ -3,6 +3,9 @@ import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { PlanPanel } from "../../../components/authoring/plan-panel";
 import { checkedDraft, explainedDraft } from "./checked-draft";
+import { checkDraft } from "../../../lib/engine/plan/check-draft";
+import { cacheMinimumOf } from "../../../lib/judge/cache-minimums";
+import { priceOf } from "../../../lib/judge/pricing";
 import { formatUsd } from "../../../lib/engine/results/format-score";
 
 // The editor's plan panel (issue 10, item 5): per eval, as `eval --explain`
@@ -128,5 +131,30 @@ describe("the plan panel's unchanged rerun", () => {
       /title="A run from here is stored, so the judge cache answers[^"]*judge errors are not cached and are paid again\.">\s*unchanged rerun/,
     );
     expect(check.plan!.assumptions).toContain("judge errors are not cached");
+  });
+
+  it("says its calls and projected cost are those of a run where none defers, when some cell will defer here", () => {
+    const keyless = checkDraft({
+      text: SUITE,
+      file: "suite.yaml",
+      priceOf,
+      cacheMinimumOf,
+      defaultModel: "claude-sonnet-4-5",
+      judgeUnavailable: "no judge key: set ANTHROPIC_API_KEY to grade for real",
+    });
+    const deferring = text(
+      renderToStaticMarkup(createElement(PlanPanel, { check: keyless, checking: false })),
+    );
+    expect(deferring).toContain("3 judge calls if none defers");
+    expect(deferring).toContain("projected if none defers, with the prompt cache");
+    expect(deferring).toContain("2 will defer");
+    const keyed = text(
+      renderToStaticMarkup(
+        createElement(PlanPanel, { check: checkedDraft(SUITE), checking: false }),
+      ),
+    );
+    expect(keyed).toContain("3 judge calls ");
+    expect(keyed).not.toContain("if none defers");
+    expect(keyed).toContain("projected, with the prompt cache");
   });
 });
