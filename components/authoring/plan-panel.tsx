@@ -22,9 +22,6 @@ export function PlanPanel({
 }) {
   const plan = check?.plan ?? null;
   const errors = check?.issues.filter((i) => i.severity === "error").length ?? 0;
-  // The figures size the suite as a run with every key would grade it; a deferred cell makes no
-  // call, so when some cell defers here they say so rather than what a run from here will make.
-  const ifNoneDefers = (plan?.deferred.length ?? 0) > 0 ? " if none defers" : "";
   return (
     <section className="panel" aria-label="Plan" data-testid="plan-panel">
       <h2>Plan {checking ? <span className="spinner" aria-label="Updating" /> : null}</h2>
@@ -45,10 +42,7 @@ export function PlanPanel({
               <div className="value" data-testid="plan-calls">
                 {formatInt(plan.judgeCalls)}
               </div>
-              <div className="label" data-testid="plan-calls-label">
-                {plan.judgeCalls === 1 ? "judge call" : "judge calls"}
-                {ifNoneDefers}
-              </div>
+              <div className="label">{plan.judgeCalls === 1 ? "judge call" : "judge calls"}</div>
             </div>
             <div className="metric">
               <div className="value" data-testid="plan-naive-cost">
@@ -69,7 +63,7 @@ export function PlanPanel({
                   plan.evals.reduce((n, e) => n + e.unpricedCalls, 0),
                 )}
               </div>
-              <div className="label">projected{ifNoneDefers}, with the prompt cache</div>
+              <div className="label">projected, with the prompt cache</div>
               {plan.generationCalls > 0 ? (
                 <div className="metric-note" data-testid="plan-cost-apart">
                   judges {usd(plan.costUsd)} + generation {usd(plan.generationUsd)}
@@ -94,7 +88,13 @@ export function PlanPanel({
             {plan.cells === 1 ? "cell" : "cells"} of{" "}
             {plan.evalCount === 1 ? "1 eval" : `${formatInt(plan.evalCount)} evals`} ·{" "}
             <strong data-testid="plan-deferred-count">{formatInt(plan.deferred.length)}</strong>{" "}
-            will defer ·{" "}
+            will defer
+            {/* The figures size the suite as a run with every key would grade it; a deferred cell
+                makes no call, so when some cell defers here the line says its calls are counted. */}
+            {plan.deferred.length > 0 ? (
+              <span data-testid="plan-deferred-counted"> (counted above as if graded)</span>
+            ) : null}{" "}
+            ·{" "}
             <span title="A run from here is stored, so the judge cache answers a rerun's calls on fixed responses; judge errors are not cached and are paid again.">
               unchanged rerun
             </span>{" "}

@@ -133,7 +133,7 @@ describe("the plan panel's unchanged rerun", () => {
     expect(check.plan!.assumptions).toContain("judge errors are not cached");
   });
 
-  it("says its calls and projected cost are those of a run where none defers, when some cell will defer here", () => {
+  it("says its calls and projected cost count the cells that will defer here as if graded", () => {
     const keyless = checkDraft({
       text: SUITE,
       file: "suite.yaml",
@@ -145,16 +145,15 @@ describe("the plan panel's unchanged rerun", () => {
     const deferring = text(
       renderToStaticMarkup(createElement(PlanPanel, { check: keyless, checking: false })),
     );
-    expect(deferring).toContain("3 judge calls if none defers");
-    expect(deferring).toContain("projected if none defers, with the prompt cache");
-    expect(deferring).toContain("2 will defer");
+    expect(deferring).toContain("3 judge calls ");
+    expect(deferring).toContain("2 will defer (counted above as if graded) ·");
     const keyed = text(
       renderToStaticMarkup(
         createElement(PlanPanel, { check: checkedDraft(SUITE), checking: false }),
       ),
     );
     expect(keyed).toContain("3 judge calls ");
-    expect(keyed).not.toContain("if none defers");
+    expect(keyed).not.toContain("as if graded");
     expect(keyed).toContain("projected, with the prompt cache");
   });
 });
