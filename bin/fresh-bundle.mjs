@@ -1,7 +1,8 @@
 // Whether a bundle in dist/ is newer than every TypeScript source under lib/
-// and package.json: then it is run as is; otherwise the caller runs the
-// TypeScript through tsx, so a fresh edit is never shadowed by a stale build.
+// and package.json: then it is run as is; otherwise the TypeScript runs
+// through tsx, so a fresh edit is never shadowed by a stale build.
 import { readdirSync, statSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 
 function newestSource(dir) {
   let newest = 0;
@@ -22,5 +23,21 @@ export function bundleIsFresh(root, bundle) {
     );
   } catch {
     return false;
+  }
+}
+
+/**
+ * Runs a thread's entry: `dist/offthread/<name>.mjs` when it is fresh, else its TypeScript `source`
+ * (a path from the project's root) through tsx.
+ */
+export async function runFreshOrSource(name, source) {
+  const root = fileURLToPath(new URL("..", import.meta.url));
+  const bundle = `${root}dist/offthread/${name}.mjs`;
+  if (bundleIsFresh(root, bundle)) {
+    await import(bundle);
+  } else {
+    const { register } = await import("tsx/esm/api");
+    register();
+    await import(`${root}${source}`);
   }
 }

@@ -214,8 +214,8 @@ export async function storeRunFigures(
   });
   // A run none of whose results had several judges has nothing to compute: no thread is started
   // for it (a worker's thread and its bundle were ~100 MB of the worker's peak for an empty sample).
-  const compute = sample.results.length === 0 ? inProcessAgreement : input.computeAgreement;
-  const agreement = await (compute ?? inProcessAgreement)(sample);
+  const compute = (sample.results.length > 0 && input.computeAgreement) || inProcessAgreement;
+  const agreement = await compute(sample);
   if (agreement.ok) await keepAgreement(prisma, { runId, agreement: agreement.value });
 }
 
