@@ -4,7 +4,7 @@ import type { PlannedCell } from "../grade/planned-cell";
 import { SKIPPED, type CallJudge } from "../grade/call-judge";
 import { combineJudges } from "../combine/combine-judges";
 import { criterionResults } from "../combine/criterion-results";
-import { formatScore } from "../results/format-score";
+import { formatScore, thresholdReason } from "../results/format-score";
 import { gradeReviewCell } from "../review/grade-review";
 import { gradePairwiseCell } from "../pairwise/grade-pairwise";
 import { runJudge } from "./run-judge";
@@ -141,7 +141,7 @@ export async function gradeCell(input: {
           ? "a perfect score (strict)"
           : `score ${s.toFixed(2)} is short of the perfect 1.00 that strict requires`;
     } else {
-      reason = `score ${s.toFixed(2)} ${s >= rubric.threshold - 1e-9 ? "≥" : "<"} threshold ${rubric.threshold.toFixed(2)}`;
+      reason = thresholdReason({ score: s, threshold: rubric.threshold, scale: rubric.scale });
     }
   }
 
