@@ -1,4 +1,4 @@
-import { sumUsage } from "../ports/judge-port";
+import { billedCalls, sumUsage } from "../ports/judge-port";
 import type { EvalResult } from "../results/report";
 import type { PlannedCell } from "../grade/planned-cell";
 import { SKIPPED, type CallJudge } from "../grade/call-judge";
@@ -187,7 +187,7 @@ export async function gradeCell(input: {
     usage,
     costUsd: calls.reduce((sum, c) => sum + (c.costUsd ?? 0), 0),
     // Requests actually sent: verdicts reused from the cache cost nothing now.
-    judgeCalls: calls.filter((c) => !c.reused).length,
+    judgeCalls: billedCalls(calls),
     latencyMs: Math.max(0, now() - started),
     calls,
   };
