@@ -47,7 +47,8 @@ function splitHost(args: string[]): { host?: string; rest: string[] } {
 }
 
 // Said before anything else is set up, so the minutes of building that follow are expected.
-if (mode === "start" && !buildIsCurrent()) console.log(`npm start: ${BUILD_NOTICE}`);
+const buildNoticeSaid = mode === "start" && !buildIsCurrent();
+if (buildNoticeSaid) console.log(`npm start: ${BUILD_NOTICE}`);
 
 const { host: hostArg, rest: nextArgs } = splitHost(process.argv.slice(3));
 const settings = readEnv();
@@ -155,7 +156,8 @@ console.log(
 // `npm start` builds first when .next is missing or older than the sources (a fresh clone, a pull).
 if (mode === "start") {
   try {
-    await ensureBuild();
+    // Its notice was said first thing (above), before the database and the worker.
+    await ensureBuild({ announced: buildNoticeSaid });
   } catch (error) {
     console.error(`error: ${(error as Error).message}; \`npm run build\` shows why`);
     await worker.stop();

@@ -7,6 +7,8 @@ import { pipeline } from "node:stream/promises";
 import type { SuiteConfig } from "../config/types";
 import type { EvalResult } from "../engine/results/report";
 import type { ReportHead } from "../engine/run-suite";
+import { knownCellNames } from "../engine/plan/plan-suite";
+import { prettyNameWidth } from "../report/pretty";
 import { REPORTERS, type ReporterName } from "../report/registry";
 import type { ResultWriter, RunStart } from "../report/result-stream";
 import type { CliIo } from "./cli-io";
@@ -133,6 +135,9 @@ export function runStartOf(input: {
     total: input.total,
     ...(config.maxCostUsd !== undefined ? { maxCostUsd: config.maxCostUsd } : {}),
     criteria: criterionNames(suite),
+    // The pretty report's name column, as wide as the widest name known before the run, so that
+    // the first results line up with the rest (a streamed dataset's item names still widen it).
+    nameWidth: prettyNameWidth(knownCellNames(suite)),
   };
 }
 

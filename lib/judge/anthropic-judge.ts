@@ -145,6 +145,7 @@ export function createAnthropicJudge(options: AnthropicJudgeOptions): TypedJudge
         ),
       );
     }
+    state.repaired = true;
     const repaired = readVerdict(second.message, schema);
     if (repaired.ok)
       return noted({ ok: true, verdict: repaired.verdict, call: record(repaired.raw) });

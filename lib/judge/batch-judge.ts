@@ -135,6 +135,7 @@ export function createBatchJudge(options: BatchJudgeOptions): TypedJudgePort {
           ),
         );
       addUsage(state.usage, second.message.usage);
+      state.repaired = true;
       state.modelVersion = second.message.model;
       const repaired = readVerdict(second.message, schema);
       if (repaired.ok)

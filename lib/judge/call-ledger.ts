@@ -14,6 +14,8 @@ import type { Verdict } from "../engine/ports/verdict";
 export interface CallState {
   attempts: number;
   usage: TokenUsage;
+  /** A repair request was answered (and billed): the record says `repaired`. */
+  repaired?: boolean;
   /** The `model` of the last reply: the version that answered. */
   modelVersion?: string;
 }
@@ -60,6 +62,7 @@ export function openCallLedger(input: {
     latencyMs: now() - started,
     usage: state.usage,
     costUsd: price ? costOf(price, state.usage) : null,
+    ...(state.repaired ? { repaired: true as const } : {}),
     ...(state.modelVersion ? { modelVersion: state.modelVersion } : {}),
     systemPromptSha256,
     ...(input.temperature !== undefined ? { temperature: input.temperature } : {}),

@@ -153,6 +153,7 @@ export function createOpenAIJudge(options: OpenAIJudgeOptions): TypedJudgePort {
         `${describeFailure(second)} (while repairing: ${reading.problem})`,
         reading.raw,
       );
+    state.repaired = true;
     const repaired = readReply({ completion: second.value, mode, schema });
     if (repaired.ok) return { ok: true, verdict: repaired.verdict, call: record(repaired.raw) };
     return failed(

@@ -141,8 +141,16 @@ function footer(report: Report, paint: Paint, cost: string): string[] {
   return lines;
 }
 
-const nameWidthOf = (result: EvalResult) =>
-  Math.min(NAME_WIDTH_CAP, displayWidth(stripControl(result.name).replace(/\n/g, " ")));
+const nameWidthOfName = (name: string) =>
+  Math.min(NAME_WIDTH_CAP, displayWidth(stripControl(name).replace(/\n/g, " ")));
+const nameWidthOf = (result: EvalResult) => nameWidthOfName(result.name);
+
+/** The name column for results whose names are known before the run (RunStart's nameWidth). */
+export function prettyNameWidth(names: Iterable<string>): number {
+  let width = 0;
+  for (const name of names) width = Math.max(width, nameWidthOfName(name));
+  return width;
+}
 
 /**
  * The title first, a line per result as it arrives (and what explains it when it did not

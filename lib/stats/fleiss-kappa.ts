@@ -1,4 +1,4 @@
-import { stat, undefinedStat, type Ratings, type StatResult } from "./result";
+import { SAME_RATINGS, stat, undefinedStat, type Ratings, type StatResult } from "./result";
 
 // Fleiss' kappa (Fleiss 1971, "Measuring nominal scale agreement among many
 // raters"): every unit rated by the same number of raters into nominal
@@ -23,10 +23,7 @@ export function fleissKappaFromCounts(table: number[][]): StatResult {
     const p = table.reduce((s, row) => s + row[j]!, 0) / (units * n);
     expected += p * p;
   }
-  if (expected === 1)
-    return undefinedStat(
-      "every rating is the same category, so agreement cannot be told from chance",
-    );
+  if (expected === 1) return undefinedStat(SAME_RATINGS);
   return stat((meanP - expected) / (1 - expected));
 }
 

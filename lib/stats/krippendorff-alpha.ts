@@ -1,4 +1,4 @@
-import { stat, undefinedStat, type Ratings, type StatResult } from "./result";
+import { SAME_RATINGS, stat, undefinedStat, type Ratings, type StatResult } from "./result";
 
 // Krippendorff's alpha by the coincidence-matrix method of Krippendorff (2011),
 // "Computing Krippendorff's Alpha-Reliability": any number of raters, missing
@@ -60,8 +60,7 @@ function alphaOf(level: MeasurementLevel, c: Coincidences): StatResult {
       expected += c.n[i]! * c.n[k]! * delta;
     }
   }
-  if (expected === 0)
-    return undefinedStat("every rating is the same value, so agreement cannot be told from chance");
+  if (expected === 0) return undefinedStat(SAME_RATINGS);
   return stat(1 - ((c.total - 1) * observed) / expected);
 }
 

@@ -3,7 +3,7 @@ import { loadSuite } from "../config/load-suite";
 import { suiteFileName } from "../config/suite-file-name";
 import type { LoadResult, SuiteConfig } from "../config/types";
 import { planCells, planTotals } from "../engine/plan/plan-suite";
-import { resolveAsIfKeyed, resolveProvider } from "../engine/plan/resolve-provider";
+import { resolveAsIfKeyed, resolveWithKeys } from "../engine/plan/resolve-provider";
 import type { PrismaClient } from "./connection";
 import { createRunStore, type RunConfig, type StartedBy } from "./run-store";
 import {
@@ -56,15 +56,10 @@ export async function enqueuePlannedRun(input: {
     name: input.suiteName,
     yaml: input.yaml,
   });
-  const hasKey = input.hasKey;
-  const plannedJudgeCalls = hasKey
+  const plannedJudgeCalls = input.hasKey
     ? planTotals({
         ...plan,
-        resolveModel: (model) =>
-          resolveProvider(model, {
-            ...(input.suite.providers ? { declared: input.suite.providers } : {}),
-            hasKey,
-          }),
+        resolveModel: resolveWithKeys({ declared: input.suite.providers, hasKey: input.hasKey }),
       }).judgeCalls
     : totals.judgeCalls;
   const runId = await store.createRun({

@@ -6,7 +6,7 @@ import { plural } from "../engine/results/format-score";
 import { withJudge } from "../engine/trust/regrade/with-judge";
 import { unreadDatasetEvals, unreadDatasetNote } from "../engine/trust/regrade/unread-datasets";
 import { modelNameProblem } from "../config/check-providers";
-import { resolveAsIfKeyed } from "../engine/plan/resolve-provider";
+import { resolveWithKeys } from "../engine/plan/resolve-provider";
 import type { PrismaClient } from "./connection";
 import { matchRegradeSource } from "./regrade-source";
 import { createRunStore, type RunConfig, type StoredRun } from "./run-store";
@@ -97,6 +97,12 @@ export async function enqueueRegrade(input: {
   toolVersion: string;
   /** How the version's text is loaded (the dashboard: on a worker thread, under a time limit). */
   load?: LoadText;
+  /**
+   * The keys of the workers that will grade the regrade, when known (the dashboard's own): its
+   * planned judge calls are those they will make, a cell whose key is missing deferring with none,
+   * as the dashboard's Run plans them (enqueue-run.ts).
+   */
+  hasKey?: (keyEnv: string) => boolean;
 }): Promise<{ ok: true; value: RegradeStarted } | RegradeFailure> {
   const store = createRunStore(input.prisma);
   const run = UUID.test(input.sourceRunId) ? await store.getRun(input.sourceRunId) : undefined;
@@ -142,8 +148,10 @@ export async function enqueueRegrade(input: {
     suite,
     defaultModel: judgeModel,
     agentsReplayed: true,
-    // Counted as the workers will grade them: another vendor's judges make their calls too.
-    resolveModel: resolveAsIfKeyed(suite.providers),
+    // Counted as the workers will grade them: with their keys where known (a cell whose key they
+    // lack defers, no call), else as if every key were set (another vendor's judges call too).
+    // The cells matched are the same either way: a deferred cell keeps its id.
+    resolveModel: resolveWithKeys({ declared: suite.providers, hasKey: input.hasKey }),
   };
   // An eval of a dataset file plans no item here: its results are not gone, its one cell not new.
   const unread = unreadDatasetEvals(suite);

@@ -187,7 +187,9 @@ export function createRunViews(prisma: PrismaClient) {
         vacuous,
         startedAt: run.startedAt,
         // Calls done counts reused verdicts too (progress); "judge calls" only those made, as the run's totals do.
-        callsDone: live ? live.calls : run.judgeCalls + run.reusedCalls,
+        // A finished run's judge calls count each repair request too (billed, never planned): done
+        // is its calls, as while it ran (a run with no call links, imported, from its totals).
+        callsDone: live ? live.calls : sum("calls") || run.judgeCalls + run.reusedCalls,
         callsPlanned: typeof planned === "number" ? planned : null,
         costUsd: finished ? run.costUsd : costUsd,
         judgeCalls: live ? live.calls - live.reused : run.judgeCalls,

@@ -113,7 +113,10 @@ describe.concurrent("judge failures through the real SDK", () => {
     onTestFinished,
   }) => {
     const malformed: FakeReply = { toolInput: { reasoning: "fine", score: "high" } };
-    const { run, result, requests } = await runSuite(onTestFinished, failThen(malformed, 1));
+    const { run, report, result, requests } = await runSuite(
+      onTestFinished,
+      failThen(malformed, 1),
+    );
 
     expect(run.code).toBe(0);
     expect(result.status).toBe("passed");
@@ -121,6 +124,10 @@ describe.concurrent("judge failures through the real SDK", () => {
     expect(requests).toHaveLength(2);
     // The repair turn tells the judge what was wrong with its first reply.
     expect(requests[1]!.user).toMatch(/score/);
+    // Both requests were billed (the cost has both's tokens): both are judge calls.
+    expect(result.judgeCalls).toBe(2);
+    expect(report.summary.judgeCalls).toBe(2);
+    expect(run.stdout).toMatch(/^2 judge calls · /m);
   });
 
   test("a malformed verdict twice: judge_error and exit 1, with no score", async ({

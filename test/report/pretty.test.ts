@@ -225,8 +225,13 @@ evals:
     );
     // A statistic that cannot be computed says n/a in its cell, and why once, below the table.
     expect(agreement).toMatch(/ {2}prd review +risk +nominal +2 +1 +1\.000 +n\/a +— +n\/a/);
+    // α and κ undefined for the same reason say it once, in one wording (they read "same value"
+    // and "same category" on two lines).
+    expect(agreement.match(/n\/a: every rating is the same/g)).toEqual([
+      "n/a: every rating is the same",
+    ]);
     expect(agreement).toContain(
-      "  n/a: every rating is the same value, so agreement cannot be told from chance",
+      "  n/a: every rating is the same, so agreement cannot be told from chance",
     );
     const flips = block(text, "Flip rate over 3 repeats");
     // The Flipped column counts the items that flipped; it does not repeat the eval's name.

@@ -76,7 +76,7 @@ describe("Krippendorff's alpha against published worked examples", () => {
         ],
         level: "nominal",
       }),
-    ).toEqual({ ok: false, reason: expect.stringContaining("same value") });
+    ).toEqual({ ok: false, reason: expect.stringContaining("every rating is the same") });
     expect(
       krippendorffAlpha({
         ratings: [

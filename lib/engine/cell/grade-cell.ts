@@ -1,10 +1,10 @@
-import { sumUsage } from "../ports/judge-port";
+import { billedCalls, sumUsage } from "../ports/judge-port";
 import type { EvalResult } from "../results/report";
 import type { PlannedCell } from "../grade/planned-cell";
 import { SKIPPED, type CallJudge } from "../grade/call-judge";
 import { combineJudges } from "../combine/combine-judges";
 import { criterionResults } from "../combine/criterion-results";
-import { formatScore } from "../results/format-score";
+import { formatScore, thresholdReason } from "../results/format-score";
 import { gradeReviewCell } from "../review/grade-review";
 import { gradePairwiseCell } from "../pairwise/grade-pairwise";
 import { runJudge } from "./run-judge";
@@ -141,7 +141,7 @@ export async function gradeCell(input: {
           ? "a perfect score (strict)"
           : `score ${s.toFixed(2)} is short of the perfect 1.00 that strict requires`;
     } else {
-      reason = `score ${s.toFixed(2)} ${s >= rubric.threshold - 1e-9 ? "≥" : "<"} threshold ${rubric.threshold.toFixed(2)}`;
+      reason = thresholdReason({ score: s, threshold: rubric.threshold, scale: rubric.scale });
     }
   }
 
@@ -187,7 +187,7 @@ export async function gradeCell(input: {
     usage,
     costUsd: calls.reduce((sum, c) => sum + (c.costUsd ?? 0), 0),
     // Requests actually sent: verdicts reused from the cache cost nothing now.
-    judgeCalls: calls.filter((c) => !c.reused).length,
+    judgeCalls: billedCalls(calls),
     latencyMs: Math.max(0, now() - started),
     calls,
   };

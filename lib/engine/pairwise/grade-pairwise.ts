@@ -1,5 +1,5 @@
 import type { PairwiseConfig } from "../../config/pairwise-types";
-import { addTokenUsage } from "../ports/judge-port";
+import { addTokenUsage, billedCalls } from "../ports/judge-port";
 import type { EvalResult, JudgeCallSummary } from "../results/report";
 import type { PlannedCell, JudgeInstance } from "../grade/planned-cell";
 import { SKIPPED, type CallJudge, type ResultBase } from "../grade/call-judge";
@@ -178,7 +178,7 @@ export async function gradePairwiseCell(input: {
     criteria: [],
     usage,
     costUsd: calls.reduce((sum, c) => sum + (c.costUsd ?? 0), 0),
-    judgeCalls: calls.filter((c) => !c.reused).length,
+    judgeCalls: billedCalls(calls),
     latencyMs: Math.max(0, now() - started),
     calls,
   };

@@ -3,7 +3,13 @@ import type { CellCoordinates } from "../results/report";
 import type { DatasetItem } from "../../config/dataset-schema";
 import { planCellComparison } from "./plan-cell-comparison";
 import type { PlannedCell } from "../grade/planned-cell";
-import { callsPerJudgeAtMost, planCell, type EvalPlanning, type PlanOptions } from "./plan-cell";
+import {
+  callsPerJudgeAtMost,
+  cellName,
+  planCell,
+  type EvalPlanning,
+  type PlanOptions,
+} from "./plan-cell";
 
 export { cellName, type PlanOptions } from "./plan-cell";
 
@@ -156,6 +162,24 @@ export async function* planCells(options: PlanOptions): AsyncGenerator<PlannedCe
     if (source) for await (const cell of evalCells(source, options)) sourceCells.push(cell);
     const compare = comparing(evalConfig, options, () => sourceCells);
     for await (const cell of evalCells(evalConfig, options)) yield compare ? compare(cell) : cell;
+  }
+}
+
+/**
+ * The name of every cell the suite will have that is known before its datasets are read: every
+ * eval's matrix cells, once per item of a dataset held in the suite. An eval that streams its
+ * dataset's items from a file is left out (its item ids come as it is read). For the pretty
+ * report's name column, which is written as results come.
+ */
+export function* knownCellNames(suite: SuiteConfig): Generator<string> {
+  for (const evalConfig of suite.evals) {
+    const source = candidateItemsOf(evalConfig, suite);
+    if (source && "stream" in source) continue;
+    const matrix = source && "unread" in source ? [null] : matrixCellsOf(evalConfig);
+    const items = source && "items" in source ? source.items : [undefined];
+    for (const item of items)
+      for (const cell of matrix)
+        yield cellName(evalConfig.name, item ? { item: item.id, ...cell } : cell);
   }
 }
 

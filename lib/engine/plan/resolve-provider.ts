@@ -101,3 +101,17 @@ export function resolveAsIfKeyed(
       .provider,
   });
 }
+
+/**
+ * A planner's model resolution for a run whose graders' keys are known (the dashboard's Run and
+ * Re-grade with…, graded by the server's workers): a model whose key `hasKey` lacks is unavailable,
+ * so its cells defer with no judge call planned; with no `hasKey`, as if every key were set.
+ */
+export function resolveWithKeys(input: {
+  declared: ProviderContext["declared"];
+  hasKey?: (keyEnv: string) => boolean;
+}): (model: string) => { provider: string; unavailable?: string } {
+  const { declared, hasKey } = input;
+  if (!hasKey) return resolveAsIfKeyed(declared);
+  return (model) => resolveProvider(model, { ...(declared ? { declared } : {}), hasKey });
+}

@@ -32,6 +32,19 @@ export function sumUsage(calls: readonly { usage: TokenUsage }[]): TokenUsage {
 }
 
 /**
+ * The judge calls a result's calls were billed as: each call made (not reused from the judge
+ * cache), and its repair request where there was one. What "judge calls" counts everywhere
+ * (a result, the summary, the run page), so that it matches what the cost is for.
+ */
+export function billedCalls(
+  calls: readonly Pick<JudgeCallRecord, "reused" | "repaired">[],
+): number {
+  let n = 0;
+  for (const c of calls) if (!c.reused) n += c.repaired ? 2 : 1;
+  return n;
+}
+
+/**
  * Why a call or an eval was not graded: the --max-cost budget, a cancel
  * request or an interruption. Defined here, at the floor, because the live
  * port's outcome carries it; results/skip-kind.ts has its labels.
@@ -90,6 +103,11 @@ export interface JudgeCallRecord {
   usage: TokenUsage;
   /** null when the model has no entry in the pricing table. */
   costUsd: number | null;
+  /**
+   * Set when the reply did not parse and a second request asked the judge to repair it: that
+   * request is billed like any other, so it counts as a judge call of its own (`billedCalls`).
+   */
+  repaired?: true;
   /** The verdict object exactly as the judge sent it (after a repair, the repaired one). */
   raw?: unknown;
   /**

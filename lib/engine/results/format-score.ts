@@ -32,6 +32,24 @@ export function formatScore(input: {
 }
 
 /**
+ * Why a score passed or failed its threshold, in the scale the rubric was written in: a
+ * letter rubric reads "grade A ≥ threshold C" beside its "A / C", a likert one
+ * "score 4.0/5 ≥ threshold 3.8/5". When both read the same on the scale (0.85 and 0.87
+ * are both B), the 0..1 values that decided are added. Unit and boolean scales compare the
+ * 0..1 values themselves ("score 0.72 ≥ threshold 0.70").
+ */
+export function thresholdReason(input: { score: number; threshold: number; scale: Scale }): string {
+  const { score, threshold, scale } = input;
+  const sign = score >= threshold - 1e-9 ? "≥" : "<";
+  if (scale.kind === "unit" || scale.kind === "boolean")
+    return `score ${score.toFixed(2)} ${sign} threshold ${threshold.toFixed(2)}`;
+  const shown = formatScore({ score, scale });
+  const bar = formatScore({ score: threshold, scale, passed: true });
+  const word = scale.kind === "letter" ? "grade" : "score";
+  return `${word} ${shown} ${sign} threshold ${bar}${shown === bar ? ` (${score.toFixed(2)} ${sign} ${threshold.toFixed(2)})` : ""}`;
+}
+
+/**
  * The project's one money format (CLI lines, reports, dashboard): four
  * decimals under $1, so a cheap judge call does not read as free and amounts
  * side by side never read at mixed precision ($0.01 beside $0.0062); two from

@@ -1,5 +1,5 @@
 import type { ReviewPassCriteria, RubricSetConfig } from "../../config/category-types";
-import { sumUsage } from "../ports/judge-port";
+import { billedCalls, sumUsage } from "../ports/judge-port";
 import type { CriterionResult, EvalResult } from "../results/report";
 import type { PlannedCell } from "../grade/planned-cell";
 import { SKIPPED, type CallJudge, type ResultBase } from "../grade/call-judge";
@@ -94,7 +94,7 @@ export async function gradeReviewCell(input: {
   const accounting = {
     usage,
     costUsd: calls.reduce((sum, c) => sum + (c.costUsd ?? 0), 0),
-    judgeCalls: calls.filter((c) => !c.reused).length,
+    judgeCalls: billedCalls(calls),
     latencyMs: Math.max(0, now() - started),
     calls,
   };

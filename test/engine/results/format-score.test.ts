@@ -34,7 +34,8 @@ describe("scale display in the report", () => {
     expect(result.thresholdDisplay).toBe("3.8/5");
     expect(result.score).toBe(0.75);
     expect(result.status).toBe("passed");
-    expect(result.reason).toBe("score 0.75 ≥ threshold 0.70");
+    // The reason speaks the scale its score and threshold are shown in.
+    expect(result.reason).toBe("score 4.0/5 ≥ threshold 3.8/5");
   });
 
   it("shows boolean as pass or fail by the eval's outcome, not by 0.5", async () => {
@@ -54,6 +55,24 @@ describe("scale display in the report", () => {
       judge: createFakeJudge(always({ score: 0.85 })),
     });
     expect(result).toMatchObject({ display: "B", score: 0.85, status: "passed" });
+    // Beside "B / C" a reason in 0..1 numbers ("score 0.85 ≥ threshold 0.70") reads as another scale.
+    expect(result.reason).toBe("grade B ≥ threshold C");
+    const failed = await runOne(withScale("scale: letter"), {
+      judge: createFakeJudge(always({ score: 0.65 })),
+    });
+    expect(failed).toMatchObject({
+      display: "D",
+      status: "failed",
+      reason: "grade D < threshold C",
+    });
+  });
+
+  it("adds the 0..1 values when score and threshold read the same on the scale", async () => {
+    const result = await runOne(withScale("scale: letter", 0.87), {
+      judge: createFakeJudge(always({ score: 0.85 })),
+    });
+    expect(result).toMatchObject({ display: "B", thresholdDisplay: "B", status: "failed" });
+    expect(result.reason).toBe("grade B < threshold B (0.85 < 0.87)");
   });
 
   it("gates on the 0..1 value whatever the scale", async () => {
@@ -62,6 +81,7 @@ describe("scale display in the report", () => {
       judge: createFakeJudge(always({ score: 0.69 })),
     });
     expect(result).toMatchObject({ display: "3.8/5", score: 0.69, status: "failed" });
+    expect(result.reason).toBe("score 3.8/5 < threshold 3.8/5 (0.69 < 0.70)");
   });
 });
 

@@ -132,7 +132,7 @@ evals:
         exactAgreement: { value: 1 },
         krippendorffAlpha: {
           value: null,
-          note: "every rating is the same value, so agreement cannot be told from chance",
+          note: "every rating is the same, so agreement cannot be told from chance",
         },
       },
     ]);

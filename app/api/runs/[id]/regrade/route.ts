@@ -29,6 +29,8 @@ export async function POST(request: Request, { params }: IdParams) {
     // A stored version is text a browser once sent: loaded on a worker thread, under a time limit.
     load: ({ text, file }) =>
       suiteWorkers().run({ kind: "load", text, file, providers: setup.providers }),
+    // Graded by the server's workers with the server's keys: a cell without one defers, no call.
+    hasKey: (name) => setup.providers.keysSet.includes(name),
   });
   return fromResult(started, 201);
 }

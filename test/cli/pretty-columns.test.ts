@@ -1,0 +1,45 @@
+import { describe, expect, it } from "vitest";
+import { makeWorkspace, startFakeJudge, yaml } from "./cli-harness";
+
+// A new user's walk: `rubric-studio eval --config examples/rubric-eval.yaml | cat`. The pretty
+// report is written as results come; its name column grew with the names seen so far, so the
+// first result's score stood 3 characters left of the rows below it. The names every cell will
+// have are known before the run (fixed responses, matrix cells): the column is as wide as the
+// widest from the first line.
+
+// The score is right-aligned: where it ends, the threshold begins.
+const scoreColumn = (line: string) => line.indexOf("  threshold ");
+
+describe("the pretty report's columns", () => {
+  it("line up from the first result, names of matrix cells included", async ({
+    onTestFinished,
+  }) => {
+    const ws = await makeWorkspace(onTestFinished);
+    const judge = await startFakeJudge(onTestFinished, {
+      respond: () => ({ verdict: { reasoning: "fine", score: 0.9 } }),
+    });
+    await ws.write(
+      "suite.yaml",
+      yaml(
+        "judge: { model: claude-haiku-4-5 }",
+        "evals:",
+        "  - name: short",
+        '    response: "Refunds take 5 days."',
+        '    rubric: "States how long a refund takes."',
+        "  - name: a longer name than the first",
+        '    response: "Refunds take 5 days."',
+        '    rubric: "States how long a refund takes (2)."',
+        "  - name: across judges",
+        '    response: "Refunds take 5 days."',
+        "    rubric: { preset: conciseness, scale: letter }",
+        "    matrix: { models: [claude-sonnet-4-6, claude-haiku-4-5] }",
+      ),
+    );
+    const run = await ws.cli(["eval", "--config", "suite.yaml", "--concurrency", "1"], judge.env);
+    expect(run.code, run.stderr).toBe(0);
+    const rows = run.stdout.split("\n").filter((line) => /^✓ PASS /.test(line));
+    expect(rows).toHaveLength(4);
+    const columns = rows.map(scoreColumn);
+    expect(new Set(columns).size, rows.join("\n")).toBe(1);
+  });
+});
