@@ -158,6 +158,8 @@ function startWorker(input: { dir: string; env: NodeJS.ProcessEnv; file: string;
 
 async function oneRow(input: {
   cli: string;
+  /** The row's own suite file: its requests (and custom_ids) are not the other rows'. */
+  suite: string;
   workers: number;
   dir: string;
   standIn: StandIn;
@@ -185,7 +187,7 @@ async function oneRow(input: {
       [
         "eval",
         "--config",
-        "suite.yaml",
+        input.suite,
         "--queue",
         "--detach",
         "--concurrency",
@@ -293,16 +295,20 @@ async function main() {
   try {
     await writeFile(path.join(dir, "preload.mjs"), PRELOAD);
     await writeDataset(path.join(dir, "items.jsonl"), items);
-    await writeFile(
-      path.join(dir, "suite.yaml"),
-      suiteText({ criteria: 3, jury: 1 }, "items.jsonl"),
-    );
     for (const workers of workerCounts)
       for (const cli of cliRoots) {
         console.error(
           `${calls.toLocaleString("en-US")} judge calls, ${workers} worker(s), ${cli}...`,
         );
-        rows.push(await oneRow({ cli, workers, dir, standIn, pgBin }));
+        // Each row's rubric is its own (as bench:scale's runs): the stand-in bills a batched
+        // custom_id once, and a row whose requests an earlier row made would never reach its kill.
+        const suite = `suite-${rows.length + 1}.yaml`;
+        await writeFile(
+          path.join(dir, suite),
+          suiteText({ criteria: 3, jury: 1 }, "items.jsonl", rows.length + 1),
+        );
+        rows.push(await oneRow({ cli, suite, workers, dir, standIn, pgBin }));
+        console.error(render(rows.slice(-1)));
       }
   } finally {
     standIn.stop();

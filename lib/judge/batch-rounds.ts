@@ -1,5 +1,11 @@
 import type { JudgePort } from "../engine/ports/judge-port";
-import type { BatchClient, BatchRequest, BatchResult, BatchView } from "./message-batches-client";
+import {
+  batchRequestJson,
+  type BatchClient,
+  type BatchRequest,
+  type BatchResult,
+  type BatchView,
+} from "./message-batches-client";
 
 // Rounds of Message Batches: every request that arrives while the run has
 // nothing else to do is gathered into one round, submitted as one batch or
@@ -65,7 +71,8 @@ export interface BatchRoundsOptions {
 
 export type Settled = { batchId: string; result: BatchResult };
 
-type Pending = { request: BatchRequest; bytes: number };
+/** A request of the round being gathered, already JSON: its params are not kept. */
+type Pending = { customId: string; json: string; bytes: number };
 
 const LIMITS = { requests: 100_000, bytes: 256 * 1024 * 1024 };
 /** Looks in a row that may fail before the batch's waiters are told it could not be followed. */
@@ -137,7 +144,7 @@ export function createBatchRounds(options: BatchRoundsOptions): BatchRounds {
     if (!ledger) return round;
     let found: FoundBatch[];
     try {
-      found = await ledger.find(round.map((entry) => entry.request.custom_id));
+      found = await ledger.find(round.map((entry) => entry.customId));
     } catch (error) {
       options.onProblem?.(
         `the run's stored message batches could not be read, so this round's requests are submitted again: ${(error as Error).message}`,
@@ -156,7 +163,7 @@ export function createBatchRounds(options: BatchRoundsOptions): BatchRounds {
       followed.set(batch.id, entry);
       watch(batch.id);
     }
-    return round.filter((entry) => !taken.has(entry.request.custom_id));
+    return round.filter((entry) => !taken.has(entry.customId));
   }
 
   async function submit(customId: string, params: BatchRequest["params"]): Promise<Settled> {
@@ -190,8 +197,8 @@ export function createBatchRounds(options: BatchRoundsOptions): BatchRounds {
       // runs: one custom_id, two waiters.
       if (resolvers) return void resolvers.push(resolve);
       waiters.set(customId, [resolve]);
-      const request = { custom_id: customId, params };
-      pending.push({ request, bytes: Buffer.byteLength(JSON.stringify(request)) + 2 });
+      const json = batchRequestJson({ custom_id: customId, params });
+      pending.push({ customId, json, bytes: Buffer.byteLength(json) + 2 });
       lastArrival = Date.now();
       timer ??= setTimeout(check, QUIET_MS);
     });
@@ -202,10 +209,10 @@ export function createBatchRounds(options: BatchRoundsOptions): BatchRounds {
     pending = [];
     const round = await adopt(gathered);
     for (const chunk of chunksOf(round, limits)) {
-      const customIds = chunk.map((entry) => entry.request.custom_id);
+      const customIds = chunk.map((entry) => entry.customId);
       let view;
       try {
-        view = await client.create(chunk.map((entry) => entry.request));
+        view = await client.create(chunk.map((entry) => entry.json));
       } catch (error) {
         const result = erroredResult(
           `could not submit a message batch: ${(error as Error).message}`,
@@ -230,48 +237,50 @@ export function createBatchRounds(options: BatchRoundsOptions): BatchRounds {
   function watch(batchId: string): void {
     if (polling.has(batchId)) return;
     polling.add(batchId);
-    // Once followed, the batch's ids are forgotten: a request of it asked for again is found in the ledger.
-    void poll(batchId).finally(() => {
-      polling.delete(batchId);
-      followed.delete(batchId);
-    });
+    void poll(batchId);
   }
 
   async function poll(batchId: string): Promise<void> {
-    const { customIds, size } = followed.get(batchId) ?? { customIds: new Set<string>(), size: 0 };
+    const entry = followed.get(batchId) ?? { customIds: new Set<string>(), size: 0 };
+    // Once followed, the batch's ids are forgotten: a request of it that a later round adopts
+    // (found in the ledger) follows it again, from here on, and reads its results again.
+    const stop = () => {
+      followed.delete(batchId);
+      polling.delete(batchId);
+      return entry.customIds;
+    };
     let failures = 0;
     let problem = "";
     for (;;) {
-      if (signal?.aborted) return;
+      if (signal?.aborted) return void stop();
       try {
         const view = await client.retrieve(batchId);
         failures = 0;
-        onProgress?.({ ...view, submitted: size });
+        onProgress?.({ ...view, submitted: entry.size });
         if (view.status === "ended") break;
       } catch (error) {
         problem = (error as Error).message;
         if (++failures >= MAX_POLL_FAILURES) {
           const result = erroredResult(`could not follow message batch ${batchId}: ${problem}`);
-          for (const customId of customIds) settle(customId, { batchId, result });
+          for (const customId of stop()) settle(customId, { batchId, result });
           return;
         }
       }
       await sleep(pollMs, signal);
     }
-    let results: Map<string, BatchResult>;
+    const customIds = stop();
+    // Each waiter is told as its line is read: a batch's results (up to 100,000 replies) are never
+    // all held here at once.
     try {
-      results = await client.results(batchId);
+      for await (const { customId, result } of client.results(batchId))
+        if (customIds.delete(customId)) settle(customId, { batchId, result });
     } catch (error) {
-      results = new Map();
       problem = `could not read the results of message batch ${batchId}: ${(error as Error).message}`;
     }
-    for (const [customId, result] of results)
-      if (customIds.has(customId)) settle(customId, { batchId, result });
     const missing = erroredResult(
       problem || `message batch ${batchId} ended without a result for this request`,
     );
-    for (const customId of customIds)
-      if (!results.has(customId)) settle(customId, { batchId, result: missing });
+    for (const customId of customIds) settle(customId, { batchId, result: missing });
   }
 
   return { submit };

@@ -1,7 +1,11 @@
 import Anthropic from "@anthropic-ai/sdk";
 import { describe, expect, it } from "vitest";
 import { createBatchRounds, type StoredBatch } from "../../lib/judge/batch-rounds";
-import { createMessageBatchesClient } from "../../lib/judge/message-batches-client";
+import {
+  createMessageBatchesClient,
+  type BatchClient,
+  type BatchResult,
+} from "../../lib/judge/message-batches-client";
 import { startFakeMessagesApi } from "../support/fake-messages-api";
 import { FAKE_API_KEY } from "./judge-helpers";
 
@@ -88,3 +92,42 @@ describe("a batched run's rounds and its ledger", () => {
     expect(progress).toContainEqual({ id: earlier.id, submitted: 2 });
   });
 });
+
+describe("a batch's results", () => {
+  it("answers each waiter as its line is read, before the rest of a batch's results has come", async () => {
+    let release!: () => void;
+    const rest = new Promise<void>((resolve) => (release = resolve));
+    const ok = (text: string) =>
+      ({
+        type: "succeeded",
+        message: { id: text, content: [{ type: "text", text }] },
+      }) as unknown as BatchResult;
+    const sent: string[][] = [];
+    const client: BatchClient = {
+      create: async (requests) => {
+        sent.push(requests.map((json) => (JSON.parse(json) as { custom_id: string }).custom_id));
+        return { id: "msgbatch_1", status: "in_progress", counts: view };
+      },
+      retrieve: async () => ({ id: "msgbatch_1", status: "ended", counts: view }),
+      // A batch of a hundred thousand replies is read line by line, not held whole.
+      results: async function* () {
+        yield { customId: "first", result: ok("first") };
+        await rest;
+        yield { customId: "second", result: ok("second") };
+      },
+    };
+    const rounds = createBatchRounds({ client, pollMs: 10, gatherMs: 30 });
+    const first = rounds.submit("first", params("first"));
+    const second = rounds.submit("second", params("second"));
+    expect((await first).result.type).toBe("succeeded");
+    let secondDone = false;
+    void second.then(() => (secondDone = true));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(secondDone).toBe(false);
+    release();
+    expect((await second).result.type).toBe("succeeded");
+    expect(sent).toEqual([["first", "second"]]);
+  });
+});
+
+const view = { processing: 0, succeeded: 0, errored: 0, canceled: 0, expired: 0 };
