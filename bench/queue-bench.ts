@@ -35,6 +35,8 @@ import { findPostgresBin, startThrowawayPostgres } from "./throwaway-postgres";
 //                    of the calls, and start a replacement at once (heartbeat timeout 10 s, the
 //                    least RUBRIC_STUDIO_WORKER_HEARTBEAT_SECONDS allows, so the killed worker's
 //                    jobs go back to the queue); default rows 2 workers
+//   --cli DIR        (repeatable) that checkout's CLI queues and works, each in turn, one row per
+//                    checkout and worker count (default this one; only this one is built here)
 //   --batch          `eval --queue --batch`: the Message Batches stand-in; with --batch-max N
 //                    (RUBRIC_STUDIO_BATCH_MAX_REQUESTS, default the API's 100,000) the split size
 // Under the table, per row: calls planned and billed, paid twice (beyond the calls in
@@ -49,6 +51,7 @@ const { values: args } = parseArgs({
     "kill-worker-at": { type: "string" },
     batch: { type: "boolean", default: false },
     "batch-max": { type: "string" },
+    cli: { type: "string", multiple: true },
   },
   strict: true,
 });
@@ -70,7 +73,7 @@ const batchMax =
 const concurrency = whole("concurrency", args.concurrency);
 const latencyMs = whole("latency-ms", args["latency-ms"]);
 const root = process.cwd();
-const bin = path.join(root, "bin/rubric-studio.mjs");
+const cliRoots = (args.cli ?? [root]).map((dir) => path.resolve(dir));
 
 interface WorkerFigures {
   graded: number;
@@ -79,6 +82,7 @@ interface WorkerFigures {
 }
 
 interface Row {
+  cli: string;
   workers: number;
   queueMs: number;
   wallMs: number;
@@ -86,9 +90,9 @@ interface Row {
   billing: BillingFigures;
 }
 
-function run(args: string[], input: { dir: string; env: NodeJS.ProcessEnv }) {
+function run(args: string[], input: { dir: string; env: NodeJS.ProcessEnv; bin: string }) {
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], {
+    const child = spawn(process.execPath, [input.bin, ...args], {
       cwd: input.dir,
       env: input.env,
       stdio: ["ignore", "pipe", "pipe"],
@@ -103,14 +107,16 @@ function run(args: string[], input: { dir: string; env: NodeJS.ProcessEnv }) {
 }
 
 /** A worker process under the preload; resolves once it is ready. Its stderr is counted, not kept. */
-function startWorker(input: { dir: string; env: NodeJS.ProcessEnv; file: string }) {
+function startWorker(input: { dir: string; env: NodeJS.ProcessEnv; file: string; bin: string }) {
   const child: ChildProcess = spawn(
     process.execPath,
     [
       ...(process.env.BENCH_CPU_PROF
         ? ["--cpu-prof", "--cpu-prof-dir", process.env.BENCH_CPU_PROF]
         : []),
-      ...["--import", path.join(input.dir, "preload.mjs"), bin],
+      // Node flags for the workers only, e.g. "--heapsnapshot-signal=SIGUSR2 --diagnostic-dir=DIR".
+      ...(process.env.BENCH_WORKER_FLAGS?.split(" ").filter(Boolean) ?? []),
+      ...["--import", path.join(input.dir, "preload.mjs"), input.bin],
       ...["worker", "--concurrency", String(concurrency)],
     ],
     {
@@ -150,7 +156,16 @@ function startWorker(input: { dir: string; env: NodeJS.ProcessEnv; file: string 
   };
 }
 
-async function oneRow(input: { workers: number; dir: string; standIn: StandIn; pgBin: string }) {
+async function oneRow(input: {
+  cli: string;
+  /** The row's own suite file: its requests (and custom_ids) are not the other rows'. */
+  suite: string;
+  workers: number;
+  dir: string;
+  standIn: StandIn;
+  pgBin: string;
+}) {
+  const bin = path.join(input.cli, "bin/rubric-studio.mjs");
   const server = await startThrowawayPostgres(input.pgBin);
   try {
     const env = {
@@ -161,10 +176,10 @@ async function oneRow(input: { workers: number; dir: string; standIn: StandIn; p
     };
     const before = await input.standIn.stats();
     // Migrated once, before the workers start.
-    const migrated = await run(["report", "latest"], { dir: input.dir, env });
+    const migrated = await run(["report", "latest"], { dir: input.dir, env, bin });
     if (!/no stored run yet/.test(migrated.stderr)) throw new Error(migrated.stderr);
     const workers = Array.from({ length: input.workers }, (_, i) =>
-      startWorker({ dir: input.dir, env, file: path.join(input.dir, `worker-${i}.json`) }),
+      startWorker({ dir: input.dir, env, bin, file: path.join(input.dir, `worker-${i}.json`) }),
     );
     await Promise.all(workers.map((w) => w.ready));
     const started = performance.now();
@@ -172,14 +187,14 @@ async function oneRow(input: { workers: number; dir: string; standIn: StandIn; p
       [
         "eval",
         "--config",
-        "suite.yaml",
+        input.suite,
         "--queue",
         "--detach",
         "--concurrency",
         String(concurrency),
         ...(args.batch ? ["--batch", "--poll-interval", "1"] : []),
       ],
-      { dir: input.dir, env },
+      { dir: input.dir, env, bin },
     );
     if (queued.code !== 0) throw new Error(queued.stderr);
     const queueMs = performance.now() - started;
@@ -203,6 +218,7 @@ async function oneRow(input: { workers: number; dir: string; standIn: StandIn; p
       const replacement = startWorker({
         dir: input.dir,
         env,
+        bin,
         file: path.join(input.dir, `worker-${input.workers}.json`),
       });
       workers.push(replacement);
@@ -231,15 +247,23 @@ async function oneRow(input: { workers: number; dir: string; standIn: StandIn; p
       stored: await storedResults(server.url, runId),
       ...(kill ? { kill } : {}),
     });
-    return { workers: input.workers, queueMs, wallMs, each, billing } satisfies Row;
+    return { cli: input.cli, workers: input.workers, queueMs, wallMs, each, billing } satisfies Row;
   } finally {
     server.stop();
   }
 }
 
 function render(rows: Row[]): string {
-  const head = ["workers", "queued in", "wall", "calls/s", "worker: results, CPU/call, peak RSS"];
+  const head = [
+    "CLI",
+    "workers",
+    "queued in",
+    "wall",
+    "calls/s",
+    "worker: results, CPU/call, peak RSS",
+  ];
   const body = rows.map((r) => [
+    r.cli,
     String(r.workers),
     `${(r.queueMs / 1000).toFixed(1)} s`,
     `${(r.wallMs / 1000).toFixed(1)} s`,
@@ -271,14 +295,21 @@ async function main() {
   try {
     await writeFile(path.join(dir, "preload.mjs"), PRELOAD);
     await writeDataset(path.join(dir, "items.jsonl"), items);
-    await writeFile(
-      path.join(dir, "suite.yaml"),
-      suiteText({ criteria: 3, jury: 1 }, "items.jsonl"),
-    );
-    for (const workers of workerCounts) {
-      console.error(`${calls.toLocaleString("en-US")} judge calls, ${workers} worker(s)...`);
-      rows.push(await oneRow({ workers, dir, standIn, pgBin }));
-    }
+    for (const workers of workerCounts)
+      for (const cli of cliRoots) {
+        console.error(
+          `${calls.toLocaleString("en-US")} judge calls, ${workers} worker(s), ${cli}...`,
+        );
+        // Each row's rubric is its own (as bench:scale's runs): the stand-in bills a batched
+        // custom_id once, and a row whose requests an earlier row made would never reach its kill.
+        const suite = `suite-${rows.length + 1}.yaml`;
+        await writeFile(
+          path.join(dir, suite),
+          suiteText({ criteria: 3, jury: 1 }, "items.jsonl", rows.length + 1),
+        );
+        rows.push(await oneRow({ cli, suite, workers, dir, standIn, pgBin }));
+        console.error(render(rows.slice(-1)));
+      }
   } finally {
     standIn.stop();
     await rm(dir, { recursive: true, force: true });
@@ -287,7 +318,9 @@ async function main() {
     `bench:queue · ${calls.toLocaleString("en-US")} judge calls (${items.toLocaleString("en-US")} items × 3 criteria) · concurrency ${concurrency} per worker · stand-in latency ${latencyMs} ms${args.batch ? ` · --batch (split at ${(batchMax ?? 100_000).toLocaleString("en-US")} requests)` : ""}${killAt !== undefined ? ` · kill -9 of a worker at ${killAt * 100}%` : ""} · Node ${process.version}`,
   );
   console.log(render(rows));
-  console.log(renderBilling(rows.map((r) => ({ workers: r.workers, billing: r.billing }))));
+  console.log(
+    renderBilling(rows.map((r) => ({ workers: `${r.workers} (${r.cli})`, billing: r.billing }))),
+  );
 }
 
 await main();

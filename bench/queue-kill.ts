@@ -128,7 +128,9 @@ export function billingFigures(input: {
 }
 
 /** The lines under the queue table: what each row billed, lost and (with --batch) batched. */
-export function renderBilling(rows: { workers: number; billing: BillingFigures }[]): string {
+export function renderBilling(
+  rows: { workers: number | string; billing: BillingFigures }[],
+): string {
   const n = (value: number) => value.toLocaleString("en-US");
   return rows
     .map(({ workers, billing: b }) => {

@@ -86,15 +86,18 @@ export function createBatchJudge(options: BatchJudgeOptions): TypedJudgePort {
       call: { ...outcome.call, batched: { batchId } },
     });
 
-    // One request in a round, and once more in the next round when it errored.
+    // One request in a round, and once more in the next round when it errored. Its params are
+    // built for each attempt and not kept while it waits: once written into the round (as JSON),
+    // a call waiting for its batch holds none of its request body (thousands wait at once).
+    const bodyOf = () => judgeBodyOf(request, context.cacheTtl).body;
     const send = async (
-      params: Anthropic.MessageCreateParamsNonStreaming,
+      params: () => Anthropic.MessageCreateParamsNonStreaming,
       tag: string,
     ): Promise<Answer> => {
       let last: Answer | undefined;
       for (const attempt of [1, 2]) {
         const settled = await untilAborted(
-          rounds.submit(`${id}_${tag}${attempt}`, params),
+          rounds.submit(`${id}_${tag}${attempt}`, params()),
           context.signal,
         );
         if (!settled)
@@ -111,21 +114,21 @@ export function createBatchJudge(options: BatchJudgeOptions): TypedJudgePort {
       return last!;
     };
 
-    const { body } = judgeBodyOf(request, context.cacheTtl);
     context.slot.release();
     try {
       const schema = replySchemaFor(request);
-      const first = await send(body, "");
+      const first = await send(bodyOf, "");
       if (!first.ok) return batched(failed(first.kind, first.message));
       addUsage(state.usage, first.message.usage);
       state.modelVersion = first.message.model;
       const reading = readVerdict(first.message, schema);
       if (reading.ok)
         return batched({ ok: true, verdict: reading.verdict, call: record(reading.raw) });
-      const second = await send(
-        { ...body, messages: [...body.messages, ...repairTurns(first.message, reading.problem)] },
-        "r",
-      );
+      const turns = repairTurns(first.message, reading.problem);
+      const second = await send(() => {
+        const body = bodyOf();
+        return { ...body, messages: [...body.messages, ...turns] };
+      }, "r");
       if (!second.ok)
         return batched(
           failed(

@@ -1,15 +1,22 @@
 import type { JudgePort } from "../engine/ports/judge-port";
-import type { BatchClient, BatchRequest, BatchResult, BatchView } from "./message-batches-client";
+import {
+  batchRequestJson,
+  type BatchClient,
+  type BatchRequest,
+  type BatchResult,
+  type BatchView,
+} from "./message-batches-client";
 
 // Rounds of Message Batches: every request that arrives while the run has
 // nothing else to do is gathered into one round, submitted as one batch or
 // more (at most 100,000 requests and 256 MB each), and polled until it ends;
 // each waiter gets its own result by custom_id. What a result leads to (a tree's next level, a repair, the retry
-// of an errored request) arrives later and makes the next round. Batches
-// stored by another process of the same run (the ledger: an earlier one, or
-// another worker of a queued run, read again as each round begins) are
-// adopted: a request whose custom_id one of them holds waits for that batch
-// instead of being submitted again, so nothing is paid twice.
+// of an errored request) arrives later and makes the next round. As a round
+// closes, the ledger is asked which stored batches hold any of its custom_ids
+// (an earlier process of the run, or another worker of a queued run): such a
+// request waits for that batch instead of being submitted again, so nothing is
+// paid twice. Only the round's ids are asked about, and a batch's ids are
+// forgotten once it has been followed, so memory does not grow with the run.
 // A round closes once every judge call in progress waits in it (`outstanding`,
 // counted around the whole judge, judge cache included: a call still looking
 // up the cache, or writing a verdict it was given before asking for the next
@@ -20,9 +27,17 @@ export interface StoredBatch {
   customIds: readonly string[];
 }
 
+/** A stored batch that holds some of the custom_ids asked about: those, and how many it holds in all. */
+export interface FoundBatch {
+  id: string;
+  size: number;
+  customIds: string[];
+}
+
 /** Where a run's batch ids are kept (lib/store), so that `resume` can pick up a batch still running. */
 export interface BatchLedger {
-  load(): Promise<StoredBatch[]>;
+  /** The stored batches that hold any of these custom_ids (an id in two: only the newest says it). */
+  find(customIds: readonly string[]): Promise<FoundBatch[]>;
   save(batch: StoredBatch): Promise<void>;
 }
 
@@ -56,11 +71,12 @@ export interface BatchRoundsOptions {
 
 export type Settled = { batchId: string; result: BatchResult };
 
+/** A request of the round being gathered, already JSON: its params are not kept. */
+type Pending = { customId: string; json: string; bytes: number };
+
 const LIMITS = { requests: 100_000, bytes: 256 * 1024 * 1024 };
 /** Looks in a row that may fail before the batch's waiters are told it could not be followed. */
 const MAX_POLL_FAILURES = 5;
-/** The ledger is read again at most this often (as a round begins). */
-const RELOAD_MS = 1_000;
 /** How often a round being gathered looks whether it can close. */
 const QUIET_MS = 20;
 
@@ -102,17 +118,13 @@ export function createBatchRounds(options: BatchRoundsOptions): BatchRounds {
   const gatherMs = options.gatherMs ?? (options.outstanding ? 30_000 : 100);
   const limits = options.limits ?? LIMITS;
   const waiters = new Map<string, ((settled: Settled) => void)[]>();
-  const members = new Map<string, readonly string[]>();
-  const polling = new Set<string>();
-  let pending: { request: BatchRequest; bytes: number }[] = [];
+  /** The batches followed now: the custom_ids waited for in each (all of its own), and its size. */
+  const followed = new Map<string, { customIds: Set<string>; size: number }>();
+  let pending: Pending[] = [];
   let timer: NodeJS.Timeout | undefined;
   let lastArrival = 0;
   /** Calls waiting in submit(), in a round being gathered or in a batch. */
   let waiting = 0;
-  /** The batch of each custom_id that a batch stored in the ledger by another process holds. */
-  const adopted = new Map<string, string>();
-  let loading: Promise<void> | undefined;
-  let loadedAt = Number.NEGATIVE_INFINITY;
 
   const settle = (customId: string, settled: Settled) => {
     const resolvers = waiters.get(customId) ?? [];
@@ -125,24 +137,33 @@ export function createBatchRounds(options: BatchRoundsOptions): BatchRounds {
     error: { type: "error", error: { type: "api_error", message }, request_id: null },
   });
 
-  async function loadAdopted(): Promise<void> {
-    for (const batch of (await ledger?.load()) ?? []) {
-      // This round's own batches, and those adopted already, are followed already.
-      if (members.has(batch.id)) continue;
-      members.set(batch.id, batch.customIds);
-      for (const customId of batch.customIds) adopted.set(customId, batch.id);
-    }
-  }
-
-  // The ledger is read as a round begins (at most every RELOAD_MS): a queued run's other workers
+  // The ledger is asked as each round closes, about that round's ids: a queued run's other workers
   // store batches while this one runs, and a chunk of one that died comes back here, its requests
-  // in a batch this process did not submit (loaded once, they would be paid again).
-  function ledgerRead(): Promise<void> {
-    if (!loading && pending.length === 0 && Date.now() - loadedAt >= RELOAD_MS) {
-      loadedAt = Date.now();
-      loading = loadAdopted().finally(() => (loading = undefined));
+  // in a batch this process did not submit. Those wait for that batch; the rest are submitted.
+  async function adopt(round: Pending[]): Promise<Pending[]> {
+    if (!ledger) return round;
+    let found: FoundBatch[];
+    try {
+      found = await ledger.find(round.map((entry) => entry.customId));
+    } catch (error) {
+      options.onProblem?.(
+        `the run's stored message batches could not be read, so this round's requests are submitted again: ${(error as Error).message}`,
+      );
+      return round;
     }
-    return loading ?? Promise.resolve();
+    if (found.length === 0) return round;
+    const taken = new Set<string>();
+    for (const batch of found) {
+      const entry = followed.get(batch.id) ?? { customIds: new Set<string>(), size: batch.size };
+      for (const customId of batch.customIds) {
+        if (taken.has(customId)) continue;
+        taken.add(customId);
+        entry.customIds.add(customId);
+      }
+      followed.set(batch.id, entry);
+      watch(batch.id);
+    }
+    return round.filter((entry) => !taken.has(entry.customId));
   }
 
   async function submit(customId: string, params: BatchRequest["params"]): Promise<Settled> {
@@ -169,30 +190,29 @@ export function createBatchRounds(options: BatchRoundsOptions): BatchRounds {
     else timer = setTimeout(check, QUIET_MS);
   }
 
-  async function enter(customId: string, params: BatchRequest["params"]): Promise<Settled> {
-    await ledgerRead();
+  function enter(customId: string, params: BatchRequest["params"]): Promise<Settled> {
     return new Promise<Settled>((resolve) => {
       const resolvers = waiters.get(customId);
-      // The same request twice in one round (no judge cache to merge them): one custom_id, two waiters.
+      // The same request twice (no judge cache to merge them), in one round or while its batch
+      // runs: one custom_id, two waiters.
       if (resolvers) return void resolvers.push(resolve);
       waiters.set(customId, [resolve]);
-      const batchId = adopted.get(customId);
-      if (batchId !== undefined) return void watch(batchId);
-      const request = { custom_id: customId, params };
-      pending.push({ request, bytes: Buffer.byteLength(JSON.stringify(request)) + 2 });
+      const json = batchRequestJson({ custom_id: customId, params });
+      pending.push({ customId, json, bytes: Buffer.byteLength(json) + 2 });
       lastArrival = Date.now();
       timer ??= setTimeout(check, QUIET_MS);
     });
   }
 
   async function flush(): Promise<void> {
-    const round = pending;
+    const gathered = pending;
     pending = [];
+    const round = await adopt(gathered);
     for (const chunk of chunksOf(round, limits)) {
-      const customIds = chunk.map((entry) => entry.request.custom_id);
+      const customIds = chunk.map((entry) => entry.customId);
       let view;
       try {
-        view = await client.create(chunk.map((entry) => entry.request));
+        view = await client.create(chunk.map((entry) => entry.json));
       } catch (error) {
         const result = erroredResult(
           `could not submit a message batch: ${(error as Error).message}`,
@@ -200,7 +220,7 @@ export function createBatchRounds(options: BatchRoundsOptions): BatchRounds {
         for (const customId of customIds) settle(customId, { batchId: "", result });
         continue;
       }
-      members.set(view.id, customIds);
+      followed.set(view.id, { customIds: new Set(customIds), size: customIds.length });
       onProgress?.({ ...view, submitted: customIds.length });
       watch(view.id);
       // The batch runs whether or not its id could be kept: its results are still waited for here,
@@ -213,46 +233,54 @@ export function createBatchRounds(options: BatchRoundsOptions): BatchRounds {
     }
   }
 
+  const polling = new Set<string>();
   function watch(batchId: string): void {
     if (polling.has(batchId)) return;
     polling.add(batchId);
-    void poll(batchId).finally(() => polling.delete(batchId));
+    void poll(batchId);
   }
 
   async function poll(batchId: string): Promise<void> {
-    const customIds = members.get(batchId) ?? [];
+    const entry = followed.get(batchId) ?? { customIds: new Set<string>(), size: 0 };
+    // Once followed, the batch's ids are forgotten: a request of it that a later round adopts
+    // (found in the ledger) follows it again, from here on, and reads its results again.
+    const stop = () => {
+      followed.delete(batchId);
+      polling.delete(batchId);
+      return entry.customIds;
+    };
     let failures = 0;
     let problem = "";
     for (;;) {
-      if (signal?.aborted) return;
+      if (signal?.aborted) return void stop();
       try {
         const view = await client.retrieve(batchId);
         failures = 0;
-        onProgress?.({ ...view, submitted: customIds.length });
+        onProgress?.({ ...view, submitted: entry.size });
         if (view.status === "ended") break;
       } catch (error) {
         problem = (error as Error).message;
         if (++failures >= MAX_POLL_FAILURES) {
           const result = erroredResult(`could not follow message batch ${batchId}: ${problem}`);
-          for (const customId of customIds) settle(customId, { batchId, result });
+          for (const customId of stop()) settle(customId, { batchId, result });
           return;
         }
       }
       await sleep(pollMs, signal);
     }
-    let results: Map<string, BatchResult>;
+    const customIds = stop();
+    // Each waiter is told as its line is read: a batch's results (up to 100,000 replies) are never
+    // all held here at once.
     try {
-      results = await client.results(batchId);
+      for await (const { customId, result } of client.results(batchId))
+        if (customIds.delete(customId)) settle(customId, { batchId, result });
     } catch (error) {
-      results = new Map();
       problem = `could not read the results of message batch ${batchId}: ${(error as Error).message}`;
     }
-    for (const [customId, result] of results) settle(customId, { batchId, result });
     const missing = erroredResult(
       problem || `message batch ${batchId} ended without a result for this request`,
     );
-    for (const customId of customIds)
-      if (!results.has(customId)) settle(customId, { batchId, result: missing });
+    for (const customId of customIds) settle(customId, { batchId, result: missing });
   }
 
   return { submit };

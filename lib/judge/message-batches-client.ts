@@ -29,10 +29,16 @@ export interface BatchRequest {
 
 /** The port batch-judge.ts reaches the Message Batches API through (tests may pass their own). */
 export interface BatchClient {
-  create(requests: readonly BatchRequest[]): Promise<BatchView>;
+  /** A batch of requests, each already JSON (`batchRequestJson`): a round's are written once. */
+  create(requests: readonly string[]): Promise<BatchView>;
   retrieve(batchId: string): Promise<BatchView>;
-  /** Every result of an ended batch, by custom_id. */
-  results(batchId: string): Promise<Map<string, BatchResult>>;
+  /** Each result of an ended batch as its JSONL line is read, never the whole batch at once. */
+  results(batchId: string): AsyncIterable<{ customId: string; result: BatchResult }>;
+}
+
+/** One request of a batch as the API reads it, in JSON. */
+export function batchRequestJson(request: BatchRequest): string {
+  return JSON.stringify(request);
 }
 
 export function createMessageBatchesClient(options: {
@@ -56,13 +62,19 @@ export function createMessageBatchesClient(options: {
     counts: { ...batch.request_counts },
   });
   return {
-    create: async (requests) => viewOf(await messages.batches.create({ requests: [...requests] })),
+    // What `messages.batches.create` sends, with the requests written once: the SDK would write a
+    // round's thousands of request objects again (a second copy of megabytes per round).
+    create: async (requests) =>
+      viewOf(
+        await client.post<Anthropic.Messages.MessageBatch>("/v1/messages/batches", {
+          body: `{"requests":[${requests.join(",")}]}`,
+          headers: { "content-type": "application/json" },
+        }),
+      ),
     retrieve: async (batchId) => viewOf(await messages.batches.retrieve(batchId)),
-    results: async (batchId) => {
-      const results = new Map<string, BatchResult>();
+    results: async function* (batchId) {
       for await (const line of await messages.batches.results(batchId))
-        results.set(line.custom_id, line.result);
-      return results;
+        yield { customId: line.custom_id, result: line.result };
     },
   };
 }

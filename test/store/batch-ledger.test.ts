@@ -7,9 +7,10 @@ import { startFakeMessagesApi } from "../support/fake-messages-api";
 import { createStoredRun } from "../support/stored-run";
 import { useTestDatabase } from "../support/test-database";
 
-// A batched queued run's Message Batches seen by every worker (issue 20): a worker loaded the run's
-// ledger when it began a round; another worker then submitted a batch and died; its chunk, retried
-// on the first worker, waits for the dead worker's batch instead of paying for its requests again.
+// A batched queued run's Message Batches seen by every worker (issue 20): a worker had asked the
+// run's ledger about its first round; another worker then submitted a batch and died; its chunk,
+// retried on the first worker, waits for the dead worker's batch instead of paying for its requests
+// again (the ledger is asked about each round's ids as the round closes).
 // The real SDK against the Message Batches stand-in, the ledger in a real database.
 
 const database = useTestDatabase();
@@ -68,9 +69,9 @@ describe("a batched run's ledger across workers", () => {
     await until(async () => (await database.prisma.runBatch.count({ where: { runId } })) === 2);
     dying.abort();
 
-    // Its chunk comes back to the live worker once its heartbeat has expired (seconds later; the
-    // ledger is read again at most every second): the same request, the same custom_id.
-    await new Promise((r) => setTimeout(r, 1_100));
+    // Its chunk comes back to the live worker once its heartbeat has expired (seconds later): the
+    // same request, the same custom_id.
+    await new Promise((r) => setTimeout(r, 100));
     const retried = alive.submit("cell-2", params("second"));
     await new Promise((r) => setTimeout(r, 300));
     api.releaseBatches();
@@ -79,5 +80,33 @@ describe("a batched run's ledger across workers", () => {
     expect(api.batches).toHaveLength(2);
     expect(settled[1]!.batchId).toBe(api.batches[1]!.id);
     expect(api.batchBilled.get("cell-2")).toBe(1);
+  });
+});
+
+describe("a run's batch ledger, asked about some custom_ids", () => {
+  it("says which stored batch of the run holds each id asked about (the newest of two), and nothing of other runs", async () => {
+    const store = createRunStore(database.prisma);
+    const runId = await createStoredRun(store, { name: "ledger", yaml: "evals: []", cells: 1 });
+    const otherRun = await createStoredRun(store, { name: "other", yaml: "evals: []", cells: 1 });
+    const ledger = createBatchLedger({ prisma: database.prisma, runId });
+    const ids = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}${i}`);
+    await ledger.save({ id: "msgbatch_old", customIds: ["x_1", ...ids("a", 3_000)] });
+    await new Promise((r) => setTimeout(r, 5));
+    await ledger.save({ id: "msgbatch_new", customIds: ["x_1", "y_1"] });
+    await createBatchLedger({ prisma: database.prisma, runId: otherRun }).save({
+      id: "msgbatch_other",
+      customIds: ["z_1", "a7"],
+    });
+
+    const found = await ledger.find(["a7", "x_1", "y_1", "z_1", "nowhere", "a2999"]);
+    const byId = Object.fromEntries(
+      found.map((b) => [b.id, { ...b, customIds: b.customIds.sort() }]),
+    );
+    expect(byId).toEqual({
+      msgbatch_old: { id: "msgbatch_old", size: 3_001, customIds: ["a2999", "a7"] },
+      msgbatch_new: { id: "msgbatch_new", size: 2, customIds: ["x_1", "y_1"] },
+    });
+    expect(await ledger.find(["nowhere"])).toEqual([]);
+    expect(await ledger.find([])).toEqual([]);
   });
 });
