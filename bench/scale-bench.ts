@@ -10,6 +10,7 @@ import {
   type ThrowawayPostgres,
 } from "./throwaway-postgres";
 import { killAndResume, renderKillRows, type KillRow } from "./kill-resume";
+import { makePgliteFolder } from "./made-folder";
 import { PRELOAD, startStandIn, suiteText, writeDataset } from "./stand-in-process";
 
 // `npm run bench:scale` (issue 20): the whole `rubric-studio eval` process on a
@@ -31,6 +32,8 @@ import { PRELOAD, startStandIn, suiteText, writeDataset } from "./stand-in-proce
 //   --database-url U the same on a Postgres server (implies --store; `throwaway` starts a
 //                    Postgres 15 of its own, bench/throwaway-postgres.ts); each run's suite text
 //                    is new, so the judge cache of an earlier run answers nothing
+//   --made-folder    (with --store on PGlite) make each run's data folder first, in a process of
+//                    its own (bench/made-folder.ts): the peak RSS is then the run's, not initdb's
 //   --kill-at F      (with --store) per size, `kill -9` the eval once the stand-in has answered
 //                    that share (0..1) of its calls, then `rubric-studio resume RUN_ID`; prints
 //                    what the kill cost instead of the table above (bench/kill-resume.ts)
@@ -49,6 +52,7 @@ const { values: args } = parseArgs({
     store: { type: "boolean", default: false },
     "database-url": { type: "string" },
     "kill-at": { type: "string" },
+    "made-folder": { type: "boolean", default: false },
   },
   strict: true,
 });
@@ -97,11 +101,13 @@ async function runSetup(input: {
     path.join(input.dir, suite),
     suiteText(shapeOf(input.calls), "items.jsonl", runNumber),
   );
+  const dataDir = path.join(input.dir, `pglite-${runNumber}`);
   const history = !store
     ? {}
     : input.databaseUrl
       ? { DATABASE_URL: input.databaseUrl }
-      : { RUBRIC_STUDIO_DATA_DIR: path.join(input.dir, `pglite-${runNumber}`) };
+      : { RUBRIC_STUDIO_DATA_DIR: dataDir };
+  if (store && !input.databaseUrl && args["made-folder"]) makePgliteFolder(dataDir);
   const cliArgs = [
     ...["eval", "--config", suite, "--concurrency", String(concurrency)],
     ...["--reporter", "ndjson", "--output", "report.ndjson"],
@@ -257,7 +263,7 @@ async function main() {
     await rm(dir, { recursive: true, force: true });
   }
   console.log(
-    `bench:scale · concurrency ${concurrency} · stand-in latency ${latencyMs} ms · ndjson to a file${store ? ` · --store on ${databaseUrl ? (throwaway?.version ?? "Postgres (--database-url)") : "PGlite"}` : ""} · Node ${process.version}`,
+    `bench:scale · concurrency ${concurrency} · stand-in latency ${latencyMs} ms · ndjson to a file${store ? ` · --store on ${databaseUrl ? (throwaway?.version ?? "Postgres (--database-url)") : args["made-folder"] ? "PGlite (each data folder made first)" : "PGlite"}` : ""} · Node ${process.version}`,
   );
   if (killAt !== undefined) {
     console.log(`kill -9 once ${killAt * 100}% of the calls are answered, then resume RUN_ID`);
