@@ -31,7 +31,9 @@ it("keeps the event loop free while the embedded database runs a long statement"
   delay.disable();
   const took = performance.now() - started;
   expect(Number(rows[0]!.n)).toBeGreaterThan(150_000);
-  // The statement takes seconds; the loop was never held for more than a fraction of it.
+  // The statement takes seconds; the loop was never held for more than a fraction of it (on the
+  // main thread it was held for all of it). A fraction, not a fixed figure: on two loaded cores the
+  // process itself waits for a core now and then (375 ms once at load average 9).
   expect(took).toBeGreaterThan(500);
-  expect(delay.max / 1e6).toBeLessThan(Math.min(250, took / 4));
+  expect(delay.max / 1e6).toBeLessThan(took / 4);
 }, 120_000);
