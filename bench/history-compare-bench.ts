@@ -1,0 +1,163 @@
+import { spawnSync } from "node:child_process";
+import { mkdir } from "node:fs/promises";
+import { loadavg } from "node:os";
+import path from "node:path";
+import * as esbuild from "esbuild";
+import pg from "pg";
+import { parseDatabaseUrl } from "../lib/store/connection";
+
+// `npm run bench:store -- --big-run N --compare [--cli DIR]...`: the History page's comparison of
+// two runs of N results each (issue 20), timed in a process of its own per checkout (`--cli`,
+// repeatable: /work/main beside `.`, in one run), as the dashboard's server does it: the two runs
+// compared (`compareRuns`) and the comparison's table rendered to HTML (RunComparison), with that
+// process's peak RSS. The later run is the seeded one copied in SQL, a result in 20 changed
+// (status flipped, deferred or its score moved): what the page lists first.
+
+const CHILD = `
+import { createElement } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
+import { createPrismaClient } from "./lib/store/connection";
+import { createRunViews } from "./lib/store/run-views";
+import { RunComparison } from "./components/results/run-comparison";
+
+const [url, baseRunId, headRunId, tries] = process.argv.slice(2);
+const prisma = createPrismaClient(url, { max: 4 });
+const ms = [];
+let line = "";
+for (let i = 0; i < Number(tries); i++) {
+  const started = performance.now();
+  const comparison = await createRunViews(prisma).compareRuns({ baseRunId, headRunId, maxDrop: 0.05 });
+  const compared = performance.now();
+  const html = renderToStaticMarkup(createElement(RunComparison, { comparison, headRunId }));
+  ms.push([compared - started, performance.now() - compared]);
+  const c = comparison;
+  line = \`\${c.deltas.length} rows, \${(html.length / 1e6).toFixed(1)} MB of HTML; \${c.newlyFailing} newly failing, \${c.newlyPassing} newly passing, \${c.regressions} regressed, \${c.unmatched} not in the earlier run\`;
+}
+await prisma.$disconnect();
+ms.sort((a, b) => a[0] + a[1] - b[0] - b[1]);
+const [sql, render] = ms[Math.floor(ms.length / 2)];
+console.log(JSON.stringify({ sql, render, line, rss: process.resourceUsage().maxRSS / 1024 }));
+`;
+
+// The components' CSS modules, read as class names of their own key (no CSS in a Node process), and
+// next/link as the plain link it renders (Node's ESM loader does not resolve `next/link`).
+const cssModules: esbuild.Plugin = {
+  name: "css-modules",
+  setup(build) {
+    build.onResolve({ filter: /^next\/link$/ }, () => ({ path: "link", namespace: "css" }));
+    build.onLoad({ filter: /^link$/, namespace: "css" }, () => ({
+      contents: `import { createElement } from "react";
+        export default ({ href, className, children }) => createElement("a", { href, className }, children);`,
+      loader: "js",
+      resolveDir: process.cwd(),
+    }));
+    build.onResolve({ filter: /\.module\.css$/ }, (a) => ({ path: a.path, namespace: "css" }));
+    build.onLoad({ filter: /\.css$/, namespace: "css" }, () => ({
+      contents: "export default new Proxy({}, { get: (_, key) => String(key) });",
+      loader: "js",
+    }));
+  },
+};
+
+/** The comparison code of `root` (a checkout), bundled beside this one's node_modules. */
+async function bundleFor(root: string, index: number): Promise<string> {
+  const dir = path.resolve(".bench/history");
+  await mkdir(dir, { recursive: true });
+  const outfile = path.join(dir, `compare-${index}.mjs`);
+  await esbuild.build({
+    stdin: { contents: CHILD, resolveDir: root, loader: "tsx", sourcefile: "compare.tsx" },
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    packages: "external",
+    jsx: "automatic",
+    tsconfig: path.join(root, "tsconfig.json"),
+    outfile,
+    logLevel: "warning",
+    plugins: [cssModules],
+  });
+  return outfile;
+}
+
+/** A copy of `baseRunId` as a later run of its suite, one result in 20 changed: its id. */
+async function seedLaterRun(url: string, baseRunId: string): Promise<string> {
+  const client = new pg.Client(parseDatabaseUrl(url));
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ id: string }>(
+      `INSERT INTO runs (id, suite_id, suite_version_id, status, started_by, host, config, created_at, started_at, finished_at, total_cells)
+       SELECT gen_random_uuid(), suite_id, suite_version_id, status, started_by, host, config, now(), now(), now(), total_cells
+       FROM runs WHERE id = $1 RETURNING id`,
+      [baseRunId],
+    );
+    const headRunId = rows[0]!.id;
+    const columns = (
+      await client.query<{ name: string }>(
+        `SELECT column_name AS name FROM information_schema.columns
+         WHERE table_name = 'eval_results' AND column_name NOT IN ('id', 'run_id', 'status', 'score', 'data')`,
+      )
+    ).rows.map((r) => r.name);
+    // h: a number 0..99 from the key. 0–1 flip pass/fail, 2 deferred, 3–4 a drop of 0.1, the rest as before.
+    await client.query(
+      `INSERT INTO eval_results (id, run_id, status, score, data, ${columns.join(", ")})
+       SELECT gen_random_uuid(), $2::uuid, s.status, s.score,
+              jsonb_set(jsonb_set(r.data, '{status}', to_jsonb(s.status)), '{score}', coalesce(to_jsonb(s.score), 'null'::jsonb)),
+              ${columns.map((c) => `r.${c}`).join(", ")}
+       FROM eval_results r,
+            LATERAL (SELECT abs(hashtext(r.result_key)) % 100 AS h) k,
+            LATERAL (SELECT
+              CASE WHEN k.h < 2 AND r.status = 'passed' THEN 'failed'
+                   WHEN k.h < 2 AND r.status = 'failed' THEN 'passed'
+                   WHEN k.h = 2 THEN 'deferred' ELSE r.status END AS status,
+              CASE WHEN k.h = 2 THEN NULL
+                   WHEN k.h IN (3, 4) AND r.score IS NOT NULL THEN greatest(0, r.score - 0.1)
+                   ELSE r.score END AS score) s
+       WHERE r.run_id = $1::uuid`,
+      [baseRunId, headRunId],
+    );
+    await client.query("ANALYZE eval_results");
+    return headRunId;
+  } finally {
+    await client.end();
+  }
+}
+
+/** Each checkout's comparison of the seeded run and a later copy, in a process of its own. */
+export async function historyCompareBench(input: {
+  url: string;
+  baseRunId: string;
+  results: number;
+  roots: string[];
+}): Promise<void> {
+  const seeding = performance.now();
+  const headRunId = await seedLaterRun(input.url, input.baseRunId);
+  console.log(
+    `History comparison, two runs of ${input.results.toLocaleString("en-US")} results (the later one seeded in ${((performance.now() - seeding) / 1000).toFixed(0)} s):`,
+  );
+  const tries = input.results > 200_000 ? 1 : 3;
+  const roots = input.roots.length ? input.roots : [process.cwd()];
+  for (const [i, root] of roots.entries()) {
+    const bundle = await bundleFor(root, i);
+    const started = performance.now();
+    const child = spawnSync(
+      process.execPath,
+      [bundle, input.url, input.baseRunId, headRunId, String(tries)],
+      {
+        encoding: "utf8",
+        maxBuffer: 1 << 24,
+      },
+    );
+    const wall = (performance.now() - started) / 1000;
+    const out = child.stdout.trim().split("\n").at(-1) ?? "";
+    if (child.status !== 0 || !out.startsWith("{")) {
+      const why =
+        child.stderr.match(/heap out of memory|Error[^\n]*/)?.[0] ?? `exit ${child.status}`;
+      console.log(`  ${root}: failed after ${wall.toFixed(0)} s: ${why}`);
+      continue;
+    }
+    const r = JSON.parse(out) as { sql: number; render: number; line: string; rss: number };
+    console.log(
+      `  ${root}: compared in ${r.sql.toFixed(0)} ms, rendered in ${r.render.toFixed(0)} ms (p50 of ${tries}); peak RSS ${Math.round(r.rss)} MB; ${r.line}; load average ${loadavg()[0]!.toFixed(2)}`,
+    );
+  }
+}
