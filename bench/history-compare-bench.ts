@@ -13,6 +13,7 @@ import { seedLaterRun } from "./seed-big-run";
 // (status flipped, deferred or its score moved): what the page lists first.
 
 const CHILD = `
+import { readFileSync } from "node:fs";
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { createPrismaClient } from "./lib/store/connection";
@@ -35,7 +36,9 @@ for (let i = 0; i < Number(tries); i++) {
 await prisma.$disconnect();
 ms.sort((a, b) => a[0] + a[1] - b[0] - b[1]);
 const [sql, render] = ms[Math.floor(ms.length / 2)];
-console.log(JSON.stringify({ sql, render, line, rss: process.resourceUsage().maxRSS / 1024 }));
+// VmHWM: this process image's own peak (maxRSS would count the parent's pages at the fork).
+const hwm = /VmHWM:\\s+(\\d+) kB/.exec(readFileSync("/proc/self/status", "utf8"));
+console.log(JSON.stringify({ sql, render, line, rss: Number(hwm[1]) / 1024 }));
 `;
 
 // The components' CSS modules, read as class names of their own key (no CSS in a Node process), and
