@@ -18,6 +18,7 @@ import { createRunStore } from "../lib/store/run-store";
 import { createResultWriter } from "../lib/store/result-writer";
 import { storeRunFigures } from "../lib/store/run-figures";
 import { findPostgresBin, startThrowawayPostgres } from "./throwaway-postgres";
+import { historyCompareBench } from "./history-compare-bench";
 
 // `npm run bench:store -- --big-run 1000000 [--writes 50000] [--pglite]`: first the rate at which a
 // run's results are written (--writes, default 50,000; 0 leaves it out), then one run of that many results (3 criteria
@@ -307,6 +308,8 @@ export async function bigRunBench(input: {
   results: number;
   writes: number;
   pglite: boolean;
+  /** `--compare`: the History page's comparison of two such runs instead, per checkout (history-compare-bench.ts). */
+  compare?: string[];
 }): Promise<number> {
   const cleanups: (() => Promise<void> | void)[] = [];
   let url: string;
@@ -353,6 +356,11 @@ export async function bigRunBench(input: {
       console.log(
         `Seeded one run of ${seeded.results.toLocaleString("en-US")} results (3 criteria each) in ${((seeded as SeededRun).ms / 1000).toFixed(0)} s.`,
       );
+    if (input.compare) {
+      const { results, runId } = seeded;
+      await historyCompareBench({ url, baseRunId: runId, results, roots: input.compare });
+      return 0;
+    }
     // What finishRun does at the end of a run: its counts and heatmap counted once, kept with it.
     const finishing = performance.now();
     await storeRunFigures(prisma, { runId: seeded.runId });

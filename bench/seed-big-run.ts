@@ -116,3 +116,46 @@ export async function seedBigRun(input: {
     await client.end();
   }
 }
+
+/** A copy of `baseRunId` as a later run of its suite, one result in 20 changed: its id. */
+export async function seedLaterRun(url: string, baseRunId: string): Promise<string> {
+  const client = new pg.Client(parseDatabaseUrl(url));
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ id: string }>(
+      `INSERT INTO runs (id, suite_id, suite_version_id, status, started_by, host, config, created_at, started_at, finished_at, total_cells)
+       SELECT gen_random_uuid(), suite_id, suite_version_id, status, started_by, host, config, now(), now(), now(), total_cells
+       FROM runs WHERE id = $1 RETURNING id`,
+      [baseRunId],
+    );
+    const headRunId = rows[0]!.id;
+    const columns = (
+      await client.query<{ name: string }>(
+        `SELECT column_name AS name FROM information_schema.columns
+         WHERE table_name = 'eval_results' AND column_name NOT IN ('id', 'run_id', 'status', 'score', 'data')`,
+      )
+    ).rows.map((r) => r.name);
+    // h: a number 0..99 from the key. 0–1 flip pass/fail, 2 deferred, 3–4 a drop of 0.1, the rest as before.
+    await client.query(
+      `INSERT INTO eval_results (id, run_id, status, score, data, ${columns.join(", ")})
+       SELECT gen_random_uuid(), $2::uuid, s.status, s.score,
+              jsonb_set(jsonb_set(r.data, '{status}', to_jsonb(s.status)), '{score}', coalesce(to_jsonb(s.score), 'null'::jsonb)),
+              ${columns.map((c) => `r.${c}`).join(", ")}
+       FROM eval_results r,
+            LATERAL (SELECT abs(hashtext(r.result_key)) % 100 AS h) k,
+            LATERAL (SELECT
+              CASE WHEN k.h < 2 AND r.status = 'passed' THEN 'failed'
+                   WHEN k.h < 2 AND r.status = 'failed' THEN 'passed'
+                   WHEN k.h = 2 THEN 'deferred' ELSE r.status END AS status,
+              CASE WHEN k.h = 2 THEN NULL
+                   WHEN k.h IN (3, 4) AND r.score IS NOT NULL THEN greatest(0, r.score - 0.1)
+                   ELSE r.score END AS score) s
+       WHERE r.run_id = $1::uuid`,
+      [baseRunId, headRunId],
+    );
+    await client.query("ANALYZE eval_results");
+    return headRunId;
+  } finally {
+    await client.end();
+  }
+}

@@ -1,3 +1,4 @@
+import path from "node:path";
 import { availableParallelism, loadavg } from "node:os";
 import pg from "pg";
 import {
@@ -406,7 +407,7 @@ async function main(): Promise<number> {
   }
 }
 
-// `--big-run N [--writes N] [--pglite]`: one run of N results and the run page's reads of it (big-run-bench.ts).
+// `--big-run N [--writes N] [--pglite] [--compare [--cli DIR]...]`: one run of N results and the run page's reads of it (big-run-bench.ts).
 const bigRun = process.argv.indexOf("--big-run");
 process.exitCode =
   bigRun >= 0
@@ -418,5 +419,13 @@ process.exitCode =
             : 50_000,
         ),
         pglite: process.argv.includes("--pglite"),
+        // `--compare [--cli DIR]...`: the History page's comparison, per checkout (default: this one).
+        ...(process.argv.includes("--compare")
+          ? {
+              compare: process.argv.flatMap((a, i) =>
+                process.argv[i - 1] === "--cli" ? [path.resolve(a)] : [],
+              ),
+            }
+          : {}),
       })
     : await main();

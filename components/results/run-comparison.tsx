@@ -1,28 +1,29 @@
 import Link from "next/link";
-import type { BaselineComparison } from "@/lib/engine/results/report";
+import type { RunsCompared } from "@/lib/engine/results/report";
 import { gradedChangeOf } from "@/lib/engine/trust/compare-baseline";
 import { formatDelta, formatScore } from "./format";
 import { StatusBadge } from "./status-badge";
 import styles from "./results.module.css";
 
 /**
- * Two runs compared by the engine's baseline rule (compareToBaseline): the
- * deltas, and which results newly fail or newly pass. Changed rows first.
+ * Two runs compared by the engine's baseline rule (compareToBaseline): the counts over every
+ * result, and the first rows of the deltas (the worst first: the store reads no more), with how
+ * many more there are.
  */
 export function RunComparison({
   comparison,
   headRunId,
 }: {
-  comparison: BaselineComparison;
+  comparison: RunsCompared;
   headRunId: string;
 }) {
-  type Delta = BaselineComparison["deltas"][number];
+  type Delta = RunsCompared["deltas"][number];
   // Graded in one run and not the other (deferred, skipped): no pass or fail, but a change.
   const graded = (d: Delta) => gradedChangeOf(d);
   const rank = (d: Delta) =>
     d.newlyFailing ? 0 : d.newlyPassing ? 1 : d.regressed ? 2 : graded(d) ? 3 : 4;
-  const nowGraded = comparison.deltas.filter((d) => graded(d) === "now_graded").length;
-  const noLongerGraded = comparison.deltas.filter((d) => graded(d) === "no_longer_graded").length;
+  const { nowGraded, noLongerGraded } = comparison;
+  const more = comparison.compared - comparison.deltas.length;
   const deltas = [...comparison.deltas].sort(
     (a, b) =>
       rank(a) - rank(b) ||
@@ -101,6 +102,13 @@ export function RunComparison({
           ))}
         </tbody>
       </table>
+      {more > 0 ? (
+        <p className={styles.muted} data-testid="comparison-more">
+          … {more.toLocaleString("en-US")} more not shown (of{" "}
+          {comparison.compared.toLocaleString("en-US")} results compared; the changed ones come
+          first).
+        </p>
+      ) : null}
     </div>
   );
 }

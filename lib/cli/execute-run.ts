@@ -1,7 +1,6 @@
-import { markRegrade } from "../engine/trust/regrade/regrade";
 import { plural } from "../engine/results/format-score";
 import type { EvalResult } from "../engine/results/report";
-import { exitCodeOf, type EngineDeps, type ReportHead, type RunOptions } from "../engine/run-suite";
+import type { EngineDeps, ReportHead, RunOptions } from "../engine/run-suite";
 import { cellSourceOf, LIVE_UNAVAILABLE, streamSuite } from "../engine/stream-suite";
 import { ReportTotals } from "../engine/trust/report-totals";
 import { splitQuestions } from "../engine/trust/people/needs-person";
@@ -22,7 +21,7 @@ import { createCliLiveRunner } from "./create-cli-live-runner";
 import type { CliIo } from "./cli-io";
 import { loadHistory, type RunRequest } from "./run-request";
 import { createRunJudge } from "./create-run-judge";
-import { saySavings, sayStopped } from "./run-messages";
+import { finishCliRun } from "./finish-cli-run";
 
 export type { RunRequest } from "./run-request";
 
@@ -270,56 +269,21 @@ export async function executeRun(request: RunRequest): Promise<number> {
     }
 
     if (tally) head = { ...head, baseline: tally.comparison() };
-    let { collected } = pipeline;
-    if (request.regrade) {
-      // A report rendered whole lists the flips as the flips page does (its query's order, once
-      // the results are stored); each result already carries its previous verdict.
-      const order =
-        collected.length > 0 && runId ? await request.regrade.flipOrder(runId) : undefined;
-      const { results, ...marked } = markRegrade({
-        report: { ...head, results: collected },
-        source: [],
-        sourceRunId: request.regrade.sourceRunId,
-        ...(order ? { order } : {}),
-      });
-      head = marked;
-      collected = results;
-    }
-    if (runId) head = { ...head, runId };
-    if (store && runId) {
-      // The run's one duration, from when the store says it started: `report RUN_ID` says the same.
-      const startedAt = (await store.getRun(runId))?.startedAt;
-      if (startedAt)
-        head = {
-          ...head,
-          startedAt: startedAt.toISOString(),
-          durationMs: Date.parse(head.finishedAt) - startedAt.getTime(),
-        };
-      await store.finishRun({
-        runId,
-        report: head,
-        // What the judges split on across results (a matrix cell pooled with its other judge models).
-        questions: [...pipeline.questions, ...splitQuestions([...totals.ratings])],
-        finishedAt: new Date(head.finishedAt),
-        status: abort.signal.aborted || cancelled.signal.aborted ? "cancelled" : "completed",
-      });
-    }
-    if (runId)
-      sayStopped({
-        runId,
-        io,
-        batched: Boolean(config.batch),
-        stopped: abort.signal.aborted
-          ? "interrupted"
-          : cancelled.signal.aborted
-            ? "cancelled"
-            : undefined,
-      });
-    saySavings(head, io);
-    await streams.finish(head, collected);
-    if (request.regrade && runId)
-      await request.regrade.sayFlips({ runId, baseline: head.baseline });
-    return exitCodeOf(head);
+    return await finishCliRun({
+      head,
+      collected: pipeline.collected,
+      request,
+      store,
+      runId,
+      // What the judges split on across results (a matrix cell pooled with its other judge models).
+      questions: () => [...pipeline.questions, ...splitQuestions([...totals.ratings])],
+      stopped: abort.signal.aborted
+        ? "interrupted"
+        : cancelled.signal.aborted
+          ? "cancelled"
+          : undefined,
+      streams,
+    });
   } catch (error) {
     // The database failed under the run (it went away, or refused even a result's cause): one line, and the run is failed, not left running.
     if (!store || !runId) throw error;

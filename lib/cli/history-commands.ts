@@ -4,6 +4,7 @@ import { readEnv, type Settings } from "../env/read-env";
 import { addReporterOptions } from "./reporter-options";
 import { optionParsers } from "./option-parsers";
 import { EXIT } from "./exit-codes";
+import { isUuid } from "../store/uuid";
 import { LIMITS } from "../config/limits";
 import type { CliIo } from "./cli-io";
 import type { CommandsContext } from "./command-context";
@@ -91,10 +92,7 @@ export function addHistoryCommands(program: Command, context: CommandsContext): 
     }
     const color = opts.color && Boolean(io.stdout.isTTY);
     // A run id is a UUID, and `latest` the newest stored run; anything else names a file.
-    if (
-      runId !== "latest" &&
-      !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(runId)
-    ) {
+    if (runId !== "latest" && !isUuid(runId)) {
       const { reportFileCommand } = await import("./report-file-command");
       setExitCode(
         await reportFileCommand({

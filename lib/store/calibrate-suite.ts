@@ -12,6 +12,7 @@ import {
 } from "../engine/trust/calibration/calibration-size";
 import type { PrismaClient } from "./generated/client";
 import { createCalibrationStore } from "./calibration-store";
+import { isUuid } from "./uuid";
 import type { StartedBy } from "./run-store";
 
 // The dashboard's "Run calibration": the suite's newest saved version,
@@ -60,8 +61,7 @@ export async function calibrateStoredSuite(input: {
   secrets?: readonly string[];
 }): Promise<CalibrateSuiteResult> {
   const { prisma } = input;
-  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(input.suiteId))
-    return { ok: false, code: "not_found", message: "No such suite." };
+  if (!isUuid(input.suiteId)) return { ok: false, code: "not_found", message: "No such suite." };
   const suite = await prisma.suite.findUnique({
     where: { id: input.suiteId },
     include: { versions: { orderBy: { createdAt: "desc" }, take: 1 } },

@@ -4,13 +4,12 @@ import type { Prisma, PrismaClient } from "./generated/client";
 import { overMaxErrorOf } from "../engine/trust/calibration/labellers";
 import { fillReviewQueue } from "./fill-review-queue";
 import { createRunStore, type RunConfig, type StartedBy } from "./run-store";
+import { UUID } from "./uuid";
 
 // Calibration history: a calibration is a Run row of kind "calibration" (so it
 // has a suite version, who started it, when, its judge calls and cost) with
 // one calibration_results row per criterion, the engine's CriterionCalibration
 // whole. Eval run lists, trends and baselines read kind "eval" only.
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface CalibrationRunConfig extends RunConfig {
   tolerance: number;

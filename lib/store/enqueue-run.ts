@@ -13,14 +13,13 @@ import {
   enqueueChunks,
   openQueue,
 } from "./grade-queue";
+import { UUID } from "./uuid";
 
 // Starting a queued run: count the plan (by arithmetic), store the suite's
 // version, create the run as "queued" and put its cells on the queue in chunks,
 // planned one at a time (a JSONL or CSV dataset is read as it goes: a
 // million-cell plan is never held). Shared by `eval --queue` (which already
 // holds a queue) and the dashboard's Run button.
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Defaults of a run started from the dashboard (the CLI's own defaults). */
 const DASHBOARD_CONCURRENCY = 8;

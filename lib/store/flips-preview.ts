@@ -22,6 +22,7 @@ import type {
   FlipsPreview,
   PreviewSource,
 } from "../engine/results/flips-preview-types";
+import { UUID } from "./uuid";
 
 // The editor's "Flips against run…": a stored run's candidates graded with
 // the editor's unsaved text, to see which verdicts flip before the version is
@@ -63,8 +64,6 @@ export interface FlipsPreviewInput {
  * the way (a suite may plan 100,000 calls).
  */
 export const MAX_COMPARED_CALLS = 20_000;
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 async function readSource(
   input: Pick<FlipsPreviewInput, "prisma" | "runId" | "suiteId">,

@@ -3,12 +3,11 @@ import { loadSuite } from "../config/load-suite";
 import type { LoadText } from "./calibrate-suite";
 import type { PrismaClient } from "./generated/client";
 import { createSuiteStore } from "./suite-store";
+import { UUID } from "./uuid";
 
 // "Add as anchor": a person's label proposed as a new `examples:` entry of its
 // criterion in the suite's newest version (shown as a diff first), then saved
 // as a new version, only if the suite did not change since the diff was shown.
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface AnchorProposal {
   suiteId: string;

@@ -4,13 +4,13 @@ import type { EvalResult } from "../engine/results/report";
 import { readStoredResult } from "../engine/results/stored-result";
 import type { CalibrationResult } from "../engine/results/trust";
 import type { PrismaClient } from "./generated/client";
+import { UUID } from "./uuid";
 
 // The calibration view's second half: the judges against the labels people
 // gave in the review queue (human_labels), each beside the judges' verdict on
 // the same criterion of the same stored result; and people against one
 // another where an item was offered to a second reviewer.
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const LABELS_READ = 2000;
 
 /** A suite's labels (the calibration view), or one run's (its agreement view: people beside the judges). */

@@ -5,12 +5,12 @@ import {
   type ReferenceItem,
 } from "../engine/trust/people/reference-item";
 import type { PrismaClient } from "./generated/client";
+import { UUID } from "./uuid";
 
 // "Add to dataset": a label appended to its suite's ReferenceDataset
 // (label_dataset_items, one ReferenceData item per label, added once), and
 // the whole dataset as the Go package's JSON for the dashboard's download.
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 // As many as a dataset file may hold (LIMITS.datasetItems), so the download reads back.
 const ITEMS_MAX = LIMITS.datasetItems;
 

@@ -1,5 +1,6 @@
 import { Prisma, type PrismaClient } from "./generated/client";
 import { keptFiguresOf } from "./run-figures";
+import { UUID } from "./uuid";
 
 // The pairwise judge's position bias across comparisons: a run's (every
 // pairwise result of it pooled) and a suite's, run by run. Each result stores
@@ -8,8 +9,6 @@ import { keptFiguresOf } from "./run-figures";
 // sums those counts, so a comparison of 40 pairs weighs more than one of 2.
 // Results are picked by eval_results.rubric_kind, so only the comparisons'
 // JSON is read (the run page asks this of every run, 10,000 results or not).
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export type RunPositionBias = PooledPositionBias & {
   runId: string;

@@ -3,13 +3,12 @@ import type { FlipCounts } from "../engine/results/flips-preview-types";
 import { readStoredResult } from "../engine/results/stored-result";
 import { flippedCriteria, type FlipKind } from "../engine/trust/regrade/flip-kind";
 import { Prisma, type PrismaClient } from "./generated/client";
+import { UUID } from "./uuid";
 
 // The flips page of a regrade (a run whose `runs.regrade_of` names its source): each result
 // beside the source's result of the same key, joined in SQL (the source's verdicts are read where
 // they are stored, never copied), counted by kind and paged by keyset (regrade-views.ts hands
 // these out with the regrade's other reads).
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Flips first, then the other changes, the largest score move first. */
 export const FLIPS_PAGE_SIZE = 20;

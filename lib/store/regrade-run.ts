@@ -11,6 +11,7 @@ import type { PrismaClient } from "./connection";
 import { matchRegradeSource } from "./regrade-source";
 import { createRunStore, type RunConfig, type StoredRun } from "./run-store";
 import { CHUNK_SIZE, chunkSizeFor, enqueueChunks, openQueue } from "./grade-queue";
+import { UUID } from "./uuid";
 
 // The dashboard's Re-grade with…: a stored run's candidates graded again by
 // another version of its suite or another judge, as a queued run like any
@@ -19,7 +20,6 @@ import { CHUNK_SIZE, chunkSizeFor, enqueueChunks, openQueue } from "./grade-queu
 // results (`replayStoredCandidates`): no generation, no agent call; the judge
 // cache answers the evals whose rubric did not change.
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** A judge model's name as typed: any provider's model id fits. */
 export const MAX_JUDGE_NAME = 200;
 

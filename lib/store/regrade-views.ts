@@ -2,6 +2,7 @@ import type { BaselineVerdict } from "../engine/trust/compare-baseline";
 import { Prisma, type PrismaClient } from "./generated/client";
 import { createRegradeFlips, criteriaVerdicts, MAX_FILTER_OPTIONS } from "./regrade-flips";
 import { versionNumbers } from "./version-numbers";
+import { UUID } from "./uuid";
 
 export {
   FLIPS_PAGE_SIZE,
@@ -16,8 +17,6 @@ export {
 // source's verdicts are read where they are stored, never copied), for
 // `report RUN_ID`'s `previous`, the flips page (regrade-flips.ts) and the run
 // page's Re-grade with… form.
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface RegradeOptions {
   /** The suite's versions, v1 the oldest, newest first. */

@@ -3,14 +3,13 @@ import type { Report } from "../engine/results/report";
 import { redactDeep } from "../engine/results/redact-secrets";
 import type { Prisma, PrismaClient } from "./generated/client";
 import { createRunStore, type RunConfig } from "./run-store";
+import { UUID } from "./uuid";
 
 // `eval --repeat N --store`: a repeated run kept as one run of kind "eval",
 // every result once per repeat ("name [repeat 2/3]", its own result key), with
 // the number of repeats and the flip rate per eval and criterion on the run
 // (runs.repeats, runs.flip_rates: the engine's FlipRate[] whole), so the
 // dashboard can show how stable the judge was.
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function createRepeatStore(prisma: PrismaClient) {
   return {

@@ -1,12 +1,11 @@
 import { Prisma } from "./generated/client";
+import { UUID } from "./uuid";
 
 // The results table's keyset cursors: a page starts right after (or ends right before) one row,
 // named by its sort value and id, so a deep page of a million results is read from the index
 // where the row sits, as fast as the first, instead of counting OFFSET rows past it. A cursor also
 // carries the row's place in the order (0-based), which the table shows ("Rows 951–1,000 of …")
 // without counting the rows before it.
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export type ResultSortKey =
   "suiteOrder" | "name" | "status" | "score" | "costUsd" | "latencyMs" | "createdAt";

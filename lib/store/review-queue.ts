@@ -14,6 +14,7 @@ import {
   type QueueFilter,
   type ReviewItem,
 } from "./review-item";
+import { UUID } from "./uuid";
 
 export type {
   ClaimResult,
@@ -30,7 +31,6 @@ export type {
 // CLAIM_LEASE_MS can be taken over (a reviewer who walked away).
 
 export const CLAIM_LEASE_MS = 30 * 60 * 1000;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function stateWhere(state: QueueFilter["state"]) {
   if (state === "all") return {};

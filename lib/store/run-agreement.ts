@@ -7,8 +7,7 @@ import {
   isRunAgreement,
   type RunAgreement,
 } from "./agreement-figures";
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { UUID } from "./uuid";
 
 // The judge-agreement view of a run (app/runs/[id]/agreement): the engine's statistics (α with its
 // bootstrap, κ, exact agreement), juror × juror matrices and disagreements, over the run's

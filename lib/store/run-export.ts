@@ -2,6 +2,7 @@ import { readStoredResult } from "../engine/results/stored-result";
 import type { EvalResult } from "../engine/results/report";
 import type { PrismaClient } from "./connection";
 import { criterionNamesOf, keptFiguresOf } from "./run-figures";
+import { UUID } from "./uuid";
 
 // A whole run's results for an export (the run page's CSV download, `report RUN_ID`), in the
 // suite's order (as the CLI's reports list them, not the order they finished in, which changes
@@ -10,8 +11,6 @@ import { criterionNamesOf, keptFiguresOf } from "./run-figures";
 // ended, so a run of a million results is never in memory at once, nor are its keys, and the
 // thousandth page costs what the first does. The criterion names come first, from their own small
 // query, so that a streamed file can name its columns before its rows.
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export const EXPORT_PAGE_SIZE = 500;
 

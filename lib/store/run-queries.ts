@@ -4,6 +4,7 @@ import { Prisma, type PrismaClient } from "./generated/client";
 import type { RunStatus } from "./run-store";
 import { deferReasonsOf, keptFiguresOf } from "./run-figures";
 import { cursorOf, decodeCursor, keysetSql, type ResultSort } from "./result-cursor";
+import { UUID } from "./uuid";
 
 // The run-history reads behind the dashboard: the trend of one eval across a
 // suite's runs, one page of a run's results (filtered, sorted and paged on the
@@ -11,8 +12,6 @@ import { cursorOf, decodeCursor, keysetSql, type ResultSort } from "./result-cur
 // Raw SQL through tagged templates: every value is a bound parameter; the only
 // SQL text chosen at run time comes from the fixed SORT_COLUMNS table below.
 // `npm run bench:store` times these three on a million criterion results.
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** One eval result of one run: a point of a trend line. */
 export interface TrendPoint {

@@ -5,18 +5,15 @@ import type { EvalResult } from "../engine/results/report";
 import type { ReportHead } from "../engine/trust/report-totals";
 import type { ReviewQuestion } from "../engine/trust/people/needs-person";
 import { fillReviewQueue } from "./fill-review-queue";
-import { readStoredResult } from "../engine/results/stored-result";
 import { Prisma, type PrismaClient } from "./generated/client";
-import { storableDeep } from "./storable";
-import { criterionRowsOf, rowOf } from "./result-rows";
-import { saveResultBatch } from "./result-batch";
+import { createRunResults } from "./run-results";
+import { isUuid } from "./uuid";
 import { storeRunFigures } from "./run-figures";
 import type { ComputeAgreement } from "./run-agreement";
 import { createRunStatus, type RunStatus } from "./run-status";
 
-// Repositories for suites, versions, runs and results. A result is written the
-// moment it is graded (upsert on run + result key), so a crash loses at most
-// the calls in flight and a rerun of the same cell never duplicates a row.
+// Repositories for suites, versions, runs and results: a run's status is run-status.ts's, its
+// results' writes and reads run-results.ts's, spread into the one store.
 
 export type { RunStatus } from "./run-status";
 export type StartedBy = "cli" | "dashboard" | "worker";
@@ -68,10 +65,6 @@ export interface StoredRun {
   regradeOf?: string;
 }
 
-// A busy run shares a small pool with the judge cache: wait for a connection
-// rather than fail the write.
-const TRANSACTION_OPTIONS = { maxWait: 30_000, timeout: 30_000 };
-
 export function contentHash(text: string): string {
   return createHash("sha256").update(text).digest("hex");
 }
@@ -97,6 +90,8 @@ export function createRunStore(prisma: PrismaClient) {
 
   return {
     ...createRunStatus(prisma),
+    // saveResult, saveResults, saveNewResults, results, resultKeys (run-results.ts).
+    ...createRunResults(prisma),
     /** The suite by name (created on first use) and the version for this exact YAML (stored once per hash). */
     async saveSuiteVersion(input: {
       name: string;
@@ -143,7 +138,7 @@ export function createRunStore(prisma: PrismaClient) {
     },
 
     async getRun(id: string): Promise<StoredRun | undefined> {
-      if (!/^[0-9a-f-]{36}$/i.test(id)) return undefined;
+      if (!isUuid(id)) return undefined;
       const run = await prisma.run.findUnique({
         where: { id },
         include: { suite: true, suiteVersion: true },
@@ -178,72 +173,6 @@ export function createRunStore(prisma: PrismaClient) {
         include: { suite: true, suiteVersion: true },
       });
       return run ? toStored(run) : undefined;
-    },
-
-    /** Writes one graded result and its criteria; idempotent on (run, result key). What a model wrote is made storable (storable.ts). */
-    async saveResult(runId: string, graded: EvalResult): Promise<void> {
-      const result = storableDeep(graded);
-      const row = rowOf(result);
-      await prisma.$transaction(async (tx) => {
-        const saved = await tx.evalResultRow.upsert({
-          where: { runId_resultKey: { runId, resultKey: result.id } },
-          create: { runId, resultKey: result.id, ...row },
-          update: row,
-        });
-        await tx.criterionResultRow.deleteMany({ where: { evalResultId: saved.id } });
-        if (result.criteria.length)
-          await tx.criterionResultRow.createMany({
-            data: criterionRowsOf(runId, saved.id, result),
-          });
-      }, TRANSACTION_OPTIONS);
-    },
-
-    /**
-     * Writes many graded results in one statement (result-batch.ts), as `saveResult` writes one:
-     * upserted on (run, result key), criteria replaced. Throws when the database refuses any.
-     */
-    async saveResults(runId: string, graded: readonly EvalResult[]): Promise<void> {
-      await saveResultBatch(prisma, { runId, results: graded });
-    },
-
-    /**
-     * Writes many results at once, those not stored yet (a cancel's skipped cells): one insert for
-     * the results, one for their criteria. Returns how many it wrote.
-     */
-    async saveNewResults(runId: string, graded: readonly EvalResult[]): Promise<number> {
-      if (graded.length === 0) return 0;
-      const results = graded.map((r) => storableDeep(r));
-      return prisma.$transaction(async (tx) => {
-        const saved = await tx.evalResultRow.createManyAndReturn({
-          data: results.map((result) => ({ runId, resultKey: result.id, ...rowOf(result) })),
-          skipDuplicates: true,
-          select: { id: true, resultKey: true },
-        });
-        const byKey = new Map(results.map((r) => [r.id, r]));
-        const criteria = saved.flatMap((row) =>
-          criterionRowsOf(runId, row.id, byKey.get(row.resultKey)!),
-        );
-        if (criteria.length) await tx.criterionResultRow.createMany({ data: criteria });
-        return saved.length;
-      }, TRANSACTION_OPTIONS);
-    },
-
-    async results(runId: string): Promise<EvalResult[]> {
-      const rows = await prisma.evalResultRow.findMany({
-        where: { runId },
-        orderBy: { createdAt: "asc" },
-        select: { data: true },
-      });
-      // A result stored by an earlier version is read as this one writes it.
-      return rows.map((r) => readStoredResult(r.data as unknown as EvalResult));
-    },
-
-    async resultKeys(runId: string): Promise<Set<string>> {
-      const rows = await prisma.evalResultRow.findMany({
-        where: { runId },
-        select: { resultKey: true },
-      });
-      return new Set(rows.map((r) => r.resultKey));
     },
 
     /**

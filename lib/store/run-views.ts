@@ -1,14 +1,8 @@
-import { compareToBaseline } from "../engine/trust/compare-baseline";
-import type {
-  BaselineComparison,
-  EvalResult,
-  EvalStatus,
-  OutcomeCounts,
-  Report,
-} from "../engine/results/report";
+import type { EvalResult, EvalStatus, OutcomeCounts, RunsCompared } from "../engine/results/report";
 import { readStoredResult } from "../engine/results/stored-result";
 import { Prisma, type PrismaClient } from "./generated/client";
-import { createRunStore, type RunStatus, type StartedBy } from "./run-store";
+import type { RunStatus, StartedBy } from "./run-store";
+import { compareStoredRuns } from "./run-comparison";
 import { callsByModel, type StoredModelCalls, unpricedCallsByRun } from "./run-call-totals";
 import { versionNumbers } from "./version-numbers";
 import { createAgreementViews } from "./run-agreement";
@@ -20,6 +14,7 @@ import {
   skippedByOf,
   type MatrixCell,
 } from "./run-figures";
+import { UUID } from "./uuid";
 
 export type { MatrixCell } from "./run-figures";
 
@@ -27,8 +22,6 @@ export type { MatrixCell } from "./run-figures";
 // holds the heavy, benchmarked ones: result pages, trends, per-model figures):
 // the runs list, one run's figures, one stored result, two runs compared and
 // the matrix heatmap's cells. Plain data out, so pages pass it to components.
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface RunListItem {
   id: string;
@@ -253,29 +246,17 @@ export function createRunViews(prisma: PrismaClient) {
     },
 
     /**
-     * `head` against `base` with the engine's own baseline rule (the same one
-     * `eval --baseline` gates on), so the page and the CLI never disagree.
+     * `head` against `base` with the engine's own baseline rule (the same one `eval --baseline`
+     * gates on), so the page and the CLI never disagree: counted in SQL, the worst rows read
+     * (run-comparison.ts), never either run whole.
      */
-    async compareRuns(input: {
+    compareRuns(input: {
       baseRunId: string;
       headRunId: string;
       maxDrop: number;
-    }): Promise<BaselineComparison | undefined> {
-      if (!UUID.test(input.baseRunId) || !UUID.test(input.headRunId)) return undefined;
-      const store = createRunStore(prisma);
-      const [base, head] = await Promise.all([
-        store.results(input.baseRunId),
-        store.results(input.headRunId),
-      ]);
-      // compareToBaseline reads only the report's results; the rest of a
-      // Report (summary, timings) does not decide any delta.
-      const report = { results: head } as Report;
-      return compareToBaseline({
-        report,
-        baseline: base,
-        baselineRunId: input.baseRunId,
-        maxDrop: input.maxDrop,
-      });
+      rows?: number;
+    }): Promise<RunsCompared | undefined> {
+      return compareStoredRuns(prisma, input);
     },
 
     /** The heatmap of a run's matrix cells: candidate model, judge model × prompt, over every eval with a matrix (or one eval). */

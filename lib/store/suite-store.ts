@@ -1,6 +1,7 @@
 import { cleanName } from "../config/clean-name";
 import type { PrismaClient } from "./generated/client";
 import { contentHash, type RunStatus } from "./run-store";
+import { UUID } from "./uuid";
 
 // The authoring side of the store: suites and their saved versions, as the
 // dashboard's suites list and editor need them. A version is stored once per
@@ -41,7 +42,6 @@ export type StoreResult<T> =
   | { ok: true; value: T }
   | { ok: false; code: "not_found" | "name_taken" | "bad_request"; message: string };
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const notFound = {
   ok: false,
   code: "not_found",

@@ -1,4 +1,10 @@
 import { expect, test } from "@playwright/test";
+import { seedBigRun, seedLaterRun } from "../../bench/seed-big-run";
+import type { Report } from "../../lib/engine/results/report";
+import { compareToBaseline, gradedChangeOf } from "../../lib/engine/trust/compare-baseline";
+import { createPrismaClient } from "../../lib/store/connection";
+import { findEmbeddedServer } from "../../lib/store/embedded-postgres";
+import { createRunStore } from "../../lib/store/run-store";
 import { REGRESSING, seedRuns, seedSuite, type Seeded } from "./results-seed";
 
 // A suite's history: its runs over time, a score trend per eval with a point
@@ -131,4 +137,50 @@ test("runs show their suite version, pass rate and cost; a run with failures is 
     await first.close();
     await second.close();
   }
+});
+
+// Issue 20: two runs of 2,000 results compared on the server. The counts are the --baseline gate's
+// (the engine's over both runs, read here whole), the table lists the first 200 rows, the changed
+// ones first, and says how many more there are.
+test("two runs of 2,000 results: the gate's counts, the worst 200 rows and how many more", async ({
+  page,
+}) => {
+  test.setTimeout(300_000);
+  const url = await findEmbeddedServer(process.env.E2E_DATA_DIR!);
+  if (!url) throw new Error("the e2e server's embedded database is not running");
+  const base = await seedBigRun({
+    url,
+    results: 2_000,
+    criteria: 1,
+    suiteName: `history-big-${Date.now()}.yaml`,
+  });
+  const headRunId = await seedLaterRun(url, base.runId);
+  const prisma = createPrismaClient(url, { max: 1 });
+  const store = createRunStore(prisma);
+  const gate = compareToBaseline({
+    report: { results: await store.results(headRunId) } as Report,
+    baseline: await store.results(base.runId),
+    baselineRunId: base.runId,
+    maxDrop: 0.05,
+  });
+  await prisma.$disconnect();
+  const nowGraded = gate.deltas.filter((d) => gradedChangeOf(d) === "now_graded").length;
+  const noLongerGraded = gate.deltas.filter((d) => gradedChangeOf(d) === "no_longer_graded").length;
+  expect(gate.newlyFailing).toBeGreaterThan(0);
+  expect(noLongerGraded).toBeGreaterThan(0);
+
+  await page.goto(`/suites/${base.suiteId}/runs`);
+  const comparison = page.getByTestId("run-comparison");
+  await expect(page.getByTestId("newly-failing")).toHaveText(`${gate.newlyFailing} newly failing`);
+  await expect(page.getByTestId("newly-passing")).toHaveText(`${gate.newlyPassing} newly passing`);
+  await expect(comparison).toContainText(`${gate.regressions} regressed`);
+  if (nowGraded) await expect(page.getByTestId("now-graded")).toHaveText(`${nowGraded} now graded`);
+  await expect(page.getByTestId("no-longer-graded")).toHaveText(
+    `${noLongerGraded} no longer graded`,
+  );
+  await expect(comparison.getByTestId("comparison-row")).toHaveCount(200);
+  await expect(comparison.getByTestId("comparison-row").first()).toContainText("newly failing");
+  await expect(page.getByTestId("comparison-more")).toContainText(
+    "… 1,800 more not shown (of 2,000 results compared",
+  );
 });

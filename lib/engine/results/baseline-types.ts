@@ -26,3 +26,15 @@ export interface BaselineComparison {
   /** Results of this run the baseline does not have (new evals or cells). */
   unmatched: number;
 }
+
+/**
+ * Two stored runs compared for the History page (lib/store/run-comparison.ts): the counts over
+ * every result, and only the first of the deltas in the page's order (the worst first).
+ */
+export interface RunsCompared extends BaselineComparison {
+  /** Results of the later run compared, over all of them; `deltas` holds the first of these. */
+  compared: number;
+  /** Graded now and not before (skipped or deferred then), and the other way round. */
+  nowGraded: number;
+  noLongerGraded: number;
+}

@@ -26,7 +26,7 @@ export type {
   TreeStep,
   JudgeGrade,
 } from "./criterion-types";
-export type { BaselineDelta, BaselineComparison } from "./baseline-types";
+export type { BaselineDelta, BaselineComparison, RunsCompared } from "./baseline-types";
 
 /** One judge request as it was made: what it cost and how long it took. */
 export type JudgeCallSummary = Omit<JudgeCallRecord, "raw"> & { error?: string };

@@ -4,12 +4,11 @@ import { skipQueuedCells } from "../../../../../lib/store/run-cancel";
 import { agreementOffThread } from "../../../../../lib/offthread/agreement-off-thread";
 import { createRunStore } from "../../../../../lib/store/run-store";
 import { GRADE_QUEUE, openQueue } from "../../../../../lib/store/grade-queue";
+import { isUuid } from "../../../../../lib/store/uuid";
 import { errorResponse, withDatabase, type IdParams } from "../../../respond";
 import { NextResponse } from "next/server";
 
 export const dynamic = "force-dynamic";
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * Asks the workers to stop scheduling judge calls for a queued or running run,
@@ -20,7 +19,7 @@ export async function POST(_request: Request, { params }: IdParams) {
   const { id } = await params;
   const db = withDatabase();
   if (!db.ok) return db.response;
-  const requested = UUID.test(id) && (await createRunStore(db.prisma).requestCancel(id));
+  const requested = isUuid(id) && (await createRunStore(db.prisma).requestCancel(id));
   if (!requested) return errorResponse("not_found", "No queued or running run with that id.");
   const settings = readEnv();
   // Without the queue's URL the workers still skip the queued cells, within half a second of taking one.
