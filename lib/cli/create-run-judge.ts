@@ -1,7 +1,6 @@
 import type { JudgePort } from "../engine/ports/judge-port";
 import type { createProviderSetup } from "../judge/provider-setup";
 import { countOutstanding } from "../judge/batch-rounds";
-import { createBatchLedger } from "../store/batch-ledger";
 import type { PrismaClient } from "../store/connection";
 import type { RunConfig } from "../store/run-store";
 import { batchOptions } from "./batch-mode";
@@ -10,7 +9,9 @@ import { leaseMs, type loadHistory } from "./run-request";
 
 // The judge of one CLI run: each request to the provider its model resolves to (a panel or a
 // matrix may mix vendors); with --batch, through Message Batches whose ids are stored with the
-// run, for `resume`; with run history, behind the judge cache, so a verdict is paid for once.
+// run, for `resume`; with run history, behind the judge cache, so a verdict is paid for once. The
+// store's modules come with `history` (loaded only for a run that has one): a plain eval loads
+// no database package (test/cli/startup.test.ts).
 
 export function createRunJudge(input: {
   providers: ReturnType<typeof createProviderSetup>;
@@ -29,7 +30,7 @@ export function createRunJudge(input: {
         signal: input.signal,
         outstanding: counted.outstanding,
         ...(history && runId
-          ? { ledger: createBatchLedger({ prisma: history.prisma, runId }) }
+          ? { ledger: history.createBatchLedger({ prisma: history.prisma, runId }) }
           : {}),
       })
     : undefined;

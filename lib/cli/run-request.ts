@@ -50,12 +50,14 @@ export async function loadHistory() {
     { claimOwner, createCachedJudge },
     { resumeKeysOf, verdictsOf },
     { createRunExport },
+    { createBatchLedger },
   ] = await Promise.all([
     import("../store/open-database"),
     import("../store/run-store"),
     import("../store/cached-judge"),
     import("../store/stored-verdicts"),
     import("../store/run-export"),
+    import("../store/batch-ledger"),
   ]);
   return {
     /** The baseline's verdicts of a window of result ids (a regrade's: its criteria's too, for the flips). */
@@ -72,5 +74,6 @@ export async function loadHistory() {
     resumeKeysOf,
     verdictsOf,
     createRunExport,
+    createBatchLedger,
   };
 }
