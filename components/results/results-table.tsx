@@ -22,7 +22,7 @@ import {
 } from "./results-query";
 import { emptyResultsText, useLanded } from "./live-landed";
 import { EvalSortLinks, SortLink } from "./sort-links";
-import { StatusBadge } from "./status-badge";
+import { badgeReason, StatusBadge } from "./status-badge";
 import styles from "./results-table.module.css";
 
 // A run's results one page at a time, however many there are: the server renders the page
@@ -182,7 +182,7 @@ export function ResultsTable({ runId, query, page }: ResultsTableProps) {
                 <td className={styles.num}>{formatMs(row.latencyMs)}</td>
                 <td className={styles.muted} title={row.reason}>
                   <div className={styles.reasonText} data-testid="result-reason-cell">
-                    {row.reason}
+                    {badgeReason(row)}
                   </div>
                 </td>
               </tr>

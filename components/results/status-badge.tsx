@@ -41,6 +41,15 @@ export function StatusBadge({ status }: { status: string }) {
   );
 }
 
+/**
+ * A result's reason as said beside its badge: a deferred result's stored reason starts
+ * "deferred: …" (the CLI and reports print it alone), and the badge already says that word.
+ */
+export function badgeReason({ status, reason }: { status: string; reason: string }): string {
+  const prefix = `${status}: `;
+  return status === "deferred" && reason.startsWith(prefix) ? reason.slice(prefix.length) : reason;
+}
+
 const RUN_TONE: Record<RunTone, string | undefined> = {
   success: styles.passed,
   danger: styles.failed,

@@ -2,6 +2,7 @@ import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { ResultStatus } from "../../../components/results/result-status";
+import { badgeReason } from "../../../components/results/status-badge";
 
 // The result page's status line (hw7a): a deferred result's cause is said once, beside its badge
 // (as the run page's table says it), not again on the line below.
@@ -18,6 +19,9 @@ describe("a result page's status line", () => {
       }),
     );
     expect(count(text(html), cause)).toBe(1);
+    // The badge says "deferred"; the reason beside it does not say it again (hwalk8).
+    expect(count(text(html), "deferred")).toBe(1);
+    expect(text(html)).toBe(`deferred ${cause}`);
     expect(html).toContain('data-testid="result-reason"');
     expect(html).not.toContain('data-testid="result-note"');
   });
@@ -32,7 +36,16 @@ describe("a result page's status line", () => {
         },
       }),
     );
-    expect(text(html)).toContain("deferred: server unreachable");
+    expect(text(html)).toContain("deferred server unreachable");
+    expect(text(html)).not.toContain("deferred: ");
     expect(text(html)).toContain("server calendar could not start: exit 1; stderr: boom");
+  });
+
+  it("says the run table's reason beside its badge the same way", () => {
+    expect(badgeReason({ status: "deferred", reason: "deferred: no judge key" })).toBe(
+      "no judge key",
+    );
+    expect(badgeReason({ status: "failed", reason: "deferred: quoted" })).toBe("deferred: quoted");
+    expect(badgeReason({ status: "passed", reason: "score 0.9 ≥ 0.8" })).toBe("score 0.9 ≥ 0.8");
   });
 });
