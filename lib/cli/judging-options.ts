@@ -32,7 +32,10 @@ export function addJudgingOptions(
         .argParser(parsers.positiveNumber("--timeout"))
         .default(60),
     )
-    .option("--filter <pattern>", "only evals whose name matches this regular expression")
+    .option(
+      "--filter <pattern>",
+      "only evals whose name matches this regular expression (case-insensitive)",
+    )
     .option(
       "--batch",
       "send the judge calls through Message Batches, round by round: half price, may take " +

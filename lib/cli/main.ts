@@ -45,7 +45,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   const program = new Command()
     .name("rubric-studio")
     .description(
-      "Author, run and gate LLM-as-judge rubrics. Grades responses with a Claude judge; " +
+      "Author, run and gate LLM-as-judge rubrics. Grades responses with a Claude judge, or " +
+        "an OpenAI-compatible one (README: providers); " +
         "see README.md for the YAML language.",
     )
     .version(version)

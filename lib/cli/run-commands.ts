@@ -67,10 +67,11 @@ export function addRunCommands(program: Command, context: CommandsContext): void
       "after",
       [
         "",
-        "Exit codes: 0 every eval passed (deferred counts as passed), 1 any eval failed, " +
-          "was a judge_error or was skipped (budget, cancelled or interrupted), 2 config or " +
-          "usage error.",
-        "Without ANTHROPIC_API_KEY every eval defers: reported passed with a note, so a key-free CI run stays green.",
+        "Exit codes: 0 every eval passed or deferred, 1 any eval failed, was a judge_error or " +
+          "was skipped (budget, cancelled or interrupted), or regressed against --baseline, " +
+          "2 config or usage error.",
+        "Without ANTHROPIC_API_KEY every Claude-judged eval defers: not graded, reported deferred, " +
+          "not passed (with the cause), and exit 0, so a key-free CI run stays green.",
         "",
         "Examples:",
         "  rubric-studio eval --explain --config suite.yaml",
