@@ -243,7 +243,9 @@ export async function executeRun(request: RunRequest): Promise<number> {
     const totals = new ReportTotals(direct.priceOf);
     let head: ReportHead;
     try {
-      streams.start(runStartOf({ suite, config, startedAt: Date.now(), total }));
+      streams.start(
+        runStartOf({ suite, config, startedAt: Date.now(), total, reporters: request.reporters }),
+      );
       if (resumed && history && db && runId)
         for await (const page of history.createRunExport(db.prisma).resultPages(runId)) {
           for (const result of page)

@@ -122,6 +122,8 @@ export function runStartOf(input: {
   config: { toolVersion: string; maxCostUsd?: number };
   startedAt: number;
   total: number;
+  /** The reports asked for: the pretty one's name column is sized only when it is among them. */
+  reporters: readonly ReporterName[];
 }): RunStart {
   const { suite, config } = input;
   return {
@@ -137,7 +139,10 @@ export function runStartOf(input: {
     criteria: criterionNames(suite),
     // The pretty report's name column, as wide as the widest name known before the run, so that
     // the first results line up with the rest (a streamed dataset's item names still widen it).
-    nameWidth: prettyNameWidth(knownCellNames(suite)),
+    // Walking every cell's name is the plan's size in work: only for the report that uses it.
+    ...(input.reporters.includes("pretty")
+      ? { nameWidth: prettyNameWidth(knownCellNames(suite)) }
+      : {}),
   };
 }
 

@@ -93,6 +93,7 @@ export async function streamStoredReport(input: {
       config: { toolVersion: report.toolVersion },
       startedAt: report.startedAt,
       total: input.total,
+      reporters: input.names,
     }),
     criteria: input.criteria,
   });

@@ -148,7 +148,10 @@ const nameWidthOf = (result: EvalResult) => nameWidthOfName(result.name);
 /** The name column for results whose names are known before the run (RunStart's nameWidth). */
 export function prettyNameWidth(names: Iterable<string>): number {
   let width = 0;
-  for (const name of names) width = Math.max(width, nameWidthOfName(name));
+  for (const name of names) {
+    width = Math.max(width, nameWidthOfName(name));
+    if (width === NAME_WIDTH_CAP) break; // no name can widen it further
+  }
   return width;
 }
 
