@@ -15,6 +15,7 @@ import { startFakeMessagesApi, type FakeMessagesApi } from "../../support/fake-m
 import { releaseRouteDatabase } from "../../support/route-database";
 import { suiteFrom } from "../../support/run-yaml";
 import { useTestDatabase } from "../../support/test-database";
+import { forceGc } from "../../support/force-gc";
 import { makeWorkspace, yaml } from "../../cli/cli-harness";
 
 // The editor's "Flips against run…" (issue 19): a stored run (stored by the
@@ -286,6 +287,8 @@ describe("a preview the browser leaves", () => {
         // Both calls of the edited criterion (its two cells) are in flight.
         await expect.poll(() => api2.inFlight(), { timeout: 10_000 }).toBe(2);
         const started = api2.requests.length;
+        // The route returned long ago and nothing holds its Request: a collection must not lose the leave.
+        await forceGc();
         left.abort();
         await expect.poll(() => api2.inFlight(), { timeout: 3_000 }).toBe(0);
         await new Promise((resolve) => setTimeout(resolve, 1_000));

@@ -4,6 +4,7 @@ import { priceOfStoredCall } from "../../../../../lib/judge/provider-resolution"
 import { clientAddress } from "../../../../../lib/access/request-address";
 import { sharedStreamCounter } from "../../../../../lib/access/stream-limits";
 import { errorResponse, withDatabase, type IdParams } from "../../../respond";
+import { onBrowserLeave } from "../../../browser-left";
 
 export const dynamic = "force-dynamic";
 
@@ -38,10 +39,12 @@ export async function GET(request: Request, { params }: IdParams) {
   const encoder = new TextEncoder();
   let timer: ReturnType<typeof setTimeout> | undefined;
   let closed = false;
+  let release: () => void = () => undefined;
   const stop = () => {
     closed = true;
     clearTimeout(timer);
     place.release();
+    release();
   };
   const stream = new ReadableStream<Uint8Array>({
     start(controller) {
@@ -52,7 +55,7 @@ export async function GET(request: Request, { params }: IdParams) {
         stop();
         controller.close();
       };
-      request.signal.addEventListener("abort", close);
+      release = onBrowserLeave(request, close);
       const tick = async () => {
         if (closed) return;
         try {

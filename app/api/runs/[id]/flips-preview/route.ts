@@ -20,6 +20,7 @@ import {
   withDatabase,
   type IdParams,
 } from "../../../respond";
+import { onBrowserLeave } from "../../../browser-left";
 
 export const dynamic = "force-dynamic";
 
@@ -58,7 +59,7 @@ export async function POST(request: Request, { params }: IdParams) {
   });
   const redact = createRedactor(setup.secrets);
   const stop = new AbortController();
-  request.signal.addEventListener("abort", () => stop.abort(), { once: true });
+  const release = onBrowserLeave(request, () => stop.abort());
   const input: FlipsPreviewInput = {
     prisma: db.prisma,
     runId: id,
@@ -71,14 +72,45 @@ export async function POST(request: Request, { params }: IdParams) {
     maxCalls: LIMITS.requestJudgeCalls,
     signal: stop.signal,
   };
-  if (body.value.plan) return fromResult(await planFlipsPreview(input));
+  let streams = false;
+  try {
+    if (body.value.plan) return fromResult(await planFlipsPreview(input));
+    // Refusals (another suite's run, an unknown one, past the bound) are known before any call: a 4xx.
+    const planned = await planFlipsPreview(input);
+    if (!planned.ok) return fromResult(planned);
+    if (planned.value.calls > planned.value.maxCalls) return fromResult(overBound(planned.value));
+    const stream = previewStream({
+      input: { ...input, judge: setup.createJudge({ timeoutMs: 60_000 }), plan: planned.value },
+      redact,
+      stop,
+      release,
+    });
+    streams = true;
+    return new NextResponse(stream, {
+      headers: {
+        "content-type": "application/x-ndjson; charset=utf-8",
+        "cache-control": "no-store",
+      },
+    });
+  } finally {
+    // A streamed preview lets the request go when it ends; any other answer, now.
+    if (!streams) release();
+  }
+}
 
-  // Refusals (another suite's run, an unknown one, past the bound) are known before any call: a 4xx.
-  const planned = await planFlipsPreview(input);
-  if (!planned.ok) return fromResult(planned);
-  if (planned.value.calls > planned.value.maxCalls) return fromResult(overBound(planned.value));
+function previewStream({
+  input,
+  redact,
+  stop,
+  release,
+}: {
+  input: Omit<Parameters<typeof runFlipsPreview>[0], "onProgress">;
+  redact: ReturnType<typeof createRedactor>;
+  stop: AbortController;
+  release: () => void;
+}): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
-  const stream = new ReadableStream<Uint8Array>({
+  return new ReadableStream<Uint8Array>({
     async start(controller) {
       const send = (line: unknown) => {
         if (!stop.signal.aborted) controller.enqueue(encoder.encode(`${JSON.stringify(line)}\n`));
@@ -86,8 +118,6 @@ export async function POST(request: Request, { params }: IdParams) {
       try {
         const preview = await runFlipsPreview({
           ...input,
-          judge: setup.createJudge({ timeoutMs: 60_000 }),
-          plan: planned.value,
           onProgress: (done, total) => send({ progress: { done, total } }),
         });
         // A provider's error may quote the key it was sent: the browser gets none of the server's secrets.
@@ -101,6 +131,7 @@ export async function POST(request: Request, { params }: IdParams) {
           error: { code: "failed", message: `The preview failed: ${(error as Error).message}` },
         });
       } finally {
+        release();
         // Closed once the work has stopped; a stream the browser already cancelled refuses, and needs no close.
         try {
           controller.close();
@@ -111,8 +142,5 @@ export async function POST(request: Request, { params }: IdParams) {
     cancel() {
       stop.abort();
     },
-  });
-  return new NextResponse(stream, {
-    headers: { "content-type": "application/x-ndjson; charset=utf-8", "cache-control": "no-store" },
   });
 }
