@@ -42,7 +42,7 @@ export function buildReport(input: {
 }
 
 /**
- * 0 when every eval passed (deferred counts as passed), 1 otherwise: a fail,
+ * 0 when every eval passed (or deferred: not a pass, but no fail), 1 otherwise: a fail,
  * a judge_error, a skip (budget, cancelled, interrupted), or a regression against the baseline.
  */
 export function exitCodeOf(report: Pick<Report, "summary" | "baseline">): 0 | 1 {
