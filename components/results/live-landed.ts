@@ -44,16 +44,18 @@ export function refreshDelay(
 }
 
 /**
- * The empty table's text: while results the snapshot counts are on their way (no filter), it says
- * so rather than "No results match".
+ * The empty table's text: "No results match" only when a filter (status, name, a heatmap cell)
+ * left nothing; with none, results not graded yet, or on their way while the snapshot counts some.
  */
 export function emptyResultsText(input: {
   filtered: boolean;
   cell: boolean;
   landed: number;
 }): string {
-  if (input.filtered) return "No results match. Clear the filters to see every result.";
-  if (!input.cell && input.landed > 0)
+  if (input.filtered || input.cell)
+    return "No results match. Clear the filters to see every result.";
+  if (input.landed > 0)
     return `${input.landed === 1 ? "1 result has" : `${input.landed} results have`} landed; loading them…`;
-  return "No results match. Results appear here as they are graded.";
+  // Nothing was asked to match: a queued run, or one whose first calls are in flight.
+  return "No results yet. They appear here as they are graded.";
 }

@@ -30,15 +30,18 @@ describe("the empty results table", () => {
     expect(text).toBe("16 results have landed; loading them…");
   });
 
-  it("keeps 'No results match' when nothing landed, or when filters leave nothing", () => {
+  it("says 'No results yet', not 'No results match', for a queued run with no filter", () => {
     expect(emptyResultsText({ filtered: false, cell: false, landed: 0 })).toBe(
-      "No results match. Results appear here as they are graded.",
+      "No results yet. They appear here as they are graded.",
     );
+  });
+
+  it("says 'No results match' only when a filter leaves nothing", () => {
     expect(emptyResultsText({ filtered: true, cell: false, landed: 16 })).toBe(
       "No results match. Clear the filters to see every result.",
     );
-    expect(emptyResultsText({ filtered: false, cell: true, landed: 16 })).toContain(
-      "No results match",
+    expect(emptyResultsText({ filtered: false, cell: true, landed: 0 })).toBe(
+      "No results match. Clear the filters to see every result.",
     );
   });
 });
