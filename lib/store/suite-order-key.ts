@@ -1,7 +1,8 @@
 import type { EvalResult } from "../engine/results/report";
+import { placeOf } from "../engine/results/suite-order";
 
 // A result's place in the suite's order as one text a database index sorts: the order of the
-// engine's `inSuiteOrder` (the eval's line and column, the matrix prompt's position, then the name
+// engine's `inSuiteOrder` (the eval's line and column, the cell's place as planned, then the name
 // with numbers read as numbers, "#2" before "#10"), so that an export or `report RUN_ID` reads a run
 // of a million results in keyset pages by (suite_order, id) instead of every key at once. The
 // migration that added the column keys older rows the same way, in SQL.
@@ -16,11 +17,13 @@ function naturalName(name: string): string {
   });
 }
 
-export function suiteOrderKey(result: Pick<EvalResult, "name" | "location" | "cell">): string {
+export function suiteOrderKey(
+  result: Pick<EvalResult, "name" | "location" | "cell" | "cellIndex">,
+): string {
   return [
     pad(result.location?.line ?? 9_999_999_999),
     pad(result.location?.column ?? 0),
-    pad(result.cell?.promptIndex ?? 0),
+    pad(placeOf(result)),
     naturalName(result.name),
   ].join(".");
 }

@@ -54,6 +54,7 @@ export function unstoredResult(result: EvalResult, error: unknown): EvalResult {
     latencyMs: result.latencyMs,
     calls: result.calls.map(({ error: _error, ...call }) => call),
     ...(result.location ? { location: result.location } : {}),
+    ...(result.cellIndex !== undefined ? { cellIndex: result.cellIndex } : {}),
   };
 }
 

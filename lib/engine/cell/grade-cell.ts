@@ -28,6 +28,7 @@ export async function gradeCell(input: {
     name: cell.name,
     eval: cell.eval.name,
     cell: cell.cell,
+    ...(cell.cellIndex !== undefined ? { cellIndex: cell.cellIndex } : {}),
     threshold: rubric.threshold,
     scale: rubric.scale,
     thresholdDisplay: formatScore({ score: rubric.threshold, scale: rubric.scale, passed: true }),

@@ -22,6 +22,8 @@ export interface PlannedCell {
   name: string;
   eval: EvalConfig;
   cell: CellCoordinates | null;
+  /** A matrix or dataset cell's place among its eval's cells as planned (1-based): the order results are listed in. */
+  cellIndex?: number;
   candidate?: Candidate;
   /** For an eval without a response whose server is known: what the live agent would run. */
   live?: Pick<LiveRequest, "serverName" | "server" | "prompt" | "agent">;

@@ -126,6 +126,8 @@ export function planCell(
   planning: EvalPlanning,
   cell: CellCoordinates | null,
   item?: DatasetItem,
+  /** The cell's place among its eval's cells (1-based). */
+  cellIndex?: number,
 ): PlannedCell {
   const { evalConfig, options, perJudgeByResponse } = planning;
   const { suite, defaultModel } = options;
@@ -211,6 +213,7 @@ export function planCell(
     name: cellName(evalConfig.name, cell),
     eval: evalConfig,
     cell,
+    ...(cell !== null && cellIndex !== undefined ? { cellIndex } : {}),
     candidate,
     ...(live ? { live } : {}),
     ...(reference ? { reference } : {}),

@@ -94,12 +94,13 @@ function* heldCells(evalConfig: EvalConfig, options: PlanOptions): Generator<Pla
     );
   const planning = planningOf(evalConfig, options);
   const matrix = matrixCellsOf(evalConfig);
+  let index = 0;
   if (!source) {
-    for (const cell of matrix) yield planCell(planning, cell);
+    for (const cell of matrix) yield planCell(planning, cell, undefined, ++index);
     return;
   }
   for (const item of source.items)
-    for (const cell of matrix) yield planCell(planning, { item: item.id, ...cell }, item);
+    for (const cell of matrix) yield planCell(planning, { item: item.id, ...cell }, item, ++index);
 }
 
 /** The same for any eval: a streamed dataset's items are read one at a time. */
@@ -114,8 +115,9 @@ async function* evalCells(
   }
   const planning = planningOf(evalConfig, options);
   const matrix = matrixCellsOf(evalConfig);
+  let index = 0;
   for await (const item of source.stream.read())
-    for (const cell of matrix) yield planCell(planning, { item: item.id, ...cell }, item);
+    for (const cell of matrix) yield planCell(planning, { item: item.id, ...cell }, item, ++index);
 }
 
 /** The eval whose cells an eval compares (`compare: { eval }`), if it is a comparison of cells. */

@@ -50,6 +50,12 @@ export interface EvalResult {
   name: string;
   eval: string;
   cell: CellCoordinates | null;
+  /**
+   * A matrix or dataset cell's place among its eval's cells as planned (1-based: dataset items in
+   * their order, then agents, judge models and prompts as the matrix lists them). Stored runs are
+   * listed by it, so the run page and the exports keep the order the CLI printed.
+   */
+  cellIndex?: number;
   status: EvalStatus;
   /** Every criterion was skipped by its `when:` predicate. */
   vacuous: boolean;

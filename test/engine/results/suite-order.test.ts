@@ -30,3 +30,30 @@ describe("inSuiteOrder", () => {
     expect(finished[0]!.name).toBe("second");
   });
 });
+
+describe("a matrix's or dataset's cells", () => {
+  it("come as planned (cellIndex: models as the matrix lists them, items in the dataset's order), not by name", () => {
+    const finished = [
+      {
+        name: "m [item=alpha, model=claude-haiku-4-5]",
+        location: at(10),
+        cell: null,
+        cellIndex: 4,
+      },
+      { name: "m [item=zeta, model=claude-haiku-4-5]", location: at(10), cell: null, cellIndex: 2 },
+      {
+        name: "m [item=alpha, model=claude-sonnet-4-6]",
+        location: at(10),
+        cell: null,
+        cellIndex: 3,
+      },
+      {
+        name: "m [item=zeta, model=claude-sonnet-4-6]",
+        location: at(10),
+        cell: null,
+        cellIndex: 1,
+      },
+    ];
+    expect(inSuiteOrder(finished).map((r) => r.cellIndex)).toEqual([1, 2, 3, 4]);
+  });
+});
