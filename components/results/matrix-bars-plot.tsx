@@ -1,13 +1,25 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { Bar, BarChart, CartesianGrid, LabelList, Legend, Tooltip, XAxis, YAxis } from "recharts";
+import {
+  Bar,
+  BarChart,
+  CartesianGrid,
+  Cell,
+  LabelList,
+  Legend,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from "recharts";
 import { useWidth } from "./use-width";
 
 export interface MatrixBar {
   label: string;
   meanScore: number | null;
   passRate: number;
+  /** False where every result deferred or was skipped: its pass-rate mark is grey, as the heatmap's cell, not a green 0%. */
+  graded: boolean;
   /** Written beside the pass-rate bar: a 0% bar has no length, and must not read as missing data. */
   passLabel: string;
   /** Written beside the mean-score bar ("0.00"); "" when nothing was graded. */
@@ -25,6 +37,9 @@ const ROW_PX = 46;
  * 0, and a cell where nothing passed would read as an empty row.
  */
 export const ZERO_BAR_PX = 3;
+const PASS_FILL = "#2b8a3e";
+/** The heatmap's grey for a cell with nothing graded. */
+export const NOTHING_GRADED_FILL = "#adb5bd";
 
 /** The room right of the plot for the labels beside the bars: a 100% bar ends at the plot's edge. */
 export function labelRoom(bars: readonly MatrixBar[]): number {
@@ -99,7 +114,13 @@ export default function MatrixBarsPlot({ bars }: { bars: MatrixBar[] }) {
         />
         <Tooltip
           contentStyle={{ background: "#ffffff", border: "1px solid #dfe3e8" }}
-          formatter={(v) => (typeof v === "number" ? v.toFixed(2) : "—")}
+          formatter={(v, _name, item) =>
+            (item?.payload as MatrixBar | undefined)?.graded === false
+              ? "nothing graded"
+              : typeof v === "number"
+                ? v.toFixed(2)
+                : "—"
+          }
         />
         <Legend />
         <Bar
@@ -118,13 +139,16 @@ export default function MatrixBarsPlot({ bars }: { bars: MatrixBar[] }) {
         <Bar
           dataKey="passRate"
           name="pass rate"
-          fill="#2b8a3e"
+          fill={PASS_FILL}
           isAnimationActive={false}
           maxBarSize={16}
           minPointSize={ZERO_BAR_PX}
           cursor="pointer"
           onClick={open}
         >
+          {bars.map((b, i) => (
+            <Cell key={i} fill={b.graded ? PASS_FILL : NOTHING_GRADED_FILL} />
+          ))}
           <LabelList dataKey="passLabel" position="right" fontSize={FONT_PX} fill="#3d4755" />
         </Bar>
       </BarChart>

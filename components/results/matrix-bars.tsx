@@ -21,6 +21,7 @@ export function matrixBars(runId: string, cells: readonly MatrixCellView[]): Mat
       label: cellLabel(c),
       meanScore: c.meanScore,
       passRate: rate ?? 0,
+      graded: rate !== null,
       // A cell where nothing passed reads 0%, one where nothing was graded says so: neither is a gap.
       passLabel: rate === null ? "nothing graded" : `${Math.round(rate * 100)}%`,
       meanLabel: c.meanScore === null ? "" : c.meanScore.toFixed(2),

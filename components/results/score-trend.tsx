@@ -31,9 +31,20 @@ export function ScoreTrend({
       </figcaption>
       {rows.length === 0 ? (
         <p className={styles.muted}>No scores yet.</p>
+      ) : !graded(rows, series) ? (
+        // An empty plot would read as a chart that failed to draw.
+        <p className={styles.muted} data-testid="score-trend-ungraded">
+          Nothing graded in {rows.length === 1 ? "this run" : `these ${rows.length} runs`}: every
+          result of this eval deferred or was skipped.
+        </p>
       ) : (
         <Chart rows={rows} series={series} threshold={threshold} />
       )}
     </figure>
   );
+}
+
+/** Whether any run gave any cell of the eval a score. */
+function graded(rows: TrendRow[], series: TrendSeries[]): boolean {
+  return rows.some((row) => series.some((s) => typeof row[s.key] === "number"));
 }

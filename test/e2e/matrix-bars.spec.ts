@@ -58,3 +58,49 @@ test("every cell shows its bars and labels, 0% and 0.00 included, none cut at th
     expect(box.x + box.width).toBeLessThanOrEqual(svg.x + svg.width);
   }
 });
+
+// A walk's finding: a cell whose every result deferred (its judge's provider has no key) drew the
+// same green sliver as a cell where nothing passed. It is grey, as in the heatmap, and says why.
+const MIXED = `providers:
+  nokey: { type: openai, base_url: "http://127.0.0.1:9/v1", api_key_env: RS_E2E_UNSET_KEY }
+evals:
+  - name: arithmetic
+    response: "Four."
+    rubric: "Gives the right number."
+    threshold: 0.7
+    matrix:
+      models: [claude-sonnet-4-6, "nokey:small"]
+`;
+
+test.describe("a cell with nothing graded", () => {
+  let mixed: Awaited<ReturnType<typeof seedSuite>>;
+  test.beforeAll(async () => {
+    test.setTimeout(120_000);
+    mixed = await seedSuite({
+      tag: "matrix-bars-deferred",
+      yaml: MIXED,
+      respond: () => ({ verdict: { reasoning: "Right.", score: 0 } }),
+    });
+  });
+  test.afterAll(async () => {
+    await mixed?.close();
+  });
+
+  test("draws its pass-rate mark grey with 'nothing graded', where a graded 0% stays green", async ({
+    page,
+  }) => {
+    await page.goto(`/runs/${mixed.runId}`);
+    const plot = page.getByTestId("matrix-bars-plot");
+    await expect(plot.locator(".recharts-bar-rectangle").first()).toBeVisible();
+    const texts = (await plot.locator(".recharts-label-list text").allTextContents()).map((t) =>
+      t.trim(),
+    );
+    expect(texts).toContain("nothing graded");
+    expect(texts).toContain("0%");
+    // The pass-rate series is the second: one mark per cell, graded green, deferred grey.
+    const passMarks = plot.locator(".recharts-bar").nth(1).locator(".recharts-bar-rectangle path");
+    await expect(passMarks).toHaveCount(2);
+    const fills = await passMarks.evaluateAll((paths) => paths.map((p) => p.getAttribute("fill")));
+    expect(fills.sort()).toEqual(["#2b8a3e", "#adb5bd"]);
+  });
+});

@@ -184,3 +184,40 @@ test("two runs of 2,000 results: the gate's counts, the worst 200 rows and how m
     "… 1,800 more not shown (of 2,000 results compared",
   );
 });
+
+// A walk's finding: an eval whose every result deferred (its judge's provider has no key here)
+// drew an empty plot under its title, as if the chart had failed. It says why instead.
+test("an eval graded in none of its runs says so where its trend would be", async ({ page }) => {
+  const keyless = await seedSuite({
+    tag: "history-ungraded",
+    yaml: `providers:
+  nokey: { type: openai, base_url: "http://127.0.0.1:9/v1", api_key_env: RS_E2E_UNSET_KEY }
+evals:
+  - name: graded eval
+    response: "Four."
+    rubric: "Gives the right number."
+  - name: keyless eval
+    response: "Four."
+    rubric: "Gives the right number."
+    matrix:
+      models: ["nokey:small"]
+`,
+    respond: () => ({ verdict: { reasoning: "Right.", score: 0.9 } }),
+  });
+  try {
+    await page.goto("/runs");
+    await page
+      .locator(`[data-run-id="${keyless.runId}"]`)
+      .getByRole("link", { name: keyless.suiteName })
+      .click();
+    const ungraded = page.getByTestId("score-trend").filter({ hasText: "keyless eval" });
+    await expect(ungraded.getByTestId("score-trend-ungraded")).toHaveText(
+      "Nothing graded in this run: every result of this eval deferred or was skipped.",
+    );
+    await expect(ungraded.locator(".recharts-wrapper")).toHaveCount(0);
+    const graded = page.getByTestId("score-trend").filter({ hasText: "graded eval" }).first();
+    await expect(graded.locator(".recharts-line-dot, .recharts-dot")).toHaveCount(1);
+  } finally {
+    await keyless.close();
+  }
+});
