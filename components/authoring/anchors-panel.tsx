@@ -1,7 +1,7 @@
 "use client";
 import type { CheckedAnchor } from "./api-types";
 import { JudgeReadings } from "../calibration/judge-readings";
-import { anchorScores } from "./anchor-note";
+import { anchorScores, anchorsSummary, uncheckedReason } from "./anchor-note";
 import { formatUsd } from "../results/format";
 
 // "Check anchors": the judge's score for each calibration anchor of the draft
@@ -60,7 +60,7 @@ export interface AnchorsPanelProps {
 }
 
 export function AnchorsPanel({ state, current, onCheck, auto, onAuto, onCap }: AnchorsPanelProps) {
-  const off = state.anchors?.filter((a) => a.outlier).length ?? 0;
+  const summary = anchorsSummary(state.anchors ?? []);
   return (
     <section className="panel" aria-label="Anchors" data-testid="anchors-panel">
       <h2>Anchors {state.busy ? <span className="spinner" aria-label="Checking" /> : null}</h2>
@@ -159,7 +159,7 @@ export function AnchorsPanel({ state, current, onCheck, auto, onAuto, onCap }: A
         <div className={state.busy ? "stale" : undefined}>
           <p className="small" data-testid="anchors-summary">
             {state.anchors.length} anchor{state.anchors.length === 1 ? "" : "s"} of {state.scope}:{" "}
-            {off === 0 ? "all within ±0.25 of their labels." : `${off} off by more than ±0.25.`}
+            {summary.text}
             {state.text !== current ? (
               <span className="muted"> (checked an earlier draft)</span>
             ) : null}
@@ -190,7 +190,11 @@ export function AnchorsPanel({ state, current, onCheck, auto, onAuto, onCap }: A
                     </span>
                   ) : null}
                 </div>
-                {a.judges ? (
+                {a.judged === null ? (
+                  <div className="muted small anchor-reasoning" data-testid="anchor-unchecked">
+                    not checked{summary.sharedReason ? "" : `: ${uncheckedReason(a)}`}
+                  </div>
+                ) : a.judges ? (
                   <JudgeReadings judges={a.judges} judged={a.judged} />
                 ) : a.reasoning ? (
                   <div className="muted small anchor-reasoning">{a.reasoning}</div>

@@ -2,7 +2,7 @@ import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { AnchorsPanel, type AutoCheckState } from "../../../components/authoring/anchors-panel";
-import { anchorScores } from "../../../components/authoring/anchor-note";
+import { anchorScores, anchorsSummary } from "../../../components/authoring/anchor-note";
 import { NO_JUDGE_KEY, useAnchorChecks } from "../../../components/authoring/use-anchor-checks";
 import { JudgeReadings } from "../../../components/calibration/judge-readings";
 import type { CheckedAnchor } from "../../../components/authoring/api-types";
@@ -12,7 +12,11 @@ import type { CheckedAnchor } from "../../../components/authoring/api-types";
 // and inline in the editor; and no ticked "Check as you type" on a server
 // that has no judge key.
 
-const text = (html: string) => html.replace(/<[^>]+>/g, " ").replace(/\s+/g, " ");
+const text = (html: string) =>
+  html
+    .replace(/<[^>]+>/g, " ")
+    .replace(/&quot;/g, '"')
+    .replace(/\s+/g, " ");
 const noop = () => undefined;
 const jury = [1, 2, 3].map((n) => ({
   judge: `claude-sonnet-4-6 #${n}`,
@@ -131,5 +135,54 @@ describe("the editor's anchor checks, as the page starts them", () => {
   it("start on when it has one", () => {
     const html = renderToStaticMarkup(createElement(Editor, { judgeKey: true }));
     expect(text(html)).not.toContain("ANTHROPIC_API_KEY");
+  });
+});
+
+// A walk's finding: with a judge model whose provider has no key on the server, every anchor came
+// back ungraded, and the panel said "all within ±0.25 of their labels" over anchors the judge
+// never read, each with the whole "deferred: no key for provider …" under it.
+describe("anchors the judge could not read", () => {
+  const reason = 'deferred: no key for provider "openai": set OPENAI_API_KEY to run it';
+  const unchecked: CheckedAnchor = {
+    ...anchor,
+    id: "2",
+    judged: null,
+    error: null,
+    outlier: false,
+    reasoning: reason,
+    judges: undefined,
+  };
+  const shown = (anchors: CheckedAnchor[]) =>
+    text(
+      renderToStaticMarkup(
+        createElement(AnchorsPanel, {
+          state: { busy: false, anchors, text: "x", scope: "all criteria" },
+          current: "x",
+          onCheck: noop,
+          auto: auto(),
+          onAuto: noop,
+          onCap: noop,
+        }),
+      ),
+    );
+
+  it("are not 'within' their labels: none checked, the reason said once", () => {
+    const html = shown([unchecked, { ...unchecked, id: "3" }]);
+    expect(html).toContain(
+      '2 anchors of all criteria: none checked: no key for provider "openai": set OPENAI_API_KEY to run it.',
+    );
+    expect(html).not.toContain("within");
+    expect(html.match(/OPENAI_API_KEY/g)).toHaveLength(1);
+    expect(html.match(/not checked/g)).toHaveLength(2);
+  });
+
+  it("are counted apart from the checked ones", () => {
+    expect(shown([anchor, unchecked])).toContain(
+      '2 anchors of all criteria: the 1 checked all within ±0.25 of their labels; 1 not checked: no key for provider "openai"',
+    );
+    expect(shown([{ ...anchor, judged: 0.5, outlier: true }, unchecked])).toContain(
+      "1 of the 1 checked off by more than ±0.25; 1 not checked",
+    );
+    expect(anchorsSummary([anchor]).text).toBe("all within ±0.25 of their labels.");
   });
 });
