@@ -196,15 +196,27 @@ const next = spawn(process.execPath, [NEXT_BIN, mode, "--hostname", binding.host
 });
 
 let stopping = false;
-async function stop(code: number) {
+async function stop(code: number, why: string) {
   if (stopping) return;
   stopping = true;
+  // Said, so that a wait for the calls in flight does not read as a hang, and what is kept is known.
+  console.log(
+    `${why}: stopping. The judge calls in flight finish first; a run's cells not graded yet wait in the queue for the next start.`,
+  );
   next.kill("SIGTERM");
   await worker.stop();
   await boss.stop({ graceful: true });
   await db.close();
+  console.log("stopped");
   process.exit(code);
 }
-process.on("SIGINT", () => void stop(0));
-process.on("SIGTERM", () => void stop(0));
-next.on("exit", (code) => void stop(code ?? 0));
+process.on("SIGINT", () => void stop(0, "Ctrl-C"));
+process.on("SIGTERM", () => void stop(0, "SIGTERM"));
+next.on(
+  "exit",
+  (code) =>
+    void stop(
+      code ?? 0,
+      code ? `the web server exited with code ${code}` : "the web server stopped",
+    ),
+);

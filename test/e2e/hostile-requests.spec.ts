@@ -150,6 +150,9 @@ test("clients that abort their uploads leave one short line in the log, not four
   } finally {
     await dashboard.stop();
   }
+  // A stop is said, and said to be over (SIGTERM here; Ctrl-C at a terminal).
+  expect(dashboard.output()).toContain("SIGTERM: stopping. The judge calls in flight finish first");
+  expect(dashboard.output().split("\n")).toContain("stopped");
 });
 
 test("Check anchors with a likert band of 30,001 points answers a located error at once, and the server lives on", async ({
