@@ -6,6 +6,7 @@ import {
   type BatchResult,
   type BatchView,
 } from "./message-batches-client";
+import { erroredResult, followBatch } from "./batch-follow";
 
 // Rounds of Message Batches: every request that arrives while the run has
 // nothing else to do is gathered into one round, submitted as one batch or
@@ -75,8 +76,6 @@ export type Settled = { batchId: string; result: BatchResult };
 type Pending = { customId: string; json: string; bytes: number };
 
 const LIMITS = { requests: 100_000, bytes: 256 * 1024 * 1024 };
-/** Looks in a row that may fail before the batch's waiters are told it could not be followed. */
-const MAX_POLL_FAILURES = 5;
 /** How often a round being gathered looks whether it can close. */
 const QUIET_MS = 20;
 
@@ -131,11 +130,6 @@ export function createBatchRounds(options: BatchRoundsOptions): BatchRounds {
     waiters.delete(customId);
     for (const resolve of resolvers) resolve(settled);
   };
-  // As the API reports a request that failed inside a batch, so the judge treats both alike (retried once).
-  const erroredResult = (message: string): BatchResult => ({
-    type: "errored",
-    error: { type: "error", error: { type: "api_error", message }, request_id: null },
-  });
 
   // The ledger is asked as each round closes, about that round's ids: a queued run's other workers
   // store batches while this one runs, and a chunk of one that died comes back here, its requests
@@ -240,47 +234,23 @@ export function createBatchRounds(options: BatchRoundsOptions): BatchRounds {
     void poll(batchId);
   }
 
-  async function poll(batchId: string): Promise<void> {
+  function poll(batchId: string): Promise<void> {
     const entry = followed.get(batchId) ?? { customIds: new Set<string>(), size: 0 };
-    // Once followed, the batch's ids are forgotten: a request of it that a later round adopts
-    // (found in the ledger) follows it again, from here on, and reads its results again.
-    const stop = () => {
-      followed.delete(batchId);
-      polling.delete(batchId);
-      return entry.customIds;
-    };
-    let failures = 0;
-    let problem = "";
-    for (;;) {
-      if (signal?.aborted) return void stop();
-      try {
-        const view = await client.retrieve(batchId);
-        failures = 0;
-        onProgress?.({ ...view, submitted: entry.size });
-        if (view.status === "ended") break;
-      } catch (error) {
-        problem = (error as Error).message;
-        if (++failures >= MAX_POLL_FAILURES) {
-          const result = erroredResult(`could not follow message batch ${batchId}: ${problem}`);
-          for (const customId of stop()) settle(customId, { batchId, result });
-          return;
-        }
-      }
-      await sleep(pollMs, signal);
-    }
-    const customIds = stop();
-    // Each waiter is told as its line is read: a batch's results (up to 100,000 replies) are never
-    // all held here at once.
-    try {
-      for await (const { customId, result } of client.results(batchId))
-        if (customIds.delete(customId)) settle(customId, { batchId, result });
-    } catch (error) {
-      problem = `could not read the results of message batch ${batchId}: ${(error as Error).message}`;
-    }
-    const missing = erroredResult(
-      problem || `message batch ${batchId} ended without a result for this request`,
-    );
-    for (const customId of customIds) settle(customId, { batchId, result: missing });
+    return followBatch({
+      client,
+      batchId,
+      customIds: entry.customIds,
+      pollMs,
+      ...(signal ? { signal } : {}),
+      onView: (view) => onProgress?.({ ...view, submitted: entry.size }),
+      settle: (customId, result) => settle(customId, { batchId, result }),
+      // Once followed, the batch's ids are forgotten: a request of it that a later round adopts
+      // (found in the ledger) follows it again, from here on, and reads its results again.
+      done: () => {
+        followed.delete(batchId);
+        polling.delete(batchId);
+      },
+    });
   }
 
   return { submit };
@@ -307,16 +277,4 @@ function chunksOf<T extends { bytes: number }>(
   }
   if (chunk.length > 0) chunks.push(chunk);
   return chunks;
-}
-
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", done);
-      resolve();
-    }
-    signal?.addEventListener("abort", done, { once: true });
-  });
 }
