@@ -64,6 +64,16 @@ export function PlanPanel({
                 )}
               </div>
               <div className="label">projected, with the prompt cache</div>
+              {plan.judgeCalls > 0 && plan.evals.every((e) => e.cacheReadTokens === 0) ? (
+                // Two equal figures with no word read as a projection that forgot the cache.
+                <div
+                  className="metric-note"
+                  data-testid="plan-cache-none"
+                  title="The prompt cache saves only where calls share a prefix at least as long as the judge model's minimum (2,048 tokens for claude-sonnet-4-6, 4,096 for claude-haiku-4-5): no call here shares one that long, so each is paid in full. A longer rubric, more anchors or a shared context reach it."
+                >
+                  = naive: no shared prompt reaches the cache&apos;s minimum
+                </div>
+              ) : null}
               {plan.generationCalls > 0 ? (
                 <div className="metric-note" data-testid="plan-cost-apart">
                   judges {usd(plan.costUsd)} + generation {usd(plan.generationUsd)}

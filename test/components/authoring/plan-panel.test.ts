@@ -157,3 +157,27 @@ describe("the plan panel's unchanged rerun", () => {
     expect(keyed).toContain("projected, with the prompt cache");
   });
 });
+
+// A walk's finding: a suite of short rubrics showed the same figure as naive and as projected with
+// the cache, with nothing to say why.
+describe("a plan the prompt cache cannot help", () => {
+  it("says why its projected cost is the naive one; a plan the cache helps says nothing", () => {
+    const short = checkedDraft(`evals:
+  - name: short rubric
+    response: "Hello."
+    rubric: "Greets the user."
+`);
+    const shortHtml = text(
+      renderToStaticMarkup(createElement(PlanPanel, { check: short, checking: false })),
+    );
+    expect(shortHtml.replace(/&#x27;/g, "'")).toContain(
+      "= naive: no shared prompt reaches the cache's minimum",
+    );
+    const long = text(
+      renderToStaticMarkup(
+        createElement(PlanPanel, { check: checkedDraft(SUITE), checking: false }),
+      ),
+    );
+    expect(long).not.toContain("= naive");
+  });
+});
