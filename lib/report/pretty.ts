@@ -48,7 +48,16 @@ function detailColor(line: DetailLine): string {
   return line.kind === "reason" || line.kind === "note" ? "" : "2";
 }
 
-function resultLine(result: EvalResult, nameWidth: number, paint: Paint): string {
+/** The threshold column's width: "threshold 0.70" at least, so a letter's "threshold C" keeps the cost column in line. */
+const THRESHOLD_WIDTH = "threshold 0.70".length;
+const thresholdText = (result: EvalResult) => `threshold ${result.thresholdDisplay}`;
+
+function resultLine(
+  result: EvalResult,
+  nameWidth: number,
+  paint: Paint,
+  thresholdWidth: number,
+): string {
   const style = STATUS_STYLES[result.status];
   const head = paint(style.ansi, `${style.symbol} ${style.tag.padEnd(TAG_WIDTH)}`);
   // Cut to the column by display width: a longer name (a matrix cell's) or a wide character would push the columns after it.
@@ -59,7 +68,7 @@ function resultLine(result: EvalResult, nameWidth: number, paint: Paint): string
     head,
     paint("1", name),
     score.padStart(6),
-    paint("2", `threshold ${result.thresholdDisplay}`),
+    paint("2", thresholdText(result).padEnd(thresholdWidth)),
     formatResultCost(result),
   ];
   if (result.status === "passed" && result.vacuous) columns.push(paint("33", "(vacuous pass)"));
@@ -165,6 +174,8 @@ export function prettyNameWidth(names: Iterable<string>): number {
 export function prettyWriter(options: RenderOptions): ResultWriter {
   const paint = painter(options.color);
   let nameWidth = 0;
+  // As wide as the widest threshold so far (a likert "threshold 3.5/5" widens it for the lines after).
+  let thresholdWidth = THRESHOLD_WIDTH;
   let results = 0;
   // Whether a judge call had no price: the cost then reads "unpriced", as formatReportCost's does.
   const priced: EvalResult["calls"] = [];
@@ -179,11 +190,15 @@ export function prettyWriter(options: RenderOptions): ResultWriter {
     },
     result: (result) => {
       nameWidth = Math.max(nameWidth, nameWidthOf(result));
+      thresholdWidth = Math.max(thresholdWidth, displayWidth(stripControl(thresholdText(result))));
       results++;
       const unpriced = result.calls.find((c) => c.costUsd === null && !c.reused);
       if (unpriced && priced.length === 0) priced.push(unpriced);
       if (result.review || result.pairwise) sectioned.push(result);
-      const lines = [resultLine(result, nameWidth, paint), ...explanation(result, paint)];
+      const lines = [
+        resultLine(result, nameWidth, paint, thresholdWidth),
+        ...explanation(result, paint),
+      ];
       return `${lines.join("\n")}\n`;
     },
     end: (head) => {

@@ -41,5 +41,8 @@ describe("the pretty report's columns", () => {
     expect(rows).toHaveLength(4);
     const columns = rows.map(scoreColumn);
     expect(new Set(columns).size, rows.join("\n")).toBe(1);
+    // And the cost after the threshold: a letter's "threshold C" is as wide as "threshold 0.70".
+    const costColumns = rows.map((line) => line.indexOf("  $"));
+    expect(new Set(costColumns).size, rows.join("\n")).toBe(1);
   });
 });
