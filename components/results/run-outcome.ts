@@ -17,7 +17,8 @@ function plural(n: number, one: string, many = `${one}s`): string {
 
 export function runOutcome(
   status: string,
-  counts: Pick<Record<EvalStatus, number>, "passed" | "failed" | "judge_error">,
+  counts: Pick<Record<EvalStatus, number>, "passed" | "failed" | "judge_error"> &
+    Partial<Pick<Record<EvalStatus, number>, "deferred" | "skipped">>,
 ): RunOutcome {
   if (status === "queued" || status === "running" || status === "cancelling")
     return { label: status === "cancelling" ? "cancelling…" : status, tone: "info" };
@@ -33,9 +34,15 @@ export function runOutcome(
     };
   if (status === "cancelled") return { label: "cancelled", tone: "warning" };
   // Nothing failed, but nothing passed either (every eval deferred or skipped): not a success.
-  return counts.passed > 0
-    ? { label: "all passed", tone: "success" }
-    : { label: `${status} · nothing graded`, tone: "neutral" };
+  if (counts.passed === 0) return { label: `${status} · nothing graded`, tone: "neutral" };
+  // A deferred or skipped result is not a pass: "all passed" would say it was.
+  const ungraded = [
+    counts.deferred ? `${counts.deferred} deferred` : "",
+    counts.skipped ? `${counts.skipped} skipped` : "",
+  ].filter(Boolean);
+  return ungraded.length
+    ? { label: `all graded passed · ${ungraded.join(", ")}`, tone: "success" }
+    : { label: "all passed", tone: "success" };
 }
 
 /** Passed results over those graded (passed, failed, judge errors); null when none was graded. */

@@ -21,6 +21,8 @@ export interface SuiteSummary {
     passed: number;
     failed: number;
     judgeErrors: number;
+    deferred: number;
+    skipped: number;
   } | null;
 }
 
@@ -80,6 +82,8 @@ export function createSuiteStore(prisma: PrismaClient) {
               passed: true,
               failed: true,
               judgeErrors: true,
+              deferred: true,
+              skipped: true,
             },
           },
         },

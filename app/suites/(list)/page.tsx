@@ -30,6 +30,8 @@ export default async function SuitesPage() {
             passed: s.lastRun.passed,
             failed: s.lastRun.failed,
             judge_error: s.lastRun.judgeErrors,
+            deferred: s.lastRun.deferred,
+            skipped: s.lastRun.skipped,
           }),
         }
       : null,

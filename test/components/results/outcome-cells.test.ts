@@ -111,6 +111,22 @@ describe("a run's badge", () => {
     expect(runOutcome("running", { passed: 1, failed: 1, judge_error: 0 }).tone).toBe("info");
   });
 
+  // A walk's finding: 12 passed and 1 deferred read a green "all passed" beside the run page's
+  // own "1 of 13 results deferred".
+  it("never says 'all passed' over a deferred or skipped result", () => {
+    expect(
+      runOutcome("completed", { passed: 12, failed: 0, judge_error: 0, deferred: 1, skipped: 0 }),
+    ).toEqual({ label: "all graded passed · 1 deferred", tone: "success" });
+    expect(
+      runOutcome("completed", { passed: 2, failed: 0, judge_error: 0, deferred: 1, skipped: 3 })
+        .label,
+    ).toBe("all graded passed · 1 deferred, 3 skipped");
+    expect(
+      runOutcome("completed", { passed: 2, failed: 0, judge_error: 0, deferred: 0, skipped: 0 })
+        .label,
+    ).toBe("all passed");
+  });
+
   it("has a pass rate over the graded results only", () => {
     expect(passRate({ passed: 3, failed: 1, judge_error: 0 })).toBe(0.75);
     expect(passRate({ passed: 0, failed: 0, judge_error: 0 })).toBeNull();
