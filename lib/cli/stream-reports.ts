@@ -9,6 +9,7 @@ import type { EvalResult } from "../engine/results/report";
 import type { ReportHead } from "../engine/run-suite";
 import { knownCellNames } from "../engine/plan/plan-suite";
 import { prettyNameWidth } from "../report/pretty";
+import { scaleColumns } from "../report/pretty-columns";
 import { REPORTERS, type ReporterName } from "../report/registry";
 import type { ResultWriter, RunStart } from "../report/result-stream";
 import type { CliIo } from "./cli-io";
@@ -141,7 +142,15 @@ export function runStartOf(input: {
     // the first results line up with the rest (a streamed dataset's item names still widen it).
     // Walking every cell's name is the plan's size in work: only for the report that uses it.
     ...(input.reporters.includes("pretty")
-      ? { nameWidth: prettyNameWidth(knownCellNames(suite)) }
+      ? {
+          nameWidth: prettyNameWidth(knownCellNames(suite)),
+          // A comparison's or a review's line says win rates or a decision, in its own section.
+          scaleColumns: scaleColumns(
+            suite.evals
+              .map((e) => e.rubric)
+              .filter((r) => r.kind !== "pairwise" && r.kind !== "categories"),
+          ),
+        }
       : {}),
   };
 }

@@ -19,6 +19,13 @@ import { baselineHeadline, deltaMark, formatDelta, notableDeltas } from "./basel
 import { formatReportCost, savingsLine } from "./savings-lines";
 import { trustPretty, type Paint } from "./pretty-trust";
 import { renderWhole, type ResultWriter } from "./result-stream";
+import {
+  MIN_SCALE_COLUMNS,
+  scaleColumns,
+  thresholdText,
+  widenForResult,
+  type ScaleColumns,
+} from "./pretty-columns";
 
 // The default reporter: one line per result and, only under the results that
 // need attention, the facts that explain them, so a green run stays short.
@@ -48,27 +55,26 @@ function detailColor(line: DetailLine): string {
   return line.kind === "reason" || line.kind === "note" ? "" : "2";
 }
 
-/** The threshold column's width: "threshold 0.70" at least, so a letter's "threshold C" keeps the cost column in line. */
-const THRESHOLD_WIDTH = "threshold 0.70".length;
-const thresholdText = (result: EvalResult) => `threshold ${result.thresholdDisplay}`;
-
 function resultLine(
   result: EvalResult,
-  nameWidth: number,
   paint: Paint,
-  thresholdWidth: number,
+  widths: { name: number; scale: ScaleColumns },
 ): string {
   const style = STATUS_STYLES[result.status];
   const head = paint(style.ansi, `${style.symbol} ${style.tag.padEnd(TAG_WIDTH)}`);
   // Cut to the column by display width: a longer name (a matrix cell's) or a wide character would push the columns after it.
-  const name = fitWidth(stripControl(result.name).replace(/\n/g, " "), nameWidth);
+  const name = fitWidth(stripControl(result.name).replace(/\n/g, " "), widths.name);
   const graded = result.status === "passed" || result.status === "failed";
-  const score = graded ? result.display : "—";
+  const score = graded ? stripControl(result.display) : "—";
+  const threshold = thresholdText(result.thresholdDisplay);
   const columns = [
     head,
     paint("1", name),
-    score.padStart(6),
-    paint("2", thresholdText(result).padEnd(thresholdWidth)),
+    " ".repeat(Math.max(0, widths.scale.score - displayWidth(score))) + score,
+    paint(
+      "2",
+      threshold + " ".repeat(Math.max(0, widths.scale.threshold - displayWidth(threshold))),
+    ),
     formatResultCost(result),
   ];
   if (result.status === "passed" && result.vacuous) columns.push(paint("33", "(vacuous pass)"));
@@ -174,8 +180,7 @@ export function prettyNameWidth(names: Iterable<string>): number {
 export function prettyWriter(options: RenderOptions): ResultWriter {
   const paint = painter(options.color);
   let nameWidth = 0;
-  // As wide as the widest threshold so far (a likert "threshold 3.5/5" widens it for the lines after).
-  let thresholdWidth = THRESHOLD_WIDTH;
+  let scale = { ...MIN_SCALE_COLUMNS };
   let results = 0;
   // Whether a judge call had no price: the cost then reads "unpriced", as formatReportCost's does.
   const priced: EvalResult["calls"] = [];
@@ -183,6 +188,7 @@ export function prettyWriter(options: RenderOptions): ResultWriter {
   return {
     start: (run) => {
       nameWidth = run.nameWidth ?? 0;
+      scale = { ...(run.scaleColumns ?? MIN_SCALE_COLUMNS) };
       const title = stripControl(`${run.tool.name} ${run.tool.version} · ${run.suite.file}`);
       const lines = [paint("1", title)];
       if (run.suite.description) lines.push(paint("2", indent(run.suite.description, "")));
@@ -190,13 +196,13 @@ export function prettyWriter(options: RenderOptions): ResultWriter {
     },
     result: (result) => {
       nameWidth = Math.max(nameWidth, nameWidthOf(result));
-      thresholdWidth = Math.max(thresholdWidth, displayWidth(stripControl(thresholdText(result))));
+      widenForResult(scale, result);
       results++;
       const unpriced = result.calls.find((c) => c.costUsd === null && !c.reused);
       if (unpriced && priced.length === 0) priced.push(unpriced);
       if (result.review || result.pairwise) sectioned.push(result);
       const lines = [
-        resultLine(result, nameWidth, paint, thresholdWidth),
+        resultLine(result, paint, { name: nameWidth, scale }),
         ...explanation(result, paint),
       ];
       return `${lines.join("\n")}\n`;
@@ -214,7 +220,9 @@ export function prettyWriter(options: RenderOptions): ResultWriter {
 
 function renderPretty(report: Report, options: RenderOptions): string {
   const nameWidth = Math.max(0, ...report.results.map(nameWidthOf));
-  return renderWhole(prettyWriter(options), report, { nameWidth });
+  // From each result's scale and threshold, as a streamed run's are from each eval's: the same bytes.
+  const scaled = scaleColumns(report.results.filter((r) => !r.review && !r.pairwise));
+  return renderWhole(prettyWriter(options), report, { nameWidth, scaleColumns: scaled });
 }
 
 export const prettyReporter: Reporter = {

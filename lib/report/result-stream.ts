@@ -1,3 +1,4 @@
+import type { ScaleColumns } from "./pretty-columns";
 import type { EvalResult, Report } from "../engine/results/report";
 import type { ReportHead } from "../engine/trust/report-totals";
 import { criterionColumns } from "./csv-rows";
@@ -22,6 +23,8 @@ export interface RunStart {
   criteria: string[];
   /** The pretty reporter's name column, when every name is known before the run (else it grows as names come). */
   nameWidth?: number;
+  /** The pretty reporter's score and threshold columns, from every rubric's scale (pretty-columns.ts). */
+  scaleColumns?: ScaleColumns;
 }
 
 export interface ResultWriter {
