@@ -6,6 +6,20 @@ import { badgeReason } from "../results/status-badge";
 
 const fixed = (x: number | null) => (x === null ? "—" : x.toFixed(2));
 
+/** How an anchor's verdict is drawn: off its label (red), never read by the judge (grey), or within (green). */
+export function anchorTone(anchor: {
+  judged: number | null;
+  outlier: boolean;
+}): "off" | "unchecked" | "ok" {
+  return anchor.outlier ? "off" : anchor.judged === null ? "unchecked" : "ok";
+}
+
+/** What follows an anchor's scores: "· off", "· not checked", or nothing. */
+export function anchorMark(anchor: { judged: number | null; outlier: boolean }): string {
+  const tone = anchorTone(anchor);
+  return tone === "off" ? " · off" : tone === "unchecked" ? " · not checked" : "";
+}
+
 export function anchorScores(anchor: { label: number; judged: number | null }): string {
   return `labelled ${fixed(anchor.label)} · judged ${fixed(anchor.judged)}`;
 }

@@ -1,7 +1,7 @@
 "use client";
 import type { CheckedAnchor } from "./api-types";
 import { JudgeReadings } from "../calibration/judge-readings";
-import { anchorScores, anchorsSummary, uncheckedReason } from "./anchor-note";
+import { anchorScores, anchorsSummary, anchorTone, uncheckedReason } from "./anchor-note";
 import { formatUsd } from "../results/format";
 
 // "Check anchors": the judge's score for each calibration anchor of the draft
@@ -172,7 +172,9 @@ export function AnchorsPanel({ state, current, onCheck, auto, onAuto, onCap }: A
             {state.anchors.map((a) => (
               <li
                 key={`${a.eval}-${a.criterion}-${a.id}`}
-                className={a.outlier ? "anchor-off" : undefined}
+                className={
+                  { off: "anchor-off", unchecked: "anchor-unchecked", ok: undefined }[anchorTone(a)]
+                }
                 data-testid="anchor-result"
                 data-outlier={a.outlier ? "true" : "false"}
               >

@@ -3,7 +3,7 @@ import Editor, { type OnMount } from "@monaco-editor/react";
 import { useCallback, useEffect, useRef } from "react";
 import type * as Monaco from "monaco-editor";
 import { setUpMonaco } from "./monaco-setup";
-import { anchorScores } from "./anchor-note";
+import { anchorMark, anchorScores, anchorTone } from "./anchor-note";
 import type { CheckedAnchor, DraftIssue } from "./api-types";
 
 // The suite editor: Monaco with monaco-yaml's schema markers (owner "yaml")
@@ -128,11 +128,18 @@ export default function YamlEditor(props: YamlEditorProps) {
     for (const a of valid) byLine.set(a.endLine, [...(byLine.get(a.endLine) ?? []), a]);
     widgets.current = [...byLine].map(([line, group], i) => {
       const node = document.createElement("span");
-      node.className = group.some((a) => a.outlier) ? "anchor-inline-off" : "anchor-inline";
+      // Red when one is off; grey when none was read by the judge (no key for its provider): a
+      // verdict nobody gave is never drawn as a green "within".
+      const tones = new Set(group.map(anchorTone));
+      node.className = tones.has("off")
+        ? "anchor-inline-off"
+        : tones.has("ok")
+          ? "anchor-inline"
+          : "anchor-inline-unchecked";
       node.textContent = group
         .map(
           (a) =>
-            `${group.length > 1 ? `${a.criterion} #${a.id}: ` : ""}${anchorScores(a)}${a.outlier ? " · off" : ""}`,
+            `${group.length > 1 ? `${a.criterion} #${a.id}: ` : ""}${anchorScores(a)}${anchorMark(a)}`,
         )
         .join("  |  ");
       node.title = group.map((a) => a.reasoning).join("\n\n");

@@ -2,7 +2,12 @@ import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { AnchorsPanel, type AutoCheckState } from "../../../components/authoring/anchors-panel";
-import { anchorScores, anchorsSummary } from "../../../components/authoring/anchor-note";
+import {
+  anchorMark,
+  anchorScores,
+  anchorsSummary,
+  anchorTone,
+} from "../../../components/authoring/anchor-note";
 import { NO_JUDGE_KEY, useAnchorChecks } from "../../../components/authoring/use-anchor-checks";
 import { JudgeReadings } from "../../../components/calibration/judge-readings";
 import type { CheckedAnchor } from "../../../components/authoring/api-types";
@@ -174,6 +179,28 @@ describe("anchors the judge could not read", () => {
     expect(html).not.toContain("within");
     expect(html.match(/OPENAI_API_KEY/g)).toHaveLength(1);
     expect(html.match(/not checked/g)).toHaveLength(2);
+  });
+
+  it("are drawn grey, not with the green of an anchor within its label, in the panel and the editor's note", () => {
+    const html = renderToStaticMarkup(
+      createElement(AnchorsPanel, {
+        state: { busy: false, anchors: [anchor, unchecked], text: "x", scope: "all criteria" },
+        current: "x",
+        onCheck: noop,
+        auto: auto(),
+        onAuto: noop,
+        onCap: noop,
+      }),
+    );
+    const items = html.match(/<li[^>]*data-testid="anchor-result"[^>]*>/g)!;
+    expect(items).toHaveLength(2);
+    expect(items[0]).not.toContain("class=");
+    expect(items[1]).toContain('class="anchor-unchecked"');
+    expect(anchorTone(unchecked)).toBe("unchecked");
+    expect(`${anchorScores(unchecked)}${anchorMark(unchecked)}`).toBe(
+      "labelled 1.00 · judged — · not checked",
+    );
+    expect(anchorTone({ ...anchor, outlier: true })).toBe("off");
   });
 
   it("are counted apart from the checked ones", () => {
