@@ -160,8 +160,9 @@ export function PlanPanel({
               <p className="muted small" title={plan.assumptions}>
                 Estimate: the first call of each shared prefix writes the prompt cache, the calls
                 after it read it (where the prefix reaches the model&apos;s minimum); ~300 output
-                tokens per call. Batch: the same at Message Batches prices (Run as batch), every
-                price halved.
+                tokens per call. Batch: the same at Message Batches prices (Run as batch): a Claude
+                call&apos;s price halved; a call to another provider is made directly, at its own
+                price.
               </p>
             </details>
           </div>

@@ -36,7 +36,7 @@ export interface ExplainedCell {
   unpricedCalls: number;
   /** Projected with the prompt cache (writes and reads); the naive cost when no minimum is known for the model. */
   costUsd: number | null;
-  /** The same with Message Batches (`--batch`, Run as batch): every price halved, the cache's multipliers on top. */
+  /** The same with Message Batches (`--batch`, Run as batch): an Anthropic call's price halved (the cache's multipliers on top); another provider's call at its own price, made directly. */
   batchUsd: number | null;
   /**
    * An unchanged rerun: 0 when the judge cache answers every call (a fixed response); a live run

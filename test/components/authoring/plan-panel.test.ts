@@ -181,3 +181,18 @@ describe("a plan the prompt cache cannot help", () => {
     expect(long).not.toContain("= naive");
   });
 });
+
+// A walk's finding: "every price halved" beside an openai: row whose batch figure was its naive one.
+describe("the plan's batch estimate", () => {
+  it("says only a Claude call is halved, another provider's is made directly at its price", () => {
+    const html = text(
+      renderToStaticMarkup(
+        createElement(PlanPanel, { check: checkedDraft(SUITE), checking: false }),
+      ),
+    ).replace(/&#x27;/g, "'");
+    expect(html).not.toContain("every price halved");
+    expect(html).toContain(
+      "a Claude call's price halved; a call to another provider is made directly",
+    );
+  });
+});
