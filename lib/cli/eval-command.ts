@@ -79,13 +79,17 @@ export async function evalCommand(input: {
     };
     // What the keys that are set change (a judge's or an agent's provider without its key): the
     // real plan walked beside the as-if one, cell for cell.
-    const missing = new Set<string>();
+    const missing = new Map<string, { cells: number; calls: number }>();
     const real = planCells({ ...asIf, resolveModel })[Symbol.asyncIterator]();
     async function* alongside() {
       for await (const cell of planCells(asIf)) {
         const { value } = await real.next();
-        if (value?.deferReason !== undefined && cell.deferReason === undefined)
-          missing.add(value.deferReason);
+        if (value?.deferReason !== undefined && cell.deferReason === undefined) {
+          const counted = missing.get(value.deferReason) ?? { cells: 0, calls: 0 };
+          counted.cells += 1;
+          counted.calls += cell.judgeCalls;
+          missing.set(value.deferReason, counted);
+        }
         yield cell;
       }
     }
@@ -100,8 +104,19 @@ export async function evalCommand(input: {
     await real.return(undefined);
     io.stdout.write(`${renderExplain(plan)}\n`);
     if (options.batch) io.stdout.write(`${batchSavingLine(plan.totals.costUsd)}\n`);
-    for (const reason of missing)
-      io.stdout.write(`A real run would defer these evals: ${reason}.\n`);
+    // The plan above counts them as if graded; said with their calls, so that the run's own
+    // "Grading …: N judge calls" line, which leaves them out, is not a second answer.
+    let deferredCalls = 0;
+    for (const [reason, counted] of missing) {
+      deferredCalls += counted.calls;
+      io.stdout.write(
+        `A real run would defer ${plural(counted.cells, "cell")} (${plural(counted.calls, "judge call")} of the plan above): ${reason}.\n`,
+      );
+    }
+    if (missing.size > 0)
+      io.stdout.write(
+        `So a real run with these keys makes ${plural(plan.totals.judgeCalls - deferredCalls, "judge call")}, as its Grading line will say.\n`,
+      );
     return 0;
   }
 

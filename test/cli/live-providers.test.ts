@@ -322,7 +322,7 @@ describe.concurrent("live agents on OpenAI-compatible models", SLOW, () => {
     const explain = await cli(ws, ["eval", "--explain", "--config", "other.yaml"], keys);
     expect(explain.stdout).toContain("agent: openai:gpt-4.1-mini (openai), up to 10 turns");
     expect(explain.stdout).toContain(
-      "A real run would defer these evals: no key for agent model openai:gpt-4.1-mini: set OPENAI_API_KEY to run it.",
+      "A real run would defer 1 cell (1 judge call of the plan above): no key for agent model openai:gpt-4.1-mini: set OPENAI_API_KEY to run it.",
     );
     const run = await cli(ws, ["eval", "--config", "other.yaml", "--reporter", "json"], keys);
     expect(run.code).toBe(0);

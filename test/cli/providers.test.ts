@@ -180,8 +180,10 @@ describe.concurrent("providers", () => {
       /judge: claude-sonnet-4-6 \(anthropic\), gpt-4\.1-mini \(openai\), local:qwen3-8b \(local\)/,
     );
     expect(run.stdout).toMatch(
-      /A real run would defer these evals: no key for provider "openai": set OPENAI_API_KEY/,
+      /A real run would defer 1 cell \(3 judge calls of the plan above\): no key for provider "openai": set OPENAI_API_KEY/,
     );
+    // The plan counts that cell as if graded; the run's own Grading line will not: said, not left to contradict.
+    expect(run.stdout).toContain("So a real run with these keys makes 0 judge calls");
   });
 
   test("a model whose provider has no key defers with that reason", async ({ onTestFinished }) => {
