@@ -8,6 +8,7 @@ import { JudgesGrid, judgeModelsText } from "@/components/results/judges-grid";
 import { PairwiseView, winnerText } from "@/components/results/pairwise-view";
 import { ReviewView } from "@/components/results/review-view";
 import { ReusedNote } from "@/components/results/reused-note";
+import { RubricSection } from "@/components/results/rubric-section";
 import styles from "@/components/results/results.module.css";
 import { Stat } from "@/components/results/status-counts";
 import { ResultStatus } from "@/components/results/result-status";
@@ -158,12 +159,7 @@ export default async function EvalResultPage({
         )}
       </section>
 
-      {result.rubric.text ? (
-        <section className={styles.section}>
-          <h2>Rubric</h2>
-          <p className={styles.reasoning}>{result.rubric.text}</p>
-        </section>
-      ) : null}
+      <RubricSection rubric={result.rubric} />
 
       {result.tree ? (
         <section className={styles.section}>
