@@ -3,7 +3,7 @@ import { notFound } from "next/navigation";
 import { CandidateView } from "@/components/results/candidate-view";
 import { ReferenceView } from "@/components/results/reference-view";
 import { CriteriaList, VerdictGrid } from "@/components/results/criteria-list";
-import { formatInt, formatMs, formatUsd } from "@/components/results/format";
+import { formatInt, formatLatency, formatUsd } from "@/components/results/format";
 import { JudgesGrid, judgeModelsText } from "@/components/results/judges-grid";
 import { PairwiseView, winnerText } from "@/components/results/pairwise-view";
 import { ReviewView } from "@/components/results/review-view";
@@ -114,7 +114,7 @@ export default async function EvalResultPage({
               result.usage.cacheWrite,
           )}
         />
-        <Stat label="Latency" value={formatMs(result.latencyMs)} />
+        <Stat label="Latency" value={formatLatency(result)} testId="result-latency" />
       </div>
       <ReusedNote calls={result.calls} />
 
