@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { cache } from "react";
 import { notFound } from "next/navigation";
 import { CandidateView } from "@/components/results/candidate-view";
 import { ReferenceView } from "@/components/results/reference-view";
@@ -23,13 +24,21 @@ import { askableItems } from "@/lib/engine/trust/people/review-subject";
 import { pageSessionReviewer } from "../../../../api/review/reviewer";
 import { decodeSegment, repeatViews, runViews } from "../../../_lib/load";
 
+/** One read of the result for the tab's title and the page (React's cache, per request). */
+const loadResult = cache(async (runId: string, resultKey: string) =>
+  (await runViews()).evalResult({ runId, resultKey }),
+);
+
 export async function generateMetadata({
   params,
 }: {
   params: Promise<{ id: string; key: string }>;
 }) {
   const { id, key } = await params;
-  return { title: `Result ${decodeSegment(key) ?? ""} · run ${id.slice(0, 8)}` };
+  const resultKey = decodeSegment(key);
+  // The result's name as its heading gives it ("eval [model=…]"), not the internal key.
+  const result = resultKey === undefined ? null : await loadResult(id, resultKey);
+  return { title: `Result ${result?.name ?? resultKey ?? ""} · run ${id.slice(0, 8)}` };
 }
 
 export const dynamic = "force-dynamic";
@@ -44,7 +53,7 @@ export default async function EvalResultPage({
   if (resultKey === undefined) notFound();
   const views = await runViews();
   const [result, run, repeat, sessionName] = await Promise.all([
-    views.evalResult({ runId: id, resultKey }),
+    loadResult(id, resultKey),
     views.runOverview(id),
     (await repeatViews()).flipRates(id),
     pageSessionReviewer(),
