@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { seedRuns, seedSuite, type Seeded } from "./results-seed";
+import { KEYLESS_PROVIDERS, seedRuns, seedSuite, type Seeded } from "./results-seed";
 
 // From the new-user walk: every tab read "Rubric Studio", the browser's
 // favicon request was a 404, and a matrix eval's trend chart was squashed
@@ -79,9 +79,7 @@ test("a deferred result: its name in the tab, its criteria under Rubric, no late
 }) => {
   const keyless = await seedSuite({
     tag: "titles-deferred",
-    yaml: `providers:
-  nokey: { type: openai, base_url: "http://127.0.0.1:9/v1", api_key_env: RS_E2E_UNSET_KEY }
-evals:
+    yaml: `${KEYLESS_PROVIDERS}evals:
   - name: keyless judge
     response: "Four."
     rubric:
