@@ -48,6 +48,20 @@ export function formatMs(value: number): string {
   return value < 1000 ? `${Math.round(value)} ms` : `${(value / 1000).toFixed(1)} s`;
 }
 
+/**
+ * A result's latency: "—" when no judge call was made (deferred, or skipped before any call), whose
+ * stored 0 ms timed nothing; its time otherwise.
+ */
+export function formatLatency(result: {
+  status: string;
+  judgeCalls: number;
+  latencyMs: number;
+}): string {
+  const noCall =
+    result.status === "deferred" || (result.status === "skipped" && result.judgeCalls === 0);
+  return noCall ? "—" : formatMs(result.latencyMs);
+}
+
 /** A comparison's winner with its side's label: "A (baseline)", or "tie" / "uncertain". */
 export function winnerText(
   winner: "A" | "B" | "tie" | "uncertain",

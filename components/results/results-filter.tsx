@@ -47,7 +47,7 @@ export function ResultsFilter({ runId, query }: { runId: string; query: TableQue
         <label>
           Name contains
           <input
-            className={styles.input}
+            className={`${styles.input} ${styles.searchInput}`}
             type="search"
             name="q"
             defaultValue={query.q ?? ""}

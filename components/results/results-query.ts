@@ -126,6 +126,8 @@ export interface ResultRowView {
   threshold: number;
   reason: string;
   costUsd: number;
+  /** Judge requests sent (none for a deferred result): its latency reads "—" without one. */
+  judgeCalls: number;
   latencyMs: number;
   /** A comparison's winner (its outcome, instead of a score against a threshold). */
   comparison: { winner: "A" | "B" | "tie" | "uncertain"; labels: { a: string; b: string } } | null;
@@ -155,6 +157,7 @@ export function toResultRowView(row: ResultRowView): ResultRowView {
     threshold: row.threshold,
     reason: row.reason,
     costUsd: row.costUsd,
+    judgeCalls: row.judgeCalls,
     latencyMs: row.latencyMs,
     comparison: row.comparison,
     decision: row.decision,

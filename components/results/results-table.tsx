@@ -4,7 +4,7 @@ import { useEffect, useState } from "react";
 import {
   decisionText,
   formatInt,
-  formatMs,
+  formatLatency,
   formatScaled,
   formatUsd,
   splitCellName,
@@ -179,7 +179,9 @@ export function ResultsTable({ runId, query, page }: ResultsTableProps) {
                   <ScoreCell row={row} />
                 </td>
                 <td className={styles.num}>{formatUsd(row.costUsd)}</td>
-                <td className={styles.num}>{formatMs(row.latencyMs)}</td>
+                <td className={styles.num} data-testid="result-latency-cell">
+                  {formatLatency(row)}
+                </td>
                 <td className={styles.muted} title={row.reason}>
                   <div className={styles.reasonText} data-testid="result-reason-cell">
                     {badgeReason(row)}

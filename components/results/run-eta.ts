@@ -123,3 +123,11 @@ export function formatEta(seconds: number | null): string {
   if (s < 60) return `${s} s`;
   return `${Math.floor(s / 60)} min ${s % 60} s`;
 }
+
+/**
+ * The progress line's ETA: "finishing…" once it rounds to 0 s while the run still runs (the last
+ * calls can take seconds more, and "ETA 0 s" read as a stuck page); "ETA —" before there is one.
+ */
+export function etaText(seconds: number | null): string {
+  return seconds !== null && Math.round(seconds) < 1 ? "finishing…" : `ETA ${formatEta(seconds)}`;
+}

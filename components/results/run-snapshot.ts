@@ -1,7 +1,7 @@
 import type { OutcomeCounts } from "@/lib/engine/results/report";
 import type { Savings } from "@/lib/engine/results/savings-types";
 import { costText, formatInt } from "./format";
-import { formatEta } from "./run-eta";
+import { etaText } from "./run-eta";
 
 // A run's figures as the run page gets them (the server's first read, then the
 // event stream's), which of two is newer, and the progress line they read as.
@@ -86,6 +86,6 @@ export function progressSummary(shown: RunSnapshot, etaSeconds: number | null): 
     callsText(shown.calls, shown.reusedCalls),
     `cost ${costText(shown)}`,
   ];
-  if (!cancelling) parts.push(`ETA ${formatEta(etaSeconds)}`);
+  if (!cancelling) parts.push(etaText(etaSeconds));
   return parts.join(" · ");
 }

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { seedRuns, seedSuite, type Seeded } from "./results-seed";
+import { KEYLESS_PROVIDERS, seedRuns, seedSuite, type Seeded } from "./results-seed";
 
 // From the new-user walk: every tab read "Rubric Studio", the browser's
 // favicon request was a 404, and a matrix eval's trend chart was squashed
@@ -68,5 +68,69 @@ test("a 16-cell matrix eval's trend keeps its plot height; the legend wraps unde
     expect(await grid.evaluate((el) => el.getBoundingClientRect().height)).toBeGreaterThan(165);
   } finally {
     await matrix.close();
+  }
+});
+
+// A dashboard walk, on a run whose one eval deferred (its judge's provider has no key): the result's
+// tab read its internal key, its page had no Rubric section and read "Latency 0 ms" (as did the
+// run's table), and the table's "Name contains" placeholder was cut at "e.g.".
+test("a deferred result: its name in the tab, its criteria under Rubric, no latency; the search placeholder fits", async ({
+  page,
+}) => {
+  const keyless = await seedSuite({
+    tag: "titles-deferred",
+    yaml: `${KEYLESS_PROVIDERS}evals:
+  - name: keyless judge
+    response: "Four."
+    rubric:
+      criteria:
+        - { name: right number, description: "Gives the right number." }
+    matrix:
+      models: ["nokey:small"]
+`,
+    respond: () => ({ verdict: { reasoning: "Right.", score: 0.9 } }),
+  });
+  try {
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.goto(`/runs/${keyless.runId}`);
+    const search = page.getByRole("searchbox", { name: "Search" });
+    // The placeholder's text, in the box's own font, fits inside its padding.
+    const fit = await search.evaluate((el) => {
+      const input = el as HTMLInputElement;
+      const style = getComputedStyle(input);
+      const context = document.createElement("canvas").getContext("2d")!;
+      context.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+      const inner =
+        input.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+      return { text: context.measureText(input.placeholder).width, inner };
+    });
+    expect(fit.text).toBeLessThanOrEqual(fit.inner);
+    // The filter row stays one row: status, search and Filter side by side.
+    const tops = await page
+      .getByRole("search", { name: "Filter results" })
+      .evaluate((form) =>
+        [...form.querySelectorAll("select, input[type=search], button")].map(
+          (el) => el.getBoundingClientRect().bottom,
+        ),
+      );
+    expect(Math.max(...tops) - Math.min(...tops)).toBeLessThan(4);
+    await search.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: test.info().outputPath("run-deferred.png") });
+
+    const row = page.getByTestId("result-row").first();
+    await expect(row.getByTestId("result-latency-cell")).toHaveText("—");
+    await row.getByRole("link").first().click();
+    await expect(page.getByTestId("result-name")).toHaveText("keyless judge [model=nokey:small]");
+    await expect(page).toHaveTitle(
+      `Rubric Studio · Result keyless judge [model=nokey:small] · run ${keyless.runId.slice(0, 8)}`,
+    );
+    await expect(page.getByTestId("rubric-section")).toContainText(
+      "right number — Gives the right number.",
+    );
+    await expect(page.getByTestId("result-latency")).toContainText("—");
+    await expect(page.getByTestId("ask-item").locator("option")).toHaveText(["right number"]);
+    await page.screenshot({ path: test.info().outputPath("result-deferred.png"), fullPage: true });
+  } finally {
+    await keyless.close();
   }
 });

@@ -5,7 +5,7 @@ import { compareToBaseline, gradedChangeOf } from "../../lib/engine/trust/compar
 import { createPrismaClient } from "../../lib/store/connection";
 import { findEmbeddedServer } from "../../lib/store/embedded-postgres";
 import { createRunStore } from "../../lib/store/run-store";
-import { REGRESSING, seedRuns, seedSuite, type Seeded } from "./results-seed";
+import { KEYLESS_PROVIDERS, REGRESSING, seedRuns, seedSuite, type Seeded } from "./results-seed";
 
 // A suite's history: its runs over time, a score trend per eval with a point
 // per run, and two runs compared (newly failing results named).
@@ -190,9 +190,7 @@ test("two runs of 2,000 results: the gate's counts, the worst 200 rows and how m
 test("an eval graded in none of its runs says so where its trend would be", async ({ page }) => {
   const keyless = await seedSuite({
     tag: "history-ungraded",
-    yaml: `providers:
-  nokey: { type: openai, base_url: "http://127.0.0.1:9/v1", api_key_env: RS_E2E_UNSET_KEY }
-evals:
+    yaml: `${KEYLESS_PROVIDERS}evals:
   - name: graded eval
     response: "Four."
     rubric: "Gives the right number."

@@ -18,6 +18,10 @@ export const XSS_REASONING = `<script>alert("reasoning")</script><img src=x oner
 export const XSS_RESPONSE = `Invoice 42 totaled $120.00. <img src=x onerror=alert(3)><script>alert("candidate")</script>`;
 export const EVIDENCE = "totaled $120.00";
 export const FILLERS = 60;
+/** A suite's `providers:` declaring `nokey`, whose key is never set: an eval judged by `nokey:small` defers. */
+export const KEYLESS_PROVIDERS = `providers:
+  nokey: { type: openai, base_url: "http://127.0.0.1:9/v1", api_key_env: RS_E2E_UNSET_KEY }
+`;
 /** Fillers that fail in the second run (and passed in the first). */
 export const REGRESSING = 5;
 

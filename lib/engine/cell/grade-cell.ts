@@ -66,6 +66,13 @@ export async function gradeCell(input: {
   if (cell.deferReason !== undefined || !cell.candidate) {
     return {
       ...base,
+      // No verdict, so no criterion rows: the rubric keeps what would have been graded.
+      rubric: {
+        ...base.rubric,
+        ...(rubric.kind === "criteria"
+          ? { criteria: rubric.criteria.map((c) => ({ name: c.name, description: c.description })) }
+          : {}),
+      },
       status: "deferred",
       vacuous: false,
       score: null,

@@ -76,6 +76,8 @@ export interface EvalResult {
     kind: "freeform" | "criteria" | "tree" | "categories" | "pairwise";
     source: RubricSource;
     text?: string;
+    /** A deferred result's criteria (what would have been graded); a graded result's are its `criteria` rows. */
+    criteria?: { name: string; description: string }[];
   };
   judge: {
     models: string[];

@@ -114,6 +114,7 @@ describe("GET /api/runs/<id>/results", () => {
       "comparison",
       "costUsd",
       "decision",
+      "judgeCalls",
       "latencyMs",
       "name",
       "reason",

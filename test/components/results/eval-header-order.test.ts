@@ -16,6 +16,7 @@ const row = (i: number): ResultRowView => ({
   threshold: 0.7,
   reason: "",
   costUsd: 0.001,
+  judgeCalls: 1,
   latencyMs: 100,
   comparison: null,
   decision: null,

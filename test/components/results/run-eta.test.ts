@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  etaText,
   formatEta,
   nextEta,
   progressFraction,
@@ -119,5 +120,14 @@ describe("the ETA shown", () => {
     expect(formatEta(null)).toBe("—");
     expect(formatEta(42.4)).toBe("42 s");
     expect(formatEta(125)).toBe("2 min 5 s");
+  });
+
+  // A dashboard walk: "ETA 0 s" stood for ~6 s while the run's last call was still pending.
+  it("reads 'finishing…', not 'ETA 0 s', once it rounds to zero while the run still runs", () => {
+    expect(etaText(0)).toBe("finishing…");
+    expect(etaText(0.4)).toBe("finishing…");
+    expect(etaText(0.6)).toBe("ETA 1 s");
+    expect(etaText(42.4)).toBe("ETA 42 s");
+    expect(etaText(null)).toBe("ETA —");
   });
 });

@@ -68,8 +68,9 @@ describe("the run page's live header", () => {
   });
 
   it("a running run without a cancel keeps its ETA and an active Cancel", () => {
-    const html = render(snapshot({ reusedCalls: 0 }));
-    expect(text(html)).toContain("ETA");
+    // Half its calls done in 30 s: 30 s left (with every call done it would read "finishing…").
+    const html = render(snapshot({ reusedCalls: 0, calls: { done: 72, planned: 144 } }));
+    expect(text(html)).toContain("ETA 30 s");
     expect(html).not.toMatch(/<button[^>]*disabled/);
     expect(text(html)).not.toContain("cancelling");
   });

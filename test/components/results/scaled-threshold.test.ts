@@ -17,6 +17,7 @@ const row = (over: Partial<ResultRowView>): ResultRowView => ({
   threshold: 0.7,
   reason: "",
   costUsd: 0,
+  judgeCalls: 1,
   latencyMs: 1,
   comparison: null,
   decision: null,

@@ -132,7 +132,11 @@ function subjectOf(result: EvalResult, criterion: string): ReviewSubject {
   return {
     candidate: text,
     ...(result.candidate.prompt ? { prompt: result.candidate.prompt } : {}),
-    asks: found?.description || result.rubric.text || criterion,
+    asks:
+      found?.description ||
+      result.rubric.criteria?.find((c) => c.name === criterion)?.description ||
+      result.rubric.text ||
+      criterion,
     scale,
     evidence: [...new Set(evidence)],
     verdicts: found
@@ -146,5 +150,7 @@ export function askableItems(result: EvalResult): string[] {
   if (result.pairwise) return [...new Set(result.pairwise.pairs.map((p) => p.item))];
   // A review's categories by the names its rows (result.criteria) carry, as the queue and the labels name them (not their ids).
   if (result.review) return [DECISION_ITEM, ...result.criteria.map((c) => c.name)];
-  return result.criteria.length ? result.criteria.map((c) => c.name) : ["(rubric)"];
+  // A deferred result has no criterion rows; its rubric names the criteria it would have graded.
+  const criteria = result.criteria.length ? result.criteria : (result.rubric.criteria ?? []);
+  return criteria.length ? criteria.map((c) => c.name) : ["(rubric)"];
 }

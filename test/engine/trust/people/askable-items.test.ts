@@ -45,3 +45,33 @@ describe("askableItems", () => {
     ]);
   });
 });
+
+// A dashboard walk: a deferred result (its judge's key missing) offered only "(rubric)", and its
+// criterion appeared nowhere on its page.
+describe("a deferred result", () => {
+  const DEFERRED = `
+evals:
+  - name: keyless judge
+    response: "Four."
+    rubric:
+      criteria:
+        - { name: right number, description: "Gives the right number." }
+        - { name: polite, description: "Polite tone." }
+`;
+
+  it("stores the criteria it would have graded, and offers each one to a person", async () => {
+    const report = await runYaml(DEFERRED, {
+      judge: createFakeJudge(() => ({ score: 1 })),
+      judgeUnavailable: "no judge key",
+    });
+    const result = report.results[0]!;
+    expect(result.status).toBe("deferred");
+    expect(result.criteria).toEqual([]);
+    expect(result.rubric.criteria).toEqual([
+      { name: "right number", description: "Gives the right number." },
+      { name: "polite", description: "Polite tone." },
+    ]);
+    expect(askableItems(result)).toEqual(["right number", "polite"]);
+    expect(reviewSubjectOf(result, "polite").asks).toBe("Polite tone.");
+  });
+});

@@ -1,13 +1,15 @@
 import Link from "next/link";
+import { cache } from "react";
 import { notFound } from "next/navigation";
 import { CandidateView } from "@/components/results/candidate-view";
 import { ReferenceView } from "@/components/results/reference-view";
 import { CriteriaList, VerdictGrid } from "@/components/results/criteria-list";
-import { formatInt, formatMs, formatUsd } from "@/components/results/format";
+import { formatInt, formatLatency, formatUsd } from "@/components/results/format";
 import { JudgesGrid, judgeModelsText } from "@/components/results/judges-grid";
 import { PairwiseView, winnerText } from "@/components/results/pairwise-view";
 import { ReviewView } from "@/components/results/review-view";
 import { ReusedNote } from "@/components/results/reused-note";
+import { RubricSection } from "@/components/results/rubric-section";
 import styles from "@/components/results/results.module.css";
 import { Stat } from "@/components/results/status-counts";
 import { ResultStatus } from "@/components/results/result-status";
@@ -22,13 +24,21 @@ import { askableItems } from "@/lib/engine/trust/people/review-subject";
 import { pageSessionReviewer } from "../../../../api/review/reviewer";
 import { decodeSegment, repeatViews, runViews } from "../../../_lib/load";
 
+/** One read of the result for the tab's title and the page (React's cache, per request). */
+const loadResult = cache(async (runId: string, resultKey: string) =>
+  (await runViews()).evalResult({ runId, resultKey }),
+);
+
 export async function generateMetadata({
   params,
 }: {
   params: Promise<{ id: string; key: string }>;
 }) {
   const { id, key } = await params;
-  return { title: `Result ${decodeSegment(key) ?? ""} · run ${id.slice(0, 8)}` };
+  const resultKey = decodeSegment(key);
+  // The result's name as its heading gives it ("eval [model=…]"), not the internal key.
+  const result = resultKey === undefined ? null : await loadResult(id, resultKey);
+  return { title: `Result ${result?.name ?? resultKey ?? ""} · run ${id.slice(0, 8)}` };
 }
 
 export const dynamic = "force-dynamic";
@@ -43,7 +53,7 @@ export default async function EvalResultPage({
   if (resultKey === undefined) notFound();
   const views = await runViews();
   const [result, run, repeat, sessionName] = await Promise.all([
-    views.evalResult({ runId: id, resultKey }),
+    loadResult(id, resultKey),
     views.runOverview(id),
     (await repeatViews()).flipRates(id),
     pageSessionReviewer(),
@@ -113,7 +123,7 @@ export default async function EvalResultPage({
               result.usage.cacheWrite,
           )}
         />
-        <Stat label="Latency" value={formatMs(result.latencyMs)} />
+        <Stat label="Latency" value={formatLatency(result)} testId="result-latency" />
       </div>
       <ReusedNote calls={result.calls} />
 
@@ -158,12 +168,7 @@ export default async function EvalResultPage({
         )}
       </section>
 
-      {result.rubric.text ? (
-        <section className={styles.section}>
-          <h2>Rubric</h2>
-          <p className={styles.reasoning}>{result.rubric.text}</p>
-        </section>
-      ) : null}
+      <RubricSection rubric={result.rubric} />
 
       {result.tree ? (
         <section className={styles.section}>
