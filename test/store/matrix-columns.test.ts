@@ -5,8 +5,7 @@ import { matrixBars } from "../../components/results/matrix-bars";
 import { cellLabel, MatrixHeatmap, sortCells } from "../../components/results/matrix-heatmap";
 import type { CellCoordinates, EvalResult } from "../../lib/engine/results/report";
 import { createRunViews } from "../../lib/store/run-views";
-import { sampleResults } from "../support/sample-report";
-import { storeResults } from "../support/stored-run";
+import { cellResult, storeResults } from "../support/stored-run";
 import { useTestDatabase } from "../support/test-database";
 
 // The run page's heatmap columns are what varies: a grid of prompts is a
@@ -15,21 +14,8 @@ import { useTestDatabase } from "../support/test-database";
 
 const db = useTestDatabase();
 
-function result(evalName: string, cell: CellCoordinates, status: EvalResult["status"]): EvalResult {
-  const template = sampleResults().find((r) => r.status === "passed")!;
-  const id = `${evalName} [${Object.entries(cell)
-    .map(([k, v]) => `${k}=${v}`)
-    .join(", ")}]`;
-  return {
-    ...template,
-    id,
-    name: id,
-    eval: evalName,
-    cell,
-    status,
-    score: status === "passed" ? 0.9 : 0.2,
-  };
-}
+const result = (evalName: string, cell: CellCoordinates, status: EvalResult["status"]) =>
+  cellResult({ evalName, cell, status });
 
 describe("the heatmap's columns", () => {
   it("are the prompts, and for a dataset's items their eval", async () => {
