@@ -4,6 +4,7 @@ import { renderToStaticMarkup } from "react-dom/server";
 import { matrixBars } from "../../components/results/matrix-bars";
 import { cellLabel, MatrixHeatmap, sortCells } from "../../components/results/matrix-heatmap";
 import type { CellCoordinates, EvalResult } from "../../lib/engine/results/report";
+import { keptFiguresOf, storeRunFigures } from "../../lib/store/run-figures";
 import { createRunViews } from "../../lib/store/run-views";
 import { cellResult, storeResults } from "../support/stored-run";
 import { useTestDatabase } from "../support/test-database";
@@ -80,6 +81,12 @@ describe("the heatmap's and the bars' order", () => {
       "claude-haiku-4-5 · capitals",
     ];
     expect(sortCells(cells).map(cellLabel)).toEqual(expected);
+    // Once the run finishes, its kept figures keep each cell's place.
+    await storeRunFigures(db.prisma, { runId });
+    await db.prisma.run.update({ where: { id: runId }, data: { finishedAt: new Date() } });
+    const kept = (await keptFiguresOf(db.prisma, runId))!.cells;
+    expect(kept.every((c) => c.order !== undefined)).toBe(true);
+    expect(sortCells([...kept].reverse()).map(cellLabel)).toEqual(expected);
     expect(matrixBars(runId, [...cells].reverse()).map((b) => b.label)).toEqual(expected);
     const html = renderToStaticMarkup(
       createElement(MatrixHeatmap, { runId, cells: [...cells].reverse() }),
