@@ -13,7 +13,7 @@ import { createRegradeViews } from "../lib/store/regrade-views";
 import { applyMigrations } from "../lib/store/schema-engine";
 import { csvHeader, csvResultLine } from "../lib/report/csv-rows";
 import { seedBigRun, type SeededRun } from "./seed-big-run";
-import { storeRunFigures } from "../lib/store/run-figures";
+import { matrixCellsOf, storeRunFigures } from "../lib/store/run-figures";
 import { findPostgresBin, startThrowawayPostgres } from "./throwaway-postgres";
 import { historyCompareBench } from "./history-compare-bench";
 import { writeRate } from "./write-rate-bench";
@@ -23,7 +23,7 @@ import { writeRate } from "./write-rate-bench";
 // each) seeded into a throwaway database (Postgres 15, or the embedded PGlite server with --pglite),
 // then what the run page's server does for it, each timed 5 times after a warm-up: the figures
 // (runOverview: counts), the first rows, the next page, the last page and the one before it (keyset),
-// the heatmap, whether there are several judges, the agreement view's figures, a filtered page,
+// the heatmap (kept, and as a running run's is counted), whether there are several judges, the agreement view's figures, a filtered page,
 // the deferral causes; and the CSV download read whole
 // (its first byte and its end), with this process's peak RSS (with --pglite the database runs in
 // this process too).
@@ -135,6 +135,12 @@ async function pageFigures(prisma: PrismaClient, run: BenchRun): Promise<void> {
   await time(
     "heatmap (matrixCells)",
     () => views.matrixCells({ runId: id }),
+    (c) => `${c.length} cells`,
+  );
+  // A running run's heatmap, counted on each load (a finished run's is read from its figures).
+  await time(
+    "heatmap, counted (matrixCellsOf, running)",
+    () => matrixCellsOf(prisma, { runId: id }),
     (c) => `${c.length} cells`,
   );
   await time("several judges? (hasSeveralJudges)", () => views.hasSeveralJudges(id), String);

@@ -10,6 +10,8 @@ export interface MatrixCellView {
   promptIndex: number | null;
   /** The eval of a cell with no prompt position: its column is the eval, over all its items. */
   evalName?: string;
+  /** The cell's place in the suite's order (lib/store MatrixCell.order); absent in older kept figures. */
+  order?: string;
   results: number;
   passed: number;
   failed: number;
@@ -95,18 +97,27 @@ const byName = (a: string | null, b: string | null) =>
 const byIndex = (a: number | null, b: number | null) =>
   a === b ? 0 : a === null ? 1 : b === null ? -1 : a - b;
 
+/** Cells kept by a version before the cells had their place: by name, the judges as configured first. */
+const byAxes = (a: CellAxes, b: CellAxes) =>
+  byName(a.agent ?? null, b.agent ?? null) ||
+  byName(a.model, b.model) ||
+  byIndex(a.promptIndex, b.promptIndex) ||
+  byName(a.evalName ?? null, b.evalName ?? null);
+
 /**
- * The one order of a run's matrix cells, for the heatmap and the bars alike:
- * by candidate model, then judge model (the judges as configured first), then prompt index, numerically
- * (prompt #2 before prompt #10). The store's groupBy gives them in no fixed order.
+ * The one order of a run's matrix cells, for the heatmap and the bars alike: the suite's order, as
+ * the CLI and the results table list the run (each cell at its first result's place: the evals as
+ * written, then items, agents, judge models and prompts as the matrix lists them). Cells kept
+ * without their place (figures of older versions) by candidate model, judge model, then prompt
+ * index numerically. The store's groupBy gives them in no fixed order.
  */
-export function sortCells<T extends CellAxes>(cells: readonly T[]): T[] {
-  return [...cells].sort(
-    (a, b) =>
-      byName(a.agent ?? null, b.agent ?? null) ||
-      byName(a.model, b.model) ||
-      byIndex(a.promptIndex, b.promptIndex) ||
-      byName(a.evalName ?? null, b.evalName ?? null),
+export function sortCells<T extends CellAxes & { order?: string }>(cells: readonly T[]): T[] {
+  return [...cells].sort((a, b) =>
+    a.order !== undefined && b.order !== undefined && a.order !== b.order
+      ? a.order < b.order
+        ? -1
+        : 1
+      : byAxes(a, b),
   );
 }
 
@@ -120,12 +131,15 @@ export function MatrixHeatmap({
   selected?: CellAxes;
 }) {
   const sorted = sortCells(cells);
+  // Rows and columns in the order their first cell comes in (the suite's order).
   const rows = [...new Set(sorted.map(cellRow))];
   // The columns are what varies: the prompts, else the evals (a dataset's items, all of them, in one).
-  const columns = [...new Map(sorted.map((c) => [columnKey(c), c])).values()].sort(
-    (a, b) =>
-      byIndex(a.promptIndex, b.promptIndex) || byName(a.evalName ?? null, b.evalName ?? null),
-  );
+  const columns = [...new Map(sorted.map((c) => [columnKey(c), c])).values()];
+  if (cells.some((c) => c.order === undefined))
+    columns.sort(
+      (a, b) =>
+        byIndex(a.promptIndex, b.promptIndex) || byName(a.evalName ?? null, b.evalName ?? null),
+    );
   const at = (row: string, column: string) =>
     cells.find((c) => cellRow(c) === row && columnKey(c) === column);
   const byAgent = cells.some((c) => c.agent);

@@ -24,11 +24,9 @@ export function RunComparison({
     d.newlyFailing ? 0 : d.newlyPassing ? 1 : d.regressed ? 2 : graded(d) ? 3 : 4;
   const { nowGraded, noLongerGraded } = comparison;
   const more = comparison.compared - comparison.deltas.length;
+  // Rows of equal change keep the order they come in: the store's, the suite's (a stable sort).
   const deltas = [...comparison.deltas].sort(
-    (a, b) =>
-      rank(a) - rank(b) ||
-      Math.abs(b.delta ?? 0) - Math.abs(a.delta ?? 0) ||
-      a.name.localeCompare(b.name),
+    (a, b) => rank(a) - rank(b) || Math.abs(b.delta ?? 0) - Math.abs(a.delta ?? 0),
   );
   return (
     <div data-testid="run-comparison">

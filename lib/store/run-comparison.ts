@@ -25,7 +25,7 @@ function rules(maxDrop: number) {
   const nowGraded = Prisma.sql`(b.status IN ${NOT_GRADED} AND h.status NOT IN ${NOT_GRADED})`;
   const noLongerGraded = Prisma.sql`(b.status NOT IN ${NOT_GRADED} AND h.status IN ${NOT_GRADED})`;
   // The page's order (components/results/run-comparison.tsx): newly failing, newly passing,
-  // regressed, graded in one run only, the rest; then the largest change, then the name.
+  // regressed, graded in one run only, the rest; then the largest change, then the suite's order.
   const rank = Prisma.sql`CASE WHEN ${newlyFailing} THEN 0 WHEN ${newlyPassing} THEN 1
     WHEN ${regressed} THEN 2 WHEN ${nowGraded} OR ${noLongerGraded} THEN 3 ELSE 4 END`;
   return { newlyFailing, newlyPassing, regressed, nowGraded, noLongerGraded, rank };
@@ -80,7 +80,7 @@ export async function compareStoredRuns(
       : prisma.$queryRaw<PairRow[]>`
     SELECT h.result_key, h.name, h.status, h.score, b.status AS base_status, b.score AS base_score
     FROM ${pair}
-    ORDER BY ${rule.rank}, abs(coalesce(h.score - b.score, 0)) DESC, h.name, h.result_key
+    ORDER BY ${rule.rank}, abs(coalesce(h.score - b.score, 0)) DESC, h.suite_order, h.result_key
     LIMIT ${limit}`,
   ]);
   return {

@@ -28,6 +28,12 @@ export interface MatrixCell {
    * and in the figures kept by versions before it.
    */
   evalName?: string;
+  /**
+   * The cell's place in the suite's order: the least `suite_order` of its results (its first
+   * result as the CLI lists the run). The heatmap's rows and columns and the bars follow it; absent
+   * in the figures kept by versions before it.
+   */
+  order?: string;
   results: number;
   /** Passed, failed and judge errors: the graded ones a pass rate is over (deferred and skipped are not graded). */
   passed: number;
@@ -76,8 +82,9 @@ export async function matrixCellsOf(
     },
     _count: { _all: true, score: true },
     _sum: { score: true },
+    _min: { suiteOrder: true },
   });
-  const cells = new Map<string, MatrixCell & { scored: number; scoreSum: number }>();
+  const cells = new Map<string, MatrixCell & { order: string; scored: number; scoreSum: number }>();
   for (const row of rows) {
     // A cell with a prompt position is that prompt's, across evals; one without is its eval's.
     const column = row.cellPrompt === null ? `eval:${row.evalName}` : `#${row.cellPrompt}`;
@@ -92,6 +99,7 @@ export async function matrixCellsOf(
       failed: 0,
       judge_error: 0,
       meanScore: null,
+      order: row._min.suiteOrder ?? "",
       scored: 0,
       scoreSum: 0,
     };
@@ -101,12 +109,16 @@ export async function matrixCellsOf(
     // Results without a score count towards neither the mean nor, unless graded, the pass rate.
     cell.scoreSum += row._sum.score ?? 0;
     cell.scored += row._count.score;
+    // The cell's place: its first result's in the suite's order, over its groups of one status each.
+    if ((row._min.suiteOrder ?? "") < cell.order) cell.order = row._min.suiteOrder ?? "";
     cells.set(key, cell);
   }
-  return [...cells.values()].map(({ scored, scoreSum, ...cell }) => ({
-    ...cell,
-    meanScore: scored > 0 ? scoreSum / scored : null,
-  }));
+  return [...cells.values()]
+    .sort((a, b) => (a.order < b.order ? -1 : a.order > b.order ? 1 : 0))
+    .map(({ scored, scoreSum, ...cell }) => ({
+      ...cell,
+      meanScore: scored > 0 ? scoreSum / scored : null,
+    }));
 }
 
 /** The counts per status and the vacuous results, in one pass over the run's results. */

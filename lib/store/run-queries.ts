@@ -111,7 +111,7 @@ export function createRunQueries(prisma: PrismaClient) {
      * The score and status of one eval in the newest `limit` runs of a suite
      * that graded it, newest run first: every cell of the eval, or only the
      * cell whose result key is `resultKey`. Within a run, cells come in
-     * result-key order.
+     * the suite's order (`suite_order`, as the CLI lists them), then by result key.
      */
     async evalTrend(input: {
       suiteName: string;
@@ -144,7 +144,7 @@ export function createRunQueries(prisma: PrismaClient) {
                e.judge_model AS "judgeModel", e.status, e.score, e.threshold
         FROM picked p
         JOIN eval_results e ON e.run_id = p.id AND e.eval_name = ${input.evalName} ${key}
-        ORDER BY p.created_at DESC, p.id DESC, e.result_key`;
+        ORDER BY p.created_at DESC, p.id DESC, e.suite_order, e.result_key`;
     },
 
     /**

@@ -233,14 +233,14 @@ export function createRunViews(prisma: PrismaClient) {
       return row ? readStoredResult(row.data as unknown as EvalResult) : undefined;
     },
 
-    /** The distinct eval names of a run, for one trend chart each. */
+    /** The distinct eval names of a run, for one trend chart each: in the suite's order (the evals as written). */
     async evalNames(runId: string): Promise<string[]> {
       if (!UUID.test(runId)) return [];
-      const rows = await prisma.evalResultRow.findMany({
+      const rows = await prisma.evalResultRow.groupBy({
+        by: ["evalName"],
         where: { runId },
-        distinct: ["evalName"],
-        select: { evalName: true },
-        orderBy: { evalName: "asc" },
+        _min: { suiteOrder: true },
+        orderBy: [{ _min: { suiteOrder: "asc" } }, { evalName: "asc" }],
       });
       return rows.map((r) => r.evalName);
     },

@@ -104,3 +104,46 @@ test.describe("a cell with nothing graded", () => {
     expect(fills.sort()).toEqual(["#2b8a3e", "#adb5bd"]);
   });
 });
+
+// A walk's finding: the heatmap and the bars put claude-haiku-4-5 before claude-sonnet-4-6 (by name)
+// where the file lists sonnet first. They follow the suite's order, as the CLI and the table do.
+const LISTED = `evals:
+  - name: arithmetic
+    response: "Four."
+    rubric: "Gives the right number."
+    threshold: 0.7
+    matrix:
+      models: [claude-sonnet-4-6, claude-haiku-4-5]
+      prompts: ["item 1", "item 2"]
+`;
+
+test.describe("the cells' order", () => {
+  let listed: Awaited<ReturnType<typeof seedSuite>>;
+  test.beforeAll(async () => {
+    test.setTimeout(120_000);
+    listed = await seedSuite({
+      tag: "matrix-bars-order",
+      yaml: LISTED,
+      respond: () => ({ verdict: { reasoning: "Right.", score: 0.9 } }),
+    });
+  });
+  test.afterAll(async () => {
+    await listed?.close();
+  });
+
+  test("is the matrix's, judge models as listed, in the heatmap and the bars", async ({ page }) => {
+    await page.goto(`/runs/${listed.runId}`);
+    const heatmap = page.getByTestId("matrix-heatmap");
+    await expect(heatmap.locator("tbody th")).toHaveText(["claude-sonnet-4-6", "claude-haiku-4-5"]);
+    await expect(heatmap.getByTestId("matrix-column")).toHaveText(["prompt #1", "prompt #2"]);
+    const plot = page.getByTestId("matrix-bars-plot");
+    await expect(plot.locator(".recharts-bar-rectangle").first()).toBeVisible();
+    // Each bar's label (its tick's title: the cell's full name), top to bottom.
+    await expect(plot.locator("text > title")).toHaveText([
+      "claude-sonnet-4-6 · prompt #1",
+      "claude-sonnet-4-6 · prompt #2",
+      "claude-haiku-4-5 · prompt #1",
+      "claude-haiku-4-5 · prompt #2",
+    ]);
+  });
+});

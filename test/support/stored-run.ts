@@ -1,6 +1,7 @@
-import type { EvalResult } from "../../lib/engine/results/report";
+import type { CellCoordinates, EvalResult } from "../../lib/engine/results/report";
 import type { PrismaClient } from "../../lib/store/connection";
 import { createRunStore, type RunStore } from "../../lib/store/run-store";
+import { sampleResults } from "./sample-report";
 
 // A run stored the way the CLI stores one (a suite version, a run, its results), for the store
 // tests that read results back: a regrade's flips, the heatmap's cells, the writer's batches.
@@ -42,4 +43,25 @@ export async function storeResults(input: {
   });
   await store.saveResults(runId, input.results);
   return runId;
+}
+
+/** A matrix or dataset cell of `evalName` as the engine names it ("sky [model=haiku, promptIndex=1]"), passed (0.9) or not (0.2). */
+export function cellResult(input: {
+  evalName: string;
+  cell: CellCoordinates;
+  status: EvalResult["status"];
+}): EvalResult {
+  const template = sampleResults().find((r) => r.status === "passed")!;
+  const id = `${input.evalName} [${Object.entries(input.cell)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(", ")}]`;
+  return {
+    ...template,
+    id,
+    name: id,
+    eval: input.evalName,
+    cell: input.cell,
+    status: input.status,
+    score: input.status === "passed" ? 0.9 : 0.2,
+  };
 }

@@ -8,8 +8,9 @@ import {
   type MatrixCellView,
 } from "../../../components/results/matrix-heatmap";
 
-// The matrix's bar chart lists the cells in the heatmap's order (judge model,
-// then prompt index, numerically), whatever order the store returns them in.
+// Cells kept without their place in the suite (figures of older versions): the bar chart lists
+// them in the heatmap's order (judge model, then prompt index, numerically), whatever order the
+// store returns them in. Cells with their place: test/store/matrix-columns.test.ts.
 
 const cell = (model: string | null, promptIndex: number | null): MatrixCellView => ({
   model,

@@ -2,15 +2,13 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import * as z from "zod";
 import { CompareForm } from "@/components/results/compare-form";
-import { formatTime } from "@/components/results/format";
 import { PositionBiasHistory } from "@/components/results/position-bias";
 import { RunComparison } from "@/components/results/run-comparison";
 import styles from "@/components/results/results.module.css";
 import { SuiteCrumbs } from "@/components/results/suite-crumbs";
 import { RunsTable } from "@/components/results/runs-table";
 import { ScoreTrend } from "@/components/results/score-trend";
-import type { TrendRow, TrendSeries } from "@/components/results/score-trend-chart";
-import type { TrendPoint } from "@/lib/store/run-queries";
+import { trendChartOf } from "@/components/results/score-trend-series";
 import type { RunListItem } from "@/lib/store/run-views";
 import { positionBiasViews, runQueries, runViews, toRunRow } from "../../../runs/_lib/load";
 
@@ -26,28 +24,6 @@ const CompareSchema = z.object({
   base: z.uuid().optional().catch(undefined),
   head: z.uuid().optional().catch(undefined),
 });
-
-/** evalTrend's points (newest first) as chart rows, oldest first, one series per result key (matrix cell). */
-function chartOf(points: TrendPoint[]): {
-  rows: TrendRow[];
-  series: TrendSeries[];
-  threshold?: number;
-} {
-  const series = new Map<string, TrendSeries>();
-  const rows = new Map<string, TrendRow>();
-  for (const p of [...points].reverse()) {
-    const label = p.cellModel || p.cellPrompt ? p.name.slice(p.name.indexOf("[")) : p.name;
-    if (!series.has(p.resultKey)) series.set(p.resultKey, { key: `s${series.size}`, label });
-    const row = rows.get(p.runId) ?? ({ run: formatTime(p.runCreatedAt).slice(5, 19) } as TrendRow);
-    row[series.get(p.resultKey)!.key] = p.score;
-    rows.set(p.runId, row);
-  }
-  return {
-    rows: [...rows.values()],
-    series: [...series.values()],
-    threshold: points[0]?.threshold,
-  };
-}
 
 /** Which suite versions the two compared runs graded, with a link to their diff when they differ. */
 function VersionsCompared({
@@ -103,7 +79,9 @@ export default async function SuiteRunsPage({
     Promise.all(
       evalNames.map(async (evalName) => ({
         evalName,
-        ...chartOf(await queries.evalTrend({ suiteName: suite.name, evalName, limit: TREND_RUNS })),
+        ...trendChartOf(
+          await queries.evalTrend({ suiteName: suite.name, evalName, limit: TREND_RUNS }),
+        ),
       })),
     ),
     base && head && base !== head
