@@ -63,17 +63,19 @@ export function PlanPanel({
                   plan.evals.reduce((n, e) => n + e.unpricedCalls, 0),
                 )}
               </div>
-              <div className="label">projected, with the prompt cache</div>
+              {/* When the cache can save nothing, the label says so, in as many words (the panel
+                  leaves Problems in view), and its hover says why. */}
               {plan.judgeCalls > 0 && plan.evals.every((e) => e.cacheReadTokens === 0) ? (
-                // Two equal figures with no word read as a projection that forgot the cache.
                 <div
-                  className="metric-note"
+                  className="label"
                   data-testid="plan-cache-none"
-                  title="The prompt cache saves only where calls share a prefix at least as long as the judge model's minimum (2,048 tokens for claude-sonnet-4-6, 4,096 for claude-haiku-4-5): no call here shares one that long, so each is paid in full. A longer rubric, more anchors or a shared context reach it."
+                  title="Equal to naive: the prompt cache saves only where calls share a prefix at least as long as the judge model's minimum (2,048 tokens for claude-sonnet-4-6, 4,096 for claude-haiku-4-5), and no call here shares one that long. A longer rubric, more anchors or a shared context reach it."
                 >
-                  = naive: no shared prompt reaches the cache&apos;s minimum
+                  with the prompt cache: no saving
                 </div>
-              ) : null}
+              ) : (
+                <div className="label">projected, with the prompt cache</div>
+              )}
               {plan.generationCalls > 0 ? (
                 <div className="metric-note" data-testid="plan-cost-apart">
                   judges {usd(plan.costUsd)} + generation {usd(plan.generationUsd)}

@@ -93,12 +93,13 @@ test("the heatmap of agents × prompts names the candidate models, and a cell li
   ]);
   await expect(heatmap).not.toContainText("(one prompt)");
   await expect(heatmap.locator("tbody th")).toHaveText([
+    // In the suite's order: the agents, then the judge models, as the matrix lists them.
     "claude-haiku-4-5",
-    "claude-haiku-4-5 (judged by claude-opus-4-1)",
     "claude-haiku-4-5 (judged by claude-sonnet-4-6)",
+    "claude-haiku-4-5 (judged by claude-opus-4-1)",
     "openai:gpt-4.1-mini",
-    "openai:gpt-4.1-mini (judged by claude-opus-4-1)",
     "openai:gpt-4.1-mini (judged by claude-sonnet-4-6)",
+    "openai:gpt-4.1-mini (judged by claude-opus-4-1)",
   ]);
   await expect(heatmap).not.toContainText("(judges as configured)");
   await expect(page.getByTestId("matrix-bars")).toContainText("per candidate model × prompt cell");
