@@ -93,11 +93,12 @@ test("the heatmap of agents × prompts names the candidate models, and a cell li
   ]);
   await expect(heatmap).not.toContainText("(one prompt)");
   await expect(heatmap.locator("tbody th")).toHaveText([
-    // In the suite's order: the agents, then the judge models, as the matrix lists them.
+    // In the suite's order: the example's eval first (its agents, judged as configured), then
+    // "judged twice": each agent under each judge model, as its matrix lists them.
     "claude-haiku-4-5",
+    "openai:gpt-4.1-mini",
     "claude-haiku-4-5 (judged by claude-sonnet-4-6)",
     "claude-haiku-4-5 (judged by claude-opus-4-1)",
-    "openai:gpt-4.1-mini",
     "openai:gpt-4.1-mini (judged by claude-sonnet-4-6)",
     "openai:gpt-4.1-mini (judged by claude-opus-4-1)",
   ]);
